@@ -132,6 +132,8 @@
 // Concurrency: a Store has no mutable state but its fsyncs under way;
 // appends to different sessions may run concurrently, and a Recorder's
 // Record from several goroutines. One writer per session is assumed — the
-// agent runs one prompt at a time per session — and nothing here locks a
-// session file against a second process writing it.
+// agent runs one prompt at a time per session. Appends are whole lines
+// in one write and take no lock; Replace of a shared file rewrites it
+// under the lock of the files shared with Gemini CLI (internal/sharedlock),
+// so two processes never rename over each other's rewrite.
 package sessionstore

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock/locktest"
 )
 
 // sharedStore is a store sharing sessions with Gemini CLI: its ~/.gemini,
@@ -237,4 +239,23 @@ func TestSharedLeavesThoughtTextOut(t *testing.T) {
 	if len(model) != 2 || model[0].Text != "" || model[0].Thought || string(model[0].ThoughtSignature) != "sig" || model[1].FunctionCall == nil {
 		t.Errorf("model parts = %s", jsonOf(t, model))
 	}
+}
+
+// A session's file rewritten (compressed, rewound) is rewritten under
+// the lock of the files shared with Gemini CLI: a fresh <file>.lock
+// directory is waited for, and one kept fresh for ever makes the
+// rewrite give up with the file unchanged.
+func TestSharedReplaceHonoursTheLock(t *testing.T) {
+	s, root := sharedStore(t)
+	id := NewID()
+	mustAppend(t, s, Turn{Meta: sharedMeta(root, id, 1), History: sharedHistory(1)})
+	path := chatsFiles(t, s)[0]
+	snap := mustLoad(t, s, id)
+	snap.History = snap.History[2:]
+	locktest.Waits(t, path, func(ctx context.Context) error { return s.Replace(ctx, snap) })
+	if got := mustLoad(t, s, id); !reflect.DeepEqual(got.History, snap.History) {
+		t.Errorf("after the wait the session holds %d contents, want %d", len(got.History), len(snap.History))
+	}
+	snap.History = snap.History[1:]
+	locktest.Refused(t, path, func(ctx context.Context) error { return s.Replace(ctx, snap) })
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // chats is the chats directory of root's project in Gemini CLI's place;
@@ -352,7 +353,15 @@ func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
 	if err := os.MkdirAll(chats, 0o700); err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
-	if err := safefile.Replace(path, buf, 0o600); err != nil {
+	// The rewrite is made under the lock of the files gemini-ls shares
+	// with Gemini CLI (internal/sharedlock), so two processes never
+	// rename over each other's rewrite of one session.
+	lock, err := sharedlock.Acquire(ctx, path)
+	if err != nil {
+		return fmt.Errorf("saving session %s: %w", id, err)
+	}
+	defer lock.Release()
+	if err := safefile.ReplaceIf(path, buf, 0o600, lock.Held); err != nil {
 		return fmt.Errorf("saving session %s: replacing %s: %w", id, path, err)
 	}
 	syncDir(chats)
