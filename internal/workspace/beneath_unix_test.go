@@ -111,6 +111,15 @@ var beneathOps = []beneathOp{
 			return string(f.Content), err
 		}
 	}},
+	{"ReadFile once resolved", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		// ReadFile resolves the path again, which a swap may follow:
+		// what it then opens is reached beneath the root all the same.
+		p := resolved(t, w, "a/b/c.txt")
+		return func() (string, error) {
+			data, _, err := w.readText(t.Context(), p, p, MaxFileSize)
+			return string(data), err
+		}
+	}},
 	{"PrepareChange", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
 		p := resolved(t, w, "a/b/c.txt")
 		return func() (string, error) {
