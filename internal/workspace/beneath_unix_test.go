@@ -111,6 +111,15 @@ var beneathOps = []beneathOp{
 			return string(f.Content), err
 		}
 	}},
+	{"ReadFile once resolved", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
+		// ReadFile resolves the path again, which a swap may follow:
+		// what it then opens is reached beneath the root all the same.
+		p := resolved(t, w, "a/b/c.txt")
+		return func() (string, error) {
+			data, _, err := w.readText(t.Context(), p, p, MaxFileSize)
+			return string(data), err
+		}
+	}},
 	{"PrepareChange", func(t *testing.T, w *Workspace, _ string) func() (string, error) {
 		p := resolved(t, w, "a/b/c.txt")
 		return func() (string, error) {
@@ -325,4 +334,56 @@ func TestLinksInEveryComponent(t *testing.T) {
 	if after := snapshot(t, outside); after != before {
 		t.Errorf("the outside directory changed:\n%s\nwas:\n%s", after, before)
 	}
+}
+
+// A directory swapped for a symlink leading out once WriteFile holds
+// its file's directory handle (the widest window of the race): the
+// check, the temporary file and the rename go through that handle, so
+// the file lands in the directory that was checked, wherever a name
+// now leads, and nothing (no temporary file either) lands outside.
+func TestWriteFileCheckTempAndRenameGoThroughTheDirectoryHandle(t *testing.T) {
+	for _, component := range []string{"a", "a/b"} {
+		t.Run(component, func(t *testing.T) {
+			w, root := newTestWorkspace(t, map[string]string{"a/b/c.txt": "inside\n"})
+			outside := outsideTree(t)
+			before := snapshot(t, outside)
+			c, err := w.PrepareChange(t.Context(), resolved(t, w, "a/b/c.txt"), "WRITTEN\n")
+			if err != nil {
+				t.Fatal(err)
+			}
+			swapped := filepath.Join(root, filepath.FromSlash(component))
+			writeDirOpened = func() {
+				if err := os.Rename(swapped, swapped+".moved"); err != nil {
+					t.Error(err)
+				}
+				if err := os.Symlink(filepath.Join(outside, filepath.FromSlash(component)), swapped); err != nil {
+					t.Error(err)
+				}
+			}
+			t.Cleanup(func() { writeDirOpened = nil })
+
+			if err := WriteFile(t.Context(), c, c.After); err != nil {
+				t.Fatalf("WriteFile: %v", err)
+			}
+			moved := filepath.Join(root, filepath.FromSlash(strings.Replace("a/b/c.txt", component, component+".moved", 1)))
+			if got := readRaw(t, moved); got != "WRITTEN\n" {
+				t.Errorf("the checked directory's file holds %q, want the write", got)
+			}
+			entries, err := os.ReadDir(filepath.Dir(moved))
+			if err != nil || names(dirEntries(entries)) != "c.txt" {
+				t.Errorf("the checked directory holds %q, %v: want c.txt alone (no temporary file)", names(dirEntries(entries)), err)
+			}
+			if after := snapshot(t, outside); after != before {
+				t.Errorf("WriteFile changed the outside directory:\n%s\nwas:\n%s", after, before)
+			}
+		})
+	}
+}
+
+func dirEntries(entries []os.DirEntry) []DirEntry {
+	var out []DirEntry
+	for _, e := range entries {
+		out = append(out, DirEntry{Name: e.Name()})
+	}
+	return out
 }

@@ -118,6 +118,9 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 		return fmt.Errorf("writing %w", beneathError(path, err))
 	}
 	defer dir.Close()
+	if writeDirOpened != nil {
+		writeDirOpened()
+	}
 	fi, err := dir.Lstat(name)
 	switch {
 	case err == nil && fi.IsDir():
@@ -178,6 +181,12 @@ func RemoveFile(ctx context.Context, change FileChange) error {
 	}
 	return nil
 }
+
+// writeDirOpened, when set (by a test), is called once WriteFile holds
+// its file's directory handle: what it does to the path by name (a
+// directory swapped for a symlink leading out) must not reach the
+// check, the temporary file or the rename.
+var writeDirOpened func()
 
 // openParent opens the directory holding rel beneath base, made first
 // (0o777 less the umask) when missing and create is set, and returns it

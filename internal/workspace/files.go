@@ -497,16 +497,6 @@ func (w *Workspace) followListed(path string, om *Omitted) fs.FileInfo {
 	return fi
 }
 
-// statEntriesByPath lstats the entries at the indexes wanted by path,
-// keeping the stats of those still regular files.
-func statEntriesByPath(entries []diskEntry, wanted []int) {
-	for _, i := range wanted {
-		if fi, err := os.Lstat(entries[i].path); err == nil && fi.Mode().IsRegular() {
-			entries[i].info = &EntryInfo{Size: fi.Size(), ModTime: fi.ModTime().UnixNano()}
-		}
-	}
-}
-
 // WalkOptions control Walk.
 type WalkOptions struct {
 	// Stat, when not nil, names (by path) the regular files whose Info

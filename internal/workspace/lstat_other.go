@@ -1,10 +1,11 @@
-//go:build !linux
+//go:build !unix
 
 package workspace
 
 import "os"
 
-// statEntries lstats the entries at the indexes wanted one by one.
-func statEntries(_ *os.File, entries []diskEntry, wanted []int) {
-	statEntriesByPath(entries, wanted)
-}
+// statEntries takes no stat where the directory cannot be stat-ed
+// relative to its descriptor: a stat by path could be led out of the
+// roots by a directory swapped for a symbolic link, so Info stats each
+// entry beneath its root when asked.
+func statEntries(*os.File, []diskEntry, []int) {}
