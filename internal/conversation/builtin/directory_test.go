@@ -37,7 +37,7 @@ func TestDirectoryAddAndShow(t *testing.T) {
 	}
 
 	err := h.fails(env, "/directory add "+secret)
-	for _, want := range []string{"were not added because they were not trusted:\n- " + secret, "TRUST_FOLDER"} {
+	for _, want := range []string{"were not added because they were not trusted:\n- " + secret, "gemini-ls trust " + secret} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("/directory add of an untrusted folder: %v, want %q", err, want)
 		}
