@@ -3,11 +3,13 @@ package lsp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp"
@@ -84,5 +86,29 @@ func TestEditorMessagesAreProse(t *testing.T) {
 	want := "gemini-ls: the agent is unavailable: GEMINI_API_KEY environment variable not found."
 	if got := messageTexts(c, "window/logMessage"); len(got) == 0 || !strings.HasPrefix(got[0], want) {
 		t.Errorf("window/logMessage = %q, want it to start %q", got, want)
+	}
+}
+
+// A record whose error is carried as words (a string field "error" or
+// "why", as the MCP manager logs a server's failure) shows them in the
+// editor, after its message, as a sentence; its other fields stay in the
+// log file.
+func TestProseCarriesTheErrorsWords(t *testing.T) {
+	for _, c := range []struct {
+		msg    string
+		fields []zapcore.Field
+		want   string
+	}{
+		{"MCP server github failed to start; its tools are unavailable",
+			[]zapcore.Field{zap.String("server", "github"), zap.String("error", "exec: \"gh-mcp\": executable file not found in $PATH")},
+			"MCP server github failed to start; its tools are unavailable: exec: \"gh-mcp\": executable file not found in $PATH."},
+		{"answered a malformed message", []zapcore.Field{zap.Int("code", -32700), zap.String("why", "not JSON")},
+			"answered a malformed message: not JSON."},
+		{"the agent is unavailable.", []zapcore.Field{zap.Error(errors.New("no key"))}, "the agent is unavailable: no key."},
+		{"skipping a file", []zapcore.Field{zap.String("path", "/x")}, "skipping a file."},
+	} {
+		if got := lsp.Prose(c.msg, c.fields); got != c.want {
+			t.Errorf("prose(%q) = %q, want %q", c.msg, got, c.want)
+		}
 	}
 }

@@ -55,13 +55,23 @@ func (c *clientLogCore) Write(e zapcore.Entry, fields []zapcore.Field) error {
 func (c *clientLogCore) Sync() error { return nil }
 
 // prose is a record as a person reads it: its message, then the error
-// it carries ("the agent is unavailable: GEMINI_API_KEY …"), a sentence
-// ending with a full stop.
+// it carries ("the agent is unavailable: GEMINI_API_KEY …"), whether an
+// error value or the words of one (a string field "error" or "why"), a
+// sentence ending with a full stop.
 func prose(msg string, fields []zapcore.Field) string {
 	msg = strings.TrimSpace(msg)
 	for _, f := range fields {
-		if err, ok := f.Interface.(error); ok && f.Type == zapcore.ErrorType && f.Key == "error" {
-			msg += ": " + strings.TrimSpace(err.Error())
+		var why string
+		switch {
+		case f.Type == zapcore.ErrorType && f.Key == "error":
+			if err, ok := f.Interface.(error); ok {
+				why = err.Error()
+			}
+		case f.Type == zapcore.StringType && (f.Key == "error" || f.Key == "why"):
+			why = f.String
+		}
+		if why = strings.TrimSpace(why); why != "" {
+			msg = strings.TrimSuffix(msg, ".") + ": " + why
 		}
 	}
 	if !strings.HasSuffix(msg, ".") && !strings.HasSuffix(msg, "!") && !strings.HasSuffix(msg, "?") {

@@ -128,7 +128,7 @@ func (m *Manager) relist(s *server, session *sdk.ClientSession, stop <-chan stru
 		listed, err := s.listTools(s.ctx, session)
 		if err != nil {
 			if s.ctx.Err() == nil && !s.isDead() {
-				m.log.Warn("MCP server said its tools changed, and listing them again failed; its tools are as they were",
+				m.log.Warn("MCP server "+s.alias+" said its tools changed, and listing them again failed; its tools are as they were",
 					zap.String("server", s.alias), zap.String("error", s.explain(err)))
 			}
 		} else {
@@ -152,7 +152,7 @@ func (m *Manager) relistResources(s *server, session *sdk.ClientSession, changed
 		resources, err := s.resources(s.ctx, session)
 		if err != nil {
 			if s.ctx.Err() == nil && !s.isDead() {
-				m.log.Warn("MCP server said its resources changed, and listing them again failed; they are as they were",
+				m.log.Warn("MCP server "+s.alias+" said its resources changed, and listing them again failed; they are as they were",
 					zap.String("server", s.alias), zap.String("error", s.explain(err)))
 			}
 			continue

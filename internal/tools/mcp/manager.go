@@ -373,14 +373,14 @@ func (m *Manager) run(s *server, started func()) {
 				state = StateUnauthenticated
 			}
 			m.setStatus(s, state, 0, s.explain(err))
-			m.log.Warn("MCP server failed to start; its tools are unavailable",
+			m.log.Warn("MCP server "+s.alias+" failed to start; its tools are unavailable",
 				zap.String("server", s.alias), zap.String("error", s.explain(err)))
 		}
 		return
 	}
 	resources, err := s.resources(s.ctx, session)
 	if err != nil {
-		m.log.Warn("MCP server's resources could not be listed; its tools are offered", zap.String("server", s.alias), zap.String("error", s.explain(err)))
+		m.log.Warn("MCP server "+s.alias+"'s resources could not be listed; its tools are offered", zap.String("server", s.alias), zap.String("error", s.explain(err)))
 	}
 	m.add(s, session, listed, resources)
 	once()
@@ -428,7 +428,7 @@ func (m *Manager) run(s *server, started func()) {
 func (m *Manager) lose(s *server, state ServerState, err error) {
 	why := s.explain(err)
 	if m.ctx.Err() == nil {
-		m.log.Warn("MCP server "+string(state)+"; its tools were withdrawn",
+		m.log.Warn("MCP server "+s.alias+" "+string(state)+"; its tools were withdrawn",
 			zap.String("server", s.alias), zap.String("error", why))
 	}
 	m.withdraw(s, state, why)
@@ -471,7 +471,7 @@ func (m *Manager) offer(s *server, session *sdk.ClientSession, listed []*sdk.Too
 		if !ok {
 			name = qualifiedName(s.alias, remote.Name)
 			if m.names[name] {
-				m.log.Warn("MCP tool skipped: its name is taken",
+				m.log.Warn("MCP tool "+remote.Name+" of server "+s.alias+" skipped: its name "+name+" is taken",
 					zap.String("server", s.alias), zap.String("tool", remote.Name), zap.String("name", name))
 				continue
 			}

@@ -193,7 +193,7 @@ func TestNamesAreQualifiedAsGeminiCLI061(t *testing.T) {
 	if res := run(t, find(t, m, "mcp_beta.srv_echo"), map[string]any{"message": "x"}); res.Output != "Echo: x" {
 		t.Errorf("a qualified tool is called by its server's name: %+v", res)
 	}
-	if w := warnings(logs); len(w) != 1 || !strings.Contains(w[0], "MCP tool skipped: its name is taken") || !strings.Contains(w[0], "name=mcp_s_x_fail") {
+	if w := warnings(logs); len(w) != 1 || !strings.Contains(w[0], "skipped: its name mcp_s_x_fail is taken") || !strings.Contains(w[0], "name=mcp_s_x_fail") {
 		t.Errorf("warnings = %q, want the clash named", w)
 	}
 }

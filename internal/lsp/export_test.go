@@ -1,0 +1,4 @@
+package lsp
+
+// Prose is prose, for the external tests.
+var Prose = prose
