@@ -266,7 +266,14 @@ func TestRegistries(t *testing.T) {
 	if err := registryAcceptsAuth(types); err != nil {
 		t.Errorf("the ACP registry refuses gemini-ls: %v (authMethods %v)", err, methods)
 	}
-	version := releaseVersion(t, agentVersion(t, result))
+	reported := agentVersion(t, result)
+	version := releaseVersion(t, reported)
+
+	t.Run("OneVersion", func(t *testing.T) {
+		for _, err := range serverVersionErrors(t, exe, reported) {
+			t.Error(err)
+		}
+	})
 
 	t.Run("ACPEntry", func(t *testing.T) {
 		for _, err := range acpEntryErrors(dir, entry, ps, version) {

@@ -3,9 +3,12 @@
 //
 // vscode-languageclient 9 does not map LSP 3.18's inline completion, so the
 // extension registers its own provider and sends the request itself: that
-// way it can add gemini-ls's `diagnostics` field and report what VS Code
-// showed and took (didShowCompletion, didPartiallyAcceptCompletion), which
-// the library's provider would not.
+// way it can add gemini-ls's `diagnostics` field. Only stable API is used
+// (the Marketplace refuses an extension with enabledApiProposals), so the
+// extension does not report what VS Code showed or took in part
+// (didShowCompletion, didPartiallyAcceptCompletion: VS Code tells those
+// only through the proposed inlineCompletionsAdditions); a suggestion taken
+// whole still runs the item's command, which the server counts.
 
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
@@ -19,10 +22,7 @@ import {
   inlineText,
   insertText,
   lspTriggerKind,
-  partialAcceptLength,
-  PartialAccepts,
   shownParts,
-  type InlineCompletionItem,
   type InlineCompletionParams,
   type LspCommand,
   type NextEditItem,
@@ -55,14 +55,9 @@ function asCommand(c: LspCommand | undefined): vscode.Command | undefined {
 
 /**
  * The inline completion provider: one request per call, cancelled (by
- * $/cancelRequest) when VS Code cancels the call, and the feedback of what
- * was shown and partly taken.
+ * $/cancelRequest) when VS Code cancels the call.
  */
-export class InlineCompletions {
-  /** The server's item behind each item given to VS Code, for the feedback. */
-  private readonly sent = new WeakMap<vscode.InlineCompletionItem, InlineCompletionItem>();
-  private readonly partial = new PartialAccepts<vscode.InlineCompletionItem>();
-
+export class InlineCompletions implements vscode.InlineCompletionItemProvider {
   constructor(
     private readonly client: LanguageClient,
     private readonly log: Log,
@@ -114,45 +109,13 @@ export class InlineCompletions {
       if (item.filterText !== undefined) {
         out.filterText = item.filterText;
       }
-      this.sent.set(out, item);
       return out;
     });
   }
 
-  /** Proposed API (inlineCompletionsAdditions): VS Code showed the item. */
-  handleDidShowCompletionItem(item: vscode.InlineCompletionItem): void {
-    const lsp = this.sent.get(item);
-    if (lsp !== undefined && this.client.isRunning()) {
-      void this.client.sendNotification(completionMethods.didShow, { item: lsp });
-    }
-  }
-
-  /** Proposed API: the user took part of the item (a word: Ctrl+Right, or a line). */
-  handleDidPartiallyAcceptCompletionItem(item: vscode.InlineCompletionItem, info: unknown): void {
-    const lsp = this.sent.get(item);
-    const acceptedLength = partialAcceptLength(info);
-    if (lsp === undefined || acceptedLength === undefined || !this.client.isRunning() || !this.partial.take(item, acceptedLength)) {
-      return;
-    }
-    void this.client.sendNotification(completionMethods.didPartiallyAccept, { item: lsp, acceptedLength });
-  }
-
-  /**
-   * Registers the provider. The feedback hooks are VS Code's proposed API
-   * (enabledApiProposals: inlineCompletionsAdditions), which code-server
-   * and VSCodium allow any extension and VS Code only with
-   * --enable-proposed-api; where it is refused, registering with them
-   * throws, and ghost text works without the feedback.
-   */
+  /** Registers the provider for files on disk. */
   register(): vscode.Disposable {
-    try {
-      return vscode.languages.registerInlineCompletionItemProvider(selector, this);
-    } catch (err) {
-      this.log(`inline completion: without didShowCompletion and didPartiallyAcceptCompletion (${err instanceof Error ? err.message : String(err)})`);
-      return vscode.languages.registerInlineCompletionItemProvider(selector, {
-        provideInlineCompletionItems: (d, p, c, t) => this.provideInlineCompletionItems(d, p, c, t),
-      });
-    }
+    return vscode.languages.registerInlineCompletionItemProvider(selector, this);
   }
 }
 

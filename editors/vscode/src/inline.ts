@@ -6,8 +6,6 @@ import type { Position, PromptDiagnostic, Range } from "./protocol";
 
 export const completionMethods = {
   inlineCompletion: "textDocument/inlineCompletion",
-  didShow: "textDocument/didShowCompletion",
-  didPartiallyAccept: "textDocument/didPartiallyAcceptCompletion",
   nextEdit: "gemini/nextEdit",
 } as const;
 
@@ -67,34 +65,6 @@ export const diagnosticLines = 10;
 /** The diagnostics whose range comes within `diagnosticLines` lines of the cursor's line. */
 export function diagnosticsNear(diagnostics: readonly PromptDiagnostic[], line: number): PromptDiagnostic[] {
   return diagnostics.filter((d) => d.range.start.line - diagnosticLines <= line && line <= d.range.end.line + diagnosticLines);
-}
-
-/**
- * VS Code 1.100 reports a partial accept twice, once with the accepted
- * length and once with {kind, acceptedLength}; later versions only with
- * the latter. `partialAcceptLength` reads either, and PartialAccepts lets
- * one accept through once.
- */
-export function partialAcceptLength(info: unknown): number | undefined {
-  if (typeof info === "number") {
-    return info;
-  }
-  const n = (info as { acceptedLength?: unknown } | null | undefined)?.acceptedLength;
-  return typeof n === "number" ? n : undefined;
-}
-
-/** Remembers the last partial accept of each item, so the same one reported twice is sent once. */
-export class PartialAccepts<T extends object> {
-  private readonly last = new WeakMap<T, number>();
-
-  /** True when (item, length) is new: a later word than the last one sent for the item. */
-  take(item: T, length: number): boolean {
-    if (this.last.get(item) === length) {
-      return false;
-    }
-    this.last.set(item, length);
-    return true;
-  }
 }
 
 export interface NextEditParams {

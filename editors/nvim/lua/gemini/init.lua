@@ -11,6 +11,10 @@ local install = require("gemini.install")
 
 local M = {}
 
+-- This plugin's release: the gemini-ls release it comes with (the same
+-- X.Y.Z as the server's, packaging/version_test.go checks).
+M.version = "0.1.0"
+
 M.config = {
   cmd = nil, -- when nil: the one :GeminiInstall installed, else gemini-ls from PATH
   release_url = install.default_release_url, -- where :GeminiInstall downloads from

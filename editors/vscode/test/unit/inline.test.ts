@@ -7,8 +7,6 @@ import {
   inlineText,
   insertText,
   lspTriggerKind,
-  partialAcceptLength,
-  PartialAccepts,
   shownParts,
   shownTextMax,
 } from "../../src/inline";
@@ -47,24 +45,6 @@ describe("diagnosticsNear", () => {
       ["line 20", "line 30", "line 2"],
     );
     assert.deepEqual(diagnosticsNear(all, 19).map((d) => d.message), ["line 9", "line 20", "line 2"]);
-  });
-});
-
-describe("partial accepts", () => {
-  it("reads VS Code 1.100's two reports of one accept", () => {
-    assert.equal(partialAcceptLength(4), 4);
-    assert.equal(partialAcceptLength({ kind: 1, acceptedLength: 4 }), 4);
-    assert.equal(partialAcceptLength({ kind: 1 }), undefined);
-    assert.equal(partialAcceptLength(undefined), undefined);
-  });
-  it("lets each word of an item through once", () => {
-    const seen = new PartialAccepts<object>();
-    const a = {};
-    const b = {};
-    assert.equal(seen.take(a, 4), true);
-    assert.equal(seen.take(a, 4), false, "the same accept reported twice");
-    assert.equal(seen.take(b, 4), true, "another item");
-    assert.equal(seen.take(a, 12), true, "the next word");
   });
 });
 

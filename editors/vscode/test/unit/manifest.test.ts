@@ -144,11 +144,24 @@ describe("package.json", () => {
     }
   });
 
-  it("has the completion settings, on by default, and the proposed API of the completion feedback", () => {
+  it("has the completion settings, on by default", () => {
     const p = contributes.configuration.properties;
     assert.equal(p["gemini.inlineCompletion.enabled"].default, true);
     assert.equal(p["gemini.nextEdit.enabled"].default, true);
-    assert.deepEqual(manifest.enabledApiProposals, ["inlineCompletionsAdditions"]);
+  });
+
+  it("is one the Marketplace takes: no proposed API, and what its page shows", () => {
+    // The Marketplace refuses an extension that declares enabledApiProposals.
+    assert.equal(manifest.enabledApiProposals, undefined);
+    assert.match(manifest.icon, /\.png$/, "the Marketplace takes no SVG icon");
+    assert.equal(manifest.license, "Apache-2.0");
+    assert.equal(manifest.repository.url, "https://github.com/gemini-ls/gemini-ls");
+    assert.ok(manifest.categories.length > 0 && manifest.keywords.length > 0);
+    // Handlers of proposed API would make registering the provider throw.
+    const source = readFileSync(new URL("../../src/completion.ts", `file://${__filename}`), "utf8");
+    for (const hook of ["handleDidShowCompletionItem", "handleDidPartiallyAcceptCompletionItem", "handleEndOfLifetime"]) {
+      assert.ok(!source.includes(hook), `completion.ts implements ${hook}, proposed API`);
+    }
   });
 
   it("registers each contributed command in the code", () => {

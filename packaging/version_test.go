@@ -1,0 +1,234 @@
+package packaging
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// releaseEnv names the tag's version in the release workflow: the one
+// source at release, which must then be the one committed too.
+const releaseEnv = "GEMINI_LS_RELEASE"
+
+// sourceVersion is the one version source outside a release:
+// cmd/gemini-ls/version.go's nextVersion, X.Y.Z.
+func sourceVersion(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(repoRoot, "cmd", "gemini-ls", "version.go")
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v string
+	ast.Inspect(f, func(n ast.Node) bool {
+		spec, ok := n.(*ast.ValueSpec)
+		if !ok {
+			return true
+		}
+		for i, name := range spec.Names {
+			if name.Name == "nextVersion" && i < len(spec.Values) {
+				if lit, ok := spec.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					v, _ = strconv.Unquote(lit.Value)
+				}
+			}
+		}
+		return true
+	})
+	if !regexp.MustCompile(`^\d+\.\d+\.\d+$`).MatchString(v) {
+		t.Fatalf("%s: nextVersion is %q, not X.Y.Z", path, v)
+	}
+	return v
+}
+
+// versionsNamed is every X.Y.Z the editor packages and registry files
+// name, by where it is written.
+func versionsNamed(t *testing.T) map[string][]string {
+	t.Helper()
+	read := func(path string) string {
+		data, err := os.ReadFile(filepath.Join(repoRoot, path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	found := map[string][]string{}
+	// each adds every first group of re in path's text, and at least one.
+	each := func(path, re string) {
+		ms := regexp.MustCompile(re).FindAllStringSubmatch(read(path), -1)
+		if len(ms) == 0 {
+			t.Errorf("%s: nothing matches %s", path, re)
+		}
+		for _, m := range ms {
+			found[path] = append(found[path], m[1])
+		}
+	}
+	var pkg struct {
+		Version string `json:"version"`
+	}
+	if err := json.Unmarshal([]byte(read("editors/vscode/package.json")), &pkg); err != nil {
+		t.Fatal(err)
+	}
+	found["editors/vscode/package.json"] = []string{pkg.Version}
+	var lock struct {
+		Version  string `json:"version"`
+		Packages map[string]struct {
+			Version string `json:"version"`
+		} `json:"packages"`
+	}
+	if err := json.Unmarshal([]byte(read("editors/vscode/package-lock.json")), &lock); err != nil {
+		t.Fatal(err)
+	}
+	found["editors/vscode/package-lock.json"] = []string{lock.Version, lock.Packages[""].Version}
+	each("editors/emacs/gemini-ls.el", `(?m)^;; Version: (\S*)$`)
+	each("editors/nvim/lua/gemini/init.lua", `(?m)^M\.version = "([^"]*)"$`)
+	var entry struct {
+		Version      string `json:"version"`
+		Distribution struct {
+			Binary map[string]struct {
+				Archive string `json:"archive"`
+			} `json:"binary"`
+		} `json:"distribution"`
+	}
+	agent := "packaging/acp-registry/gemini-ls/agent.json"
+	if err := json.Unmarshal([]byte(read(agent)), &entry); err != nil {
+		t.Fatal(err)
+	}
+	found[agent] = []string{entry.Version}
+	for name, b := range entry.Distribution.Binary {
+		m := regexp.MustCompile(`/releases/download/v([^/]*)/`).FindStringSubmatch(b.Archive)
+		if m == nil {
+			t.Errorf("%s: %s's archive %s is not a release download", agent, name, b.Archive)
+			continue
+		}
+		found[agent] = append(found[agent], m[1])
+	}
+	each("packaging/mason/package.yaml", `(?m)^  id: pkg:github/gemini-ls/gemini-ls@v(\S*)$`)
+	return found
+}
+
+// TestOneVersion: every editor package and registry file names the one
+// version (the tag's at release, GEMINI_LS_RELEASE; nextVersion else).
+// The server's --version, serverInfo and agentInfo are checked against it
+// by TestRegistries, which builds the server (serverVersionErrors).
+func TestOneVersion(t *testing.T) {
+	want := sourceVersion(t)
+	if tag := os.Getenv(releaseEnv); tag != "" && tag != want {
+		t.Fatalf("releasing %s, but cmd/gemini-ls/version.go's nextVersion is %s: name the release everywhere first (docs/releasing.md)", tag, want)
+	}
+	for path, vs := range versionsNamed(t) {
+		for _, v := range vs {
+			if v != want {
+				t.Errorf("%s names version %q, not %s (cmd/gemini-ls/version.go's nextVersion)", path, v, want)
+			}
+		}
+	}
+}
+
+// serverVersionErrors: the built server's --version and LSP
+// serverInfo.version name the version its ACP agentInfo does (reported),
+// and that is the one version, with -dev when unstamped. TestRegistries
+// runs it on the server it builds.
+func serverVersionErrors(t *testing.T, exe, reported string) []string {
+	t.Helper()
+	var errs []string
+	if want := sourceVersion(t); reported != want && reported != want+"-dev" {
+		errs = append(errs, fmt.Sprintf("ACP agentInfo.version is %q, not %s nor %s-dev", reported, want, want))
+	}
+	out, err := exec.Command(exe, "--version").Output()
+	if err != nil {
+		errs = append(errs, fmt.Sprintf("gemini-ls --version: %v", err))
+	} else if line := strings.TrimSpace(string(out)); line != "gemini-ls "+reported && !strings.HasPrefix(line, "gemini-ls "+reported+" (") {
+		errs = append(errs, fmt.Sprintf("--version says %q, agentInfo.version %q", line, reported))
+	}
+	if v := lspServerVersion(t, exe); v != reported {
+		errs = append(errs, fmt.Sprintf("LSP serverInfo.version is %q, agentInfo.version %q", v, reported))
+	}
+	return errs
+}
+
+// lspServerVersion starts `exe serve`, as the editors do, and returns the
+// serverInfo.version of its answer to initialize.
+func lspServerVersion(t *testing.T, exe string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "serve")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "USERPROFILE="+t.TempDir())
+	cmd.WaitDelay = 5 * time.Second
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		_ = stdin.Close()
+		cancel()
+		_ = cmd.Wait()
+	}()
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}`
+	if _, err := fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(stdout)
+	for {
+		// Messages before the answer (log, notifications) are skipped.
+		length := -1
+		for {
+			line, err := r.ReadString('\n')
+			if err != nil {
+				t.Fatalf("reading the answer to initialize: %v\nstderr:\n%s", err, stderr.String())
+			}
+			line = strings.TrimSpace(line)
+			if line == "" {
+				break
+			}
+			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+				length, _ = strconv.Atoi(v)
+			}
+		}
+		if length < 0 {
+			t.Fatal("a message without Content-Length")
+		}
+		msg := make([]byte, length)
+		if _, err := io.ReadFull(r, msg); err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Result struct {
+				ServerInfo struct {
+					Version string `json:"version"`
+				} `json:"serverInfo"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(msg, &m); err != nil {
+			t.Fatalf("not JSON: %v\n%s", err, msg)
+		}
+		if string(m.ID) == "1" {
+			return m.Result.ServerInfo.Version
+		}
+	}
+}
