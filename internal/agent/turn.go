@@ -152,12 +152,14 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 
 // explain is the error a failed model request ends the turn with, said
 // for the user (apierror): the log has the raw error already. An answer
-// cut off keeps its own words, which say what was kept.
+// cut off keeps its own words, which say what was kept. The model named
+// is the one the request went to (a BeforeModel hook's choice, a
+// fallback), not the session's.
 func (t *turn) explain(err error) error {
 	if _, cut := errors.AsType[*AnswerCutOffError](err); cut {
 		return err
 	}
-	return apierror.Explain(err, apierror.Context{AuthType: t.s.agent.cfg.AuthType, Model: t.model()})
+	return apierror.Explain(err, apierror.Context{AuthType: t.s.agent.cfg.AuthType, Model: cmp.Or(t.result.Model, t.model())})
 }
 
 func (t *turn) stop(reason dialog.StopReason, err error) dialog.PromptResult {

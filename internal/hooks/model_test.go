@@ -224,7 +224,9 @@ func TestBeforeModelHookModelOutOfQuota(t *testing.T) {
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookBeforeModel: {def("", command(
 		`cat >/dev/null; echo '{"hookSpecificOutput":{"llm_request":{"model":"gemini-hooked"}}}'`, 0))}})
 	res, _ := prompt(t, s, "hello")
-	if res.StopReason != dialog.StopError || res.Err == nil || !strings.Contains(res.Err.Error(), "limit: 0") {
+	// Said as a sentence (issue 56) that names the model the hook chose,
+	// whose quota it is.
+	if res.StopReason != dialog.StopError || res.Err == nil || !strings.HasPrefix(res.Err.Error(), "The quota for gemini-hooked is used up") {
 		t.Errorf("stop %s, err %v", res.StopReason, res.Err)
 	}
 	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Model != "gemini-hooked" {
