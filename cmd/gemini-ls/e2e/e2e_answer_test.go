@@ -16,7 +16,8 @@ func TestPromptEndsWithErrorWhenTheModelIsBlocked(t *testing.T) {
 	blocked := geminitest.Turn{FinishReason: genai.FinishReasonSafety}
 	h := start(t, setup{profile: lsptest.Plugin()}, blocked, blocked)
 	res := h.prompt(map[string]any{"prompt": "hello"})
-	want := "the model returned no answer: its answer was blocked for safety (finish reason SAFETY); asked 2 times"
+	// One sentence with the cause and what to do (issue 56).
+	want := "The model returned no answer: its answer was blocked for safety (finish reason SAFETY); asked 2 times: Gemini's safety filters stopped it, so rephrase the prompt or ask for something else."
 	if res.StopReason != "error" || res.Error != want || res.Text != "" {
 		t.Errorf("result = %+v, want stopReason error and %q", res, want)
 	}

@@ -96,7 +96,8 @@ func TestFileFilteringSettingsInAtPath(t *testing.T) {
 }
 
 // enableRecursiveFileSearch false: an @path naming no file is not searched
-// for, and stays as typed; by default the file it matches is read.
+// for: it stays as typed and the model is told it was not attached; by
+// default the file it matches is read.
 func TestFileFilteringRecursiveSearch(t *testing.T) {
 	files := map[string]string{"src/deep/parser.go": "package deep\n"}
 	h := newHeadless(t, files, geminitest.TextTurn("read"))
@@ -111,5 +112,8 @@ func TestFileFilteringRecursiveSearch(t *testing.T) {
 	files[".gemini/settings.json"] = `{"context": {"fileFiltering": {"enableRecursiveFileSearch": false}}}`
 	h = newHeadless(t, files, geminitest.TextTurn("read"))
 	h.run("run", "-p", "explain @parser.go").wantExit(t, 0)
-	wantUserParts(t, userParts(t, h.model), []string{"explain @parser.go"})
+	wantUserParts(t, userParts(t, h.model), []string{
+		"explain @parser.go",
+		"\nSkipped 1 item(s):\n- @parser.go (Reason: no file or directory in the workspace matches it)",
+	})
 }
