@@ -93,7 +93,9 @@ until [[ -f "$work/home/.emacs.d/elpa/gemini-ls-0.1.0/gemini-ls.elc" ]]; do
 done
 
 mx gemini-ls-install-server
-wait_for 'installed gemini-ls [^ ]+( \(commit [0-9a-f]+\))? in ~/\.emacs\.d/gemini-ls' "the server to be installed" 30
+# --version's words after the version: the commit, or why none is known
+# (a build without version control information, as CI's -buildvcs=false).
+wait_for 'installed gemini-ls [^ ]+( \(commit ([0-9a-f]+(-dirty)?|unknown: built without version control information)\))? in ~/\.emacs\.d/gemini-ls' "the server to be installed" 30
 [[ -x "$work/home/.emacs.d/gemini-ls/gemini-ls" ]] || fail "no executable ~/.emacs.d/gemini-ls/gemini-ls"
 
 keys C-x C-f
