@@ -112,22 +112,20 @@ func buildServer(t *testing.T) string {
 	return exe
 }
 
-// initializeAsRegistry starts exe with args as the ACP registry's
-// client.py does (a fresh HOME, TERM=dumb, the folder of the binary as
-// working directory), sends its initialize request and returns the first
-// line the agent writes, decoded: client.py reads exactly that line.
-func initializeAsRegistry(t *testing.T, exe string, args []string) map[string]any {
+// startPiped starts exe with args in dir, with a fresh HOME (and
+// USERPROFILE) and the extra environment, and returns its stdin, its
+// stdout and what it wrote to stderr; it is stopped when the test ends,
+// at the latest 60 s on (client.py's own timeout for an answer).
+func startPiped(t *testing.T, exe string, args []string, dir string, env ...string) (io.WriteCloser, io.Reader, *bytes.Buffer) {
 	t.Helper()
-	// client.py's own timeout for the answer.
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Dir = filepath.Dir(exe)
-	cmd.Env = append(os.Environ(), "TERM=dumb", "HOME="+t.TempDir(), "USERPROFILE="+t.TempDir())
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "HOME="+t.TempDir(), "USERPROFILE="+t.TempDir()), env...)
 	// A child left holding stderr must not keep Wait (and the test) waiting.
 	cmd.WaitDelay = 5 * time.Second
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	stderr := new(bytes.Buffer)
+	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -137,13 +135,24 @@ func initializeAsRegistry(t *testing.T, exe string, args []string) map[string]an
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
+		cancel()
 		t.Fatalf("starting %s %v: %v", exe, args, err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		_ = stdin.Close()
 		cancel()
 		_ = cmd.Wait()
-	}()
+	})
+	return stdin, stdout, stderr
+}
+
+// initializeAsRegistry starts exe with args as the ACP registry's
+// client.py does (a fresh HOME, TERM=dumb, the folder of the binary as
+// working directory), sends its initialize request and returns the first
+// line the agent writes, decoded: client.py reads exactly that line.
+func initializeAsRegistry(t *testing.T, exe string, args []string) map[string]any {
+	t.Helper()
+	stdin, stdout, stderr := startPiped(t, exe, args, filepath.Dir(exe), "TERM=dumb")
 	// client.py's request, word for word.
 	request := `{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": 1, "clientInfo": {"name": "ACP Registry Validator", "version": "1.0.0"}, "clientCapabilities": {"terminal": true, "fs": {"readTextFile": true, "writeTextFile": true}, "_meta": {"terminal_output": true, "terminal-auth": true}}}}` + "\n"
 	if _, err := io.WriteString(stdin, request); err != nil {

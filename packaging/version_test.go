@@ -2,8 +2,6 @@ package packaging
 
 import (
 	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"go/ast"
@@ -17,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 // releaseEnv names the tag's version in the release workflow: the one
@@ -164,30 +161,7 @@ func serverVersionErrors(t *testing.T, exe, reported string) []string {
 // serverInfo.version of its answer to initialize.
 func lspServerVersion(t *testing.T, exe string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "serve")
-	cmd.Dir = t.TempDir()
-	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "USERPROFILE="+t.TempDir())
-	cmd.WaitDelay = 5 * time.Second
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		_ = stdin.Close()
-		cancel()
-		_ = cmd.Wait()
-	}()
+	stdin, stdout, stderr := startPiped(t, exe, []string{"serve"}, t.TempDir())
 	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}`
 	if _, err := fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
 		t.Fatal(err)
