@@ -1291,8 +1291,9 @@ const scenarios = [
     name: 'ask-quickpick-none',
     title: 'the QuickPick of several options submitted with none ticked: the model is told the user answered nothing, not that they declined',
     script: [
-      // The delay leaves time to hide the chat before the question comes.
-      { delay: '3s', chunks: [
+      // The delay leaves time to hide the chat before the question comes,
+      // on a loaded machine too (3 s was once too short for the palette).
+      { delay: '8s', chunks: [
         { call: { name: 'ask_user', args: { questions: [{
           header: 'Extras', question: 'Which extras should the service have?', type: 'choice', multiSelect: true,
           options: [
@@ -1323,8 +1324,9 @@ const scenarios = [
     name: 'ask-quickpick',
     title: 'the model asks while the chat is hidden: a QuickPick of several options answers it, and the chat records the answer',
     script: [
-      // The delay leaves time to hide the chat before the question comes.
-      { delay: '3s', chunks: [
+      // The delay leaves time to hide the chat before the question comes,
+      // on a loaded machine too (3 s was once too short for the palette).
+      { delay: '8s', chunks: [
         { call: { name: 'ask_user', args: { questions: [{
           header: 'Stores', question: 'Which stores should the service use?', type: 'choice', multiSelect: true,
           options: [
