@@ -47,7 +47,9 @@ wait_for 'Prompt \(C-c C-c sends\)' "the chat's prompt area" 20
 type_text 'What is in notes.txt?'
 keys C-c C-c
 # The question and all its answers, at once: nothing typed, no TAB.
-wait_for '\[1\] Trust folder, \[2\] Trust parent folder, \[3\] Don.t trust, \[4\] Decline' "the trust question's choices" 30
+# Emacs 28 brackets each key ([1] Trust folder), Emacs 30 shows it bare
+# in its face (1 Trust folder): either way every choice is on screen.
+wait_for '\[?1\]? Trust folder, \[?2\]? Trust parent folder, \[?3\]? Don.t trust, \[?4\]? Decline' "the trust question's choices" 30
 shot="$(screen)"
 grep -q 'Do you trust the files in this folder?' <<<"$shot" || fail "the choices show without their question"
 grep -qF "$proj" <<<"$shot" || fail "the question does not name the folder"
