@@ -78,6 +78,21 @@ func (o *Object) Keys() []string {
 	return append(indexes, names...)
 }
 
+// Without is o without key, its other keys in their order: a copy, or
+// o itself when it has no key.
+func (o *Object) Without(key string) *Object {
+	if !o.Has(key) {
+		return o
+	}
+	out := NewObject()
+	for _, k := range o.keys {
+		if k != key {
+			out.Set(k, o.vals[k])
+		}
+	}
+	return out
+}
+
 // Spread sets every key of v on o, as {...o, ...v} does: an object's
 // keys, an array's indexes; nothing for any other value.
 func (o *Object) Spread(v any) {

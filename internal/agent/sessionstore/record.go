@@ -311,25 +311,13 @@ func (r *recordReader) resumable() bool {
 	return false
 }
 
+// withoutMark is message o without the mark gemini-ls puts on the lines
+// it writes: its own, left out of an export as its records are.
+func withoutMark(o *jsjson.Object) *jsjson.Object { return o.Without(lsKey) }
+
 // object is the ConversationRecord, its fields in 0.61's order, those
 // it leaves undefined left out as JSON.stringify leaves them out; now
 // stands in for a time the file lacks.
-// withoutMark is message o without the mark gemini-ls puts on the lines
-// it writes: its own, left out of an export as its records are.
-func withoutMark(o *jsjson.Object) *jsjson.Object {
-	if !o.Has(lsKey) {
-		return o
-	}
-	out := jsjson.NewObject()
-	for _, k := range o.Keys() {
-		if k != lsKey {
-			v, _ := o.Get(k)
-			out.Set(k, v)
-		}
-	}
-	return out
-}
-
 func (r *recordReader) object(now time.Time) *jsjson.Object {
 	out := jsjson.NewObject()
 	copyField := func(key string) {

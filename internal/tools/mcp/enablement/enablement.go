@@ -84,14 +84,7 @@ func (f File) Enable(ctx context.Context, name string) error {
 		if !config.Has(key) {
 			return false
 		}
-		out := jsjson.NewObject()
-		for _, k := range config.Keys() {
-			if k != key {
-				v, _ := config.Get(k)
-				out.Set(k, v)
-			}
-		}
-		*config = *out
+		*config = *config.Without(key)
 		return true
 	})
 }
