@@ -27,7 +27,9 @@ func TestACPSetModel(t *testing.T) {
 	if _, err := h.client.Conn.UnstableSetSessionModel(h.ctx, sdk.UnstableSetSessionModelRequest{SessionId: h.session, ModelId: "gemini-3-flash-preview"}); err != nil {
 		t.Fatalf("session/set_model: %v", err)
 	}
-	if u := h.since(before); len(u) != 1 || u[0].ConfigOptionUpdate == nil ||
+	// The commands update may come any time after session/new's answer.
+	u := slices.DeleteFunc(h.since(before), func(u sdk.SessionUpdate) bool { return u.AvailableCommandsUpdate != nil })
+	if len(u) != 1 || u[0].ConfigOptionUpdate == nil ||
 		configOption(t, u[0].ConfigOptionUpdate.ConfigOptions, "model").CurrentValue != "gemini-3-flash-preview" {
 		t.Errorf("updates after session/set_model: %+v", u)
 	}
