@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command acpinit times one ACP agent from spawn to its initialize answer:
 // it starts the command given after its flags in a process group of its
 // own, writes one initialize request at once, and stops the clock when the
@@ -9,6 +11,7 @@
 //
 // Output, one line: "initialize_ms=1.234 rss_kb=17408 procs=1".
 // bench/acp-initialize.sh runs it for gemini-ls and Gemini CLI in turn.
+// Linux only: it reads the group's memory from /proc.
 package main
 
 import (

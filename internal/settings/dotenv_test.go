@@ -4,11 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -177,44 +174,6 @@ func TestDotenvParse(t *testing.T) {
 	}
 }
 
-// A .env that is not a regular file is reported, not read (a FIFO would
-// block the server for good), and a file too large is refused.
-func TestDotenvUnsafeFiles(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	dir := t.TempDir()
-	if err := syscall.Mkfifo(filepath.Join(dir, ".env"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	type result struct {
-		getenv settings.Getenv
-		path   string
-		err    error
-	}
-	done := make(chan result, 1)
-	go func() {
-		getenv, path, err := settings.LoadDotenv(lookup(map[string]string{}), settings.DotenvOptions{Dir: dir, Trusted: true})
-		done <- result{getenv, path, err}
-	}()
-	var fe *settings.FileError
-	select {
-	case r := <-done:
-		if !errors.As(r.err, &fe) || r.path != filepath.Join(dir, ".env") || !strings.Contains(r.err.Error(), "not a regular file") || r.getenv("X") != "" {
-			t.Errorf("FIFO: %v (path %q)", r.err, r.path)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("LoadDotenv blocked on a FIFO")
-	}
-
-	big := t.TempDir()
-	write(t, filepath.Join(big, ".env"), "X="+strings.Repeat("a", 10<<20))
-	_, _, err := settings.LoadDotenv(lookup(map[string]string{}), settings.DotenvOptions{Dir: big, Trusted: true})
-	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "larger than 10 MiB") {
-		t.Errorf("large file: %v", err)
-	}
-}
-
 // Trust is decided once, before any .env file is read, from all the
 // layers that decide it: system settings that enforce folder trust win
 // over the user's settings turning it off, so the workspace's .env gives
@@ -247,5 +206,16 @@ func TestSystemEnforcedTrustGovernsTheDotenv(t *testing.T) {
 	s, err := settings.Load(getenv, []string{root}, trust)
 	if s.Tools.DiscoveryCommand != "" || err == nil || !strings.Contains(err.Error(), "is not trusted") {
 		t.Errorf("Load = discoveryCommand %q, %v; want the untrusted root's settings left out", s.Tools.DiscoveryCommand, err)
+	}
+}
+
+// A .env too large is refused, not read.
+func TestDotenvTooLarge(t *testing.T) {
+	var fe *settings.FileError
+	big := t.TempDir()
+	write(t, filepath.Join(big, ".env"), "X="+strings.Repeat("a", 10<<20))
+	_, _, err := settings.LoadDotenv(lookup(map[string]string{}), settings.DotenvOptions{Dir: big, Trusted: true})
+	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "larger than 10 MiB") {
+		t.Errorf("large file: %v", err)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -75,15 +74,6 @@ func peakHeap(fn func()) (peak uint64) {
 	close(done)
 	wg.Wait()
 	return peak
-}
-
-// cpuTime is the user and system time of this process and of the
-// children it has waited for.
-func cpuTime() time.Duration {
-	var self, children syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
-	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &children)
-	return time.Duration(self.Utime.Nano() + self.Stime.Nano() + children.Utime.Nano() + children.Stime.Nano())
 }
 
 // timing sums one side's wall and CPU time over the iterations.

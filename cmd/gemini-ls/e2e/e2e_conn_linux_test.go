@@ -135,11 +135,6 @@ func wantGroupGone(t *testing.T, pgid int) {
 	}
 }
 
-func readFile(path string) string {
-	b, _ := os.ReadFile(path)
-	return string(b)
-}
-
 // waitProcesses waits for n live processes running name with the single
 // argument arg, and returns their pids.
 func waitProcesses(t *testing.T, ctx context.Context, name, arg string, n int) []int {

@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -21,6 +20,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 )
 
 // testMCPServer is internal/tools/mcp/testdata/mcpserver, an MCP server built with
@@ -92,17 +92,14 @@ func declaration(reqs []geminitest.Request, i int, name string) *genai.FunctionD
 
 // processGone waits until pid has exited (or is a zombie nobody reaped yet).
 func processGone(ctx context.Context, pid int) bool {
-	for {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil && syscall.Kill(pid, 0) != nil || err == nil && strings.Contains(string(b), ") Z ") {
-			return true
-		}
+	for procgrouptest.Alive(pid) {
 		select {
 		case <-ctx.Done():
 			return false
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+	return true
 }
 
 // parentOf is pid's parent process id, from /proc.
@@ -213,7 +210,7 @@ func TestMCPToolsThroughTheEditor(t *testing.T) {
 	for _, pid := range []int{server, child} {
 		if !processGone(h.ctx, pid) {
 			t.Errorf("process %d outlived gemini-ls", pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			procgrouptest.Kill(pid)
 		}
 	}
 }
@@ -236,7 +233,7 @@ func TestMCPServersEndWhenTheEditorGoesAway(t *testing.T) {
 	for _, pid := range []int{server, child} {
 		if !processGone(h.ctx, pid) {
 			t.Errorf("process %d outlived gemini-ls", pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			procgrouptest.Kill(pid)
 		}
 	}
 }

@@ -280,3 +280,9 @@ func contains(t *testing.T, what, got, want string) {
 }
 
 func mkdir(path string) error { return os.MkdirAll(path, 0o755) }
+
+// readFile is path's content; "" when it cannot be read.
+func readFile(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
+}

@@ -1,10 +1,9 @@
-//go:build unix
-
 package procgrouptest
 
 import (
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -14,11 +13,18 @@ import (
 // python3's http.server, which a machine need not have.
 func HTTPServer(t testing.TB) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "httpserver")
+	bin := filepath.Join(t.TempDir(), "httpserver"+exeSuffix())
 	build := exec.Command("go", "build", "-o", bin, "github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest/httpserver")
 	build.Env = append(build.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the test HTTP server: %v\n%s", err, out)
 	}
 	return bin
+}
+
+func exeSuffix() string {
+	if runtime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
 }

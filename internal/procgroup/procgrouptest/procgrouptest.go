@@ -1,5 +1,3 @@
-//go:build unix
-
 // Package procgrouptest tells a test whether processes a command started
 // are gone: the command writes a child's pid ($!) to a file, the test
 // reads it (PID) and waits for the process to end (WaitGone).
@@ -9,7 +7,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -42,28 +39,9 @@ func WaitGone(t testing.TB, pid int) {
 	deadline := time.Now().Add(patience)
 	for Alive(pid) {
 		if time.Now().After(deadline) {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			Kill(pid)
 			t.Fatalf("process %d still runs %s later", pid, patience)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// Alive reports whether process pid runs: it exists and is not a zombie
-// (a process that ended and waits for its parent, or a slow init, to
-// reap it).
-func Alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		// Reaped since kill, unless there is no /proc to ask: then trust kill.
-		_, noProc := os.Stat("/proc/self/stat")
-		return noProc != nil
-	}
-	// pid (comm) state ...; comm may hold spaces and parens.
-	s := string(stat)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(fields) == 0 || fields[0] != "Z"
 }

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -321,14 +321,6 @@ func TestServersThatFailToStartAreReportedOnce(t *testing.T) {
 	}
 }
 
-func alive(pid int) bool {
-	// A zombie still answers kill -0; /proc says whether it is one.
-	if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
-		return !strings.Contains(string(b), ") Z ")
-	}
-	return syscall.Kill(pid, 0) == nil
-}
-
 func TestCloseEndsEveryProcess(t *testing.T) {
 	core, _ := observer.New(zapcore.InfoLevel)
 	m := Start(Config{Servers: map[string]settings.MCPServer{"alpha": {Command: testServer}}, Logger: zap.New(core)})
@@ -343,12 +335,12 @@ func TestCloseEndsEveryProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	server := spawn.server.cmd.Process.Pid
-	if !alive(server) || !alive(child) {
+	if !procgrouptest.Alive(server) || !procgrouptest.Alive(child) {
 		t.Fatal("the processes are not running")
 	}
 	m.Close()
 	for _, pid := range []int{server, child} {
-		for alive(pid) {
+		for procgrouptest.Alive(pid) {
 			if ctx.Err() != nil {
 				t.Fatalf("process %d outlived Close", pid)
 			}
