@@ -1,4 +1,4 @@
-.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
+.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go test-windows gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -38,6 +38,8 @@ STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint: actionlint
 	bash .ci/tracked-sizes
 	go vet ./...
+	GOOS=windows go vet ./...
+	GOOS=darwin go vet ./...
 	go run $(STATICCHECK) ./...
 
 # The GitHub workflows (.github/workflows) by actionlint at a pinned
@@ -67,13 +69,14 @@ fuzz-smoke:
 # plugin's headless tests and the Emacs package's ERT tests with Debian
 # bookworm's Neovim 0.7 and Emacs 28, then both again with Neovim 0.10 and
 # Emacs 30 in a Debian trixie chroot, and the Neovim tests with Debian
-# testing's newest Neovim, and real Helix 25.07 from Debian sid. Each target
+# testing's newest Neovim, real Helix 25.07 from Debian sid, and the
+# Windows build's Go tests under Wine (test-windows). Each target
 # first installs the Debian packages its suite needs (apt-get, so as root),
 # and the first run makes the chroots
-# (~/.cache/gemini-ls/{trixie,testing,sid}). Test pictures go to
+# (~/.cache/gemini-ls/{trixie,testing,sid,trixie-wine}). Test pictures go to
 # build/screenshots; `make screenshots` takes them afresh and copies into
 # docs/screenshots those that changed.
-test: test-go test-dist test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix
+test: test-go test-dist test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix test-windows
 
 # debs installs those of the Debian packages $(1) that are not installed.
 define debs
@@ -96,6 +99,13 @@ endef
 test-go: gemini-cli otelcol
 	@$(call debs,gcc libc6-dev ripgrep bubblewrap)
 	go test -race -count=1 -timeout 30m ./...
+
+# Every package's tests cross-built for windows/amd64 and run under Wine 10
+# in a Debian trixie chroot, with a Windows user's environment (no HOME):
+# scripts/test-windows.sh, which prints each package's pass/skip/fail
+# counts and every skip's reason.
+test-windows:
+	bash scripts/test-windows.sh
 
 # A real OpenTelemetry Collector (OTLP receiver, file exporter) that the
 # telemetry tests send to: internal/otelcol, its own module, pinned by its
