@@ -253,11 +253,22 @@ func (e Env) namedCommand(ctx context.Context, name, why string) (string, error)
 	}
 }
 
+// osName is goos as its users call it.
+func osName(goos string) string {
+	switch goos {
+	case "windows":
+		return "Windows"
+	case "darwin":
+		return "macOS"
+	}
+	return goos
+}
+
 // bubblewrapWorks checks that bwrap is installed and may make the
 // namespaces the sandbox needs.
 func (e Env) bubblewrapWorks(ctx context.Context) error {
 	if e.GOOS != "linux" {
-		return errors.New("the bubblewrap sandbox runs on Linux only")
+		return fmt.Errorf("the bubblewrap sandbox runs on Linux only; on %s use GEMINI_SANDBOX=docker or podman (Docker Desktop or Podman running), or run without the sandbox", osName(e.GOOS))
 	}
 	if !e.installed(Bubblewrap) {
 		return errors.New("the sandbox needs bubblewrap (bwrap), which is not installed: install it (apt-get install bubblewrap, dnf install bubblewrap), or use GEMINI_SANDBOX=docker or podman")

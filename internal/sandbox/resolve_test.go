@@ -130,3 +130,48 @@ func TestResolveMergesPathsFlagsAndImage(t *testing.T) {
 		t.Errorf("config = %+v", cfg)
 	}
 }
+
+// On Windows and macOS there is no bubblewrap: as in 0.61, true takes
+// docker or podman where one answers; bwrap named, or tool sandboxing,
+// is refused with what to use instead, and macOS's sandbox-exec, which
+// gemini-ls does not drive, is refused with the same advice.
+func TestResolveOffLinux(t *testing.T) {
+	on := func(goos string, installed, answering []string) Env {
+		e := fakeEnv(installed, answering)
+		e.GOOS = goos
+		return e
+	}
+	for _, c := range []struct {
+		name    string
+		r       Request
+		env     Env
+		want    string
+		wantErr string
+	}{
+		{name: "windows docker", r: Request{Flag: ptr(true)}, env: on("windows", []string{"docker"}, []string{"docker"}), want: Docker},
+		{name: "windows podman", r: Request{Flag: ptr(true)}, env: on("windows", []string{"docker", "podman"}, []string{"podman"}), want: Podman},
+		{name: "windows none", r: Request{Flag: ptr(true)}, env: on("windows", nil, nil), wantErr: "install docker or podman"},
+		{name: "windows bwrap", r: Request{Getenv: envOf(map[string]string{"GEMINI_SANDBOX": "bwrap"})}, env: on("windows", nil, nil), wantErr: "Linux only; on Windows use GEMINI_SANDBOX=docker or podman"},
+		{name: "windows tool sandboxing", r: Request{ToolSandboxing: true}, env: on("windows", nil, nil), wantErr: "Linux only; on Windows use"},
+		{name: "windows runsc", r: Request{Getenv: envOf(map[string]string{"GEMINI_SANDBOX": "runsc"})}, env: on("windows", []string{"docker"}, []string{"docker"}), wantErr: "only supported on Linux"},
+		{name: "macos sandbox-exec", r: Request{Flag: ptr(true)}, env: on("darwin", []string{"sandbox-exec", "docker"}, []string{"docker"}), wantErr: "sandbox-exec) is not supported by gemini-ls yet: set GEMINI_SANDBOX=docker or podman"},
+		{name: "macos docker", r: Request{Getenv: envOf(map[string]string{"GEMINI_SANDBOX": "docker"})}, env: on("darwin", []string{"sandbox-exec", "docker"}, []string{"docker"}), want: Docker},
+		{name: "macos bwrap", r: Request{Getenv: envOf(map[string]string{"GEMINI_SANDBOX": "bwrap"})}, env: on("darwin", nil, nil), wantErr: "Linux only; on macOS use"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if c.r.Getenv == nil {
+				c.r.Getenv = envOf(nil)
+			}
+			cfg, err := Resolve(context.Background(), c.r, c.env)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("err = %v, want it to say %q", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil || cfg == nil || cfg.Command != c.want {
+				t.Fatalf("Resolve = %+v, %v; want %s", cfg, err, c.want)
+			}
+		})
+	}
+}
