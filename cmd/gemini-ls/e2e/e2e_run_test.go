@@ -901,7 +901,11 @@ func TestRunInterrupted(t *testing.T) {
 // CLI records it.
 func trustFolder(t *testing.T, home, dir string) {
 	t.Helper()
-	writeFiles(t, home, map[string]string{".gemini/trustedFolders.json": `{"` + dir + `": "TRUST_FOLDER"}`})
+	trust, err := json.Marshal(map[string]string{dir: "TRUST_FOLDER"}) // a Windows path's backslashes escaped
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, home, map[string]string{".gemini/trustedFolders.json": string(trust)})
 }
 
 // untrusted is h's environment with a home that trusts no folder.
