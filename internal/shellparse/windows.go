@@ -324,7 +324,7 @@ func (r *winReader) finish() {
 // and aliases (any case), cmd.exe's built-ins, and the shells either
 // may start.
 func runsCode(ps bool, name string) bool {
-	name = strings.TrimSuffix(strings.ToLower(name), ".exe")
+	name = windowsCommandName(name)
 	switch name {
 	case "powershell", "pwsh", "cmd", "bash", "sh", "wsl", "wscript", "cscript", "mshta", "rundll32", "runas":
 		return true
@@ -346,4 +346,11 @@ func runsCode(ps bool, name string) bool {
 		return true
 	}
 	return false
+}
+
+// windowsCommandName is name as Windows finds the program: its last
+// path element, in lower case, without .exe.
+func windowsCommandName(name string) string {
+	name = name[strings.LastIndexAny(name, `\/`)+1:]
+	return strings.TrimSuffix(strings.ToLower(name), ".exe")
 }

@@ -64,6 +64,8 @@ func TestSplitWindows(t *testing.T) {
 		{ps, "git status; IEX 'rm x'", nil, nil, true, false},
 		{ps, "pwsh -c 'rm x'", nil, nil, true, false},
 		{ps, "cmd.exe /c del x", nil, nil, true, false},
+		{ps, `C:\Windows\System32\CMD.EXE /c del x`, nil, nil, true, false},
+		{cmd, `C:/tools/PowerShell.exe -c x`, nil, nil, true, false},
 		{ps, "git status # ' \nrm x # '", nil, nil, true, false},
 		{ps, "git --% status; rm x", nil, nil, true, false},
 		{ps, "echo @'\nx\n'@", nil, nil, true, false},
