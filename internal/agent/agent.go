@@ -315,7 +315,7 @@ func (a *Agent) basePrompt() string {
 	if a.cfg.SystemPromptOverride {
 		return a.substitute(a.cfg.SystemPrompt)
 	}
-	system := a.cfg.SystemPrompt
+	system := a.cfg.SystemPrompt + shellNote(a.cfg.Shell)
 	if a.cfg.TopicNarration {
 		if _, ok := a.cfg.Tools.Get(tools.UpdateTopicName); ok {
 			system += "\n\n" + topicMandate
