@@ -3,6 +3,7 @@ package acp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -148,10 +149,11 @@ func (sess *session) startTerminal(ctx context.Context, c tools.ShellCommand, wh
 // returns at once, and the terminal, once the client makes it, is killed
 // and released.
 func (sess *session) createTerminal(ctx context.Context, c tools.ShellCommand) (string, error) {
+	sh := c.Shell.OrLocal()
 	req := sdk.CreateTerminalRequest{
 		SessionId: sdk.SessionId(sess.id),
-		Command:   "bash",
-		Args:      []string{"-c", c.Command},
+		Command:   sh.Executable,
+		Args:      append(slices.Clone(sh.Args), c.Command),
 		Cwd:       sdk.Ptr(c.Dir),
 	}
 	if c.OutputLimit > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/models"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/protected"
 	"github.com/gemini-ls/gemini-ls/internal/telemetry"
@@ -101,6 +102,10 @@ type Config struct {
 	// Policy is the policy files' rules, which the approval door consults
 	// for every call (approvals.go decide); none when nil.
 	Policy *policy.Engine
+	// Shell is the language run_shell_command's shell reads (tools'
+	// ShellOptions.Shell): the policy's rules and the user's "always
+	// allow" read its command lines so. Bash when zero.
+	Shell osshell.Kind
 	// AlwaysAllow is what settings' security make of the user's "always
 	// allow" (approvals.go).
 	AlwaysAllow AlwaysAllow
@@ -310,7 +315,7 @@ func (a *Agent) basePrompt() string {
 	if a.cfg.SystemPromptOverride {
 		return a.substitute(a.cfg.SystemPrompt)
 	}
-	system := a.cfg.SystemPrompt
+	system := a.cfg.SystemPrompt + shellNote(a.cfg.Shell)
 	if a.cfg.TopicNarration {
 		if _, ok := a.cfg.Tools.Get(tools.UpdateTopicName); ok {
 			system += "\n\n" + topicMandate

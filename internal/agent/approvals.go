@@ -11,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/protected"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -40,6 +41,9 @@ type approvals struct {
 	// policy holds the rules of the policy files, which outrank all the
 	// above as their priorities say (decide); none when nil.
 	policy *policy.Engine
+	// shell is the language of run_shell_command's lines, as the rules
+	// and "always allow" read them.
+	shell osshell.Kind
 	// protected are the files whose edits always ask (guard).
 	protected protected.Set
 	// always is whether and how the user's "always allow" is offered.
@@ -228,6 +232,7 @@ func (a *approvals) decide(call policy.Call, name string, c *tools.Confirmation)
 // ruled is decide's decision before guard.
 func (a *approvals) ruled(call policy.Call, name string, c *tools.Confirmation) verdict {
 	call.Mode = policyMode(a.mode())
+	call.Shell = a.shell
 	v := a.policy.Check(call)
 	if v.Decision == "" || v.Priority <= a.allowedPriority(name, c) {
 		if a.mode() == dialog.ApprovalPlan && name == tools.InvokeAgentName && planAgent(call.Args) {
@@ -249,7 +254,7 @@ func (a *approvals) ruled(call policy.Call, name string, c *tools.Confirmation) 
 		return verdict{ask: true, always: v.Priority <= alwaysAllowPriority && a.alwaysCounts(c)}
 	}
 	for _, part := range v.Undecided {
-		if b := a.builtin(tools.ShellName, tools.ShellConfirmation(part)); b.refusal != "" || b.ask {
+		if b := a.builtin(tools.ShellName, tools.ShellConfirmation(a.shell, part)); b.refusal != "" || b.ask {
 			return verdict{refusal: b.refusal, ask: b.refusal == "", always: b.always && a.alwaysCounts(c)}
 		}
 	}
@@ -425,7 +430,7 @@ func (a *approvals) savedRule(call policy.Call, c *tools.Confirmation) policy.Sa
 // allow" (given to either) count alike. false with a nil error is the
 // user's no; an error is why nobody could say yes.
 func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) {
-	c := tools.ShellConfirmation(command)
+	c := tools.ShellConfirmation(s.approvals.shell, command)
 	v := s.approvals.decide(policy.Call{Name: tools.ShellName, Args: map[string]any{"command": command}}, tools.ShellName, c)
 	switch {
 	case v.refusal != "":

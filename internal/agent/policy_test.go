@@ -9,6 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -69,7 +70,7 @@ priority = 500
 // (3.95); where no rule decides, the built-in logic does.
 func TestDoorFollowsPolicyRules(t *testing.T) {
 	shellCall := func(command string) (policy.Call, string, *tools.Confirmation) {
-		return policy.Call{Name: tools.ShellName, Args: map[string]any{"command": command}}, tools.ShellName, tools.ShellConfirmation(command)
+		return policy.Call{Name: tools.ShellName, Args: map[string]any{"command": command}}, tools.ShellName, tools.ShellConfirmation(osshell.Bash, command)
 	}
 	write := func() (policy.Call, string, *tools.Confirmation) {
 		return policy.Call{Name: tools.WriteFileName, Args: map[string]any{"file_path": "a.txt", "content": "x"}}, tools.WriteFileName, tools.EditConfirmation("/w/a.txt")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -33,6 +34,20 @@ const DefaultSystemPrompt = `You are a coding agent working inside the user's co
 - Be concise and direct; the user reads your answers in an editor panel. Use GitHub-flavored Markdown.
 - Do not narrate each tool call; summarize what you did and what remains when you finish.
 - Never expose secrets, and never add code that logs or commits them.`
+
+// shellNote tells the model, where commands do not run in bash, which
+// shell runs them and how to do there what it would do with grep or ls,
+// in 0.61's Windows words (shellEfficiencyGuidelines,
+// CodebaseInvestigatorAgent); "" for bash, which the prompt assumes.
+func shellNote(kind osshell.Kind) string {
+	if kind == osshell.Bash {
+		return ""
+	}
+	return "\n\n# Shell\n" +
+		"Commands run on Windows as " + osshell.Shell{Kind: kind}.Describe() + ": write them for that shell, not for bash. " +
+		"Inspect files using commands like 'type' or 'findstr' (on CMD) and 'Get-Content' or 'Select-String' (on PowerShell); " +
+		"list a directory tree with `dir /s` (CMD) or `Get-ChildItem -Recurse` (PowerShell)."
+}
 
 // SkillSource lists the enabled agent skills; *skills.Catalog satisfies
 // it.

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -15,5 +16,30 @@ func TestSystemPromptTellsOfParallelCalls(t *testing.T) {
 		if !strings.Contains(DefaultSystemPrompt, want) {
 			t.Errorf("the system prompt does not say %q", want)
 		}
+	}
+}
+
+// On Windows the system prompt names the shell and 0.61's Windows
+// commands for reading files and listing trees; a bash prompt is as it
+// was, and a user's own prompt gets nothing added.
+func TestSystemPromptNamesTheShell(t *testing.T) {
+	a := &Agent{cfg: Config{SystemPrompt: "base", Shell: osshell.PowerShell}}
+	got := a.basePrompt()
+	for _, want := range []string{"`powershell.exe -NoProfile -Command <command>`", "'Get-Content' or 'Select-String'", "`Get-ChildItem -Recurse`"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the PowerShell prompt does not say %q:\n%s", want, got)
+		}
+	}
+	a.cfg.Shell = osshell.Cmd
+	if got := a.basePrompt(); !strings.Contains(got, "`cmd.exe /d /s /c <command>`") || !strings.Contains(got, "`dir /s`") {
+		t.Errorf("the cmd.exe prompt: %s", got)
+	}
+	a.cfg.Shell = osshell.Bash
+	if got := a.basePrompt(); got != "base" {
+		t.Errorf("the bash prompt became %q", got)
+	}
+	a.cfg = Config{SystemPrompt: "mine", SystemPromptOverride: true, Shell: osshell.PowerShell}
+	if got := a.basePrompt(); got != "mine" {
+		t.Errorf("the user's prompt became %q", got)
 	}
 }

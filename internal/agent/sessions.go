@@ -62,6 +62,7 @@ func (a *Agent) newSession(id, root string, created time.Time) *Session {
 	s := &Session{id: id, agent: a, running: make(chan struct{}, 1), root: root, created: created}
 	s.approvals = newApprovals(s.ApprovalMode, s.plansDirOrNone, a.annotations, a.cfg.AllowedKeys, a.cfg.TrustedTools)
 	s.approvals.policy = a.cfg.Policy
+	s.approvals.shell = a.cfg.Shell
 	s.approvals.always = a.cfg.AlwaysAllow
 	s.approvals.protected = a.cfg.Protected
 	return s

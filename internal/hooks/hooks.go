@@ -13,6 +13,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -52,6 +53,8 @@ type Config struct {
 	Sandbox *sandbox.Sandbox
 	// Redaction keeps secrets out of Environ, as 0.61 does for hooks.
 	Redaction envredact.Policy
+	// Shell runs the hooks' commands; the zero Shell is osshell.Local().
+	Shell osshell.Shell
 }
 
 // Runner runs the hooks of an event; it implements agent.Hooks.

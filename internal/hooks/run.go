@@ -15,8 +15,8 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
-	"github.com/gemini-ls/gemini-ls/internal/shellquote"
 )
 
 // maxOutput bounds what is kept of a hook's stdout and of its stderr:
@@ -55,7 +55,8 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, shell(), "-c", r.expand(e.hook.Command, ev))
+	sh := r.shell()
+	cmd := sh.Command(ctx, r.expand(sh, e.hook.Command, ev))
 	procgroup.Own(cmd)
 	// A process the hook left behind may hold its output open; it does not
 	// keep the hook's result waiting.
@@ -172,13 +173,19 @@ func (r *Runner) logged(event string, res result, elapsed time.Duration, state *
 	return res
 }
 
-// shell is the shell hooks' commands run in: bash, as in Gemini CLI,
-// else sh.
-func shell() string {
-	if path, err := exec.LookPath("bash"); err == nil {
-		return path
+// shell is the shell hooks' commands run in: Config.Shell, as in Gemini
+// CLI; where that is bash and there is none, sh.
+func (r *Runner) shell() osshell.Shell {
+	sh := r.cfg.Shell.OrLocal()
+	if sh.Kind != osshell.Bash {
+		return sh
 	}
-	return "/bin/sh"
+	if path, err := exec.LookPath(sh.Executable); err == nil {
+		sh.Executable = path
+	} else {
+		sh.Executable = "/bin/sh"
+	}
+	return sh
 }
 
 func (r *Runner) environ() []string {
@@ -190,18 +197,18 @@ func (r *Runner) environ() []string {
 }
 
 // expand replaces the GEMINI_ variables in command with their values,
-// quoted for the shell, as Gemini CLI does before it runs the command;
+// quoted for sh, as Gemini CLI does before it runs the command;
 // $GEMINI_PLANS_DIR only once the session has a plans directory.
-func (r *Runner) expand(command string, ev agent.HookEvent) string {
-	dir := shellquote.Quote(r.cfg.ProjectDir)
+func (r *Runner) expand(sh osshell.Shell, command string, ev agent.HookEvent) string {
+	dir := sh.Quote(r.cfg.ProjectDir)
 	pairs := []string{
 		"$GEMINI_PROJECT_DIR", dir,
 		"$GEMINI_CWD", dir,
-		"$GEMINI_SESSION_ID", shellquote.Quote(ev.SessionID),
+		"$GEMINI_SESSION_ID", sh.Quote(ev.SessionID),
 		"$CLAUDE_PROJECT_DIR", dir,
 	}
 	if ev.PlansDir != "" {
-		pairs = append(pairs, "$GEMINI_PLANS_DIR", shellquote.Quote(ev.PlansDir))
+		pairs = append(pairs, "$GEMINI_PLANS_DIR", sh.Quote(ev.PlansDir))
 	}
 	return strings.NewReplacer(pairs...).Replace(command)
 }

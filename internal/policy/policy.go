@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 )
 
 // Decision is what a rule decides, spelled as in the TOML files.
@@ -119,6 +121,9 @@ type Call struct {
 	Args        map[string]any
 	Annotations map[string]any
 	Mode        Mode
+	// Shell is the language of a shell call's command line: how it is
+	// split into the commands the rules judge. Bash when zero.
+	Shell osshell.Kind
 }
 
 // Verdict is what the rules decide on a call.
@@ -242,7 +247,7 @@ func (e *Engine) first(c Call, wordEnd func(int) bool) *Rule {
 // checkShell decides a shell line and each command it runs, as Gemini
 // CLI's checkShellCommand does.
 func (e *Engine) checkShell(c Call, command string) Verdict {
-	line, ok := parseShell(command)
+	line, ok := parseShell(c.Shell, command)
 	var wordEnd func(int) bool
 	if line.words.across != nil { // parsed, if not read whole
 		wordEnd = line.words.at

@@ -6,11 +6,14 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/shellparse"
 )
 
 // shellLine is what the rules are told of a shell line.
 type shellLine struct {
+	// kind is the shell that reads the line.
+	kind osshell.Kind
 	// words tells where the line's words end, for the whole line.
 	words wordEnds
 	// parts are the commands the line runs, each as its text in the line,
@@ -85,8 +88,11 @@ func newWordEnds(file *syntax.File, n int) wordEnds {
 // within bash -c scripts.
 const maxWrapperDepth = 4
 
-// parseShell reads command as bash; false when it is not bash.
-func parseShell(command string) (shellLine, bool) {
+// parseShell reads command as kind reads it; false when it cannot.
+func parseShell(kind osshell.Kind, command string) (shellLine, bool) {
+	if kind != osshell.Bash {
+		return splitWindows(kind, command)
+	}
 	line := shellLine{budget: partsPerByte*len(command) + minPartsBudget}
 	words, ok := line.read(command, maxWrapperDepth)
 	line.words = words
@@ -98,7 +104,31 @@ func (line *shellLine) unread() string {
 	if line.budget < 0 {
 		return "it nests commands too deep to be judged"
 	}
-	return "it cannot be parsed as bash"
+	return "it cannot be parsed as " + line.kind.String()
+}
+
+// splitWindows reads command as PowerShell or cmd.exe: its commands are
+// the parts, and what shellparse.SplitWindows cannot vouch for leaves
+// the line unmodelled, as bash's substitutions and eval do.
+func splitWindows(kind osshell.Kind, command string) (shellLine, bool) {
+	split := shellparse.SplitWindows(kind, command)
+	across := make([]int32, len(command)+1)
+	for _, c := range split.Commands {
+		for _, w := range c.Words {
+			if w.Start+1 < w.End {
+				across[w.Start+1]++
+				across[w.End]--
+			}
+		}
+	}
+	for i := 1; i < len(across); i++ {
+		across[i] += across[i-1]
+	}
+	line := shellLine{kind: kind, words: wordEnds{across: across}, redirects: split.Redirects, unmodelled: split.Unread}
+	for _, c := range split.Commands {
+		line.parts = append(line.parts, shellPart{text: c.Text, words: wordEnds{across: across, offset: c.Offset}})
+	}
+	return line, !split.Broken && len(line.parts) > 0
 }
 
 // The parts' budget: partsPerByte bytes a byte of the line, and

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 )
 
@@ -154,6 +155,71 @@ priority = 100
 	for _, command := range []string{`rm -rf"" /`, `bash -c 'r''m -rf /'`, `sh -c "rm -rf \"/\""`} {
 		if v := e.Check(shell(command)); v.Decision != policy.Deny {
 			t.Errorf(`%s: %q, want deny`, command, v.Decision)
+		}
+	}
+}
+
+// On Windows the line is PowerShell's or cmd.exe's (issue 57): an allow
+// rule's prefix covers its commands only, each split at ; && || | & and
+// line breaks as that shell splits them, and what the split cannot vouch
+// for ($(…), script blocks, backticks, %VAR%, iex) asks.
+func TestAllowRuleOnWindowsShells(t *testing.T) {
+	e := load(t, policy.TierUser, false, map[string]string{"auto-saved.toml": gitStatusRule})
+	noProblems(t, e)
+	for _, tc := range []struct {
+		kind      osshell.Kind
+		command   string
+		want      policy.Decision
+		undecided []string
+		why       string
+	}{
+		{osshell.PowerShell, "git status", policy.Allow, nil, ""},
+		{osshell.PowerShell, "git status --short; git status", policy.Allow, nil, ""},
+		{osshell.PowerShell, "git status ; rm -rf x", policy.Allow, []string{"rm -rf x"}, ""},
+		// As in bash, the prefix must end in a space or quote (0.61's
+		// regular expression) for the rule to match the line at all.
+		{osshell.PowerShell, "git status; rm -rf x", "", nil, ""},
+		{osshell.PowerShell, "git status && Remove-Item -Recurse x", policy.Allow, []string{"Remove-Item -Recurse x"}, ""},
+		{osshell.PowerShell, "git status || rm x", policy.Allow, []string{"rm x"}, ""},
+		{osshell.PowerShell, "git status | rm x", policy.Allow, []string{"rm x"}, ""},
+		{osshell.PowerShell, "git status & rm x", policy.Allow, []string{"rm x"}, ""},
+		{osshell.PowerShell, "git status \nrm x", policy.Allow, []string{"rm x"}, ""},
+		{osshell.PowerShell, "git status 'a; b'", policy.Allow, nil, ""},
+		{osshell.PowerShell, "git status $(rm x)", policy.AskUser, nil, "subexpression"},
+		{osshell.PowerShell, "git status @(rm x)", policy.AskUser, nil, "array subexpression"},
+		{osshell.PowerShell, "git status `; rm x", policy.AskUser, nil, "backtick"},
+		{osshell.PowerShell, "git status ; iex 'rm x'", policy.AskUser, nil, "iex runs code"},
+		{osshell.PowerShell, "git status > out.txt", policy.AskUser, nil, "redirects"},
+		{osshell.PowerShell, `git status"x"`, "", nil, ""},
+		{osshell.PowerShell, "git status 'unclosed", policy.AskUser, nil, "cannot be parsed as powershell"},
+		{osshell.Cmd, "git status & del x", policy.Allow, []string{"del x"}, ""},
+		{osshell.Cmd, "git status && del x", policy.Allow, []string{"del x"}, ""},
+		{osshell.Cmd, "git status %X%", policy.AskUser, nil, "% or ! expansion"},
+		{osshell.Cmd, "git status ^& del x", policy.AskUser, nil, "% or ! expansion or ^ escapes"},
+		{osshell.Cmd, `git status "a & b"`, policy.Allow, nil, ""},
+	} {
+		c := shell(tc.command)
+		c.Shell = tc.kind
+		v := e.Check(c)
+		if v.Decision != tc.want || strings.Join(v.Undecided, "|") != strings.Join(tc.undecided, "|") || !strings.Contains(v.Why, tc.why) {
+			t.Errorf("%v %q: %q (undecided %q, why %q), want %q (undecided %q, why containing %q)", tc.kind, tc.command, v.Decision, v.Undecided, v.Why, tc.want, tc.undecided, tc.why)
+		}
+	}
+}
+
+// A deny rule's prefix matches every command of a Windows line.
+func TestDenyPrefixOnWindowsShells(t *testing.T) {
+	e := load(t, policy.TierUser, false, map[string]string{"deny.toml": `
+[[rule]]
+commandPrefix = "rm -rf"
+decision = "deny"
+priority = 100
+`})
+	for _, kind := range []osshell.Kind{osshell.PowerShell, osshell.Cmd} {
+		c := shell("git status & rm -rf x")
+		c.Shell = kind
+		if v := e.Check(c); v.Decision != policy.Deny {
+			t.Errorf("%v: %q, want deny", kind, v.Decision)
 		}
 	}
 }

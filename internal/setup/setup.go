@@ -14,6 +14,7 @@ import (
 
 	geminils "github.com/gemini-ls/gemini-ls"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/subagents/remote"
 	"github.com/gemini-ls/gemini-ls/internal/telemetry"
 
@@ -144,7 +145,10 @@ type Built struct {
 	// Redaction is security.environmentVariableRedaction: what the
 	// commands run on the model's behalf do not get of the environment.
 	Redaction envredact.Policy
-	Settings  settings.Settings
+	// Shell runs the commands run on the model's and the user's behalf
+	// (run_shell_command, !command, !{…}, hooks), found once.
+	Shell    osshell.Shell
+	Settings settings.Settings
 	// Checkpoints are the project's checkpoints, for /restore; nil when
 	// checkpointing is off.
 	Checkpoints *checkpoint.Store
@@ -268,6 +272,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	o, set := b.opts, b.Settings
 	r := set.Security.EnvironmentVariableRedaction
 	b.Redaction = envredact.Policy{Enabled: r.Enabled, Allowed: r.Allowed, Blocked: r.Blocked}
+	b.Shell = osshell.Local()
 	if b.Sandbox, err = b.sandbox(ctx, set); err != nil {
 		return nil, err
 	}
@@ -312,7 +317,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Workspace:   o.Workspace,
 			Utility:     agent.NewUtility(gen, o.Retry),
 			Memory:      b.memory,
-			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction},
+			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction, Shell: b.Shell},
 			Diagnostics: o.Diagnostics,
 		},
 		Settings:      set,
@@ -381,6 +386,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		AllowedKeys:          keys,
 		TrustedTools:         trusted,
 		Policy:               b.Policy,
+		Shell:                b.Shell.Kind,
 		AlwaysAllow:          b.alwaysAllow(set),
 		Protected:            b.protectedFiles(set),
 		MaxTurns:             maxTurns,
@@ -429,6 +435,7 @@ func (b *Built) hooks(set settings.Settings) *hooks.Runner {
 		dir = roots[0]
 	}
 	r, problems := hooks.New(hooks.Config{
+		Shell:      b.Shell,
 		Sandbox:    b.serverSandbox(set),
 		Redaction:  b.Redaction,
 		Sources:    sources,

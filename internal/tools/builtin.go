@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/tools/web"
@@ -77,6 +78,8 @@ type ShellOptions struct {
 	Sandbox *sandbox.Sandbox
 	// Redaction keeps secrets out of the commands' environment.
 	Redaction envredact.Policy
+	// Shell runs the commands; the zero Shell is osshell.Local().
+	Shell osshell.Shell
 }
 
 // DefaultShellInactivity is ShellOptions.Inactivity when zero: 0.61's
@@ -88,6 +91,7 @@ func Builtin(opts Options) []Tool {
 	if opts.Shell.Inactivity == 0 {
 		opts.Shell.Inactivity = DefaultShellInactivity
 	}
+	opts.Shell.Shell = opts.Shell.Shell.OrLocal()
 	ws := opts.Workspace
 	return append([]Tool{
 		listDirectory(ws, opts.Memory),

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"maps"
 	"reflect"
 	"sync"
 
@@ -31,6 +32,10 @@ type Spec struct {
 	// may give the tool, as Gemini CLI accepts them: its class name
 	// (ReadFileTool) and the names it had before.
 	Aliases []string
+	// ParamDescriptions replace the descriptions of the parameters they
+	// name, for words that depend on where the tool runs
+	// (run_shell_command's shell).
+	ParamDescriptions map[string]string
 }
 
 // olderArgs is a parameter struct whose older calls named their
@@ -83,9 +88,32 @@ func (d *Defined[P]) params() reflect.Type { return reflect.TypeFor[P]() }
 // Declaration is the tool's declaration, made once: its schema is P's.
 func (d *Defined[P]) Declaration() *genai.FunctionDeclaration {
 	d.declOnce.Do(func() {
-		d.decl = &genai.FunctionDeclaration{Name: d.spec.Name, Description: d.spec.Description, ParametersJsonSchema: declaredSchema(reflect.TypeFor[P](), nil)}
+		schema := withDescriptions(declaredSchema(reflect.TypeFor[P](), nil), d.spec.ParamDescriptions)
+		d.decl = &genai.FunctionDeclaration{Name: d.spec.Name, Description: d.spec.Description, ParametersJsonSchema: schema}
 	})
 	return d.decl
+}
+
+// withDescriptions is schema with its properties' descriptions replaced
+// by those of descriptions. schema, which other tools share, is not
+// changed: what changes is copied.
+func withDescriptions(schema map[string]any, descriptions map[string]string) map[string]any {
+	if len(descriptions) == 0 {
+		return schema
+	}
+	props, _ := schema["properties"].(map[string]any)
+	schema, props = maps.Clone(schema), maps.Clone(props)
+	for name, description := range descriptions {
+		prop, ok := props[name].(map[string]any)
+		if !ok {
+			panic("tools: a description for " + name + ", which is no parameter")
+		}
+		prop = maps.Clone(prop)
+		prop["description"] = description
+		props[name] = prop
+	}
+	schema["properties"] = props
+	return schema
 }
 
 func (d *Defined[P]) Annotations() Annotations { return d.spec.Annotations }

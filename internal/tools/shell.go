@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -35,18 +36,42 @@ type shellTool struct {
 // shell is run_shell_command over ws.
 func shell(ws *workspace.Workspace, opts ShellOptions) *Defined[shellParams] {
 	t := &shellTool{ws: ws, opts: opts}
+	description, command := shellDescriptions(opts.Shell)
 	return Define(Spec{
-		Name: ShellName,
-		Description: "Runs a command with `bash -c` in the workspace and returns its combined stdout and stderr (the last 64 KiB), exit code and signal. " +
-			"The user must approve it. Commands are killed after a timeout; do not start interactive programs.",
-		Annotations: Annotations{Kind: dialog.KindExecute, RunsCommands: true},
-		Aliases:     []string{"ShellTool"},
+		Name:              ShellName,
+		Description:       description,
+		Annotations:       Annotations{Kind: dialog.KindExecute, RunsCommands: true},
+		Aliases:           []string{"ShellTool"},
+		ParamDescriptions: map[string]string{"command": command},
 	}, t.build)
+}
+
+// shellDescriptions are what the model is told of run_shell_command and
+// of its command parameter, run by sh. Off Windows, gemini-ls's own
+// words; on Windows 0.61's (getShellToolDescription,
+// getCommandDescription), which tell the model the shell whose syntax
+// to use.
+func shellDescriptions(sh osshell.Shell) (tool, command string) {
+	const returns = "in the workspace and returns its combined stdout and stderr (the last 64 KiB), exit code and signal. " +
+		"The user must approve it. Commands are killed after a timeout; do not start interactive programs."
+	switch sh.Kind {
+	case osshell.PowerShell:
+		return "Runs a command " + returns + " This tool executes a given shell command as " + sh.Describe() + ". " +
+				"To run a command in the background, set the `is_background` parameter to true. Do NOT use PowerShell background constructs.",
+			"Exact command to execute as " + sh.Describe()
+	case osshell.Cmd:
+		// 0.61 has no words for cmd.exe, which it never runs.
+		return "Runs a command " + returns + " This tool executes a given shell command as " + sh.Describe() + ". " +
+				"To run a command in the background, set the `is_background` parameter to true. Do NOT use `start` to background commands.",
+			"Exact command to execute as " + sh.Describe()
+	}
+	return "Runs a command with `bash -c` " + returns, "The exact bash command to run."
 }
 
 // shellParams are run_shell_command's parameters, as Gemini CLI 0.61
 // declares them. Older calls' directory is normalized to dir_path.
 type shellParams struct {
+	// Command's description is shellDescriptions'.
 	Command     string `json:"command" jsonschema:"The exact bash command to run."`
 	Description string `json:"description,omitempty" jsonschema:"Brief description of the command for the user. Be specific and concise. Ideally a single sentence. Can be up to 3 sentences for clarity. No line breaks."`
 	DirPath     string `json:"dir_path,omitempty" was:"directory" jsonschema:"(OPTIONAL) The path of the directory to run the command in. If not provided, the project root directory is used. Must be a directory within the workspace and must already exist."`
@@ -112,13 +137,16 @@ func (c *shellCall) Title() string {
 	return title
 }
 
-func (c *shellCall) Confirmation() *Confirmation { return ShellConfirmation(c.command) }
+func (c *shellCall) Confirmation() *Confirmation {
+	return ShellConfirmation(c.opts.Shell.Kind, c.command)
+}
 
-// ShellConfirmation is what running command asks the user: the same for a
-// run_shell_command call and for a command run for the user (a custom
-// command's !{…}), so an "always allow" given to one covers the other.
-func ShellConfirmation(command string) *Confirmation {
-	check := checkCommand(command)
+// ShellConfirmation is what running command in a shell of kind asks the
+// user: the same for a run_shell_command call and for a command run for
+// the user (a custom command's !{…}), so an "always allow" given to one
+// covers the other.
+func ShellConfirmation(kind osshell.Kind, command string) *Confirmation {
+	check := checkCommand(kind, command)
 	title := "Allow shell command?"
 	if check.why != "" {
 		// Why no "always allow" is offered, without naming an option
@@ -134,7 +162,7 @@ func ShellConfirmation(command string) *Confirmation {
 }
 
 func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
-	cmd := ShellCommand{Command: c.command, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID, Sandbox: c.opts.Sandbox, Redaction: c.opts.Redaction}
+	cmd := ShellCommand{Command: c.command, Shell: c.opts.Shell, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID, Sandbox: c.opts.Sandbox, Redaction: c.opts.Redaction}
 	if c.background {
 		return c.executeInBackground(ctx, info, cmd)
 	}
@@ -237,8 +265,10 @@ type CommandRunner interface {
 
 // ShellCommand is one command for a CommandRunner.
 type ShellCommand struct {
-	// Command is run as `bash -c Command`.
+	// Command is the command line Shell runs.
 	Command string
+	// Shell runs Command; the zero Shell is osshell.Local().
+	Shell osshell.Shell
 	// Dir is the absolute directory to run in.
 	Dir string
 	// Env is added to the environment the command would otherwise get
@@ -285,8 +315,8 @@ type ShellOutcome struct {
 	Live bool
 }
 
-// LocalRunner runs commands on this machine: bash in a process group of
-// its own with stdin empty, the whole group killed when ctx ends, output
+// LocalRunner runs commands on this machine: their shell in a process
+// group of its own with stdin empty, the whole group killed when ctx ends, output
 // awaited briefly when background processes keep it open.
 type LocalRunner struct{}
 
@@ -297,7 +327,8 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 		limit = maxShellOutput
 	}
 	out := &tailBuffer{max: limit, progress: c.Progress}
-	cmd := exec.CommandContext(ctx, "bash", "-c", c.Command)
+	sh := c.Shell.OrLocal()
+	cmd := sh.Command(ctx, c.Command)
 	cmd.Dir = c.Dir
 	cmd.Env = append(envredact.Sanitize(os.Environ(), c.Redaction), c.Env...)
 	// Stdin stays nil (/dev/null): a command reading input ends instead of hanging.
@@ -310,7 +341,7 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 	procgroup.Own(cmd)
 	cmd.WaitDelay = shellWaitDelay
 	if err := cmd.Start(); err != nil {
-		return ShellOutcome{}, fmt.Errorf("starting bash in %s: %w", c.Dir, err)
+		return ShellOutcome{}, fmt.Errorf("starting %s in %s: %w", sh.Executable, c.Dir, err)
 	}
 	pgid := cmd.Process.Pid
 	waitErr := cmd.Wait()

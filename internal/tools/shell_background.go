@@ -114,7 +114,7 @@ func (c *shellCall) executeInBackground(ctx context.Context, info CallInfo, cmd 
 	}, nil
 }
 
-// Start implements BackgroundRunner: bash in a process group of its own,
+// Start implements BackgroundRunner: the shell in a process group of its own,
 // with stdin empty, its output's tail kept; killing it kills the group.
 func (LocalRunner) Start(_ context.Context, c ShellCommand) (background.Process, error) {
 	limit := c.OutputLimit
@@ -122,7 +122,8 @@ func (LocalRunner) Start(_ context.Context, c ShellCommand) (background.Process,
 		limit = maxBackgroundOutput
 	}
 	// Not the call's context: the command outlives the call. Kill ends it.
-	cmd := exec.CommandContext(context.Background(), "bash", "-c", c.Command)
+	sh := c.Shell.OrLocal()
+	cmd := sh.Command(context.Background(), c.Command)
 	cmd.Dir = c.Dir
 	cmd.Env = append(envredact.Sanitize(os.Environ(), c.Redaction), c.Env...)
 	p := &localProcess{cmd: cmd, out: &tailBuffer{max: limit}, done: make(chan struct{})}
@@ -133,7 +134,7 @@ func (LocalRunner) Start(_ context.Context, c ShellCommand) (background.Process,
 	}
 	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting bash in %s: %w", c.Dir, err)
+		return nil, fmt.Errorf("starting %s in %s: %w", sh.Executable, c.Dir, err)
 	}
 	go p.wait()
 	return p, nil

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 )
 
@@ -260,7 +261,7 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 	code := 2
 	runner := &fakeRunner{outcome: ShellOutcome{Output: "made\n", ExitCode: &code}}
 	res := runShell(t, tw, ShellOptions{Runner: runner, Env: []string{"A=b"}}, map[string]any{"command": "make", "directory": "sub"})
-	want := ShellCommand{Command: "make", Dir: tw.abs("sub"), Env: []string{"A=b"}, OutputLimit: maxShellOutput}
+	want := ShellCommand{Command: "make", Shell: osshell.Local(), Dir: tw.abs("sub"), Env: []string{"A=b"}, OutputLimit: maxShellOutput}
 	progress := runner.got.Progress
 	runner.got.Progress = nil
 	if !reflect.DeepEqual(runner.got, want) || progress == nil {
@@ -307,5 +308,41 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 	call := build(t, tw.tool(ShellName, Options{Shell: ShellOptions{Runner: runner}}), map[string]any{"command": "ls"})
 	if _, err := call.Execute(t.Context(), CallInfo{}); err == nil || err.Error() != "the terminal is gone" {
 		t.Errorf("Execute error %v", err)
+	}
+}
+
+// TestShellDeclarationNamesItsShell: the model is told which shell runs
+// its commands, in 0.61's words on Windows (getShellToolDescription,
+// getCommandDescription), and the declarations of other shells are not
+// changed by it.
+func TestShellDeclarationNamesItsShell(t *testing.T) {
+	tw := newTestWorkspace(t, nil)
+	for _, tc := range []struct {
+		sh      osshell.Shell
+		tool    string
+		command string
+	}{
+		{osshell.Shell{Kind: osshell.Bash, Executable: "bash", Args: []string{"-c"}},
+			"Runs a command with `bash -c` in the workspace", "The exact bash command to run."},
+		{osshell.Shell{Kind: osshell.PowerShell, Executable: "pwsh.exe", Args: []string{"-NoProfile", "-Command"}},
+			"This tool executes a given shell command as `powershell.exe -NoProfile -Command <command>`. To run a command in the background, set the `is_background` parameter to true. Do NOT use PowerShell background constructs.",
+			"Exact command to execute as `powershell.exe -NoProfile -Command <command>`"},
+		{osshell.Shell{Kind: osshell.Cmd, Executable: "cmd.exe", Args: []string{"/d", "/s", "/c"}},
+			"This tool executes a given shell command as `cmd.exe /d /s /c <command>`.",
+			"Exact command to execute as `cmd.exe /d /s /c <command>`"},
+	} {
+		decl := shell(tw.ws, ShellOptions{Shell: tc.sh}).Declaration()
+		if !strings.Contains(decl.Description, tc.tool) {
+			t.Errorf("%v: description %q, want it to hold %q", tc.sh.Kind, decl.Description, tc.tool)
+		}
+		props := decl.ParametersJsonSchema.(map[string]any)["properties"].(map[string]any)
+		if got := props["command"].(map[string]any)["description"]; got != tc.command {
+			t.Errorf("%v: command described as %q, want %q", tc.sh.Kind, got, tc.command)
+		}
+	}
+	// The schema P's tags give is shared: describing one shell's command
+	// leaves it alone.
+	if got := declaredSchema(reflect.TypeFor[shellParams](), nil)["properties"].(map[string]any)["command"].(map[string]any)["description"]; got != "The exact bash command to run." {
+		t.Errorf("the shared schema's command description became %q", got)
 	}
 }

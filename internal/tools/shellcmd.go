@@ -8,11 +8,12 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/shellparse"
 )
 
 // commandCheck is what "always allow" may know about a command line that
-// run_shell_command passes to `bash -c`.
+// run_shell_command passes to its shell.
 type commandCheck struct {
 	// names are the commands the line runs, each once, in order: the words
 	// bash looks up, after quote removal ("ls" for `\ls` or 'ls'; a path
@@ -31,7 +32,14 @@ type commandCheck struct {
 // xargs, ...), evaluates arithmetic or a variable name bash may expand
 // with command substitution, sets a variable that decides which program or
 // code runs (PATH, LD_PRELOAD, ...), or cannot be parsed.
-func checkCommand(command string) commandCheck {
+//
+// A PowerShell or cmd.exe line (kind) is split into its commands instead,
+// each of which must have a plain name, none that runs other commands,
+// and nothing shellparse.SplitWindows cannot vouch for.
+func checkCommand(kind osshell.Kind, command string) commandCheck {
+	if kind != osshell.Bash {
+		return checkWindowsCommand(kind, command)
+	}
 	file, err := shellparse.Parse(command)
 	if err != nil {
 		return commandCheck{why: "it could not be parsed as bash (" + err.Error() + ")"}
@@ -45,6 +53,39 @@ func checkCommand(command string) commandCheck {
 		return commandCheck{why: w.why}
 	}
 	return commandCheck{names: w.names}
+}
+
+// checkWindowsCommand is checkCommand of a PowerShell or cmd.exe line.
+func checkWindowsCommand(kind osshell.Kind, command string) commandCheck {
+	line := shellparse.SplitWindows(kind, command)
+	var why string
+	switch {
+	case line.Broken:
+		why = "it could not be parsed as " + kind.String() + " (a quote is left open)"
+	case line.Unread != "":
+		why = line.Unread
+	case line.Writes:
+		why = "it writes to a file"
+	case len(line.Commands) == 0:
+		why = "it runs no command"
+	}
+	if why != "" {
+		return commandCheck{why: why}
+	}
+	var names []string
+	for _, c := range line.Commands {
+		base := strings.TrimSuffix(strings.ToLower(c.Name[strings.LastIndexAny(c.Name, `\/`)+1:]), ".exe")
+		switch {
+		case c.Name == "":
+			return commandCheck{why: "its command name is not plain text (" + firstLine(c.Text) + ")"}
+		case isRunner(base):
+			return commandCheck{why: c.Name + " runs other commands"}
+		}
+		if !slices.Contains(names, c.Name) {
+			names = append(names, c.Name)
+		}
+	}
+	return commandCheck{names: names}
 }
 
 // commandWalker collects command names until it finds the first reason to

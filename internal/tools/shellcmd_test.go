@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 )
 
 // TestCheckCommandNames lists the commands "always allow" can cover: the
@@ -67,7 +69,7 @@ func TestCheckCommandNames(t *testing.T) {
 		{"ls >/dev/null 2>/dev/null; ls &>/dev/null; ls &>>/dev/null", []string{"ls"}},
 		{"sleep 10 &", []string{"sleep"}},
 	} {
-		c := checkCommand(tc.command)
+		c := checkCommand(osshell.Bash, tc.command)
 		if tc.names == nil {
 			if c.why != "it runs no command" || c.names != nil {
 				t.Errorf("checkCommand(%q) = %+v, want it to run no command", tc.command, c)
@@ -202,9 +204,55 @@ func TestCheckCommandAlwaysAsks(t *testing.T) {
 		"ls '":    "it could not be parsed as bash",
 		"if true": "it could not be parsed as bash",
 	} {
-		c := checkCommand(command)
+		c := checkCommand(osshell.Bash, command)
 		if c.names != nil || !strings.HasPrefix(c.why, why) {
 			t.Errorf("checkCommand(%q) = names %q, why %q; want it to always ask: %q", command, c.names, c.why, why)
+		}
+	}
+}
+
+// TestCheckWindowsCommand: on Windows "always allow" covers the commands
+// of a PowerShell or cmd.exe line, split where that shell splits them,
+// and is never offered for what the split cannot vouch for (issue 57).
+func TestCheckWindowsCommand(t *testing.T) {
+	const (
+		ps  = osshell.PowerShell
+		cmd = osshell.Cmd
+	)
+	for _, tc := range []struct {
+		kind  osshell.Kind
+		line  string
+		names []string
+		why   string
+	}{
+		{ps, "git status", []string{"git"}, ""},
+		{ps, "git status; Remove-Item -Recurse x", []string{"git", "Remove-Item"}, ""},
+		{ps, "git add . && git commit -m 'a; b' || echo no", []string{"git", "echo"}, ""},
+		{ps, "Get-ChildItem | Select-Object Name", []string{"Get-ChildItem", "Select-Object"}, ""},
+		{ps, "npm test 2>&1 | Out-Null", []string{"npm", "Out-Null"}, ""},
+		{ps, "npm test > $null", []string{"npm"}, ""},
+		{cmd, "dir & del x", []string{"dir", "del"}, ""},
+		{cmd, "dir >nul 2>&1", []string{"dir"}, ""},
+		{ps, "git status > out.txt", nil, "it writes to a file"},
+		{ps, "git status $(rm x)", nil, "it uses a subexpression"},
+		{ps, "git status @(rm x)", nil, "it uses an array subexpression"},
+		{ps, "git status `; rm x", nil, "it escapes characters with a backtick"},
+		{ps, "Get-ChildItem | % { rm $_ }", nil, "% runs code"},
+		{ps, "Get-ChildItem | Sort-Object { rm $_ }", nil, "it has a script block"},
+		{ps, "iex 'rm x'", nil, "iex runs code"},
+		{ps, "git status; & $x", nil, "it runs a command through PowerShell's call operator"},
+		{ps, "$x = 1; git status", nil, "its command name is not plain text"},
+		{ps, "'git' status", nil, "its command name is not plain text"},
+		{ps, "xargs rm", nil, "xargs runs other commands"},
+		{ps, "echo 'open", nil, "it could not be parsed as powershell"},
+		{cmd, "echo %PATH%", nil, "it uses cmd.exe's % or ! expansion"},
+		{cmd, "dir > out.txt", nil, "it writes to a file"},
+		{cmd, "call build.bat", nil, "call runs code"},
+		{ps, "", nil, "it runs no command"},
+	} {
+		c := checkCommand(tc.kind, tc.line)
+		if !slices.Equal(c.names, tc.names) || !strings.HasPrefix(c.why, tc.why) || (tc.why == "") != (c.why == "") {
+			t.Errorf("%v checkCommand(%q) = names %q, why %q; want names %q, why %q", tc.kind, tc.line, c.names, c.why, tc.names, tc.why)
 		}
 	}
 }

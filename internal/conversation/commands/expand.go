@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"google.golang.org/genai"
-
-	"github.com/gemini-ls/gemini-ls/internal/shellquote"
 )
 
 // Invocation is how a command was called.
@@ -44,6 +42,8 @@ type Shell interface {
 	// Run runs a confirmed command. err is for a command that could not
 	// be started; a command that ran and failed is told in the result.
 	Run(ctx context.Context, command string) (ShellResult, error)
+	// Quote is arg as one literal word of the shell's command lines.
+	Quote(arg string) string
 }
 
 // ErrDeclined is the user's no to a command.
@@ -206,7 +206,10 @@ func (c Custom) injectShell(ctx context.Context, segs []segment, args string, sh
 		if err != nil {
 			return nil, err
 		}
-		quoted := shellquote.Quote(args)
+		quoted := ""
+		if sh != nil {
+			quoted = sh.Quote(args)
+		}
 		for _, in := range found {
 			r := shellRun{injection: in}
 			if in.content != "" {

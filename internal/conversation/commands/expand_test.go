@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
+	"github.com/gemini-ls/gemini-ls/internal/shellquote"
 )
 
 // fakeShell records what is asked and run.
@@ -30,6 +31,8 @@ func (s *fakeShell) Confirm(_ context.Context, commands []string) error {
 	}
 	return nil
 }
+
+func (s *fakeShell) Quote(arg string) string { return shellquote.Quote(arg) }
 
 func (s *fakeShell) Run(_ context.Context, command string) (ShellResult, error) {
 	s.ran = append(s.ran, command)
@@ -229,6 +232,8 @@ func TestExpandFiles(t *testing.T) {
 type bashShell struct{ path string }
 
 func (bashShell) Confirm(context.Context, []string) error { return nil }
+
+func (bashShell) Quote(arg string) string { return shellquote.Quote(arg) }
 
 func (s bashShell) Run(ctx context.Context, command string) (ShellResult, error) {
 	out, err := exec.CommandContext(ctx, s.path, "-c", command).Output()

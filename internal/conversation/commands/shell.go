@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -30,7 +31,13 @@ type ToolShell struct {
 	Sandbox *sandbox.Sandbox
 	// Redaction keeps secrets out of the commands' environment.
 	Redaction envredact.Policy
+	// Shell runs the commands, as it runs run_shell_command's; the zero
+	// Shell is osshell.Local().
+	Shell osshell.Shell
 }
+
+// Quote quotes arg for the commands' shell.
+func (s ToolShell) Quote(arg string) string { return s.Shell.OrLocal().Quote(arg) }
 
 func (s ToolShell) Confirm(ctx context.Context, commands []string) error {
 	if !s.Enabled {
@@ -58,7 +65,7 @@ func (s ToolShell) Run(ctx context.Context, command string) (ShellResult, error)
 	if runner == nil {
 		runner = tools.LocalRunner{}
 	}
-	o, err := runner.Run(ctx, tools.ShellCommand{Command: command, Dir: s.Dir, OutputLimit: maxShellOutput, Sandbox: s.Sandbox, Redaction: s.Redaction})
+	o, err := runner.Run(ctx, tools.ShellCommand{Command: command, Shell: s.Shell, Dir: s.Dir, OutputLimit: maxShellOutput, Sandbox: s.Sandbox, Redaction: s.Redaction})
 	if err != nil {
 		return ShellResult{}, err
 	}

@@ -9,13 +9,13 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/origin"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/internal/subagents"
 )
@@ -265,10 +265,10 @@ func resolveValue(ctx context.Context, v string, opts *Options) (string, error) 
 // maxCommandOutput bounds what a !command may print.
 const maxCommandOutput = 64 << 10
 
-// runBash runs command as 0.61 does on Linux and macOS (bash -c), its
-// process group ended with ctx.
-func runBash(ctx context.Context, command string) (string, error) {
-	cmd := exec.CommandContext(ctx, "bash", "-c", command)
+// runShell runs command in this machine's shell as 0.61 does (bash -c;
+// PowerShell on Windows), its process group ended with ctx.
+func runShell(ctx context.Context, command string) (string, error) {
+	cmd := osshell.Local().Command(ctx, command)
 	procgroup.Own(cmd)
 	var out limitedBuffer
 	out.max = maxCommandOutput

@@ -52,7 +52,7 @@ type Options struct {
 	// LookupEnv reads $NAME auth values; nil: os.LookupEnv.
 	LookupEnv func(name string) (string, bool)
 	// RunCommand runs a !command auth value and returns its output; nil:
-	// bash -c, as 0.61.
+	// this machine's shell (osshell.Local), as 0.61.
 	RunCommand func(ctx context.Context, command string) (string, error)
 	// GoogleToken gets google-credentials' tokens; nil: Application
 	// Default Credentials.
@@ -83,7 +83,7 @@ func (o *Options) runCommand(ctx context.Context, command string) (string, error
 	if o.RunCommand != nil {
 		return o.RunCommand(ctx, command)
 	}
-	return runBash(ctx, command)
+	return runShell(ctx, command)
 }
 
 func (o *Options) now() time.Time {

@@ -178,11 +178,11 @@ func TestResolveValue(t *testing.T) {
 }
 
 // A command's output is bounded; its failure says what it printed.
-func TestRunBash(t *testing.T) {
-	if _, err := runBash(t.Context(), "head -c 70000 /dev/zero"); err == nil || !strings.Contains(err.Error(), "exceeds") {
+func TestRunShell(t *testing.T) {
+	if _, err := runShell(t.Context(), "head -c 70000 /dev/zero"); err == nil || !strings.Contains(err.Error(), "exceeds") {
 		t.Errorf("long output: %v", err)
 	}
-	if _, err := runBash(t.Context(), "echo nope >&2; exit 3"); err == nil || !strings.Contains(err.Error(), "nope") {
+	if _, err := runShell(t.Context(), "echo nope >&2; exit 3"); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("failure: %v", err)
 	}
 }

@@ -1,0 +1,165 @@
+package osshell
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"regexp"
+	"runtime"
+	"slices"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/shellquote"
+)
+
+// Kind is the language a shell reads its command lines in.
+type Kind uint8
+
+const (
+	// Bash is bash, the shell everywhere but Windows; the zero Kind.
+	Bash Kind = iota
+	// PowerShell is Windows PowerShell (powershell.exe) or PowerShell 7
+	// (pwsh.exe).
+	PowerShell
+	// Cmd is cmd.exe.
+	Cmd
+)
+
+func (k Kind) String() string {
+	switch k {
+	case Bash:
+		return "bash"
+	case PowerShell:
+		return "powershell"
+	case Cmd:
+		return "cmd"
+	}
+	return "unknown"
+}
+
+// Shell is a shell that runs a command line: Executable with Args, then
+// the line as one more argument.
+type Shell struct {
+	Kind       Kind
+	Executable string
+	Args       []string
+}
+
+// PowerShell's argument prefixes, as 0.61 passes them: pwsh.exe found on
+// PATH is not told -NonInteractive.
+var (
+	powerShellArgs = []string{"-NoProfile", "-NonInteractive", "-Command"}
+	pwshArgs       = []string{"-NoProfile", "-Command"}
+	// cmdArgs: /d skips the AutoRun commands of the registry, /s /c runs
+	// what follows with its outer quotes stripped, as Node's shell option
+	// runs cmd.exe.
+	cmdArgs = []string{"/d", "/s", "/c"}
+)
+
+// Local is the shell that runs command lines on this machine, detected
+// from the process's environment and PATH.
+func Local() Shell {
+	return Detect(runtime.GOOS, os.Getenv, exec.LookPath)
+}
+
+// OrLocal is s, or Local when s is the zero Shell (no executable).
+func (s Shell) OrLocal() Shell {
+	if s.Executable == "" {
+		return Local()
+	}
+	return s
+}
+
+// Detect is the shell that runs command lines on an OS goos (runtime.GOOS
+// values) whose environment getenv reads and whose executables lookPath
+// finds (exec.LookPath: a bare name is searched on PATH, a path is
+// checked as it is).
+func Detect(goos string, getenv func(string) string, lookPath func(string) (string, error)) Shell {
+	if goos != "windows" {
+		return Shell{Kind: Bash, Executable: "bash", Args: []string{"-c"}}
+	}
+	comSpec := getenv("ComSpec")
+	if lower := strings.ToLower(comSpec); strings.HasSuffix(lower, "powershell.exe") || strings.HasSuffix(lower, "pwsh.exe") {
+		return Shell{Kind: PowerShell, Executable: comSpec, Args: powerShellArgs}
+	}
+	if path, err := lookPath("pwsh.exe"); err == nil {
+		return Shell{Kind: PowerShell, Executable: path, Args: pwshArgs}
+	}
+	if path, ok := windowsPowerShell(getenv, lookPath); ok {
+		return Shell{Kind: PowerShell, Executable: path, Args: powerShellArgs}
+	}
+	// Not 0.61's: it runs powershell.exe whether or not there is one.
+	// A Windows without PowerShell (Nano Server, a stripped image, Wine)
+	// still has cmd.exe, and %ComSpec% names it.
+	executable := "cmd.exe"
+	if strings.HasSuffix(strings.ToLower(comSpec), `cmd.exe`) {
+		executable = comSpec
+	}
+	return Shell{Kind: Cmd, Executable: executable, Args: cmdArgs}
+}
+
+// windowsPowerShell finds powershell.exe on PATH, else where Windows
+// installs it, which a PATH without System32's subfolders misses.
+func windowsPowerShell(getenv func(string) string, lookPath func(string) (string, error)) (string, bool) {
+	if path, err := lookPath("powershell.exe"); err == nil {
+		return path, true
+	}
+	root := strings.TrimRight(getenv("SystemRoot"), `\/`)
+	if root == "" {
+		return "", false
+	}
+	path, err := lookPath(root + `\System32\WindowsPowerShell\v1.0\powershell.exe`)
+	return path, err == nil
+}
+
+// Command is the command that runs line in s, ended (with what it
+// started, once procgroup owns it) when ctx ends.
+func (s Shell) Command(ctx context.Context, line string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, s.Executable, append(slices.Clone(s.Args), line)...)
+	verbatim(cmd, s, line)
+	return cmd
+}
+
+// cmdLine is the Windows command line that runs line in cmd.exe. cmd.exe
+// does not split its command line as programs do (CommandLineToArgvW):
+// quoting line as one argument would escape its quotes with backslashes,
+// which cmd.exe keeps. With /s it drops the first and last quote of what
+// follows /c and runs the rest as typed.
+func (s Shell) cmdLine(line string) string {
+	return `"` + s.Executable + `" ` + strings.Join(s.Args, " ") + ` "` + line + `"`
+}
+
+// plainArg is what 0.61's escapeShellArg leaves unquoted for PowerShell
+// and cmd.exe.
+var plainArg = regexp.MustCompile(`^[a-zA-Z0-9\-_.]+$`)
+
+// Quote is arg as one literal word of s's command lines, as 0.61's
+// escapeShellArg writes it ("" for ""): in single quotes for PowerShell,
+// double quotes for cmd.exe (where %VAR% still expands, as in 0.61),
+// shell-quote's quoting for bash.
+func (s Shell) Quote(arg string) string {
+	switch {
+	case arg == "":
+		return ""
+	case s.Kind == PowerShell && plainArg.MatchString(arg), s.Kind == Cmd && plainArg.MatchString(arg):
+		return arg
+	case s.Kind == PowerShell:
+		return "'" + strings.ReplaceAll(arg, "'", "''") + "'"
+	case s.Kind == Cmd:
+		return `"` + strings.ReplaceAll(arg, `"`, `""`) + `"`
+	}
+	return shellquote.Quote(arg)
+}
+
+// Describe is how s runs a command, for the model, in 0.61's words where
+// it has them: "`bash -c <command>`", "`powershell.exe -NoProfile
+// -Command <command>`" (whichever PowerShell runs it, as 0.61 says).
+func (s Shell) Describe() string {
+	switch s.Kind {
+	case PowerShell:
+		return "`powershell.exe -NoProfile -Command <command>`"
+	case Cmd:
+		return "`cmd.exe /d /s /c <command>`"
+	}
+	return "`bash -c <command>`"
+}

@@ -1,0 +1,162 @@
+package osshell
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"slices"
+	"testing"
+)
+
+// machine is a Windows for Detect: its environment and the executables
+// lookPath finds.
+type machine struct {
+	env   map[string]string
+	found map[string]string // name or path looked up -> path found
+}
+
+func (m machine) getenv(key string) string { return m.env[key] }
+
+func (m machine) lookPath(name string) (string, error) {
+	if path, ok := m.found[name]; ok {
+		return path, nil
+	}
+	return "", exec.ErrNotFound
+}
+
+const systemPowerShell = `C:\Windows\System32\WindowsPowerShell\v1.0\powershell.exe`
+
+func TestDetect(t *testing.T) {
+	tests := []struct {
+		name string
+		goos string
+		m    machine
+		want Shell
+	}{
+		{"linux is bash, whatever the environment", "linux",
+			machine{env: map[string]string{"ComSpec": `C:\pwsh.exe`}, found: map[string]string{"pwsh.exe": `C:\pwsh.exe`}},
+			Shell{Bash, "bash", []string{"-c"}}},
+		{"darwin is bash", "darwin", machine{}, Shell{Bash, "bash", []string{"-c"}}},
+		{"ComSpec naming pwsh.exe", "windows",
+			machine{env: map[string]string{"ComSpec": `C:\Program Files\PowerShell\7\PWSH.EXE`}},
+			Shell{PowerShell, `C:\Program Files\PowerShell\7\PWSH.EXE`, []string{"-NoProfile", "-NonInteractive", "-Command"}}},
+		{"ComSpec naming powershell.exe, before pwsh on PATH", "windows",
+			machine{env: map[string]string{"ComSpec": systemPowerShell}, found: map[string]string{"pwsh.exe": `C:\pwsh\pwsh.exe`}},
+			Shell{PowerShell, systemPowerShell, []string{"-NoProfile", "-NonInteractive", "-Command"}}},
+		{"pwsh.exe on PATH, ComSpec cmd.exe", "windows",
+			machine{env: map[string]string{"ComSpec": `C:\Windows\system32\cmd.exe`}, found: map[string]string{"pwsh.exe": `C:\pwsh\pwsh.exe`, "powershell.exe": systemPowerShell}},
+			Shell{PowerShell, `C:\pwsh\pwsh.exe`, []string{"-NoProfile", "-Command"}}},
+		{"powershell.exe on PATH", "windows",
+			machine{env: map[string]string{"ComSpec": `C:\Windows\system32\cmd.exe`}, found: map[string]string{"powershell.exe": systemPowerShell}},
+			Shell{PowerShell, systemPowerShell, []string{"-NoProfile", "-NonInteractive", "-Command"}}},
+		{"powershell.exe where Windows installs it, off PATH", "windows",
+			machine{env: map[string]string{"SystemRoot": `C:\Windows\`}, found: map[string]string{systemPowerShell: systemPowerShell}},
+			Shell{PowerShell, systemPowerShell, []string{"-NoProfile", "-NonInteractive", "-Command"}}},
+		{"no PowerShell: ComSpec's cmd.exe", "windows",
+			machine{env: map[string]string{"ComSpec": `C:\Windows\system32\cmd.exe`, "SystemRoot": `C:\Windows`}},
+			Shell{Cmd, `C:\Windows\system32\cmd.exe`, []string{"/d", "/s", "/c"}}},
+		{"no PowerShell, no ComSpec: cmd.exe on PATH", "windows",
+			machine{},
+			Shell{Cmd, "cmd.exe", []string{"/d", "/s", "/c"}}},
+		{"no PowerShell, ComSpec some other program: cmd.exe", "windows",
+			machine{env: map[string]string{"ComSpec": `C:\tools\tcc.exe`}},
+			Shell{Cmd, "cmd.exe", []string{"/d", "/s", "/c"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Detect(tt.goos, tt.m.getenv, tt.m.lookPath)
+			if got.Kind != tt.want.Kind || got.Executable != tt.want.Executable || !slices.Equal(got.Args, tt.want.Args) {
+				t.Errorf("Detect = %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestDetectLooksNothingUpOffWindows: bash is 0.61's answer there,
+// without a search.
+func TestDetectLooksNothingUpOffWindows(t *testing.T) {
+	Detect("linux", func(string) string { t.Error("getenv called"); return "" },
+		func(string) (string, error) { t.Error("lookPath called"); return "", errors.New("no") })
+}
+
+// TestQuote: 0.61's escapeShellArg.
+func TestQuote(t *testing.T) {
+	tests := []struct {
+		kind Kind
+		arg  string
+		want string
+	}{
+		{PowerShell, "", ""},
+		{PowerShell, "plain-word_1.2", "plain-word_1.2"},
+		{PowerShell, "two words", "'two words'"},
+		{PowerShell, "it's", "'it''s'"},
+		{PowerShell, "$(Remove-Item x)", "'$(Remove-Item x)'"},
+		{PowerShell, "a`b;c", "'a`b;c'"},
+		{PowerShell, `C:\dir\file`, `'C:\dir\file'`},
+		{Cmd, "", ""},
+		{Cmd, "plain-word_1.2", "plain-word_1.2"},
+		{Cmd, "two words", `"two words"`},
+		{Cmd, `say "hi"`, `"say ""hi"""`},
+		{Cmd, "a&b", `"a&b"`},
+		{Bash, "", ""},
+		{Bash, "plain", "plain"},
+		{Bash, "two words", "'two words'"},
+		{Bash, "it's", `"it's"`},
+	}
+	for _, tt := range tests {
+		if got := (Shell{Kind: tt.kind}).Quote(tt.arg); got != tt.want {
+			t.Errorf("%v Quote(%q) = %q, want %q", tt.kind, tt.arg, got, tt.want)
+		}
+	}
+}
+
+func TestCommand(t *testing.T) {
+	for _, s := range []Shell{
+		{Bash, "bash", []string{"-c"}},
+		{PowerShell, `C:\pwsh\pwsh.exe`, []string{"-NoProfile", "-Command"}},
+		{Cmd, "cmd.exe", []string{"/d", "/s", "/c"}},
+	} {
+		cmd := s.Command(context.Background(), `echo "a b" & x`)
+		want := append(append([]string{s.Executable}, s.Args...), `echo "a b" & x`)
+		if !slices.Equal(cmd.Args, want) {
+			t.Errorf("%v: Args = %q, want %q", s.Kind, cmd.Args, want)
+		}
+	}
+}
+
+// TestCommandKeepsArgs: a Command does not share its Shell's Args, so
+// that appending the line never writes into them.
+func TestCommandKeepsArgs(t *testing.T) {
+	args := make([]string, 1, 4)
+	args[0] = "-c"
+	s := Shell{Bash, "bash", args}
+	s.Command(context.Background(), "one")
+	s.Command(context.Background(), "two")
+	if got := args[:2][1]; got != "" {
+		t.Errorf("Command wrote %q into the Shell's Args", got)
+	}
+}
+
+// TestCmdLine: cmd.exe gets the line as typed, in one pair of quotes
+// that /s drops.
+func TestCmdLine(t *testing.T) {
+	s := Shell{Cmd, `C:\Windows\system32\cmd.exe`, []string{"/d", "/s", "/c"}}
+	got := s.cmdLine(`echo "a b" & dir`)
+	want := `"C:\Windows\system32\cmd.exe" /d /s /c "echo "a b" & dir"`
+	if got != want {
+		t.Errorf("cmdLine = %s, want %s", got, want)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	tests := map[Kind]string{
+		Bash:       "`bash -c <command>`",
+		PowerShell: "`powershell.exe -NoProfile -Command <command>`",
+		Cmd:        "`cmd.exe /d /s /c <command>`",
+	}
+	for kind, want := range tests {
+		if got := (Shell{Kind: kind}).Describe(); got != want {
+			t.Errorf("%v: Describe = %s, want %s", kind, got, want)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package procgroup
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"syscall"
+)
+
+// Windows has no process groups to signal. A command is started in a
+// new console process group (so a console interrupt aimed at gemini-ls
+// does not reach it) and its tree is killed with taskkill /T, which
+// follows parent process ids: simpler than a job object, at the price
+// that a process whose parent already exited (what a command left
+// running) is beyond reach.
+func inNewGroup(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.CreationFlags |= syscall.CREATE_NEW_PROCESS_GROUP
+}
+
+// kill kills p and the processes it started; os.ErrProcessDone once p
+// was waited for. Until then the handle os.Process holds keeps Windows
+// from giving p's pid to another process, so taskkill cannot reach a
+// stranger.
+func kill(p *os.Process) error {
+	// Signal 0 is no signal Windows knows: it tells only whether p is
+	// still ours to kill.
+	if err := p.Signal(syscall.Signal(0)); errors.Is(err, os.ErrProcessDone) {
+		return os.ErrProcessDone
+	}
+	treeErr := exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(p.Pid)).Run()
+	// taskkill may be missing or refused; p itself can always be ended.
+	if err := p.Kill(); err != nil && treeErr != nil {
+		if errors.Is(err, os.ErrProcessDone) {
+			return err
+		}
+		return fmt.Errorf("taskkill /T: %v; TerminateProcess: %w", treeErr, err)
+	}
+	return nil
+}
+
+// groupMembers is nil: Windows keeps no group to list.
+func groupMembers(int) []string { return nil }
