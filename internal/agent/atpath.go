@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -50,9 +51,10 @@ func notAttached(skipped []tools.SkippedFile) string {
 //
 // A reference is "@" at the start of the text or after whitespace or an
 // opening bracket or quote (so "user@example.com" is left alone), followed
-// by a path; "\ " escapes a space in it. A path naming a file reads it, a
-// directory everything below it; else the newest file matching
-// "**/*path*" is read. References that lead nowhere stay as typed; they,
+// by a path; "\ " escapes a space in it (on Windows, where "\" is a
+// separator, a path with a space is quoted instead: unescapePathOn). A
+// path naming a file reads it, a directory everything below it; else the
+// newest file matching "**/*path*" is read. References that lead nowhere stay as typed; they,
 // those ignore files ignore, and files that could not be read, are listed
 // for the model with the reason (and told the user: notAttached). A reference ending in a line range,
 // "@path#L10-20" or "@path#L10", sends only those lines of the file, each
@@ -376,6 +378,12 @@ func (r *lineRange) told(got tools.Lines) string {
 // an opening bracket or a quote: an address such as user@example.com is
 // not a reference.
 func parseReferences(prompt string) []reference {
+	return parseReferencesOn(runtime.GOOS, prompt)
+}
+
+// parseReferencesOn is parseReferences as typed on goos, whose paths
+// unescapePathOn reads.
+func parseReferencesOn(goos, prompt string) []reference {
 	var refs []reference
 	for i := 0; i < len(prompt); i++ {
 		if prompt[i] != '@' || !referenceMayStart(prompt, i) {
@@ -385,7 +393,7 @@ func parseReferences(prompt string) []reference {
 		if end == i+1 {
 			continue
 		}
-		name, lines := splitRange(unescapePath(prompt[i+1 : end]))
+		name, lines := splitRange(unescapePathOn(goos, prompt[i+1:end]))
 		if name != "" {
 			refs = append(refs, reference{start: i, end: end, name: name, lines: lines})
 		}
@@ -434,11 +442,21 @@ func scanPath(s string, i int) int {
 	return i
 }
 
-// unescapePath undoes backslash escapes ("my\ file.txt") and strips quotes
-// around the whole path.
-func unescapePath(p string) string {
+// unescapePath is the path of a reference as typed on this system
+// (unescapePathOn).
+func unescapePath(p string) string { return unescapePathOn(runtime.GOOS, p) }
+
+// unescapePathOn is the path of a reference as typed on goos: quotes
+// around the whole path are taken off; then, as 0.61's unescapePath, on
+// Windows that is all, a backslash being the separator (@src\main.go),
+// so a name with a space is quoted (@"my file.txt"); elsewhere a
+// backslash escapes the character after it (@my\ file.txt).
+func unescapePathOn(goos, p string) string {
 	if len(p) >= 2 && p[0] == '"' && p[len(p)-1] == '"' {
 		p = p[1 : len(p)-1]
+	}
+	if goos == "windows" {
+		return p
 	}
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -182,11 +183,47 @@ func TestParseReferences(t *testing.T) {
 		"@a.go#L3x @#L4 @a.go#L":  {"a.go#L3x", "#L4", "a.go#L"},
 	} {
 		var got []string
-		for _, r := range parseReferences(prompt) {
+		for _, r := range parseReferencesOn("linux", prompt) {
 			got = append(got, r.name)
 		}
 		if !slices.Equal(got, want) {
-			t.Errorf("parseReferences(%q) = %q, want %q", prompt, got, want)
+			t.Errorf("parseReferencesOn(linux, %q) = %q, want %q", prompt, got, want)
+		}
+	}
+}
+
+// On Windows a backslash in a reference is a separator, kept as typed,
+// and a name with a space is quoted, as 0.61 reads them there.
+func TestParseReferencesWindows(t *testing.T) {
+	for prompt, want := range map[string][]string{
+		`@src\main.go`:                  {`src\main.go`},
+		`see @src\main.go, @docs/a.md`:  {`src\main.go`, "docs/a.md"},
+		`@"My Documents\notes.txt" now`: {`My Documents\notes.txt`},
+		`@C:\repo\a.go#L3-5`:            {`C:\repo\a.go`},
+		`@dir\`:                         {`dir\`},
+	} {
+		var got []string
+		for _, r := range parseReferencesOn("windows", prompt) {
+			got = append(got, r.name)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("parseReferencesOn(windows, %q) = %q, want %q", prompt, got, want)
+		}
+	}
+}
+
+// @sub/file attaches everywhere, and @sub\file on Windows too: the same
+// file, labelled as typed.
+func TestExpandReferencesEitherSeparator(t *testing.T) {
+	ws, _, _ := refWorkspace(t, map[string]string{"sub/file.txt": "the file"})
+	typed := []string{"sub/file.txt"}
+	if runtime.GOOS == "windows" {
+		typed = append(typed, `sub\file.txt`)
+	}
+	for _, name := range typed {
+		got := expand(t, ws, "look at @"+name)
+		if !slices.Contains(got, "\nContent from @"+name+":\n") || !slices.Contains(got, "the file") {
+			t.Errorf("@%s: got %q, want the file attached", name, got)
 		}
 	}
 }

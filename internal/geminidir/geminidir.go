@@ -54,7 +54,7 @@ type Dirs struct {
 
 func New(geminiDir, root string) (Dirs, error) {
 	if geminiDir == "" {
-		return Dirs{}, errors.New("there is no home directory (HOME is not set), so there is no ~/.gemini to keep checkpoints in")
+		return Dirs{}, errors.New("there is no home directory, so there is no ~/.gemini to keep checkpoints in")
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {

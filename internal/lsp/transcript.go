@@ -15,6 +15,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -83,7 +84,7 @@ func (s *Server) stateDir() (string, error) {
 	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("finding a directory for transcripts: XDG_STATE_HOME and HOME are unset, and %w", err)
+		return "", fmt.Errorf("finding a directory for transcripts: XDG_STATE_HOME and %s are unset, and %w", settings.HomeVariable, err)
 	}
 	return filepath.Join(cache, "gemini-ls"), nil
 }

@@ -113,7 +113,13 @@ func replaceIn(dir *os.Root, name string, data []byte, create, chmod fs.FileMode
 	if err != nil {
 		return err
 	}
-	return dir.Rename(tmpName, name)
+	// On Windows the rename replaces the file as on Unix (os.Root's
+	// rename asks for replace-if-exists), unless another program holds
+	// it open: then it fails and the file is as it was.
+	if err := dir.Rename(tmpName, name); err != nil {
+		return replaceError(filepath.Join(dir.Name(), name), err)
+	}
+	return nil
 }
 
 // Append opens path for appending, creating it as a user's file is

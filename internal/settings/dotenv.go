@@ -46,8 +46,8 @@ type DotenvOptions struct {
 // getenv that answers from lookup (the process environment) first and the
 // file second: a variable already set, even to "", wins. The file is the
 // first found from opts.Dir upward, in each directory .gemini/.env (when
-// trusted) then .env; else ~/.gemini/.env (when trusted) then ~/.env, home
-// being $GEMINI_CLI_HOME or $HOME. path is the file used ("" when none).
+// trusted) then .env; else ~/.gemini/.env (when trusted) then ~/.env, ~
+// being Home. path is the file used ("" when none).
 // A file that cannot be read is an error, and its variables are left out;
 // nothing else is changed: the process environment is not touched.
 func LoadDotenv(lookup LookupEnv, opts DotenvOptions) (getenv Getenv, path string, err error) {
@@ -58,10 +58,7 @@ func LoadDotenv(lookup LookupEnv, opts DotenvOptions) (getenv Getenv, path strin
 		}
 		return values[name]
 	}
-	home, _ := lookup("GEMINI_CLI_HOME")
-	if home == "" {
-		home, _ = lookup("HOME")
-	}
+	home := Home(func(name string) string { v, _ := lookup(name); return v })
 	path = findEnvFile(opts.Dir, home, opts.Trusted, opts.IgnoreLocalEnv)
 	if path == "" {
 		return getenv, "", nil

@@ -16,12 +16,9 @@ import (
 type Getenv func(string) string
 
 // UserDir is the user's Gemini CLI directory, shared with Gemini CLI:
-// $GEMINI_CLI_HOME/.gemini, else $HOME/.gemini; "" when neither is set.
+// .gemini in Home; "" when there is no home.
 func UserDir(getenv Getenv) string {
-	home := getenv("GEMINI_CLI_HOME")
-	if home == "" {
-		home = getenv("HOME")
-	}
+	home := Home(getenv)
 	if home == "" {
 		return ""
 	}
@@ -49,19 +46,29 @@ func (e *FileError) Unwrap() error { return e.Err }
 const maxFileSize = 10 << 20
 
 // SystemSettingsPath is Gemini CLI's system settings file, which overrides
-// every other layer: $GEMINI_CLI_SYSTEM_SETTINGS_PATH, else the platform's
-// place (/etc/gemini-cli/settings.json on Linux).
+// every other layer: $GEMINI_CLI_SYSTEM_SETTINGS_PATH, else settings.json
+// in SystemConfigDir.
 func SystemSettingsPath(getenv Getenv) string {
 	if p := getenv("GEMINI_CLI_SYSTEM_SETTINGS_PATH"); p != "" {
 		return p
 	}
-	switch runtime.GOOS {
+	return filepath.Join(SystemConfigDir(), "settings.json")
+}
+
+// SystemConfigDir is the administrator's Gemini CLI directory, as 0.61's
+// Storage.getSystemConfigDir has it: the system settings and policies
+// are in it. GEMINI_CLI_SYSTEM_SETTINGS_PATH moves the settings file
+// only, not the directory.
+func SystemConfigDir() string { return systemConfigDir(runtime.GOOS) }
+
+func systemConfigDir(goos string) string {
+	switch goos {
 	case "darwin":
-		return "/Library/Application Support/GeminiCli/settings.json"
+		return "/Library/Application Support/GeminiCli"
 	case "windows":
-		return `C:\ProgramData\gemini-cli\settings.json`
+		return `C:\ProgramData\gemini-cli`
 	}
-	return "/etc/gemini-cli/settings.json"
+	return "/etc/gemini-cli"
 }
 
 // SystemDefaultsPath is Gemini CLI's system defaults file, the lowest

@@ -3,7 +3,6 @@ package setup
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -112,25 +111,15 @@ func (b *Built) trusts(dir string) error {
 }
 
 // UserPath is a path the user wrote (a setting, a command's argument):
-// ~ is the home directory, and a relative path the first root's (an
-// editor's server has no meaningful working directory).
+// one starting at the home (settings.ExpandHome) is in it, and a
+// relative one in the first root's (an editor's server has no meaningful
+// working directory).
 func (b *Built) UserPath(p string) string {
-	if home := b.home(); home != "" && (p == "~" || strings.HasPrefix(p, "~"+string(filepath.Separator))) {
-		p = filepath.Join(home, p[1:])
-	}
+	p, _ = settings.ExpandHome(b.Getenv, p)
 	if !filepath.IsAbs(p) && len(b.projectRoots) > 0 {
 		p = filepath.Join(b.projectRoots[0], p)
 	}
 	return filepath.Clean(p)
-}
-
-// home is the user's home directory, for ~.
-func (b *Built) home() string {
-	if h := b.Getenv("HOME"); h != "" {
-		return h
-	}
-	h, _ := os.UserHomeDir()
-	return h
 }
 
 // readsMemory says whether the GEMINI.md files of root count: a project

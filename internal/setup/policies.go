@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
@@ -109,13 +108,7 @@ func (b *Built) adminPolicySources(set settings.Settings, systemDir string) []po
 // systemPoliciesDir is where Gemini CLI reads the administrator's
 // policies (Storage.getSystemPoliciesDir).
 func systemPoliciesDir() string {
-	switch runtime.GOOS {
-	case "darwin":
-		return "/Library/Application Support/GeminiCli/policies"
-	case "windows":
-		return `C:\ProgramData\gemini-cli\policies`
-	}
-	return "/etc/gemini-cli/policies"
+	return filepath.Join(settings.SystemConfigDir(), "policies")
 }
 
 // secureDir says why dir may not hold the administrator's policies: as in

@@ -16,7 +16,7 @@ import (
 
 // ErrNoSessionDir is why sessions are not saved: the environment names
 // no directory to keep them in.
-var ErrNoSessionDir = errors.New("neither XDG_STATE_HOME nor HOME is set, so sessions live only until gemini-ls exits")
+var ErrNoSessionDir = errors.New("neither XDG_STATE_HOME nor " + settings.HomeVariable + " is set, so sessions live only until gemini-ls exits")
 
 // OpenSessions opens the session store of the user getenv describes, as
 // every front end and command reads and writes it: the project at root's

@@ -918,7 +918,7 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 		return nil, err
 	}
 	cfg.Redaction = b.Redaction
-	return sandbox.New(*cfg, b.opts.Workspace.Roots, b.Getenv("HOME"), settings.UserDir(b.Getenv))
+	return sandbox.New(*cfg, b.opts.Workspace.Roots, settings.SystemHome(b.Getenv), settings.UserDir(b.Getenv))
 }
 
 // serverSandbox is where hooks and stdio MCP servers run: the session's

@@ -86,8 +86,8 @@ func insideAny(roots []string, path string) bool {
 }
 
 // resolvePathVar is 0.61's resolvePathFromEnv: "", 0 and false are off;
-// 1 and true mean defaultPath; anything else is a path, ~ and ~/ the
-// home directory's, a relative one in dir.
+// 1 and true mean defaultPath; anything else is a path, one starting at
+// the home (settings.ExpandHome) in it, a relative one in dir.
 func resolvePathVar(value string, getenv settings.Getenv, dir, defaultPath string) (string, bool) {
 	value = strings.TrimSpace(value)
 	switch strings.ToLower(value) {
@@ -96,30 +96,14 @@ func resolvePathVar(value string, getenv settings.Getenv, dir, defaultPath strin
 	case "1", "true":
 		return defaultPath, true
 	}
-	if value == "~" || strings.HasPrefix(value, "~/") {
-		home := homeDir(getenv)
-		if home == "" {
-			return "", false // 0.61: the home directory cannot be resolved, off
-		}
-		value = filepath.Join(home, strings.TrimPrefix(value[1:], "/"))
+	value, ok := settings.ExpandHome(getenv, value)
+	if !ok {
+		return "", false // 0.61: the home directory cannot be resolved, off
 	}
 	if !filepath.IsAbs(value) {
 		value = filepath.Join(dir, value)
 	}
 	return filepath.Clean(value), true
-}
-
-// homeDir is the home directory as 0.61's homedir() finds it:
-// GEMINI_CLI_HOME, else HOME, else the user's.
-func homeDir(getenv settings.Getenv) string {
-	if home := getenv("GEMINI_CLI_HOME"); home != "" {
-		return home
-	}
-	if home := getenv("HOME"); home != "" {
-		return home
-	}
-	home, _ := os.UserHomeDir()
-	return home
 }
 
 // projectDir is the directory 0.61 would run in: the first root, else

@@ -43,7 +43,7 @@ func (b *Built) TrustChanged() bool { return !b.TrustNow().SameTrusted(b.Trust) 
 func (b *Built) SetTrust(ctx context.Context, folder, level string) error {
 	path := settings.TrustedFoldersPath(b.opts.Getenv)
 	if path == "" {
-		return errors.New("neither HOME nor GEMINI_CLI_TRUSTED_FOLDERS_PATH is set, so the folder's trust cannot be recorded")
+		return errors.New("neither " + settings.HomeVariable + ", GEMINI_CLI_HOME nor GEMINI_CLI_TRUSTED_FOLDERS_PATH is set, so the folder's trust cannot be recorded")
 	}
 	return settings.SetFolderTrust(ctx, path, folder, level)
 }

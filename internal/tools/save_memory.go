@@ -14,6 +14,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/memory"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -66,7 +67,7 @@ func saveMemory(path string, interleave func(path string)) *Defined[saveMemoryPa
 				workspace.FormatSize(int64(n)), workspace.FormatSize(maxFactSize))
 		}
 		if path == "" {
-			return nil, errors.New("save_memory is unavailable: gemini-ls has no home directory (HOME is not set), so it has no global GEMINI.md")
+			return nil, errors.New("save_memory is unavailable: gemini-ls has no home directory (" + settings.HomeVariable + " is not set), so it has no global GEMINI.md")
 		}
 		return &saveMemoryCall{path: path, fact: p.Fact, interleave: interleave}, nil
 	})

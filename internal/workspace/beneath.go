@@ -46,7 +46,7 @@ func (w *Workspace) allowed() []string {
 
 // relBeneath is path, within base, relative to it.
 func relBeneath(base, path string) string {
-	if path == base {
+	if samePath(path, base) {
 		return "."
 	}
 	return path[len(base)+len(string(filepath.Separator)):]

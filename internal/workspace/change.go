@@ -110,7 +110,7 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 		return fmt.Errorf("writing %s: the path is not absolute", path)
 	}
 	path = filepath.Clean(path)
-	if change.base == "" || !within(change.base, path) || path == change.base {
+	if change.base == "" || !within(change.base, path) || samePath(path, change.base) {
 		return fmt.Errorf("writing %s: the change was not prepared by the workspace", path)
 	}
 	dir, name, err := openParent(change.base, relBeneath(change.base, path), true)
@@ -152,7 +152,7 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 // directory's handle, beneath the root.
 func RemoveFile(ctx context.Context, change FileChange) error {
 	path := filepath.Clean(change.Path)
-	if change.base == "" || !within(change.base, path) || path == change.base {
+	if change.base == "" || !within(change.base, path) || samePath(path, change.base) {
 		return fmt.Errorf("deleting %s: the change was not prepared by the workspace", path)
 	}
 	dir, name, err := openParent(change.base, relBeneath(change.base, path), false)

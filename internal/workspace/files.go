@@ -200,7 +200,7 @@ func (w *Workspace) Info(e DirEntry) (EntryInfo, error) {
 
 // holdsDocuments reports whether open documents lie below dir.
 func (w *Workspace) holdsDocuments(dir string) bool {
-	return slices.ContainsFunc(w.docs.List(), func(d Document) bool { return d.Path != dir && within(dir, d.Path) })
+	return slices.ContainsFunc(w.docs.List(), func(d Document) bool { return !samePath(d.Path, dir) && within(dir, d.Path) })
 }
 
 // dirBatch is how many entries a walk reads from one directory at a time,
@@ -338,7 +338,7 @@ type dirReader struct {
 // whose path stat (when not nil) names as it lists them. A directory
 // missing on disk is listed when open documents lie inside it.
 func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) bool) (*dirReader, error) {
-	if slices.ContainsFunc(docs, func(d Document) bool { return d.Path == dir }) {
+	if slices.ContainsFunc(docs, func(d Document) bool { return samePath(d.Path, dir) }) {
 		return nil, fmt.Errorf("listing %s: it is a file", dir)
 	}
 	r := &dirReader{w: w, dir: dir, docs: docsInside(dir, docs), stat: stat,
@@ -369,7 +369,7 @@ func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) 
 func docsInside(dir string, docs []Document) map[string]bool {
 	var names map[string]bool
 	for _, d := range docs {
-		if d.Path == dir || !within(dir, d.Path) {
+		if samePath(d.Path, dir) || !within(dir, d.Path) {
 			continue
 		}
 		rel := strings.TrimPrefix(d.Path[len(dir):], string(filepath.Separator))

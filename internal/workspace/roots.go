@@ -91,16 +91,17 @@ func (w *Workspace) Roots() []string {
 // read and written like the others. It returns dir resolved, and whether
 // it is new: a directory that is a root already is not added twice.
 func (w *Workspace) AddRoot(dir string) (string, bool, error) {
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(w.firstRoot(), dir)
+	abs, err := w.absolute(dir)
+	if err != nil {
+		return "", false, fmt.Errorf("adding workspace root %s: %w", dir, err)
 	}
-	real, err := resolveRoot(dir)
+	real, err := resolveRoot(abs)
 	if err != nil {
 		return "", false, err
 	}
 	w.rootsMu.Lock()
 	defer w.rootsMu.Unlock()
-	if slices.Contains(w.roots, real) {
+	if slices.ContainsFunc(w.roots, func(root string) bool { return samePath(root, real) }) {
 		return real, false, nil
 	}
 	w.roots = append(w.roots, real)
@@ -127,7 +128,7 @@ func (w *Workspace) Allow(dir string) (string, error) {
 	}
 	w.extraMu.Lock()
 	defer w.extraMu.Unlock()
-	if !slices.Contains(w.extra, real) {
+	if !slices.ContainsFunc(w.extra, func(dir string) bool { return samePath(dir, real) }) {
 		w.extra = append(w.extra, real)
 	}
 	return real, nil
@@ -158,11 +159,30 @@ func (w *Workspace) Resolve(path string) (string, error) {
 	if path == "" {
 		return "", errors.New("resolving path: the path is empty")
 	}
-	p := path
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(w.firstRoot(), p)
+	p, err := w.absolute(path)
+	if err == nil && hostOS == "windows" {
+		err = checkShare(p, append(w.Roots(), w.allowed()...))
 	}
-	return w.resolveNamed(path, filepath.Clean(p))
+	if err != nil {
+		return "", fmt.Errorf("resolving %s: %w", path, err)
+	}
+	return w.resolveNamed(path, p)
+}
+
+// absolute is path absolute and cleaned, a relative one in the first
+// root; on Windows, anchored as anchorWindowsPath says first.
+func (w *Workspace) absolute(path string) (string, error) {
+	first := w.firstRoot()
+	if hostOS == "windows" {
+		var err error
+		if path, err = anchorWindowsPath(path, first); err != nil {
+			return "", err
+		}
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(first, path)
+	}
+	return filepath.Clean(path), nil
 }
 
 // Display is path as the user is shown it: relative to the first root
@@ -207,17 +227,6 @@ func (w *Workspace) RootOf(path string) string {
 // Within reports whether path is root or below it; both absolute and
 // cleaned, and compared as they are: resolve symlinks first (RealPath).
 func Within(root, path string) bool { return within(root, path) }
-
-// within reports whether path is root or below it; both absolute and cleaned.
-func within(root, path string) bool {
-	if path == root {
-		return true
-	}
-	if !strings.HasSuffix(root, string(filepath.Separator)) {
-		root += string(filepath.Separator)
-	}
-	return strings.HasPrefix(path, root)
-}
 
 // checkResolved refuses paths that cannot have come from Resolve, so a
 // caller that skipped it gets an error instead of reaching outside.

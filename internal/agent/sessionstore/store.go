@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 const (
@@ -229,14 +230,15 @@ func New(dir string, log *zap.Logger) (*Store, error) {
 func (s *Store) Dir() string { return s.dir }
 
 // DefaultDir is where sessions are kept unless configured otherwise:
-// $XDG_STATE_HOME/gemini-ls/sessions, else
-// $HOME/.local/state/gemini-ls/sessions; "" when neither variable is set
-// (a relative XDG_STATE_HOME is ignored, as the XDG spec says).
+// $XDG_STATE_HOME/gemini-ls/sessions, else .local/state/gemini-ls/sessions
+// in the user's home (settings.SystemHome: gemini-ls's own state is not
+// in GEMINI_CLI_HOME); "" when neither is known (a relative
+// XDG_STATE_HOME is ignored, as the XDG spec says).
 func DefaultDir(getenv func(string) string) string {
 	if state := getenv("XDG_STATE_HOME"); filepath.IsAbs(state) {
 		return filepath.Join(state, "gemini-ls", "sessions")
 	}
-	if home := getenv("HOME"); filepath.IsAbs(home) {
+	if home := settings.SystemHome(getenv); filepath.IsAbs(home) {
 		return filepath.Join(home, ".local", "state", "gemini-ls", "sessions")
 	}
 	return ""

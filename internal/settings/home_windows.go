@@ -1,0 +1,5 @@
+package settings
+
+// HomeVariable is the variable SystemHome reads, for messages that say
+// why there is no home.
+const HomeVariable = "USERPROFILE"
