@@ -7,6 +7,8 @@
 #
 #   scripts/test-windows.sh                   every package
 #   scripts/test-windows.sh ./internal/tools  some packages
+#   TEST_WINDOWS_LOGS=dir scripts/...          keep each package's output there
+#   TEST_WINDOWS_RUN=regexp scripts/...        only the tests it matches
 #
 # The end-to-end package runs against a gemini-ls.exe built here
 # (GEMINI_LS_TEST_BINARY); only its tests named in windowsE2E run, since the
@@ -32,10 +34,13 @@ if [ "${1:-}" = --in-namespace ]; then
   mkdir -p "$c/repo" "$c/tmp/bin" "$c/tmp/out"
   mount --bind "$repo" "$c/repo"
   cp -r "$bin"/. "$c/tmp/bin/"
+  # A prefix of this run's own: runs may share the chroot, and a Wine
+  # prefix is written by its wineserver.
+  cp -a "$c/opt/wineprefix" "$c/tmp/wineprefix"
   # Wine's processes see the Unix environment too: no HOME in it, as on
   # Windows, and a writable TMP of Windows's own.
   run_wine() {
-    chroot "$c" /usr/bin/env -i PATH=/usr/bin:/bin WINEPREFIX=/opt/wineprefix \
+    chroot "$c" /usr/bin/env -i PATH=/usr/bin:/bin WINEPREFIX=/tmp/wineprefix \
       WINEDEBUG=-all LANG=C.UTF-8 CI="${CI:-}" \
       GEMINI_LS_TEST_BINARY='Z:\tmp\bin\gemini-ls.exe' \
       "$@"
@@ -43,7 +48,11 @@ if [ "${1:-}" = --in-namespace ]; then
   status=0
   while read -r name dir; do
     args=(-test.v -test.timeout 15m)
-    [ "$name" = cmd_gemini-ls_e2e ] && args+=(-test.run "$windowsE2E")
+    if [ -n "${TEST_WINDOWS_RUN:-}" ]; then
+      args+=(-test.run "$TEST_WINDOWS_RUN")
+    elif [ "$name" = cmd_gemini-ls_e2e ]; then
+      args+=(-test.run "$windowsE2E")
+    fi
     start=$SECONDS
     set +e
     run_wine sh -c 'cd "$1" && shift && exec timeout -k 10 1000 wine "$@"' _ "/repo/$dir" "/tmp/bin/$name.test.exe" "${args[@]}" \
@@ -119,10 +128,13 @@ while read -r pkg dir; do
   name=${name#/}
   name=${name:-root}
   name=${name//\//_}
+  rel=${dir#"$repo"}
+  rel=${rel#/}
+  rel=${rel:-.}
   if go test -c -o "$bin/$name.test.exe" "$pkg"; then
-    echo "$name ${dir#"$repo"/}" >>"$bin/packages"
+    echo "$name $rel" >>"$bin/packages"
   else
-    echo "${dir#"$repo"/}" >>"$bin/uncompiled"
+    echo "$rel" >>"$bin/uncompiled"
   fi
 done < <(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.ImportPath}} {{.Dir}}{{end}}' "$@")
 unset GOOS GOARCH
@@ -160,6 +172,9 @@ done <"$bin/packages"
 if [ -s "$bin/uncompiled" ]; then
   broken=$((broken + $(wc -l <"$bin/uncompiled")))
   sed 's/^/test-windows: does not compile for Windows: /' "$bin/uncompiled"
+fi
+if [ -n "${TEST_WINDOWS_LOGS:-}" ]; then
+  mkdir -p "$TEST_WINDOWS_LOGS" && cp "$bin"/out/* "$TEST_WINDOWS_LOGS"/
 fi
 echo "test-windows: $total_pass passed, $total_skip skipped, $total_fail failed, $broken test binaries broken, in $((SECONDS - start)) s"
 [ "$total_fail" = 0 ] && [ "$broken" = 0 ]
