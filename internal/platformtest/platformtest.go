@@ -1,0 +1,92 @@
+// Package platformtest says, in one place, what a test needs from the
+// operating system it runs on, and ends the test by a named reason where
+// that is missing. Every package's tests run on Linux, macOS and Windows
+// (scripts/test-windows.sh runs them under Wine, which has no Unix tools
+// and no working symbolic links); a test that cannot mean anything on one
+// of them is skipped there, saying why, never failed or passed blindly.
+//
+// Elsewhere than Windows a missing tool fails the test under CI, where the
+// suites install what they need, and skips it on a contributor's machine.
+package platformtest
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"testing"
+)
+
+// Tool returns the path of the program name, which the test runs. Where
+// it is missing the test ends: skipped on Windows, failed under CI.
+func Tool(t testing.TB, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err == nil {
+		return path
+	}
+	switch {
+	case runtime.GOOS == "windows":
+		t.Skipf("needs %s, which this Windows does not have (Wine has none of the Unix tools)", name)
+	case os.Getenv("CI") != "":
+		t.Fatalf("needs %s: %v (the CI machine should have it)", name, err)
+	default:
+		t.Skipf("needs %s: %v", name, err)
+	}
+	return ""
+}
+
+// UnixShell skips t on Windows: it runs command lines in bash's syntax
+// ($!, &, sleep, redirections to /dev/null), which the Windows shells do
+// not speak. On Windows the agent's commands run in PowerShell or cmd
+// (internal/osshell), which tests of their own cover.
+func UnixShell(t testing.TB) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("runs bash command lines; Windows runs PowerShell or cmd (internal/osshell)")
+	}
+}
+
+// Unix skips t on Windows, where what it checks does not exist: why names
+// it ("file modes", "Unix sockets", "FIFOs", "process groups").
+func Unix(t testing.TB, why string) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skipf("Windows has no %s", why)
+	}
+}
+
+// Symlink makes a symbolic link as os.Symlink does, or skips t where links
+// cannot be made: on Windows without Developer Mode or the privilege to
+// make them, and under Wine, whose CreateSymbolicLink is a stub.
+func Symlink(t testing.TB, oldname, newname string) {
+	t.Helper()
+	if err := os.Symlink(oldname, newname); err != nil {
+		if runtime.GOOS == "windows" {
+			t.Skipf("symbolic links cannot be made here: %v", err)
+		}
+		t.Fatal(err)
+	}
+}
+
+// SetHome makes dir the user's home for the test's process: HOME, which
+// Unix reads, and USERPROFILE, which Windows reads instead (as Node's
+// os.homedir does, internal/settings.SystemHome).
+func SetHome(t testing.TB, dir string) {
+	t.Helper()
+	t.Setenv("HOME", dir)
+	t.Setenv("USERPROFILE", dir)
+}
+
+// HomeEnv is dir as the home of a child process, in both variables, to
+// append to its environment.
+func HomeEnv(dir string) []string {
+	return []string{"HOME=" + dir, "USERPROFILE=" + dir}
+}
+
+// HomeVars adds dir as the home to vars, a getenv map, in both variables,
+// and returns vars.
+func HomeVars(vars map[string]string, dir string) map[string]string {
+	vars["HOME"] = dir
+	vars["USERPROFILE"] = dir
+	return vars
+}
