@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"runtime"
 	"slices"
@@ -59,7 +60,24 @@ var (
 // Local is the shell that runs command lines on this machine, detected
 // from the process's environment and PATH.
 func Local() Shell {
-	return Detect(runtime.GOOS, os.Getenv, exec.LookPath)
+	lookPath := exec.LookPath
+	if underWine() {
+		lookPath = withoutWindowsPowerShell(lookPath)
+	}
+	return Detect(runtime.GOOS, os.Getenv, lookPath)
+}
+
+// withoutWindowsPowerShell is lookPath finding no powershell.exe: Wine's
+// is a stub that runs nothing and exits 0, so a command given to it would
+// seem to succeed, silently. pwsh.exe, PowerShell 7, is a real one
+// wherever it is installed.
+func withoutWindowsPowerShell(lookPath func(string) (string, error)) func(string) (string, error) {
+	return func(name string) (string, error) {
+		if strings.EqualFold(filepath.Base(strings.ReplaceAll(name, `\`, "/")), "powershell.exe") {
+			return "", exec.ErrNotFound
+		}
+		return lookPath(name)
+	}
 }
 
 // OrLocal is s, or Local when s is the zero Shell (no executable).

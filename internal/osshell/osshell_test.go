@@ -160,3 +160,19 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+// Under Wine, powershell.exe is a stub that prints nothing and exits 0:
+// Local looks past it, to pwsh where installed, else to cmd.exe.
+func TestWinePowerShellIsPassedOver(t *testing.T) {
+	m := machine{
+		env:   map[string]string{"ComSpec": `C:\windows\system32\cmd.exe`, "SystemRoot": `C:\windows`},
+		found: map[string]string{"powershell.exe": systemPowerShell, `C:\windows\System32\WindowsPowerShell\v1.0\powershell.exe`: systemPowerShell},
+	}
+	if got := Detect("windows", m.getenv, withoutWindowsPowerShell(m.lookPath)); got.Kind != Cmd || got.Executable != `C:\windows\system32\cmd.exe` {
+		t.Errorf("under Wine: %+v, want ComSpec's cmd.exe", got)
+	}
+	m.found["pwsh.exe"] = `C:\pwsh\pwsh.exe`
+	if got := Detect("windows", m.getenv, withoutWindowsPowerShell(m.lookPath)); got.Kind != PowerShell || got.Executable != `C:\pwsh\pwsh.exe` {
+		t.Errorf("under Wine with PowerShell 7: %+v, want pwsh", got)
+	}
+}

@@ -59,7 +59,13 @@ func TestWindowsHeadless(t *testing.T) {
 	first := string(reqs[0].Body)
 	contains(t, "the first request", first, "windows-marker-42")
 	contains(t, "the first request", first, "the note's words")
-	for i, want := range map[int]string{1: "hello-from-windows", 2: "new.txt", 3: "crlf.txt"} {
+	// The model is told its shell: PowerShell, or cmd.exe where there is
+	// none (Wine's powershell.exe is a stub).
+	if !strings.Contains(first, "powershell.exe -NoProfile -Command \u003ccommand\u003e") && !strings.Contains(first, "cmd.exe /d /s /c \u003ccommand\u003e") || strings.Contains(first, "bash -c") {
+		t.Errorf("the model was not told its Windows shell: %s", first)
+	}
+	// The command's own output, not the command line echoed back.
+	for i, want := range map[int]string{1: `Output: hello-from-windows`, 2: "new.txt", 3: "crlf.txt"} {
 		b, _ := json.Marshal(h.responses(i))
 		contains(t, "the answer to call "+string(rune('0'+i)), string(b), want)
 	}

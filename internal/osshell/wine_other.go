@@ -1,0 +1,5 @@
+//go:build !windows
+
+package osshell
+
+func underWine() bool { return false }
