@@ -61,7 +61,7 @@ func TestWindowsHeadless(t *testing.T) {
 	contains(t, "the first request", first, "the note's words")
 	// The model is told its shell: PowerShell, or cmd.exe where there is
 	// none (Wine's powershell.exe is a stub).
-	if !strings.Contains(first, "powershell.exe -NoProfile -Command \u003ccommand\u003e") && !strings.Contains(first, "cmd.exe /d /s /c \u003ccommand\u003e") || strings.Contains(first, "bash -c") {
+	if !strings.Contains(first, "as `powershell.exe -NoProfile -Command ") && !strings.Contains(first, "as `cmd.exe /d /s /c ") || strings.Contains(first, "bash -c") {
 		t.Errorf("the model was not told its Windows shell: %s", first)
 	}
 	// The command's own output, not the command line echoed back.
