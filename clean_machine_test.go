@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // cleanMachineRoot runs command the way editors/clean-machine.sh runs it in
@@ -18,6 +20,7 @@ import (
 // named MARKER. It returns the script's exit status and standard error.
 func cleanMachineRoot(t *testing.T, command ...string) (int, string) {
 	t.Helper()
+	platformtest.Linux(t, "editors/clean-machine.sh makes a Debian root with unshare, overlayfs and pivot_root")
 	script, err := filepath.Abs("editors/clean-machine.sh")
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // Every shell block in README.md runs, as a reader would type it, in a
@@ -24,6 +25,8 @@ import (
 // README's quick start installs it. A shell block in any other language
 // or with any other mark fails the test, so none escapes it.
 func TestReadmeCommandsRun(t *testing.T) {
+	platformtest.UnixShell(t) // the blocks are sh
+	platformtest.Tool(t, "go")
 	root, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)

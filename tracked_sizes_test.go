@@ -7,14 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // .ci/tracked-sizes, run by make lint and so by CI, fails on a tracked file
 // over 1 MiB unless .ci/large-files lists it, and passes on this repository.
 func TestTrackedSizes(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatalf("git is needed to list tracked files: %v", err)
-	}
+	platformtest.Tool(t, "git")  // to list the tracked files
+	platformtest.Tool(t, "bash") // .ci/tracked-sizes is a bash script
 	script, err := filepath.Abs(".ci/tracked-sizes")
 	if err != nil {
 		t.Fatal(err)

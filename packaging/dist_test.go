@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // repoRoot is the checkout's top: go test runs in this package's folder.
@@ -99,6 +101,12 @@ func releaseVersion(t *testing.T, reported string) string {
 // folder, and returns its path.
 func buildServer(t *testing.T) string {
 	t.Helper()
+	// One built already where there is no Go: Windows under Wine
+	// (scripts/test-windows.sh).
+	if prebuilt := os.Getenv("GEMINI_LS_TEST_BINARY"); prebuilt != "" {
+		return prebuilt
+	}
+	platformtest.Tool(t, "go")
 	exe := filepath.Join(t.TempDir(), "gemini-ls")
 	if runtime.GOOS == "windows" {
 		exe += ".exe"

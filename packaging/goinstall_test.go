@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // modulePath is go.mod's module path.
@@ -54,6 +56,7 @@ func TestGoInstall(t *testing.T) {
 	mod := modulePath(t)
 	version := "v" + sourceVersion(t)
 
+	platformtest.Tool(t, "git")
 	ls := exec.Command("git", "ls-files", "-z")
 	ls.Dir = repoRoot
 	out, err := ls.Output()

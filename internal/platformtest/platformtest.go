@@ -90,3 +90,12 @@ func HomeVars(vars map[string]string, dir string) map[string]string {
 	vars["USERPROFILE"] = dir
 	return vars
 }
+
+// Linux skips t elsewhere than Linux: what it drives is Linux's alone,
+// as why says ("debootstrap and pivot_root", "/proc").
+func Linux(t testing.TB, why string) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skipf("Linux only: %s", why)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // quick is the protocol with durations a test can wait out.
@@ -50,9 +52,7 @@ func TestLockOfASymlinkIsTheTargets(t *testing.T) {
 		t.Fatal(err)
 	}
 	link := filepath.Join(dir, "settings.json")
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, target, link)
 	l, err := Acquire(t.Context(), link)
 	if err != nil {
 		t.Fatal(err)
