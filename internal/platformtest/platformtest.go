@@ -10,6 +10,7 @@
 package platformtest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -60,7 +61,14 @@ func Unix(t testing.TB, why string) {
 // make them, and under Wine, whose CreateSymbolicLink is a stub.
 func Symlink(t testing.TB, oldname, newname string) {
 	t.Helper()
-	if err := os.Symlink(oldname, newname); err != nil {
+	err := os.Symlink(oldname, newname)
+	if err == nil {
+		// Wine's CreateSymbolicLink says it made the link and makes none.
+		if fi, lerr := os.Lstat(newname); lerr != nil || fi.Mode()&os.ModeSymlink == 0 {
+			err = fmt.Errorf("os.Symlink succeeded, yet %s is no symbolic link", newname)
+		}
+	}
+	if err != nil {
 		if runtime.GOOS == "windows" {
 			t.Skipf("symbolic links cannot be made here: %v", err)
 		}
