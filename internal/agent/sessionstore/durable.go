@@ -22,16 +22,30 @@ type durability struct {
 	pending sync.WaitGroup
 	mu      sync.Mutex
 	failed  error // the fsync failures no Append has told yet
+	// closing holds, by path, the files whose close waits on their
+	// fsync: Windows refuses to remove or rename over a file while any
+	// handle on it is open ("Sharing violation"), so Delete and Replace
+	// wait for them (awaitClosed).
+	closing map[string]*closingFiles
+}
+
+// closingFiles counts the handles on one path that are being closed;
+// done is closed when the last of them is.
+type closingFiles struct {
+	n    int
+	done chan struct{}
 }
 
 // later syncs f, then closes it, and syncs dir too when not "" (the file
 // is new there). f is the caller's no more.
 func (d *durability) later(f *os.File, dir string) {
+	closed := d.willClose(f.Name())
 	d.pending.Go(func() {
 		err := d.syncFile(f)
 		if closeErr := f.Close(); err == nil {
 			err = closeErr
 		}
+		closed()
 		if dir != "" {
 			syncDir(dir)
 		}
@@ -39,6 +53,42 @@ func (d *durability) later(f *os.File, dir string) {
 			d.fail(f.Name(), err)
 		}
 	})
+}
+
+// willClose notes that a handle on path is to be closed, once synced;
+// the caller calls the func returned once it is.
+func (d *durability) willClose(path string) (closed func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	c := d.closing[path]
+	if c == nil {
+		c = &closingFiles{done: make(chan struct{})}
+		if d.closing == nil {
+			d.closing = make(map[string]*closingFiles)
+		}
+		d.closing[path] = c
+	}
+	c.n++
+	return func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if c.n--; c.n == 0 {
+			close(c.done)
+			delete(d.closing, path)
+		}
+	}
+}
+
+// awaitClosed returns once the handles on path this store was closing
+// are closed (their fsync, a few milliseconds, done): the file can then
+// be removed or renamed over on Windows too.
+func (d *durability) awaitClosed(path string) {
+	d.mu.Lock()
+	c := d.closing[path]
+	d.mu.Unlock()
+	if c != nil {
+		<-c.done
+	}
 }
 
 // fail keeps a failure to sync file name for the next save to tell.

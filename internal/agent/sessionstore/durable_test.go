@@ -75,3 +75,50 @@ func TestAppendDoesNotWaitForTheDisk(t *testing.T) {
 		s.Wait()
 	}
 }
+
+// Delete and Replace wait for the store's own handle on the file, still
+// open for its fsync, to be closed: Windows refuses to remove or rename
+// over a file while a handle on it is open ("Sharing violation").
+func TestDeleteAndReplaceWaitForTheFileToBeClosed(t *testing.T) {
+	for _, shared := range []bool{true, false} {
+		for _, op := range []string{"delete", "replace"} {
+			var s *Store
+			root := ""
+			if shared {
+				s, root = sharedStore(t)
+			} else {
+				var err error
+				if s, err = New(t.TempDir(), nil); err != nil {
+					t.Fatal(err)
+				}
+			}
+			release := make(chan struct{})
+			s.durable.sync = func(*os.File) error {
+				<-release
+				return nil
+			}
+			id := NewID()
+			if err := s.Append(context.Background(), Turn{Meta: sharedMeta(root, id, 1), History: sharedHistory(1)}); err != nil {
+				t.Fatalf("shared=%v: append: %v", shared, err)
+			}
+			done := make(chan error, 1)
+			go func() {
+				if op == "delete" {
+					done <- s.Delete(id)
+					return
+				}
+				done <- s.Replace(context.Background(), Snapshot{Meta: sharedMeta(root, id, 1), History: sharedHistory(1)})
+			}()
+			select {
+			case err := <-done:
+				t.Fatalf("shared=%v: %s returned (%v) while the file was still open for its fsync", shared, op, err)
+			case <-time.After(50 * time.Millisecond):
+			}
+			close(release)
+			if err := <-done; err != nil {
+				t.Errorf("shared=%v: %s: %v", shared, op, err)
+			}
+			s.Wait()
+		}
+	}
+}

@@ -438,6 +438,8 @@ type syncedFile struct {
 	dirty, running, closed bool
 	// closing is closed by close: the fsync waiting for its gap goes now.
 	closing chan struct{}
+	// closedFile tells the store the file is closed (durability.willClose).
+	closedFile func()
 }
 
 // watch takes f (the caller's no more once closed).
@@ -460,6 +462,7 @@ func (y *syncedFile) close() {
 	if !y.closed {
 		y.closed = true
 		close(y.closing)
+		y.closedFile = y.d.willClose(y.f.Name())
 	}
 	y.start()
 }
@@ -489,6 +492,7 @@ func (y *syncedFile) loop() {
 				if err := y.f.Close(); err != nil {
 					y.d.fail(y.f.Name(), err)
 				}
+				y.closedFile()
 			}
 			return
 		}

@@ -361,6 +361,7 @@ func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
 	defer lock.Release()
+	s.durable.awaitClosed(path)
 	if err := safefile.ReplaceIf(path, buf, 0o600, lock.Held); err != nil {
 		return fmt.Errorf("saving session %s: replacing %s: %w", id, path, err)
 	}
@@ -379,6 +380,7 @@ func (s *Store) Delete(id string) error {
 		return fmt.Errorf("deleting session %s: %w", id, err)
 	}
 	if path != "" {
+		s.durable.awaitClosed(path)
 		if err := os.Remove(path); err != nil {
 			return fmt.Errorf("deleting session %s: %w", id, err)
 		}

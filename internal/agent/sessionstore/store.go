@@ -375,6 +375,7 @@ func (s *Store) replaceLegacy(ctx context.Context, snap Snapshot) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
+	s.durable.awaitClosed(path)
 	if err := safefile.Replace(path, buf, 0o600); err != nil {
 		return fmt.Errorf("saving session %s: replacing %s: %w", id, path, err)
 	}
@@ -398,6 +399,7 @@ func (s *Store) deleteLegacy(id string) error {
 	if !fi.Mode().IsRegular() {
 		return &notRegularError{path: path, mode: fi.Mode()}
 	}
+	s.durable.awaitClosed(path)
 	if err := os.Remove(path); err != nil {
 		return fmt.Errorf("deleting session %s: %w", id, err)
 	}
