@@ -86,6 +86,11 @@ func TestARecordedPromptOutlivesItsProcess(t *testing.T) {
 			// b ended, a still runs when the process is killed.
 			mustRecord(t, r, Step{Content: results("b"), Partial: true})
 			s.Wait() // nothing more: as a SIGKILL leaves it
+			// What the killed process's exit would do, for the test's
+			// directory to be removed where an open file cannot be
+			// (Windows).
+			killed := r
+			t.Cleanup(func() { killed.Close(); s.Wait() })
 
 			want := []*genai.Content{prompt, callsContent("glob"), results("glob"), answer,
 				{Role: genai.RoleUser, Parts: append(results("b").Parts, &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: "id-a", Name: "a", Response: map[string]any{"error": InterruptedCall}}})},

@@ -9,13 +9,21 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
+
+// fileModes is whether the system keeps a file's permission bits: not
+// Windows, where 0o600 and 0o700 mean nothing (a file is 0o666, a
+// directory 0o777, to os.Stat).
+const fileModes = runtime.GOOS != "windows"
 
 func newStore(t testing.TB) *Store {
 	t.Helper()
@@ -97,6 +105,9 @@ func TestRoundTripOfEveryKindOfPart(t *testing.T) {
 	fi, err := os.Stat(filepath.Join(s.Dir(), "S1.jsonl"))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !fileModes {
+		return
 	}
 	if perm := fi.Mode().Perm(); perm != 0o600 {
 		t.Errorf("file mode = %v, want 0600", perm)
@@ -294,7 +305,7 @@ func TestReplaceRewritesTheWholeSession(t *testing.T) {
 		}
 	}
 	fi, err := os.Stat(filepath.Join(s.Dir(), "S1.jsonl"))
-	if err != nil || fi.Mode().Perm() != 0o600 {
+	if err != nil || fileModes && fi.Mode().Perm() != 0o600 {
 		t.Errorf("the replaced file: %v, %v; want mode 0600", fi.Mode(), err)
 	}
 }
@@ -593,16 +604,28 @@ func TestDefaultDir(t *testing.T) {
 	env := func(vars map[string]string) func(string) string {
 		return func(k string) string { return vars[k] }
 	}
+	// abs is the absolute path p names on this system: on a drive on
+	// Windows, where "/state" is not absolute.
+	abs := func(p string) string {
+		if runtime.GOOS == "windows" {
+			p = "C:" + p
+		}
+		return filepath.FromSlash(p)
+	}
 	for _, tc := range []struct {
 		vars map[string]string
 		want string
 	}{
-		{map[string]string{"XDG_STATE_HOME": "/state", "HOME": "/home/u"}, "/state/gemini-ls/sessions"},
-		{map[string]string{"XDG_STATE_HOME": "relative", "HOME": "/home/u"}, "/home/u/.local/state/gemini-ls/sessions"},
-		{map[string]string{"HOME": "/home/u"}, "/home/u/.local/state/gemini-ls/sessions"},
+		{map[string]string{"XDG_STATE_HOME": abs("/state"), "HOME": abs("/home/u")}, "/state/gemini-ls/sessions"},
+		{platformtest.HomeVars(map[string]string{"XDG_STATE_HOME": "relative"}, abs("/home/u")), "/home/u/.local/state/gemini-ls/sessions"},
+		{platformtest.HomeVars(map[string]string{}, abs("/home/u")), "/home/u/.local/state/gemini-ls/sessions"},
 		{map[string]string{}, ""},
 	} {
-		if got := DefaultDir(env(tc.vars)); got != filepath.FromSlash(tc.want) {
+		want := tc.want
+		if want != "" {
+			want = abs(want)
+		}
+		if got := DefaultDir(env(tc.vars)); got != want {
 			t.Errorf("DefaultDir(%v) = %q, want %q", tc.vars, got, tc.want)
 		}
 	}
