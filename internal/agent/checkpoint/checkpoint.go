@@ -36,6 +36,12 @@ const (
 // ErrNoCheckpoint is wrapped by Load's error for a name no checkpoint has.
 var ErrNoCheckpoint = errors.New("no such checkpoint")
 
+// ErrNoGit is why no checkpoint can be taken or restored where git is
+// not installed (as on many Windows machines): the shadow repository is
+// git's. Gemini CLI says as much and asks to install Git or disable
+// checkpointing.
+var ErrNoGit = errors.New("checkpointing needs Git, which is not installed: install Git, or disable checkpointing (general.checkpointing.enabled)")
+
 // File is a checkpoint file's content, as Gemini CLI's ToolCallData
 // (packages/core/src/utils/checkpointUtils.ts). Gemini CLI's own
 // history (its UI's items) is not written, and is ignored when read:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/checkpoint"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -29,9 +31,7 @@ type project struct {
 
 func newProject(t *testing.T) project {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatalf("git is needed: %v", err)
-	}
+	platformtest.Tool(t, "git")
 	p := project{root: filepath.Join(t.TempDir(), "app"), gemini: filepath.Join(t.TempDir(), ".gemini")}
 	write(t, filepath.Join(p.root, "keep.txt"), "kept\n")
 	write(t, filepath.Join(p.root, "sub", "gone.bin"), "\x00\x01binary\r\n")
@@ -278,6 +278,22 @@ func TestShadowRepositoryInsideTheWorkspaceIsRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, ".gemini", "history", filepath.Base(root), ".git")); err == nil {
 		t.Error("a shadow repository was created inside the workspace")
+	}
+}
+
+// Where git is not installed, a checkpoint fails saying so, and what to
+// do: install it or turn checkpointing off.
+func TestCheckpointWithoutGitSaysSo(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "app")
+	write(t, filepath.Join(root, "a.txt"), "a\n")
+	store, err := checkpoint.New(filepath.Join(t.TempDir(), ".gemini"), root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", t.TempDir())
+	err = store.Checkpoint(context.Background(), request(filepath.Join(root, "a.txt")))
+	if !errors.Is(err, checkpoint.ErrNoGit) || !strings.Contains(err.Error(), "install Git") {
+		t.Fatalf("Checkpoint without git = %v; want ErrNoGit, saying to install it", err)
 	}
 }
 

@@ -76,6 +76,9 @@ func (r shadowRepo) run(ctx context.Context, workTree bool, dir string, stdin []
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, fmt.Errorf("%w (%v)", ErrNoGit, err)
+		}
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("git %s: %w", args[0], ctx.Err())
 		}

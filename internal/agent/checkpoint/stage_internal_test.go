@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // A snapshot read beneath the root is the tree git add --all makes of
@@ -18,9 +20,7 @@ func TestStageMakesTheTreeGitAddMakes(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("executable bits and symbolic links as git keeps them on Unix")
 	}
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatalf("git is needed: %v", err)
-	}
+	platformtest.Tool(t, "git")
 	ctx := context.Background()
 	root := t.TempDir()
 	files := map[string]string{
