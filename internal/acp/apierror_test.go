@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // A prompt the API refuses fails with an error whose message is a
@@ -29,8 +30,8 @@ func TestPromptAPIErrorIsASentence(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			model := geminitest.NewTestServer(t, c.turn)
 			home, root := t.TempDir(), t.TempDir()
-			env := map[string]string{"HOME": home, "GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_API_KEY": "test-key", "GEMINI_CLI_TRUST_WORKSPACE": "true",
-				"GEMINI_MODEL": "gemini-2.5-pro"}
+			env := platformtest.HomeVars(map[string]string{"GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_API_KEY": "test-key", "GEMINI_CLI_TRUST_WORKSPACE": "true",
+				"GEMINI_MODEL": "gemini-2.5-pro"}, home)
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
 			cl, stop := serveInProcess(ctx, t, env)

@@ -18,6 +18,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // show is one update in a line, for comparing.
@@ -103,12 +104,8 @@ func TestReplayKeepsAnUnansweredPromptApart(t *testing.T) {
 // root saved there, one a minute.
 func listServer(t *testing.T, home, root string, n int) *server {
 	t.Helper()
-	getenv := func(k string) string {
-		if k == "HOME" {
-			return home
-		}
-		return ""
-	}
+	env := platformtest.HomeVars(map[string]string{}, home)
+	getenv := func(k string) string { return env[k] }
 	store, err := sessionstore.New(sessionstore.DefaultDir(getenv), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -194,8 +191,8 @@ func TestListSessionsWithoutAStore(t *testing.T) {
 func TestSessionLifeInProcess(t *testing.T) {
 	model := geminitest.NewTestServer(t, geminitest.TextTurn("Hello."), geminitest.TextTurn("Again."))
 	home, root := t.TempDir(), t.TempDir()
-	env := map[string]string{"HOME": home, "GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_API_KEY": "test-key", "GEMINI_CLI_TRUST_WORKSPACE": "true",
-		"GEMINI_MODEL": "gemini-2.5-pro"}
+	env := platformtest.HomeVars(map[string]string{"GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_API_KEY": "test-key", "GEMINI_CLI_TRUST_WORKSPACE": "true",
+		"GEMINI_MODEL": "gemini-2.5-pro"}, home)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	serverIn, clientOut := io.Pipe()

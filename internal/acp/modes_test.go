@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // The modes have Gemini CLI's ids (its ApprovalMode values); the
@@ -62,8 +63,8 @@ func TestPlanItems(t *testing.T) {
 func TestSetModeInAFolderNotTrusted(t *testing.T) {
 	model := geminitest.NewTestServer(t)
 	home, root := t.TempDir(), t.TempDir()
-	env := map[string]string{"HOME": home, "GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_API_KEY": "test-key", "GEMINI_CLI_TRUST_WORKSPACE": "false",
-		"GEMINI_MODEL": "gemini-2.5-pro"}
+	env := platformtest.HomeVars(map[string]string{"GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_API_KEY": "test-key", "GEMINI_CLI_TRUST_WORKSPACE": "false",
+		"GEMINI_MODEL": "gemini-2.5-pro"}, home)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	c, stop := serveInProcess(ctx, t, env)

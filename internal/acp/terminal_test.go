@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/background"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -55,6 +56,7 @@ func runIn(t *testing.T, shell tools.Tool, command string) (tools.Result, error)
 // The shell tool's inactivity timeout holds in the client's terminal:
 // the terminal is killed and released, and the model told why.
 func TestTerminalTimeout(t *testing.T) {
+	platformtest.UnixShell(t)
 	shell, sess, client := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{Inactivity: 200 * time.Millisecond})
 	start := time.Now()
 	res, err := runIn(t, shell, "echo started; sleep 30")
@@ -82,6 +84,7 @@ func TestTerminalTimeout(t *testing.T) {
 // change counts. (Lines 0.2 s apart for 4 s, under a 2.5 s limit: 1.5 s
 // of margin over the 1 s between reads.)
 func TestTerminalPrintingOutlivesTheInactivityTimeout(t *testing.T) {
+	platformtest.UnixShell(t)
 	shell, _, _ := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{Inactivity: 2500 * time.Millisecond})
 	res, err := runIn(t, shell, "for i in $(seq 20); do echo $i; sleep 0.2; done")
 	if err != nil {
@@ -108,6 +111,7 @@ func TestTerminalCreateFails(t *testing.T) {
 // Output beyond the tool's cap is cut to its tail even when the client
 // keeps more, with the note the local run writes.
 func TestTerminalOutputCap(t *testing.T) {
+	platformtest.UnixShell(t)
 	shell, _, _ := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{})
 	res, err := runIn(t, shell, "head -c 100000 /dev/zero | tr '\\0' a; echo; echo END")
 	if err != nil {
@@ -138,6 +142,7 @@ func startInBackground(t *testing.T, shell tools.Tool, reg *background.Registry,
 // output read from the terminal while it runs, and killed and released
 // when the session ends.
 func TestTerminalBackgroundOwnedBySession(t *testing.T) {
+	platformtest.UnixShell(t)
 	shell, sess, client := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{})
 	var reg background.Registry
 	res := startInBackground(t, shell, &reg, "echo started; exec sleep 30")
@@ -180,6 +185,7 @@ func TestTerminalBackgroundOwnedBySession(t *testing.T) {
 // A background command that ends by itself is released, its last output
 // and exit code kept for the model to read afterwards.
 func TestTerminalBackgroundEnded(t *testing.T) {
+	platformtest.UnixShell(t)
 	shell, _, client := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{Terminal: true}, tools.ShellOptions{})
 	var reg background.Registry
 	// It ends when the test says so, after it has been moved to the
