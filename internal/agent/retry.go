@@ -223,7 +223,8 @@ func unreachable(err error) *UnreachableError {
 
 // dialFailure is why a connection could not be made, in the system's
 // words ("connection refused", "lookup x: no such host"), without the
-// layers of operations around them.
+// layers of operations around them: the same words on Windows, whose
+// own differ (errnoWords).
 func dialFailure(err error) string {
 	var opErr *net.OpError
 	for errors.As(err, &opErr) {
@@ -234,6 +235,11 @@ func dialFailure(err error) string {
 	}
 	if err == nil {
 		return "the connection failed"
+	}
+	if errno, ok := errors.AsType[syscall.Errno](err); ok {
+		if words := errnoWords(errno); words != "" {
+			return words
+		}
 	}
 	return err.Error()
 }
