@@ -157,7 +157,7 @@ func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 		if a.Type == OAuthPersonal {
 			userDir := settings.UserDir(getenv)
 			if userDir == "" {
-				return Auth{}, &Error{Type: a.Type, Message: "No home directory to find Gemini CLI's cached Google login in (HOME and GEMINI_CLI_HOME are unset). " + codeassist.LoginHowTo}
+				return Auth{}, &Error{Type: a.Type, Message: "No home directory to find Gemini CLI's cached Google login in (" + settings.HomeVariable + " and GEMINI_CLI_HOME are unset). " + codeassist.LoginHowTo}
 			}
 			a.CodeAssist.CredsPath = filepath.Join(userDir, codeassist.CredsFile)
 			if err := codeassist.CheckLogin(a.CodeAssist.CredsPath); err != nil {

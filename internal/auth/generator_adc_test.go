@@ -19,6 +19,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/auth"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // adc is Vertex AI with Application Default Credentials from a service
@@ -37,7 +38,7 @@ func newADC(t *testing.T, turns ...geminitest.Turn) *adc {
 	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", a.credsPath)
 	// Nothing of this machine's gcloud set-up (client certificates, the
 	// well-known credentials file) takes part.
-	t.Setenv("HOME", dir)
+	platformtest.SetHome(t, dir)
 	t.Setenv("CLOUDSDK_CONFIG", dir)
 	t.Setenv("GOOGLE_API_USE_CLIENT_CERTIFICATE", "false")
 	t.Setenv("GOOGLE_AUTH_TRUST_BOUNDARY_ENABLED", "")

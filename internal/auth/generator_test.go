@@ -124,7 +124,7 @@ func TestOAuthPersonalThroughCodeAssist(t *testing.T) {
 	}, geminitest.TextTurn("hi", " there"))
 	home := t.TempDir()
 	writeLogin(t, home, map[string]any{"access_token": "cached-token", "refresh_token": "refresh", "expiry_date": time.Now().Add(time.Hour).UnixMilli()})
-	a := resolve(t, "oauth-personal", map[string]string{"HOME": home, "CODE_ASSIST_ENDPOINT": ca.URL})
+	a := resolve(t, "oauth-personal", map[string]string{"HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": ca.URL})
 	gen := auth.NewGenerator(a)
 	if got := stream(t, gen); got != "hi there" {
 		t.Fatalf("streamed %q", got)
@@ -196,7 +196,7 @@ func TestOAuthPersonalRefreshesThroughGenerator(t *testing.T) {
 	}, geminitest.TextTurn("hi"))
 	home := t.TempDir()
 	path := writeLogin(t, home, map[string]any{"access_token": "stale", "refresh_token": "refresh", "expiry_date": 1})
-	a := resolve(t, "oauth-personal", map[string]string{"HOME": home, "CODE_ASSIST_ENDPOINT": ca.URL})
+	a := resolve(t, "oauth-personal", map[string]string{"HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": ca.URL})
 	a.CodeAssist.TokenURL = ca.TokenURL()
 	if got := stream(t, auth.NewGenerator(a)); got != "hi" {
 		t.Fatalf("streamed %q", got)
@@ -262,7 +262,7 @@ func TestRetryAfterBecomesRetryInfo(t *testing.T) {
 		}, turns...)
 		home := t.TempDir()
 		writeLogin(t, home, map[string]any{"access_token": "tok", "expiry_date": time.Now().Add(time.Hour).UnixMilli()})
-		check(t, auth.NewGenerator(resolve(t, "oauth-personal", map[string]string{"HOME": home, "CODE_ASSIST_ENDPOINT": ca.URL})))
+		check(t, auth.NewGenerator(resolve(t, "oauth-personal", map[string]string{"HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": ca.URL})))
 	})
 }
 
@@ -337,7 +337,7 @@ func TestProxyFromEnvironment(t *testing.T) {
 		proxy, hosts := forwardProxy(t, ca.URL)
 		home := t.TempDir()
 		writeLogin(t, home, map[string]any{"access_token": "stale", "refresh_token": "refresh", "expiry_date": 1})
-		a := resolve(t, "oauth-personal", map[string]string{"HOME": home, "CODE_ASSIST_ENDPOINT": "http://codeassist.invalid", "HTTP_PROXY": proxy})
+		a := resolve(t, "oauth-personal", map[string]string{"HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": "http://codeassist.invalid", "HTTP_PROXY": proxy})
 		a.CodeAssist.TokenURL = "http://oauth.invalid/token"
 		if got := stream(t, auth.NewGenerator(a)); got != "via proxy" {
 			t.Fatalf("streamed %q", got)

@@ -46,7 +46,7 @@ func TestCredentialsDoNotFollowARedirectToAnotherOrigin(t *testing.T) {
 		{"code assist", "the-login-token", func(t *testing.T, endpoint string) auth.Auth {
 			home := t.TempDir()
 			writeLogin(t, home, map[string]any{"access_token": "the-login-token", "refresh_token": "r", "expiry_date": time.Now().Add(time.Hour).UnixMilli()})
-			return resolve(t, "oauth-personal", map[string]string{"HOME": home, "CODE_ASSIST_ENDPOINT": endpoint})
+			return resolve(t, "oauth-personal", map[string]string{"HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": endpoint})
 		}},
 	}
 	for _, b := range backends {
@@ -101,7 +101,7 @@ func TestTokenRequestDoesNotFollowARedirectElsewhere(t *testing.T) {
 		"google login": func(t *testing.T) auth.Auth {
 			home := t.TempDir()
 			writeLogin(t, home, map[string]any{"access_token": "stale", "refresh_token": "the-refresh-token", "expiry_date": 1})
-			a := resolve(t, "oauth-personal", map[string]string{"HOME": home, "CODE_ASSIST_ENDPOINT": "http://127.0.0.1:1"})
+			a := resolve(t, "oauth-personal", map[string]string{"HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": "http://127.0.0.1:1"})
 			a.CodeAssist.TokenURL = tokens.URL + "/token"
 			return a
 		},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/codeassist"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -112,29 +113,29 @@ func TestResolve(t *testing.T) {
 		},
 		{
 			name: "GCA wins over Vertex AI and a key, as in Gemini CLI",
-			vars: map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "GOOGLE_GENAI_USE_VERTEXAI": "true", "GEMINI_API_KEY": "k", "HOME": home, "CODE_ASSIST_ENDPOINT": "http://ca", "GOOGLE_CLOUD_PROJECT_ID": "my-project"},
+			vars: map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "GOOGLE_GENAI_USE_VERTEXAI": "true", "GEMINI_API_KEY": "k", "HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": "http://ca", "GOOGLE_CLOUD_PROJECT_ID": "my-project"},
 			want: auth.Auth{Type: "oauth-personal", Source: "environment", CodeAssist: auth.CodeAssist{Endpoint: "http://ca", Project: "my-project", CredsPath: credsPath}},
 		},
 		{
 			name:     "settings win over the environment",
 			selected: "oauth-personal",
-			vars:     map[string]string{"GEMINI_API_KEY": "k", "GEMINI_CLI_HOME": home, "HOME": emptyHome},
+			vars:     map[string]string{"GEMINI_API_KEY": "k", "GEMINI_CLI_HOME": home, "HOME": emptyHome, "USERPROFILE": emptyHome},
 			want:     auth.Auth{Type: "oauth-personal", Source: "settings", CodeAssist: auth.CodeAssist{CredsPath: credsPath}},
 		},
 		{
 			name: "nothing chosen, a cached Google login: the login",
-			vars: map[string]string{"HOME": home},
+			vars: map[string]string{"HOME": home, "USERPROFILE": home},
 			want: auth.Auth{Type: "oauth-personal", Source: "default", CodeAssist: auth.CodeAssist{CredsPath: credsPath}},
 		},
 		{
 			name:    "nothing chosen, no cached Google login: every way in",
-			vars:    map[string]string{"HOME": emptyHome},
+			vars:    map[string]string{"HOME": emptyHome, "USERPROFILE": emptyHome},
 			wantErr: noCredentials,
 		},
 		{
 			name:     "oauth-personal without a cached login",
 			selected: "oauth-personal",
-			vars:     map[string]string{"HOME": emptyHome},
+			vars:     map[string]string{"HOME": emptyHome, "USERPROFILE": emptyHome},
 			wantErr:  "No cached Google login found (" + filepath.Join(emptyHome, ".gemini", "oauth_creds.json") + " does not exist). " + codeassist.LoginHowTo,
 		},
 		{
@@ -173,10 +174,20 @@ func TestResolve(t *testing.T) {
 func TestResolveBrokenLogin(t *testing.T) {
 	home := t.TempDir()
 	writeLogin(t, home, map[string]any{"scope": "x"})
-	_, err := auth.Resolve("oauth-personal", env(map[string]string{"HOME": home}))
+	_, err := auth.Resolve("oauth-personal", env(map[string]string{"HOME": home, "USERPROFILE": home}))
 	var authErr *auth.Error
 	if !errors.As(err, &authErr) || !strings.Contains(err.Error(), "cannot be used: it holds no token") || !strings.Contains(err.Error(), "Sign in with Google") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Without a home, the Google login cannot be found, and the message names
+// the variable this system reads the home from (USERPROFILE on Windows).
+func TestResolveWithoutAHome(t *testing.T) {
+	_, err := auth.Resolve("oauth-personal", env(map[string]string{}))
+	var authErr *auth.Error
+	if !errors.As(err, &authErr) || !strings.Contains(err.Error(), "("+settings.HomeVariable+" and GEMINI_CLI_HOME are unset)") {
+		t.Fatalf("err = %v; want an *auth.Error naming %s", err, settings.HomeVariable)
 	}
 }
 
@@ -190,13 +201,13 @@ func TestStatus(t *testing.T) {
 		vars     map[string]string
 		want     auth.Report
 	}{
-		{"key from the environment", "", map[string]string{"GEMINI_API_KEY": "secret-key", "HOME": t.TempDir()},
+		{"key from the environment", "", map[string]string{"GEMINI_API_KEY": "secret-key", "HOME": t.TempDir(), "USERPROFILE": t.TempDir()},
 			auth.Report{Type: "gemini-api-key", Source: "environment", Usable: true, Variables: []string{"GEMINI_API_KEY"}, Files: []string{}}},
 		{"vertex from settings, incomplete", "vertex-ai", map[string]string{"GOOGLE_CLOUD_PROJECT": "my-project", "GEMINI_API_KEY": "secret-key"},
 			auth.Report{Type: "vertex-ai", Source: "settings", Problem: missingVertex, Variables: []string{"GEMINI_API_KEY", "GOOGLE_CLOUD_PROJECT"}, Files: []string{}}},
 		{"nothing", "", map[string]string{},
 			auth.Report{Type: "gemini-api-key", Source: "default", Problem: noCredentials, Variables: []string{}, Files: []string{}}},
-		{"google login", "", map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "HOME": home},
+		{"google login", "", map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "HOME": home, "USERPROFILE": home},
 			auth.Report{Type: "oauth-personal", Source: "environment", Usable: true, Variables: []string{"GOOGLE_GENAI_USE_GCA"}, Files: []string{credsPath}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

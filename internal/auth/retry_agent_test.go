@@ -33,7 +33,7 @@ func TestAgentRetryObeysRetryAfter(t *testing.T) {
 	writeLogin(t, home, map[string]any{"access_token": "tok", "expiry_date": time.Now().Add(time.Hour).UnixMilli()})
 	for name, a := range map[string]auth.Auth{
 		"gemini api":  resolve(t, "", map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": gemini.URL}),
-		"code assist": resolve(t, "oauth-personal", map[string]string{"HOME": home, "CODE_ASSIST_ENDPOINT": ca.URL}),
+		"code assist": resolve(t, "oauth-personal", map[string]string{"HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": ca.URL}),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var waits []time.Duration

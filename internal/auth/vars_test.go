@@ -164,7 +164,7 @@ func TestResolveRefusesMalformedVariables(t *testing.T) {
 			auth.VertexAI, "GOOGLE_VERTEX_BASE_URL is not an http or https URL, such as https://example.com/gemini."},
 		{"gemini base URL", "", map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": "localhost:8080"},
 			auth.GeminiAPIKey, "GOOGLE_GEMINI_BASE_URL is not an http or https URL, such as https://example.com/gemini."},
-		{"code assist project", "", map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "HOME": home, "GOOGLE_CLOUD_PROJECT": "x@y"},
+		{"code assist project", "", map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "HOME": home, "USERPROFILE": home, "GOOGLE_CLOUD_PROJECT": "x@y"},
 			auth.OAuthPersonal, "GOOGLE_CLOUD_PROJECT" + notProject},
 		{"code assist project id", "cloud-shell", map[string]string{"GOOGLE_CLOUD_PROJECT_ID": "my-project/x"},
 			auth.CloudShell, "GOOGLE_CLOUD_PROJECT_ID" + notProject},

@@ -18,6 +18,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/codeassist"
 	"github.com/gemini-ls/gemini-ls/internal/origin"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 // Endpoints are the OAuth server's.
@@ -135,7 +136,7 @@ type attempt struct {
 
 func (c Config) newAttempt(redirectURI string) (*attempt, error) {
 	if c.UserDir == "" {
-		return nil, errors.New("no user directory to keep the login in (HOME and GEMINI_CLI_HOME are unset)")
+		return nil, errors.New("no user directory to keep the login in (" + settings.HomeVariable + " and GEMINI_CLI_HOME are unset)")
 	}
 	state, err := randomHex(32)
 	if err != nil {
