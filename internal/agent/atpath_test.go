@@ -92,9 +92,14 @@ func TestExpandReferencesLayout(t *testing.T) {
 		"\n--- End of content ---",
 	})
 
-	// A directory reads everything below it; an escaped space; a name not
-	// found is searched for; a trailing full stop ends the path.
-	wantParts(t, expand(t, ws, `compare @src with @my\ file.txt and @widget.`), []string{
+	// A directory reads everything below it; an escaped space (quoted on
+	// Windows, where "\" is a separator: unescapePathOn); a name not found
+	// is searched for; a trailing full stop ends the path.
+	spaced := `@my\ file.txt`
+	if runtime.GOOS == "windows" {
+		spaced = `@"my file.txt"`
+	}
+	wantParts(t, expand(t, ws, `compare @src with `+spaced+` and @widget.`), []string{
 		"compare @src/** with @my file.txt and @deep/widget.ts.",
 		"\n--- Content from referenced files ---",
 		"\nContent from @widget:\n", "export const w = 1;", // labelled as typed, as Gemini CLI does

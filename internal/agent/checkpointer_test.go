@@ -13,6 +13,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -146,6 +147,7 @@ func (declinedFiles) LandFiles(_ context.Context, req dialog.LandFilesRequest) (
 // not "already as it was"), and one made executable since loses it.
 // Declined, no mode changes either.
 func TestRestoreFilesPutsTheExecutableBitBack(t *testing.T) {
+	platformtest.Unix(t, "executable bits to restore")
 	cp := &checkpointer{}
 	s, path, _ := checkpointSetup(t, cp)
 	dir := filepath.Dir(path)
@@ -211,6 +213,7 @@ func (bufferOnly) LandFiles(_ context.Context, req dialog.LandFilesRequest) ([]d
 // A restored file whose executable bit cannot be put back (it is not on
 // disk) is restored, and says why its mode was not.
 func TestRestoreFilesSaysWhenTheModeWasNotSet(t *testing.T) {
+	platformtest.Unix(t, "executable bits to restore")
 	dir := t.TempDir()
 	ws, err := workspace.New([]string{dir}, nil)
 	must(t, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -319,6 +320,9 @@ func TestConfirmerThatCannotAskExplainsItself(t *testing.T) {
 // which later commands ask: every command a line runs must be allowed, and
 // what the name does not show (a write, a substitution, a PATH) always asks.
 func TestAlwaysAllowCoversOnlyAllowedCommands(t *testing.T) {
+	// The lines are read as bash reads them (on Windows, as PowerShell
+	// or cmd does: internal/shellparse's tests).
+	platformtest.UnixShell(t)
 	cmds := []struct {
 		command string
 		asks    bool
@@ -376,6 +380,9 @@ func TestAlwaysAllowCoversOnlyAllowedCommands(t *testing.T) {
 // every command of the line, each on its own, and nothing for a line it
 // cannot cover, which still runs that once.
 func TestAlwaysAllowRecordsEveryCommand(t *testing.T) {
+	// The lines are read as bash reads them (on Windows, as PowerShell
+	// or cmd does: internal/shellparse's tests).
+	platformtest.UnixShell(t)
 	srv := geminitest.NewTestServer(t,
 		shellTurn("ls > out", "ls > out", "ls", "git log | grep x"), geminitest.TextTurn("ok"),
 		shellTurn("git status", "grep y f", "ls | grep z", "git log > out"), geminitest.TextTurn("ok"),

@@ -13,6 +13,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -264,9 +265,7 @@ func TestPlanModeThroughSymlinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, target := range map[string]string{"source.md": filepath.Join(root, "main.md"), "creds.md": filepath.Join(outside, "creds.md")} {
-		if err := os.Symlink(target, filepath.Join(plans, name)); err != nil {
-			t.Fatal(err)
-		}
+		platformtest.Symlink(t, target, filepath.Join(plans, name))
 	}
 	ws, err := workspace.New([]string{root}, nil)
 	if err != nil {

@@ -37,7 +37,7 @@ func TestProtectedEditsAlwaysAsk(t *testing.T) {
 	settings := filepath.Join(root, ".gemini", "settings.json")
 	policyFile := filepath.Join(root, ".gemini", "policies", "x.toml")
 	ordinary := filepath.Join(root, "a.txt")
-	headlessWhy := "Writing " + settings + " needs a person's approval in every approval mode but yolo, because " + root + "/.gemini holds gemini-ls's and Gemini CLI's configuration"
+	headlessWhy := "Writing " + settings + " needs a person's approval in every approval mode but yolo, because " + filepath.Join(root, ".gemini") + " holds gemini-ls's and Gemini CLI's configuration"
 	for _, tc := range []struct {
 		name        string
 		mode        dialog.ApprovalMode
@@ -90,7 +90,7 @@ func TestProtectedEditsAlwaysAsk(t *testing.T) {
 			}
 			if tc.want.ask && !tc.want.always {
 				// A protected file's: it says why.
-				if !strings.Contains(got.protected, "/.gemini holds gemini-ls's") {
+				if !strings.Contains(got.protected, string(filepath.Separator)+".gemini holds gemini-ls's") {
 					t.Errorf("decide = %+v, want it to say why it asks", got)
 				}
 				got.protected = ""

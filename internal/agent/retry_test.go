@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"syscall"
@@ -412,11 +413,15 @@ func TestStreamCutBeforeAnythingShownGivesUp(t *testing.T) {
 // time: no connection could be made to the endpoint, not an answer cut
 // off.
 func TestRequestThatCannotConnect(t *testing.T) {
+	connRefused := syscall.ECONNREFUSED
+	if runtime.GOOS == "windows" {
+		connRefused = syscall.Errno(10061) // WSAECONNREFUSED, which the syscall package does not name
+	}
 	url := geminitest.RefusingURL(t)
 	a, sl := newAgentAt(t, url, agent.Config{})
 	res, evs := prompt(t, a.NewSession(), "hi")
 	reason := "could not connect to " + url + ": connection refused"
-	if res.StopReason != dialog.StopError || res.Err == nil || apierror.Raw(res.Err).Error() != reason+" (4 attempts)" || !errors.Is(res.Err, syscall.ECONNREFUSED) {
+	if res.StopReason != dialog.StopError || res.Err == nil || apierror.Raw(res.Err).Error() != reason+" (4 attempts)" || !errors.Is(res.Err, connRefused) {
 		t.Fatalf("result = %+v, want the error %q", res, reason+" (4 attempts)")
 	}
 	want := []dialog.RetryInfo{{Attempt: 1, Delay: time.Second, Reason: reason}, {Attempt: 2, Delay: 2 * time.Second, Reason: reason}, {Attempt: 3, Delay: 4 * time.Second, Reason: reason}}

@@ -3,8 +3,10 @@ package agent_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,6 +18,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -36,7 +39,10 @@ func toolsAgent(t *testing.T, srv *geminitest.Server, catalog *skills.Catalog, c
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Skills: catalog, Plan: tools.PlanOptions{Enabled: true}})...)
+	// The shell the agent is told of (cfg.Shell, bash when zero), on every
+	// system: the tools' declarations are the same everywhere.
+	bash := osshell.Detect("linux", os.Getenv, exec.LookPath)
+	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Skills: catalog, Plan: tools.PlanOptions{Enabled: true}, Shell: tools.ShellOptions{Shell: bash}})...)
 	cfg.Tools = reg
 	cfg.PlansDir = func(id string) (string, error) { return filepath.Join(root, "plans", id), nil }
 	a, _ := newAgent(t, srv, cfg)
@@ -97,7 +103,7 @@ func TestRequestBodiesAsBefore(t *testing.T) {
 	}
 	var got bytes.Buffer
 	for _, r := range srv.Requests() {
-		got.Write(bytes.ReplaceAll(bytes.ReplaceAll(r.Body, []byte(filepath.Join(root, "plans", s.ID())), []byte("PLANS")), []byte(root), []byte("ROOT")))
+		got.Write(bytes.ReplaceAll(bytes.ReplaceAll(r.Body, jsonText(t, filepath.Join(root, "plans", s.ID())), []byte("PLANS")), jsonText(t, root), []byte("ROOT")))
 		got.WriteByte('\n')
 	}
 	if n := len(srv.Requests()); n != 4 {
@@ -393,4 +399,15 @@ func promptOnce(t *testing.T, srv *geminitest.Server, s *agent.Session) geminite
 	}
 	reqs := srv.Requests()
 	return reqs[len(reqs)-1]
+}
+
+// jsonText is s as it is written inside a JSON string: a Windows path's
+// backslashes doubled.
+func jsonText(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b[1 : len(b)-1]
 }
