@@ -13,6 +13,7 @@ import (
 
 	"github.com/a2aproject/a2a-go/a2a"
 
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/subagents"
 )
 
@@ -179,10 +180,17 @@ func TestResolveValue(t *testing.T) {
 
 // A command's output is bounded; its failure says what it printed.
 func TestRunShell(t *testing.T) {
-	if _, err := runShell(t.Context(), "head -c 70000 /dev/zero"); err == nil || !strings.Contains(err.Error(), "exceeds") {
+	long, failing := "head -c 70000 /dev/zero", "echo nope >&2; exit 3"
+	switch osshell.Local().Kind { // the shell runShell runs them in
+	case osshell.PowerShell:
+		long, failing = "'a' * 70000", "[Console]::Error.WriteLine('nope'); exit 3"
+	case osshell.Cmd:
+		long, failing = "for /l %i in (1,1,7000) do @echo 123456789", "echo nope 1>&2 & exit 3"
+	}
+	if _, err := runShell(t.Context(), long); err == nil || !strings.Contains(err.Error(), "exceeds") {
 		t.Errorf("long output: %v", err)
 	}
-	if _, err := runShell(t.Context(), "echo nope >&2; exit 3"); err == nil || !strings.Contains(err.Error(), "nope") {
+	if _, err := runShell(t.Context(), failing); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Errorf("failure: %v", err)
 	}
 }
