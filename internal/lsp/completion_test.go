@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 
 	"go.lsp.dev/uri"
@@ -14,7 +15,7 @@ import (
 // didChange that follows the request on the wire is applied.
 func TestCompletionRequestsPinTheirDocument(t *testing.T) {
 	s := &Server{docs: workspace.NewDocuments(), methods: newHandledMethods()}
-	path := t.TempDir() + "/a.go"
+	path := filepath.Join(t.TempDir(), "a.go")
 	s.docs.Open(workspace.Document{Path: path, Version: 4, Text: "x := \n"})
 	for _, name := range []string{"textDocument/inlineCompletion", "textDocument/completion"} {
 		if m := s.methods.lookup(requestKind, name); m == nil || !m.pin {

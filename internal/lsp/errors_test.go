@@ -14,6 +14,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // messageTexts are the messages of the client's notifications of method.
@@ -35,7 +36,7 @@ func TestPromptCommandAPIErrorIsASentence(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	model := geminitest.NewTestServer(t, geminitest.InvalidAPIKey())
-	env := map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": model.URL, "HOME": t.TempDir(), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	env := platformtest.HomeVars(map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_CLI_TRUST_WORKSPACE": "true"}, t.TempDir())
 	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
 	c := lsptest.New(t, conn, lsptest.Plugin())
 	if _, err := c.Initialize(ctx, []string{t.TempDir()}, map[string]any{"model": "gemini-test"}); err != nil {
@@ -66,7 +67,7 @@ func TestPromptCommandAPIErrorIsASentence(t *testing.T) {
 func TestEditorMessagesAreProse(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	env := map[string]string{"HOME": t.TempDir()}
+	env := platformtest.HomeVars(map[string]string{}, t.TempDir())
 	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir(), Logger: zap.NewNop()})
 	c := lsptest.New(t, conn, lsptest.Plugin())
 	if _, err := c.Initialize(ctx, []string{t.TempDir()}, nil); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // The server runs in process as well as behind the binary: a prompt, then
@@ -75,7 +76,7 @@ func TestUnusableInitializationOptionsAreRefused(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	home := t.TempDir()
-	env := map[string]string{"GEMINI_API_KEY": "k", "HOME": home}
+	env := platformtest.HomeVars(map[string]string{"GEMINI_API_KEY": "k"}, home)
 	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
 	c := lsptest.New(t, conn, lsptest.Plugin())
 	root := t.TempDir()
