@@ -119,21 +119,32 @@ func serveCommand(script, addr, record string, command []string, sigs <-chan os.
 		return 1, fmt.Errorf("starting the command: %w", err)
 	}
 	ended := make(chan struct{})
-	go func() {
+	// killedFor is the signal the command was killed for, where it could
+	// not be passed on: Windows sends no signal to another process.
+	var killedFor syscall.Signal
+	var passing sync.WaitGroup
+	passing.Go(func() {
 		for {
 			select {
 			case sig := <-sigs:
-				_ = cmd.Process.Signal(sig)
+				if err := cmd.Process.Signal(sig); err != nil && cmd.Process.Kill() == nil {
+					killedFor, _ = sig.(syscall.Signal)
+				}
 			case <-ended:
 				return
 			}
 		}
-	}()
+	})
 	waitErr := cmd.Wait()
 	close(ended)
+	passing.Wait()
 	code := exitStatus(cmd.ProcessState)
 	if code == -1 {
 		return 1, fmt.Errorf("waiting for the command: %w", waitErr)
+	}
+	if killedFor != 0 {
+		// As a shell tells of a command the signal ended, on every system.
+		code = 128 + int(killedFor)
 	}
 	closeSrv()
 	if err := srv.Err(); err != nil {

@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // syncBuffer lets the test read what serve writes from another goroutine.
@@ -282,6 +284,8 @@ func TestServeCommandReportsUnscriptedRequests(t *testing.T) {
 // no temporary files, no process (the output pipe would stay open), and no
 // fake still listening.
 func TestReadmeDemo(t *testing.T) {
+	platformtest.UnixShell(t) // the demo line is bash's
+	platformtest.Tool(t, "go")
 	root, err := filepath.Abs("../../../../..")
 	if err != nil {
 		t.Fatal(err)
