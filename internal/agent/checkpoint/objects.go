@@ -114,7 +114,14 @@ func (o *objects) write(r io.Reader, size int64) (string, error) {
 		err = os.MkdirAll(filepath.Join(o.dir, sum[:2]), 0o755)
 	}
 	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(o.dir, sum[:2], sum[2:]))
+		dest := filepath.Join(o.dir, sum[:2], sum[2:])
+		err = os.Rename(tmp.Name(), dest)
+		// Windows refuses to rename over a read-only file, as a loose
+		// object is. One already there is the same blob (two files of a
+		// snapshot alike, or another checkpoint's): kept, as git does.
+		if _, statErr := os.Stat(dest); err != nil && statErr == nil {
+			err = nil
+		}
 	}
 	if err != nil {
 		return "", fmt.Errorf("writing an object: %w", err)
