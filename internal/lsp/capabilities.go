@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/uri"
 
@@ -199,6 +200,11 @@ func (p *initializeParams) roots() ([]string, error) {
 	return []string{wd}, nil
 }
 
+// uriToPath is the path of file URI s. On Windows its drive letter is
+// upper case, as the system writes it (os.Getwd, filepath.Abs, the temp
+// directory), where VS Code's fsPath, which FsPath follows, lowers it
+// ("file:///c%3A/x" is c:\x): a document the editor names is then the
+// same path as the file the agent names from the workspace or the disk.
 func uriToPath(s string) (string, error) {
 	u, err := uri.Parse(s)
 	if err != nil {
@@ -207,5 +213,9 @@ func uriToPath(s string) (string, error) {
 	if u.Scheme() != "file" {
 		return "", fmt.Errorf("only file:// URIs are supported, got %q", s)
 	}
-	return filepath.Clean(u.FsPath()), nil
+	p := filepath.Clean(u.FsPath())
+	if vol := filepath.VolumeName(p); len(vol) == 2 && vol[1] == ':' {
+		p = strings.ToUpper(vol) + p[2:]
+	}
+	return p, nil
 }
