@@ -193,7 +193,7 @@ func TestResolveWithoutAHome(t *testing.T) {
 
 // Status says what is chosen and missing, and never a secret.
 func TestStatus(t *testing.T) {
-	home := t.TempDir()
+	home, empty := t.TempDir(), t.TempDir()
 	credsPath := writeLogin(t, home, map[string]any{"access_token": "secret-access", "refresh_token": "secret-refresh"})
 	for _, tc := range []struct {
 		name     string
@@ -201,7 +201,7 @@ func TestStatus(t *testing.T) {
 		vars     map[string]string
 		want     auth.Report
 	}{
-		{"key from the environment", "", map[string]string{"GEMINI_API_KEY": "secret-key", "HOME": t.TempDir(), "USERPROFILE": t.TempDir()},
+		{"key from the environment", "", map[string]string{"GEMINI_API_KEY": "secret-key", "HOME": empty, "USERPROFILE": empty},
 			auth.Report{Type: "gemini-api-key", Source: "environment", Usable: true, Variables: []string{"GEMINI_API_KEY"}, Files: []string{}}},
 		{"vertex from settings, incomplete", "vertex-ai", map[string]string{"GOOGLE_CLOUD_PROJECT": "my-project", "GEMINI_API_KEY": "secret-key"},
 			auth.Report{Type: "vertex-ai", Source: "settings", Problem: missingVertex, Variables: []string{"GEMINI_API_KEY", "GOOGLE_CLOUD_PROJECT"}, Files: []string{}}},
