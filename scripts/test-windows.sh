@@ -173,7 +173,12 @@ while read -r name dir; do
     [ "$f" != 0 ] || tail -20 "$log" | sed 's/^/    /'
   fi
   # Every skip with its reason: the line t.Skip printed, just before.
-  awk '/^[[:space:]]*--- SKIP/ { print "    skip " $3 ": " prev } { p = $0; sub(/^[[:space:]]+/, "", p); prev = p }' "$log"
+  # go test -v names the test whose output follows (=== RUN, CONT,
+  # NAME) when parallel tests interleave.
+  awk '/^=== (RUN|CONT|NAME)/ { cur = $3; next }
+       /^[[:space:]]*--- SKIP/ { print "    skip " $3 ": " last[$3]; next }
+       /^[[:space:]]*--- / { next }
+       { l = $0; sub(/^[[:space:]]+/, "", l); if (cur != "") last[cur] = l }' "$log"
 done <"$bin/packages"
 if [ -s "$bin/uncompiled" ]; then
   broken=$((broken + $(wc -l <"$bin/uncompiled")))
