@@ -124,7 +124,7 @@ func noScopeFile(scope string) string {
 	if scope == "workspace" {
 		return "the workspace is not a trusted folder (its settings are not read), or it is the home directory"
 	}
-	return "neither GEMINI_CLI_HOME nor HOME is set"
+	return "neither GEMINI_CLI_HOME nor " + settings.HomeVariable + " is set"
 }
 
 // skillAndScope reads "<name> [--scope user|workspace]", /skills sub's
