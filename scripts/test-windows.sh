@@ -104,14 +104,20 @@ make_chroot() {
   echo "test-windows: chroot made in $((SECONDS - start)) s"
 }
 
+# Made or replaced under an exclusive lock, used under a shared one, so
+# runs share the chroot at once. The marker is written last, under the
+# exclusive lock, so a run that finds it finds a whole chroot.
 exec 9>"$chroot_dir.lock"
-flock 9
-if [ -f "$chroot_dir/.gemini-ls-chroot" ] && [ "$(cat "$chroot_dir/.gemini-ls-chroot")" = "$stamp" ]; then
+ready() { [ -f "$chroot_dir/.gemini-ls-chroot" ] && [ "$(cat "$chroot_dir/.gemini-ls-chroot")" = "$stamp" ]; }
+flock -s 9
+if ready; then
   echo "test-windows: reusing the chroot at $chroot_dir"
 else
-  make_chroot
+  flock -u 9
+  flock 9
+  ready || make_chroot
+  flock -s 9
 fi
-flock -s 9
 
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT

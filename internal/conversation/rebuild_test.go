@@ -27,7 +27,7 @@ func rebuildHost(t *testing.T, turns ...geminitest.Turn) rebuilding {
 	ended := filepath.Join(t.TempDir(), "ended")
 	model := geminitest.NewTestServer(t, turns...)
 	env := map[string]string{
-		"HOME": home, "PATH": os.Getenv("PATH"), "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"HOME": home, "USERPROFILE": home, "PATH": os.Getenv("PATH"), "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL":          model.URL,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      "true",

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
@@ -65,7 +66,7 @@ func (r result) all() string { return r.stdout + r.stderr }
 // gls runs `gemini-ls extensions args...` in the workspace, stdin given.
 func (e extEnv) gls(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	t.Setenv("HOME", e.home)
+	platformtest.SetHome(t, e.home)
 	for _, k := range []string{"GEMINI_CLI_HOME", "GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"} {
 		t.Setenv(k, "")
 	}

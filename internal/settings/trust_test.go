@@ -28,7 +28,7 @@ func newTrustCase(t *testing.T, rules string) trustCase {
 			t.Fatal(err)
 		}
 	}
-	return trustCase{home: home, root: root, vars: map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": ""}}
+	return trustCase{home: home, root: root, vars: map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_CLI_TRUST_WORKSPACE": ""}}
 }
 
 func (c trustCase) load(t *testing.T) (string, error) {

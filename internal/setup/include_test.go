@@ -29,7 +29,7 @@ func newIncludeCase(t *testing.T, userSettings string) *includeCase {
 		writeFile(t, filepath.Join(d, ".gemini", "settings.json"), `{"ui": {"theme": "x"}}`)
 	}
 	writeFile(t, filepath.Join(c.home, ".gemini", "settings.json"), strings.ReplaceAll(userSettings, "USERDIR", c.fromUser))
-	c.env = map[string]string{"HOME": c.home, "GEMINI_API_KEY": "k", "GEMINI_CLI_TRUST_WORKSPACE": "true",
+	c.env = map[string]string{"HOME": c.home, "USERPROFILE": c.home, "GEMINI_API_KEY": "k", "GEMINI_CLI_TRUST_WORKSPACE": "true",
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(c.home, "none.json")}
 	return c
 }

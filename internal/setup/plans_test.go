@@ -61,7 +61,7 @@ func TestCustomPlansDirThroughSymlinks(t *testing.T) {
 	var warned []error
 	b := &Built{
 		opts:   Options{Workspace: ws, Warn: func(_ string, err error) { warned = append(warned, err) }},
-		Getenv: func(k string) string { return map[string]string{"HOME": home}[k] },
+		Getenv: func(k string) string { return map[string]string{"HOME": home, "USERPROFILE": home}[k] },
 	}
 	plansIn := func(dir string) func(string) (string, error) {
 		t.Helper()

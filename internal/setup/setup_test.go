@@ -74,7 +74,7 @@ func TestReloadReadsTheFilesOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	var warnings []string
 	b, err := Build(context.Background(), Options{
 		Workspace: ws,
@@ -106,7 +106,7 @@ func TestReloadNamedModeReachesEverySession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	b, err := Build(context.Background(), Options{Workspace: ws, Getenv: func(k string) string { return env[k] }, Warn: func(string, error) {}})
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +136,7 @@ func TestBuildWithoutCredentials(t *testing.T) {
 	writeFile(t, filepath.Join(home, ".gemini", "settings.json"),
 		`{"mcpServers": {"users": {"command": "sh", "args": ["-c", "touch `+marker+`"]}}}`)
 	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
-	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "PATH": os.Getenv("PATH"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	build := func(without bool) *Built {
 		ws, err := workspace.New([]string{root}, nil)
 		if err != nil {
@@ -189,7 +189,7 @@ func TestRebuildKeepsTheChangedSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
 	b, err := Build(context.Background(), Options{
 		Workspace: ws,
 		Getenv:    func(k string) string { return env[k] },
@@ -236,7 +236,7 @@ func TestDisableYoloModeRefusesYolo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	opts := Options{Workspace: ws, Getenv: func(k string) string { return env[k] }, Warn: func(string, error) {}}
 	yoloOverlay := map[string]any{"general": map[string]any{"defaultApprovalMode": "yolo"}}
 
@@ -285,7 +285,7 @@ func TestReloadMCPAndRebuildKeepASessionsDisabledServer(t *testing.T) {
 		}
 	}
 	write(`"docs": {"command": "/nonexistent/docs"}`)
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
 	b, err := Build(context.Background(), Options{Workspace: ws, Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)

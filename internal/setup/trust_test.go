@@ -41,7 +41,7 @@ func newAttack(t *testing.T) *attack {
 	}`, touch("discovery-ran"), touch("repo-mcp-ran")))
 	writeFile(t, filepath.Join(a.root, "GEMINI.md"), "ROOT-MEMORY\n")
 	a.env = map[string]string{
-		"HOME":                            a.home,
+		"HOME": a.home, "USERPROFILE": a.home,
 		"PATH":                            os.Getenv("PATH"),
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(sys, "settings.json"),
 	}
