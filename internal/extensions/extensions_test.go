@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestLoadCopiedAndLinked(t *testing.T) {
 	src := t.TempDir() // the developer's directory a link points at
 	write(t, filepath.Join(src, ManifestFile), `{"name": "linked", "version": "0.2.0", "contextFileName": ["CONTEXT.md", "ABSENT.md"]}`)
 	write(t, filepath.Join(src, "CONTEXT.md"), "linked context")
-	write(t, filepath.Join(extDir, "linked", InstallMetadataFile), `{"source": "`+src+`", "type": "link"}`)
+	write(t, filepath.Join(extDir, "linked", InstallMetadataFile), `{"source": `+strconv.Quote(src)+`, "type": "link"}`)
 
 	got := Load(Config{UserDir: userDir, Workspace: ws, Getenv: func(k string) string {
 		if k == "GREETING" {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -34,7 +35,7 @@ func newExtEnv(t *testing.T) extEnv {
 			t.Fatal(err)
 		}
 	}
-	e.write(t, filepath.Join(e.home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	e.write(t, filepath.Join(e.home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(root)+`: "TRUST_FOLDER"}`)
 	return e
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,7 +108,7 @@ func TestTrustFromEnvironmentAndSettings(t *testing.T) {
 
 	c = newTrustCase(t, "")
 	c.vars["GEMINI_CLI_TRUSTED_FOLDERS_PATH"] = filepath.Join(c.root, "..", "elsewhere.json")
-	os.WriteFile(c.vars["GEMINI_CLI_TRUSTED_FOLDERS_PATH"], []byte(`{"`+c.root+`": "TRUST_FOLDER"}`), 0o600)
+	os.WriteFile(c.vars["GEMINI_CLI_TRUSTED_FOLDERS_PATH"], []byte(`{`+strconv.Quote(c.root)+`: "TRUST_FOLDER"}`), 0o600)
 	if got, err := c.load(t); got != "workspace" || err != nil {
 		t.Errorf("GEMINI_CLI_TRUSTED_FOLDERS_PATH: %q, %v", got, err)
 	}
@@ -119,7 +120,7 @@ func TestTrustFollowsSymlinks(t *testing.T) {
 	if err := os.Symlink(c.root, link); err != nil {
 		t.Skip(err)
 	}
-	os.WriteFile(filepath.Join(c.home, ".gemini", "trustedFolders.json"), []byte(`{"`+link+`": "TRUST_FOLDER"}`), 0o600)
+	os.WriteFile(filepath.Join(c.home, ".gemini", "trustedFolders.json"), []byte(`{`+strconv.Quote(link)+`: "TRUST_FOLDER"}`), 0o600)
 	if got, err := c.load(t); got != "workspace" {
 		t.Errorf("a rule naming a link to the root: %q, %v", got, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -101,7 +102,7 @@ func TestReloadReadsTheFilesOnce(t *testing.T) {
 // mode; a change that names none leaves the session's own mode alone.
 func TestReloadNamedModeReachesEverySession(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(root)+`: "TRUST_FOLDER"}`)
 	ws, err := workspace.New([]string{root}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -135,7 +136,7 @@ func TestBuildWithoutCredentials(t *testing.T) {
 	marker := filepath.Join(markers, "mcp-ran")
 	writeFile(t, filepath.Join(home, ".gemini", "settings.json"),
 		`{"mcpServers": {"users": {"command": "sh", "args": ["-c", "touch `+marker+`"]}}}`)
-	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(root)+`: "TRUST_FOLDER"}`)
 	env := map[string]string{"HOME": home, "USERPROFILE": home, "PATH": os.Getenv("PATH"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	build := func(without bool) *Built {
 		ws, err := workspace.New([]string{root}, nil)
@@ -230,7 +231,7 @@ func TestRebuildKeepsTheChangedSettings(t *testing.T) {
 // other modes still go.
 func TestDisableYoloModeRefusesYolo(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(root)+`: "TRUST_FOLDER"}`)
 	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), `{"security": {"disableYoloMode": true}}`)
 	ws, err := workspace.New([]string{root}, nil)
 	if err != nil {

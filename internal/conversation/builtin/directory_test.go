@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -20,7 +21,7 @@ func TestDirectoryAddAndShow(t *testing.T) {
 	h.write(filepath.Join(lib, "x.go"), "package x\n")
 	h.write(filepath.Join(docs, "d.md"), "# d\n")
 	h.write(filepath.Join(secret, "s.txt"), "s\n")
-	h.write("~/.gemini/trustedFolders.json", `{"`+h.root+`": "TRUST_FOLDER", "`+lib+`": "TRUST_FOLDER", "`+docs+`": "TRUST_FOLDER"}`)
+	h.write("~/.gemini/trustedFolders.json", `{`+strconv.Quote(h.root)+`: "TRUST_FOLDER", `+strconv.Quote(lib)+`: "TRUST_FOLDER", `+strconv.Quote(docs)+`: "TRUST_FOLDER"}`)
 	env := h.conversation()
 
 	out := h.answer(env, "/directory add "+lib+", ~/docs ,"+h.root)
