@@ -9,6 +9,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -23,6 +24,7 @@ type rebuilding struct {
 
 func rebuildHost(t *testing.T, turns ...geminitest.Turn) rebuilding {
 	t.Helper()
+	sh := platformtest.LocalShell(t)
 	home, root := t.TempDir(), t.TempDir()
 	ended := filepath.Join(t.TempDir(), "ended")
 	model := geminitest.NewTestServer(t, turns...)
@@ -40,7 +42,7 @@ func rebuildHost(t *testing.T, turns ...geminitest.Turn) rebuilding {
 	built, err := f.host.Build(t.Context(), conversation.Place{Workspace: ws, Overlay: map[string]any{
 		"hooksConfig": map[string]any{"enabled": true},
 		"hooks": map[string]any{"SessionEnd": []any{map[string]any{"hooks": []any{
-			map[string]any{"type": "command", "name": "end", "command": "touch " + ended},
+			map[string]any{"type": "command", "name": "end", "command": "echo ended > " + sh.Quote(ended)},
 		}}}},
 	}})
 	if err != nil || built.AuthErr() != nil {
