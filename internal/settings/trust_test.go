@@ -24,7 +24,8 @@ func newTrustCase(t *testing.T, rules string) trustCase {
 	writeSettings(t, home, `{"tools": {"discoveryCommand": "user"}}`)
 	writeSettings(t, root, `{"tools": {"discoveryCommand": "workspace"}}`)
 	if rules != "" {
-		rules = strings.ReplaceAll(rules, "ROOT", root)
+		// root within a JSON string: Windows's backslashes escaped.
+		rules = strings.ReplaceAll(rules, "ROOT", strings.Trim(strconv.Quote(root), `"`))
 		if err := os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), []byte(rules), 0o600); err != nil {
 			t.Fatal(err)
 		}
