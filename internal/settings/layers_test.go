@@ -57,7 +57,7 @@ func TestSystemPaths(t *testing.T) {
 		t.Errorf("SystemSettingsPath = %q", p)
 	}
 	vars["GEMINI_CLI_SYSTEM_SETTINGS_PATH"] = "/x/s.json"
-	if p := SystemDefaultsPath(getenv); p != "/x/system-defaults.json" {
+	if p := SystemDefaultsPath(getenv); p != filepath.FromSlash("/x/system-defaults.json") {
 		t.Errorf("SystemDefaultsPath beside /x/s.json = %q", p)
 	}
 	vars["GEMINI_CLI_SYSTEM_DEFAULTS_PATH"] = "/y/d.json"
