@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -223,7 +224,7 @@ func TestExtensionsLinkRoundTrip(t *testing.T) {
 	r := e.gls(t, "", "link", src, "--consent")
 	mustOK(t, "gemini-ls link", r)
 	mustContain(t, "gemini-ls link", r.stdout, `Extension "greet" linked successfully and enabled.`)
-	if got, want := readExtFile(t, filepath.Join(e.extDir("greet"), ".gemini-extension-install.json")), "{\n  \"source\": \""+src+"\",\n  \"type\": \"link\"\n}"; got != want {
+	if got, want := readExtFile(t, filepath.Join(e.extDir("greet"), ".gemini-extension-install.json")), "{\n  \"source\": "+strconv.Quote(src)+",\n  \"type\": \"link\"\n}"; got != want {
 		t.Fatalf("link metadata %q, want %q", got, want)
 	}
 	if _, err := os.Stat(filepath.Join(e.extDir("greet"), "gemini-extension.json")); !os.IsNotExist(err) {
@@ -294,6 +295,7 @@ type gitRepo struct {
 
 func newGitRepo(t *testing.T, e extEnv, name string) gitRepo {
 	t.Helper()
+	platformtest.Tool(t, "git")
 	execPath, err := exec.Command("git", "--exec-path").Output()
 	if err != nil {
 		t.Fatalf("git: %v", err)
@@ -439,11 +441,20 @@ func TestExtensionsUntrustedFolders(t *testing.T) {
 	}
 	r = e.gls(t, "y\n", "install", src, "--consent")
 	mustOK(t, "trusted now", r)
-	want := "{\n  \"" + src + "\": \"TRUST_FOLDER\",\n  \"" + e.work + "\": \"TRUST_FOLDER\"\n}"
+	want := "{\n  " + strconv.Quote(trustKey(src)) + ": \"TRUST_FOLDER\",\n  " + strconv.Quote(trustKey(e.work)) + ": \"TRUST_FOLDER\"\n}"
 	if got := readExtFile(t, trusted); got != want {
 		t.Fatalf("trustedFolders.json:\n%s\nwant\n%s", got, want)
 	}
 	mustContain(t, "gemini list", e.gemini(t, "list").all(), "greet (1.0.0)")
+}
+
+// trustKey is folder as trustedFolders.json keys it: lower-cased where
+// file names ignore case (macOS, Windows), as 0.61's normalizePath has it.
+func trustKey(folder string) string {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		return strings.ToLower(folder)
+	}
+	return folder
 }
 
 // TestExtensionsNewAndValidate: new makes what Gemini CLI 0.61's new
