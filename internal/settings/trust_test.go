@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/internal/shellquote"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 )
 
 // trustCase is a home with trustedFolders.json rules and a workspace root
@@ -52,7 +52,7 @@ func TestUntrustedWorkspaceSettingsAreNotRead(t *testing.T) {
 		t.Errorf("discoveryCommand = %q, want the user's: the workspace is not trusted", got)
 	}
 	if err == nil || !strings.Contains(err.Error(), "is not trusted") || !strings.Contains(err.Error(), filepath.Join(c.root, ".gemini", "settings.json")) ||
-		!strings.Contains(err.Error(), "GEMINI_CLI_TRUST_WORKSPACE=true") || !strings.Contains(err.Error(), "gemini-ls trust "+shellquote.Quote(c.root)) {
+		!strings.Contains(err.Error(), "GEMINI_CLI_TRUST_WORKSPACE=true") || !strings.Contains(err.Error(), "gemini-ls trust "+osshell.Local().Quote(c.root)) {
 		t.Errorf("error = %v, want it to say the folder is not trusted and how to trust it", err)
 	}
 }

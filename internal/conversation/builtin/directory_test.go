@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 )
 
 // /directory add adds trusted folders as roots (comma-separated, ~ and
@@ -38,7 +40,7 @@ func TestDirectoryAddAndShow(t *testing.T) {
 	}
 
 	err := h.fails(env, "/directory add "+secret)
-	for _, want := range []string{"were not added because they were not trusted:\n- " + secret, "gemini-ls trust " + secret} {
+	for _, want := range []string{"were not added because they were not trusted:\n- " + secret, "gemini-ls trust " + osshell.Local().Quote(secret)} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("/directory add of an untrusted folder: %v, want %q", err, want)
 		}

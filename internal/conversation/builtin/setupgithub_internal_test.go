@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // fakeGitHub stands in for api.github.com and raw.githubusercontent.com:
@@ -50,6 +52,7 @@ func (f *fakeGitHub) start(t *testing.T) gitHubEndpoints {
 // gitRepo is a new git repository whose origin is remote ("" for none).
 func gitRepo(t *testing.T, remote string) string {
 	t.Helper()
+	platformtest.Tool(t, "git")
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
