@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // trustCase is a home with trustedFolders.json rules and a workspace root
@@ -118,9 +119,7 @@ func TestTrustFromEnvironmentAndSettings(t *testing.T) {
 func TestTrustFollowsSymlinks(t *testing.T) {
 	c := newTrustCase(t, "")
 	link := filepath.Join(t.TempDir(), "link")
-	if err := os.Symlink(c.root, link); err != nil {
-		t.Skip(err)
-	}
+	platformtest.Symlink(t, c.root, link)
 	os.WriteFile(filepath.Join(c.home, ".gemini", "trustedFolders.json"), []byte(`{`+strconv.Quote(link)+`: "TRUST_FOLDER"}`), 0o600)
 	if got, err := c.load(t); got != "workspace" {
 		t.Errorf("a rule naming a link to the root: %q, %v", got, err)
