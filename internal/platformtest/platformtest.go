@@ -10,15 +10,11 @@
 package platformtest
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
-	"strings"
 	"testing"
-
-	"github.com/gemini-ls/gemini-ls/internal/osshell"
 )
 
 // Tool returns the path of the program name, which the test runs. Where
@@ -51,25 +47,6 @@ func UnixShell(t testing.TB) {
 	}
 }
 
-// LocalShell returns the shell that runs this machine's command lines
-// (osshell.Local), for a test of what gemini-ls does with a command it
-// runs there, or skips t where that shell runs none: under Wine osshell
-// finds Wine's powershell.exe, a stub that runs nothing and exits 0.
-// Such a test writes its commands in what all the shells read alike
-// (echo, >) or by the shell's Kind, quoting by its Quote.
-func LocalShell(t testing.TB) osshell.Shell {
-	t.Helper()
-	sh := osshell.Local()
-	if runtime.GOOS != "windows" {
-		return sh
-	}
-	out, err := sh.Command(context.Background(), "echo ran").Output()
-	if err != nil || !strings.Contains(string(out), "ran") {
-		t.Skipf("%s runs no command line here (Wine's powershell.exe is a stub): said %q, %v", sh.Executable, out, err)
-	}
-	return sh
-}
-
 // Unix skips t on Windows, where what it checks does not exist: why names
 // it ("file modes", "Unix sockets", "FIFOs", "process groups").
 func Unix(t testing.TB, why string) {
@@ -81,15 +58,14 @@ func Unix(t testing.TB, why string) {
 
 // Symlink makes a symbolic link as os.Symlink does, or skips t where links
 // cannot be made: on Windows without Developer Mode or the privilege to
-// make them, and under Wine, whose CreateSymbolicLink is a stub that
-// reports success and makes nothing (so the link is looked for too).
+// make them, and under Wine, whose CreateSymbolicLink is a stub.
 func Symlink(t testing.TB, oldname, newname string) {
 	t.Helper()
 	err := os.Symlink(oldname, newname)
 	if err == nil {
-		var info os.FileInfo
-		if info, err = os.Lstat(newname); err == nil && info.Mode()&os.ModeSymlink == 0 {
-			err = fmt.Errorf("%s is %v, not a symbolic link", newname, info.Mode().Type())
+		// Wine's CreateSymbolicLink says it made the link and makes none.
+		if fi, lerr := os.Lstat(newname); lerr != nil || fi.Mode()&os.ModeSymlink == 0 {
+			err = fmt.Errorf("os.Symlink succeeded, yet %s is no symbolic link", newname)
 		}
 	}
 	if err != nil {
@@ -121,4 +97,13 @@ func HomeVars(vars map[string]string, dir string) map[string]string {
 	vars["HOME"] = dir
 	vars["USERPROFILE"] = dir
 	return vars
+}
+
+// Linux skips t elsewhere than Linux: what it drives is Linux's alone,
+// as why says ("debootstrap and pivot_root", "/proc").
+func Linux(t testing.TB, why string) {
+	t.Helper()
+	if runtime.GOOS != "linux" {
+		t.Skipf("Linux only: %s", why)
+	}
 }
