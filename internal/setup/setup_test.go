@@ -6,6 +6,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"testing"
@@ -134,8 +135,11 @@ func TestReloadNamedModeReachesEverySession(t *testing.T) {
 func TestBuildWithoutCredentials(t *testing.T) {
 	home, root, markers := t.TempDir(), t.TempDir(), t.TempDir()
 	marker := filepath.Join(markers, "mcp-ran")
-	writeFile(t, filepath.Join(home, ".gemini", "settings.json"),
-		`{"mcpServers": {"users": {"command": "sh", "args": ["-c", "touch `+marker+`"]}}}`)
+	server := `"command": "sh", "args": ["-c", "touch ` + marker + `"]`
+	if runtime.GOOS == "windows" { // where cmd.exe leaves the mark
+		server = `"command": "cmd.exe", "args": ["/c", ` + strconv.Quote("type nul > "+marker) + `]`
+	}
+	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), `{"mcpServers": {"users": {`+server+`}}}`)
 	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(root)+`: "TRUST_FOLDER"}`)
 	env := map[string]string{"HOME": home, "USERPROFILE": home, "PATH": os.Getenv("PATH"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	build := func(without bool) *Built {
