@@ -181,6 +181,21 @@ func TestSetupGitHubNeedsAGitHubRepository(t *testing.T) {
 	}
 }
 
+// Without git, /setup-github says git is what is missing, not a
+// repository: a Windows often has no git.
+func TestSetupGitHubSaysGitIsMissing(t *testing.T) {
+	fake := &fakeGitHub{tag: "v1"}
+	at := fake.start(t)
+	t.Setenv("PATH", t.TempDir())
+	_, err := setUpGitHubAt(context.Background(), t.TempDir(), at, http.DefaultClient)
+	if err == nil || !strings.Contains(err.Error(), "git is not installed") {
+		t.Errorf("without git: %v, want it to say git is not installed", err)
+	}
+	if n := fake.requests.Load(); n != 0 {
+		t.Errorf("GitHub was asked %d times", n)
+	}
+}
+
 // When GitHub fails, for the release or one file, the error says so in
 // 0.61's words and nothing at all is written.
 func TestSetupGitHubWritesNothingWhenGitHubFails(t *testing.T) {
