@@ -241,9 +241,7 @@ func gitCommit(t *testing.T, dir, bare, message string) {
 // --ref and --auto-update, recorded as the command line records them;
 // /extensions update fetches it again.
 func TestExtensionsInstallFromGitInChat(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatalf("git is needed: %v", err)
-	}
+	platformtest.Tool(t, "git")
 	h := newHarness(t)
 	wc := h.extensionSource(filepath.Join(t.TempDir(), "wc"), "1.0.0")
 	bare := filepath.Join(t.TempDir(), "greeter.git")
