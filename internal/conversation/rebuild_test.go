@@ -9,6 +9,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -24,7 +25,7 @@ type rebuilding struct {
 
 func rebuildHost(t *testing.T, turns ...geminitest.Turn) rebuilding {
 	t.Helper()
-	sh := platformtest.LocalShell(t)
+	sh := osshell.Local() // whose hook the tests of the ending wait for
 	home, root := t.TempDir(), t.TempDir()
 	ended := filepath.Join(t.TempDir(), "ended")
 	model := geminitest.NewTestServer(t, turns...)
@@ -68,6 +69,7 @@ func declares(req geminitest.Request, name string) bool {
 // one a turn still runs in: that agent is closed once the turn ends, and
 // the session continues in the new agent from its next turn.
 func TestRebuildWaitsForTheRunningTurn(t *testing.T) {
+	platformtest.LocalShell(t) // to run the SessionEnd hook
 	r := rebuildHost(t, geminitest.Turn{Hang: true}, geminitest.TextTurn("Done."))
 	f, built, model, ended := r.f, r.built, r.model, r.ended
 	live := f.host.Open(built, false, struct{}{})
@@ -100,6 +102,7 @@ func TestRebuildWaitsForTheRunningTurn(t *testing.T) {
 // sessions of the build continue in the new one, which reads the
 // settings anew.
 func TestRebuildClosesAnIdleAgent(t *testing.T) {
+	platformtest.LocalShell(t) // to run the SessionEnd hook
 	r := rebuildHost(t, geminitest.TextTurn("First."), geminitest.TextTurn("Second."))
 	f, built, ended := r.f, r.built, r.ended
 	live := f.host.Open(built, false, struct{}{})
