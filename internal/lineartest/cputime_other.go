@@ -6,3 +6,6 @@ import "time"
 
 // threadTime is the clock where a thread's processor time is not known.
 func threadTime() time.Duration { return time.Duration(time.Now().UnixNano()) }
+
+// quietGC leaves the collector as it is: only Wine's makes it costly.
+func quietGC() (restore func()) { return func() {} }
