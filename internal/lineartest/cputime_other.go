@@ -9,3 +9,7 @@ func threadTime() time.Duration { return time.Duration(time.Now().UnixNano()) }
 
 // quietGC leaves the collector as it is: only Wine's makes it costly.
 func quietGC() (restore func()) { return func() {} }
+
+// moreRuns is how many more times the larger input is timed after the
+// first.
+const moreRuns = 2

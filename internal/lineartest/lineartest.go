@@ -50,7 +50,7 @@ func Linear(t testing.TB, name string, input func(size int) string, parse func(s
 	}
 	var more, tSmall time.Duration
 	if ok {
-		more, ok = best(2, bigInput, parse)
+		more, ok = best(moreRuns, bigInput, parse)
 		tBig = min(tBig, more)
 	}
 	if ok {
