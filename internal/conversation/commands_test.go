@@ -31,7 +31,7 @@ func newCommandHost(t *testing.T, settingsJSON string, turns ...geminitest.Turn)
 	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), settingsJSON)
 	model := geminitest.NewTestServer(t, turns...)
 	env := map[string]string{
-		"HOME": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL":          model.URL,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      "true",

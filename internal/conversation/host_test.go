@@ -35,7 +35,7 @@ func TestInProcessFrontEnd(t *testing.T) {
 		}}})),
 		geminitest.TextTurn("Done."))
 	env := map[string]string{
-		"HOME": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL":          model.URL,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      "true",
@@ -138,7 +138,7 @@ func TestHostSharedBuild(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	model := geminitest.NewTestServer(t, geminitest.TextTurn("Done."))
 	env := map[string]string{
-		"HOME": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL":          model.URL,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      "true",
@@ -189,7 +189,7 @@ func hostFor(t *testing.T, trusted bool, turns ...geminitest.Turn) (*chanFront, 
 	home, root := t.TempDir(), t.TempDir()
 	model := geminitest.NewTestServer(t, turns...)
 	env := map[string]string{
-		"HOME": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL":          model.URL,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      strconv.FormatBool(trusted),
@@ -300,7 +300,7 @@ func TestHostReplayOfABusySession(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	model := geminitest.NewTestServer(t, geminitest.Turn{Hang: true})
 	env := map[string]string{
-		"HOME": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL":          model.URL,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      "true",
@@ -341,7 +341,7 @@ func TestHostDeleteOfABusySession(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	model := geminitest.NewTestServer(t, geminitest.Turn{Hang: true})
 	env := map[string]string{
-		"HOME": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL":          model.URL,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      "true",

@@ -18,6 +18,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 const module = "github.com/gemini-ls/gemini-ls"
@@ -127,10 +129,7 @@ func TestFrontEndsCannotReachTheAgent(t *testing.T) {
 // which go list builds for roots and everything they import.
 func exportImporter(t *testing.T, roots []string) types.Importer {
 	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to read the packages' types: %v", err)
-	}
+	goTool := platformtest.Tool(t, "go")
 	cmd := exec.Command(goTool, append([]string{"list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}"}, roots...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -9,6 +9,8 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -23,11 +25,12 @@ type rebuilding struct {
 
 func rebuildHost(t *testing.T, turns ...geminitest.Turn) rebuilding {
 	t.Helper()
+	sh := osshell.Local() // whose hook the tests of the ending wait for
 	home, root := t.TempDir(), t.TempDir()
 	ended := filepath.Join(t.TempDir(), "ended")
 	model := geminitest.NewTestServer(t, turns...)
 	env := map[string]string{
-		"HOME": home, "PATH": os.Getenv("PATH"), "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
+		"HOME": home, "USERPROFILE": home, "PATH": os.Getenv("PATH"), "GEMINI_API_KEY": "test-key", "GEMINI_MODEL": "gemini-2.5-pro",
 		"GOOGLE_GEMINI_BASE_URL":          model.URL,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
 		"GEMINI_CLI_TRUST_WORKSPACE":      "true",
@@ -40,7 +43,7 @@ func rebuildHost(t *testing.T, turns ...geminitest.Turn) rebuilding {
 	built, err := f.host.Build(t.Context(), conversation.Place{Workspace: ws, Overlay: map[string]any{
 		"hooksConfig": map[string]any{"enabled": true},
 		"hooks": map[string]any{"SessionEnd": []any{map[string]any{"hooks": []any{
-			map[string]any{"type": "command", "name": "end", "command": "touch " + ended},
+			map[string]any{"type": "command", "name": "end", "command": "echo ended > " + sh.Quote(ended)},
 		}}}},
 	}})
 	if err != nil || built.AuthErr() != nil {
@@ -66,6 +69,7 @@ func declares(req geminitest.Request, name string) bool {
 // one a turn still runs in: that agent is closed once the turn ends, and
 // the session continues in the new agent from its next turn.
 func TestRebuildWaitsForTheRunningTurn(t *testing.T) {
+	platformtest.LocalShell(t) // to run the SessionEnd hook
 	r := rebuildHost(t, geminitest.Turn{Hang: true}, geminitest.TextTurn("Done."))
 	f, built, model, ended := r.f, r.built, r.model, r.ended
 	live := f.host.Open(built, false, struct{}{})
@@ -98,6 +102,7 @@ func TestRebuildWaitsForTheRunningTurn(t *testing.T) {
 // sessions of the build continue in the new one, which reads the
 // settings anew.
 func TestRebuildClosesAnIdleAgent(t *testing.T) {
+	platformtest.LocalShell(t) // to run the SessionEnd hook
 	r := rebuildHost(t, geminitest.TextTurn("First."), geminitest.TextTurn("Second."))
 	f, built, ended := r.f, r.built, r.ended
 	live := f.host.Open(built, false, struct{}{})

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
@@ -104,7 +105,7 @@ func overrideRegexp(glob string) *regexp.Regexp {
 func SetEnabled(ctx context.Context, userDir, name string, enable bool, dir string) error {
 	extDir := Dir(userDir)
 	if extDir == "" {
-		return errors.New("the extensions directory is unknown: neither GEMINI_CLI_HOME nor HOME is set")
+		return errors.New("the extensions directory is unknown: neither GEMINI_CLI_HOME nor " + settings.HomeVariable + " is set")
 	}
 	if err := os.MkdirAll(extDir, 0o755); err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -50,7 +51,7 @@ func TestLoadCopiedAndLinked(t *testing.T) {
 	src := t.TempDir() // the developer's directory a link points at
 	write(t, filepath.Join(src, ManifestFile), `{"name": "linked", "version": "0.2.0", "contextFileName": ["CONTEXT.md", "ABSENT.md"]}`)
 	write(t, filepath.Join(src, "CONTEXT.md"), "linked context")
-	write(t, filepath.Join(extDir, "linked", InstallMetadataFile), `{"source": "`+src+`", "type": "link"}`)
+	write(t, filepath.Join(extDir, "linked", InstallMetadataFile), `{"source": `+strconv.Quote(src)+`, "type": "link"}`)
 
 	got := Load(Config{UserDir: userDir, Workspace: ws, Getenv: func(k string) string {
 		if k == "GREETING" {
@@ -109,7 +110,7 @@ func TestLoadBrokenNamedOthersKept(t *testing.T) {
 	write(t, filepath.Join(extDir, "escape", ManifestFile), `{"name": "escape", "version": "1", "contextFileName": "../../secret.md"}`)
 	write(t, filepath.Join(extDir, "twin", ManifestFile), `{"name": "good", "version": "2"}`)
 	write(t, filepath.Join(extDir, "empty", "README"), "no manifest")
-	write(t, filepath.Join(extDir, "dangling", InstallMetadataFile), `{"source": "/nowhere/at/all", "type": "link"}`)
+	write(t, filepath.Join(extDir, "dangling", InstallMetadataFile), `{"source": `+strconv.Quote(filepath.Join(t.TempDir(), "nowhere"))+`, "type": "link"}`)
 
 	got := Load(Config{UserDir: userDir, Workspace: t.TempDir()})
 	if want := []string{"good"}; !slices.Equal(names(got.All), want) {
@@ -145,9 +146,9 @@ func TestEnablement(t *testing.T) {
 	}
 	ws := filepath.Join(t.TempDir(), "proj")
 	write(t, filepath.Join(extDir, EnablementFile), `{
-		"off-here": {"overrides": ["!`+ws+`/"]},
-		"off-below": {"overrides": ["!`+filepath.Dir(ws)+`/*"]},
-		"on-again": {"overrides": ["!/*", "`+ws+`/"]},
+		"off-here": {"overrides": [`+strconv.Quote("!"+withSlashes(ws))+`]},
+		"off-below": {"overrides": [`+strconv.Quote("!"+withSlashes(filepath.Dir(ws))+"*")+`]},
+		"on-again": {"overrides": ["!/*", `+strconv.Quote(withSlashes(ws))+`]},
 		"off-elsewhere": {"overrides": ["!/somewhere/else/*"]}
 	}`)
 	got := Load(Config{UserDir: userDir, Workspace: ws})

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 // Install types, as .gemini-extension-install.json's "type" says them.
@@ -261,7 +262,7 @@ func (m Manager) installOrUpdate(ctx context.Context, rec Record, previous *Exte
 	}
 	extDir := m.dir()
 	if extDir == "" {
-		return Extension{}, errors.New("the extensions directory is unknown: neither GEMINI_CLI_HOME nor HOME is set")
+		return Extension{}, errors.New("the extensions directory is unknown: neither GEMINI_CLI_HOME nor " + settings.HomeVariable + " is set")
 	}
 	if err := os.MkdirAll(extDir, 0o755); err != nil {
 		return Extension{}, fmt.Errorf("creating %s: %w", extDir, err)

@@ -19,6 +19,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/hooks"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -152,6 +153,7 @@ func writeCall(path string) geminitest.Turn {
 // TestBeforeToolHookBlocksCall: a BeforeTool hook exiting 2 keeps the
 // call from running, and the model is told the hook's reason.
 func TestBeforeToolHookBlocksCall(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("ok"))
 	tool := &noteTool{}
@@ -176,6 +178,7 @@ func TestBeforeToolHookBlocksCall(t *testing.T) {
 // them, and the model is told which were changed; a rewrite the tool
 // refuses is an error result, and nothing runs.
 func TestBeforeToolHookRewritesArguments(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("ok"), writeCall("bad"), geminitest.TextTurn("ok"))
 	tool := &noteTool{}
@@ -210,6 +213,7 @@ func TestBeforeToolHookRewritesArguments(t *testing.T) {
 // TestTimedOutHookLetsTheTurnGoOn: a hook past its timeout is stopped,
 // the user is told, and the call runs as if it had not been there.
 func TestTimedOutHookLetsTheTurnGoOn(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("done"))
 	tool := &noteTool{}
@@ -232,6 +236,7 @@ func TestTimedOutHookLetsTheTurnGoOn(t *testing.T) {
 // hooks' context goes before the session's first prompt, the BeforeAgent
 // hooks' after every prompt, and they read what they are documented to.
 func TestSessionStartAndBeforeAgentContextReachTheModel(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{
@@ -267,6 +272,7 @@ func texts(c *genai.Content) []string {
 // TestBeforeAgentHookBlocksPrompt: a denied prompt is not sent, nor kept;
 // the user is told why.
 func TestBeforeAgentHookBlocksPrompt(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("answer"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{
@@ -289,6 +295,7 @@ func TestBeforeAgentHookBlocksPrompt(t *testing.T) {
 // appended to the result, and a denial replaces the result with its
 // reason.
 func TestAfterToolHookAddsContextAndHidesResults(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("ok"), writeCall("secret.md"), geminitest.TextTurn("ok"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookAfterTool: {
@@ -308,6 +315,7 @@ func TestAfterToolHookAddsContextAndHidesResults(t *testing.T) {
 // TestAfterAgentHookAsksForMore: a denial of the final answer sends its
 // reason as a new prompt, and the hook then knows it is retrying.
 func TestAfterAgentHookAsksForMore(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("draft"), geminitest.TextTurn("final"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookAfterAgent: {
@@ -329,6 +337,7 @@ func TestAfterAgentHookAsksForMore(t *testing.T) {
 // TestHookStopsTheLoop: "continue": false from a BeforeTool hook ends the
 // turn; the call does not run, the user is told why.
 func TestHookStopsTheLoop(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, writeCall("a.md"))
 	tool := &noteTool{}
@@ -347,6 +356,7 @@ func TestHookStopsTheLoop(t *testing.T) {
 // TestPreCompressHookHearsCompression: /compress fires the PreCompress
 // hooks with trigger "manual" before the history is summarised.
 func TestPreCompressHookHearsCompression(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("<state_snapshot>short</state_snapshot>"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{
@@ -371,6 +381,7 @@ func TestPreCompressHookHearsCompression(t *testing.T) {
 // messages and choose the tools it offers: ANY forces a call of those
 // named, AUTO with names offers only those.
 func TestBeforeToolSelectionHookChoosesTools(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{"BeforeToolSelection": {def("", command(`
@@ -415,6 +426,7 @@ func (allowOnce) Confirm(context.Context, dialog.ConfirmRequest) (dialog.Confirm
 // to allow a call, the Notification hooks hear it, as Gemini CLI's
 // ToolPermission notification.
 func TestNotificationHookHearsPermissionQuestions(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("ok"))
 	tool := &noteTool{confirm: &tools.Confirmation{Kind: "execute", Title: "Allow note?", Details: "write a.md", AllowKeys: []string{"write_note"}}}
@@ -447,6 +459,7 @@ func TestNotificationHookHearsPermissionQuestions(t *testing.T) {
 // SessionStart hooks with source "resume" (matched exactly), and the
 // hooks read the session's file as transcript_path.
 func TestSessionStartOnResume(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir, stateDir := t.TempDir(), t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
 	hs := settings.Hooks{agent.HookSessionStart: {
@@ -500,6 +513,7 @@ func TestSessionStartOnResume(t *testing.T) {
 // BeforeTool hook runs stops the hook, the call does not run, and no
 // failure is reported: the user cancelled.
 func TestCancelStopsAHookAndItsCall(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, writeCall("a.md"))
 	tool := &noteTool{}

@@ -13,6 +13,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/hooks"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -69,6 +70,7 @@ func beforeTool(name string, args map[string]any) agent.HookEvent {
 // runs in the project with the GEMINI_ variables set, and $GEMINI_PROJECT_DIR
 // in its command is the project, quoted.
 func TestInputAndEnvironment(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	project := filepath.Join(t.TempDir(), "my project")
 	if err := os.MkdirAll(filepath.Join(project, ".gemini", "hooks"), 0o755); err != nil {
 		t.Fatal(err)
@@ -118,6 +120,7 @@ printf '%s\n%s\n%s\n%s\n%s\n' "$GEMINI_PROJECT_DIR" "$GEMINI_SESSION_ID" "$CLAUD
 // decision blocks with its reason; another exit code is a failure the
 // user is told of and blocks nothing; text that is not JSON is a message.
 func TestExitCodesAndOutput(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, body string
@@ -155,6 +158,7 @@ func shellWord(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`
 // stopped with everything it started, the user is told, and nothing is
 // blocked.
 func TestTimeoutKillsTheHookAndItsChildren(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child.pid")
 	path := script(t, dir, "slow.sh", `sleep 120 & echo $! > `+shellWord(pidFile)+`
@@ -176,6 +180,7 @@ sleep 120`)
 // process group, when the output is given up for or when the timeout
 // comes first; so is the child of a hook that failed.
 func TestHookLeavesNothingRunning(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	for _, tc := range []struct {
 		name, command string
 		timeoutMS     float64
@@ -202,6 +207,7 @@ func TestHookLeavesNothingRunning(t *testing.T) {
 // TestMatchers: tool events match a regular expression on the tool name,
 // lifecycle events their exact trigger, "" and "*" everything.
 func TestMatchers(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	say := func(msg string) settings.HookCommand {
 		return command(`echo '{"systemMessage":"`+msg+`"}'`, 0)
@@ -270,6 +276,7 @@ func TestDisabledAndInvalidHooks(t *testing.T) {
 // each with what the user configured; SetDisabled turns them off and on
 // from the next event.
 func TestSetDisabled(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "ran")
 	touch := "touch " + shellWord(marker)
@@ -314,6 +321,7 @@ func TestSetDisabled(t *testing.T) {
 // messages and contexts are joined (contexts escaped for their tags), and
 // a sequential event's hooks see the arguments the ones before changed.
 func TestMergedDecisions(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	seen := filepath.Join(dir, "seen.json")
 	r := runner(t, dir, agent.HookBeforeTool, settings.HookDefinition{Sequential: true, Hooks: []settings.HookCommand{
@@ -345,6 +353,7 @@ func TestMergedDecisions(t *testing.T) {
 // TestHookThatIgnoresItsInput: a hook that never reads its (large) input
 // still decides, and is no failure.
 func TestHookThatIgnoresItsInput(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	r := runner(t, dir, agent.HookBeforeTool, def("", command(`echo '{"decision":"deny","reason":"not read"}'`, 0)))
 	out := fire(t, r, beforeTool("write_file", map[string]any{"content": strings.Repeat("x", 4<<20)}))
@@ -357,6 +366,7 @@ func TestHookThatIgnoresItsInput(t *testing.T) {
 // GEMINI_PLANS_DIR, and $GEMINI_PLANS_DIR in the command is it: a plain
 // path as it is, so that it works in double quotes too.
 func TestPlansDir(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	r := runner(t, dir, agent.HookBeforeTool, def("", command(`printf '%s|' "$GEMINI_PLANS_DIR" $GEMINI_PLANS_DIR > plans.txt`, 0)))
 	ev := beforeTool("write_file", nil)
@@ -374,6 +384,7 @@ func TestPlansDir(t *testing.T) {
 // TestShellWords: values replaced in a command stay one word, whatever
 // they hold, as the shell reads them back.
 func TestShellWords(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	for _, dir := range []string{"plain-dir_1.0", "with space", `it's "quoted"`, `back\slash and space`, "a$b`c`!d", "semi;colon&amp"} {
 		root := filepath.Join(t.TempDir(), dir)
 		if err := os.MkdirAll(root, 0o755); err != nil {
@@ -391,6 +402,7 @@ func TestShellWords(t *testing.T) {
 // With security.environmentVariableRedaction on, a hook does not get
 // what may hold a secret, as in 0.61; its GEMINI_ variables still come.
 func TestRedactedEnvironment(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	project := t.TempDir()
 	for _, enabled := range []bool{false, true} {
 		r, problems := hooks.New(hooks.Config{

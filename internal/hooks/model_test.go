@@ -13,6 +13,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
@@ -23,6 +24,7 @@ import (
 // keeps the request from the model; the turn ends and the user is told
 // the hook's reason.
 func TestBeforeModelHookBlocksTheRequest(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("never sent"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookBeforeModel: {
@@ -64,6 +66,7 @@ func TestBeforeModelHookBlocksTheRequest(t *testing.T) {
 // every request; the call and its response, which hooks do not see, are
 // kept in the request after the call.
 func TestBeforeModelHookChangesTheRequest(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("done"))
 	tool := &noteTool{}
@@ -99,6 +102,7 @@ func TestBeforeModelHookChangesTheRequest(t *testing.T) {
 // TestBeforeModelHookAnswersInsteadOfTheModel: a BeforeModel hook's
 // llm_response is the answer; no request reaches the model.
 func TestBeforeModelHookAnswersInsteadOfTheModel(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("from the model"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookBeforeModel: {def("", command(
@@ -124,6 +128,7 @@ func TestBeforeModelHookAnswersInsteadOfTheModel(t *testing.T) {
 // each streamed chunk, with the request and the chunk; the chunk it
 // replaces is what the user is shown and what the conversation keeps.
 func TestAfterModelHookReplacesTheResponseText(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("the secret", " is 42"), geminitest.TextTurn("ok"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookAfterModel: {def("", command(`
@@ -175,6 +180,7 @@ esac`, 0))}})
 // replaces an earlier one's; their llm_requests merge key by key, and in
 // order each sequential hook reads the request the one before left.
 func TestModelHooksMergeByFieldReplacement(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	ev := agent.HookEvent{Name: agent.HookBeforeModel, SessionID: "s-1",
 		Input: map[string]any{"llm_request": map[string]any{"model": "gemini-test", "messages": []any{}}}}
@@ -194,6 +200,7 @@ func TestModelHooksMergeByFieldReplacement(t *testing.T) {
 // the turn; the user is told why, the answer is not kept, and a hook
 // failing on every chunk is reported once.
 func TestAfterModelHookBlocksTheAnswer(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("fine", " words", " then forbidden"), geminitest.TextTurn("ok"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookAfterModel: {def("",
@@ -219,6 +226,7 @@ func TestAfterModelHookBlocksTheAnswer(t *testing.T) {
 // that is out of quota ends the turn with the error; no fallback model
 // replaces it, and the request is not sent again.
 func TestBeforeModelHookModelOutOfQuota(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.ErrorTurn(429, "Quota exceeded for gemini-hooked, limit: 0"), geminitest.TextTurn("never"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookBeforeModel: {def("", command(
@@ -238,6 +246,7 @@ func TestBeforeModelHookModelOutOfQuota(t *testing.T) {
 // AfterModel hook runs stops it; the chunk it held is not shown, and no
 // failure is reported: the user cancelled.
 func TestCancelStopsAnAfterModelHook(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("held back"))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookAfterModel: {def("", command(`touch started; sleep 120`, 0))}})

@@ -50,7 +50,7 @@ func Linear(t testing.TB, name string, input func(size int) string, parse func(s
 	}
 	var more, tSmall time.Duration
 	if ok {
-		more, ok = best(2, bigInput, parse)
+		more, ok = best(moreRuns, bigInput, parse)
 		tBig = min(tBig, more)
 	}
 	if ok {
@@ -82,9 +82,15 @@ func best(runs int, input string, parse func(string)) (time.Duration, bool) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
 			runtime.GC() // not the last run's garbage
+			restore := quietGC()
 			start := threadTime()
-			// Deferred, so that a parse ended by runtime.Goexit is done.
-			defer func() { done <- threadTime() - start }()
+			// Deferred, so that a parse ended by runtime.Goexit is done;
+			// the collector restored before the next run may begin.
+			defer func() {
+				d := threadTime() - start
+				restore()
+				done <- d
+			}()
 			parse(input)
 		}()
 		select {

@@ -61,7 +61,7 @@ func (c Chat) Extensions(ctx context.Context, sub, usage string, args []string) 
 func (c Chat) LinkSkills(source, scope string) (string, error) {
 	userDir := settings.UserDir(c.Getenv)
 	if userDir == "" {
-		return "", errors.New("neither HOME nor GEMINI_CLI_HOME is set: there is no user skills directory")
+		return "", errors.New("neither " + settings.HomeVariable + " nor GEMINI_CLI_HOME is set: there is no user skills directory")
 	}
 	if !filepath.IsAbs(source) {
 		source = filepath.Join(c.Workspace, source)

@@ -332,7 +332,7 @@ func (x *extensionsCmd) trustSource(ctx context.Context, source string) error {
 	if r, err := filepath.EvalSymlinks(abs); err == nil {
 		real = r
 	}
-	text := fmt.Sprintf("\nDo you trust the files in this folder?\n\nThe extension source at %q is not trusted.\n\n"+
+	text := fmt.Sprintf("\nDo you trust the files in this folder?\n\nThe extension source at \"%s\" is not trusted.\n\n"+
 		"Trusting a folder allows Gemini CLI to load its local configurations,\nincluding custom commands, hooks, MCP servers, agent skills, and\n"+
 		"settings. These configurations could execute code on your behalf or\nchange the behavior of the CLI.\n", abs)
 	ok, err := x.asker(text, "Do you want to trust this folder and continue with the installation? [y/N]: ", false)

@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
@@ -33,7 +36,7 @@ func newExtEnv(t *testing.T) extEnv {
 			t.Fatal(err)
 		}
 	}
-	e.write(t, filepath.Join(e.home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	e.write(t, filepath.Join(e.home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(root)+`: "TRUST_FOLDER"}`)
 	return e
 }
 
@@ -65,7 +68,7 @@ func (r result) all() string { return r.stdout + r.stderr }
 // gls runs `gemini-ls extensions args...` in the workspace, stdin given.
 func (e extEnv) gls(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	t.Setenv("HOME", e.home)
+	platformtest.SetHome(t, e.home)
 	for _, k := range []string{"GEMINI_CLI_HOME", "GEMINI_CLI_TRUST_WORKSPACE", "GEMINI_CLI_TRUSTED_FOLDERS_PATH", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"} {
 		t.Setenv(k, "")
 	}
@@ -221,7 +224,7 @@ func TestExtensionsLinkRoundTrip(t *testing.T) {
 	r := e.gls(t, "", "link", src, "--consent")
 	mustOK(t, "gemini-ls link", r)
 	mustContain(t, "gemini-ls link", r.stdout, `Extension "greet" linked successfully and enabled.`)
-	if got, want := readExtFile(t, filepath.Join(e.extDir("greet"), ".gemini-extension-install.json")), "{\n  \"source\": \""+src+"\",\n  \"type\": \"link\"\n}"; got != want {
+	if got, want := readExtFile(t, filepath.Join(e.extDir("greet"), ".gemini-extension-install.json")), "{\n  \"source\": "+strconv.Quote(src)+",\n  \"type\": \"link\"\n}"; got != want {
 		t.Fatalf("link metadata %q, want %q", got, want)
 	}
 	if _, err := os.Stat(filepath.Join(e.extDir("greet"), "gemini-extension.json")); !os.IsNotExist(err) {
@@ -292,6 +295,7 @@ type gitRepo struct {
 
 func newGitRepo(t *testing.T, e extEnv, name string) gitRepo {
 	t.Helper()
+	platformtest.Tool(t, "git")
 	execPath, err := exec.Command("git", "--exec-path").Output()
 	if err != nil {
 		t.Fatalf("git: %v", err)
@@ -437,11 +441,20 @@ func TestExtensionsUntrustedFolders(t *testing.T) {
 	}
 	r = e.gls(t, "y\n", "install", src, "--consent")
 	mustOK(t, "trusted now", r)
-	want := "{\n  \"" + src + "\": \"TRUST_FOLDER\",\n  \"" + e.work + "\": \"TRUST_FOLDER\"\n}"
+	want := "{\n  " + strconv.Quote(trustKey(src)) + ": \"TRUST_FOLDER\",\n  " + strconv.Quote(trustKey(e.work)) + ": \"TRUST_FOLDER\"\n}"
 	if got := readExtFile(t, trusted); got != want {
 		t.Fatalf("trustedFolders.json:\n%s\nwant\n%s", got, want)
 	}
 	mustContain(t, "gemini list", e.gemini(t, "list").all(), "greet (1.0.0)")
+}
+
+// trustKey is folder as trustedFolders.json keys it: lower-cased where
+// file names ignore case (macOS, Windows), as 0.61's normalizePath has it.
+func trustKey(folder string) string {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		return strings.ToLower(folder)
+	}
+	return folder
 }
 
 // TestExtensionsNewAndValidate: new makes what Gemini CLI 0.61's new

@@ -43,7 +43,7 @@ func (e mgmtEnv) dirs() (cwd, userDir string, err error) {
 	}
 	userDir = settings.UserDir(e.getenv)
 	if userDir == "" {
-		return "", "", errors.New("neither HOME nor GEMINI_CLI_HOME is set: there is no user settings file")
+		return "", "", errors.New("neither " + settings.HomeVariable + " nor GEMINI_CLI_HOME is set: there is no user settings file")
 	}
 	return cwd, userDir, nil
 }

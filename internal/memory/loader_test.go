@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -312,9 +313,7 @@ func TestUserDirThroughSymlink(t *testing.T) {
 	write(t, filepath.Join(tr.userDir, "more.md"), "more rules")
 	// HOME reached through a symlink, as /home on some systems.
 	link := filepath.Join(tr.base, "homelink")
-	if err := os.Symlink(filepath.Join(tr.base, "home"), link); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, filepath.Join(tr.base, "home"), link)
 	ws, err := workspace.New([]string{tr.root}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -332,9 +331,7 @@ func TestGlobalFileSymlinkedToDotfiles(t *testing.T) {
 	if err := os.MkdirAll(tr.userDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(filepath.Join(dotfiles, "GEMINI.md"), filepath.Join(tr.userDir, "GEMINI.md")); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, filepath.Join(dotfiles, "GEMINI.md"), filepath.Join(tr.userDir, "GEMINI.md"))
 	if got := systemMemory(t, tr.loader(t)); !strings.Contains(got, "from dotfiles") {
 		t.Errorf("the user's own symlinked global file did not load:\n%s", got)
 	}

@@ -10,11 +10,15 @@
 package platformtest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 )
 
 // Tool returns the path of the program name, which the test runs. Where
@@ -45,6 +49,25 @@ func UnixShell(t testing.TB) {
 	if runtime.GOOS == "windows" {
 		t.Skip("runs bash command lines; Windows runs PowerShell or cmd (internal/osshell)")
 	}
+}
+
+// LocalShell returns the shell that runs this machine's command lines
+// (osshell.Local), for a test of what gemini-ls does with a command it
+// runs there, or skips t where that shell runs none: under Wine osshell
+// finds Wine's powershell.exe, a stub that runs nothing and exits 0.
+// Such a test writes its commands in what all the shells read alike
+// (echo, >) or by the shell's Kind, quoting by its Quote.
+func LocalShell(t testing.TB) osshell.Shell {
+	t.Helper()
+	sh := osshell.Local()
+	if runtime.GOOS != "windows" {
+		return sh
+	}
+	out, err := sh.Command(context.Background(), "echo ran").Output()
+	if err != nil || !strings.Contains(string(out), "ran") {
+		t.Skipf("%s runs no command line here (Wine's powershell.exe is a stub): said %q, %v", sh.Executable, out, err)
+	}
+	return sh
 }
 
 // Unix skips t on Windows, where what it checks does not exist: why names

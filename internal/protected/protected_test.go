@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/protected"
 )
 
@@ -66,9 +67,7 @@ func TestWhyByPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	linked := filepath.Join(root, "etc")
-	if err := os.Symlink(real, linked); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, real, linked)
 	s := protected.New(
 		protected.Path{Path: filepath.Join(linked, "settings.json"), What: "the system settings"},
 		protected.Path{Path: filepath.Join(root, "policies"), What: "the system policies"},
@@ -84,7 +83,7 @@ func TestWhyByPath(t *testing.T) {
 		{"relative/ignored", ""},
 	} {
 		got := s.Why(filepath.Join(root, c.path))
-		if got != c.want {
+		if got != filepath.FromSlash(c.want) {
 			t.Errorf("Why(%s) = %q, want %q", c.path, got, c.want)
 		}
 	}
@@ -127,6 +126,7 @@ func TestWhyTooDeep(t *testing.T) {
 func wantWhy(t *testing.T, s protected.Set, dir, path, want string) {
 	t.Helper()
 	got := s.Why(filepath.Join(dir, path))
+	want = filepath.FromSlash(want) // the wants join paths by "/"
 	if want == "" && got != "" || want != "" && !strings.HasPrefix(got, want) {
 		t.Errorf("Why(%s) = %q, want %q…", path, got, want)
 	}
@@ -143,9 +143,7 @@ func mkdir(t *testing.T, root string, dirs ...string) {
 
 func link(t *testing.T, target, name string) {
 	t.Helper()
-	if err := os.Symlink(target, name); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, target, name)
 }
 
 // BenchmarkWhy is one edit's check of an ordinary file, the common case:

@@ -14,7 +14,7 @@ func TestLoadAgentsOverrides(t *testing.T) {
 		"b": {"modelConfig": {"model": "flash", "generateContentConfig": {"temperature": 0.3, "thinkingConfig": {"thinkingBudget": 100}}}, "tools": ["glob"]}
 	}}}`)
 	writeSettings(t, root, `{"agents": {"overrides": {"a": {"runConfig": {"maxTimeMinutes": 2}}}}}`)
-	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestLoadMigratesExperimentalAgentSettings(t *testing.T) {
 			"cliHelpAgentSettings": {"enabled": false}
 		}}`)
 	writeSettings(t, root, `{"agents": {"overrides": {"cli_help": {"enabled": true}}}}`)
-	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	if err != nil {
 		t.Fatal(err)
 	}

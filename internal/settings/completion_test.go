@@ -15,7 +15,7 @@ func TestInlineCompletionSettings(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"inlineCompletion": {"enabled": true, "languages": {"markdown": false, "*": true}, "debounceMs": 20,
 		"model": "flash-lite", "exclude": ["**/secrets/**"], "nextEdit": false, "completionItems": true}}`)
-	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func allocated(f func()) uint64 {
 func TestUntrustedSettingsAreNotExpanded(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	path := writeBomb(t, root, 4<<20)
-	b := &bomb{vars: map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": ""}}
+	b := &bomb{vars: map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_CLI_TRUST_WORKSPACE": ""}}
 	var err error
 	used := allocated(func() { _, err = load(b.getenv, []string{root}) })
 	if b.asked != 0 {
@@ -85,7 +85,7 @@ func TestExpansionIsBounded(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			home := t.TempDir()
 			path := writeSettings(t, home, `{"tools": {"discoveryCommand": "`+c.file+`", "callCommand": "kept?"}}`)
-			b := &bomb{vars: map[string]string{"HOME": home}}
+			b := &bomb{vars: map[string]string{"HOME": home, "USERPROFILE": home}}
 			var s Settings
 			var err error
 			used := allocated(func() { s, err = load(b.getenv, nil) })
@@ -102,7 +102,7 @@ func TestExpansionIsBounded(t *testing.T) {
 		home := t.TempDir()
 		args := strings.Repeat(`"$BIG",`, 64)
 		path := writeSettings(t, home, `{"tools": {"callCommand": "kept?"}, "mcpServers": {"s": {"command": "x", "args": [`+args+` "end"]}}}`)
-		b := &bomb{vars: map[string]string{"HOME": home}}
+		b := &bomb{vars: map[string]string{"HOME": home, "USERPROFILE": home}}
 		s, err := load(b.getenv, nil)
 		checkBombed(t, s, err, path, "mcpServers.s.args[", "more than 1 MiB longer than written")
 	})
@@ -131,7 +131,7 @@ func TestExpansionWithinBounds(t *testing.T) {
 	value := strings.Repeat("v", 100<<10)
 	args := strings.Repeat(`"$V",`, 9)
 	writeSettings(t, home, `{"mcpServers": {"s": {"command": "x", "args": [`+args+` "$V"]}}}`)
-	s, err := load(env(map[string]string{"HOME": home, "V": value}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home, "V": value}), nil)
 	if err != nil || len(s.MCPServers["s"].Args) != 10 || s.MCPServers["s"].Args[9] != value {
 		t.Errorf("Load = %d args, %v; want 10 of 100 KiB", len(s.MCPServers["s"].Args), err)
 	}
@@ -142,7 +142,7 @@ func TestExpansionWithinBounds(t *testing.T) {
 func TestBadValueErrorShowsTheWrittenValue(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"security": {"auth": {"selectedType": "${TOKEN}"}}, "general": {"defaultApprovalMode": "$TOKEN"}}`)
-	_, err := load(env(map[string]string{"HOME": home, "TOKEN": "sk-very-secret"}), nil)
+	_, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home, "TOKEN": "sk-very-secret"}), nil)
 	if err == nil || strings.Contains(err.Error(), "sk-very-secret") || !strings.Contains(err.Error(), `"${TOKEN}" (its variables expanded) is not one of`) ||
 		!strings.Contains(err.Error(), `"$TOKEN" (its variables expanded) is not one of`) {
 		t.Errorf("error = %v; want the values as written, not the token", err)
@@ -159,7 +159,7 @@ func TestUntrustedSettingsAreNotOpened(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(root, ".gemini", "settings.json"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	_, err := load(env(map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": ""}), []string{root})
+	_, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_CLI_TRUST_WORKSPACE": ""}), []string{root})
 	if err == nil || strings.Contains(err.Error(), "not a regular file") || !strings.Contains(err.Error(), "is not trusted") {
 		t.Errorf("error = %v; want only the trust reported", err)
 	}
@@ -199,7 +199,7 @@ func TestExpansionMatchesGeminiCLI(t *testing.T) {
 func TestRedactHidesWhatVariablesGave(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"tools": {"discoveryCommand": "$TOOLS/discover ${SHORT}"}, "mcpServers": {"s": {"headers": {"Authorization": "Bearer ${TOKEN}"}}}}`)
-	s, err := load(env(map[string]string{"HOME": home, "TOOLS": "/opt/secret-tools", "TOKEN": "sk-123456", "SHORT": "x"}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home, "TOOLS": "/opt/secret-tools", "TOKEN": "sk-123456", "SHORT": "x"}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

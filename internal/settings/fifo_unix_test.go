@@ -24,7 +24,7 @@ func TestLoadSkipsFIFOs(t *testing.T) {
 		fifotest.Make(t, filepath.Join(home, ".gemini", "trustedFolders.json")),
 	}
 	getenv := env(map[string]string{
-		"HOME":                            home,
+		"HOME": home, "USERPROFILE": home,
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(system, "settings.json"),
 		"GEMINI_CLI_SYSTEM_DEFAULTS_PATH": filepath.Join(system, "system-defaults.json"),
 	})
@@ -43,7 +43,9 @@ func TestLoadSkipsFIFOs(t *testing.T) {
 	// The .env file.
 	dotenv := fifotest.Make(t, filepath.Join(root, ".env"))
 	fifotest.Returns(t, "loading .env", func() {
-		_, _, err = LoadDotenv(func(k string) (string, bool) { return map[string]string{"HOME": home}[k], k == "HOME" }, DotenvOptions{Dir: root, Trusted: true})
+		_, _, err = LoadDotenv(func(k string) (string, bool) {
+			return map[string]string{"HOME": home, "USERPROFILE": home}[k], k == "HOME"
+		}, DotenvOptions{Dir: root, Trusted: true})
 	})
 	if err == nil || !fifotest.Named(err.Error(), dotenv) {
 		t.Errorf("LoadDotenv of a FIFO = %v, want it named", err)

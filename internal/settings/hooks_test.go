@@ -31,7 +31,7 @@ func TestHooksMergeAcrossLayers(t *testing.T) {
 		          "SessionStart": [{"hooks": [{"type": "command", "command": "start.sh"}]}]},
 		"hooksConfig": {"enabled": false, "disabled": ["b", "c"]}
 	}`)
-	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestUntrustedWorkspaceHooksAreNotRead(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "user.sh"}]}]}}`)
 	writeSettings(t, root, `{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "evil.sh"}]}]}}`)
-	s, _ := load(env(map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{root})
+	s, _ := load(env(map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{root})
 	if got := commands(s.Hooks["BeforeAgent"]); !slices.Equal(got, []string{" user.sh"}) {
 		t.Errorf("BeforeAgent hooks = %q", got)
 	}
@@ -72,7 +72,7 @@ func TestUntrustedWorkspaceHooksAreNotRead(t *testing.T) {
 func TestBadHooksBlameTheirFile(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"hooks": {"BeforeTool": {"command": "x"}}}`)
-	_, err := load(env(map[string]string{"HOME": home}), nil)
+	_, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if err == nil || !strings.Contains(err.Error(), "hooks.BeforeTool must be an array") {
 		t.Errorf("err = %v", err)
 	}

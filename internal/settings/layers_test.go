@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // systemFiles writes Gemini CLI's two system files in dir and returns the
@@ -34,7 +36,7 @@ func TestLoadLayerOrder(t *testing.T) {
 	vars := systemFiles(t, sys,
 		`{"model": {"name": "defaults"}, "tools": {"callCommand": "defaults", "discoveryCommand": "defaults"}, "context": {"fileName": "DEFAULTS.md"}}`,
 		`{"model": {"name": "system"}}`)
-	vars["HOME"] = home
+	platformtest.HomeVars(vars, home)
 	writeSettings(t, home, `{"model": {"name": "user"}, "tools": {"callCommand": "user", "discoveryCommand": "user"}}`)
 	writeSettings(t, root, `{"model": {"name": "workspace"}, "tools": {"callCommand": "workspace"}}`)
 	s, err := load(env(vars), []string{root})
@@ -55,7 +57,7 @@ func TestSystemPaths(t *testing.T) {
 		t.Errorf("SystemSettingsPath = %q", p)
 	}
 	vars["GEMINI_CLI_SYSTEM_SETTINGS_PATH"] = "/x/s.json"
-	if p := SystemDefaultsPath(getenv); p != "/x/system-defaults.json" {
+	if p := SystemDefaultsPath(getenv); p != filepath.FromSlash("/x/system-defaults.json") {
 		t.Errorf("SystemDefaultsPath beside /x/s.json = %q", p)
 	}
 	vars["GEMINI_CLI_SYSTEM_DEFAULTS_PATH"] = "/y/d.json"
@@ -78,7 +80,7 @@ func TestSystemSettingsDecideTrust(t *testing.T) {
 func TestMergeStrategies(t *testing.T) {
 	home, root, sys := t.TempDir(), t.TempDir(), t.TempDir()
 	vars := systemFiles(t, sys, `{"tools": {"exclude": ["web_fetch"]}}`, `{}`)
-	vars["HOME"] = home
+	platformtest.HomeVars(vars, home)
 	writeSettings(t, home, `{"tools": {"exclude": ["run_shell_command", "web_fetch"], "core": ["read_file", "glob"], "allowed": ["run_shell_command(git)"]}}`)
 	writeSettings(t, root, `{"tools": {"exclude": ["google_web_search"], "core": ["read_file"], "allowed": ["read_file"]}}`)
 	s, err := load(env(vars), []string{root})
@@ -103,7 +105,7 @@ func TestBadValuesAreReportedAndIgnored(t *testing.T) {
 		"model": {"compressionThreshold": 1.5, "name": "kept"},
 		"security": {"auth": {"selectedType": "password"}}
 	}`)
-	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	if s.General.DefaultApprovalMode != "auto_edit" || s.Model.CompressionThreshold != 0.3 || s.Security.Auth.SelectedType != "vertex-ai" {
 		t.Errorf("settings = %+v %+v %+v; want the user's values, the workspace's bad ones ignored", s.General, s.Model, s.Security)
 	}
@@ -129,7 +131,7 @@ func TestBadValuesAreReportedAndIgnored(t *testing.T) {
 func TestYoloIsNotTakenFromAFile(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"general": {"defaultApprovalMode": "yolo"}}`)
-	s, err := load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if s.General.DefaultApprovalMode != "default" || err == nil || !strings.Contains(err.Error(), "--approval-mode yolo") {
 		t.Errorf("mode %q, error %v; want default and a warning saying where yolo is chosen", s.General.DefaultApprovalMode, err)
 	}
@@ -139,12 +141,12 @@ func TestLegacyApprovalModeIsMigrated(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"tools": {"approvalMode": "auto_edit"}}`)
 	writeSettings(t, root, `{"tools": {"approvalMode": "auto_edit"}, "general": {"defaultApprovalMode": "default"}}`)
-	s, err := load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if err != nil || s.General.DefaultApprovalMode != "auto_edit" {
 		t.Errorf("tools.approvalMode: %q, %v; want general.defaultApprovalMode auto_edit", s.General.DefaultApprovalMode, err)
 	}
 	// The new key wins over the old one in the same file.
-	s, err = load(env(map[string]string{"HOME": t.TempDir()}), []string{root})
+	s, err = load(env(platformtest.HomeVars(map[string]string{}, t.TempDir())), []string{root})
 	if err != nil || s.General.DefaultApprovalMode != "default" {
 		t.Errorf("both keys: %q, %v; want the new key's value", s.General.DefaultApprovalMode, err)
 	}
@@ -162,7 +164,7 @@ func TestWrongTypesAreNamed(t *testing.T) {
 	} {
 		home := t.TempDir()
 		path := writeSettings(t, home, c.file)
-		_, err := load(env(map[string]string{"HOME": home}), nil)
+		_, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 		if err == nil || !strings.Contains(err.Error(), path+": "+c.want) {
 			t.Errorf("%s: error = %v, want %q", c.file, err, c.want)
 		}
@@ -172,12 +174,12 @@ func TestWrongTypesAreNamed(t *testing.T) {
 func TestStringListTakesBothForms(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"context": {"fileName": "AGENTS.md"}}`)
-	s, err := load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if err != nil || !slices.Equal(s.Context.FileNames(), []string{"AGENTS.md"}) {
 		t.Errorf("one string: %q, %v", s.Context.FileName, err)
 	}
 	writeSettings(t, home, `{"context": {"fileName": ["AGENTS.md", "GEMINI.md"]}}`)
-	s, err = load(env(map[string]string{"HOME": home}), nil)
+	s, err = load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if err != nil || !slices.Equal(s.Context.FileNames(), []string{"AGENTS.md", "GEMINI.md"}) {
 		t.Errorf("a list: %q, %v", s.Context.FileName, err)
 	}
@@ -207,7 +209,7 @@ func TestThinkingBudgetFor(t *testing.T) {
 			]
 		}
 	}`)
-	s, err := load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +232,7 @@ func TestWithOverlay(t *testing.T) {
 		"tools": {"exclude": ["web_fetch"], "core": ["read_file", "glob"]},
 		"mcpServers": {"a": {"command": "a", "args": ["-v"]}}
 	}`)
-	files, err := load(env(map[string]string{"HOME": home}), nil)
+	files, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

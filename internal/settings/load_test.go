@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // env is a fake environment for Load, in which workspaces are trusted
@@ -62,7 +64,7 @@ func TestLoadWorkspaceWinsKeyByKey(t *testing.T) {
 		"tools": {"callCommand": "ws-call"},
 		"mcpServers": {"shared": {"command": "ws-cmd"}}
 	}`)
-	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	if err != nil {
 		t.Fatalf("Load: %v", err)
 	}
@@ -82,7 +84,7 @@ func TestLoadLaterRootWins(t *testing.T) {
 	home, a, b := t.TempDir(), t.TempDir(), t.TempDir()
 	writeSettings(t, a, `{"tools": {"discoveryCommand": "a"}}`)
 	writeSettings(t, b, `{"tools": {"discoveryCommand": "b"}}`)
-	s, err := load(env(map[string]string{"HOME": home}), []string{a, b})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{a, b})
 	if err != nil || s.Tools.DiscoveryCommand != "b" {
 		t.Errorf("Load = %+v, %v; want the last root's value", s.Tools, err)
 	}
@@ -92,14 +94,14 @@ func TestLoadGeminiCLIHome(t *testing.T) {
 	home, cliHome := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"tools": {"callCommand": "home"}}`)
 	writeSettings(t, cliHome, `{"tools": {"callCommand": "cli-home"}}`)
-	s, err := load(env(map[string]string{"HOME": home, "GEMINI_CLI_HOME": cliHome}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_CLI_HOME": cliHome}), nil)
 	if err != nil || s.Tools.CallCommand != "cli-home" {
 		t.Errorf("Load = %+v, %v; want GEMINI_CLI_HOME's file", s.Tools, err)
 	}
 }
 
 func TestLoadMissingFilesAreNotErrors(t *testing.T) {
-	s, err := load(env(map[string]string{"HOME": t.TempDir()}), []string{t.TempDir()})
+	s, err := load(env(platformtest.HomeVars(map[string]string{}, t.TempDir())), []string{t.TempDir()})
 	if err != nil {
 		t.Errorf("Load with no files: %v", err)
 	}
@@ -116,7 +118,7 @@ func TestLoadMalformedFileIsReportedAndSkipped(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"tools": {"discoveryCommand": "user-discover"}}`)
 	bad := writeSettings(t, root, "{\n  \"tools\": {\n    \"callCommand\": \"x\"\n    \"discoveryCommand\": \"y\"\n  }\n}")
-	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	var fe *FileError
 	if !errors.As(err, &fe) {
 		t.Fatalf("Load error = %v, want a *FileError", err)
@@ -136,7 +138,7 @@ func TestLoadWrongTypeIsBlamedOnItsFile(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"tools": {"callCommand": "user-call"}}`)
 	bad := writeSettings(t, root, `{"tools": {"callCommand": ["not", "a", "string"]}}`)
-	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	if err == nil || !strings.Contains(err.Error(), bad) || !strings.Contains(err.Error(), "tools.callCommand must be a string") {
 		t.Errorf("Load error = %v, want %s blamed for tools.callCommand", err, bad)
 	}
@@ -148,7 +150,7 @@ func TestLoadWrongTypeIsBlamedOnItsFile(t *testing.T) {
 func TestLoadNotAnObject(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `[1, 2]`)
-	_, err := load(env(map[string]string{"HOME": home}), nil)
+	_, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if err == nil || !strings.Contains(err.Error(), "must hold a JSON object") {
 		t.Errorf("Load error = %v", err)
 	}
@@ -160,7 +162,7 @@ func TestLoadExpandsEnvironmentVariables(t *testing.T) {
 		"tools": {"discoveryCommand": "$TOOLS/discover --root ${ROOT}", "callCommand": "${MISSING:-fallback}/call $UNSET"},
 		"mcpServers": {"s": {"headers": {"Authorization": "Bearer ${TOKEN}"}}}
 	}`)
-	s, err := load(env(map[string]string{"HOME": home, "TOOLS": "/opt/t", "ROOT": "/w", "TOKEN": "sekrit"}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home, "TOOLS": "/opt/t", "ROOT": "/w", "TOKEN": "sekrit"}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +181,7 @@ func TestLoadHomeAsRootReadsTheFileOnce(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"tools": {"callCommand": "c"}}`)
 	// Untrusted: were the file read again as the root's, it would be refused.
-	s, err := load(env(map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{home})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{home})
 	if err != nil || s.Tools.CallCommand != "c" {
 		t.Errorf("Load = %+v, %v; want the user's file, once", s.Tools, err)
 	}
@@ -191,7 +193,7 @@ func TestLoadRefusesASpecialFile(t *testing.T) {
 	if err := os.MkdirAll(path, 0o755); err != nil { // a directory in its place
 		t.Fatal(err)
 	}
-	_, err := load(env(map[string]string{"HOME": home}), nil)
+	_, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if err == nil || !strings.Contains(err.Error(), path+": it is a directory, not a regular file") {
 		t.Errorf("Load error = %v", err)
 	}
@@ -201,7 +203,7 @@ func TestLoadRefusesASpecialFile(t *testing.T) {
 func TestLoadUseWriteTodos(t *testing.T) {
 	home := t.TempDir()
 	writeSettings(t, home, `{"useWriteTodos": false}`)
-	s, err := load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if err != nil || s.UseWriteTodos == nil || *s.UseWriteTodos {
 		t.Errorf("Load = %v, %v; want useWriteTodos false", s.UseWriteTodos, err)
 	}
@@ -213,7 +215,7 @@ func TestLoadSkills(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	writeSettings(t, home, `{"skills": {"disabled": ["a", "b"]}}`)
 	writeSettings(t, root, `{"skills": {"enabled": false, "disabled": ["c"]}}`)
-	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	if err != nil {
 		t.Fatal(err)
 	}

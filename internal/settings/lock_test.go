@@ -76,7 +76,7 @@ func TestConcurrentTrustGrantsAreAllKept(t *testing.T) {
 		t.Fatalf("%d of %d grants kept:\n%s", len(keys), n, readFile(t, path))
 	}
 	for i := range n {
-		if !strings.Contains(readFile(t, path), jsString(grantFolder(i))) {
+		if !strings.Contains(readFile(t, path), jsString(trustKeyOf(t, grantFolder(i)))) {
 			t.Errorf("the grant of %s was lost", grantFolder(i))
 		}
 	}
@@ -84,13 +84,24 @@ func TestConcurrentTrustGrantsAreAllKept(t *testing.T) {
 
 func grantFolder(i int) string { return fmt.Sprintf("/work/project-%02d", i) }
 
+// trustKeyOf is folder as the trust file keys it: on Windows on the
+// current drive and lower-cased.
+func trustKeyOf(t *testing.T, folder string) string {
+	t.Helper()
+	key, err := trustKey(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key
+}
+
 // A grant made while the lock directory exists, fresh, waits for it,
 // and lands once it is removed.
 func TestTrustGrantWaitsForTheLock(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trustedFolders.json")
 	writeFile(t, path, `{"/a": "TRUST_FOLDER"}`)
 	locktest.Waits(t, path, func(ctx context.Context) error { return SetFolderTrust(ctx, path, "/b", TrustFolder) })
-	if got, want := readFile(t, path), "{\n  \"/a\": \"TRUST_FOLDER\",\n  \"/b\": \"TRUST_FOLDER\"\n}"; got != want {
+	if got, want := readFile(t, path), "{\n  \"/a\": \"TRUST_FOLDER\",\n  "+jsString(trustKeyOf(t, "/b"))+": \"TRUST_FOLDER\"\n}"; got != want {
 		t.Errorf("after the wait the file is\n%s\nwant\n%s", got, want)
 	}
 }
@@ -111,7 +122,7 @@ func TestTrustGrantTakesOverAStaleLock(t *testing.T) {
 	if err := SetFolderTrust(ctx, path, "/b", TrustFolder); err != nil {
 		t.Fatalf("the grant over a stale lock: %v", err)
 	}
-	if got := readFile(t, path); !strings.Contains(got, `"/b": "TRUST_FOLDER"`) {
+	if got := readFile(t, path); !strings.Contains(got, jsString(trustKeyOf(t, "/b"))+`: "TRUST_FOLDER"`) {
 		t.Errorf("the grant did not land:\n%s", got)
 	}
 }
@@ -172,7 +183,7 @@ func TestTrustGrantAndGeminiCLIWaitForEachOther(t *testing.T) {
 	}
 	got := readFile(t, path)
 	for _, folder := range []string{"/theirs", "/theirs-again", "/ours"} {
-		if !strings.Contains(got, jsString(folder)+": \"TRUST_FOLDER\"") {
+		if !strings.Contains(got, jsString(trustKeyOf(t, folder))+": \"TRUST_FOLDER\"") {
 			t.Errorf("the grant of %s was lost:\n%s", folder, got)
 		}
 	}

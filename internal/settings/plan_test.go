@@ -2,6 +2,7 @@ package settings
 
 import (
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -10,6 +11,9 @@ import (
 // names none, and each session has its own under ~/.gemini/tmp.
 func TestPlansDir(t *testing.T) {
 	root := filepath.FromSlash("/home/ada/proj")
+	if runtime.GOOS == "windows" {
+		root = `C:` + root
+	}
 	for _, tc := range []struct {
 		directory, want, wrong string
 	}{

@@ -166,9 +166,16 @@ func (p Plan) PlansDir(root string) (string, error) {
 	if p.Directory == "" {
 		return "", nil
 	}
-	dir := filepath.Join(root, p.Directory)
-	if filepath.IsAbs(p.Directory) {
+	var dir string
+	switch {
+	case filepath.IsAbs(p.Directory):
 		dir = filepath.Clean(p.Directory)
+	case strings.HasPrefix(p.Directory, "/") || strings.HasPrefix(p.Directory, `\`):
+		// Rooted but not absolute, on Windows: on the root's drive, as
+		// Node's path.resolve has it, not below the root.
+		dir = filepath.Join(filepath.VolumeName(root), p.Directory)
+	default:
+		dir = filepath.Join(root, p.Directory)
 	}
 	if rel, err := filepath.Rel(root, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return "", fmt.Errorf("general.plan.directory %q resolves to %s, which is outside the project root %s", p.Directory, dir, root)

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
-	"github.com/gemini-ls/gemini-ls/internal/shellquote"
 )
 
 // A workspace can name commands to run (tools.discoveryCommand, MCP
@@ -221,9 +221,11 @@ func (ft folderTrust) check(root string) (decided bool, why error) {
 	if where == "" {
 		where = "~/.gemini/trustedFolders.json"
 	}
+	// The command quoted for the shell the user has: PowerShell or cmd.exe
+	// on Windows, where bash's quotes would be kept in the path.
 	return false, fmt.Errorf("the folder %s is not trusted. "+
 		"Trust it for good with /permissions trust in your editor or Gemini CLI, or from a shell with: gemini-ls trust %s (it records it in %s); "+
-		"for one run, set GEMINI_CLI_TRUST_WORKSPACE=true", root, shellquote.Quote(root), where)
+		"for one run, set GEMINI_CLI_TRUST_WORKSPACE=true", root, osshell.Local().Quote(root), where)
 }
 
 // realPath is path with symlinks resolved, when it exists.

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/internal/shellquote"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // trustCase is a home with trustedFolders.json rules and a workspace root
@@ -23,12 +25,13 @@ func newTrustCase(t *testing.T, rules string) trustCase {
 	writeSettings(t, home, `{"tools": {"discoveryCommand": "user"}}`)
 	writeSettings(t, root, `{"tools": {"discoveryCommand": "workspace"}}`)
 	if rules != "" {
-		rules = strings.ReplaceAll(rules, "ROOT", root)
+		// root within a JSON string: Windows's backslashes escaped.
+		rules = strings.ReplaceAll(rules, "ROOT", strings.Trim(strconv.Quote(root), `"`))
 		if err := os.WriteFile(filepath.Join(home, ".gemini", "trustedFolders.json"), []byte(rules), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return trustCase{home: home, root: root, vars: map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": ""}}
+	return trustCase{home: home, root: root, vars: map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_CLI_TRUST_WORKSPACE": ""}}
 }
 
 func (c trustCase) load(t *testing.T) (string, error) {
@@ -50,7 +53,7 @@ func TestUntrustedWorkspaceSettingsAreNotRead(t *testing.T) {
 		t.Errorf("discoveryCommand = %q, want the user's: the workspace is not trusted", got)
 	}
 	if err == nil || !strings.Contains(err.Error(), "is not trusted") || !strings.Contains(err.Error(), filepath.Join(c.root, ".gemini", "settings.json")) ||
-		!strings.Contains(err.Error(), "GEMINI_CLI_TRUST_WORKSPACE=true") || !strings.Contains(err.Error(), "gemini-ls trust "+shellquote.Quote(c.root)) {
+		!strings.Contains(err.Error(), "GEMINI_CLI_TRUST_WORKSPACE=true") || !strings.Contains(err.Error(), "gemini-ls trust "+osshell.Local().Quote(c.root)) {
 		t.Errorf("error = %v, want it to say the folder is not trusted and how to trust it", err)
 	}
 }
@@ -107,7 +110,7 @@ func TestTrustFromEnvironmentAndSettings(t *testing.T) {
 
 	c = newTrustCase(t, "")
 	c.vars["GEMINI_CLI_TRUSTED_FOLDERS_PATH"] = filepath.Join(c.root, "..", "elsewhere.json")
-	os.WriteFile(c.vars["GEMINI_CLI_TRUSTED_FOLDERS_PATH"], []byte(`{"`+c.root+`": "TRUST_FOLDER"}`), 0o600)
+	os.WriteFile(c.vars["GEMINI_CLI_TRUSTED_FOLDERS_PATH"], []byte(`{`+strconv.Quote(c.root)+`: "TRUST_FOLDER"}`), 0o600)
 	if got, err := c.load(t); got != "workspace" || err != nil {
 		t.Errorf("GEMINI_CLI_TRUSTED_FOLDERS_PATH: %q, %v", got, err)
 	}
@@ -116,10 +119,8 @@ func TestTrustFromEnvironmentAndSettings(t *testing.T) {
 func TestTrustFollowsSymlinks(t *testing.T) {
 	c := newTrustCase(t, "")
 	link := filepath.Join(t.TempDir(), "link")
-	if err := os.Symlink(c.root, link); err != nil {
-		t.Skip(err)
-	}
-	os.WriteFile(filepath.Join(c.home, ".gemini", "trustedFolders.json"), []byte(`{"`+link+`": "TRUST_FOLDER"}`), 0o600)
+	platformtest.Symlink(t, c.root, link)
+	os.WriteFile(filepath.Join(c.home, ".gemini", "trustedFolders.json"), []byte(`{`+strconv.Quote(link)+`: "TRUST_FOLDER"}`), 0o600)
 	if got, err := c.load(t); got != "workspace" {
 		t.Errorf("a rule naming a link to the root: %q, %v", got, err)
 	}

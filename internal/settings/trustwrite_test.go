@@ -3,6 +3,7 @@ package settings
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
@@ -16,10 +17,10 @@ func TestSetFolderTrustKeepsOrderAndRefusesBadFiles(t *testing.T) {
 	if err := SetFolderTrust(t.Context(), path, "/m", TrustFolder); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := readFile(t, path), "{\n  \"/z\": \"DO_NOT_TRUST\",\n  \"/a\": \"TRUST_PARENT\",\n  \"/m\": \"TRUST_FOLDER\"\n}"; got != want {
+	if got, want := readFile(t, path), "{\n  \"/z\": \"DO_NOT_TRUST\",\n  \"/a\": \"TRUST_PARENT\",\n  "+jsString(trustKeyOf(t, "/m"))+": \"TRUST_FOLDER\"\n}"; got != want {
 		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+	if fi, _ := os.Stat(path); runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 { // Windows has no modes
 		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
 	}
 	bad := `{"/z": "MAYBE"}`

@@ -23,7 +23,7 @@ func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
 		"mcpServers": {"s": {"command": "srv", "description": "a server", "tpc": "x"}},
 	}`)
 	project := writeSettings(t, root, `{"ui": {"theme": "Dracula"}, "advanced": {"ignoreLocalEnv": true}}`)
-	s, err := load(env(map[string]string{"HOME": home}), []string{root})
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
 func TestUntrustedFolderKeysAreNotListed(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	writeSettings(t, root, `{"ui": {"theme": "Dracula"}}`)
-	s, _ := load(env(map[string]string{"HOME": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{root})
+	s, _ := load(env(map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{root})
 	if got := s.UnreadKeys(); len(got) != 0 {
 		t.Errorf("a file not read listed keys: %+v", got)
 	}
@@ -142,7 +142,7 @@ func TestUnreadKeysOfTheInstalledWorld(t *testing.T) {
 		"security": {"allowedExtensions": ["a"], "blockGitExtensions": true},
 		"mcpServers": {"s": {"url": "http://127.0.0.1:1", "type": "sse", "oauth": {"enabled": true}}}
 	}`)
-	s, err := load(env(map[string]string{"HOME": home}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestPolicyPaths(t *testing.T) {
 	if err := os.WriteFile(system, []byte(`{"adminPolicyPaths": ["/admin"]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s, err := load(env(map[string]string{"HOME": home, "GEMINI_CLI_SYSTEM_SETTINGS_PATH": system}), nil)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_CLI_SYSTEM_SETTINGS_PATH": system}), nil)
 	if err == nil || !strings.Contains(err.Error(), user) || !strings.Contains(err.Error(), "adminPolicyPaths is read only from the system settings file") {
 		t.Errorf("the user's adminPolicyPaths was not refused: %v", err)
 	}

@@ -29,7 +29,7 @@ func buildWith(t *testing.T, home, root string, overlay map[string]any, more map
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	maps.Copy(env, more)
 	var warnings []string
 	b, err := Build(context.Background(), Options{

@@ -19,7 +19,7 @@ func TestHooksAreCheckedAndNeedARestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A trusted folder: in another, the editor's hooks are not taken.
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
 	var warnings []string
 	b, err := Build(context.Background(), Options{
 		Workspace: ws,
@@ -51,7 +51,7 @@ func TestHooksDisabledAppliesAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	userFile := filepath.Join(home, ".gemini", "settings.json")
 	writeFile(t, userFile, `{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "name": "h", "command": "true"}]}]}}`)
 	b, err := Build(context.Background(), Options{Workspace: ws, Getenv: func(k string) string { return env[k] }})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,8 +29,8 @@ func newIncludeCase(t *testing.T, userSettings string) *includeCase {
 		// Not a project's settings: never read.
 		writeFile(t, filepath.Join(d, ".gemini", "settings.json"), `{"ui": {"theme": "x"}}`)
 	}
-	writeFile(t, filepath.Join(c.home, ".gemini", "settings.json"), strings.ReplaceAll(userSettings, "USERDIR", c.fromUser))
-	c.env = map[string]string{"HOME": c.home, "GEMINI_API_KEY": "k", "GEMINI_CLI_TRUST_WORKSPACE": "true",
+	writeFile(t, filepath.Join(c.home, ".gemini", "settings.json"), strings.ReplaceAll(userSettings, `"USERDIR"`, strconv.Quote(c.fromUser)))
+	c.env = map[string]string{"HOME": c.home, "USERPROFILE": c.home, "GEMINI_API_KEY": "k", "GEMINI_CLI_TRUST_WORKSPACE": "true",
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(c.home, "none.json")}
 	return c
 }
@@ -88,7 +89,7 @@ func TestIncludeDirectoriesBecomeRoots(t *testing.T) {
 func TestUntrustedFolderAddsNoRoots(t *testing.T) {
 	c := newIncludeCase(t, `{}`)
 	c.env["GEMINI_CLI_TRUST_WORKSPACE"] = "false"
-	writeFile(t, filepath.Join(c.root, ".gemini", "settings.json"), `{"context": {"includeDirectories": ["`+c.beside+`"]}}`)
+	writeFile(t, filepath.Join(c.root, ".gemini", "settings.json"), `{"context": {"includeDirectories": [`+strconv.Quote(c.beside)+`]}}`)
 	b := c.build(t)
 	if got := b.Workspace().Roots(); !slices.Equal(got, []string{c.root}) {
 		t.Errorf("roots = %q, want only the project", got)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -61,7 +62,7 @@ func TestCustomPlansDirThroughSymlinks(t *testing.T) {
 	var warned []error
 	b := &Built{
 		opts:   Options{Workspace: ws, Warn: func(_ string, err error) { warned = append(warned, err) }},
-		Getenv: func(k string) string { return map[string]string{"HOME": home}[k] },
+		Getenv: func(k string) string { return map[string]string{"HOME": home, "USERPROFILE": home}[k] },
 	}
 	plansIn := func(dir string) func(string) (string, error) {
 		t.Helper()
@@ -73,9 +74,7 @@ func TestCustomPlansDirThroughSymlinks(t *testing.T) {
 		return find
 	}
 
-	if err := os.Symlink(outside, filepath.Join(root, "out")); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, outside, filepath.Join(root, "out"))
 	got, err := plansIn("out")("S1")
 	if err != nil || !strings.HasPrefix(got, filepath.Join(home, ".gemini", "tmp")+string(filepath.Separator)) || filepath.Base(got) != "plans" {
 		t.Errorf("symlink out of the project: the plans directory is %s, %v; want the session's own", got, err)
@@ -84,17 +83,13 @@ func TestCustomPlansDirThroughSymlinks(t *testing.T) {
 		t.Errorf("warnings %v", warned)
 	}
 
-	if err := os.Symlink(filepath.Join(root, "docs", "plans"), filepath.Join(root, "in")); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, filepath.Join(root, "docs", "plans"), filepath.Join(root, "in"))
 	if got, err := plansIn("in")("S1"); err != nil || got != filepath.Join(root, "docs", "plans") || len(warned) != 0 {
 		t.Errorf("symlink inside the project: %s, %v (warnings %v); want %s", got, err, warned, filepath.Join(root, "docs", "plans"))
 	}
 
 	find := plansIn("later")
-	if err := os.Symlink(outside, filepath.Join(root, "later")); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, outside, filepath.Join(root, "later"))
 	if got, err := find("S2"); err == nil || !strings.Contains(err.Error(), "outside the project root") {
 		t.Errorf("made to lead out after the start: %s, %v; want it refused", got, err)
 	}

@@ -123,7 +123,7 @@ func secureDir(dir string) error {
 		return err
 	case !info.IsDir():
 		return errors.New("it is not a directory")
-	case info.Mode().Perm()&0o022 != 0:
+	case writableByOthers(info):
 		return errors.New("it is writable by group or others")
 	}
 	if !ownedByRoot(info) {

@@ -3,9 +3,12 @@ package setup
 import (
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -14,6 +17,7 @@ import (
 // its owner, root, may write it, as Gemini CLI checks it; one that does
 // not exist holds nothing and is fine.
 func TestSecureDir(t *testing.T) {
+	platformtest.Unix(t, "file modes or owners")
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o777); err != nil {
 		t.Fatal(err)
@@ -36,6 +40,17 @@ func TestSecureDir(t *testing.T) {
 	}
 }
 
+// Windows keeps no Unix modes nor a root: an existing directory is read,
+// guarded by its ACLs, not refused for the 0o777 Go reports for it.
+func TestSecureDirOnWindows(t *testing.T) {
+	if runtime.GOOS != "windows" {
+		t.Skip("Windows's rule; TestSecureDir checks the Unix one")
+	}
+	if err := secureDir(t.TempDir()); err != nil {
+		t.Errorf("a directory on Windows: %v, want it read", err)
+	}
+}
+
 // settings' policyPaths replace ~/.gemini/policies in the user tier, and
 // the system settings' adminPolicyPaths add the administrator's tier, as
 // Gemini CLI's getPolicyDirectories has them.
@@ -51,8 +66,8 @@ func TestPolicyPathsFromSettings(t *testing.T) {
 	writeFile(t, filepath.Join(a.home, ".gemini", "policies", "home.toml"), rule("home_tool"))
 	writeFile(t, filepath.Join(custom, "custom.toml"), rule("custom_tool"))
 	writeFile(t, filepath.Join(admin, "admin.toml"), rule("admin_tool"))
-	writeFile(t, filepath.Join(a.home, ".gemini", "settings.json"), `{"policyPaths": ["`+custom+`"]}`)
-	writeFile(t, a.env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"], `{"adminPolicyPaths": ["`+admin+`"]}`)
+	writeFile(t, filepath.Join(a.home, ".gemini", "settings.json"), `{"policyPaths": [`+strconv.Quote(custom)+`]}`)
+	writeFile(t, a.env["GEMINI_CLI_SYSTEM_SETTINGS_PATH"], `{"adminPolicyPaths": [`+strconv.Quote(admin)+`]}`)
 	b := a.build(t, "")
 	priorities := map[string]float64{}
 	for _, r := range b.Policy.Rules() {
@@ -78,7 +93,7 @@ func TestAdminPolicyPathsYieldToTheSystemPolicies(t *testing.T) {
 	b.Getenv = func(k string) string { return a.env[k] }
 	system := t.TempDir()
 	set := settings.Settings{AdminPolicyPaths: []string{"/admin"}}
-	if got := b.adminPolicySources(set, system); len(got) != 1 || got[0].Path != "/admin" || got[0].Tier != policy.TierAdmin {
+	if got := b.adminPolicySources(set, system); len(got) != 1 || got[0].Path != filepath.Clean("/admin") || got[0].Tier != policy.TierAdmin {
 		t.Errorf("with no system policies: %+v", got)
 	}
 	writeFile(t, filepath.Join(system, "central.toml"), "")

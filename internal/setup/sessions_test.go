@@ -16,7 +16,7 @@ import (
 // XDG state directory; without HOME there is no store, and it says why.
 func TestOpenSessions(t *testing.T) {
 	home, state, root := t.TempDir(), t.TempDir(), t.TempDir()
-	env := map[string]string{"HOME": home, "XDG_STATE_HOME": state}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "XDG_STATE_HOME": state}
 	store, err := OpenSessions(func(k string) string { return env[k] }, root, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -6,7 +6,9 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -74,7 +76,7 @@ func TestReloadReadsTheFilesOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	var warnings []string
 	b, err := Build(context.Background(), Options{
 		Workspace: ws,
@@ -101,12 +103,12 @@ func TestReloadReadsTheFilesOnce(t *testing.T) {
 // mode; a change that names none leaves the session's own mode alone.
 func TestReloadNamedModeReachesEverySession(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(root)+`: "TRUST_FOLDER"}`)
 	ws, err := workspace.New([]string{root}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	b, err := Build(context.Background(), Options{Workspace: ws, Getenv: func(k string) string { return env[k] }, Warn: func(string, error) {}})
 	if err != nil {
 		t.Fatal(err)
@@ -133,10 +135,13 @@ func TestReloadNamedModeReachesEverySession(t *testing.T) {
 func TestBuildWithoutCredentials(t *testing.T) {
 	home, root, markers := t.TempDir(), t.TempDir(), t.TempDir()
 	marker := filepath.Join(markers, "mcp-ran")
-	writeFile(t, filepath.Join(home, ".gemini", "settings.json"),
-		`{"mcpServers": {"users": {"command": "sh", "args": ["-c", "touch `+marker+`"]}}}`)
-	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
-	env := map[string]string{"HOME": home, "PATH": os.Getenv("PATH"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	server := `"command": "sh", "args": ["-c", "touch ` + marker + `"]`
+	if runtime.GOOS == "windows" { // where cmd.exe leaves the mark
+		server = `"command": "cmd.exe", "args": ["/c", ` + strconv.Quote("type nul > "+marker) + `]`
+	}
+	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), `{"mcpServers": {"users": {`+server+`}}}`)
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(root)+`: "TRUST_FOLDER"}`)
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "PATH": os.Getenv("PATH"), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	build := func(without bool) *Built {
 		ws, err := workspace.New([]string{root}, nil)
 		if err != nil {
@@ -189,7 +194,7 @@ func TestRebuildKeepsTheChangedSettings(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
 	b, err := Build(context.Background(), Options{
 		Workspace: ws,
 		Getenv:    func(k string) string { return env[k] },
@@ -230,13 +235,13 @@ func TestRebuildKeepsTheChangedSettings(t *testing.T) {
 // other modes still go.
 func TestDisableYoloModeRefusesYolo(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
-	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{"`+root+`": "TRUST_FOLDER"}`)
+	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(root)+`: "TRUST_FOLDER"}`)
 	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), `{"security": {"disableYoloMode": true}}`)
 	ws, err := workspace.New([]string{root}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	opts := Options{Workspace: ws, Getenv: func(k string) string { return env[k] }, Warn: func(string, error) {}}
 	yoloOverlay := map[string]any{"general": map[string]any{"defaultApprovalMode": "yolo"}}
 
@@ -285,7 +290,7 @@ func TestReloadMCPAndRebuildKeepASessionsDisabledServer(t *testing.T) {
 		}
 	}
 	write(`"docs": {"command": "/nonexistent/docs"}`)
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "GEMINI_CLI_TRUST_WORKSPACE": "true"}
 	b, err := Build(context.Background(), Options{Workspace: ws, Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatal(err)

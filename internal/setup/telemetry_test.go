@@ -37,7 +37,7 @@ func newTelemetryEnv(t *testing.T, userSettings string, turns ...geminitest.Turn
 	userSettings = strings.Replace(userSettings, "{", `{"model": {"name": "gemini-2.5-flash"}, `, 1)
 	writeFile(t, filepath.Join(e.home, ".gemini", "settings.json"), userSettings)
 	e.env = map[string]string{
-		"HOME":                   e.home,
+		"HOME": e.home, "USERPROFILE": e.home,
 		"PATH":                   os.Getenv("PATH"),
 		"GEMINI_API_KEY":         telemetryKey,
 		"GOOGLE_GEMINI_BASE_URL": srv.URL,

@@ -29,7 +29,7 @@ func TestUnreadKeysAreToldOncePerProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"HOME": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_TRUST_WORKSPACE": "true",
+	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k", "GEMINI_CLI_TRUST_WORKSPACE": "true",
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json")}
 	var told []string
 	shared := &Told{}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -41,7 +42,7 @@ func newAttack(t *testing.T) *attack {
 	}`, touch("discovery-ran"), touch("repo-mcp-ran")))
 	writeFile(t, filepath.Join(a.root, "GEMINI.md"), "ROOT-MEMORY\n")
 	a.env = map[string]string{
-		"HOME":                            a.home,
+		"HOME": a.home, "USERPROFILE": a.home,
 		"PATH":                            os.Getenv("PATH"),
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(sys, "settings.json"),
 	}
@@ -142,7 +143,7 @@ func TestTrustIsOneDecision(t *testing.T) {
 // and approval mode apply.
 func TestTrustedFolderGetsItsSettings(t *testing.T) {
 	a := newAttack(t)
-	writeFile(t, filepath.Join(a.home, ".gemini", "trustedFolders.json"), `{"`+a.root+`": "TRUST_FOLDER"}`)
+	writeFile(t, filepath.Join(a.home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(a.root)+`: "TRUST_FOLDER"}`)
 	// The user's MCP server is left out: it is not what this test is about.
 	writeFile(t, filepath.Join(a.home, ".gemini", "settings.json"), `{"security": {"folderTrust": {"enabled": false}}}`)
 	b := a.build(t, "")

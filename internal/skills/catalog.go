@@ -192,9 +192,10 @@ func (d *discovery) add(s Skill) {
 		return
 	}
 	if old := d.skills[i]; old.Location != s.Location {
-		// Gemini CLI's warning, word for word.
+		// Gemini CLI's warning, word for word: the paths as they are, not
+		// Go-quoted (which doubles Windows's backslashes).
 		d.problems = append(d.problems, Problem{Path: s.Location, Err: fmt.Errorf(
-			"Skill conflict detected: %q from %q is overriding the same skill from %q.", s.Name, s.Location, old.Location)})
+			`Skill conflict detected: "%s" from "%s" is overriding the same skill from "%s".`, s.Name, s.Location, old.Location)})
 	}
 	d.skills[i] = s
 }

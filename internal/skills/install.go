@@ -226,6 +226,9 @@ func clone(ctx context.Context, url, dir string) error {
 	cmd := exec.CommandContext(ctx, "git", "clone", "--depth", "1", "--quiet", "--", url, dir)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return fmt.Errorf("Failed to clone Git repository from %s: git is not installed (https://git-scm.com), and a skill is cloned with it", url)
+		}
 		return fmt.Errorf("Failed to clone Git repository from %s %v: %s", url, err, strings.TrimSpace(string(out)))
 	}
 	return nil

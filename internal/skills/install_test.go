@@ -91,3 +91,13 @@ func TestInstallReplacesAndUninstallFindsByName(t *testing.T) {
 		t.Errorf("the target went: %v", err)
 	}
 }
+
+// Without git a skill from a git repository is refused saying git is
+// missing, as a Windows often has none.
+func TestCloneSaysGitIsMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := clone(t.Context(), "https://github.com/acme/skills.git", filepath.Join(t.TempDir(), "clone"))
+	if err == nil || !strings.Contains(err.Error(), "git is not installed") {
+		t.Errorf("without git: %v, want it to say git is not installed", err)
+	}
+}

@@ -183,12 +183,13 @@ func TestFolderStructure(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	sep := string(filepath.Separator) // as 0.61 marks folders, by path.sep
 	want := "Showing up to 200 items (files + folders). Folders or files indicated with ... contain more items not shown, were ignored, or the display limit (200 items) was reached.\n\n" +
-		dir + "/\n" +
+		dir + sep + "\n" +
 		"├───Readme.txt\n" +
 		"├───SKILL.md\n" +
-		"├───node_modules/...\n" +
-		"└───scripts/\n" +
+		"├───node_modules" + sep + "...\n" +
+		"└───scripts" + sep + "\n" +
 		"    ├───check.py\n" +
 		"    └───fill.py"
 	if got := skills.FolderStructure(dir); got != want {

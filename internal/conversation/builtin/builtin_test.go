@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/conversation/builtin"
 	"github.com/gemini-ls/gemini-ls/internal/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // Every built-in is declared once, by name, with a description; only
@@ -233,12 +235,12 @@ func TestMCP(t *testing.T) {
 		t.Errorf("/mcp without servers said %q", got)
 	}
 	server := filepath.Join(t.TempDir(), "mcpserver")
-	if out, err := exec.Command("go", "build", "-o", server, "../../tools/mcp/testdata/mcpserver").CombinedOutput(); err != nil {
+	if out, err := exec.Command(platformtest.Tool(t, "go"), "build", "-o", server, "../../tools/mcp/testdata/mcpserver").CombinedOutput(); err != nil {
 		t.Fatalf("building the test MCP server: %v\n%s", err, out)
 	}
 	h.write("~/.gemini/settings.json", `{"mcpServers": {
-		"alpha": {"command": "`+server+`"},
-		"broken": {"command": "`+server+`", "args": ["-fail-at-start"]}
+		"alpha": {"command": `+strconv.Quote(server)+`},
+		"broken": {"command": `+strconv.Quote(server)+`, "args": ["-fail-at-start"]}
 	}}`)
 	env := h.conversation()
 	h.answer(env, "/tools") // waits for the servers

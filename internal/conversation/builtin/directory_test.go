@@ -2,8 +2,11 @@ package builtin_test
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 )
 
 // /directory add adds trusted folders as roots (comma-separated, ~ and
@@ -20,7 +23,7 @@ func TestDirectoryAddAndShow(t *testing.T) {
 	h.write(filepath.Join(lib, "x.go"), "package x\n")
 	h.write(filepath.Join(docs, "d.md"), "# d\n")
 	h.write(filepath.Join(secret, "s.txt"), "s\n")
-	h.write("~/.gemini/trustedFolders.json", `{"`+h.root+`": "TRUST_FOLDER", "`+lib+`": "TRUST_FOLDER", "`+docs+`": "TRUST_FOLDER"}`)
+	h.write("~/.gemini/trustedFolders.json", `{`+strconv.Quote(h.root)+`: "TRUST_FOLDER", `+strconv.Quote(lib)+`: "TRUST_FOLDER", `+strconv.Quote(docs)+`: "TRUST_FOLDER"}`)
 	env := h.conversation()
 
 	out := h.answer(env, "/directory add "+lib+", ~/docs ,"+h.root)
@@ -37,7 +40,7 @@ func TestDirectoryAddAndShow(t *testing.T) {
 	}
 
 	err := h.fails(env, "/directory add "+secret)
-	for _, want := range []string{"were not added because they were not trusted:\n- " + secret, "gemini-ls trust " + secret} {
+	for _, want := range []string{"were not added because they were not trusted:\n- " + secret, "gemini-ls trust " + osshell.Local().Quote(secret)} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("/directory add of an untrusted folder: %v, want %q", err, want)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // confirmer is a front end's confirmation door: it answers every
@@ -124,6 +125,7 @@ func TestExtensionsRelativePathsAreTheWorkspaces(t *testing.T) {
 	if got := h.answer(h.conversation(), "/extensions list"); !strings.Contains(got, "`greeter` 1.0.0") {
 		t.Errorf("/extensions list: %q", got)
 	}
+	canLink(t) // last, since where links cannot be made the test ends here
 	if got := h.answer(env, "/skills link my-skills"); !strings.Contains(got, "Successfully linked skills") {
 		t.Errorf("/skills link of a relative path: %q", got)
 	}
@@ -184,6 +186,7 @@ func TestExtensionsReloadAndExplore(t *testing.T) {
 // /skills link links a directory's skills, once the user consents, and
 // the session finds them at once.
 func TestSkillsLinkInChat(t *testing.T) {
+	canLink(t)
 	h := newHarness(t)
 	src := t.TempDir()
 	h.write(filepath.Join(src, "tidy", "SKILL.md"), "---\nname: tidy\ndescription: tidies up\n---\nTidy.\n")
@@ -238,9 +241,7 @@ func gitCommit(t *testing.T, dir, bare, message string) {
 // --ref and --auto-update, recorded as the command line records them;
 // /extensions update fetches it again.
 func TestExtensionsInstallFromGitInChat(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Fatalf("git is needed: %v", err)
-	}
+	platformtest.Tool(t, "git")
 	h := newHarness(t)
 	wc := h.extensionSource(filepath.Join(t.TempDir(), "wc"), "1.0.0")
 	bare := filepath.Join(t.TempDir(), "greeter.git")
@@ -261,4 +262,11 @@ func TestExtensionsInstallFromGitInChat(t *testing.T) {
 	if got := h.answer(env, "/extensions update greeter"); !strings.Contains(got, `Extension "greeter" successfully updated: 1.0.0 → 2.0.0.`) || !env.Built.Stale() {
 		t.Errorf("update from git said %q (stale %v)", got, env.Built.Stale())
 	}
+}
+
+// canLink skips t where symbolic links cannot be made, as /skills link
+// makes them.
+func canLink(t *testing.T) {
+	t.Helper()
+	platformtest.Symlink(t, "target", filepath.Join(t.TempDir(), "link"))
 }

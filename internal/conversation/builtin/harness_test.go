@@ -34,7 +34,7 @@ func newHarness(t *testing.T, turns ...geminitest.Turn) *harness {
 	t.Helper()
 	h := &harness{t: t, home: t.TempDir(), root: t.TempDir(), model: geminitest.NewTestServer(t, turns...)}
 	h.env = map[string]string{
-		"HOME":           h.home,
+		"HOME": h.home, "USERPROFILE": h.home,
 		"GEMINI_API_KEY": "test-key",
 		// A concrete model, as a user could name it: no routing classifier
 		// request ahead of the prompt's in the fake's script.

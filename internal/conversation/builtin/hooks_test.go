@@ -3,30 +3,45 @@ package builtin_test
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/conversation/builtin"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
-// markHook is a hook that adds a line to the project's file each time it
-// runs.
-func markHook(name, file string) string {
-	cmd := `echo ran >> \"$GEMINI_PROJECT_DIR/` + file + `\"`
-	if name == "" {
-		return `{"type": "command", "command": "` + cmd + `"}`
+// markCommand is a command, in sh's language, that adds a line "ran" to
+// the project's file (hooks run in the project) each time it runs.
+func markCommand(sh osshell.Shell, file string) string {
+	switch sh.Kind {
+	case osshell.PowerShell:
+		// Not >>, which writes UTF-16 in Windows PowerShell.
+		return "Add-Content -Path " + sh.Quote(file) + " -Value ran"
+	case osshell.Cmd:
+		return "echo ran>>" + sh.Quote(file)
 	}
-	return `{"type": "command", "name": "` + name + `", "command": "` + cmd + `"}`
+	return `echo ran >> "$GEMINI_PROJECT_DIR/` + file + `"`
+}
+
+// markHook is a hook that runs markCommand in sh.
+func markHook(sh osshell.Shell, name, file string) string {
+	cmd := strconv.Quote(markCommand(sh, file))
+	if name == "" {
+		return `{"type": "command", "command": ` + cmd + `}`
+	}
+	return `{"type": "command", "name": "` + name + `", "command": ` + cmd + `}`
 }
 
 // hookProject is settings (with a comment, to be kept) whose BeforeAgent
 // hook "marker" writes marker.txt and whose unnamed AfterAgent hook
 // writes other.txt.
-func hookProject() string {
+func hookProject(sh osshell.Shell) string {
 	return "{\n  // the project's hooks\n  \"hooks\": {\n" +
-		`    "BeforeAgent": [{"hooks": [` + markHook("marker", "marker.txt") + "]}],\n" +
-		`    "AfterAgent": [{"matcher": "*", "hooks": [` + markHook("", "other.txt") + "]}]\n" +
+		`    "BeforeAgent": [{"hooks": [` + markHook(sh, "marker", "marker.txt") + "]}],\n" +
+		`    "AfterAgent": [{"matcher": "*", "hooks": [` + markHook(sh, "", "other.txt") + "]}]\n" +
 		"  }\n}\n"
 }
 
@@ -40,7 +55,7 @@ func (h *harness) runs(file string) int {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	return strings.Count(string(b), "ran\n")
+	return strings.Count(string(b), "ran")
 }
 
 // promptCounting prompts in env and reports how many times each hook ran
@@ -89,7 +104,7 @@ func TestHooksNoneOrOff(t *testing.T) {
 			t.Errorf("%s = %q", line, got)
 		}
 	}
-	h.write("~/.gemini/settings.json", `{"hooksConfig": {"enabled": false}, "hooks": {"BeforeAgent": [{"hooks": [`+markHook("marker", "marker.txt")+`]}]}}`)
+	h.write("~/.gemini/settings.json", `{"hooksConfig": {"enabled": false}, "hooks": {"BeforeAgent": [{"hooks": [`+markHook(osshell.Local(), "marker", "marker.txt")+`]}]}}`)
 	env = h.conversation()
 	if got := h.answer(env, "/hooks"); !strings.HasPrefix(got, "Hooks are off: `hooksConfig.enabled` is false") {
 		t.Errorf("/hooks with hooks off = %q", got)
@@ -105,8 +120,9 @@ func TestHooksNoneOrOff(t *testing.T) {
 // as 0.61 does, keeping the rest of the file; the hook does not run from
 // the next prompt on, nor in the next process, until /hooks enable.
 func TestHooksDisableEnable(t *testing.T) {
+	sh := platformtest.LocalShell(t)
 	h := newHarness(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("three"), geminitest.TextTurn("four"))
-	file := h.write(".gemini/settings.json", hookProject())
+	file := h.write(".gemini/settings.json", hookProject(sh))
 	env := h.conversation()
 	if m, o := h.promptCounting(env); m != 1 || o != 1 {
 		t.Fatalf("before /hooks disable the hooks ran %d and %d times, want once each", m, o)
@@ -153,8 +169,9 @@ func TestHooksDisableEnable(t *testing.T) {
 // as the workspace's hooksConfig.disabled, and none runs; /hooks
 // enable-all empties the lists, and all run again.
 func TestHooksDisableAllEnableAll(t *testing.T) {
+	sh := platformtest.LocalShell(t)
 	h := newHarness(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("three"))
-	file := h.write(".gemini/settings.json", hookProject())
+	file := h.write(".gemini/settings.json", hookProject(sh))
 	h.write("~/.gemini/settings.json", `{"hooksConfig": {"disabled": ["marker"]}}`)
 	env := h.conversation()
 	if m, o := h.promptCounting(env); m != 0 || o != 1 {
@@ -163,7 +180,7 @@ func TestHooksDisableAllEnableAll(t *testing.T) {
 	if got := h.answer(env, "/hooks disable-all"); got != "Disabled 1 hook(s) successfully." {
 		t.Errorf("/hooks disable-all = %q", got)
 	}
-	if got := readText(t, file); !strings.HasSuffix(got, "  \"hooksConfig\": {\n    \"disabled\": [\n      \"marker\",\n      \"echo ran >> \\\"$GEMINI_PROJECT_DIR/other.txt\\\"\"\n    ]\n  }\n}") {
+	if got := readText(t, file); !strings.HasSuffix(got, "  \"hooksConfig\": {\n    \"disabled\": [\n      \"marker\",\n      "+strconv.Quote(markCommand(sh, "other.txt"))+"\n    ]\n  }\n}") {
 		t.Errorf("the workspace's settings =\n%s", got)
 	}
 	if got := h.answer(env, "/hooks disableall"); got != "All hooks are already disabled." {
@@ -192,7 +209,7 @@ func TestHooksDisableAllEnableAll(t *testing.T) {
 func TestHooksUserAndSystemSettings(t *testing.T) {
 	h := newHarness(t)
 	delete(h.env, "GEMINI_CLI_TRUST_WORKSPACE")
-	userFile := h.write("~/.gemini/settings.json", `{"hooks": {"BeforeAgent": [{"hooks": [`+markHook("marker", "marker.txt")+`]}]}}`)
+	userFile := h.write("~/.gemini/settings.json", `{"hooks": {"BeforeAgent": [{"hooks": [`+markHook(osshell.Local(), "marker", "marker.txt")+`]}]}}`)
 	env := h.conversation()
 	if got, want := h.answer(env, "/hooks disable marker"), `Hook "marker" disabled by adding it to the disabled list in user (`+userFile+`) settings.`; got != want {
 		t.Errorf("/hooks disable =\n%s\nwant\n%s", got, want)

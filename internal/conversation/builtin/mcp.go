@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/enablement"
 )
@@ -90,7 +91,7 @@ func setMCPEnabled(ctx context.Context, env Env, name string, enable, session bo
 	}
 	file, ok := set.MCPEnablement()
 	if !ok {
-		return errors.New("the MCP server enablement file cannot be written: neither HOME nor GEMINI_CLI_HOME is set")
+		return errors.New("the MCP server enablement file cannot be written: neither " + settings.HomeVariable + " nor GEMINI_CLI_HOME is set")
 	}
 	if enable {
 		// As 0.61, which clears a session's disable only when told to.

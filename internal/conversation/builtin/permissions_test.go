@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -73,7 +75,7 @@ func TestPermissionsTrust(t *testing.T) {
 	if out := h.answer(env, "/permissions trust ~/docs"); !strings.Contains(out, "cannot show the trust question") || !strings.Contains(out, "TRUST_FOLDER") {
 		t.Errorf("nobody to ask: %q", out)
 	}
-	want := "{\n  \"" + h.root + "\": \"TRUST_PARENT\",\n  \"" + sub + "\": \"DO_NOT_TRUST\",\n  \"" + docs + "\": \"TRUST_FOLDER\"\n}"
+	want := "{\n  " + trustKey(h.root) + ": \"TRUST_PARENT\",\n  " + trustKey(sub) + ": \"DO_NOT_TRUST\",\n  " + trustKey(docs) + ": \"TRUST_FOLDER\"\n}"
 	if got, _ := os.ReadFile(file); string(got) != want {
 		t.Errorf("trustedFolders.json:\n%s\nwant\n%s", got, want)
 	}
@@ -84,4 +86,14 @@ func TestPermissionsTrust(t *testing.T) {
 	if err := h.fails(env, "/permissions trust ~/docs/d.md"); !strings.Contains(err.Error(), "Path is not a directory: "+filepath.Join(docs, "d.md")) {
 		t.Errorf("a file: %v", err)
 	}
+}
+
+// trustKey is folder as trustedFolders.json writes its key: lower-cased
+// where file names ignore case (macOS, Windows), as 0.61's normalizePath
+// has it, and JSON-quoted.
+func trustKey(folder string) string {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		folder = strings.ToLower(folder)
+	}
+	return strconv.Quote(folder)
 }

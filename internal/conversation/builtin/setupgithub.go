@@ -112,6 +112,11 @@ func setUpGitHubAt(ctx context.Context, dir string, at gitHubEndpoints, client *
 // must have a remote on github.com, as 0.61 asks of it.
 func gitHubRepositoryRoot(ctx context.Context, dir string) (string, error) {
 	remotes, err := git(ctx, dir, "remote", "-v")
+	if errors.Is(err, exec.ErrNotFound) {
+		// Not 0.61's sentence, which would send the user looking for a
+		// repository they are in: a Windows often has no git.
+		return "", errors.New("Unable to determine the GitHub repository: git is not installed, and /setup-github needs it. Install git (https://git-scm.com) and run it again.")
+	}
 	if err != nil || !strings.Contains(remotes, "github.com") {
 		return "", errors.New(notAGitHubRepository)
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // fakeGitHub stands in for api.github.com and raw.githubusercontent.com:
@@ -50,6 +52,7 @@ func (f *fakeGitHub) start(t *testing.T) gitHubEndpoints {
 // gitRepo is a new git repository whose origin is remote ("" for none).
 func gitRepo(t *testing.T, remote string) string {
 	t.Helper()
+	platformtest.Tool(t, "git")
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -172,6 +175,21 @@ func TestSetupGitHubNeedsAGitHubRepository(t *testing.T) {
 		if _, err := os.Lstat(filepath.Join(dir, ".github")); err == nil {
 			t.Errorf("%s: .github was made", name)
 		}
+	}
+	if n := fake.requests.Load(); n != 0 {
+		t.Errorf("GitHub was asked %d times", n)
+	}
+}
+
+// Without git, /setup-github says git is what is missing, not a
+// repository: a Windows often has no git.
+func TestSetupGitHubSaysGitIsMissing(t *testing.T) {
+	fake := &fakeGitHub{tag: "v1"}
+	at := fake.start(t)
+	t.Setenv("PATH", t.TempDir())
+	_, err := setUpGitHubAt(context.Background(), t.TempDir(), at, http.DefaultClient)
+	if err == nil || !strings.Contains(err.Error(), "git is not installed") {
+		t.Errorf("without git: %v, want it to say git is not installed", err)
 	}
 	if n := fake.requests.Load(); n != 0 {
 		t.Errorf("GitHub was asked %d times", n)

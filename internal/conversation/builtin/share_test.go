@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // sharedMarkdown is the conversation of TestChatShare as Gemini CLI
@@ -105,7 +106,7 @@ func TestChatShare(t *testing.T) {
 	}
 
 	got := h.answer(env, "/chat share")
-	name := regexp.MustCompile(`^Conversation shared to (.*/gemini-conversation-\d{13}\.json)$`).FindStringSubmatch(got)
+	name := regexp.MustCompile(`^Conversation shared to (.*[/\\]gemini-conversation-\d{13}\.json)$`).FindStringSubmatch(got)
 	if name == nil || filepath.Dir(name[1]) != h.root {
 		t.Fatalf("/chat share without a file said %q", got)
 	}
@@ -121,9 +122,7 @@ func TestChatShareWritesOnlyAFile(t *testing.T) {
 	env := h.conversation()
 	h.prompt(env, "hello")
 	target := h.write("target.txt", "keep me")
-	if err := os.Symlink(target, filepath.Join(h.root, "link.md")); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, target, filepath.Join(h.root, "link.md"))
 	err := h.fails(env, "/chat share link.md")
 	if !strings.HasPrefix(err.Error(), "Error sharing conversation: ") || !strings.HasSuffix(err.Error(), "link.md is a symbolic link, not a file: nothing was written") {
 		t.Errorf("/chat share link.md: %v", err)

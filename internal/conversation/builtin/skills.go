@@ -124,7 +124,7 @@ func noScopeFile(scope string) string {
 	if scope == "workspace" {
 		return "the workspace is not a trusted folder (its settings are not read), or it is the home directory"
 	}
-	return "neither GEMINI_CLI_HOME nor HOME is set"
+	return "neither GEMINI_CLI_HOME nor " + settings.HomeVariable + " is set"
 }
 
 // skillAndScope reads "<name> [--scope user|workspace]", /skills sub's
@@ -183,7 +183,7 @@ func linkSkills(ctx context.Context, env Env, args string) (Reply, error) {
 	if err != nil {
 		return Reply{}, fmt.Errorf("%sFailed to link skills: %w", withNewline(said), err)
 	}
-	text := fmt.Sprintf("%sSuccessfully linked skills from %q (%s).", withNewline(said), path, scope)
+	text := fmt.Sprintf("%sSuccessfully linked skills from \"%s\" (%s).", withNewline(said), path, scope)
 	if env.Built.Skills == nil {
 		return Reply{Text: text + "\nAgent skills are off (skills.enabled is false in the settings): they are not offered."}, nil
 	}

@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -32,7 +33,7 @@ func TestSkills(t *testing.T) {
 	h.write("~/.gemini/settings.json", `{"skills": {"disabled": ["alpha"]}}`)
 	got := h.answer(env, "/skills reload")
 	if !strings.HasPrefix(got, "Agent skills reloaded successfully. 2 newly available skills and 1 skill no longer available.") ||
-		!strings.Contains(got, h.root+"/.gemini/skills/broken/SKILL.md: skipped, not a skill") {
+		!strings.Contains(got, filepath.Join(h.root, ".gemini", "skills", "broken", "SKILL.md")+": skipped, not a skill") {
 		t.Errorf("/skills reload = %q", got)
 	}
 	if got := h.answer(env, "/skills refresh"); !strings.HasPrefix(got, "Agent skills reloaded successfully.") {
@@ -77,7 +78,7 @@ func TestSkillsDisableEnable(t *testing.T) {
 		t.Errorf("again: %q", got)
 	}
 	got = h.answer(env, "/skills disable alpha --scope workspace")
-	workspaceFile := h.root + "/.gemini/settings.json"
+	workspaceFile := filepath.Join(h.root, ".gemini", "settings.json")
 	if !strings.Contains(got, "workspace ("+workspaceFile+")") || !strings.Contains(readText(t, workspaceFile), `"disabled": ["alpha"]`) {
 		t.Errorf("/skills disable --scope workspace = %q", got)
 	}

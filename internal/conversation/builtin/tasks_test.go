@@ -6,11 +6,13 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // /tasks shows the user the session's background processes as the model
 // sees them, and /tasks kill PID ends one the session started.
 func TestTasks(t *testing.T) {
+	platformtest.UnixShell(t) // and a process ended by SIGKILL
 	h := newHarness(t,
 		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "exec sleep 30", "is_background": true, "delay_ms": 1})),
 		geminitest.TextTurn("started"),

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -61,7 +62,7 @@ func TestTypedOnlyCommandsAreTheAuditedOnes(t *testing.T) {
 func TestTypedOnlyCommandsRefusedUnattended(t *testing.T) {
 	h := newHarness(t)
 	delete(h.env, "GEMINI_CLI_TRUST_WORKSPACE")
-	trusted := h.write("~/.gemini/trustedFolders.json", `{"`+h.root+`": "TRUST_FOLDER"}`)
+	trusted := h.write("~/.gemini/trustedFolders.json", `{`+strconv.Quote(h.root)+`: "TRUST_FOLDER"}`)
 	settingsFile := h.write("~/.gemini/settings.json", `{"hooksConfig": {"disabled": ["marker"]}}`)
 	memory := h.write("~/.gemini/GEMINI.md", "# mine\n")
 	env := h.conversation()

@@ -4,10 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // write makes the files of tree (path → content) below dir.
@@ -63,6 +67,9 @@ func TestLoadUserCommands(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			if strings.ContainsAny(strings.Join(slices.Collect(maps.Keys(tt.files)), ""), "\t\n") {
+				platformtest.Unix(t, "file names with control characters")
+			}
 			home := t.TempDir()
 			userDir := filepath.Join(home, ".gemini")
 			write(t, Dir(userDir), tt.files)
@@ -174,9 +181,7 @@ func TestLoadSymlinks(t *testing.T) {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(filepath.Join(elsewhere, "real"), Dir(home)); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, filepath.Join(elsewhere, "real"), Dir(home))
 	cmds, errs := Load(context.Background(), home, "", true)
 	if len(errs) > 0 || len(cmds) != 1 || cmds[0].Name != "test" {
 		t.Fatalf("symlinked commands directory: commands %v, errors %v", cmds, errs)
@@ -194,9 +199,7 @@ func TestLoadSymlinks(t *testing.T) {
 		"dangling.toml": filepath.Join(dir, "gone.toml"),
 	}
 	for name, target := range links {
-		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
+		platformtest.Symlink(t, target, filepath.Join(dir, name))
 	}
 	cmds, errs = Load(context.Background(), "", root, true)
 	got := names(cmds)

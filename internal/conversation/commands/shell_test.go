@@ -3,8 +3,11 @@ package commands
 import (
 	"context"
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 )
 
 // !{…} commands are decided by Allow (the approval door) one by one,
@@ -56,15 +59,21 @@ func TestToolShellConfirm(t *testing.T) {
 // ended comes back for the prompt.
 func TestToolShellRun(t *testing.T) {
 	dir := t.TempDir()
-	sh := ToolShell{Enabled: true, Dir: dir}
-	res, err := sh.Run(context.Background(), "pwd; echo oops >&2; exit 3")
+	shell, line := osshell.Shell{}, "pwd; echo oops >&2; exit 3"
+	if runtime.GOOS == "windows" {
+		// cmd.exe, which every Windows has: Wine's powershell.exe, the
+		// shell osshell finds there, is a stub that runs nothing.
+		shell, line = osshell.Shell{Kind: osshell.Cmd, Executable: "cmd.exe", Args: []string{"/d", "/s", "/c"}}, "cd & echo oops 1>&2 & exit 3"
+	}
+	sh := ToolShell{Enabled: true, Dir: dir, Shell: shell}
+	res, err := sh.Run(context.Background(), line)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(res.Output, dir) || !strings.Contains(res.Output, "oops") || res.ExitCode != 3 || res.Aborted {
 		t.Errorf("result %+v, want the dir, stderr, exit code 3", res)
 	}
-	got, err := Custom{Name: "c", Prompt: "!{exit 3}"}.Expand(context.Background(), Invocation{Name: "c", Raw: "/c"}, ToolShell{Enabled: true, Allow: func(context.Context, string) (bool, error) { return true, nil }, Dir: dir}, nil)
+	got, err := Custom{Name: "c", Prompt: "!{exit 3}"}.Expand(context.Background(), Invocation{Name: "c", Raw: "/c"}, ToolShell{Enabled: true, Allow: func(context.Context, string) (bool, error) { return true, nil }, Dir: dir, Shell: shell}, nil)
 	if err != nil || got.Text() != "\n[Shell command 'exit 3' exited with code 3]" {
 		t.Errorf("expanded to %q, %v", got.Text(), err)
 	}
