@@ -10,6 +10,7 @@
 package platformtest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -57,10 +58,18 @@ func Unix(t testing.TB, why string) {
 
 // Symlink makes a symbolic link as os.Symlink does, or skips t where links
 // cannot be made: on Windows without Developer Mode or the privilege to
-// make them, and under Wine, whose CreateSymbolicLink is a stub.
+// make them, and under Wine, whose CreateSymbolicLink is a stub that
+// reports success and makes nothing (so the link is looked for too).
 func Symlink(t testing.TB, oldname, newname string) {
 	t.Helper()
-	if err := os.Symlink(oldname, newname); err != nil {
+	err := os.Symlink(oldname, newname)
+	if err == nil {
+		var info os.FileInfo
+		if info, err = os.Lstat(newname); err == nil && info.Mode()&os.ModeSymlink == 0 {
+			err = fmt.Errorf("%s is %v, not a symbolic link", newname, info.Mode().Type())
+		}
+	}
+	if err != nil {
 		if runtime.GOOS == "windows" {
 			t.Skipf("symbolic links cannot be made here: %v", err)
 		}
