@@ -380,10 +380,10 @@ func TestCloseEndsEveryProcess(t *testing.T) {
 
 func TestStartDoesNotWaitForASlowServer(t *testing.T) {
 	core, logs := observer.New(zapcore.InfoLevel)
-	// sleep never answers the handshake.
+	// A server that only sleeps never answers the handshake.
 	m := Start(Config{Servers: map[string]settings.MCPServer{
-		"slow":    {Command: "sleep", Args: []string{"300"}, Timeout: 300},
-		"stalled": {Command: "sleep", Args: []string{"300"}},
+		"slow":    {Command: testServer, Args: []string{"-sleep", "300s"}, Timeout: 300},
+		"stalled": {Command: testServer, Args: []string{"-sleep", "300s"}},
 	}, Logger: zap.New(core)})
 	defer m.Close()
 	if len(m.Tools()) != 0 {
