@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 func TestAddMemory(t *testing.T) {
@@ -162,7 +164,7 @@ func TestSaveMemoryBuildErrors(t *testing.T) {
 			t.Errorf("Build(%v) error = %v, want %q", c.args, err, c.want)
 		}
 	}
-	if _, err := saveMemory("", nil).Build(map[string]any{"fact": "x"}); err == nil || !strings.Contains(err.Error(), "HOME") {
+	if _, err := saveMemory("", nil).Build(map[string]any{"fact": "x"}); err == nil || !strings.Contains(err.Error(), settings.HomeVariable) {
 		t.Errorf("Build without a memory file: %v", err)
 	}
 }
