@@ -81,7 +81,8 @@ func Unix(t testing.TB, why string) {
 
 // Symlink makes a symbolic link as os.Symlink does, or skips t where links
 // cannot be made: on Windows without Developer Mode or the privilege to
-// make them, and under Wine, whose CreateSymbolicLink is a stub.
+// make them, and under Wine, whose CreateSymbolicLink is a stub that
+// reports success and makes nothing (so the link is looked for too).
 func Symlink(t testing.TB, oldname, newname string) {
 	t.Helper()
 	err := os.Symlink(oldname, newname)

@@ -21,9 +21,10 @@ const (
 var ErrInUse = errors.New("another program has the file open")
 
 // replaceError is err, from replacing the file path, saying what to do
-// when another program holds the file (inUseOn); else err as it is.
+// when another program holds the file (inUseOn, heldOpen); else err as it
+// is.
 func replaceError(path string, err error) error {
-	if !inUseOn(runtime.GOOS, err) {
+	if !inUseOn(runtime.GOOS, err) && !heldOpen(path, err) {
 		return err
 	}
 	return &inUseError{path: path, err: err}

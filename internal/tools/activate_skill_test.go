@@ -84,7 +84,9 @@ func TestActivateSkillResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	skillDir := filepath.Join(dir, "pdf")
-	tree := "Showing up to 200 items (files + folders).\n\n" + skillDir + "/\n├───SKILL.md\n└───scripts/\n    └───fill.py"
+	// Folders end in the system's separator, as in Gemini CLI (path.sep).
+	sep := string(filepath.Separator)
+	tree := "Showing up to 200 items (files + folders).\n\n" + skillDir + sep + "\n├───SKILL.md\n└───scripts" + sep + "\n    └───fill.py"
 	c := call.Confirmation()
 	wantPrompt := "You are about to enable the specialized agent skill **pdf**.\n\n**Description:**\nFill PDF forms.\n\n**Resources to be shared with the model:**\n" + tree
 	if c == nil || c.Title != "Activate Skill: pdf" || c.Details != wantPrompt {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 )
 
 // builtinParams is each built-in tool's parameter struct, by its name:
@@ -30,7 +32,10 @@ func builtinParams(t *testing.T, all []Tool) map[string]reflect.Type {
 func TestBuiltinSchemasAreDerived(t *testing.T) {
 	tw := newTestWorkspace(t, nil)
 	catalog, _ := skillCatalog(t, map[string]string{"deploy/SKILL.md": "---\nname: deploy\ndescription: ships\n---\n"})
-	all := Builtin(Options{Workspace: tw.ws, Plan: PlanOptions{Enabled: true}, Skills: catalog, Diagnostics: &shownDiagnostics{}})
+	// bash's shell: the Windows shells' command description is written
+	// over the struct's (shellDescriptions).
+	bash := ShellOptions{Shell: osshell.Shell{Kind: osshell.Bash, Executable: "bash", Args: []string{"-c"}}}
+	all := Builtin(Options{Workspace: tw.ws, Plan: PlanOptions{Enabled: true}, Skills: catalog, Diagnostics: &shownDiagnostics{}, Shell: bash})
 	params := builtinParams(t, all)
 	for _, tool := range all {
 		p, ok := params[tool.Name()]

@@ -80,9 +80,9 @@ func (t *globTool) build(p globParams) (Call, error) {
 	}
 	// An absolute pattern inside the search directory is made relative to it.
 	match := filepath.ToSlash(pattern)
-	if filepath.IsAbs(pattern) {
-		rel, err := filepath.Rel(dir, pattern)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+	if abs, ok := absolutePattern(pattern, dir); ok {
+		rel, err := filepath.Rel(dir, abs)
+		if err != nil || climbsOut(rel) {
 			return nil, fmt.Errorf("The pattern %q is absolute but not inside the search directory %s; give a pattern relative to it.", pattern, dir)
 		}
 		match = filepath.ToSlash(rel)

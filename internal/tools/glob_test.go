@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // touch sets name's modification time to base plus offset.
@@ -180,9 +181,7 @@ func TestGlobSaysWhenItRanOutOfTime(t *testing.T) {
 // what it would have left out is not reported); any case, as matching is.
 func TestGlobWalksOnlyWhereMatchesCanBe(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"src/app/x.ts": "", "src/y.ts": "", "other/z.ts": ""})
-	if err := os.Symlink(t.TempDir(), tw.abs("other/outside")); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, t.TempDir(), tw.abs("other/outside"))
 	const note = "skipped 1 symlink leading outside the workspace"
 	for _, tt := range []struct {
 		pattern string

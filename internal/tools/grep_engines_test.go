@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -41,7 +42,7 @@ func engineFixture(t *testing.T) *testWorkspace {
 	tw := newTestWorkspace(t, map[string]string{
 		"a.go":                "package a\n\nfunc Main() {} // TODO first\n\tfunc   main2() {}\n",
 		"crlf.txt":            "Func main\r\nend$\r\n  todo: spaced  \r\n",
-		"nul.bin":             "func main\x00 todo\n",
+		"nul-byte.bin":        "func main\x00 todo\n", // not nul.bin: NUL is a device on Windows
 		"control.bin":         strings.Repeat("\x01\x02\x03", 100) + "func main\n",
 		"late-nul.txt":        strings.Repeat("x\n", 3000) + "func main\n\x00\n",
 		"long.txt":            "TODO " + strings.Repeat("y", 2500) + "\n",
@@ -66,16 +67,12 @@ func engineFixture(t *testing.T) *testWorkspace {
 	})
 	tw.open("disk-only.txt", "buffer text\nTODO from the buffer\n")
 	tw.open("unsaved.txt", "todo never saved\n")
-	if err := os.Symlink(tw.abs("a.go"), tw.abs("link.go")); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, tw.abs("a.go"), tw.abs("link.go"))
 	outside := t.TempDir()
 	if err := os.WriteFile(filepath.Join(outside, "secret.txt"), []byte("todo SECRET\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(filepath.Join(outside, "secret.txt"), tw.abs("out.txt")); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, filepath.Join(outside, "secret.txt"), tw.abs("out.txt"))
 	if runtime.GOOS != "windows" {
 		if err := exec.Command("mkfifo", tw.abs("fifo.txt")).Run(); err != nil {
 			t.Fatal(err)

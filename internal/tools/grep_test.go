@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 func TestGrepSearch(t *testing.T) {
@@ -360,6 +361,7 @@ L1: needle
 }
 
 func TestGrepSearchSkipsUnreadableFiles(t *testing.T) {
+	platformtest.Unix(t, "file modes to make a file unreadable with")
 	if os.Geteuid() == 0 {
 		t.Skip("root reads a file whatever its mode")
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -24,6 +25,28 @@ func resolvePath(ws *workspace.Workspace, param, path string) (string, error) {
 		return "", fmt.Errorf("Cannot resolve path %q: %v", path, err)
 	}
 	return abs, nil
+}
+
+// absolutePattern is pattern, a glob pattern, as an absolute one when it
+// is absolute: on Windows a pattern rooted on no drive (\src\*.go,
+// /src/*.go) is absolute too, on dir's drive, as Node's path.isAbsolute
+// and path.resolve have it, and as the workspace reads such a path;
+// filepath.IsAbs would call it relative. ok is false for a relative
+// pattern.
+func absolutePattern(pattern, dir string) (abs string, ok bool) {
+	if runtime.GOOS == "windows" && len(pattern) > 0 && isSlash(pattern[0]) && (len(pattern) == 1 || !isSlash(pattern[1])) {
+		pattern = filepath.VolumeName(dir) + pattern
+	}
+	return pattern, filepath.IsAbs(pattern)
+}
+
+func isSlash(c byte) bool { return c == '/' || c == filepath.Separator }
+
+// climbsOut reports whether rel, a relative path, leaves the directory it
+// is relative to.
+func climbsOut(rel string) bool {
+	rel = filepath.ToSlash(rel)
+	return rel == ".." || strings.HasPrefix(rel, "../")
 }
 
 // defaultDir is the directory searches start from when no path is given.

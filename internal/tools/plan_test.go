@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // The planning tools are declared as Gemini CLI declares them
@@ -166,9 +167,7 @@ func TestExitPlanModeFollowsSymlinks(t *testing.T) {
 	}
 	dir := tw.abs(".gemini/plans")
 	for name, target := range map[string]string{"source.md": tw.abs("main.md"), "out.md": outside, "alias.md": tw.abs(".gemini/plans/real.md")} {
-		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
-			t.Fatal(err)
-		}
+		platformtest.Symlink(t, target, filepath.Join(dir, name))
 	}
 	tool := tw.tool(ExitPlanModeName, Options{Plan: PlanOptions{Enabled: true}})
 	for _, name := range []string{"source.md", "out.md", tw.abs(".gemini/plans/out.md")} {

@@ -3,11 +3,11 @@ package tools
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 func numberedLines(n int) string {
@@ -242,9 +242,7 @@ func TestReadFileRefusesIgnored(t *testing.T) {
 		".git/config":     "[remote]\n",
 	})
 	for link, target := range map[string]string{"alias.txt": "secret.env", "private/public-link.txt": "../public.txt"} {
-		if err := os.Symlink(target, tw.abs(link)); err != nil {
-			t.Fatal(err)
-		}
+		platformtest.Symlink(t, target, tw.abs(link))
 	}
 	tw.open("private/buf.txt", "unsaved\n")
 	tool := tw.tool(ReadFileName, Options{})

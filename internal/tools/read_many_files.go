@@ -613,8 +613,8 @@ func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootG
 // is absolute and outside root or climbs out of it.
 func relToRoot(root, pattern string) (string, bool) {
 	rel := filepath.ToSlash(pattern)
-	if filepath.IsAbs(pattern) {
-		r, err := filepath.Rel(root, pattern)
+	if abs, ok := absolutePattern(pattern, root); ok {
+		r, err := filepath.Rel(root, abs)
 		if err != nil {
 			return "", false
 		}
@@ -639,11 +639,16 @@ func isBelow(dir, path string) bool {
 // insideSomeRoot reports whether pattern, relative to a root or absolute,
 // stays inside one.
 func insideSomeRoot(roots []string, pattern string) bool {
-	if !filepath.IsAbs(pattern) {
+	first := ""
+	if len(roots) > 0 {
+		first = roots[0] // the workspace anchors \dir on the first root's drive
+	}
+	abs, ok := absolutePattern(pattern, first)
+	if !ok {
 		rel := path.Clean(filepath.ToSlash(pattern))
 		return rel != ".." && !strings.HasPrefix(rel, "../")
 	}
-	return slices.ContainsFunc(roots, func(root string) bool { return isBelow(root, filepath.Clean(pattern)) })
+	return slices.ContainsFunc(roots, func(root string) bool { return isBelow(root, filepath.Clean(abs)) })
 }
 
 // addLiteral adds the file at abs unless excluded or ignored (inside

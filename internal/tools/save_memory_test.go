@@ -4,8 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 func TestAddMemory(t *testing.T) {
@@ -109,7 +113,8 @@ func TestSaveMemoryKeepsTheUsersTextAndMode(t *testing.T) {
 	if string(data) != want {
 		t.Errorf("file =\n%q\nwant\n%q", data, want)
 	}
-	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
+	// Windows has no file modes to keep.
+	if info, _ := os.Stat(path); runtime.GOOS != "windows" && info.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v, want 0600 kept", info.Mode().Perm())
 	}
 }
@@ -122,9 +127,7 @@ func TestSaveMemoryWritesThroughASymlink(t *testing.T) {
 	os.WriteFile(real, []byte("mine\n"), 0o644)
 	link := filepath.Join(dir, ".gemini", MemoryFileName)
 	os.MkdirAll(filepath.Dir(link), 0o755)
-	if err := os.Symlink(real, link); err != nil {
-		t.Skip("no symlinks here:", err)
-	}
+	platformtest.Symlink(t, real, link)
 	if res, err := saveMemoryCallFor(t, link, "f").Execute(context.Background(), CallInfo{}); err != nil || res.Error != "" {
 		t.Fatalf("Execute = %+v, %v", res, err)
 	}
@@ -162,7 +165,7 @@ func TestSaveMemoryBuildErrors(t *testing.T) {
 			t.Errorf("Build(%v) error = %v, want %q", c.args, err, c.want)
 		}
 	}
-	if _, err := saveMemory("", nil).Build(map[string]any{"fact": "x"}); err == nil || !strings.Contains(err.Error(), "HOME") {
+	if _, err := saveMemory("", nil).Build(map[string]any{"fact": "x"}); err == nil || !strings.Contains(err.Error(), settings.HomeVariable) {
 		t.Errorf("Build without a memory file: %v", err)
 	}
 }

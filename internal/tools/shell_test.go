@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 )
 
@@ -35,6 +36,7 @@ func runShell(t *testing.T, tw *testWorkspace, opts ShellOptions, args map[strin
 }
 
 func TestShell(t *testing.T) {
+	platformtest.UnixShell(t)
 	tw := newTestWorkspace(t, map[string]string{"sub/f.txt": ""})
 	tool := tw.tool(ShellName, Options{})
 
@@ -71,6 +73,7 @@ func TestShell(t *testing.T) {
 }
 
 func TestShellExitCodesAndOutput(t *testing.T) {
+	platformtest.UnixShell(t)
 	tw := newTestWorkspace(t, nil)
 	for _, tc := range []struct {
 		command, want string
@@ -97,6 +100,7 @@ func TestShellExitCodesAndOutput(t *testing.T) {
 }
 
 func TestShellEnv(t *testing.T) {
+	platformtest.UnixShell(t)
 	tw := newTestWorkspace(t, nil)
 	t.Setenv("GEMINI_LS_INHERITED", "inherited")
 	res := runShell(t, tw, ShellOptions{Env: []string{"GEMINI_LS_EXTRA=extra", "GEMINI_LS_INHERITED=overridden"}},
@@ -105,6 +109,7 @@ func TestShellEnv(t *testing.T) {
 }
 
 func TestShellOutputKeepsTail(t *testing.T) {
+	platformtest.UnixShell(t)
 	tw := newTestWorkspace(t, nil)
 	res := runShell(t, tw, ShellOptions{}, map[string]any{"command": "head -c 100000 /dev/zero | tr '\\0' a; echo; echo END"})
 	wantContains(t, res.Output, "\nOutput: [Output truncated: showing the last 65536 of 100005 bytes]\naaaa")
@@ -120,6 +125,7 @@ func TestTailBufferDoesNotSplitCharacters(t *testing.T) {
 }
 
 func TestShellCancel(t *testing.T) {
+	platformtest.UnixShell(t)
 	tw := newTestWorkspace(t, nil)
 	// "started" is written before child.pid, so a cancel once child.pid
 	// exists never comes before it.
@@ -157,6 +163,7 @@ func TestShellCancel(t *testing.T) {
 // has exited, while the runner awaits the output a background child holds
 // open, kills that child too, as cancelling kills the whole group.
 func TestShellCancelWhileOutputIsAwaited(t *testing.T) {
+	platformtest.UnixShell(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan ShellOutcome, 1)
@@ -179,6 +186,7 @@ func TestShellCancelWhileOutputIsAwaited(t *testing.T) {
 // and the model told so in Gemini CLI 0.61's words; one that keeps
 // printing runs on past it.
 func TestShellInactivityTimeout(t *testing.T) {
+	platformtest.UnixShell(t)
 	tw := newTestWorkspace(t, nil)
 	res := runShell(t, tw, ShellOptions{Inactivity: 200 * time.Millisecond}, map[string]any{"command": "echo started; sleep 30"})
 	head, _ := shellOutput(t, res)

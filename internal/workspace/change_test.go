@@ -4,8 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 func readRaw(t *testing.T, path string) string {
@@ -71,9 +74,10 @@ func TestPrepareChangeNewFile(t *testing.T) {
 	if got := readRaw(t, path); got != "x\r\ny\n" {
 		t.Fatalf("written %q", got)
 	}
-	fi, err := os.Stat(path)
-	if err != nil || fi.Mode().Perm() != 0o644 {
-		t.Fatalf("new file mode: %v, %v", fi.Mode(), err)
+	// Windows has no file modes: only the read-only flag, which a new
+	// file has not.
+	if fi, err := os.Stat(path); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm() != 0o644 {
+		t.Fatalf("new file mode: %v, %v", fi, err)
 	}
 
 	c, err = w.PrepareChange(t.Context(), filepath.Join(root, "bom.txt"), "\uFEFFhi")
@@ -107,6 +111,7 @@ func TestPrepareChangeFromOpenDocument(t *testing.T) {
 }
 
 func TestWriteFileKeepsPermissions(t *testing.T) {
+	platformtest.Unix(t, "file modes")
 	w, root := newTestWorkspace(t, map[string]string{"run.sh": "#!/bin/sh\n"})
 	path := filepath.Join(root, "run.sh")
 	if err := os.Chmod(path, 0o750); err != nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // newTestWorkspace returns a workspace over a fresh root holding files
@@ -41,11 +43,10 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 	}
 }
 
+// symlink makes a symbolic link, or skips t where links cannot be made.
 func symlink(t *testing.T, target, link string) {
 	t.Helper()
-	if err := os.Symlink(target, link); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, target, link)
 }
 
 func TestNew(t *testing.T) {
@@ -146,14 +147,22 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// systemPasswd is /etc/passwd, absolute as the system spells it: on
+// Windows on root's drive (C:\etc\passwd), where /etc/passwd is a path
+// on no drive.
+func systemPasswd(root string) string {
+	return filepath.Join(filepath.VolumeName(root)+string(filepath.Separator), "etc", "passwd")
+}
+
 func TestResolveErrorMessages(t *testing.T) {
 	w, err := New([]string{t.TempDir()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := w.Roots()[0]
-	_, err = w.Resolve("/etc/passwd")
-	if want := "path /etc/passwd is outside the workspace roots (" + root + ")"; err == nil || err.Error() != want {
+	outside := systemPasswd(root)
+	_, err = w.Resolve(outside)
+	if want := "path " + outside + " is outside the workspace roots (" + root + ")"; err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %q", err, want)
 	}
 	_, err = w.Resolve("../x")
@@ -195,10 +204,11 @@ func TestReadsRefuseUnresolvedPaths(t *testing.T) {
 	if _, err := w.ReadFile(context.Background(), "a", MaxFileSize); err == nil || !strings.Contains(err.Error(), "not absolute") {
 		t.Errorf("ReadFile of a relative path: %v", err)
 	}
-	if _, err := w.ReadFile(context.Background(), "/etc/passwd", MaxFileSize); !errors.Is(err, ErrOutsideRoots) {
+	outside := systemPasswd(w.Roots()[0])
+	if _, err := w.ReadFile(context.Background(), outside, MaxFileSize); !errors.Is(err, ErrOutsideRoots) {
 		t.Errorf("ReadFile outside the roots: %v", err)
 	}
-	if _, err := w.PrepareChange(t.Context(), "/etc/passwd", "x"); !errors.Is(err, ErrOutsideRoots) {
+	if _, err := w.PrepareChange(t.Context(), outside, "x"); !errors.Is(err, ErrOutsideRoots) {
 		t.Errorf("PrepareChange outside the roots: %v", err)
 	}
 }

@@ -309,22 +309,6 @@ func TestDiscoveryLeavesNothingRunning(t *testing.T) {
 	}
 }
 
-func TestDiscoveryWithoutCallCommand(t *testing.T) {
-	cfg := testConfig(t)
-	cfg.CallCommand = ""
-	found, err := Discover(context.Background(), cfg)
-	if len(found) != 0 || err == nil || !strings.Contains(err.Error(), "tools.callCommand is not set") {
-		t.Errorf("Discover = %v, %v", found, err)
-	}
-}
-
-func TestNoDiscoveryCommand(t *testing.T) {
-	found, err := Discover(context.Background(), Config{CallCommand: "x"})
-	if found != nil || err != nil {
-		t.Errorf("Discover = %v, %v; want nothing", found, err)
-	}
-}
-
 func TestDiscoveryLeavesOutBadDeclarations(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.DiscoveryCommand = script(t, cfg.Dir, `cat <<'EOF'

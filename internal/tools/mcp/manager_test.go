@@ -6,8 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,23 +22,49 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/mcptest"
 )
 
-// testServer is internal/tools/mcp/testdata/mcpserver, built once.
+// testServer is the test MCP server (mcptest.ServeStdio, what
+// testdata/mcpserver runs): this test binary, copied under the name
+// mcpserver, which TestMain serves as. No Go toolchain is needed to run
+// the tests (Windows test machines have none).
 var testServer string
 
+const serverName = "mcpserver"
+
 func TestMain(m *testing.M) {
+	if strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe") == serverName {
+		mcptest.ServeStdio(os.Args[1:])
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "mcpserver")
 	if err != nil {
 		panic(err)
 	}
-	testServer = filepath.Join(dir, "mcpserver")
-	if out, err := exec.Command("go", "build", "-o", testServer, "./testdata/mcpserver").CombinedOutput(); err != nil {
-		panic("building the test MCP server: " + err.Error() + "\n" + string(out))
+	testServer = filepath.Join(dir, serverName)
+	if runtime.GOOS == "windows" {
+		testServer += ".exe"
+	}
+	if err := copyExecutable(testServer); err != nil {
+		panic("making the test MCP server: " + err.Error())
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// copyExecutable copies this test binary to path.
+func copyExecutable(path string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o755)
 }
 
 // started starts servers and waits for them; the manager is closed at the
@@ -354,10 +380,10 @@ func TestCloseEndsEveryProcess(t *testing.T) {
 
 func TestStartDoesNotWaitForASlowServer(t *testing.T) {
 	core, logs := observer.New(zapcore.InfoLevel)
-	// sleep never answers the handshake.
+	// A server that only sleeps never answers the handshake.
 	m := Start(Config{Servers: map[string]settings.MCPServer{
-		"slow":    {Command: "sleep", Args: []string{"300"}, Timeout: 300},
-		"stalled": {Command: "sleep", Args: []string{"300"}},
+		"slow":    {Command: testServer, Args: []string{"-sleep", "300s"}, Timeout: 300},
+		"stalled": {Command: testServer, Args: []string{"-sleep", "300s"}},
 	}, Logger: zap.New(core)})
 	defer m.Close()
 	if len(m.Tools()) != 0 {

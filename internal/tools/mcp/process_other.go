@@ -1,4 +1,4 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package mcp
 
@@ -9,3 +9,11 @@ import "os/exec"
 func ownGroup(*exec.Cmd) {}
 
 func killGroup(int) {}
+
+// descendants are none: where there are no process groups, what a
+// server started is not known.
+type descendants struct{}
+
+func holdDescendants(*exec.Cmd) descendants { return descendants{} }
+
+func (descendants) kill() {}

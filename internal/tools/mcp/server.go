@@ -232,7 +232,37 @@ func (s *server) stdioTransport() (sdk.Transport, error) {
 	}
 	ownGroup(cmd)
 	s.cmd = cmd
-	return &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
+	return treeTransport{&sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, cmd}, nil
+}
+
+// treeTransport is a server's CommandTransport whose connection, closed,
+// ends what the server started too, where no process group reaches it
+// (holdDescendants).
+type treeTransport struct {
+	*sdk.CommandTransport
+	cmd *exec.Cmd
+}
+
+func (t treeTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := t.CommandTransport.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return treeConnection{conn, t.cmd}, nil
+}
+
+type treeConnection struct {
+	sdk.Connection
+	cmd *exec.Cmd
+}
+
+// Close holds what the server started before the SDK's close ends the
+// server (closing its stdin, then killing it), and ends those once it has.
+func (c treeConnection) Close() error {
+	started := holdDescendants(c.cmd)
+	err := c.Connection.Close()
+	started.kill()
+	return err
 }
 
 // kill ends whatever is left of the server's connection and process group.

@@ -7,6 +7,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/shellparse"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -47,10 +48,11 @@ func names(t tools.Tool, isDiscovered bool) []string {
 type filter struct {
 	core    []string // nil: every built-in tool
 	exclude map[string]bool
+	shell   osshell.Kind // the language of the shell tool's command lines
 }
 
-func newFilter(t settings.Tools) filter {
-	f := filter{core: t.Core, exclude: map[string]bool{}}
+func newFilter(t settings.Tools, shell osshell.Kind) filter {
+	f := filter{core: t.Core, exclude: map[string]bool{}, shell: shell}
 	for _, name := range t.Exclude {
 		f.exclude[name] = true
 	}
@@ -92,7 +94,7 @@ func (f filter) builtin(all []tools.Tool) []tools.Tool {
 		switch {
 		case !listed:
 		case tools.AnnotationsOf(t).RunsCommands && !unrestricted:
-			kept = append(kept, &restrictedShell{Tool: t, prefixes: prefixes})
+			kept = append(kept, &restrictedShell{Tool: t, prefixes: prefixes, shell: f.shell})
 		default:
 			kept = append(kept, t) // run_tool(args) means the tool, for others
 		}
@@ -124,6 +126,7 @@ func (s filteredSource) Tools() []tools.Tool {
 type restrictedShell struct {
 	tools.Tool
 	prefixes []string
+	shell    osshell.Kind // the language the tool's command lines are in
 }
 
 // NormalizeArgs is the shell's: hooks and policy rules see its calls'
@@ -155,6 +158,9 @@ func (r *restrictedShell) refuse(command string, call tools.Call) string {
 	if c := call.Confirmation(); c == nil || len(c.AllowKeys) == 0 {
 		return "it does more than run named commands"
 	}
+	if r.shell != osshell.Bash {
+		return r.refuseWindows(command)
+	}
 	file, err := shellparse.Parse(command)
 	if err != nil {
 		return "it cannot be parsed"
@@ -185,6 +191,25 @@ func (r *restrictedShell) refuse(command string, call tools.Call) string {
 		return true
 	})
 	return why
+}
+
+// refuseWindows is refuse of a PowerShell or cmd.exe line, which bash's
+// grammar would misread ("git" log is a string, not a command, to
+// PowerShell). The confirmation has refused whatever SplitWindows cannot
+// vouch for (substitutions, variables, writes, commands that run code);
+// each command's words are compared as typed, so a quoted or escaped one
+// matches no prefix.
+func (r *restrictedShell) refuseWindows(command string) string {
+	for _, c := range shellparse.SplitWindows(r.shell, command).Commands {
+		words := make([]string, len(c.Words))
+		for i, w := range c.Words {
+			words[i] = command[w.Start:w.End]
+		}
+		if !slices.ContainsFunc(r.prefixes, func(p string) bool { return hasWordPrefix(words, strings.Fields(p)) }) {
+			return fmt.Sprintf("%q is not one of them", strings.Join(words, " "))
+		}
+	}
+	return ""
 }
 
 // staticWords is words as bash passes them, when each is plain text.

@@ -10,6 +10,8 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -18,11 +20,20 @@ import (
 // build makes a Set over an empty workspace with these tool settings.
 func build(t *testing.T, s settings.Tools) *Set {
 	t.Helper()
+	return buildIn(t, s, osshell.Shell{})
+}
+
+// buildIn is build whose shell tool runs its commands in sh (the local
+// shell when zero).
+func buildIn(t *testing.T, s settings.Tools, sh osshell.Shell) *Set {
+	t.Helper()
 	ws, err := workspace.New([]string{t.TempDir()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	set := Build(t.Context(), Config{Tools: tools.Options{Workspace: ws}, Settings: settings.Settings{Tools: s}, Getenv: func(string) string { return "" }})
+	opts := tools.Options{Workspace: ws}
+	opts.Shell.Shell = sh
+	set := Build(t.Context(), Config{Tools: opts, Settings: settings.Settings{Tools: s}, Getenv: func(string) string { return "" }})
 	t.Cleanup(set.Close)
 	return set
 }
@@ -65,10 +76,10 @@ func TestSettingsNameAToolByItsAliases(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(newFilter(settings.Tools{Core: []string{"ProbeTool"}}).builtin([]tools.Tool{probe, other})); !slices.Equal(got, []string{"probe"}) {
+	if got := names(newFilter(settings.Tools{Core: []string{"ProbeTool"}}, osshell.Bash).builtin([]tools.Tool{probe, other})); !slices.Equal(got, []string{"probe"}) {
 		t.Errorf("tools.core [ProbeTool] kept %q", got)
 	}
-	if got := names(newFilter(settings.Tools{Exclude: []string{"ProbeTool"}}).builtin([]tools.Tool{probe, other})); !slices.Equal(got, []string{"other"}) {
+	if got := names(newFilter(settings.Tools{Exclude: []string{"ProbeTool"}}, osshell.Bash).builtin([]tools.Tool{probe, other})); !slices.Equal(got, []string{"other"}) {
 		t.Errorf("tools.exclude [ProbeTool] kept %q", got)
 	}
 }
@@ -118,6 +129,7 @@ func TestUseWriteTodos(t *testing.T) {
 }
 
 func TestExcludeRemovesDiscoveredTools(t *testing.T) {
+	platformtest.Unix(t, "sh to run the discovery script ../discovered/testdata/discover.sh")
 	discover, err := filepath.Abs("../discovered/testdata/discover.sh")
 	if err != nil {
 		t.Fatal(err)
@@ -167,7 +179,7 @@ func TestExcludeRemovesMCPToolsByAnyOfTheirNames(t *testing.T) {
 		"docs__search":        {"gh__search", "open_issue", "list"},
 		"mcp_docs_open_issue": {"search", "gh__search", "open_issue", "list"},
 	} {
-		s := filteredSource{Source: src, filter: newFilter(settings.Tools{Exclude: []string{exclude}})}
+		s := filteredSource{Source: src, filter: newFilter(settings.Tools{Exclude: []string{exclude}}, osshell.Bash)}
 		var got []string
 		for _, tool := range s.Tools() {
 			got = append(got, tool.Name())
@@ -178,8 +190,56 @@ func TestExcludeRemovesMCPToolsByAnyOfTheirNames(t *testing.T) {
 	}
 }
 
+var (
+	bash       = osshell.Shell{Kind: osshell.Bash, Executable: "bash", Args: []string{"-c"}}
+	powerShell = osshell.Shell{Kind: osshell.PowerShell, Executable: "powershell.exe", Args: []string{"-NoProfile", "-NonInteractive", "-Command"}}
+	cmd        = osshell.Shell{Kind: osshell.Cmd, Executable: "cmd.exe", Args: []string{"/d", "/s", "/c"}}
+)
+
+// A Windows shell's lines are read in its own language, not bash's: what
+// PowerShell or cmd.exe would run is what must start with a prefix.
+func TestCoreRestrictsTheWindowsShellsToCommands(t *testing.T) {
+	for _, tc := range []struct {
+		shell osshell.Shell
+		lines map[string]bool
+	}{
+		{powerShell, map[string]bool{
+			"git status":                   true,
+			"git status; git diff":         true,
+			"npm test -- --watch":          true,
+			`"git" log --oneline`:          false, // a string, not a command
+			"git status; Remove-Item x":    false,
+			"git status | Out-File x":      false,
+			"git log $(Remove-Item x)":     false,
+			"$env:GIT_DIR='x'; git status": false,
+			"gitk":                         false,
+			"npm install":                  false,
+		}},
+		{cmd, map[string]bool{
+			"git status":             true,
+			"git status & git diff":  true,
+			"git status && del x":    false,
+			"git log > out.txt":      false,
+			"git log %COMSPEC%":      false,
+			"npm install":            false,
+			"git status | findstr M": false,
+			"git status #& del x":    false, // # is no comment to cmd.exe: del runs
+		}},
+	} {
+		set := buildIn(t, settings.Tools{Core: []string{"run_shell_command(git)", "ShellTool(npm test)"}}, tc.shell)
+		shell, _ := set.Registry.Get(tools.ShellName)
+		for command, allowed := range tc.lines {
+			_, err := shell.Build(map[string]any{"command": command})
+			if (err == nil) != allowed {
+				t.Errorf("%s: %q: error %v, want allowed=%v", tc.shell.Kind, command, err, allowed)
+			}
+		}
+	}
+}
+
+// The lines are bash's, read as bash reads them on every system.
 func TestCoreRestrictsTheShellToCommands(t *testing.T) {
-	set := build(t, settings.Tools{Core: []string{"run_shell_command(git)", "ShellTool(npm test)"}})
+	set := buildIn(t, settings.Tools{Core: []string{"run_shell_command(git)", "ShellTool(npm test)"}}, bash)
 	shell, ok := set.Registry.Get(tools.ShellName)
 	if !ok {
 		t.Fatal("run_shell_command(…) in tools.core left the shell out")

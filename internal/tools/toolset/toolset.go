@@ -78,6 +78,9 @@ type Set struct {
 func Build(ctx context.Context, c Config) *Set {
 	opts := c.Tools
 	opts.DisableLLMCorrection = c.Settings.Tools.DisableLLMCorrection
+	// Detected once: the shell tool runs its commands in it, and
+	// tools.core's restriction reads them in its language.
+	opts.Shell.Shell = opts.Shell.Shell.OrLocal()
 	if dir := settings.UserDir(c.Getenv); dir != "" {
 		opts.MemoryFile = filepath.Join(dir, tools.MemoryFileName)
 	}
@@ -87,7 +90,7 @@ func Build(ctx context.Context, c Config) *Set {
 	for _, t := range all {
 		builtin = append(builtin, t.Name())
 	}
-	keep := newFilter(c.Settings.Tools)
+	keep := newFilter(c.Settings.Tools, opts.Shell.Shell.Kind)
 	if !c.Settings.TopicNarration() {
 		// Gemini CLI 0.61 declares update_topic only with narration on.
 		keep.exclude[tools.UpdateTopicName] = true

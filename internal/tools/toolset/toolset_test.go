@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
@@ -38,12 +39,8 @@ func TestBuildTakesWhatTheSettingsDecide(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	getenv := func(k string) string {
-		if k == "HOME" {
-			return home
-		}
-		return ""
-	}
+	vars := platformtest.HomeVars(map[string]string{}, home)
+	getenv := func(k string) string { return vars[k] }
 	for _, disable := range []bool{false, true} {
 		u := &countingUtility{}
 		set := Build(t.Context(), Config{
@@ -127,12 +124,11 @@ func TestVariablesStayOutOfMessages(t *testing.T) {
 	}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]string{
-		"HOME":                            home,
+	vars := platformtest.HomeVars(map[string]string{
 		"SECRET_TOOL":                     "/nonexistent/secret-tool-path",
 		"MCP_KEY":                         "sk-mcp-secret",
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"),
-	}
+	}, home)
 	getenv := func(k string) string { return vars[k] }
 	root := t.TempDir()
 	trust, err := settings.DecideTrust(getenv, nil)

@@ -1,6 +1,6 @@
 // Package workspacetest builds a file tree too big to build per test: a
-// directory of 100,000 files, built once per test binary and shared by
-// the tests of walks, searches and listings.
+// directory of 100,000 files (22,000 on Windows), built once per test
+// binary and shared by the tests of walks, searches and listings.
 package workspacetest
 
 import (
@@ -17,20 +17,15 @@ import (
 )
 
 const (
-	// ManyFiles is how many files BigTree's directory holds.
-	ManyFiles = 100_000
 	// OldCap is the entry count listings used to stop at: what a test
 	// must find lies past it, in name order and in the file system's.
 	OldCap = 10_000
 	// Needle is the line BigTree.Late holds, and no other file.
 	Needle = "the needle in the haystack"
-	// MatchPattern matches ten files of BigTree's directory, relative to
-	// its root: many/f099990.txt … many/f099999.txt.
-	MatchPattern = "many/f09999*.txt"
 )
 
 // BigTree is a root holding many/, a directory of ManyFiles empty files
-// named f000000.txt … f099999.txt but one.
+// named f000000.txt … f099999.txt (ManyFiles less one) but one.
 type BigTree struct {
 	Root string // holds many/ alone
 	Dir  string // Root/many
@@ -88,7 +83,7 @@ func Build(root string) (BigTree, error) {
 	// reverse, or by hash.
 	for k := range ManyFiles {
 		name := fmt.Sprintf("f%06d.txt", (k+ManyFiles/2)%ManyFiles)
-		if strings.HasPrefix(name, "f09999") {
+		if strings.HasPrefix(name, matchPrefix) {
 			t.Matches = append(t.Matches, filepath.Join(t.Dir, name))
 		}
 		if err := os.WriteFile(filepath.Join(t.Dir, name), nil, 0o644); err != nil {

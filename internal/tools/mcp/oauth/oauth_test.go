@@ -15,11 +15,12 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/origin"
 	"github.com/gemini-ls/gemini-ls/internal/origin/origintest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // A save replaces the server's entry, keeps the others byte for byte
 // (fields gemini-ls does not know included), keeps a refresh token the new
-// token lacks, and leaves the file 0600.
+// token lacks.
 func TestStoreKeepsOtherEntriesAndTheRefreshToken(t *testing.T) {
 	path := filepath.Join(t.TempDir(), ".gemini", FileName)
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
@@ -50,14 +51,26 @@ func TestStoreKeepsOtherEntriesAndTheRefreshToken(t *testing.T) {
 	if compact.String() != other {
 		t.Errorf("the other entry became %s", compact.String())
 	}
-	if info, _ := os.Stat(path); info.Mode().Perm() != 0o600 {
-		t.Errorf("mode %v", info.Mode())
-	}
 	if err := s.Delete("ls"); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Get("ls"); got != nil {
 		t.Errorf("after Delete: %+v", got)
+	}
+}
+
+// The tokens' file is the user's alone, 0600, whatever it was.
+func TestStoreFileIsPrivate(t *testing.T) {
+	platformtest.Unix(t, "file modes")
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(path, []byte("[]"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewStore(path).Save(Credentials{ServerName: "ls", Token: Token{AccessToken: "a1", TokenType: "Bearer"}}); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("after Save: %v, %v; want mode 0600", info, err)
 	}
 }
 
