@@ -152,6 +152,10 @@ ns=$!
 trap 'kill -KILL "$ns" 2>/dev/null; rm -rf "$bin"; exit 130' INT TERM HUP
 wait "$ns" || true
 
+if [ -n "${TEST_WINDOWS_LOGS:-}" ]; then
+  mkdir -p "$TEST_WINDOWS_LOGS" && cp "$bin"/out/* "$TEST_WINDOWS_LOGS"/
+fi
+
 # The summary: a test binary that exited non-zero with no failing test in
 # its output (a crash, a timeout) is a failure too.
 total_pass=0 total_skip=0 total_fail=0 broken=0
@@ -169,7 +173,8 @@ while read -r name dir; do
   fi
   printf 'test-windows: %-40s %4d passed %3d skipped %3d failed  %4d s%s\n' "$dir" "$p" "$s" "$f" "$secs" "$note"
   if [ "$f" != 0 ] || [ -n "$note" ]; then
-    grep -E -A15 '^\s*--- FAIL|^panic:|^FAIL|timed out' "$log" | head -80 | sed 's/^/    /'
+    # head may close the pipe early: not a failure of the summary.
+    { grep -E -A15 '^\s*--- FAIL|^panic:|^FAIL|timed out' "$log" || true; } | head -80 | sed 's/^/    /' || true
     [ "$f" != 0 ] || tail -20 "$log" | sed 's/^/    /'
   fi
   # Every skip with its reason: the line t.Skip printed, just before.
@@ -183,9 +188,6 @@ done <"$bin/packages"
 if [ -s "$bin/uncompiled" ]; then
   broken=$((broken + $(wc -l <"$bin/uncompiled")))
   sed 's/^/test-windows: does not compile for Windows: /' "$bin/uncompiled"
-fi
-if [ -n "${TEST_WINDOWS_LOGS:-}" ]; then
-  mkdir -p "$TEST_WINDOWS_LOGS" && cp "$bin"/out/* "$TEST_WINDOWS_LOGS"/
 fi
 echo "test-windows: $total_pass passed, $total_skip skipped, $total_fail failed, $broken test binaries broken, in $((SECONDS - start)) s"
 [ "$total_fail" = 0 ] && [ "$broken" = 0 ]
