@@ -35,26 +35,12 @@ func kill(p *os.Process) error {
 	treeErr := exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(p.Pid)).Run()
 	// taskkill may be missing or refused; p itself can always be ended.
 	if err := p.Kill(); err != nil && treeErr != nil {
-		if errors.Is(err, os.ErrProcessDone) || exited(p.Pid) {
-			return os.ErrProcessDone
+		if errors.Is(err, os.ErrProcessDone) {
+			return err
 		}
 		return fmt.Errorf("taskkill /T: %v; TerminateProcess: %w", treeErr, err)
 	}
 	return nil
-}
-
-// exited reports whether process pid has ended (and not been waited
-// for: its id is still p's): TerminateProcess refuses an ended process
-// with "invalid argument", which is no failure to kill it.
-func exited(pid int) bool {
-	const stillActive = 259 // GetExitCodeProcess's answer while it runs
-	h, err := syscall.OpenProcess(syscall.PROCESS_QUERY_INFORMATION, false, uint32(pid))
-	if err != nil {
-		return true
-	}
-	defer syscall.CloseHandle(h)
-	var code uint32
-	return syscall.GetExitCodeProcess(h, &code) == nil && code != stillActive
 }
 
 // groupMembers is nil: Windows keeps no group to list.
