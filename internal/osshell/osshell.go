@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -47,15 +46,16 @@ type Shell struct {
 }
 
 // PowerShell's argument prefixes, as 0.61 passes them: pwsh.exe found on
-// PATH is not told -NonInteractive.
-var (
-	powerShellArgs = []string{"-NoProfile", "-NonInteractive", "-Command"}
-	pwshArgs       = []string{"-NoProfile", "-Command"}
-	// cmdArgs: /d skips the AutoRun commands of the registry, /s /c runs
-	// what follows with its outer quotes stripped, as Node's shell option
-	// runs cmd.exe.
-	cmdArgs = []string{"/d", "/s", "/c"}
-)
+// PATH is not told -NonInteractive. Functions, so that no Shell shares
+// another's slice, and nothing is built at start-up.
+func powerShellArgs() []string { return []string{"-NoProfile", "-NonInteractive", "-Command"} }
+
+func pwshArgs() []string { return []string{"-NoProfile", "-Command"} }
+
+// cmdArgs: /d skips the AutoRun commands of the registry, /s /c runs
+// what follows with its outer quotes stripped, as Node's shell option
+// runs cmd.exe.
+func cmdArgs() []string { return []string{"/d", "/s", "/c"} }
 
 // Local is the shell that runs command lines on this machine, detected
 // from the process's environment and PATH.
@@ -98,13 +98,13 @@ func Detect(goos string, getenv func(string) string, lookPath func(string) (stri
 	}
 	comSpec := getenv("ComSpec")
 	if lower := strings.ToLower(comSpec); strings.HasSuffix(lower, "powershell.exe") || strings.HasSuffix(lower, "pwsh.exe") {
-		return Shell{Kind: PowerShell, Executable: comSpec, Args: powerShellArgs}
+		return Shell{Kind: PowerShell, Executable: comSpec, Args: powerShellArgs()}
 	}
 	if path, err := lookPath("pwsh.exe"); err == nil {
-		return Shell{Kind: PowerShell, Executable: path, Args: pwshArgs}
+		return Shell{Kind: PowerShell, Executable: path, Args: pwshArgs()}
 	}
 	if path, ok := windowsPowerShell(getenv, lookPath); ok {
-		return Shell{Kind: PowerShell, Executable: path, Args: powerShellArgs}
+		return Shell{Kind: PowerShell, Executable: path, Args: powerShellArgs()}
 	}
 	// Not 0.61's: it runs powershell.exe whether or not there is one.
 	// A Windows without PowerShell (Nano Server, a stripped image, Wine)
@@ -113,7 +113,7 @@ func Detect(goos string, getenv func(string) string, lookPath func(string) (stri
 	if strings.HasSuffix(strings.ToLower(comSpec), `cmd.exe`) {
 		executable = comSpec
 	}
-	return Shell{Kind: Cmd, Executable: executable, Args: cmdArgs}
+	return Shell{Kind: Cmd, Executable: executable, Args: cmdArgs()}
 }
 
 // windowsPowerShell finds powershell.exe on PATH, else where Windows
@@ -147,9 +147,16 @@ func (s Shell) cmdLine(line string) string {
 	return `"` + s.Executable + `" ` + strings.Join(s.Args, " ") + ` "` + line + `"`
 }
 
-// plainArg is what 0.61's escapeShellArg leaves unquoted for PowerShell
-// and cmd.exe.
-var plainArg = regexp.MustCompile(`^[a-zA-Z0-9\-_.]+$`)
+// plainArg reports whether arg is what 0.61's escapeShellArg leaves
+// unquoted for PowerShell and cmd.exe: /^[a-zA-Z0-9\-_.]+$/.
+func plainArg(arg string) bool {
+	for _, c := range arg {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return arg != ""
+}
 
 // Quote is arg as one literal word of s's command lines, as 0.61's
 // escapeShellArg writes it ("" for ""): in single quotes for PowerShell,
@@ -159,7 +166,7 @@ func (s Shell) Quote(arg string) string {
 	switch {
 	case arg == "":
 		return ""
-	case s.Kind == PowerShell && plainArg.MatchString(arg), s.Kind == Cmd && plainArg.MatchString(arg):
+	case (s.Kind == PowerShell || s.Kind == Cmd) && plainArg(arg):
 		return arg
 	case s.Kind == PowerShell:
 		return "'" + strings.ReplaceAll(arg, "'", "''") + "'"
