@@ -51,3 +51,9 @@ func quietGC() (restore func()) {
 // interrupted counts in full, and the larger input's longer runs are
 // interrupted more often; the best of more runs is the parser's.
 const moreRuns = 5
+
+// fast is a time for the larger input under which the parser passes
+// without being compared. Longer than elsewhere: the counter is the clock,
+// so a run of a few tens of milliseconds is as much the machine's other
+// work as the parser's, while a quadratic parser takes seconds on 1 MiB.
+const fast = 100 * time.Millisecond

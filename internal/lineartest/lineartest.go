@@ -11,9 +11,6 @@ import (
 const Size = 1 << 20
 
 const (
-	// fast is a time for the larger input under which the parser passes
-	// without being compared: too short to time well, and fast enough.
-	fast = 20 * time.Millisecond
 	// maxRatio bounds the larger input's time over the smaller's: 4 is
 	// linear, 16 quadratic.
 	maxRatio = 9
