@@ -26,6 +26,5 @@ func quietGC() (restore func()) { return func() {} }
 const moreRuns = 2
 
 // fast is a time for the larger input under which the parser passes
-// without being compared: too short to
-// time well, and fast enough.
+// without being compared: too short to time well, and fast enough.
 const fast = 20 * time.Millisecond
