@@ -45,15 +45,14 @@ if [ "${1:-}" = --in-namespace ]; then
       GEMINI_LS_TEST_BINARY='Z:\tmp\bin\gemini-ls.exe' \
       "$@"
   }
-  status=0
-  while read -r name dir; do
-    args=(-test.v -test.timeout 15m)
+  # run_package NAME DIR runs one test binary from its package directory.
+  run_package() {
+    local name=$1 dir=$2 start=$SECONDS rc args=(-test.v -test.timeout 15m)
     if [ -n "${TEST_WINDOWS_RUN:-}" ]; then
       args+=(-test.run "$TEST_WINDOWS_RUN")
     elif [ "$name" = cmd_gemini-ls_e2e ]; then
       args+=(-test.run "$windowsE2E")
     fi
-    start=$SECONDS
     set +e
     run_wine sh -c 'cd "$1" && shift && exec timeout -k 10 1000 wine "$@"' _ "/repo/$dir" "/tmp/bin/$name.test.exe" "${args[@]}" \
       >"$c/tmp/out/$name.log" 2>&1
@@ -61,9 +60,17 @@ if [ "${1:-}" = --in-namespace ]; then
     set -e
     echo "$rc $((SECONDS - start))" >"$c/tmp/out/$name.rc"
     cp "$c/tmp/out/$name.log" "$c/tmp/out/$name.rc" "$bin/out/"
-  done <"$bin/packages"
+  }
+  # As many at a time as there are processors, the largest binaries (the
+  # most tests) first, so that no long one starts last.
+  jobs_max=$(nproc)
+  while read -r _ name dir; do
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+    run_package "$name" "$dir" &
+  done < <(while read -r name dir; do echo "$(stat -c %s "$bin/$name.test.exe") $name $dir"; done <"$bin/packages" | sort -rn)
+  wait
   run_wine wineserver -k 2>/dev/null || true
-  exit "$status"
+  exit 0
 fi
 
 die() { echo "test-windows: $*" >&2; exit 1; }

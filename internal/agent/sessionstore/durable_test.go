@@ -14,16 +14,7 @@ import (
 // waits for it; and a failed fsync is told by the next Append.
 func TestAppendDoesNotWaitForTheDisk(t *testing.T) {
 	for _, shared := range []bool{true, false} {
-		var s *Store
-		root := ""
-		if shared {
-			s, root = sharedStore(t)
-		} else {
-			var err error
-			if s, err = New(t.TempDir(), nil); err != nil {
-				t.Fatal(err)
-			}
-		}
+		s, root := storeOf(t, shared)
 		release := make(chan struct{})
 		syncing := make(chan string, 4)
 		fail := errors.New("input/output error")
@@ -82,16 +73,7 @@ func TestAppendDoesNotWaitForTheDisk(t *testing.T) {
 func TestDeleteAndReplaceWaitForTheFileToBeClosed(t *testing.T) {
 	for _, shared := range []bool{true, false} {
 		for _, op := range []string{"delete", "replace"} {
-			var s *Store
-			root := ""
-			if shared {
-				s, root = sharedStore(t)
-			} else {
-				var err error
-				if s, err = New(t.TempDir(), nil); err != nil {
-					t.Fatal(err)
-				}
-			}
+			s, root := storeOf(t, shared)
 			release := make(chan struct{})
 			s.durable.sync = func(*os.File) error {
 				<-release
@@ -121,4 +103,18 @@ func TestDeleteAndReplaceWaitForTheFileToBeClosed(t *testing.T) {
 			s.Wait()
 		}
 	}
+}
+
+// storeOf is a store keeping 0.61's shared files for root, or, when not
+// shared, gemini-ls's own files ("" root).
+func storeOf(t *testing.T, shared bool) (*Store, string) {
+	t.Helper()
+	if shared {
+		return sharedStore(t)
+	}
+	s, err := New(t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, ""
 }
