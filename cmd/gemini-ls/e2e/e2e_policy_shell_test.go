@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
@@ -34,12 +34,10 @@ modes = ["default", "autoEdit", "yolo"]
 // them, export and declare -x of git's configuration, a late ${x@P}
 // expansion, a quote glued to the prefix. git status alone still runs.
 // The shell tool runs bash, and the stand-ins are sh scripts: the test
-// needs both on PATH and skips, saying so, without.
+// needs both on PATH (platformtest.Tool: failed under CI without them).
 func TestRunSavedGitStatusRuleCoversOnlyGitStatusWithBash(t *testing.T) {
 	for _, shell := range []string{"bash", "sh"} {
-		if _, err := exec.LookPath(shell); err != nil {
-			t.Skipf("no %s on PATH: %v", shell, err)
-		}
+		platformtest.Tool(t, shell)
 	}
 	gitLog := filepath.Join(t.TempDir(), "git.log")
 	bin := gitScript(t, `echo "git $*" >> '`+gitLog+"'\n"+
