@@ -1,4 +1,4 @@
-.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go test-windows gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
+.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go test-linear test-windows gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -99,6 +99,14 @@ endef
 test-go: gemini-cli otelcol
 	@$(call debs,gcc libc6-dev ripgrep bubblewrap)
 	go test -race -count=1 -timeout 30m ./...
+	$(MAKE) test-linear
+
+# The parsers of what a repository holds timed for linearity
+# (internal/lineartest) without the race detector, whose own work swamps
+# a parser's, so that under -race those tests tell only a hang: the
+# packages with a Test...IsLinear, found by their use of lineartest.
+test-linear:
+	go test -count=1 -run 'IsLinear$$' $$(grep -rl --include='*_test.go' 'lineartest.Linear(' internal | xargs -n1 dirname | sort -u | sed 's|^|./|')
 
 # Every package's tests cross-built for windows/amd64 and run under Wine 10
 # in a Debian trixie chroot, with a Windows user's environment (no HOME):

@@ -8,5 +8,6 @@
 // make a linear parser look quadratic; and a parser done with 1 MiB in a
 // few milliseconds passes at once. Under the race detector, whose work
 // swamps the parser's, times are not compared: a 64 KiB input must only
-// be done within the hang bound.
+// be done within the hang bound; `make test-linear`, part of `make
+// test`, runs every Test...IsLinear again without it.
 package lineartest
