@@ -241,6 +241,92 @@ func TestACPRegistryIcon(t *testing.T) {
 	}
 }
 
+// TestACPEntryMutations feeds acpEntryErrors faulty copies of agent.json.
+func TestACPEntryMutations(t *testing.T) {
+	dir, _ := acpEntry(t)
+	data, err := os.ReadFile(filepath.Join(dir, "agent.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, version := distPlatforms(t), sourceVersion(t)
+	good := func() map[string]any {
+		var entry map[string]any
+		_ = json.Unmarshal(data, &entry) // acpEntry decoded it
+		return entry
+	}
+	binary := func(e map[string]any) map[string]any {
+		dist, _ := e["distribution"].(map[string]any)
+		b, _ := dist["binary"].(map[string]any)
+		return b
+	}
+	set := func(key string, v any) func(map[string]any) map[string]any {
+		return func(e map[string]any) map[string]any { e[key] = v; return e }
+	}
+	// linux edits linux-x86_64's target.
+	linux := func(edit func(target map[string]any)) func(map[string]any) map[string]any {
+		return func(e map[string]any) map[string]any {
+			target, _ := binary(e)["linux-x86_64"].(map[string]any)
+			edit(target)
+			return e
+		}
+	}
+	archive := func(edit func(string) string) func(map[string]any) map[string]any {
+		return linux(func(target map[string]any) {
+			a, _ := target["archive"].(string)
+			target["archive"] = edit(a)
+		})
+	}
+	cases := []mutation[map[string]any]{
+		{"id not its folder's", set("id", "gemini"), `id "gemini" must match its folder's name "gemini-ls"`},
+		{"version not X.Y.Z", set("version", "0.1"), `version "0.1" must be a semantic version`},
+		{"unknown platform", func(e map[string]any) map[string]any {
+			b := binary(e)
+			b["linux-amd64"] = b["linux-x86_64"]
+			delete(b, "linux-x86_64")
+			return e
+		}, `unknown platform "linux-amd64"`},
+		{"http archive", archive(replace("https://", "http://")), "must be an https URL"},
+		{"archive of another version", archive(replace("/v"+version+"/", "/v9.9.9/")),
+			"archive URL has version 9.9.9, expected " + version},
+		{"latest archive", archive(replace("/download/v"+version+"/", "/latest/download/")), "uses /latest/"},
+		{"no windows", func(e map[string]any) map[string]any {
+			delete(binary(e), "windows-aarch64")
+			delete(binary(e), "windows-x86_64")
+			return e
+		}, "binary distribution must include windows"},
+		{"unknown target field", linux(func(target map[string]any) { target["sha256"] = "0" }), `unknown field "sha256"`},
+		{"no cmd", linux(func(target map[string]any) { delete(target, "cmd") }), "linux-x86_64: archive and cmd are required"},
+	}
+	for _, key := range []string{"id", "name", "version", "description", "distribution"} {
+		cases = append(cases, mutation[map[string]any]{"no " + key, func(e map[string]any) map[string]any {
+			delete(e, key)
+			return e
+		}, fmt.Sprintf("missing required field %q", key)})
+	}
+	testMutations(t, good, func(e map[string]any) []string { return acpEntryErrors(dir, e, ps, version) }, cases)
+}
+
+// TestACPIconMutations feeds iconErrors faulty copies of icon.svg.
+func TestACPIconMutations(t *testing.T) {
+	dir, _ := acpEntry(t)
+	svg, err := os.ReadFile(filepath.Join(dir, "icon.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := func() string { return string(svg) }
+	testMutations(t, good, iconErrors, []mutation[string]{
+		{"32x32", replace(`width="16" height="16"`, `width="32" height="32"`), "icon must be 16x16 (got 32x32)"},
+		{"not square", replace(`height="16"`, `height="12"`), "icon must be square (got 16x12)"},
+		{"24x24 by its viewBox", replace(`width="16" height="16" viewBox="0 0 16 16"`, `viewBox="0 0 24 24"`),
+			"icon must be 16x16 (got 24x24)"},
+		{"no size", replace(` width="16" height="16" viewBox="0 0 16 16"`, ""), "no width/height attributes and no viewBox"},
+		{"hard-coded fill", replace(`fill="currentColor"`, `fill="#1a73e8"`), `icon has hardcoded fill="#1a73e8"`},
+		{"hard-coded stroke", replace(`<path `, `<path stroke="black" `), `icon has hardcoded stroke="black"`},
+		{"hard-coded style", replace(`<path `, `<path style="fill: #000" `), "icon has hardcoded style fill: #000"},
+		{"no currentColor", replace(`fill="currentColor"`, `fill="inherit"`), "icon must use currentColor"},
+	})
+}
+
 // TestRegistries builds the server once (a minute on a loaded machine)
 // and checks what needs it: the ACP registry's handshake run on the
 // entry's command line, and the ACP entry and the mason package against

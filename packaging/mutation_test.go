@@ -1,0 +1,50 @@
+package packaging
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// mutation is one fault put into a good registry file, and a part of
+// the error the file's validator must report for it.
+type mutation[T any] struct {
+	name   string
+	mutate func(T) T
+	want   string
+}
+
+// testMutations holds validate to its claims: good (a fresh copy of the
+// committed file at each call) draws no error, and each mutation of it
+// draws one containing the mutation's want. A mutation that changes
+// nothing fails, so that no case passes because the file it edits
+// changed.
+func testMutations[T any](t *testing.T, good func() T, validate func(T) []string, ms []mutation[T]) {
+	t.Helper()
+	t.Run("unmutated", func(t *testing.T) {
+		for _, err := range validate(good()) {
+			t.Errorf("the committed file draws: %s", err)
+		}
+	})
+	for _, m := range ms {
+		t.Run(m.name, func(t *testing.T) {
+			bad := m.mutate(good())
+			if reflect.DeepEqual(bad, good()) {
+				t.Fatal("the mutation changed nothing: the committed file changed, so change the case")
+			}
+			errs := validate(bad)
+			for _, err := range errs {
+				if strings.Contains(err, m.want) {
+					return
+				}
+			}
+			t.Errorf("no error mentions %q; the errors: %q", m.want, errs)
+		})
+	}
+}
+
+// replace is the mutation of a text that replaces old's first
+// occurrence with new.
+func replace(old, new string) func(string) string {
+	return func(s string) string { return strings.Replace(s, old, new, 1) }
+}
