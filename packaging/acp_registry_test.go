@@ -83,7 +83,11 @@ func acpEntryErrors(dir string, entry map[string]any, ps []platform, version str
 	if u, err := url.Parse(str("repository")); err != nil || u.Scheme == "" || str("repository") != repository {
 		fail("repository %q must be %s", str("repository"), repository)
 	}
-	if authors, ok := entry["authors"].([]any); ok {
+	if v, ok := entry["authors"]; ok {
+		authors, isArray := v.([]any)
+		if !isArray {
+			fail("authors must be an array of strings, is %T", v)
+		}
 		for _, a := range authors {
 			if _, ok := a.(string); !ok {
 				fail("authors must be strings")
@@ -116,6 +120,17 @@ func acpEntryErrors(dir string, entry map[string]any, ps []platform, version str
 		for key := range target {
 			if key != "archive" && key != "cmd" && key != "args" && key != "env" {
 				fail("%s: unknown field %q (the schema allows archive, cmd, args, env)", name, key)
+			}
+		}
+		if v, ok := target["env"]; ok {
+			env, isObject := v.(map[string]any)
+			if !isObject {
+				fail("%s: env must be an object, is %T", name, v)
+			}
+			for key, value := range env {
+				if _, ok := value.(string); !ok {
+					fail("%s: env %s must be a string, is %T", name, key, value)
+				}
 			}
 		}
 		archive, _ := target["archive"].(string)
@@ -295,6 +310,9 @@ func TestACPEntryMutations(t *testing.T) {
 			return e
 		}, "binary distribution must include windows"},
 		{"unknown target field", linux(func(target map[string]any) { target["sha256"] = "0" }), `unknown field "sha256"`},
+		{"authors not an array", set("authors", "The gemini-ls authors"), "authors must be an array of strings, is string"},
+		{"env value not a string", linux(func(target map[string]any) { target["env"] = map[string]any{"DEBUG": 1.0} }),
+			"linux-x86_64: env DEBUG must be a string"},
 		{"no cmd", linux(func(target map[string]any) { delete(target, "cmd") }), "linux-x86_64: archive and cmd are required"},
 	}
 	for _, key := range []string{"id", "name", "version", "description", "distribution"} {
