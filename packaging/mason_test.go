@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"testing"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -165,4 +166,30 @@ func masonErrors(data []byte, ps []platform, version string) []string {
 		fail("neovim.lspconfig %q names no editors/nvim/lsp/<name>.lua", pkg.Neovim.Lspconfig)
 	}
 	return errs
+}
+
+// TestMasonMutations feeds masonErrors faulty copies of package.yaml.
+func TestMasonMutations(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("mason", "package.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, version := distPlatforms(t), sourceVersion(t)
+	good := func() string { return string(data) }
+	validate := func(s string) []string { return masonErrors([]byte(s), ps, version) }
+	winX64 := "    - target: win_x64\n      file: gemini-ls-windows-amd64.zip\n      bin: gemini-ls.exe\n"
+	testMutations(t, good, validate, []mutation[string]{
+		{"no homepage", replace("\nhomepage: ", "\n# homepage: "), `missing required field "homepage"`},
+		{"no languages", replace("\nlanguages: []\n", "\n"), `missing required field "languages"`},
+		{"source.id of another version", replace("@v"+version+"\n", "@v9.9.9\n"),
+			`source.id "pkg:github/gemini-ls/gemini-ls@v9.9.9", want`},
+		{"no win_x64 target", replace(winX64, ""), "no asset has target win_x64"},
+		{"unknown target", replace("target: win_x64", "target: windows_x64"), `asset target "windows_x64" is no mason platform`},
+		{"unknown key", replace("\nhomepage: ", "\nversion: "+version+"\nhomepage: "), `unknown top-level field "version"`},
+		{"bin a list", replace("\n  gemini-ls: \"{{source.asset.bin}}\"\n", "\n  - gemini-ls\n"), "cannot unmarshal !!seq into map[string]string"},
+		{"bin of another path", replace("{{source.asset.bin}}", "{{source.asset.file}}"), `bin map[gemini-ls:{{source.asset.file}}] must be`},
+		{"CRLF", func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }, "CRLF characters in the file"},
+		{"no YAML header", replace("---\n", ""), "must start with the YAML header ---"},
+		{"license no SPDX expression", replace("- Apache-2.0", "- Apache 2.0"), `license "Apache 2.0" is no SPDX expression`},
+	})
 }
