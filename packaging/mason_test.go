@@ -88,6 +88,19 @@ func masonErrors(data []byte, ps []platform, version string) []string {
 	if pkg.Name != "gemini-ls" {
 		fail("name %q: the registry's folder is packages/gemini-ls, and registry-lint wants the name its folder's", pkg.Name)
 	}
+	// registry-lint does not read the name as YAML but with sed -nE
+	// 's/name: (.+)$/\1/p': from every line holding "name: ", that text
+	// cut out; what it prints must be the folder's name, so a quoted name
+	// or another "name: " anywhere is refused.
+	var sedName []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if before, after, ok := strings.Cut(line, "name: "); ok && after != "" {
+			sedName = append(sedName, before+after)
+		}
+	}
+	if got := strings.Join(sedName, "\n"); got != "gemini-ls" {
+		fail("registry-lint's sed reads the name as %q, not the folder's gemini-ls", got)
+	}
 	if pkg.Description == "" {
 		fail("description is empty")
 	}
@@ -188,6 +201,8 @@ func TestMasonMutations(t *testing.T) {
 		{"unknown key", replace("\nhomepage: ", "\nversion: "+version+"\nhomepage: "), `unknown top-level field "version"`},
 		{"bin a list", replace("\n  gemini-ls: \"{{source.asset.bin}}\"\n", "\n  - gemini-ls\n"), "cannot unmarshal !!seq into map[string]string"},
 		{"bin of another path", replace("{{source.asset.bin}}", "{{source.asset.file}}"), `bin map[gemini-ls:{{source.asset.file}}] must be`},
+		{"name quoted", replace("\nname: gemini-ls\n", "\nname: \"gemini-ls\"\n"), `registry-lint's sed reads the name as "\"gemini-ls\""`},
+		{"another name: line", replace("\nhomepage: ", "\n# The package's name: gemini-ls\nhomepage: "), "registry-lint's sed reads the name as"},
 		{"CRLF", func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }, "CRLF characters in the file"},
 		{"no YAML header", replace("---\n", ""), "must start with the YAML header ---"},
 		{"license no SPDX expression", replace("- Apache-2.0", "- Apache 2.0"), `license "Apache 2.0" is no SPDX expression`},
