@@ -79,6 +79,19 @@ func masonErrors(data []byte, ps []platform, version string) []string {
 			fail("missing required field %q", key)
 		}
 	}
+	// bin.json: an object of names to strings; said here, where the
+	// decoding below would only name a line.
+	if v, ok := top["bin"]; ok {
+		bin, isObject := v.(map[string]any)
+		if !isObject {
+			fail("bin must be an object of names to paths, is %T", v)
+		}
+		for name, path := range bin {
+			if _, ok := path.(string); !ok {
+				fail("bin %q must be a string, is %T", name, path)
+			}
+		}
+	}
 	var pkg masonPackage
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -199,7 +212,8 @@ func TestMasonMutations(t *testing.T) {
 		{"no win_x64 target", replace(winX64, ""), "no asset has target win_x64"},
 		{"unknown target", replace("target: win_x64", "target: windows_x64"), `asset target "windows_x64" is no mason platform`},
 		{"unknown key", replace("\nhomepage: ", "\nversion: "+version+"\nhomepage: "), `unknown top-level field "version"`},
-		{"bin a list", replace("\n  gemini-ls: \"{{source.asset.bin}}\"\n", "\n  - gemini-ls\n"), "cannot unmarshal !!seq into map[string]string"},
+		{"bin a list", replace("\n  gemini-ls: \"{{source.asset.bin}}\"\n", "\n  - gemini-ls\n"), "bin must be an object of names to paths, is []interface {}"},
+		{"bin path an object", replace(`"{{source.asset.bin}}"`, `{path: "{{source.asset.bin}}"}`), `bin "gemini-ls" must be a string`},
 		{"bin of another path", replace("{{source.asset.bin}}", "{{source.asset.file}}"), `bin map[gemini-ls:{{source.asset.file}}] must be`},
 		{"name quoted", replace("\nname: gemini-ls\n", "\nname: \"gemini-ls\"\n"), `registry-lint's sed reads the name as "\"gemini-ls\""`},
 		{"another name: line", replace("\nhomepage: ", "\n# The package's name: gemini-ls\nhomepage: "), "registry-lint's sed reads the name as"},
