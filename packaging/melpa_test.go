@@ -203,9 +203,33 @@ func recipeFiles(text, root string) ([]string, error) {
 	return files, nil
 }
 
+// recipeFilesErrors holds the recipe's :files, expanded in the checkout
+// at root, to the package MELPA must build: the main library,
+// gemini-ls.el, which package-build reads the package's metadata from,
+// and no test file nor -pkg.el.
+func recipeFilesErrors(text, root string) []string {
+	files, err := recipeFiles(text, root)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var errs []string
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	if !slices.Contains(names, "gemini-ls.el") {
+		errs = append(errs, fmt.Sprintf(":files copies %v, without the main library gemini-ls.el", names))
+	}
+	for _, f := range files {
+		if strings.HasSuffix(f, "-test.el") || strings.HasSuffix(f, "-tests.el") || strings.HasSuffix(f, "-pkg.el") {
+			errs = append(errs, fmt.Sprintf(":files copies %s, which MELPA's package must not carry", f))
+		}
+	}
+	return errs
+}
+
 // TestMelpaRecipe holds the recipe to package-build's validation, and
-// its :files to the package MELPA must build: the main library,
-// gemini-ls.el, which package-build reads the package's metadata from.
+// its :files to the package MELPA must build.
 func TestMelpaRecipe(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("melpa", "gemini-ls"))
 	if err != nil {
@@ -214,20 +238,34 @@ func TestMelpaRecipe(t *testing.T) {
 	for _, err := range recipeErrors(string(data), "gemini-ls") {
 		t.Error(err)
 	}
-	files, err := recipeFiles(string(data), repoRoot)
+	for _, err := range recipeFilesErrors(string(data), repoRoot) {
+		t.Error(err)
+	}
+}
+
+// TestMelpaRecipeMutations feeds recipeErrors and recipeFilesErrors
+// faulty copies of the recipe.
+func TestMelpaRecipeMutations(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("melpa", "gemini-ls"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var names []string
-	for _, f := range files {
-		names = append(names, filepath.Base(f))
+	good := func() string { return string(data) }
+	validate := func(s string) []string {
+		return append(recipeErrors(s, "gemini-ls"), recipeFilesErrors(s, repoRoot)...)
 	}
-	if !slices.Contains(names, "gemini-ls.el") {
-		t.Errorf(":files copies %v, without the main library gemini-ls.el", names)
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "-test.el") || strings.HasSuffix(f, "-tests.el") || strings.HasSuffix(f, "-pkg.el") {
-			t.Errorf(":files copies %s, which MELPA's package must not carry", f)
-		}
-	}
+	lib := `"editors/emacs/gemini-ls.el"`
+	test := `"editors/emacs/test/gemini-ls-test.el"`
+	testMutations(t, good, validate, []mutation[string]{
+		{"gitlab fetcher", replace(":fetcher github", ":fetcher gitlab"), ":fetcher is gitlab: gemini-ls is on GitHub"},
+		{"git fetcher", replace(":fetcher github", ":fetcher git"), ":url is missing"},
+		{":url beside :repo", replace(":repo ", `:url "`+repository+`" :repo `), ":url is redundant"},
+		{"another repository", replace(`:repo "gemini-ls/gemini-ls"`, `:repo "someone/gemini-ls"`), `:repo "someone/gemini-ls" is not`},
+		{"another package", replace("(gemini-ls ", "(gemini "), "mismatched package name gemini-ls vs. gemini"},
+		{"unknown keyword", replace(":files", ":file"), "unknown keyword :file"},
+		{":files with a test file", replace(lib, lib+" "+test), "gemini-ls-test.el, which MELPA's package must not carry"},
+		{":files without the main library", replace(lib, test), "without the main library gemini-ls.el"},
+		{":files of *", replace(lib, `"*"`), `invalid files spec entry`},
+		{":files of nothing", replace(lib, `"editors/emacs/nothing.el"`), `"editors/emacs/nothing.el" matches no file in the checkout`},
+	})
 }
