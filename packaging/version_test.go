@@ -8,13 +8,16 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // releaseEnv names the tag's version in the release workflow: the one
@@ -51,33 +54,36 @@ func sourceVersion(t *testing.T) string {
 	return v
 }
 
-// versionsNamed is every X.Y.Z the editor packages and registry files
-// name, by where it is written.
-func versionsNamed(t *testing.T) map[string][]string {
-	t.Helper()
-	read := func(path string) string {
-		data, err := os.ReadFile(filepath.Join(repoRoot, path))
+// versionErrors is where the editor packages and registry files in the
+// checkout fsys name a version other than want, or none where they
+// should.
+func versionErrors(fsys fs.FS, want string) []string {
+	var errs []string
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	read := func(path string) []byte {
+		data, err := fs.ReadFile(fsys, path)
 		if err != nil {
-			t.Fatal(err)
+			fail("%v", err)
 		}
-		return string(data)
+		return data
 	}
+	// found is every X.Y.Z named, by where it is written.
 	found := map[string][]string{}
 	// each adds every first group of re in path's text, and at least one.
 	each := func(path, re string) {
-		ms := regexp.MustCompile(re).FindAllStringSubmatch(read(path), -1)
+		ms := regexp.MustCompile(re).FindAllSubmatch(read(path), -1)
 		if len(ms) == 0 {
-			t.Errorf("%s: nothing matches %s", path, re)
+			fail("%s: nothing matches %s", path, re)
 		}
 		for _, m := range ms {
-			found[path] = append(found[path], m[1])
+			found[path] = append(found[path], string(m[1]))
 		}
 	}
 	var pkg struct {
 		Version string `json:"version"`
 	}
-	if err := json.Unmarshal([]byte(read("editors/vscode/package.json")), &pkg); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(read("editors/vscode/package.json"), &pkg); err != nil {
+		fail("editors/vscode/package.json: %v", err)
 	}
 	found["editors/vscode/package.json"] = []string{pkg.Version}
 	var lock struct {
@@ -86,8 +92,8 @@ func versionsNamed(t *testing.T) map[string][]string {
 			Version string `json:"version"`
 		} `json:"packages"`
 	}
-	if err := json.Unmarshal([]byte(read("editors/vscode/package-lock.json")), &lock); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(read("editors/vscode/package-lock.json"), &lock); err != nil {
+		fail("editors/vscode/package-lock.json: %v", err)
 	}
 	found["editors/vscode/package-lock.json"] = []string{lock.Version, lock.Packages[""].Version}
 	each("editors/emacs/gemini-ls.el", `(?m)^;; Version: (\S*)$`)
@@ -101,20 +107,28 @@ func versionsNamed(t *testing.T) map[string][]string {
 		} `json:"distribution"`
 	}
 	agent := "packaging/acp-registry/gemini-ls/agent.json"
-	if err := json.Unmarshal([]byte(read(agent)), &entry); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(read(agent), &entry); err != nil {
+		fail("%s: %v", agent, err)
 	}
 	found[agent] = []string{entry.Version}
 	for name, b := range entry.Distribution.Binary {
 		m := regexp.MustCompile(`/releases/download/v([^/]*)/`).FindStringSubmatch(b.Archive)
 		if m == nil {
-			t.Errorf("%s: %s's archive %s is not a release download", agent, name, b.Archive)
+			fail("%s: %s's archive %s is not a release download", agent, name, b.Archive)
 			continue
 		}
 		found[agent] = append(found[agent], m[1])
 	}
 	each("packaging/mason/package.yaml", `(?m)^  id: pkg:github/gemini-ls/gemini-ls@v(\S*)$`)
-	return found
+
+	for path, vs := range found {
+		for _, v := range vs {
+			if v != want {
+				fail("%s names version %q, not %s (cmd/gemini-ls/version.go's nextVersion)", path, v, want)
+			}
+		}
+	}
+	return errs
 }
 
 // TestOneVersion: every editor package and registry file names the one
@@ -126,13 +140,65 @@ func TestOneVersion(t *testing.T) {
 	if tag := os.Getenv(releaseEnv); tag != "" && tag != want {
 		t.Fatalf("releasing %s, but cmd/gemini-ls/version.go's nextVersion is %s: name the release everywhere first (docs/releasing.md)", tag, want)
 	}
-	for path, vs := range versionsNamed(t) {
-		for _, v := range vs {
-			if v != want {
-				t.Errorf("%s names version %q, not %s (cmd/gemini-ls/version.go's nextVersion)", path, v, want)
-			}
+	for _, err := range versionErrors(os.DirFS(repoRoot), want) {
+		t.Error(err)
+	}
+}
+
+// TestOneVersionMutations feeds versionErrors checkouts where one file
+// names another version, or none.
+func TestOneVersionMutations(t *testing.T) {
+	want := sourceVersion(t)
+	paths := []string{
+		"editors/vscode/package.json",
+		"editors/vscode/package-lock.json",
+		"editors/emacs/gemini-ls.el",
+		"editors/nvim/lua/gemini/init.lua",
+		"packaging/acp-registry/gemini-ls/agent.json",
+		"packaging/mason/package.yaml",
+	}
+	checkout := fstest.MapFS{}
+	for _, path := range paths {
+		data, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkout[path] = &fstest.MapFile{Data: data}
+	}
+	good := func() fstest.MapFS {
+		fsys := fstest.MapFS{}
+		for path, f := range checkout {
+			fsys[path] = &fstest.MapFile{Data: slices.Clone(f.Data)}
+		}
+		return fsys
+	}
+	// edit replaces old with new in path's text.
+	edit := func(path, old, new string) func(fstest.MapFS) fstest.MapFS {
+		return func(fsys fstest.MapFS) fstest.MapFS {
+			fsys[path].Data = []byte(replace(old, new)(string(fsys[path].Data)))
+			return fsys
 		}
 	}
+	validate := func(fsys fstest.MapFS) []string { return versionErrors(fsys, want) }
+	other := "9.9.9"
+	// lockOwn leads packages[""].version, the lock's own package's.
+	lockOwn := "\"\": {\n      \"name\": \"gemini-ls\",\n      \"version\": \""
+	testMutations(t, good, validate, []mutation[fstest.MapFS]{
+		{"package.json", edit(paths[0], `"version": "`+want+`"`, `"version": "`+other+`"`),
+			paths[0] + ` names version "` + other + `"`},
+		{"package-lock.json", edit(paths[1], `"version": "`+want+`"`, `"version": "`+other+`"`),
+			paths[1] + ` names version "` + other + `"`},
+		{"package-lock.json's own package", edit(paths[1], lockOwn+want, lockOwn+other), paths[1] + ` names version "` + other + `"`},
+		{"gemini-ls.el", edit(paths[2], ";; Version: "+want, ";; Version: "+other), paths[2] + ` names version "` + other + `"`},
+		{"gemini-ls.el without a Version", edit(paths[2], ";; Version: ", ";; Package-Version: "), paths[2] + ": nothing matches"},
+		{"init.lua", edit(paths[3], `M.version = "`+want+`"`, `M.version = "`+other+`"`), paths[3] + ` names version "` + other + `"`},
+		{"agent.json", edit(paths[4], `"version": "`+want+`"`, `"version": "`+other+`"`), paths[4] + ` names version "` + other + `"`},
+		{"agent.json's archive", edit(paths[4], "/download/v"+want+"/", "/download/v"+other+"/"),
+			paths[4] + ` names version "` + other + `"`},
+		{"agent.json's archive of no release", edit(paths[4], "/releases/download/v"+want+"/", "/archive/"),
+			"is not a release download"},
+		{"package.yaml", edit(paths[5], "@v"+want+"\n", "@v"+other+"\n"), paths[5] + ` names version "` + other + `"`},
+	})
 }
 
 // serverVersionErrors: the built server's --version and LSP
