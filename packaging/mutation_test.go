@@ -1,9 +1,13 @@
 package packaging
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // mutation is one fault put into a good registry file, and a part of
@@ -47,4 +51,34 @@ func testMutations[T any](t *testing.T, good func() T, validate func(T) []string
 // occurrence with new.
 func replace(old, new string) func(string) string {
 	return func(s string) string { return strings.Replace(s, old, new, 1) }
+}
+
+// filesUnder is good for testMutations on a tree of files: at each call,
+// a fresh copy of the files at paths (slash-separated) under root.
+func filesUnder(t *testing.T, root string, paths ...string) func() fstest.MapFS {
+	t.Helper()
+	files := fstest.MapFS{}
+	for _, path := range paths {
+		data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(path)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[path] = &fstest.MapFile{Data: data}
+	}
+	return func() fstest.MapFS {
+		fsys := fstest.MapFS{}
+		for path, f := range files {
+			fsys[path] = &fstest.MapFile{Data: slices.Clone(f.Data)}
+		}
+		return fsys
+	}
+}
+
+// edit is the mutation of a tree of files that replaces old's first
+// occurrence with new in path's text.
+func edit(path, old, new string) func(fstest.MapFS) fstest.MapFS {
+	return func(fsys fstest.MapFS) fstest.MapFS {
+		fsys[path].Data = []byte(replace(old, new)(string(fsys[path].Data)))
+		return fsys
+	}
 }

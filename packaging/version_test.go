@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -157,28 +156,7 @@ func TestOneVersionMutations(t *testing.T) {
 		"packaging/acp-registry/gemini-ls/agent.json",
 		"packaging/mason/package.yaml",
 	}
-	checkout := fstest.MapFS{}
-	for _, path := range paths {
-		data, err := os.ReadFile(filepath.Join(repoRoot, filepath.FromSlash(path)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkout[path] = &fstest.MapFile{Data: data}
-	}
-	good := func() fstest.MapFS {
-		fsys := fstest.MapFS{}
-		for path, f := range checkout {
-			fsys[path] = &fstest.MapFile{Data: slices.Clone(f.Data)}
-		}
-		return fsys
-	}
-	// edit replaces old with new in path's text.
-	edit := func(path, old, new string) func(fstest.MapFS) fstest.MapFS {
-		return func(fsys fstest.MapFS) fstest.MapFS {
-			fsys[path].Data = []byte(replace(old, new)(string(fsys[path].Data)))
-			return fsys
-		}
-	}
+	good := filesUnder(t, repoRoot, paths...)
 	validate := func(fsys fstest.MapFS) []string { return versionErrors(fsys, want) }
 	other := "9.9.9"
 	// lockOwn leads packages[""].version, the lock's own package's.
