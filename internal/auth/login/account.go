@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -87,13 +86,10 @@ func cacheAccount(path, email string) error {
 // removed says whether there was a login file. The process's own tokens
 // are read from that file (codeassist.Login), so its next request finds
 // no login.
-func SignOut(userDir string) (removed bool, err error) {
-	creds := filepath.Join(userDir, codeassist.CredsFile)
-	switch err := os.Remove(creds); {
-	case err == nil:
-		removed = true
-	case !errors.Is(err, fs.ErrNotExist):
-		return false, fmt.Errorf("removing %s: %w", creds, err)
+func SignOut(ctx context.Context, userDir string) (removed bool, err error) {
+	removed, err = codeassist.RemoveLogin(ctx, filepath.Join(userDir, codeassist.CredsFile))
+	if err != nil {
+		return false, err
 	}
 	return removed, forgetActiveAccount(filepath.Join(userDir, AccountsFile))
 }
