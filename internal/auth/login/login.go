@@ -160,7 +160,7 @@ func (a *attempt) redeem(ctx context.Context, code string) (Result, error) {
 	}
 	email, err := a.cfg.email(ctx, tok.AccessToken)
 	if err == nil {
-		err = cacheAccount(filepath.Join(a.cfg.UserDir, AccountsFile), email)
+		err = cacheAccount(ctx, filepath.Join(a.cfg.UserDir, AccountsFile), email)
 	}
 	if err != nil {
 		res.Warning = fmt.Sprintf("the account's address was not recorded: %v", err)
