@@ -475,7 +475,7 @@ func TestLoginUsesANewSignInAtOnce(t *testing.T) {
 	if tok, err := login.Token(context.Background()); err != nil || tok != "first" {
 		t.Fatalf("token = %q, %v", tok, err)
 	}
-	if err := codeassist.SaveLogin(path, (&oauth2.Token{AccessToken: "second-sign-in", RefreshToken: "r2", Expiry: time.Now().Add(time.Hour)})); err != nil {
+	if err := codeassist.SaveLogin(context.Background(), path, (&oauth2.Token{AccessToken: "second-sign-in", RefreshToken: "r2", Expiry: time.Now().Add(time.Hour)})); err != nil {
 		t.Fatal(err)
 	}
 	if tok, err := login.Token(context.Background()); err != nil || tok != "second-sign-in" {
@@ -505,7 +505,7 @@ func TestANewSignInIsSetUpAgain(t *testing.T) {
 	if n := len(srv.RequestsFor("loadCodeAssist")); n != 1 {
 		t.Fatalf("%d setups for two requests of one sign-in, want 1", n)
 	}
-	if err := codeassist.SaveLogin(path, &oauth2.Token{AccessToken: "second", RefreshToken: "r2", Expiry: time.Now().Add(time.Hour)}); err != nil {
+	if err := codeassist.SaveLogin(context.Background(), path, &oauth2.Token{AccessToken: "second", RefreshToken: "r2", Expiry: time.Now().Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
 	ask()

@@ -16,7 +16,11 @@
 //   - The cached login (Login) is Gemini CLI's own ~/.gemini/oauth_creds.json:
 //     read on use (again whenever the file changed, so a new sign-in is
 //     used at once), refreshed when expired, written back atomically with
-//     the fields it had kept. The sign-in itself is package internal/auth/login's,
-//     which writes the file through SaveLogin.
+//     the fields it holds then kept, unless it holds another login by then.
+//     The sign-in itself is package internal/auth/login's, which writes
+//     the file through SaveLogin, and signing out removes it through
+//     RemoveLogin. Every rewrite and removal is made under the file's lock
+//     (internal/sharedlock), so that gemini-ls processes wait for each
+//     other's.
 //   - Every call takes a context and ends with it.
 package codeassist

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // CredsFile is the name of Gemini CLI's cached Google login in its user
@@ -158,7 +159,7 @@ func (l *Login) Token(ctx context.Context) (string, error) {
 	}
 	// Another process (Gemini CLI, another gemini-ls) may have refreshed or
 	// replaced the login since: read the file again before refreshing.
-	raw, creds, err := readCreds(l.cfg.Path)
+	_, creds, err := readCreds(l.cfg.Path)
 	if err != nil {
 		return "", &NoLoginError{Path: l.cfg.Path, Err: err}
 	}
@@ -177,7 +178,12 @@ func (l *Login) Token(ctx context.Context) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("refreshing the cached Google login %s: %w (if the login was revoked: %s)", l.cfg.Path, err, LoginHowTo)
 	}
-	if err := writeCreds(l.cfg.Path, raw, fresh); err != nil && l.cfg.Warn != nil {
+	switch err := saveRefreshed(ctx, l.cfg.Path, tok.RefreshToken, fresh); {
+	case errors.Is(err, errLoginReplaced):
+		// Signed in again, or out, meanwhile: the token serves this call,
+		// and is not kept, so the next one uses what the file holds now.
+		return fresh.AccessToken, nil
+	case err != nil && l.cfg.Warn != nil:
 		// The token is good for this process all the same; the file keeps
 		// the old one, which Gemini CLI refreshes on its own.
 		l.cfg.Warn(fmt.Errorf("writing the refreshed login back to %s: %w", l.cfg.Path, err))
@@ -251,22 +257,82 @@ func readCreds(path string) (map[string]json.RawMessage, credsFile, error) {
 // cacheCredentials): the token's fields alone, in the shape of
 // google-auth-library's Credentials, replacing whatever login the file
 // held, atomically and with mode 0600. The directory is made (0700) when
-// missing.
-func SaveLogin(path string, tok *oauth2.Token) error {
+// missing. It is written under the file's lock (internal/sharedlock), as
+// every rewrite of it by gemini-ls is, so that a refresh another
+// gemini-ls is writing back does not land over it; when the lock cannot
+// be had, the error says so and the file is left as it is.
+func SaveLogin(ctx context.Context, path string, tok *oauth2.Token) error {
 	if tok == nil || tok.AccessToken == "" {
 		return errors.New("the sign-in granted no access token")
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return writeCreds(path, map[string]json.RawMessage{}, tok)
+	lock, err := sharedlock.Acquire(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	return writeCreds(path, map[string]json.RawMessage{}, tok, lock)
+}
+
+// RemoveLogin removes the cached login at path, as signing out does,
+// under the file's lock, so that a refresh another gemini-ls is writing
+// back does not bring the login back; removed says whether there was
+// one. When the lock cannot be had, the error says so and the file is
+// left as it is.
+func RemoveLogin(ctx context.Context, path string) (removed bool, err error) {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return false, nil // nothing to remove, nor to lock
+	}
+	lock, err := sharedlock.Acquire(ctx, path)
+	if err != nil {
+		return false, err
+	}
+	defer lock.Release()
+	if err := lock.Held(); err != nil {
+		return false, err
+	}
+	switch err := os.Remove(path); {
+	case err == nil:
+		return true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	default:
+		return false, fmt.Errorf("removing %s: %w", path, err)
+	}
+}
+
+// errLoginReplaced is a refreshed token not written back because the
+// file no longer holds the login that was refreshed.
+var errLoginReplaced = errors.New("the cached login was replaced or removed while it was being refreshed")
+
+// saveRefreshed writes tok, refreshed with the refresh token grant, over
+// the token fields of the login at path, keeping its other fields. The
+// file is read again and rewritten under its lock (internal/sharedlock),
+// so that what another writer put in it since it was first read is kept;
+// the refresh itself, a request to Google, is made before the lock is
+// taken, never while others wait on it. A file that no longer holds grant
+// (a sign-in or sign-out made meanwhile, by Gemini CLI or another
+// gemini-ls) is left as it is: errLoginReplaced.
+func saveRefreshed(ctx context.Context, path, grant string, tok *oauth2.Token) error {
+	lock, err := sharedlock.Acquire(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	raw, creds, err := readCreds(path)
+	if err != nil || creds.RefreshToken != grant {
+		return errLoginReplaced
+	}
+	return writeCreds(path, raw, tok, lock)
 }
 
 // writeCreds writes tok over the file's token fields, keeping the others,
 // atomically: a temporary file in the same directory renamed over the old
-// one, so a reader (or a concurrent refresh) sees the old file or the new
-// one, never a mix.
-func writeCreds(path string, raw map[string]json.RawMessage, tok *oauth2.Token) error {
+// one, so a reader sees the old file or the new one, never a mix. lock is
+// the file's, checked still held just before the rename.
+func writeCreds(path string, raw map[string]json.RawMessage, tok *oauth2.Token, lock *sharedlock.Lock) error {
 	set := func(key string, v any) {
 		b, _ := json.Marshal(v)
 		raw[key] = b
@@ -293,5 +359,5 @@ func writeCreds(path string, raw map[string]json.RawMessage, tok *oauth2.Token) 
 		path = real
 	}
 	// 0600, as Gemini CLI writes it: the tokens are the user's alone.
-	return safefile.Replace(path, data, 0o600)
+	return safefile.ReplaceIf(path, data, 0o600, lock.Held)
 }

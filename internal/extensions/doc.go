@@ -41,4 +41,8 @@
 //   - gemini-ls never makes Gemini CLI's integrity key; it signs
 //     extension_integrity.json only with the key Gemini CLI made, and
 //     only a store that key verifies.
+//   - The enablement file and extension_integrity.json are read and
+//     rewritten only under their locks (internal/sharedlock), so that
+//     gemini-ls processes wait for each other's writes (Gemini CLI 0.61
+//     takes no lock on them).
 package extensions

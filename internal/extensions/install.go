@@ -386,7 +386,7 @@ func (m Manager) installOrUpdate(ctx context.Context, rec Record, previous *Exte
 	} else if err := os.Rename(stage, dest); err != nil {
 		return Extension{}, fmt.Errorf("installing %s: %w", name, err)
 	}
-	if err := m.recordIntegrity(name, rec); err != nil {
+	if err := m.recordIntegrity(ctx, name, rec); err != nil {
 		m.warn(fmt.Sprintf("The integrity record of %s was not written: %v; Gemini CLI may refuse to update it until it is reinstalled with gemini extensions install.", name, err))
 	}
 	switch {

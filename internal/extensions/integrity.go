@@ -2,6 +2,7 @@ package extensions
 
 import (
 	"bytes"
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/hmac"
@@ -20,6 +21,7 @@ import (
 	"golang.org/x/crypto/scrypt"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // Gemini CLI 0.61 keeps, in ~/.gemini/extension_integrity.json, for each
@@ -59,19 +61,29 @@ var errNoIntegrityKey = errors.New("Gemini CLI's extension integrity key is not 
 // name, as Gemini CLI's ExtensionIntegrityManager.store does. It does
 // nothing when there is no store and no key (Gemini CLI then finds no
 // record, which does not block an update), and says why it could not
-// when there is a store it cannot sign.
-func (m Manager) recordIntegrity(name string, rec Record) error {
+// when there is a store it cannot sign. The store is read and rewritten
+// under its lock (internal/sharedlock): Gemini CLI 0.61 takes none on it,
+// but gemini-ls processes installing at once wait for each other, so
+// that none drops the record another wrote; when the lock cannot be had,
+// the error says so and the store is left as it is.
+func (m Manager) recordIntegrity(ctx context.Context, name string, rec Record) error {
 	path := filepath.Join(m.UserDir, integrityFile)
-	data, err := safefile.Read(path, maxFileSize)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
 	key, keyErr := integrityKey(m.UserDir)
 	if keyErr != nil {
-		if data == nil {
+		// Nothing can be written: no lock is needed to say so.
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
 		return keyErr
+	}
+	lock, err := sharedlock.Acquire(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	data, err := safefile.Read(path, maxFileSize)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("reading %s: %w", path, err)
 	}
 	store := integrityStore{Store: map[string]integrityRecord{}}
 	if data != nil {
@@ -102,7 +114,7 @@ func (m Manager) recordIntegrity(name string, rec Record) error {
 	if err != nil {
 		return err
 	}
-	return safefile.Replace(path, out, 0o600)
+	return safefile.ReplaceIf(path, out, 0o600, lock.Held)
 }
 
 func sign(key, data string) string {

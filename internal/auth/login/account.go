@@ -14,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/codeassist"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // maxAnswer bounds what is read of the user-info answer and the accounts
@@ -58,76 +59,96 @@ type accounts struct {
 // cacheAccount makes email the active account in path, moving the one
 // active before to old, as Gemini CLI's cacheGoogleAccount does. A file
 // that cannot be read as accounts starts afresh, as there.
-func cacheAccount(path, email string) error {
-	var acc accounts
-	data, err := safefile.Read(path, maxAnswer)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("reading %s: %w", path, err)
-	default:
-		if json.Unmarshal(data, &acc) != nil {
-			acc = accounts{}
+func cacheAccount(ctx context.Context, path, email string) error {
+	err := updateAccounts(ctx, path, func(acc accounts, _ bool) (accounts, bool) {
+		if acc.Active != nil && *acc.Active != email && !slices.Contains(acc.Old, *acc.Active) {
+			acc.Old = append(acc.Old, *acc.Active)
 		}
+		acc.Old = slices.DeleteFunc(acc.Old, func(old string) bool { return old == email })
+		if acc.Old == nil {
+			acc.Old = []string{}
+		}
+		acc.Active = &email
+		return acc, true
+	})
+	if err != nil {
+		return fmt.Errorf("recording the signed-in account: %w", err)
 	}
-	if acc.Active != nil && *acc.Active != email && !slices.Contains(acc.Old, *acc.Active) {
-		acc.Old = append(acc.Old, *acc.Active)
-	}
-	acc.Old = slices.DeleteFunc(acc.Old, func(old string) bool { return old == email })
-	if acc.Old == nil {
-		acc.Old = []string{}
-	}
-	acc.Active = &email
-	return writeAccounts(path, acc)
+	return nil
 }
 
 // SignOut forgets the cached Google login of userDir (settings.UserDir)
 // as Gemini CLI 0.61's clearCachedCredentialFile does: oauth_creds.json is
-// removed, and google_accounts.json's active account joins its old ones.
-// removed says whether there was a login file. The process's own tokens
-// are read from that file (codeassist.Login), so its next request finds
-// no login.
-func SignOut(userDir string) (removed bool, err error) {
-	creds := filepath.Join(userDir, codeassist.CredsFile)
-	switch err := os.Remove(creds); {
-	case err == nil:
-		removed = true
-	case !errors.Is(err, fs.ErrNotExist):
-		return false, fmt.Errorf("removing %s: %w", creds, err)
+// removed, and google_accounts.json's active account joins its old ones,
+// each under its lock. removed says whether there was a login file. The
+// process's own tokens are read from that file (codeassist.Login), so its
+// next request finds no login.
+func SignOut(ctx context.Context, userDir string) (removed bool, err error) {
+	removed, err = codeassist.RemoveLogin(ctx, filepath.Join(userDir, codeassist.CredsFile))
+	if err != nil {
+		return false, err
 	}
-	return removed, forgetActiveAccount(filepath.Join(userDir, AccountsFile))
+	return removed, forgetActiveAccount(ctx, filepath.Join(userDir, AccountsFile))
 }
 
 // forgetActiveAccount moves the active account of the accounts file at
 // path to its old ones, as Gemini CLI's clearCachedGoogleAccount does; a
 // file that is not there, or has no active account, is left alone.
-func forgetActiveAccount(path string) error {
+func forgetActiveAccount(ctx context.Context, path string) error {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil // nothing to forget, nor to lock
+	}
+	err := updateAccounts(ctx, path, func(acc accounts, ok bool) (accounts, bool) {
+		if !ok || acc.Active == nil {
+			return acc, false
+		}
+		if !slices.Contains(acc.Old, *acc.Active) {
+			acc.Old = append(acc.Old, *acc.Active)
+		}
+		acc.Active = nil
+		return acc, true
+	})
+	if err != nil {
+		return fmt.Errorf("forgetting the signed-in account: %w", err)
+	}
+	return nil
+}
+
+// updateAccounts rewrites the accounts file at path with what change
+// makes of the accounts it holds (ok: the file is there and holds
+// accounts), unless change says to leave it. The file is read and
+// rewritten under its lock (internal/sharedlock): Gemini CLI 0.61 takes
+// none on it, but gemini-ls processes signing in and out at once wait
+// for each other, so that none loses the account another recorded. When
+// the lock cannot be had, the error says so and the file is left as it
+// is. It is written as Gemini CLI writes it: indented by two spaces, mode
+// 0600.
+func updateAccounts(ctx context.Context, path string, change func(acc accounts, ok bool) (accounts, bool)) error {
+	lock, err := sharedlock.Acquire(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	var acc accounts
 	data, err := safefile.Read(path, maxAnswer)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil
 	case err != nil:
 		return fmt.Errorf("reading %s: %w", path, err)
 	}
-	var acc accounts
-	if json.Unmarshal(data, &acc) != nil || acc.Active == nil {
+	ok := err == nil && json.Unmarshal(data, &acc) == nil
+	if !ok {
+		acc = accounts{}
+	}
+	acc, write := change(acc, ok)
+	if !write {
 		return nil
 	}
-	if !slices.Contains(acc.Old, *acc.Active) {
-		acc.Old = append(acc.Old, *acc.Active)
-	}
-	acc.Active = nil
-	return writeAccounts(path, acc)
-}
-
-// writeAccounts writes acc to the accounts file at path as Gemini CLI
-// writes it: indented by two spaces, mode 0600.
-func writeAccounts(path string, acc accounts) error {
 	out, err := json.MarshalIndent(acc, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := safefile.Replace(path, out, 0o600); err != nil {
+	if err := safefile.ReplaceIf(path, out, 0o600, lock.Held); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil

@@ -21,6 +21,10 @@
 //   - The credentials are written only after Google granted them, in the
 //     shape Gemini CLI writes (codeassist.SaveLogin: mode 0600, atomically);
 //     a failed sign-in leaves the previous login as it was.
+//   - oauth_creds.json and google_accounts.json are rewritten (and
+//     removed, on sign-out) only under their locks (internal/sharedlock),
+//     so that gemini-ls processes signing in and out at once lose nothing
+//     another recorded.
 //   - The endpoints are Google's. Config.Endpoints changes them for tests
 //     only; front ends take them from their own options, never from
 //     settings, the environment or a workspace file, since the token

@@ -155,12 +155,12 @@ func (a *attempt) redeem(ctx context.Context, code string) (Result, error) {
 		return Result{}, fmt.Errorf("Failed to exchange authorization code for tokens: %w", err)
 	}
 	res := Result{CredsPath: a.cfg.CredsPath()}
-	if err := codeassist.SaveLogin(res.CredsPath, tok); err != nil {
+	if err := codeassist.SaveLogin(ctx, res.CredsPath, tok); err != nil {
 		return Result{}, fmt.Errorf("saving the login to %s: %w", res.CredsPath, err)
 	}
 	email, err := a.cfg.email(ctx, tok.AccessToken)
 	if err == nil {
-		err = cacheAccount(filepath.Join(a.cfg.UserDir, AccountsFile), email)
+		err = cacheAccount(ctx, filepath.Join(a.cfg.UserDir, AccountsFile), email)
 	}
 	if err != nil {
 		res.Warning = fmt.Sprintf("the account's address was not recorded: %v", err)

@@ -13,7 +13,7 @@ import (
 // account is left as it was.
 func TestSignOutWithoutALogin(t *testing.T) {
 	dir := t.TempDir()
-	if removed, err := login.SignOut(dir); removed || err != nil {
+	if removed, err := login.SignOut(t.Context(), dir); removed || err != nil {
 		t.Fatalf("SignOut of an empty directory: %v, %v", removed, err)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
@@ -24,7 +24,7 @@ func TestSignOutWithoutALogin(t *testing.T) {
 	if err := os.WriteFile(accounts, []byte(inactive), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if removed, err := login.SignOut(dir); removed || err != nil {
+	if removed, err := login.SignOut(t.Context(), dir); removed || err != nil {
 		t.Fatalf("SignOut with no active account: %v, %v", removed, err)
 	}
 	if data, err := os.ReadFile(accounts); err != nil || string(data) != inactive {

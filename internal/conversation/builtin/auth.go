@@ -43,7 +43,7 @@ func signOut(ctx context.Context, env Env, _ string) (Reply, error) {
 	if dir == "" {
 		return Reply{}, fmt.Errorf("not signed out: there is no home directory to hold a login: %s", noScopeFile("user"))
 	}
-	removed, err := login.SignOut(dir)
+	removed, err := login.SignOut(ctx, dir)
 	if err != nil {
 		return Reply{}, fmt.Errorf("not signed out: %w", err)
 	}

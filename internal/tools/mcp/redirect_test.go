@@ -47,7 +47,7 @@ func TestCredentialsDoNotFollowARedirectToAnotherOrigin(t *testing.T) {
 				}
 				// Stored for every server: google_credentials's must not
 				// send it.
-				if err := store.Save(oauth.Credentials{ServerName: alias, Token: oauth.Token{
+				if err := store.Save(t.Context(), oauth.Credentials{ServerName: alias, Token: oauth.Token{
 					AccessToken: stored, TokenType: "Bearer", ExpiresAt: time.Now().Add(time.Hour).UnixMilli(),
 				}}); err != nil {
 					t.Fatal(err)

@@ -198,7 +198,7 @@ func TestSignInNobodyCompletesTimesOut(t *testing.T) {
 func TestRejectedStoredToken(t *testing.T) {
 	srv := mcptest.NewOAuth(t)
 	file := filepath.Join(t.TempDir(), oauth.FileName)
-	if err := oauth.NewStore(file).Save(oauth.Credentials{ServerName: "secure", Token: oauth.Token{AccessToken: "stale", TokenType: "Bearer"}}); err != nil {
+	if err := oauth.NewStore(file).Save(t.Context(), oauth.Credentials{ServerName: "secure", Token: oauth.Token{AccessToken: "stale", TokenType: "Bearer"}}); err != nil {
 		t.Fatal(err)
 	}
 	m, _ := startedWith(t, Config{Servers: map[string]settings.MCPServer{"secure": {HTTPURL: srv.URL}}, TokenFile: file})

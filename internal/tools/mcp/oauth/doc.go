@@ -6,8 +6,9 @@
 //   - Tokens live in ~/.gemini/mcp-oauth-tokens.json, Gemini CLI's file and
 //     JSON shape (an array of {serverName, token: {accessToken,
 //     refreshToken, expiresAt (ms), tokenType, scope}, clientId, tokenUrl,
-//     mcpServerUrl, updatedAt}); the file is replaced atomically, mode
-//     0600, and the entries of other servers are kept byte for byte.
+//     mcpServerUrl, updatedAt}); the file is read and replaced atomically
+//     under its lock (internal/sharedlock), mode 0600, and the entries of
+//     other servers are kept byte for byte.
 //   - A token is used until five minutes before it expires (Gemini CLI's
 //     margin), then refreshed with its refresh token; a refresh the
 //     server refuses deletes the entry, so the user is asked to sign in

@@ -107,7 +107,7 @@ func (f Flow) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("exchanging the authorization code: %w", err)
 	}
-	return f.Store.Save(Credentials{ServerName: f.Server, Token: token, ClientID: cfg.ClientID, TokenURL: ep.token, MCPServerURL: f.ServerURL})
+	return f.Store.Save(ctx, Credentials{ServerName: f.Server, Token: token, ClientID: cfg.ClientID, TokenURL: ep.token, MCPServerURL: f.ServerURL})
 }
 
 // endpoints are the configured ones, else those the server's metadata

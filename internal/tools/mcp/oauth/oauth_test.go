@@ -31,10 +31,10 @@ func TestStoreKeepsOtherEntriesAndTheRefreshToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := NewStore(path)
-	if err := s.Save(Credentials{ServerName: "ls", Token: Token{AccessToken: "a1", RefreshToken: "r1", TokenType: "Bearer"}}); err != nil {
+	if err := s.Save(t.Context(), Credentials{ServerName: "ls", Token: Token{AccessToken: "a1", RefreshToken: "r1", TokenType: "Bearer"}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Save(Credentials{ServerName: "ls", Token: Token{AccessToken: "a2", TokenType: "Bearer"}}); err != nil {
+	if err := s.Save(t.Context(), Credentials{ServerName: "ls", Token: Token{AccessToken: "a2", TokenType: "Bearer"}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Get("ls")
@@ -51,7 +51,7 @@ func TestStoreKeepsOtherEntriesAndTheRefreshToken(t *testing.T) {
 	if compact.String() != other {
 		t.Errorf("the other entry became %s", compact.String())
 	}
-	if err := s.Delete("ls"); err != nil {
+	if err := s.Delete(t.Context(), "ls"); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Get("ls"); got != nil {
@@ -66,7 +66,7 @@ func TestStoreFileIsPrivate(t *testing.T) {
 	if err := os.WriteFile(path, []byte("[]"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := NewStore(path).Save(Credentials{ServerName: "ls", Token: Token{AccessToken: "a1", TokenType: "Bearer"}}); err != nil {
+	if err := NewStore(path).Save(t.Context(), Credentials{ServerName: "ls", Token: Token{AccessToken: "a1", TokenType: "Bearer"}}); err != nil {
 		t.Fatal(err)
 	}
 	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o600 {
@@ -85,7 +85,7 @@ func TestRefusedRefreshDeletesTheEntry(t *testing.T) {
 	defer endpoint.Close()
 	s := NewStore(filepath.Join(t.TempDir(), FileName))
 	expired := time.Now().Add(time.Minute).UnixMilli() // inside the 5-minute margin
-	if err := s.Save(Credentials{ServerName: "ls", ClientID: "c", TokenURL: endpoint.URL,
+	if err := s.Save(t.Context(), Credentials{ServerName: "ls", ClientID: "c", TokenURL: endpoint.URL,
 		Token: Token{AccessToken: "secret-access", RefreshToken: "secret-refresh", ExpiresAt: expired, TokenType: "Bearer"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestRefreshDoesNotFollowARedirectElsewhere(t *testing.T) {
 	endpoint := httptest.NewServer(origintest.Redirect(http.StatusTemporaryRedirect, other.URL))
 	defer endpoint.Close()
 	s := NewStore(filepath.Join(t.TempDir(), FileName))
-	if err := s.Save(Credentials{ServerName: "ls", ClientID: "c", TokenURL: endpoint.URL + "/token",
+	if err := s.Save(t.Context(), Credentials{ServerName: "ls", ClientID: "c", TokenURL: endpoint.URL + "/token",
 		Token: Token{AccessToken: "a", RefreshToken: "secret-refresh", ExpiresAt: 1, TokenType: "Bearer"}}); err != nil {
 		t.Fatal(err)
 	}

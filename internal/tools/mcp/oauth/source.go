@@ -72,7 +72,7 @@ func (s *Source) AccessToken(ctx context.Context) (string, error) {
 	if err != nil {
 		// As Gemini CLI: a token that cannot be refreshed is dropped, so
 		// the next start asks for a sign-in instead of failing the same way.
-		if delErr := s.Store.Delete(s.Server); delErr != nil {
+		if delErr := s.Store.Delete(ctx, s.Server); delErr != nil {
 			return "", errors.Join(fmt.Errorf("%w: %w", ErrRefreshFailed, err), delErr)
 		}
 		return "", fmt.Errorf("%w: %w", ErrRefreshFailed, err)
@@ -82,7 +82,7 @@ func (s *Source) AccessToken(ctx context.Context) (string, error) {
 	}
 	creds.Token = token
 	creds.ClientID = clientID
-	if err := s.Store.Save(*creds); err != nil {
+	if err := s.Store.Save(ctx, *creds); err != nil {
 		return "", err
 	}
 	return token.AccessToken, nil

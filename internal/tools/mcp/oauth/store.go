@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
 // FileName is Gemini CLI's token file, in the user's .gemini directory.
@@ -49,7 +51,10 @@ type Credentials struct {
 }
 
 // Store is the token file. It is safe for concurrent use by the servers
-// of one process; between processes each write replaces the file whole.
+// of one process; between processes, each read-modify-write of the file
+// is made under its lock (internal/sharedlock), so that a sign-in of one
+// gemini-ls does not lose another's made at once. Gemini CLI 0.61 takes
+// no lock on it.
 type Store struct {
 	path string
 	mu   sync.Mutex
@@ -77,8 +82,8 @@ func (s *Store) Get(server string) (*Credentials, error) {
 
 // Save records c, keeping a refresh token the new token lacks, as Gemini
 // CLI does.
-func (s *Store) Save(c Credentials) error {
-	return s.update(c.ServerName, func(old *Credentials) *Credentials {
+func (s *Store) Save(ctx context.Context, c Credentials) error {
+	return s.update(ctx, c.ServerName, func(old *Credentials) *Credentials {
 		if c.Token.RefreshToken == "" && old != nil {
 			c.Token.RefreshToken = old.Token.RefreshToken
 		}
@@ -88,15 +93,26 @@ func (s *Store) Save(c Credentials) error {
 }
 
 // Delete removes the server's credentials.
-func (s *Store) Delete(server string) error {
-	return s.update(server, func(*Credentials) *Credentials { return nil })
+func (s *Store) Delete(ctx context.Context, server string) error {
+	return s.update(ctx, server, func(*Credentials) *Credentials { return nil })
 }
 
 // update replaces the server's entry with what change makes of it (nil:
-// none), leaving the others as they were.
-func (s *Store) update(server string, change func(old *Credentials) *Credentials) error {
+// none), leaving the others as they were. The mutex orders this
+// process's own writers, which so never poll the lock for each other; the
+// lock keeps other processes' writes apart. When it cannot be had, the
+// error says so and the file is left as it is.
+func (s *Store) update(ctx context.Context, server string, change func(old *Credentials) *Credentials) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return fmt.Errorf("saving the MCP OAuth tokens: %w", err)
+	}
+	lock, err := sharedlock.Acquire(ctx, s.path)
+	if err != nil {
+		return fmt.Errorf("saving the MCP OAuth tokens: %w", err)
+	}
+	defer lock.Release()
 	entries, err := s.read()
 	if err != nil {
 		return err
@@ -122,10 +138,7 @@ func (s *Store) update(server string, change func(old *Credentials) *Credentials
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return fmt.Errorf("saving the MCP OAuth tokens: %w", err)
-	}
-	if err := safefile.Replace(s.path, data, 0o600); err != nil {
+	if err := safefile.ReplaceIf(s.path, data, 0o600, lock.Held); err != nil {
 		return fmt.Errorf("saving the MCP OAuth tokens: %w", err)
 	}
 	return nil
