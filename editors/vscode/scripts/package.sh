@@ -20,9 +20,25 @@ fi
 cd "$(dirname "$0")/.."
 npm ci --no-audit --no-fund --loglevel=error
 npm run build --silent
+
+# vsce_package ARGS... is vsce package, failed on any warning as well as
+# on an error: the Marketplace and Open VSX take a package vsce warns of
+# only after a question nobody is there to answer in the release workflow.
+vsce_package() {
+  local log
+  log=$(mktemp)
+  npx vsce package --no-dependencies "$@" 2>&1 | tee "$log"
+  if grep -q 'WARNING' "$log"; then
+    echo "package.sh: vsce warned (above); the release would be held on it" >&2
+    rm -f "$log"
+    return 1
+  fi
+  rm -f "$log"
+}
+
 if (($# == 0)); then
   rm -rf server
-  npx vsce package --no-dependencies -o dist/gemini-ls.vsix
+  vsce_package -o dist/gemini-ls.vsix
   exit
 fi
 # server/ holds one platform's binary at a time, and only while it is packaged.
@@ -35,5 +51,5 @@ for pair in "$@"; do
   rm -rf server && mkdir server
   cp "$bin" "server/$exe"
   chmod 755 "server/$exe"
-  npx vsce package --no-dependencies --target "$target" -o "$out/gemini-ls-$target.vsix"
+  vsce_package --target "$target" -o "$out/gemini-ls-$target.vsix"
 done
