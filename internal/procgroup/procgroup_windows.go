@@ -23,20 +23,24 @@ func inNewGroup(cmd *exec.Cmd) {
 }
 
 // kill kills p and the processes it started; os.ErrProcessDone once p
-// was waited for. Until then the handle os.Process holds keeps Windows
-// from giving p's pid to another process, so taskkill cannot reach a
-// stranger.
+// was waited for. taskkill runs while p's handle is held open, which
+// keeps Windows from giving p's pid to another process, so taskkill
+// cannot reach a stranger. Wait closes that handle, and the pid may
+// then be another process's: nothing is killed.
 func kill(p *os.Process) error {
-	// Signal 0 is no signal Windows knows: it tells only whether p is
-	// still ours to kill.
-	if err := p.Signal(syscall.Signal(0)); errors.Is(err, os.ErrProcessDone) {
+	var treeErr error
+	// WithHandle fails only once p was waited for: done, or released
+	// (Wait releases p on Windows).
+	if p.WithHandle(func(uintptr) {
+		treeErr = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(p.Pid)).Run()
+	}) != nil {
 		return os.ErrProcessDone
 	}
-	treeErr := exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(p.Pid)).Run()
 	// taskkill may be missing or refused; p itself can always be ended.
 	if err := p.Kill(); err != nil && treeErr != nil {
-		if errors.Is(err, os.ErrProcessDone) {
-			return err
+		// Waited for meanwhile: Go says EINVAL of a released process.
+		if errors.Is(err, os.ErrProcessDone) || errors.Is(err, syscall.EINVAL) {
+			return os.ErrProcessDone
 		}
 		return fmt.Errorf("taskkill /T: %v; TerminateProcess: %w", treeErr, err)
 	}
