@@ -230,7 +230,8 @@ type grepQuery struct {
 	ws          *workspace.Workspace
 	matcher     *grepMatcher
 	maxFileSize int64
-	maxMatches  int // per file
+	maxMatches  int  // per file
+	noIgnore    bool // .gitignore lifted (no_ignore)
 }
 
 func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
@@ -279,7 +280,7 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 		defer close(files)
 		omitted, walkErr = c.selectFiles(walkCtx, isDir, engine.asksInfo(), first, files)
 	}()
-	q := &grepQuery{ws: c.ws, matcher: c.matcher, maxFileSize: c.maxFileSize, maxMatches: c.perFile}
+	q := &grepQuery{ws: c.ws, matcher: c.matcher, maxFileSize: c.maxFileSize, maxMatches: c.perFile, noIgnore: c.noIgnore}
 	engineErr := engine.search(runCtx, q, files, first.add)
 	stopWalk()
 	for range files { // an engine that failed left some unread
@@ -349,7 +350,7 @@ func (c *grepCall) addContext(ctx context.Context, kept []grepOutcome, before, a
 		if ctx.Err() != nil {
 			return false, ctx.Err()
 		}
-		if err != nil {
+		if err != nil || readHidden(ctx, c.ws, kept[i].file.entry.Path, content, c.noIgnore) {
 			continue
 		}
 		var used int

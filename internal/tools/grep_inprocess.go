@@ -61,6 +61,8 @@ func searchOne(ctx context.Context, q *grepQuery, f grepFile, buf *[]byte) grepO
 		// special file since the listing) does not end the search.
 		o.unreadable = true
 		return o
+	case readHidden(ctx, q.ws, f.entry.Path, content, q.noIgnore):
+		return o // as an ignored file: not searched
 	}
 	// Binary content is told only for files with matches: few are.
 	if o.matches = q.matcher.search(content.Content, q.maxMatches); len(o.matches) > 0 && isBinary(content.Content) {

@@ -111,3 +111,67 @@ func raceTheTools(t *testing.T, engine string) {
 		t.Errorf("the race did not run: %d swaps, %d writes landed", swaps, wrote.Load())
 	}
 }
+
+// The race above, its link leading to a directory inside the roots that
+// .geminiignore hides: a path checked while it named the decoy, and
+// read once it leads there, is the hidden file, and none of the tools
+// shows it (they check the file they read). A link to a file swapped
+// with a link to a hidden one likewise, when searched and when read
+// again for the lines around a match.
+func TestFileToolsCannotBeRacedIntoAnIgnoredFile(t *testing.T) {
+	const key = "HIDDEN-KEY-7c21"
+	calls := racetest.Count(t, 120)
+	tw := newTestWorkspace(t, map[string]string{
+		".geminiignore":       "private/\n",
+		"private/id_ed25519":  key + "\n",
+		"private/context.txt": "decoy\n" + key + "\n",
+		"d/id_ed25519":        "decoy\n",
+		"pub.txt":             "decoy\n",
+	})
+	for link, target := range map[string]string{"swap": "private", "link.txt": "pub.txt", "relink.txt": "private/context.txt"} {
+		if err := os.Symlink(target, tw.abs(link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stopSwapping := racetest.Swap(t, tw.abs("d"), tw.abs("swap"))
+	stopRelinking := racetest.Swap(t, tw.abs("link.txt"), tw.abs("relink.txt"))
+
+	var decoys atomic.Int64
+	var workers sync.WaitGroup
+	for w := range 4 {
+		workers.Go(func() {
+			for i := w; i < calls; i += 4 {
+				for _, c := range []struct {
+					tool string
+					args map[string]any
+				}{
+					{ReadFileName, map[string]any{"file_path": "d/id_ed25519"}},
+					{ReadManyFilesName, map[string]any{"include": []any{"d/id_ed25519", "d/*"}}},
+					{GrepSearchName, map[string]any{"pattern": "HIDDEN-KEY|decoy", "dir_path": "d"}},
+					{GrepSearchName, map[string]any{"pattern": "decoy", "after": 1.0}},
+				} {
+					call, err := tw.tool(c.tool, Options{}).Build(c.args)
+					if err != nil {
+						continue
+					}
+					res, err := call.Execute(context.Background(), CallInfo{})
+					if err != nil {
+						res.Error = err.Error()
+					}
+					if strings.Contains(res.Output+res.Error, key) {
+						t.Errorf("%s %v showed the ignored key:\n%s%s", c.tool, c.args, res.Output, res.Error)
+					}
+					if strings.Contains(res.Output, "decoy") {
+						decoys.Add(1)
+					}
+				}
+			}
+		})
+	}
+	workers.Wait()
+	swaps := stopSwapping() + stopRelinking()
+	t.Logf("%d calls of each tool, %d showed the decoy, %d swaps", calls, decoys.Load(), swaps)
+	if swaps == 0 || decoys.Load() == 0 {
+		t.Errorf("the race did not run: %d swaps, %d decoys read", swaps, decoys.Load())
+	}
+}

@@ -195,6 +195,8 @@ func (c *readFileCall) read(ctx context.Context) (Result, error) {
 		return failure(fmt.Sprintf("Cannot read %s: %v", c.path, err)), nil
 	case err != nil:
 		return Result{}, fmt.Errorf("reading %s: %w", c.path, err)
+	case readHidden(ctx, c.ws, c.path, f, false):
+		return failure(fmt.Sprintf("File path '%s' is ignored by configured ignore patterns.", f.Real)), nil
 	}
 	shown := c.ws.Display(c.path)
 

@@ -679,6 +679,25 @@ func hidden(ctx context.Context, ws *workspace.Workspace, abs string, liftGit bo
 	return err == nil && ignored
 }
 
+// readHidden reports whether f, read for the path checked (found not
+// hidden, by hidden or a listing's Ignored), was read from another file
+// that is: a symbolic link led there, one the path held when checked or
+// one swapped in since. The rules hold of the file read (f.Real), not
+// of the name asked for. A file whose rules cannot be told is hidden.
+func readHidden(ctx context.Context, ws *workspace.Workspace, checked string, f workspace.File, liftGit bool) bool {
+	if f.Real == checked {
+		return false
+	}
+	if inGitDir(ws, f.Real) {
+		return true
+	}
+	ignored, err := ws.Ignored(ctx, f.Real)
+	if liftGit {
+		ignored, err = ws.IgnoredLiftingGit(ctx, f.Real)
+	}
+	return err != nil || ignored
+}
+
 // isIgnored reports whether ignore files ignore the file or directory at
 // abs (false when that cannot be told).
 func isIgnored(ctx context.Context, ws *workspace.Workspace, abs string) bool {
@@ -717,6 +736,8 @@ func (c *readManyCall) readOne(ctx context.Context, f candidate) (ManyFile, stri
 		return ManyFile{}, fmt.Sprintf("Read error: File size exceeds the 20MB limit (%.2fMB)", float64(tooLarge.Size)/(1<<20)), nil
 	case err != nil:
 		return ManyFile{}, "Read error: " + err.Error(), nil
+	case readHidden(ctx, c.ws, f.path, file, c.liftGitIgnore):
+		return ManyFile{}, "ignored by project ignore files", nil
 	}
 	mf := ManyFile{Path: f.path, Rel: f.rel}
 	if isMedia {

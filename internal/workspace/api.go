@@ -50,7 +50,13 @@ type Document struct {
 
 // File is what a read sees: the open document when there is one, else disk.
 type File struct {
-	Path    string
+	Path string
+	// Real is the file read: Path with its symlinks resolved when it was
+	// read, another file's name when Path is a symlink or one was swapped
+	// into it since it was resolved. The file was opened by this name
+	// beneath its root (beneath.go), so what holds of a file but is told
+	// by its name (the ignore rules) is to be told of Real, not of Path.
+	Real    string
 	Content []byte // without a UTF-8 byte-order mark
 	BOM     bool   // the file on disk starts with a UTF-8 BOM
 	Open    bool   // Content came from an open document

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // outsideTree is a directory outside the roots shaped like the root's
@@ -386,4 +388,42 @@ func dirEntries(entries []os.DirEntry) []DirEntry {
 		out = append(out, DirEntry{Name: e.Name()})
 	}
 	return out
+}
+
+// A read tells the file it read (File.Real): its path, or where a
+// symlink led, one the path held when listed or one swapped in after it
+// was resolved, so that what holds of a file (ignore rules) is checked of
+// the file read, not of the name asked for (issue 65).
+func TestReadsTellTheFileTheyRead(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"plain.txt": "plain\n", "hidden.txt": "hidden\n"})
+	hidden := filepath.Join(root, "hidden.txt")
+	platformtest.Symlink(t, "plain.txt", filepath.Join(root, "link.txt"))
+	plain := resolved(t, w, "plain.txt")
+	link := listedEntry(t, w, ".", "link.txt")
+	regular := listedEntry(t, w, ".", "plain.txt")
+
+	f, err := w.ReadEntry(t.Context(), regular, MaxFileSize)
+	if err != nil || f.Real != plain {
+		t.Errorf("ReadEntry(plain.txt) read %s, %v; want %s", f.Real, err, plain)
+	}
+	// The listed link now leads to hidden.txt, and plain.txt is a link
+	// to it: each read reads hidden.txt, and says so.
+	for _, name := range []string{"link.txt", "plain.txt"} {
+		if err := os.Remove(filepath.Join(root, name)); err != nil {
+			t.Fatal(err)
+		}
+		platformtest.Symlink(t, "hidden.txt", filepath.Join(root, name))
+	}
+	for what, read := range map[string]func() (File, error){
+		"ReadEntry(link.txt)": func() (File, error) { return w.ReadEntry(t.Context(), link, MaxFileSize) },
+		"ReadFile(plain.txt)": func() (File, error) { return w.ReadFile(t.Context(), plain, MaxFileSize) },
+	} {
+		f, err := read()
+		if err != nil || string(f.Content) != "hidden\n" || f.Real != hidden {
+			t.Errorf("%s = %q from %s, %v; want hidden.txt's, telling it", what, f.Content, f.Real, err)
+		}
+	}
+	if _, err := w.ReadEntry(t.Context(), regular, MaxFileSize); !errors.Is(err, errSwapped) {
+		t.Errorf("ReadEntry(plain.txt) listed a regular file, now a link: %v, want errSwapped", err)
+	}
 }

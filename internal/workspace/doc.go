@@ -34,9 +34,14 @@
 // file the handle opened or the directory it listed, never of a name
 // looked up again: WriteFile's check, temporary file and rename go
 // through one handle on the file's directory; a walk's file is opened
-// beneath the root and fstat-ed before a byte is read. Programs that
-// open files by name themselves (ripgrep, git grep) only say which files
-// match; the result is read again through the workspace.
+// beneath the root and fstat-ed before a byte is read. A read says which
+// file it read (File.Real: the path as the read resolved it), so that
+// what holds of a file but is told by its name (the ignore rules, .git)
+// is checked of the file read, not of the name asked for: a symlink, one
+// listed or one swapped in since the name was checked, may lead to a
+// file the name does not show (the tools refuse such a read). Programs
+// that open files by name themselves (ripgrep, git grep) only say which
+// files match; the result is read again through the workspace.
 //
 // Roots grow and never shrink: AddRoot makes a directory a root while the
 // workspace is in use (Gemini CLI's --include-directories, /directory

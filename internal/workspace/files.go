@@ -71,6 +71,7 @@ func (w *Workspace) ReadFile(ctx context.Context, path string, limit int64) (Fil
 		}
 		return File{
 			Path:    path,
+			Real:    real,
 			Content: []byte(doc.Text),
 			BOM:     w.diskHasBOM(real),
 			Open:    true,
@@ -81,7 +82,7 @@ func (w *Workspace) ReadFile(ctx context.Context, path string, limit int64) (Fil
 	if err != nil {
 		return File{}, err
 	}
-	return File{Path: path, Content: content, BOM: hadBOM}, nil
+	return File{Path: path, Real: real, Content: content, BOM: hadBOM}, nil
 }
 
 // ReadEntry is ReadFile for a file a Walk or ReadDir reported: the walk
@@ -126,7 +127,7 @@ func (w *Workspace) ReadEntryInto(ctx context.Context, e DirEntry, limit int64, 
 		*buf = data
 	}
 	content, hadBOM := bytes.CutPrefix(data, []byte(bom))
-	return File{Path: e.Path, Content: content, BOM: hadBOM}, nil
+	return File{Path: e.Path, Real: e.Path, Content: content, BOM: hadBOM}, nil
 }
 
 // DirEntry is one name in a directory listing: a directory or a regular
