@@ -691,11 +691,12 @@ func readHidden(ctx context.Context, ws *workspace.Workspace, checked string, f 
 	if inGitDir(ws, f.Real) {
 		return true
 	}
-	ignored, err := ws.Ignored(ctx, f.Real)
+	ignored := ws.Ignored
 	if liftGit {
-		ignored, err = ws.IgnoredLiftingGit(ctx, f.Real)
+		ignored = ws.IgnoredLiftingGit
 	}
-	return err != nil || ignored
+	is, err := ignored(ctx, f.Real)
+	return err != nil || is
 }
 
 // isIgnored reports whether ignore files ignore the file or directory at
