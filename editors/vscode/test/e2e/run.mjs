@@ -1825,6 +1825,10 @@ const scenarios = [
       await waitFor('the code inserted at the cursor of insert.go', async () => (await w.editorText()).includes('package main') && (await w.editorText()).includes('func hello() string {'), { timeout: 10_000 })
         .catch(async (e) => { throw new Error(`${e.message}: the editor shows ${JSON.stringify(await w.editorText())}`); });
       await w.page.locator('.tabs-container .tab.dirty', { hasText: 'insert.go' }).waitFor({ timeout: 5000 });
+      // Insert edits, then shows the editor, which takes the focus: a
+      // palette opened between the two closes under it (seen on a loaded
+      // machine), so the palette waits for the editor to have the focus.
+      await w.page.locator('.part.editor .editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
       await w.command('File: Revert File');
     },
   },
