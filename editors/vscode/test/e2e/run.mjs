@@ -433,7 +433,14 @@ class Workbench {
     }).first();
     try {
       await page.keyboard.press('F1');
-      await input.waitFor({ state: 'visible', timeout: 5000 });
+      // F1 pressed in a webview (the chat) reaches the workbench as a
+      // message from the webview's frame, which a loaded machine was seen
+      // to lose: pressed once more if the palette did not open. (F1 on an
+      // open palette leaves it open.)
+      if (!(await input.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false))) {
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+      }
       await input.fill(`>${title}`, { timeout: 5000 });
       await row.waitFor({ state: 'visible', timeout: 15_000 });
       await row.click({ timeout: 5000 });
