@@ -111,20 +111,28 @@ type RevertChange struct {
 	Remove bool
 }
 
-// LandFilesRequest hands a front end a revert to land as one change,
-// previewed and confirmed once.
+// LandFilesRequest hands a front end changes of several files to land
+// as one, previewed and confirmed once: a revert, or an edit call's
+// change across files (rename_symbol's).
 type LandFilesRequest struct {
 	SessionID string
 	// Title says what the change is, for the question and the preview.
 	Title   string
 	Changes []RevertChange
+	// CallID, set, says the changes are that edit call's, not a revert:
+	// the front end asks the user only where Ask says so, as Land does,
+	// and refuses them (dialog.Refused) where it must ask and nobody can
+	// answer. A revert's CallID is "": the user asked for it.
+	CallID string
+	Ask    bool
 }
 
 // FilesLander is a ChangeLander that lands several changes as one (a
-// rewind's revert of the agent's changes): it presents them all, asks
-// the user once, lands what was allowed and reports each change's
-// outcome, in order. The user asked for the revert, so a front end with
-// nobody to ask (headless) lands it.
+// rewind's revert of the agent's changes, a rename across files): it
+// presents them all, asks the user once, lands what was allowed and
+// reports each change's outcome, in order. The user asked for a revert,
+// so a front end with nobody to ask (headless) lands it; an edit call's
+// changes it asks about only when the request's Ask says so.
 type FilesLander interface {
 	LandFiles(ctx context.Context, req LandFilesRequest) ([]Decision, error)
 }
