@@ -26,6 +26,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/codeassist"
+	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/extensions"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
@@ -74,6 +75,12 @@ type Options struct {
 	// get_diagnostics is offered, and edits tell the errors they brought,
 	// only with it (the LSP, with a client that answers).
 	Diagnostics tools.DiagnosticsReader
+	// CodeIntel asks the editor's own language servers, for
+	// navigate_code and rename_symbol; nil when the editor cannot answer
+	// (the LSP, with a client that declares
+	// experimental.gemini.languageFeatures). Where it is nil, or has no
+	// server for a file, gemini-ls starts one (codeIntel).
+	CodeIntel codeintel.Provider
 
 	// Overlay is the front end's settings, spelled as settings.json (the
 	// LSP's initializationOptions), merged over every file.
@@ -319,6 +326,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Memory:      b.memory,
 			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction, Shell: b.Shell},
 			Diagnostics: o.Diagnostics,
+			CodeIntel:   b.codeIntel(set),
 		},
 		Settings:      set,
 		ServerSandbox: b.serverSandbox(set),
