@@ -26,6 +26,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/codeassist"
+	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/extensions"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
@@ -74,6 +75,11 @@ type Options struct {
 	// get_diagnostics is offered, and edits tell the errors they brought,
 	// only with it (the LSP, with a client that answers).
 	Diagnostics tools.DiagnosticsReader
+	// CodeIntel asks the user's editor's language servers for
+	// navigate_code and rename_symbol (the LSP, with a client that
+	// answers gemini/languageFeature); nil when the editor cannot, where
+	// only the servers gemini-ls starts itself answer.
+	CodeIntel codeintel.Provider
 
 	// Overlay is the front end's settings, spelled as settings.json (the
 	// LSP's initializationOptions), merged over every file.
