@@ -129,8 +129,6 @@ otelcol:
 	  mkdir -p $$dir && cd $$src && CGO_ENABLED=0 GOWORK=off go build -trimpath -o $$dir/otelcol.tmp . && mv $$dir/otelcol.tmp $$dir/otelcol; \
 	fi
 
-# Gemini CLI 0.61 from npm, pinned by its lockfile, for the tests that check
-# that each tool reads what the other writes (internal/geminicli).
 # The language servers internal/codeintel/langclient's tests start, at
 # pinned versions: gopls (go install) and pyright (npm ci from
 # scripts/langservers' lockfile), into
@@ -138,6 +136,8 @@ otelcol:
 langservers:
 	@bash scripts/langservers.sh
 
+# Gemini CLI 0.61 from npm, pinned by its lockfile, for the tests that check
+# that each tool reads what the other writes (internal/geminicli).
 gemini-cli:
 	cd internal/geminicli/npm && npm ci --no-audit --no-fund --loglevel=error
 
