@@ -62,8 +62,8 @@ type conn struct {
 	// readFailed turns why reading ended into why the connection is gone
 	// (the server's exit, rather than the end of its output).
 	readFailed func(error) error
-	out    chan []byte   // framed messages to write, in order
-	done   chan struct{} // closed once the connection is gone
+	out        chan []byte   // framed messages to write, in order
+	done       chan struct{} // closed once the connection is gone
 
 	mu      sync.Mutex
 	nextID  int64
@@ -77,9 +77,9 @@ func newConn(r io.Reader, w io.Writer, maxMessage int, handle handler, readFaile
 	c := &conn{
 		handle:     handle,
 		readFailed: readFailed,
-		out:     make(chan []byte),
-		done:    make(chan struct{}),
-		pending: make(map[string]chan message),
+		out:        make(chan []byte),
+		done:       make(chan struct{}),
+		pending:    make(map[string]chan message),
 	}
 	go c.readLoop(r, maxMessage)
 	go c.writeLoop(w)
