@@ -27,6 +27,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/codeassist"
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
+	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/extensions"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
@@ -211,6 +212,9 @@ type Built struct {
 	// telemetry is the settings' telemetry (telemetry.go); nil when
 	// AuthErr is set.
 	telemetry telemetry.Sink
+	// langServers are the language servers gemini-ls starts for the
+	// code-intelligence tools; nil where it starts none (codeintel.go).
+	langServers *langclient.Manager
 	// change is the settings changed since the front end started: the
 	// last Reload's, else Options.Change; Rebuild builds with it.
 	change map[string]any
@@ -382,8 +386,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		SubagentTools:        []tools.Tool{tools.NewGetInternalDocs(geminils.Docs())},
 		Confirmer:            o.Confirmer,
 		Asker:                o.Asker,
-		Lander:               o.Lander,
-		Diagnostics:          o.Diagnostics,
+		Lander:               b.lander(),
+		Diagnostics:          b.editDiagnostics(),
 		Checkpointer:         b.checkpointer(),
 		Hooks:                b.hookRunner(),
 		ApprovalMode:         b.ApprovalMode,
@@ -883,6 +887,7 @@ func (b *Built) Close() {
 		b.Agent.Close(context.Background())
 	}
 	b.Tools.Close()
+	b.closeLangServers()
 	b.closeTelemetry()
 }
 

@@ -193,3 +193,24 @@ func (m *Manager) Changed(ctx context.Context, paths []string) error {
 	}
 	return errors.Join(errs...)
 }
+
+// ErrNotRunning: no server gemini-ls started runs for the files asked
+// about, so it can tell nothing of their diagnostics.
+var ErrNotRunning = errors.New("no language server runs for these files")
+
+// EditDiagnostics is Diagnostics for the errors an edit brought
+// (tools.WatchEdit): failing with ErrNotRunning, at once, when no
+// running server serves any of paths, so that an edit in a language no
+// server was started for waits for nothing.
+func (m *Manager) EditDiagnostics() tools.DiagnosticsReader { return editDiagnostics{m} }
+
+type editDiagnostics struct{ m *Manager }
+
+func (e editDiagnostics) Diagnostics(ctx context.Context, paths []string) ([]tools.FileDiagnostics, error) {
+	for _, p := range paths {
+		if srv, _ := e.m.running(p); srv != nil {
+			return e.m.Diagnostics(ctx, paths)
+		}
+	}
+	return nil, ErrNotRunning
+}
