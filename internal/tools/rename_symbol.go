@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
@@ -90,6 +91,9 @@ func (c *renameSymbolCall) Execute(ctx context.Context, _ CallInfo) (Result, err
 	if len(edits) == 0 {
 		return failure(fmt.Sprintf("The language server (%s) proposed no change for renaming %s.", a.Source, c.symbol)), nil
 	}
+	// In path order, as navigate_code lists files, whatever order the
+	// server gave.
+	slices.SortStableFunc(edits, func(a, b codeintel.Edit) int { return workspace.ComparePaths(a.Path, b.Path) })
 	changes, counts, err := c.prepare(ctx, edits, a.Encoding)
 	if err != nil {
 		return failureOf(ctx, err)
