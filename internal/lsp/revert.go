@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -54,11 +55,9 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 	}
 	defer done()
 
-	edit := protocol.WorkspaceEdit{}
 	var sent []int // the changes in the edit
 	for i, c := range req.Changes {
-		doc, open := s.docs.Get(c.Path)
-		if stale := p.staleAgainst(c.FileChange, doc, open); stale != "" {
+		if stale := p.staleReason(c.FileChange); stale != "" {
 			out[i] = dialog.Decision{Outcome: dialog.Stale, Reason: stale}
 			continue
 		}
@@ -66,7 +65,6 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 			out[i] = dialog.Decision{Outcome: dialog.Declined, Reason: "the agent created this file, and this editor cannot delete files through workspace/applyEdit"}
 			continue
 		}
-		p.addRevert(&edit, c, doc, open, f, annotated, req.Title, w.review)
 		sent = append(sent, i)
 	}
 	if len(sent) == 0 {
@@ -83,6 +81,22 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 		case action != w.yes:
 			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the " + w.noun}), nil
 		}
+	}
+	// The edit is made against what the editor holds now: the documents
+	// may have moved on while the user answered.
+	edit := protocol.WorkspaceEdit{}
+	sent = slices.DeleteFunc(sent, func(i int) bool {
+		c := req.Changes[i]
+		doc, open := s.docs.Get(c.Path)
+		if stale := p.staleAgainst(c.FileChange, doc, open); stale != "" {
+			out[i] = dialog.Decision{Outcome: dialog.Stale, Reason: stale}
+			return true
+		}
+		p.addRevert(&edit, c, doc, open, f, annotated, req.Title, w.review)
+		return false
+	})
+	if len(sent) == 0 {
+		return out, nil
 	}
 	label := "Gemini: " + req.Title
 	params := &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: edit}

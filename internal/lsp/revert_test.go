@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -317,5 +318,29 @@ func TestTranscriptRecordsTheAnswerToAnEditCallOfSeveralFiles(t *testing.T) {
 		if got := tr.render(); got != want {
 			t.Errorf("asked %v: transcript %q, want %q", ask, got, want)
 		}
+	}
+}
+
+// A document that moves on while the user answers is stale, and left
+// out of the edit, which goes against what the editor holds then.
+func TestLandFilesLeavesOutADocumentChangedWhileTheUserAnswered(t *testing.T) {
+	s, e, req := renameInEditor(t, clientFeatures{})
+	req.Ask = true
+	typed := req.Changes[1].Path
+	e.choose = func(string, []string) string {
+		if err := s.docs.Change(typed, 2, []workspace.ContentChange{{Text: "package main\n\nfunc greet() { typing }\n"}}, workspace.UTF16); err != nil {
+			t.Error(err)
+		}
+		return actionApply
+	}
+	ds, err := presenter{s: s}.LandFiles(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds[0].Outcome != dialog.Applied || ds[1].Outcome != dialog.Stale {
+		t.Errorf("decisions %q; want the first applied, the one typed in stale", outcomes(ds))
+	}
+	if len(e.edits) != 1 || bytes.Contains(e.edits[0], []byte(filepath.Base(typed))) {
+		t.Errorf("edits %s; want one, without %s", e.edits, typed)
 	}
 }
