@@ -75,11 +75,12 @@ func (l languageFeatures) Ask(ctx context.Context, req codeintel.Request) (codei
 	case wait.Err() != nil:
 		return codeintel.Answer{}, fmt.Errorf("the editor's language servers did not answer %s within %s", req.Op, languageFeatureWait)
 	}
-	s.log.Info("gemini/languageFeature", zap.String("operation", string(req.Op)), zap.Error(err))
 	var rpcErr *jsonrpc2.Error
 	if !errors.As(err, &rpcErr) {
+		s.log.Info("gemini/languageFeature", zap.String("operation", string(req.Op)), zap.Error(err))
 		return codeintel.Answer{}, fmt.Errorf("gemini/languageFeature: %w", err)
 	}
+	s.log.Debug("gemini/languageFeature", zap.String("operation", string(req.Op)), zap.Error(err))
 	if rpcErr.Code == codeNoServer {
 		language := req.LanguageID
 		if language == "" {
