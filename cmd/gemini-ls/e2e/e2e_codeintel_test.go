@@ -144,3 +144,41 @@ func TestRunWithoutGoplsSaysSo(t *testing.T) {
 		t.Errorf("navigate_code without gopls answered:\n%s\nwant:\n%s…", got, want)
 	}
 }
+
+// The same headless, with pyright: a function's references across
+// modules and its rename.
+func TestRunNavigatesAndRenamesWithPyright(t *testing.T) {
+	path := langServersPath(t, "pyright-langserver")
+	h := newHeadless(t, map[string]string{
+		"pyproject.toml":    "[project]\nname = \"greet\"\nversion = \"0\"\n",
+		"greet/__init__.py": "",
+		"greet/words.py":    "def hello(name: str) -> str:\n    \"\"\"Says hello to name.\"\"\"\n    return \"hello, \" + name\n\n\ndef shout(name: str) -> str:\n    return hello(name).upper()\n",
+		"main.py":           "from greet.words import hello\n\nprint(hello(\"world\"))\n",
+	},
+		geminitest.CallTurn(geminitest.Call("navigate_code", map[string]any{"operation": "references", "file_path": "greet/words.py", "line": 1, "symbol": "hello"})),
+		geminitest.CallTurn(geminitest.Call("rename_symbol", map[string]any{"file_path": "main.py", "line": 3, "symbol": "hello", "new_name": "greet_person"})),
+		geminitest.TextTurn("Done."),
+	)
+	h.runIn(h.root, withPath(h.env, path), "run", "-p", "rename hello", "--approval-mode", "auto_edit").wantExit(t, 0)
+	refs := responseText(h.responses(1)[0].Response)
+	for _, want := range []string{"4 references to hello (from pyright):", "greet/words.py\n  1: def hello(name: str) -> str:\n  7:     return hello(name).upper()", "main.py\n  1: from greet.words import hello\n  3: print(hello(\"world\"))"} {
+		if !strings.Contains(refs, want) {
+			t.Errorf("references:\n%s\nwant it to hold:\n%s", refs, want)
+		}
+	}
+	if got := responseText(h.responses(2)[0].Response); !strings.Contains(got, "Rename hello to greet_person (proposed by pyright): 4 edits in 2 files changed") {
+		t.Errorf("rename_symbol answered:\n%s", got)
+	}
+	for _, name := range []string{"greet/words.py", "main.py"} {
+		if text := h.disk(name); strings.Contains(text, "hello(") || !strings.Contains(text, "greet_person(") {
+			t.Errorf("%s after the rename:\n%s", name, text)
+		}
+	}
+	if py, err := exec.LookPath("python3"); err == nil {
+		run := exec.Command(py, "main.py")
+		run.Dir = h.root
+		if out, err := run.CombinedOutput(); err != nil || string(out) != "hello, world\n" {
+			t.Errorf("python3 main.py after the rename: %v\n%s", err, out)
+		}
+	}
+}

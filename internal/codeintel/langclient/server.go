@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/uri"
@@ -52,6 +53,12 @@ type server struct {
 	pmu      sync.Mutex
 	progress []progressItem // in flight, oldest first
 	idle     chan struct{}  // closed while progress is empty
+
+	// heard is when the server last sent a request or notification (unix
+	// nanoseconds); settled, that it has been quiet for startQuiet since
+	// it started (waitIdle).
+	heard   atomic.Int64
+	settled atomic.Bool
 
 	dmu          sync.Mutex
 	diags        map[string]published // by path
@@ -278,21 +285,31 @@ func (s *server) initialize(ctx context.Context) error {
 	if err := s.conn.notify(ctx, "initialized", map[string]any{}); err != nil {
 		return fmt.Errorf("initialized: %w", err)
 	}
+	// The quiet that waitSettled waits for counts from here.
+	s.heard.Store(time.Now().UnixNano())
 	return nil
 }
 
 // handle answers the server's requests and takes its notifications.
 func (s *server) handle(method string, params json.RawMessage, isRequest bool) (any, *rpcError) {
+	s.heard.Store(time.Now().UnixNano())
 	switch method {
 	case "window/workDoneProgress/create", "client/registerCapability", "client/unregisterCapability", "window/showMessageRequest":
 		return nil, nil
 	case "workspace/configuration":
-		// Every section unset: the server's defaults.
+		// Every section unset, the server's defaults, but what the
+		// tools need (configuration).
 		var p struct {
-			Items []json.RawMessage `json:"items"`
+			Items []struct {
+				Section string `json:"section"`
+			} `json:"items"`
 		}
 		_ = json.Unmarshal(params, &p)
-		return make([]any, len(p.Items)), nil
+		out := make([]any, len(p.Items))
+		for i, item := range p.Items {
+			out[i] = configuration(item.Section)
+		}
+		return out, nil
 	case "workspace/workspaceFolders":
 		return []any{map[string]any{"uri": fileURI(s.root), "name": filepath.Base(s.root)}}, nil
 	case "$/progress":
@@ -349,6 +366,9 @@ func (s *server) takeProgress(params json.RawMessage) {
 // loading packages), for at most bound: an answer asked for before then
 // may be missing what is not loaded yet.
 func (s *server) waitIdle(ctx context.Context, bound time.Duration) error {
+	if err := s.waitSettled(ctx, bound); err != nil {
+		return err
+	}
 	s.pmu.Lock()
 	idle := s.idle
 	s.pmu.Unlock()
@@ -378,6 +398,39 @@ func (s *server) waitIdle(ctx context.Context, bound time.Duration) error {
 		title = "work in progress"
 	}
 	return fmt.Errorf("%s is still indexing (%s); try again in a moment", s.spec.name, title)
+}
+
+// startQuiet is how long a server just started must send nothing before
+// it is asked anything: servers read their configuration and list the
+// project's files after initialized, some without reporting progress
+// (pyright), and a question asked before then is answered from the
+// files the client opened alone.
+const startQuiet = 500 * time.Millisecond
+
+// waitSettled waits, once after the server started and for at most
+// bound, until it has sent nothing for startQuiet.
+func (s *server) waitSettled(ctx context.Context, bound time.Duration) error {
+	if s.settled.Load() {
+		return nil
+	}
+	deadline := time.Now().Add(bound)
+	for {
+		quiet := time.Since(time.Unix(0, s.heard.Load()))
+		if quiet >= startQuiet || !time.Now().Before(deadline) {
+			s.settled.Store(true)
+			return nil
+		}
+		timer := time.NewTimer(startQuiet - quiet)
+		select {
+		case <-timer.C:
+		case <-s.conn.done:
+			timer.Stop()
+			return s.conn.failure()
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		}
+	}
 }
 
 // docSync is a file's text to send the server before a request about it.
@@ -491,4 +544,17 @@ func (s *server) shutdown(ctx context.Context) error {
 	err := procgroup.Kill(s.cmd)
 	<-s.exited // killed: Wait returns
 	return err
+}
+
+// configuration is what the client tells a server of the section it
+// asks about (workspace/configuration) beyond its defaults (nil: none):
+// pyright and basedpyright, left to their default, search only the files
+// the client opened for references and renames, so that a rename would
+// miss every file the agent had not asked about yet.
+func configuration(section string) any {
+	switch section {
+	case "python", "basedpyright":
+		return map[string]any{"analysis": map[string]any{"diagnosticMode": "workspace"}}
+	}
+	return nil
 }
