@@ -75,6 +75,9 @@ func TestRunNavigatesAndRenamesWithGopls(t *testing.T) {
 			geminitest.Call("navigate_code", with("workspace_symbols", map[string]any{"query": "Greet"})),
 		),
 		geminitest.CallTurn(geminitest.Call("rename_symbol", map[string]any{"file_path": "main.go", "line": 11, "symbol": "Greet", "new_name": "Hello"})),
+		// An edit that breaks the build, then one that mends it.
+		geminitest.CallTurn(geminitest.Call("replace", map[string]any{"file_path": "greet/greet.go", "old_string": "return \"hello, \" + name", "new_string": "return 1"})),
+		geminitest.CallTurn(geminitest.Call("replace", map[string]any{"file_path": "greet/greet.go", "old_string": "return 1", "new_string": "return \"hello, \" + name"})),
 		geminitest.TextTurn("Done."),
 	)
 	r := h.runIn(h.root, withPath(h.env, path), "run", "-p", "rename Greet", "--approval-mode", "auto_edit")
@@ -107,6 +110,14 @@ func TestRunNavigatesAndRenamesWithGopls(t *testing.T) {
 		if text := h.disk(name); !strings.Contains(text, want) || strings.Contains(text, "Greet(") {
 			t.Errorf("%s after the rename:\n%s", name, text)
 		}
+	}
+	// The edits' diagnostics come from the gopls navigate_code started.
+	broke := responseText(h.responses(3)[0].Response)
+	if want := "The language server now shows 1 new error in greet/greet.go that it did not show before this change:\nL5:9 error [compiler IncompatibleAssign] cannot use 1"; !strings.Contains(broke, want) {
+		t.Errorf("the breaking edit answered:\n%s\nwant it to hold:\n%s", broke, want)
+	}
+	if mended := responseText(h.responses(4)[0].Response); strings.Contains(mended, "now shows") {
+		t.Errorf("the mending edit answered:\n%s", mended)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
