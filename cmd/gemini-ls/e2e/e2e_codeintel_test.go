@@ -111,6 +111,10 @@ func TestRunNavigatesAndRenamesWithGopls(t *testing.T) {
 			t.Errorf("%s after the rename:\n%s", name, text)
 		}
 	}
+	// /tools lists both.
+	if out := h.runIn(h.root, withPath(h.env, path), "run", "-p", "/tools").stdout; !strings.Contains(out, "- `navigate_code`") || !strings.Contains(out, "- `rename_symbol`") {
+		t.Errorf("/tools:\n%s", out)
+	}
 	// The edits' diagnostics come from the gopls navigate_code started.
 	broke := responseText(h.responses(3)[0].Response)
 	if want := "The language server now shows 1 new error in greet/greet.go that it did not show before this change:\nL5:9 error [compiler IncompatibleAssign] cannot use 1"; !strings.Contains(broke, want) {
