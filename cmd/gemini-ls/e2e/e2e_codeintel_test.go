@@ -197,3 +197,38 @@ func TestRunNavigatesAndRenamesWithPyright(t *testing.T) {
 		}
 	}
 }
+
+// A rename is an edit: plan mode refuses it in Gemini CLI's words, and
+// headless without auto_edit nobody can allow it; navigate_code runs in
+// plan mode. Nothing changes on disk.
+func TestRunRenameNeedsAllowingEdits(t *testing.T) {
+	path := langServersPath(t, "gopls")
+	for _, mode := range []string{"plan", "default"} {
+		t.Run(mode, func(t *testing.T) {
+			h := newHeadless(t, goModule,
+				geminitest.CallTurn(
+					geminitest.Call("navigate_code", map[string]any{"operation": "definition", "file_path": "main.go", "line": 10, "symbol": "Greet"}),
+					geminitest.Call("rename_symbol", map[string]any{"file_path": "main.go", "line": 10, "symbol": "Greet", "new_name": "Hello"}),
+				),
+				geminitest.TextTurn("Refused."),
+			)
+			h.runIn(h.root, withPath(h.env, path), "run", "-p", "rename Greet", "--approval-mode", mode)
+			rs := h.responses(1)
+			if len(rs) != 2 {
+				t.Fatalf("%d responses", len(rs))
+			}
+			if got := responseText(rs[0].Response); !strings.Contains(got, "1 definition of Greet (from gopls)") {
+				t.Errorf("navigate_code in %s mode: %s", mode, got)
+			}
+			want := map[string]string{"plan": planEditRefusal, "default": "edits need confirmation, and gemini-ls is running headless with nobody to give it"}[mode]
+			if got := responseText(rs[1].Response); !strings.Contains(got, want) {
+				t.Errorf("rename_symbol in %s mode answered:\n%s\nwant it to hold:\n%s", mode, got, want)
+			}
+			for name, text := range goModule {
+				if h.disk(name) != text {
+					t.Errorf("%s changed in %s mode:\n%s", name, mode, h.disk(name))
+				}
+			}
+		})
+	}
+}
