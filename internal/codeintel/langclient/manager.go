@@ -43,8 +43,8 @@ type Manager struct {
 	stopLife context.CancelFunc
 
 	// Bounds, lowered by tests.
-	indexWait, diagnosticsWait time.Duration
-	maxMessage                 int
+	indexWait, diagnosticsWait, closeWait time.Duration
+	maxMessage                            int
 
 	availableOnce sync.Once
 	available     bool
@@ -82,6 +82,7 @@ func New(ws *workspace.Workspace, servers map[string]ServerConfig, log *zap.Logg
 		stopLife:        stop,
 		indexWait:       defaultIndexWait,
 		diagnosticsWait: defaultDiagnosticsWait,
+		closeWait:       closeTimeout,
 		maxMessage:      defaultMaxMessage,
 		servers:         make(map[serverKey]*slot),
 	}
@@ -298,7 +299,7 @@ func (m *Manager) closeSlot(ctx context.Context, sl *slot) error {
 	if sl.err != nil {
 		return nil
 	}
-	shutdownCtx, cancel := context.WithTimeout(ctx, closeTimeout)
+	shutdownCtx, cancel := context.WithTimeout(ctx, m.closeWait)
 	defer cancel()
 	if err := sl.srv.shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("stopping %s: %w", sl.srv.spec.name, err)
