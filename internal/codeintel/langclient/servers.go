@@ -197,9 +197,6 @@ func findRoot(path, limit string, markers []string) string {
 				return dir
 			}
 		}
-		if dir == limit {
-			return limit
-		}
 		parent := filepath.Dir(dir)
 		if parent == dir || !workspace.Within(limit, parent) {
 			return limit
