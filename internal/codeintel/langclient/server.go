@@ -119,10 +119,22 @@ func startServer(ctx, initCtx context.Context, spec serverSpec, path, root strin
 	closeAll(inR, outW, errW) // the server's ends
 	s.log.Debug("language server started", zap.Int("pid", s.cmd.Process.Pid))
 
-	go s.logStderr(errR)
+	stderrDone := make(chan struct{})
+	go func() {
+		s.logStderr(errR)
+		close(stderrDone)
+	}()
 	s.conn = newConn(outR, inW, maxMessage, s.handle, s.readFailed)
 	go func() {
 		s.exitErr = s.cmd.Wait()
+		// Its last words, which exitError tells, may still be in the
+		// pipe; a child it left may hold the pipe, hence the bound.
+		timer := time.NewTimer(exitReasonWait)
+		select {
+		case <-stderrDone:
+		case <-timer.C:
+		}
+		timer.Stop()
 		close(s.exited)
 		s.conn.close(s.exitError())
 		closeAll(inW)
