@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -41,5 +43,32 @@ func TestCloseEndsServers(t *testing.T) {
 				t.Errorf("the server received %v, want shutdown", got)
 			}
 		})
+	}
+}
+
+// TestCloseWhileStarting: Close does not wait for a server that never
+// finishes its handshake; its process is gone when Close returns.
+func TestCloseWhileStarting(t *testing.T) {
+	root, file, log := fakeProject(t, fakeMute)
+	m := fakeManager(t, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := m.Ask(ctx, request(codeintel.Hover, file, "one\n")); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Ask = %v, want the context's end", err)
+	}
+	if err := m.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for _, line := range received(t, log) {
+		if n, ok := strings.CutPrefix(line, "pid "); ok {
+			pid, _ = strconv.Atoi(n)
+		}
+	}
+	if pid == 0 {
+		t.Fatal("the fake logged no pid")
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("the starting server's process %d after Close: kill 0 = %v, want ESRCH", pid, err)
 	}
 }

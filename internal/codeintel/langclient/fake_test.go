@@ -26,6 +26,7 @@ const (
 	fakeGiant    = "giant"    // answers a request with a frame of 1 GiB
 	fakeDie      = "die"      // exits at a request
 	fakeSilent   = "silent"   // never answers a request
+	fakeMute     = "mute"     // never answers, not even initialize
 )
 
 // fakeServers is a Manager's configuration running the fake for files
@@ -44,6 +45,7 @@ func runFakeServer(mode string) int {
 			return 1
 		}
 		logFile = f
+		fmt.Fprintln(logFile, "pid", os.Getpid())
 	}
 	write := func(m map[string]any) {
 		m["jsonrpc"] = "2.0"
@@ -92,6 +94,8 @@ func runFakeServer(mode string) int {
 		}
 		isRequest := m.ID != nil
 		switch {
+		case mode == fakeMute:
+			continue
 		case m.Method == "initialize":
 			if mode == fakeIndexing {
 				// Before initialize's answer, so it is read before any

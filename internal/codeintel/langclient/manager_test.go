@@ -286,6 +286,12 @@ func TestWorkspaceSymbols(t *testing.T) {
 		t.Errorf("the server received %v, want workspace/symbol", got)
 	}
 
+	// A file names its workspace root.
+	a, err = m.Ask(context.Background(), codeintel.Request{Op: codeintel.WorkspaceSymbols, Path: filepath.Join(root, "a.fake"), Query: "x"})
+	if err != nil || a.Source != "fake" {
+		t.Errorf("workspace symbols of a file's root: %v from %q, want fake's", err, a.Source)
+	}
+
 	bare := writeTree(t, map[string]string{"a.fake": ""})
 	_, err = fakeManager(t, bare).Ask(context.Background(), codeintel.Request{Op: codeintel.WorkspaceSymbols, Path: bare, Query: "x"})
 	if !codeintel.IsNoServer(err) {

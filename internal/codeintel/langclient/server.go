@@ -28,6 +28,11 @@ const (
 	// stderrTail is how many of a server's last stderr lines are kept to
 	// say why it exited.
 	stderrTail = 3
+	// maxProgress and maxDiagnosedFiles bound what a server's
+	// notifications can make gemini-ls hold: progress in flight, files'
+	// diagnostics.
+	maxProgress       = 256
+	maxDiagnosedFiles = 20000
 )
 
 // server is one running language server process, for one root.
@@ -149,6 +154,7 @@ func startServer(ctx, initCtx context.Context, spec serverSpec, path, root strin
 
 	if err := s.initialize(initCtx); err != nil {
 		_ = procgroup.Kill(s.cmd)
+		<-s.exited
 		return nil, fmt.Errorf("starting %s: %w", spec.name, err)
 	}
 	return s, nil
@@ -340,6 +346,9 @@ func (s *server) takeProgress(params json.RawMessage) {
 	defer s.pmu.Unlock()
 	switch p.Value.Kind {
 	case "begin":
+		if len(s.progress) >= maxProgress {
+			return
+		}
 		if len(s.progress) == 0 {
 			s.idle = make(chan struct{})
 		}
@@ -482,6 +491,9 @@ func (s *server) takeDiagnostics(params json.RawMessage) {
 	}
 	s.dmu.Lock()
 	defer s.dmu.Unlock()
+	if _, known := s.diags[path]; !known && len(s.diags) >= maxDiagnosedFiles {
+		return
+	}
 	s.diagSeq++
 	s.diags[path] = published{version: p.Version, seq: s.diagSeq, items: p.Diagnostics}
 	close(s.diagsChanged)
