@@ -62,6 +62,8 @@ func runFakeServer(mode string) int {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Method string          `json:"method"`
+			Result json.RawMessage `json:"result"`
+			Error  *rpcError       `json:"error"`
 			Params struct {
 				TextDocument struct {
 					URI     string `json:"uri"`
@@ -79,6 +81,15 @@ func runFakeServer(mode string) int {
 		}
 		if err := json.Unmarshal(body, &m); err != nil {
 			return 2
+		}
+		if logFile != nil && m.Method == "" {
+			// An answer to one of the fake's requests.
+			answer := string(m.Result)
+			if m.Error != nil {
+				answer = "error " + strconv.FormatInt(m.Error.Code, 10)
+			}
+			fmt.Fprintln(logFile, "answer", string(m.ID), answer)
+			continue
 		}
 		if logFile != nil {
 			line := m.Method
@@ -102,6 +113,16 @@ func runFakeServer(mode string) int {
 				// question can be asked.
 				write(map[string]any{"method": "$/progress", "params": map[string]any{
 					"token": "load", "value": map[string]any{"kind": "begin", "title": "Loading packages"}}})
+			}
+			if mode == fakeOK {
+				// The requests a server makes of its client, before
+				// initialize's answer, so they are answered before
+				// the client's first question reaches the fake.
+				write(map[string]any{"id": "config", "method": "workspace/configuration", "params": map[string]any{"items": []any{map[string]any{"section": "a"}, map[string]any{"section": "b"}}}})
+				write(map[string]any{"id": "progress", "method": "window/workDoneProgress/create", "params": map[string]any{"token": "t"}})
+				write(map[string]any{"id": "register", "method": "client/registerCapability", "params": map[string]any{"registrations": []any{}}})
+				write(map[string]any{"id": "edit", "method": "workspace/applyEdit", "params": map[string]any{"edit": map[string]any{}}})
+				fmt.Fprintln(os.Stderr, "fake: started")
 			}
 			write(map[string]any{"id": m.ID, "result": map[string]any{
 				"capabilities": map[string]any{"renameProvider": map[string]any{"prepareProvider": true}}}})

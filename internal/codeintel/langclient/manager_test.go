@@ -10,8 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest/observer"
+
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // fakeProject is a root holding the fake's marker and a file for it;
@@ -314,3 +318,55 @@ var (
 	_ codeintel.Provider      = (*Manager)(nil)
 	_ tools.DiagnosticsReader = (*Manager)(nil)
 )
+
+// TestAnswersServerRequests: a server's requests of its client are
+// answered: settings unset, progress and registrations accepted, what
+// gemini-ls does not do refused as an unknown method.
+func TestAnswersServerRequests(t *testing.T) {
+	root, file, log := fakeProject(t, fakeOK)
+	m := fakeManager(t, root)
+	if _, err := m.Ask(context.Background(), request(codeintel.Hover, file, "one\n")); err != nil {
+		t.Fatal(err)
+	}
+	var answers []string
+	for _, line := range received(t, log) {
+		if strings.HasPrefix(line, "answer ") {
+			answers = append(answers, line)
+		}
+	}
+	want := []string{
+		`answer "config" [null,null]`,
+		`answer "progress" null`,
+		`answer "register" null`,
+		`answer "edit" error -32601`,
+	}
+	if !slices.Equal(answers, want) {
+		t.Errorf("answers %q, want %q", answers, want)
+	}
+}
+
+// TestStderrLogged: a server's stderr goes to the log.
+func TestStderrLogged(t *testing.T) {
+	root, file, _ := fakeProject(t, fakeDie)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, logs := observer.New(zap.DebugLevel)
+	m := New(ws, fakeServers(exe), zap.New(core))
+	defer m.Close(context.Background())
+	if _, err := m.Ask(context.Background(), request(codeintel.Hover, file, "one\n")); err == nil {
+		t.Fatal("Ask succeeded of a server that died")
+	}
+	found := false
+	for _, e := range logs.FilterMessage("language server stderr").All() {
+		found = found || e.ContextMap()["line"] == "fake: dying on textDocument/hover" && e.ContextMap()["server"] == "fake"
+	}
+	if !found {
+		t.Errorf("the log holds %v, want the server's stderr line", logs.All())
+	}
+}
