@@ -122,7 +122,7 @@ func startServer(ctx, initCtx context.Context, spec serverSpec, path, root strin
 		return nil, fmt.Errorf("starting %s (%s): %w", spec.name, path, err)
 	}
 	closeAll(inR, outW, errW) // the server's ends
-	s.log.Debug("language server started", zap.Int("pid", s.cmd.Process.Pid))
+	s.log.Info("language server started", zap.Int("pid", s.cmd.Process.Pid))
 
 	stderrDone := make(chan struct{})
 	go func() {
@@ -253,13 +253,11 @@ func (s *server) initialize(ctx context.Context) error {
 			"general": map[string]any{"positionEncodings": []string{"utf-16"}},
 			"window":  map[string]any{"workDoneProgress": true},
 			"workspace": map[string]any{
-				"configuration":          true,
-				"workspaceFolders":       true,
-				"symbol":                 map[string]any{},
-				"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": true},
-				"workspaceEdit":          map[string]any{"documentChanges": true},
-				"applyEdit":              false,
-				"didChangeConfiguration": map[string]any{},
+				"configuration":         true,
+				"workspaceFolders":      true,
+				"symbol":                map[string]any{},
+				"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
+				"workspaceEdit":         map[string]any{"documentChanges": true},
 			},
 			"textDocument": map[string]any{
 				"synchronization":    map[string]any{},

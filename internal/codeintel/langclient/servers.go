@@ -25,7 +25,8 @@ type ServerConfig struct {
 	Enabled *bool `json:"enabled,omitempty"`
 }
 
-// server is a ServerConfig merged with the built-ins, by name.
+// serverSpec is a server of the table: a built-in, a ServerConfig
+// overlaid on one, or a ServerConfig of its own.
 type serverSpec struct {
 	name        string
 	cmd         []string
