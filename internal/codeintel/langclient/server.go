@@ -236,7 +236,13 @@ func uriPath(u string) string {
 	if err != nil || !parsed.IsFile() {
 		return ""
 	}
-	return filepath.Clean(parsed.FsPath())
+	path := filepath.Clean(parsed.FsPath())
+	// FsPath gives a drive letter in lower case (c:\), as VS Code does;
+	// Go's paths, the workspace's and so the documents', have it upper.
+	if filepath.VolumeName(path) != "" && len(path) >= 2 && path[1] == ':' {
+		path = strings.ToUpper(path[:1]) + path[1:]
+	}
+	return path
 }
 
 // initialize is LSP's handshake, declaring what gemini-ls does with the

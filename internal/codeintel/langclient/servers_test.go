@@ -85,3 +85,16 @@ func TestFindRoot(t *testing.T) {
 		t.Errorf("root of b.go in a git repository = %s, want %s", got, want)
 	}
 }
+
+// TestURIRoundTrip: a path made a URI and read back is the same path, as
+// the documents and diagnostics are keyed by it (on Windows, its drive
+// letter's case too).
+func TestURIRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "a b", "ü.go")
+	if got := uriPath(fileURI(path)); got != path {
+		t.Errorf("uriPath(fileURI(%q)) = %q", path, got)
+	}
+	if got := uriPath("untitled:Untitled-1"); got != "" {
+		t.Errorf("uriPath of an untitled document = %q, want none", got)
+	}
+}
