@@ -21,13 +21,13 @@ export interface ServerSettings {
 /**
  * Declares experimental.gemini: this client previews annotated edits and
  * answers only after the user decides (editPreview), answers
- * gemini/confirm (confirm), gemini/ask (ask) and gemini/diagnostics
- * (diagnostics).
+ * gemini/confirm (confirm), gemini/ask (ask), gemini/diagnostics
+ * (diagnostics) and gemini/languageFeature (languageFeatures).
  */
 class GeminiCapabilities implements StaticFeature {
   fillClientCapabilities(capabilities: ClientCapabilities): void {
     const experimental = (capabilities.experimental ??= {}) as Record<string, unknown>;
-    experimental.gemini = { editPreview: true, confirm: true, ask: true, diagnostics: true };
+    experimental.gemini = { editPreview: true, confirm: true, ask: true, diagnostics: true, languageFeatures: true };
   }
   /**
    * The server's gemini.prompt and gemini.cancel LSP commands are for

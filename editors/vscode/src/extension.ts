@@ -3,7 +3,7 @@
 
 import * as os from "node:os";
 import * as vscode from "vscode";
-import { State, type LanguageClient, type WorkspaceEdit as LspWorkspaceEdit } from "vscode-languageclient/node";
+import { ResponseError, State, type LanguageClient, type WorkspaceEdit as LspWorkspaceEdit } from "vscode-languageclient/node";
 import {
   answerSummary,
   buildAnswer,
@@ -40,6 +40,7 @@ import {
 } from "./context";
 import { answerDiagnostics } from "./diagnostics";
 import { editSelectionNotice, editSelectionParams } from "./editSelection";
+import { editorLanguageFeatures } from "./editorLanguageFeatures";
 import {
   confirmButtons,
   confirmOutcome,
@@ -68,6 +69,7 @@ import {
   type SessionInfo,
   type Update,
 } from "./protocol";
+import { answerLanguageFeature, LanguageFeatureError } from "./languageFeatures";
 import { signIn } from "./login";
 import { deleteSession, isMethodNotFound, listSessions, resumeSession, type Request } from "./sessions";
 import { ReviewManager, type ApplyEditParams, type HunkRef } from "./review";
@@ -292,6 +294,15 @@ class Gemini {
         (uri) => vscode.languages.getDiagnostics(vscode.Uri.parse(uri)).map(editorDiagnostic),
         () => vscode.languages.getDiagnostics().map(([uri, ds]) => [uri.toString(), ds.map(editorDiagnostic)] as const),
       ),
+    );
+    client.onRequest(methods.languageFeature, (params: unknown) =>
+      answerLanguageFeature(params, editorLanguageFeatures).catch((err: unknown) => {
+        if (err instanceof LanguageFeatureError) {
+          // As it is: a handler's own error would reach the server prefixed "Request … failed with message:".
+          return new ResponseError(err.code, err.message);
+        }
+        throw err;
+      }),
     );
     // Replaces the client's own handler, which would apply the edit at once.
     client.onRequest(methods.applyEdit, (params: ApplyEditParams, token: vscode.CancellationToken) =>

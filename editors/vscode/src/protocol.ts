@@ -178,6 +178,8 @@ export const methods = {
   models: "gemini/models",
   /** The server asks for the diagnostics the editor shows (§9c). */
   diagnostics: "gemini/diagnostics",
+  /** The server asks the editor's language servers for navigate_code and rename_symbol (§9d). */
+  languageFeature: "gemini/languageFeature",
   /** Rewrite a selection as an instruction says, without the chat (§5g). */
   editSelection: "gemini/editSelection",
 } as const;

@@ -714,6 +714,19 @@ ${loop}\treturn total
 const indexLoop = '\tfor i := 0; i < len(xs); i++ {\n\t\ttotal += xs[i]\n\t}\n';
 const rangeLoop = '\tfor _, x := range xs {\n\t\ttotal += x\n\t}\n';
 
+// A TypeScript project (its own tsconfig.json, so tsserver's project holds
+// both files) where greet.ts's function is used in main.ts: the editor's
+// TypeScript finds the references and renames it in both.
+const greetTs = (name) => `export function ${name}(name: string): string {
+  return "Hello, " + name;
+}
+`;
+const mainTs = (name) => `import { ${name} } from "./greet";
+
+console.log(${name}("x"));
+console.log(${name}("y"));
+`;
+
 // "@file#L3-5": six lines, of which the chat's prompt names three.
 const linesTxt = 'one\ntwo\nthree\nfour\nfive\nsix\n';
 
@@ -741,8 +754,14 @@ async function makeWorkspace(dir) {
     'insert.go': 'package main\n\n',
     'sum.go': sumGo(indexLoop),
     'auto.txt': 'manual\n',
+    'ts/tsconfig.json': '{ "compilerOptions": { "target": "ES2022", "module": "ES2022", "strict": true }, "include": ["*.ts"] }\n',
+    'ts/greet.ts': greetTs('greet'),
+    'ts/main.ts': mainTs('greet'),
   };
-  for (const [name, text] of Object.entries(files)) await fsp.writeFile(path.join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    await fsp.mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await fsp.writeFile(path.join(dir, name), text);
+  }
 }
 
 // The home directory code-server (and so gemini-ls) runs with: its
@@ -1977,6 +1996,64 @@ const scenarios = [
       await w.command('File: Save');
       await waitFor('nextedit.go saved with the rename through', async () => (await fsp.readFile(file, 'utf8')) === nextEditGo('total'));
       await waitFor('the accept command in the trace', async () => (await w.trace()).includes("Sending request 'workspace/executeCommand"), { timeout: 10_000 });
+    },
+  },
+  {
+    name: 'code-intelligence',
+    title: 'navigate_code references and rename_symbol answered by the editor\'s TypeScript (gemini/languageFeature); the rename reviewed in both files and accepted',
+    script: [
+      { chunks: [{ call: { name: 'navigate_code', args: { operation: 'references', file_path: 'ts/greet.ts', line: 1, symbol: 'greet' } } }] },
+      { chunks: [{ call: { name: 'rename_symbol', args: { file_path: 'ts/greet.ts', line: 1, symbol: 'greet', new_name: 'salute' } } }] },
+      { text: 'Renamed greet to salute in greet.ts and main.ts.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const greetFile = path.join(ctx.workspace, 'ts/greet.ts');
+      const mainFile = path.join(ctx.workspace, 'ts/main.ts');
+      // VS Code starts its TypeScript when a TypeScript file opens, and
+      // answers nothing until tsserver runs: wait until Go to Definition
+      // (F12) on greet in main.ts reaches greet.ts, pressed again while
+      // main.ts is still the editor (tsserver may take a while to start on a
+      // loaded machine; a press before TypeScript registered its providers
+      // finds nothing).
+      await w.openAt('main.ts', 'ts/main.ts:3:13');
+      await waitFor('VS Code\'s TypeScript to go from greet in main.ts to its definition in greet.ts', async () => {
+        if ((await w.page.locator('.tabs-container .tab.active').innerText()).includes('greet.ts')) return true;
+        await w.page.keyboard.press('F12');
+        return false;
+      }, { timeout: 120_000, interval: 2000 });
+      // The model's questions load the files themselves.
+      await w.command('View: Close All Editors');
+
+      const frame = await w.prompt('Rename greet in ts/greet.ts to salute');
+      await waitForRequests(ctx, 2);
+      const refs = toolOutputs(ctx.requests[1].body);
+      for (const want of [
+        /references to greet \(from the editor's language servers\)/,
+        /greet\.ts\n  1: export function greet\(name: string\): string \{\n/,
+        /main\.ts\n  1: import \{ greet \} from "\.\/greet";\n  3: console\.log\(greet\("x"\)\);\n  4: console\.log\(greet\("y"\)\);/,
+      ]) {
+        assert(want.test(refs), `navigate_code's references do not match ${want}: ${JSON.stringify(refs)}`);
+      }
+
+      // The rename is proposed as one change of both files: a review of each.
+      const reviews = w.page.locator('.tabs-container .tab', { hasText: 'original ↔ proposed' });
+      await waitFor('the rename\'s review of greet.ts and main.ts', async () => {
+        const titles = (await reviews.allInnerTexts()).join('\n');
+        return titles.includes('greet.ts') && titles.includes('main.ts');
+      }, { timeout: 30_000 });
+      assert((await fsp.readFile(greetFile, 'utf8')) === greetTs('greet') && (await fsp.readFile(mainFile, 'utf8')) === mainTs('greet'),
+        'the rename reached disk before it was accepted');
+      await w.command('Gemini: Accept Change');
+      await waitFor('greet.ts and main.ts saved with salute for greet', async () =>
+        (await fsp.readFile(greetFile, 'utf8')) === greetTs('salute') && (await fsp.readFile(mainFile, 'utf8')) === mainTs('salute'));
+      await frame.locator('.message.assistant', { hasText: 'Renamed greet to salute' }).first().waitFor({ timeout: 30_000 });
+      const outputs = toolOutputs(ctx.requests[2].body);
+      assert(/Rename greet to salute \(proposed by the editor's language servers\): 4 edits in 2 files changed/.test(outputs),
+        `rename_symbol's result does not say the editor's rename changed both files: ${JSON.stringify(outputs)}`);
+      const calls = frame.locator('.tool-call');
+      assert((await calls.count()) === 2, `the turn shows ${await calls.count()} tool calls, want 2`);
+      for (let i = 0; i < 2; i++) await waitForStatus(calls.nth(i), 'ok');
     },
   },
   {
