@@ -86,6 +86,19 @@ describe("gemini/languageFeature", function()
     eq(false, loaded("greet/greet.go"), "greet.go loaded after")
   end)
 
+  it("is answered by the plugin's handler, in gemini-ls's encoding, errors as LSP errors", function()
+    vim.cmd("edit notes.txt")
+    local client = gemini.attach(0)
+    local handler = (client.handlers or client.config.handlers)["gemini/languageFeature"]
+    local ctx = { method = "gemini/languageFeature", client_id = client.id }
+    local result, err = handler(nil, { operation = "hover", textDocument = { uri = vim.uri_from_bufnr(0) }, position = { line = 0, character = 0 } }, ctx)
+    eq(nil, result, "result")
+    eq({ -32001, "Neovim cannot answer hover for notes.txt: no language server is attached to it" }, { err.code, err.message }, "error")
+    local col = gopls.greet_in_main[client.offset_encoding]
+    result = handler(nil, { operation = "definition", textDocument = { uri = main }, position = { line = 9, character = col } }, ctx)
+    eq({ "greet/greet.go 3:5" }, locations(result), "definition")
+  end)
+
   it("takes and gives positions in the connection's encoding, whatever the server's", function()
     for _, enc in ipairs({ "utf-8", "utf-16", "utf-32" }) do
       local col = gopls.greet_in_main[enc]
