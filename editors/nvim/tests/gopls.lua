@@ -70,9 +70,19 @@ local ids = {}
 --- to buf.
 function M.attach(buf, name)
   name = name or "gopls"
+  local config = { name = name, cmd = { M.path }, root_dir = vim.fn.getcwd() }
+  if vim.lsp.start then -- 0.8
+    ids[name] = vim.lsp.start(config, {
+      bufnr = buf,
+      reuse_client = function(client, c)
+        return client.name == c.name
+      end,
+    })
+    return ids[name]
+  end
   local id = ids[name] and vim.lsp.get_client_by_id(ids[name]) and ids[name]
   if not id then
-    id = vim.lsp.start_client({ name = name, cmd = { M.path }, root_dir = vim.fn.getcwd() })
+    id = vim.lsp.start_client(config)
     ids[name] = id
   end
   vim.lsp.buf_attach_client(buf, id)
