@@ -321,6 +321,9 @@ func (a *Agent) basePrompt() string {
 			system += "\n\n" + topicMandate
 		}
 	}
+	if _, ok := a.cfg.Tools.Get(tools.NavigateCodeName); ok {
+		system += "\n\n" + codeIntelNote
+	}
 	if section := a.subagentsPrompt(); section != "" {
 		system += "\n\n" + section
 	}
