@@ -71,6 +71,10 @@ local ids = {}
 function M.attach(buf, name)
   name = name or "gopls"
   local config = { name = name, cmd = { M.path }, root_dir = vim.fn.getcwd() }
+  -- Where Go is not on the tests' PATH (newer-editors.sh's chroots).
+  if os.getenv("GEMINI_GOPLS_PATH") then
+    config.cmd_env = { PATH = os.getenv("GEMINI_GOPLS_PATH") }
+  end
   if vim.lsp.start then -- 0.8
     ids[name] = vim.lsp.start(config, {
       bufnr = buf,
