@@ -228,7 +228,8 @@ end
 
 -- Moves every position of a result in place, move being a mover, each in
 -- its document: uri for what is in the document asked about (a hover's
--- range, document symbols, the call hierarchy's ranges in the caller).
+-- range, document symbols) or, for outgoing calls, in the caller's (the
+-- item asked about: their fromRanges).
 local function convert(operation, result, uri, move)
   local function range(u, r)
     if type(r) == "table" and r.start then
@@ -273,13 +274,11 @@ local function convert(operation, result, uri, move)
       end
     end
   elseif operation == "outgoing_calls" then
-    -- fromRanges are in the caller: the item asked about (c.caller).
     for _, c in ipairs(result) do
       item(c.to)
       for _, r in ipairs(c.fromRanges or {}) do
-        range(c.caller, r)
+        range(uri, r)
       end
-      c.caller = nil
     end
   elseif operation == "rename" then
     for u, edits in pairs(null(result.changes) and {} or result.changes) do
@@ -365,17 +364,8 @@ local function gather(operation, jobs, uri, encoding)
         end
       else
         local list = as_list(result)
-        if operation == "outgoing_calls" then
-          for _, c in ipairs(list) do
-            c.caller = job.params.item.uri
-          end
-        end
         if move then
-          convert(operation, list, uri, move)
-        elseif operation == "outgoing_calls" then
-          for _, c in ipairs(list) do
-            c.caller = nil
-          end
+          convert(operation, list, operation == "outgoing_calls" and job.params.item.uri or uri, move)
         end
         vim.list_extend(out, list)
       end
