@@ -70,6 +70,8 @@ describe("navigate_code and rename_symbol through Neovim's language servers", fu
       local name = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(r.buf), ":.")
       local proposal = table.concat(vim.api.nvim_buf_get_lines(r.buf, 0, -1, false), "\n")
       assert(proposal:find("Salute", 1, true) and not proposal:find("%f[%w_]Greet%f[^%w_]"), name .. " proposed:\n" .. proposal)
+      -- One applyEdit of both files, annotated with the rename's title.
+      eq(string.format("Gemini: Rename Greet to Salute (file %d of 2)", i), r.label, "review " .. i)
       reviewed[name] = true
       review.accept(r)
     end
