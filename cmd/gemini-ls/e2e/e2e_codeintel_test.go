@@ -75,6 +75,9 @@ func TestRunNavigatesAndRenamesWithGopls(t *testing.T) {
 			geminitest.Call("navigate_code", with("workspace_symbols", map[string]any{"query": "Greet"})),
 		),
 		geminitest.CallTurn(geminitest.Call("rename_symbol", map[string]any{"file_path": "main.go", "line": 11, "symbol": "Greet", "new_name": "Hello"})),
+		// An edit that breaks the build, then one that mends it.
+		geminitest.CallTurn(geminitest.Call("replace", map[string]any{"file_path": "greet/greet.go", "old_string": "return \"hello, \" + name", "new_string": "return 1"})),
+		geminitest.CallTurn(geminitest.Call("replace", map[string]any{"file_path": "greet/greet.go", "old_string": "return 1", "new_string": "return \"hello, \" + name"})),
 		geminitest.TextTurn("Done."),
 	)
 	r := h.runIn(h.root, withPath(h.env, path), "run", "-p", "rename Greet", "--approval-mode", "auto_edit")
@@ -107,6 +110,18 @@ func TestRunNavigatesAndRenamesWithGopls(t *testing.T) {
 		if text := h.disk(name); !strings.Contains(text, want) || strings.Contains(text, "Greet(") {
 			t.Errorf("%s after the rename:\n%s", name, text)
 		}
+	}
+	// /tools lists both.
+	if out := h.runIn(h.root, withPath(h.env, path), "run", "-p", "/tools").stdout; !strings.Contains(out, "- `navigate_code`") || !strings.Contains(out, "- `rename_symbol`") {
+		t.Errorf("/tools:\n%s", out)
+	}
+	// The edits' diagnostics come from the gopls navigate_code started.
+	broke := responseText(h.responses(3)[0].Response)
+	if want := "The language server now shows 1 new error in greet/greet.go that it did not show before this change:\nL5:9 error [compiler IncompatibleAssign] cannot use 1"; !strings.Contains(broke, want) {
+		t.Errorf("the breaking edit answered:\n%s\nwant it to hold:\n%s", broke, want)
+	}
+	if mended := responseText(h.responses(4)[0].Response); strings.Contains(mended, "now shows") {
+		t.Errorf("the mending edit answered:\n%s", mended)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -142,5 +157,78 @@ func TestRunWithoutGoplsSaysSo(t *testing.T) {
 	h.runIn(h.root, withPath(h.env, filepath.Dir(os.Args[0])), "run", "-p", "where is Greet used?").wantExit(t, 0)
 	if got, want := responseText(h.responses(1)[0].Response), "error: No language server can answer for main.go: no language server is available for Go files; install gopls"; !strings.HasPrefix(got, want) {
 		t.Errorf("navigate_code without gopls answered:\n%s\nwant:\n%s…", got, want)
+	}
+}
+
+// The same headless, with pyright: a function's references across
+// modules and its rename.
+func TestRunNavigatesAndRenamesWithPyright(t *testing.T) {
+	path := langServersPath(t, "pyright-langserver")
+	h := newHeadless(t, map[string]string{
+		"pyproject.toml":    "[project]\nname = \"greet\"\nversion = \"0\"\n",
+		"greet/__init__.py": "",
+		"greet/words.py":    "def hello(name: str) -> str:\n    \"\"\"Says hello to name.\"\"\"\n    return \"hello, \" + name\n\n\ndef shout(name: str) -> str:\n    return hello(name).upper()\n",
+		"main.py":           "from greet.words import hello\n\nprint(hello(\"world\"))\n",
+	},
+		geminitest.CallTurn(geminitest.Call("navigate_code", map[string]any{"operation": "references", "file_path": "greet/words.py", "line": 1, "symbol": "hello"})),
+		geminitest.CallTurn(geminitest.Call("rename_symbol", map[string]any{"file_path": "main.py", "line": 3, "symbol": "hello", "new_name": "greet_person"})),
+		geminitest.TextTurn("Done."),
+	)
+	h.runIn(h.root, withPath(h.env, path), "run", "-p", "rename hello", "--approval-mode", "auto_edit").wantExit(t, 0)
+	refs := responseText(h.responses(1)[0].Response)
+	for _, want := range []string{"4 references to hello (from pyright):", "greet/words.py\n  1: def hello(name: str) -> str:\n  7:     return hello(name).upper()", "main.py\n  1: from greet.words import hello\n  3: print(hello(\"world\"))"} {
+		if !strings.Contains(refs, want) {
+			t.Errorf("references:\n%s\nwant it to hold:\n%s", refs, want)
+		}
+	}
+	if got := responseText(h.responses(2)[0].Response); !strings.Contains(got, "Rename hello to greet_person (proposed by pyright): 4 edits in 2 files changed") {
+		t.Errorf("rename_symbol answered:\n%s", got)
+	}
+	for _, name := range []string{"greet/words.py", "main.py"} {
+		if text := h.disk(name); strings.Contains(text, "hello(") || !strings.Contains(text, "greet_person(") {
+			t.Errorf("%s after the rename:\n%s", name, text)
+		}
+	}
+	if py, err := exec.LookPath("python3"); err == nil {
+		run := exec.Command(py, "main.py")
+		run.Dir = h.root
+		if out, err := run.CombinedOutput(); err != nil || string(out) != "hello, world\n" {
+			t.Errorf("python3 main.py after the rename: %v\n%s", err, out)
+		}
+	}
+}
+
+// A rename is an edit: plan mode refuses it in Gemini CLI's words, and
+// headless without auto_edit nobody can allow it; navigate_code runs in
+// plan mode. Nothing changes on disk.
+func TestRunRenameNeedsAllowingEdits(t *testing.T) {
+	path := langServersPath(t, "gopls")
+	for _, mode := range []string{"plan", "default"} {
+		t.Run(mode, func(t *testing.T) {
+			h := newHeadless(t, goModule,
+				geminitest.CallTurn(
+					geminitest.Call("navigate_code", map[string]any{"operation": "definition", "file_path": "main.go", "line": 10, "symbol": "Greet"}),
+					geminitest.Call("rename_symbol", map[string]any{"file_path": "main.go", "line": 10, "symbol": "Greet", "new_name": "Hello"}),
+				),
+				geminitest.TextTurn("Refused."),
+			)
+			h.runIn(h.root, withPath(h.env, path), "run", "-p", "rename Greet", "--approval-mode", mode)
+			rs := h.responses(1)
+			if len(rs) != 2 {
+				t.Fatalf("%d responses", len(rs))
+			}
+			if got := responseText(rs[0].Response); !strings.Contains(got, "1 definition of Greet (from gopls)") {
+				t.Errorf("navigate_code in %s mode: %s", mode, got)
+			}
+			want := map[string]string{"plan": planEditRefusal, "default": "edits need confirmation, and gemini-ls is running headless with nobody to give it"}[mode]
+			if got := responseText(rs[1].Response); !strings.Contains(got, want) {
+				t.Errorf("rename_symbol in %s mode answered:\n%s\nwant it to hold:\n%s", mode, got, want)
+			}
+			for name, text := range goModule {
+				if h.disk(name) != text {
+					t.Errorf("%s changed in %s mode:\n%s", name, mode, h.disk(name))
+				}
+			}
+		})
 	}
 }

@@ -14,7 +14,7 @@ import (
 // pythonProject is a package whose hello is defined in one module and
 // called from two.
 var pythonProject = map[string]string{
-	"pyproject.toml": "[project]\nname = \"greet\"\nversion = \"0\"\n",
+	"pyproject.toml":    "[project]\nname = \"greet\"\nversion = \"0\"\n",
 	"greet/__init__.py": "",
 	"greet/words.py": `def hello(name: str) -> str:
     """Says hello to name."""

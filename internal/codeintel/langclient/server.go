@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/uri"
@@ -28,6 +29,11 @@ const (
 	// stderrTail is how many of a server's last stderr lines are kept to
 	// say why it exited.
 	stderrTail = 3
+	// maxProgress and maxDiagnosedFiles bound what a server's
+	// notifications can make gemini-ls hold: progress in flight, files'
+	// diagnostics.
+	maxProgress       = 256
+	maxDiagnosedFiles = 20000
 )
 
 // server is one running language server process, for one root.
@@ -52,6 +58,12 @@ type server struct {
 	pmu      sync.Mutex
 	progress []progressItem // in flight, oldest first
 	idle     chan struct{}  // closed while progress is empty
+
+	// heard is when the server last sent a request or notification (unix
+	// nanoseconds); settled, that it has been quiet for startQuiet since
+	// it started (waitIdle).
+	heard   atomic.Int64
+	settled atomic.Bool
 
 	dmu          sync.Mutex
 	diags        map[string]published // by path
@@ -117,12 +129,24 @@ func startServer(ctx, initCtx context.Context, spec serverSpec, path, root strin
 		return nil, fmt.Errorf("starting %s (%s): %w", spec.name, path, err)
 	}
 	closeAll(inR, outW, errW) // the server's ends
-	s.log.Debug("language server started", zap.Int("pid", s.cmd.Process.Pid))
+	s.log.Info("language server started", zap.Int("pid", s.cmd.Process.Pid))
 
-	go s.logStderr(errR)
+	stderrDone := make(chan struct{})
+	go func() {
+		s.logStderr(errR)
+		close(stderrDone)
+	}()
 	s.conn = newConn(outR, inW, maxMessage, s.handle, s.readFailed)
 	go func() {
 		s.exitErr = s.cmd.Wait()
+		// Its last words, which exitError tells, may still be in the
+		// pipe; a child it left may hold the pipe, hence the bound.
+		timer := time.NewTimer(exitReasonWait)
+		select {
+		case <-stderrDone:
+		case <-timer.C:
+		}
+		timer.Stop()
 		close(s.exited)
 		s.conn.close(s.exitError())
 		closeAll(inW)
@@ -137,6 +161,7 @@ func startServer(ctx, initCtx context.Context, spec serverSpec, path, root strin
 
 	if err := s.initialize(initCtx); err != nil {
 		_ = procgroup.Kill(s.cmd)
+		<-s.exited
 		return nil, fmt.Errorf("starting %s: %w", spec.name, err)
 	}
 	return s, nil
@@ -218,7 +243,13 @@ func uriPath(u string) string {
 	if err != nil || !parsed.IsFile() {
 		return ""
 	}
-	return filepath.Clean(parsed.FsPath())
+	path := filepath.Clean(parsed.FsPath())
+	// FsPath gives a drive letter in lower case (c:\), as VS Code does;
+	// Go's paths, the workspace's and so the documents', have it upper.
+	if filepath.VolumeName(path) != "" && len(path) >= 2 && path[1] == ':' {
+		path = strings.ToUpper(path[:1]) + path[1:]
+	}
+	return path
 }
 
 // initialize is LSP's handshake, declaring what gemini-ls does with the
@@ -235,13 +266,11 @@ func (s *server) initialize(ctx context.Context) error {
 			"general": map[string]any{"positionEncodings": []string{"utf-16"}},
 			"window":  map[string]any{"workDoneProgress": true},
 			"workspace": map[string]any{
-				"configuration":          true,
-				"workspaceFolders":       true,
-				"symbol":                 map[string]any{},
-				"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": true},
-				"workspaceEdit":          map[string]any{"documentChanges": true},
-				"applyEdit":              false,
-				"didChangeConfiguration": map[string]any{},
+				"configuration":         true,
+				"workspaceFolders":      true,
+				"symbol":                map[string]any{},
+				"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
+				"workspaceEdit":         map[string]any{"documentChanges": true},
 			},
 			"textDocument": map[string]any{
 				"synchronization":    map[string]any{},
@@ -278,21 +307,31 @@ func (s *server) initialize(ctx context.Context) error {
 	if err := s.conn.notify(ctx, "initialized", map[string]any{}); err != nil {
 		return fmt.Errorf("initialized: %w", err)
 	}
+	// The quiet that waitSettled waits for counts from here.
+	s.heard.Store(time.Now().UnixNano())
 	return nil
 }
 
 // handle answers the server's requests and takes its notifications.
 func (s *server) handle(method string, params json.RawMessage, isRequest bool) (any, *rpcError) {
+	s.heard.Store(time.Now().UnixNano())
 	switch method {
 	case "window/workDoneProgress/create", "client/registerCapability", "client/unregisterCapability", "window/showMessageRequest":
 		return nil, nil
 	case "workspace/configuration":
-		// Every section unset: the server's defaults.
+		// Every section unset, the server's defaults, but what the
+		// tools need (configuration).
 		var p struct {
-			Items []json.RawMessage `json:"items"`
+			Items []struct {
+				Section string `json:"section"`
+			} `json:"items"`
 		}
 		_ = json.Unmarshal(params, &p)
-		return make([]any, len(p.Items)), nil
+		out := make([]any, len(p.Items))
+		for i, item := range p.Items {
+			out[i] = configuration(item.Section)
+		}
+		return out, nil
 	case "workspace/workspaceFolders":
 		return []any{map[string]any{"uri": fileURI(s.root), "name": filepath.Base(s.root)}}, nil
 	case "$/progress":
@@ -328,6 +367,9 @@ func (s *server) takeProgress(params json.RawMessage) {
 	defer s.pmu.Unlock()
 	switch p.Value.Kind {
 	case "begin":
+		if len(s.progress) >= maxProgress {
+			return
+		}
 		if len(s.progress) == 0 {
 			s.idle = make(chan struct{})
 		}
@@ -349,6 +391,9 @@ func (s *server) takeProgress(params json.RawMessage) {
 // loading packages), for at most bound: an answer asked for before then
 // may be missing what is not loaded yet.
 func (s *server) waitIdle(ctx context.Context, bound time.Duration) error {
+	if err := s.waitSettled(ctx, bound); err != nil {
+		return err
+	}
 	s.pmu.Lock()
 	idle := s.idle
 	s.pmu.Unlock()
@@ -378,6 +423,39 @@ func (s *server) waitIdle(ctx context.Context, bound time.Duration) error {
 		title = "work in progress"
 	}
 	return fmt.Errorf("%s is still indexing (%s); try again in a moment", s.spec.name, title)
+}
+
+// startQuiet is how long a server just started must send nothing before
+// it is asked anything: servers read their configuration and list the
+// project's files after initialized, some without reporting progress
+// (pyright), and a question asked before then is answered from the
+// files the client opened alone.
+const startQuiet = 500 * time.Millisecond
+
+// waitSettled waits, once after the server started and for at most
+// bound, until it has sent nothing for startQuiet.
+func (s *server) waitSettled(ctx context.Context, bound time.Duration) error {
+	if s.settled.Load() {
+		return nil
+	}
+	deadline := time.Now().Add(bound)
+	for {
+		quiet := time.Since(time.Unix(0, s.heard.Load()))
+		if quiet >= startQuiet || !time.Now().Before(deadline) {
+			s.settled.Store(true)
+			return nil
+		}
+		timer := time.NewTimer(startQuiet - quiet)
+		select {
+		case <-timer.C:
+		case <-s.conn.done:
+			timer.Stop()
+			return s.conn.failure()
+		case <-ctx.Done():
+			timer.Stop()
+			return ctx.Err()
+		}
+	}
 }
 
 // docSync is a file's text to send the server before a request about it.
@@ -470,6 +548,9 @@ func (s *server) takeDiagnostics(params json.RawMessage) {
 	}
 	s.dmu.Lock()
 	defer s.dmu.Unlock()
+	if _, known := s.diags[path]; !known && len(s.diags) >= maxDiagnosedFiles {
+		return
+	}
 	s.diagSeq++
 	s.diags[path] = published{version: p.Version, seq: s.diagSeq, items: p.Diagnostics}
 	close(s.diagsChanged)
@@ -491,4 +572,17 @@ func (s *server) shutdown(ctx context.Context) error {
 	err := procgroup.Kill(s.cmd)
 	<-s.exited // killed: Wait returns
 	return err
+}
+
+// configuration is what the client tells a server of the section it
+// asks about (workspace/configuration) beyond its defaults (nil: none):
+// pyright and basedpyright, left to their default, search only the files
+// the client opened for references and renames, so that a rename would
+// miss every file the agent had not asked about yet.
+func configuration(section string) any {
+	switch section {
+	case "python", "basedpyright":
+		return map[string]any{"analysis": map[string]any{"diagnosticMode": "workspace"}}
+	}
+	return nil
 }
