@@ -81,12 +81,27 @@ describe("gemini/languageFeature", function()
     eq(true, client.config.capabilities.experimental.gemini.languageFeatures, "experimental.gemini.languageFeatures")
   end)
 
-  it("answers from the servers of a file no buffer holds: loaded hidden, its servers started, unloaded after", function()
+  it("answers two questions at once about a file no buffer holds, while its server starts", function()
+    local answers = {}
+    for i = 1, 2 do
+      -- As Neovim runs two requests of the server: the second inside the
+      -- first's wait.
+      vim.schedule(function()
+        local result, err = answer({ operation = "references", textDocument = { uri = greet }, position = { line = 3, character = 5 } })
+        answers[i] = err or sorted(locations(result))
+      end)
+    end
+    wait_for("both answers", function() return answers[1] and answers[2] end)
+    local refs = { "greet/greet.go 17:8", "greet/greet.go 3:5", "main.go 9:26" }
+    eq({ refs, refs }, answers, "answers")
+    eq(false, loaded("greet/greet.go"), "greet.go loaded after")
+  end)
+
+  it("answers from the servers of a file no buffer holds: loaded hidden, unloaded after", function()
     eq(false, loaded("greet/greet.go"), "greet.go loaded before")
     local result, err = answer({ operation = "references", textDocument = { uri = greet }, position = { line = 3, character = 5 } })
     eq(nil, err, "error")
     eq({ "greet/greet.go 17:8", "greet/greet.go 3:5", "main.go 9:26" }, sorted(locations(result)), "references, the declaration included")
-    assert(gopls.client(), "gopls was not started")
     eq(false, loaded("greet/greet.go"), "greet.go loaded after")
   end)
 

@@ -105,6 +105,9 @@ local function buffer_named(fname)
   end
 end
 
+-- The buffers loaded for answers under way.
+local hidden = {}
+
 -- Milliseconds left until deadline (a vim.loop.hrtime()), at least 0.
 local function left(deadline)
   return math.max(0, math.floor((deadline - vim.loop.hrtime()) / 1e6))
@@ -502,7 +505,7 @@ function M.answer(params, encoding, self_id)
   end
   local fname = vim.uri_to_fname(uri)
   local buf = buffer_named(fname)
-  local fresh = false
+  local loaded_here = false
   if not buf then
     if vim.fn.filereadable(fname) ~= 1 then
       return fail(INVALID_PARAMS, "no such file: " .. fname)
@@ -511,12 +514,18 @@ function M.answer(params, encoding, self_id)
     -- FileType autocmds start and attach the user's servers.
     buf = vim.fn.bufadd(fname)
     vim.fn.bufload(buf)
-    fresh = true
+    loaded_here = true
+    hidden[buf] = true
   end
-  local ok, result, err = pcall(answer_in, buf, fresh, params, encoding, self_id)
-  if fresh and vim.api.nvim_buf_is_valid(buf) and vim.fn.bufwinid(buf) == -1 then
-    -- Gone again: the servers close the document.
-    pcall(vim.api.nvim_buf_delete, buf, { force = true })
+  -- A question that came while another waits for the servers of the
+  -- file it loaded (run inside its vim.wait) waits for them too.
+  local ok, result, err = pcall(answer_in, buf, hidden[buf] == true, params, encoding, self_id)
+  if loaded_here then
+    hidden[buf] = nil
+    if vim.api.nvim_buf_is_valid(buf) and vim.fn.bufwinid(buf) == -1 then
+      -- Gone again: the servers close the document.
+      pcall(vim.api.nvim_buf_delete, buf, { force = true })
+    end
   end
   if not ok then
     return fail(FAILED, "gemini.nvim could not answer " .. params.operation .. ": " .. tostring(result))
