@@ -38,7 +38,7 @@ shots=/var/tmp/gemini-ls-screenshots
 
 # Inside the namespaces (see the end of the file): mount, run, summarize.
 if [ "${1:-}" = --in-namespace ]; then
-  c=$2 repo=$3 bin=$4 suite=$5 tests=$6
+  c=$2 repo=$3 bin=$4 suite=$5 tests=$6 goroot=$7
   mount -t proc proc "$c/proc"
   mount --bind /dev "$c/dev"
   mount --bind /dev/pts "$c/dev/pts"
@@ -46,6 +46,14 @@ if [ "${1:-}" = --in-namespace ]; then
   mkdir -p "$c/repo" "$c/tmp/bin" "$c/tmp/home"
   mount --bind "$repo" "$c/repo"
   cp "$bin/gemini-ls" "$bin/fakegemini" "$c/tmp/bin/"
+  # gopls, for the Neovim plugin's gemini/languageFeature specs, and the
+  # host's Go, which gopls runs (not on the tests' PATH: GEMINI_GOPLS_PATH
+  # is gopls' own).
+  if [ -x "$bin/gopls" ]; then
+    cp "$bin/gopls" "$c/tmp/bin/"
+    mkdir -p "$c/tmp/go"
+    mount --bind "$goroot" "$c/tmp/go"
+  fi
   rm -rf "${c:?}$shots"
   mkdir -p "$c$shots"
 
@@ -54,6 +62,7 @@ if [ "${1:-}" = --in-namespace ]; then
       PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin \
       HOME=/tmp/home LANG=C.UTF-8 TERM=xterm-256color \
       GEMINI_LS_BIN=/tmp/bin/gemini-ls FAKEGEMINI_BIN=/tmp/bin/fakegemini \
+      GEMINI_GOPLS=/tmp/bin/gopls GEMINI_GOPLS_PATH=/tmp/go/bin:/usr/local/bin:/usr/bin:/bin \
       GEMINI_SCREENSHOTS_DIR="$shots" \
       "$@"
   }
@@ -204,11 +213,14 @@ trap 'rm -rf "$bin"' EXIT
 echo "newer-editors: building static gemini-ls and fakegemini"
 (cd "$repo" && CGO_ENABLED=0 go build -o "$bin/gemini-ls" ./cmd/gemini-ls \
   && CGO_ENABLED=0 go build -o "$bin/fakegemini" ./internal/agent/geminitest/cmd/fakegemini)
+# make langservers' gopls, if there is one.
+gopls=${GEMINI_GOPLS:-${XDG_CACHE_HOME:-$HOME/.cache}/gemini-ls/langservers/bin/gopls}
+[ ! -x "$gopls" ] || cp "$gopls" "$bin/gopls"
 
 # unshare ignores SIGINT and SIGTERM while its child runs; SIGKILL makes it
 # (--kill-child) kill the namespace's first process, and so every process in it.
 unshare --mount --propagation private --pid --fork --kill-child \
-  bash "$0" --in-namespace "$chroot_dir" "$repo" "$bin" "$suite" "$tests" &
+  bash "$0" --in-namespace "$chroot_dir" "$repo" "$bin" "$suite" "$tests" "$(go env GOROOT)" &
 ns=$!
 trap 'kill -KILL "$ns" 2>/dev/null; exit 130' INT TERM HUP
 status=0

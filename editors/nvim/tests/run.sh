@@ -14,6 +14,9 @@ else
   (cd "$repo" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls && go build -o "$tmp/fakegemini" ./internal/agent/geminitest/cmd/fakegemini)
 fi || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 nvim --version | head -1
+# gopls for the specs of gemini/languageFeature (make langservers installs
+# it), named before HOME changes.
+export GEMINI_GOPLS="${GEMINI_GOPLS:-${XDG_CACHE_HOME:-$HOME/.cache}/gemini-ls/langservers/bin/gopls}"
 # Saved sessions and settings go to a home of the run's own, never the
 # user's (after the build, which uses Go's cache there).
 export HOME="$tmp/home" XDG_STATE_HOME="$tmp/home/.local/state"

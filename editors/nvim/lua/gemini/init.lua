@@ -7,6 +7,7 @@ local complete = require("gemini.complete")
 local nextedit = require("gemini.nextedit")
 local prompt_area = require("gemini.prompt")
 local shown_diagnostics = require("gemini.diagnostics")
+local language_feature = require("gemini.languagefeature")
 local install = require("gemini.install")
 
 local M = {}
@@ -371,6 +372,17 @@ handlers["gemini/diagnostics"] = function(_, params, ctx)
   return shown_diagnostics.answer(params, client and client.offset_encoding or "utf-16")
 end
 
+-- What Neovim's other language servers say about code, for the model's
+-- navigate_code and rename_symbol (gemini/languageFeature).
+handlers["gemini/languageFeature"] = function(_, params, ctx)
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  local result, err = language_feature.answer(params, client and client.offset_encoding or "utf-16", ctx.client_id)
+  if err then
+    return nil, vim.lsp.rpc.rpc_response_error(err.code, err.message)
+  end
+  return result
+end
+
 local function capabilities()
   local caps = vim.lsp.protocol.make_client_capabilities()
   caps.workspace = caps.workspace or {}
@@ -381,7 +393,7 @@ local function capabilities()
   caps.window = caps.window or {}
   caps.window.showDocument = { support = true }
   caps.experimental = caps.experimental or {}
-  caps.experimental.gemini = { editPreview = true, confirm = true, ask = true, requestNotifications = true, diagnostics = true }
+  caps.experimental.gemini = { editPreview = true, confirm = true, ask = true, requestNotifications = true, diagnostics = true, languageFeatures = true }
   return caps
 end
 
