@@ -23,6 +23,10 @@ if [[ -z "${GEMINI_LS_BIN:-}" || -z "${FAKEGEMINI_BIN:-}" ]]; then
     && go build -o "$tmp/fakegemini" ./internal/agent/geminitest/cmd/fakegemini)
   export GEMINI_LS_BIN="$tmp/gemini-ls" FAKEGEMINI_BIN="$tmp/fakegemini"
 fi
+# The language servers the tests of gemini/languageFeature run beside
+# gemini-ls (gopls, pyright), as `make langservers' installs them (in the
+# real HOME, replaced below).
+export GEMINI_LS_LANGSERVERS="${GEMINI_LS_LANGSERVERS:-$HOME/.cache/gemini-ls/langservers/bin}"
 export HOME="$tmp/home"; mkdir -p "$HOME/.gemini"
 # The user answered the folder trust question already for the tests'
 # projects, made in the temporary directory ("Don't trust": untrusted, as
