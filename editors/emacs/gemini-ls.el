@@ -1803,8 +1803,8 @@ Return (BUFFER . MADE), MADE non-nil if no buffer visited PATH before."
   (let ((buffer (find-buffer-visiting path)))
     (cond (buffer (cons buffer nil))
           ((file-regular-p path)
-           (let ((large-file-warning-threshold nil)
-                 (enable-local-variables :safe))
+           ;; Not a question: a large file's, unsafe local variables'.
+           (let ((enable-local-variables :safe))
              (cons (find-file-noselect path t) t))))))
 
 (defun gemini-ls--workspace-symbols (path params encoding deadline)

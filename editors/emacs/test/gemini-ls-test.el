@@ -2173,18 +2173,29 @@ FILE is relative to DIR; sorted by file."
 (ert-deftest gemini-ls-test-language-feature-references ()
   "`gemini/languageFeature' is answered by the file's own language server.
 gopls, which eglot runs for the Go files beside the chat's gemini-ls.
-The file, which no buffer visited, is visited for it, then no more."
+The file, which no buffer visited, is visited for it without a
+question (a large file, a directory's unsafe local variables), then
+no more."
   (gemini-ls-test--with-gopls []
     (should (eq t (plist-get (plist-get (plist-get (eglot-client-capabilities server)
                                                    :experimental)
                                         :gemini)
                              :languageFeatures)))
-    (let ((greet (expand-file-name "greet/greet.go" dir)))
+    (let ((greet (expand-file-name "greet/greet.go" dir))
+          (large-file-warning-threshold 10)
+          (enable-local-variables t))
+      (with-temp-file (expand-file-name "greet/.dir-locals.el" dir)
+        (insert "((nil . ((eval . (setq-local gemini-ls-test--evaluated t)))))\n"))
       (should-not (find-buffer-visiting greet))
-      (should (equal (gemini-ls-test--places
-                      dir (gemini-ls-test--ask server "references" greet
-                                               :position (gemini-ls-test--at 4 5)))
-                     '(("greet/greet.go" 4 5) ("greet/greet.go" 9 26) ("main.go" 7 35))))
+      ;; Batch Emacs asks nothing: the question would fail the test.
+      (cl-letf (((symbol-function 'hack-local-variables-confirm)
+                 (lambda (&rest _) (error "Asked about local variables")))
+                ((symbol-function 'files--ask-user-about-large-file)
+                 (lambda (&rest _) (error "Asked about a large file"))))
+        (should (equal (gemini-ls-test--places
+                        dir (gemini-ls-test--ask server "references" greet
+                                                 :position (gemini-ls-test--at 4 5)))
+                       '(("greet/greet.go" 4 5) ("greet/greet.go" 9 26) ("main.go" 7 35)))))
       (should-not (find-buffer-visiting greet)))))
 
 (ert-deftest gemini-ls-test-language-feature-operations ()
@@ -2351,6 +2362,19 @@ those of the answer, in every file, the one asked about or not."
                                (gemini-ls-test--ask server "incoming_calls" greet
                                                     :position (gemini-ls-test--at 4 5)))
                        '(("greet/greet.go" 9 26) ("main.go" 7 42))))
+        ;; The calls' ranges are in the caller's file, main.go.
+        (should (equal (cl-find "Greet"
+                                (mapcar (lambda (call)
+                                          (let ((to (plist-get call :to)))
+                                            (list (plist-get to :name)
+                                                  (gemini-ls-test--where dir (plist-get to :uri)
+                                                                         (plist-get to :selectionRange))
+                                                  (gemini-ls-test--where dir (gemini-ls--uri main.go)
+                                                                         (aref (plist-get call :fromRanges) 0)))))
+                                        (gemini-ls-test--ask server "outgoing_calls" main.go
+                                                             :position (gemini-ls-test--at 6 5)))
+                                :key #'car :test #'equal)
+                       '("Greet" ("greet/greet.go" 4 5) ("main.go" 7 42))))
         (should (equal (gemini-ls-test--edit-places
                         dir (gemini-ls-test--ask server "rename" greet
                                                  :position (gemini-ls-test--at 4 5)
