@@ -1667,8 +1667,7 @@ mode handed to it with `gemini-ls-register', is never the one."
 (defun gemini-ls--root-language-servers (path)
   "The language servers of the projects at, in or around PATH, not gemini-ls.
 PATH is a file or a directory."
-  (let ((dir (file-name-as-directory
-              (expand-file-name (if (file-directory-p path) path (file-name-directory path))))))
+  (let ((dir (file-name-as-directory (expand-file-name path))))
     (cl-loop for servers being the hash-values of eglot--servers-by-project
              append (cl-remove-if-not
                      (lambda (s)

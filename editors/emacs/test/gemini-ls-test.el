@@ -2260,7 +2260,8 @@ of the project (asked about its root, a directory), calls both ways."
 
 (ert-deftest gemini-ls-test-language-feature-workspace-symbols ()
   "Workspace symbols come from every language server of the project.
-gopls's and pyright's, concatenated; those that answer when another
+gopls's and pyright's, concatenated, whether the root, a file of it or
+a directory above it is asked about; those that answer when another
 fails; the error when all fail."
   (gemini-ls-test--with-gopls []
     (skip-unless (gemini-ls-test--langserver "pyright-langserver"))
@@ -2295,9 +2296,14 @@ fails; the error when all fail."
                                                                          '(:query "greet_all")))
                                                 0))
                                   "pyright's analysis")
-            (should (equal (funcall names (gemini-ls-test--ask server "workspace_symbols" dir
-                                                               :query "greet"))
-                           '(("Greet" "greet/greet.go") ("greet_all" "tools/greeting.py"))))
+            ;; Asked about the project's root, a file in it, or a
+            ;; directory above it.
+            (dolist (root (list dir (expand-file-name "greet/greet.go" dir)
+                                (file-name-directory (directory-file-name dir))))
+              (should (equal (list root (funcall names (gemini-ls-test--ask server "workspace_symbols"
+                                                                            root :query "greet")))
+                             (list root '(("Greet" "greet/greet.go")
+                                          ("greet_all" "tools/greeting.py"))))))
             (let ((orig (symbol-function 'jsonrpc-async-request)))
               (cl-letf (((symbol-function 'jsonrpc-async-request)
                          (lambda (conn method params &rest args)
