@@ -1,4 +1,4 @@
-.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go test-linear test-windows gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
+.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go langservers test-linear test-windows gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -96,7 +96,7 @@ endef
 # -timeout 30m: the README's commands (readme_commands_test.go) compile
 # gemini-ls as a reader would, static too, which on a fresh machine's cold
 # cache takes longer than go test's default 10 minutes for one package.
-test-go: gemini-cli otelcol
+test-go: gemini-cli otelcol langservers
 	@$(call debs,gcc libc6-dev ripgrep bubblewrap)
 	go test -race -count=1 -timeout 30m ./...
 	$(MAKE) test-linear
@@ -128,6 +128,13 @@ otelcol:
 	  echo "make $@: building the collector into $$dir"; \
 	  mkdir -p $$dir && cd $$src && CGO_ENABLED=0 GOWORK=off go build -trimpath -o $$dir/otelcol.tmp . && mv $$dir/otelcol.tmp $$dir/otelcol; \
 	fi
+
+# The language servers internal/codeintel/langclient's tests start, at
+# pinned versions: gopls (go install) and pyright (npm ci from
+# scripts/langservers' lockfile), into
+# ~/.cache/gemini-ls/langservers/bin (scripts/langservers.sh).
+langservers:
+	@bash scripts/langservers.sh
 
 # Gemini CLI 0.61 from npm, pinned by its lockfile, for the tests that check
 # that each tool reads what the other writes (internal/geminicli).

@@ -304,25 +304,48 @@ type unattended struct {
 // not declined, since no user said no, so the later calls still run.
 func (u unattended) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	if req.Ask {
-		return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Refused, Reason: "edits need confirmation, and gemini-ls is running headless with nobody to give it; " +
-			u.rerun("auto_edit") + " to allow edits"}}, nil
+		return dialog.Landing{Decision: u.editNeedsConfirmation()}, nil
 	}
-	if err := ctx.Err(); err != nil {
-		return dialog.Landing{}, err
-	}
-	d, err := tools.LandOnDisk(ctx, req.Change)
-	if err == nil && (d.Outcome == dialog.Applied || d.Outcome == dialog.Modified) {
-		u.landed(req.Change)
-	}
+	d, err := u.landOnDisk(ctx, req.Change)
 	return dialog.Landing{Decision: d}, err
 }
 
+// editNeedsConfirmation refuses an edit nobody can confirm.
+func (u unattended) editNeedsConfirmation() dialog.Decision {
+	return dialog.Decision{Outcome: dialog.Refused, Reason: "edits need confirmation, and gemini-ls is running headless with nobody to give it; " +
+		u.rerun("auto_edit") + " to allow edits"}
+}
+
+// landOnDisk lands an allowed change on disk, counting its lines.
+func (u unattended) landOnDisk(ctx context.Context, change workspace.FileChange) (dialog.Decision, error) {
+	if err := ctx.Err(); err != nil {
+		return dialog.Decision{}, err
+	}
+	d, err := tools.LandOnDisk(ctx, change)
+	if err == nil && (d.Outcome == dialog.Applied || d.Outcome == dialog.Modified) {
+		u.landed(change)
+	}
+	return d, err
+}
+
 // LandFiles lands a revert on disk: the user asked for it, and there is
-// nobody else to ask.
-func (unattended) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
+// nobody else to ask. An edit call's change across files (CallID set: a
+// rename) is an edit like any other: each file landed as Land lands one
+// when allowed, every file refused when it needs asking.
+func (u unattended) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	out := make([]dialog.Decision, len(req.Changes))
+	call := req.CallID != ""
 	for i, c := range req.Changes {
-		d, err := conversation.LandRevertOnDisk(ctx, c)
+		var d dialog.Decision
+		var err error
+		switch {
+		case call && req.Ask:
+			d = u.editNeedsConfirmation()
+		case call && !c.Remove:
+			d, err = u.landOnDisk(ctx, c.FileChange)
+		default:
+			d, err = conversation.LandRevertOnDisk(ctx, c)
+		}
 		if err != nil {
 			return nil, err
 		}

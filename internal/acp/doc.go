@@ -35,7 +35,9 @@
 //   - Nothing reaches a file unconfirmed: an edit is offered through
 //     session/request_permission with its diff unless the session's
 //     approvals allow edits, and the model is told what became of it. A
-//     rewind's revert (revert.go) is offered once, with every file's diff.
+//     rewind's revert (revert.go) is offered once, with every file's diff,
+//     as is an edit call's change across files (a rename), under the
+//     call's own id and only where the approvals ask.
 //   - session/cancel ends everything the session's prompt started (model
 //     request, questions, terminals), and the prompt answers "cancelled".
 //     So does a permission request answered "cancelled", which in ACP

@@ -20,12 +20,19 @@ import (
 // acptest client.
 func connectedSession(t *testing.T) (*session, *acptest.Client) {
 	t.Helper()
+	return connectedSessionAnswering(t, nil)
+}
+
+// connectedSessionAnswering is connectedSession whose client answers
+// permission requests with answer (AllowOnce when nil).
+func connectedSessionAnswering(t *testing.T, answer func(sdk.RequestPermissionRequest) acptest.Answer) (*session, *acptest.Client) {
+	t.Helper()
 	toAgent, fromClient := io.Pipe()
 	toClient, fromAgent := io.Pipe()
 	t.Cleanup(func() { toAgent.Close(); toClient.Close() })
 	s := newServer(t.Context(), Options{})
 	s.connect(toAgent, fromAgent)
-	client := acptest.New(t, fromClient, toClient, acptest.Config{})
+	client := acptest.New(t, fromClient, toClient, acptest.Config{Answer: answer})
 	sess := &session{srv: s, id: "s1", cwd: t.TempDir(), log: zap.NewNop(), attached: map[string][]sdk.ToolCallContent{}, shown: map[string]dialog.ToolCall{}}
 	return sess, client
 }

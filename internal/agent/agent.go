@@ -321,6 +321,9 @@ func (a *Agent) basePrompt() string {
 			system += "\n\n" + topicMandate
 		}
 	}
+	if a.declares(tools.NavigateCodeName) {
+		system += "\n\n" + codeIntelNote
+	}
 	if section := a.subagentsPrompt(); section != "" {
 		system += "\n\n" + section
 	}
@@ -328,6 +331,15 @@ func (a *Agent) basePrompt() string {
 		system += "\n\n" + section
 	}
 	return system
+}
+
+// declares reports whether the model is offered the tool called name.
+func (a *Agent) declares(name string) bool {
+	if a.cfg.Tools == nil {
+		return false
+	}
+	_, ok := a.cfg.Tools.Get(name)
+	return ok
 }
 
 func (a *Agent) subagentsPrompt() string {

@@ -160,3 +160,12 @@ const planWorkflow = "# Active Approval Mode: Plan\n\n" +
 	"- You may ONLY use the read-only tools listed above\n" +
 	"- You MUST NOT modify source code, configs, or any files\n" +
 	"- If asked to modify code, explain you are in Plan Mode and suggest exiting Plan Mode to enable edits"
+
+// codeIntelNote tells the model when the language servers' tools beat
+// text search, as Claude Code's system prompt does for its LSP tool;
+// added only where navigate_code is declared.
+const codeIntelNote = `# Code Intelligence
+You have language servers at hand through ` + "`" + tools.NavigateCodeName + "`" + ` and ` + "`" + tools.RenameSymbolName + "`" + `, which understand the code as the compiler does.
+- To find where a symbol is defined, all its references or callers, an interface's implementations, or a symbol's type and documentation, use ` + "`" + tools.NavigateCodeName + "`" + ` rather than ` + "`grep_search`" + `: it finds them across files and packages, with no false matches in comments, strings or other symbols of the same name. Use ` + "`grep_search`" + ` for text that is not a symbol (messages, configuration, comments) or when the language server cannot answer.
+- To rename a symbol, use ` + "`" + tools.RenameSymbolName + "`" + ` rather than editing each use: it changes every reference at once, and nothing else.
+- Name a symbol by the 1-based line it is on (as ` + "`read_file`" + ` numbers lines) and its exact text there; read the file first if you do not know the line.`

@@ -1,11 +1,14 @@
 package agent
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // The system prompt tells the model that its calls run at once and how
@@ -42,4 +45,31 @@ func TestSystemPromptNamesTheShell(t *testing.T) {
 	if got := a.basePrompt(); got != "mine" {
 		t.Errorf("the user's prompt became %q", got)
 	}
+}
+
+// The system prompt tells the model when navigate_code beats grep only
+// where the tool is declared.
+func TestSystemPromptTellsOfCodeIntelligence(t *testing.T) {
+	ws, err := workspace.New([]string{t.TempDir()}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, CodeIntel: codeintel.Chain(noServer{})})...)
+	a := &Agent{cfg: Config{SystemPrompt: "base", Tools: with}}
+	got := a.basePrompt()
+	for _, want := range []string{"# Code Intelligence", "use `navigate_code` rather than `grep_search`", "use `rename_symbol` rather than editing each use"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the prompt does not say %q:\n%s", want, got)
+		}
+	}
+	a.cfg.Tools = tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws})...)
+	if got := a.basePrompt(); got != "base" {
+		t.Errorf("with no language server the prompt became %q", got)
+	}
+}
+
+type noServer struct{}
+
+func (noServer) Ask(context.Context, codeintel.Request) (codeintel.Answer, error) {
+	return codeintel.Answer{}, &codeintel.NoServerError{Language: "Go"}
 }

@@ -502,8 +502,11 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 
 	run.pastQuestions()
 	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Background: s.backgroundRegistry(), Topic: &s.topic, Delegate: t.delegator(run)})
-	if err == nil && res.Proposal != nil {
+	switch {
+	case err == nil && res.Proposal != nil:
 		res, err = t.land(run, c, res.Proposal, door)
+	case err == nil && res.Files != nil:
+		res, err = t.landFiles(run, res.Files, door)
 	}
 	switch {
 	case err != nil && t.ctx.Err() != nil:
@@ -692,6 +695,91 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 		res.Output += watch.Introduced(t.ctx, s.agent.cfg.Workspace.Display(p.Change.Path))
 	}
 	return res, err
+}
+
+// landFiles has the front end land an edit's change across files
+// (rename_symbol's) as one, asking the user once where the door said
+// to, and returns the call's result: each file's outcome, with the
+// errors the editor shows since in the files that changed.
+func (t *turn) landFiles(run *toolRun, p *tools.FilesProposal, door verdict) (tools.Result, error) {
+	s, fc, asks := t.s, run.fc, door.ask
+	if err := s.canLand(); err != nil {
+		return tools.Result{}, err
+	}
+	lander, ok := s.agent.cfg.Lander.(dialog.FilesLander)
+	if !ok {
+		return tools.Result{}, errNoFilesLander
+	}
+	paths := make([]string, len(p.Changes))
+	changes := make([]dialog.RevertChange, len(p.Changes))
+	for i, ch := range p.Changes {
+		paths[i], changes[i] = ch.Path, dialog.RevertChange{FileChange: ch}
+	}
+	if asks {
+		t.notifyPermission("edit", p.Title, map[string]any{"filePaths": paths})
+	}
+	t.checkpoint(fc)
+	watches := make([]*tools.EditWatch, len(paths))
+	for i, path := range paths {
+		watches[i] = tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, path)
+	}
+	landIt := func() ([]dialog.Decision, error) {
+		return lander.LandFiles(t.ctx, dialog.LandFilesRequest{SessionID: s.id, CallID: fc.ID, Title: p.Title, Changes: changes, Ask: asks})
+	}
+	var decisions []dialog.Decision
+	var err error
+	if asks {
+		decisions, err = ask(t, run, landIt)
+	} else {
+		decisions, err = landIt()
+	}
+	if err != nil {
+		return tools.Result{}, fmt.Errorf("proposing %s: %w", p.Title, err)
+	}
+	if len(decisions) != len(changes) {
+		return tools.Result{}, fmt.Errorf("proposing %s: the front end told %d outcomes for %d files", p.Title, len(decisions), len(changes))
+	}
+	declined := false
+	jt := t
+	if t.main != nil {
+		jt = t.main // the prompt's journal, which a rewind reverts
+	}
+	jt.mu.Lock()
+	for i, d := range decisions {
+		jt.journal.landed(p.Changes[i], d)
+		declined = declined || d.Outcome == dialog.Declined
+	}
+	jt.mu.Unlock()
+	if asks {
+		run.decision = filesDecision(decisions)
+		if declined {
+			t.userDeclined()
+		}
+	}
+	res, err := p.Settle(decisions)
+	if err == nil && res.Error == "" {
+		for i, d := range decisions {
+			if d.Outcome == dialog.Applied || d.Outcome == dialog.Modified {
+				res.Output += watches[i].Introduced(t.ctx, s.agent.cfg.Workspace.Display(paths[i]))
+			}
+		}
+	}
+	return res, err
+}
+
+// filesDecision is the user's answer to a change across files: rejected
+// when they declined any of it, modified when they changed any.
+func filesDecision(ds []dialog.Decision) dialog.CallDecision {
+	out := dialog.DecisionAccept
+	for _, d := range ds {
+		switch d.Outcome {
+		case dialog.Declined, dialog.Refused:
+			return dialog.DecisionReject
+		case dialog.Modified:
+			out = dialog.DecisionModify
+		}
+	}
+	return out
 }
 
 // landingDecision is the user's answer to a change they were asked

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/setup"
@@ -55,11 +56,13 @@ type Place struct {
 	PolicyPaths, AdminPolicyPaths []string
 	// Warn and ShowAuthURL tell the user of what the build found (see
 	// setup.Options); ShellRunner runs shell commands, nil: here;
-	// Diagnostics asks the editor for its diagnostics, nil: it cannot.
+	// Diagnostics asks the editor for its diagnostics, nil: it cannot;
+	// CodeIntel asks the editor's language servers, nil: it cannot.
 	Warn        func(what string, err error)
 	ShowAuthURL func(server, authURL string)
 	ShellRunner tools.CommandRunner
 	Diagnostics tools.DiagnosticsReader
+	CodeIntel   codeintel.Provider
 	// AllowedTools, AllowedMCPServers and Extensions are the command
 	// line's choices (see setup.Options).
 	AllowedTools, AllowedMCPServers, Extensions []string
@@ -162,6 +165,7 @@ func (h *Host[S]) options(place Place) setup.Options {
 		Asker:              asking{&h.turns},
 		ShellRunner:        place.ShellRunner,
 		Diagnostics:        place.Diagnostics,
+		CodeIntel:          place.CodeIntel,
 		Overlay:            place.Overlay,
 		Unattended:         h.cfg.Unattended,
 		Model:              place.Model,

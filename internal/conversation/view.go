@@ -59,7 +59,8 @@ type Events interface {
 type Questions interface {
 	// Land presents an edit call's change and lands it if allowed.
 	Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error)
-	// LandFiles lands a rewind's or a restore's changes as one.
+	// LandFiles lands a rewind's or a restore's changes as one, or an
+	// edit call's across files (a rename).
 	LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error)
 	// Confirm asks the user about a call, a switch of model or a
 	// rewind's conflict; an error wrapping dialog.ErrCannotAsk says nobody

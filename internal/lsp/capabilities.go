@@ -64,6 +64,7 @@ type clientCapabilities struct {
 			Ask                  bool `json:"ask"`
 			RequestNotifications bool `json:"requestNotifications"`
 			Diagnostics          bool `json:"diagnostics"`
+			LanguageFeatures     bool `json:"languageFeatures"`
 		} `json:"gemini"`
 	} `json:"experimental"`
 }
@@ -89,6 +90,9 @@ type clientFeatures struct {
 	RequestNotifications bool
 	// Diagnostics: the client answers gemini/diagnostics (diagnostics.go).
 	Diagnostics bool
+	// LanguageFeatures: the client answers gemini/languageFeature from
+	// its own language servers (languagefeature.go).
+	LanguageFeatures bool
 	// window/showMessageRequest is not a capability here: eglot answers it
 	// without declaring it, so the server asks and remembers a client that
 	// answers MethodNotFound (Helix 25.07).
@@ -138,6 +142,7 @@ func (p *initializeParams) features() clientFeatures {
 		f.Ask = e.Gemini.Ask
 		f.RequestNotifications = e.Gemini.RequestNotifications
 		f.Diagnostics = e.Gemini.Diagnostics
+		f.LanguageFeatures = e.Gemini.LanguageFeatures
 	}
 	return f
 }

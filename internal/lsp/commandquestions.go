@@ -41,9 +41,16 @@ func (v commandView) Land(ctx context.Context, req dialog.LandRequest) (dialog.L
 
 func (v commandView) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	ds, err := v.presenter.LandFiles(ctx, req)
-	if err == nil {
-		if a := revertAnswer(ds); a != "" {
+	switch {
+	case err != nil:
+	case req.CallID == "":
+		if a := filesAnswer(ds, actionRevert); a != "" {
 			v.tr.answered("", req.Title+"?", a)
+		}
+	case req.Ask:
+		// An edit call's answer goes after its line, as Land's does.
+		if a := filesAnswer(ds, actionApply); a != "" {
+			v.tr.answered(req.CallID, req.Title+"?", a)
 		}
 	}
 	return ds, err
@@ -129,12 +136,13 @@ func landAnswer(l dialog.Landing) string {
 	return ""
 }
 
-// revertAnswer is the user's answer to a revert of several files, ""
-// when it says nothing of the user's.
-func revertAnswer(ds []dialog.Decision) string {
+// filesAnswer is the user's answer to changes of several files landed
+// as one (yes: the action that lands them), "" when it says nothing of
+// the user's.
+func filesAnswer(ds []dialog.Decision, yes string) string {
 	switch {
 	case slices.ContainsFunc(ds, func(d dialog.Decision) bool { return d.Outcome == dialog.Applied || d.Outcome == dialog.Modified }):
-		return actionRevert
+		return yes
 	case len(ds) > 0 && !slices.ContainsFunc(ds, func(d dialog.Decision) bool { return d.Outcome != dialog.Declined }):
 		return "declined"
 	}

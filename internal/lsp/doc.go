@@ -17,8 +17,10 @@
 // on the editor's word before its didChange leaves its turn at once; a
 // later change to that document prepared from the text gemini-ls still has
 // is answered stale at once, not shown against text the editor no longer
-// holds. A rewind's revert (revert.go) takes one such turn for all its
-// files: ONE workspace/applyEdit, confirmed as a whole.
+// holds. A rewind's revert and an edit call's change across files (a
+// rename; revert.go) take one such turn for all their files: ONE
+// workspace/applyEdit, confirmed as a whole, and an edit call only where
+// the approval service asks.
 //
 // The protocol layer is thin and declared once: methods.go lists every
 // method served or sent, with its params and result types, the lifecycle

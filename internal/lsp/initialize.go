@@ -56,6 +56,9 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 	if features.Diagnostics {
 		place.Diagnostics = diagnosticsReader{s}
 	}
+	if features.LanguageFeatures {
+		place.CodeIntel = languageFeatures{s}
+	}
 	built, err := s.host.Build(ctx, place)
 	s.agentState.set(built, err)
 	s.configureCompletion(built)
@@ -79,6 +82,7 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 		zap.Bool("editPreview", features.EditPreview),
 		zap.Bool("changeAnnotations", features.ChangeAnnotations),
 		zap.Bool("diagnostics", features.Diagnostics),
+		zap.Bool("languageFeatures", features.LanguageFeatures),
 		zap.String("approvalMode", string(opts.ApprovalMode)))
 	return newInitializeResult(features.Encoding, s.opts.Version, offer), nil
 }

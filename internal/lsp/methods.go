@@ -205,7 +205,7 @@ func protocolMethods() []method {
 		{name: "gemini/cancel", dir: clientToServer, sig: notification((*Server).cancelSession)},
 		{name: "$/cancelRequest", dir: bothWays, sig: notification((*Server).cancelRequest)},
 
-		// Edits, questions and the editor's diagnostics (8, 9, 9a, 9b, 9c, 10).
+		// Edits, questions, the editor's diagnostics and language servers (8, 9, 9a, 9b, 9c, 9d, 10).
 		{name: "workspace/applyEdit", dir: serverToClient, sig: sentRequest[*protocol.ApplyWorkspaceEditParams, protocol.ApplyWorkspaceEditResult]()},
 		{name: "gemini/confirm", dir: serverToClient, sig: sentRequest[confirmParams, confirmResult]()},
 		{name: "gemini/request", dir: serverToClient, sig: sentNotification[tunneledRequest]()},
@@ -213,6 +213,7 @@ func protocolMethods() []method {
 		{name: "gemini/response", dir: clientToServer, sig: notification((*Server).tunneledAnswer)},
 		{name: "gemini/ask", dir: serverToClient, sig: sentRequest[askParams, askResult]()},
 		{name: "gemini/diagnostics", dir: serverToClient, sig: sentRequest[diagnosticsParams, diagnosticsResult]()},
+		{name: "gemini/languageFeature", dir: serverToClient, sig: sentRequest[languageFeatureParams, json.RawMessage]()},
 		{name: "window/showMessageRequest", dir: serverToClient, sig: sentRequest[*protocol.ShowMessageRequestParams, *protocol.MessageActionItem]()},
 
 		// Completion and next edits (10a).

@@ -4,7 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -14,40 +18,46 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
-// Actions of a revert's window/showMessageRequest.
+// Actions of a revert's window/showMessageRequest; an edit call's
+// changes are asked about with the edit's Apply and Reject.
 const (
 	actionRevert     = "Revert"
 	actionKeepChange = "Cancel"
 )
 
-// LandFiles lands a rewind's revert as ONE workspace/applyEdit of every
-// file, which the user previews and confirms as a whole where the client
-// can (change annotations, our plugins), else after one
-// window/showMessageRequest; then it reads what each document holds, as
-// Land does, and reports each file's outcome.
+// LandFiles lands changes of several files as ONE workspace/applyEdit:
+// a rewind's revert, or an edit call's change across files (a rename).
+// The user previews and confirms it as a whole where the client can
+// (change annotations, our plugins), else after one
+// window/showMessageRequest; an edit call the approval service allowed
+// (CallID set, Ask not) goes without a question. Then it reads what each
+// document holds, as Land does, and reports each file's outcome.
 func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
 	s := p.s
 	out := make([]dialog.Decision, len(req.Changes))
 	f := s.features.get()
+	w := filesWording(req)
 	if !f.ApplyEdit {
-		return fill(out, dialog.Decision{Outcome: dialog.Declined, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}), nil
+		return fill(out, dialog.Decision{Outcome: w.cannot, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}), nil
 	}
-	annotated := (f.EditPreview || f.ChangeAnnotations && !f.VimLSP) && f.DocumentChanges
-	if !annotated && !s.asking.canAsk() {
+	ask := req.CallID == "" || req.Ask
+	annotated := ask && (f.EditPreview || f.ChangeAnnotations && !f.VimLSP) && f.DocumentChanges
+	if ask && !annotated && !s.asking.canAsk() {
 		s.explainNoWayToAsk()
-		return fill(out, dialog.Decision{Outcome: dialog.Declined, Reason: noWayToAskEdits}), nil
+		return fill(out, dialog.Decision{Outcome: w.cannot, Reason: noWayToAskEdits}), nil
 	}
 	done, err := s.awaitEditTurn(ctx, "")
 	if err != nil {
+		if w.call {
+			return fill(out, dialog.Decision{Outcome: dialog.Refused, Reason: notShownReason}), nil
+		}
 		return nil, err
 	}
 	defer done()
 
-	edit := protocol.WorkspaceEdit{}
 	var sent []int // the changes in the edit
 	for i, c := range req.Changes {
-		doc, open := s.docs.Get(c.Path)
-		if stale := p.staleAgainst(c.FileChange, doc, open); stale != "" {
+		if stale := p.staleReason(c.FileChange); stale != "" {
 			out[i] = dialog.Decision{Outcome: dialog.Stale, Reason: stale}
 			continue
 		}
@@ -55,23 +65,38 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 			out[i] = dialog.Decision{Outcome: dialog.Declined, Reason: "the agent created this file, and this editor cannot delete files through workspace/applyEdit"}
 			continue
 		}
-		p.addRevert(&edit, c, doc, open, f, annotated, req.Title)
 		sent = append(sent, i)
 	}
 	if len(sent) == 0 {
 		return out, nil
 	}
-	if !annotated {
-		action, err := s.showMessageRequest(ctx, protocol.MessageTypeWarning, fmt.Sprintf("Gemini: %s?", req.Title), actionRevert, actionKeepChange)
+	if ask && !annotated {
+		action, err := s.showMessageRequest(ctx, w.questionType, p.filesQuestion(req, sent), w.yes, w.no)
 		switch {
 		case errors.Is(err, errNoShowMessageRequest):
 			s.explainNoWayToAsk()
-			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: noWayToAskEdits}), nil
+			return fillAt(out, sent, dialog.Decision{Outcome: w.cannot, Reason: noWayToAskEdits}), nil
 		case err != nil:
-			return nil, fmt.Errorf("asking whether to revert: %w", err)
-		case action != actionRevert:
-			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the revert"}), nil
+			return nil, fmt.Errorf("asking whether to %s: %w", w.verb, err)
+		case action != w.yes:
+			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the " + w.noun}), nil
 		}
+	}
+	// The edit is made against what the editor holds now: the documents
+	// may have moved on while the user answered.
+	edit := protocol.WorkspaceEdit{}
+	sent = slices.DeleteFunc(sent, func(i int) bool {
+		c := req.Changes[i]
+		doc, open := s.docs.Get(c.Path)
+		if stale := p.staleAgainst(c.FileChange, doc, open); stale != "" {
+			out[i] = dialog.Decision{Outcome: dialog.Stale, Reason: stale}
+			return true
+		}
+		p.addRevert(&edit, c, doc, open, f, annotated, req.Title, w.review)
+		return false
+	})
+	if len(sent) == 0 {
+		return out, nil
 	}
 	label := "Gemini: " + req.Title
 	params := &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: edit}
@@ -86,19 +111,19 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 		}
 		var refused *jsonrpc2.Error
 		if errors.As(err, &refused) && refused.Message == eglotDeclined {
-			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the revert in the editor"}), nil
+			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the " + w.noun + " in the editor"}), nil
 		}
-		return nil, fmt.Errorf("workspace/applyEdit of the revert: %w", err)
+		return nil, fmt.Errorf("workspace/applyEdit of the %s: %w", w.noun, err)
 	}
 	if !res.Applied {
-		reason := "the user declined the revert"
+		reason := "the user declined the " + w.noun
 		if res.FailureReason != nil && *res.FailureReason != "" {
-			reason = "the editor did not apply the revert: " + *res.FailureReason
+			reason = "the editor did not apply the " + w.noun + ": " + *res.FailureReason
 		}
 		return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: reason}), nil
 	}
 	for _, i := range sent {
-		d, err := p.revertOutcome(ctx, req.Changes[i])
+		d, err := p.filesOutcome(ctx, req.Changes[i], w, annotated)
 		if err != nil {
 			return nil, err
 		}
@@ -107,14 +132,67 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 	return out, nil
 }
 
+// filesWords are how LandFiles speaks of what it lands: a revert the user
+// asked for, or an edit of the agent's.
+type filesWords struct {
+	call         bool   // an edit call's changes
+	noun, verb   string // "revert", "edit"; "revert", "apply the edit"
+	review       string // the preview's description
+	yes, no      string // the question's actions
+	questionType protocol.MessageType
+	// cannot is the outcome where the change cannot be landed: a revert
+	// the user asked for is declined, an edit refused, as Land refuses it.
+	cannot dialog.Outcome
+}
+
+func filesWording(req dialog.LandFilesRequest) filesWords {
+	if req.CallID == "" {
+		return filesWords{noun: "revert", verb: "revert", review: "Review the revert before it is applied.",
+			yes: actionRevert, no: actionKeepChange, questionType: protocol.MessageTypeWarning, cannot: dialog.Declined}
+	}
+	return filesWords{call: true, noun: "edit", verb: "apply the edit", review: "Review the change before it is applied.",
+		yes: actionApply, no: actionReject, questionType: protocol.MessageTypeInfo, cannot: dialog.Refused}
+}
+
+// filesQuestion is the showMessageRequest's message: the title, and for
+// an edit call, which is not the user's idea, each file it changes, as
+// the edit question shows a file's.
+func (p presenter) filesQuestion(req dialog.LandFilesRequest, sent []int) string {
+	if !filesWording(req).call {
+		return fmt.Sprintf("Gemini: %s?", req.Title)
+	}
+	ws := p.s.agentState.workspace()
+	files := make([]string, 0, len(sent))
+	for _, i := range sent {
+		c := req.Changes[i]
+		name := c.Path
+		if ws != nil {
+			name = ws.Display(c.Path)
+		}
+		added, removed := workspace.DiffLines(c.Before, c.After).Stat()
+		files = append(files, fmt.Sprintf("%s (+%d −%d)", name, added, removed))
+	}
+	return fmt.Sprintf("Gemini wants to %s: %s?", lowerFirst(req.Title), strings.Join(files, ", "))
+}
+
+// lowerFirst is title as it reads inside a sentence ("Rename X to Y" →
+// "rename X to Y").
+func lowerFirst(title string) string {
+	r, size := utf8.DecodeRuneInString(title)
+	if r == utf8.RuneError {
+		return title
+	}
+	return string(unicode.ToLower(r)) + title[size:]
+}
+
 // addRevert adds c to edit: the file's text edits against what the
 // editor holds, or its deletion.
-func (p presenter) addRevert(edit *protocol.WorkspaceEdit, c dialog.RevertChange, doc workspace.Document, open bool, f clientFeatures, annotated bool, title string) {
+func (p presenter) addRevert(edit *protocol.WorkspaceEdit, c dialog.RevertChange, doc workspace.Document, open bool, f clientFeatures, annotated bool, title, review string) {
 	var ann protocol.ChangeAnnotationIdentifier
 	if annotated {
 		ann = annotationID
 		needs := true
-		desc := "Review the revert before it is applied."
+		desc := review
 		edit.ChangeAnnotations = map[protocol.ChangeAnnotationIdentifier]protocol.ChangeAnnotation{
 			ann: {Label: "Gemini: " + title, NeedsConfirmation: &needs, Description: &desc},
 		}
@@ -145,9 +223,11 @@ func (p presenter) addRevert(edit *protocol.WorkspaceEdit, c dialog.RevertChange
 	}
 }
 
-// revertOutcome waits, up to the confirmation wait, for the editor to
-// show the reverted file, and reports what it holds.
-func (p presenter) revertOutcome(ctx context.Context, c dialog.RevertChange) (dialog.Decision, error) {
+// filesOutcome waits, up to the confirmation wait, for the editor to
+// show the file changed, and reports what it holds. A file that still
+// holds what it held was left out of a previewed edit (VS Code's
+// refactor preview unchecks files): declined, not stale.
+func (p presenter) filesOutcome(ctx context.Context, c dialog.RevertChange, w filesWords, previewed bool) (dialog.Decision, error) {
 	s := p.s
 	deadline := time.Now().Add(s.opts.ConfirmWait)
 	for {
@@ -161,7 +241,10 @@ func (p presenter) revertOutcome(ctx context.Context, c dialog.RevertChange) (di
 		}
 		wait := time.Until(deadline)
 		if wait <= 0 {
-			return dialog.Decision{Outcome: dialog.Stale, Content: text, Reason: "the editor answered that it applied the revert, but the file does not hold it"}, nil
+			if w.call && previewed && visible && c.Exists && text == c.Before {
+				return dialog.Decision{Outcome: dialog.Declined, Reason: "the user left this file out of the edit"}, nil
+			}
+			return dialog.Decision{Outcome: dialog.Stale, Content: text, Reason: "the editor answered that it applied the " + w.noun + ", but the file does not hold it"}, nil
 		}
 		wctx, cancel := context.WithTimeout(ctx, wait)
 		_, _, err := s.docs.Wait(wctx, c.Path, docVersion(doc, open))

@@ -32,6 +32,8 @@ func schemaKeys() map[string]support {
 		"inlineCompletion.exclude":         implemented,
 		"inlineCompletion.nextEdit":        implemented,
 		"inlineCompletion.completionItems": implemented,
+		"codeIntelligence.enabled":         implemented,
+		"codeIntelligence.servers":         implemented, // free names, each a LanguageServer
 		// Deprecated spellings Gemini CLI still migrates
 		// (migrateDeprecatedSettings); tools.approvalMode gemini-ls
 		// migrates too (migrateLegacy), so a file never holds it here.

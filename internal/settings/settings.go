@@ -46,6 +46,9 @@ type Settings struct {
 	// InlineCompletion is gemini-ls's own: completion as the user types
 	// and next edit suggestions (completion.go).
 	InlineCompletion InlineCompletion `json:"inlineCompletion"`
+	// CodeIntelligence is gemini-ls's own: the language servers the
+	// code-intelligence tools ask (codeintel.go).
+	CodeIntelligence CodeIntelligence `json:"codeIntelligence"`
 	// Advanced is the "advanced" object, of which gemini-ls reads
 	// bugCommand.
 	Advanced Advanced `json:"advanced"`

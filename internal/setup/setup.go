@@ -26,6 +26,8 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/checkpoint"
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/codeassist"
+	"github.com/gemini-ls/gemini-ls/internal/codeintel"
+	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/extensions"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
@@ -74,6 +76,12 @@ type Options struct {
 	// get_diagnostics is offered, and edits tell the errors they brought,
 	// only with it (the LSP, with a client that answers).
 	Diagnostics tools.DiagnosticsReader
+	// CodeIntel asks the editor's own language servers, for
+	// navigate_code and rename_symbol; nil when the editor cannot answer
+	// (the LSP, with a client that declares
+	// experimental.gemini.languageFeatures). Where it is nil, or has no
+	// server for a file, gemini-ls starts one (codeIntel).
+	CodeIntel codeintel.Provider
 
 	// Overlay is the front end's settings, spelled as settings.json (the
 	// LSP's initializationOptions), merged over every file.
@@ -204,6 +212,9 @@ type Built struct {
 	// telemetry is the settings' telemetry (telemetry.go); nil when
 	// AuthErr is set.
 	telemetry telemetry.Sink
+	// langServers are the language servers gemini-ls starts for the
+	// code-intelligence tools; nil where it starts none (codeintel.go).
+	langServers *langclient.Manager
 	// change is the settings changed since the front end started: the
 	// last Reload's, else Options.Change; Rebuild builds with it.
 	change map[string]any
@@ -319,6 +330,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Memory:      b.memory,
 			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction, Shell: b.Shell},
 			Diagnostics: o.Diagnostics,
+			CodeIntel:   b.codeIntel(set),
 		},
 		Settings:      set,
 		ServerSandbox: b.serverSandbox(set),
@@ -374,8 +386,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		SubagentTools:        []tools.Tool{tools.NewGetInternalDocs(geminils.Docs())},
 		Confirmer:            o.Confirmer,
 		Asker:                o.Asker,
-		Lander:               o.Lander,
-		Diagnostics:          o.Diagnostics,
+		Lander:               b.lander(),
+		Diagnostics:          b.editDiagnostics(),
 		Checkpointer:         b.checkpointer(),
 		Hooks:                b.hookRunner(),
 		ApprovalMode:         b.ApprovalMode,
@@ -875,6 +887,7 @@ func (b *Built) Close() {
 		b.Agent.Close(context.Background())
 	}
 	b.Tools.Close()
+	b.closeLangServers()
 	b.closeTelemetry()
 }
 

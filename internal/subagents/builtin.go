@@ -89,9 +89,11 @@ func codebaseInvestigator(c BuiltInContext) Definition {
 		Temperature:  ptr(0.1),
 		TopP:         ptr(0.95),
 		Thinking:     thinking,
-		Tools:        []string{"list_directory", "read_file", "glob", "grep_search"},
-		MaxTurns:     50,
-		Timeout:      10 * time.Minute,
+		// 0.61's four, and gemini-ls's navigate_code where a language
+		// server answers (a tool not declared is left out).
+		Tools:    []string{"list_directory", "read_file", "glob", "grep_search", "navigate_code"},
+		MaxTurns: 50,
+		Timeout:  10 * time.Minute,
 		Output: &Output{
 			Name:        "report",
 			Description: "The final investigation report as a JSON object.",

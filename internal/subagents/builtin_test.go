@@ -36,7 +36,7 @@ func TestBuiltInsAre061s(t *testing.T) {
 	}
 	ci := builtIn(t, BuiltInContext{}, CodebaseInvestigator)
 	if ci.Input.Name != "objective" || ci.Output.Name != "report" || ci.MaxTurns != 50 || ci.Timeout != 10*time.Minute ||
-		*ci.Temperature != 0.1 || *ci.TopP != 0.95 || strings.Join(ci.Tools, ",") != "list_directory,read_file,glob,grep_search" ||
+		*ci.Temperature != 0.1 || *ci.TopP != 0.95 || strings.Join(ci.Tools, ",") != "list_directory,read_file,glob,grep_search,navigate_code" ||
 		!strings.Contains(ci.Query, "<objective>\n${objective}\n</objective>") || !strings.HasPrefix(ci.SystemPrompt, "You are **Codebase Investigator**") {
 		t.Errorf("codebase_investigator = %+v", ci)
 	}

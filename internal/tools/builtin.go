@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
@@ -60,6 +61,10 @@ type Options struct {
 	// for get_diagnostics; the tool is left out when nil (the front end's
 	// editor cannot answer).
 	Diagnostics DiagnosticsReader
+	// CodeIntel answers navigate_code and rename_symbol from language
+	// servers: the editor's, or ones gemini-ls starts; both tools are
+	// left out when nil (none can answer).
+	CodeIntel codeintel.Provider
 }
 
 // ShellOptions configure run_shell_command.
@@ -110,7 +115,7 @@ func Builtin(opts Options) []Tool {
 		updateTopic(),
 		listBackground(),
 		readBackground(opts.Shell),
-	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), diagnosticsTools(ws, opts.Diagnostics))...)
+	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), diagnosticsTools(ws, opts.Diagnostics), codeIntelTools(ws, opts.CodeIntel))...)
 }
 
 // skillTools is activate_skill while skills are on (catalog set), as

@@ -2,6 +2,7 @@ package tools
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
@@ -80,4 +81,77 @@ func diffDisplay(name, before, after string) string {
 // failure is an expected failure of a call, told to the model as an error.
 func failure(msg string) Result {
 	return Result{Error: msg, Status: dialog.StatusError, Display: msg}
+}
+
+// FilesProposal is an edit call's change of several files, proposed and
+// confirmed as one (rename_symbol's): the agent has the front end land
+// them together (dialog.LandFilesRequest), and Settle tells the model
+// what became of each.
+type FilesProposal struct {
+	// Title says what the change is: "Rename Greet to Hello".
+	Title   string
+	Changes []workspace.FileChange
+	// counts are the edits in each change, names each file as the user's
+	// display names it, source who proposed the change.
+	counts []int
+	names  []string
+	source string
+}
+
+// Settle is the call's result once decisions, one per change in order,
+// say what became of them.
+func (p *FilesProposal) Settle(decisions []dialog.Decision) (Result, error) {
+	if len(decisions) != len(p.Changes) {
+		return Result{}, fmt.Errorf("%s: %d outcomes for %d files", p.Title, len(decisions), len(p.Changes))
+	}
+	var landed, notLanded, display []string
+	edits, allRefused := 0, true
+	var reasons []string
+	for i, d := range decisions {
+		ch, name := p.Changes[i], p.names[i]
+		switch d.Outcome {
+		case dialog.Applied:
+			edits += p.counts[i]
+			landed = append(landed, fmt.Sprintf("%s (%d %s)", name, p.counts[i], plural(p.counts[i], "edit", "edits")))
+			display = append(display, diffDisplay(name, ch.Before, ch.After))
+			allRefused = false
+		case dialog.Modified:
+			landed = append(landed, fmt.Sprintf("%s (changed by the user before accepting; it now contains:\n%s)", name, toLF(d.Content)))
+			display = append(display, diffDisplay(name, ch.Before, d.Content))
+			allRefused = false
+		case dialog.Declined, dialog.Refused, dialog.Stale:
+			reason := strings.TrimRight(strings.TrimSpace(d.Reason), ".")
+			switch {
+			case reason != "":
+			case d.Outcome == dialog.Stale:
+				reason = "it changed before the change could be applied"
+			case d.Outcome == dialog.Refused:
+				reason = "it was refused without asking the user"
+			default:
+				reason = "the user declined it"
+			}
+			if d.Outcome == dialog.Stale {
+				allRefused = false
+			}
+			if !slices.Contains(reasons, reason) {
+				reasons = append(reasons, reason)
+			}
+			notLanded = append(notLanded, fmt.Sprintf("%s (%s)", name, reason))
+		default:
+			return Result{}, fmt.Errorf("%s: unknown outcome %q for %s", p.Title, d.Outcome, name)
+		}
+	}
+	if len(landed) == 0 {
+		msg := fmt.Sprintf("%s was not applied: %s. No file was modified.", p.Title, strings.Join(reasons, "; "))
+		status := dialog.StatusError
+		if allRefused {
+			status = dialog.StatusRejected
+		}
+		return Result{Error: msg, Status: status, Display: "Not applied: " + strings.Join(reasons, "; ") + "."}, nil
+	}
+	out := fmt.Sprintf("%s (proposed by %s): %d %s in %d %s changed: %s.", p.Title, p.source, edits, plural(edits, "edit", "edits"), len(landed), plural(len(landed), "file", "files"), strings.Join(landed, ", "))
+	if len(notLanded) > 0 {
+		out += fmt.Sprintf("\nNOT changed, so the rename is incomplete and the code may not build: %s. Read those files and finish the rename, or revert it.", strings.Join(notLanded, ", "))
+	}
+	return Result{Output: out, Display: strings.Join(display, "\n")}, nil
 }

@@ -130,6 +130,10 @@ type Result struct {
 	// result is what Proposal.Settle makes of what became of it. Every
 	// other field is then unset.
 	Proposal *Proposal
+	// Files, when set, is an edit's change across several files
+	// (rename_symbol's), landed as one: the result is what Files.Settle
+	// makes of what became of each. Every other field is then unset.
+	Files *FilesProposal
 	// Mode, when set, is the session's approval mode from now on: the
 	// planning tools switch it (plan.go), and the agent applies it.
 	Mode dialog.ApprovalMode

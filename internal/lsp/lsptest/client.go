@@ -48,6 +48,11 @@ type Client struct {
 	// report in the buffer of path holding text, which the client tells
 	// gemini/diagnostics (Profile.Diagnostics). None when nil.
 	Lint func(path, text string) []Diagnostic
+	// OnLanguageFeature is the editor's other language servers answering
+	// gemini/languageFeature (Profile.LanguageFeatures): its result, or an
+	// error such as jsonrpc2.NewError(-32001, …) for a file no server
+	// answers. Every request is answered -32001 when nil.
+	OnLanguageFeature func(ctx context.Context, params json.RawMessage) (any, error)
 	// OnTrust answers the folder trust question, however it comes
 	// (window/showMessageRequest, gemini/ask of kind "trust"), with the
 	// label of an answer ("Trust folder", "Trust parent folder", "Don't
@@ -533,6 +538,14 @@ func (c *Client) answer(ctx context.Context, method string, params json.RawMessa
 			break
 		}
 		return c.diagnostics(params)
+	case "gemini/languageFeature":
+		if !c.Profile.LanguageFeatures {
+			break
+		}
+		if c.OnLanguageFeature == nil {
+			return nil, jsonrpc2.NewError(-32001, "no language server for this file")
+		}
+		return c.OnLanguageFeature(ctx, params)
 	case "window/showDocument":
 		return map[string]bool{"success": true}, nil
 	case "window/workDoneProgress/create":

@@ -25,20 +25,7 @@ type Diagnostic struct {
 // client answers gemini/diagnostics with what Client.Lint says of its
 // buffers, as our plugins answer with the editor's diagnostics.
 func (p Profile) WithDiagnostics() Profile {
-	var caps map[string]any
-	_ = json.Unmarshal(p.Capabilities, &caps)
-	experimental, _ := caps["experimental"].(map[string]any)
-	if experimental == nil {
-		experimental = map[string]any{}
-	}
-	gemini, _ := experimental["gemini"].(map[string]any)
-	if gemini == nil {
-		gemini = map[string]any{}
-	}
-	gemini["diagnostics"] = true
-	experimental["gemini"] = gemini
-	caps["experimental"] = experimental
-	p.Capabilities, _ = json.Marshal(caps)
+	p.Capabilities = withGeminiCapability(p.Capabilities, "diagnostics")
 	p.Name += " with diagnostics"
 	p.Diagnostics = true
 	return p

@@ -41,6 +41,10 @@ type Profile struct {
 	// Client.Lint (Profile.WithDiagnostics); otherwise with
 	// MethodNotFound.
 	Diagnostics bool
+	// LanguageFeatures: the client answers gemini/languageFeature with
+	// Client.OnLanguageFeature (Profile.WithLanguageFeatures); otherwise
+	// with MethodNotFound.
+	LanguageFeatures bool
 }
 
 // VSCode is VS Code's language client without our extension: UTF-16 only,

@@ -1,0 +1,38 @@
+// Package langclient runs the language servers gemini-ls starts itself
+// (gopls, pyright-langserver, typescript-language-server…) where no
+// editor answers the code-intelligence tools, and asks them: its Manager
+// is a codeintel.Provider, and a tools.DiagnosticsReader of what those
+// servers publish.
+//
+// Servers come from a table: built-in defaults by language, overridden
+// and extended by the settings' codeIntelligence.servers (ServerConfig,
+// in the shape of Neovim's vim.lsp.config). A file's server is the first
+// of its filetype's whose command is on PATH; its root is the nearest
+// directory above the file holding one of the server's root markers,
+// never above the workspace root holding the file.
+//
+// Invariant: one process per (root, server), started at the first
+// question that needs it (diagnostics never start one), in a process
+// group of its own so that it ends with the session (Close, or the
+// group's kill); its stderr goes to the log, never to the user's
+// terminal. One that stops is started again once, at the next question;
+// if it stops again, questions are told so.
+//
+// Invariant: no call waits on a server without end. Every call ends with
+// its context; the connection's end (the server exiting, breaking the
+// protocol, announcing a message over the cap) fails every pending call
+// with the reason; a server still indexing after the bound is reported
+// as such rather than asked for a possibly partial answer.
+//
+// Invariant: before a question about a file, the server holds the text
+// the question's position was counted in (didOpen, or didChange with
+// the whole text when it changed), and positions are sent in UTF-16,
+// the only encoding the client declares.
+//
+// JSON-RPC is hand-rolled (jsonrpc.go) rather than go.lsp.dev/jsonrpc2,
+// which the LSP side of gemini-ls uses: that one allocates whatever
+// Content-Length a peer announces, and a language server is a program
+// from the user's PATH, not a client we answer, so a frame is checked
+// against a cap before it is read. The protocol needed (requests,
+// notifications, the few server requests answered) is small.
+package langclient

@@ -1,0 +1,125 @@
+package setup
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/codeintel"
+	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+)
+
+// langServersShutdown bounds the wait for the language servers gemini-ls
+// started to shut down when the build closes.
+const langServersShutdown = 3 * time.Second
+
+// codeIntel is what answers navigate_code and rename_symbol: the
+// editor's own language servers first (Options.CodeIntel), then those
+// gemini-ls starts itself (langclient), which it does only in a trusted
+// folder: a server runs the project's tools (gopls its go command, which
+// may fetch the toolchain go.mod names). nil, leaving both tools out,
+// when settings turn them off (codeIntelligence.enabled) or nothing can
+// answer: no editor that does, no server on PATH.
+func (b *Built) codeIntel(set settings.Settings) codeintel.Provider {
+	if !set.CodeIntelligence.On() {
+		return nil
+	}
+	var self codeintel.Provider
+	if b.NotTrusted() == nil {
+		m := langclient.New(b.opts.Workspace, languageServers(set.CodeIntelligence.Servers), b.opts.Logger)
+		if m.Available() {
+			b.langServers, self = m, m
+		}
+	}
+	return codeintel.Chain(b.opts.CodeIntel, self)
+}
+
+// editDiagnostics tells the agent the errors its edits bring: the
+// editor's, else those of the language servers gemini-ls started (only
+// ever ones already running: an edit starts none).
+func (b *Built) editDiagnostics() tools.DiagnosticsReader {
+	if b.opts.Diagnostics != nil || b.langServers == nil {
+		return b.opts.Diagnostics
+	}
+	return b.langServers.EditDiagnostics()
+}
+
+// closeLangServers shuts down the language servers gemini-ls started.
+func (b *Built) closeLangServers() {
+	if b.langServers == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), langServersShutdown)
+	defer cancel()
+	if err := b.langServers.Close(ctx); err != nil {
+		b.opts.Logger.Debug("closing the language servers: " + err.Error())
+	}
+}
+
+// languageServers is codeIntelligence.servers as langclient takes them.
+func languageServers(in map[string]settings.LanguageServer) map[string]langclient.ServerConfig {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string]langclient.ServerConfig, len(in))
+	for name, s := range in {
+		out[name] = langclient.ServerConfig{Cmd: s.Cmd, Filetypes: s.Filetypes, RootMarkers: s.RootMarkers, Enabled: s.Enabled}
+	}
+	return out
+}
+
+// lander is the front end's Lander, telling the language servers
+// gemini-ls started of each file a landing changed, so that their next
+// answers count in the agent's edits (langclient.Manager.Changed).
+func (b *Built) lander() dialog.ChangeLander {
+	if b.opts.Lander == nil || b.langServers == nil {
+		return b.opts.Lander
+	}
+	return tellingLander{b.opts.Lander, b.langServers}
+}
+
+// tellingLander lands through its front end's lander, then tells the
+// servers of what landed.
+type tellingLander struct {
+	dialog.ChangeLander
+	servers *langclient.Manager
+}
+
+func (l tellingLander) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
+	landing, err := l.ChangeLander.Land(ctx, req)
+	if err == nil && landed(landing.Decision) {
+		l.tell(ctx, req.Change.Path)
+	}
+	return landing, err
+}
+
+func (l tellingLander) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
+	files, ok := l.ChangeLander.(dialog.FilesLander)
+	if !ok {
+		return nil, errors.New("this front end cannot land changes of several files")
+	}
+	ds, err := files.LandFiles(ctx, req)
+	var paths []string
+	for i, d := range ds {
+		if i < len(req.Changes) && landed(d) {
+			paths = append(paths, req.Changes[i].Path)
+		}
+	}
+	l.tell(ctx, paths...)
+	return ds, err
+}
+
+func (l tellingLander) tell(ctx context.Context, paths ...string) {
+	if len(paths) > 0 {
+		// What the servers make of it is theirs; an edit never fails for it.
+		_ = l.servers.Changed(ctx, paths)
+	}
+}
+
+// landed reports whether d changed the file.
+func landed(d dialog.Decision) bool {
+	return d.Outcome == dialog.Applied || d.Outcome == dialog.Modified || d.Outcome == dialog.Stale
+}
