@@ -2551,6 +2551,76 @@ its message (-32001 among them, which is LSP's UnknownErrorCode)."
                                             :position (gemini-ls-test--at 4 5))
                        '(:code -32803 :message "the index is not ready")))))))
 
+;; The whole way: the model's tool call, gemini-ls, Emacs, gopls.
+
+(ert-deftest gemini-ls-test-navigate-code-from-eglot ()
+  "The model's navigate_code is answered by gopls through eglot.
+gemini-ls asks Emacs (`gemini/languageFeature'), which asks the Go
+files' own server; the model reads each reference's file and line."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-gopls
+        [((chunks . [((call . ((name . "navigate_code")
+                               (args . ((operation . "references")
+                                        (file_path . "greet/greet.go")
+                                        (line . 5)
+                                        (symbol . "Greet"))))))]))
+         ((text . "Greet is used in main.go."))]
+      (gemini-ls-test--prompt buf "who uses Greet?")
+      (should (string-match-p "Greet is used in main\\.go\\." (gemini-ls-test--chat)))
+      (let ((output (car (gemini-ls-test--tool-outputs gemini-ls-test--record))))
+        (should (stringp output))
+        (should (string-prefix-p
+                 "3 references to Greet (from the editor's language servers):\n" output))
+        (should (string-match-p (concat "^greet/greet\\.go\n"
+                                        "  5: func Greet(name string) string {\n"
+                                        "  10: func Hi() string { return Greet(\"everyone\") }$")
+                                output))
+        (should (string-match-p "^main\\.go\n  8: \tfmt\\.Println(.*greet\\.Greet(\"x\"))$"
+                                output)))
+      ;; greet.go was visited for gopls, then no more.
+      (should-not (find-buffer-visiting (expand-file-name "greet/greet.go" dir))))))
+
+(ert-deftest gemini-ls-test-rename-symbol-reviewed ()
+  "The model's rename_symbol: gopls's edit, reviewed across files, accepted.
+Emacs answers with the edit gopls proposes through eglot and changes
+nothing; gemini-ls proposes it as one change of both files, which the
+review shows and, accepted, writes."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-gopls
+        [((chunks . [((call . ((name . "rename_symbol")
+                               (args . ((file_path . "greet/greet.go")
+                                        (line . 5)
+                                        (symbol . "Greet")
+                                        (new_name . "Salute"))))))]))
+         ((text . "Renamed."))]
+      (let ((greet (expand-file-name "greet/greet.go" dir))
+            (main.go (expand-file-name "main.go" dir)))
+        (gemini-ls-test--start buf "rename Greet to Salute")
+        (with-current-buffer (gemini-ls-test--review)
+          (let ((review (buffer-string)))
+            (should (string-match-p "^--- a/greet/greet\\.go$" review))
+            (should (string-match-p "^-func Greet(name string) string {$" review))
+            (should (string-match-p "^\\+func Salute(name string) string {$" review))
+            (should (string-match-p "^\\+func Hi() string { return Salute(\"everyone\") }$" review))
+            (should (string-match-p "^--- a/main\\.go$" review))
+            (should (string-match-p "^\\+.*greet\\.Salute(\"x\"))$" review)))
+          ;; Nothing is written before the user accepts.
+          (should (equal (gemini-ls-test--file dir "greet/greet.go")
+                         (cdr (assoc "greet/greet.go" gemini-ls-test--go-files))))
+          (gemini-ls-review-accept-all))
+        (gemini-ls-test--wait-done)
+        (should (string-match-p "Renamed\\." (gemini-ls-test--chat)))
+        (dolist (file (list greet main.go))
+          (let ((text (with-temp-buffer (insert-file-contents file) (buffer-string))))
+            (should-not (string-search "Greet" text))
+            (should (string-search "Salute" text))))
+        (should (string-search "func Salute(name string) string {"
+                               (gemini-ls-test--file dir "greet/greet.go")))
+        (should (string-search "greet.Salute(\"x\")" (gemini-ls-test--file dir "main.go")))
+        (should (equal (car (gemini-ls-test--tool-outputs gemini-ls-test--record))
+                       (concat "Rename Greet to Salute (proposed by the editor's language servers): "
+                               "4 edits in 2 files changed: greet/greet.go (3 edits), main.go (1 edit).")))))))
+
 ;;;; Beside the buffer's own language server
 
 (defmacro gemini-ls-test--with-pyright (&rest body)
