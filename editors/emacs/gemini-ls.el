@@ -1454,9 +1454,12 @@ A file no buffer visits has none; no buffer is made for it."
 
 ;; The agent's navigate_code and rename_symbol tools ask the language
 ;; servers eglot runs for the project's files (gopls, pyright, ...), never
-;; gemini-ls itself.  The request comes from gemini-ls's own process
-;; filter, which waits for the answer: Emacs reads the other server's
-;; output alone meanwhile, so gemini-ls's filter is not re-entered.
+;; gemini-ls itself.  The question is answered while gemini-ls waits:
+;; Emacs asks the other server and reads its output alone meanwhile.
+;; jsonrpc before 1.0.20 (Emacs 28's) runs the handler inside gemini-ls's
+;; process filter, which reading gemini-ls's output would re-enter; newer
+;; ones run it, and the other server's answer, from timers, which run
+;; while Emacs waits, so each wait is short and the answer checked after.
 
 (defcustom gemini-ls-language-feature-timeout 25
   "Seconds a language server has to answer the agent's question.
@@ -1706,7 +1709,7 @@ alone.  Its error is passed on as a `jsonrpc-error': MethodNotFound as
      :timeout-fn (lambda () (setq answer (list :timeout t)))
      :timeout (max 0.1 (- deadline (float-time))))
     (while (and (not answer) (process-live-p proc) (< (float-time) deadline))
-      (accept-process-output proc (max 0.01 (- deadline (float-time))) nil t))
+      (accept-process-output proc (min 0.1 (max 0.01 (- deadline (float-time)))) nil t))
     (unless (or answer (process-live-p proc))
       (setq answer (list :error (list :message (format "%s exited" name)))))
     (pcase answer

@@ -2525,6 +2525,26 @@ eglot sends a buffer's changes once Emacs idles; they go first."
                        ("main.go" 10 35) ("main.go" 7 35))))
       (with-current-buffer main (set-buffer-modified-p nil)))))
 
+(ert-deftest gemini-ls-test-language-feature-answer-from-a-timer ()
+  "An answer jsonrpc hands over from a timer is taken as it comes.
+As jsonrpc 1.0.20 and newer (Emacs 30's) do, where Emacs 28's calls
+back from the process filter: the wait does not last until the next
+output or the deadline, here an hour away."
+  (gemini-ls-test--with-gopls []
+    (let ((gemini-ls-language-feature-timeout 3600)
+          (orig (symbol-function 'jsonrpc-async-request)))
+      (cl-letf (((symbol-function 'jsonrpc-async-request)
+                 (lambda (conn method params &rest args)
+                   (let ((success (plist-get args :success-fn)))
+                     (apply orig conn method params
+                            :success-fn (lambda (result) (run-at-time 0 nil success result))
+                            args)))))
+        (should (equal (gemini-ls-test--places
+                        dir (gemini-ls-test--ask server "references"
+                                                 (expand-file-name "greet/greet.go" dir)
+                                                 :position (gemini-ls-test--at 4 5)))
+                       '(("greet/greet.go" 4 5) ("greet/greet.go" 9 26) ("main.go" 7 35))))))))
+
 (ert-deftest gemini-ls-test-language-feature-server-errors ()
   "The other server's silence and errors, as gemini-ls is told them.
 No answer in `gemini-ls-language-feature-timeout': an error, not a
