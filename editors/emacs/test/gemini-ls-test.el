@@ -2531,19 +2531,26 @@ As jsonrpc 1.0.20 and newer (Emacs 30's) do, where Emacs 28's calls
 back from the process filter: the wait does not last until the next
 output or the deadline, here an hour away."
   (gemini-ls-test--with-gopls []
-    (let ((gemini-ls-language-feature-timeout 3600)
-          (answer (vector (list :uri (gemini-ls--uri (expand-file-name "main.go" dir))
-                                :range (list :start (gemini-ls-test--at 7 35)
-                                             :end (gemini-ls-test--at 7 40))))))
-      ;; gopls is not asked, so it has nothing to say while Emacs waits.
-      (cl-letf (((symbol-function 'jsonrpc-async-request)
-                 (lambda (_conn _method _params &rest args)
-                   (run-at-time 0.1 nil (plist-get args :success-fn) answer))))
-        (should (equal (gemini-ls-test--places
-                        dir (gemini-ls-test--ask server "references"
-                                                 (expand-file-name "greet/greet.go" dir)
-                                                 :position (gemini-ls-test--at 4 5)))
-                       '(("main.go" 7 35))))))))
+    (let* ((gemini-ls-language-feature-timeout 3600)
+           (answer (vector (list :uri (gemini-ls--uri (expand-file-name "main.go" dir))
+                                 :range (list :start (gemini-ls-test--at 7 35)
+                                              :end (gemini-ls-test--at 7 40)))))
+           ;; A server with nothing to say while Emacs waits (gopls may
+           ;; report its progress any time).
+           (quiet (make-process :name "quiet" :command '("sleep" "3600") :noquery t))
+           (process (symbol-function 'jsonrpc--process)))
+      (unwind-protect
+          (cl-letf (((symbol-function 'jsonrpc--process)
+                     (lambda (conn) (if (eq conn gopls) quiet (funcall process conn))))
+                    ((symbol-function 'jsonrpc-async-request)
+                     (lambda (_conn _method _params &rest args)
+                       (run-at-time 0.1 nil (plist-get args :success-fn) answer))))
+            (should (equal (gemini-ls-test--places
+                            dir (gemini-ls-test--ask server "references"
+                                                     (expand-file-name "main.go" dir)
+                                                     :position (gemini-ls-test--at 7 35)))
+                           '(("main.go" 7 35)))))
+        (delete-process quiet)))))
 
 (ert-deftest gemini-ls-test-language-feature-server-errors ()
   "The other server's silence and errors, as gemini-ls is told them.
