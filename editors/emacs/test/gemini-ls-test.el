@@ -2467,7 +2467,14 @@ is started."
                                                   shape))))
           (setf (eglot--capabilities gopls) caps)))
       (should-not log)
-      (should (equal (gethash (cons 'transient dir) eglot--servers-by-project) servers)))))
+      (should (equal (gethash (cons 'transient dir) eglot--servers-by-project) servers))
+      ;; A question gemini-ls should not have asked: invalid params.
+      (should (equal (gemini-ls-test--ask server "frobnicate" shape)
+                     '(:code -32602 :message "Unknown operation \"frobnicate\"")))
+      (should (equal (condition-case err
+                         (eglot-handle-request server 'gemini/languageFeature :operation "hover")
+                       (jsonrpc-error (alist-get 'jsonrpc-error-code (cdr err))))
+                     -32602)))))
 
 (ert-deftest gemini-ls-test-language-feature-rename ()
   "A rename is answered with the edit gopls proposes; nothing changes.
