@@ -2106,7 +2106,7 @@ the Go files, `gopls' in BODY, as for any user of eglot; `main' is
 main.go's buffer."
   (declare (indent 1))
   `(progn
-     (skip-unless (gemini-ls-test--langserver "gopls"))
+     (skip-unless (and (gemini-ls-test--langserver "gopls") (executable-find "go")))
      (let ((process-environment (append '("GOTOOLCHAIN=local" "GOPROXY=off" "GOFLAGS=")
                                         process-environment)))
        (gemini-ls-test--with-server ,script gemini-ls-test--go-files
@@ -2269,7 +2269,7 @@ gopls's and pyright's, concatenated, whether the root, a file of it or
 a directory above it is asked about; those that answer when another
 fails; the error when all fail."
   (gemini-ls-test--with-gopls []
-    (skip-unless (gemini-ls-test--langserver "pyright-langserver"))
+    (skip-unless (and (gemini-ls-test--langserver "pyright-langserver") (executable-find "node")))
     (let* ((eglot-server-programs
             (cons (list 'python-mode (gemini-ls-test--langserver "pyright-langserver") "--stdio")
                   eglot-server-programs))
