@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -22,35 +23,49 @@ const (
 // the model, in the registry's order: always are those every front end
 // declares (plan mode's and activate_skill among them, as Gemini CLI 0.61
 // declares them), editor those declared only where the user's editor can
-// answer them.
-func DeclaredTools() (always, editor []string) {
+// answer them, code those declared only where a language server answers
+// (the editor's, or one gemini-ls starts).
+func DeclaredTools() (always, editor, code []string) {
 	everywhere := tools.Options{Plan: tools.PlanOptions{Enabled: true}, Skills: &skills.Catalog{}}
 	for _, t := range tools.Builtin(everywhere) {
 		always = append(always, t.Name())
 	}
+	added := func(opts tools.Options) []string {
+		var out []string
+		for _, t := range tools.Builtin(opts) {
+			if !slices.Contains(always, t.Name()) {
+				out = append(out, t.Name())
+			}
+		}
+		return out
+	}
 	withEditor := everywhere
 	withEditor.Diagnostics = noEditor{}
-	for _, t := range tools.Builtin(withEditor) {
-		if !slices.Contains(always, t.Name()) {
-			editor = append(editor, t.Name())
-		}
-	}
-	return always, editor
+	withServer := everywhere
+	withServer.CodeIntel = noEditor{}
+	return always, added(withEditor), added(withServer)
 }
 
-// noEditor stands for an editor that can answer get_diagnostics, so that
-// Builtin declares what it declares with one; the list never runs a tool.
+// noEditor stands for an editor that can answer get_diagnostics and a
+// language server, so that Builtin declares what it declares with them;
+// the list never runs a tool.
 type noEditor struct{}
 
+var errNoEditor = errors.New("no editor: the README's tool list runs no tool")
+
 func (noEditor) Diagnostics(context.Context, []string) ([]tools.FileDiagnostics, error) {
-	return nil, errors.New("no editor: the README's tool list runs no tool")
+	return nil, errNoEditor
+}
+
+func (noEditor) Ask(context.Context, codeintel.Request) (codeintel.Answer, error) {
+	return codeintel.Answer{}, errNoEditor
 }
 
 // ToolList is the Markdown README.md holds between Begin and End.
 func ToolList() string {
-	always, editor := DeclaredTools()
-	return fmt.Sprintf("The model's tools (%d): %s.\nIn an editor whose plugin answers for them, also: %s.\n",
-		len(always), codeList(always), codeList(editor))
+	always, editor, code := DeclaredTools()
+	return fmt.Sprintf("The model's tools (%d): %s.\nIn an editor whose plugin answers for them, also: %s.\nWhere a language server answers (the editor's own, or one gemini-ls finds on PATH), also: %s.\n",
+		len(always), codeList(always), codeList(editor), codeList(code))
 }
 
 // codeList is names as inline code, comma-separated.

@@ -27,7 +27,7 @@ func TestReadmeToolListIsTheDeclaredSet(t *testing.T) {
 
 	// What the registry declares to the model, read from its
 	// declarations, not from the list's own code.
-	reg := tools.NewRegistry(tools.Builtin(tools.Options{Plan: tools.PlanOptions{Enabled: true}, Skills: &skills.Catalog{}, Diagnostics: noEditor{}})...)
+	reg := tools.NewRegistry(tools.Builtin(tools.Options{Plan: tools.PlanOptions{Enabled: true}, Skills: &skills.Catalog{}, Diagnostics: noEditor{}, CodeIntel: noEditor{}})...)
 	var declared []string
 	for _, d := range reg.Declarations() {
 		declared = append(declared, d.Name)

@@ -104,7 +104,20 @@ func (w *EditWatch) Introduced(ctx context.Context, name string) string {
 	}
 	errs := newSince(w.before, after, "error")
 	warnings := len(newSince(w.before, after, "warning"))
-	return introducedNote(name, errs, warnings)
+	who, more := "The editor", "get_diagnostics lists them"
+	if s, ok := w.reader.(SourcedDiagnostics); ok {
+		who, more = s.DiagnosticsSource(), "run the build or the linter to list them"
+	}
+	return introducedNote(who, more, name, errs, warnings)
+}
+
+// SourcedDiagnostics is a DiagnosticsReader that is not the user's
+// editor (the language servers gemini-ls started): what the model is
+// told of an edit's errors names it, and no get_diagnostics lists more.
+type SourcedDiagnostics interface {
+	DiagnosticsReader
+	// DiagnosticsSource names what reports them: "The language server".
+	DiagnosticsSource() string
 }
 
 // settle asks the editor until its answer settles: asked twice alike,
@@ -175,7 +188,7 @@ func newSince(before, after []Diagnostic, severity string) []Diagnostic {
 
 // introducedNote tells the model the new errors of file name, and the
 // count of its new warnings; "" when there are none.
-func introducedNote(name string, errs []Diagnostic, warnings int) string {
+func introducedNote(who, more, name string, errs []Diagnostic, warnings int) string {
 	if len(errs) == 0 && warnings == 0 {
 		return ""
 	}
@@ -186,15 +199,15 @@ func introducedNote(name string, errs []Diagnostic, warnings int) string {
 		warned = fmt.Sprintf("%d new %s", warnings, plural(warnings, "warning", "warnings"))
 	}
 	if len(errs) == 0 {
-		fmt.Fprintf(&b, "The editor now shows %s in %s that it did not show before this change (get_diagnostics lists them).", warned, name)
+		fmt.Fprintf(&b, "%s now shows %s in %s that it did not show before this change (%s).", who, warned, name, more)
 		return b.String()
 	}
-	fmt.Fprintf(&b, "The editor now shows %d new %s in %s that it did not show before this change:", len(errs), plural(len(errs), "error", "errors"), name)
+	fmt.Fprintf(&b, "%s now shows %d new %s in %s that it did not show before this change:", who, len(errs), plural(len(errs), "error", "errors"), name)
 	for _, d := range errs[:min(len(errs), maxEditErrors)] {
 		b.WriteString("\n" + DiagnosticLine(d))
 	}
 	if n := len(errs) - maxEditErrors; n > 0 {
-		fmt.Fprintf(&b, "\n(%d more new %s not shown; get_diagnostics lists them.)", n, plural(n, "error", "errors"))
+		fmt.Fprintf(&b, "\n(%d more new %s not shown; %s.)", n, plural(n, "error", "errors"), more)
 	}
 	if warned != "" {
 		b.WriteString("\nIt also shows " + warned + ".")

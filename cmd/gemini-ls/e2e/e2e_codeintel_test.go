@@ -75,6 +75,9 @@ func TestRunNavigatesAndRenamesWithGopls(t *testing.T) {
 			geminitest.Call("navigate_code", with("workspace_symbols", map[string]any{"query": "Greet"})),
 		),
 		geminitest.CallTurn(geminitest.Call("rename_symbol", map[string]any{"file_path": "main.go", "line": 11, "symbol": "Greet", "new_name": "Hello"})),
+		// An edit that breaks the build, then one that mends it.
+		geminitest.CallTurn(geminitest.Call("replace", map[string]any{"file_path": "greet/greet.go", "old_string": "return \"hello, \" + name", "new_string": "return 1"})),
+		geminitest.CallTurn(geminitest.Call("replace", map[string]any{"file_path": "greet/greet.go", "old_string": "return 1", "new_string": "return \"hello, \" + name"})),
 		geminitest.TextTurn("Done."),
 	)
 	r := h.runIn(h.root, withPath(h.env, path), "run", "-p", "rename Greet", "--approval-mode", "auto_edit")
@@ -107,6 +110,18 @@ func TestRunNavigatesAndRenamesWithGopls(t *testing.T) {
 		if text := h.disk(name); !strings.Contains(text, want) || strings.Contains(text, "Greet(") {
 			t.Errorf("%s after the rename:\n%s", name, text)
 		}
+	}
+	// /tools lists both.
+	if out := h.runIn(h.root, withPath(h.env, path), "run", "-p", "/tools").stdout; !strings.Contains(out, "- `navigate_code`") || !strings.Contains(out, "- `rename_symbol`") {
+		t.Errorf("/tools:\n%s", out)
+	}
+	// The edits' diagnostics come from the gopls navigate_code started.
+	broke := responseText(h.responses(3)[0].Response)
+	if want := "The language server now shows 1 new error in greet/greet.go that it did not show before this change:\nL5:9 error [compiler IncompatibleAssign] cannot use 1"; !strings.Contains(broke, want) {
+		t.Errorf("the breaking edit answered:\n%s\nwant it to hold:\n%s", broke, want)
+	}
+	if mended := responseText(h.responses(4)[0].Response); strings.Contains(mended, "now shows") {
+		t.Errorf("the mending edit answered:\n%s", mended)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -180,5 +195,40 @@ func TestRunNavigatesAndRenamesWithPyright(t *testing.T) {
 		if out, err := run.CombinedOutput(); err != nil || string(out) != "hello, world\n" {
 			t.Errorf("python3 main.py after the rename: %v\n%s", err, out)
 		}
+	}
+}
+
+// A rename is an edit: plan mode refuses it in Gemini CLI's words, and
+// headless without auto_edit nobody can allow it; navigate_code runs in
+// plan mode. Nothing changes on disk.
+func TestRunRenameNeedsAllowingEdits(t *testing.T) {
+	path := langServersPath(t, "gopls")
+	for _, mode := range []string{"plan", "default"} {
+		t.Run(mode, func(t *testing.T) {
+			h := newHeadless(t, goModule,
+				geminitest.CallTurn(
+					geminitest.Call("navigate_code", map[string]any{"operation": "definition", "file_path": "main.go", "line": 10, "symbol": "Greet"}),
+					geminitest.Call("rename_symbol", map[string]any{"file_path": "main.go", "line": 10, "symbol": "Greet", "new_name": "Hello"}),
+				),
+				geminitest.TextTurn("Refused."),
+			)
+			h.runIn(h.root, withPath(h.env, path), "run", "-p", "rename Greet", "--approval-mode", mode)
+			rs := h.responses(1)
+			if len(rs) != 2 {
+				t.Fatalf("%d responses", len(rs))
+			}
+			if got := responseText(rs[0].Response); !strings.Contains(got, "1 definition of Greet (from gopls)") {
+				t.Errorf("navigate_code in %s mode: %s", mode, got)
+			}
+			want := map[string]string{"plan": planEditRefusal, "default": "edits need confirmation, and gemini-ls is running headless with nobody to give it"}[mode]
+			if got := responseText(rs[1].Response); !strings.Contains(got, want) {
+				t.Errorf("rename_symbol in %s mode answered:\n%s\nwant it to hold:\n%s", mode, got, want)
+			}
+			for name, text := range goModule {
+				if h.disk(name) != text {
+					t.Errorf("%s changed in %s mode:\n%s", name, mode, h.disk(name))
+				}
+			}
+		})
 	}
 }

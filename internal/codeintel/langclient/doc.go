@@ -4,12 +4,20 @@
 // is a codeintel.Provider, and a tools.DiagnosticsReader of what those
 // servers publish.
 //
+// New makes a Manager for a workspace and the settings' servers; Ask is
+// codeintel.Provider's, Diagnostics tools.DiagnosticsReader's; Changed
+// tells the running servers of files the agent wrote; Available says
+// whether any server is installed at all; Close ends them all.
+//
 // Servers come from a table: built-in defaults by language, overridden
 // and extended by the settings' codeIntelligence.servers (ServerConfig,
 // in the shape of Neovim's vim.lsp.config). A file's server is the first
 // of its filetype's whose command is on PATH; its root is the nearest
 // directory above the file holding one of the server's root markers,
-// never above the workspace root holding the file.
+// never above the workspace root holding the file. workspace_symbols,
+// which names a root and no file, asks the servers running in it, or
+// else starts those whose own markers (not .git, which marks every
+// project) are at the root.
 //
 // Invariant: one process per (root, server), started at the first
 // question that needs it (diagnostics never start one), in a process
@@ -30,9 +38,10 @@
 // the only encoding the client declares.
 //
 // JSON-RPC is hand-rolled (jsonrpc.go) rather than go.lsp.dev/jsonrpc2,
-// which the LSP side of gemini-ls uses: that one allocates whatever
-// Content-Length a peer announces, and a language server is a program
-// from the user's PATH, not a client we answer, so a frame is checked
-// against a cap before it is read. The protocol needed (requests,
-// notifications, the few server requests answered) is small.
+// which the LSP side of gemini-ls uses: that one accepts, and allocates
+// at once, any Content-Length up to a fixed 1 GiB; a language server is
+// a program from the user's PATH, not an editor we answer, so each frame
+// is checked against a cap of our own (64 MiB) before it is read. The
+// protocol needed (requests, notifications, the few server requests
+// answered, no batches) is small.
 package langclient

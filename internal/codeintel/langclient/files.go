@@ -206,6 +206,10 @@ func (m *Manager) EditDiagnostics() tools.DiagnosticsReader { return editDiagnos
 
 type editDiagnostics struct{ m *Manager }
 
+// DiagnosticsSource: the model is told these come from the language
+// server, not an editor.
+func (editDiagnostics) DiagnosticsSource() string { return "The language server" }
+
 func (e editDiagnostics) Diagnostics(ctx context.Context, paths []string) ([]tools.FileDiagnostics, error) {
 	for _, p := range paths {
 		if srv, _ := e.m.running(p); srv != nil {

@@ -43,8 +43,8 @@ type Manager struct {
 	stopLife context.CancelFunc
 
 	// Bounds, lowered by tests.
-	indexWait, diagnosticsWait time.Duration
-	maxMessage                 int
+	indexWait, diagnosticsWait, closeWait time.Duration
+	maxMessage                            int
 
 	availableOnce sync.Once
 	available     bool
@@ -61,8 +61,10 @@ type serverKey struct{ root, name string }
 type slot struct {
 	starts int // how many times it was started: 2 is a restart
 	ready  chan struct{}
-	srv    *server
-	err    error
+	// stopStart ends the start's handshake, for Close.
+	stopStart context.CancelFunc
+	srv       *server
+	err       error
 }
 
 // New is a Manager for ws's files, with the built-in servers as servers
@@ -82,6 +84,7 @@ func New(ws *workspace.Workspace, servers map[string]ServerConfig, log *zap.Logg
 		stopLife:        stop,
 		indexWait:       defaultIndexWait,
 		diagnosticsWait: defaultDiagnosticsWait,
+		closeWait:       closeTimeout,
 		maxMessage:      defaultMaxMessage,
 		servers:         make(map[serverKey]*slot),
 	}
@@ -214,9 +217,10 @@ func (m *Manager) server(ctx context.Context, spec serverSpec, cmdPath, root str
 		if old := m.servers[key]; old != nil {
 			starts = old.starts + 1
 		}
-		sl = &slot{starts: starts, ready: make(chan struct{})}
+		initCtx, stopStart := context.WithTimeout(m.life, startTimeout)
+		sl = &slot{starts: starts, ready: make(chan struct{}), stopStart: stopStart}
 		m.servers[key] = sl
-		go m.start(sl, spec, cmdPath, root)
+		go m.start(initCtx, sl, spec, cmdPath, root)
 	}
 	m.mu.Unlock()
 	select {
@@ -229,9 +233,8 @@ func (m *Manager) server(ctx context.Context, spec serverSpec, cmdPath, root str
 
 // start starts sl's server, apart from any question's ctx: a question
 // given up on leaves the server starting for the next.
-func (m *Manager) start(sl *slot, spec serverSpec, cmdPath, root string) {
-	initCtx, cancel := context.WithTimeout(m.life, startTimeout)
-	defer cancel()
+func (m *Manager) start(initCtx context.Context, sl *slot, spec serverSpec, cmdPath, root string) {
+	defer sl.stopStart()
 	sl.srv, sl.err = startServer(m.life, initCtx, spec, cmdPath, root, m.maxMessage, m.log)
 	close(sl.ready)
 }
@@ -288,17 +291,14 @@ func (m *Manager) Close(ctx context.Context) error {
 }
 
 func (m *Manager) closeSlot(ctx context.Context, sl *slot) error {
-	select {
-	case <-sl.ready:
-	case <-ctx.Done():
-		// Still starting: ending life kills it (procgroup.Own).
-		m.stopLife()
-		<-sl.ready
-	}
+	// One still starting is not waited for: its handshake ends, and
+	// with it the process.
+	sl.stopStart()
+	<-sl.ready
 	if sl.err != nil {
 		return nil
 	}
-	shutdownCtx, cancel := context.WithTimeout(ctx, closeTimeout)
+	shutdownCtx, cancel := context.WithTimeout(ctx, m.closeWait)
 	defer cancel()
 	if err := sl.srv.shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("stopping %s: %w", sl.srv.spec.name, err)

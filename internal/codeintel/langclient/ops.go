@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -156,7 +157,13 @@ func marshalArray(elems []json.RawMessage) json.RawMessage {
 // whose own root markers (not .git alone) are at the root: one per
 // filetype.
 func (m *Manager) workspaceSymbols(ctx context.Context, req codeintel.Request) (codeintel.Answer, error) {
+	// The root is named, or a file in it.
 	root := req.Path
+	if isDir, err := m.ws.Stat(root); err == nil && !isDir {
+		if root = m.ws.RootOf(req.Path); root == "" {
+			root = filepath.Dir(req.Path)
+		}
+	}
 	srvs := m.runningIn(root, req.LanguageID)
 	if len(srvs) == 0 {
 		var err error

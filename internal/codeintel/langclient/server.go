@@ -29,6 +29,11 @@ const (
 	// stderrTail is how many of a server's last stderr lines are kept to
 	// say why it exited.
 	stderrTail = 3
+	// maxProgress and maxDiagnosedFiles bound what a server's
+	// notifications can make gemini-ls hold: progress in flight, files'
+	// diagnostics.
+	maxProgress       = 256
+	maxDiagnosedFiles = 20000
 )
 
 // server is one running language server process, for one root.
@@ -124,12 +129,24 @@ func startServer(ctx, initCtx context.Context, spec serverSpec, path, root strin
 		return nil, fmt.Errorf("starting %s (%s): %w", spec.name, path, err)
 	}
 	closeAll(inR, outW, errW) // the server's ends
-	s.log.Debug("language server started", zap.Int("pid", s.cmd.Process.Pid))
+	s.log.Info("language server started", zap.Int("pid", s.cmd.Process.Pid))
 
-	go s.logStderr(errR)
+	stderrDone := make(chan struct{})
+	go func() {
+		s.logStderr(errR)
+		close(stderrDone)
+	}()
 	s.conn = newConn(outR, inW, maxMessage, s.handle, s.readFailed)
 	go func() {
 		s.exitErr = s.cmd.Wait()
+		// Its last words, which exitError tells, may still be in the
+		// pipe; a child it left may hold the pipe, hence the bound.
+		timer := time.NewTimer(exitReasonWait)
+		select {
+		case <-stderrDone:
+		case <-timer.C:
+		}
+		timer.Stop()
 		close(s.exited)
 		s.conn.close(s.exitError())
 		closeAll(inW)
@@ -144,6 +161,7 @@ func startServer(ctx, initCtx context.Context, spec serverSpec, path, root strin
 
 	if err := s.initialize(initCtx); err != nil {
 		_ = procgroup.Kill(s.cmd)
+		<-s.exited
 		return nil, fmt.Errorf("starting %s: %w", spec.name, err)
 	}
 	return s, nil
@@ -225,7 +243,13 @@ func uriPath(u string) string {
 	if err != nil || !parsed.IsFile() {
 		return ""
 	}
-	return filepath.Clean(parsed.FsPath())
+	path := filepath.Clean(parsed.FsPath())
+	// FsPath gives a drive letter in lower case (c:\), as VS Code does;
+	// Go's paths, the workspace's and so the documents', have it upper.
+	if filepath.VolumeName(path) != "" && len(path) >= 2 && path[1] == ':' {
+		path = strings.ToUpper(path[:1]) + path[1:]
+	}
+	return path
 }
 
 // initialize is LSP's handshake, declaring what gemini-ls does with the
@@ -242,13 +266,11 @@ func (s *server) initialize(ctx context.Context) error {
 			"general": map[string]any{"positionEncodings": []string{"utf-16"}},
 			"window":  map[string]any{"workDoneProgress": true},
 			"workspace": map[string]any{
-				"configuration":          true,
-				"workspaceFolders":       true,
-				"symbol":                 map[string]any{},
-				"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": true},
-				"workspaceEdit":          map[string]any{"documentChanges": true},
-				"applyEdit":              false,
-				"didChangeConfiguration": map[string]any{},
+				"configuration":         true,
+				"workspaceFolders":      true,
+				"symbol":                map[string]any{},
+				"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
+				"workspaceEdit":         map[string]any{"documentChanges": true},
 			},
 			"textDocument": map[string]any{
 				"synchronization":    map[string]any{},
@@ -345,6 +367,9 @@ func (s *server) takeProgress(params json.RawMessage) {
 	defer s.pmu.Unlock()
 	switch p.Value.Kind {
 	case "begin":
+		if len(s.progress) >= maxProgress {
+			return
+		}
 		if len(s.progress) == 0 {
 			s.idle = make(chan struct{})
 		}
@@ -523,6 +548,9 @@ func (s *server) takeDiagnostics(params json.RawMessage) {
 	}
 	s.dmu.Lock()
 	defer s.dmu.Unlock()
+	if _, known := s.diags[path]; !known && len(s.diags) >= maxDiagnosedFiles {
+		return
+	}
 	s.diagSeq++
 	s.diags[path] = published{version: p.Version, seq: s.diagSeq, items: p.Diagnostics}
 	close(s.diagsChanged)

@@ -25,7 +25,8 @@ type ServerConfig struct {
 	Enabled *bool `json:"enabled,omitempty"`
 }
 
-// server is a ServerConfig merged with the built-ins, by name.
+// serverSpec is a server of the table: a built-in, a ServerConfig
+// overlaid on one, or a ServerConfig of its own.
 type serverSpec struct {
 	name        string
 	cmd         []string
@@ -196,9 +197,6 @@ func findRoot(path, limit string, markers []string) string {
 			if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
 				return dir
 			}
-		}
-		if dir == limit {
-			return limit
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir || !workspace.Within(limit, parent) {

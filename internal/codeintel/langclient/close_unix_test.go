@@ -1,0 +1,74 @@
+//go:build unix
+
+package langclient
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/codeintel"
+)
+
+// TestCloseEndsServers: Close shuts a server down, or kills one that
+// does not exit; either way its process is gone when Close returns.
+func TestCloseEndsServers(t *testing.T) {
+	for _, mode := range []string{fakeOK, fakeStubborn} {
+		t.Run(mode, func(t *testing.T) {
+			root, file, log := fakeProject(t, mode)
+			m := fakeManager(t, root)
+			m.closeWait = 10 * time.Millisecond
+			if _, err := m.Ask(context.Background(), request(codeintel.Hover, file, "one\n")); err != nil {
+				t.Fatal(err)
+			}
+			var pids []int
+			for _, sl := range m.servers {
+				pids = append(pids, sl.srv.cmd.Process.Pid)
+			}
+			if len(pids) != 1 {
+				t.Fatalf("%d servers running, want 1", len(pids))
+			}
+			if err := m.Close(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if err := syscall.Kill(pids[0], 0); !errors.Is(err, syscall.ESRCH) {
+				t.Errorf("the server's process %d after Close: kill 0 = %v, want ESRCH", pids[0], err)
+			}
+			if got := received(t, log); !slices.Contains(got, "shutdown") {
+				t.Errorf("the server received %v, want shutdown", got)
+			}
+		})
+	}
+}
+
+// TestCloseWhileStarting: Close does not wait for a server that never
+// finishes its handshake; its process is gone when Close returns.
+func TestCloseWhileStarting(t *testing.T) {
+	root, file, log := fakeProject(t, fakeMute)
+	m := fakeManager(t, root)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	if _, err := m.Ask(ctx, request(codeintel.Hover, file, "one\n")); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Ask = %v, want the context's end", err)
+	}
+	if err := m.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	for _, line := range received(t, log) {
+		if n, ok := strings.CutPrefix(line, "pid "); ok {
+			pid, _ = strconv.Atoi(n)
+		}
+	}
+	if pid == 0 {
+		t.Fatal("the fake logged no pid")
+	}
+	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+		t.Errorf("the starting server's process %d after Close: kill 0 = %v, want ESRCH", pid, err)
+	}
+}
