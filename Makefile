@@ -173,7 +173,7 @@ test-nvim:
 	@$(call debs,neovim tmux)
 	bash editors/nvim/tests/run.sh
 
-test-emacs:
+test-emacs: langservers
 	@$(call debs,emacs-nox elpa-eglot elpa-markdown-mode elpa-package-lint tmux)
 	bash editors/emacs/test/run.sh
 

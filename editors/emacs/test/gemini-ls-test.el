@@ -77,6 +77,7 @@ The model follows SCRIPT.  In BODY, `dir' is the project directory and
      (unwind-protect
          (progn
            (dolist (f ,files)
+             (make-directory (file-name-directory (expand-file-name (car f) dir)) t)
              (with-temp-file (expand-file-name (car f) dir) (insert (cdr f))))
            (setq buf (find-file-noselect (expand-file-name (car (car ,files)) dir)))
            (with-current-buffer buf
@@ -2042,6 +2043,622 @@ and gets no buffer."
                              (with-temp-buffer
                                (insert-file-contents gemini-ls-test--record)
                                (buffer-string)))))))
+
+;;;; The files' own language servers: gemini/languageFeature
+
+(define-derived-mode gemini-ls-test-go-mode prog-mode "Go"
+  "Go, for the tests: Emacs 28 has no Go mode.")
+
+(defun gemini-ls-test--langserver (name)
+  "The file of language server NAME, as `make langservers' put it; or nil.
+In the directory GEMINI_LS_LANGSERVERS names."
+  (let ((file (and (getenv "GEMINI_LS_LANGSERVERS")
+                   (expand-file-name name (getenv "GEMINI_LS_LANGSERVERS")))))
+    (and file (file-executable-p file) file)))
+
+(defconst gemini-ls-test--go-files
+  '(("notes.txt" . "Notes.\n")
+    ("go.mod" . "module example.com/hello\n\ngo 1.21\n")
+    ("greet/greet.go" . "// Package greet greets.
+package greet
+
+// Greet returns a greeting.
+func Greet(name string) string {
+\treturn \"Hello, \" + name
+}
+
+// Hi greets everyone.
+func Hi() string { return Greet(\"everyone\") }
+")
+    ("greet/shape.go" . "package greet
+
+// Shape has an area.
+type Shape interface{ Area() int }
+
+// Square is a Shape.
+type Square struct{ Side int }
+
+// Area is the square's.
+func (s Square) Area() int { return s.Side * s.Side }
+
+// Unit is the unit square.
+var Unit Shape = Square{1}
+")
+    ("main.go" . "package main
+
+import \"fmt\"
+
+import \"example.com/hello/greet\"
+
+func main() {
+\tfmt.Println(\"h\u00e9llo \U0001F44B\U0001F44B\U0001F44B\", greet.Greet(\"x\"))
+}
+"))
+  "A Go module whose Greet is used across packages.
+main.go's line 8 has non-ASCII text before Greet: its column is 42 in
+UTF-8 bytes, 35 in UTF-16 code units, 32 in characters.")
+
+(defmacro gemini-ls-test--with-gopls (script &rest body)
+  "Run BODY as `gemini-ls-test--with-server' does, beside gopls.
+The project is `gemini-ls-test--go-files', the model follows SCRIPT.
+`buf' visits notes.txt, which gemini-ls manages; eglot runs gopls for
+the Go files, `gopls' in BODY, as for any user of eglot; `main' is
+main.go's buffer."
+  (declare (indent 1))
+  `(progn
+     (skip-unless (and (gemini-ls-test--langserver "gopls") (executable-find "go")))
+     (let ((process-environment (append '("GOTOOLCHAIN=local" "GOPROXY=off" "GOFLAGS=")
+                                        process-environment)))
+       (gemini-ls-test--with-server ,script gemini-ls-test--go-files
+         (let* ((auto-mode-alist (cons '("\\.go\\'" . gemini-ls-test-go-mode) auto-mode-alist))
+                (eglot-server-programs (cons (cons '(gemini-ls-test-go-mode :language-id "go")
+                                                   (list (gemini-ls-test--langserver "gopls")))
+                                             eglot-server-programs))
+                (main (find-file-noselect (expand-file-name "main.go" dir)))
+                (gopls nil))
+           (unwind-protect
+               (progn
+                 (with-current-buffer main
+                   (apply #'eglot (eglot--guess-contact))
+                   (setq gopls (eglot-current-server)))
+                 (should (equal (gemini-ls--server-name gopls) "gopls"))
+                 ,@body)
+             (when gopls (ignore-errors (let ((eglot-autoreconnect nil))
+                                          (eglot-shutdown gopls))))))))))
+
+(defun gemini-ls-test--greet-column (server)
+  "Greet's column on main.go's line 8, as SERVER's connection counts.
+UTF-16 with eglot 1.9, UTF-32 where a newer one offers it."
+  (pcase (gemini-ls--position-encoding server) ("utf-8" 42) ("utf-32" 32) (_ 35)))
+
+(defun gemini-ls-test--ask (server operation file &rest params)
+  "SERVER's `gemini/languageFeature' OPERATION on FILE with PARAMS, answered.
+A refusal is (:code CODE :message MESSAGE)."
+  (condition-case err
+      (apply #'eglot-handle-request server 'gemini/languageFeature
+             :operation operation :textDocument (list :uri (gemini-ls--uri file))
+             params)
+    (jsonrpc-error (list :code (alist-get 'jsonrpc-error-code (cdr err))
+                         :message (alist-get 'jsonrpc-error-message (cdr err))))))
+
+(defun gemini-ls-test--at (line character)
+  "The LSP position of LINE and CHARACTER, 0-based."
+  (list :line line :character character))
+
+(defun gemini-ls-test--where (dir uri range)
+  "(FILE LINE CHARACTER): URI relative to DIR, and RANGE's start."
+  (let ((start (plist-get range :start)))
+    (list (file-relative-name (gemini-ls--uri-path uri) dir)
+          (plist-get start :line) (plist-get start :character))))
+
+(defun gemini-ls-test--places (dir locations)
+  "The places of LOCATIONS, a vector, sorted: files relative to DIR.
+Each as `gemini-ls-test--where' has it."
+  (should (vectorp locations))
+  (sort (mapcar (lambda (l) (gemini-ls-test--where dir (plist-get l :uri) (plist-get l :range)))
+                locations)
+        (lambda (a b) (string< (format "%S" a) (format "%S" b)))))
+
+(defun gemini-ls-test--edit-places (dir edit)
+  "The edits of EDIT, a WorkspaceEdit, as (FILE (LINE CHARACTER NEW-TEXT)...).
+FILE is relative to DIR; sorted by file."
+  (sort
+   (mapcar (lambda (change)
+            (cons (file-relative-name (gemini-ls--uri-path
+                                       (plist-get (plist-get change :textDocument) :uri))
+                                      dir)
+                  (mapcar (lambda (e)
+                            (let ((start (plist-get (plist-get e :range) :start)))
+                              (list (plist-get start :line) (plist-get start :character)
+                                    (plist-get e :newText))))
+                          (plist-get change :edits))))
+           (plist-get edit :documentChanges))
+   (lambda (a b) (string< (car a) (car b)))))
+
+(ert-deftest gemini-ls-test-language-feature-references ()
+  "`gemini/languageFeature' is answered by the file's own language server.
+gopls, which eglot runs for the Go files beside the chat's gemini-ls.
+The file, which no buffer visited, is visited for it without a
+question (a large file, a directory's unsafe local variables), then
+no more."
+  (gemini-ls-test--with-gopls []
+    (should (eq t (plist-get (plist-get (plist-get (eglot-client-capabilities server)
+                                                   :experimental)
+                                        :gemini)
+                             :languageFeatures)))
+    (let ((greet (expand-file-name "greet/greet.go" dir))
+          (large-file-warning-threshold 10)
+          (enable-local-variables t))
+      (with-temp-file (expand-file-name "greet/.dir-locals.el" dir)
+        (insert "((nil . ((eval . (setq-local gemini-ls-test--evaluated t)))))\n"))
+      (should-not (find-buffer-visiting greet))
+      ;; Batch Emacs asks nothing: the question would fail the test.
+      (cl-letf (((symbol-function 'hack-local-variables-confirm)
+                 (lambda (&rest _) (error "Asked about local variables")))
+                ((symbol-function 'files--ask-user-about-large-file)
+                 (lambda (&rest _) (error "Asked about a large file"))))
+        (should (equal (gemini-ls-test--places
+                        dir (gemini-ls-test--ask server "references" greet
+                                                 :position (gemini-ls-test--at 4 5)))
+                       `(("greet/greet.go" 4 5) ("greet/greet.go" 9 26) ("main.go" 7 ,(gemini-ls-test--greet-column server))))))
+      (should-not (find-buffer-visiting greet)))))
+
+(ert-deftest gemini-ls-test-language-feature-operations ()
+  "Each operation of `gemini/languageFeature' asks its LSP request.
+Definitions, types, implementations, hover, the symbols of a file and
+of the project (asked about its root, a directory), calls both ways."
+  (gemini-ls-test--with-gopls []
+    (let ((greet (expand-file-name "greet/greet.go" dir))
+          (shape (expand-file-name "greet/shape.go" dir))
+          (main.go (expand-file-name "main.go" dir)))
+      (should (equal (gemini-ls-test--places
+                      dir (gemini-ls-test--ask server "definition" main.go
+                                               :position (gemini-ls-test--at 7 (gemini-ls-test--greet-column server))))
+                     '(("greet/greet.go" 4 5))))
+      ;; Unit's type is Shape, which Square implements.
+      (should (equal (gemini-ls-test--places
+                      dir (gemini-ls-test--ask server "type_definition" shape
+                                               :position (gemini-ls-test--at 12 4)))
+                     '(("greet/shape.go" 3 5))))
+      (should (equal (gemini-ls-test--places
+                      dir (gemini-ls-test--ask server "implementation" shape
+                                               :position (gemini-ls-test--at 3 5)))
+                     '(("greet/shape.go" 6 5))))
+      (let ((hover (gemini-ls-test--ask server "hover" greet :position (gemini-ls-test--at 4 5))))
+        (should (string-search "func Greet(name string) string"
+                               (plist-get (plist-get hover :contents) :value)))
+        (should (equal (gemini-ls-test--where dir (gemini-ls--uri greet) (plist-get hover :range))
+                       '("greet/greet.go" 4 5))))
+      (should (equal (mapcar (lambda (s) (list (plist-get s :name)
+                                               (plist-get (plist-get (plist-get s :selectionRange)
+                                                                     :start)
+                                                          :line)))
+                             (gemini-ls-test--ask server "document_symbols" greet))
+                     '(("Greet" 4) ("Hi" 9))))
+      (let ((found (gemini-ls-test--ask server "workspace_symbols" dir :query "Greet")))
+        (should (vectorp found))
+        (should (cl-find-if (lambda (s)
+                              (and (equal (plist-get s :name) "Greet")
+                                   (equal (gemini-ls-test--where
+                                           dir (plist-get (plist-get s :location) :uri)
+                                           (plist-get (plist-get s :location) :range))
+                                          '("greet/greet.go" 4 5))))
+                            found)))
+      (should (equal (mapcar (lambda (call)
+                               (let ((from (plist-get call :from)))
+                                 (list (plist-get from :name)
+                                       (gemini-ls-test--where dir (plist-get from :uri)
+                                                              (aref (plist-get call :fromRanges) 0)))))
+                             (gemini-ls-test--ask server "incoming_calls" greet
+                                                  :position (gemini-ls-test--at 4 5)))
+                     `(("Hi" ("greet/greet.go" 9 26)) ("main" ("main.go" 7 ,(gemini-ls-test--greet-column server))))))
+      (should (equal (mapcar (lambda (call)
+                               (let ((to (plist-get call :to)))
+                                 (list (plist-get to :name)
+                                       (gemini-ls-test--where dir (plist-get to :uri)
+                                                              (plist-get to :selectionRange))
+                                       (gemini-ls-test--where dir (gemini-ls--uri greet)
+                                                              (aref (plist-get call :fromRanges) 0)))))
+                             (gemini-ls-test--ask server "outgoing_calls" greet
+                                                  :position (gemini-ls-test--at 9 5)))
+                     '(("Greet" ("greet/greet.go" 4 5) ("greet/greet.go" 9 26))))))))
+
+(ert-deftest gemini-ls-test-language-feature-workspace-symbols ()
+  "Workspace symbols come from every language server of the project.
+gopls's and pyright's, concatenated, whether the root, a file of it or
+a directory above it is asked about; those that answer when another
+fails; the error when all fail."
+  (gemini-ls-test--with-gopls []
+    (skip-unless (and (gemini-ls-test--langserver "pyright-langserver") (executable-find "node")))
+    (let* ((eglot-server-programs
+            (cons (list 'python-mode (gemini-ls-test--langserver "pyright-langserver") "--stdio")
+                  eglot-server-programs))
+           (py (expand-file-name "tools/greeting.py" dir))
+           (pyright (progn
+                      (make-directory (file-name-directory py))
+                      (with-temp-file py (insert "def greet_all():\n    return 'Hello'\n"))
+                      (with-current-buffer (find-file-noselect py)
+                        (apply #'eglot (eglot--guess-contact))
+                        (eglot-current-server))))
+           (names (lambda (symbols)
+                    (sort (delete-dups
+                           (mapcar (lambda (s)
+                                     (list (plist-get s :name)
+                                           (file-relative-name
+                                            (gemini-ls--uri-path (plist-get (plist-get s :location) :uri))
+                                            dir)))
+                                   (cl-remove-if-not
+                                    (lambda (s) (member (plist-get s :name) '("Greet" "greet_all")))
+                                    symbols)))
+                          (lambda (a b) (string< (car a) (car b))))))
+           (failing nil))
+      (unwind-protect
+          (progn
+            ;; It has no name of its own (serverInfo).
+            (should (equal (gemini-ls--server-name pyright) "pyright-langserver"))
+            ;; pyright finds nothing until it has read the project.
+            (gemini-ls-test--wait (lambda () (> (length (jsonrpc-request pyright :workspace/symbol
+                                                                         '(:query "greet_all")))
+                                                0))
+                                  "pyright's analysis")
+            ;; Asked about the project's root, a file in it, or a
+            ;; directory above it.
+            (dolist (root (list dir (expand-file-name "greet/greet.go" dir)
+                                (file-name-directory (directory-file-name dir))))
+              (should (equal (list root (funcall names (gemini-ls-test--ask server "workspace_symbols"
+                                                                            root :query "greet")))
+                             (list root '(("Greet" "greet/greet.go")
+                                          ("greet_all" "tools/greeting.py"))))))
+            (let ((orig (symbol-function 'jsonrpc-async-request)))
+              (cl-letf (((symbol-function 'jsonrpc-async-request)
+                         (lambda (conn method params &rest args)
+                           (if (memq conn failing)
+                               (funcall (plist-get args :error-fn)
+                                        (list :code -32603 :message
+                                              (format "%s failed" (gemini-ls--server-name conn))))
+                             (apply orig conn method params args)))))
+                (setq failing (list gopls))
+                (should (equal (funcall names (gemini-ls-test--ask server "workspace_symbols" dir
+                                                                   :query "greet"))
+                               '(("greet_all" "tools/greeting.py"))))
+                (setq failing (list gopls pyright))
+                (should (member (gemini-ls-test--ask server "workspace_symbols" dir :query "greet")
+                                '((:code -32803 :message "gopls failed")
+                                  (:code -32803 :message "pyright-langserver failed")))))))
+        (ignore-errors (let ((eglot-autoreconnect nil)) (eglot-shutdown pyright)))))))
+
+(defmacro gemini-ls-test--in-utf-8 (server &rest body)
+  "Run BODY with SERVER's connection counting positions in UTF-8.
+As a newer eglot, which offers UTF-8, and gemini-ls, which takes it,
+would have it; Emacs 28's eglot 1.9 offers nothing: UTF-16."
+  (declare (indent 1))
+  `(let ((offer (symbol-function 'eglot-client-capabilities))
+         (caps (eglot--capabilities ,server)))
+     (setf (eglot--capabilities ,server) (append '(:positionEncoding "utf-8") caps))
+     (unwind-protect
+         (cl-letf (((symbol-function 'eglot-client-capabilities)
+                    (lambda (s)
+                      (if (eq s ,server)
+                          (append '(:general (:positionEncodings ["utf-32" "utf-8" "utf-16"]))
+                                  (funcall offer s))
+                        (funcall offer s)))))
+           (should (equal (gemini-ls--position-encoding ,server) "utf-8"))
+           ,@body)
+       (setf (eglot--capabilities ,server) caps))))
+
+(ert-deftest gemini-ls-test-language-feature-recounted ()
+  "Positions are recounted between the two connections' encodings.
+gemini-ls's in UTF-8, gopls's in UTF-16: the position asked about, and
+those of the answer, in every file, the one asked about or not."
+  (gemini-ls-test--with-gopls []
+    (should (equal (gemini-ls--position-encoding gopls) "utf-16"))
+    (gemini-ls-test--in-utf-8 server
+      (let ((greet (expand-file-name "greet/greet.go" dir))
+            (main.go (expand-file-name "main.go" dir)))
+        ;; Greet's column in main.go, 42, is past its end in UTF-16.
+        (should (equal (gemini-ls-test--places
+                        dir (gemini-ls-test--ask server "definition" main.go
+                                                 :position (gemini-ls-test--at 7 42)))
+                       '(("greet/greet.go" 4 5))))
+        (should (equal (gemini-ls-test--places
+                        dir (gemini-ls-test--ask server "references" main.go
+                                                 :position (gemini-ls-test--at 7 42)))
+                       '(("greet/greet.go" 4 5) ("greet/greet.go" 9 26) ("main.go" 7 42))))
+        ;; main.go is not visited: its copy read from disk counts.
+        (kill-buffer main)
+        (should (equal (mapcar (lambda (call)
+                                 (gemini-ls-test--where
+                                  dir (plist-get (plist-get call :from) :uri)
+                                  (aref (plist-get call :fromRanges) 0)))
+                               (gemini-ls-test--ask server "incoming_calls" greet
+                                                    :position (gemini-ls-test--at 4 5)))
+                       '(("greet/greet.go" 9 26) ("main.go" 7 42))))
+        ;; The calls' ranges are in the caller's file, main.go.
+        (should (equal (cl-find "Greet"
+                                (mapcar (lambda (call)
+                                          (let ((to (plist-get call :to)))
+                                            (list (plist-get to :name)
+                                                  (gemini-ls-test--where dir (plist-get to :uri)
+                                                                         (plist-get to :selectionRange))
+                                                  (gemini-ls-test--where dir (gemini-ls--uri main.go)
+                                                                         (aref (plist-get call :fromRanges) 0)))))
+                                        (gemini-ls-test--ask server "outgoing_calls" main.go
+                                                             :position (gemini-ls-test--at 6 5)))
+                                :key #'car :test #'equal)
+                       '("Greet" ("greet/greet.go" 4 5) ("main.go" 7 42))))
+        (should (equal (gemini-ls-test--edit-places
+                        dir (gemini-ls-test--ask server "rename" greet
+                                                 :position (gemini-ls-test--at 4 5)
+                                                 :newName "Salute"))
+                       '(("greet/greet.go" (3 3 "Salute") (4 5 "Salute") (9 26 "Salute"))
+                         ("main.go" (7 42 "Salute")))))
+        (should-not (cl-find-if (lambda (b) (string-prefix-p " *gemini-ls-text" (buffer-name b)))
+                                (buffer-list)))))))
+
+(ert-deftest gemini-ls-test-columns-in-encodings ()
+  "Columns count UTF-8 bytes, UTF-16 code units or characters, both ways.
+A column within a character stops before it; one past the line's end
+stops at its end."
+  (with-temp-buffer
+    (insert "h\u00e9\U0001F44Bx\nnext\n")
+    (goto-char 4)                       ; before x
+    (should (equal (mapcar #'gemini-ls--column '("utf-8" "utf-16" "utf-32")) '(7 4 3)))
+    (dolist (c '((7 "utf-8") (4 "utf-16") (3 "utf-32")))
+      (goto-char (point-max))
+      (forward-line -2)
+      (gemini-ls--move-to-column (car c) (cadr c))
+      (should (equal (list c (point)) (list c 4))))
+    (goto-char 1)
+    (gemini-ls--move-to-column 3 "utf-16")
+    (should (= (point) 3))
+    (gemini-ls--move-to-column 99 "utf-8")
+    (should (= (point) 5))))
+
+(ert-deftest gemini-ls-test-position-encoding ()
+  "A connection counts in what its server chose among eglot's offers.
+UTF-16 where eglot offered none (eglot 1.9) or the server chose none."
+  (let (offered chosen)
+    (cl-letf (((symbol-function 'eglot-client-capabilities)
+               (lambda (_) (and offered (list :general (list :positionEncodings offered)))))
+              ((symbol-function 'eglot--capabilities)
+               (lambda (_) (and chosen (list :positionEncoding chosen)))))
+      (should (equal (gemini-ls--position-encoding 'server) "utf-16"))
+      (setq chosen "utf-8")
+      (should (equal (gemini-ls--position-encoding 'server) "utf-16"))
+      (setq offered ["utf-32" "utf-8" "utf-16"])
+      (should (equal (gemini-ls--position-encoding 'server) "utf-8"))
+      (setq chosen nil)
+      (should (equal (gemini-ls--position-encoding 'server) "utf-16")))))
+
+(ert-deftest gemini-ls-test-language-feature-no-server ()
+  "A file no other language server of Emacs answers for is refused: -32001.
+Not gemini-ls's own, which manages notes.txt here, even claiming to
+answer; nor a server that does not answer the operation; no server
+is started."
+  (gemini-ls-test--with-gopls []
+    (let ((notes (expand-file-name "notes.txt" dir))
+          (data (expand-file-name "data.bin" dir))
+          (shape (expand-file-name "greet/shape.go" dir))
+          (servers (gethash (cons 'transient dir) eglot--servers-by-project))
+          (caps (eglot--capabilities gopls))
+          log)
+      (should (eq (with-current-buffer buf (eglot-current-server)) server))
+      (setf (eglot--capabilities server)
+            (append '(:referencesProvider t :hoverProvider t) (eglot--capabilities server)))
+      (with-temp-file data (insert "1010\n"))
+      (gemini-ls-test--recording-requests log
+        (should (equal (plist-get (gemini-ls-test--ask server "references" notes
+                                                       :position (gemini-ls-test--at 0 0))
+                                  :code)
+                       -32001))
+        (should (equal (gemini-ls-test--ask server "hover" data :position (gemini-ls-test--at 0 0))
+                       (list :code -32001
+                             :message (format "No language server of Emacs manages %s" data))))
+        (should (equal (gemini-ls-test--ask server "hover" (expand-file-name "none.go" dir)
+                                            :position (gemini-ls-test--at 0 0))
+                       (list :code -32001
+                             :message (format "No file %s" (expand-file-name "none.go" dir)))))
+        (setf (eglot--capabilities gopls) (append '(:typeDefinitionProvider :json-false) caps))
+        (unwind-protect
+            (should (equal (gemini-ls-test--ask server "type_definition" shape
+                                                :position (gemini-ls-test--at 12 4))
+                           (list :code -32001
+                                 :message (format "gopls, the language server of %s, does not answer type_definition"
+                                                  shape))))
+          (setf (eglot--capabilities gopls) caps)))
+      (should-not log)
+      (should (equal (gethash (cons 'transient dir) eglot--servers-by-project) servers))
+      ;; A question gemini-ls should not have asked: invalid params.
+      (should (equal (gemini-ls-test--ask server "frobnicate" shape)
+                     '(:code -32602 :message "Unknown operation \"frobnicate\"")))
+      (should (equal (condition-case err
+                         (eglot-handle-request server 'gemini/languageFeature :operation "hover")
+                       (jsonrpc-error (alist-get 'jsonrpc-error-code (cdr err))))
+                     -32602)))))
+
+(ert-deftest gemini-ls-test-language-feature-rename ()
+  "A rename is answered with the edit gopls proposes; nothing changes.
+Its refusal is passed on word for word.  Where the server offers
+prepareRename, it is asked first."
+  (gemini-ls-test--with-gopls []
+    (let ((greet (expand-file-name "greet/greet.go" dir))
+          (caps (eglot--capabilities gopls))
+          log)
+      (gemini-ls-test--recording-requests log
+        (should (equal (gemini-ls-test--edit-places
+                        dir (gemini-ls-test--ask server "rename" greet
+                                                 :position (gemini-ls-test--at 4 5)
+                                                 :newName "Salute"))
+                       `(("greet/greet.go" (3 3 "Salute") (4 5 "Salute") (9 26 "Salute"))
+                         ("main.go" (7 ,(gemini-ls-test--greet-column server) "Salute"))))))
+      (should (equal (mapcar #'car log) '(:textDocument/rename)))
+      (should (equal (gemini-ls-test--file dir "greet/greet.go")
+                     (cdr (assoc "greet/greet.go" gemini-ls-test--go-files))))
+      (should (equal (with-current-buffer main (buffer-string))
+                     (cdr (assoc "main.go" gemini-ls-test--go-files))))
+      (should-not (buffer-modified-p main))
+      (should (equal (gemini-ls-test--ask server "rename" greet
+                                          :position (gemini-ls-test--at 4 5) :newName "1x")
+                     '(:code -32803 :message "invalid identifier to rename: \"1x\"")))
+      (setf (eglot--capabilities gopls) (append '(:renameProvider (:prepareProvider t)) caps))
+      (unwind-protect
+          (progn
+            (setq log nil)
+            (gemini-ls-test--recording-requests log
+              ;; string, a builtin.
+              (should (equal (gemini-ls-test--ask server "rename" greet
+                                                  :position (gemini-ls-test--at 4 17)
+                                                  :newName "text")
+                             '(:code -32803 :message "gopls cannot rename the symbol there"))))
+            (should (equal (mapcar #'car log) '(:textDocument/prepareRename)))
+            (setq log nil)
+            (gemini-ls-test--recording-requests log
+              (should (plist-get (gemini-ls-test--ask server "rename" greet
+                                                      :position (gemini-ls-test--at 4 5)
+                                                      :newName "Salute")
+                                 :documentChanges)))
+            (should (equal (mapcar #'car (reverse log))
+                           '(:textDocument/prepareRename :textDocument/rename))))
+        (setf (eglot--capabilities gopls) caps)))))
+
+(ert-deftest gemini-ls-test-language-feature-unsent-changes ()
+  "The server is asked about the buffers as they are, changes not yet sent.
+eglot sends a buffer's changes once Emacs idles; they go first."
+  (gemini-ls-test--with-gopls []
+    (let ((eglot-send-changes-idle-time 3600))
+      (with-current-buffer main
+        (goto-char (point-max))
+        (insert "\nfunc again() string { return greet.Greet(\"y\") }\n"))
+      (should (equal (gemini-ls-test--places
+                      dir (gemini-ls-test--ask server "references"
+                                               (expand-file-name "greet/greet.go" dir)
+                                               :position (gemini-ls-test--at 4 5)))
+                     `(("greet/greet.go" 4 5) ("greet/greet.go" 9 26)
+                       ("main.go" 10 35) ("main.go" 7 ,(gemini-ls-test--greet-column server)))))
+      (with-current-buffer main (set-buffer-modified-p nil)))))
+
+(ert-deftest gemini-ls-test-language-feature-answer-from-a-timer ()
+  "An answer jsonrpc hands over from a timer is taken as it comes.
+As jsonrpc 1.0.20 and newer (Emacs 30's) do, where Emacs 28's calls
+back from the process filter: the wait does not last until the next
+output or the deadline, here an hour away."
+  (gemini-ls-test--with-gopls []
+    (let* ((gemini-ls-language-feature-timeout 3600)
+           (answer (vector (list :uri (gemini-ls--uri (expand-file-name "main.go" dir))
+                                 :range (list :start (gemini-ls-test--at 7 35)
+                                              :end (gemini-ls-test--at 7 40)))))
+           ;; A server with nothing to say while Emacs waits (gopls may
+           ;; report its progress any time).
+           (quiet (make-process :name "quiet" :command '("sleep" "3600") :noquery t))
+           (process (symbol-function 'jsonrpc--process)))
+      (unwind-protect
+          (cl-letf (((symbol-function 'jsonrpc--process)
+                     (lambda (conn) (if (eq conn gopls) quiet (funcall process conn))))
+                    ((symbol-function 'jsonrpc-async-request)
+                     (lambda (_conn _method _params &rest args)
+                       (run-at-time 0.1 nil (plist-get args :success-fn) answer))))
+            (should (equal (gemini-ls-test--places
+                            dir (gemini-ls-test--ask server "references"
+                                                     (expand-file-name "main.go" dir)
+                                                     :position (gemini-ls-test--at 7 (gemini-ls-test--greet-column server))))
+                           `(("main.go" 7 ,(gemini-ls-test--greet-column server))))))
+        (delete-process quiet)))))
+
+(ert-deftest gemini-ls-test-language-feature-server-errors ()
+  "The other server's silence and errors, as gemini-ls is told them.
+No answer in `gemini-ls-language-feature-timeout': an error, not a
+wait; MethodNotFound: -32001, as no server; any other error: -32803,
+its message (-32001 among them, which is LSP's UnknownErrorCode)."
+  (gemini-ls-test--with-gopls []
+    (let ((greet (expand-file-name "greet/greet.go" dir))
+          (gemini-ls-language-feature-timeout 0.5)
+          error)
+      (cl-letf (((symbol-function 'jsonrpc-async-request)
+                 (lambda (_conn _method _params &rest args)
+                   (when error (funcall (plist-get args :error-fn) error)))))
+        (should (equal (gemini-ls-test--ask server "references" greet
+                                            :position (gemini-ls-test--at 4 5))
+                       '(:code -32803
+                         :message "gopls did not answer textDocument/references within 0.5 s")))
+        (setq error '(:code -32601 :message "Unhandled method"))
+        (should (equal (plist-get (gemini-ls-test--ask server "references" greet
+                                                       :position (gemini-ls-test--at 4 5))
+                                  :code)
+                       -32001))
+        (setq error '(:code -32001 :message "the index is not ready"))
+        (should (equal (gemini-ls-test--ask server "references" greet
+                                            :position (gemini-ls-test--at 4 5))
+                       '(:code -32803 :message "the index is not ready")))))))
+
+;; The whole way: the model's tool call, gemini-ls, Emacs, gopls.
+
+(ert-deftest gemini-ls-test-navigate-code-from-eglot ()
+  "The model's navigate_code is answered by gopls through eglot.
+gemini-ls asks Emacs (`gemini/languageFeature'), which asks the Go
+files' own server; the model reads each reference's file and line."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-gopls
+        [((chunks . [((call . ((name . "navigate_code")
+                               (args . ((operation . "references")
+                                        (file_path . "greet/greet.go")
+                                        (line . 5)
+                                        (symbol . "Greet"))))))]))
+         ((text . "Greet is used in main.go."))]
+      (gemini-ls-test--prompt buf "who uses Greet?")
+      (should (string-match-p "Greet is used in main\\.go\\." (gemini-ls-test--chat)))
+      (let ((output (car (gemini-ls-test--tool-outputs gemini-ls-test--record))))
+        (should (stringp output))
+        (should (string-prefix-p
+                 "3 references to Greet (from the editor's language servers):\n" output))
+        (should (string-match-p (concat "^greet/greet\\.go\n"
+                                        "  5: func Greet(name string) string {\n"
+                                        "  10: func Hi() string { return Greet(\"everyone\") }$")
+                                output))
+        (should (string-match-p "^main\\.go\n  8: \tfmt\\.Println(.*greet\\.Greet(\"x\"))$"
+                                output)))
+      ;; greet.go was visited for gopls, then no more.
+      (should-not (find-buffer-visiting (expand-file-name "greet/greet.go" dir))))))
+
+(ert-deftest gemini-ls-test-rename-symbol-reviewed ()
+  "The model's rename_symbol: gopls's edit, reviewed across files, accepted.
+Emacs answers with the edit gopls proposes through eglot and changes
+nothing; gemini-ls proposes it as one change of both files, which the
+review shows and, accepted, writes."
+  (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
+    (gemini-ls-test--with-gopls
+        [((chunks . [((call . ((name . "rename_symbol")
+                               (args . ((file_path . "greet/greet.go")
+                                        (line . 5)
+                                        (symbol . "Greet")
+                                        (new_name . "Salute"))))))]))
+         ((text . "Renamed."))]
+      (let ((greet (expand-file-name "greet/greet.go" dir))
+            (main.go (expand-file-name "main.go" dir)))
+        (gemini-ls-test--start buf "rename Greet to Salute")
+        (with-current-buffer (gemini-ls-test--review)
+          (let ((review (buffer-string)))
+            (should (string-match-p "^--- a/greet/greet\\.go$" review))
+            (should (string-match-p "^-func Greet(name string) string {$" review))
+            (should (string-match-p "^\\+func Salute(name string) string {$" review))
+            (should (string-match-p "^\\+func Hi() string { return Salute(\"everyone\") }$" review))
+            (should (string-match-p "^--- a/main\\.go$" review))
+            (should (string-match-p "^\\+.*greet\\.Salute(\"x\"))$" review)))
+          ;; Nothing is written before the user accepts.
+          (should (equal (gemini-ls-test--file dir "greet/greet.go")
+                         (cdr (assoc "greet/greet.go" gemini-ls-test--go-files))))
+          (gemini-ls-review-accept-all))
+        (gemini-ls-test--wait-done)
+        (should (string-match-p "Renamed\\." (gemini-ls-test--chat)))
+        (dolist (file (list greet main.go))
+          (let ((text (with-temp-buffer (insert-file-contents file) (buffer-string))))
+            (should-not (string-search "Greet" text))
+            (should (string-search "Salute" text))))
+        (should (string-search "func Salute(name string) string {"
+                               (gemini-ls-test--file dir "greet/greet.go")))
+        (should (string-search "greet.Salute(\"x\")" (gemini-ls-test--file dir "main.go")))
+        (should (equal (car (gemini-ls-test--tool-outputs gemini-ls-test--record))
+                       (concat "Rename Greet to Salute (proposed by the editor's language servers): "
+                               "4 edits in 2 files changed: greet/greet.go (3 edits), main.go (1 edit).")))))))
 
 ;;;; Beside the buffer's own language server
 
