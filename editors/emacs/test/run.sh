@@ -28,6 +28,11 @@ fi
 # gemini-ls (gopls, pyright), as `make langservers' installs them (in the
 # real HOME, replaced below).
 export GEMINI_LS_LANGSERVERS="${GEMINI_LS_LANGSERVERS:-$HOME/.cache/gemini-ls/langservers/bin}"
+# In editors/newer-editors.sh's chroots: its gopls, and the Go it runs.
+if [[ -n "${GEMINI_GOPLS:-}" && -x "$GEMINI_GOPLS" ]]; then
+  GEMINI_LS_LANGSERVERS=$(dirname "$GEMINI_GOPLS")
+  [[ -z "${GEMINI_GOPLS_PATH:-}" ]] || PATH="$GEMINI_GOPLS_PATH:$PATH"
+fi
 export HOME="$tmp/home"; mkdir -p "$HOME/.gemini"
 # The user answered the folder trust question already for the tests'
 # projects, made in the temporary directory ("Don't trust": untrusted, as
