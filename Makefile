@@ -169,7 +169,7 @@ test-vscode: vsix
 	GEMINI_VSIX=editors/vscode/dist/gemini-ls.vsix node editors/vscode/test/e2e/run.mjs
 
 # tmux runs the real, interactive editor of the screen tests.
-test-nvim:
+test-nvim: langservers
 	@$(call debs,neovim tmux)
 	bash editors/nvim/tests/run.sh
 
@@ -178,13 +178,13 @@ test-emacs: langservers
 	bash editors/emacs/test/run.sh
 
 # newer-editors.sh installs debootstrap and makes its chroots itself.
-test-newer-editors:
+test-newer-editors: langservers
 	bash editors/newer-editors.sh trixie
 	bash editors/newer-editors.sh testing
 
 # The Emacs package's tests in Debian trixie's Emacs 30 alone (part of
 # test-newer-editors), which take its emacs-*-30.txt pictures.
-test-emacs-newer:
+test-emacs-newer: langservers
 	bash editors/newer-editors.sh trixie emacs
 
 # Real Helix (Debian sid's hx: Helix is in no other suite) in tmux, with only
