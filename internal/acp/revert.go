@@ -57,12 +57,7 @@ func (t *turn) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]di
 		return out, nil
 	}
 	for i, c := range req.Changes {
-		var d dialog.Decision
-		if c.Remove {
-			d, err = conversation.LandRevertOnDisk(ctx, c)
-		} else {
-			d, err = sess.land(ctx, c.FileChange)
-		}
+		d, err := sess.landChange(ctx, c)
 		if err != nil {
 			return nil, err
 		}
@@ -102,13 +97,7 @@ func (t *turn) landCallFiles(ctx context.Context, req dialog.LandFilesRequest) (
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		var d dialog.Decision
-		var err error
-		if c.Remove {
-			d, err = conversation.LandRevertOnDisk(ctx, c)
-		} else {
-			d, err = sess.land(ctx, c.FileChange)
-		}
+		d, err := sess.landChange(ctx, c)
 		if err != nil {
 			return nil, err
 		}
@@ -134,4 +123,14 @@ func filesShown(changes []dialog.RevertChange) ([]sdk.ToolCallContent, []sdk.Too
 		locations = append(locations, sdk.ToolCallLocation{Path: c.Path})
 	}
 	return diffs, locations
+}
+
+// landChange lands one file of several: deleted on disk when the agent
+// created it and a revert removes it (ACP has no way to delete through
+// the client), else written as an edit is.
+func (sess *session) landChange(ctx context.Context, c dialog.RevertChange) (dialog.Decision, error) {
+	if c.Remove {
+		return conversation.LandRevertOnDisk(ctx, c)
+	}
+	return sess.land(ctx, c.FileChange)
 }
