@@ -82,15 +82,18 @@ type Provider interface {
 
 // NoServerError says a provider has no language server for a file.
 type NoServerError struct {
-	// Language names the file's language ("Go"), or the file when no
-	// language is known for it.
-	Language string
+	// Language names the file's language ("Go"); File names the file
+	// instead where its language is not known.
+	Language, File string
 	// Install says what to install for one, "" when nothing is known.
 	Install string
 }
 
 func (e *NoServerError) Error() string {
 	msg := "no language server is available for " + e.Language + " files"
+	if e.Language == "" {
+		msg = "no language server is available for " + e.File
+	}
 	if e.Install != "" {
 		msg += "; install " + e.Install
 	}

@@ -82,11 +82,7 @@ func (l languageFeatures) Ask(ctx context.Context, req codeintel.Request) (codei
 	}
 	s.log.Debug("gemini/languageFeature", zap.String("operation", string(req.Op)), zap.Error(err))
 	if rpcErr.Code == codeNoServer {
-		language := req.LanguageID
-		if language == "" {
-			language = filepath.Base(req.Path)
-		}
-		return codeintel.Answer{}, &codeintel.NoServerError{Language: language}
+		return codeintel.Answer{}, &codeintel.NoServerError{Language: req.LanguageID, File: filepath.Base(req.Path)}
 	}
 	// The servers' own answer (a refusal to rename), told to the model
 	// word for word by the tool.
