@@ -32,15 +32,6 @@ const (
 	maxHover = 2000
 )
 
-// symbolAt is where a call's symbol is: the file, its text and the
-// symbol's start in it.
-type symbolAt struct {
-	path string
-	text string
-	pos  workspace.Position // 0-based line, byte column
-	line string             // the line's text, as the model sees it
-}
-
 // readSymbolFile reads path for a code-intelligence call, as read_file
 // would: not ignored, not in .git, text.
 func readSymbolFile(ctx context.Context, ws *workspace.Workspace, path string) (string, error) {
@@ -67,16 +58,16 @@ func readSymbolFile(ctx context.Context, ws *workspace.Workspace, path string) (
 // (1-based; 0: the only one) whole-word appearance there. Its errors
 // tell the model what the line holds and where else the symbol is, so
 // that the next call can be right.
-func findSymbol(text string, line int, symbol string, occurrence int) (workspace.Position, string, error) {
+func findSymbol(text string, line int, symbol string, occurrence int) (workspace.Position, error) {
 	if strings.TrimSpace(symbol) == "" {
-		return workspace.Position{}, "", errors.New("The 'symbol' parameter must be non-empty: the name of the symbol on the line.")
+		return workspace.Position{}, errors.New("The 'symbol' parameter must be non-empty: the name of the symbol on the line.")
 	}
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	if strings.HasSuffix(text, "\n") {
 		lines = lines[:len(lines)-1]
 	}
 	if line < 1 || line > len(lines) {
-		return workspace.Position{}, "", fmt.Errorf("Line %d is not in the file, which has %d lines.", line, len(lines))
+		return workspace.Position{}, fmt.Errorf("Line %d is not in the file, which has %d lines.", line, len(lines))
 	}
 	src := lines[line-1]
 	at := wordIndexes(src, symbol)
@@ -89,17 +80,17 @@ func findSymbol(text string, line int, symbol string, occurrence int) (workspace
 		if elsewhere := linesWith(lines, symbol, 5); len(elsewhere) > 0 {
 			msg += fmt.Sprintf("\nIt is on %s %s.", plural(len(elsewhere), "line", "lines"), joinInts(elsewhere))
 		}
-		return workspace.Position{}, "", errors.New(msg)
+		return workspace.Position{}, errors.New(msg)
 	case occurrence > len(at):
-		return workspace.Position{}, "", fmt.Errorf("%q appears %d %s on line %d, so there is no occurrence %d.", symbol, len(at), plural(len(at), "time", "times"), line, occurrence)
+		return workspace.Position{}, fmt.Errorf("%q appears %d %s on line %d, so there is no occurrence %d.", symbol, len(at), plural(len(at), "time", "times"), line, occurrence)
 	case occurrence < 1 && len(at) > 1:
-		return workspace.Position{}, "", fmt.Errorf("%q appears %d times on line %d (%s): give 'occurrence' (1 to %d, from the left) to say which.", symbol, len(at), line, clip(strings.TrimSpace(src), maxLineText), len(at))
+		return workspace.Position{}, fmt.Errorf("%q appears %d times on line %d (%s): give 'occurrence' (1 to %d, from the left) to say which.", symbol, len(at), line, clip(strings.TrimSpace(src), maxLineText), len(at))
 	}
 	i := 0
 	if occurrence > 0 {
 		i = occurrence - 1
 	}
-	return workspace.Position{Line: line - 1, Character: at[i]}, src, nil
+	return workspace.Position{Line: line - 1, Character: at[i]}, nil
 }
 
 // wordIndexes are the byte offsets of symbol in s where it is a whole

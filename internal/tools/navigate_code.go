@@ -149,7 +149,7 @@ func (c *navigateCodeCall) Execute(ctx context.Context, _ CallInfo) (Result, err
 		}
 		req.Text = text
 		if c.op.Positional() {
-			pos, _, err := findSymbol(text, c.line, c.symbol, c.occurrence)
+			pos, err := findSymbol(text, c.line, c.symbol, c.occurrence)
 			if err != nil {
 				return failure(err.Error()), nil
 			}

@@ -76,7 +76,7 @@ func (c *renameSymbolCall) Execute(ctx context.Context, _ CallInfo) (Result, err
 	if err != nil {
 		return failureOf(ctx, err)
 	}
-	pos, _, err := findSymbol(text, c.line, c.symbol, c.occurrence)
+	pos, err := findSymbol(text, c.line, c.symbol, c.occurrence)
 	if err != nil {
 		return failure(err.Error()), nil
 	}
