@@ -27,7 +27,20 @@ type lspDiagnostic struct {
 	Message  string          `json:"message"`
 }
 
-var severities = map[int]string{1: "error", 2: "warning", 3: "information", 4: "hint"}
+// severityName is LSP's DiagnosticSeverity s as the tools name it.
+func severityName(s int) string {
+	switch s {
+	case 1:
+		return "error"
+	case 2:
+		return "warning"
+	case 3:
+		return "information"
+	case 4:
+		return "hint"
+	}
+	return ""
+}
 
 // Diagnostics are the diagnostics the servers already running for the
 // files at paths published, of each file's current text (sent them
@@ -126,7 +139,7 @@ func convertDiagnostics(items []lspDiagnostic) []tools.Diagnostic {
 		out = append(out, tools.Diagnostic{
 			Line:     d.Range.Start.Line + 1,
 			Column:   d.Range.Start.Character + 1,
-			Severity: severities[d.Severity],
+			Severity: severityName(d.Severity),
 			Message:  d.Message,
 			Source:   d.Source,
 			Code:     code,

@@ -41,12 +41,19 @@ type renameParams struct {
 	NewName string `json:"newName"`
 }
 
-// positionalMethods are the ops answered by one request at a position.
-var positionalMethods = map[codeintel.Op]string{
-	codeintel.Definition:     "textDocument/definition",
-	codeintel.TypeDefinition: "textDocument/typeDefinition",
-	codeintel.Implementation: "textDocument/implementation",
-	codeintel.Hover:          "textDocument/hover",
+// positionalMethod is the request that answers op at a position alone.
+func positionalMethod(op codeintel.Op) (string, bool) {
+	switch op {
+	case codeintel.Definition:
+		return "textDocument/definition", true
+	case codeintel.TypeDefinition:
+		return "textDocument/typeDefinition", true
+	case codeintel.Implementation:
+		return "textDocument/implementation", true
+	case codeintel.Hover:
+		return "textDocument/hover", true
+	}
+	return "", false
 }
 
 // answer asks the server req's question about doc's file, in LSP's shapes.
@@ -70,7 +77,7 @@ func (s *server) answer(ctx context.Context, req codeintel.Request, doc docSync)
 	case codeintel.Rename:
 		return s.rename(ctx, at, doc, req.NewName)
 	}
-	method, ok := positionalMethods[req.Op]
+	method, ok := positionalMethod(req.Op)
 	if !ok {
 		return nil, fmt.Errorf("%w %q", codeintel.ErrUnknownOp, req.Op)
 	}
@@ -233,7 +240,7 @@ func (m *Manager) startAt(ctx context.Context, root, languageID string) ([]*serv
 	}
 	if len(srvs) == 0 {
 		language := "this workspace's"
-		if name, ok := languageNames[languageID]; ok {
+		if name, ok := nameOfFiletype(languageID); ok {
 			language = name
 		}
 		return nil, &codeintel.NoServerError{Language: language}

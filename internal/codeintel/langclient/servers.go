@@ -125,31 +125,73 @@ func (s serverSpec) installHint() string {
 	return s.cmd[0] + ` (the command codeIntelligence.servers gives "` + s.name + `"; it is not on PATH)`
 }
 
-// filetypeByExt is the LSP language id of a file by its extension.
-var filetypeByExt = map[string]string{
-	".go":  "go",
-	".rs":  "rust",
-	".py":  "python",
-	".pyi": "python",
-	".ts":  "typescript", ".mts": "typescript", ".cts": "typescript",
-	".tsx": "typescriptreact",
-	".js":  "javascript", ".mjs": "javascript", ".cjs": "javascript",
-	".jsx": "javascriptreact",
-	".c":   "c", ".h": "c",
-	".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp",
-	".hh": "cpp", ".hpp": "cpp", ".hxx": "cpp", ".h++": "cpp",
-	".java": "java",
+// filetypeOfExt is the LSP language id of a file by its extension.
+func filetypeOfExt(ext string) (string, bool) {
+	switch ext {
+	case ".go":
+		return "go", true
+	case ".rs":
+		return "rust", true
+	case ".py", ".pyi":
+		return "python", true
+	case ".ts", ".mts", ".cts":
+		return "typescript", true
+	case ".tsx":
+		return "typescriptreact", true
+	case ".js", ".mjs", ".cjs":
+		return "javascript", true
+	case ".jsx":
+		return "javascriptreact", true
+	case ".c", ".h":
+		return "c", true
+	case ".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++":
+		return "cpp", true
+	case ".java":
+		return "java", true
+	}
+	return "", false
 }
 
-// filetypeByName is the language id of files known by their whole name.
-var filetypeByName = map[string]string{"go.mod": "gomod", "go.work": "gowork"}
+// filetypeOfName is the language id of files known by their whole name.
+func filetypeOfName(base string) (string, bool) {
+	switch base {
+	case "go.mod":
+		return "gomod", true
+	case "go.work":
+		return "gowork", true
+	}
+	return "", false
+}
 
-// languageNames are the filetypes' names for people.
-var languageNames = map[string]string{
-	"go": "Go", "gomod": "go.mod", "gowork": "go.work", "rust": "Rust", "python": "Python",
-	"typescript": "TypeScript", "typescriptreact": "TypeScript (TSX)",
-	"javascript": "JavaScript", "javascriptreact": "JavaScript (JSX)",
-	"c": "C", "cpp": "C++", "java": "Java",
+// nameOfFiletype is filetype ft's name for people.
+func nameOfFiletype(ft string) (string, bool) {
+	switch ft {
+	case "go":
+		return "Go", true
+	case "gomod":
+		return "go.mod", true
+	case "gowork":
+		return "go.work", true
+	case "rust":
+		return "Rust", true
+	case "python":
+		return "Python", true
+	case "typescript":
+		return "TypeScript", true
+	case "typescriptreact":
+		return "TypeScript (TSX)", true
+	case "javascript":
+		return "JavaScript", true
+	case "javascriptreact":
+		return "JavaScript (JSX)", true
+	case "c":
+		return "C", true
+	case "cpp":
+		return "C++", true
+	case "java":
+		return "Java", true
+	}
+	return "", false
 }
 
 // filetypes are the language ids path may have, the likeliest first: by
@@ -158,11 +200,11 @@ var languageNames = map[string]string{
 func filetypes(path, hint string) []string {
 	var fts []string
 	base := filepath.Base(path)
-	if ft, ok := filetypeByName[base]; ok {
+	if ft, ok := filetypeOfName(base); ok {
 		fts = append(fts, ft)
 	}
 	ext := strings.ToLower(filepath.Ext(base))
-	if ft, ok := filetypeByExt[ext]; ok {
+	if ft, ok := filetypeOfExt(ext); ok {
 		fts = append(fts, ft)
 	}
 	if hint != "" {
@@ -178,7 +220,7 @@ func filetypes(path, hint string) []string {
 // is known.
 func languageName(path string, fts []string) string {
 	for _, ft := range fts {
-		if name, ok := languageNames[ft]; ok {
+		if name, ok := nameOfFiletype(ft); ok {
 			return name
 		}
 	}
