@@ -18,7 +18,7 @@ import (
 // while it is answered, as an editor sends completion requests. Every
 // frame is timestamped: a request when its write starts, an answer when
 // its last byte was read. Requests the server makes are answered null
-// (window/workDoneProgress/create and the like).
+// (window/workDoneProgress/create and the like), or by onRequest when set.
 type rawEditor struct {
 	wmu sync.Mutex // one frame at a time
 	w   io.Writer
@@ -29,7 +29,11 @@ type rawEditor struct {
 	// onReply, when set, sees every answer as it is read, before the
 	// caller does, in the reader's goroutine.
 	onReply func(id int64, r reply)
-	readErr error
+	// onRequest, when set before the first frame is read, answers the
+	// server's requests (a language server's workspace/configuration
+	// wants an array); it is called in its own goroutine.
+	onRequest func(method string, params json.RawMessage) any
+	readErr   error
 }
 
 // reply is the answer to a request, and when it was read.
@@ -85,6 +89,7 @@ func (e *rawEditor) dispatch(body []byte, at time.Time) {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
 		Result json.RawMessage `json:"result"`
 		Error  *rpcError       `json:"error"`
 	}
@@ -93,9 +98,15 @@ func (e *rawEditor) dispatch(body []byte, at time.Time) {
 	}
 	switch {
 	case m.Method != "" && len(m.ID) > 0:
-		// A request of the server's: answered null, from another
-		// goroutine so that reading goes on.
-		go e.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
+		// A request of the server's: answered (null unless onRequest
+		// says otherwise) from another goroutine so that reading goes on.
+		go func() {
+			var result any
+			if e.onRequest != nil {
+				result = e.onRequest(m.Method, m.Params)
+			}
+			_, _ = e.write(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+		}()
 	case m.Method == "" && len(m.ID) > 0:
 		var id int64
 		if json.Unmarshal(m.ID, &id) != nil {
