@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
@@ -128,7 +129,7 @@ func renameInEditor(t *testing.T, f clientFeatures) (*Server, *filesEditor, dial
 		path := filepath.Join(root, name)
 		before := "package main\n\nfunc greet() {}\n"
 		after := "package main\n\nfunc hello() {}\n"
-		s.docs.Open(workspace.Document{Path: path, URI: "file://" + path, Version: 1, Text: before})
+		s.docs.Open(workspace.Document{Path: path, URI: string(uri.File(path)), Version: 1, Text: before})
 		e.after[path] = after
 		req.Changes = append(req.Changes, dialog.RevertChange{FileChange: workspace.FileChange{Path: path, Exists: true, Open: true, Version: 1, Before: before, After: after}})
 	}

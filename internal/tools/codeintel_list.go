@@ -27,10 +27,19 @@ type lister struct {
 	left  int // of them, left out
 	files map[string]map[int]string
 	lines map[string][]string // each file's lines, read once
+	// seen is whether each path a server named may be read, resolved:
+	// asked once per file, not once per place (the ignore rules are
+	// read from disk each time).
+	seen map[string]readablePath
+}
+
+type readablePath struct {
+	path string
+	ok   bool
 }
 
 func newLister(ctx context.Context, ws *workspace.Workspace) *lister {
-	return &lister{ctx: ctx, ws: ws, files: map[string]map[int]string{}, lines: map[string][]string{}}
+	return &lister{ctx: ctx, ws: ws, files: map[string]map[int]string{}, lines: map[string][]string{}, seen: map[string]readablePath{}}
 }
 
 // add adds loc, with note said of it ("" for none).
@@ -59,11 +68,13 @@ func (l *lister) readable(path string) (string, bool) {
 	if path == "" {
 		return "", false
 	}
-	resolved, err := l.ws.Resolve(path)
-	if err != nil || hidden(l.ctx, l.ws, resolved, false) {
-		return "", false
+	if r, ok := l.seen[path]; ok {
+		return r.path, r.ok
 	}
-	return resolved, true
+	resolved, err := l.ws.Resolve(path)
+	r := readablePath{path: resolved, ok: err == nil && !hidden(l.ctx, l.ws, resolved, false)}
+	l.seen[path] = r
+	return r.path, r.ok
 }
 
 // lineText is line (0-based) of path, trimmed and clipped; "" when it
