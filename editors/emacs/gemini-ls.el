@@ -2744,8 +2744,27 @@ Other actions go to SERVER as eglot executes them."
 The name depends on eglot's version.  A managed buffer may set it for
 the negotiated position encoding.")
 
+(defvar gemini-ls--edit-encoding nil
+  "The position encoding of the gemini-ls connection whose edit is read.
+Bound while an edit of gemini-ls is read: its columns count in that
+connection's encoding, not in that of another language server managing
+the file's buffer (eglot's buffer-local column function).  nil: the
+buffer's own.")
+
+(defun gemini-ls--edit-point (position)
+  "The point of POSITION, an LSP Position of gemini-ls's edit, or a marker.
+Counted in `gemini-ls--edit-encoding', else as the buffer counts."
+  (if (not gemini-ls--edit-encoding)
+      (eglot--lsp-position-to-point position t)
+    (save-excursion
+      (goto-char (point-min))
+      (forward-line (plist-get position :line))
+      (gemini-ls--move-to-column (plist-get position :character) gemini-ls--edit-encoding)
+      (copy-marker (point)))))
+
 (defun gemini-ls--apply-edits-to-string (text edits buffer)
-  "TEXT with the LSP text EDITS applied, counting columns as BUFFER does."
+  "TEXT with the LSP text EDITS applied, counting columns as BUFFER does.
+Or in `gemini-ls--edit-encoding' when it is bound."
   (let ((vars (cl-remove-if-not #'boundp gemini-ls--column-vars)))
     (cl-progv vars (mapcar (lambda (v) (buffer-local-value v buffer)) vars)
       (with-temp-buffer
@@ -2753,8 +2772,8 @@ the negotiated position encoding.")
         (let ((regions
                (mapcar (lambda (e)
                          (let ((r (plist-get e :range)))
-                           (list (eglot--lsp-position-to-point (plist-get r :start) t)
-                                 (eglot--lsp-position-to-point (plist-get r :end) t)
+                           (list (gemini-ls--edit-point (plist-get r :start))
+                                 (gemini-ls--edit-point (plist-get r :end))
                                  (plist-get e :newText))))
                        (append edits nil))))
           ;; Markers keep earlier edits' positions valid after later ones.
@@ -2941,15 +2960,17 @@ Return the ApplyWorkspaceEditResult."
                  :failureReason (error-message-string err)))))
 
 (cl-defmethod eglot-handle-request
-  ((_ gemini-ls-server) (_ (eql workspace/applyEdit)) &key edit
+  ((server gemini-ls-server) (_ (eql workspace/applyEdit)) &key edit
    &allow-other-keys)
-  "Apply EDIT, a change that needs no review (auto_edit, \"Always Apply\").
-A change to review comes as `gemini/request'; one sent as a request
-would keep Emacs from answering until the review ends, so it is refused."
+  "Apply EDIT of SERVER, a change that needs no review (auto_edit).
+\"Always Apply\" too.  A change to review comes as `gemini/request'; one
+sent as a request would keep Emacs from answering until the review
+ends, so it is refused."
   (if (gemini-ls--needs-confirmation-p edit)
       '(:applied :json-false
         :failureReason "gemini-ls.el reviews changes sent as gemini/request only")
-    (gemini-ls--apply-plain edit)))
+    (let ((gemini-ls--edit-encoding (gemini-ls--position-encoding server)))
+      (gemini-ls--apply-plain edit))))
 
 ;;;; Requests that wait for the user
 
@@ -3435,7 +3456,9 @@ If you edited a file's buffer during the review, it keeps your text."
 (defun gemini-ls--review-open (req)
   "Show the change of REQ in the real buffers and in a review buffer."
   (let* ((params (gemini-ls--request-params req))
-         (files (gemini-ls--edit-files (plist-get params :edit)))
+         (files (let ((gemini-ls--edit-encoding
+                       (gemini-ls--position-encoding (gemini-ls--request-server req))))
+                  (gemini-ls--edit-files (plist-get params :edit))))
          (buf (generate-new-buffer "*gemini review*")))
     (condition-case err
         (dolist (f files)
