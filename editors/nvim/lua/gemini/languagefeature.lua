@@ -523,7 +523,15 @@ function M.answer(params, encoding, self_id)
   if loaded_here then
     hidden[buf] = nil
     if vim.api.nvim_buf_is_valid(buf) and vim.fn.bufwinid(buf) == -1 then
-      -- Gone again: the servers close the document.
+      -- Gone again: the servers close the document. Its semantic tokens
+      -- stopped first: Neovim 0.10 keeps a deleted buffer's highlighter,
+      -- whose answer still on its way then fails on the buffer gone
+      -- ("Invalid buffer id"), shown to the user.
+      if vim.lsp.semantic_tokens and vim.lsp.semantic_tokens.stop then
+        for _, c in ipairs(clients_of(buf, nil)) do
+          pcall(vim.lsp.semantic_tokens.stop, buf, c.id)
+        end
+      end
       pcall(vim.api.nvim_buf_delete, buf, { force = true })
     end
   end
