@@ -15,7 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient"
-	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient/langservertest"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -86,7 +86,7 @@ var codeIntelCases = []codeIntelCase{
 // and -p90-ms, of the per-iteration differences; answer-bytes, the size
 // of gopls's result.
 func BenchmarkCodeIntelOverhead(b *testing.B) {
-	gopls := langserverPath(b, "gopls")
+	gopls := langservertest.Find(b, "gopls")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	root := tempRoot(b)
@@ -192,27 +192,6 @@ func askTool(ctx context.Context, navigate tools.Tool, root string, c codeIntelC
 		return 0, fmt.Errorf("navigate_code %s answered %.300q, want it to start %q", c.op, res.Output, c.head)
 	}
 	return d, nil
-}
-
-// langserverPath is the path of the language server command name, found
-// where `make langservers` installs the pinned ones
-// (~/.cache/gemini-ls/langservers/bin, put first on PATH for the
-// benchmark, so that langclient finds it too) or on PATH. Where it is
-// missing the benchmark fails under CI and skips elsewhere
-// (platformtest.Tool).
-func langserverPath(b *testing.B, name string) string {
-	b.Helper()
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".cache")
-		}
-	}
-	if cache != "" {
-		bin := filepath.Join(cache, "gemini-ls", "langservers", "bin")
-		b.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	}
-	return platformtest.Tool(b, name)
 }
 
 // rawGopls is a gopls process spoken to by rawEditor, with no layer of

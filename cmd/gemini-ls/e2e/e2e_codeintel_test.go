@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
-	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient/langservertest"
 )
 
 // A small Go module: Greet defined in greet/, called twice from main.
@@ -21,20 +21,12 @@ var goModule = map[string]string{
 	"main.go":        "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/hello/greet\"\n)\n\nfunc main() {\n\tfmt.Println(greet.Greet(\"x\"))\n\tfmt.Println(greet.Greet(\"y\"))\n}\n",
 }
 
-// langServersPath is PATH with the pinned language servers (make
-// langservers) first; the test fails under CI and skips elsewhere when
-// name is not there.
+// langServersPath is PATH with the pinned language servers first
+// (langservertest.Find), name among them.
 func langServersPath(t *testing.T, name string) string {
 	t.Helper()
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		home, _ := os.UserHomeDir()
-		cache = filepath.Join(home, ".cache")
-	}
-	path := filepath.Join(cache, "gemini-ls", "langservers", "bin") + string(os.PathListSeparator) + os.Getenv("PATH")
-	t.Setenv("PATH", path)
-	platformtest.Tool(t, name)
-	return path
+	langservertest.Find(t, name)
+	return os.Getenv("PATH")
 }
 
 func withPath(env []string, path string) []string {

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
-	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient/langservertest"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -21,24 +21,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// langserver returns the path of the language server command name, found
-// where make langservers installs the pinned ones
-// (~/.cache/gemini-ls/langservers/bin, put first on PATH for the test) or
-// on PATH. Where it is missing the test fails under CI and skips
-// elsewhere (platformtest.Tool).
+// langserver returns the path of the pinned language server name
+// (langservertest.Find).
 func langserver(t *testing.T, name string) string {
 	t.Helper()
-	cache := os.Getenv("XDG_CACHE_HOME")
-	if cache == "" {
-		if home, err := os.UserHomeDir(); err == nil {
-			cache = filepath.Join(home, ".cache")
-		}
-	}
-	if cache != "" {
-		bin := filepath.Join(cache, "gemini-ls", "langservers", "bin")
-		t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	}
-	return platformtest.Tool(t, name)
+	return langservertest.Find(t, name)
 }
 
 // writeTree writes files (slash paths relative to dir → content) under
