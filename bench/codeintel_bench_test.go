@@ -256,31 +256,7 @@ func startRawGopls(ctx context.Context, b *testing.B, path, root string) *rawGop
 		"rootUri":          rootURI,
 		"rootPath":         root,
 		"workspaceFolders": []any{map[string]any{"uri": rootURI, "name": filepath.Base(root)}},
-		"capabilities": map[string]any{
-			"general": map[string]any{"positionEncodings": []string{"utf-16"}},
-			"window":  map[string]any{"workDoneProgress": true},
-			"workspace": map[string]any{
-				"configuration":          true,
-				"workspaceFolders":       true,
-				"symbol":                 map[string]any{},
-				"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": true},
-				"workspaceEdit":          map[string]any{"documentChanges": true},
-				"applyEdit":              false,
-				"didChangeConfiguration": map[string]any{},
-			},
-			"textDocument": map[string]any{
-				"synchronization":    map[string]any{},
-				"definition":         map[string]any{"linkSupport": true},
-				"typeDefinition":     map[string]any{"linkSupport": true},
-				"implementation":     map[string]any{"linkSupport": true},
-				"references":         map[string]any{},
-				"hover":              map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
-				"documentSymbol":     map[string]any{"hierarchicalDocumentSymbolSupport": true},
-				"callHierarchy":      map[string]any{},
-				"rename":             map[string]any{"prepareSupport": true},
-				"publishDiagnostics": map[string]any{"versionSupport": true},
-			},
-		},
+		"capabilities":     langclient.ClientCapabilities(),
 	}
 	if err := e.call(ctx, "initialize", params, nil); err != nil {
 		b.Fatalf("gopls: %v", err)

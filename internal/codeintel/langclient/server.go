@@ -252,6 +252,36 @@ func uriPath(u string) string {
 	return path
 }
 
+// ClientCapabilities are the capabilities gemini-ls declares to the
+// language servers it starts (initialize): no more than it does with
+// their answers. The benchmark's raw client declares the same, so that
+// gopls does the same work for both.
+func ClientCapabilities() map[string]any {
+	return map[string]any{
+		"general": map[string]any{"positionEncodings": []string{"utf-16"}},
+		"window":  map[string]any{"workDoneProgress": true},
+		"workspace": map[string]any{
+			"configuration":         true,
+			"workspaceFolders":      true,
+			"symbol":                map[string]any{},
+			"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
+			"workspaceEdit":         map[string]any{"documentChanges": true},
+		},
+		"textDocument": map[string]any{
+			"synchronization":    map[string]any{},
+			"definition":         map[string]any{"linkSupport": true},
+			"typeDefinition":     map[string]any{"linkSupport": true},
+			"implementation":     map[string]any{"linkSupport": true},
+			"references":         map[string]any{},
+			"hover":              map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
+			"documentSymbol":     map[string]any{"hierarchicalDocumentSymbolSupport": true},
+			"callHierarchy":      map[string]any{},
+			"rename":             map[string]any{"prepareSupport": true},
+			"publishDiagnostics": map[string]any{"versionSupport": true},
+		},
+	}
+}
+
 // initialize is LSP's handshake, declaring what gemini-ls does with the
 // answers: no more than it does.
 func (s *server) initialize(ctx context.Context) error {
@@ -262,29 +292,7 @@ func (s *server) initialize(ctx context.Context) error {
 		"rootUri":          rootURI,
 		"rootPath":         s.root,
 		"workspaceFolders": []any{map[string]any{"uri": rootURI, "name": filepath.Base(s.root)}},
-		"capabilities": map[string]any{
-			"general": map[string]any{"positionEncodings": []string{"utf-16"}},
-			"window":  map[string]any{"workDoneProgress": true},
-			"workspace": map[string]any{
-				"configuration":         true,
-				"workspaceFolders":      true,
-				"symbol":                map[string]any{},
-				"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
-				"workspaceEdit":         map[string]any{"documentChanges": true},
-			},
-			"textDocument": map[string]any{
-				"synchronization":    map[string]any{},
-				"definition":         map[string]any{"linkSupport": true},
-				"typeDefinition":     map[string]any{"linkSupport": true},
-				"implementation":     map[string]any{"linkSupport": true},
-				"references":         map[string]any{},
-				"hover":              map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
-				"documentSymbol":     map[string]any{"hierarchicalDocumentSymbolSupport": true},
-				"callHierarchy":      map[string]any{},
-				"rename":             map[string]any{"prepareSupport": true},
-				"publishDiagnostics": map[string]any{"versionSupport": true},
-			},
-		},
+		"capabilities":     ClientCapabilities(),
 	}
 	raw, err := s.conn.call(ctx, "initialize", params)
 	if err != nil {
