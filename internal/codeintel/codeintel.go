@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -143,8 +144,7 @@ var ErrUnknownOp = errors.New("unknown code-intelligence operation")
 
 // CheckOp is ErrUnknownOp, wrapped with op, unless op is known.
 func CheckOp(op Op) error {
-	switch op {
-	case Definition, TypeDefinition, Implementation, References, Hover, DocumentSymbols, WorkspaceSymbols, IncomingCalls, OutgoingCalls, Rename:
+	if op == Rename || slices.Contains(NavigationOps, op) {
 		return nil
 	}
 	return fmt.Errorf("%w %q", ErrUnknownOp, op)

@@ -42,6 +42,12 @@ func newLister(ctx context.Context, ws *workspace.Workspace) *lister {
 	return &lister{ctx: ctx, ws: ws, files: map[string]map[int]string{}, lines: map[string][]string{}, seen: map[string]readablePath{}}
 }
 
+// know takes text as path's, already read (the file asked about), so
+// that its lines are not read again.
+func (l *lister) know(path, text string) {
+	l.lines[path] = strings.Split(toLF(text), "\n")
+}
+
 // add adds loc, with note said of it ("" for none).
 func (l *lister) add(loc codeintel.Location, note string) {
 	l.found++

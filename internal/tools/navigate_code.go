@@ -179,6 +179,9 @@ func failureOf(ctx context.Context, err error) (Result, error) {
 func (c *navigateCodeCall) tell(ctx context.Context, req codeintel.Request, a codeintel.Answer) (string, error) {
 	from := " (from " + a.Source + ")"
 	l := newLister(ctx, c.ws)
+	if req.Text != "" {
+		l.know(req.Path, req.Text)
+	}
 	doc := ""
 	if req.Path != "" {
 		doc = string(uriOf(req.Path))
