@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // What the model reads when a call did not run as asked.
@@ -683,18 +684,24 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 		// The user's no, not a front end's refusal (dialog.Refused).
 		t.userDeclined()
 	}
-	jt := t
-	if t.main != nil {
-		jt = t.main // the prompt's journal, which a rewind reverts
-	}
-	jt.mu.Lock()
-	jt.journal.landed(p.Change, landing.Decision)
-	jt.mu.Unlock()
+	t.journalLanded(p.Change, landing.Decision)
 	res, err := p.Settle(landing.Decision)
 	if err == nil && (landing.Outcome == dialog.Applied || landing.Outcome == dialog.Modified) {
 		res.Output += watch.Introduced(t.ctx, s.agent.cfg.Workspace.Display(p.Change.Path))
 	}
 	return res, err
+}
+
+// journalLanded records in the prompt's journal, which a rewind
+// reverts, what became of a change an edit call proposed.
+func (t *turn) journalLanded(change workspace.FileChange, d dialog.Decision) {
+	jt := t
+	if t.main != nil {
+		jt = t.main
+	}
+	jt.mu.Lock()
+	defer jt.mu.Unlock()
+	jt.journal.landed(change, d)
 }
 
 // landFiles has the front end land an edit's change across files
@@ -740,16 +747,10 @@ func (t *turn) landFiles(run *toolRun, p *tools.FilesProposal, door verdict) (to
 		return tools.Result{}, fmt.Errorf("proposing %s: the front end told %d outcomes for %d files", p.Title, len(decisions), len(changes))
 	}
 	declined := false
-	jt := t
-	if t.main != nil {
-		jt = t.main // the prompt's journal, which a rewind reverts
-	}
-	jt.mu.Lock()
 	for i, d := range decisions {
-		jt.journal.landed(p.Changes[i], d)
+		t.journalLanded(p.Changes[i], d)
 		declined = declined || d.Outcome == dialog.Declined
 	}
-	jt.mu.Unlock()
 	if asks {
 		run.decision = filesDecision(decisions)
 		if declined {
