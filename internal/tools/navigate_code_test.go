@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -301,4 +304,35 @@ func TestRenameSymbolRefusesWhatItCannotChange(t *testing.T) {
 	wantErrorHas(t, res, "nothing was changed")
 	res = run(t, tool, map[string]any{"file_path": "greet/greet.go", "line": 3, "symbol": "Greet", "new_name": "Hello"})
 	wantError(t, res, "The language server answered with an error: cannot rename: not an identifier")
+}
+
+// A hostile server's rename reaching out of the workspace, through a
+// link to an ignored file, or into .git changes nothing, and the files
+// it named alongside stay as they were: the rename is refused whole.
+func TestRenameSymbolRefusesAHostileServersReach(t *testing.T) {
+	tw := codeWorkspace(t)
+	tw.write(".git/config", "[core]\n\tGreet = x\n")
+	platformtest.Symlink(t, "secret/s.go", tw.abs("alias.go"))
+	outside := filepath.Join(t.TempDir(), "victim.go")
+	if err := os.WriteFile(outside, []byte("package victim\nvar Greet = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edit := `[{"range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 9}}, "newText": "Hello"}]`
+	for name, target := range map[string]string{
+		"outside the workspace":     outside,
+		"a link to an ignored file": tw.abs("alias.go"),
+		".git":                      tw.abs(".git/config"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := &fakeServer{answer: func(codeintel.Request) (string, error) {
+				return `{"documentChanges": [{"textDocument": {"uri": "` + codeintel.URIOf(tw.abs("main.go")) + `"}, "edits": ` + edit + `},
+				  {"textDocument": {"uri": "` + codeintel.URIOf(target) + `"}, "edits": ` + edit + `}]}`, nil
+			}}
+			res := run(t, tw.tool(RenameSymbolName, Options{CodeIntel: f}), map[string]any{"file_path": "greet/greet.go", "line": 4, "symbol": "Greet", "new_name": "Hello"})
+			wantErrorHas(t, res, "nothing was changed")
+			if res.Files != nil {
+				t.Fatalf("a rename reaching %s was proposed", name)
+			}
+		})
+	}
 }
