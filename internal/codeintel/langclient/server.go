@@ -64,6 +64,10 @@ type server struct {
 	// it started (waitIdle).
 	heard   atomic.Int64
 	settled atomic.Bool
+	// configured: the server's last word was a request for its
+	// configuration, which it answers by reading the project (pyright
+	// lists its files), silently: it is not settled until it speaks again.
+	configured atomic.Bool
 
 	dmu          sync.Mutex
 	diags        map[string]published // by path
@@ -323,6 +327,7 @@ func (s *server) initialize(ctx context.Context) error {
 // handle answers the server's requests and takes its notifications.
 func (s *server) handle(method string, params json.RawMessage, isRequest bool) (any, *rpcError) {
 	s.heard.Store(time.Now().UnixNano())
+	s.configured.Store(method == "workspace/configuration")
 	switch method {
 	case "window/workDoneProgress/create", "client/registerCapability", "client/unregisterCapability", "window/showMessageRequest":
 		return nil, nil
@@ -437,7 +442,10 @@ func (s *server) waitIdle(ctx context.Context, bound time.Duration) error {
 // it is asked anything: servers read their configuration and list the
 // project's files after initialized, some without reporting progress
 // (pyright), and a question asked before then is answered from the
-// files the client opened alone.
+// files the client opened alone. A server whose last word was asking for
+// its configuration is still at that work however long it is quiet
+// (pyright under load: seconds), until it speaks again ("Found 3 source
+// files") or the bound.
 const startQuiet = 500 * time.Millisecond
 
 // waitSettled waits, once after the server started and for at most
@@ -449,7 +457,7 @@ func (s *server) waitSettled(ctx context.Context, bound time.Duration) error {
 	deadline := time.Now().Add(bound)
 	for {
 		quiet := time.Since(time.Unix(0, s.heard.Load()))
-		if quiet >= startQuiet || !time.Now().Before(deadline) {
+		if quiet >= startQuiet && !s.configured.Load() || !time.Now().Before(deadline) {
 			s.settled.Store(true)
 			return nil
 		}
