@@ -62,12 +62,15 @@ func Local(ctx context.Context, b *Build, text string) bool {
 	if !ok || inv.Name == "" {
 		return false
 	}
-	cmd, ok := builtin.Find(inv.Name)
-	if !ok || !cmd.Local() {
+	list, user := commandsOf(ctx, built)
+	if user.Has(inv.Name) {
 		return false
 	}
-	_, user := commandsOf(ctx, built)
-	return !user.Has(inv.Name)
+	if cmd, ok := builtin.Find(inv.Name); ok {
+		return cmd.Local()
+	}
+	answer, err := notACommand(inv, list)
+	return answer != "" || err != nil
 }
 
 // Commands are the commands a prompt may start with now, in the order
@@ -107,9 +110,11 @@ func commandsOf(ctx context.Context, built *setup.Built) (list []commands.Comman
 //     model).
 //
 // The command files skipped are told first, as notices, whatever the
-// command. A command that cannot run is a *CommandError. Any other
-// prompt goes as typed, as Gemini CLI sends a "/xyz" that names no
-// command. A refused prompt (the agent session dropped meanwhile) is the
+// command. A command that cannot run is a *CommandError. One of 0.61's
+// terminal-only commands (/vim) is answered in a sentence, and a name near
+// a command's (/mem) is a *CommandError naming the nearest (notACommand).
+// Any other prompt goes as typed, as Gemini CLI sends a "/xyz" that names
+// no command. A refused prompt (the agent session dropped meanwhile) is the
 // agent's error.
 func (t *Turn) Run(sess Session, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
 	if emit == nil {
@@ -146,7 +151,39 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 	if b, ok := builtin.Find(inv.Name); ok {
 		return t.builtin(sess, b, list, user, inv, in, emit)
 	}
+	switch answer, err := notACommand(inv, list); {
+	case err != nil:
+		return dialog.PromptResult{}, &CommandError{Err: err}
+	case answer != "":
+		emit(dialog.Event{Kind: dialog.EventText, Text: answer})
+		return dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: answer}, nil
+	}
 	return sess.Agent.Prompt(t.ctx, in, emit)
+}
+
+// notACommand is what gemini-ls answers, without the model, to inv, which
+// names neither a built-in nor one of the user's commands: the answer to
+// one of Gemini CLI 0.61's terminal-only commands (/vim), or an
+// *builtin.UnknownCommandError for a name near the commands of list (a
+// typo: /mem, /plna). Neither for any other, which goes to the model as
+// typed, as 0.61 sends a "/word" that names no command ("/usr/bin/env is
+// broken").
+func notACommand(inv commands.Invocation, list []commands.Command) (answer string, err error) {
+	if c, ok := builtin.FindTerminalOnly(inv.Name); ok {
+		return c.Answer, nil
+	}
+	var known []string
+	for _, c := range list {
+		known = append(known, c.Name)
+		known = append(known, c.AltNames...)
+	}
+	for _, c := range builtin.TerminalOnlyCommands() {
+		known = append(known, c.Name)
+	}
+	if near := builtin.NearestCommands(inv.Name, known); len(near) > 0 {
+		return "", &builtin.UnknownCommandError{Name: inv.Name, Nearest: near}
+	}
+	return "", nil
 }
 
 // builtin runs built-in b: its answer is the turn's text, or the prompt
