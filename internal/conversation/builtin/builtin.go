@@ -137,7 +137,7 @@ func Table() []Builtin {
 		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),
 		withSubcommands(command("model", "Show the models to choose from, or set the model (--persist: for future sessions too)", ""), modelSubcommands()),
 		withSubcommands(command("permissions", "Manage folder trust settings and other permissions", ""), permissionsSubcommands()),
-		{Command: prompt(command("plan", "Switch to Plan Mode and view current plan", "[goal]")), Run: plan},
+		planCommand(),
 		withSubcommands(command("policies", "Manage policies", ""), policiesSubcommands()),
 		privacyCommand(),
 		{Command: also(command("quit", "Say how to end the conversation here, where there is no terminal to exit", quitHint), "exit"), Run: quit},

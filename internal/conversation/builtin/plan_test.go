@@ -105,3 +105,40 @@ func TestPlanIsSavedWithTheSession(t *testing.T) {
 		t.Errorf("the session resumed in a new process in %q, want plan", got)
 	}
 }
+
+// /plan copy answers the approved plan in one code block to copy from the
+// chat, with 0.61's words around it, and leaves the mode as it is; with
+// no plan approved it says so, as 0.61's; "/plan copy the tests" is a
+// goal, as 0.61 parses it.
+func TestPlanCopy(t *testing.T) {
+	h := newHarness(t,
+		geminitest.CallTurn(geminitest.Call(tools.EnterPlanModeName, nil)), geminitest.TextTurn("Planning."),
+		geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "flag.md"})), geminitest.TextTurn("Approved."),
+	)
+	h.unattended = true
+	env := h.conversation()
+	if got := h.answer(env, "/plan copy"); got != "No approved plan found to copy." {
+		t.Errorf("/plan copy before a plan: %q", got)
+	}
+	h.prompt(env, "plan a flag")
+	dirs, err := filepath.Glob(filepath.Join(h.home, ".gemini", "tmp", "*", env.Session.ID(), "plans"))
+	if err != nil || len(dirs) != 1 {
+		t.Fatalf("the session's plans directory: %v, %v", dirs, err)
+	}
+	if err := os.WriteFile(filepath.Join(dirs[0], "flag.md"), []byte("# Plan\n\n```go\nflag.Bool()\n```\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.prompt(env, "done planning")
+	want := "Plan ready to copy (flag.md): gemini-ls cannot reach your clipboard from the editor's language server, so copy it from this block.\n\n" +
+		"````markdown\n# Plan\n\n```go\nflag.Bool()\n```\n````"
+	if got := h.answer(env, "/plan copy"); got != want {
+		t.Errorf("/plan copy answered %q, want %q", got, want)
+	}
+	if env.Session.ApprovalMode() != dialog.ApprovalDefault {
+		t.Errorf("/plan copy switched the mode to %q", env.Session.ApprovalMode())
+	}
+	reply, err := h.run(env, "/plan copy the tests")
+	if err != nil || reply.Input == nil || reply.Input.Text != "copy the tests" {
+		t.Errorf("/plan copy the tests: %+v, %v", reply, err)
+	}
+}
