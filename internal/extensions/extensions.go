@@ -89,6 +89,9 @@ type Setting struct {
 	// Set: a value is in the extension's .env file (a sensitive one is in
 	// the system keychain, which gemini-ls does not read).
 	Set bool `json:"-"`
+	// Value is its value in the .env file, for a setting Set and not
+	// Sensitive (a sensitive one's is kept out of what is shown).
+	Value string `json:"-"`
 }
 
 // InstallMetadata is .gemini-extension-install.json.
@@ -320,6 +323,9 @@ func settingValues(declared []Setting, custom map[string]string) ([]Setting, map
 	for i, s := range declared {
 		if v, ok := custom[s.EnvVar]; ok && s.EnvVar != "" {
 			declared[i].Set = true
+			if !s.Sensitive {
+				declared[i].Value = v
+			}
 			values[s.EnvVar] = v
 		}
 	}

@@ -42,6 +42,7 @@ func extensionsSubcommands() []Builtin {
 		{Command: command("install", "Install an extension from a git repository or a local path", installHint), Run: changeExtensions("install", installHint), Changes: extensionsChange},
 		{Command: also(command("uninstall", "Uninstall extensions, by name or source", namesHint), "delete"), Run: changeExtensions("uninstall", namesHint), Changes: extensionsChange},
 		{Command: command("link", "Link an extension from a local path: its changes show at once", "<path> [--consent]"), Run: changeExtensions("link", "<path> [--consent]"), Changes: extensionsChange},
+		{Command: command("config", "Show an extension's settings, or set one in its .env file", configHint), Run: configureExtensions, Changes: settingsChange},
 	}
 }
 

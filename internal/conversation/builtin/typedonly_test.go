@@ -37,7 +37,7 @@ func TestTypedOnlyCommandsAreTheAuditedOnes(t *testing.T) {
 		"agents enable", "agents disable",
 		"auth signout",
 		"directory add",
-		"extensions update", "extensions enable", "extensions disable", "extensions install", "extensions uninstall", "extensions link",
+		"extensions update", "extensions enable", "extensions disable", "extensions install", "extensions uninstall", "extensions link", "extensions config",
 		"hooks enable", "hooks disable", "hooks enable-all", "hooks disable-all",
 		"mcp enable", "mcp disable",
 		"memory add",
@@ -88,6 +88,7 @@ func TestTypedOnlyCommandsRefusedUnattended(t *testing.T) {
 		"/extensions delete all":       "/extensions uninstall was not run",
 		"/skills link /tmp/x":          "/skills link was not run",
 		"/extensions update --all":     "/extensions update was not run",
+		"/extensions config x y z":     "/extensions config was not run",
 		"/mcp enable tester --session": "/mcp enable was not run",
 	} {
 		err := h.fails(env, line)
