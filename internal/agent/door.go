@@ -58,10 +58,17 @@ func (s *Session) canLand() error {
 }
 
 // land hands the front end an edit call's change to land, asking the
-// user first where req.Ask says so.
+// user first where req.Ask says so. A change whose folder left the
+// workspace since the call prepared it (the editor removed it mid-turn)
+// is refused, for the model to read why.
 func (s *Session) land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 	if err := s.canLand(); err != nil {
 		return dialog.Landing{}, err
+	}
+	if ws := s.agent.cfg.Workspace; ws != nil {
+		if err := ws.StillHolds(req.Change); err != nil {
+			return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Refused, Reason: err.Error()}}, nil
+		}
 	}
 	req.SessionID = s.id
 	return s.agent.cfg.Lander.Land(ctx, req)

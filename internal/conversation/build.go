@@ -135,6 +135,10 @@ func (b *Build) TrustChanged() bool { return b.built().TrustChanged() }
 // extensions): Host.Rebuild makes it count.
 func (b *Build) Stale() bool { return b.built().Stale() }
 
+// RootsChanged reports whether the workspace's roots changed since the
+// agent was made (setup.Built.RootsChanged): Host.Rebuild makes them count.
+func (b *Build) RootsChanged() bool { return b.built().RootsChanged() }
+
 // Untrusted are the workspace's roots that are not trusted folders.
 func (b *Build) Untrusted() []string { return b.built().Trust.Untrusted() }
 

@@ -134,6 +134,11 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d dialog.D
 		}
 	}
 
+	// The folder may have left the workspace while the user answered
+	// (workspace/didChangeWorkspaceFolders).
+	if err := ws.StillHolds(change); err != nil {
+		return dialog.Decision{Outcome: dialog.Refused, Reason: err.Error()}, always, nil
+	}
 	version := docVersion(doc, open)
 	edits := []workspace.TextEdit{newFileEdit(change.After)}
 	if change.Exists {

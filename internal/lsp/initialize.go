@@ -102,7 +102,17 @@ type serverCapabilities struct {
 	InlineCompletionProvider bool                   `json:"inlineCompletionProvider,omitzero"`
 	CompletionProvider       *completionOptions     `json:"completionProvider,omitempty"`
 	ExecuteCommandProvider   executeCommandOptions  `json:"executeCommandProvider"`
+	Workspace                workspaceCapability    `json:"workspace"`
 	Experimental             experimentalCapability `json:"experimental"`
+}
+
+// workspaceCapability says the server takes several workspace folders,
+// and wants workspace/didChangeWorkspaceFolders when they change.
+type workspaceCapability struct {
+	WorkspaceFolders struct {
+		Supported           bool `json:"supported"`
+		ChangeNotifications bool `json:"changeNotifications"`
+	} `json:"workspaceFolders"`
 }
 
 type completionOptions struct {
@@ -160,6 +170,8 @@ func newInitializeResult(enc workspace.Encoding, version string, offer completio
 	if offer.items {
 		caps.CompletionProvider = &completionOptions{}
 	}
+	caps.Workspace.WorkspaceFolders.Supported = true
+	caps.Workspace.WorkspaceFolders.ChangeNotifications = true
 	caps.Experimental.Gemini.ProtocolVersion = ProtocolVersion
 	return initializeResult{Capabilities: caps, ServerInfo: serverInfo{Name: "gemini-ls", Version: version}}
 }

@@ -180,6 +180,7 @@ func protocolMethods() []method {
 		{name: "$/setTrace", dir: clientToServer, sig: notification(ignore), params: paramsIgnored},
 		{name: "workspace/didChangeWatchedFiles", dir: clientToServer, sig: notification(ignore), params: paramsIgnored},
 		{name: "workspace/didChangeConfiguration", dir: clientToServer, sig: notification((*Server).didChangeConfiguration)},
+		{name: "workspace/didChangeWorkspaceFolders", dir: clientToServer, sig: notification((*Server).didChangeWorkspaceFolders)},
 
 		// Text document synchronisation (4).
 		{name: "textDocument/didOpen", dir: clientToServer, sig: notification((*Server).didOpen)},

@@ -88,15 +88,33 @@ func (s *Server) settleTrust(claim *conversation.Claim[struct{}], in dialog.Inpu
 	if b == nil {
 		return
 	}
-	claim.AskTrust(in, v)
-	if b.Stale() {
-		if err := s.host.Rebuild(ctx, b); err != nil {
-			s.log.Warn("the agent was not set up again for the folder's trust", zap.Error(err))
-			return
-		}
-		s.configureCompletion(b)
-		s.log.Info("the folders' trust or the extensions changed: the agent was set up again", zap.Strings("untrusted", b.Untrusted()))
+	// Workspace folders added since (didChangeWorkspaceFolders) are the
+	// agent's roots first, so that the question is put about a new one.
+	if b.RootsChanged() && !s.rebuildFor(ctx, b, claim, "the workspace folders changed") {
+		return
 	}
+	claim.AskTrust(in, v)
+	if b.Stale() && !s.rebuildFor(ctx, b, claim, "the folders' trust or the extensions changed") {
+		return
+	}
+	s.moveClaim(claim)
+}
+
+// rebuildFor makes b's agent anew, because of why, and moves claim's
+// session into it; false when it could not be made.
+func (s *Server) rebuildFor(ctx context.Context, b *conversation.Build, claim *conversation.Claim[struct{}], why string) bool {
+	if err := s.host.Rebuild(ctx, b); err != nil {
+		s.log.Warn("the agent was not set up again", zap.String("why", why), zap.Error(err))
+		return false
+	}
+	s.configureCompletion(b)
+	s.log.Info(why+": the agent was set up again", zap.Strings("untrusted", b.Untrusted()))
+	s.moveClaim(claim)
+	return true
+}
+
+// moveClaim continues claim's session in the agent of now.
+func (s *Server) moveClaim(claim *conversation.Claim[struct{}]) {
 	if err := claim.Move(); err != nil {
 		s.log.Warn("the session did not move to the agent set up again", zap.String("sessionId", claim.Live().ID()), zap.Error(err))
 	}

@@ -3,6 +3,7 @@ package setup
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -29,9 +30,27 @@ func (b *Built) TrustNow() settings.Trust {
 func (b *Built) ExtensionsChanged() { b.extensionsChanged.Store(true) }
 
 // Stale reports whether b must be built anew (Rebuild) for what changed
-// since it was built to count: the roots' trust, or the installed
-// extensions. The front end asks it before each prompt.
-func (b *Built) Stale() bool { return b.extensionsChanged.Load() || b.TrustChanged() }
+// since it was built to count: the roots' trust, the installed
+// extensions, or the workspace's roots. The front end asks it before
+// each prompt.
+func (b *Built) Stale() bool {
+	return b.extensionsChanged.Load() || b.TrustChanged() || b.RootsChanged()
+}
+
+// RootsChanged reports whether the workspace's roots are not those b was
+// built with (the editor's workspace folders changed): built anew, the
+// roots' trust, settings, GEMINI.md files and ignore rules are read again.
+// A root /directory add made (AddDirectory) is b's own, not a change.
+func (b *Built) RootsChanged() bool {
+	return !slices.Equal(b.opts.Workspace.Roots(), b.builtRoots())
+}
+
+// builtRoots are the roots b was built with, and those it added since.
+func (b *Built) builtRoots() []string {
+	b.includes.mu.Lock()
+	defer b.includes.mu.Unlock()
+	return slices.Concat(b.projectRoots, b.includes.dirs)
+}
 
 // TrustChanged reports whether the roots trusted now are not those b was
 // built with: b must be built anew for the change to count.

@@ -11,10 +11,13 @@ import (
 	"sync"
 )
 
-// Workspace is the set of roots plus the open documents.
+// Workspace is the set of roots plus the open documents. It is the one
+// owner of the roots: whoever changes them (/directory add, the editor's
+// workspace folders) changes them here, under rootsMu, and everything
+// reads them from here, so a root removed is out of reach at once.
 type Workspace struct {
-	// rootsMu guards roots, which grow (AddRoot) but never shrink; the
-	// first never changes.
+	// rootsMu guards roots, which grow (AddRoot) and shrink (RemoveRoot);
+	// the first never changes.
 	rootsMu sync.RWMutex
 	roots   []string
 	docs    *Documents
@@ -106,6 +109,50 @@ func (w *Workspace) AddRoot(dir string) (string, bool, error) {
 	}
 	w.roots = append(w.roots, real)
 	return real, true, nil
+}
+
+// ErrFirstRoot is a removal of the first root: relative paths, the
+// sessions and the project's settings and trust are anchored there, so it
+// stays a root until the workspace is made anew (a restart).
+var ErrFirstRoot = errors.New("the first workspace root stays a root while gemini-ls runs: relative paths, sessions and the project's settings are anchored there")
+
+// RemoveRoot makes dir (as AddRoot takes it) a root no more, from now on:
+// nothing in it is listed, read or written through the workspace, and a
+// change prepared in it before is refused (StillHolds). It returns dir
+// resolved, and whether it was a root; the first root is ErrFirstRoot. A
+// directory that no longer exists is matched by its path as given.
+func (w *Workspace) RemoveRoot(dir string) (string, bool, error) {
+	abs, err := w.absolute(dir)
+	if err != nil {
+		return "", false, fmt.Errorf("removing workspace root %s: %w", dir, err)
+	}
+	real, err := resolveRoot(abs)
+	if err != nil {
+		real = abs // gone from disk: its path as the roots hold it
+	}
+	w.rootsMu.Lock()
+	defer w.rootsMu.Unlock()
+	i := slices.IndexFunc(w.roots, func(root string) bool { return samePath(root, real) })
+	switch {
+	case i < 0:
+		return real, false, nil
+	case i == 0:
+		return real, false, fmt.Errorf("removing workspace root %s: %w", real, ErrFirstRoot)
+	}
+	w.roots = slices.Delete(w.roots, i, i+1)
+	return real, true, nil
+}
+
+// StillHolds is nil when change's file is beneath a root or an allowed
+// directory now; after its root was removed (RemoveRoot) since
+// PrepareChange made it, an error wrapping ErrOutsideRoots that says so,
+// worded for the model: the change must not land.
+func (w *Workspace) StillHolds(change FileChange) error {
+	path := filepath.Clean(change.Path)
+	if w.scopeOf(path) != "" {
+		return nil
+	}
+	return fmt.Errorf("%s is no longer in the workspace: its folder was removed from the editor's workspace folders, so the change was not made (%w)", path, ErrOutsideRoots)
 }
 
 // firstRoot is the root relative paths are resolved against.

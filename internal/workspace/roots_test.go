@@ -309,3 +309,42 @@ func TestAddRoot(t *testing.T) {
 		t.Errorf("failed AddRoots changed the roots: %v", w.Roots())
 	}
 }
+
+// RemoveRoot takes a root out of reach at once: a path in it no longer
+// resolves, and a change prepared in it before is refused by StillHolds,
+// so it is never written; the first root stays.
+func TestRemoveRoot(t *testing.T) {
+	w, first := newTestWorkspace(t, nil)
+	second, err := RealPath(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := w.AddRoot(second); err != nil {
+		t.Fatal(err)
+	}
+	change, err := w.PrepareChange(context.Background(), filepath.Join(second, "a.txt"), "text\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.StillHolds(change); err != nil {
+		t.Fatalf("before the removal: %v", err)
+	}
+	if got, removed, err := w.RemoveRoot(second); err != nil || !removed || got != second {
+		t.Fatalf("RemoveRoot = %q, %v, %v", got, removed, err)
+	}
+	if roots := w.Roots(); len(roots) != 1 || roots[0] != w.firstRoot() {
+		t.Errorf("roots after the removal: %v", roots)
+	}
+	if err := w.StillHolds(change); !errors.Is(err, ErrOutsideRoots) || !strings.Contains(err.Error(), "removed from the editor's workspace folders") {
+		t.Errorf("StillHolds after the removal: %v", err)
+	}
+	if _, err := w.Resolve(filepath.Join(second, "a.txt")); !errors.Is(err, ErrOutsideRoots) {
+		t.Errorf("a path in the removed root resolved: %v", err)
+	}
+	if _, removed, err := w.RemoveRoot(second); removed || err != nil {
+		t.Errorf("removing it again: %v, %v", removed, err)
+	}
+	if _, _, err := w.RemoveRoot(first); !errors.Is(err, ErrFirstRoot) {
+		t.Errorf("removing the first root: %v", err)
+	}
+}
