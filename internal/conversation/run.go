@@ -111,10 +111,11 @@ func commandsOf(ctx context.Context, built *setup.Built) (list []commands.Comman
 //
 // The command files skipped are told first, as notices, whatever the
 // command. A command that cannot run is a *CommandError. One of 0.61's
-// terminal-only commands (/vim) is answered in a sentence, and a name near
-// a command's (/mem) is a *CommandError naming the nearest (notACommand).
-// Any other prompt goes as typed, as Gemini CLI sends a "/xyz" that names
-// no command. A refused prompt (the agent session dropped meanwhile) is the
+// terminal-only commands (/vim) is answered in a sentence, and any other
+// name is a *CommandError naming the nearest (notACommand): where Gemini
+// CLI 0.61 sends a "/xyz" that names no command to the model, gemini-ls
+// sends no command there silently. A "/path/like" prompt goes as typed.
+// A refused prompt (the agent session dropped meanwhile) is the
 // agent's error.
 func (t *Turn) Run(sess Session, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
 	if emit == nil {
@@ -164,13 +165,15 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 // notACommand is what gemini-ls answers, without the model, to inv, which
 // names neither a built-in nor one of the user's commands: the answer to
 // one of Gemini CLI 0.61's terminal-only commands (/vim), or an
-// *builtin.UnknownCommandError for a name near the commands of list (a
-// typo: /mem, /plna). Neither for any other, which goes to the model as
-// typed, as 0.61 sends a "/word" that names no command ("/usr/bin/env is
-// broken").
+// *builtin.UnknownCommandError naming the commands of list near it (a
+// typo: /mem, /plna), if any. Neither for a path ("/usr/bin/env is
+// broken"), which goes to the model as typed.
 func notACommand(inv commands.Invocation, list []commands.Command) (answer string, err error) {
 	if c, ok := builtin.FindTerminalOnly(inv.Name); ok {
 		return c.Answer, nil
+	}
+	if !builtin.IsCommandName(inv.Name) {
+		return "", nil
 	}
 	var known []string
 	for _, c := range list {
@@ -180,10 +183,7 @@ func notACommand(inv commands.Invocation, list []commands.Command) (answer strin
 	for _, c := range builtin.TerminalOnlyCommands() {
 		known = append(known, c.Name)
 	}
-	if near := builtin.NearestCommands(inv.Name, known); len(near) > 0 {
-		return "", &builtin.UnknownCommandError{Name: inv.Name, Nearest: near}
-	}
-	return "", nil
+	return "", &builtin.UnknownCommandError{Name: inv.Name, Nearest: builtin.NearestCommands(inv.Name, known)}
 }
 
 // builtin runs built-in b: its answer is the turn's text, or the prompt

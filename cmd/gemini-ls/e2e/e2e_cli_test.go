@@ -271,12 +271,18 @@ func TestRunMaxSessionTurns(t *testing.T) {
 	contains(t, "stderr", r.stderr, "Reached max session turns for this session.")
 }
 
-// An unknown /command is sent to the model as typed, as 0.61's headless
-// run sends it.
-func TestRunUnknownSlashCommandGoesToTheModel(t *testing.T) {
+// An unknown /command is refused, where 0.61's headless run sends it to
+// the model as typed; a /path prompt is sent as typed.
+func TestRunUnknownSlashCommandIsRefused(t *testing.T) {
 	h := newHeadless(t, nil, geminitest.TextTurn("ok"))
-	h.run("run", "-p", "/nosuch thing").wantExit(t, 0)
-	if got := lastUserText(t, h.model.Requests(), 0); got != "/nosuch thing" {
+	r := h.run("run", "-p", "/nosuch thing")
+	r.wantExit(t, exitInput)
+	contains(t, "stderr", r.stderr, "/nosuch is not a command (/help lists them). Nothing was sent to the model")
+	if n := len(h.model.Requests()); n != 0 {
+		t.Fatalf("%d model requests for an unknown command", n)
+	}
+	h.run("run", "-p", "/usr/bin/env is broken").wantExit(t, 0)
+	if got := lastUserText(t, h.model.Requests(), 0); got != "/usr/bin/env is broken" {
 		t.Errorf("sent the model %q", got)
 	}
 }

@@ -106,11 +106,20 @@ func TestCustomCommandShellDeclinedOverLSP(t *testing.T) {
 	}
 }
 
-// A "/xyz" naming no command goes to the model as typed.
-func TestUnknownSlashCommandOverLSPGoesToModel(t *testing.T) {
+// A "/xyz" naming no command is refused, nothing sent (0.61 sends it as
+// typed); a "/path" prompt goes to the model as typed.
+func TestUnknownSlashCommandOverLSPIsRefused(t *testing.T) {
 	h := start(t, setup{profile: lsptest.Plugin()}, geminitest.TextTurn("ok"))
-	h.prompt(map[string]any{"prompt": "/xyz please"})
-	if got := lastUserText(t, h.model.Requests(), 0); got != "/xyz please" {
+	var res promptResult
+	err := h.client.Call(h.ctx, "gemini/prompt", map[string]any{"prompt": "/xyz please"}, &res)
+	if err == nil || !strings.Contains(err.Error(), "/xyz is not a command") {
+		t.Fatalf("/xyz please: %v, %+v; want it refused", err, res)
+	}
+	if n := len(h.model.Requests()); n != 0 {
+		t.Fatalf("%d model requests for an unknown command", n)
+	}
+	h.prompt(map[string]any{"prompt": "/usr/bin/env is broken"})
+	if got := lastUserText(t, h.model.Requests(), 0); got != "/usr/bin/env is broken" {
 		t.Errorf("the model was sent %q, want the prompt as typed", got)
 	}
 }

@@ -40,7 +40,7 @@ func help(_ context.Context, env Env, _ string) (Reply, error) {
 		terminal = append(terminal, "`/"+c.Name+"`")
 	}
 	b.WriteString("\nGemini CLI's terminal-only commands are answered with where the editor does the same: " + strings.Join(terminal, ", ") + ".\n")
-	b.WriteString("\nA prompt that starts with `/` and a name near a command's (`/mem`) is refused with the nearest names; with any other name (`/usr/bin/env …`) it goes to the model as typed.")
+	b.WriteString("\nA prompt that starts with `/` and a name that is no command's (`/mem`) is refused, with the nearest names; a path (`/usr/bin/env …`) goes to the model as typed.")
 	return Reply{Text: b.String()}, nil
 }
 

@@ -58,15 +58,18 @@ func FindTerminalOnly(name string) (TerminalOnly, bool) {
 	return list[i], true
 }
 
-// UnknownCommandError is a prompt "/name …" where name is no command but
-// is near some: a mistyped command, told so with the nearest names rather
-// than sent to the model.
+// UnknownCommandError is a prompt "/name …" where name is no command: a
+// mistyped one (told the nearest names, when some are near) or one of
+// another program's, refused rather than sent to the model as a prompt.
 type UnknownCommandError struct {
 	Name    string
 	Nearest []string
 }
 
 func (e *UnknownCommandError) Error() string {
+	if len(e.Nearest) == 0 {
+		return fmt.Sprintf("/%s is not a command (/help lists them). Nothing was sent to the model. To ask it about /%s, put a word before it.", e.Name, e.Name)
+	}
 	names := make([]string, len(e.Nearest))
 	for i, n := range e.Nearest {
 		names[i] = "/" + n
@@ -88,12 +91,8 @@ const maxNearest = 3
 // NearestCommands are the names among known nearest name, closest first
 // (at most maxNearest): those name begins (at least two letters of it),
 // and those a typo or two away (one for a name of four letters or less,
-// where two would match half the table). None for a name that holds a
-// "/" (a path: "/usr/bin/env is broken"), which is never a command.
+// where two would match half the table).
 func NearestCommands(name string, known []string) []string {
-	if strings.ContainsAny(name, `/\`) || name == "" {
-		return nil
-	}
 	type scored struct {
 		name     string
 		distance int
@@ -119,6 +118,13 @@ func NearestCommands(name string, known []string) []string {
 		}
 	}
 	return names[:min(len(names), maxNearest)]
+}
+
+// IsCommandName says whether name, the word after a prompt's "/", could
+// name a command: a path ("/usr/bin/env is broken") never does, and such
+// a prompt goes to the model as typed.
+func IsCommandName(name string) bool {
+	return name != "" && !strings.ContainsAny(name, `/\`)
 }
 
 // typosAllowed is how many edits away from a command name still reads
