@@ -332,7 +332,9 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 			// the transport fails either way.
 			cutOffs++
 			switch {
-			case cutOffs < cutOffAttempts:
+			case cut != nil && !retriesCutOff(a.cfg.Retry, cut):
+				return nil, nil, model, fmt.Errorf("the model's answer broke off before any of it was shown, not retried as general.retryFetchErrors is false: %w", cut.Cause)
+			case cutOffs < cutOffLimit(a.cfg.Retry):
 				wait = cutOffDelay << (cutOffs - 1)
 			case down != nil:
 				down.Attempts = cutOffs

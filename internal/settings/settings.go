@@ -80,6 +80,31 @@ type General struct {
 	TopicUpdateNarration *bool `json:"topicUpdateNarration"`
 	// SessionRetention is which saved sessions start-up removes.
 	SessionRetention SessionRetention `json:"sessionRetention"`
+	// MaxAttempts bounds the requests made for one model call (the first
+	// and its retries); read it through RetryAttempts.
+	MaxAttempts *int `json:"maxAttempts"`
+	// RetryFetchErrors also retries a request whose connection broke
+	// without a network error code (Node's "fetch failed"); on unless
+	// false, as in Gemini CLI 0.61.
+	RetryFetchErrors *bool `json:"retryFetchErrors"`
+}
+
+// DefaultMaxAttempts is Gemini CLI 0.61's general.maxAttempts default,
+// and its cap (Config: Math.min(maxAttempts ?? 10, 10)).
+const DefaultMaxAttempts = 10
+
+// RetryAttempts is general.maxAttempts as Gemini CLI 0.61 reads it,
+// capped at DefaultMaxAttempts; unset is the default. A value below 1,
+// which makes 0.61 fail every request, is the default with an error
+// saying so.
+func (g General) RetryAttempts() (int, error) {
+	switch {
+	case g.MaxAttempts == nil:
+		return DefaultMaxAttempts, nil
+	case *g.MaxAttempts < 1:
+		return DefaultMaxAttempts, fmt.Errorf("general.maxAttempts is %d; it must be at least 1, so %d is used", *g.MaxAttempts, DefaultMaxAttempts)
+	}
+	return min(*g.MaxAttempts, DefaultMaxAttempts), nil
 }
 
 // SessionRetention is general.sessionRetention, 0.61's names; unset

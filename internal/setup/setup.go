@@ -318,6 +318,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	})
 	o.Workspace.SetIgnoreFiles(ignoreFiles(set.Context.FileFiltering))
 	plan := b.Plan
+	retry := b.retryPolicy(set)
 	b.Skills = b.discoverSkills(set)
 	b.Agents = b.discoverAgents(ctx, set)
 	b.Hooks = b.hooks(set)
@@ -326,7 +327,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Skills:      b.Skills,
 			Plan:        plan,
 			Workspace:   o.Workspace,
-			Utility:     agent.NewUtility(gen, o.Retry),
+			Utility:     agent.NewUtility(gen, retry),
 			Memory:      b.memory,
 			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction, Shell: b.Shell},
 			Diagnostics: o.Diagnostics,
@@ -406,7 +407,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Logger:               o.Logger,
 		AuthType:             creds.Type,
 		Telemetry:            b.telemetry,
-		Retry:                o.Retry,
+		Retry:                retry,
 		Thinking:             true,
 		Retention:            retention,
 		RetentionOnce:        o.Told.expiry(firstRoot(b.projectRoots)),
