@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/geminicli"
 )
 
 // overloaded is a 503 that asks for a short wait (google.rpc.RetryInfo),
@@ -52,4 +55,33 @@ func TestRunMaxAttemptsBoundsTheRetries(t *testing.T) {
 	if n := len(chatRequests(h)); n != 4 {
 		t.Errorf("by default: %d requests, want 4 (three 503s retried)", n)
 	}
+}
+
+// Gemini CLI 0.61 with general.maxAttempts 2 against the same three 503s
+// makes two requests too, and fails. (It waits its backoff, about 5 s,
+// whatever RetryInfo says of a 503.)
+func TestRunMaxAttemptsAsGeminiCLI(t *testing.T) {
+	project := t.TempDir()
+	if p, err := filepath.EvalSymlinks(project); err == nil {
+		project = p
+	}
+	writeFiles(t, project, map[string]string{".gemini/settings.json": `{"general": {"maxAttempts": 2}}`})
+	model := geminitest.NewTestServer(t, overloaded(), overloaded(), overloaded(), geminitest.TextTurn("at last"))
+	cmd := geminicli.Command(t, geminiCLIHome(t, project), project, model.URL, "-p", "hello", "-m", "gemini-2.5-flash")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	if err == nil {
+		t.Fatalf("0.61 succeeded against three 503s with maxAttempts 2:\n%s", stdout.String())
+	}
+	n := 0
+	for _, r := range model.Requests() {
+		if r.Method == "streamGenerateContent" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Errorf("0.61 made %d requests with maxAttempts 2, want 2 (as gemini-ls)\nstderr:\n%s", n, stderr.String())
+	}
+	t.Logf("0.61: %v\nstderr:\n%s", err, stderr.String())
 }
