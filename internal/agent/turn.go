@@ -821,7 +821,7 @@ func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 		Status:  res.Status,
 		Display: display,
 	}})
-	return append([]*genai.Part{functionResponse(fc, res)}, res.Parts...)
+	return append([]*genai.Part{functionResponse(fc, t.cutToolOutput(fc, res))}, res.Parts...)
 }
 
 // functionResponse answers fc with res: {"output": ...} or {"error": ...}.

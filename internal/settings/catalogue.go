@@ -185,7 +185,7 @@ func schemaKeys() map[string]support {
 		"tools.discoveryCommand":                   implemented,
 		"tools.callCommand":                        implemented,
 		"tools.useRipgrep":                         notImplemented,
-		"tools.truncateToolOutputThreshold":        notImplemented,
+		"tools.truncateToolOutputThreshold":        implemented,
 		"tools.disableLLMCorrection":               implemented,
 
 		"mcp.serverCommand": notImplemented,

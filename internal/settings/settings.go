@@ -89,6 +89,22 @@ type General struct {
 	RetryFetchErrors *bool `json:"retryFetchErrors"`
 }
 
+// DefaultToolOutputThreshold is Gemini CLI 0.61's
+// tools.truncateToolOutputThreshold default, in characters.
+const DefaultToolOutputThreshold = 40_000
+
+// ToolOutputThreshold is tools.truncateToolOutputThreshold, the default
+// when unset; 0 when it is 0 or less, which cuts nothing, as in 0.61.
+func (t Tools) ToolOutputThreshold() int {
+	switch {
+	case t.TruncateToolOutputThreshold == nil:
+		return DefaultToolOutputThreshold
+	case *t.TruncateToolOutputThreshold <= 0:
+		return 0
+	}
+	return *t.TruncateToolOutputThreshold
+}
+
 // DefaultMaxAttempts is Gemini CLI 0.61's general.maxAttempts default,
 // and its cap (Config: Math.min(maxAttempts ?? 10, 10)).
 const DefaultMaxAttempts = 10
@@ -313,6 +329,10 @@ type Tools struct {
 	// it); an entry is a tool name, Gemini CLI's class name, or
 	// run_shell_command(CMD) to offer the shell for those commands only.
 	Core []string `json:"core"`
+	// TruncateToolOutputThreshold is how many characters of a shell
+	// command's output the model is sent before it is cut; read it
+	// through ToolOutputThreshold.
+	TruncateToolOutputThreshold *int `json:"truncateToolOutputThreshold"`
 	// Exclude removes tools by name: built-in, discovered and MCP tools.
 	// Merged across files as a union, as in Gemini CLI.
 	Exclude []string `json:"exclude"`

@@ -393,6 +393,8 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Hooks:                b.hookRunner(),
 		ApprovalMode:         b.ApprovalMode,
 		PlansDir:             b.plansDir,
+		ProjectTempDir:       projectTempDir(settings.UserDir(b.Getenv), firstRoot(b.projectRoots)),
+		ToolOutputThreshold:  set.Tools.ToolOutputThreshold(),
 		NoPlanRouting:        !set.General.Plan.RoutesByMode(),
 		Untrusted:            b.NotTrusted() != nil,
 		Sandboxed:            b.Sandbox.Enabled(),
@@ -532,6 +534,26 @@ func projectPlansDir(plan settings.Plan, root string) (string, error) {
 		return "", fmt.Errorf("general.plan.directory %q resolves to %s, which is outside the project root %s", plan.Directory, real, root)
 	}
 	return real, nil
+}
+
+// projectTempDir finds the project's temporary directory where Gemini
+// CLI keeps it (Storage.getProjectTempDir), ~/.gemini/tmp/<project>,
+// claimed on first use as Gemini CLI claims it.
+func projectTempDir(geminiDir, root string) func() (string, error) {
+	return func() (string, error) {
+		if root == "" {
+			return "", errors.New("the workspace has no root")
+		}
+		dirs, err := geminidir.New(geminiDir, root)
+		if err != nil {
+			return "", err
+		}
+		tmp, err := dirs.FindOrClaim()
+		if err != nil {
+			return "", fmt.Errorf("finding the project's directory in %s: %w", geminiDir, err)
+		}
+		return tmp, nil
+	}
 }
 
 // sessionPlansDir finds a session's plans directory where Gemini CLI

@@ -2,7 +2,10 @@ package e2e
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -84,4 +87,115 @@ func TestRunMaxAttemptsAsGeminiCLI(t *testing.T) {
 		t.Errorf("0.61 made %d requests with maxAttempts 2, want 2 (as gemini-ls)\nstderr:\n%s", n, stderr.String())
 	}
 	t.Logf("0.61: %v\nstderr:\n%s", err, stderr.String())
+}
+
+// bigOutput is 20,000 characters in numbered lines of 20, so that where
+// a cut falls shows.
+func bigOutput() string {
+	var b strings.Builder
+	for i := 0; b.Len() < 20_000; i++ {
+		fmt.Fprintf(&b, "line %05d of output\n", i)
+	}
+	return b.String()[:20_000]
+}
+
+// shellResponse is the output the model was sent for its shell call.
+func shellResponse(t *testing.T, reqs []geminitest.Request) string {
+	t.Helper()
+	for _, r := range reqs {
+		for _, c := range r.Contents {
+			for _, p := range c.Parts {
+				if fr := p.FunctionResponse; fr != nil && fr.Name == "run_shell_command" {
+					out, _ := fr.Response["output"].(string)
+					return out
+				}
+			}
+		}
+	}
+	t.Fatal("no function response of run_shell_command was sent")
+	return ""
+}
+
+// savedPath is the file a cut output names.
+var savedPath = regexp.MustCompile(`For full output see: (\S+)`)
+
+// tools.truncateToolOutputThreshold 2000 cuts a 20,000-character shell
+// output to its head and tail, as 0.61 cuts it, and the whole is in the
+// file the model is told of, under ~/.gemini/tmp/<project>/tool-outputs.
+func TestRunCutsLongShellOutput(t *testing.T) {
+	big := bigOutput()
+	h := newHeadless(t, map[string]string{
+		"big.txt":               big,
+		".gemini/settings.json": `{"tools": {"truncateToolOutputThreshold": 2000}}`,
+	}, geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "cat big.txt"})), geminitest.TextTurn("read it"))
+	r := h.run("run", "-p", "show big.txt", "--approval-mode", "yolo")
+	r.wantExit(t, 0)
+	sent := shellResponse(t, h.model.Requests())
+	if len(sent) > 5000 {
+		t.Fatalf("the model was sent %d characters of a 20,000-character output with threshold 2000:\n%.300s…", len(sent), sent)
+	}
+	for _, want := range []string{"Output too large. Showing first 400 and last 1,600 characters. For full output see: ", "characters omitted] ...", "line 00000 of output", "line 00951 of output", "Exit Code: 0"} {
+		if !strings.Contains(sent, want) {
+			t.Errorf("the cut output lacks %q:\n%s", want, sent)
+		}
+	}
+	m := savedPath.FindStringSubmatch(sent)
+	if m == nil {
+		t.Fatalf("the cut output names no file:\n%s", sent)
+	}
+	if !strings.Contains(filepath.ToSlash(m[1]), "/.gemini/tmp/") || !strings.Contains(filepath.ToSlash(m[1]), "/tool-outputs/session-") {
+		t.Errorf("saved at %s, not under ~/.gemini/tmp/<project>/tool-outputs/session-<id>", m[1])
+	}
+	saved, err := os.ReadFile(m[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(saved), strings.TrimRight(big, "\n")) {
+		t.Errorf("the saved file (%d bytes) does not hold the whole output", len(saved))
+	}
+}
+
+// Gemini CLI 0.61 cuts the same output with the same threshold in the
+// same words, and saves the whole in the same place of its home.
+func TestRunCutsLongShellOutputAsGeminiCLI(t *testing.T) {
+	project := t.TempDir()
+	if p, err := filepath.EvalSymlinks(project); err == nil {
+		project = p
+	}
+	big := bigOutput()
+	writeFiles(t, project, map[string]string{"big.txt": big, ".gemini/settings.json": `{"tools": {"truncateToolOutputThreshold": 2000}}`})
+	turns := func() []geminitest.Turn {
+		return []geminitest.Turn{
+			{Chunks: []geminitest.Chunk{{Call: geminitest.Call("run_shell_command", map[string]any{"command": "cat big.txt"}), ThoughtSignature: []byte("signature")}}},
+			geminitest.TextTurn("read it"),
+		}
+	}
+	model := geminitest.NewTestServer(t, turns()...)
+	home := geminiCLIHome(t, project)
+	cmd := geminicli.Command(t, home, project, model.URL, "-p", "show big.txt", "--approval-mode", "yolo")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("gemini: %v\n%s", err, stderr.String())
+	}
+	theirs := shellResponse(t, model.Requests())
+
+	h := newHeadless(t, nil, turns()...)
+	env := append(h.withoutEnv("HOME"), "HOME="+geminiCLIHome(t, project), "GEMINI_MODEL=")
+	r := h.runIn(project, env, "run", "-p", "show big.txt", "--approval-mode", "yolo")
+	r.wantExit(t, 0)
+	ours := shellResponse(t, h.model.Requests())
+
+	t.Logf("0.61 sent %d characters:\n%s", len(theirs), theirs)
+	first := func(s string) string { line, _, _ := strings.Cut(s, "\n"); return savedPath.ReplaceAllString(line, "For full output see: FILE") }
+	if first(theirs) != first(ours) {
+		t.Errorf("the note differs:\n0.61:      %s\ngemini-ls: %s", first(theirs), first(ours))
+	}
+	shape := regexp.MustCompile(`/\.gemini/tmp/[^/]+/tool-outputs/session-[0-9a-f-]+/run_shell_command_[^/]+\.txt$`)
+	for who, s := range map[string]string{"0.61": theirs, "gemini-ls": ours} {
+		m := savedPath.FindStringSubmatch(s)
+		if m == nil || !shape.MatchString(filepath.ToSlash(m[1])) {
+			t.Errorf("%s saved the output at %v, not ~/.gemini/tmp/<project>/tool-outputs/session-<id>/run_shell_command_<call>.txt", who, m)
+		}
+	}
 }
