@@ -187,7 +187,10 @@ func TestRunCutsLongShellOutputAsGeminiCLI(t *testing.T) {
 	ours := shellResponse(t, h.model.Requests())
 
 	t.Logf("0.61 sent %d characters:\n%s", len(theirs), theirs)
-	first := func(s string) string { line, _, _ := strings.Cut(s, "\n"); return savedPath.ReplaceAllString(line, "For full output see: FILE") }
+	first := func(s string) string {
+		line, _, _ := strings.Cut(s, "\n")
+		return savedPath.ReplaceAllString(line, "For full output see: FILE")
+	}
 	if first(theirs) != first(ours) {
 		t.Errorf("the note differs:\n0.61:      %s\ngemini-ls: %s", first(theirs), first(ours))
 	}
