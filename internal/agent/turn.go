@@ -290,9 +290,12 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 		if notice, ok := a.fallbackNotice(t.s.id); ok {
 			t.emit(dialog.Event{Kind: dialog.EventNotice, Text: notice})
 		}
-		model := cmp.Or(req.model, t.model())
+		model, sent, err := t.configured(cmp.Or(req.model, t.model()), req, cutOffs > 0)
+		if err != nil {
+			return nil, nil, model, err
+		}
 		start := a.cfg.Now()
-		out, usage, shown, err := t.streamOnce(model, req)
+		out, usage, shown, err := t.streamOnce(model, sent)
 		_, loop := errors.AsType[*LoopError](err)
 		_, ended := errors.AsType[*hookEnd](err)
 		// A loop or a hook stopped an answer that came: not a failure.

@@ -101,17 +101,56 @@ func New(aliases map[string]any, customAliases map[string]Alias, overrides, cust
 	return s, errors.Join(errs...)
 }
 
+// FromSettings is New from the settings' values as the files hold them:
+// each custom alias and override is read on its own, and one that cannot
+// be is left out with an error naming it, the rest kept.
+func FromSettings(aliases, customAliases map[string]any, overrides, customOverrides []any) (*Set, error) {
+	var errs []error
+	custom := map[string]Alias{}
+	for _, name := range slices.Sorted(maps.Keys(customAliases)) {
+		a, err := decodeAlias(customAliases[name])
+		if err != nil {
+			errs = append(errs, fmt.Errorf("modelConfigs.customAliases.%s: %w", name, err))
+			continue
+		}
+		custom[name] = a
+	}
+	over, err := decodeOverrides("modelConfigs.overrides", overrides)
+	errs = append(errs, err)
+	customOver, err := decodeOverrides("modelConfigs.customOverrides", customOverrides)
+	errs = append(errs, err)
+	s, err := New(aliases, custom, over, customOver)
+	return s, errors.Join(append(errs, err)...)
+}
+
+func decodeOverrides(key string, list []any) ([]Override, error) {
+	var out []Override
+	var errs []error
+	for i, v := range list {
+		var o Override
+		if err := decode(v, &o); err != nil {
+			errs = append(errs, fmt.Errorf("%s[%d]: %w", key, i, err))
+			continue
+		}
+		out = append(out, o)
+	}
+	return out, errors.Join(errs...)
+}
+
 // decodeAlias reads one alias from its settings' JSON value.
 func decodeAlias(v any) (Alias, error) {
+	var a Alias
+	err := decode(v, &a)
+	return a, err
+}
+
+// decode reads a settings' JSON value into out.
+func decode(v, out any) error {
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return Alias{}, err
+		return err
 	}
-	var a Alias
-	if err := json.Unmarshal(raw, &a); err != nil {
-		return Alias{}, err
-	}
-	return a, nil
+	return json.Unmarshal(raw, out)
 }
 
 // Resolve is the model and generation config of a request for k, as

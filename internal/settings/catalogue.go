@@ -132,8 +132,8 @@ func schemaKeys() map[string]support {
 		"model.disableLoopDetection": implemented,
 		"model.skipNextSpeakerCheck": notImplemented,
 
-		"modelConfigs.aliases":                 notImplemented,
-		"modelConfigs.customAliases":           notImplemented,
+		"modelConfigs.aliases":                 implemented,
+		"modelConfigs.customAliases":           implemented,
 		"modelConfigs.customOverrides":         implemented,
 		"modelConfigs.overrides":               implemented,
 		"modelConfigs.modelDefinitions":        notImplemented,

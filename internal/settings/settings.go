@@ -269,10 +269,14 @@ func (m Model) EffectiveCompressionThreshold() float64 {
 func (m Model) UnlimitedTurns() bool { return m.MaxSessionTurns <= 0 }
 
 // ModelConfigs is the part of Gemini CLI's "modelConfigs" gemini-ls reads:
-// the overrides that set a thinking budget for a model.
+// the aliases and overrides a model name resolves through (package
+// modelconfig), as the files hold them, so that one entry that cannot be
+// read is left out on its own (modelconfig.FromSettings).
 type ModelConfigs struct {
-	Overrides       []ModelOverride `json:"overrides"`
-	CustomOverrides []ModelOverride `json:"customOverrides"`
+	Aliases         map[string]any `json:"aliases"`
+	CustomAliases   map[string]any `json:"customAliases"`
+	Overrides       []any          `json:"overrides"`
+	CustomOverrides []any          `json:"customOverrides"`
 }
 
 // ModelOverride is one entry of modelConfigs.overrides or customOverrides.
@@ -297,8 +301,12 @@ type ModelOverride struct {
 // else nil (the model's default). -1 asks for dynamic thinking, 0 for none.
 func (s Settings) ThinkingBudgetFor(model string) *int {
 	var budget *int
-	for _, list := range [][]ModelOverride{s.ModelConfigs.Overrides, s.ModelConfigs.CustomOverrides} {
-		for _, o := range list {
+	for _, list := range [][]any{s.ModelConfigs.Overrides, s.ModelConfigs.CustomOverrides} {
+		for _, v := range list {
+			var o ModelOverride
+			if fromValue(v, &o) != nil {
+				continue // modelconfig.FromSettings names it
+			}
 			b := o.ModelConfig.GenerateContentConfig.ThinkingConfig.ThinkingBudget
 			if b != nil && o.Match.Model == model && o.Match.OverrideScope == "" {
 				budget = b
@@ -309,6 +317,15 @@ func (s Settings) ThinkingBudgetFor(model string) *int {
 		return budget
 	}
 	return s.Model.ThinkingBudget
+}
+
+// fromValue decodes v, a value as a file holds it, into out.
+func fromValue(v, out any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, out)
 }
 
 // Skills is the "skills" object: agent skills (package skills).

@@ -393,6 +393,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Hooks:                b.hookRunner(),
 		ApprovalMode:         b.ApprovalMode,
 		PlansDir:             b.plansDir,
+		ModelConfigs:         b.modelConfigs(set),
 		ProjectTempDir:       projectTempDir(settings.UserDir(b.Getenv), firstRoot(b.projectRoots)),
 		ToolOutputThreshold:  set.Tools.ToolOutputThreshold(),
 		NoPlanRouting:        !set.General.Plan.RoutesByMode(),

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/genai"
+
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
 )
@@ -201,4 +203,101 @@ func TestRunCutsLongShellOutputAsGeminiCLI(t *testing.T) {
 			t.Errorf("%s saved the output at %v, not ~/.gemini/tmp/<project>/tool-outputs/session-<id>/run_shell_command_<call>.txt", who, m)
 		}
 	}
+}
+
+// modelConfigsSettings defines an alias over the built-in chat-base and
+// an override that matches it.
+const modelConfigsSettings = `{"modelConfigs": {
+  "customAliases": {
+    "steady": {"extends": "chat-base", "modelConfig": {"model": "gemini-2.5-flash", "generateContentConfig": {"temperature": 0.25}}}
+  },
+  "customOverrides": [
+    {"match": {"model": "steady"}, "modelConfig": {"generateContentConfig": {"topP": 0.5}}}
+  ]
+}}`
+
+// generation is the part of a request's config the test looks at.
+func generation(t *testing.T, r geminitest.Request) (temperature, topP, topK float32) {
+	t.Helper()
+	g := r.GenerationConfig
+	if g == nil || g.Temperature == nil || g.TopP == nil || g.TopK == nil {
+		t.Fatalf("the request to %s lacks temperature, topP or topK: %+v", r.Model, g)
+	}
+	return *g.Temperature, *g.TopP, *g.TopK
+}
+
+// -m ALIAS sends the alias's model and generation config: its own
+// temperature, chat-base's topK, and the override's topP.
+func TestRunModelAliasSendsItsConfig(t *testing.T) {
+	h := newHeadless(t, map[string]string{".gemini/settings.json": modelConfigsSettings}, geminitest.TextTurn("steady"))
+	r := h.run("run", "-m", "steady", "-p", "hello")
+	r.wantExit(t, 0)
+	reqs := chatRequests(h)
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1", len(reqs))
+	}
+	if reqs[0].Model != "gemini-2.5-flash" {
+		t.Errorf("the request went to %q, want the alias's gemini-2.5-flash", reqs[0].Model)
+	}
+	if temp, topP, topK := generation(t, reqs[0]); temp != 0.25 || topP != 0.5 || topK != 64 {
+		t.Errorf("temperature %v, topP %v, topK %v; want 0.25 (the alias), 0.5 (the override), 64 (chat-base)", temp, topP, topK)
+	}
+}
+
+// Gemini CLI 0.61 sends the same model and generation config for -m
+// ALIAS on the same settings.
+func TestRunModelAliasAsGeminiCLI(t *testing.T) {
+	project := t.TempDir()
+	if p, err := filepath.EvalSymlinks(project); err == nil {
+		project = p
+	}
+	writeFiles(t, project, map[string]string{".gemini/settings.json": modelConfigsSettings})
+	model := geminitest.NewTestServer(t, geminitest.TextTurn("steady"))
+	cmd := geminicli.Command(t, geminiCLIHome(t, project), project, model.URL, "-m", "steady", "-p", "hello")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("gemini: %v\n%s", err, stderr.String())
+	}
+	var theirs []geminitest.Request
+	for _, r := range model.Requests() {
+		if r.Method == "streamGenerateContent" {
+			theirs = append(theirs, r)
+		}
+	}
+	if len(theirs) != 1 {
+		t.Fatalf("0.61 made %d requests, want 1", len(theirs))
+	}
+
+	h := newHeadless(t, nil, geminitest.TextTurn("steady"))
+	env := append(h.withoutEnv("HOME"), "HOME="+geminiCLIHome(t, project), "GEMINI_MODEL=")
+	r := h.runIn(project, env, "run", "-m", "steady", "-p", "hello")
+	r.wantExit(t, 0)
+	ours := chatRequests(h)
+	if len(ours) != 1 {
+		t.Fatalf("gemini-ls made %d requests, want 1", len(ours))
+	}
+	if theirs[0].Model != ours[0].Model {
+		t.Errorf("model: 0.61 %q, gemini-ls %q", theirs[0].Model, ours[0].Model)
+	}
+	tt, tp, tk := generation(t, theirs[0])
+	ot, op, ok := generation(t, ours[0])
+	if tt != ot || tp != op || tk != ok {
+		t.Errorf("temperature, topP, topK: 0.61 %v %v %v, gemini-ls %v %v %v", tt, tp, tk, ot, op, ok)
+	}
+	th, oh := theirs[0].GenerationConfig.ThinkingConfig, ours[0].GenerationConfig.ThinkingConfig
+	if fmt.Sprint(thinkingOf(th)) != fmt.Sprint(thinkingOf(oh)) {
+		t.Errorf("thinkingConfig: 0.61 %v, gemini-ls %v", thinkingOf(th), thinkingOf(oh))
+	}
+}
+
+func thinkingOf(c *genai.ThinkingConfig) string {
+	if c == nil {
+		return "none"
+	}
+	budget := "unset"
+	if c.ThinkingBudget != nil {
+		budget = fmt.Sprint(*c.ThinkingBudget)
+	}
+	return fmt.Sprintf("includeThoughts %v budget %s level %q", c.IncludeThoughts, budget, c.ThinkingLevel)
 }
