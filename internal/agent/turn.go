@@ -179,6 +179,9 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	a := t.s.agent
 	t.s.requests++
 	contents := t.s.chat.contents()
+	if t.main == nil { // 0.61 masks the main conversation's only
+		contents = t.maskedContents(contents)
+	}
 	// Read per request: a call may have switched the mode mid-turn.
 	mode, plansDir := t.s.requestMode()
 	system := t.system

@@ -249,7 +249,7 @@ func schemaKeys() map[string]support {
 		"experimental.autoMemory":                            notImplemented,
 		"experimental.generalistProfile":                     notImplemented,
 		"experimental.powerUserProfile":                      notImplemented,
-		"experimental.contextManagement":                     notImplemented,
+		"experimental.contextManagement":                     notImplemented, // turns on 0.61's context manager (processor pipeline, snapshots, rolling summaries, tool output distillation): not bounded work
 		"experimental.topicUpdateNarration":                  implemented,
 
 		"extensions.disabled":                     notImplemented,
@@ -262,6 +262,11 @@ func schemaKeys() map[string]support {
 		"hooksConfig.disabled":      implemented,
 		"hooksConfig.notifications": notImplemented,
 
+		// 0.61's CLI passes none of the contextManagement keys to its Config
+		// (bundle gemini-3HFX2LNT.js:8530 passes only "enabled", from
+		// experimental.contextManagement): its defaults act, and the masking
+		// of old tool outputs it does by default gemini-ls does too
+		// (agent/masking.go), with the same defaults.
 		"contextManagement.historyWindow.maxTokens":                         notImplemented,
 		"contextManagement.historyWindow.retainedTokens":                    notImplemented,
 		"contextManagement.messageLimits.normalMaxTokens":                   notImplemented,

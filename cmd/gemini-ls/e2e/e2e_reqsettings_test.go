@@ -301,3 +301,54 @@ func thinkingOf(c *genai.ThinkingConfig) string {
 	}
 	return fmt.Sprintf("includeThoughts %v budget %s level %q", c.IncludeThoughts, budget, c.ThinkingLevel)
 }
+
+// As Gemini CLI 0.61 does by default, the older tool outputs are masked
+// in later requests once the newer ones pass 50,000 tokens and the older
+// 30,000: nine outputs of 39,000 characters (under the 40,000 at which
+// each would be cut) leave the oldest masked in the last request, with
+// the file that holds it whole.
+func TestRunMasksOldToolOutputs(t *testing.T) {
+	var b strings.Builder
+	for i := 0; b.Len() < 39_000; i++ {
+		fmt.Fprintf(&b, "row %05d of the table\n", i)
+	}
+	var turns []geminitest.Turn
+	for i := range 9 { // each command its own: the same five times is a loop
+		turns = append(turns, geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": fmt.Sprintf("cat table.txt && echo pass %d", i)})))
+	}
+	turns = append(turns, geminitest.TextTurn("done"))
+	h := newHeadless(t, map[string]string{"table.txt": b.String()[:39_000]}, turns...)
+	r := h.run("run", "-p", "read the table nine times", "--approval-mode", "yolo")
+	r.wantExit(t, 0)
+	reqs := chatRequests(h)
+	last := reqs[len(reqs)-1]
+	var outputs []string
+	for _, c := range last.Contents {
+		for _, p := range c.Parts {
+			if fr := p.FunctionResponse; fr != nil {
+				out, _ := fr.Response["output"].(string)
+				outputs = append(outputs, out)
+			}
+		}
+	}
+	if len(outputs) != 9 {
+		t.Fatalf("%d function responses in the last request, want 9", len(outputs))
+	}
+	if !strings.HasPrefix(outputs[0], "<tool_output_masked>") {
+		t.Fatalf("the oldest output is not masked:\n%.300s", outputs[0])
+	}
+	if strings.HasPrefix(outputs[8], "<tool_output_masked>") {
+		t.Error("the newest output is masked")
+	}
+	m := regexp.MustCompile(`Full output available at: (\S+)`).FindStringSubmatch(outputs[0])
+	if m == nil || !strings.Contains(filepath.ToSlash(m[1]), "/.gemini/tmp/") {
+		t.Fatalf("the masked output names no file under ~/.gemini/tmp:\n%s", outputs[0])
+	}
+	saved, err := os.ReadFile(m[1])
+	if err != nil || !strings.Contains(string(saved), "row 01000 of the table") {
+		t.Errorf("the saved output: %v (%d bytes)", err, len(saved))
+	}
+	if first := reqs[1]; strings.Contains(fmt.Sprint(first.Contents), "tool_output_masked") {
+		t.Error("an early request was masked")
+	}
+}
