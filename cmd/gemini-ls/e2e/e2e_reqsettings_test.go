@@ -41,8 +41,8 @@ func TestRunMaxAttemptsBoundsTheRetries(t *testing.T) {
 
 	h := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"maxAttempts": 2}}`}, turns...)
 	r := h.run("run", "-p", "hello")
-	if r.code == 0 {
-		t.Fatalf("maxAttempts 2 against three 503s: the run succeeded\nstdout:\n%s\nstderr:\n%s", r.stdout, r.stderr)
+	if r.code != 1 {
+		t.Fatalf("maxAttempts 2 against three 503s: exit code %d, want 1 (as 0.61)\nstdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	if !strings.Contains(r.stderr, "503") || !strings.Contains(r.stderr, "overloaded") {
 		t.Errorf("stderr does not name the 503:\n%s", r.stderr)
@@ -76,8 +76,8 @@ func TestRunMaxAttemptsAsGeminiCLI(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	if err == nil {
-		t.Fatalf("0.61 succeeded against three 503s with maxAttempts 2:\n%s", stdout.String())
+	if cmd.ProcessState.ExitCode() != 1 {
+		t.Fatalf("0.61 against three 503s with maxAttempts 2: %v, want exit code 1 (as gemini-ls)\n%s", err, stdout.String())
 	}
 	n := 0
 	for _, r := range model.Requests() {
