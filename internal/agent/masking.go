@@ -116,11 +116,11 @@ func (m *masker) prunables(contents []*genai.Content) ([]prunable, int) {
 			if fr == nil || !maskable(fr.Name) || fr.Response == nil {
 				continue
 			}
-			text := indentedJSON(fr.Response)
-			if strings.Contains(text, "<"+maskTag) {
+			compact := encodeJSON(fr.Response, "")
+			if strings.Contains(compact, "<"+maskTag) {
 				continue
 			}
-			tokens := estimatePartTokens(parts[j])
+			tokens := (len([]rune(fr.Name)) + len([]rune(compact))) / 4
 			if protected <= maskProtectedTokens {
 				protected += tokens
 				if protected <= maskProtectedTokens {
@@ -128,7 +128,7 @@ func (m *masker) prunables(contents []*genai.Content) ([]prunable, int) {
 				}
 			}
 			total += tokens
-			found = append(found, prunable{content: i, part: j, tokens: tokens, text: text})
+			found = append(found, prunable{content: i, part: j, tokens: tokens, text: indentedJSON(fr.Response)})
 		}
 	}
 	return found, total
