@@ -351,6 +351,9 @@ func retriesCutOff(p dialog.RetryPolicy, cut *AnswerCutOffError) bool {
 // them was shown.
 func (e *AnswerCutOffError) gaveUp(n int) error {
 	msg := fmt.Sprintf("the model's answer broke off %d times in a row before any of it was shown: ", n)
+	if n == 1 { // general.maxAttempts 1: no retry
+		msg = "the model's answer broke off before any of it was shown (general.maxAttempts is 1, so it was not asked for again): "
+	}
 	if e.Cause == nil {
 		return errors.New(msg + "it ended without a finish reason")
 	}
