@@ -352,3 +352,26 @@ func TestRunMasksOldToolOutputs(t *testing.T) {
 		t.Error("an early request was masked")
 	}
 }
+
+// general.retryFetchErrors false: an answer whose connection broke
+// before any of it came, with no network error code, is not asked for
+// again, and the run says why; by default it is.
+func TestRunRetryFetchErrors(t *testing.T) {
+	turns := []geminitest.Turn{{Cut: true}, geminitest.TextTurn("at last")}
+
+	h := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"retryFetchErrors": false}}`}, turns...)
+	r := h.run("run", "-p", "hello")
+	if r.code != 1 || !strings.Contains(r.stderr, "general.retryFetchErrors is false") {
+		t.Errorf("retryFetchErrors false: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if n := len(chatRequests(h)); n != 1 {
+		t.Errorf("retryFetchErrors false: %d requests, want 1", n)
+	}
+
+	h = newHeadless(t, nil, turns...)
+	r = h.run("run", "-p", "hello")
+	r.wantExit(t, 0)
+	if n := len(chatRequests(h)); n != 2 {
+		t.Errorf("by default: %d requests, want 2", n)
+	}
+}
