@@ -566,13 +566,9 @@ func sessionPlansDir(geminiDir, root string) func(string) (string, error) {
 		if sessionID == "" || sessionID != filepath.Base(sessionID) || sessionID == "." || sessionID == ".." {
 			return "", fmt.Errorf("the session id %q cannot name a directory", sessionID)
 		}
-		dirs, err := geminidir.New(geminiDir, root)
+		tmp, err := projectTempDir(geminiDir, root)()
 		if err != nil {
 			return "", err
-		}
-		tmp, err := dirs.FindOrClaim()
-		if err != nil {
-			return "", fmt.Errorf("finding the project's directory in %s: %w", geminiDir, err)
 		}
 		return filepath.Join(tmp, sessionID, "plans"), nil
 	}
