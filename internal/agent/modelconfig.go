@@ -11,15 +11,17 @@ import (
 // applyModelSelection with isChatModel): an alias's model and generation
 // config, and the overrides that match, laid over the agent's own
 // config. Unchanged when the settings have no say in it (only the
-// built-in configs resolve it: gemini-ls keeps its own), and for a
-// subagent, whose definition sets its requests. retry: the request asks
-// again for an answer that broke off (an override's isRetry).
+// built-in configs resolve it: gemini-ls keeps its own). A subagent's
+// request is resolved as 0.61 resolves it (LocalAgentExecutor.callModel):
+// not as a chat model, with its name as the overrideScope. retry: the
+// request asks again for an answer that broke off (an override's
+// isRetry).
 func (t *turn) configured(model string, req modelRequest, retry bool) (string, modelRequest, error) {
 	set := t.s.agent.cfg.ModelConfigs
-	if set == nil || t.main != nil {
+	if set == nil {
 		return model, req, nil
 	}
-	r, err := set.Resolve(modelconfig.Key{Model: model, IsChatModel: true, IsRetry: retry})
+	r, err := set.Resolve(modelconfig.Key{Model: model, IsChatModel: t.main == nil, OverrideScope: t.scope, IsRetry: retry})
 	if err != nil {
 		return model, req, fmt.Errorf("resolving %q through modelConfigs: %w", model, err)
 	}

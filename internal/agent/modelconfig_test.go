@@ -7,6 +7,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/modelconfig"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 func steadyConfigs(t *testing.T) *modelconfig.Set {
@@ -54,5 +55,37 @@ func TestLoopingAliasFailsThePrompt(t *testing.T) {
 	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Errorf("%d requests sent", n)
+	}
+}
+
+// A subagent's requests match an override whose overrideScope is its
+// name, as 0.61 resolves them; the main agent's do not.
+func TestSubagentOverrideScope(t *testing.T) {
+	reg, ws, _ := realTools(t)
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(invoke("inv1", "investigator", "where is alpha")),
+		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "in a.txt"})),
+		geminitest.TextTurn("done"),
+	)
+	set, err := modelconfig.FromSettings(nil, nil, nil, []any{map[string]any{
+		"match":       map[string]any{"overrideScope": "investigator"},
+		"modelConfig": map[string]any{"generateContentConfig": map[string]any{"temperature": 0.125}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}, ModelConfigs: set})
+	prompt(t, a.NewSession(), "find alpha")
+	reqs := srv.Requests()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	if g := reqs[1].GenerationConfig; reqs[1].Model != "sub-model" || g.Temperature == nil || *g.Temperature != 0.125 {
+		t.Errorf("the subagent's request: %s %+v; want sub-model at temperature 0.125", reqs[1].Model, g)
+	}
+	for _, i := range []int{0, 2} {
+		if g := reqs[i].GenerationConfig; g.Temperature != nil {
+			t.Errorf("the main agent's request %d has temperature %v", i, *g.Temperature)
+		}
 	}
 }

@@ -79,6 +79,9 @@ type turn struct {
 	// asked; nil for the main agent and a grace turn.
 	mainIndex int
 	clock     Pauser
+	// scope is the subagent's name, which modelConfigs overrides match
+	// as their overrideScope; "" for the main agent.
+	scope string
 }
 
 func (t *turn) run(input *genai.Content) dialog.PromptResult {
