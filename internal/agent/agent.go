@@ -13,6 +13,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/modelconfig"
 	"github.com/gemini-ls/gemini-ls/internal/models"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
@@ -87,6 +88,18 @@ type Config struct {
 	// on first use, and makes the directory reachable through Workspace
 	// (Workspace.Allow). Plan mode has no plans directory when nil.
 	PlansDir func(sessionID string) (string, error)
+	// ModelConfigs resolves the conversation's model through the
+	// settings' modelConfigs (aliases and overrides) at each request;
+	// nil: the model is sent as named, with the agent's own config.
+	ModelConfigs *modelconfig.Set
+	// ProjectTempDir finds the project's temporary directory,
+	// ~/.gemini/tmp/<project>, where the whole of a cut tool output is
+	// saved (truncate.go); nil: nowhere, and the model is told so.
+	ProjectTempDir func() (string, error)
+	// ToolOutputThreshold is how many characters of a shell command's
+	// output (or an MCP tool's text) the model is sent before the rest
+	// is cut (tools.truncateToolOutputThreshold); 0 or less cuts nothing.
+	ToolOutputThreshold int
 	// NoPlanRouting turns off plan mode's say in an auto's model
 	// (route.go): general.plan.modelRouting false.
 	NoPlanRouting bool

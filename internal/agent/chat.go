@@ -33,6 +33,8 @@ type chat struct {
 	// save, while a prompt is recorded as it runs (livesave.go), saves
 	// each content the history gains.
 	save func(sessionstore.Step)
+	// masks are the old tool outputs masked in what is sent (masking.go).
+	masks masker
 }
 
 // record appends c to the history.

@@ -47,6 +47,8 @@ func (b *backoff) next(err error) (time.Duration, bool) {
 		return 0, false
 	case kind != failTransient && kind != failBroken:
 		return 0, false // failUnreachable too: see there
+	case kind == failBroken && b.p.NoFetchErrorRetry && fetchError(err):
+		return 0, false
 	}
 	if d, ok := serverDelay(err); ok {
 		// The server knows best; start backing off afresh afterwards.
@@ -150,6 +152,21 @@ func brokenConnection(err error) bool {
 	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
 		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) ||
 		errors.As(err, &opErr) || errors.As(err, &netErr) && netErr.Timeout() || errors.As(err, &syntaxErr)
+}
+
+// fetchError reports whether err is a broken connection with no network
+// error code: what Node reports as "fetch failed" or "incomplete json
+// segment", which Gemini CLI 0.61 retries only while
+// general.retryFetchErrors is on (isRetryableError). A reset, a broken
+// pipe, a refusal or a timeout has a code, retried whatever the setting.
+func fetchError(err error) bool {
+	if errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ETIMEDOUT) {
+		return false
+	}
+	if netErr, ok := errors.AsType[net.Error](err); ok && netErr.Timeout() {
+		return false
+	}
+	return brokenConnection(err)
 }
 
 // UnreachableError is a model request that never reached the server: no
@@ -316,10 +333,27 @@ const (
 	cutOffDelay    = time.Second
 )
 
+// cutOffLimit is how many answers in a row may break off before any of
+// them was shown: 0.61's mid-stream retries, bounded by maxAttempts too
+// (geminiChat: attempt < maxAttempts - 1 && attempt < 3).
+func cutOffLimit(p dialog.RetryPolicy) int {
+	return min(cutOffAttempts, p.WithDefaults().MaxAttempts)
+}
+
+// retriesCutOff reports whether an answer cut off by err may be asked
+// for again: not when the connection broke with no error code and
+// general.retryFetchErrors is off.
+func retriesCutOff(p dialog.RetryPolicy, cut *AnswerCutOffError) bool {
+	return cut.Cause == nil || !p.NoFetchErrorRetry || !fetchError(cut.Cause)
+}
+
 // gaveUp is the error after n answers in a row broke off before any of
 // them was shown.
 func (e *AnswerCutOffError) gaveUp(n int) error {
 	msg := fmt.Sprintf("the model's answer broke off %d times in a row before any of it was shown: ", n)
+	if n == 1 { // general.maxAttempts 1: no retry
+		msg = "the model's answer broke off before any of it was shown (general.maxAttempts is 1, so it was not asked for again): "
+	}
 	if e.Cause == nil {
 		return errors.New(msg + "it ended without a finish reason")
 	}

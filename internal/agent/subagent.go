@@ -482,6 +482,7 @@ func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.
 		promptID: fmt.Sprintf("%s-%s", t.promptID, def.Name),
 		system:   system,
 		main:     t,
+		scope:    def.Name,
 		loops:    loopDetector{off: cfg.DisableLoopDetection},
 		finished: func() bool { _, done := complete.Submitted(); return done },
 	}

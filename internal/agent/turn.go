@@ -79,6 +79,9 @@ type turn struct {
 	// asked; nil for the main agent and a grace turn.
 	mainIndex int
 	clock     Pauser
+	// scope is the subagent's name, which modelConfigs overrides match
+	// as their overrideScope; "" for the main agent.
+	scope string
 }
 
 func (t *turn) run(input *genai.Content) dialog.PromptResult {
@@ -179,6 +182,9 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	a := t.s.agent
 	t.s.requests++
 	contents := t.s.chat.contents()
+	if t.main == nil { // 0.61 masks the main conversation's only
+		contents = t.maskedContents(contents)
+	}
 	// Read per request: a call may have switched the mode mid-turn.
 	mode, plansDir := t.s.requestMode()
 	system := t.system
@@ -290,9 +296,12 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 		if notice, ok := a.fallbackNotice(t.s.id); ok {
 			t.emit(dialog.Event{Kind: dialog.EventNotice, Text: notice})
 		}
-		model := cmp.Or(req.model, t.model())
+		model, sent, err := t.configured(cmp.Or(req.model, t.model()), req, cutOffs > 0)
+		if err != nil {
+			return nil, nil, model, err
+		}
 		start := a.cfg.Now()
-		out, usage, shown, err := t.streamOnce(model, req)
+		out, usage, shown, err := t.streamOnce(model, sent)
 		_, loop := errors.AsType[*LoopError](err)
 		_, ended := errors.AsType[*hookEnd](err)
 		// A loop or a hook stopped an answer that came: not a failure.
@@ -332,7 +341,9 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 			// the transport fails either way.
 			cutOffs++
 			switch {
-			case cutOffs < cutOffAttempts:
+			case cut != nil && !retriesCutOff(a.cfg.Retry, cut):
+				return nil, nil, model, fmt.Errorf("the model's answer broke off before any of it was shown, not retried as general.retryFetchErrors is false: %w", cut.Cause)
+			case cutOffs < cutOffLimit(a.cfg.Retry):
 				wait = cutOffDelay << (cutOffs - 1)
 			case down != nil:
 				down.Attempts = cutOffs
@@ -819,7 +830,7 @@ func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 		Status:  res.Status,
 		Display: display,
 	}})
-	return append([]*genai.Part{functionResponse(fc, res)}, res.Parts...)
+	return append([]*genai.Part{functionResponse(fc, t.cutToolOutput(fc, res))}, res.Parts...)
 }
 
 // functionResponse answers fc with res: {"output": ...} or {"error": ...}.

@@ -20,6 +20,11 @@ type RetryPolicy struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Rand returns a number in [0, 1) for the jitter; math/rand when nil.
 	Rand func() float64
+	// NoFetchErrorRetry: a connection that broke with no network error
+	// code (Node's "fetch failed", an incomplete JSON chunk) is not
+	// retried, as general.retryFetchErrors false asks; a reset, refused or
+	// timed-out connection still is.
+	NoFetchErrorRetry bool
 }
 
 // WithDefaults is p with Gemini CLI's values where p has none.

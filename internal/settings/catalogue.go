@@ -62,8 +62,8 @@ func schemaKeys() map[string]support {
 		"general.plan.enabled":                  implemented,
 		"general.plan.directory":                implemented,
 		"general.plan.modelRouting":             implemented,
-		"general.retryFetchErrors":              notImplemented,
-		"general.maxAttempts":                   notImplemented,
+		"general.retryFetchErrors":              implemented,
+		"general.maxAttempts":                   implemented,
 		"general.debugKeystrokeLogging":         notImplemented,
 		"general.topicUpdateNarration":          implemented,
 		"general.sessionRetention.enabled":      implemented,
@@ -132,8 +132,8 @@ func schemaKeys() map[string]support {
 		"model.disableLoopDetection": implemented,
 		"model.skipNextSpeakerCheck": notImplemented,
 
-		"modelConfigs.aliases":                 notImplemented,
-		"modelConfigs.customAliases":           notImplemented,
+		"modelConfigs.aliases":                 implemented,
+		"modelConfigs.customAliases":           implemented,
 		"modelConfigs.customOverrides":         implemented,
 		"modelConfigs.overrides":               implemented,
 		"modelConfigs.modelDefinitions":        notImplemented,
@@ -185,7 +185,7 @@ func schemaKeys() map[string]support {
 		"tools.discoveryCommand":                   implemented,
 		"tools.callCommand":                        implemented,
 		"tools.useRipgrep":                         notImplemented,
-		"tools.truncateToolOutputThreshold":        notImplemented,
+		"tools.truncateToolOutputThreshold":        implemented,
 		"tools.disableLLMCorrection":               implemented,
 
 		"mcp.serverCommand": notImplemented,
@@ -249,7 +249,7 @@ func schemaKeys() map[string]support {
 		"experimental.autoMemory":                            notImplemented,
 		"experimental.generalistProfile":                     notImplemented,
 		"experimental.powerUserProfile":                      notImplemented,
-		"experimental.contextManagement":                     notImplemented,
+		"experimental.contextManagement":                     notImplemented, // turns on 0.61's context manager (processor pipeline, snapshots, rolling summaries, tool output distillation): not bounded work
 		"experimental.topicUpdateNarration":                  implemented,
 
 		"extensions.disabled":                     notImplemented,
@@ -262,6 +262,11 @@ func schemaKeys() map[string]support {
 		"hooksConfig.disabled":      implemented,
 		"hooksConfig.notifications": notImplemented,
 
+		// 0.61's CLI passes none of the contextManagement keys to its Config
+		// (bundle gemini-3HFX2LNT.js:8530 passes only "enabled", from
+		// experimental.contextManagement): its defaults act, and the masking
+		// of old tool outputs it does by default gemini-ls does too
+		// (agent/masking.go), with the same defaults.
 		"contextManagement.historyWindow.maxTokens":                         notImplemented,
 		"contextManagement.historyWindow.retainedTokens":                    notImplemented,
 		"contextManagement.messageLimits.normalMaxTokens":                   notImplemented,

@@ -80,6 +80,47 @@ type General struct {
 	TopicUpdateNarration *bool `json:"topicUpdateNarration"`
 	// SessionRetention is which saved sessions start-up removes.
 	SessionRetention SessionRetention `json:"sessionRetention"`
+	// MaxAttempts bounds the requests made for one model call (the first
+	// and its retries); read it through RetryAttempts.
+	MaxAttempts *int `json:"maxAttempts"`
+	// RetryFetchErrors also retries a request whose connection broke
+	// without a network error code (Node's "fetch failed"); on unless
+	// false, as in Gemini CLI 0.61.
+	RetryFetchErrors *bool `json:"retryFetchErrors"`
+}
+
+// DefaultToolOutputThreshold is Gemini CLI 0.61's
+// tools.truncateToolOutputThreshold default, in characters.
+const DefaultToolOutputThreshold = 40_000
+
+// ToolOutputThreshold is tools.truncateToolOutputThreshold, the default
+// when unset; 0 when it is 0 or less, which cuts nothing, as in 0.61.
+func (t Tools) ToolOutputThreshold() int {
+	switch {
+	case t.TruncateToolOutputThreshold == nil:
+		return DefaultToolOutputThreshold
+	case *t.TruncateToolOutputThreshold <= 0:
+		return 0
+	}
+	return *t.TruncateToolOutputThreshold
+}
+
+// DefaultMaxAttempts is Gemini CLI 0.61's general.maxAttempts default,
+// and its cap (Config: Math.min(maxAttempts ?? 10, 10)).
+const DefaultMaxAttempts = 10
+
+// RetryAttempts is general.maxAttempts as Gemini CLI 0.61 reads it,
+// capped at DefaultMaxAttempts; unset is the default. A value below 1,
+// which makes 0.61 fail every request, is the default with an error
+// saying so.
+func (g General) RetryAttempts() (int, error) {
+	switch {
+	case g.MaxAttempts == nil:
+		return DefaultMaxAttempts, nil
+	case *g.MaxAttempts < 1:
+		return DefaultMaxAttempts, fmt.Errorf("general.maxAttempts is %d; it must be at least 1, so %d is used", *g.MaxAttempts, DefaultMaxAttempts)
+	}
+	return min(*g.MaxAttempts, DefaultMaxAttempts), nil
 }
 
 // SessionRetention is general.sessionRetention, 0.61's names; unset
@@ -228,10 +269,14 @@ func (m Model) EffectiveCompressionThreshold() float64 {
 func (m Model) UnlimitedTurns() bool { return m.MaxSessionTurns <= 0 }
 
 // ModelConfigs is the part of Gemini CLI's "modelConfigs" gemini-ls reads:
-// the overrides that set a thinking budget for a model.
+// the aliases and overrides a model name resolves through (package
+// modelconfig), as the files hold them, so that one entry that cannot be
+// read is left out on its own (modelconfig.FromSettings).
 type ModelConfigs struct {
-	Overrides       []ModelOverride `json:"overrides"`
-	CustomOverrides []ModelOverride `json:"customOverrides"`
+	Aliases         map[string]any `json:"aliases"`
+	CustomAliases   map[string]any `json:"customAliases"`
+	Overrides       []any          `json:"overrides"`
+	CustomOverrides []any          `json:"customOverrides"`
 }
 
 // ModelOverride is one entry of modelConfigs.overrides or customOverrides.
@@ -256,8 +301,12 @@ type ModelOverride struct {
 // else nil (the model's default). -1 asks for dynamic thinking, 0 for none.
 func (s Settings) ThinkingBudgetFor(model string) *int {
 	var budget *int
-	for _, list := range [][]ModelOverride{s.ModelConfigs.Overrides, s.ModelConfigs.CustomOverrides} {
-		for _, o := range list {
+	for _, list := range [][]any{s.ModelConfigs.Overrides, s.ModelConfigs.CustomOverrides} {
+		for _, v := range list {
+			var o ModelOverride
+			if fromValue(v, &o) != nil {
+				continue // modelconfig.FromSettings names it
+			}
 			b := o.ModelConfig.GenerateContentConfig.ThinkingConfig.ThinkingBudget
 			if b != nil && o.Match.Model == model && o.Match.OverrideScope == "" {
 				budget = b
@@ -268,6 +317,15 @@ func (s Settings) ThinkingBudgetFor(model string) *int {
 		return budget
 	}
 	return s.Model.ThinkingBudget
+}
+
+// fromValue decodes v, a value as a file holds it, into out.
+func fromValue(v, out any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(raw, out)
 }
 
 // Skills is the "skills" object: agent skills (package skills).
@@ -288,6 +346,10 @@ type Tools struct {
 	// it); an entry is a tool name, Gemini CLI's class name, or
 	// run_shell_command(CMD) to offer the shell for those commands only.
 	Core []string `json:"core"`
+	// TruncateToolOutputThreshold is how many characters of a shell
+	// command's output the model is sent before it is cut; read it
+	// through ToolOutputThreshold.
+	TruncateToolOutputThreshold *int `json:"truncateToolOutputThreshold"`
 	// Exclude removes tools by name: built-in, discovered and MCP tools.
 	// Merged across files as a union, as in Gemini CLI.
 	Exclude []string `json:"exclude"`

@@ -14,7 +14,7 @@ func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	user := writeSettings(t, home, `{
 		"$schema": "https://example.com/schema.json",
-		"general": {"vimMode": true, "defaultApprovalMode": "auto_edit", "maxAttempts": 3},
+		"general": {"vimMode": true, "defaultApprovalMode": "auto_edit", "preferredEditor": "vim"},
 		"ui": {"theme": "GitHub", "footer": {"hideCWD": true}},
 		"model": {"name": "gemini-2.5-flash", "thinkingBudget": 0},
 		"telemetry": {"traces": false},
@@ -29,7 +29,7 @@ func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
 	}
 	want := []Unread{
 		{File: user, Key: "colour", Unknown: true},
-		{File: user, Key: "general.maxAttempts"},
+		{File: user, Key: "general.preferredEditor"},
 		{File: user, Key: "general.vimMode"},
 		{File: user, Key: "mcpServers.s.description"},
 		{File: user, Key: "mcpServers.s.tpc", Unknown: true},

@@ -318,6 +318,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	})
 	o.Workspace.SetIgnoreFiles(ignoreFiles(set.Context.FileFiltering))
 	plan := b.Plan
+	retry := b.retryPolicy(set)
 	b.Skills = b.discoverSkills(set)
 	b.Agents = b.discoverAgents(ctx, set)
 	b.Hooks = b.hooks(set)
@@ -326,7 +327,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Skills:      b.Skills,
 			Plan:        plan,
 			Workspace:   o.Workspace,
-			Utility:     agent.NewUtility(gen, o.Retry),
+			Utility:     agent.NewUtility(gen, retry),
 			Memory:      b.memory,
 			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction, Shell: b.Shell},
 			Diagnostics: o.Diagnostics,
@@ -392,6 +393,9 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Hooks:                b.hookRunner(),
 		ApprovalMode:         b.ApprovalMode,
 		PlansDir:             b.plansDir,
+		ModelConfigs:         b.modelConfigs(set),
+		ProjectTempDir:       projectTempDir(settings.UserDir(b.Getenv), firstRoot(b.projectRoots)),
+		ToolOutputThreshold:  set.Tools.ToolOutputThreshold(),
 		NoPlanRouting:        !set.General.Plan.RoutesByMode(),
 		Untrusted:            b.NotTrusted() != nil,
 		Sandboxed:            b.Sandbox.Enabled(),
@@ -406,7 +410,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		Logger:               o.Logger,
 		AuthType:             creds.Type,
 		Telemetry:            b.telemetry,
-		Retry:                o.Retry,
+		Retry:                retry,
 		Thinking:             true,
 		Retention:            retention,
 		RetentionOnce:        o.Told.expiry(firstRoot(b.projectRoots)),
@@ -533,6 +537,26 @@ func projectPlansDir(plan settings.Plan, root string) (string, error) {
 	return real, nil
 }
 
+// projectTempDir finds the project's temporary directory where Gemini
+// CLI keeps it (Storage.getProjectTempDir), ~/.gemini/tmp/<project>,
+// claimed on first use as Gemini CLI claims it.
+func projectTempDir(geminiDir, root string) func() (string, error) {
+	return func() (string, error) {
+		if root == "" {
+			return "", errors.New("the workspace has no root")
+		}
+		dirs, err := geminidir.New(geminiDir, root)
+		if err != nil {
+			return "", err
+		}
+		tmp, err := dirs.FindOrClaim()
+		if err != nil {
+			return "", fmt.Errorf("finding the project's directory in %s: %w", geminiDir, err)
+		}
+		return tmp, nil
+	}
+}
+
 // sessionPlansDir finds a session's plans directory where Gemini CLI
 // keeps it (Storage.getProjectTempPlansDir): in the project's temporary
 // directory, ~/.gemini/tmp/<project>/<session id>/plans, claimed on
@@ -542,13 +566,9 @@ func sessionPlansDir(geminiDir, root string) func(string) (string, error) {
 		if sessionID == "" || sessionID != filepath.Base(sessionID) || sessionID == "." || sessionID == ".." {
 			return "", fmt.Errorf("the session id %q cannot name a directory", sessionID)
 		}
-		dirs, err := geminidir.New(geminiDir, root)
+		tmp, err := projectTempDir(geminiDir, root)()
 		if err != nil {
 			return "", err
-		}
-		tmp, err := dirs.FindOrClaim()
-		if err != nil {
-			return "", fmt.Errorf("finding the project's directory in %s: %w", geminiDir, err)
 		}
 		return filepath.Join(tmp, sessionID, "plans"), nil
 	}

@@ -1,0 +1,86 @@
+package agent
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+)
+
+// history is n shell calls, each answered with an output of size
+// characters, then a user message: the latest turn.
+func maskHistory(n, size int) []*genai.Content {
+	var out []*genai.Content
+	for i := range n {
+		id := fmt.Sprintf("call_%d", i)
+		body := fmt.Sprintf("Command: step %d\nDirectory: (root)\nOutput: %s\nError: (none)\nExit Code: 0", i, strings.Repeat(fmt.Sprintf("line of step %d\n", i), size/15))
+		out = append(out,
+			&genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{ID: id, Name: "run_shell_command"}}}},
+			&genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{FunctionResponse: &genai.FunctionResponse{ID: id, Name: "run_shell_command", Response: map[string]any{"output": body}}}}},
+		)
+	}
+	return append(out, genai.NewContentFromText("and now?", genai.RoleUser))
+}
+
+func isMasked(c *genai.Content) bool {
+	out, _ := c.Parts[0].FunctionResponse.Response["output"].(string)
+	return strings.HasPrefix(out, "<tool_output_masked>")
+}
+
+// The newest 50,000 tokens of tool outputs stay whole; the older ones,
+// once they come to 30,000 tokens, are masked with a preview and the
+// file that holds them whole, the same way in every later request; the
+// history itself is not changed.
+func TestMaskOldToolOutputs(t *testing.T) {
+	dir := t.TempDir()
+	saves := 0
+	m := &masker{save: func(name, id, text string) (string, error) {
+		saves++
+		path := filepath.Join(dir, name+"_"+id+".txt")
+		return path, os.WriteFile(path, []byte(text), 0o600)
+	}}
+	history := maskHistory(10, 40_000) // about 10,000 tokens each
+	sent := m.mask(history)
+	var masked []int
+	for i := 1; i < len(sent)-1; i += 2 {
+		if isMasked(sent[i]) {
+			masked = append(masked, i/2)
+		}
+		if isMasked(history[i]) {
+			t.Fatal("the history itself was masked")
+		}
+	}
+	// The four newest come to 40,000 tokens and some; the fifth newest
+	// crosses 50,000, and is masked with all before it, as in 0.61.
+	if fmt.Sprint(masked) != "[0 1 2 3 4 5]" {
+		t.Fatalf("masked calls %v, want the oldest six (the newest four kept)", masked)
+	}
+	out := sent[1].Parts[0].FunctionResponse.Response["output"].(string)
+	for _, want := range []string{"Command: step 0", "Output: line of step 0", "lines omitted] ...", "Exit Code: 0", "\n\nOutput too large. Full output available at: " + filepath.Join(dir, "run_shell_command_call_0.txt") + "\n</tool_output_masked>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the masked output lacks %q:\n%s", want, out)
+		}
+	}
+	saved, err := os.ReadFile(filepath.Join(dir, "run_shell_command_call_0.txt"))
+	if err != nil || !strings.Contains(string(saved), "line of step 0") || !strings.HasPrefix(string(saved), "{\n  \"output\": ") {
+		t.Errorf("the saved output: %.80q, %v", saved, err)
+	}
+	again := m.mask(history)
+	if saves != 6 || again[1].Parts[0] != sent[1].Parts[0] {
+		t.Errorf("masked again: %d saves in all, want 6; the same part %v", saves, again[1].Parts[0] == sent[1].Parts[0])
+	}
+}
+
+// Below 30,000 prunable tokens nothing is masked.
+func TestMaskKeepsASmallHistory(t *testing.T) {
+	m := &masker{save: func(string, string, string) (string, error) { t.Fatal("saved"); return "", nil }}
+	history := maskHistory(6, 40_000) // 60,000 tokens and some: 20,000 prunable
+	for i, c := range m.mask(history) {
+		if c != history[i] {
+			t.Fatalf("content %d changed", i)
+		}
+	}
+}
