@@ -206,7 +206,7 @@ func schemaKeys() map[string]support {
 		"security.environmentVariableRedaction.blocked": implemented,
 		"security.environmentVariableRedaction.enabled": implemented,
 		"security.auth.selectedType":                    implemented,
-		"security.auth.enforcedType":                    notImplemented,
+		"security.auth.enforcedType":                    implemented,
 		"security.auth.useExternal":                     notImplemented,
 		"security.enableConseca":                        notImplemented,
 		"security.allowedEnvironmentVariables":          notImplemented,
@@ -214,8 +214,8 @@ func schemaKeys() map[string]support {
 
 		"advanced.autoConfigureMemory": notImplemented,
 		"advanced.dnsResolutionOrder":  notImplemented,
-		"advanced.excludedEnvVars":     notImplemented,
-		"advanced.ignoreLocalEnv":      notImplemented,
+		"advanced.excludedEnvVars":     implemented,
+		"advanced.ignoreLocalEnv":      implemented,
 		"advanced.bugCommand":          implemented,
 
 		"experimental.gemma":                                 notImplemented,
@@ -273,12 +273,12 @@ func schemaKeys() map[string]support {
 		"contextManagement.tools.outputMasking.minPrunableThresholdTokens":  notImplemented,
 		"contextManagement.tools.outputMasking.protectLatestTurn":           notImplemented,
 
-		"admin.secureModeEnabled":  notImplemented,
-		"admin.extensions.enabled": notImplemented,
-		"admin.mcp.enabled":        notImplemented,
-		"admin.mcp.config":         notImplemented,
-		"admin.mcp.requiredConfig": notImplemented,
-		"admin.skills.enabled":     notImplemented,
+		"admin.secureModeEnabled":  implemented,
+		"admin.extensions.enabled": implemented,
+		"admin.mcp.enabled":        implemented,
+		"admin.mcp.config":         implemented,
+		"admin.mcp.requiredConfig": implemented,
+		"admin.skills.enabled":     implemented,
 
 		"hooks.BeforeTool":          implemented,
 		"hooks.AfterTool":           implemented,
