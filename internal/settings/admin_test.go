@@ -158,3 +158,28 @@ func TestExcludedEnvVarsJoinTheDefault(t *testing.T) {
 		t.Errorf("files: %q (ignoreLocalEnv %v), want %q", s.Advanced.ExcludedEnvVars, s.Advanced.IgnoreLocalEnv, want)
 	}
 }
+
+// The system settings and system defaults files' keys that are not read
+// are listed as every other file's; the admin keys of the system file
+// are read, so not listed.
+func TestSystemFilesKeysNotReadAreListed(t *testing.T) {
+	home, dir := t.TempDir(), t.TempDir()
+	system, defaults := filepath.Join(dir, "settings.json"), filepath.Join(dir, "system-defaults.json")
+	if err := os.WriteFile(system, []byte(`{"admin": {"secureModeEnabled": true, "mcp": {"config": {}}}, "ui": {"theme": "x"}, "colour": 1}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(defaults, []byte(`{"general": {"vimMode": true}, "admin": {"bogus": true}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := load(env(map[string]string{"HOME": home, "USERPROFILE": home,
+		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": system, "GEMINI_CLI_SYSTEM_DEFAULTS_PATH": defaults}), nil)
+	want := []Unread{
+		{File: system, Key: "colour", Unknown: true},
+		{File: system, Key: "ui.theme"},
+		{File: defaults, Key: "admin.bogus", Unknown: true},
+		{File: defaults, Key: "general.vimMode"},
+	}
+	if got := s.UnreadKeys(); !reflect.DeepEqual(got, want) {
+		t.Errorf("UnreadKeys:\n got %+v\nwant %+v", got, want)
+	}
+}
