@@ -2,11 +2,15 @@ package e2e
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
@@ -185,4 +189,26 @@ func secureSystemSettings(t *testing.T, text string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// Over ACP: the system settings file's secure mode refuses a client's
+// switch to yolo, and a mismatched enforced auth type makes session/new
+// ask for authentication with 0.61's words.
+func TestACPAdminSecureModeAndEnforcedAuth(t *testing.T) {
+	system := filepath.Join(t.TempDir(), "settings.json")
+	writeFiles(t, filepath.Dir(system), map[string]string{"settings.json": `{"admin": {"secureModeEnabled": true}}`})
+	h := startACP(t, acpSetup{env: append(trustTheWorkspace(), "GEMINI_CLI_SYSTEM_SETTINGS_PATH="+system)})
+	_, err := h.client.Conn.SetSessionMode(h.ctx, sdk.SetSessionModeRequest{SessionId: h.session, ModeId: "yolo"})
+	if acpCode(err) != -32602 || !strings.Contains(err.Error(), "You cannot enter YOLO mode since it is disabled in your settings.") {
+		t.Errorf("set_mode yolo under secure mode: %v, want refused", err)
+	}
+
+	home := securityHome(t, map[string]any{"auth": map[string]any{"enforcedType": "vertex-ai"}})
+	h = startACP(t, acpSetup{home: home, noSession: true, env: trustTheWorkspace()})
+	_, err = h.client.Conn.NewSession(h.ctx, sdk.NewSessionRequest{Cwd: h.root, McpServers: []sdk.McpServer{}})
+	want := "The enforced authentication type is 'vertex-ai', but the current type is 'gemini-api-key'. Please re-authenticate with the correct type."
+	var re *sdk.RequestError
+	if !errors.As(err, &re) || re.Code != -32000 || !reflect.DeepEqual(re.Data, map[string]any{"error": want}) {
+		t.Errorf("session/new with another type enforced: %v (%+v), want auth_required saying %q", err, re, want)
+	}
 }
