@@ -817,12 +817,10 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	}
 	base, _ = b.Extensions.Apply(base)
 	set, err := withOverlay(base, b.editorSettings(change))
-	if err == nil {
-		set = lockedMCP(set, nil)
-	}
 	if err != nil {
 		return nil, nil, err
 	}
+	set = lockedMCP(set, nil)
 	modeNamed := namesApprovalMode(change)
 	model, mode, err := b.choose(base, set, modeNamed)
 	if err != nil {
