@@ -212,3 +212,27 @@ func TestACPAdminSecureModeAndEnforcedAuth(t *testing.T) {
 		t.Errorf("session/new with another type enforced: %v (%+v), want auth_required saying %q", err, re, want)
 	}
 }
+
+// The system settings file's secure mode offers no "always" over ACP,
+// though the user's settings turn permanent approval on and always
+// allow not off, and a rule an "always allow" saved before no longer
+// lets a call run unasked: as TestDisableAlwaysAllow's setting does.
+func TestACPAdminSecureModeOffersNoAlwaysAllow(t *testing.T) {
+	home := securityHome(t, map[string]any{"disableAlwaysAllow": false, "enablePermanentToolApproval": true})
+	writeFiles(t, home, map[string]string{".gemini/policies/auto-saved.toml": "[[rule]]\ndecision = \"allow\"\npriority = 950\ntoolName = \"run_shell_command\"\ncommandPrefix = [\"echo\"]\n"})
+	system := filepath.Join(t.TempDir(), "settings.json")
+	writeFiles(t, filepath.Dir(system), map[string]string{"settings.json": `{"admin": {"secureModeEnabled": true}}`})
+	h := startACP(t, acpSetup{home: home, env: append(trustTheWorkspace(), "GEMINI_CLI_SYSTEM_SETTINGS_PATH="+system), cfg: pickOption("proceed_always_and_save")},
+		twoShellCalls(coverable, coveredNext)...,
+	)
+	h.mustPrompt("run both", sdk.StopReasonEndTurn)
+	perms := h.client.Permissions()
+	if len(perms) != 2 {
+		t.Fatalf("%d permission requests, want one per echo", len(perms))
+	}
+	for _, p := range perms {
+		if got := optionKinds(p); got != "allow_once=proceed_once,reject_once=cancel" {
+			t.Errorf("options %s, want no allow_always", got)
+		}
+	}
+}
