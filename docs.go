@@ -9,7 +9,7 @@ import (
 	"io/fs"
 )
 
-//go:generate go run ./internal/readme/cmd/readme README.md
+//go:generate go run ./internal/readme/cmd/readme README.md docs/configuration.md
 
 //go:embed README.md docs/*.md
 var docs embed.FS

@@ -259,3 +259,30 @@ func (a Auth) UserAgent() string {
 	}
 	return "gemini-ls/" + v
 }
+
+// CheckEnforced refuses, in Gemini CLI 0.61's words
+// (validateNonInteractiveAuth), an auth type other than enforced, the
+// settings' security.auth.enforcedType ("" enforces none): the selected
+// type, else the environment's, else the cached Google login, which
+// gemini-ls uses when nothing names a type (0.61 counts it as none).
+func CheckEnforced(enforced, selectedType string, getenv func(string) string) error {
+	enforced = strings.TrimSpace(enforced)
+	if enforced == "" {
+		return nil
+	}
+	env := func(name string) string { return strings.TrimSpace(getenv(name)) }
+	current := strings.TrimSpace(selectedType)
+	if current == "" {
+		current = typeFromEnv(env)
+	}
+	if current == "" && defaultType(getenv) == OAuthPersonal {
+		current = OAuthPersonal
+	}
+	switch current {
+	case enforced:
+		return nil
+	case "":
+		return &Error{Type: enforced, Message: fmt.Sprintf("The auth type '%s' is enforced, but no authentication is configured.", enforced)}
+	}
+	return &Error{Type: current, Message: fmt.Sprintf("The enforced authentication type is '%s', but the current type is '%s'. Please re-authenticate with the correct type.", enforced, current)}
+}

@@ -191,3 +191,16 @@ type Topic struct {
 // lines its stderr shows: the setting's name, then the FatalConfigError
 // its loadCliConfig throws (exit status 52).
 var ErrYoloDisabled = errors.New("YOLO mode is disabled by the \"disableYolo\" setting.\nYOLO mode is disabled by your administrator. To enable it, please request an update to the settings at: https://goo.gle/manage-gemini-cli")
+
+// ErrYoloSecureMode is ErrYoloDisabled where the system settings'
+// admin.secureModeEnabled refuses yolo, with 0.61's line naming that
+// setting; errors.Is takes it for ErrYoloDisabled.
+var ErrYoloSecureMode error = yoloSecureMode{}
+
+type yoloSecureMode struct{}
+
+func (yoloSecureMode) Error() string {
+	return "YOLO mode is disabled by \"secureModeEnabled\" setting.\nYOLO mode is disabled by your administrator. To enable it, please request an update to the settings at: https://goo.gle/manage-gemini-cli"
+}
+
+func (yoloSecureMode) Is(target error) bool { return target == ErrYoloDisabled }

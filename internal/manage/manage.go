@@ -1,6 +1,7 @@
 package manage
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,10 +22,41 @@ const exitError = 1
 func Commands(version string) []cmdline.Command {
 	e := mgmtEnv{getenv: os.Getenv, version: version}
 	return []cmdline.Command{
-		{Name: "mcp", Summary: "Manage MCP servers.", Run: e.mcpCommand, Subcommands: e.mcpCommands()},
-		{Name: "extensions", Args: "<command>", Summary: "Manage Gemini CLI extensions.", Run: extensionsCommand, Subcommands: extensionsCommands()},
-		{Name: "skills", Args: "<command>", Summary: "Manage agent skills.", Run: e.skillsCommand, Subcommands: e.skillsCommands()},
+		{Name: "mcp", Summary: "Manage MCP servers.", Run: e.unlessLocked("MCP", e.mcpCommand), Subcommands: e.mcpCommands()},
+		{Name: "extensions", Args: "<command>", Summary: "Manage Gemini CLI extensions.", Run: e.unlessLocked("Extensions", extensionsCommand), Subcommands: extensionsCommands()},
+		{Name: "skills", Args: "<command>", Summary: "Manage agent skills.", Run: e.unlessLocked("Agent skills", e.skillsCommand), Subcommands: e.skillsCommands()},
 	}
+}
+
+// exitConfig is 0.61's exit status for a configuration that forbids
+// what was asked (FATAL_CONFIG_ERROR).
+const exitConfig = 52
+
+// unlessLocked is run, unless the system settings' admin keys turn off
+// feature (0.61's name of what the command group manages): then, as
+// 0.61's runDeferredCommand, it says so and exits 52. Help is still
+// shown.
+func (e mgmtEnv) unlessLocked(feature string, run func(context.Context, []string, io.Reader, io.Writer, io.Writer) int) func(context.Context, []string, io.Reader, io.Writer, io.Writer) int {
+	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		if !cmdline.AsksHelp(args) && adminLocks(settings.LoadAdmin(e.getenv), feature) {
+			fmt.Fprintln(stderr, settings.AdminDisabledMessage(feature))
+			return exitConfig
+		}
+		return run(ctx, args, stdin, stdout, stderr)
+	}
+}
+
+// adminLocks reports whether admin turns feature off.
+func adminLocks(admin settings.Admin, feature string) bool {
+	switch feature {
+	case "MCP":
+		return !admin.MCP.On()
+	case "Extensions":
+		return !admin.Extensions.On()
+	case "Agent skills":
+		return !admin.Skills.On()
+	}
+	return false
 }
 
 // mgmtEnv is what a management command reads of its process: the

@@ -80,18 +80,7 @@ func codeList(names []string) string {
 // Generated is the text between the markers in readme, and an error when
 // they are missing, out of order or there twice.
 func Generated(readme string) (string, error) {
-	before, rest, ok := strings.Cut(readme, Begin)
-	if !ok {
-		return "", fmt.Errorf("README.md has no tool list marker %q", strings.TrimSpace(Begin))
-	}
-	inside, _, ok := strings.Cut(rest, End)
-	if !ok {
-		return "", fmt.Errorf("README.md's tool list has no end marker %q after its start", strings.TrimSpace(End))
-	}
-	if strings.Contains(before, End) || strings.Contains(rest, Begin) {
-		return "", errors.New("README.md has its tool list markers twice or out of order")
-	}
-	return inside, nil
+	return between(readme, Begin, End, "tool list")
 }
 
 // Update returns readme with ToolList between its markers.

@@ -70,3 +70,37 @@ func TestUpdate(t *testing.T) {
 		}
 	}
 }
+
+// docs/configuration.md's table of the settings gemini-ls does not read
+// is the one the catalogue makes. `go generate .` fixes it.
+func TestConfigurationSettingsTable(t *testing.T) {
+	b, err := os.ReadFile("../../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := GeneratedSettings(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := SettingsTable(); got != want {
+		t.Errorf("docs/configuration.md's table of the settings not read is not the catalogue's; run `go generate .` at the module's root.\ndocs:\n%s\ncatalogue:\n%s", got, want)
+	}
+}
+
+// UpdateSettings rewrites only what is between its markers, and refuses
+// a file whose markers are missing or doubled.
+func TestUpdateSettings(t *testing.T) {
+	in := "Before.\n" + SettingsBegin + "stale\n" + SettingsEnd + "After.\n"
+	got, err := UpdateSettings(in)
+	if want := "Before.\n" + SettingsBegin + SettingsTable() + SettingsEnd + "After.\n"; err != nil || got != want {
+		t.Errorf("UpdateSettings = %q, %v; want %q", got, err, want)
+	}
+	for _, bad := range []string{"no markers\n", SettingsBegin + "no end\n", SettingsBegin + SettingsEnd + SettingsBegin + SettingsEnd} {
+		if _, err := UpdateSettings(bad); err == nil {
+			t.Errorf("UpdateSettings(%q) took it", bad)
+		}
+	}
+	if !strings.Contains(SettingsTable(), "`ui.theme`") || !strings.Contains(SettingsTable(), `enable\|disable`) {
+		t.Errorf("the table lacks a key or a cell's | is not escaped:\n%s", SettingsTable())
+	}
+}

@@ -206,7 +206,7 @@ func schemaKeys() map[string]support {
 		"security.environmentVariableRedaction.blocked": implemented,
 		"security.environmentVariableRedaction.enabled": implemented,
 		"security.auth.selectedType":                    implemented,
-		"security.auth.enforcedType":                    notImplemented,
+		"security.auth.enforcedType":                    implemented,
 		"security.auth.useExternal":                     notImplemented,
 		"security.enableConseca":                        notImplemented,
 		"security.allowedEnvironmentVariables":          notImplemented,
@@ -214,8 +214,8 @@ func schemaKeys() map[string]support {
 
 		"advanced.autoConfigureMemory": notImplemented,
 		"advanced.dnsResolutionOrder":  notImplemented,
-		"advanced.excludedEnvVars":     notImplemented,
-		"advanced.ignoreLocalEnv":      notImplemented,
+		"advanced.excludedEnvVars":     implemented,
+		"advanced.ignoreLocalEnv":      implemented,
 		"advanced.bugCommand":          implemented,
 
 		"experimental.gemma":                                 notImplemented,
@@ -278,12 +278,12 @@ func schemaKeys() map[string]support {
 		"contextManagement.tools.outputMasking.minPrunableThresholdTokens":  notImplemented,
 		"contextManagement.tools.outputMasking.protectLatestTurn":           notImplemented,
 
-		"admin.secureModeEnabled":  notImplemented,
-		"admin.extensions.enabled": notImplemented,
-		"admin.mcp.enabled":        notImplemented,
-		"admin.mcp.config":         notImplemented,
-		"admin.mcp.requiredConfig": notImplemented,
-		"admin.skills.enabled":     notImplemented,
+		"admin.secureModeEnabled":  implemented,
+		"admin.extensions.enabled": implemented,
+		"admin.mcp.enabled":        implemented,
+		"admin.mcp.config":         implemented,
+		"admin.mcp.requiredConfig": implemented,
+		"admin.skills.enabled":     implemented,
 
 		"hooks.BeforeTool":          implemented,
 		"hooks.AfterTool":           implemented,
@@ -336,5 +336,102 @@ func mcpServerFields() map[string]support {
 		"extension":            notImplemented,
 		"targetAudience":       notImplemented,
 		"targetServiceAccount": notImplemented,
+	}
+}
+
+// NotRead is a group of Gemini CLI 0.61's keys gemini-ls does not read,
+// and why: the table docs/configuration.md holds (internal/readme makes
+// it). Keys are dotted paths; an MCP server's field is
+// mcpServers.*.FIELD.
+type NotRead struct {
+	Why  string
+	Keys []string
+}
+
+// NotReadKeys says why gemini-ls does not read each key the catalogue
+// marks notImplemented (mcpServerFields' as mcpServers.*.FIELD), grouped
+// by why; a test holds it to the catalogue both ways.
+func NotReadKeys() []NotRead {
+	return []NotRead{
+		{"Terminal-only: the editor draws its own interface, input box and notifications.", []string{
+			"ui.debugRainbow", "ui.theme", "ui.autoThemeSwitching", "ui.terminalBackgroundPollingInterval", "ui.customThemes",
+			"ui.hideWindowTitle", "ui.inlineThinkingMode", "ui.showStatusInTitle", "ui.dynamicWindowTitle",
+			"ui.showHomeDirectoryWarning", "ui.showCompatibilityWarnings", "ui.hideTips", "ui.escapePastedAtSymbols",
+			"ui.showShortcutsHint", "ui.compactToolOutput", "ui.hideBanner", "ui.hideContextSummary",
+			"ui.footer.items", "ui.footer.showLabels", "ui.footer.hideCWD", "ui.footer.hideSandboxStatus",
+			"ui.footer.hideModelInfo", "ui.footer.hideContextPercentage", "ui.hideFooter", "ui.collapseDrawerDuringApproval",
+			"ui.showMemoryUsage", "ui.showLineNumbers", "ui.showCitations", "ui.showModelInfoInChat", "ui.showUserIdentity",
+			"ui.useAlternateBuffer", "ui.renderProcess", "ui.terminalBuffer", "ui.useBackgroundColor", "ui.incrementalRendering",
+			"ui.showSpinner", "ui.loadingPhrases", "ui.errorVerbosity", "ui.customWittyPhrases",
+			"ui.accessibility.enableLoadingPhrases", "ui.accessibility.disableLoadingPhrases", "ui.accessibility.screenReader",
+			"general.vimMode", "general.preferredEditor", "general.openEditorInNewWindow", "general.debugKeystrokeLogging",
+			"general.enableNotifications", "general.notificationMethod", "hooksConfig.notifications",
+			"experimental.useOSC52Paste", "experimental.useOSC52Copy",
+			"tools.shell.enableInteractiveShell", "tools.shell.pager", "tools.shell.showColor",
+			"experimental.voiceMode", "experimental.voice.activationMode", "experimental.voice.backend",
+			"experimental.voice.whisperModel", "experimental.voice.stopGracePeriodMs",
+		}},
+		{"Terminal-only: 0.61's completion of @paths in its input box; the editor completes them.", []string{
+			"context.fileFiltering.enableFileWatcher", "context.fileFiltering.enableFuzzySearch", "context.fileFiltering.disableFuzzySearch",
+		}},
+		{"Gemini CLI's own installation and Node.js process: gemini-ls is one Go binary, updated with its editor plugin or package.", []string{
+			"general.enableAutoUpdate", "general.enableAutoUpdateNotification", "general.disableAutoUpdate", "general.disableUpdateNag",
+			"general.devtools", "advanced.autoConfigureMemory", "advanced.dnsResolutionOrder",
+		}},
+		{"Gemini CLI's link to an editor's companion extension: gemini-ls runs inside the editor.", []string{
+			"ide.enabled", "ide.hasSeenNudge", "extensions.workspacesWithMigrationNudge",
+		}},
+		{"0.61 does not read it either: extensions are enabled and disabled in ~/.gemini/extensions/extension-enablement.json, which `gemini-ls extensions enable|disable` writes as 0.61 does.", []string{
+			"extensions.disabled",
+		}},
+		{"0.61 does not read it either: its variables are security.environmentVariableRedaction.allowed and .blocked, which gemini-ls reads.", []string{
+			"security.allowedEnvironmentVariables", "security.blockedEnvironmentVariables",
+		}},
+		{"Gemini CLI sign-in, billing and usage reporting gemini-ls does not have.", []string{
+			"security.auth.useExternal", "billing.overageStrategy", "billing.vertexAi.requestType", "billing.vertexAi.sharedRequestType",
+			"privacy.usageStatisticsEnabled", "telemetry.useCliAuth", "general.logRagSnippets",
+		}},
+		{"A 0.61 feature gemini-ls does not have: the browser agent.", []string{
+			"agents.browser.sessionMode", "agents.browser.headless", "agents.browser.profilePath", "agents.browser.visualModel",
+			"agents.browser.allowedDomains", "agents.browser.disableUserInput", "agents.browser.maxActionsPerTask",
+			"agents.browser.confirmSensitiveActions", "agents.browser.blockFileUploads",
+		}},
+		{"A 0.61 experiment gemini-ls does not have.", []string{
+			"experimental.gemma", "experimental.adk.agentSessionNoninteractiveEnabled", "experimental.adk.agentSessionInteractiveEnabled",
+			"experimental.adk.agentSessionSubagentEnabled", "experimental.worktrees", "experimental.extensionManagement",
+			"experimental.extensionConfig", "experimental.extensionRegistry", "experimental.extensionRegistryURI",
+			"experimental.extensionReloading", "experimental.taskTracker", "experimental.modelSteering", "experimental.directWebFetch",
+			"experimental.dynamicModelConfiguration", "experimental.gemmaModelRouter.enabled", "experimental.gemmaModelRouter.autoStartServer",
+			"experimental.gemmaModelRouter.binaryPath", "experimental.gemmaModelRouter.classifier.host",
+			"experimental.gemmaModelRouter.classifier.model", "experimental.stressTestProfile", "experimental.autoMemory",
+			"experimental.generalistProfile", "experimental.powerUserProfile", "experimental.contextManagement",
+			"security.enableConseca",
+		}},
+		{"Not yet: the model's requests and their retries.", []string{
+			"model.summarizeToolOutput", "model.skipNextSpeakerCheck",
+			"modelConfigs.modelDefinitions", "modelConfigs.modelIdResolutions",
+			"modelConfigs.classifierIdResolutions", "modelConfigs.modelChains",
+		}},
+		{"Read by no code of Gemini CLI 0.61 either: its command line passes only experimental.contextManagement's switch to its core; old tool outputs are masked with 0.61's fixed numbers.", []string{
+			"contextManagement.historyWindow.maxTokens", "contextManagement.historyWindow.retainedTokens",
+			"contextManagement.messageLimits.normalMaxTokens", "contextManagement.messageLimits.retainedMaxTokens",
+			"contextManagement.messageLimits.normalizationHeadRatio", "contextManagement.tools.distillation.maxOutputTokens",
+			"contextManagement.tools.distillation.summarizationThresholdTokens",
+			"contextManagement.tools.outputMasking.protectionThresholdTokens",
+			"contextManagement.tools.outputMasking.minPrunableThresholdTokens",
+			"contextManagement.tools.outputMasking.protectLatestTurn",
+		}},
+		{"Not yet: the tools.", []string{
+			"tools.confirmationRequired", "tools.useRipgrep",
+			"tools.shell.backgroundCompletionBehavior", "tools.shell.enableShellOutputEfficiency", "mcp.serverCommand",
+		}},
+		{"Not yet: the memory files (GEMINI.md).", []string{
+			"context.importFormat", "context.includeDirectoryTree", "context.discoveryMaxDirs", "context.memoryBoundaryMarkers",
+		}},
+		{"Not yet: telemetry's traces.", []string{"telemetry.traces"}},
+		{"Not yet: an MCP server's other fields (no WebSocket transport, no service account impersonation; Gemini CLI sets extension itself).", []string{
+			"mcpServers.*.description", "mcpServers.*.tcp", "mcpServers.*.extension",
+			"mcpServers.*.targetAudience", "mcpServers.*.targetServiceAccount",
+		}},
 	}
 }

@@ -14,9 +14,11 @@ import (
 // (os.LookupEnv).
 type LookupEnv func(string) (string, bool)
 
-// DefaultExcludedEnvVars are the variables a project's .env may not set
-// unless advanced.excludedEnvVars says otherwise (Gemini CLI's
-// DEFAULT_EXCLUDED_ENV_VARS): they change how the tool itself runs.
+// DefaultExcludedEnvVars are Gemini CLI's DEFAULT_EXCLUDED_ENV_VARS, the
+// variables a project's .env may not set when no excluded list is given.
+// Loaded settings always give one (advanced.excludedEnvVars, DEBUG and
+// DEBUG_MODE by the schema's default), so, as in 0.61, these are the
+// fallback of a caller without settings only.
 var DefaultExcludedEnvVars = []string{"DEBUG", "DEBUG_MODE", "GEMINI_CLI_IDE_SERVER_STDIO_COMMAND", "GEMINI_CLI_IDE_SERVER_STDIO_ARGS"}
 
 // untrustedEnvVars are the only variables read from a .env file in an
@@ -35,7 +37,7 @@ type DotenvOptions struct {
 	Trusted bool
 	// ExcludedEnvVars is advanced.excludedEnvVars: variables a plain .env
 	// file (not one in a .gemini directory) does not set.
-	// DefaultExcludedEnvVars when nil.
+	// DefaultExcludedEnvVars when nil, as 0.61's "|| DEFAULT".
 	ExcludedEnvVars []string
 	// IgnoreLocalEnv is advanced.ignoreLocalEnv: a plain .env is read only
 	// from the home directory.

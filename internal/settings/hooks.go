@@ -77,9 +77,8 @@ type HooksConfig struct {
 	// Disabled are hooks (by name, else command) that do not run. Merged
 	// across files as a union, as in Gemini CLI.
 	Disabled []string `json:"disabled"`
-	// Notifications shows that hooks are running; gemini-ls shows what
-	// they say and how they fail, not that they run, so it reads it not.
-	Notifications *bool `json:"notifications"`
+	// (notifications, 0.61's sign that hooks are running, is not read:
+	// gemini-ls shows what they say and how they fail, not that they run.)
 }
 
 // HooksEnabled reports whether hooks run.

@@ -109,9 +109,9 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 	seen := map[string]bool{}
 	given := map[string]string{}
 	keys := newCatalogue()
-	// adminElsewhere are the files other than the system's that set
-	// adminPolicyPaths, which only the administrator may.
-	var adminElsewhere []string
+	// adminElsewhere are the administrator's keys (adminOnlyKeys) that
+	// files other than the system's set, each "key in file".
+	var adminElsewhere []error
 	// read reads one layer; nil when it is missing, unusable or read already.
 	read := func(path string) map[string]any {
 		if path == "" || seen[path] {
@@ -123,8 +123,8 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 		if obj != nil {
 			unread = append(unread, keys.unreadKeys(path, obj)...)
 		}
-		if _, set := obj["adminPolicyPaths"]; set && path != SystemSettingsPath(getenv) {
-			adminElsewhere = append(adminElsewhere, path)
+		if path != SystemSettingsPath(getenv) {
+			adminElsewhere = append(adminElsewhere, adminKeysIn(path, obj)...)
 		}
 		return obj
 	}
@@ -155,21 +155,35 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 		// Every file decoded on its own, so the merge cannot fail; this is a bug.
 		return Settings{}, fmt.Errorf("decoding merged settings: %w", err)
 	}
-	// Admin policies come from the administrator alone, as Gemini CLI's
-	// docs have them: the system settings file.
-	s.AdminPolicyPaths = nil
+	// Admin policies and locks come from the administrator alone, as
+	// Gemini CLI's docs have them: the system settings file.
+	s.AdminPolicyPaths, s.Admin = nil, Admin{}
 	if system != nil {
 		var sys Settings
 		if err := fromMap(system, &sys); err == nil {
-			s.AdminPolicyPaths = sys.AdminPolicyPaths
+			s.AdminPolicyPaths, s.Admin = sys.AdminPolicyPaths, sys.Admin
 		}
 	}
-	for _, path := range adminElsewhere {
-		problems = append(problems, &FileError{Path: path, Err: errors.New("adminPolicyPaths is read only from the system settings file; ignored")})
-	}
+	problems = append(problems, adminElsewhere...)
+	s = s.withAdminLocks()
 	s.given = given
 	s.unread = unread
 	return s, errors.Join(problems...)
+}
+
+// adminOnlyKeys are the keys only the system settings file may set.
+func adminOnlyKeys() []string { return []string{"admin", "adminPolicyPaths"} }
+
+// adminKeysIn is an error for each of adminOnlyKeys that obj, the object
+// of the settings file at path (not the system's), sets: it is ignored.
+func adminKeysIn(path string, obj map[string]any) []error {
+	var out []error
+	for _, key := range adminOnlyKeys() {
+		if _, set := obj[key]; set {
+			out = append(out, &FileError{Path: path, Err: fmt.Errorf("%s is read only from the system settings file; ignored", key)})
+		}
+	}
+	return out
 }
 
 // readLayer reads one settings file: nil and no error when it is missing;

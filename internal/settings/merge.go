@@ -22,7 +22,7 @@ func mergeStrategy(path string) string {
 	switch path {
 	case "mcpServers":
 		return mergeShallow
-	case "tools.exclude", "skills.disabled", "hooksConfig.disabled":
+	case "tools.exclude", "skills.disabled", "hooksConfig.disabled", "advanced.excludedEnvVars":
 		return mergeUnion
 	case "context.includeDirectories":
 		return mergeConcat

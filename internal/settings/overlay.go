@@ -33,7 +33,9 @@ func (s Settings) With(overlay map[string]any) (Settings, error) {
 		return s, err // a value of the wrong type, which is the overlay's
 	}
 	out.given, out.unread = s.given, s.unread
-	return out, nil
+	// The administrator's keys are the system settings file's alone.
+	out.Admin, out.AdminPolicyPaths = s.Admin, s.AdminPolicyPaths
+	return out.withAdminLocks(), nil
 }
 
 // overlayObject is overlay with the flat keys moved to their places, as a

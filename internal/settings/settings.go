@@ -43,6 +43,9 @@ type Settings struct {
 	// admin tier, taken from the system settings file only (Load).
 	PolicyPaths      []string `json:"policyPaths"`
 	AdminPolicyPaths []string `json:"adminPolicyPaths"`
+	// Admin are an administrator's locks on features, from the system
+	// settings file only (admin.go).
+	Admin Admin `json:"admin"`
 	// InlineCompletion is gemini-ls's own: completion as the user types
 	// and next edit suggestions (completion.go).
 	InlineCompletion InlineCompletion `json:"inlineCompletion"`
@@ -144,6 +147,12 @@ type Output struct {
 // Advanced is the "advanced" object.
 type Advanced struct {
 	BugCommand BugCommand `json:"bugCommand"`
+	// ExcludedEnvVars are the variables a project's .env file does not
+	// set; Load joins every file's lists with 0.61's default, DEBUG and
+	// DEBUG_MODE. IgnoreLocalEnv reads a plain .env only in the home
+	// directory. Both are read before the .env is (setup's loadEnv).
+	ExcludedEnvVars []string `json:"excludedEnvVars"`
+	IgnoreLocalEnv  bool     `json:"ignoreLocalEnv"`
 }
 
 // BugCommand is advanced.bugCommand, what /bug makes: URLTemplate, when
@@ -554,6 +563,9 @@ type Auth struct {
 	// SelectedType is one of the AuthType values; "" leaves the choice to
 	// the environment.
 	SelectedType string `json:"selectedType"`
+	// EnforcedType, when set, is the only auth type that may be used
+	// (auth.CheckEnforced).
+	EnforcedType string `json:"enforcedType"`
 }
 
 // Auth types, as Gemini CLI spells them.

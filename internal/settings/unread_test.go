@@ -22,7 +22,7 @@ func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
 		"tools": {"sandboxAllowedPaths": ["/x"], "core": ["read_file"], "shel": {}},
 		"mcpServers": {"s": {"command": "srv", "description": "a server", "tpc": "x"}},
 	}`)
-	project := writeSettings(t, root, `{"ui": {"theme": "Dracula"}, "advanced": {"ignoreLocalEnv": true}}`)
+	project := writeSettings(t, root, `{"ui": {"theme": "Dracula"}, "advanced": {"dnsResolutionOrder": "ipv4first"}}`)
 	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root})
 	if err != nil {
 		t.Fatal(err)
@@ -37,7 +37,7 @@ func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
 		{File: user, Key: "tools.shel", Unknown: true},
 		{File: user, Key: "ui.footer.hideCWD"},
 		{File: user, Key: "ui.theme"},
-		{File: project, Key: "advanced.ignoreLocalEnv"},
+		{File: project, Key: "advanced.dnsResolutionOrder"},
 		{File: project, Key: "ui.theme"},
 	}
 	if got := s.UnreadKeys(); !reflect.DeepEqual(got, want) {

@@ -18,6 +18,9 @@ func schemaDefaults() map[string]any {
 			"maxSessionTurns":      float64(-1),
 			"compressionThreshold": DefaultCompressionThreshold,
 		},
+		// Joined with every file's (mergeUnion), so these two are
+		// always excluded, as in 0.61.
+		"advanced": map[string]any{"excludedEnvVars": []any{"DEBUG", "DEBUG_MODE"}},
 	}
 }
 
@@ -76,12 +79,15 @@ var valueRules = []valueRule{
 		}
 		return nil
 	}},
-	{"security.auth.selectedType", func(v any, shown string, _ bool) error {
-		if t := v.(string); !slices.Contains(authTypes, t) {
-			return fmt.Errorf("%s is not one of %s", shown, strings.Join(authTypes, ", "))
-		}
-		return nil
-	}},
+	{"security.auth.selectedType", checkAuthType},
+	{"security.auth.enforcedType", checkAuthType},
+}
+
+func checkAuthType(v any, shown string, _ bool) error {
+	if t := v.(string); !slices.Contains(authTypes, t) {
+		return fmt.Errorf("%s is not one of %s", shown, strings.Join(authTypes, ", "))
+	}
+	return nil
 }
 
 // checkedValues are the values of obj that checkValues checks, by path, as

@@ -255,13 +255,14 @@ func Load(o Options) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.Extensions = b.loadExtensions(changed.Security)
+	b.Extensions = b.loadExtensions(changed)
 	base, _ = b.Extensions.Apply(base)
+	base = lockedMCP(base, nil)
 	set, notes := b.Extensions.Apply(changed)
 	for _, note := range notes {
 		o.Warn("part of an extension is not used", note)
 	}
-	set = o.commandLine(set)
+	set = lockedMCP(o.commandLine(set), o.Warn)
 	b.Settings = set
 	b.includeDirectories(set)
 	b.Plan, b.plansDir = b.planOptions(set)
@@ -292,7 +293,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		return nil, err
 	}
 	b.tellUntrusted(system.withheld)
-	creds, err := auth.Resolve(set.Security.Auth.SelectedType, b.Getenv)
+	creds, err := resolveAuth(set.Security.Auth, b.Getenv)
 	var gen auth.ContentGenerator
 	if err != nil {
 		b.AuthErr = err
@@ -606,6 +607,31 @@ func (b *Built) checkpointer() agent.Checkpointer {
 	return b.Checkpoints
 }
 
+// resolveAuth is auth.Resolve of the selected type, refused first when
+// another type is enforced (security.auth.enforcedType), as 0.61 checks.
+func resolveAuth(a settings.Auth, getenv settings.Getenv) (auth.Auth, error) {
+	if err := auth.CheckEnforced(a.EnforcedType, a.SelectedType, getenv); err != nil {
+		return auth.Auth{}, err
+	}
+	return auth.Resolve(a.SelectedType, getenv)
+}
+
+// lockedMCP is set with admin.mcp applied to its MCP servers; warn, when
+// not nil, is told what was left out and put in, in 0.61's words.
+func lockedMCP(set settings.Settings, warn func(string, error)) settings.Settings {
+	set, res := set.WithAdminMCP()
+	if warn == nil {
+		return set
+	}
+	if len(res.Blocked) > 0 {
+		warn("MCP servers not used", errors.New(settings.AdminBlockedMCPMessage(res.Blocked)))
+	}
+	if len(res.Required) > 0 {
+		warn("MCP servers added", errors.New(settings.AdminRequiredMCPMessage(res.Required)))
+	}
+	return set
+}
+
 // loadEnv is the environment with the .env file Gemini CLI would load
 // under it: the first .gemini/.env or .env from the first root upward,
 // else the user's; all of it only when trust says the first root is a
@@ -622,10 +648,15 @@ func loadEnv(o Options, trust settings.Trust) (settings.Getenv, string) {
 	if len(roots) == 0 {
 		return o.Getenv, ""
 	}
+	// The settings that say which .env is read and what it may set are
+	// read without it, as 0.61's loadEnvironment reads them; their
+	// problems are told when the settings are read for use.
+	pre, _ := settings.Load(o.Getenv, roots, trust)
 	getenv, path, err := settings.LoadDotenv(lookup, settings.DotenvOptions{
 		Dir:             roots[0],
 		Trusted:         trust.Trusted(roots[0]),
-		ExcludedEnvVars: settings.DefaultExcludedEnvVars,
+		ExcludedEnvVars: pre.Advanced.ExcludedEnvVars,
+		IgnoreLocalEnv:  pre.Advanced.IgnoreLocalEnv,
 	})
 	if err != nil {
 		o.Warn("the .env file was not read", err)
@@ -669,9 +700,12 @@ func (b *Built) loadSettings() (settings.Settings, error) {
 	return withOverlay(set, b.editorSettings(o.Overlay))
 }
 
-// loadExtensions reads the user's installed extensions, as sec allows,
-// each one that cannot be used reported once, by name.
-func (b *Built) loadExtensions(sec settings.Security) extensions.Loaded {
+// loadExtensions reads the user's installed extensions, as set's
+// security allows, each one that cannot be used reported once, by name;
+// none when admin.extensions.enabled is false, as 0.61's loadExtensions
+// (which says nothing: gemini-ls says why the installed ones are unused).
+func (b *Built) loadExtensions(set settings.Settings) extensions.Loaded {
+	sec := set.Security
 	var ws string
 	if roots := b.opts.Workspace.Roots(); len(roots) > 0 {
 		ws = roots[0]
@@ -684,6 +718,12 @@ func (b *Built) loadExtensions(sec settings.Security) extensions.Loaded {
 		BlockGit:  sec.BlockGitExtensions,
 		Only:      b.opts.Extensions,
 	})
+	if !set.Admin.Extensions.On() {
+		if len(loaded.All) > 0 {
+			b.opts.Warn("the installed extensions are not used", errors.New(settings.AdminDisabledMessage("Extensions")))
+		}
+		return extensions.Loaded{}
+	}
 	for _, err := range loaded.Errs {
 		b.opts.Warn("an extension was not loaded", err)
 	}
@@ -762,6 +802,9 @@ func (b *Built) choose(base, set settings.Settings, modeNamed bool) (string, dia
 	}
 	model = cmp.Or(model, strings.TrimSpace(b.Getenv("GEMINI_MODEL")), set.Model.Name, agent.DefaultModel)
 	mode = cmp.Or(mode, set.General.DefaultApprovalMode, string(dialog.ApprovalDefault))
+	if mode == string(dialog.ApprovalYolo) && set.Admin.SecureModeEnabled {
+		return "", "", dialog.ErrYoloSecureMode
+	}
 	if mode == string(dialog.ApprovalYolo) && set.Security.DisableYoloMode {
 		return "", "", dialog.ErrYoloDisabled
 	}
@@ -797,6 +840,7 @@ func (b *Built) Reload(change map[string]any) (applied, restart []string, err er
 	if err != nil {
 		return nil, nil, err
 	}
+	set = lockedMCP(set, nil)
 	modeNamed := namesApprovalMode(change)
 	model, mode, err := b.choose(base, set, modeNamed)
 	if err != nil {
@@ -858,8 +902,8 @@ func (b *Built) ReloadMCP(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	set, _ = b.loadExtensions(set.Security).Apply(set)
-	set = b.opts.commandLine(set)
+	set, _ = b.loadExtensions(set).Apply(set)
+	set = lockedMCP(b.opts.commandLine(set), b.opts.Warn)
 	if err := b.Tools.ReloadMCP(ctx, set.MCPServers); err != nil {
 		return err
 	}

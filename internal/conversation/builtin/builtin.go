@@ -10,6 +10,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/setup"
 )
 
@@ -106,7 +107,30 @@ func (b Builtin) Invoke(ctx context.Context, env Env, args string) (Reply, error
 	if b.Changes != "" && env.Unattended {
 		return Reply{}, &TypedOnlyError{Command: b.Name, Changes: b.Changes}
 	}
+	if feature := adminLocked(b.Name, env.Built); feature != "" {
+		return Reply{}, errors.New(settings.AdminDisabledMessage(feature))
+	}
 	return b.Run(ctx, env, args)
+}
+
+// adminLocked is 0.61's name of the feature the command called name
+// manages when the system settings' admin keys turn it off, as 0.61
+// then answers /extensions, /mcp and /skills with its refusal alone;
+// "" when the command is not locked.
+func adminLocked(name string, built *setup.Built) string {
+	if built == nil {
+		return ""
+	}
+	admin := built.Settings.Admin
+	switch {
+	case name == "extensions" && !admin.Extensions.On():
+		return "Extensions"
+	case name == "mcp" && !admin.MCP.On():
+		return "MCP"
+	case name == "skills" && !admin.Skills.On():
+		return "Agent skills"
+	}
+	return ""
 }
 
 // Local reports whether b answers without the model: neither a prompt

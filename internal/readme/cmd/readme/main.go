@@ -1,8 +1,9 @@
-// Command readme rewrites README.md's generated parts from the code (the
-// tool list: package readme). Run at the module's root, as `go generate .`
-// does:
+// Command readme rewrites the documentation's generated parts from the
+// code (package readme): README.md's tool list, and, given a second
+// file, docs/configuration.md's table of the settings gemini-ls does not
+// read. Run at the module's root, as `go generate .` does:
 //
-//	go run ./internal/readme/cmd/readme [README.md]
+//	go run ./internal/readme/cmd/readme [README.md [docs/configuration.md]]
 package main
 
 import (
@@ -17,19 +18,26 @@ func main() {
 	if len(os.Args) > 1 {
 		path = os.Args[1]
 	}
-	if err := rewrite(path); err != nil {
+	if err := rewrite(path, readme.Update); err != nil {
 		fmt.Fprintln(os.Stderr, "readme:", err)
 		os.Exit(1)
 	}
+	if len(os.Args) > 2 {
+		if err := rewrite(os.Args[2], readme.UpdateSettings); err != nil {
+			fmt.Fprintln(os.Stderr, "readme:", err)
+			os.Exit(1)
+		}
+	}
 }
 
-// rewrite updates path in place, leaving it untouched when nothing changed.
-func rewrite(path string) error {
+// rewrite updates path in place with update, leaving it untouched when
+// nothing changed.
+func rewrite(path string, update func(string) (string, error)) error {
 	old, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("reading the README: %w", err)
+		return fmt.Errorf("reading %s: %w", path, err)
 	}
-	updated, err := readme.Update(string(old))
+	updated, err := update(string(old))
 	if err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
@@ -37,7 +45,7 @@ func rewrite(path string) error {
 		return nil
 	}
 	if err := os.WriteFile(path, []byte(updated), 0o644); err != nil {
-		return fmt.Errorf("writing the README: %w", err)
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }
