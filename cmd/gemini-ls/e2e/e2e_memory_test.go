@@ -1,0 +1,140 @@
+package e2e
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/geminicli"
+	"github.com/gemini-ls/gemini-ls/internal/geminidir"
+)
+
+// privateMemory writes MEMORY.md and a sibling note in project's private
+// memory under home, the directory claimed as Gemini CLI claims it, and
+// returns the index's path.
+func privateMemory(t *testing.T, home, project, index, note string) string {
+	t.Helper()
+	dirs, err := geminidir.New(filepath.Join(home, ".gemini"), project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := dirs.FindOrClaim()
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, tmp, map[string]string{"memory/MEMORY.md": index, "memory/build.md": note})
+	return filepath.Join(tmp, "memory", "MEMORY.md")
+}
+
+// userProjectMemory is the <user_project_memory> element of a system
+// instruction, "" when it has none.
+func userProjectMemory(system string) string {
+	start := strings.Index(system, "<user_project_memory>")
+	end := strings.Index(system, "</user_project_memory>")
+	if start < 0 || end < start {
+		return ""
+	}
+	return system[start : end+len("</user_project_memory>")]
+}
+
+// A headless run sends the private MEMORY.md in the system instruction,
+// framed as 0.61 frames it, names its path for the model to write to,
+// and leaves the sibling note it points at to be read on demand.
+func TestRunSendsPrivateMemoryIndex(t *testing.T) {
+	h := newHeadless(t, map[string]string{"GEMINI.md": "Project rule: use tabs.\n"}, geminitest.TextTurn("ok"))
+	home := envValue(h.env, "HOME")
+	index := privateMemory(t, home, h.root, "- Builds: see build.md\n", "Run make -j8 before committing.\n")
+
+	h.run("run", "-p", "hi").wantExit(t, 0)
+
+	reqs := h.model.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1", len(reqs))
+	}
+	system := reqs[0].SystemInstruction.Parts[0].Text
+	want := "<user_project_memory>\n--- Private Project Memory Index (private, not committed to repo) ---\n" +
+		"--- Context from: " + index + " ---\n- Builds: see build.md\n--- End of Context from: " + index + " ---\n" +
+		"--- End Private Project Memory Index ---\n</user_project_memory>"
+	if got := userProjectMemory(system); got != want {
+		t.Errorf("private memory in the system instruction:\n%s\nwant:\n%s\nsystem instruction:\n%s", got, want, system)
+	}
+	if !strings.Contains(system, "Project rule: use tabs.") {
+		t.Errorf("the project's GEMINI.md is gone:\n%s", system)
+	}
+	if !strings.Contains(system, "**Private Project Memory** (`"+filepath.ToSlash(index)+"`)") {
+		t.Errorf("the prompt does not name the index's path %s:\n%s", index, system)
+	}
+	if body := string(reqs[0].Body); strings.Contains(body, "make -j8") {
+		t.Errorf("the sibling note was sent:\n%s", body)
+	}
+}
+
+// Gemini CLI 0.61 and gemini-ls, given the same MEMORY.md where 0.61
+// keeps it, both send it in the system instruction, in the same words:
+// a user switching between them sees the same memory.
+func TestPrivateMemoryAsGeminiCLISendsIt(t *testing.T) {
+	project := t.TempDir()
+	if p, err := filepath.EvalSymlinks(project); err == nil {
+		project = p
+	}
+	home := geminiCLIHome(t, project)
+
+	// 0.61 claims the project's directory first; the index goes there.
+	first := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
+	runGeminiCLI(t, home, project, first.URL)
+	index := memoryIndexGeminiCLIMade(t, home, project)
+	writeFiles(t, filepath.Dir(index), map[string]string{"MEMORY.md": "- Deploys: see deploy.md\n", "deploy.md": "Deploy with ./ship --prod.\n"})
+
+	theirs := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
+	runGeminiCLI(t, home, project, theirs.URL)
+	h := newHeadless(t, nil, geminitest.TextTurn("ok"))
+	env := append(h.withoutEnv("HOME"), "HOME="+home, "GEMINI_MODEL=")
+	h.runIn(project, env, "run", "-p", "hi").wantExit(t, 0)
+
+	theirSystem := theirs.Requests()[0].SystemInstruction.Parts[0].Text
+	ourSystem := h.model.Requests()[0].SystemInstruction.Parts[0].Text
+	want := userProjectMemory(theirSystem)
+	if want == "" || !strings.Contains(want, "- Deploys: see deploy.md") {
+		t.Fatalf("0.61 did not send the index:\n%s", theirSystem)
+	}
+	if got := userProjectMemory(ourSystem); got != want {
+		t.Errorf("gemini-ls sends:\n%s\n0.61 sends:\n%s", got, want)
+	}
+	for who, body := range map[string][]byte{"0.61": theirs.Requests()[0].Body, "gemini-ls": h.model.Requests()[0].Body} {
+		if bytes.Contains(body, []byte("./ship --prod")) {
+			t.Errorf("%s sent the sibling note", who)
+		}
+	}
+}
+
+func runGeminiCLI(t *testing.T, home, project, url string) {
+	t.Helper()
+	cmd := geminicli.Command(t, home, project, url, "-p", "hi", "-o", "text")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("gemini: %v\n%s", err, stderr.String())
+	}
+}
+
+// memoryIndexGeminiCLIMade is MEMORY.md's path in the project directory
+// 0.61 claimed under home (the tmp directory whose .project_root names
+// project), found without gemini-ls's code.
+func memoryIndexGeminiCLIMade(t *testing.T, home, project string) string {
+	t.Helper()
+	markers, err := filepath.Glob(filepath.Join(home, ".gemini", "tmp", "*", ".project_root"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range markers {
+		if b, err := os.ReadFile(m); err == nil && strings.TrimSpace(string(b)) == project {
+			return filepath.Join(filepath.Dir(m), "memory", "MEMORY.md")
+		}
+	}
+	t.Fatalf("Gemini CLI claimed no directory for %s under %s (markers %v)", project, home, markers)
+	return ""
+}
+
