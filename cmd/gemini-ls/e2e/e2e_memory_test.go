@@ -67,6 +67,9 @@ func TestRunSendsPrivateMemoryIndex(t *testing.T) {
 	if !strings.Contains(system, "**Private Project Memory** (`"+filepath.ToSlash(index)+"`)") {
 		t.Errorf("the prompt does not name the index's path %s:\n%s", index, system)
 	}
+	if firstDeclares(h.model, "save_memory") {
+		t.Error("save_memory is declared; 0.61 has no such tool")
+	}
 	if body := string(reqs[0].Body); strings.Contains(body, "make -j8") {
 		t.Errorf("the sibling note was sent:\n%s", body)
 	}
@@ -103,6 +106,12 @@ func TestPrivateMemoryAsGeminiCLISendsIt(t *testing.T) {
 	if got := userProjectMemory(ourSystem); got != want {
 		t.Errorf("gemini-ls sends:\n%s\n0.61 sends:\n%s", got, want)
 	}
+	// Neither declares save_memory: the model edits the files itself.
+	for who, model := range map[string]*geminitest.Server{"0.61": theirs, "gemini-ls": h.model} {
+		if firstDeclares(model, "save_memory") {
+			t.Errorf("%s declares save_memory", who)
+		}
+	}
 	for who, body := range map[string][]byte{"0.61": theirs.Requests()[0].Body, "gemini-ls": h.model.Requests()[0].Body} {
 		if bytes.Contains(body, []byte("./ship --prod")) {
 			t.Errorf("%s sent the sibling note", who)
@@ -138,3 +147,35 @@ func memoryIndexGeminiCLIMade(t *testing.T, home, project string) string {
 	return ""
 }
 
+// The model keeps a fact in the private memory by writing MEMORY.md at
+// the path the prompt gives (in yolo: an edit under .gemini is otherwise
+// asked about); the next run is given it.
+func TestRunWritesThePrivateMemory(t *testing.T) {
+	h := newHeadless(t, nil)
+	dirs, err := geminidir.New(filepath.Join(envValue(h.env, "HOME"), ".gemini"), h.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp, err := dirs.FindOrClaim()
+	if err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(tmp, "memory", "MEMORY.md")
+	h.model.Push(
+		geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": index, "content": "- Prefers table-driven tests\n"})),
+		geminitest.TextTurn("noted"),
+		geminitest.TextTurn("hello again"),
+	)
+	h.run("run", "--approval-mode", "yolo", "-p", "remember that I prefer table-driven tests").wantExit(t, 0)
+	if fr := h.responses(1); len(fr) != 1 || responseError(fr[0]) != "" {
+		t.Fatalf("write_file answered %+v", fr)
+	}
+	if got, err := os.ReadFile(index); err != nil || string(got) != "- Prefers table-driven tests\n" {
+		t.Fatalf("MEMORY.md = %q, %v", got, err)
+	}
+	h.run("run", "-p", "hi").wantExit(t, 0)
+	reqs := h.model.Requests()
+	if system := reqs[len(reqs)-1].SystemInstruction.Parts[0].Text; !strings.Contains(userProjectMemory(system), "- Prefers table-driven tests") {
+		t.Errorf("the next run was not given the index:\n%s", system)
+	}
+}

@@ -2,19 +2,18 @@ package builtin
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
+// memorySubcommands are Gemini CLI 0.61's: it has no /memory add (nor a
+// save_memory tool); the model edits the memory files itself.
 func memorySubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("show", "Show the memory the model is given", ""), Run: showMemory},
-		{Command: command("add", "Remember a fact in the global GEMINI.md, as save_memory does", "<text>"), Run: addMemory, Changes: "the memory every later session is given"},
-		{Command: also(command("reload", "Read the GEMINI.md files again", ""), "refresh"), Run: reloadMemory},
-		{Command: command("list", "List the GEMINI.md files in use", ""), Run: listMemory},
+		{Command: also(command("reload", "Read the GEMINI.md files and MEMORY.md again", ""), "refresh"), Run: reloadMemory},
+		{Command: command("list", "List the GEMINI.md files and MEMORY.md in use", ""), Run: listMemory},
+		inboxCommand(),
 	}
 }
 
@@ -34,31 +33,6 @@ func showMemory(ctx context.Context, env Env, _ string) (Reply, error) {
 		return Reply{}, err
 	}
 	return Reply{Text: fmt.Sprintf("Current memory content from %d file(s):\n\n---\n%s\n---", len(files), text)}, nil
-}
-
-// addMemory saves a fact the way the model's save_memory call does: the
-// same tool, the same file, the same checks. The user typed it, so it is
-// not asked about again.
-func addMemory(ctx context.Context, env Env, fact string) (Reply, error) {
-	if fact == "" {
-		return Reply{}, subUsage("memory", "add", "<text>", "missing the text to remember")
-	}
-	tool, ok := env.Built.Tools.Registry.Get(tools.MemoryName)
-	if !ok {
-		return Reply{}, fmt.Errorf("the %s tool is not enabled (settings exclude it), so nothing can be added to the memory", tools.MemoryName)
-	}
-	call, err := tool.Build(map[string]any{"fact": fact})
-	if err != nil {
-		return Reply{}, fmt.Errorf("the fact was not saved: %w", err)
-	}
-	res, err := call.Execute(ctx, tools.CallInfo{SessionID: env.Session.ID()})
-	switch {
-	case err != nil:
-		return Reply{}, fmt.Errorf("the fact was not saved: %w", err)
-	case res.Error != "":
-		return Reply{}, errors.New(res.Error)
-	}
-	return Reply{Text: res.Display}, nil
 }
 
 // reloadMemory reads the files again. The loader reads changed and new
