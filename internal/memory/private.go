@@ -30,17 +30,24 @@ func (l *Loader) PrivateDir() string {
 		return ""
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.private != "" {
-		return l.private
+	dir := l.private
+	l.mu.Unlock()
+	if dir != "" {
+		return dir
 	}
+	// Outside mu: a claim may wait for Gemini CLI's registry lock. Two
+	// first calls both looking is harmless, the claim being locked.
 	dir, err := l.privateDir()
 	if err != nil {
 		l.log.Warn("finding the project's private memory directory", zap.Error(err))
 		return ""
 	}
-	l.private = dir // the project's directory never moves once found
-	return dir
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.private == "" {
+		l.private = dir // the project's directory never moves once found
+	}
+	return l.private
 }
 
 // PrivateIndex is the path of the private memory's index, MEMORY.md,
