@@ -119,9 +119,9 @@ func TestPrivateMemoryAsGeminiCLISendsIt(t *testing.T) {
 	}
 }
 
-func runGeminiCLI(t *testing.T, home, project, url string) {
+func runGeminiCLI(t *testing.T, home, project, url string, args ...string) {
 	t.Helper()
-	cmd := geminicli.Command(t, home, project, url, "-p", "hi", "-o", "text")
+	cmd := geminicli.Command(t, home, project, url, append(args, "-p", "hi", "-o", "text")...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
@@ -178,4 +178,45 @@ func TestRunWritesThePrivateMemory(t *testing.T) {
 	if system := reqs[len(reqs)-1].SystemInstruction.Parts[0].Text; !strings.Contains(userProjectMemory(system), "- Prefers table-driven tests") {
 		t.Errorf("the next run was not given the index:\n%s", system)
 	}
+}
+
+// What the prompt says of the memory files is Gemini CLI 0.61's, word
+// for word, paths included, as 0.61 tells a Gemini 3 model: 0.61 makes
+// it a bullet of its tool usage section, gemini-ls a section of its own.
+// Given the same home, both name the same private MEMORY.md.
+func TestMemoryPromptAsGeminiCLIs(t *testing.T) {
+	project := t.TempDir()
+	if p, err := filepath.EvalSymlinks(project); err == nil {
+		project = p
+	}
+	home := geminiCLIHome(t, project)
+	theirs := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
+	runGeminiCLI(t, home, project, theirs.URL, "-m", "gemini-3-pro-preview")
+	h := newHeadless(t, nil, geminitest.TextTurn("ok"))
+	env := append(h.withoutEnv("HOME"), "HOME="+home, "GEMINI_MODEL=")
+	h.runIn(project, env, "run", "-p", "hi").wantExit(t, 0)
+
+	// 0.61's lines are indented under its bullet; gemini-ls's, under a
+	// heading, are not.
+	want := strings.ReplaceAll(memoryFilesText(t, theirs.Requests()[0].SystemInstruction.Parts[0].Text, "- **Instruction and Memory Files:** "), "\n  ", "\n")
+	got := memoryFilesText(t, h.model.Requests()[0].SystemInstruction.Parts[0].Text, "# Instruction and Memory Files\n")
+	if got != want {
+		t.Errorf("gemini-ls says:\n%s\n0.61 says:\n%s", got, want)
+	}
+}
+
+// memoryFilesText is the memory section of system, from after heading to
+// the end of its last sentence.
+func memoryFilesText(t *testing.T, system, heading string) string {
+	t.Helper()
+	start := strings.Index(system, heading)
+	if start < 0 {
+		t.Fatalf("no %q in:\n%s", heading, system)
+	}
+	const last = "these files are loaded into every session and must stay lean."
+	end := strings.Index(system[start:], last)
+	if end < 0 {
+		t.Fatalf("the memory section does not end as 0.61's:\n%s", system[start:])
+	}
+	return system[start+len(heading) : start+end+len(last)]
 }
