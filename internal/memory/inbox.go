@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -58,6 +59,8 @@ type PatchEntry struct {
 
 // InboxSkill is a skill the extraction wrote, or a patch to one.
 type InboxSkill struct {
+	// Dir is a new skill's directory name under skills/.
+	Dir               string
 	Name, Description string
 	// Patch names the files a skill patch changes; "" for a new skill.
 	Patch string
@@ -75,7 +78,7 @@ func (in Inbox) Skills() []InboxSkill {
 		switch {
 		case e.IsDir():
 			if s, err := skills.Load(filepath.Join(dir, e.Name(), "SKILL.md")); err == nil {
-				out = append(out, InboxSkill{Name: s.Name, Description: s.Description})
+				out = append(out, InboxSkill{Dir: e.Name(), Name: s.Name, Description: s.Description})
 			}
 		case strings.HasSuffix(e.Name(), ".patch"):
 			if ps, err := readPatch(filepath.Join(dir, e.Name())); err == nil && hasHunks(ps) {
@@ -519,4 +522,68 @@ func (in Inbox) withPointers(changes []change) ([]change, []string) {
 		changes = append(changes, entry)
 	}
 	return changes, added
+}
+
+// skillDir is the inbox directory of the skill named name: by directory,
+// else by the name its SKILL.md gives (the name the list shows).
+func (in Inbox) skillDir(name string) (string, error) {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
+		return "", errors.New("Invalid skill name.")
+	}
+	for _, s := range in.Skills() {
+		if s.Dir != "" && (s.Dir == name || s.Name == name) {
+			return s.Dir, nil
+		}
+	}
+	return "", fmt.Errorf("Skill %q not found in inbox.", name)
+}
+
+// MoveSkill moves the extracted skill name into skillsDir (the user's or
+// the project's skills directory, label naming it), unless a skill of
+// its name is there already, as 0.61's moveInboxSkill does.
+func (in Inbox) MoveSkill(name, skillsDir, label string) (string, error) {
+	dir, err := in.skillDir(name)
+	if err != nil {
+		return "", err
+	}
+	src := filepath.Join(in.Dir, "skills", dir)
+	skillName := dir
+	if s, err := skills.Load(filepath.Join(src, "SKILL.md")); err == nil {
+		skillName = s.Name
+	}
+	target := filepath.Join(skillsDir, dir)
+	taken := func() bool {
+		if _, err := os.Lstat(target); err == nil {
+			return true
+		}
+		return slices.ContainsFunc(skills.LoadDir(skillsDir), func(s skills.Skill) bool { return s.Name == skillName })
+	}
+	if taken() {
+		return "", fmt.Errorf("A skill named %q already exists in %s.", skillName, label)
+	}
+	if err := os.MkdirAll(skillsDir, 0o755); err != nil {
+		return "", fmt.Errorf("creating %s: %w", skillsDir, err)
+	}
+	if err := os.Rename(src, target); err != nil {
+		// Another file system: copied, then removed, as 0.61 moves it.
+		if err := fetchsource.CopyDir(src, target); err != nil {
+			return "", fmt.Errorf("moving the skill %q: %w", dir, err)
+		}
+		if err := os.RemoveAll(src); err != nil {
+			return "", fmt.Errorf("the skill %q was copied to %s but not removed from the inbox: %w", dir, label, err)
+		}
+	}
+	return fmt.Sprintf("Moved %q to %s.", dir, label), nil
+}
+
+// DismissSkill deletes the extracted skill name from the inbox.
+func (in Inbox) DismissSkill(name string) (string, error) {
+	dir, err := in.skillDir(name)
+	if err != nil {
+		return "", err
+	}
+	if err := os.RemoveAll(filepath.Join(in.Dir, "skills", dir)); err != nil {
+		return "", fmt.Errorf("dismissing the skill %q: %w", dir, err)
+	}
+	return fmt.Sprintf("Dismissed %q from inbox.", dir), nil
 }

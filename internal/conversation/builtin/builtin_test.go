@@ -63,7 +63,7 @@ func TestHelp(t *testing.T) {
 		"- `/tasks` (or `/bg`, `/background`) — ",
 		"  - `reload` (or `refresh`) — Read the GEMINI.md files and MEMORY.md again",
 		"  - `save <tag>` — Save the conversation as a checkpoint",
-		"  - `inbox [apply|dismiss <private|global> [patch]]` — Review what auto memory",
+		"  - `inbox [apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>]` — Review what auto memory",
 		"- `/deploy` — Ship it (user)",
 	} {
 		if !strings.Contains(got, want) {
@@ -138,7 +138,7 @@ func TestMemory(t *testing.T) {
 	if got := h.answer(env, "/memory show"); !strings.Contains(got, "- Prefers Go over Rust") {
 		t.Errorf("/memory show after an edit said %q", got)
 	}
-	if err := h.fails(env, "/memory add Prefers Go"); err.Error() != `unknown /memory subcommand "add"; usage: /memory show | reload | list | inbox [apply|dismiss <private|global> [patch]]` {
+	if err := h.fails(env, "/memory add Prefers Go"); err.Error() != `unknown /memory subcommand "add"; usage: /memory show | reload | list | inbox [apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>]` {
 		t.Errorf("/memory add: %v", err)
 	}
 }

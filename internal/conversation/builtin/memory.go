@@ -2,10 +2,14 @@ package builtin
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/memory"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
 // memorySubcommands are Gemini CLI 0.61's: it has no /memory add (nor a
@@ -90,10 +94,12 @@ func inboxCommand() Builtin {
 		{Command: command("list", "List what auto memory proposed", ""), Run: listInbox, Hidden: true},
 		{Command: command("apply", "Apply the private or global memory patches, or one of them", "<private|global> [patch]"), Run: applyInbox,
 			Changes: "the memory every later session is given"},
-		{Command: command("dismiss", "Delete the private or global memory patches, or one of them", "<private|global> [patch]"), Run: dismissInbox},
+		{Command: command("dismiss", "Delete the private or global memory patches, or one of them, or an extracted skill", "<private|global> [patch] | skill <name>"), Run: dismissInbox},
+		{Command: command("move", "Move an extracted skill to your skills or the project's", "<skill> <global|project>"), Run: moveInboxSkill,
+			Changes: "the agent skills every later session is offered"},
 	}
 	b := withSubcommands(command("inbox", "Review what auto memory extracted from past sessions", ""), subs)
-	b.Hint = "[apply|dismiss <private|global> [patch]]"
+	b.Hint = "[apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>]"
 	return b
 }
 
@@ -138,6 +144,9 @@ func listInbox(ctx context.Context, env Env, _ string) (Reply, error) {
 	text := fmt.Sprintf("Memory inbox (%d):\n%s", len(skills)+len(patches), strings.Join(lines, "\n"))
 	if len(patches) > 0 {
 		text += "\n\n" + patchDiffs(patches) + "\n\nApply with `/memory inbox apply <private|global> [patch]`, or delete with `/memory inbox dismiss <private|global> [patch]`."
+	}
+	if slices.ContainsFunc(skills, func(s memory.InboxSkill) bool { return s.Dir != "" }) {
+		text += "\n\nMove a skill with `/memory inbox move <skill> <global|project>`, or delete it with `/memory inbox dismiss skill <skill>`."
 	}
 	return Reply{Text: text}, nil
 }
@@ -196,7 +205,48 @@ func applyInbox(ctx context.Context, env Env, args string) (Reply, error) {
 }
 
 func dismissInbox(ctx context.Context, env Env, args string) (Reply, error) {
+	if name, ok := strings.CutPrefix(strings.TrimSpace(args), "skill "); ok {
+		in, off := inbox(env)
+		if off != "" {
+			return Reply{Text: off}, nil
+		}
+		msg, err := in.DismissSkill(strings.TrimSpace(name))
+		if err != nil {
+			return Reply{}, err
+		}
+		return Reply{Text: msg}, nil
+	}
 	return actOnInbox(ctx, env, "dismiss", args, memory.Inbox.Dismiss)
+}
+
+// moveInboxSkill moves an extracted skill where 0.61's inbox dialog does
+// (~/.gemini/skills, or the project's .gemini/skills), and finds the
+// skills again so that the next request offers it.
+func moveInboxSkill(_ context.Context, env Env, args string) (Reply, error) {
+	in, off := inbox(env)
+	if off != "" {
+		return Reply{Text: off}, nil
+	}
+	fields := strings.Fields(args)
+	if len(fields) != 2 || (fields[1] != "global" && fields[1] != "project") {
+		return Reply{}, subUsage("memory inbox", "move", "<skill> <global|project>", "name the skill and where it goes")
+	}
+	dir, label := filepath.Join(env.Root, ".gemini", "skills"), ".gemini/skills"
+	if fields[1] == "global" {
+		user := settings.UserDir(env.Built.Getenv)
+		if user == "" {
+			return Reply{}, errors.New("there is no home directory, so there are no global skills to move the skill to")
+		}
+		dir, label = filepath.Join(user, "skills"), "~/.gemini/skills"
+	}
+	msg, err := in.MoveSkill(fields[0], dir, label)
+	if err != nil {
+		return Reply{}, err
+	}
+	if _, err := env.Built.ReloadSkills(); err != nil {
+		return Reply{}, fmt.Errorf("%s But the skills could not be reloaded: %w", msg, err)
+	}
+	return Reply{Text: msg}, nil
 }
 
 func actOnInbox(ctx context.Context, env Env, sub, args string, act func(memory.Inbox, context.Context, string, string) (string, error)) (Reply, error) {

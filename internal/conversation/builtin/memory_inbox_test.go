@@ -128,3 +128,48 @@ func TestMemoryInboxApplyTypedOnly(t *testing.T) {
 		t.Errorf("headless apply: %v", err)
 	}
 }
+
+// An extracted skill is listed as 0.61 lists it, moved to the user's
+// skills (and offered from then on) or dismissed; a skill of the same
+// name already there is not overwritten.
+func TestMemoryInboxSkills(t *testing.T) {
+	h := newHarness(t)
+	h.write("~/.gemini/settings.json", `{"experimental": {"autoMemory": true}}`)
+	env := h.conversation()
+	dir := env.Built.Memory().PrivateDir()
+	skill := func(name string) string {
+		return "---\nname: " + name + "\ndescription: Does " + name + ".\n---\nSteps.\n"
+	}
+	h.write(filepath.Join(dir, "skills", "release-notes", "SKILL.md"), skill("release-notes"))
+	h.write(filepath.Join(dir, "skills", "lint-fix", "SKILL.md"), skill("lint-fix"))
+	h.write(filepath.Join(dir, "skills", "taken", "SKILL.md"), skill("taken"))
+	h.write("~/.gemini/skills/taken/SKILL.md", skill("taken"))
+
+	got := h.answer(env, "/memory inbox")
+	for _, want := range []string{"Memory inbox (3):", "- **release-notes**: Does release-notes.", "- **lint-fix**: Does lint-fix.", "/memory inbox move <skill> <global|project>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("/memory inbox lacks %q:\n%s", want, got)
+		}
+	}
+	if got := h.answer(env, "/memory inbox move release-notes global"); got != `Moved "release-notes" to ~/.gemini/skills.` {
+		t.Errorf("move said %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(h.home, ".gemini", "skills", "release-notes", "SKILL.md")); err != nil {
+		t.Errorf("the skill is not in ~/.gemini/skills: %v", err)
+	}
+	if !strings.Contains(h.answer(env, "/skills list"), "release-notes") {
+		t.Error("the moved skill is not offered")
+	}
+	if err := h.fails(env, "/memory inbox move taken global"); err.Error() != `A skill named "taken" already exists in ~/.gemini/skills.` {
+		t.Errorf("move onto a taken name: %v", err)
+	}
+	if got := h.answer(env, "/memory inbox dismiss skill lint-fix"); got != `Dismissed "lint-fix" from inbox.` {
+		t.Errorf("dismiss said %q", got)
+	}
+	if err := h.fails(env, "/memory inbox dismiss skill ../x"); err.Error() != "Invalid skill name." {
+		t.Errorf("dismiss of a path: %v", err)
+	}
+	if got := h.answer(env, "/memory inbox"); !strings.HasPrefix(got, "Memory inbox (1):\n- **taken**") {
+		t.Errorf("after move and dismiss: %q", got)
+	}
+}
