@@ -87,8 +87,9 @@ func listMemory(ctx context.Context, env Env, _ string) (Reply, error) {
 const autoMemoryOff = "The memory inbox requires Auto Memory. Enable it with: experimental.autoMemory = true in settings."
 
 // inboxCommand is /memory inbox: what Gemini CLI 0.61's auto memory
-// proposed, listed as 0.61's ACP lists it, its memory patches shown and
-// applied or dismissed as 0.61's inbox dialog does.
+// proposed, listed as 0.61's ACP lists it; its memory patches shown and
+// applied or dismissed, its extracted skills moved or dismissed, as
+// 0.61's inbox dialog does.
 func inboxCommand() Builtin {
 	subs := []Builtin{
 		{Command: command("list", "List what auto memory proposed", ""), Run: listInbox, Hidden: true},
