@@ -369,7 +369,7 @@ func (unattended) AskTrust(context.Context, dialog.TrustRequest) (string, error)
 // Confirm refuses: there is nobody to ask. The refusal names the tool
 // and what would let it run headless: auto_edit for web_fetch (as in
 // Gemini CLI), else yolo, the only mode that runs a call that asks (MCP
-// tools, discovered tools, save_memory, activate_skill and shell
+// tools, discovered tools, activate_skill and shell
 // commands alike), or settings that allow it.
 func (u unattended) Confirm(_ context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	switch req.Kind {

@@ -291,16 +291,20 @@ func (a *Agent) SetApprovalMode(mode dialog.ApprovalMode) {
 	}
 }
 
-// MemorySource supplies the user's memory (the GEMINI.md files) that ends
-// the system instruction; *memory.Loader satisfies it.
+// MemorySource supplies the user's memory (the GEMINI.md files and the
+// private MEMORY.md) that ends the system instruction, and the paths the
+// prompt tells the model to keep facts in; *memory.Loader satisfies it.
 type MemorySource interface {
 	SystemMemory(ctx context.Context) (string, error)
+	// PrivateIndex is the private project memory's MEMORY.md, "" for none.
+	PrivateIndex() string
+	// GlobalFile is the global GEMINI.md, "" for none.
+	GlobalFile() string
 }
 
 // systemInstruction is the system prompt with the enabled skills and the
-// user's memory as they are now: read for every prompt, so that
-// save_memory's additions, the user's edits and /skills count from the
-// next one. With WriteSystemPrompt it is written out too, as 0.61 writes
+// user's memory as they are now: read for every prompt, so that the
+// model's and the user's edits and /skills count from the next one. With WriteSystemPrompt it is written out too, as 0.61 writes
 // each system prompt it makes.
 func (a *Agent) systemInstruction(ctx context.Context) string {
 	system := a.basePrompt() + a.rootsNote() + a.sandboxNote()
@@ -341,6 +345,9 @@ func (a *Agent) basePrompt() string {
 		system += "\n\n" + section
 	}
 	if section := a.skillsPrompt(); section != "" {
+		system += "\n\n" + section
+	}
+	if section := a.memorySection(); section != "" {
 		system += "\n\n" + section
 	}
 	return system

@@ -153,7 +153,7 @@ func TestApprovalsPlanMode(t *testing.T) {
 		{"a Markdown file below the plans directory is not written", dialog.ApprovalPlan, mk(edit(tools.WriteFileName, filepath.Join(plans, "sub", "x.md"))), refusedEdit},
 		{"a Markdown file elsewhere is not written", dialog.ApprovalPlan, mk(edit(tools.WriteFileName, "/src/README.md")), refusedEdit},
 		{"shell is refused although allowed for good", dialog.ApprovalPlan, mk(tools.ShellName, &tools.Confirmation{Kind: "execute", AllowKeys: []string{"git"}}), refusedMode},
-		{"save_memory is refused", dialog.ApprovalPlan, mk(tools.MemoryName, &tools.Confirmation{Kind: "edit", AllowKeys: []string{tools.MemoryName}}), refusedMode},
+		{"an edit that proposes no change is refused", dialog.ApprovalPlan, mk("remember_fact", &tools.Confirmation{Kind: "edit", AllowKeys: []string{"remember_fact"}}), refusedMode},
 		{"write_todos is refused", dialog.ApprovalPlan, mk(tools.WriteTodosName, nil), refusedMode},
 		{"read_many_files is refused", dialog.ApprovalPlan, mk(tools.ReadManyFilesName, nil), refusedMode},
 		{"a trusted MCP tool is refused", dialog.ApprovalPlan, mk("lookup", &tools.Confirmation{Kind: "mcp", AllowKeys: []string{"mcp:srv:lookup"}, Trusted: true}), refusedMode},
@@ -166,7 +166,7 @@ func TestApprovalsPlanMode(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := newApprovals(func() dialog.ApprovalMode { return tc.mode }, func() string { return plans }, builtinAnnotations, nil, nil)
-			a.allowAlways("git", "web_fetch:example.com", tools.EditKey, tools.MemoryName)
+			a.allowAlways("git", "web_fetch:example.com", tools.EditKey, "remember_fact")
 			got := a.refusal(tc.call.name, tc.call.c)
 			if got == "" {
 				got = asks

@@ -408,15 +408,15 @@ func TestAlwaysAllowRecordsEveryCommand(t *testing.T) {
 	}
 }
 
-// A call whose question is not asked with a proposed change (save_memory
-// shows its change to GEMINI.md in the question, and writes it itself) is
-// asked about before it runs, whatever its kind.
+// A call whose question is not asked with a proposed change (a tool that
+// shows its change in the question, and writes it itself) is asked about
+// before it runs, whatever its kind.
 func TestEditKindWithoutProposalIsAskedBeforeRunning(t *testing.T) {
-	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("save_memory", nil)), geminitest.TextTurn("ok"))
+	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("remember_fact", nil)), geminitest.TextTurn("ok"))
 	ran := false
-	memory := fakeTool{name: "save_memory", build: func(map[string]any) (tools.Call, error) {
+	memory := fakeTool{name: "remember_fact", build: func(map[string]any) (tools.Call, error) {
 		return fakeCall{title: "Save", kind: dialog.KindEdit,
-			confirmation: &tools.Confirmation{Kind: "edit", Title: "Confirm Memory Save", AllowKeys: []string{"save_memory"}},
+			confirmation: &tools.Confirmation{Kind: "edit", Title: "Confirm Memory Save", AllowKeys: []string{"remember_fact"}},
 			exec: func(context.Context) (tools.Result, error) {
 				ran = true
 				return tools.Result{Output: "saved"}, nil

@@ -134,6 +134,8 @@ func TestClearWhileBusy(t *testing.T) {
 type endings struct{ ended []string }
 
 func (m *endings) SystemMemory(context.Context) (string, error) { return "", nil }
+func (m *endings) PrivateIndex() string                         { return "" }
+func (m *endings) GlobalFile() string                           { return "" }
 func (m *endings) EndSession(id string)                         { m.ended = append(m.ended, id) }
 
 // The context files a session was shown on the way (beside the files

@@ -11,7 +11,15 @@
 //     and "--- End of Context from: <path> ---", blocks joined by a blank
 //     line. The agent calls it every turn: a file is read again only when
 //     its stat (or its editor buffer's version) or one of its imports'
-//     changed, so save_memory's additions reach the next turn.
+//     changed, so the model's and the user's edits reach the next turn.
+//   - The private project memory (Config.PrivateDir, Gemini CLI 0.61's
+//     ~/.gemini/tmp/<project>/memory) gives its index, MEMORY.md (or,
+//     without one, the context files older versions kept there), never
+//     its sibling notes, which the model reads when the index points to
+//     them. Once it has text, SystemMemory takes 0.61's object form: a
+//     tag per tier (<global_context>, <user_project_memory> framed as a
+//     private index, <extension_context>, <project_context>) instead of
+//     the heading and precedence rules.
 //   - Discover is the just-in-time part: when a tool touches a path, the
 //     context files in its directory and in the parents below its root
 //     (the root and above are SystemMemory's) are returned once per
@@ -37,7 +45,7 @@
 // through a workspace.Workspace rooted at the scope (sharing the editor's
 // buffers), so only regular files are opened, without blocking, symlinks
 // must stay inside the scope, and each file is size-checked before being
-// read (MaxFileSize, which save_memory also keeps the global file under).
+// read (MaxFileSize).
 // A FIFO, device, symlink leading out, or oversized file is skipped and
 // logged; the expansion of one file stops adding imports once MaxFileSize
 // of text is reached. The global file may be a symlink anywhere (the

@@ -20,8 +20,7 @@ const DefaultFileName = "GEMINI.md"
 // MaxFileSize bounds one context file, and the text one file's imports
 // may add; Gemini CLI has no bound, but a context file is instructions,
 // not data, and every byte of it is sent with every request. A larger
-// file is skipped whole, which is why save_memory refuses a fact that
-// would make the global file larger.
+// file is skipped whole.
 const MaxFileSize = 1 << 20
 
 // Config is what a Loader reads.
@@ -43,6 +42,11 @@ type Config struct {
 	// the global files and before the project's, as Gemini CLI orders
 	// them; each is read in the scope of its extension's directory.
 	Extensions []ExtensionFiles
+	// PrivateDir finds the project's private memory directory,
+	// ~/.gemini/tmp/<project>/memory in Gemini CLI's place, whose
+	// MEMORY.md joins the memory; called until it gives one, which is
+	// then kept. nil, or "", for none.
+	PrivateDir func() (string, error)
 	// Logger gets what was skipped and why. nil discards.
 	Logger *zap.Logger
 }
@@ -64,9 +68,13 @@ type Loader struct {
 	exts    []ExtensionFiles
 	guard   guard
 	log     *zap.Logger
+	// privateDir finds the private memory directory; private is it once
+	// found (under mu).
+	privateDir func() (string, error)
 
-	mu    sync.Mutex
-	cache map[cacheKey]cached
+	mu      sync.Mutex
+	private string
+	cache   map[cacheKey]cached
 	// seen is, per session, the files Discover has already returned.
 	seen map[string]map[string]bool
 }
@@ -74,13 +82,14 @@ type Loader struct {
 // New returns a loader over cfg.
 func New(cfg Config) *Loader {
 	l := &Loader{
-		ws:      cfg.Workspace,
-		userDir: cfg.UserDir,
-		trusted: cfg.Trusted,
-		exts:    cfg.Extensions,
-		log:     cfg.Logger,
-		cache:   make(map[cacheKey]cached),
-		seen:    make(map[string]map[string]bool),
+		ws:         cfg.Workspace,
+		userDir:    cfg.UserDir,
+		trusted:    cfg.Trusted,
+		exts:       cfg.Extensions,
+		log:        cfg.Logger,
+		privateDir: cfg.PrivateDir,
+		cache:      make(map[cacheKey]cached),
+		seen:       make(map[string]map[string]bool),
 	}
 	if l.log == nil {
 		l.log = zap.NewNop()
@@ -127,31 +136,40 @@ func cleanNames(names []string, log *zap.Logger) []string {
 type file struct {
 	path  string // as found: directory + name, the name the wrapper shows
 	scope *scope
+	tier  tier
 }
 
 // SystemMemory is the section for the end of the system instruction, as
-// Gemini CLI renders a string memory (renderUserMemory): a heading naming
-// the file names, the precedence rules, and every global and project
-// file's block inside <loaded_context>. It is "" when no file has text.
-// Unreadable files are skipped and logged; the error is only ctx's.
+// Gemini CLI renders it (renderUserMemory). Without private memory, a
+// string memory: a heading naming the file names, the precedence rules,
+// and every global, extension and project file's block inside
+// <loaded_context>. With the private MEMORY.md holding text, the object
+// form 0.61 then uses: each tier's blocks in its own tag, the index
+// framed as private. It is "" when no file has text. Unreadable files
+// are skipped and logged; the error is only ctx's.
 func (l *Loader) SystemMemory(ctx context.Context) (string, error) {
 	files := l.systemFiles()
-	var blocks []string
+	blocks := make(map[tier][]string)
+	var all []string
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return "", err
 		}
 		if text, ok := l.load(ctx, f); ok {
-			blocks = appendBlock(blocks, f.path, text)
+			blocks[f.tier] = appendBlock(blocks[f.tier], f.path, text)
+			all = appendBlock(all, f.path, text)
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
-	if len(blocks) == 0 {
+	switch {
+	case len(all) == 0:
 		return "", nil
+	case len(blocks[tierPrivate]) > 0:
+		return renderTiers(blocks), nil
 	}
-	return renderUserMemory(strings.Join(blocks, "\n\n"), l.names), nil
+	return renderUserMemory(strings.Join(all, "\n\n"), l.names), nil
 }
 
 // File is a context file in the memory: its path and the length in bytes
@@ -180,24 +198,25 @@ func (l *Loader) Files(ctx context.Context) ([]File, error) {
 }
 
 // systemFiles lists the global files, then the extensions', then each
-// trusted root's from its git root down, each file once.
+// trusted root's from its git root down, then the private memory's, each
+// file once.
 func (l *Loader) systemFiles() []file {
 	var files []file
 	seen := make(map[string]bool) // by resolved path
-	add := func(path string, sc *scope) {
+	add := func(path string, sc *scope, t tier) {
 		key := path
 		if real, err := filepath.EvalSymlinks(path); err == nil {
 			key = real
 		}
 		if !seen[key] {
 			seen[key] = true
-			files = append(files, file{path: path, scope: sc})
+			files = append(files, file{path: path, scope: sc, tier: t})
 		}
 	}
 	if global := l.globalScope(); global != nil {
 		for _, name := range l.names {
 			if p := filepath.Join(l.userDir, name); present(l.ws.Documents(), p) {
-				add(p, global)
+				add(p, global, tierGlobal)
 			}
 		}
 	}
@@ -209,7 +228,7 @@ func (l *Loader) systemFiles() []file {
 		}
 		for _, p := range ext.Files {
 			if present(l.ws.Documents(), p) {
-				add(p, sc)
+				add(p, sc, tierExtension)
 			}
 		}
 	}
@@ -227,10 +246,13 @@ func (l *Loader) systemFiles() []file {
 			}
 			for _, name := range l.names {
 				if p := filepath.Join(dir, name); present(l.ws.Documents(), p) {
-					add(p, sc)
+					add(p, sc, tierProject)
 				}
 			}
 		}
+	}
+	for _, f := range l.privateFiles() {
+		add(f.path, f.scope, f.tier)
 	}
 	return files
 }

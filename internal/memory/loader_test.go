@@ -206,7 +206,7 @@ func TestUntrustedRootLoadsOnlyGlobalFiles(t *testing.T) {
 	}
 }
 
-func TestSaveMemoryChangeSeenNextCall(t *testing.T) {
+func TestEditedMemorySeenNextCall(t *testing.T) {
 	tr := newTree(t)
 	global := filepath.Join(tr.userDir, "GEMINI.md")
 	write(t, global, "# Notes\n")
@@ -214,7 +214,7 @@ func TestSaveMemoryChangeSeenNextCall(t *testing.T) {
 	if got := systemMemory(t, l); !strings.Contains(got, "# Notes") {
 		t.Fatalf("first call:\n%s", got)
 	}
-	// What save_memory does: rewrite the file with the fact added.
+	// What the model's edit does: rewrite the file with the fact added.
 	write(t, global, "# Notes\n\n## Gemini Added Memories\n- likes tabs\n")
 	if got := systemMemory(t, l); !strings.Contains(got, "- likes tabs") {
 		t.Errorf("the saved memory is not in the next call:\n%s", got)

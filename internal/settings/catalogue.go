@@ -246,7 +246,7 @@ func schemaKeys() map[string]support {
 		"experimental.gemmaModelRouter.classifier.host":      notImplemented,
 		"experimental.gemmaModelRouter.classifier.model":     notImplemented,
 		"experimental.stressTestProfile":                     notImplemented,
-		"experimental.autoMemory":                            notImplemented,
+		"experimental.autoMemory":                            implemented,
 		"experimental.generalistProfile":                     notImplemented,
 		"experimental.powerUserProfile":                      notImplemented,
 		"experimental.contextManagement":                     notImplemented, // turns on 0.61's context manager (processor pipeline, snapshots, rolling summaries, tool output distillation): not bounded work

@@ -172,6 +172,11 @@ type Experimental struct {
 	// EnableAgents turns the subagents on (invoke_agent, /agents); on
 	// when unset, as in Gemini CLI 0.61 (Config.enableAgents).
 	EnableAgents *bool `json:"enableAgents"`
+	// AutoMemory is Gemini CLI 0.61's auto memory, which extracts
+	// memories and skills from past sessions for the user to review;
+	// gemini-ls extracts none, but reviews what 0.61 extracted (/memory
+	// inbox) only with it on, as 0.61 does.
+	AutoMemory bool `json:"autoMemory"`
 }
 
 // AgentsEnabled is whether subagents are offered:

@@ -315,8 +315,14 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		FileNames:  set.Context.FileNames(),
 		Trusted:    b.readsMemory,
 		Extensions: extensionContext(b.Extensions),
+		PrivateDir: privateMemoryDir(o.Workspace, settings.UserDir(b.Getenv), projectDir(b.projectRoots)),
 		Logger:     o.Logger,
 	})
+	if global := b.memory.GlobalFile(); global != "" {
+		if _, err := o.Workspace.Allow(global); err != nil {
+			o.Warn("the model cannot edit the global "+filepath.Base(global), err)
+		}
+	}
 	o.Workspace.SetIgnoreFiles(ignoreFiles(set.Context.FileFiltering))
 	plan := b.Plan
 	retry := b.retryPolicy(set)
@@ -572,6 +578,35 @@ func sessionPlansDir(geminiDir, root string) func(string) (string, error) {
 			return "", err
 		}
 		return filepath.Join(tmp, sessionID, "plans"), nil
+	}
+}
+
+// privateMemoryDir finds the project's private memory where Gemini CLI
+// 0.61 keeps it (Storage.getProjectMemoryTempDir): ~/.gemini/tmp/
+// <project>/memory, the project's directory claimed as Gemini CLI claims
+// it on start, since the model is told the path to write there. The
+// directory is made reachable by the file tools, with the global
+// GEMINI.md, as 0.61's isPathAllowed allows them (edits there are still
+// asked about: they are under .gemini, internal/protected). nil without
+// a home.
+func privateMemoryDir(ws *workspace.Workspace, geminiDir, root string) func() (string, error) {
+	if geminiDir == "" || root == "" {
+		return nil
+	}
+	return func() (string, error) {
+		dirs, err := geminidir.New(geminiDir, root)
+		if err != nil {
+			return "", err
+		}
+		tmp, err := dirs.FindOrClaim()
+		if err != nil {
+			return "", fmt.Errorf("finding the project's directory in %s: %w", geminiDir, err)
+		}
+		dir := filepath.Join(tmp, "memory")
+		if _, err := ws.Allow(dir); err != nil {
+			return "", fmt.Errorf("opening the private memory to the file tools: %w", err)
+		}
+		return dir, nil
 	}
 }
 

@@ -25,7 +25,6 @@ const (
 	ReadManyFilesName = "read_many_files"
 	WebFetchName      = "web_fetch"
 	WebSearchName     = "google_web_search"
-	MemoryName        = "save_memory"
 )
 
 // Options configure the built-in tools.
@@ -45,10 +44,6 @@ type Options struct {
 	// utility model's fix of an old_string nothing else could place
 	// (settings.json's tools.disableLLMCorrection).
 	DisableLLMCorrection bool
-	// MemoryFile is the user's global GEMINI.md (~/.gemini/GEMINI.md),
-	// where save_memory adds facts; "" when there is no home directory
-	// (save_memory then fails with a clear message).
-	MemoryFile string
 	// Plan configures plan mode's tools.
 	Plan PlanOptions
 	// Memory gives read_file, list_directory and read_many_files the
@@ -109,7 +104,6 @@ func Builtin(opts Options) []Tool {
 		readManyFiles(ws, opts.Memory),
 		webFetch(opts.Utility, web.NewFetcher(opts.Web)),
 		webSearch(opts.Utility),
-		saveMemory(opts.MemoryFile, nil),
 		writeTodos(),
 		askUser(),
 		updateTopic(),

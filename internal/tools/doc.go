@@ -46,8 +46,7 @@
 // is taken to do anything.
 //
 // Builtin returns Gemini CLI's core tools (list_directory, read_file,
-// write_file, replace, glob, grep_search, run_shell_command, save_memory,
-// and, while plan mode is enabled, enter_plan_mode and exit_plan_mode:
+// write_file, replace, glob, grep_search, run_shell_command, and, while plan mode is enabled, enter_plan_mode and exit_plan_mode:
 // plan.go; and activate_skill while skills are on: activate_skill.go)
 // with its parameter names and the llmContent texts its model
 // was trained against. get_internal_docs (NewGetInternalDocs) is none of

@@ -32,8 +32,8 @@ func (diskProposer) Propose(ctx context.Context, change workspace.FileChange) (d
 	return LandOnDisk(ctx, change)
 }
 
-// createUnderUmask creates a file with write_file, edits a 0640 one with
-// it, and creates GEMINI.md with save_memory.
+// createUnderUmask creates a file with write_file and edits a 0640 one
+// with it.
 func createUnderUmask(dir string, mask fs.FileMode) error {
 	ctx := context.Background()
 	ws, err := workspace.New([]string{dir}, nil)
@@ -48,15 +48,12 @@ func createUnderUmask(dir string, mask fs.FileMode) error {
 		return err
 	}
 	write := proposingTool{Tool: writeFile(ws), p: diskProposer{}}
-	memoryFile := filepath.Join(dir, ".gemini", MemoryFileName)
-	memory := saveMemory(memoryFile, nil)
 	for _, c := range []struct {
 		tool Tool
 		args map[string]any
 	}{
 		{write, map[string]any{"file_path": "new.txt", "content": "new"}},
 		{write, map[string]any{"file_path": "existing.txt", "content": "edited"}},
-		{memory, map[string]any{"fact": "a fact"}},
 	} {
 		call, err := c.tool.Build(c.args)
 		if err != nil {
@@ -73,6 +70,5 @@ func createUnderUmask(dir string, mask fs.FileMode) error {
 	return errors.Join(
 		umasktest.WantMode(filepath.Join(dir, "new.txt"), 0o666&^mask),
 		umasktest.WantMode(existing, 0o640),
-		umasktest.WantMode(memoryFile, 0o666&^mask),
 	)
 }

@@ -457,7 +457,7 @@ func TestACPSlashCommands(t *testing.T) {
 	if got := h.command("/memory refresh"); got != "Memory reloaded: 17 bytes from 1 file(s)." {
 		t.Errorf("/memory refresh said %q", got)
 	}
-	if got := h.command("/memory forget"); got != `Unknown /memory subcommand "forget"; usage: /memory show | add <text> | reload | list.` {
+	if got := h.command("/memory forget"); got != `Unknown /memory subcommand "forget"; usage: /memory show | reload | list | inbox [apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>].` {
 		t.Errorf("/memory forget said %q", got)
 	}
 

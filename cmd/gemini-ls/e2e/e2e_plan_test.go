@@ -636,8 +636,9 @@ func TestACPModeChosenAfterThePromptSurvivesARestart(t *testing.T) {
 // root, as Gemini CLI finds it (Storage.getPlansDir), so the run warns
 // and plans in the session's own directory instead. Plan mode reads
 // nothing through it and writes nothing there: ~/.gemini's credentials
-// are not read to the model, its GEMINI.md is not overwritten, and the
-// model is told why each call was refused.
+// are not read to the model (outside the workspace), its GEMINI.md is not
+// overwritten (not a plan), and the model is told why each call was
+// refused.
 func TestRunPlanModeSymlinkedDirectoryOutside(t *testing.T) {
 	h := newHeadless(t, map[string]string{".gemini/settings.json": `{"general": {"plan": {"directory": "plans"}}}`},
 		geminitest.CallTurn(
@@ -661,8 +662,15 @@ func TestRunPlanModeSymlinkedDirectoryOutside(t *testing.T) {
 		t.Fatalf("function responses = %+v", fr)
 	}
 	for _, f := range fr {
-		if strings.Contains(responseOutput(f), "secret-token") || !strings.Contains(responseError(f), "resolves to "+geminiDir) {
-			t.Errorf("%s: %+v, want it refused as outside the workspace", f.Name, f.Response)
+		// The global GEMINI.md is the one file of ~/.gemini the file tools
+		// reach, as in 0.61 (the model keeps cross-project facts there):
+		// plan mode refuses its write.
+		why := "resolves to " + geminiDir
+		if f.Name == "write_file" {
+			why = "You are in Plan Mode and cannot modify source code."
+		}
+		if strings.Contains(responseOutput(f), "secret-token") || !strings.Contains(responseError(f), why) {
+			t.Errorf("%s: %+v, want it refused: %s", f.Name, f.Response, why)
 		}
 	}
 	if b, err := os.ReadFile(filepath.Join(geminiDir, "GEMINI.md")); err != nil || string(b) != "my memory\n" {

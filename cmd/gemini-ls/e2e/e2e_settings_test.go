@@ -113,40 +113,6 @@ func TestDiscoveryFailureIsShownThroughLSP(t *testing.T) {
 	}
 }
 
-// save_memory asks the plugin, showing the change, then adds the fact to
-// the user's global GEMINI.md, keeping what was there.
-func TestSaveMemoryThroughLSP(t *testing.T) {
-	home := t.TempDir()
-	memory := filepath.Join(home, ".gemini", "GEMINI.md")
-	if err := os.MkdirAll(filepath.Dir(memory), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(memory, []byte("# My notes\nUse tabs.\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	h := start(t, setup{profile: lsptest.Plugin(), env: []string{"HOME=" + home}},
-		call("save_memory", map[string]any{"fact": "The user's cat is called Miso."}),
-		geminitest.TextTurn("noted"),
-	)
-	var asked map[string]string
-	h.client.OnConfirm = func(_ context.Context, p json.RawMessage) string {
-		_ = json.Unmarshal(p, &asked)
-		return "proceed_once"
-	}
-	h.prompt(map[string]any{"prompt": "remember my cat"})
-	if asked["kind"] != "edit" || asked["title"] != "Confirm Memory Save: "+memory || !strings.Contains(asked["details"], "+- The user's cat is called Miso.") {
-		t.Errorf("gemini/confirm params = %v", asked)
-	}
-	want := `{"success":true,"message":"Okay, I've remembered that: \"The user's cat is called Miso.\""}`
-	if got := h.toolOutputs(1); len(got) != 1 || got[0] != want {
-		t.Errorf("tool output = %q, want %q", got, want)
-	}
-	got, _ := os.ReadFile(memory)
-	if want := "# My notes\nUse tabs.\n\n## Gemini Added Memories\n- The user's cat is called Miso.\n"; string(got) != want {
-		t.Errorf("GEMINI.md = %q, want %q", got, want)
-	}
-}
-
 // Headless, yolo runs discovered tools without asking.
 func TestRunDiscoveredToolYolo(t *testing.T) {
 	h := newHeadless(t, projectTools(t),
@@ -194,24 +160,6 @@ func TestRunDiscoveredToolDefaultModeRefuses(t *testing.T) {
 	}
 	if h.exists("hang.pid") {
 		t.Error("the call command ran")
-	}
-}
-
-// Headless, save_memory writes the global GEMINI.md under HOME.
-func TestRunSaveMemoryYolo(t *testing.T) {
-	h := newHeadless(t, nil,
-		geminitest.CallTurn(geminitest.Call("save_memory", map[string]any{"fact": "Prefers table-driven tests"})),
-		geminitest.TextTurn("ok"),
-	)
-	home := t.TempDir()
-	env := append(h.withoutEnv("HOME"), "HOME="+home, "GEMINI_CLI_TRUST_WORKSPACE=true")
-	h.runIn(h.root, env, "run", "--approval-mode", "yolo", "-p", "remember").wantExit(t, 0)
-	got, err := os.ReadFile(filepath.Join(home, ".gemini", "GEMINI.md"))
-	if want := "## Gemini Added Memories\n- Prefers table-driven tests\n"; err != nil || string(got) != want {
-		t.Errorf("GEMINI.md = %q, %v; want %q", got, err, want)
-	}
-	if fr := h.responses(1); len(fr) != 1 || !strings.Contains(responseOutput(fr[0]), `Okay, I've remembered that: \"Prefers table-driven tests\"`) {
-		t.Errorf("responses = %+v", fr)
 	}
 }
 

@@ -158,7 +158,7 @@ func Table() []Builtin {
 		withSubcommands(command("hooks", "Manage hooks", ""), hooksSubcommands()),
 		{Command: prompt(command("init", "Analyze the project and write a GEMINI.md file for it", "")), Run: initProject},
 		mcpCommand(),
-		withSubcommands(command("memory", "Show, add to or reload the memory (the GEMINI.md files)", ""), memorySubcommands()),
+		withSubcommands(command("memory", "Show, reload or list the memory (GEMINI.md, MEMORY.md), or review its inbox", ""), memorySubcommands()),
 		withSubcommands(command("model", "Show the models to choose from, or set the model (--persist: for future sessions too)", ""), modelSubcommands()),
 		withSubcommands(command("permissions", "Manage folder trust settings and other permissions", ""), permissionsSubcommands()),
 		planCommand(),

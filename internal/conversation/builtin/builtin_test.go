@@ -2,7 +2,6 @@ package builtin_test
 
 import (
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -62,9 +61,9 @@ func TestHelp(t *testing.T) {
 		"- `/chat` (or `/resume`) — ",
 		"- `/quit` (or `/exit`) — ",
 		"- `/tasks` (or `/bg`, `/background`) — ",
-		"  - `reload` (or `refresh`) — Read the GEMINI.md files again",
+		"  - `reload` (or `refresh`) — Read the GEMINI.md files and MEMORY.md again",
 		"  - `save <tag>` — Save the conversation as a checkpoint",
-		"  - `add <text>` — Remember a fact",
+		"  - `inbox [apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>]` — Review what auto memory",
 		"- `/deploy` — Ship it (user)",
 	} {
 		if !strings.Contains(got, want) {
@@ -118,8 +117,8 @@ func TestAboutAndStatsShowTheRoutedModel(t *testing.T) {
 	}
 }
 
-// /memory shows, lists and reloads the GEMINI.md files, and adds a fact
-// through save_memory, to the global GEMINI.md.
+// /memory shows, lists and reloads the GEMINI.md files; it has no add,
+// as 0.61 has none.
 func TestMemory(t *testing.T) {
 	h := newHarness(t)
 	global := h.write("~/.gemini/GEMINI.md", "Use tabs.\n")
@@ -132,24 +131,15 @@ func TestMemory(t *testing.T) {
 	if got := h.answer(env, "/memory list"); !strings.Contains(got, "1 context file(s) (GEMINI.md) in use") || !strings.Contains(got, "- "+global+" (9 bytes)") {
 		t.Errorf("/memory list said %q", got)
 	}
-	if got := h.answer(env, "/memory add Prefers  Go over Rust"); got != `Okay, I've remembered that: "Prefers Go over Rust"` {
-		t.Errorf("/memory add said %q", got)
-	}
-	data, err := os.ReadFile(global)
-	if err != nil || string(data) != "Use tabs.\n\n## Gemini Added Memories\n- Prefers Go over Rust\n" {
-		t.Errorf("GEMINI.md after /memory add = %q, %v", data, err)
-	}
+	h.write("~/.gemini/GEMINI.md", "Use tabs.\n- Prefers Go over Rust\n")
 	if got := h.answer(env, "/memory refresh"); !strings.HasPrefix(got, "Memory reloaded: ") || !strings.Contains(got, "from 1 file(s)") {
 		t.Errorf("/memory refresh said %q", got)
 	}
 	if got := h.answer(env, "/memory show"); !strings.Contains(got, "- Prefers Go over Rust") {
-		t.Errorf("/memory show after add said %q", got)
+		t.Errorf("/memory show after an edit said %q", got)
 	}
-	if err := h.fails(env, "/memory forget it"); err.Error() != `unknown /memory subcommand "forget"; usage: /memory show | add <text> | reload | list` {
-		t.Errorf("/memory forget: %v", err)
-	}
-	if err := h.fails(env, "/memory add"); !strings.Contains(err.Error(), "usage: /memory add <text>") {
-		t.Errorf("/memory add without text: %v", err)
+	if err := h.fails(env, "/memory add Prefers Go"); err.Error() != `unknown /memory subcommand "add"; usage: /memory show | reload | list | inbox [apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>]` {
+		t.Errorf("/memory add: %v", err)
 	}
 }
 

@@ -19,9 +19,10 @@
 //   - A file the user names (/export-session, /chat share) is written where the
 //     user said and nowhere else (writeUserFile): a regular file there
 //     is replaced, a directory, symbolic link or special file refused.
-//   - /memory add saves through the save_memory tool itself, so a fact
-//     typed by the user and one the model saves go the same way to the
-//     same file; the user typed it, so it is not confirmed again.
+//   - /memory has no add, as in Gemini CLI 0.61 (the model edits the
+//     memory files itself); /memory inbox reviews what 0.61's auto memory
+//     proposed (internal/memory's Inbox), and only with
+//     experimental.autoMemory on, as 0.61 does.
 //   - /chat keeps checkpoints where Gemini CLI does and as it writes them
 //     (checkpoint.go, internal/geminidir): either resumes the other's. A tag
 //     with a path separator, no tag, or a file over maxCheckpointSize is

@@ -26,10 +26,11 @@ type Config struct {
 	// ServerSandbox is where stdio MCP servers run; nil: unsandboxed.
 	ServerSandbox *sandbox.Sandbox
 	// Tools configures the built-in tools; Build adds what the settings
-	// and the user's directory decide (MemoryFile, DisableLLMCorrection).
+	// decide (DisableLLMCorrection).
 	Tools    tools.Options
 	Settings settings.Settings
-	// Getenv finds the user's directory, where save_memory writes.
+	// Getenv finds the user's directory: the MCP servers' tokens and
+	// enablement file.
 	Getenv  settings.Getenv
 	Version string
 	// Logger receives the MCP servers' warnings (which the LSP mirrors to
@@ -81,9 +82,6 @@ func Build(ctx context.Context, c Config) *Set {
 	// Detected once: the shell tool runs its commands in it, and
 	// tools.core's restriction reads them in its language.
 	opts.Shell.Shell = opts.Shell.Shell.OrLocal()
-	if dir := settings.UserDir(c.Getenv); dir != "" {
-		opts.MemoryFile = filepath.Join(dir, tools.MemoryFileName)
-	}
 	root := opts.Workspace.Roots()[0]
 	all := tools.Builtin(opts)
 	var builtin []string // reserved for the built-in tools, even those left out

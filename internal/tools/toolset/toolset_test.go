@@ -27,8 +27,7 @@ func (u *countingUtility) GenerateContent(context.Context, string, []*genai.Cont
 	return &genai.GenerateContentResponse{}, nil
 }
 
-// The settings decide what Build leaves to them: replace's LLM fix, and
-// where save_memory writes (the user's directory).
+// The settings decide what Build leaves to them: replace's LLM fix.
 func TestBuildTakesWhatTheSettingsDecide(t *testing.T) {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "a.go"), []byte("package a\n"), 0o644); err != nil {
@@ -66,19 +65,6 @@ func TestBuildTakesWhatTheSettingsDecide(t *testing.T) {
 		}
 	}
 
-	set := Build(t.Context(), Config{Tools: tools.Options{Workspace: ws}, Getenv: getenv})
-	memory, _ := set.Registry.Get(tools.MemoryName)
-	call, err := memory.Build(map[string]any{"fact": "tabs, not spaces"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := call.Execute(t.Context(), tools.CallInfo{}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := os.ReadFile(filepath.Join(home, ".gemini", tools.MemoryFileName))
-	if err != nil || !strings.Contains(string(got), "- tabs, not spaces") {
-		t.Errorf("GEMINI.md in the user's directory = %q, %v", got, err)
-	}
 }
 
 // MCPServers reports the servers settings name, each as it stands.
