@@ -403,7 +403,7 @@ func NotReadKeys() []NotRead {
 			"experimental.extensionReloading", "experimental.taskTracker", "experimental.modelSteering", "experimental.directWebFetch",
 			"experimental.dynamicModelConfiguration", "experimental.gemmaModelRouter.enabled", "experimental.gemmaModelRouter.autoStartServer",
 			"experimental.gemmaModelRouter.binaryPath", "experimental.gemmaModelRouter.classifier.host",
-			"experimental.gemmaModelRouter.classifier.model", "experimental.stressTestProfile", "experimental.autoMemory",
+			"experimental.gemmaModelRouter.classifier.model", "experimental.stressTestProfile",
 			"experimental.generalistProfile", "experimental.powerUserProfile", "experimental.contextManagement",
 			"security.enableConseca",
 		}},
