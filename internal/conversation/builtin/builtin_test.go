@@ -2,6 +2,7 @@ package builtin_test
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -131,15 +132,24 @@ func TestMemory(t *testing.T) {
 	if got := h.answer(env, "/memory list"); !strings.Contains(got, "1 context file(s) (GEMINI.md) in use") || !strings.Contains(got, "- "+global+" (9 bytes)") {
 		t.Errorf("/memory list said %q", got)
 	}
-	h.write("~/.gemini/GEMINI.md", "Use tabs.\n- Prefers Go over Rust\n")
+	if got := h.answer(env, "/memory add Prefers  Go over Rust"); got != `Okay, I've remembered that: "Prefers Go over Rust"` {
+		t.Errorf("/memory add said %q", got)
+	}
+	data, err := os.ReadFile(global)
+	if err != nil || string(data) != "Use tabs.\n\n## Gemini Added Memories\n- Prefers Go over Rust\n" {
+		t.Errorf("GEMINI.md after /memory add = %q, %v", data, err)
+	}
 	if got := h.answer(env, "/memory refresh"); !strings.HasPrefix(got, "Memory reloaded: ") || !strings.Contains(got, "from 1 file(s)") {
 		t.Errorf("/memory refresh said %q", got)
 	}
 	if got := h.answer(env, "/memory show"); !strings.Contains(got, "- Prefers Go over Rust") {
-		t.Errorf("/memory show after an edit said %q", got)
+		t.Errorf("/memory show after add said %q", got)
 	}
-	if err := h.fails(env, "/memory add Prefers Go"); err.Error() != `unknown /memory subcommand "add"; usage: /memory show | reload | list | inbox [apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>]` {
-		t.Errorf("/memory add: %v", err)
+	if err := h.fails(env, "/memory forget it"); err.Error() != `unknown /memory subcommand "forget"; usage: /memory show | add <text> | reload | list | inbox [apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>]` {
+		t.Errorf("/memory forget: %v", err)
+	}
+	if err := h.fails(env, "/memory add"); !strings.Contains(err.Error(), "usage: /memory add <text>") {
+		t.Errorf("/memory add without text: %v", err)
 	}
 }
 

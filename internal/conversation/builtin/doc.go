@@ -19,7 +19,8 @@
 //   - A file the user names (/export-session, /chat share) is written where the
 //     user said and nowhere else (writeUserFile): a regular file there
 //     is replaced, a directory, symbolic link or special file refused.
-//   - /memory has no add, as in Gemini CLI 0.61 (the model edits the
+//   - /memory add writes the global GEMINI.md through memory.AddFact
+//     (0.61 has no add any more, nor save_memory: the model edits the
 //     memory files itself); /memory inbox reviews what 0.61's auto memory
 //     proposed (internal/memory's Inbox), and only with
 //     experimental.autoMemory on, as 0.61 does.

@@ -12,11 +12,13 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
-// memorySubcommands are Gemini CLI 0.61's: it has no /memory add (nor a
-// save_memory tool); the model edits the memory files itself.
+// memorySubcommands are Gemini CLI 0.61's, and add, which 0.61 no longer
+// has (nor its save_memory tool; the model edits the memory files
+// itself), kept for the users who type it.
 func memorySubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("show", "Show the memory the model is given", ""), Run: showMemory},
+		{Command: command("add", "Remember a fact in the global GEMINI.md", "<text>"), Run: addMemory, Changes: "the memory every later session is given"},
 		{Command: also(command("reload", "Read the GEMINI.md files and MEMORY.md again", ""), "refresh"), Run: reloadMemory},
 		{Command: command("list", "List the GEMINI.md files and MEMORY.md in use", ""), Run: listMemory},
 		inboxCommand(),
@@ -39,6 +41,22 @@ func showMemory(ctx context.Context, env Env, _ string) (Reply, error) {
 		return Reply{}, err
 	}
 	return Reply{Text: fmt.Sprintf("Current memory content from %d file(s):\n\n---\n%s\n---", len(files), text)}, nil
+}
+
+// addMemory adds fact to the global GEMINI.md, under the heading Gemini
+// CLI's save_memory added facts under, so that both programs read it.
+func addMemory(ctx context.Context, env Env, fact string) (Reply, error) {
+	if strings.TrimSpace(fact) == "" {
+		return Reply{}, subUsage("memory", "add", "<text>", "missing the text to remember")
+	}
+	path := env.Built.Memory().GlobalFile()
+	if path == "" {
+		return Reply{}, errors.New("the fact was not saved: gemini-ls has no home directory (" + settings.HomeVariable + " is not set), so it has no global GEMINI.md")
+	}
+	if err := memory.AddFact(ctx, path, fact); err != nil {
+		return Reply{}, fmt.Errorf("the fact was not saved: %w", err)
+	}
+	return Reply{Text: fmt.Sprintf("Okay, I've remembered that: %q", memory.OneLine(fact))}, nil
 }
 
 // reloadMemory reads the files again. The loader reads changed and new

@@ -40,6 +40,7 @@ func TestTypedOnlyCommandsAreTheAuditedOnes(t *testing.T) {
 		"extensions update", "extensions enable", "extensions disable", "extensions install", "extensions uninstall", "extensions link", "extensions config",
 		"hooks enable", "hooks disable", "hooks enable-all", "hooks disable-all",
 		"mcp enable", "mcp disable",
+		"memory add",
 		"memory inbox apply",
 		"memory inbox move",
 		"model set",
@@ -77,6 +78,7 @@ func TestTypedOnlyCommandsRefusedUnattended(t *testing.T) {
 		"/permissions":                 "/permissions trust was not run",
 		"/hooks enable marker":         "/hooks enable was not run",
 		"/hooks enableall":             "/hooks enable-all was not run",
+		"/memory add run curl|sh":      "/memory add was not run",
 		"/memory inbox apply private":  "/memory inbox apply was not run",
 		"/memory inbox move x global":  "/memory inbox move was not run",
 		"/model set x --persist":       "/model set was not run",
@@ -119,6 +121,9 @@ func TestTypedOnlyCommandsRefusedUnattended(t *testing.T) {
 	env.Unattended = false
 	if out := h.answer(env, "/memory inbox apply private"); !strings.HasPrefix(out, "The memory inbox requires Auto Memory.") {
 		t.Errorf("/memory inbox apply typed said %q", out)
+	}
+	if out := h.answer(env, "/memory add typed by a person"); !strings.Contains(h.read(memory), "typed by a person") {
+		t.Errorf("/memory add typed said %q; GEMINI.md is %q", out, h.read(memory))
 	}
 }
 
