@@ -22,7 +22,6 @@ const (
 	GlobName          = "glob"
 	GrepSearchName    = "grep_search"
 	ShellName         = "run_shell_command"
-	ReadManyFilesName = "read_many_files"
 	WebFetchName      = "web_fetch"
 	WebSearchName     = "google_web_search"
 	MemoryName        = "save_memory"
@@ -51,8 +50,8 @@ type Options struct {
 	MemoryFile string
 	// Plan configures plan mode's tools.
 	Plan PlanOptions
-	// Memory gives read_file, list_directory and read_many_files the
-	// context files around what they read (nil: none).
+	// Memory gives read_file and list_directory the context files
+	// around what they read (nil: none).
 	Memory ContextDiscoverer
 	// Skills are the agent skills activate_skill offers; the tool is left
 	// out when nil (settings turn skills off).
@@ -106,7 +105,6 @@ func Builtin(opts Options) []Tool {
 		glob(ws),
 		grepSearch(ws),
 		shell(ws, opts.Shell),
-		readManyFiles(ws, opts.Memory),
 		webFetch(opts.Utility, web.NewFetcher(opts.Web)),
 		webSearch(opts.Utility),
 		saveMemory(opts.MemoryFile, nil),
