@@ -19,7 +19,12 @@ var oursAlone = [...]string{"get_diagnostics", "navigate_code", "rename_symbol",
 // firstDeclared are the function names the first model request
 // declared, sorted, less oursAlone.
 func firstDeclared(reqs []geminitest.Request) []string {
-	for _, r := range reqs {
+	return declaredSince(reqs, 0)
+}
+
+// declaredSince is firstDeclared of the requests from the from-th on.
+func declaredSince(reqs []geminitest.Request, from int) []string {
+	for _, r := range reqs[min(from, len(reqs)):] {
 		if r.Method == "streamGenerateContent" {
 			names := slices.DeleteFunc(declaredNames(r), func(n string) bool { return slices.Contains(oursAlone[:], n) })
 			slices.Sort(names)
@@ -35,6 +40,14 @@ func firstDeclared(reqs []geminitest.Request) []string {
 func toolsHome(t *testing.T, project, extra string, files map[string]string) string {
 	t.Helper()
 	home := t.TempDir()
+	writeToolsHome(t, home, project, extra, files)
+	return home
+}
+
+// writeToolsHome writes toolsHome's files into home, which trusts
+// project.
+func writeToolsHome(t *testing.T, home, project, extra string, files map[string]string) {
+	t.Helper()
 	trustFolder(t, home, project)
 	if extra != "" {
 		extra += ",\n"
@@ -46,7 +59,6 @@ func toolsHome(t *testing.T, project, extra string, files map[string]string) str
   "general": {"disableAutoUpdate": true}
 }`})
 	writeFiles(t, home, files)
-	return home
 }
 
 // Headless, gemini-ls declares the tools Gemini CLI 0.61 declares under
