@@ -122,6 +122,9 @@ type Experimental struct {
 	// EnableAgents turns the subagents on (invoke_agent, /agents); on
 	// when unset, as in Gemini CLI 0.61 (Config.enableAgents).
 	EnableAgents *bool `json:"enableAgents"`
+	// TaskTracker offers the task tracker's tools (tracker_*), off
+	// unless true, as in Gemini CLI 0.61.
+	TaskTracker bool `json:"taskTracker"`
 }
 
 // AgentsEnabled is whether subagents are offered:

@@ -330,6 +330,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Memory:      b.memory,
 			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction, Shell: b.Shell},
 			Diagnostics: o.Diagnostics,
+			Tracker:     b.trackerDir(set),
 			CodeIntel:   b.codeIntel(set),
 		},
 		Settings:      set,
@@ -551,6 +552,25 @@ func sessionPlansDir(geminiDir, root string) func(string) (string, error) {
 			return "", fmt.Errorf("finding the project's directory in %s: %w", geminiDir, err)
 		}
 		return filepath.Join(tmp, sessionID, "plans"), nil
+	}
+}
+
+// trackerDir finds a session's task tracker directory where Gemini CLI
+// 0.61 keeps it (Storage.getProjectTempTrackerDir): beside its plans,
+// ~/.gemini/tmp/<project>/<session id>/tracker; nil while
+// experimental.taskTracker is off, which leaves the tracker's tools out.
+func (b *Built) trackerDir(set settings.Settings) tools.TrackerDir {
+	roots := b.opts.Workspace.Roots()
+	if !set.Experimental.TaskTracker || len(roots) == 0 {
+		return nil
+	}
+	plans := sessionPlansDir(settings.UserDir(b.Getenv), roots[0])
+	return func(sessionID string) (string, error) {
+		dir, err := plans(sessionID)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(filepath.Dir(dir), "tracker"), nil
 	}
 }
 

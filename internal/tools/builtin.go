@@ -60,6 +60,9 @@ type Options struct {
 	// for get_diagnostics; the tool is left out when nil (the front end's
 	// editor cannot answer).
 	Diagnostics DiagnosticsReader
+	// Tracker finds each session's task tracker directory; the tracker's
+	// tools are left out when nil (experimental.taskTracker off).
+	Tracker TrackerDir
 	// CodeIntel answers navigate_code and rename_symbol from language
 	// servers: the editor's, or ones gemini-ls starts; both tools are
 	// left out when nil (none can answer).
@@ -113,7 +116,7 @@ func Builtin(opts Options) []Tool {
 		updateTopic(),
 		listBackground(),
 		readBackground(opts.Shell),
-	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), diagnosticsTools(ws, opts.Diagnostics), codeIntelTools(ws, opts.CodeIntel))...)
+	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), trackerTools(opts.Tracker), diagnosticsTools(ws, opts.Diagnostics), codeIntelTools(ws, opts.CodeIntel))...)
 }
 
 // skillTools is activate_skill while skills are on (catalog set), as

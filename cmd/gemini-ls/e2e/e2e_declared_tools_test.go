@@ -35,8 +35,9 @@ func declaredSince(reqs []geminitest.Request, from int) []string {
 }
 
 // toolsHome is a home whose settings are geminiCLIHome's with settings'
-// extra top-level entries ("" for none), and files beside them (a user
-// policy in .gemini/policies).
+// extra top-level entries ("" for none; "tracker" turns
+// experimental.taskTracker on), and files beside them (a user policy in
+// .gemini/policies).
 func toolsHome(t *testing.T, project, extra string, files map[string]string) string {
 	t.Helper()
 	home := t.TempDir()
@@ -49,13 +50,17 @@ func toolsHome(t *testing.T, project, extra string, files map[string]string) str
 func writeToolsHome(t *testing.T, home, project, extra string, files map[string]string) {
 	t.Helper()
 	trustFolder(t, home, project)
+	experimental := ""
+	if extra == "tracker" {
+		extra, experimental = "", `, "taskTracker": true`
+	}
 	if extra != "" {
 		extra += ",\n"
 	}
 	writeFiles(t, home, map[string]string{".gemini/settings.json": `{
   ` + extra + `"security": {"auth": {"selectedType": "gemini-api-key"}},
   "model": {"name": "gemini-2.5-pro", "skipNextSpeakerCheck": true},
-  "experimental": {"useModelRouter": false},
+  "experimental": {"useModelRouter": false` + experimental + `},
   "general": {"disableAutoUpdate": true}
 }`})
 	writeFiles(t, home, files)
@@ -93,6 +98,8 @@ modes = ["default"]
 		{name: "policy allows the shell", files: allowShell},
 		{name: "tools.allowed", settings: `"tools": {"allowed": ["write_file", "run_shell_command(git)"]}`},
 		{name: "tools.exclude", args: []string{"--approval-mode", "yolo"}, settings: `"tools": {"exclude": ["glob", "ShellTool"]}`},
+		{name: "experimental.taskTracker", settings: "tracker"},
+		{name: "experimental.taskTracker in plan mode", args: []string{"--approval-mode", "plan"}, settings: "tracker"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			turns := func() []geminitest.Turn { return []geminitest.Turn{{Chunks: []geminitest.Chunk{{Text: "ok"}}}} }
