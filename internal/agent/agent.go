@@ -94,6 +94,10 @@ type Config struct {
 	// switch a session to the default or the plan mode only, as in Gemini
 	// CLI (an approved plan's auto_edit becomes default).
 	Untrusted bool
+	// TrackerDir finds a session's task tracker directory, which the
+	// system prompt names while the tracker's tools are offered
+	// (experimental.taskTracker); nil: none.
+	TrackerDir tools.TrackerDir
 	// AllowedKeys are permission keys (tools.Confirmation.AllowKeys,
 	// tools.EditKey) that run without asking, and TrustedTools the tools
 	// every call of which does: settings' tools.allowed.
@@ -284,13 +288,13 @@ type MemorySource interface {
 	SystemMemory(ctx context.Context) (string, error)
 }
 
-// systemInstruction is the system prompt with the enabled skills and the
-// user's memory as they are now: read for every prompt, so that
-// save_memory's additions, the user's edits and /skills count from the
-// next one. With WriteSystemPrompt it is written out too, as 0.61 writes
-// each system prompt it makes.
-func (a *Agent) systemInstruction(ctx context.Context) string {
-	system := a.basePrompt() + a.rootsNote() + a.sandboxNote()
+// systemInstruction is the system prompt of session sessionID with the
+// enabled skills and the user's memory as they are now: read for every
+// prompt, so that save_memory's additions, the user's edits and /skills
+// count from the next one. With WriteSystemPrompt it is written out too,
+// as 0.61 writes each system prompt it makes.
+func (a *Agent) systemInstruction(ctx context.Context, sessionID string) string {
+	system := a.basePrompt() + a.trackerProtocol(sessionID) + a.rootsNote() + a.sandboxNote()
 	if a.cfg.Memory != nil {
 		mem, err := a.cfg.Memory.SystemMemory(ctx)
 		if err != nil {

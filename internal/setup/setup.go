@@ -321,6 +321,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	b.Skills = b.discoverSkills(set)
 	b.Agents = b.discoverAgents(ctx, set)
 	b.Hooks = b.hooks(set)
+	tracker := b.trackerDir(set)
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
 			Skills:      b.Skills,
@@ -330,7 +331,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Memory:      b.memory,
 			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction, Shell: b.Shell},
 			Diagnostics: o.Diagnostics,
-			Tracker:     b.trackerDir(set),
+			Tracker:     tracker,
 			CodeIntel:   b.codeIntel(set),
 		},
 		Settings:      set,
@@ -417,6 +418,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		WriteSystemPrompt:    system.writeTo,
 
 		TopicNarration: set.TopicNarration(),
+		TrackerDir:     tracker,
 
 		CompressionThreshold: set.Model.EffectiveCompressionThreshold(),
 		ThinkingBudget:       thinkingBudget(set.ThinkingBudgetFor(b.Model)),

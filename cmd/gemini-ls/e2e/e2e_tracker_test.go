@@ -12,7 +12,9 @@ import (
 // With experimental.taskTracker on, a task Gemini CLI 0.61's model made
 // is gemini-ls's when it resumes the session, and the other way round:
 // both keep a session's tasks in the same files, in
-// ~/.gemini/tmp/<project>/<session id>/tracker.
+// ~/.gemini/tmp/<project>/<session id>/tracker, and both tell the model
+// of that directory in the same words (0.61's task management
+// protocol).
 func TestTrackerTasksAreSharedWithGeminiCLI(t *testing.T) {
 	root := newRoot(t, nil)
 	home := geminiHome(t, root)
@@ -44,6 +46,9 @@ func TestTrackerTasksAreSharedWithGeminiCLI(t *testing.T) {
 	if len(reqs) != 3 {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
+	if theirs, ours := trackerProtocol(t, theirs.Requests()[0]), trackerProtocol(t, reqs[0]); ours != theirs {
+		t.Errorf("gemini-ls's task management protocol:\n%s\n0.61's:\n%s", ours, theirs)
+	}
 	listed := reqs[1].Contents[len(reqs[1].Contents)-1].Parts[0].FunctionResponse
 	if got := responseOutput(listed); !strings.Contains(got, "] Made by 0.61 (open)") {
 		t.Errorf("gemini-ls listed %q, want 0.61's task", got)
@@ -55,4 +60,22 @@ func TestTrackerTasksAreSharedWithGeminiCLI(t *testing.T) {
 	if got := responseOutput(last[len(last)-1].Parts[0].FunctionResponse); !strings.Contains(got, "] Made by gemini-ls (open)") {
 		t.Errorf("0.61 listed %q, want gemini-ls's task", got)
 	}
+}
+
+// trackerProtocol is the task management protocol of r's system
+// instruction: from its heading to its last rule's end.
+func trackerProtocol(t *testing.T, r geminitest.Request) string {
+	t.Helper()
+	var text strings.Builder
+	if r.SystemInstruction != nil {
+		for _, p := range r.SystemInstruction.Parts {
+			text.WriteString(p.Text)
+		}
+	}
+	_, after, ok := strings.Cut(text.String(), "# TASK MANAGEMENT PROTOCOL")
+	section, _, ended := strings.Cut(after, "to save turns.")
+	if !ok || !ended {
+		t.Fatalf("no task management protocol in the system instruction:\n%s", text.String())
+	}
+	return section
 }
