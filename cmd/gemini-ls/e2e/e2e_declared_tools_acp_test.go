@@ -50,14 +50,22 @@ func textTurns(n int) []geminitest.Turn {
 
 // Over ACP, gemini-ls declares in each approval mode what Gemini CLI
 // 0.61's ACP agent (--experimental-acp) declares in that mode, with the
-// same home: an interactive session's tools, all but what a policy rule
+// same home, the task tracker off and on: an interactive session's tools, all but what a policy rule
 // denies in the mode, less ask_user, which 0.61 leaves out in ACP
 // (gemini.js: isAcpMode) and gemini-ls offers as permission requests
 // (docs/acp.md, "Questions"): set aside here, as are oursAlone.
 func TestACPDeclaresGeminiCLIsTools(t *testing.T) {
+	for _, settings := range []string{"", "tracker"} {
+		t.Run("settings "+settings, func(t *testing.T) { compareACPDeclared(t, settings) })
+	}
+}
+
+// compareACPDeclared compares the tools of both ACP agents in each mode
+// with toolsHome's settings.
+func compareACPDeclared(t *testing.T, settings string) {
 	home := t.TempDir()
 	h := startACP(t, acpSetup{home: home, noSession: true}, textTurns(len(acpModes))...)
-	writeToolsHome(t, home, h.root, "", nil)
+	writeToolsHome(t, home, h.root, settings, nil)
 	ours := acpDeclared(t, h.ctx, h.client, h.model, h.root)
 
 	model := geminitest.NewTestServer(t, textTurns(len(acpModes))...)

@@ -91,12 +91,8 @@ func Build(ctx context.Context, c Config) *Set {
 		builtin = append(builtin, t.Name())
 	}
 	keep := newFilter(c.Settings.Tools, opts.Shell.Shell.Kind)
-	if !c.Settings.TopicNarration() {
-		// Gemini CLI 0.61 declares update_topic only with narration on.
-		keep.exclude[tools.UpdateTopicName] = true
-	}
-	if use := c.Settings.UseWriteTodos; use != nil && !*use {
-		keep.exclude[tools.WriteTodosName] = true
+	for _, name := range leftOutBy(c.Settings) {
+		keep.exclude[name] = true
 	}
 	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), redact: c.Settings.Redact, notTrusted: c.NotTrusted, sessionDisabled: map[string]bool{}}
 	// What the settings' variables held stays out of every message.
@@ -140,6 +136,21 @@ func Build(ctx context.Context, c Config) *Set {
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set
+}
+
+// leftOutBy are the built-in tools Gemini CLI 0.61 does not offer with
+// settings s: update_topic without narration, write_todos when
+// useWriteTodos is false or the task tracker, which replaces it, is on
+// (0.61's Config: useWriteTodos).
+func leftOutBy(s settings.Settings) []string {
+	var out []string
+	if !s.TopicNarration() {
+		out = append(out, tools.UpdateTopicName)
+	}
+	if use := s.UseWriteTodos; use != nil && !*use || s.Experimental.TaskTracker {
+		out = append(out, tools.WriteTodosName)
+	}
+	return out
 }
 
 // WaitForServers waits until the discovery command has ended and every
