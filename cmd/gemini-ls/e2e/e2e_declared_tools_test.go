@@ -98,6 +98,12 @@ modes = ["default"]
 		{name: "policy allows the shell", files: allowShell},
 		{name: "tools.allowed", settings: `"tools": {"allowed": ["write_file", "run_shell_command(git)"]}`},
 		{name: "tools.exclude", args: []string{"--approval-mode", "yolo"}, settings: `"tools": {"exclude": ["glob", "ShellTool"]}`},
+		// tools.core names read_file and write_file only as tools, not
+		// by class names: 0.61 also makes it an allowing policy rule by
+		// name, which gemini-ls does not (docs/configuration.md), so
+		// they are offered where they run unasked all the same.
+		{name: "tools.core", settings: `"tools": {"core": ["read_file", "write_file"]}`, args: []string{"--approval-mode", "auto_edit"}},
+		{name: "tools.exclude invoke_agent", settings: `"tools": {"exclude": ["AgentTool"]}`},
 		{name: "experimental.taskTracker", settings: "tracker"},
 		{name: "experimental.taskTracker in plan mode", args: []string{"--approval-mode", "plan"}, settings: "tracker"},
 	} {

@@ -50,7 +50,9 @@ type Config struct {
 
 // Set is a session's tools and what runs behind some of them.
 type Set struct {
-	Registry  *tools.Registry
+	Registry *tools.Registry
+	// keep is what tools.core and tools.exclude keep (Offers).
+	keep      filter
 	discovery *discovery   // nil without a discovery command
 	mcp       *mcp.Manager // nil in an untrusted folder
 	redact    func(string) string
@@ -94,7 +96,7 @@ func Build(ctx context.Context, c Config) *Set {
 	for _, name := range leftOutBy(c.Settings) {
 		keep.exclude[name] = true
 	}
-	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), redact: c.Settings.Redact, notTrusted: c.NotTrusted, sessionDisabled: map[string]bool{}}
+	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), keep: keep, redact: c.Settings.Redact, notTrusted: c.NotTrusted, sessionDisabled: map[string]bool{}}
 	// What the settings' variables held stays out of every message.
 	warn := func(what string, err error) {
 		if c.Warn != nil {
@@ -151,6 +153,14 @@ func leftOutBy(s settings.Settings) []string {
 		out = append(out, tools.WriteTodosName)
 	}
 	return out
+}
+
+// Offers reports whether tools.core and tools.exclude keep t, a built-in
+// tool made outside the registry (invoke_agent, which the agent adds
+// while subagents are on), as Gemini CLI 0.61 registers and excludes it
+// by the same settings. It is safe on a nil Set.
+func (s *Set) Offers(t tools.Tool) bool {
+	return s == nil || len(s.keep.builtin([]tools.Tool{t})) > 0
 }
 
 // WaitForServers waits until the discovery command has ended and every
