@@ -56,7 +56,6 @@ var millionCases = []millionCase{
 	{name: "grep-regex-rg", rg: true, run: toolRun(tools.GrepSearchName, map[string]any{"pattern": `[a-z]{5}-[a-z]{6}-[0-9]{4}`})},
 	{name: "grep-common", run: toolRun(tools.GrepSearchName, map[string]any{"pattern": "lazy dog"})},
 	{name: "grep-common-rg", rg: true, run: toolRun(tools.GrepSearchName, map[string]any{"pattern": "lazy dog"})},
-	{name: "read_many_files", run: toolRun(tools.ReadManyFilesName, map[string]any{"include": []any{"**/*.txt"}})},
 	{name: "atpath-glob", run: atPathRun("what does @.go hold?")},
 	{name: "atpath-root", run: atPathRun("summarise @./ please")},
 }

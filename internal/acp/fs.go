@@ -13,7 +13,7 @@ import (
 
 // newWorkspace is the workspace of a session in cwd. When the client
 // declared fs.readTextFile, the agent's single-file reads (read_file,
-// read_many_files, @-mentions, and the text an edit is made from) take the
+// @-mentions, and the text an edit is made from) take the
 // editor's buffer through fs/read_text_file, unsaved changes included;
 // the workspace still checks the path on disk first (inside the cwd, a
 // regular text file within the size limit) and searches read disk (see

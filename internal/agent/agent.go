@@ -107,6 +107,10 @@ type Config struct {
 	// switch a session to the default or the plan mode only, as in Gemini
 	// CLI (an approved plan's auto_edit becomes default).
 	Untrusted bool
+	// TrackerDir finds a session's task tracker directory, which the
+	// system prompt names while the tracker's tools are offered
+	// (experimental.taskTracker); nil: none.
+	TrackerDir tools.TrackerDir
 	// AllowedKeys are permission keys (tools.Confirmation.AllowKeys,
 	// tools.EditKey) that run without asking, and TrustedTools the tools
 	// every call of which does: settings' tools.allowed.
@@ -302,12 +306,13 @@ type MemorySource interface {
 	GlobalFile() string
 }
 
-// systemInstruction is the system prompt with the enabled skills and the
-// user's memory as they are now: read for every prompt, so that the
-// model's and the user's edits and /skills count from the next one. With WriteSystemPrompt it is written out too, as 0.61 writes
-// each system prompt it makes.
-func (a *Agent) systemInstruction(ctx context.Context) string {
-	system := a.basePrompt() + a.rootsNote() + a.sandboxNote()
+// systemInstruction is the system prompt of session sessionID with the
+// enabled skills and the user's memory as they are now: read for every
+// prompt, so that the model's and the user's edits and /skills count from
+// the next one. With WriteSystemPrompt it is written out too, as 0.61
+// writes each system prompt it makes.
+func (a *Agent) systemInstruction(ctx context.Context, sessionID string) string {
+	system := a.basePrompt() + a.trackerProtocol(sessionID) + a.rootsNote() + a.sandboxNote()
 	if a.cfg.Memory != nil {
 		mem, err := a.cfg.Memory.SystemMemory(ctx)
 		if err != nil {
@@ -475,9 +480,8 @@ func sameSlice[T any](a, b []T) bool {
 // Gemini CLI tells it (tool-registry.ts): enter_plan_mode only outside
 // plan mode, exit_plan_mode only in plan mode, where the tools that edit
 // files (write_file, replace: tools.Annotations) say they are for the
-// plan alone, in plansDir; none that a policy rule denies in mode for
-// the session's interactivity (yolo's refusal of the planning tools in
-// editors and ACP, a default rule: internal/policy/defaults).
+// plan alone, in plansDir; none that the policy excludes in mode
+// (offered.go).
 func (a *Agent) declarations(decls []*genai.FunctionDeclaration, mode dialog.ApprovalMode, plansDir string) []*genai.FunctionDeclaration {
 	planning := mode == dialog.ApprovalPlan
 	var out []*genai.FunctionDeclaration
@@ -485,7 +489,7 @@ func (a *Agent) declarations(decls []*genai.FunctionDeclaration, mode dialog.App
 		switch {
 		case d.Name == tools.EnterPlanModeName && planning, d.Name == tools.ExitPlanModeName && !planning:
 			continue
-		case a.deniedByPolicy(d.Name, mode):
+		case !a.offers(d.Name, mode):
 			continue
 		case planning && a.annotations(d.Name).EditsFiles:
 			plan := *d // the shared declaration stays as it is
@@ -508,33 +512,6 @@ func (a *Agent) annotations(name string) tools.Annotations {
 		return tools.Annotations{}
 	}
 	return tools.AnnotationsOf(t)
-}
-
-// deniedByPolicy reports whether a policy rule denies every call of tool
-// name in mode, above what settings allow of it (tools.allowed, an MCP
-// server's trust): as in Gemini CLI, the model is not told of the tool.
-func (a *Agent) deniedByPolicy(name string, mode dialog.ApprovalMode) bool {
-	if a.cfg.Policy == nil {
-		return false
-	}
-	tool, ok := a.cfg.Tools.Get(name)
-	if !ok {
-		return false
-	}
-	call := policyCall(tool, &genai.FunctionCall{Name: name})
-	call.Mode = policyMode(mode)
-	rule := a.cfg.Policy.Excluded(call)
-	if rule == nil {
-		return false
-	}
-	allowed := 0.0
-	if t, ok := tool.(interface{ MCPTrusted() bool }); ok && t.MCPTrusted() {
-		allowed = trustedMCPPriority
-	}
-	if slices.Contains(a.cfg.TrustedTools, name) {
-		allowed = toolsAllowedPriority
-	}
-	return rule.Priority > allowed
 }
 
 // generateConfig is what every model request of the agent carries, with

@@ -155,7 +155,6 @@ func TestApprovalsPlanMode(t *testing.T) {
 		{"shell is refused although allowed for good", dialog.ApprovalPlan, mk(tools.ShellName, &tools.Confirmation{Kind: "execute", AllowKeys: []string{"git"}}), refusedMode},
 		{"an edit that proposes no change is refused", dialog.ApprovalPlan, mk("remember_fact", &tools.Confirmation{Kind: "edit", AllowKeys: []string{"remember_fact"}}), refusedMode},
 		{"write_todos is refused", dialog.ApprovalPlan, mk(tools.WriteTodosName, nil), refusedMode},
-		{"read_many_files is refused", dialog.ApprovalPlan, mk(tools.ReadManyFilesName, nil), refusedMode},
 		{"a trusted MCP tool is refused", dialog.ApprovalPlan, mk("lookup", &tools.Confirmation{Kind: "mcp", AllowKeys: []string{"mcp:srv:lookup"}, Trusted: true}), refusedMode},
 		{"enter_plan_mode in plan mode", dialog.ApprovalPlan, mk(tools.EnterPlanModeName, &tools.Confirmation{Kind: "plan"}), alreadyPlanning},
 		{"enter_plan_mode asks in default mode", anyOtherMode, mk(tools.EnterPlanModeName, &tools.Confirmation{Kind: "plan"}), asks},

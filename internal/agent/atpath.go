@@ -43,7 +43,7 @@ func notAttached(skipped []tools.SkippedFile) string {
 
 // ExpandReferences turns the text of a user's prompt into the parts sent
 // to the model, attaching the files its @path references name, read as
-// read_many_files reads them, laid out as Gemini CLI lays them out: the
+// Gemini CLI reads them (tools.ReadReferences), laid out as Gemini CLI lays them out: the
 // prompt (each resolved reference rewritten to the path read), then
 // "--- Content from referenced files ---", "Content from @path:" and the
 // text of each file (explicitly named images, audio and PDFs as data), and
@@ -141,7 +141,7 @@ type pathsRead struct {
 	skipped []tools.SkippedFile
 }
 
-// readPaths reads the files refs name, as read_many_files reads them; a
+// readPaths reads the files refs name (tools.ReadReferences); a
 // reference that names no file or directory is searched for unless
 // exact.
 func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs []reference, exact bool) (pathsRead, error) {

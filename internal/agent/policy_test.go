@@ -195,19 +195,72 @@ priority = 100
 	a := New(Config{Tools: reg, Policy: engine, TrustedTools: []string{tools.WebSearchName}})
 	declared := func(mode dialog.ApprovalMode) []string {
 		var names []string
-		for _, d := range a.offeredTools(mode, "")[0].FunctionDeclarations {
-			names = append(names, d.Name)
+		for _, tool := range a.offeredTools(mode, "") {
+			for _, d := range tool.FunctionDeclarations {
+				names = append(names, d.Name)
+			}
 		}
 		return names
 	}
 	if got, want := declared(dialog.ApprovalDefault), []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(got, want) {
 		t.Errorf("declared %q, want %q", got, want)
 	}
-	// Each mode its own: the plan mode rule hides glob there only.
-	if got, want := declared(dialog.ApprovalPlan), []string{tools.ShellName, tools.WebSearchName}; !slices.Equal(got, want) {
+	// Each mode its own: the plan mode rule hides glob there only; 0.61's
+	// plan.toml hides the shell; tools.allowed does not count in plan
+	// mode (the approval door does not count it there), so the rule
+	// hides google_web_search.
+	if got, want := declared(dialog.ApprovalPlan), []string(nil); !slices.Equal(got, want) {
 		t.Errorf("declared in plan mode %q, want %q", got, want)
 	}
 	if got, want := declared(dialog.ApprovalDefault), []string{tools.ShellName, tools.GlobName, tools.WebSearchName}; !slices.Equal(got, want) {
 		t.Errorf("declared in the default mode again %q, want %q", got, want)
+	}
+}
+
+// Where nobody can be asked (headless), the model is told only of the
+// tools something lets run without asking in the mode, as Gemini CLI
+// 0.61's default decision there is to deny: its default policies (the
+// read-only tools), a policy rule, tools.allowed (a tool, or some of the
+// shell's commands); ask_user never.
+func TestHeadlessDeclaresWhatRunsUnasked(t *testing.T) {
+	all := []string{tools.ReadFileName, tools.GlobName, tools.WriteTodosName, tools.ShellName, tools.AskUserName, tools.WriteFileName, tools.WebFetchName}
+	named := make([]tools.Tool, len(all))
+	for i, n := range all {
+		named[i] = namedTool(n)
+	}
+	reg := tools.NewRegistry(named...)
+	declared := func(a *Agent, mode dialog.ApprovalMode) []string {
+		var names []string
+		for _, tool := range a.offeredTools(mode, "") {
+			for _, d := range tool.FunctionDeclarations {
+				names = append(names, d.Name)
+			}
+		}
+		return names
+	}
+	headless := policy.Load(nil, false)
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		mode dialog.ApprovalMode
+		want []string
+	}{
+		{"default", Config{}, dialog.ApprovalDefault, []string{tools.ReadFileName, tools.GlobName}},
+		{"auto_edit", Config{}, dialog.ApprovalAutoEdit, []string{tools.ReadFileName, tools.GlobName, tools.WriteFileName, tools.WebFetchName}},
+		{"yolo", Config{}, dialog.ApprovalYolo, []string{tools.ReadFileName, tools.GlobName, tools.WriteTodosName, tools.ShellName, tools.WriteFileName, tools.WebFetchName}},
+		{"tools.allowed names write_file", Config{TrustedTools: []string{tools.WriteFileName}}, dialog.ApprovalDefault, []string{tools.ReadFileName, tools.GlobName, tools.WriteFileName}},
+		{"tools.allowed names git", Config{AllowedKeys: []string{"git"}}, dialog.ApprovalDefault, []string{tools.ReadFileName, tools.GlobName, tools.ShellName}},
+		{"interactive", Config{Policy: policy.Load(nil, true)}, dialog.ApprovalDefault, all},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tc.cfg
+			cfg.Tools = reg
+			if cfg.Policy == nil {
+				cfg.Policy = headless
+			}
+			if got := declared(New(cfg), tc.mode); !slices.Equal(got, tc.want) {
+				t.Errorf("declared %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -81,6 +81,35 @@ const skillGuidance = "- **Skill Guidance:** Once a skill is activated via `" + 
 	"You MUST treat the content within `<instructions>` as expert procedural guidance, prioritizing these specialized rules and workflows over your general defaults for the duration of the task. " +
 	"You may utilize any listed `<available_resources>` as needed. Follow this expert guidance strictly while continuing to uphold your core safety and security standards."
 
+// trackerProtocol is Gemini CLI 0.61's task management protocol
+// (snippets.ts, renderTaskTracker), word for word, naming the session's
+// tracker directory as 0.61 does (newlines as spaces, no "]"), while the
+// model is offered the tracker's tools; "" otherwise, or when the
+// directory cannot be found (the tools then say why).
+func (a *Agent) trackerProtocol(sessionID string) string {
+	if a.cfg.TrackerDir == nil || !a.declares(tools.TrackerCreateTaskName) {
+		return ""
+	}
+	dir, err := a.cfg.TrackerDir(sessionID)
+	if err != nil {
+		return ""
+	}
+	dir = strings.NewReplacer("\n", " ", "]", "").Replace(dir)
+	return "\n\n" + fmt.Sprintf(trackerProtocol, dir)
+}
+
+const trackerProtocol = "# TASK MANAGEMENT PROTOCOL\n" +
+	"You are operating with a persistent file-based task tracking system located at `%s`. You must adhere to the following rules:\n\n" +
+	"1.  **NO IN-MEMORY LISTS**: Do not maintain a mental list of tasks or write markdown checkboxes in the chat. Use the provided tools (`" + tools.TrackerCreateTaskName + "`, `" + tools.TrackerListTasksName + "`, `" + tools.TrackerUpdateTaskName + "`) for all state management.\n" +
+	"2.  **IMMEDIATE DECOMPOSITION**: Upon receiving a task, evaluate its functional complexity and scope. If the request involves more than a single atomic modification, or necessitates research before execution, you MUST immediately decompose it into discrete entries using `" + tools.TrackerCreateTaskName + "`.\n" +
+	"3.  **IGNORE FORMATTING BIAS**: Trigger the protocol based on the **objective complexity** of the goal, regardless of whether the user provided a structured list or a single block of text/paragraph. \"Paragraph-style\" goals that imply multiple actions are multi-step projects and MUST be tracked.\n" +
+	"4.  **PLAN MODE INTEGRATION**: If an approved plan exists, you MUST use the `" + tools.TrackerCreateTaskName + "` tool to decompose it into discrete tasks before writing any code. Maintain a bidirectional understanding between the plan document and the task graph.\n" +
+	"5.  **VERIFICATION**: Before marking a task as complete, verify the work is actually done (e.g., run the test, check the file existence).\n" +
+	"6.  **STATE OVER CHAT**: If the user says \"I think we finished that,\" but the tool says it is 'pending', trust the tool--or verify explicitly before updating.\n" +
+	"7.  **DEPENDENCY MANAGEMENT**: Respect task topology. Never attempt to execute a task if its dependencies are not marked as 'closed'. If you are blocked, focus only on the leaf nodes of the task graph.\n" +
+	"8.  **DETAILED TASKS**: Ensure that the tasks created have highly detailed titles and descriptions. The description MUST provide significantly more specific details and technical context than the title.\n" +
+	"9.  **TURN EFFICIENCY**: Update the tracker immediately when a step is completed. Combine `" + tools.TrackerUpdateTaskName + "` calls with other tool calls in the same turn to save turns."
+
 // planInstruction ends the system instruction while the session is in
 // plan mode: Gemini CLI's planning workflow (snippets.legacy.ts,
 // renderPlanningWorkflow), naming the tools plan mode runs of those the

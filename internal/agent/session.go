@@ -389,7 +389,7 @@ func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.
 		ctx:      ctx,
 		emit:     emit,
 		promptID: fmt.Sprintf("%s########%d", s.id, s.promptCount()),
-		system:   s.agent.systemInstruction(ctx),
+		system:   s.agent.systemInstruction(ctx, s.id),
 		journal:  newJournal(s.journalSize()),
 		loops:    loopDetector{off: s.agent.cfg.DisableLoopDetection},
 	}

@@ -45,6 +45,7 @@ func (e *Engine) WithoutAlwaysAllow() *Engine {
 	}
 	out := *e
 	out.rules = slices.DeleteFunc(slices.Clone(e.rules), IsAlwaysAllow)
+	out.listing = slices.DeleteFunc(slices.Clone(e.listing), IsAlwaysAllow)
 	return &out
 }
 

@@ -11,7 +11,7 @@ import (
 // Default tier; the rest of that tier is the agent's approval door in Go
 // (internal/agent/approvals.go). As rules they carry what Go would lose: a rule's
 // modes and interactivity, which decide the calls and which tools the
-// model is told of (Excluded) alike.
+// model is told of (Excludes) alike.
 //
 //go:embed defaults/*.toml
 var defaultPolicies embed.FS

@@ -55,6 +55,9 @@
 // door (internal/agent/approvals.go) is Gemini CLI's default policies in Go, and
 // ranks below every loaded rule, as tier 1 does. The default rules that
 // depend on the session's interactivity (yolo's refusal of plan mode) are
-// rules, in defaults/, which Load always reads. [[safety_checker]] tables are
-// read but not run: they are reported once, as a warning.
+// rules, in defaults/, which Load always reads. Which tools the model is
+// told of is decided as 0.61 decides it (Excludes), over 0.61's default
+// policy files whole, kept in listing/ for that alone, and the loaded
+// rules. [[safety_checker]] tables are read but not run: they are
+// reported once, as a warning.
 package policy

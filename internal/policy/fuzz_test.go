@@ -60,7 +60,8 @@ func FuzzParsePolicyFile(f *testing.F) {
 		f.Add(seed)
 	}
 	defaults, _ := filepath.Glob(filepath.Join("defaults", "*.toml"))
-	for _, name := range defaults {
+	listing, _ := filepath.Glob(filepath.Join("listing", "*.toml"))
+	for _, name := range append(defaults, listing...) {
 		if b, err := os.ReadFile(name); err == nil {
 			f.Add(string(b))
 		}

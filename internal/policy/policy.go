@@ -147,7 +147,10 @@ type Verdict struct {
 // Engine decides calls by the rules it was loaded with. Its zero value,
 // and a nil *Engine, have no rules.
 type Engine struct {
-	rules       []*Rule
+	rules []*Rule
+	// listing is rules with 0.61's default policy files (listing.go),
+	// sorted as rules are: what Excludes walks.
+	listing     []*Rule
 	interactive bool
 	problems    []Problem
 }
@@ -155,9 +158,14 @@ type Engine struct {
 // New makes an engine of rules, sorted by priority (stable), for
 // interactive or headless sessions.
 func New(rules []*Rule, interactive bool) *Engine {
-	sorted := slices.Clone(rules)
-	slices.SortStableFunc(sorted, func(a, b *Rule) int { return cmp.Compare(b.Priority, a.Priority) })
-	return &Engine{rules: sorted, interactive: interactive}
+	return &Engine{rules: sortByPriority(slices.Clone(rules)), listing: withListing(rules), interactive: interactive}
+}
+
+// sortByPriority sorts rules, the highest priority first; of equal ones,
+// the first loaded first.
+func sortByPriority(rules []*Rule) []*Rule {
+	slices.SortStableFunc(rules, func(a, b *Rule) int { return cmp.Compare(b.Priority, a.Priority) })
+	return rules
 }
 
 // Rules are the engine's rules, the highest priority first.
@@ -193,31 +201,6 @@ func (e *Engine) Check(c Call) Verdict {
 		return decided(r)
 	}
 	return Verdict{}
-}
-
-// Excluded is the rule that denies every call of c's tool, whatever its
-// arguments, so that the model is not told of the tool, as Gemini CLI's
-// getExcludedTools finds it: the first rule for the tool (c.Args are not
-// read) that does not look at arguments decides, unless a rule that does
-// and does not deny comes first. nil when no rule excludes the tool.
-func (e *Engine) Excluded(c Call) *Rule {
-	if e == nil {
-		return nil
-	}
-	for _, r := range e.rules {
-		unconditional := *r
-		unconditional.Args, unconditional.CommandPrefix = nil, ""
-		if !e.matches(&unconditional, c, c.Name, "") {
-			continue
-		}
-		switch {
-		case r.Args == nil && r.Decision == Deny:
-			return r
-		case r.Args == nil, r.Decision != Deny:
-			return nil
-		}
-	}
-	return nil
 }
 
 // first is the rule of the highest priority that matches c, or nil;

@@ -236,7 +236,7 @@ func schemaKeys() map[string]support {
 		"experimental.extensionReloading":                    notImplemented,
 		"experimental.useOSC52Paste":                         notImplemented,
 		"experimental.useOSC52Copy":                          notImplemented,
-		"experimental.taskTracker":                           notImplemented,
+		"experimental.taskTracker":                           implemented,
 		"experimental.modelSteering":                         notImplemented,
 		"experimental.directWebFetch":                        notImplemented,
 		"experimental.dynamicModelConfiguration":             notImplemented,

@@ -177,6 +177,9 @@ type Experimental struct {
 	// gemini-ls extracts none, but reviews what 0.61 extracted (/memory
 	// inbox) only with it on, as 0.61 does.
 	AutoMemory bool `json:"autoMemory"`
+	// TaskTracker offers the task tracker's tools (tracker_*), off
+	// unless true, as in Gemini CLI 0.61.
+	TaskTracker bool `json:"taskTracker"`
 }
 
 // AgentsEnabled is whether subagents are offered:

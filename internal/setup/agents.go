@@ -9,6 +9,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/extensions"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/subagents"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // discoverAgents finds the subagents where Gemini CLI 0.61 finds them
@@ -65,9 +66,10 @@ func (b *Built) SetModel(ctx context.Context, model string) {
 var _ agent.AgentAcknowledger = (*subagents.Catalog)(nil)
 
 // agentSource is b.Agents as the agent takes it: no interface holding a
-// nil catalog.
+// nil catalog; none while tools.core or tools.exclude leave invoke_agent
+// out, as Gemini CLI 0.61 then registers no AgentTool.
 func (b *Built) agentSource() agent.AgentCatalog {
-	if b.Agents == nil {
+	if b.Agents == nil || !b.Tools.Offers(tools.NewInvokeAgent(nil)) {
 		return nil
 	}
 	return b.Agents

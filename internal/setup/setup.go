@@ -329,6 +329,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	b.Skills = b.discoverSkills(set)
 	b.Agents = b.discoverAgents(ctx, set)
 	b.Hooks = b.hooks(set)
+	tracker := b.trackerDir(set)
 	b.Tools = toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
 			Skills:      b.Skills,
@@ -338,6 +339,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 			Memory:      b.memory,
 			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction, Shell: b.Shell},
 			Diagnostics: o.Diagnostics,
+			Tracker:     tracker,
 			CodeIntel:   b.codeIntel(set),
 		},
 		Settings:      set,
@@ -427,6 +429,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		WriteSystemPrompt:    system.writeTo,
 
 		TopicNarration: set.TopicNarration(),
+		TrackerDir:     tracker,
 
 		CompressionThreshold: set.Model.EffectiveCompressionThreshold(),
 		ThinkingBudget:       thinkingBudget(set.ThinkingBudgetFor(b.Model)),
@@ -607,6 +610,25 @@ func privateMemoryDir(ws *workspace.Workspace, geminiDir, root string) func() (s
 			return "", fmt.Errorf("opening the private memory to the file tools: %w", err)
 		}
 		return dir, nil
+	}
+}
+
+// trackerDir finds a session's task tracker directory where Gemini CLI
+// 0.61 keeps it (Storage.getProjectTempTrackerDir): beside its plans,
+// ~/.gemini/tmp/<project>/<session id>/tracker; nil while
+// experimental.taskTracker is off, which leaves the tracker's tools out.
+func (b *Built) trackerDir(set settings.Settings) tools.TrackerDir {
+	roots := b.opts.Workspace.Roots()
+	if !set.Experimental.TaskTracker || len(roots) == 0 {
+		return nil
+	}
+	plans := sessionPlansDir(settings.UserDir(b.Getenv), roots[0])
+	return func(sessionID string) (string, error) {
+		dir, err := plans(sessionID)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(filepath.Dir(dir), "tracker"), nil
 	}
 }
 

@@ -15,9 +15,9 @@ type Annotations struct {
 	// tools (policies/read-only.toml, and plan.toml's ask_user,
 	// web_fetch, activate_skill, exit_plan_mode): plan mode runs it,
 	// asking first where the call needs approval. 0.61 does not count
-	// read_many_files, write_todos or the background tools, which only
-	// read too, and neither does gemini-ls, so that plan mode refuses
-	// them as 0.61 does. An MCP tool is read-only when its server says so
+	// write_todos or the background tools, which only read too, and
+	// neither does gemini-ls, so that plan mode refuses them as 0.61
+	// does. An MCP tool is read-only when its server says so
 	// (readOnlyHint), and plan mode then asks before it runs, as 0.61's
 	// plan.toml does.
 	ReadOnly bool

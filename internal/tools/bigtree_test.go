@@ -64,9 +64,9 @@ func TestGrepSearchFindsANeedlePastTenThousandEntries(t *testing.T) {
 		workspacetest.Needle, filepath.ToSlash(rel), workspacetest.Needle))
 }
 
-func TestReadManyFilesFindsEveryMatchInAHugeDirectory(t *testing.T) {
+func TestReferencesFindEveryMatchInAHugeDirectory(t *testing.T) {
 	tw, tree := bigWorkspace(t)
-	res := run(t, tw.tool(ReadManyFilesName, Options{}), map[string]any{"include": []any{workspacetest.MatchPattern}})
+	res := readRefs(t, tw, workspacetest.MatchPattern)
 	var want strings.Builder
 	for _, m := range tree.Matches {
 		fmt.Fprintf(&want, "--- %s ---\n\n\n\n", m)

@@ -60,18 +60,18 @@ func TestGlobUnderItsCapListsEverything(t *testing.T) {
 		tw.root, tw.abs("a.txt"), tw.abs("b.txt")))
 }
 
-// TestReadManyFilesReadsTheFirstFilesAndCountsTheRest: past its file cap,
-// read_many_files reads the first files in path order and says how many
-// more matched; empty files, which cost no text, are held to it too.
-func TestReadManyFilesReadsTheFirstFilesAndCountsTheRest(t *testing.T) {
+// TestReferencesReadTheFirstFilesAndCountTheRest: past their file cap,
+// the @paths of a prompt read the first files in path order and say how
+// many more matched; empty files, which cost no text, are held to it too.
+func TestReferencesReadTheFirstFilesAndCountTheRest(t *testing.T) {
 	files := map[string]string{}
 	for i := range 50 {
 		files[fmt.Sprintf("d%d/f%02d.txt", i%5, i)] = ""
 	}
 	tw := newTestWorkspace(t, files)
-	call := build(t, tw.tool(ReadManyFilesName, Options{}), map[string]any{"include": []any{"**/*.txt"}}).(*readManyCall)
-	call.maxFiles = 10
-	res := mustExecute(t, call)
+	r := newReader(t, tw, "**/*.txt")
+	r.maxFiles = 10
+	res := readWith(t, r)
 
 	var want strings.Builder
 	for _, i := range []int{0, 5, 10, 15, 20, 25, 30, 35, 40, 45} { // d0/…, the first ten paths
@@ -82,17 +82,17 @@ func TestReadManyFilesReadsTheFirstFilesAndCountsTheRest(t *testing.T) {
 	wantOutput(t, res, want.String())
 }
 
-// TestReadManyFilesCountsAFileReachedTwiceOnce: a file named literally and
+// TestReferencesCountAFileReachedTwiceOnce: a file named literally and
 // by a glob, or lying below a root inside another root, is read and
 // counted once.
-func TestReadManyFilesCountsAFileReachedTwiceOnce(t *testing.T) {
+func TestReferencesCountAFileReachedTwiceOnce(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{
 		"sub/.gitignore": "*.log\n", "a.txt": "A", "sub/b.txt": "B", "sub/c.log": "C", "sub/d.bin": "D",
 	})
 	if _, _, err := tw.ws.AddRoot("sub"); err != nil {
 		t.Fatal(err)
 	}
-	res := run(t, tw.tool(ReadManyFilesName, Options{}), map[string]any{"include": []any{"a.txt", "**/*.txt", "**/*.log", "**/*.bin"}})
+	res := readRefs(t, tw, "a.txt", "**/*.txt", "**/*.log", "**/*.bin")
 	wantOutput(t, res, fmt.Sprintf("--- %s ---\n\nA\n\n--- %s ---\n\nB\n\n"+
 		"Skipped 2 item(s):\n- 1 file(s) (Reason: excluded by the exclude patterns or the default excludes)\n- 1 file(s) (Reason: ignored by project ignore files)\n"+
 		"\n%s", tw.abs("a.txt"), tw.abs("sub/b.txt"), ReferenceContentEnd))
@@ -100,7 +100,7 @@ func TestReadManyFilesCountsAFileReachedTwiceOnce(t *testing.T) {
 
 // TestSearchesCancelledMidWalkReturnAndLeaveNothingRunning: every search
 // over a directory of 100,000 files (glob, grep_search with each engine,
-// read_many_files, an @path that is a glob or a directory) cancelled in
+// an @path that is a glob or a directory) cancelled in
 // the middle returns the cancel, and no goroutine or process of it is left
 // running. Hang guards only: nothing is timed. The cancel comes after a
 // short delay, shorter each time the search ended before it.
@@ -121,8 +121,7 @@ func TestSearchesCancelledMidWalkReturnAndLeaveNothingRunning(t *testing.T) {
 		}
 	}
 	searches := map[string]func(context.Context) error{
-		"glob":            tool(GlobName, map[string]any{"pattern": "**/*"}),
-		"read_many_files": tool(ReadManyFilesName, map[string]any{"include": []any{"**/*.txt"}}),
+		"glob": tool(GlobName, map[string]any{"pattern": "**/*"}),
 		"@path glob": func(ctx context.Context) error {
 			_, _, err := ResolveReference(ctx, tw.ws, "f0")
 			return err

@@ -22,7 +22,6 @@ const (
 	GlobName          = "glob"
 	GrepSearchName    = "grep_search"
 	ShellName         = "run_shell_command"
-	ReadManyFilesName = "read_many_files"
 	WebFetchName      = "web_fetch"
 	WebSearchName     = "google_web_search"
 )
@@ -46,8 +45,8 @@ type Options struct {
 	DisableLLMCorrection bool
 	// Plan configures plan mode's tools.
 	Plan PlanOptions
-	// Memory gives read_file, list_directory and read_many_files the
-	// context files around what they read (nil: none).
+	// Memory gives read_file and list_directory the context files
+	// around what they read (nil: none).
 	Memory ContextDiscoverer
 	// Skills are the agent skills activate_skill offers; the tool is left
 	// out when nil (settings turn skills off).
@@ -56,6 +55,9 @@ type Options struct {
 	// for get_diagnostics; the tool is left out when nil (the front end's
 	// editor cannot answer).
 	Diagnostics DiagnosticsReader
+	// Tracker finds each session's task tracker directory; the tracker's
+	// tools are left out when nil (experimental.taskTracker off).
+	Tracker TrackerDir
 	// CodeIntel answers navigate_code and rename_symbol from language
 	// servers: the editor's, or ones gemini-ls starts; both tools are
 	// left out when nil (none can answer).
@@ -101,7 +103,6 @@ func Builtin(opts Options) []Tool {
 		glob(ws),
 		grepSearch(ws),
 		shell(ws, opts.Shell),
-		readManyFiles(ws, opts.Memory),
 		webFetch(opts.Utility, web.NewFetcher(opts.Web)),
 		webSearch(opts.Utility),
 		writeTodos(),
@@ -109,7 +110,7 @@ func Builtin(opts Options) []Tool {
 		updateTopic(),
 		listBackground(),
 		readBackground(opts.Shell),
-	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), diagnosticsTools(ws, opts.Diagnostics), codeIntelTools(ws, opts.CodeIntel))...)
+	}, slices.Concat(planTools(ws, opts.Plan), skillTools(ws, opts.Skills), trackerTools(opts.Tracker), diagnosticsTools(ws, opts.Diagnostics), codeIntelTools(ws, opts.CodeIntel))...)
 }
 
 // skillTools is activate_skill while skills are on (catalog set), as

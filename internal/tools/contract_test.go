@@ -27,7 +27,7 @@ var notYet = map[string][]string{
 
 // beyond are gemini-ls's tools 0.61 does not declare in that setup (it
 // registers them only in other settings, or has none like them).
-var beyond = []string{ReadManyFilesName, "ask_user", "exit_plan_mode", "write_todos"}
+var beyond = []string{"ask_user", "exit_plan_mode", "write_todos"}
 
 // Every built-in tool is declared with Gemini CLI 0.61's name, parameter
 // names and required list, as 0.61 declared them to each model family

@@ -56,14 +56,14 @@
 //
 // A search holds what its result can show, however many files it walks:
 // glob the newest maxGlobFiles matches, grep_search the files that may
-// hold its first maxGrepMatches matches, read_many_files and @path the
+// hold its first maxGrepMatches matches, the @paths of a prompt the
 // first maxManyFiles in path order; the rest are counted, and the result
 // tells the model how many were left out. Searches of a million files
 // stay within tens of MB (docs/benchmarks.md, "A million files").
 //
 // Searches walk on every core (workspace.Walk), so they find files in no
 // set order; what they return does not depend on it: glob sorts what it
-// keeps, read_many_files and @path keep the first files by path, and
+// keeps, @paths keep the first files by path, and
 // grep_search keeps the first matches in path order
 // (workspace.ComparePaths), the walk sending no file past the last of
 // them. Every grep engine gets the files the walk selected

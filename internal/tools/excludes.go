@@ -6,7 +6,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 )
 
-// excludeSet matches read_many_files' exclude patterns against every file
+// excludeSet matches the @paths' exclude patterns against every file
 // a pattern takes in: over a tree of a million files, matching the
 // default excludes one glob at a time was most of the call's time. The
 // forms the defaults take are answered from the path's names; any other

@@ -29,7 +29,7 @@ const (
 	// ones (bundles, dumps, data) are skipped unread and counted.
 	maxGrepFileSize = 8 << 20
 	// searchTimeout bounds one search (grep_search, glob, the walks of
-	// read_many_files and @path): a walk sees every entry, however many,
+	// @paths): a walk sees every entry, however many,
 	// until then. What was found by then is returned, with the cut said.
 	searchTimeout = 30 * time.Second
 )

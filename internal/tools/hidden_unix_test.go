@@ -34,7 +34,6 @@ func TestHiddenFilesCannotBeReadThroughALink(t *testing.T) {
 	platformtest.Symlink(t, ".git/config", tw.abs("config.txt"))
 	platformtest.Symlink(t, "private", tw.abs("d"))
 	pattern := "hunt[e]r2|visible" // not "hunter2": the output repeats it
-	gitOff := map[string]any{"respect_git_ignore": false}
 	for _, c := range []struct {
 		tool    string
 		args    map[string]any
@@ -43,9 +42,6 @@ func TestHiddenFilesCannotBeReadThroughALink(t *testing.T) {
 		{ReadFileName, map[string]any{"file_path": "alias.txt"}, false},
 		{ReadFileName, map[string]any{"file_path": "config.txt"}, false},
 		{ReadFileName, map[string]any{"file_path": "d/vault.txt"}, false},
-		{ReadManyFilesName, map[string]any{"include": []any{"**/*.txt"}}, true},
-		{ReadManyFilesName, map[string]any{"include": []any{"**/*.txt"}, "file_filtering_options": gitOff}, true},
-		{ReadManyFilesName, map[string]any{"include": []any{"alias.txt", "config.txt", "d/vault.txt", "d"}}, false},
 		{GrepSearchName, map[string]any{"pattern": pattern}, true},
 		{GrepSearchName, map[string]any{"pattern": pattern, "no_ignore": true}, true},
 		{GrepSearchName, map[string]any{"pattern": pattern, "dir_path": "alias.txt"}, false},
@@ -63,6 +59,15 @@ func TestHiddenFilesCannotBeReadThroughALink(t *testing.T) {
 		if c.visible && !strings.Contains(text, "visible") && !strings.Contains(text, "plain.txt") {
 			t.Errorf("%s %v did not show plain.txt:\n%s", c.tool, c.args, text)
 		}
+	}
+	// The @paths of a prompt alike.
+	for _, specs := range [][]string{{"**/*.txt"}, {"alias.txt", "config.txt", "d/vault.txt", "d/**"}} {
+		if text := readRefs(t, tw, specs...).Output; strings.Contains(text, "hunter2") {
+			t.Errorf("@%v showed a hidden file through a link:\n%s", specs, text)
+		}
+	}
+	if text := readRefs(t, tw, "**/*.txt").Output; !strings.Contains(text, "visible") {
+		t.Errorf("@**/*.txt did not show plain.txt:\n%s", text)
 	}
 }
 

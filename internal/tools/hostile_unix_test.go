@@ -5,6 +5,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -63,6 +64,13 @@ func newHostileWorkspace(t *testing.T, extraRoots ...string) *testWorkspace {
 func runBounded(t *testing.T, tool Tool, args map[string]any) Result {
 	t.Helper()
 	call := build(t, tool, args)
+	return bounded(t, fmt.Sprintf("Execute(%v)", args), func() (Result, error) { return call.Execute(context.Background(), CallInfo{}) })
+}
+
+// bounded is what f returns, failing the test when f takes more than 10
+// s or allocates more than 64 MiB.
+func bounded(t *testing.T, what string, f func() (Result, error)) Result {
+	t.Helper()
 	type outcome struct {
 		res Result
 		err error
@@ -72,21 +80,21 @@ func runBounded(t *testing.T, tool Tool, args map[string]any) Result {
 	runtime.GC()
 	runtime.ReadMemStats(&before)
 	go func() {
-		res, err := call.Execute(context.Background(), CallInfo{})
+		res, err := f()
 		done <- outcome{res, err}
 	}()
 	var o outcome
 	select {
 	case o = <-done:
 	case <-time.After(10 * time.Second):
-		t.Fatalf("Execute(%v) still running after 10 s", args)
+		t.Fatalf("%s still running after 10 s", what)
 	}
 	runtime.ReadMemStats(&after)
 	if n := after.TotalAlloc - before.TotalAlloc; n > 64<<20 {
-		t.Errorf("Execute(%v) allocated %d MiB", args, n>>20)
+		t.Errorf("%s allocated %d MiB", what, n>>20)
 	}
 	if o.err != nil {
-		t.Fatalf("Execute(%v): %v", args, o.err)
+		t.Fatalf("%s: %v", what, o.err)
 	}
 	return o.res
 }

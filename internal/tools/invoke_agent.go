@@ -44,6 +44,7 @@ func NewInvokeAgent(agents AgentNames) Tool {
 		Name:        InvokeAgentName,
 		Description: "Invoke a subagent to perform a specific task or investigation.",
 		Annotations: Annotations{Kind: KindAgent, Delegates: true},
+		Aliases:     []string{"AgentTool"},
 	}, func(p invokeAgentParams) (Call, error) {
 		if agents == nil || !agents.HasAgent(p.AgentName) {
 			return nil, fmt.Errorf("Subagent '%s' not found.", p.AgentName)

@@ -65,15 +65,3 @@ func TestListDirectoryAppendsDiscoveredContext(t *testing.T) {
 		t.Errorf("display: %q", res.Display)
 	}
 }
-
-func TestReadManyFilesAppendsDiscoveredContextOnce(t *testing.T) {
-	tw, opts := jitWorkspace(t)
-	tw.write("sub/deeper/c.go", "package deeper\n")
-	res := runIn(t, "s", tw.tool(ReadManyFilesName, opts), map[string]any{"include": []any{"sub/**/*.go"}})
-	if !strings.HasSuffix(res.Output, ReferenceContentEnd+tw.subContext()) {
-		t.Errorf("output:\n%s", res.Output)
-	}
-	if n := strings.Count(res.Output, "sub rules"); n != 1 {
-		t.Errorf("the shared parent's file appears %d times", n)
-	}
-}

@@ -163,3 +163,34 @@ func (c *listDirectoryCall) Execute(ctx context.Context, info CallInfo) (Result,
 	b.WriteString(discoverContext(ctx, c.memory, info.SessionID, c.dir))
 	return Result{Output: b.String(), Display: display}, nil
 }
+
+// gitIgnoreLifted reads a call's file_filtering_options: whether it
+// lifts .gitignore (respect_git_ignore false), as Gemini CLI 0.61 lets
+// it. Its respect_gemini_ignore false lifts nothing, unlike 0.61's:
+// .geminiignore is the user's word on what the agent may read, which a
+// model's argument cannot overrule (workspace.IgnoreFiles; settings'
+// context.fileFiltering can).
+func gitIgnoreLifted(opts map[string]any) (bool, error) {
+	respectGit, err := filteringOption(opts, "respect_git_ignore")
+	if err != nil {
+		return false, err
+	}
+	if _, err := filteringOption(opts, "respect_gemini_ignore"); err != nil {
+		return false, err
+	}
+	return !respectGit, nil
+}
+
+// filteringOption is the boolean name of file_filtering_options, true when
+// absent.
+func filteringOption(opts map[string]any, name string) (bool, error) {
+	v, ok := opts[name]
+	if !ok || v == nil {
+		return true, nil
+	}
+	b, isBool := v.(bool)
+	if !isBool {
+		return false, fmt.Errorf("params/file_filtering_options/%s must be boolean", name)
+	}
+	return b, nil
+}

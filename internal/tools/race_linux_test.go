@@ -146,7 +146,6 @@ func TestFileToolsCannotBeRacedIntoAnIgnoredFile(t *testing.T) {
 					args map[string]any
 				}{
 					{ReadFileName, map[string]any{"file_path": "d/id_ed25519"}},
-					{ReadManyFilesName, map[string]any{"include": []any{"d/id_ed25519", "d/*"}}},
 					{GrepSearchName, map[string]any{"pattern": "HIDDEN-KEY|decoy", "dir_path": "d"}},
 					{GrepSearchName, map[string]any{"pattern": "decoy", "after": 1.0}},
 				} {
@@ -164,6 +163,11 @@ func TestFileToolsCannotBeRacedIntoAnIgnoredFile(t *testing.T) {
 					if strings.Contains(res.Output, "decoy") {
 						decoys.Add(1)
 					}
+				}
+				// The @paths of a prompt alike.
+				got, err := ReadReferences(context.Background(), tw.ws, []string{"d/id_ed25519", "d/*"})
+				if err == nil && strings.Contains(referenceResult(got).Output, key) {
+					t.Errorf("@d/id_ed25519 @d/* showed the ignored key")
 				}
 			}
 		})

@@ -224,7 +224,7 @@ func TestReadFileTitle(t *testing.T) {
 
 // A file .geminiignore or .gitignore ignores is not read, as Gemini CLI's
 // read_file refuses it (its own path or where it leads), in its words;
-// glob, grep_search, list_directory and read_many_files leave it out
+// glob, grep_search, list_directory and @paths leave it out
 // too. An unsaved buffer of it is refused alike, and so is a file in
 // .git, which Gemini CLI's ignore rules always hold.
 func TestReadFileRefusesIgnored(t *testing.T) {

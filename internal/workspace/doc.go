@@ -64,14 +64,14 @@
 // (ACP's fs/read_text_file) gives the workspace a Buffers (SetBuffers).
 // Single-file reads, ReadFile and the read PrepareChange makes, then take
 // the editor's text of a file with no open document, so the agent's
-// read_file, read_many_files and edits see unsaved changes. The editor is
+// read_file, @paths and edits see unsaved changes. The editor is
 // asked only after disk passed every check below (inside the roots, a
 // regular file, within the size limit), and only for a file disk holds as
 // text (valid UTF-8, no NUL byte): binary files are disk's. Its answer is
 // held to the same size limit, and its error fails the read rather than
 // falling back to disk, so the model never takes disk's text for the
-// user's. Listings, walks and ReadEntry (glob, grep_search, the files a
-// read_many_files pattern matches) keep reading disk: asking the editor
+// user's. Listings, walks and ReadEntry (glob, grep_search, the files an
+// @path's glob matches) keep reading disk: asking the editor
 // about every file of a tree would cost a round trip each. Stat and
 // existence are disk's (or an open document's) alone.
 //

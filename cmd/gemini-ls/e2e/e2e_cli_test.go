@@ -146,9 +146,11 @@ func TestRunAllowedToolsFlag(t *testing.T) {
 
 // --allowed-mcp-server-names keeps only the servers it names, in place of
 // settings' mcp.allowed and mcp.excluded; the settings' own exclude one.
+// Both servers are trusted: headless, only the tools something lets run
+// are declared.
 func TestRunAllowedMCPServerNames(t *testing.T) {
 	bin := mcpServerBinary(t)
-	servers := `"mcpServers": {"tester": {"command": "` + bin + `"}, "other": {"command": "` + bin + `", "args": ["-extra", "other_tool"]}}`
+	servers := `"mcpServers": {"tester": {"command": "` + bin + `", "trust": true}, "other": {"command": "` + bin + `", "args": ["-extra", "other_tool"], "trust": true}}`
 	for _, tc := range []struct {
 		settings string
 		args     []string

@@ -36,9 +36,10 @@ func enablementFile(t *testing.T, home string) string {
 // write nothing; `gemini-ls mcp disable` and `enable`, typed on the
 // command line, write the enablement file as 0.61 does, in 0.61's words,
 // and the next run does not start tester nor offer its tools, then does.
+// tester is trusted: headless, only tools something lets run are offered.
 func TestMCPDisableAndEnableHeadless(t *testing.T) {
 	bin := mcpServerBinary(t)
-	h := newHeadless(t, map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{"tester": map[string]any{"command": bin}})},
+	h := newHeadless(t, map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{"tester": map[string]any{"command": bin, "trust": true}})},
 		geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("three"))
 	home := homeOf(t, h.env)
 

@@ -14,7 +14,7 @@ import (
 
 // WorkspaceFiles reads @{path} injections from a workspace, with the
 // rules of a prompt's @path: inside the roots only, ignore files obeyed,
-// files read as read_many_files reads them (text, or images and PDFs as
+// files read as @paths read them (text, or images and PDFs as
 // data). A relative path is looked for in each root in turn, as Gemini
 // CLI's readPathFromWorkspace does; a directory brings every file below
 // it, laid out as Gemini CLI lays it out.

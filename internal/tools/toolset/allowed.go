@@ -2,6 +2,7 @@ package toolset
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -90,10 +91,12 @@ func ParseAllowed(entries []string, servers map[string]settings.MCPServer) Allow
 	return a
 }
 
-// everyBuiltin is every built-in tool, plan mode's and activate_skill
-// among them, for the names settings may give them; none of them runs.
+// everyBuiltin is every built-in tool, plan mode's, activate_skill and
+// the tracker's among them, for the names settings may give them; none
+// of them runs.
 func everyBuiltin() []tools.Tool {
-	return tools.Builtin(tools.Options{Plan: tools.PlanOptions{Enabled: true}, Skills: &skills.Catalog{}})
+	noDir := func(string) (string, error) { return "", errors.New("no session") }
+	return tools.Builtin(tools.Options{Plan: tools.PlanOptions{Enabled: true}, Skills: &skills.Catalog{}, Tracker: noDir})
 }
 
 // mcpEntry splits mcp_SERVER_TOOL or SERVER__TOOL for a configured server.

@@ -51,7 +51,9 @@ type Config struct {
 
 // Set is a session's tools and what runs behind some of them.
 type Set struct {
-	Registry  *tools.Registry
+	Registry *tools.Registry
+	// keep is what tools.core and tools.exclude keep (Offers).
+	keep      filter
 	discovery *discovery   // nil without a discovery command
 	mcp       *mcp.Manager // nil in an untrusted folder
 	redact    func(string) string
@@ -89,14 +91,10 @@ func Build(ctx context.Context, c Config) *Set {
 		builtin = append(builtin, t.Name())
 	}
 	keep := newFilter(c.Settings.Tools, opts.Shell.Shell.Kind)
-	if !c.Settings.TopicNarration() {
-		// Gemini CLI 0.61 declares update_topic only with narration on.
-		keep.exclude[tools.UpdateTopicName] = true
+	for _, name := range leftOutBy(c.Settings) {
+		keep.exclude[name] = true
 	}
-	if use := c.Settings.UseWriteTodos; use != nil && !*use {
-		keep.exclude[tools.WriteTodosName] = true
-	}
-	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), redact: c.Settings.Redact, notTrusted: c.NotTrusted, sessionDisabled: map[string]bool{}}
+	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), keep: keep, redact: c.Settings.Redact, notTrusted: c.NotTrusted, sessionDisabled: map[string]bool{}}
 	// What the settings' variables held stays out of every message.
 	warn := func(what string, err error) {
 		if c.Warn != nil {
@@ -138,6 +136,29 @@ func Build(ctx context.Context, c Config) *Set {
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set
+}
+
+// leftOutBy are the built-in tools Gemini CLI 0.61 does not offer with
+// settings s: update_topic without narration, write_todos when
+// useWriteTodos is false or the task tracker, which replaces it, is on
+// (0.61's Config: useWriteTodos).
+func leftOutBy(s settings.Settings) []string {
+	var out []string
+	if !s.TopicNarration() {
+		out = append(out, tools.UpdateTopicName)
+	}
+	if use := s.UseWriteTodos; use != nil && !*use || s.Experimental.TaskTracker {
+		out = append(out, tools.WriteTodosName)
+	}
+	return out
+}
+
+// Offers reports whether tools.core and tools.exclude keep t, a built-in
+// tool made outside the registry (invoke_agent, which the agent adds
+// while subagents are on), as Gemini CLI 0.61 registers and excludes it
+// by the same settings. It is safe on a nil Set.
+func (s *Set) Offers(t tools.Tool) bool {
+	return s == nil || len(s.keep.builtin([]tools.Tool{t})) > 0
 }
 
 // WaitForServers waits until the discovery command has ended and every

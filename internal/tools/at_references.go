@@ -16,35 +16,35 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
-// read_many_files reads files named by paths and globs and concatenates
-// them as Gemini CLI does: "--- /abs/path ---\n\ncontent\n\n" per text
-// file, explicitly requested images, audio and PDFs as inline parts, and
-// "\n--- End of content ---" at the end. What it does not read it says,
-// with the reason, before that end marker (Gemini CLI tells only the user).
+// An @path of a prompt is read here, as Gemini CLI 0.61 reads one
+// (atCommandProcessor, through its read_many_files logic, which 0.61
+// no longer offers the model as a tool, nor does gemini-ls): files named
+// by paths and globs, with its default excludes and the ignore files,
+// explicitly requested images, audio and PDFs as inline data, within
+// bounds; what is not read is named with the reason.
 
 const (
-	// ReferenceContentEnd ends read_many_files' output and the files an
-	// @path prompt attaches.
+	// ReferenceContentEnd ends the files an @path prompt attaches.
 	ReferenceContentEnd = "--- End of content ---"
-	// maxManyText bounds the text read_many_files returns in all, about a
-	// quarter of a 1M-token context; further files are named as not read.
+	// maxManyText bounds the text the @paths of a prompt attach in all,
+	// about a quarter of a 1M-token context; further files are named as
+	// not read.
 	maxManyText = 2 << 20
 	// maxManyMedia bounds the inline data (images, audio, PDFs) of one
-	// call: Gemini's API refuses requests with more than 20 MB inline.
+	// prompt: Gemini's API refuses requests with more than 20 MB inline.
 	maxManyMedia = 16 << 20
-	// maxManyFiles bounds how many files one call reads, the first in
+	// maxManyFiles bounds how many files one prompt reads, the first in
 	// path order: empty files cost no text, and a pattern matching a
 	// million of them would otherwise hold and name them all.
 	maxManyFiles = 10_000
 )
 
-// defaultManyExcludes are Gemini CLI's default excludes for read_many_files
-// (ignorePatterns.ts), GEMINI.md included: context files are loaded as
-// such, not read again.
+// defaultManyExcludes are Gemini CLI's default excludes for the files of
+// @paths (ignorePatterns.ts), GEMINI.md included: context files are
+// loaded as such, not read again.
 var defaultManyExcludes = []string{
 	"**/node_modules/**", "**/.git/**", "**/bower_components/**", "**/.svn/**", "**/.hg/**",
 	"**/.vscode/**", "**/.idea/**", "**/dist/**", "**/build/**", "**/coverage/**", "**/__pycache__/**",
@@ -56,105 +56,9 @@ var defaultManyExcludes = []string{
 	"**/GEMINI.md",
 }
 
-type readManyFilesTool struct {
-	ws     *workspace.Workspace
-	memory ContextDiscoverer
-}
-
-// readManyFiles is read_many_files over ws, with the context files
-// around what it reads from memory. Its annotations say only its kind:
-// it only reads, but Gemini CLI 0.61 does not count it read-only
-// (read-only.toml leaves it out), so plan mode refuses it.
-func readManyFiles(ws *workspace.Workspace, memory ContextDiscoverer) *Defined[readManyFilesParams] {
-	t := &readManyFilesTool{ws: ws, memory: memory}
-	return Define(Spec{
-		Name: ReadManyFilesName,
-		Description: "Reads content from multiple files specified by glob patterns or paths within the workspace, as open in the editor (unsaved changes included). " +
-			"Text files are concatenated, each after a '--- {filePath} ---' separator, and '--- End of content ---' follows the last file. " +
-			"Images, audio and PDF files are returned as data only when their names or extensions are explicitly included; other binary files are skipped. " +
-			"Patterns are relative to the workspace root ('src/**/*.js'); a directory reads everything below it. " +
-			"Default excludes (node_modules, .git, build output, binary archives, ...) apply unless useDefaultExcludes is false. " +
-			"Use it when the user's query needs the content of several files at once; what was skipped, and why, is listed before the end marker.",
-		Annotations: Annotations{Kind: dialog.KindRead},
-		Aliases:     []string{"ReadManyFilesTool"},
-	}, t.build)
-}
-
-// readManyFilesParams are read_many_files' parameters, as Gemini CLI names
-// them.
-type readManyFilesParams struct {
-	Include            []string       `json:"include" jsonschema:"An array of glob patterns or paths. Examples: [\"src/**/*.ts\"], [\"README.md\", \"docs/\"]"`
-	Exclude            []string       `json:"exclude,omitempty" jsonschema:"Optional. Glob patterns for files/directories to exclude. Added to default excludes if useDefaultExcludes is true. Example: \"**/*.log\", \"temp/\""`
-	Recursive          *bool          `json:"recursive,omitempty" jsonschema:"Optional. Whether to search recursively (primarily controlled by ** in glob patterns). Defaults to true."`
-	UseDefaultExcludes *bool          `json:"useDefaultExcludes,omitempty" jsonschema:"Optional. Whether to apply a list of default exclusion patterns (e.g., node_modules, .git, binary files). Defaults to true."`
-	FileFiltering      map[string]any `json:"file_filtering_options,omitempty" jsonschema:"Whether to respect ignore patterns from .gitignore or .geminiignore: an object with the booleans respect_git_ignore and respect_gemini_ignore (both default to true). respect_git_ignore false reads what .gitignore ignores; .geminiignore always holds (only the user's settings lift it)."`
-}
-
-// build is the call p asks for.
-func (t *readManyFilesTool) build(p readManyFilesParams) (Call, error) {
-	if len(p.Include) == 0 {
-		return nil, errors.New("params/include must NOT have fewer than 1 items")
-	}
-	for i, s := range p.Include {
-		if s == "" {
-			return nil, fmt.Errorf("params/include/%d must NOT have fewer than 1 characters", i)
-		}
-	}
-	for i, s := range p.Exclude {
-		if s == "" {
-			return nil, fmt.Errorf("params/exclude/%d must NOT have fewer than 1 characters", i)
-		}
-	}
-	liftGit, err := gitIgnoreLifted(p.FileFiltering)
-	if err != nil {
-		return nil, err
-	}
-	excludes := slices.Clone(p.Exclude)
-	if p.UseDefaultExcludes == nil || *p.UseDefaultExcludes {
-		excludes = append(slices.Clone(defaultManyExcludes), excludes...)
-	}
-	c, err := newReadManyCall(t.ws, p.Include, excludes, liftGit)
-	if err != nil {
-		return nil, err
-	}
-	c.memory = t.memory
-	return c, nil
-}
-
-// filteringOption is the boolean name of file_filtering_options, true when
-// absent.
-// gitIgnoreLifted reads a call's file_filtering_options: whether it
-// lifts .gitignore (respect_git_ignore false), as Gemini CLI 0.61 lets
-// it. Its respect_gemini_ignore false lifts nothing, unlike 0.61's:
-// .geminiignore is the user's word on what the agent may read, which a
-// model's argument cannot overrule (workspace.IgnoreFiles; settings'
-// context.fileFiltering can).
-func gitIgnoreLifted(opts map[string]any) (bool, error) {
-	respectGit, err := filteringOption(opts, "respect_git_ignore")
-	if err != nil {
-		return false, err
-	}
-	if _, err := filteringOption(opts, "respect_gemini_ignore"); err != nil {
-		return false, err
-	}
-	return !respectGit, nil
-}
-
-func filteringOption(opts map[string]any, name string) (bool, error) {
-	v, ok := opts[name]
-	if !ok || v == nil {
-		return true, nil
-	}
-	b, isBool := v.(bool)
-	if !isBool {
-		return false, fmt.Errorf("params/file_filtering_options/%s must be boolean", name)
-	}
-	return b, nil
-}
-
-// newReadManyCall validates the patterns of a read_many_files call.
-func newReadManyCall(ws *workspace.Workspace, include, exclude []string, liftGitIgnore bool) (*readManyCall, error) {
-	c := &readManyCall{ws: ws, include: include, liftGitIgnore: liftGitIgnore, timeout: searchTimeout, ignoredBudget: maxIgnoredWalk, maxFiles: maxManyFiles}
+// newReferenceReader validates the patterns of the @paths of a prompt.
+func newReferenceReader(ws *workspace.Workspace, include, exclude []string) (*referenceReader, error) {
+	c := &referenceReader{ws: ws, include: include, timeout: searchTimeout, ignoredBudget: maxIgnoredWalk, maxFiles: maxManyFiles}
 	for _, p := range include {
 		if !doublestar.ValidatePattern(filepath.ToSlash(p)) {
 			return nil, fmt.Errorf("params/include: invalid glob pattern %q", p)
@@ -174,25 +78,18 @@ func newReadManyCall(ws *workspace.Workspace, include, exclude []string, liftGit
 	return c, nil
 }
 
-type readManyCall struct {
+// referenceReader reads the files the @paths of a prompt name.
+type referenceReader struct {
 	ws            *workspace.Workspace
-	memory        ContextDiscoverer // nil for @path prompts
 	include       []string
 	exclude       []string // lower-cased, slash-separated, relative to a root
 	excludes      excludeSet
-	liftGitIgnore bool          // read what .gitignore ignores too (never .geminiignore)
 	timeout       time.Duration // for finding the files the patterns name
 	ignoredBudget int           // ignored directories entered at most, to count their matches
 	maxFiles      int           // read at most, the first in path order
 }
 
-func (c *readManyCall) Title() string {
-	return "ReadManyFiles " + strings.Join(c.include, ", ")
-}
-
-func (c *readManyCall) Confirmation() *Confirmation { return nil }
-
-// ManyFiles is what read_many_files read, structured for @path prompts.
+// ManyFiles is what the @paths of a prompt read.
 type ManyFiles struct {
 	// Files in path order, each text or inline data.
 	Files []ManyFile
@@ -200,7 +97,7 @@ type ManyFiles struct {
 	Skipped []SkippedFile
 }
 
-// ManyFile is one file read_many_files read.
+// ManyFile is one file an @path read.
 type ManyFile struct {
 	Path string // absolute
 	Rel  string // relative to its root, slash-separated
@@ -221,95 +118,14 @@ type SkippedFile struct {
 }
 
 // ReadReferences reads the files of an @path prompt: specs are paths or
-// globs relative to the first root (or absolute), read as read_many_files
-// reads them with its default excludes and the ignore files respected.
+// globs relative to the first root (or absolute), read with Gemini CLI's
+// default excludes and the ignore files respected.
 func ReadReferences(ctx context.Context, ws *workspace.Workspace, specs []string) (ManyFiles, error) {
-	c, err := newReadManyCall(ws, specs, defaultManyExcludes, false)
+	c, err := newReferenceReader(ws, specs, defaultManyExcludes)
 	if err != nil {
 		return ManyFiles{}, err
 	}
 	return c.read(ctx)
-}
-
-func (c *readManyCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
-	got, err := c.read(ctx)
-	if err != nil {
-		return Result{}, err
-	}
-	var b strings.Builder
-	var parts []*genai.Part
-	for _, f := range got.Files {
-		if f.Part != nil {
-			parts = append(parts, f.Part)
-			continue
-		}
-		fmt.Fprintf(&b, "--- %s ---\n\n", quoteName(f.Path))
-		if f.Truncated {
-			b.WriteString("[WARNING: This file was truncated. To view the full content, use the 'read_file' tool on this specific file.]\n\n")
-		}
-		b.WriteString(f.Text)
-		b.WriteString("\n\n")
-	}
-	if len(got.Skipped) > 0 {
-		fmt.Fprintf(&b, "Skipped %d item(s):\n", len(got.Skipped))
-		for _, s := range got.Skipped {
-			fmt.Fprintf(&b, "- %s (Reason: %s)\n", quoteName(s.Path), s.Reason)
-		}
-	}
-	if len(got.Files) > 0 {
-		b.WriteString("\n" + ReferenceContentEnd)
-	} else {
-		b.WriteString("No files matching the criteria were found or all were skipped.")
-	}
-	b.WriteString(discoverContext(ctx, c.memory, info.SessionID, fileDirs(got.Files)...))
-	return Result{Output: b.String(), Parts: parts, Display: manyDisplay(got)}, nil
-}
-
-// fileDirs are the directories of files, each once, in order.
-func fileDirs(files []ManyFile) []string {
-	var dirs []string
-	for _, f := range files {
-		if d := filepath.Dir(f.Path); !slices.Contains(dirs, d) {
-			dirs = append(dirs, d)
-		}
-	}
-	return dirs
-}
-
-// manyDisplay is the user's summary, as Gemini CLI words it.
-func manyDisplay(got ManyFiles) string {
-	var b strings.Builder
-	if n := len(got.Files); n > 0 {
-		fmt.Fprintf(&b, "Successfully read and concatenated content from **%d file(s)**.\n", n)
-		shown := got.Files[:min(n, 10)]
-		if n > 10 {
-			b.WriteString("\n**Processed Files (first 10 shown):**\n")
-		} else {
-			b.WriteString("\n**Processed Files:**\n")
-		}
-		for _, f := range shown {
-			fmt.Fprintf(&b, "- `%s`\n", quoteName(f.Rel))
-		}
-		if n > 10 {
-			fmt.Fprintf(&b, "- ...and %d more.\n", n-10)
-		}
-	} else {
-		b.WriteString("No files were read and concatenated based on the criteria.\n")
-	}
-	if n := len(got.Skipped); n > 0 {
-		if n > 5 {
-			fmt.Fprintf(&b, "\n**Skipped %d item(s) (first 5 shown):**\n", n)
-		} else {
-			fmt.Fprintf(&b, "\n**Skipped %d item(s):**\n", n)
-		}
-		for _, s := range got.Skipped[:min(n, 5)] {
-			fmt.Fprintf(&b, "- `%s` (Reason: %s)\n", quoteName(s.Path), s.Reason)
-		}
-		if n > 5 {
-			fmt.Fprintf(&b, "- ...and %d more.\n", n-5)
-		}
-	}
-	return strings.TrimSpace(b.String())
 }
 
 // QuoteName shows a file name on one line, Go-quoted when it holds
@@ -413,7 +229,7 @@ func (h *candidateHeap) Pop() any {
 
 // read finds the files the patterns name in every root and reads them
 // within the output bounds.
-func (c *readManyCall) read(ctx context.Context) (ManyFiles, error) {
+func (c *referenceReader) read(ctx context.Context) (ManyFiles, error) {
 	roots := c.ws.Roots()
 	m := newMatched(roots, c.maxFiles)
 	for _, pattern := range c.include {
@@ -498,7 +314,7 @@ type rootGlob struct {
 // directory (everything below it), or a glob, matched case-insensitively.
 // Each directory is walked at most once, so what a walk leaves out is
 // counted once.
-func (c *readManyCall) matchRoot(ctx context.Context, root string, m *matched) error {
+func (c *referenceReader) matchRoot(ctx context.Context, root string, m *matched) error {
 	var globs []rootGlob
 	for _, pattern := range c.include {
 		rel, ok := relToRoot(root, pattern)
@@ -566,7 +382,7 @@ func (c *readManyCall) matchRoot(ctx context.Context, root string, m *matched) e
 }
 
 // walk visits dir, adding the files any of globs matches.
-func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootGlob, m *matched) (workspace.Omitted, error) {
+func (c *referenceReader) walk(ctx context.Context, root, dir string, globs []rootGlob, m *matched) (workspace.Omitted, error) {
 	// Ignored directories are entered to count the matches they hide, up
 	// to a budget, so big ignored trees do not spend the walk's.
 	ignoredBudget := c.ignoredBudget
@@ -574,7 +390,7 @@ func (c *readManyCall) walk(ctx context.Context, root, dir string, globs []rootG
 	// what it finds does not depend on the order (m keeps the first files
 	// in path order).
 	var mu sync.Mutex
-	return c.ws.Walk(ctx, dir, workspace.WalkOptions{LiftGitIgnore: c.liftGitIgnore}, func(e workspace.DirEntry) error {
+	return c.ws.Walk(ctx, dir, workspace.WalkOptions{}, func(e workspace.DirEntry) error {
 		r := relSlash(root, e.Path)
 		if e.IsDir {
 			if c.excludesDir(r) {
@@ -653,13 +469,13 @@ func insideSomeRoot(roots []string, pattern string) bool {
 
 // addLiteral adds the file at abs unless excluded or ignored (inside
 // .git too, which the walk never enters).
-func (c *readManyCall) addLiteral(ctx context.Context, root, abs string, m *matched) {
+func (c *referenceReader) addLiteral(ctx context.Context, root, abs string, m *matched) {
 	r := relSlash(root, abs)
 	kind := byte(matchFound)
 	switch {
 	case c.excluded(r):
 		kind = matchExcluded
-	case hidden(ctx, c.ws, abs, c.liftGitIgnore):
+	case hidden(ctx, c.ws, abs, false):
 		kind = matchIgnored
 	}
 	m.add(kind, candidate{path: abs, rel: r}, true)
@@ -706,13 +522,13 @@ func isIgnored(ctx context.Context, ws *workspace.Workspace, abs string) bool {
 	return err == nil && ignored
 }
 
-func (c *readManyCall) excluded(rel string) bool {
+func (c *referenceReader) excluded(rel string) bool {
 	return c.excludes.match(strings.ToLower(rel))
 }
 
 // excludesDir reports whether an exclude pattern "P/**" takes in everything
 // below the directory rel, so the walk need not enter it.
-func (c *readManyCall) excludesDir(rel string) bool {
+func (c *referenceReader) excludesDir(rel string) bool {
 	rel = strings.ToLower(rel)
 	for _, p := range c.exclude {
 		if dirPattern, ok := strings.CutSuffix(p, "/**"); ok && doublestar.MatchUnvalidated(dirPattern, rel) {
@@ -723,7 +539,7 @@ func (c *readManyCall) excludesDir(rel string) bool {
 }
 
 // readOne reads one file; reason says why it was skipped instead.
-func (c *readManyCall) readOne(ctx context.Context, f candidate) (ManyFile, string, error) {
+func (c *referenceReader) readOne(ctx context.Context, f candidate) (ManyFile, string, error) {
 	mime, _, isMedia := mediaType(f.path)
 	if isMedia && !c.requested(f.path) {
 		return ManyFile{}, "asset file (image/pdf/audio) was not explicitly requested by name or extension", nil
@@ -737,7 +553,7 @@ func (c *readManyCall) readOne(ctx context.Context, f candidate) (ManyFile, stri
 		return ManyFile{}, fmt.Sprintf("Read error: File size exceeds the 20MB limit (%.2fMB)", float64(tooLarge.Size)/(1<<20)), nil
 	case err != nil:
 		return ManyFile{}, "Read error: " + err.Error(), nil
-	case readHidden(ctx, c.ws, f.path, file, c.liftGitIgnore):
+	case readHidden(ctx, c.ws, f.path, file, false):
 		return ManyFile{}, "ignored by project ignore files", nil
 	}
 	mf := ManyFile{Path: f.path, Rel: f.rel}
@@ -756,7 +572,7 @@ func (c *readManyCall) readOne(ctx context.Context, f candidate) (ManyFile, stri
 
 // requested reports whether the include patterns name the media file at
 // path by its extension or its name, as Gemini CLI decides.
-func (c *readManyCall) requested(path string) bool {
+func (c *referenceReader) requested(path string) bool {
 	ext := strings.ToLower(filepath.Ext(path))
 	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	return slices.ContainsFunc(c.include, func(p string) bool {
@@ -780,7 +596,7 @@ func firstLines(text string, max int) (string, bool) {
 
 // Reference is where an @path of a prompt leads.
 type Reference struct {
-	// Spec is what read_many_files is given: the path relative to the
+	// Spec is what ReadReferences is given: the path relative to the
 	// first root (a directory as "dir/**"), or absolute outside it.
 	Spec string
 	// Path is the absolute file or directory.

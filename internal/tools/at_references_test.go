@@ -6,9 +6,49 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"google.golang.org/genai"
 )
 
-func TestReadManyFilesGlobsAndFormat(t *testing.T) {
+// readRefs reads specs as the @paths of a prompt are read, shown as
+// the model is shown them: each file after its "--- path ---" header,
+// then what was skipped and why, and the end marker.
+func readRefs(t *testing.T, tw *testWorkspace, specs ...string) Result {
+	t.Helper()
+	got, err := ReadReferences(t.Context(), tw.ws, specs)
+	if err != nil {
+		t.Fatalf("ReadReferences(%q): %v", specs, err)
+	}
+	return referenceResult(got)
+}
+
+// referenceResult is got as readRefs shows it.
+func referenceResult(got ManyFiles) Result {
+	var b strings.Builder
+	var parts []*genai.Part
+	for _, f := range got.Files {
+		if f.Part != nil {
+			parts = append(parts, f.Part)
+			continue
+		}
+		fmt.Fprintf(&b, "--- %s ---\n\n", quoteName(f.Path))
+		b.WriteString(f.Text + "\n\n")
+	}
+	if len(got.Skipped) > 0 {
+		fmt.Fprintf(&b, "Skipped %d item(s):\n", len(got.Skipped))
+		for _, s := range got.Skipped {
+			fmt.Fprintf(&b, "- %s (Reason: %s)\n", quoteName(s.Path), s.Reason)
+		}
+	}
+	if len(got.Files) > 0 {
+		b.WriteString("\n" + ReferenceContentEnd)
+	}
+	return Result{Output: b.String(), Parts: parts}
+}
+
+// An @path's globs and paths read what they name, but Gemini CLI's
+// default excludes.
+func TestReferencesGlobsAndExcludes(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{
 		"src/a.go":            "package a\n",
 		"src/sub/b.go":        "package b\n",
@@ -19,59 +59,48 @@ func TestReadManyFilesGlobsAndFormat(t *testing.T) {
 		"GEMINI.md":           "context\n",
 		"lib.jar":             "PK",
 	})
-	tool := tw.tool(ReadManyFilesName, Options{})
-
-	res := run(t, tool, map[string]any{"include": []any{"**/*.go", "README.md", "GEMINI.md", "*.jar"}})
+	res := readRefs(t, tw, "**/*.go", "README.md", "GEMINI.md", "*.jar")
 	want := "--- " + tw.abs("README.md") + " ---\n\n# Readme\n\n" +
 		"--- " + tw.abs("src/a.go") + " ---\n\npackage a\n\n\n" +
 		"--- " + tw.abs("src/sub/b.go") + " ---\n\npackage b\n\n\n" +
 		"Skipped 1 item(s):\n- 2 file(s) (Reason: excluded by the exclude patterns or the default excludes)\n" +
 		"\n--- End of content ---"
 	wantOutput(t, res, want)
-	wantContains(t, res.Display, "Successfully read and concatenated content from **3 file(s)**.")
 
-	// A directory reads everything below it; excludes add to the defaults.
-	res = run(t, tool, map[string]any{"include": []any{"src"}, "exclude": []any{"**/*.txt"}})
+	// A directory reads everything below it.
+	res = readRefs(t, tw, "src/**")
 	want = "--- " + tw.abs("src/a.go") + " ---\n\npackage a\n\n\n" +
+		"--- " + tw.abs("src/notes.txt") + " ---\n\nnot go\n\n\n" +
 		"--- " + tw.abs("src/sub/b.go") + " ---\n\npackage b\n\n\n" +
-		"Skipped 1 item(s):\n- 1 file(s) (Reason: excluded by the exclude patterns or the default excludes)\n" +
 		"\n--- End of content ---"
 	wantOutput(t, res, want)
 
-	// Without the default excludes, build output and GEMINI.md are read.
-	res = run(t, tool, map[string]any{"include": []any{"dist/*.go", "GEMINI.md"}, "useDefaultExcludes": false})
-	wantContains(t, res.Output, "--- "+tw.abs("dist/out.go")+" ---\n\npackage built\n")
-	wantContains(t, res.Output, "--- "+tw.abs("GEMINI.md")+" ---\n\ncontext\n")
-
 	// Patterns match case-insensitively, as Gemini CLI's glob does.
-	wantContains(t, run(t, tool, map[string]any{"include": []any{"readme.MD"}}).Output, "# Readme")
+	wantContains(t, readRefs(t, tw, "readme.MD").Output, "# Readme")
 
-	res = run(t, tool, map[string]any{"include": []any{"*.nothing"}})
-	wantOutput(t, res, "No files matching the criteria were found or all were skipped.")
+	wantOutput(t, readRefs(t, tw, "*.nothing"), "")
 }
 
-func TestReadManyFilesBinaryAndMedia(t *testing.T) {
+func TestReferencesBinaryAndMedia(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{
 		"data.dat":      "\x00\x01\x02binary",
 		"img/logo.png":  "\x89PNG\r\n\x1a\nfake",
 		"img/other.png": "\x89PNG\r\n\x1a\nother",
 		"img/readme.md": "pictures\n",
 	})
-	tool := tw.tool(ReadManyFilesName, Options{})
-
-	res := run(t, tool, map[string]any{"include": []any{"data.dat"}})
+	res := readRefs(t, tw, "data.dat")
 	wantOutput(t, res, "--- "+tw.abs("data.dat")+" ---\n\nCannot display content of binary file: data.dat\n\n\n--- End of content ---")
 
 	// An image named explicitly comes as data; one that is not is skipped
 	// with the reason.
-	res = run(t, tool, map[string]any{"include": []any{"img/logo.png", "img/*.md"}})
+	res = readRefs(t, tw, "img/logo.png", "img/*.md")
 	if len(res.Parts) != 1 || res.Parts[0].InlineData == nil || res.Parts[0].InlineData.MIMEType != "image/png" ||
 		string(res.Parts[0].InlineData.Data) != "\x89PNG\r\n\x1a\nfake" {
 		t.Fatalf("Parts = %+v, want logo.png inline", res.Parts)
 	}
 	wantOutput(t, res, "--- "+tw.abs("img/readme.md")+" ---\n\npictures\n\n\n\n--- End of content ---")
 
-	res = run(t, tool, map[string]any{"include": []any{"img/**"}})
+	res = readRefs(t, tw, "img/**")
 	if len(res.Parts) != 0 {
 		t.Errorf("images not asked for by name came as %d parts", len(res.Parts))
 	}
@@ -81,12 +110,12 @@ func TestReadManyFilesBinaryAndMedia(t *testing.T) {
 		t.Errorf("output does not end with the end marker: %q", res.Output)
 	}
 	// Named by extension, every image comes.
-	if res := run(t, tool, map[string]any{"include": []any{"img/*.png"}}); len(res.Parts) != 2 {
+	if res := readRefs(t, tw, "img/*.png"); len(res.Parts) != 2 {
 		t.Errorf("*.png gave %d parts, want 2", len(res.Parts))
 	}
 }
 
-func TestReadManyFilesIgnoreFilesAndOverlay(t *testing.T) {
+func TestReferencesIgnoreFilesAndOverlay(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{
 		".gitignore":   "secret.txt\nbuild-out/\n",
 		"secret.txt":   "password\n",
@@ -96,78 +125,39 @@ func TestReadManyFilesIgnoreFilesAndOverlay(t *testing.T) {
 		"unsaved/n.go": "",
 	})
 	tw.open("open.txt", "unsaved buffer\n")
-	tool := tw.tool(ReadManyFilesName, Options{})
-
-	res := run(t, tool, map[string]any{"include": []any{"*.txt", "secret.txt", "build-out/*"}})
+	res := readRefs(t, tw, "*.txt", "secret.txt", "build-out/*")
 	if strings.Contains(res.Output, "password") || strings.Contains(res.Output, "generated") {
 		t.Errorf("ignored files were read: %q", res.Output)
 	}
 	wantContains(t, res.Output, "--- "+tw.abs("open.txt")+" ---\n\nunsaved buffer\n")
 	wantContains(t, res.Output, "- 2 file(s) (Reason: ignored by project ignore files)")
 
-	res = run(t, tool, map[string]any{"include": []any{"secret.txt"},
-		"file_filtering_options": map[string]any{"respect_git_ignore": false, "respect_gemini_ignore": false}})
-	wantContains(t, res.Output, "password")
-	// respect_git_ignore false alone lifts .gitignore, as in Gemini CLI.
-	res = run(t, tool, map[string]any{"include": []any{"secret.txt"}, "file_filtering_options": map[string]any{"respect_git_ignore": false}})
-	wantContains(t, res.Output, "password")
-	// .git, named, is ignored even without the default excludes, as
-	// Gemini CLI's ignore rules always hold it (the walk never enters it).
+	// .git, named, is not read, as Gemini CLI's ignore rules always hold
+	// it (the walk never enters it).
 	tw.write(".git/config", "[remote]\n")
-	if res := run(t, tool, map[string]any{"include": []any{".git/config"}, "useDefaultExcludes": false}); strings.Contains(res.Output, "[remote]") {
+	if res := readRefs(t, tw, ".git/config"); strings.Contains(res.Output, "[remote]") {
 		t.Errorf(".git/config was read: %q", res.Output)
 	}
 }
 
-func TestReadManyFilesBounds(t *testing.T) {
+func TestReferencesBounds(t *testing.T) {
 	line := strings.Repeat("x", 1000) + "\n"
 	big := strings.Repeat(line, 1500) // 1.5 MB, within the per-file limits
 	tw := newTestWorkspace(t, map[string]string{"a.txt": big, "b.txt": big, "c.txt": big, "long.txt": numberedLines(2100)})
-	tool := tw.tool(ReadManyFilesName, Options{})
-
-	res := run(t, tool, map[string]any{"include": []any{"[abc].txt"}})
+	res := readRefs(t, tw, "[abc].txt")
 	if n := strings.Count(res.Output, "--- "+tw.root); n != 2 {
 		t.Errorf("read %d files, want 2 before the output limit", n)
 	}
 	wantContains(t, res.Output, "- 1 file(s) (Reason: not read: the output limit (2.0 MiB of text")
 
-	res = run(t, tool, map[string]any{"include": []any{"long.txt"}})
-	wantContains(t, res.Output, "---\n\n[WARNING: This file was truncated. To view the full content, use the 'read_file' tool on this specific file.]\n\nline 1\n")
-	if strings.Contains(res.Output, "line 2001") {
-		t.Error("more than 2000 lines were read")
+	got, err := ReadReferences(t.Context(), tw.ws, []string{"long.txt"})
+	if err != nil || len(got.Files) != 1 || !got.Files[0].Truncated || !strings.HasPrefix(got.Files[0].Text, "line 1\n") || strings.Contains(got.Files[0].Text, "line 2001") {
+		t.Errorf("long.txt read as %+v, %v; want its first 2000 lines, truncated", got, err)
 	}
 
 	// Nothing outside the roots.
-	res = run(t, tool, map[string]any{"include": []any{"../*", "/etc/passwd"}})
+	res = readRefs(t, tw, "../*", "/etc/passwd")
 	wantContains(t, res.Output, "- ../* (Reason: Security: Path not in workspace)\n- /etc/passwd (Reason: Security: Path not in workspace)")
-}
-
-func TestReadManyFilesParams(t *testing.T) {
-	tw := newTestWorkspace(t, nil)
-	tool := tw.tool(ReadManyFilesName, Options{})
-	for _, c := range []struct {
-		args map[string]any
-		want string
-	}{
-		{map[string]any{}, "params must have required property 'include'"},
-		{map[string]any{"include": "a.go"}, "params/include must be array"},
-		{map[string]any{"include": []any{}}, "params/include must NOT have fewer than 1 items"},
-		{map[string]any{"include": []any{""}}, "params/include/0 must NOT have fewer than 1 characters"},
-		{map[string]any{"include": []any{"a["}}, `params/include: invalid glob pattern "a["`},
-		{map[string]any{"include": []any{"a"}, "file_filtering_options": map[string]any{"respect_git_ignore": "no"}}, "params/file_filtering_options/respect_git_ignore must be boolean"},
-	} {
-		if got := buildError(t, tool, c.args); got != c.want {
-			t.Errorf("Build(%v) = %q, want %q", c.args, got, c.want)
-		}
-	}
-	decl := tool.Declaration()
-	schema := decl.ParametersJsonSchema.(map[string]any)
-	props := schema["properties"].(map[string]any)
-	for _, name := range []string{"include", "exclude", "recursive", "useDefaultExcludes", "file_filtering_options"} {
-		if _, ok := props[name]; !ok {
-			t.Errorf("declaration lacks %q", name)
-		}
-	}
 }
 
 func TestResolveReference(t *testing.T) {
@@ -211,34 +201,46 @@ func TestResolveReference(t *testing.T) {
 	}
 }
 
-func TestReadManyFilesSaysWhenItsSearchRanOutOfTime(t *testing.T) {
-	tw := newTestWorkspace(t, map[string]string{"src/a.go": "package a\n"})
-	call := build(t, tw.tool(ReadManyFilesName, Options{}), map[string]any{"include": []any{"**/*.go"}})
-	call.(*readManyCall).timeout = time.Nanosecond
-	res, err := call.Execute(t.Context(), CallInfo{})
+// newReader is the reader of specs, as ReadReferences makes it.
+func newReader(t *testing.T, tw *testWorkspace, specs ...string) *referenceReader {
+	t.Helper()
+	r, err := newReferenceReader(tw.ws, specs, defaultManyExcludes)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return r
+}
+
+// readWith reads what r names, shown as readRefs shows it.
+func readWith(t *testing.T, r *referenceReader) Result {
+	t.Helper()
+	got, err := r.read(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return referenceResult(got)
+}
+
+func TestReferencesSayWhenTheirSearchRanOutOfTime(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"src/a.go": "package a\n"})
+	r := newReader(t, tw, "**/*.go")
+	r.timeout = time.Nanosecond
+	res := readWith(t, r)
 	wantContains(t, res.Output, "- the search (Reason: stopped after 1ns; the files found by then were read: name narrower paths to see the rest)")
 }
 
 // Ignored directories are entered only up to a budget, to count the
 // matches they hide; past it the count is a lower bound and says so.
-func TestReadManyFilesCountsIgnoredWithinBudget(t *testing.T) {
+func TestReferencesCountIgnoredWithinBudget(t *testing.T) {
 	files := map[string]string{".gitignore": "out/\n", "a.go": ""}
 	for i := range 30 {
 		files[fmt.Sprintf("out/d%d/x%d.go", i/10, i%10)] = ""
 	}
 	tw := newTestWorkspace(t, files)
-	tool := tw.tool(ReadManyFilesName, Options{})
 	skipped := func(budget int) string {
-		call := build(t, tool, map[string]any{"include": []any{"**/*.go"}})
-		call.(*readManyCall).ignoredBudget = budget
-		res, err := call.Execute(t.Context(), CallInfo{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Output
+		r := newReader(t, tw, "**/*.go")
+		r.ignoredBudget = budget
+		return readWith(t, r).Output
 	}
 	wantContains(t, skipped(maxIgnoredWalk), "- 30 file(s) (Reason: ignored by project ignore files)")
 	// out and out/d0 use up a budget of 2: d1 and d2 are not entered.
@@ -249,8 +251,8 @@ func TestReadManyFilesCountsIgnoredWithinBudget(t *testing.T) {
 // argument the model gives lifts it (Gemini CLI 0.61's
 // respect_gemini_ignore and no_ignore do), while .gitignore may be
 // lifted. Neither a .geminiignore'd file's content nor its name reaches
-// the model through read_many_files, grep_search, glob or
-// list_directory, by pattern or by its own path.
+// the model through grep_search, glob or list_directory, by pattern or
+// by its own path.
 func TestGeminiIgnoreCannotBeLiftedByAnArgument(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{
 		".geminiignore":     "private.txt\nvault/\n",
@@ -273,9 +275,7 @@ func TestGeminiIgnoreCannotBeLiftedByAnArgument(t *testing.T) {
 		named                bool
 		wantBuilt, wantPlain bool // .gitignore lifted: built.txt is in the result
 	}{
-		{ReadManyFilesName, map[string]any{"include": []any{"**/*.txt"}, "file_filtering_options": off}, false, true, true},
-		{ReadManyFilesName, map[string]any{"include": []any{"**/*.txt"}, "file_filtering_options": geminiOff}, false, false, true},
-		{ReadManyFilesName, map[string]any{"include": []any{"private.txt", "vault/key.txt", "sub/deep.txt"}, "file_filtering_options": off}, true, false, false},
+		{ListDirectoryName, map[string]any{"dir_path": "sub", "file_filtering_options": geminiOff}, false, false, false},
 		{GrepSearchName, map[string]any{"pattern": "hunter2", "no_ignore": true}, false, true, true},
 		{GrepSearchName, map[string]any{"pattern": "hunter2", "dir_path": "private.txt", "no_ignore": true}, true, false, false},
 		{GrepSearchName, map[string]any{"pattern": "hunter2", "dir_path": "vault", "no_ignore": true}, true, false, false},
