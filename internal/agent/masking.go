@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"google.golang.org/genai"
@@ -240,22 +238,11 @@ func (t *turn) maskedContents(contents []*genai.Content) []*genai.Content {
 // saveMaskedOutput writes a masked tool output whole where 0.61 does:
 // ~/.gemini/tmp/<project>/tool-outputs/session-<id>/<tool>_<call>_<random>.txt.
 func (a *Agent) saveMaskedOutput(sessionID, name, callID, text string) (string, error) {
-	if a.cfg.ProjectTempDir == nil {
-		return "", fmt.Errorf("no project directory to save it in")
-	}
-	tmp, err := a.cfg.ProjectTempDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the project's temporary directory: %w", err)
-	}
-	dir := filepath.Join(tmp, "tool-outputs", "session-"+filenamePart(sessionID))
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("saving a masked tool output: %w", err)
-	}
 	var random [4]byte
 	_, _ = rand.Read(random[:])
 	file := fmt.Sprintf("%s_%s_%s.txt", strings.ToLower(filenamePart(name)), strings.ToLower(filenamePart(callID)), hex.EncodeToString(random[:]))
-	path := filepath.Join(dir, file)
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+	path, err := a.writeToolOutput(sessionID, file, text)
+	if err != nil {
 		return "", fmt.Errorf("saving a masked tool output: %w", err)
 	}
 	return path, nil

@@ -104,6 +104,17 @@ func thousands(n int) string {
 // it, ~/.gemini/tmp/<project>/tool-outputs/session-<id>/<tool>_<call>.txt
 // (saveTruncatedToolOutput), and returns the file's path.
 func (a *Agent) saveToolOutput(sessionID string, fc *genai.FunctionCall, output string) (string, error) {
+	path, err := a.writeToolOutput(sessionID, toolOutputFileName(fc), output)
+	if err != nil {
+		return "", fmt.Errorf("saving the tool output: %w", err)
+	}
+	return path, nil
+}
+
+// writeToolOutput writes text to file in the session's directory of tool
+// outputs, ~/.gemini/tmp/<project>/tool-outputs/session-<id>, readable by
+// the user alone, and returns its path.
+func (a *Agent) writeToolOutput(sessionID, file, text string) (string, error) {
 	if a.cfg.ProjectTempDir == nil {
 		return "", fmt.Errorf("no project directory to save it in")
 	}
@@ -113,11 +124,11 @@ func (a *Agent) saveToolOutput(sessionID string, fc *genai.FunctionCall, output 
 	}
 	dir := filepath.Join(tmp, "tool-outputs", "session-"+filenamePart(sessionID))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("saving the tool output: %w", err)
+		return "", err
 	}
-	path := filepath.Join(dir, toolOutputFileName(fc))
-	if err := os.WriteFile(path, []byte(output), 0o600); err != nil {
-		return "", fmt.Errorf("saving the tool output: %w", err)
+	path := filepath.Join(dir, file)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		return "", err
 	}
 	return path, nil
 }

@@ -138,7 +138,7 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 	}
 	list, user := commandsOf(t.ctx, sess.Built)
 	// Told whichever command the prompt names: a file skipped may be the
-	// very command meant, and the prompt then goes to the model as typed.
+	// very command meant, then refused as no command.
 	for _, err := range user.Errs {
 		emit(dialog.Event{Kind: dialog.EventNotice, Text: err.Error()})
 	}

@@ -18,16 +18,20 @@ var defaultPolicies embed.FS
 
 // defaultRules are the rules of defaultPolicies; a problem means a file
 // there is wrong, which the package's tests rule out.
-func defaultRules() ([]*Rule, []Problem) {
-	src := Source{Tier: TierDefault, Path: "defaults"}
-	names, err := fs.Glob(defaultPolicies, path.Join(src.Path, "*.toml"))
+func defaultRules() ([]*Rule, []Problem) { return embeddedRules(defaultPolicies, "defaults") }
+
+// embeddedRules are the rules of the policy files in dir of fsys, in the
+// Default tier.
+func embeddedRules(fsys embed.FS, dir string) ([]*Rule, []Problem) {
+	src := Source{Tier: TierDefault, Path: dir}
+	names, err := fs.Glob(fsys, path.Join(src.Path, "*.toml"))
 	if err != nil {
 		return nil, []Problem{{Path: src.Path, Tier: src.Tier, Message: "Failed to read the built-in policies: " + err.Error()}}
 	}
 	var rules []*Rule
 	var problems []Problem
 	for _, name := range names {
-		data, err := defaultPolicies.ReadFile(name)
+		data, err := fsys.ReadFile(name)
 		if err != nil {
 			problems = append(problems, Problem{Path: name, Tier: src.Tier, Message: "Failed to read policy file: " + err.Error()})
 			continue

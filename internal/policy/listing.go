@@ -2,8 +2,6 @@ package policy
 
 import (
 	"embed"
-	"io/fs"
-	"path"
 	"slices"
 )
 
@@ -17,26 +15,7 @@ var listingPolicies embed.FS
 
 // listingRules are the rules of listingPolicies; a problem means a file
 // there is wrong, which the package's tests rule out.
-func listingRules() ([]*Rule, []Problem) {
-	src := Source{Tier: TierDefault, Path: "listing"}
-	names, err := fs.Glob(listingPolicies, path.Join(src.Path, "*.toml"))
-	if err != nil {
-		return nil, []Problem{{Path: src.Path, Tier: src.Tier, Message: "Failed to read the built-in policies: " + err.Error()}}
-	}
-	var rules []*Rule
-	var problems []Problem
-	for _, name := range names {
-		data, err := listingPolicies.ReadFile(name)
-		if err != nil {
-			problems = append(problems, Problem{Path: name, Tier: src.Tier, Message: "Failed to read policy file: " + err.Error()})
-			continue
-		}
-		r, p := parseFile(src, name, data)
-		rules = append(rules, r...)
-		problems = append(problems, p...)
-	}
-	return rules, problems
-}
+func listingRules() ([]*Rule, []Problem) { return embeddedRules(listingPolicies, "listing") }
 
 // Excludes reports whether the model is not told of c's tool (c.Args
 // are not read), as Gemini CLI 0.61's getExcludedTools decides

@@ -400,7 +400,7 @@ func NotReadKeys() []NotRead {
 			"experimental.gemma", "experimental.adk.agentSessionNoninteractiveEnabled", "experimental.adk.agentSessionInteractiveEnabled",
 			"experimental.adk.agentSessionSubagentEnabled", "experimental.worktrees", "experimental.extensionManagement",
 			"experimental.extensionConfig", "experimental.extensionRegistry", "experimental.extensionRegistryURI",
-			"experimental.extensionReloading", "experimental.taskTracker", "experimental.modelSteering", "experimental.directWebFetch",
+			"experimental.extensionReloading", "experimental.modelSteering", "experimental.directWebFetch",
 			"experimental.dynamicModelConfiguration", "experimental.gemmaModelRouter.enabled", "experimental.gemmaModelRouter.autoStartServer",
 			"experimental.gemmaModelRouter.binaryPath", "experimental.gemmaModelRouter.classifier.host",
 			"experimental.gemmaModelRouter.classifier.model", "experimental.stressTestProfile",

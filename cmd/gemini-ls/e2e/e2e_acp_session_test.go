@@ -457,7 +457,7 @@ func TestACPSlashCommands(t *testing.T) {
 	if got := h.command("/memory refresh"); got != "Memory reloaded: 17 bytes from 1 file(s)." {
 		t.Errorf("/memory refresh said %q", got)
 	}
-	if got := h.command("/memory forget"); got != `Unknown /memory subcommand "forget"; usage: /memory show | reload | list | inbox [apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>].` {
+	if got := h.command("/memory forget"); got != `Unknown /memory subcommand "forget"; usage: /memory show | add <text> | reload | list | inbox [apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>].` {
 		t.Errorf("/memory forget said %q", got)
 	}
 
@@ -486,12 +486,18 @@ func TestACPSlashCommands(t *testing.T) {
 		t.Fatalf("requests after /compress: %d", len(reqs))
 	}
 
-	// Not a command: sent to the model as typed.
-	h.mustPrompt("/xyz do it", sdk.StopReasonEndTurn)
+	// Not a command: refused, nothing sent.
+	if got := h.command("/xyz do it"); !strings.Contains(got, "/xyz is not a command (/help lists them). Nothing was sent to the model.") {
+		t.Errorf("/xyz said %q", got)
+	}
+	if n := len(h.model.Requests()); n != 4 {
+		t.Errorf("/xyz made %d model requests", n-4)
+	}
+	h.mustPrompt("do it", sdk.StopReasonEndTurn)
 	reqs = h.model.Requests()
 	last := reqs[len(reqs)-1].Contents
-	if got := last[len(last)-1].Parts[0].Text; got != "/xyz do it" {
-		t.Errorf("an unknown command reached the model as %q", got)
+	if got := last[len(last)-1].Parts[0].Text; got != "do it" {
+		t.Errorf("the prompt reached the model as %q", got)
 	}
 	// The compressed history went with it.
 	if !strings.Contains(last[0].Parts[0].Text, "<state_snapshot>the gist</state_snapshot>") {

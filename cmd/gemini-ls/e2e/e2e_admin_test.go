@@ -66,7 +66,8 @@ func TestRunAdminSecureModeRefusesYolo(t *testing.T) {
 func TestRunAdminMCPDisabled(t *testing.T) {
 	srv := mcptest.NewSSE(t)
 	h := newHeadless(t, nil, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
-	writeFiles(t, h.root, map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{"users": map[string]any{"url": srv.URL, "type": "sse"}})})
+	// Trusted: a headless run declares only what runs unasked, as 0.61.
+	writeFiles(t, h.root, map[string]string{".gemini/settings.json": settingsJSON(t, map[string]any{"users": map[string]any{"url": srv.URL, "type": "sse", "trust": true}})})
 
 	r := h.runIn(h.root, withSystemSettings(t, h, `{}`), "run", "-p", "hi")
 	r.wantExit(t, 0)

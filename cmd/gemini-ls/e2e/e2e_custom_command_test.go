@@ -236,19 +236,23 @@ func TestCustomCommandShellThroughApprovalDoor(t *testing.T) {
 }
 
 // In a folder nobody trusted only the user's commands load (as in Gemini
-// CLI 0.61): over ACP /test is the user's, and the project's /team goes to
-// the model as typed.
+// CLI 0.61): over ACP /test is the user's, and the project's /team is no
+// command, refused with nothing sent (0.61 sends it as typed).
 func TestCustomCommandsOfAnUntrustedFolder(t *testing.T) {
 	home := commandHome(t, map[string]string{"test.toml": `prompt = "User prompt"`})
 	files := map[string]string{
 		".gemini/commands/test.toml": `prompt = "Project prompt"`,
 		".gemini/commands/team.toml": `prompt = "Team prompt"`,
 	}
-	h := startACP(t, acpSetup{files: files, home: home, env: []string{"GEMINI_CLI_TRUST_WORKSPACE=false"}}, geminitest.TextTurn("ok"), geminitest.TextTurn("ok"))
-	for i, prompt := range []struct{ typed, want string }{{"/test", "User prompt"}, {"/team", "/team"}} {
-		h.mustPrompt(prompt.typed, sdk.StopReasonEndTurn)
-		if got := lastUserText(t, h.model.Requests(), i); got != prompt.want {
-			t.Errorf("%s sent the model %q, want %q", prompt.typed, got, prompt.want)
-		}
+	h := startACP(t, acpSetup{files: files, home: home, env: []string{"GEMINI_CLI_TRUST_WORKSPACE=false"}}, geminitest.TextTurn("ok"))
+	h.mustPrompt("/test", sdk.StopReasonEndTurn)
+	if got := lastUserText(t, h.model.Requests(), 0); got != "User prompt" {
+		t.Errorf("/test sent the model %q, want the user's command", got)
+	}
+	if got := h.command("/team"); !strings.Contains(got, "/team is not a command") {
+		t.Errorf("/team said %q", got)
+	}
+	if n := len(h.model.Requests()); n != 1 {
+		t.Errorf("%d model requests, want only /test's", n)
 	}
 }

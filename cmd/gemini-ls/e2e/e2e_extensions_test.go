@@ -95,8 +95,13 @@ func extensionTurns() []geminitest.Turn {
 	}
 }
 
-// extensionPrompts are what the user types, in order.
-var extensionPrompts = []string{"/welcome world", "/ship", "/off"}
+// extensionPrompts are what the user types, in order; then /off, the
+// disabled extension's command, which is no command and is refused
+// (offRefused).
+var extensionPrompts = []string{"/welcome world", "/ship"}
+
+// offRefused is how every front end refuses /off.
+const offRefused = "/off is not a command (/help lists them). Nothing was sent to the model."
 
 // checkExtensionsReachedModel checks the model's requests after
 // extensionPrompts: the enabled extensions' context files are in the
@@ -105,8 +110,8 @@ var extensionPrompts = []string{"/welcome world", "/ship", "/off"}
 // reached the model.
 func checkExtensionsReachedModel(t *testing.T, reqs []geminitest.Request) {
 	t.Helper()
-	if len(reqs) != 4 {
-		t.Fatalf("%d model requests, want 4", len(reqs))
+	if len(reqs) != 3 {
+		t.Fatalf("%d model requests, want 3", len(reqs))
 	}
 	var system strings.Builder
 	if si := reqs[0].SystemInstruction; si != nil {
@@ -136,7 +141,7 @@ func checkExtensionsReachedModel(t *testing.T, reqs []geminitest.Request) {
 	if len(answered) != 1 || !strings.Contains(answered[0], "ext_tool") {
 		t.Errorf("ext_tool answered the model %v, want its server's answer", answered)
 	}
-	for i, want := range map[int]string{0: "Greetings from the copied extension: world", 2: "Ship it from the linked extension.", 3: "/off"} {
+	for i, want := range map[int]string{0: "Greetings from the copied extension: world", 2: "Ship it from the linked extension."} {
 		if got := lastUserText(t, reqs, i); got != want {
 			t.Errorf("request %d: the model was sent %q, want %q", i, got, want)
 		}
@@ -155,6 +160,9 @@ func TestExtensionsHeadless(t *testing.T) {
 		res.wantExit(t, 0)
 		stderr = append(stderr, res.stderr)
 	}
+	off := h.runIn(h.root, env, "run", "--approval-mode", "yolo", "-p", "/off")
+	off.wantExit(t, exitInput)
+	contains(t, "stderr", off.stderr, offRefused)
 	checkExtensionsReachedModel(t, h.model.Requests())
 	if got := stderr[0]; strings.Count(got, "extension broken") != 1 || !strings.Contains(got, "not valid JSON") || strings.Contains(got, "extension copied") {
 		t.Errorf("stderr = %q, want the broken extension named once, and no other", got)
@@ -171,6 +179,9 @@ func TestExtensionsOverLSP(t *testing.T) {
 		if res := h.prompt(map[string]any{"prompt": p}); res.StopReason != "end_turn" {
 			t.Fatalf("%s: %+v", p, res)
 		}
+	}
+	if err := h.client.Call(h.ctx, "gemini/prompt", map[string]any{"prompt": "/off"}, &promptResult{}); err == nil || !strings.Contains(err.Error(), offRefused) {
+		t.Errorf("/off: %v, want %q", err, offRefused)
 	}
 	checkExtensionsReachedModel(t, h.model.Requests())
 	var res commandsResult
@@ -203,6 +214,9 @@ func TestExtensionsOverACP(t *testing.T) {
 	h := startACP(t, acpSetup{home: home, env: trustTheWorkspace()}, extensionTurns()...)
 	for _, p := range extensionPrompts {
 		h.mustPrompt(p, sdk.StopReasonEndTurn)
+	}
+	if got := h.command("/off"); !strings.Contains(got, offRefused) {
+		t.Errorf("/off said %q, want %q", got, offRefused)
 	}
 	checkExtensionsReachedModel(t, h.model.Requests())
 	before := len(h.client.MessageText(h.session))

@@ -22,7 +22,7 @@ var puppetFiles = map[string]string{
 // Over LSP with GEMINI_SYSTEM_MD=true and GEMINI_WRITE_SYSTEM_MD naming
 // a file in .gemini/: in a folder answered "Don't trust" nothing of the
 // workspace's .gemini/ is read or written (issue 62): no request the
-// model gets carries its system.md, command, agent or skill, /commands,
+// model gets carries its system.md, command (refused as no command), agent or skill, /commands,
 // /agents and /skills list none of them, nothing is written there, and
 // the user is told so in one notice; in a folder answered "Trust folder"
 // (the control) the same files are all used.
@@ -36,7 +36,7 @@ func TestUntrustedFolderDotGeminiIsNeverRead(t *testing.T) {
 			a := &trustAnswers{answer: answer}
 			h.client.OnTrust = a.ask
 			h.command("hi")
-			h.command("/marionette")
+			_, marionette := h.command("/marionette")
 			if a.count() != 1 {
 				t.Fatalf("asked %d times, want once", a.count())
 			}
@@ -45,9 +45,15 @@ func TestUntrustedFolderDotGeminiIsNeverRead(t *testing.T) {
 				_, said := h.command(line)
 				lists += said
 			}
-			reqs := h.model.Requests()
-			if len(reqs) != 2 {
-				t.Fatalf("%d model requests, want 2", len(reqs))
+			// Untrusted, /marionette is no command: refused, nothing sent.
+			reqs, want := h.model.Requests(), 1
+			if trusted {
+				want = 2
+			} else if !strings.Contains(marionette, "/marionette is not a command") {
+				t.Errorf("untrusted, /marionette said %q", marionette)
+			}
+			if len(reqs) != want {
+				t.Fatalf("%d model requests, want %d", len(reqs), want)
 			}
 			_, werr := os.Stat(filepath.Join(root, ".gemini", "written.md"))
 			if trusted {
