@@ -43,8 +43,9 @@ var unreachable = []string{
 // The module's packages keep the guide's direction (doc.go): cmd → front
 // ends → conversation → setup → agent → tools → dialog → workspace, and
 // a front end, any package outside the host that imports it, imports
-// neither agent nor a package under it, setup, nor the tool set. Who is a
-// front end is read from the imports, not listed, so a new one is held
+// neither agent nor a package under it, setup, nor the tool set; neither
+// directly nor through packages in no layer (hooks imports agent). Who is
+// a front end is read from the imports, not listed, so a new one is held
 // to the rule from its first file.
 func TestLayering(t *testing.T) {
 	g := moduleGraph(t)
