@@ -82,7 +82,10 @@
 // with no editor, as tools.LandOnDisk an edit.
 //
 // It sits between the front ends and setup: cmd → lsp, acp →
-// conversation → setup → agent → tools → dialog → workspace.
+// conversation → setup → agent → tools → dialog → workspace, and no
+// package imports against that direction. A front end is any package
+// outside the host that imports it, read from go list's graph, not
+// listed (TestLayering), so a new one is held to the rule too.
 //
 // Invariants:
 //   - A host's Prompt runs only in a live session of its own; one closed
