@@ -34,7 +34,7 @@ type Exchange struct {
 // compression summarised away shows its answer as its one text.
 func (x Exchange) Show(ctx context.Context, v ReplayView) {
 	for _, e := range x.events {
-		show(ctx, replayed{ReplayView: v}, e)
+		Show(ctx, replayed{ReplayView: v}, e)
 	}
 }
 

@@ -120,10 +120,12 @@ func (IgnoreModel) Model(context.Context, dialog.Subagent, string)              
 func (IgnoreTopic) Topic(context.Context, dialog.Subagent, dialog.Topic)                     {}
 func (IgnoreCommands) Commands(context.Context, dialog.Subagent)                             {}
 
-// show hands e, as the agent emits it, to the method of v that shows its
+// Show hands e, as the agent emits it, to the method of v that shows its
 // kind. It is the one place an event's kind is looked at: the agent
-// emits events as values, a front end sees only its view.
-func show(ctx context.Context, v Events, e dialog.Event) {
+// emits events as values, a front end sees only its view. The host shows
+// each event of a turn with it; a front end's test shows its view every
+// kind of dialog.Kinds with it.
+func Show(ctx context.Context, v Events, e dialog.Event) {
 	from := e.From()
 	switch e := e.(type) {
 	case dialog.TextEvent:

@@ -42,7 +42,7 @@ func (m *methods) add(name string) { m.called = append(m.called, name) }
 // Every kind of event the agent can emit (dialog.Kinds, which dialog's
 // own test holds to every kind it declares) reaches a view method of its
 // own, and every method of a view shows one kind: a kind added to dialog
-// without its case in show fails this test, and a method added to Events
+// without its case in Show fails this test, and a method added to Events
 // fails to compile in every front end until it shows or ignores it.
 func TestShowCoversEveryKind(t *testing.T) {
 	kinds := dialog.Kinds()
@@ -67,11 +67,11 @@ func TestShowCoversEveryKind(t *testing.T) {
 	}
 }
 
-// showRecovering shows e through v, and is what show panicked with if it
+// showRecovering shows e through v, and is what Show panicked with if it
 // found no method for e's kind.
 func showRecovering(v Events, e dialog.Event) (unhandled any) {
 	defer func() { unhandled = recover() }()
-	show(context.Background(), v, e)
+	Show(context.Background(), v, e)
 	return nil
 }
 
@@ -79,7 +79,7 @@ func showRecovering(v Events, e dialog.Event) (unhandled any) {
 func TestShowPassesTheSubagent(t *testing.T) {
 	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	var got dialog.Subagent
-	show(context.Background(), subagentOf{got: &got}, dialog.NoticeEvent{Origin: dialog.Origin{Subagent: sub}, Text: "x"})
+	Show(context.Background(), subagentOf{got: &got}, dialog.NoticeEvent{Origin: dialog.Origin{Subagent: sub}, Text: "x"})
 	if got != sub {
 		t.Errorf("the notice reached the view from %+v, want %+v", got, sub)
 	}
@@ -115,7 +115,7 @@ type ignoreAll struct {
 func TestShowUsage(t *testing.T) {
 	var got dialog.UsageReport
 	want := dialog.UsageReport{Response: dialog.Usage{TotalTokens: 1}, Prompt: dialog.Usage{TotalTokens: 2}, Session: dialog.Usage{TotalTokens: 3}, Model: "m"}
-	show(context.Background(), usageOf{got: &got}, dialog.UsageEvent{Usage: want})
+	Show(context.Background(), usageOf{got: &got}, dialog.UsageEvent{Usage: want})
 	if got != want {
 		t.Errorf("usage %+v, want %+v", got, want)
 	}
