@@ -59,10 +59,10 @@ func (s *Session) acknowledgeAgents(ctx context.Context, emit func(dialog.Event)
 	for _, e := range pending {
 		problems, err := ack.Acknowledge(ctx, e.Definition.Name)
 		if err != nil {
-			emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("The agent %s could not be acknowledged: %v", e.Definition.Name, err)})
+			emit(dialog.NoticeEvent{Text: fmt.Sprintf("The agent %s could not be acknowledged: %v", e.Definition.Name, err)})
 		}
 		for _, p := range problems {
-			emit(dialog.Event{Kind: dialog.EventNotice, Text: p.Error()})
+			emit(dialog.NoticeEvent{Text: p.Error()})
 		}
 	}
 }

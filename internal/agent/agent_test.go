@@ -132,20 +132,20 @@ func TestUsageEvents(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "hi")
-	us := evs.of(dialog.EventUsage)
+	us := only[dialog.UsageEvent](evs)
 	first := dialog.Usage{PromptTokens: 10, CandidatesTokens: 3, ThoughtsTokens: 4, TotalTokens: 17}
-	if len(us) != 2 || us[0].Usage != first || us[0].PromptUsage != first || us[0].SessionUsage != first {
+	if len(us) != 2 || us[0].Usage.Response != first || us[0].Usage.Prompt != first || us[0].Usage.Session != first {
 		t.Fatalf("usage events = %+v", us)
 	}
 	sum := dialog.Usage{PromptTokens: 30, CandidatesTokens: 4, ThoughtsTokens: 4, TotalTokens: 38}
-	if res.Usage != sum || us[1].PromptUsage != sum || us[1].SessionUsage != sum {
+	if res.Usage != sum || us[1].Usage.Prompt != sum || us[1].Usage.Session != sum {
 		t.Errorf("summed usage = %+v, events %+v", res.Usage, us[1])
 	}
 	// The next prompt's sums start again; the session's go on.
 	_, evs = prompt(t, s, "more")
-	us = evs.of(dialog.EventUsage)
+	us = only[dialog.UsageEvent](evs)
 	second := dialog.Usage{PromptTokens: 20, CandidatesTokens: 1, TotalTokens: 21}
-	if len(us) != 1 || us[0].PromptUsage != second || us[0].SessionUsage != (dialog.Usage{PromptTokens: 50, CandidatesTokens: 5, ThoughtsTokens: 4, TotalTokens: 59}) {
+	if len(us) != 1 || us[0].Usage.Prompt != second || us[0].Usage.Session != (dialog.Usage{PromptTokens: 50, CandidatesTokens: 5, ThoughtsTokens: 4, TotalTokens: 59}) {
 		t.Errorf("second prompt's usage events = %+v", us)
 	}
 	if infos := a.LiveSessions(); len(infos) != 1 || infos[0].Usage.TotalTokens != 59 || infos[0].Prompts != 2 || infos[0].Title != "hi" {

@@ -25,7 +25,7 @@ func TestAPIErrorEndsTheTurnInASentence(t *testing.T) {
 	if res.StopReason != dialog.StopError || !ok || e.Kind != apierror.InvalidKey {
 		t.Fatalf("result = %+v, want an invalid key's *apierror.Error", res)
 	}
-	if got := evs.of(dialog.EventError); len(got) != 1 || got[0].Err.Error() != e.Sentence {
+	if got := only[dialog.ErrorEvent](evs); len(got) != 1 || got[0].Err.Error() != e.Sentence {
 		t.Errorf("error events = %+v, want the sentence", got)
 	}
 	if strings.Contains(e.Sentence, "map[") || !strings.Contains(apierror.Raw(res.Err).Error(), "API_KEY_INVALID") {
@@ -49,7 +49,7 @@ func TestMissingReferenceIsANotice(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{Workspace: ws})
 	_, evs := prompt(t, a.NewSession(), "@no-such-file.txt explain @here.txt")
-	notices := evs.of(dialog.EventNotice)
+	notices := only[dialog.NoticeEvent](evs)
 	if len(notices) != 1 || notices[0].Text != "@no-such-file.txt was not attached: no file or directory in the workspace matches it." {
 		t.Errorf("notices = %+v", notices)
 	}

@@ -24,14 +24,14 @@ func TestCancelMidStream(t *testing.T) {
 	var evs events
 	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, func(ev dialog.Event) {
 		evs.emit(ev)
-		if ev.Kind == dialog.EventText {
+		if _, ok := ev.(dialog.TextEvent); ok {
 			cancel() // the server keeps the stream open: only cancelling ends it
 		}
 	})
 	if res.StopReason != dialog.StopCancelled || !errors.Is(res.Err, context.Canceled) {
 		t.Fatalf("result = %+v", res)
 	}
-	if len(evs.of(dialog.EventError)) != 0 {
+	if len(only[dialog.ErrorEvent](evs)) != 0 {
 		t.Errorf("cancelling is not an error: %v", evs.kinds())
 	}
 	// The cut-off answer is not kept; the prompt is.
@@ -83,13 +83,13 @@ func TestCancelMidConfirmation(t *testing.T) {
 	}
 	// The second call, started with the first, was cancelled waiting
 	// to ask after it, or before it started.
-	got := evs.of(dialog.EventToolResult)
+	got := only[dialog.ToolResultEvent](evs)
 	if len(got) == 0 || len(got) > 2 {
 		t.Errorf("results = %+v", got)
 	}
 	for _, ev := range got {
-		if ev.ToolResult.Status != dialog.StatusCancelled {
-			t.Errorf("result = %+v, want cancelled", ev.ToolResult)
+		if ev.Result.Status != dialog.StatusCancelled {
+			t.Errorf("result = %+v, want cancelled", ev.Result)
 		}
 	}
 	prompt(t, s, "next")
@@ -122,7 +122,7 @@ func TestCancelMidTool(t *testing.T) {
 	if res.StopReason != dialog.StopCancelled {
 		t.Fatalf("result = %+v", res)
 	}
-	if got := evs.of(dialog.EventToolResult); len(got) != 1 || got[0].ToolResult.Status != dialog.StatusCancelled {
+	if got := only[dialog.ToolResultEvent](evs); len(got) != 1 || got[0].Result.Status != dialog.StatusCancelled {
 		t.Errorf("results = %+v", got)
 	}
 	prompt(t, s, "next")

@@ -106,9 +106,9 @@ func (t *modelTurn) add(c *chat, p *genai.Part) (dialog.Event, bool) {
 			t.keep(&genai.Part{ThoughtSignature: p.ThoughtSignature})
 		}
 		if strings.TrimSpace(p.Text) == "" {
-			return dialog.Event{}, false
+			return nil, false
 		}
-		return dialog.Event{Kind: dialog.EventThought, Thought: parseThought(p.Text)}, true
+		return dialog.ThoughtEvent{Thought: parseThought(p.Text)}, true
 	case p.FunctionCall != nil:
 		fc := *p.FunctionCall
 		fc.ID = c.callID(&fc)
@@ -117,17 +117,17 @@ func (t *modelTurn) add(c *chat, p *genai.Part) (dialog.Event, bool) {
 		}
 		t.calls = append(t.calls, &fc)
 		t.keep(&genai.Part{FunctionCall: &fc, ThoughtSignature: p.ThoughtSignature})
-		return dialog.Event{}, false
+		return nil, false
 	case isText(p):
 		t.keep(&genai.Part{Text: p.Text, ThoughtSignature: p.ThoughtSignature})
 		if p.Text == "" {
-			return dialog.Event{}, false
+			return nil, false
 		}
 		t.text.WriteString(p.Text)
-		return dialog.Event{Kind: dialog.EventText, Text: p.Text}, true
+		return dialog.TextEvent{Text: p.Text}, true
 	default:
 		t.keep(p)
-		return dialog.Event{}, false
+		return nil, false
 	}
 }
 

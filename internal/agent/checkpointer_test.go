@@ -81,7 +81,7 @@ func TestFailedCheckpointIsANoticeAndTheEditGoesOn(t *testing.T) {
 	if res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
 	}
-	notices := evs.of(dialog.EventNotice)
+	notices := only[dialog.NoticeEvent](evs)
 	if len(notices) != 1 || !strings.Contains(notices[0].Text, "git is broken") {
 		t.Errorf("notices %+v; want the checkpoint's failure", notices)
 	}

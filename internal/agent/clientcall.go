@@ -21,7 +21,7 @@ import (
 // door (the user is asked, through the Confirmer or with the edit's
 // change, wherever they would be), an edit landed through the front end
 // and checkpointed and journaled as any. emit (which may be nil) hears
-// its EventToolCall and EventToolResult; the result is returned too.
+// its ToolCallEvent and ToolResultEvent; the result is returned too.
 //
 // The call and its answer are recorded in the history as Gemini CLI
 // records the client-initiated calls it keeps: the call as the model's
@@ -47,8 +47,8 @@ func (s *Session) RunCall(ctx context.Context, name string, args map[string]any,
 		s:   s,
 		ctx: ctx,
 		emit: func(ev dialog.Event) {
-			if ev.Kind == dialog.EventToolResult {
-				result = ev.ToolResult
+			if r, ok := ev.(dialog.ToolResultEvent); ok {
+				result = r.Result
 			}
 			emit(ev)
 		},
@@ -61,7 +61,7 @@ func (s *Session) RunCall(ctx context.Context, name string, args map[string]any,
 	s.chat.record(&genai.Content{Role: genai.RoleUser, Parts: t.runCall(&toolRun{fc: fc, start: s.agent.cfg.Now()})})
 	s.keepJournal(t.journal)
 	if err := s.persist(ctx, dialog.Usage{}, nil); err != nil {
-		emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
+		emit(dialog.NoticeEvent{Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
 	}
 	return result, nil
 }

@@ -73,7 +73,7 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 			if !slices.Equal(asked, []bool{true}) {
 				t.Errorf("landed with Ask %v; want the user asked once", asked)
 			}
-			if kinds := evs.kinds(); !slices.Equal(kinds, []dialog.EventKind{dialog.EventToolCall, dialog.EventToolResult}) {
+			if kinds := evs.kinds(); !slices.Equal(kinds, []string{"ToolCallEvent", "ToolResultEvent"}) {
 				t.Errorf("events %v; want the call and its result", kinds)
 			}
 			if n := len(cp.reqs); n != 2 || cp.reqs[1].Tool != "write" || cp.reqs[1].History[len(cp.reqs[1].History)-1].Parts[0].FunctionCall == nil {

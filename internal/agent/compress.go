@@ -143,7 +143,7 @@ func (t *turn) summarizeHistory(history []*genai.Content, before int32, trigger 
 	// gone: the next prompt tells it all again, as Gemini CLI does.
 	t.s.editor.reset()
 	info := dialog.CompressionInfo{Before: before, After: after}
-	t.emit(dialog.Event{Kind: dialog.EventCompressed, Compressed: info})
+	t.emit(dialog.CompressedEvent{Compression: info})
 	return info, nil
 }
 

@@ -51,7 +51,7 @@ func conversation() []geminitest.Turn {
 func converse(t *testing.T, s *agent.Session) {
 	t.Helper()
 	for _, p := range []string{longPrompt, midPrompt, shortPrompt} {
-		if res, evs := prompt(t, s, p); res.StopReason != dialog.StopEndTurn || len(evs.of(dialog.EventCompressed)) != 0 {
+		if res, evs := prompt(t, s, p); res.StopReason != dialog.StopEndTurn || len(only[dialog.CompressedEvent](evs)) != 0 {
 			t.Fatalf("prompt %.10q: %+v, events %v", p, res, evs.kinds())
 		}
 	}
@@ -141,12 +141,12 @@ func TestCompressionThatShrinks(t *testing.T) {
 	equalTexts(t, "next request", reqs[2].Contents, append(compressed, "user: fourth")...)
 
 	// Before is what the last response reported, after the fake's count.
-	got := evs.of(dialog.EventCompressed)
+	got := only[dialog.CompressedEvent](evs)
 	want := dialog.CompressionInfo{Before: 600, After: quarterTokens(reqs[1].Contents)}
-	if len(got) != 1 || got[0].Compressed != want {
+	if len(got) != 1 || got[0].Compression != want {
 		t.Errorf("compressed events = %+v, want one with %+v", got, want)
 	}
-	if kinds := evs.kinds(); kinds[0] != dialog.EventCompressed {
+	if kinds := evs.kinds(); kinds[0] != "CompressedEvent" {
 		t.Errorf("events = %v, want the compression first", kinds)
 	}
 }
@@ -162,7 +162,7 @@ func TestCompressionAgainKeepsTheSnapshot(t *testing.T) {
 	converse(t, s)
 	prompt(t, s, "fourth")
 	_, evs := prompt(t, s, "fifth")
-	if n := len(evs.of(dialog.EventCompressed)); n != 1 {
+	if n := len(only[dialog.CompressedEvent](evs)); n != 1 {
 		t.Fatalf("%d compressions in the fifth prompt, want 1", n)
 	}
 	var second geminitest.Request
@@ -192,7 +192,7 @@ func TestCompressionThatWouldGrowIsDiscarded(t *testing.T) {
 	s := a.NewSession()
 	converse(t, s)
 	res, evs := prompt(t, s, "fourth")
-	if res.StopReason != dialog.StopEndTurn || len(evs.of(dialog.EventCompressed)) != 0 {
+	if res.StopReason != dialog.StopEndTurn || len(only[dialog.CompressedEvent](evs)) != 0 {
 		t.Fatalf("result = %+v, events %v: nothing to report", res, evs.kinds())
 	}
 	original := []string{
@@ -229,7 +229,7 @@ func TestFailedSummaryKeepsTheHistory(t *testing.T) {
 			if res.StopReason != dialog.StopEndTurn || res.Text != "fourth answer" {
 				t.Fatalf("result = %+v: a failed summary must not fail the prompt", res)
 			}
-			if k := evs.kinds(); len(evs.of(dialog.EventCompressed)) != 0 || len(evs.of(dialog.EventError)) != 0 {
+			if k := evs.kinds(); len(only[dialog.CompressedEvent](evs)) != 0 || len(only[dialog.ErrorEvent](evs)) != 0 {
 				t.Errorf("events = %v", k)
 			}
 			reqs := srv.Requests()
@@ -240,7 +240,7 @@ func TestFailedSummaryKeepsTheHistory(t *testing.T) {
 
 			// A failed summary is tried again at the next request.
 			_, evs = prompt(t, s, "fifth")
-			if n := len(evs.of(dialog.EventCompressed)); n != 1 {
+			if n := len(only[dialog.CompressedEvent](evs)); n != 1 {
 				t.Errorf("%d compressions at the next prompt, want 1", n)
 			}
 		})
@@ -257,10 +257,10 @@ func TestSummaryIsRetried(t *testing.T) {
 	s := a.NewSession()
 	converse(t, s)
 	_, evs := prompt(t, s, "fourth")
-	if len(sl.got()) != 1 || len(evs.of(dialog.EventRetry)) != 1 {
+	if len(sl.got()) != 1 || len(only[dialog.RetryEvent](evs)) != 1 {
 		t.Errorf("waits %v, events %v: want one retry", sl.got(), evs.kinds())
 	}
-	if n := len(evs.of(dialog.EventCompressed)); n != 1 {
+	if n := len(only[dialog.CompressedEvent](evs)); n != 1 {
 		t.Errorf("%d compressions, want 1", n)
 	}
 }
@@ -287,7 +287,7 @@ func TestCompressionThresholdSetting(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{TokenLimit: 2000, CompressionThreshold: 0.25})
 	s := a.NewSession()
 	converse(t, s)
-	if _, evs := prompt(t, s, "fourth"); len(evs.of(dialog.EventCompressed)) != 1 {
+	if _, evs := prompt(t, s, "fourth"); len(only[dialog.CompressedEvent](evs)) != 1 {
 		t.Errorf("events = %v, want a compression", evs.kinds())
 	}
 }
@@ -307,7 +307,7 @@ func TestCancelWhileSummarising(t *testing.T) {
 		}
 	}()
 	res, evs := promptCtx(ctx, s, "fourth")
-	if res.StopReason != dialog.StopCancelled || len(evs.of(dialog.EventCompressed)) != 0 || len(evs.of(dialog.EventError)) != 0 {
+	if res.StopReason != dialog.StopCancelled || len(only[dialog.CompressedEvent](evs)) != 0 || len(only[dialog.ErrorEvent](evs)) != 0 {
 		t.Errorf("result = %+v, events %v", res, evs.kinds())
 	}
 	if got := methods(srv.Requests()[3:]); strings.Join(got, ",") != "generateContent" {
@@ -396,7 +396,7 @@ func TestCompressionModelFollowsTheTurnsModel(t *testing.T) {
 			a, _ := newAgent(t, srv, agent.Config{Model: tc.model, TokenLimit: 1000})
 			s := a.NewSession()
 			converse(t, s)
-			if res, evs := prompt(t, s, "fourth"); res.Text != "fourth answer" || len(evs.of(dialog.EventCompressed)) != 1 {
+			if res, evs := prompt(t, s, "fourth"); res.Text != "fourth answer" || len(only[dialog.CompressedEvent](evs)) != 1 {
 				t.Fatalf("result %+v, events %v", res, evs.kinds())
 			}
 			var summary *geminitest.Request
@@ -439,7 +439,7 @@ func TestCompressionAfterAModelChange(t *testing.T) {
 	s := a.NewSession()
 	converse(t, s)
 	a.SetModel("gemini-2.5-flash")
-	if res, evs := prompt(t, s, "fourth"); res.Text != "fourth answer" || len(evs.of(dialog.EventCompressed)) != 1 {
+	if res, evs := prompt(t, s, "fourth"); res.Text != "fourth answer" || len(only[dialog.CompressedEvent](evs)) != 1 {
 		t.Fatalf("result %+v, events %v", res, evs.kinds())
 	}
 	reqs := srv.Requests()

@@ -64,8 +64,8 @@ func TestConfirmation(t *testing.T) {
 				t.Errorf("ran %q, want %q (the first two in any order)", got, tc.ran)
 			}
 			var statuses []dialog.Status
-			for _, ev := range append(evs1, evs2...).of(dialog.EventToolResult) {
-				statuses = append(statuses, ev.ToolResult.Status)
+			for _, ev := range only[dialog.ToolResultEvent](append(evs1, evs2...)) {
+				statuses = append(statuses, ev.Result.Status)
 			}
 			if !slices.Equal(statuses, tc.statuses) {
 				t.Errorf("statuses = %v, want %v", statuses, tc.statuses)
@@ -139,7 +139,7 @@ func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
 	}}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: broken})
 	_, evs := prompt(t, a.NewSession(), "clean")
-	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != dialog.StatusError {
+	if r := only[dialog.ToolResultEvent](evs)[0].Result; r.Status != dialog.StatusError {
 		t.Errorf("result = %+v", r)
 	}
 	if fr := responses(t, srv.Requests()[1]); fr[0].Response["error"] != "Asking the user for approval failed: client went away" {
@@ -148,7 +148,7 @@ func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
 
 	b, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
 	_, evs = prompt(t, b.NewSession(), "list")
-	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != dialog.StatusRejected {
+	if r := only[dialog.ToolResultEvent](evs)[0].Result; r.Status != dialog.StatusRejected {
 		t.Errorf("without a confirmer, result = %+v", r)
 	}
 	if len(sh.commands()) != 0 {
@@ -246,9 +246,9 @@ func TestEditsAskedPerMode(t *testing.T) {
 					}
 				}
 			}
-			for _, ev := range evs.of(dialog.EventToolResult) {
-				if ev.ToolResult.Status != dialog.StatusOK {
-					t.Errorf("result %+v", ev.ToolResult)
+			for _, ev := range only[dialog.ToolResultEvent](evs) {
+				if ev.Result.Status != dialog.StatusOK {
+					t.Errorf("result %+v", ev.Result)
 				}
 			}
 		})
@@ -272,9 +272,9 @@ func TestDeclinedEditIsNotAllowedLater(t *testing.T) {
 	if !slices.Equal(asked, []bool{true, true}) {
 		t.Errorf("asked = %v", asked)
 	}
-	for _, ev := range evs.of(dialog.EventToolResult) {
-		if ev.ToolResult.Status != dialog.StatusRejected {
-			t.Errorf("result %+v, want rejected", ev.ToolResult)
+	for _, ev := range only[dialog.ToolResultEvent](evs) {
+		if ev.Result.Status != dialog.StatusRejected {
+			t.Errorf("result %+v, want rejected", ev.Result)
 		}
 	}
 }
@@ -285,7 +285,7 @@ func TestEditWithoutLander(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "a\n"})), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: dialog.ApprovalYolo})
 	_, evs := prompt(t, a.NewSession(), "edit")
-	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != dialog.StatusError || r.Display != "no front end lands file changes; the change was not applied" {
+	if r := only[dialog.ToolResultEvent](evs)[0].Result; r.Status != dialog.StatusError || r.Display != "no front end lands file changes; the change was not applied" {
 		t.Errorf("result %+v", r)
 	}
 }
@@ -305,7 +305,7 @@ func TestConfirmerThatCannotAskExplainsItself(t *testing.T) {
 	}}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: nobody})
 	_, evs := prompt(t, a.NewSession(), "build")
-	if r := evs.of(dialog.EventToolResult)[0].ToolResult; r.Status != dialog.StatusRejected {
+	if r := only[dialog.ToolResultEvent](evs)[0].Result; r.Status != dialog.StatusRejected {
 		t.Errorf("result = %+v, want rejected", r)
 	}
 	if fr := responses(t, srv.Requests()[1]); fr[0].Response["error"] != why {

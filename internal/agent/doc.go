@@ -47,7 +47,7 @@
 //
 // The approval mode is the agent's, unless a session chose its own (the
 // planning tools through Result.Mode, /plan): then the session's, until
-// the agent's is set anew. A call that switches it is an EventMode. The
+// the agent's is set anew. A call that switches it is a ModeEvent. The
 // session's mode, and the plan last approved in it, are saved with it and
 // restored on resume, within what the agent allows (persist.go,
 // restoredMode: an untrusted folder lowers auto_edit and yolo to default).

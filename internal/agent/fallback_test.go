@@ -61,18 +61,18 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 				t.Errorf("asked %+v", asked)
 			}
 			// A daily quota is not waited for.
-			if len(sl.got()) != 0 || len(evs.of(dialog.EventRetry)) != 0 {
+			if len(sl.got()) != 0 || len(only[dialog.RetryEvent](evs)) != 0 {
 				t.Errorf("waited %v before falling back", sl.got())
 			}
-			if n := evs.of(dialog.EventNotice); len(n) != 1 || n[0].Text != switchNotice {
+			if n := only[dialog.NoticeEvent](evs); len(n) != 1 || n[0].Text != switchNotice {
 				t.Errorf("notices = %+v", n)
 			}
 			// The rest of the session uses Flash, without telling again; a
 			// new session is told once.
-			if _, evs := prompt(t, s, "more"); len(evs.of(dialog.EventNotice)) != 0 {
-				t.Errorf("told again: %v", evs.of(dialog.EventNotice))
+			if _, evs := prompt(t, s, "more"); len(only[dialog.NoticeEvent](evs)) != 0 {
+				t.Errorf("told again: %v", only[dialog.NoticeEvent](evs))
 			}
-			if _, evs := prompt(t, a.NewSession(), "other"); len(evs.of(dialog.EventNotice)) != 1 {
+			if _, evs := prompt(t, a.NewSession(), "other"); len(only[dialog.NoticeEvent](evs)) != 1 {
 				t.Errorf("another session was not told of the switch: %v", evs.kinds())
 			}
 			if got := modelsAsked(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3-flash-preview", "gemini-3-flash-preview", "gemini-3-flash-preview"}) {
@@ -100,7 +100,7 @@ func TestProQuotaUserDeclines(t *testing.T) {
 	if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
 		t.Fatalf("result = %+v, want the quota error", res)
 	}
-	if len(c.asked()) != 1 || len(evs.of(dialog.EventNotice)) != 0 || len(srv.Requests()) != 1 {
+	if len(c.asked()) != 1 || len(only[dialog.NoticeEvent](evs)) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("asked %d times, events %v, %d requests", len(c.asked()), evs.kinds(), len(srv.Requests()))
 	}
 	prompt(t, s, "again")
@@ -136,7 +136,7 @@ func TestProQuotaWithNobodyToAsk(t *testing.T) {
 			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: tc.confirmer, Fallback: tc.mode})
 			res, evs := prompt(t, a.NewSession(), "hi")
 			if tc.switched {
-				if res.Text != "from flash" || len(evs.of(dialog.EventNotice)) != 1 {
+				if res.Text != "from flash" || len(only[dialog.NoticeEvent](evs)) != 1 {
 					t.Errorf("result = %+v, events %v", res, evs.kinds())
 				}
 				return
@@ -193,7 +193,7 @@ func TestPersistentRateLimitFallsBack(t *testing.T) {
 	if len(sl.got()) != 2 {
 		t.Errorf("waits = %v", sl.got())
 	}
-	if k := evs.kinds(); !slices.Equal(k[:3], []dialog.EventKind{dialog.EventRetry, dialog.EventNotice, dialog.EventRetry}) {
+	if k := evs.kinds(); !slices.Equal(k[:3], []string{"RetryEvent", "NoticeEvent", "RetryEvent"}) {
 		t.Errorf("events = %v", k)
 	}
 }

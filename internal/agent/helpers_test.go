@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -78,18 +79,20 @@ type events []dialog.Event
 
 func (e *events) emit(ev dialog.Event) { *e = append(*e, ev) }
 
-func (e events) kinds() []dialog.EventKind {
-	var ks []dialog.EventKind
+// kinds are the names of e's kinds, in order ("TextEvent").
+func (e events) kinds() []string {
+	var ks []string
 	for _, ev := range e {
-		ks = append(ks, ev.Kind)
+		ks = append(ks, reflect.TypeOf(ev).Name())
 	}
 	return ks
 }
 
-func (e events) of(kind dialog.EventKind) events {
-	var out events
+// only is the events of e of kind E.
+func only[E dialog.Event](e events) []E {
+	var out []E
 	for _, ev := range e {
-		if ev.Kind == kind {
+		if ev, ok := ev.(E); ok {
 			out = append(out, ev)
 		}
 	}
@@ -102,14 +105,21 @@ func (e events) of(kind dialog.EventKind) events {
 // a time.
 func (e events) byCall(ids ...string) events {
 	rank := func(ev dialog.Event) int {
-		id := ev.ToolCall.CallID
-		if ev.Kind == dialog.EventToolResult {
-			id = ev.ToolResult.CallID
+		id := ""
+		switch ev := ev.(type) {
+		case dialog.ToolCallEvent:
+			id = ev.Call.CallID
+		case dialog.ToolResultEvent:
+			id = ev.Result.CallID
 		}
 		return slices.Index(ids, id)
 	}
 	tool := func(ev dialog.Event) bool {
-		return ev.Kind == dialog.EventToolCall || ev.Kind == dialog.EventToolResult
+		switch ev.(type) {
+		case dialog.ToolCallEvent, dialog.ToolResultEvent:
+			return true
+		}
+		return false
 	}
 	out := slices.Clone(e)
 	for lo := 0; lo < len(out); lo++ {

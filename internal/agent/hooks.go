@@ -109,7 +109,7 @@ type HookToolConfig struct {
 func (t *turn) fireHook(name, target string, input map[string]any) HookOutcome {
 	out := t.s.fireHook(t.ctx, name, target, input)
 	for _, msg := range out.Messages {
-		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: msg})
+		t.emit(dialog.NoticeEvent{Text: msg})
 	}
 	return out
 }
@@ -201,7 +201,7 @@ func (t *turn) beforeTool(run *toolRun, tool tools.Tool, call tools.Call, args m
 		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
 	}
 	hooked.call = next
-	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), run.fc.Name, toJSONText(hooked.args))})
+	t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), run.fc.Name, toJSONText(hooked.args))})
 	return hooked, tools.Result{}, true
 }
 
@@ -288,7 +288,7 @@ func toJSONText(v any) string {
 
 // stopByHook ends the turn a hook stopped, and tells the user why.
 func (t *turn) stopByHook(reason string) dialog.PromptResult {
-	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookStoppedPrefix + reason})
+	t.emit(dialog.NoticeEvent{Text: hookStoppedPrefix + reason})
 	return t.stop(dialog.StopEndTurn, nil)
 }
 
@@ -315,7 +315,7 @@ func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResul
 		t.s.chat.record(input)
 		return t.stopByHook(out.StopReason)
 	case out.Block:
-		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + out.Reason})
+		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
 		return t.stop(dialog.StopEndTurn, nil)
 	case out.AdditionalContext != "":
 		input.Parts = append(input.Parts, genai.NewPartFromText(hookContext(out.AdditionalContext)))
@@ -329,7 +329,7 @@ func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResul
 		case !out.Block:
 			return res
 		}
-		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + out.Reason})
+		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
 		res = t.run(genai.NewContentFromText(out.Reason, genai.RoleUser))
 	}
 	return res
@@ -490,7 +490,7 @@ func (t *turn) endByHook(end *hookEnd) dialog.PromptResult {
 	if end.stop {
 		return t.stopByHook(end.reason)
 	}
-	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + end.reason})
+	t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + end.reason})
 	return t.stop(dialog.StopEndTurn, nil)
 }
 
@@ -516,7 +516,7 @@ func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateConte
 	if out.LLMResponse != nil {
 		resp, err := syntheticResponse(out.LLMResponse)
 		if err != nil {
-			t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("A BeforeModel hook's llm_response was ignored: %v.", err)})
+			t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("A BeforeModel hook's llm_response was ignored: %v.", err)})
 		}
 		answer = resp
 	}
@@ -524,7 +524,7 @@ func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateConte
 	case out.Block && answer == nil:
 		return req, nil, &hookEnd{reason: out.Reason}
 	case out.Block:
-		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: hookBlockedPrompt + out.Reason})
+		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
 		return req, answer, nil
 	case answer != nil:
 		return req, answer, nil
@@ -533,7 +533,7 @@ func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateConte
 	}
 	changed, err := applyHookRequest(req, out.LLMRequest)
 	if err != nil {
-		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("A BeforeModel hook's llm_request was ignored: %v.", err)})
+		t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("A BeforeModel hook's llm_request was ignored: %v.", err)})
 		return req, nil, nil
 	}
 	return changed, nil, nil
@@ -585,6 +585,6 @@ func (m *afterModel) fire(resp *genai.GenerateContentResponse) (*genai.GenerateC
 func (m *afterModel) tell(msg string) {
 	if !m.told[msg] {
 		m.told[msg] = true
-		m.t.emit(dialog.Event{Kind: dialog.EventNotice, Text: msg})
+		m.t.emit(dialog.NoticeEvent{Text: msg})
 	}
 }

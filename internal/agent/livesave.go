@@ -86,7 +86,7 @@ func (s *Session) savePartial(c *genai.Content, emit func(dialog.Event)) {
 func (s *Session) liveFailed(err error, emit func(dialog.Event)) {
 	s.live.off = true
 	s.agent.cfg.Logger.Warn("saving the running prompt", zap.String("sessionId", s.id), zap.Error(err))
-	emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("The prompt could not be saved as it runs, so until it ends it would not survive the process stopping: %v", err)})
+	emit(dialog.NoticeEvent{Text: fmt.Sprintf("The prompt could not be saved as it runs, so until it ends it would not survive the process stopping: %v", err)})
 }
 
 // ended takes the parts answering call i of the answer being run and,

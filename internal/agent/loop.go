@@ -80,10 +80,10 @@ func (t *turn) stopLoop(loop *LoopError) dialog.PromptResult {
 	t.s.agent.log.loopDetected(t.promptID, loop)
 	t.loops.found++
 	if t.loops.found > 1 {
-		t.emit(dialog.Event{Kind: dialog.EventNotice, Text: loop.Error()})
+		t.emit(dialog.NoticeEvent{Text: loop.Error()})
 		return t.stop(dialog.StopLoopDetected, loop)
 	}
-	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: "A potential loop was detected: " + loop.detail() +
+	t.emit(dialog.NoticeEvent{Text: "A potential loop was detected: " + loop.detail() +
 		". The model was told so, and asked to step back and rethink its approach."})
 	detail := loop.Repeated
 	if loop.Analysis != "" || detail == "" {
@@ -161,10 +161,11 @@ func (d *loopDetector) checkCall(fc *genai.FunctionCall) error {
 // checkEvent takes an event as it is streamed and returns a *LoopError
 // when the model's text has started repeating itself.
 func (d *loopDetector) checkEvent(ev dialog.Event) error {
-	if d.off || ev.Kind != dialog.EventText {
+	text, ok := ev.(dialog.TextEvent)
+	if d.off || !ok {
 		return nil
 	}
-	if chunk, ok := d.content.add(ev.Text); ok {
+	if chunk, ok := d.content.add(text.Text); ok {
 		return &LoopError{Repeated: fmt.Sprintf("the model wrote the same text %d times: %q",
 			contentLoopThreshold, strings.TrimSpace(chunk))}
 	}

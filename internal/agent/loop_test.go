@@ -42,11 +42,11 @@ func loopErr(t *testing.T, res dialog.PromptResult, evs events) *agent.LoopError
 	if !ok {
 		t.Fatalf("err = %v, want a *agent.LoopError", res.Err)
 	}
-	notices := evs.of(dialog.EventNotice)
+	notices := only[dialog.NoticeEvent](evs)
 	if len(notices) != 2 || !strings.Contains(notices[0].Text, "The model was told so") || notices[1].Text != loop.Error() {
 		t.Errorf("notices = %+v, want the first loop's, then one saying %q", notices, loop.Error())
 	}
-	if len(evs.of(dialog.EventError)) != 0 {
+	if len(only[dialog.ErrorEvent](evs)) != 0 {
 		t.Errorf("a loop is not an error event: %v", evs.kinds())
 	}
 	return loop
@@ -80,7 +80,7 @@ func TestToolCallLoopStopsTheTurn(t *testing.T) {
 	}
 	// The fifth call is not run: the model is told of the loop, and its
 	// next call, the sixth the same, is the second loop.
-	if n := len(evs.of(dialog.EventToolResult)); n != 4 || res.ToolCalls != 4 {
+	if n := len(only[dialog.ToolResultEvent](evs)); n != 4 || res.ToolCalls != 4 {
 		t.Errorf("%d results, %d calls run, want 4", n, res.ToolCalls)
 	}
 	if n := len(srv.Requests()); n != 6 {
@@ -144,7 +144,7 @@ func TestToolCallsThatAreNotALoop(t *testing.T) {
 			if res.StopReason != dialog.StopEndTurn || res.ToolCalls != len(tc.turns) {
 				t.Errorf("result = %+v, want the end of the turn after %d calls", res, len(tc.turns))
 			}
-			if n := len(evs.of(dialog.EventNotice)); n != 0 {
+			if n := len(only[dialog.NoticeEvent](evs)); n != 0 {
 				t.Errorf("%d notices", n)
 			}
 		})
@@ -176,7 +176,7 @@ func TestIdenticalCallsInOneAnswerAreALoop(t *testing.T) {
 	s := a.NewSession()
 	res, evs := prompt(t, s, "read")
 	loopErr(t, res, evs)
-	if res.ToolCalls != 0 || len(evs.of(dialog.EventToolCall)) != 0 {
+	if res.ToolCalls != 0 || len(only[dialog.ToolCallEvent](evs)) != 0 {
 		t.Errorf("%d calls run, want none of the looping answers'", res.ToolCalls)
 	}
 	prompt(t, s, "next")
@@ -214,7 +214,7 @@ func TestContentLoopStopsTheStream(t *testing.T) {
 		t.Errorf("loop message = %q", loop.Error())
 	}
 	// Text stops at once: the delta that completed the loop is not shown.
-	if n := len(evs.of(dialog.EventText)); n >= 2*len(chunks) {
+	if n := len(only[dialog.TextEvent](evs)); n >= 2*len(chunks) {
 		t.Errorf("%d text events of 2×%d chunks: the stream was not stopped", n, len(chunks))
 	}
 
@@ -258,7 +258,7 @@ func TestContentThatIsNotALoop(t *testing.T) {
 			if res.StopReason != dialog.StopEndTurn || res.Text != strings.Join(tc.chunks, "") {
 				t.Errorf("result = %s %v, want the whole text", res.StopReason, res.Err)
 			}
-			if n := len(evs.of(dialog.EventNotice)); n != 0 {
+			if n := len(only[dialog.NoticeEvent](evs)); n != 0 {
 				t.Errorf("%d notices", n)
 			}
 		})
@@ -276,7 +276,7 @@ func TestLoopDetectionOff(t *testing.T) {
 	if res.StopReason != dialog.StopEndTurn || res.ToolCalls != 34 {
 		t.Fatalf("stop %q after %d calls (%v), want end_turn after 34", res.StopReason, res.ToolCalls, res.Err)
 	}
-	if n := len(evs.of(dialog.EventNotice)); n != 0 {
+	if n := len(only[dialog.NoticeEvent](evs)); n != 0 {
 		t.Errorf("%d notices, want none", n)
 	}
 	if n := len(srv.Requests()); n != 35 {

@@ -62,7 +62,7 @@ func TestModelLoopCheckStopsTheTurn(t *testing.T) {
 	if loop.Analysis != "Still reading files without end." || !strings.Contains(loop.Error(), "Still reading files without end") {
 		t.Errorf("loop = %+v (%q), want the double check's analysis", loop, loop.Error())
 	}
-	if first := evs.of(dialog.EventNotice)[0].Text; !strings.Contains(first, "It keeps reading files") {
+	if first := only[dialog.NoticeEvent](evs)[0].Text; !strings.Contains(first, "It keeps reading files") {
 		t.Errorf("first notice %q does not give the analysis", first)
 	}
 	want := []string{"29:gemini-3-flash-preview", "29:gemini-3.1-pro-preview-customtools", "38:gemini-3-flash-preview", "38:gemini-3.1-pro-preview-customtools"}
@@ -144,8 +144,8 @@ func TestModelLoopCheckInterval(t *testing.T) {
 	srv := geminitest.NewTestServer(t, turns...)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	res, evs := prompt(t, a.NewSession(), "read everything")
-	if res.StopReason != dialog.StopEndTurn || len(evs.of(dialog.EventNotice)) != 0 {
-		t.Fatalf("result = %+v, notices %v", res, evs.of(dialog.EventNotice))
+	if res.StopReason != dialog.StopEndTurn || len(only[dialog.NoticeEvent](evs)) != 0 {
+		t.Fatalf("result = %+v, notices %v", res, only[dialog.NoticeEvent](evs))
 	}
 	want := []string{"29:gemini-3-flash-preview", "39:gemini-3-flash-preview", "46:gemini-3-flash-preview", "46:gemini-3.1-pro-preview-customtools"}
 	if got := checkModels(srv); fmt.Sprint(got) != fmt.Sprint(want) {
@@ -168,8 +168,8 @@ func TestModelLoopCheckFailureIsNoLoop(t *testing.T) {
 	srv := geminitest.NewTestServer(t, turns...)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	res, evs := prompt(t, a.NewSession(), "read everything")
-	if res.StopReason != dialog.StopEndTurn || len(evs.of(dialog.EventNotice)) != 0 || res.ToolCalls != 49 {
-		t.Fatalf("result = %+v, notices %v", res, evs.of(dialog.EventNotice))
+	if res.StopReason != dialog.StopEndTurn || len(only[dialog.NoticeEvent](evs)) != 0 || res.ToolCalls != 49 {
+		t.Fatalf("result = %+v, notices %v", res, only[dialog.NoticeEvent](evs))
 	}
 	want := []string{"29:gemini-3-flash-preview", "29:gemini-3-flash-preview", "39:gemini-3-flash-preview", "39:gemini-3-flash-preview",
 		"49:gemini-3-flash-preview", "49:gemini-3.1-pro-preview-customtools", "49:gemini-3.1-pro-preview-customtools"}

@@ -144,7 +144,7 @@ func TestSubagentPlanUnattendedNeverRaisesTheMode(t *testing.T) {
 		t.Errorf("after the subagent the session's mode is %s, want default", got)
 	}
 	var modes []dialog.ApprovalMode
-	for _, ev := range evs.of(dialog.EventMode) {
+	for _, ev := range only[dialog.ModeEvent](evs) {
 		modes = append(modes, ev.Mode)
 	}
 	if len(modes) == 0 || modes[0] != dialog.ApprovalPlan || slices.Contains(modes, dialog.ApprovalYolo) {

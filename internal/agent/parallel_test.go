@@ -241,13 +241,13 @@ func TestCancelStopsEveryRunningCall(t *testing.T) {
 	if n := running.Load(); n != 0 {
 		t.Errorf("%d calls still running after the turn ended", n)
 	}
-	results := evs.of(dialog.EventToolResult)
+	results := only[dialog.ToolResultEvent](evs)
 	if len(results) != 3 {
 		t.Fatalf("results = %+v", results)
 	}
 	for _, r := range results {
-		if r.ToolResult.Status != dialog.StatusCancelled {
-			t.Errorf("result = %+v, want cancelled", r.ToolResult)
+		if r.Result.Status != dialog.StatusCancelled {
+			t.Errorf("result = %+v, want cancelled", r.Result)
 		}
 	}
 	prompt(t, s, "next")
@@ -352,10 +352,8 @@ func TestADeclinedCallCancelsTheLaterBatches(t *testing.T) {
 		t.Errorf("responses = %s", toJSON(fr))
 	}
 	var statuses []string
-	for _, ev := range evs {
-		if ev.Kind == dialog.EventToolResult {
-			statuses = append(statuses, ev.ToolResult.CallID+":"+string(ev.ToolResult.Status))
-		}
+	for _, ev := range only[dialog.ToolResultEvent](evs) {
+		statuses = append(statuses, ev.Result.CallID+":"+string(ev.Result.Status))
 	}
 	slices.Sort(statuses)
 	if want := []string{"call_1:rejected", "call_2:ok", "call_3:cancelled", "call_4:cancelled", "call_5:error"}; !slices.Equal(statuses, want) {

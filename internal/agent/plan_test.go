@@ -40,7 +40,7 @@ func (p *planAsker) Ask(_ context.Context, req dialog.AskRequest) (dialog.Answer
 }
 
 // A whole plan-mode session with the real tools: enter_plan_mode asks
-// and switches the session (an EventMode); in plan mode the model's
+// and switches the session (a ModeEvent); in plan mode the model's
 // write_file of a source file and its shell command are refused in
 // Gemini CLI's words, while the plan file lands without asking;
 // exit_plan_mode asks for approval through the Asker, and the approval
@@ -96,7 +96,7 @@ func TestPlanModeSession(t *testing.T) {
 		t.Fatal(res.Err)
 	}
 	var modes []dialog.ApprovalMode
-	for _, ev := range evs.of(dialog.EventMode) {
+	for _, ev := range only[dialog.ModeEvent](evs) {
 		modes = append(modes, ev.Mode)
 	}
 	if !slices.Equal(modes, []dialog.ApprovalMode{dialog.ApprovalPlan, dialog.ApprovalAutoEdit}) {
@@ -231,7 +231,7 @@ func TestApprovedPlanInAnUntrustedFolder(t *testing.T) {
 	if s.ApprovalMode() != dialog.ApprovalDefault {
 		t.Errorf("the session's mode is %q, want default", s.ApprovalMode())
 	}
-	if got := evs.of(dialog.EventMode); len(got) != 1 || got[0].Mode != dialog.ApprovalDefault {
+	if got := only[dialog.ModeEvent](evs); len(got) != 1 || got[0].Mode != dialog.ApprovalDefault {
 		t.Errorf("mode events %+v", got)
 	}
 	out, _ := responses(t, srv.Requests()[1])[0].Response["output"].(string)

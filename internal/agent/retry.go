@@ -391,6 +391,6 @@ func apiStatus(err error) string {
 func (t *turn) wait(model string, attempt int, d time.Duration, reason string, err error) error {
 	a := t.s.agent
 	a.log.retry(model, t.promptID, attempt, err, d)
-	t.emit(dialog.Event{Kind: dialog.EventRetry, Retry: dialog.RetryInfo{Attempt: attempt, Delay: d, Reason: reason}})
+	t.emit(dialog.RetryEvent{Retry: dialog.RetryInfo{Attempt: attempt, Delay: d, Reason: reason}})
 	return a.cfg.Retry.WithDefaults().Sleep(t.ctx, d)
 }

@@ -33,7 +33,7 @@ func TestRetryOn429WithRetryInfo(t *testing.T) {
 	if res.StopReason != dialog.StopEndTurn || res.Text != "finally" {
 		t.Fatalf("result = %+v", res)
 	}
-	if len(evs.of(dialog.EventError)) != 0 {
+	if len(only[dialog.ErrorEvent](evs)) != 0 {
 		t.Errorf("a retried error is not reported: %v", evs.kinds())
 	}
 	// The server's delays, from RetryInfo and then from the message.
@@ -89,7 +89,7 @@ func TestRetryGivesUp(t *testing.T) {
 	if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
 		t.Fatalf("result = %+v", res)
 	}
-	if errs := evs.of(dialog.EventError); len(errs) != 1 || errs[0].Err.Error() != res.Err.Error() {
+	if errs := only[dialog.ErrorEvent](evs); len(errs) != 1 || errs[0].Err.Error() != res.Err.Error() {
 		t.Errorf("error events = %+v", errs)
 	}
 	if n := len(srv.Requests()); n != 3 {
@@ -172,7 +172,7 @@ func TestStreamErrorBeforeFirstChunkIsRetried(t *testing.T) {
 	if res.Text != "hello" || len(sl.got()) != 1 {
 		t.Errorf("result %+v after waits %v", res, sl.got())
 	}
-	if texts := evs.of(dialog.EventText); len(texts) != 1 {
+	if texts := only[dialog.TextEvent](evs); len(texts) != 1 {
 		t.Errorf("text events = %+v", texts)
 	}
 }
@@ -193,7 +193,7 @@ func TestStreamErrorAfterFirstChunk(t *testing.T) {
 	if len(sl.got()) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("retried after output: waits %v", sl.got())
 	}
-	if !slices.Equal(evs.kinds(), []dialog.EventKind{dialog.EventText, dialog.EventError}) {
+	if !slices.Equal(evs.kinds(), []string{"TextEvent", "ErrorEvent"}) {
 		t.Errorf("events = %v", evs.kinds())
 	}
 	prompt(t, s, "second")
@@ -225,7 +225,7 @@ func TestServerDelayResetsBackoff(t *testing.T) {
 // retries returns the retry events' infos.
 func (e events) retries() []dialog.RetryInfo {
 	var out []dialog.RetryInfo
-	for _, ev := range e.of(dialog.EventRetry) {
+	for _, ev := range only[dialog.RetryEvent](e) {
 		out = append(out, ev.Retry)
 	}
 	return out
@@ -241,7 +241,7 @@ type watchedSleeps struct {
 
 func (w *watchedSleeps) sleep(ctx context.Context, d time.Duration) error {
 	w.waits = append(w.waits, d)
-	w.told = append(w.told, len(w.evs.of(dialog.EventRetry)))
+	w.told = append(w.told, len(only[dialog.RetryEvent](*w.evs)))
 	return ctx.Err()
 }
 
@@ -309,7 +309,7 @@ func Test503ThreeTimesThenSuccess(t *testing.T) {
 			t.Errorf("retry %d = %+v (waits %v)", i+1, r, sl.got())
 		}
 	}
-	if k := evs.kinds(); k[len(k)-2] != dialog.EventText || len(evs.of(dialog.EventError)) != 0 {
+	if k := evs.kinds(); k[len(k)-2] != "TextEvent" || len(only[dialog.ErrorEvent](evs)) != 0 {
 		t.Errorf("events = %v", k)
 	}
 }
@@ -332,7 +332,7 @@ func TestCancelledBackoffKeepsHistoryValid(t *testing.T) {
 	if res.StopReason != dialog.StopCancelled || !errors.Is(res.Err, context.Canceled) {
 		t.Fatalf("result = %+v", res)
 	}
-	if len(evs.of(dialog.EventRetry)) != 1 || len(evs.of(dialog.EventError)) != 0 {
+	if len(only[dialog.RetryEvent](evs)) != 1 || len(only[dialog.ErrorEvent](evs)) != 0 {
 		t.Errorf("events = %v, want the retry shown and no error", evs.kinds())
 	}
 	if res, _ := prompt(t, s, "second"); res.StopReason != dialog.StopEndTurn {
@@ -403,7 +403,7 @@ func TestStreamCutBeforeAnythingShownGivesUp(t *testing.T) {
 	if got := sl.got(); !slices.Equal(got, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}) {
 		t.Errorf("waits = %v, want Gemini CLI's 1s 2s 4s", got)
 	}
-	if len(evs.of(dialog.EventError)) != 1 {
+	if len(only[dialog.ErrorEvent](evs)) != 1 {
 		t.Errorf("events = %v", evs.kinds())
 	}
 }
@@ -465,7 +465,7 @@ func TestAutoWhenTheEndpointRefusesConnections(t *testing.T) {
 	if res.Err == nil || apierror.Raw(res.Err).Error() != reason+" (4 attempts)" || res.Model != models.Resolve(models.Auto) {
 		t.Fatalf("result = %+v, want %q from %s", res, reason+" (4 attempts)", models.Resolve(models.Auto))
 	}
-	if len(evs) == 0 || evs[0].Kind != dialog.EventRetry || evs[0].Retry.Reason != reason {
+	if len(evs) == 0 || evs.kinds()[0] != "RetryEvent" || only[dialog.RetryEvent](evs)[0].Retry.Reason != reason {
 		t.Errorf("the first event is %+v, want the retry saying %q", evs[:min(1, len(evs))], reason)
 	}
 	if got := sl.got(); !slices.Equal(got, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}) {
@@ -509,13 +509,13 @@ func TestStreamCutAfterSomethingShown(t *testing.T) {
 			if res.Text != tc.text {
 				t.Errorf("transcript text = %q, want the partial %q", res.Text, tc.text)
 			}
-			if len(sl.got()) != 0 || len(evs.of(dialog.EventRetry)) != 0 || len(srv.Requests()) != 1 {
+			if len(sl.got()) != 0 || len(only[dialog.RetryEvent](evs)) != 0 || len(srv.Requests()) != 1 {
 				t.Errorf("retried after output: waits %v, events %v", sl.got(), evs.kinds())
 			}
-			if read != 0 || res.ToolCalls != 0 || len(evs.of(dialog.EventToolCall)) != 0 {
+			if read != 0 || res.ToolCalls != 0 || len(only[dialog.ToolCallEvent](evs)) != 0 {
 				t.Errorf("the cut answer's call ran: %d builds, %d calls", read, res.ToolCalls)
 			}
-			if errs := evs.of(dialog.EventError); len(errs) != 1 || errs[0].Err != res.Err {
+			if errs := only[dialog.ErrorEvent](evs); len(errs) != 1 || errs[0].Err != res.Err {
 				t.Errorf("error events = %v", errs)
 			}
 			prompt(t, s, "second")

@@ -366,12 +366,12 @@ func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.
 	}
 	if s.agent.cfg.Generator == nil {
 		err := errors.New("the agent has no content generator: set Config.Generator")
-		emit(dialog.Event{Kind: dialog.EventError, Err: err})
+		emit(dialog.ErrorEvent{Err: err})
 		return dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
 	if strings.TrimSpace(in.Text) == "" && len(in.Parts) == 0 {
 		err := errors.New("the prompt is empty: nothing to send to the model")
-		emit(dialog.Event{Kind: dialog.EventError, Err: err})
+		emit(dialog.ErrorEvent{Err: err})
 		return dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
 	s.acknowledgeAgents(ctx, emit)
@@ -380,7 +380,7 @@ func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.
 		if ctx.Err() != nil {
 			return dialog.PromptResult{StopReason: dialog.StopCancelled, Err: ctx.Err()}
 		}
-		emit(dialog.Event{Kind: dialog.EventError, Err: err})
+		emit(dialog.ErrorEvent{Err: err})
 		return dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
 	s.startLive(ctx, cmp.Or(in.Text, in.Command), emit)
@@ -433,7 +433,7 @@ func (s *Session) inputParts(ctx context.Context, in dialog.Input, emit func(dia
 		var skipped []tools.SkippedFile
 		parts, skipped, err = expandReferencesTelling(ctx, s.agent.cfg.Workspace, in.Text, referents{isAgent: s.agent.agentNamed(), resources: s.agent.cfg.Resources, exactPaths: s.agent.cfg.NoReferenceSearch})
 		if note := notAttached(skipped); note != "" && err == nil {
-			emit(dialog.Event{Kind: dialog.EventNotice, Text: note})
+			emit(dialog.NoticeEvent{Text: note})
 		}
 		switch {
 		case isReferenceError(err):

@@ -321,10 +321,7 @@ func (t *turn) delegator(run *toolRun) tools.Delegator {
 			return tools.Result{}, fmt.Errorf("Subagent '%s' not found.", name)
 		}
 		tag := dialog.Subagent{CallID: callID, Name: def.Name}
-		tagged := func(ev dialog.Event) {
-			ev.Subagent = tag
-			emit(ev)
-		}
+		tagged := func(ev dialog.Event) { emit(dialog.FromSubagent(ev, tag)) }
 		if def.Kind == subagents.Remote {
 			text, err := "", errors.New("remote agents are not available here")
 			if a.cfg.Remote != nil {
@@ -649,7 +646,7 @@ func (r *subagentRun) run(ctx context.Context) (terminateMode, string, error) {
 	}
 
 	// The grace turn: one more request, within a minute of its own.
-	t.emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("Execution limit reached (%s). Attempting one final recovery turn with a grace period.", reason)})
+	t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("Execution limit reached (%s). Attempting one final recovery turn with a grace period.", reason)})
 	// The grace period is not paused for the user, as 0.61's is not.
 	graceCtx, _, cancelGrace := deadline(ctx, subagentGrace)
 	defer cancelGrace()
@@ -671,7 +668,7 @@ func (r *subagentRun) run(ctx context.Context) (terminateMode, string, error) {
 	default:
 		why = noCompleteTaskMsg
 	}
-	t.emit(dialog.Event{Kind: dialog.EventError, Err: errors.New(why)})
+	t.emit(dialog.ErrorEvent{Err: errors.New(why)})
 	return reason, why, nil
 }
 

@@ -155,16 +155,16 @@ func TestSubagentRunsApartAndReports(t *testing.T) {
 		t.Errorf("the main history holds the subagent's read: %s", toJSON(last.Contents))
 	}
 
-	for _, ev := range evs.of(dialog.EventToolCall) {
+	for _, ev := range only[dialog.ToolCallEvent](evs) {
 		wantTag := dialog.Subagent{CallID: "inv1", Name: "investigator"}
-		if ev.ToolCall.Name == tools.InvokeAgentName {
+		if ev.Call.Name == tools.InvokeAgentName {
 			wantTag = dialog.Subagent{}
 		}
 		if ev.Subagent != wantTag {
-			t.Errorf("%s's event says %+v", ev.ToolCall.Name, ev.Subagent)
+			t.Errorf("%s's event says %+v", ev.Call.Name, ev.Subagent)
 		}
 	}
-	if n := len(evs.of(dialog.EventToolCall)); n != 3 {
+	if n := len(only[dialog.ToolCallEvent](evs)); n != 3 {
 		t.Errorf("%d tool call events: %v", n, evs.kinds())
 	}
 	stats := s.Stats()
@@ -485,11 +485,11 @@ func TestTwoSubagentsRunAtOnceAndCancelStopsBoth(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 	var invokes int
-	for _, ev := range evs.of(dialog.EventToolResult) {
-		if ev.ToolResult.Name == tools.InvokeAgentName {
+	for _, ev := range only[dialog.ToolResultEvent](evs) {
+		if ev.Result.Name == tools.InvokeAgentName {
 			invokes++
-			if ev.ToolResult.Status != dialog.StatusCancelled {
-				t.Errorf("%s ended %s", ev.ToolResult.CallID, ev.ToolResult.Status)
+			if ev.Result.Status != dialog.StatusCancelled {
+				t.Errorf("%s ended %s", ev.Result.CallID, ev.Result.Status)
 			}
 		}
 	}
@@ -507,7 +507,7 @@ type remote struct {
 
 func (r *remote) Invoke(_ context.Context, def subagents.Definition, query string, emit func(dialog.Event)) (string, error) {
 	r.got = append(r.got, def.Name+": "+query)
-	emit(dialog.Event{Kind: dialog.EventText, Text: "working"})
+	emit(dialog.TextEvent{Text: "working"})
 	return r.text, r.err
 }
 
@@ -534,11 +534,11 @@ func TestRemoteSubagent(t *testing.T) {
 			t.Errorf("answer %s, want %q", toJSON(fr), tc.want)
 		}
 		var marked bool
-		for _, ev := range evs.of(dialog.EventText) {
+		for _, ev := range only[dialog.TextEvent](evs) {
 			marked = marked || ev.Text == "working" && ev.Subagent == dialog.Subagent{CallID: "i1", Name: "far"}
 		}
 		if !marked {
-			t.Errorf("the remote run's event is not marked: %+v", evs.of(dialog.EventText))
+			t.Errorf("the remote run's event is not marked: %+v", only[dialog.TextEvent](evs))
 		}
 	}
 }
@@ -722,14 +722,14 @@ func TestSubagentCallIDsAreItsOwn(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}})
 	_, evs := prompt(t, a.NewSession(), "find alpha")
 	seen := map[string]string{}
-	for _, ev := range evs.of(dialog.EventToolCall) {
-		id := ev.ToolCall.CallID
+	for _, ev := range only[dialog.ToolCallEvent](evs) {
+		id := ev.Call.CallID
 		if other, dup := seen[id]; dup {
-			t.Errorf("call id %q is both %s's and %s's", id, other, ev.ToolCall.Name)
+			t.Errorf("call id %q is both %s's and %s's", id, other, ev.Call.Name)
 		}
-		seen[id] = ev.ToolCall.Name
+		seen[id] = ev.Call.Name
 		if ev.Subagent.CallID != "" && !strings.HasPrefix(id, ev.Subagent.CallID+".") {
-			t.Errorf("subagent call %s has id %q, not under %q", ev.ToolCall.Name, id, ev.Subagent.CallID)
+			t.Errorf("subagent call %s has id %q, not under %q", ev.Call.Name, id, ev.Subagent.CallID)
 		}
 	}
 	if len(seen) != 3 {

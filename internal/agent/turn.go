@@ -124,7 +124,7 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 				return t.stop(dialog.StopCancelled, t.ctx.Err())
 			}
 			err = t.explain(err)
-			t.emit(dialog.Event{Kind: dialog.EventError, Err: err})
+			t.emit(dialog.ErrorEvent{Err: err})
 			return t.stop(dialog.StopError, err)
 		}
 		if len(answer.calls) == 0 {
@@ -266,7 +266,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		t.s.chat.promptTokens = usage.PromptTokenCount
 		u := usageOf(usage)
 		t.result.Usage = t.result.Usage.Add(u)
-		t.emit(dialog.Event{Kind: dialog.EventUsage, Usage: u, PromptUsage: t.result.Usage, SessionUsage: t.s.sessionUsage().Add(t.result.Usage), Model: model})
+		t.emit(dialog.UsageEvent{Usage: dialog.UsageReport{Response: u, Prompt: t.result.Usage, Session: t.s.sessionUsage().Add(t.result.Usage), Model: model}})
 	}
 	text := out.text.String()
 	t.result.Text += out.sep + text
@@ -294,7 +294,7 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 	cutOffs, rateLimited, offered := 0, 0, false
 	for attempt := 1; ; attempt++ {
 		if notice, ok := a.fallbackNotice(t.s.id); ok {
-			t.emit(dialog.Event{Kind: dialog.EventNotice, Text: notice})
+			t.emit(dialog.NoticeEvent{Text: notice})
 		}
 		model, sent, err := t.configured(cmp.Or(req.model, t.model()), req, cutOffs > 0)
 		if err != nil {
@@ -446,10 +446,11 @@ func (t *turn) take(out *modelTurn, resp *genai.GenerateContentResponse) (showed
 			if err := t.loops.checkEvent(ev); err != nil {
 				return showed, err
 			}
-			if ev.Kind == dialog.EventText && out.text.Len() == len(ev.Text) {
+			if text, ok := ev.(dialog.TextEvent); ok && out.text.Len() == len(text.Text) {
 				// This answer's first text: a paragraph of its own.
 				out.sep = dialog.ParagraphBreak(t.result.Text)
-				ev.Text = out.sep + ev.Text
+				text.Text = out.sep + text.Text
+				ev = text
 			}
 			showed = true
 			t.emit(ev)
@@ -474,7 +475,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		if a.cfg.Tools != nil {
 			msg = a.cfg.Tools.UnknownToolError(fc.Name)
 		}
-		t.emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: event})
+		t.emit(dialog.ToolCallEvent{Call: event})
 		return t.finish(run, tools.Result{Error: msg})
 	}
 	// Hooks, policy rules and the tool see the call as Gemini CLI 0.61
@@ -482,17 +483,17 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	// keeps fc as the model made it.
 	args, err := tools.NormalizeArgs(tool, fc.Args)
 	if err != nil {
-		t.emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: event})
+		t.emit(dialog.ToolCallEvent{Call: event})
 		return t.finish(run, tools.Result{Error: err.Error()})
 	}
 	call, err := s.build(tool, args)
 	if err != nil {
-		t.emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: event})
+		t.emit(dialog.ToolCallEvent{Call: event})
 		return t.finish(run, tools.Result{Error: err.Error()})
 	}
 	event.Title, event.Kind = call.Title(), tools.AnnotationsOf(tool).Kind
 	event.Path, event.Line = tools.LocationOf(call)
-	t.emit(dialog.Event{Kind: dialog.EventToolCall, ToolCall: event})
+	t.emit(dialog.ToolCallEvent{Call: event})
 	if run.afterDecline {
 		// Only a call that would have run: one that is refused as built
 		// is answered with why, as Gemini CLI 0.61 keeps a queued
@@ -528,7 +529,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	case res.Mode != "":
 		res = t.switchMode(res, run.answered.Load())
 	case res.Topic != nil:
-		t.emit(dialog.Event{Kind: dialog.EventTopic, Topic: *res.Topic})
+		t.emit(dialog.TopicEvent{Topic: *res.Topic})
 	}
 	if res.Status != dialog.StatusCancelled && res.Status != dialog.StatusRejected {
 		if hooked.changed != nil {
@@ -588,7 +589,7 @@ func (t *turn) switchMode(res tools.Result, answered bool) tools.Result {
 	if res.ApprovedPlan != "" {
 		t.s.setApprovedPlan(res.ApprovedPlan)
 	}
-	t.emit(dialog.Event{Kind: dialog.EventMode, Mode: res.Mode})
+	t.emit(dialog.ModeEvent{Mode: res.Mode})
 	return res
 }
 
@@ -617,7 +618,7 @@ func (t *turn) confirm(run *toolRun, call policy.Call, c *tools.Confirmation, al
 			return dialog.ProceedOnce, nil
 		}
 		t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
-		notice := func(text string) { t.emit(dialog.Event{Kind: dialog.EventNotice, Text: text}) }
+		notice := func(text string) { t.emit(dialog.NoticeEvent{Text: text}) }
 		return t.s.approve(t.ctx, fc.ID, call, fc.Name, c, always, notice)
 	})
 	if unasked {
@@ -824,7 +825,7 @@ func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 	if display == "" && res.Error != "" {
 		display = res.Error
 	}
-	t.emit(dialog.Event{Kind: dialog.EventToolResult, ToolResult: dialog.ToolResult{
+	t.emit(dialog.ToolResultEvent{Result: dialog.ToolResult{
 		CallID:  fc.ID,
 		Name:    fc.Name,
 		Status:  res.Status,

@@ -38,21 +38,21 @@ func TestMultiToolTurn(t *testing.T) {
 	if res.Text != "Both files read." || res.ToolCalls != 2 {
 		t.Errorf("text %q, tool calls %d", res.Text, res.ToolCalls)
 	}
-	want := []dialog.EventKind{
-		dialog.EventUsage,
-		dialog.EventToolCall, dialog.EventToolResult,
-		dialog.EventToolCall, dialog.EventToolResult,
-		dialog.EventText, dialog.EventText, dialog.EventUsage,
+	want := []string{
+		"UsageEvent",
+		"ToolCallEvent", "ToolResultEvent",
+		"ToolCallEvent", "ToolResultEvent",
+		"TextEvent", "TextEvent", "UsageEvent",
 	}
 	if got := evs.kinds(); !slices.Equal(got, want) {
 		t.Errorf("events = %v, want %v", got, want)
 	}
-	calls := evs.of(dialog.EventToolCall)
-	if c := calls[0].ToolCall; c.CallID != "c1" || c.Name != "read_file" || c.Title != "Read a.go" || c.Args["path"] != "a.go" {
+	calls := only[dialog.ToolCallEvent](evs)
+	if c := calls[0].Call; c.CallID != "c1" || c.Name != "read_file" || c.Title != "Read a.go" || c.Args["path"] != "a.go" {
 		t.Errorf("first call event = %+v", c)
 	}
-	results := evs.of(dialog.EventToolResult)
-	if r := results[1].ToolResult; r.CallID != "c2" || r.Status != dialog.StatusOK || r.Display != "read b.go" {
+	results := only[dialog.ToolResultEvent](evs)
+	if r := results[1].Result; r.CallID != "c2" || r.Status != dialog.StatusOK || r.Display != "read b.go" {
 		t.Errorf("second result event = %+v", r)
 	}
 
@@ -99,7 +99,7 @@ func TestThoughtsEmittedNotStored(t *testing.T) {
 	if res.Text != "Hello!" {
 		t.Errorf("text = %q: thoughts must not count as text", res.Text)
 	}
-	thoughts := evs.of(dialog.EventThought)
+	thoughts := only[dialog.ThoughtEvent](evs)
 	if len(thoughts) != 2 {
 		t.Fatalf("thought events = %+v", thoughts)
 	}
@@ -126,7 +126,7 @@ func TestAdjacentTextMerged(t *testing.T) {
 	s := a.NewSession()
 	_, evs := prompt(t, s, "hi")
 	var deltas []string
-	for _, ev := range evs.of(dialog.EventText) {
+	for _, ev := range only[dialog.TextEvent](evs) {
 		deltas = append(deltas, ev.Text)
 	}
 	if !slices.Equal(deltas, []string{"Hel", "lo ", "world"}) {
@@ -162,15 +162,15 @@ func TestGeneratedCallIDsPairResponses(t *testing.T) {
 	evs = evs.byCall("call_1", "call_2", "call_3", "model-id") // each turn's calls ran at once
 
 	var ids []string
-	for _, ev := range evs.of(dialog.EventToolCall) {
-		ids = append(ids, ev.ToolCall.CallID)
+	for _, ev := range only[dialog.ToolCallEvent](evs) {
+		ids = append(ids, ev.Call.CallID)
 	}
 	if !slices.Equal(ids, []string{"call_1", "call_2", "call_3", "model-id"}) {
 		t.Errorf("call ids = %q", ids)
 	}
-	for i, ev := range evs.of(dialog.EventToolResult) {
-		if ev.ToolResult.CallID != ids[i] {
-			t.Errorf("result %d has id %q, want %q", i, ev.ToolResult.CallID, ids[i])
+	for i, ev := range only[dialog.ToolResultEvent](evs) {
+		if ev.Result.CallID != ids[i] {
+			t.Errorf("result %d has id %q, want %q", i, ev.Result.CallID, ids[i])
 		}
 	}
 	// The history sent back pairs every stored call with its response.
@@ -245,12 +245,12 @@ func TestUnknownToolAndInvalidArgs(t *testing.T) {
 	if res.StopReason != dialog.StopEndTurn || res.Text != "Recovered." {
 		t.Fatalf("result = %+v: the turn must go on after bad calls", res)
 	}
-	calls := evs.of(dialog.EventToolCall)
-	if calls[0].ToolCall.Title != "delete_everything" || calls[1].ToolCall.Title != "read_file" || calls[2].ToolCall.Title != "Read a.go" {
-		t.Errorf("titles = %q, %q, %q", calls[0].ToolCall.Title, calls[1].ToolCall.Title, calls[2].ToolCall.Title)
+	calls := only[dialog.ToolCallEvent](evs)
+	if calls[0].Call.Title != "delete_everything" || calls[1].Call.Title != "read_file" || calls[2].Call.Title != "Read a.go" {
+		t.Errorf("titles = %q, %q, %q", calls[0].Call.Title, calls[1].Call.Title, calls[2].Call.Title)
 	}
-	results := evs.of(dialog.EventToolResult)
-	if results[0].ToolResult.Status != dialog.StatusError || results[1].ToolResult.Status != dialog.StatusError || results[2].ToolResult.Status != dialog.StatusOK {
+	results := only[dialog.ToolResultEvent](evs)
+	if results[0].Result.Status != dialog.StatusError || results[1].Result.Status != dialog.StatusError || results[2].Result.Status != dialog.StatusOK {
 		t.Errorf("statuses = %s", toJSON(results))
 	}
 	fr := responses(t, srv.Requests()[1])
@@ -318,12 +318,12 @@ func TestToolExtraPartsAndErrors(t *testing.T) {
 	if r := parts[3].FunctionResponse.Response; r["error"] != "File not found: x" {
 		t.Errorf("error result response = %v", r)
 	}
-	results := evs.of(dialog.EventToolResult)
-	if results[1].ToolResult.Status != dialog.StatusError || results[1].ToolResult.Display != "disk on fire" {
-		t.Errorf("failed call event = %+v", results[1].ToolResult)
+	results := only[dialog.ToolResultEvent](evs)
+	if results[1].Result.Status != dialog.StatusError || results[1].Result.Display != "disk on fire" {
+		t.Errorf("failed call event = %+v", results[1].Result)
 	}
-	if results[2].ToolResult.Status != dialog.StatusError || results[2].ToolResult.Display != "**not found**" {
-		t.Errorf("error result event = %+v", results[2].ToolResult)
+	if results[2].Result.Status != dialog.StatusError || results[2].Result.Display != "**not found**" {
+		t.Errorf("error result event = %+v", results[2].Result)
 	}
 }
 
@@ -340,7 +340,7 @@ func TestEmptyAnswerRecorded(t *testing.T) {
 	)
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool())})
 	s := a.NewSession()
-	if res, evs := prompt(t, s, "first"); res.StopReason != dialog.StopError || len(evs.of(dialog.EventText)) != 0 {
+	if res, evs := prompt(t, s, "first"); res.StopReason != dialog.StopError || len(only[dialog.TextEvent](evs)) != 0 {
 		t.Fatalf("empty answer: %+v, %v", res, evs.kinds())
 	}
 	if res, _ := prompt(t, s, "second"); res.StopReason != dialog.StopEndTurn {
@@ -403,7 +403,7 @@ func TestEmptyAnswers(t *testing.T) {
 			if e, ok := errors.AsType[*agent.EmptyAnswerError](res.Err); !ok || e.Attempts != 2 {
 				t.Errorf("error %T %+v, want an *EmptyAnswerError after 2 attempts", res.Err, e)
 			}
-			if errs := evs.of(dialog.EventError); len(errs) != 1 || apierror.Raw(errs[0].Err).Error() != want {
+			if errs := only[dialog.ErrorEvent](evs); len(errs) != 1 || apierror.Raw(errs[0].Err).Error() != want {
 				t.Errorf("error events = %v", errs)
 			}
 			if n := len(srv.Requests()); n != len(turns)+2 {
@@ -428,8 +428,8 @@ func TestEmptyAnswerRetrySucceeds(t *testing.T) {
 	if res.StopReason != dialog.StopEndTurn || res.Err != nil || res.Text != "Here it is." {
 		t.Fatalf("result = %+v", res)
 	}
-	if len(evs.of(dialog.EventError)) != 0 {
-		t.Errorf("error events after a successful retry: %v", evs.of(dialog.EventError))
+	if len(only[dialog.ErrorEvent](evs)) != 0 {
+		t.Errorf("error events after a successful retry: %v", only[dialog.ErrorEvent](evs))
 	}
 	// The second prompt's history has the answer that came, once.
 	prompt(t, s, "again")
@@ -458,7 +458,7 @@ func TestEmptyPrompt(t *testing.T) {
 	a, _ := newAgent(t, srv, agent.Config{})
 	var evs events
 	res, _ := a.NewSession().Prompt(context.Background(), dialog.Input{}, evs.emit)
-	if res.StopReason != dialog.StopError || res.Err == nil || len(evs.of(dialog.EventError)) != 1 {
+	if res.StopReason != dialog.StopError || res.Err == nil || len(only[dialog.ErrorEvent](evs)) != 1 {
 		t.Errorf("result = %+v, events %v", res, evs.kinds())
 	}
 	if n := len(srv.Requests()); n != 0 {
@@ -482,7 +482,7 @@ func TestMaxTurns(t *testing.T) {
 	if res.Err.Error() != "Reached max session turns for this session." {
 		t.Errorf("message = %q", res.Err)
 	}
-	if len(evs.of(dialog.EventError)) != 0 {
+	if len(only[dialog.ErrorEvent](evs)) != 0 {
 		t.Errorf("max turns is not an error event: %v", evs.kinds())
 	}
 	if n := len(srv.Requests()); n != 2 {
@@ -560,7 +560,7 @@ func TestTextOfModelTurnsIsSeparated(t *testing.T) {
 		t.Errorf("text %q, want %q", res.Text, want)
 	}
 	var streamed strings.Builder
-	for _, e := range evs.of(dialog.EventText) {
+	for _, e := range only[dialog.TextEvent](evs) {
 		streamed.WriteString(e.Text)
 	}
 	if streamed.String() != want {

@@ -99,6 +99,6 @@ func (t *turn) tellRetry(what, model string) func(attempt int, err error, wait t
 	return func(attempt int, err error, wait time.Duration) {
 		t.s.agent.log.retry(model, t.promptID, attempt, err, wait)
 		reason := fmt.Sprintf("%s (%s): %s", what, model, retryReason(err))
-		t.emit(dialog.Event{Kind: dialog.EventRetry, Retry: dialog.RetryInfo{Attempt: attempt, Delay: wait, Reason: reason}})
+		t.emit(dialog.RetryEvent{Retry: dialog.RetryInfo{Attempt: attempt, Delay: wait, Reason: reason}})
 	}
 }

@@ -77,7 +77,8 @@
 // events' contents, the requests a view answers, the Input a prompt
 // takes) are package dialog's, which the agent speaks too; the agent's
 // events as values (dialog.Event) reach a front end only as calls of its
-// view's methods, and a saved session's only through Exchange.Show.
+// view's methods (Show, a type switch over dialog's kinds), and a saved
+// session's only through Exchange.Show.
 // LandRevertOnDisk (disk.go) lands a revert's file on disk for a view
 // with no editor, as tools.LandOnDisk an edit.
 //

@@ -429,7 +429,7 @@ func (c *Claim[S]) Prompt(in dialog.Input, v View) Outcome {
 	h, l, tctx := c.h, c.live, c.turn.Context()
 	c.turn.ask(v)
 	h.Ready(tctx, l)
-	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Trust: v, Confirm: v, Unattended: h.cfg.Unattended}, in, func(e dialog.Event) { show(tctx, v, e) })
+	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Trust: v, Confirm: v, Unattended: h.cfg.Unattended}, in, func(e dialog.Event) { Show(tctx, v, e) })
 	return outcomeOf(res, err)
 }
 

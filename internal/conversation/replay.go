@@ -34,7 +34,7 @@ type Exchange struct {
 // compression summarised away shows its answer as its one text.
 func (x Exchange) Show(ctx context.Context, v ReplayView) {
 	for _, e := range x.events {
-		show(ctx, replayed{ReplayView: v}, e)
+		Show(ctx, replayed{ReplayView: v}, e)
 	}
 }
 
@@ -159,9 +159,10 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 			for _, p := range c.Parts {
 				switch {
 				case p.FunctionCall != nil:
-					cur.events = append(cur.events, callEvents(p.FunctionCall, results[p.FunctionCall.ID], describe)...)
+					call, result := callEvents(p.FunctionCall, results[p.FunctionCall.ID], describe)
+					cur.events = append(cur.events, call, result)
 				case !p.Thought && strings.TrimSpace(p.Text) != "":
-					cur.events = append(cur.events, dialog.Event{Kind: dialog.EventText, Text: p.Text})
+					cur.events = append(cur.events, dialog.TextEvent{Text: p.Text})
 				}
 			}
 		}
@@ -171,7 +172,7 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 	// answer ("!command" of shell mode, whose output the user was shown).
 	for i := range out {
 		if x := &out[i]; len(x.events) == 0 && strings.TrimSpace(x.Answer) != "" {
-			x.events = []dialog.Event{{Kind: dialog.EventText, Text: x.Answer}}
+			x.events = append(x.events, dialog.TextEvent{Text: x.Answer})
 		}
 	}
 	return out
@@ -179,7 +180,7 @@ func replay(history []*genai.Content, exchanges []agent.Exchange, describe Descr
 
 // callEvents are a call and how it ended; a call the history holds no
 // result for was cut short.
-func callEvents(fc *genai.FunctionCall, res *genai.FunctionResponse, describe Describe) []dialog.Event {
+func callEvents(fc *genai.FunctionCall, res *genai.FunctionResponse, describe Describe) (dialog.ToolCallEvent, dialog.ToolResultEvent) {
 	call := describe(fc.Name, fc.Args)
 	call.CallID, call.Name, call.Args = fc.ID, fc.Name, fc.Args
 	result := dialog.ToolResult{CallID: fc.ID, Name: fc.Name, Status: dialog.StatusCancelled}
@@ -189,10 +190,7 @@ func callEvents(fc *genai.FunctionCall, res *genai.FunctionResponse, describe De
 			result.Status = dialog.StatusError
 		}
 	}
-	return []dialog.Event{
-		{Kind: dialog.EventToolCall, ToolCall: call},
-		{Kind: dialog.EventToolResult, ToolResult: result},
-	}
+	return dialog.ToolCallEvent{Call: call}, dialog.ToolResultEvent{Result: result}
 }
 
 // resultText is what a call's response said: its error, or its output,

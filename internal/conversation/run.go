@@ -140,7 +140,7 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 	// Told whichever command the prompt names: a file skipped may be the
 	// very command meant, then refused as no command.
 	for _, err := range user.Errs {
-		emit(dialog.Event{Kind: dialog.EventNotice, Text: err.Error()})
+		emit(dialog.NoticeEvent{Text: err.Error()})
 	}
 	if user.Has(inv.Name) {
 		in, err := expand(t.ctx, sess, user, inv, in, emit)
@@ -156,7 +156,7 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 	case err != nil:
 		return dialog.PromptResult{}, &CommandError{Err: err}
 	case answer != "":
-		emit(dialog.Event{Kind: dialog.EventText, Text: answer})
+		emit(dialog.TextEvent{Text: answer})
 		return dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: answer}, nil
 	}
 	return sess.Agent.Prompt(t.ctx, in, emit)
@@ -211,13 +211,13 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 		return dialog.PromptResult{}, &CommandError{Err: err}
 	}
 	if reply.Mode != "" {
-		emit(dialog.Event{Kind: dialog.EventMode, Mode: reply.Mode})
+		emit(dialog.ModeEvent{Mode: reply.Mode})
 	}
 	if reply.Model != "" {
-		emit(dialog.Event{Kind: dialog.EventModel, Model: reply.Model})
+		emit(dialog.ModelEvent{Model: reply.Model})
 	}
 	if reply.CommandsChanged {
-		emit(dialog.Event{Kind: dialog.EventCommands})
+		emit(dialog.CommandsEvent{})
 	}
 	switch {
 	case reply.Input != nil:
@@ -229,7 +229,7 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 		}
 		return sess.Agent.Prompt(t.ctx, prompt, emit)
 	}
-	emit(dialog.Event{Kind: dialog.EventText, Text: reply.Text})
+	emit(dialog.TextEvent{Text: reply.Text})
 	return dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: reply.Text}, nil
 }
 
@@ -241,7 +241,7 @@ func expand(ctx context.Context, sess Session, user commands.UserCommands, inv c
 		return in, &CommandError{Command: user.Source(inv.Name), Err: err}
 	}
 	for _, note := range exp.Notes {
-		emit(dialog.Event{Kind: dialog.EventNotice, Text: "/" + inv.Name + ": " + note})
+		emit(dialog.NoticeEvent{Text: "/" + inv.Name + ": " + note})
 	}
 	return dialog.Input{Command: inv.Raw, Parts: append(exp.Parts, in.Parts...), Editor: in.Editor}, nil
 }

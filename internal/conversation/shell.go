@@ -58,9 +58,9 @@ func (t *Turn) shell(sess Session, in dialog.Input, command string, emit func(di
 	case IsUnknownSession(err):
 		return dialog.PromptResult{}, err
 	case err != nil:
-		emit(dialog.Event{Kind: dialog.EventNotice, Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
+		emit(dialog.NoticeEvent{Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
 	}
-	emit(dialog.Event{Kind: dialog.EventText, Text: text})
+	emit(dialog.TextEvent{Text: text})
 	return dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: text}, nil
 }
 

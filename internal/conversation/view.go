@@ -120,41 +120,45 @@ func (IgnoreModel) Model(context.Context, dialog.Subagent, string)              
 func (IgnoreTopic) Topic(context.Context, dialog.Subagent, dialog.Topic)                     {}
 func (IgnoreCommands) Commands(context.Context, dialog.Subagent)                             {}
 
-// show hands e, as the agent emits it, to the method of v that shows its
+// Show hands e, as the agent emits it, to the method of v that shows its
 // kind. It is the one place an event's kind is looked at: the agent
-// emits events as values, a front end sees only its view.
-func show(ctx context.Context, v Events, e dialog.Event) {
-	from := e.Subagent
-	switch e.Kind {
-	case dialog.EventText:
+// emits events as values, a front end sees only its view. The host shows
+// each event of a turn with it; a front end's test shows its view every
+// kind of dialog.Kinds with it.
+func Show(ctx context.Context, v Events, e dialog.Event) {
+	from := e.From()
+	switch e := e.(type) {
+	case dialog.TextEvent:
 		v.Text(ctx, from, e.Text)
-	case dialog.EventThought:
+	case dialog.ThoughtEvent:
 		v.Thought(ctx, from, e.Thought)
-	case dialog.EventToolCall:
-		v.ToolCall(ctx, from, e.ToolCall)
-	case dialog.EventToolResult:
-		v.ToolResult(ctx, from, e.ToolResult)
-	case dialog.EventUsage:
-		v.Usage(ctx, from, dialog.UsageReport{Response: e.Usage, Prompt: e.PromptUsage, Session: e.SessionUsage, Model: e.Model})
-	case dialog.EventError:
+	case dialog.ToolCallEvent:
+		v.ToolCall(ctx, from, e.Call)
+	case dialog.ToolResultEvent:
+		v.ToolResult(ctx, from, e.Result)
+	case dialog.UsageEvent:
+		v.Usage(ctx, from, e.Usage)
+	case dialog.ErrorEvent:
 		v.Error(ctx, from, e.Err)
-	case dialog.EventRetry:
+	case dialog.RetryEvent:
 		v.Retry(ctx, from, e.Retry)
-	case dialog.EventCompressed:
-		v.Compressed(ctx, from, e.Compressed)
-	case dialog.EventNotice:
+	case dialog.CompressedEvent:
+		v.Compressed(ctx, from, e.Compression)
+	case dialog.NoticeEvent:
 		v.Notice(ctx, from, e.Text)
-	case dialog.EventMode:
+	case dialog.ModeEvent:
 		v.Mode(ctx, from, e.Mode)
-	case dialog.EventModel:
+	case dialog.ModelEvent:
 		v.Model(ctx, from, e.Model)
-	case dialog.EventTopic:
+	case dialog.TopicEvent:
 		v.Topic(ctx, from, e.Topic)
-	case dialog.EventCommands:
+	case dialog.CommandsEvent:
 		v.Commands(ctx, from)
+	default:
+		// dialog closes the set of kinds, and TestShowCoversEveryKind
+		// holds every kind of dialog.Kinds to a case here.
+		panic(fmt.Sprintf("conversation: no view method shows a %T", e))
 	}
-	// No kind falls through: TestShowCoversEveryKind holds every kind
-	// dialog declares to a method of its own.
 }
 
 // asking puts the agent's questions to the turn that asks them: the one

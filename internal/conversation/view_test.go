@@ -3,9 +3,6 @@ package conversation
 import (
 	"context"
 	"errors"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"reflect"
 	"slices"
 	"testing"
@@ -42,48 +39,26 @@ func (m *methods) Commands(context.Context, dialog.Subagent)            { m.add(
 
 func (m *methods) add(name string) { m.called = append(m.called, name) }
 
-// eventKinds are the EventKind constants package dialog declares, read
-// from its source so that a kind added there is seen here.
-func eventKinds(t *testing.T) []dialog.EventKind {
-	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), "../dialog/event.go", nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var kinds []dialog.EventKind
-	for _, d := range f.Decls {
-		g, ok := d.(*ast.GenDecl)
-		if !ok || g.Tok != token.CONST {
-			continue
-		}
-		for _, spec := range g.Specs {
-			v := spec.(*ast.ValueSpec)
-			if id, ok := v.Type.(*ast.Ident); !ok || id.Name != "EventKind" {
-				continue
-			}
-			lit := v.Values[0].(*ast.BasicLit)
-			kinds = append(kinds, dialog.EventKind(lit.Value[1:len(lit.Value)-1]))
-		}
-	}
-	return kinds
-}
-
-// Every kind of event the agent can emit reaches a view method of its
+// Every kind of event the agent can emit (dialog.Kinds, which dialog's
+// own test holds to every kind it declares) reaches a view method of its
 // own, and every method of a view shows one kind: a kind added to dialog
-// without its method here fails this test, and a method added to Events
+// without its case in Show fails this test, and a method added to Events
 // fails to compile in every front end until it shows or ignores it.
 func TestShowCoversEveryKind(t *testing.T) {
-	kinds := eventKinds(t)
-	shownBy := map[string]dialog.EventKind{}
+	kinds := dialog.Kinds()
+	shownBy := make(map[string]dialog.Event) // the kind each method shows
 	for _, k := range kinds {
 		var m methods
-		show(context.Background(), &m, dialog.Event{Kind: k})
+		if unhandled := showRecovering(&m, k); unhandled != nil {
+			t.Errorf("an event of kind %T is shown by no method: %v", k, unhandled)
+			continue
+		}
 		if len(m.called) != 1 {
-			t.Errorf("an event of kind %q reached %q, want one method", k, m.called)
+			t.Errorf("an event of kind %T reached %q, want one method", k, m.called)
 			continue
 		}
 		if other, ok := shownBy[m.called[0]]; ok {
-			t.Errorf("kinds %q and %q both reach %s", other, k, m.called[0])
+			t.Errorf("kinds %T and %T both reach %s", other, k, m.called[0])
 		}
 		shownBy[m.called[0]] = k
 	}
@@ -92,11 +67,19 @@ func TestShowCoversEveryKind(t *testing.T) {
 	}
 }
 
+// showRecovering shows e through v, and is what Show panicked with if it
+// found no method for e's kind.
+func showRecovering(v Events, e dialog.Event) (unhandled any) {
+	defer func() { unhandled = recover() }()
+	Show(context.Background(), v, e)
+	return nil
+}
+
 // Each event reaches the view with the subagent it is of.
 func TestShowPassesTheSubagent(t *testing.T) {
 	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	var got dialog.Subagent
-	show(context.Background(), subagentOf{got: &got}, dialog.Event{Kind: dialog.EventNotice, Subagent: sub, Text: "x"})
+	Show(context.Background(), subagentOf{got: &got}, dialog.NoticeEvent{Origin: dialog.Origin{Subagent: sub}, Text: "x"})
 	if got != sub {
 		t.Errorf("the notice reached the view from %+v, want %+v", got, sub)
 	}
@@ -131,9 +114,9 @@ type ignoreAll struct {
 // answered.
 func TestShowUsage(t *testing.T) {
 	var got dialog.UsageReport
-	e := dialog.Event{Kind: dialog.EventUsage, Usage: dialog.Usage{TotalTokens: 1}, PromptUsage: dialog.Usage{TotalTokens: 2}, SessionUsage: dialog.Usage{TotalTokens: 3}, Model: "m"}
-	show(context.Background(), usageOf{got: &got}, e)
-	if want := (dialog.UsageReport{Response: e.Usage, Prompt: e.PromptUsage, Session: e.SessionUsage, Model: "m"}); got != want {
+	want := dialog.UsageReport{Response: dialog.Usage{TotalTokens: 1}, Prompt: dialog.Usage{TotalTokens: 2}, Session: dialog.Usage{TotalTokens: 3}, Model: "m"}
+	Show(context.Background(), usageOf{got: &got}, dialog.UsageEvent{Usage: want})
+	if got != want {
 		t.Errorf("usage %+v, want %+v", got, want)
 	}
 }

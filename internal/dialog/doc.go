@@ -1,7 +1,7 @@
 // Package dialog is the vocabulary the agent and its front ends speak
 // through the conversation host: what a prompt takes (Input, the
-// editor's context), what a turn emits (Event, and what each kind
-// carries), what it asks of the user (ConfirmRequest, AskRequest,
+// editor's context), what a turn emits (Event: a closed set of kinds,
+// each a struct of only its own fields, Kinds one of each), what it asks of the user (ConfirmRequest, AskRequest,
 // LandRequest, LandFilesRequest) and what the user answered, how it
 // ended (PromptResult, StopReason: the agent's words, which a front end
 // reads as conversation's Outcome), and what a session shows of itself

@@ -1,75 +1,200 @@
 package dialog
 
 import (
+	"fmt"
 	"time"
 )
 
-// EventKind names what an Event carries.
-type EventKind string
-
-const (
-	EventText       EventKind = "text"
-	EventThought    EventKind = "thought"
-	EventToolCall   EventKind = "toolCall"
-	EventToolResult EventKind = "toolResult"
-	EventUsage      EventKind = "usage"
-	EventError      EventKind = "error"
-	// EventRetry: a model request failed and is tried again after a wait.
-	EventRetry EventKind = "retry"
-	// EventCompressed: the history was summarised to fit the context window.
-	EventCompressed EventKind = "compressed"
-	// EventNotice: something the user must be told that is not the
-	// model's text, such as a switch to the fallback model.
-	EventNotice EventKind = "notice"
-	// EventMode: a call switched the session's approval mode (the
-	// planning tools); Mode is the new one.
-	EventMode EventKind = "mode"
-	// EventModel: a command (/model set) chose the model every session's
-	// requests go to from now on; Model is it as named (an alias or a
-	// concrete model).
-	EventModel EventKind = "model"
-	// EventTopic: the model named what it is doing (update_topic); Topic
-	// is the session's topic now. Front ends show it where they show the
-	// turn's progress.
-	EventTopic EventKind = "topic"
-	// EventCommands: the commands a prompt may start with were read again
-	// (/commands reload); a front end that pushes its list sends it anew.
-	EventCommands EventKind = "commands"
-)
-
 // Event is one thing that happened during a turn, in order, as the
-// agent emits it. A front end never reads one: the conversation host
-// hands each to the method of the turn's view that shows its kind.
-type Event struct {
-	Kind EventKind
+// agent emits it: one of the kinds below, each a struct of its own
+// fields, as go/ast's nodes are (Kinds lists one of each). A front end
+// never reads one: the conversation host hands each to the method of the
+// turn's view that shows its kind.
+type Event interface {
+	// From is the subagent run the event is of; zero for the main
+	// agent's own events.
+	From() Subagent
+	// isEvent closes the set of kinds to this package's.
+	isEvent()
+}
 
+// Origin is what every kind of event carries besides its own fields.
+type Origin struct {
 	// Subagent says the event is a subagent's, of the invoke_agent call
 	// that runs it: front ends show it nested under that call. Zero for
 	// the main agent's own events.
 	Subagent Subagent
+}
 
-	Text string // EventText: a delta
+// From is the subagent run the event is of.
+func (o Origin) From() Subagent { return o.Subagent }
 
-	Thought Thought // EventThought
+// TextEvent is a piece of the model's text, to append to what it said.
+type TextEvent struct {
+	Origin
+	Text string // a delta
+}
 
-	ToolCall   ToolCall   // EventToolCall
-	ToolResult ToolResult // EventToolResult
+// ThoughtEvent is one of the model's thoughts.
+type ThoughtEvent struct {
+	Origin
+	Thought Thought
+}
 
-	// EventUsage: the response's tokens, and the sums so far of the
-	// prompt and of the whole session; Model is the concrete model that
-	// answered (where an auto routed the prompt). EventModel uses Model.
-	Usage, PromptUsage, SessionUsage Usage
-	Model                            string
+// ToolCallEvent is a call the model made, before it runs.
+type ToolCallEvent struct {
+	Origin
+	Call ToolCall
+}
 
-	Err error // EventError
+// ToolResultEvent is how a call ended.
+type ToolResultEvent struct {
+	Origin
+	Result ToolResult
+}
 
-	Retry      RetryInfo       // EventRetry
-	Compressed CompressionInfo // EventCompressed
-	// EventNotice uses Text.
+// UsageEvent is a model response's tokens, the sums so far of the prompt
+// and of the whole session, and the concrete model that answered (where
+// an auto routed the prompt).
+type UsageEvent struct {
+	Origin
+	Usage UsageReport
+}
 
-	Mode ApprovalMode // EventMode
+// ErrorEvent is what failed the turn, or a subagent's run.
+type ErrorEvent struct {
+	Origin
+	Err error
+}
 
-	Topic Topic // EventTopic
+// RetryEvent: a model request failed and is tried again after a wait.
+type RetryEvent struct {
+	Origin
+	Retry RetryInfo
+}
+
+// CompressedEvent: the history was summarised to fit the context window.
+type CompressedEvent struct {
+	Origin
+	Compression CompressionInfo
+}
+
+// NoticeEvent is something the user must be told that is not the model's
+// text, such as a switch to the fallback model.
+type NoticeEvent struct {
+	Origin
+	Text string
+}
+
+// ModeEvent: a call (the planning tools) or a command (/plan) switched
+// the session's approval mode to Mode.
+type ModeEvent struct {
+	Origin
+	Mode ApprovalMode
+}
+
+// ModelEvent: a command (/model set) chose the model every session's
+// requests go to from now on; Model is it as named (an alias or a
+// concrete model).
+type ModelEvent struct {
+	Origin
+	Model string
+}
+
+// TopicEvent: the model named what it is doing (update_topic); Topic is
+// the session's topic now. Front ends show it where they show the turn's
+// progress.
+type TopicEvent struct {
+	Origin
+	Topic Topic
+}
+
+// CommandsEvent: the commands a prompt may start with were read again
+// (/commands reload); a front end that pushes its list sends it anew.
+type CommandsEvent struct {
+	Origin
+}
+
+func (TextEvent) isEvent()       {}
+func (ThoughtEvent) isEvent()    {}
+func (ToolCallEvent) isEvent()   {}
+func (ToolResultEvent) isEvent() {}
+func (UsageEvent) isEvent()      {}
+func (ErrorEvent) isEvent()      {}
+func (RetryEvent) isEvent()      {}
+func (CompressedEvent) isEvent() {}
+func (NoticeEvent) isEvent()     {}
+func (ModeEvent) isEvent()       {}
+func (ModelEvent) isEvent()      {}
+func (TopicEvent) isEvent()      {}
+func (CommandsEvent) isEvent()   {}
+
+// Kinds is one event of every kind, for a test to hold each consumer of
+// events to handling them all (TestKindsListsEveryKind keeps it whole).
+func Kinds() []Event {
+	return []Event{
+		TextEvent{},
+		ThoughtEvent{},
+		ToolCallEvent{},
+		ToolResultEvent{},
+		UsageEvent{},
+		ErrorEvent{},
+		RetryEvent{},
+		CompressedEvent{},
+		NoticeEvent{},
+		ModeEvent{},
+		ModelEvent{},
+		TopicEvent{},
+		CommandsEvent{},
+	}
+}
+
+// FromSubagent is e marked as an event of subagent run s (its
+// invoke_agent call's).
+func FromSubagent(e Event, s Subagent) Event {
+	from := Origin{Subagent: s}
+	switch e := e.(type) {
+	case TextEvent:
+		e.Origin = from
+		return e
+	case ThoughtEvent:
+		e.Origin = from
+		return e
+	case ToolCallEvent:
+		e.Origin = from
+		return e
+	case ToolResultEvent:
+		e.Origin = from
+		return e
+	case UsageEvent:
+		e.Origin = from
+		return e
+	case ErrorEvent:
+		e.Origin = from
+		return e
+	case RetryEvent:
+		e.Origin = from
+		return e
+	case CompressedEvent:
+		e.Origin = from
+		return e
+	case NoticeEvent:
+		e.Origin = from
+		return e
+	case ModeEvent:
+		e.Origin = from
+		return e
+	case ModelEvent:
+		e.Origin = from
+		return e
+	case TopicEvent:
+		e.Origin = from
+		return e
+	case CommandsEvent:
+		e.Origin = from
+		return e
+	}
+	panic(fmt.Sprintf("dialog.FromSubagent: an event of no kind this package declares: %T", e))
 }
 
 // Subagent names the subagent run an event belongs to.
@@ -126,7 +251,7 @@ type ToolResult struct {
 	Display string // Markdown
 }
 
-// UsageReport is what an EventUsage tells: the response's tokens, the
+// UsageReport is what a UsageEvent tells: the response's tokens, the
 // sums so far of the prompt and of the whole session, and the concrete
 // model that answered (where an auto routed the prompt).
 type UsageReport struct {

@@ -107,8 +107,8 @@ func prompt(t *testing.T, s *agent.Session, text string) (dialog.PromptResult, [
 	defer cancel()
 	var notices []string
 	res, err := s.Prompt(ctx, dialog.Input{Text: text}, func(ev dialog.Event) {
-		if ev.Kind == dialog.EventNotice {
-			notices = append(notices, ev.Text)
+		if notice, ok := ev.(dialog.NoticeEvent); ok {
+			notices = append(notices, notice.Text)
 		}
 	})
 	if err != nil {
@@ -537,8 +537,8 @@ func TestCancelStopsAHookAndItsCall(t *testing.T) {
 	defer guard.Stop()
 	var notices []string
 	res, err := s.Prompt(ctx, dialog.Input{Text: "write"}, func(ev dialog.Event) {
-		if ev.Kind == dialog.EventNotice {
-			notices = append(notices, ev.Text)
+		if notice, ok := ev.(dialog.NoticeEvent); ok {
+			notices = append(notices, notice.Text)
 		}
 	})
 	if err != nil {

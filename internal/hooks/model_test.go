@@ -109,8 +109,8 @@ func TestBeforeModelHookAnswersInsteadOfTheModel(t *testing.T) {
 		`cat >/dev/null; echo '{"hookSpecificOutput":{"llm_response":{"candidates":[{"content":{"role":"model","parts":["a cached ","answer"]}}]}}}'`, 0))}})
 	var shown strings.Builder
 	res, err := s.Prompt(t.Context(), dialog.Input{Text: "hello"}, func(ev dialog.Event) {
-		if ev.Kind == dialog.EventText {
-			shown.WriteString(ev.Text)
+		if text, ok := ev.(dialog.TextEvent); ok {
+			shown.WriteString(text.Text)
 		}
 	})
 	if err != nil {
@@ -265,7 +265,8 @@ func TestCancelStopsAnAfterModelHook(t *testing.T) {
 	defer guard.Stop()
 	var shown []dialog.Event
 	res, err := s.Prompt(ctx, dialog.Input{Text: "talk"}, func(ev dialog.Event) {
-		if ev.Kind == dialog.EventNotice || ev.Kind == dialog.EventText {
+		switch ev.(type) {
+		case dialog.NoticeEvent, dialog.TextEvent:
 			shown = append(shown, ev)
 		}
 	})

@@ -151,38 +151,38 @@ type updates struct {
 	send      func(update)
 }
 
-// of is the update of an event of kind, from a subagent or the main
-// agent.
-func (u updates) of(kind dialog.EventKind, from dialog.Subagent) update {
-	return update{SessionID: u.sessionID, Kind: string(kind), ParentCallID: from.CallID, AgentName: from.Name}
+// of is the update of an event of kind (the notification's word for it:
+// "text", "toolCall"), from a subagent or the main agent.
+func (u updates) of(kind string, from dialog.Subagent) update {
+	return update{SessionID: u.sessionID, Kind: kind, ParentCallID: from.CallID, AgentName: from.Name}
 }
 
 func (u updates) Text(_ context.Context, from dialog.Subagent, text string) {
-	up := u.of(dialog.EventText, from)
+	up := u.of("text", from)
 	up.Text = text
 	u.send(up)
 }
 
 func (u updates) Thought(_ context.Context, from dialog.Subagent, t dialog.Thought) {
-	up := u.of(dialog.EventThought, from)
+	up := u.of("thought", from)
 	up.Subject, up.Description = t.Subject, t.Description
 	u.send(up)
 }
 
 func (u updates) ToolCall(_ context.Context, from dialog.Subagent, c dialog.ToolCall) {
-	up := u.of(dialog.EventToolCall, from)
+	up := u.of("toolCall", from)
 	up.CallID, up.Name, up.Title, up.Args = c.CallID, c.Name, c.Title, c.Args
 	u.send(up)
 }
 
 func (u updates) ToolResult(_ context.Context, from dialog.Subagent, r dialog.ToolResult) {
-	up := u.of(dialog.EventToolResult, from)
+	up := u.of("toolResult", from)
 	up.CallID, up.Name, up.Status, up.Display = r.CallID, r.Name, string(r.Status), &r.Display
 	u.send(up)
 }
 
 func (u updates) Usage(_ context.Context, from dialog.Subagent, r dialog.UsageReport) {
-	up := u.of(dialog.EventUsage, from)
+	up := u.of("usage", from)
 	up.PromptTokens, up.CandidatesTokens = &r.Response.PromptTokens, &r.Response.CandidatesTokens
 	up.ThoughtsTokens, up.TotalTokens = &r.Response.ThoughtsTokens, &r.Response.TotalTokens
 	up.PromptUsage, up.SessionUsage = usageOf(r.Prompt), usageOf(r.Session)
@@ -191,7 +191,7 @@ func (u updates) Usage(_ context.Context, from dialog.Subagent, r dialog.UsageRe
 }
 
 func (u updates) Error(_ context.Context, from dialog.Subagent, err error) {
-	up := u.of(dialog.EventError, from)
+	up := u.of("error", from)
 	if err != nil {
 		up.Message = err.Error()
 	}
@@ -199,37 +199,37 @@ func (u updates) Error(_ context.Context, from dialog.Subagent, err error) {
 }
 
 func (u updates) Retry(_ context.Context, from dialog.Subagent, r dialog.RetryInfo) {
-	up := u.of(dialog.EventRetry, from)
+	up := u.of("retry", from)
 	up.Attempt, up.DelayMs, up.Reason = r.Attempt, r.Delay.Milliseconds(), r.Reason
 	u.send(up)
 }
 
 func (u updates) Compressed(_ context.Context, from dialog.Subagent, c dialog.CompressionInfo) {
-	up := u.of(dialog.EventCompressed, from)
+	up := u.of("compressed", from)
 	up.TokensBefore, up.TokensAfter = c.Before, c.After
 	u.send(up)
 }
 
 func (u updates) Notice(_ context.Context, from dialog.Subagent, text string) {
-	up := u.of(dialog.EventNotice, from)
+	up := u.of("notice", from)
 	up.Message = text
 	u.send(up)
 }
 
 func (u updates) Mode(_ context.Context, from dialog.Subagent, mode dialog.ApprovalMode) {
-	up := u.of(dialog.EventMode, from)
+	up := u.of("mode", from)
 	up.Mode = string(mode)
 	u.send(up)
 }
 
 func (u updates) Model(_ context.Context, from dialog.Subagent, model string) {
-	up := u.of(dialog.EventModel, from)
+	up := u.of("model", from)
 	chosenModel(&up, model)
 	u.send(up)
 }
 
 func (u updates) Topic(_ context.Context, from dialog.Subagent, t dialog.Topic) {
-	up := u.of(dialog.EventTopic, from)
+	up := u.of("topic", from)
 	up.Title, up.Intent, up.NewTopic = t.Title, t.Intent, t.New
 	if t.New {
 		up.Text = t.Summary
@@ -238,7 +238,7 @@ func (u updates) Topic(_ context.Context, from dialog.Subagent, t dialog.Topic) 
 }
 
 func (u updates) Commands(_ context.Context, from dialog.Subagent) {
-	u.send(u.of(dialog.EventCommands, from))
+	u.send(u.of("commands", from))
 }
 
 func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, error) {

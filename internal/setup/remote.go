@@ -52,7 +52,7 @@ func (r *remoteAgents) Invoke(ctx context.Context, def subagents.Definition, que
 	}
 	return c.Run(ctx, query, func(p remote.Progress) {
 		if p.Delta != "" {
-			emit(dialog.Event{Kind: dialog.EventText, Text: p.Delta})
+			emit(dialog.TextEvent{Text: p.Delta})
 		}
 	})
 }
