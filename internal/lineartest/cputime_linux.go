@@ -1,7 +1,6 @@
 package lineartest
 
 import (
-	"runtime/debug"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -16,21 +15,6 @@ func threadTime() time.Duration {
 		return time.Duration(time.Now().UnixNano())
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// quietGC holds the garbage collector off while a parse is timed, but
-// for a heap past 1 GiB, and returns what restores it: the collector's
-// assists run on the allocating thread and count as its time, and the
-// larger input, collected more often and with a larger heap to mark,
-// would time the collector, not the parser (a ratio of 10 seen for a
-// linear scan on a loaded machine).
-func quietGC() (restore func()) {
-	percent := debug.SetGCPercent(-1)
-	limit := debug.SetMemoryLimit(1 << 30)
-	return func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}
 }
 
 // moreRuns is how many more times the larger input is timed after the

@@ -1,7 +1,6 @@
 package lineartest
 
 import (
-	"runtime/debug"
 	"time"
 	"unsafe"
 
@@ -30,20 +29,6 @@ func threadTime() time.Duration {
 	}
 	// In two parts, so that count*1e9 does not overflow.
 	return time.Duration(count/freq)*time.Second + time.Duration(count%freq*int64(time.Second)/freq)
-}
-
-// quietGC holds the garbage collector off while a parse is timed, but
-// for a heap past 1 GiB, and returns what restores it. Under Wine a
-// collection stops the world by suspending each thread through the
-// wineserver, milliseconds apiece: the larger input, collected more
-// often, would time Wine, not the parser.
-func quietGC() (restore func()) {
-	percent := debug.SetGCPercent(-1)
-	limit := debug.SetMemoryLimit(1 << 30)
-	return func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}
 }
 
 // moreRuns is how many more times the larger input is timed after the

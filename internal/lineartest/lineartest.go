@@ -2,6 +2,7 @@ package lineartest
 
 import (
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -98,4 +99,21 @@ func best(runs int, input string, parse func(string)) (time.Duration, bool) {
 		}
 	}
 	return shortest, true
+}
+
+// quietGC holds the garbage collector off while a parse is timed, but for
+// a heap past 1 GiB, and returns what restores it. The collector's
+// assists run on the allocating thread and count as its time, and the
+// larger input, collected more often and with a larger heap to mark,
+// would time the collector, not the parser (a ratio of 10 seen for a
+// linear scan on a loaded Linux machine); under Wine a collection stops
+// the world by suspending each thread through the wineserver,
+// milliseconds apiece.
+func quietGC() (restore func()) {
+	percent := debug.SetGCPercent(-1)
+	limit := debug.SetMemoryLimit(1 << 30)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }

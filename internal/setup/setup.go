@@ -596,14 +596,11 @@ func privateMemoryDir(ws *workspace.Workspace, geminiDir, root string) func() (s
 	if geminiDir == "" || root == "" {
 		return nil
 	}
+	projectTemp := projectTempDir(geminiDir, root)
 	return func() (string, error) {
-		dirs, err := geminidir.New(geminiDir, root)
+		tmp, err := projectTemp()
 		if err != nil {
 			return "", err
-		}
-		tmp, err := dirs.FindOrClaim()
-		if err != nil {
-			return "", fmt.Errorf("finding the project's directory in %s: %w", geminiDir, err)
 		}
 		dir := filepath.Join(tmp, "memory")
 		if _, err := ws.Allow(dir); err != nil {
