@@ -3,8 +3,6 @@ package extensions
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -51,7 +49,7 @@ func SetSetting(ext Extension, s Setting, value string) error {
 	if err != nil {
 		return err
 	}
-	values, order := settings.ParseDotenv(old), envOrder(old)
+	values, order := settings.ParseDotenv(old), settings.DotenvKeys(old)
 	if value == "" {
 		delete(values, s.EnvVar)
 	} else {
@@ -63,11 +61,6 @@ func SetSetting(ext Extension, s Setting, value string) error {
 	for _, declared := range ext.Settings {
 		if declared.Sensitive {
 			delete(values, declared.EnvVar)
-		}
-	}
-	for _, key := range slices.Sorted(maps.Keys(values)) {
-		if !slices.Contains(order, key) { // a line envOrder could not read
-			order = append(order, key)
 		}
 	}
 	content, err := formatEnv(order, values)
@@ -86,29 +79,7 @@ func readEnvFile(path string) ([]byte, error) {
 	if info, err := os.Stat(path); err == nil && info.IsDir() {
 		return nil, fmt.Errorf("Cannot write extension settings to %s because it is a directory.", path)
 	}
-	data, err := safefile.Read(path, maxFileSize)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	return data, nil
-}
-
-// envLineKey is the key a .env line starts, as dotenv reads one.
-var envLineKey = lazyregexp.New(`^[ \t]*(?:export[ \t]+)?([\w.-]+)(?:[ \t]*=|:[ \t])`)
-
-// envOrder is the keys of the .env file src in the order they first come,
-// the order a JavaScript object dotenv parses into keeps them.
-func envOrder(src []byte) []string {
-	var keys []string
-	for line := range strings.Lines(string(src)) {
-		if m := envLineKey.FindStringSubmatch(line); m != nil && !slices.Contains(keys, m[1]) {
-			keys = append(keys, m[1])
-		}
-	}
-	return keys
+	return readSettingsFile(path)
 }
 
 // envName is the variable names Gemini CLI's formatEnvContent writes.

@@ -443,15 +443,24 @@ func check(m manifest) error {
 // when there is no file; one that cannot be read is an error, as it fails
 // Gemini CLI's load of the extension.
 func readSettings(installDir string) (map[string]string, error) {
-	path := filepath.Join(installDir, SettingsFile)
+	data, err := readSettingsFile(filepath.Join(installDir, SettingsFile))
+	if err != nil {
+		return nil, err
+	}
+	return settings.ParseDotenv(data), nil
+}
+
+// readSettingsFile is the text of the .env file at path; none when there
+// is no file.
+func readSettingsFile(path string) ([]byte, error) {
 	data, err := safefile.Read(path, maxFileSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]string{}, nil
+		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	return settings.ParseDotenv(data), nil
+	return data, nil
 }
 
 // contextFiles are the files names (GEMINI.md when none) in dir that

@@ -143,17 +143,36 @@ func ParseDotenv(src []byte) map[string]string { return parseDotenv(src) }
 // unquoted values trimmed. A later line wins. Lines it cannot read are
 // skipped, as dotenv skips them.
 func parseDotenv(src []byte) map[string]string {
-	s := strings.ReplaceAll(strings.ReplaceAll(string(src), "\r\n", "\n"), "\r", "\n")
 	out := map[string]string{}
+	eachDotenvEntry(src, func(key, value string) { out[key] = value })
+	return out
+}
+
+// DotenvKeys are the keys of the .env file src, read as ParseDotenv reads
+// it, in the order they first come: the order the JavaScript object
+// dotenv parses into keeps them.
+func DotenvKeys(src []byte) []string {
+	var keys []string
+	eachDotenvEntry(src, func(key, _ string) {
+		if !slices.Contains(keys, key) {
+			keys = append(keys, key)
+		}
+	})
+	return keys
+}
+
+// eachDotenvEntry calls entry with each entry of the .env file src, in
+// order, as parseDotenv reads them.
+func eachDotenvEntry(src []byte, entry func(key, value string)) {
+	s := strings.ReplaceAll(strings.ReplaceAll(string(src), "\r\n", "\n"), "\r", "\n")
 	for len(s) > 0 {
 		if key, value, consumed, ok := parseDotenvEntry(s); ok {
-			out[key] = value
+			entry(key, value)
 			s = s[consumed:]
 			continue
 		}
 		_, s, _ = strings.Cut(s, "\n")
 	}
-	return out
 }
 
 var dotenvKey = lazyregexp.New(`^[ \t]*(?:export[ \t]+)?([\w.-]+)(?:[ \t]*=[ \t]*|:[ \t]+)`)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -218,5 +219,20 @@ func TestDotenvTooLarge(t *testing.T) {
 	_, _, err := settings.LoadDotenv(lookup(map[string]string{}), settings.DotenvOptions{Dir: big, Trusted: true})
 	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "larger than 10 MiB") {
 		t.Errorf("large file: %v", err)
+	}
+}
+
+// DotenvKeys are the keys as ParseDotenv reads them, in first-come order:
+// a key again is not listed twice, and a line inside a quoted value that
+// spans lines is no key.
+func TestDotenvKeys(t *testing.T) {
+	src := []byte("B=1\nexport A=2\nMULTI=\"x\nC=inside\"\nB=3\nD: 4\n")
+	if got, want := settings.DotenvKeys(src), []string{"B", "A", "MULTI", "D"}; !slices.Equal(got, want) {
+		t.Errorf("DotenvKeys = %q, want %q", got, want)
+	}
+	for _, key := range settings.DotenvKeys(src) {
+		if _, ok := settings.ParseDotenv(src)[key]; !ok {
+			t.Errorf("%s is listed but not parsed", key)
+		}
 	}
 }
