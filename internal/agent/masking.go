@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"google.golang.org/genai"
 
@@ -42,7 +43,6 @@ func maskable(name string) bool {
 type prunable struct {
 	content, part int
 	tokens        int
-	text          string // the response as 0.61 saves it
 }
 
 // masker masks a session's old tool outputs in what is sent; the history
@@ -65,7 +65,7 @@ func (m *masker) mask(contents []*genai.Content) []*genai.Content {
 	}
 	for _, p := range found {
 		original := contents[p.content].Parts[p.part]
-		masked, err := m.masked(original, p)
+		masked, err := m.masked(original)
 		if err != nil {
 			continue // the output stays whole: nothing is lost
 		}
@@ -118,7 +118,7 @@ func (m *masker) prunables(contents []*genai.Content) ([]prunable, int) {
 			if strings.Contains(compact, "<"+maskTag) {
 				continue
 			}
-			tokens := (len([]rune(fr.Name)) + len([]rune(compact))) / 4
+			tokens := (utf8.RuneCountInString(fr.Name) + utf8.RuneCountInString(compact)) / 4
 			if protected <= maskProtectedTokens {
 				protected += tokens
 				if protected <= maskProtectedTokens {
@@ -126,21 +126,24 @@ func (m *masker) prunables(contents []*genai.Content) ([]prunable, int) {
 				}
 			}
 			total += tokens
-			found = append(found, prunable{content: i, part: j, tokens: tokens, text: indentedJSON(fr.Response)})
+			found = append(found, prunable{content: i, part: j, tokens: tokens})
 		}
 	}
 	return found, total
 }
 
 // masked is part's function response replaced by a preview and where the
-// whole is saved (0.61's formatMaskedSnippet).
-func (m *masker) masked(part *genai.Part, p prunable) (*genai.Part, error) {
+// whole is saved (0.61's formatMaskedSnippet). The whole is the response
+// as 0.61 saves it, indented; made here, for the outputs masked only,
+// not for every one scanned before each request.
+func (m *masker) masked(part *genai.Part) (*genai.Part, error) {
 	fr := part.FunctionResponse
-	path, err := m.save(fr.Name, fr.ID, p.text)
+	text := indentedJSON(fr.Response)
+	path, err := m.save(fr.Name, fr.ID, text)
 	if err != nil {
 		return nil, err
 	}
-	preview := p.text
+	preview := text
 	if fr.Name == tools.ShellName {
 		preview = shellPreview(fr.Response)
 	} else if len([]rune(preview)) > 500 {
