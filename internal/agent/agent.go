@@ -75,7 +75,7 @@ type Config struct {
 	// Diagnostics asks the user's editor for the diagnostics it shows:
 	// after an edit lands, the model is told the errors new in the file
 	// (tools.EditWatch). None when nil (the editor cannot answer).
-	Diagnostics tools.DiagnosticsReader
+	Diagnostics dialog.DiagnosticsReader
 	// Checkpointer takes a checkpoint before each edit lands; none when
 	// nil (checkpointer.go).
 	Checkpointer Checkpointer

@@ -61,7 +61,7 @@ type Place struct {
 	Warn        func(what string, err error)
 	ShowAuthURL func(server, authURL string)
 	ShellRunner tools.CommandRunner
-	Diagnostics tools.DiagnosticsReader
+	Diagnostics dialog.DiagnosticsReader
 	CodeIntel   codeintel.Provider
 	// AllowedTools, AllowedMCPServers and Extensions are the command
 	// line's choices (see setup.Options).

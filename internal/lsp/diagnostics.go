@@ -7,13 +7,13 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
 // gemini/diagnostics: the server asks a client that declared
 // experimental.gemini.diagnostics for the diagnostics it shows, which
 // its other language servers and linters published to it, for
-// get_diagnostics and for the errors an edit brought (tools.EditWatch).
+// get_diagnostics and for the errors an edit brought (dialog.DiagnosticsReader).
 // The answer comes at once, without the user, so it is a plain request,
 // also to a client that takes the user's requests as notifications.
 
@@ -31,11 +31,11 @@ type diagnosticsResult struct {
 	} `json:"items"`
 }
 
-// diagnosticsReader is the tools.DiagnosticsReader of a client that
+// diagnosticsReader is the dialog.DiagnosticsReader of a client that
 // answers gemini/diagnostics.
 type diagnosticsReader struct{ s *Server }
 
-func (r diagnosticsReader) Diagnostics(ctx context.Context, paths []string) ([]tools.FileDiagnostics, error) {
+func (r diagnosticsReader) Diagnostics(ctx context.Context, paths []string) ([]dialog.FileDiagnostics, error) {
 	var params diagnosticsParams
 	for _, p := range paths {
 		params.URIs = append(params.URIs, string(uri.File(p)))
@@ -45,7 +45,7 @@ func (r diagnosticsReader) Diagnostics(ctx context.Context, paths []string) ([]t
 		r.s.log.Info("gemini/diagnostics", zap.Error(err))
 		return nil, fmt.Errorf("gemini/diagnostics: %w", err)
 	}
-	files := make([]tools.FileDiagnostics, 0, len(res.Items))
+	files := make([]dialog.FileDiagnostics, 0, len(res.Items))
 	for _, item := range res.Items {
 		path, err := uriToPath(item.URI)
 		if err != nil {
@@ -54,7 +54,7 @@ func (r diagnosticsReader) Diagnostics(ctx context.Context, paths []string) ([]t
 			r.s.log.Debug("gemini/diagnostics of no file", zap.String("uri", item.URI))
 			continue
 		}
-		f := tools.FileDiagnostics{Path: path}
+		f := dialog.FileDiagnostics{Path: path}
 		for _, d := range item.Diagnostics {
 			f.Diagnostics = append(f.Diagnostics, d.toTool())
 		}
@@ -65,7 +65,7 @@ func (r diagnosticsReader) Diagnostics(ctx context.Context, paths []string) ([]t
 
 // toTool is d as the tools tell it: 1-based, the column in the
 // connection's position encoding.
-func (d diagnostic) toTool() tools.Diagnostic {
+func (d diagnostic) toTool() dialog.EditorDiagnostic {
 	a := d.toAgent()
-	return tools.Diagnostic{Line: a.Start.Line, Column: a.Start.Character, Severity: a.Severity, Message: a.Message, Source: a.Source, Code: a.Code}
+	return dialog.EditorDiagnostic{Line: a.Start.Line, Column: a.Start.Character, Severity: a.Severity, Message: a.Message, Source: a.Source, Code: a.Code}
 }

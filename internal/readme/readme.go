@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -53,7 +54,7 @@ type noEditor struct{}
 
 var errNoEditor = errors.New("no editor: the README's tool list runs no tool")
 
-func (noEditor) Diagnostics(context.Context, []string) ([]tools.FileDiagnostics, error) {
+func (noEditor) Diagnostics(context.Context, []string) ([]dialog.FileDiagnostics, error) {
 	return nil, errNoEditor
 }
 

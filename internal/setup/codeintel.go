@@ -9,7 +9,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // langServersShutdown bounds the wait for the language servers gemini-ls
@@ -40,7 +39,7 @@ func (b *Built) codeIntel(set settings.Settings) codeintel.Provider {
 // editDiagnostics tells the agent the errors its edits bring: the
 // editor's, else those of the language servers gemini-ls started (only
 // ever ones already running: an edit starts none).
-func (b *Built) editDiagnostics() tools.DiagnosticsReader {
+func (b *Built) editDiagnostics() dialog.DiagnosticsReader {
 	if b.opts.Diagnostics != nil || b.langServers == nil {
 		return b.opts.Diagnostics
 	}

@@ -75,7 +75,7 @@ type Options struct {
 	// Diagnostics asks the user's editor for the diagnostics it shows:
 	// get_diagnostics is offered, and edits tell the errors they brought,
 	// only with it (the LSP, with a client that answers).
-	Diagnostics tools.DiagnosticsReader
+	Diagnostics dialog.DiagnosticsReader
 	// CodeIntel asks the editor's own language servers, for
 	// navigate_code and rename_symbol; nil when the editor cannot answer
 	// (the LSP, with a client that declares

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
@@ -54,7 +55,7 @@ type Options struct {
 	// Diagnostics asks the user's editor for the diagnostics it shows,
 	// for get_diagnostics; the tool is left out when nil (the front end's
 	// editor cannot answer).
-	Diagnostics DiagnosticsReader
+	Diagnostics dialog.DiagnosticsReader
 	// Tracker finds each session's task tracker directory; the tracker's
 	// tools are left out when nil (experimental.taskTracker off).
 	Tracker TrackerDir

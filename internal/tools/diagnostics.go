@@ -17,7 +17,7 @@ import (
 // it; Claude Code's getDiagnostics is its model): the diagnostics the
 // user's editor shows, as its language servers and linters report them.
 // Only a front end whose editor can answer gives the tools a
-// DiagnosticsReader (the LSP, with a client that declares
+// dialog.DiagnosticsReader (the LSP, with a client that declares
 // experimental.gemini.diagnostics), and the tool is declared only then.
 //
 // The editor may answer for any file it has open: another project's, a
@@ -38,35 +38,8 @@ const (
 	diagnosticsTimeout = 10 * time.Second
 )
 
-// Diagnostic is a problem an editor shows in a file.
-type Diagnostic struct {
-	// Line and Column are where it starts, 1-based: lines as read_file
-	// numbers them, columns in the editor's position encoding.
-	Line, Column int
-	// Severity is error, warning, information or hint; "" when the
-	// editor did not say.
-	Severity string
-	Message  string
-	// Source is what reported it (gopls, eslint), Code its code there;
-	// either may be "".
-	Source, Code string
-}
-
-// FileDiagnostics are the diagnostics an editor shows for one file.
-type FileDiagnostics struct {
-	Path        string // absolute
-	Diagnostics []Diagnostic
-}
-
-// DiagnosticsReader asks the user's editor for the diagnostics it shows.
-type DiagnosticsReader interface {
-	// Diagnostics are those of the files at paths (absolute), or, with
-	// no paths, of every file the editor has diagnostics for.
-	Diagnostics(ctx context.Context, paths []string) ([]FileDiagnostics, error)
-}
-
 // diagnosticsTools is get_diagnostics where an editor can answer it.
-func diagnosticsTools(ws *workspace.Workspace, reader DiagnosticsReader) []Tool {
+func diagnosticsTools(ws *workspace.Workspace, reader dialog.DiagnosticsReader) []Tool {
 	if reader == nil {
 		return nil
 	}
@@ -78,7 +51,7 @@ type getDiagnosticsParams struct {
 }
 
 // getDiagnostics is get_diagnostics, asking reader.
-func getDiagnostics(ws *workspace.Workspace, reader DiagnosticsReader) *Defined[getDiagnosticsParams] {
+func getDiagnostics(ws *workspace.Workspace, reader dialog.DiagnosticsReader) *Defined[getDiagnosticsParams] {
 	return Define(Spec{
 		Name: GetDiagnosticsName,
 		Description: "Gets the diagnostics (errors, warnings, hints) the user's editor shows for files, as its language servers and linters report them: " +
@@ -102,7 +75,7 @@ func getDiagnostics(ws *workspace.Workspace, reader DiagnosticsReader) *Defined[
 
 type getDiagnosticsCall struct {
 	ws     *workspace.Workspace
-	reader DiagnosticsReader
+	reader dialog.DiagnosticsReader
 	paths  []string // resolved; none: every file
 }
 
@@ -143,7 +116,7 @@ func (c *getDiagnosticsCall) Execute(ctx context.Context, _ CallInfo) (Result, e
 // readableDiagnostics keeps the files the model may read, as read_file
 // decides: inside the workspace and not ignored (hidden), each by its
 // resolved path. left is how many files with diagnostics it left out.
-func readableDiagnostics(ctx context.Context, ws *workspace.Workspace, files []FileDiagnostics) (kept []FileDiagnostics, left int) {
+func readableDiagnostics(ctx context.Context, ws *workspace.Workspace, files []dialog.FileDiagnostics) (kept []dialog.FileDiagnostics, left int) {
 	for _, f := range files {
 		path, err := ws.Resolve(f.Path)
 		if err != nil || hidden(ctx, ws, path, false) {
@@ -161,11 +134,11 @@ func readableDiagnostics(ctx context.Context, ws *workspace.Workspace, files []F
 // requested is files in the order the call named them, each named file
 // there (with none when the editor told none), then what else the
 // editor told; every file the editor told when the call named none.
-func (c *getDiagnosticsCall) requested(files []FileDiagnostics) []FileDiagnostics {
+func (c *getDiagnosticsCall) requested(files []dialog.FileDiagnostics) []dialog.FileDiagnostics {
 	if len(c.paths) == 0 {
-		return slices.DeleteFunc(slices.Clone(files), func(f FileDiagnostics) bool { return len(f.Diagnostics) == 0 })
+		return slices.DeleteFunc(slices.Clone(files), func(f dialog.FileDiagnostics) bool { return len(f.Diagnostics) == 0 })
 	}
-	out := make([]FileDiagnostics, len(c.paths))
+	out := make([]dialog.FileDiagnostics, len(c.paths))
 	for i, p := range c.paths {
 		out[i].Path = p
 	}
@@ -183,7 +156,7 @@ func (c *getDiagnosticsCall) requested(files []FileDiagnostics) []FileDiagnostic
 // its path relative to the workspace, then one line per diagnostic, by
 // line; at most maxListedDiagnostics of them, the most severe, and how
 // many of each severity were left out.
-func listDiagnostics(ws *workspace.Workspace, files []FileDiagnostics) string {
+func listDiagnostics(ws *workspace.Workspace, files []dialog.FileDiagnostics) string {
 	if len(files) == 0 {
 		return "The editor shows no diagnostics."
 	}
@@ -220,7 +193,7 @@ func listDiagnostics(ws *workspace.Workspace, files []FileDiagnostics) string {
 // mostSevere keeps at most limit of files' diagnostics, the most severe
 // first: for each file, those kept, by position; and the others counted
 // by severity ("3 warnings, 40 hints"), "" when none was left out.
-func mostSevere(files []FileDiagnostics, limit int) ([][]Diagnostic, string) {
+func mostSevere(files []dialog.FileDiagnostics, limit int) ([][]dialog.EditorDiagnostic, string) {
 	type at struct{ file, index int }
 	var all []at
 	for i, f := range files {
@@ -228,9 +201,9 @@ func mostSevere(files []FileDiagnostics, limit int) ([][]Diagnostic, string) {
 			all = append(all, at{i, j})
 		}
 	}
-	diag := func(a at) Diagnostic { return files[a.file].Diagnostics[a.index] }
+	diag := func(a at) dialog.EditorDiagnostic { return files[a.file].Diagnostics[a.index] }
 	slices.SortStableFunc(all, func(a, b at) int { return cmp.Compare(severityRank(diag(a).Severity), severityRank(diag(b).Severity)) })
-	kept := make([][]Diagnostic, len(files))
+	kept := make([][]dialog.EditorDiagnostic, len(files))
 	for _, a := range all[:min(limit, len(all))] {
 		kept[a.file] = append(kept[a.file], diag(a))
 	}
@@ -250,7 +223,7 @@ func mostSevere(files []FileDiagnostics, limit int) ([][]Diagnostic, string) {
 	return kept, strings.Join(cut, ", ")
 }
 
-func byPosition(a, b Diagnostic) int {
+func byPosition(a, b dialog.EditorDiagnostic) int {
 	return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 }
 
@@ -283,7 +256,7 @@ func countOf(n int, s string) string {
 
 // DiagnosticLine is d as the model reads it:
 // `L<line>:<column> <severity> [<source> <code>] <message>`, on one line.
-func DiagnosticLine(d Diagnostic) string {
+func DiagnosticLine(d dialog.EditorDiagnostic) string {
 	severity := cmp.Or(d.Severity, "diagnostic")
 	var b strings.Builder
 	fmt.Fprintf(&b, "L%d:%d %s ", d.Line, d.Column, severity)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
 // After an edit lands, the model is told the errors the editor shows in
@@ -40,20 +42,20 @@ type settling struct {
 // EditWatch holds the diagnostics the editor showed in a file before an
 // edit of it landed. A nil *EditWatch tells nothing.
 type EditWatch struct {
-	reader DiagnosticsReader
+	reader dialog.DiagnosticsReader
 	path   string
-	before []Diagnostic
+	before []dialog.EditorDiagnostic
 	timing settling
 }
 
 // WatchEdit asks the editor, through reader, for the diagnostics of the
 // file at path before an edit of it lands; nil when reader is nil or the
 // editor did not answer within settleBound.
-func WatchEdit(ctx context.Context, reader DiagnosticsReader, path string) *EditWatch {
+func WatchEdit(ctx context.Context, reader dialog.DiagnosticsReader, path string) *EditWatch {
 	return watchEdit(ctx, reader, path, settling{interval: settleInterval, quiet: settleQuiet, bound: settleBound})
 }
 
-func watchEdit(ctx context.Context, reader DiagnosticsReader, path string, timing settling) *EditWatch {
+func watchEdit(ctx context.Context, reader dialog.DiagnosticsReader, path string, timing settling) *EditWatch {
 	if reader == nil {
 		return nil
 	}
@@ -69,7 +71,7 @@ func watchEdit(ctx context.Context, reader DiagnosticsReader, path string, timin
 }
 
 // read is what the editor shows in the watched file now.
-func (w *EditWatch) read(ctx context.Context) ([]Diagnostic, error) {
+func (w *EditWatch) read(ctx context.Context) ([]dialog.EditorDiagnostic, error) {
 	files, err := w.reader.Diagnostics(ctx, []string{w.path})
 	if err != nil {
 		return nil, err
@@ -79,7 +81,7 @@ func (w *EditWatch) read(ctx context.Context) ([]Diagnostic, error) {
 	// home), which the model may not read. The editor may spell the
 	// watched path otherwise (a link, a letter's case): the same file is
 	// the same.
-	var all []Diagnostic
+	var all []dialog.EditorDiagnostic
 	for _, f := range files {
 		if sameFile(f.Path, w.path) {
 			all = append(all, f.Diagnostics...)
@@ -111,11 +113,11 @@ func (w *EditWatch) Introduced(ctx context.Context, name string) string {
 	return introducedNote(who, more, name, errs, warnings)
 }
 
-// SourcedDiagnostics is a DiagnosticsReader that is not the user's
+// SourcedDiagnostics is a dialog.DiagnosticsReader that is not the user's
 // editor (the language servers gemini-ls started): what the model is
 // told of an edit's errors names it, and no get_diagnostics lists more.
 type SourcedDiagnostics interface {
-	DiagnosticsReader
+	dialog.DiagnosticsReader
 	// DiagnosticsSource names what reports them: "The language server".
 	DiagnosticsSource() string
 }
@@ -124,7 +126,7 @@ type SourcedDiagnostics interface {
 // and either changed since before the edit (its servers answered it) or
 // unchanged for settling.quiet; at settling.bound, the last answer is
 // taken as it is. ok is false when no answer came.
-func (w *EditWatch) settle(ctx context.Context) (last []Diagnostic, ok bool) {
+func (w *EditWatch) settle(ctx context.Context) (last []dialog.EditorDiagnostic, ok bool) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, w.timing.bound)
 	defer cancel()
@@ -153,10 +155,12 @@ func (w *EditWatch) settle(ctx context.Context) (last []Diagnostic, ok bool) {
 // position, which the edit may have moved.
 type problemKey struct{ severity, message, source, code string }
 
-func keyOf(d Diagnostic) problemKey { return problemKey{d.Severity, d.Message, d.Source, d.Code} }
+func keyOf(d dialog.EditorDiagnostic) problemKey {
+	return problemKey{d.Severity, d.Message, d.Source, d.Code}
+}
 
 // sameProblems reports whether a and b hold the same problems, wherever.
-func sameProblems(a, b []Diagnostic) bool {
+func sameProblems(a, b []dialog.EditorDiagnostic) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -167,12 +171,12 @@ func sameProblems(a, b []Diagnostic) bool {
 // severity is ""), by position, that before does not account for: each
 // diagnostic of before accounts for one of after with the same message,
 // source, code and severity, wherever it is.
-func newSince(before, after []Diagnostic, severity string) []Diagnostic {
+func newSince(before, after []dialog.EditorDiagnostic, severity string) []dialog.EditorDiagnostic {
 	seen := map[problemKey]int{}
 	for _, d := range before {
 		seen[keyOf(d)]++
 	}
-	var out []Diagnostic
+	var out []dialog.EditorDiagnostic
 	for _, d := range slices.SortedStableFunc(slices.Values(after), byPosition) {
 		if severity != "" && d.Severity != severity {
 			continue
@@ -188,7 +192,7 @@ func newSince(before, after []Diagnostic, severity string) []Diagnostic {
 
 // introducedNote tells the model the new errors of file name, and the
 // count of its new warnings; "" when there are none.
-func introducedNote(who, more, name string, errs []Diagnostic, warnings int) string {
+func introducedNote(who, more, name string, errs []dialog.EditorDiagnostic, warnings int) string {
 	if len(errs) == 0 && warnings == 0 {
 		return ""
 	}

@@ -11,18 +11,20 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
 // shownDiagnostics is an editor's diagnostics by file, as a
-// DiagnosticsReader: those of the files asked about, or of all.
+// dialog.DiagnosticsReader: those of the files asked about, or of all.
 type shownDiagnostics struct {
 	mu    sync.Mutex
-	files map[string][]Diagnostic
+	files map[string][]dialog.EditorDiagnostic
 	asked [][]string
 	err   error
 }
 
-func (e *shownDiagnostics) Diagnostics(_ context.Context, paths []string) ([]FileDiagnostics, error) {
+func (e *shownDiagnostics) Diagnostics(_ context.Context, paths []string) ([]dialog.FileDiagnostics, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.asked = append(e.asked, paths)
@@ -35,24 +37,24 @@ func (e *shownDiagnostics) Diagnostics(_ context.Context, paths []string) ([]Fil
 		}
 		slices.Sort(paths)
 	}
-	var out []FileDiagnostics
+	var out []dialog.FileDiagnostics
 	for _, p := range paths {
-		out = append(out, FileDiagnostics{Path: p, Diagnostics: e.files[p]})
+		out = append(out, dialog.FileDiagnostics{Path: p, Diagnostics: e.files[p]})
 	}
 	return out, nil
 }
 
 func TestDiagnosticLine(t *testing.T) {
 	for _, c := range []struct {
-		d    Diagnostic
+		d    dialog.EditorDiagnostic
 		want string
 	}{
-		{Diagnostic{Line: 3, Column: 5, Severity: "error", Message: "undefined: x", Source: "compiler", Code: "UndeclaredName"}, "L3:5 error [compiler UndeclaredName] undefined: x"},
-		{Diagnostic{Line: 1, Column: 1, Severity: "warning", Message: "unused", Source: "staticcheck"}, "L1:1 warning [staticcheck] unused"},
-		{Diagnostic{Line: 1, Column: 1, Severity: "hint", Message: "m", Code: "E1"}, "L1:1 hint [E1] m"},
-		{Diagnostic{Line: 9, Column: 2, Message: "no severity"}, "L9:2 diagnostic no severity"},
-		{Diagnostic{Line: 2, Column: 1, Severity: "error", Message: "Type 'A' is not assignable to type 'B'.\n  Property 'x' is missing.\n\n"}, "L2:1 error Type 'A' is not assignable to type 'B'. Property 'x' is missing."},
-		{Diagnostic{Line: 1, Column: 1, Severity: "error", Message: strings.Repeat("é", maxDiagnosticMessage+5)}, "L1:1 error " + strings.Repeat("é", maxDiagnosticMessage) + "…"},
+		{dialog.EditorDiagnostic{Line: 3, Column: 5, Severity: "error", Message: "undefined: x", Source: "compiler", Code: "UndeclaredName"}, "L3:5 error [compiler UndeclaredName] undefined: x"},
+		{dialog.EditorDiagnostic{Line: 1, Column: 1, Severity: "warning", Message: "unused", Source: "staticcheck"}, "L1:1 warning [staticcheck] unused"},
+		{dialog.EditorDiagnostic{Line: 1, Column: 1, Severity: "hint", Message: "m", Code: "E1"}, "L1:1 hint [E1] m"},
+		{dialog.EditorDiagnostic{Line: 9, Column: 2, Message: "no severity"}, "L9:2 diagnostic no severity"},
+		{dialog.EditorDiagnostic{Line: 2, Column: 1, Severity: "error", Message: "Type 'A' is not assignable to type 'B'.\n  Property 'x' is missing.\n\n"}, "L2:1 error Type 'A' is not assignable to type 'B'. Property 'x' is missing."},
+		{dialog.EditorDiagnostic{Line: 1, Column: 1, Severity: "error", Message: strings.Repeat("é", maxDiagnosticMessage+5)}, "L1:1 error " + strings.Repeat("é", maxDiagnosticMessage) + "…"},
 	} {
 		if got := DiagnosticLine(c.d); got != c.want {
 			t.Errorf("DiagnosticLine(%+v) = %q, want %q", c.d, got, c.want)
@@ -65,7 +67,7 @@ func TestDiagnosticLine(t *testing.T) {
 // paths, and of every file when none is named.
 func TestGetDiagnosticsOfTheFilesAsked(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.go": "", "sub/b.go": "", "c.go": ""})
-	editor := &shownDiagnostics{files: map[string][]Diagnostic{
+	editor := &shownDiagnostics{files: map[string][]dialog.EditorDiagnostic{
 		tw.abs("a.go"): {
 			{Line: 7, Column: 2, Severity: "warning", Message: "later", Source: "lint"},
 			{Line: 3, Column: 5, Severity: "error", Message: "undefined: x", Source: "compiler"},
@@ -97,11 +99,11 @@ func TestGetDiagnosticsOfTheFilesAsked(t *testing.T) {
 // counted by severity.
 func TestGetDiagnosticsKeepsTheMostSevere(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"a.go": "", "b.go": ""})
-	var hints []Diagnostic
+	var hints []dialog.EditorDiagnostic
 	for i := range 120 {
-		hints = append(hints, Diagnostic{Line: i + 1, Column: 1, Severity: "hint", Message: "h"})
+		hints = append(hints, dialog.EditorDiagnostic{Line: i + 1, Column: 1, Severity: "hint", Message: "h"})
 	}
-	editor := &shownDiagnostics{files: map[string][]Diagnostic{
+	editor := &shownDiagnostics{files: map[string][]dialog.EditorDiagnostic{
 		tw.abs("a.go"): hints,
 		tw.abs("b.go"): {
 			{Line: 50, Column: 1, Severity: "error", Message: "e2"},
@@ -128,12 +130,12 @@ func TestGetDiagnosticsKeepsTheMostSevere(t *testing.T) {
 // ask: its i-th answer is answers[i], the last repeated.
 type answers struct {
 	mu    sync.Mutex
-	each  [][]Diagnostic
+	each  [][]dialog.EditorDiagnostic
 	asked int
 	fail  bool
 }
 
-func (a *answers) Diagnostics(_ context.Context, paths []string) ([]FileDiagnostics, error) {
+func (a *answers) Diagnostics(_ context.Context, paths []string) ([]dialog.FileDiagnostics, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.fail {
@@ -141,7 +143,7 @@ func (a *answers) Diagnostics(_ context.Context, paths []string) ([]FileDiagnost
 	}
 	d := a.each[min(a.asked, len(a.each)-1)]
 	a.asked++
-	return []FileDiagnostics{{Path: paths[0], Diagnostics: d}}, nil
+	return []dialog.FileDiagnostics{{Path: paths[0], Diagnostics: d}}, nil
 }
 
 func (a *answers) count() int {
@@ -150,8 +152,8 @@ func (a *answers) count() int {
 	return a.asked
 }
 
-func undefined(line int, name string) Diagnostic {
-	return Diagnostic{Line: line, Column: 9, Severity: "error", Message: "undefined: " + name, Source: "compiler", Code: "UndeclaredName"}
+func undefined(line int, name string) dialog.EditorDiagnostic {
+	return dialog.EditorDiagnostic{Line: line, Column: 9, Severity: "error", Message: "undefined: " + name, Source: "compiler", Code: "UndeclaredName"}
 }
 
 // An edit's check tells the errors new since before the edit, once the
@@ -159,8 +161,8 @@ func undefined(line int, name string) Diagnostic {
 // moved them, are not new.
 func TestEditWatchTellsTheNewErrors(t *testing.T) {
 	ctx := context.Background()
-	before := []Diagnostic{undefined(3, "x"), undefined(8, "x"), {Line: 1, Column: 1, Severity: "warning", Message: "w"}}
-	after := []Diagnostic{
+	before := []dialog.EditorDiagnostic{undefined(3, "x"), undefined(8, "x"), {Line: 1, Column: 1, Severity: "warning", Message: "w"}}
+	after := []dialog.EditorDiagnostic{
 		undefined(4, "x"), undefined(9, "x"), // moved down by the edit
 		undefined(12, "x"), // a third of the same
 		undefined(2, "y"),
@@ -170,7 +172,7 @@ func TestEditWatchTellsTheNewErrors(t *testing.T) {
 	}
 	// The editor's server answers the edit late: the first answers after
 	// it are still those before it.
-	editor := &answers{each: [][]Diagnostic{before, before, before, before, after}}
+	editor := &answers{each: [][]dialog.EditorDiagnostic{before, before, before, before, after}}
 	w := watchEdit(ctx, editor, "/w/a.go", settling{interval: time.Millisecond, quiet: time.Minute, bound: time.Minute})
 	got := w.Introduced(ctx, "a.go")
 	want := "\n\nThe editor now shows 2 new errors in a.go that it did not show before this change:\n" +
@@ -189,14 +191,14 @@ func TestEditWatchTellsTheNewErrors(t *testing.T) {
 // asked about and a secret-bearing one in a file outside the workspace.
 type otherFileEditor struct{ asked int }
 
-func (e *otherFileEditor) Diagnostics(_ context.Context, paths []string) ([]FileDiagnostics, error) {
+func (e *otherFileEditor) Diagnostics(_ context.Context, paths []string) ([]dialog.FileDiagnostics, error) {
 	e.asked++
 	if e.asked == 1 { // before the edit
-		return []FileDiagnostics{{Path: paths[0]}}, nil
+		return []dialog.FileDiagnostics{{Path: paths[0]}}, nil
 	}
-	return []FileDiagnostics{
-		{Path: "/home/u/other/secret.go", Diagnostics: []Diagnostic{undefined(1, "TOKEN_abc123")}},
-		{Path: paths[0], Diagnostics: []Diagnostic{undefined(2, "y")}},
+	return []dialog.FileDiagnostics{
+		{Path: "/home/u/other/secret.go", Diagnostics: []dialog.EditorDiagnostic{undefined(1, "TOKEN_abc123")}},
+		{Path: paths[0], Diagnostics: []dialog.EditorDiagnostic{undefined(2, "y")}},
 	}, nil
 }
 
@@ -220,7 +222,7 @@ func TestEditWatchTellsOnlyTheEditedFile(t *testing.T) {
 // taken as it is at settling.bound.
 func TestEditWatchWaitsWithinBounds(t *testing.T) {
 	ctx := context.Background()
-	same := &answers{each: [][]Diagnostic{nil}}
+	same := &answers{each: [][]dialog.EditorDiagnostic{nil}}
 	timing := settling{interval: time.Millisecond, quiet: 50 * time.Millisecond, bound: time.Minute}
 	if got := watchEdit(ctx, same, "/w/a.go", timing).Introduced(ctx, "a.go"); got != "" {
 		t.Errorf("nothing new: %q", got)
@@ -229,9 +231,9 @@ func TestEditWatchWaitsWithinBounds(t *testing.T) {
 		t.Errorf("asked %d times: an unchanged answer was taken before it lasted", n)
 	}
 
-	var changing [][]Diagnostic
+	var changing [][]dialog.EditorDiagnostic
 	for i := range 10000 {
-		changing = append(changing, []Diagnostic{undefined(1, fmt.Sprint(i))})
+		changing = append(changing, []dialog.EditorDiagnostic{undefined(1, fmt.Sprint(i))})
 	}
 	editor := &answers{each: changing}
 	timing = settling{interval: time.Millisecond, quiet: time.Millisecond, bound: 30 * time.Millisecond}
@@ -246,17 +248,17 @@ func TestEditWatchWaitsWithinBounds(t *testing.T) {
 func TestEditWatchBounds(t *testing.T) {
 	ctx := context.Background()
 	timing := settling{interval: time.Millisecond, quiet: time.Minute, bound: time.Minute}
-	var many []Diagnostic
+	var many []dialog.EditorDiagnostic
 	for i := range maxEditErrors + 3 {
 		many = append(many, undefined(i+1, fmt.Sprint("v", i)))
 	}
-	got := watchEdit(ctx, &answers{each: [][]Diagnostic{nil, many}}, "/w/a.go", timing).Introduced(ctx, "a.go")
+	got := watchEdit(ctx, &answers{each: [][]dialog.EditorDiagnostic{nil, many}}, "/w/a.go", timing).Introduced(ctx, "a.go")
 	if n := strings.Count(got, "\nL"); n != maxEditErrors || !strings.HasSuffix(got, "\n(3 more new errors not shown; get_diagnostics lists them.)") {
 		t.Errorf("%d errors listed:\n%s", n, got)
 	}
 
-	warned := []Diagnostic{{Line: 2, Column: 1, Severity: "warning", Message: "w"}, {Line: 3, Column: 1, Severity: "warning", Message: "v"}}
-	got = watchEdit(ctx, &answers{each: [][]Diagnostic{nil, warned}}, "/w/a.go", timing).Introduced(ctx, "a.go")
+	warned := []dialog.EditorDiagnostic{{Line: 2, Column: 1, Severity: "warning", Message: "w"}, {Line: 3, Column: 1, Severity: "warning", Message: "v"}}
+	got = watchEdit(ctx, &answers{each: [][]dialog.EditorDiagnostic{nil, warned}}, "/w/a.go", timing).Introduced(ctx, "a.go")
 	if want := "\n\nThe editor now shows 2 new warnings in a.go that it did not show before this change (get_diagnostics lists them)."; got != want {
 		t.Errorf("warnings alone: %q, want %q", got, want)
 	}
@@ -267,7 +269,7 @@ func TestEditWatchBounds(t *testing.T) {
 	if w := watchEdit(ctx, &answers{fail: true}, "/w/a.go", timing); w != nil {
 		t.Errorf("an editor that did not answer before the edit: %+v", w)
 	}
-	failing := &answers{each: [][]Diagnostic{nil, many}}
+	failing := &answers{each: [][]dialog.EditorDiagnostic{nil, many}}
 	w := watchEdit(ctx, failing, "/w/a.go", timing)
 	failing.mu.Lock()
 	failing.fail = true
@@ -279,12 +281,12 @@ func TestEditWatchBounds(t *testing.T) {
 
 // answersEverything is an editor that answers any question with the
 // diagnostics of every file it has: the ones asked about and the rest.
-type answersEverything map[string][]Diagnostic
+type answersEverything map[string][]dialog.EditorDiagnostic
 
-func (e answersEverything) Diagnostics(context.Context, []string) ([]FileDiagnostics, error) {
-	var out []FileDiagnostics
+func (e answersEverything) Diagnostics(context.Context, []string) ([]dialog.FileDiagnostics, error) {
+	var out []dialog.FileDiagnostics
 	for _, p := range slices.Sorted(maps.Keys(e)) {
-		out = append(out, FileDiagnostics{Path: p, Diagnostics: e[p]})
+		out = append(out, dialog.FileDiagnostics{Path: p, Diagnostics: e[p]})
 	}
 	return out, nil
 }

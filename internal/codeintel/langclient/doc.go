@@ -1,11 +1,11 @@
 // Package langclient runs the language servers gemini-ls starts itself
 // (gopls, pyright-langserver, typescript-language-server…) where no
 // editor answers the code-intelligence tools, and asks them: its Manager
-// is a codeintel.Provider, and a tools.DiagnosticsReader of what those
+// is a codeintel.Provider, and a dialog.DiagnosticsReader of what those
 // servers publish.
 //
 // New makes a Manager for a workspace and the settings' servers; Ask is
-// codeintel.Provider's, Diagnostics tools.DiagnosticsReader's; Changed
+// codeintel.Provider's, Diagnostics dialog.DiagnosticsReader's; Changed
 // tells the running servers of files the agent wrote; Available says
 // whether any server is installed at all; Close ends them all.
 //

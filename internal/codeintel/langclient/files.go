@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -46,12 +46,12 @@ func severityName(s int) string {
 // files at paths published, of each file's current text (sent them
 // first); with no paths, every file's they published. It never starts a
 // server: a file whose server is not running is left out. It is
-// tools.DiagnosticsReader's Diagnostics.
-func (m *Manager) Diagnostics(ctx context.Context, paths []string) ([]tools.FileDiagnostics, error) {
+// dialog.DiagnosticsReader's Diagnostics.
+func (m *Manager) Diagnostics(ctx context.Context, paths []string) ([]dialog.FileDiagnostics, error) {
 	if len(paths) == 0 {
 		return m.allDiagnostics(), nil
 	}
-	var out []tools.FileDiagnostics
+	var out []dialog.FileDiagnostics
 	for _, path := range paths {
 		srv, languageID := m.running(path)
 		if srv == nil {
@@ -69,25 +69,25 @@ func (m *Manager) Diagnostics(ctx context.Context, paths []string) ([]tools.File
 			return out, err
 		}
 		if ok {
-			out = append(out, tools.FileDiagnostics{Path: path, Diagnostics: convertDiagnostics(items)})
+			out = append(out, dialog.FileDiagnostics{Path: path, Diagnostics: convertDiagnostics(items)})
 		}
 	}
 	return out, nil
 }
 
 // allDiagnostics are what every running server last published.
-func (m *Manager) allDiagnostics() []tools.FileDiagnostics {
-	var out []tools.FileDiagnostics
+func (m *Manager) allDiagnostics() []dialog.FileDiagnostics {
+	var out []dialog.FileDiagnostics
 	for _, srv := range m.runningIn("", "") {
 		srv.dmu.Lock()
 		for path, p := range srv.diags {
 			if len(p.items) > 0 {
-				out = append(out, tools.FileDiagnostics{Path: path, Diagnostics: convertDiagnostics(p.items)})
+				out = append(out, dialog.FileDiagnostics{Path: path, Diagnostics: convertDiagnostics(p.items)})
 			}
 		}
 		srv.dmu.Unlock()
 	}
-	slices.SortFunc(out, func(a, b tools.FileDiagnostics) int { return strings.Compare(a.Path, b.Path) })
+	slices.SortFunc(out, func(a, b dialog.FileDiagnostics) int { return strings.Compare(a.Path, b.Path) })
 	return out
 }
 
@@ -127,8 +127,8 @@ func (s *server) diagnosticsOf(ctx context.Context, doc docSync, bound time.Dura
 	}
 }
 
-func convertDiagnostics(items []lspDiagnostic) []tools.Diagnostic {
-	out := make([]tools.Diagnostic, 0, len(items))
+func convertDiagnostics(items []lspDiagnostic) []dialog.EditorDiagnostic {
+	out := make([]dialog.EditorDiagnostic, 0, len(items))
 	for _, d := range items {
 		code := strings.TrimSpace(string(d.Code))
 		if unquoted, err := strconv.Unquote(code); err == nil {
@@ -136,7 +136,7 @@ func convertDiagnostics(items []lspDiagnostic) []tools.Diagnostic {
 		} else if code == "null" {
 			code = ""
 		}
-		out = append(out, tools.Diagnostic{
+		out = append(out, dialog.EditorDiagnostic{
 			Line:     d.Range.Start.Line + 1,
 			Column:   d.Range.Start.Character + 1,
 			Severity: severityName(d.Severity),
@@ -215,7 +215,7 @@ var ErrNotRunning = errors.New("no language server runs for these files")
 // (tools.WatchEdit): failing with ErrNotRunning, at once, when no
 // running server serves any of paths, so that an edit in a language no
 // server was started for waits for nothing.
-func (m *Manager) EditDiagnostics() tools.DiagnosticsReader { return editDiagnostics{m} }
+func (m *Manager) EditDiagnostics() dialog.DiagnosticsReader { return editDiagnostics{m} }
 
 type editDiagnostics struct{ m *Manager }
 
@@ -223,7 +223,7 @@ type editDiagnostics struct{ m *Manager }
 // server, not an editor.
 func (editDiagnostics) DiagnosticsSource() string { return "The language server" }
 
-func (e editDiagnostics) Diagnostics(ctx context.Context, paths []string) ([]tools.FileDiagnostics, error) {
+func (e editDiagnostics) Diagnostics(ctx context.Context, paths []string) ([]dialog.FileDiagnostics, error) {
 	for _, p := range paths {
 		if srv, _ := e.m.running(p); srv != nil {
 			return e.m.Diagnostics(ctx, paths)

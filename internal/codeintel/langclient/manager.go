@@ -31,7 +31,7 @@ const (
 )
 
 // Manager starts and asks the language servers of a session's workspace.
-// It is a codeintel.Provider and a tools.DiagnosticsReader; its servers
+// It is a codeintel.Provider and a dialog.DiagnosticsReader; its servers
 // live until Close.
 type Manager struct {
 	ws    *workspace.Workspace

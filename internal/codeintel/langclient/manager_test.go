@@ -14,7 +14,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -232,10 +232,10 @@ func TestDiagnostics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []tools.FileDiagnostics{{Path: file, Diagnostics: []tools.Diagnostic{{
+	want := []dialog.FileDiagnostics{{Path: file, Diagnostics: []dialog.EditorDiagnostic{{
 		Line: 1, Column: 3, Severity: "warning", Message: "first line: changed", Source: "fake", Code: "F1",
 	}}}}
-	if !slices.EqualFunc(got, want, func(a, b tools.FileDiagnostics) bool {
+	if !slices.EqualFunc(got, want, func(a, b dialog.FileDiagnostics) bool {
 		return a.Path == b.Path && slices.Equal(a.Diagnostics, b.Diagnostics)
 	}) {
 		t.Errorf("Diagnostics = %+v, want %+v", got, want)
@@ -315,8 +315,8 @@ func TestAfterClose(t *testing.T) {
 }
 
 var (
-	_ codeintel.Provider      = (*Manager)(nil)
-	_ tools.DiagnosticsReader = (*Manager)(nil)
+	_ codeintel.Provider       = (*Manager)(nil)
+	_ dialog.DiagnosticsReader = (*Manager)(nil)
 )
 
 // TestAnswersServerRequests: a server's requests of its client are
