@@ -11,6 +11,7 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -19,7 +20,7 @@ import (
 // (terminal/create, wait_for_exit, output, kill, release) and the tool
 // call shows the terminal, so the user watches them; else on this
 // machine, as headless runs them. The model is told the same either way
-// (tools.CommandRunner).
+// (dialog.CommandRunner).
 
 // terminalStepTimeout bounds each terminal request made after the
 // command's context ended (kill, output, release): they must happen even
@@ -28,7 +29,7 @@ import (
 const terminalStepTimeout = time.Second
 
 // outputPoll is how often a running command's terminal output is read
-// to tell whether it still prints (tools.ShellCommand.Progress): a
+// to tell whether it still prints (dialog.ShellCommand.Progress): a
 // client tells a terminal's output only when asked.
 const outputPoll = time.Second
 
@@ -36,8 +37,8 @@ const outputPoll = time.Second
 type terminalRunner struct{ sess *session }
 
 // shellRunner is the runner of the session's shell commands, those run
-// in the foreground and the background ones (tools.BackgroundRunner).
-func (sess *session) shellRunner() tools.CommandRunner { return terminalRunner{sess} }
+// in the foreground and the background ones (dialog.BackgroundRunner).
+func (sess *session) shellRunner() dialog.CommandRunner { return terminalRunner{sess} }
 
 // showTerminal shows terminal id in call callID (none when ""), live from
 // now on; the call's final update keeps it.
@@ -54,10 +55,10 @@ func (sess *session) showTerminal(ctx context.Context, callID, id string) {
 	}})
 }
 
-// Run implements tools.CommandRunner: in the client's terminal when it
+// Run implements dialog.CommandRunner: in the client's terminal when it
 // has one, else locally. The terminal is killed when ctx ends (the prompt
 // was cancelled or the tool's timeout fired), and always released.
-func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.ShellOutcome, error) {
+func (r terminalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.ShellOutcome, error) {
 	sess := r.sess
 	// The client's terminal is outside the sandbox: a sandboxed session
 	// runs its commands here.
@@ -66,7 +67,7 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 	}
 	id, err := sess.startTerminal(ctx, c, "command")
 	if err != nil {
-		return tools.ShellOutcome{}, err
+		return dialog.ShellOutcome{}, err
 	}
 	log := sess.log.With(zap.String("terminalId", id))
 	sess.showTerminal(ctx, c.CallID, id)
@@ -93,16 +94,16 @@ func (r terminalRunner) Run(ctx context.Context, c tools.ShellCommand) (tools.Sh
 	out, outErr := t.output(ctx)
 	switch {
 	case waitErr != nil && ctx.Err() == nil:
-		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal did not report the command's end: terminal/wait_for_exit failed: %s", clientError(waitErr))
+		return dialog.ShellOutcome{}, fmt.Errorf("the editor's terminal did not report the command's end: terminal/wait_for_exit failed: %s", clientError(waitErr))
 	case outErr != nil && ctx.Err() == nil:
-		return tools.ShellOutcome{}, fmt.Errorf("the editor's terminal did not give the command's output: terminal/output failed: %s", clientError(outErr))
+		return dialog.ShellOutcome{}, fmt.Errorf("the editor's terminal did not give the command's output: terminal/output failed: %s", clientError(outErr))
 	case outErr != nil:
 		log.Debug("reading a killed terminal's output", zap.Error(outErr))
 	}
 	if status == nil {
 		status = out.ExitStatus
 	}
-	o := tools.ShellOutcome{Live: true}
+	o := dialog.ShellOutcome{Live: true}
 	o.Output, o.Dropped = keptOutput(out, c.OutputLimit)
 	if status != nil {
 		o.ExitCode = status.ExitCode
@@ -133,7 +134,7 @@ func keptOutput(out sdk.TerminalOutputResponse, limit int) (string, int64) {
 // startTerminal is createTerminal with its failure said for the user and
 // the model: what (the "command", the "background command") did not
 // start, because ctx ended or the client refused.
-func (sess *session) startTerminal(ctx context.Context, c tools.ShellCommand, what string) (string, error) {
+func (sess *session) startTerminal(ctx context.Context, c dialog.ShellCommand, what string) (string, error) {
 	id, err := sess.createTerminal(ctx, c)
 	switch {
 	case err == nil:
@@ -148,7 +149,7 @@ func (sess *session) startTerminal(ctx context.Context, c tools.ShellCommand, wh
 // id. The request outlives ctx: should ctx end first, createTerminal
 // returns at once, and the terminal, once the client makes it, is killed
 // and released.
-func (sess *session) createTerminal(ctx context.Context, c tools.ShellCommand) (string, error) {
+func (sess *session) createTerminal(ctx context.Context, c dialog.ShellCommand) (string, error) {
 	sh := c.Shell.OrLocal()
 	req := sdk.CreateTerminalRequest{
 		SessionId: sdk.SessionId(sess.id),

@@ -7,8 +7,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
-	"github.com/gemini-ls/gemini-ls/internal/tools/background"
 )
 
 // Background commands in the client's terminal: when the client declared
@@ -22,10 +22,10 @@ import (
 // A terminal has no PID the agent can know: the model is given a number
 // of the session's own (1, 2, …) in its place, found as a PID is.
 
-// Start implements tools.BackgroundRunner: in the client's terminal when
+// Start implements dialog.BackgroundRunner: in the client's terminal when
 // it has one, else locally. ctx bounds the terminal's creation; the
 // command outlives it, watched for as long as the connection lives.
-func (r terminalRunner) Start(ctx context.Context, c tools.ShellCommand) (background.Process, error) {
+func (r terminalRunner) Start(ctx context.Context, c dialog.ShellCommand) (dialog.BackgroundProcess, error) {
 	sess := r.sess
 	// The client's terminal is outside the sandbox: a sandboxed session
 	// runs its commands here.

@@ -13,7 +13,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/setup"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -60,7 +59,7 @@ type Place struct {
 	// CodeIntel asks the editor's language servers, nil: it cannot.
 	Warn        func(what string, err error)
 	ShowAuthURL func(server, authURL string)
-	ShellRunner tools.CommandRunner
+	ShellRunner dialog.CommandRunner
 	Diagnostics dialog.DiagnosticsReader
 	CodeIntel   codeintel.Provider
 	// AllowedTools, AllowedMCPServers and Extensions are the command

@@ -4,8 +4,10 @@
 // each a struct of only its own fields, Kinds one of each), what it asks of the user (ConfirmRequest, AskRequest,
 // LandRequest, LandFilesRequest) and what the user answered, how it
 // ended (PromptResult, StopReason: the agent's words, which a front end
-// reads as conversation's Outcome), and what a session shows of itself
-// (SessionInfo, Stats, rewind points).
+// reads as conversation's Outcome), what a session shows of itself
+// (SessionInfo, Stats, rewind points), and the ports a front end
+// implements for the tools (the editor's diagnostics, its terminal), so
+// that it implements them without importing the tools.
 //
 // Invariants:
 //   - It holds data and the plain methods of that data; it runs nothing,

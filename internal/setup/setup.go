@@ -68,7 +68,7 @@ type Options struct {
 	Asker dialog.Asker
 	// ShellRunner runs run_shell_command's commands; on this machine
 	// when nil. ACP runs them in the client's terminal.
-	ShellRunner tools.CommandRunner
+	ShellRunner dialog.CommandRunner
 	// Sandbox is -s/--sandbox; nil when not given (the settings and
 	// GEMINI_SANDBOX decide).
 	Sandbox *bool

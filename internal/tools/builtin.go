@@ -76,7 +76,7 @@ type ShellOptions struct {
 	Env []string
 	// Runner runs the commands; LocalRunner when nil. The ACP front end
 	// passes one that runs them in the client's terminal.
-	Runner CommandRunner
+	Runner dialog.CommandRunner
 	// Sandbox is where the commands run; nil: unsandboxed.
 	Sandbox *sandbox.Sandbox
 	// Redaction keeps secrets out of the commands' environment.

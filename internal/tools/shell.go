@@ -16,7 +16,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
-	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -162,7 +161,7 @@ func ShellConfirmation(kind osshell.Kind, command string) *Confirmation {
 }
 
 func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
-	cmd := ShellCommand{Command: c.command, Shell: c.opts.Shell, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID, Sandbox: c.opts.Sandbox, Redaction: c.opts.Redaction}
+	cmd := dialog.ShellCommand{Command: c.command, Shell: c.opts.Shell, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID, Sandbox: c.opts.Sandbox, Redaction: c.opts.Redaction}
 	if c.background {
 		return c.executeInBackground(ctx, info, cmd)
 	}
@@ -190,7 +189,7 @@ var errInactive = errors.New("no output for too long")
 // report is the result of a command that ended as o: ctx is the call's
 // context, runCtx the command's (the call's, ended early when the
 // command printed nothing for too long).
-func (c *shellCall) report(ctx, runCtx context.Context, o ShellOutcome) Result {
+func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) Result {
 	status := dialog.StatusOK
 	errText := "(none)"
 	switch {
@@ -249,79 +248,13 @@ func (c *shellCall) report(ctx, runCtx context.Context, o ShellOutcome) Result {
 	return Result{Output: llm, Status: status, Display: display}
 }
 
-// CommandRunner runs run_shell_command's commands. LocalRunner, the
-// default, runs them on this machine; a front end whose client has
-// terminals of its own (ACP's terminal/create) runs them there, so that
-// the user watches them. The tool tells the model the same things in the
-// same words whichever runner ran the command; what a runner cannot know
-// reads "(none)", as in Gemini CLI.
-type CommandRunner interface {
-	// Run runs c until it ends or ctx does (the call was cancelled, or the
-	// tool's timeout fired): then it kills the command and still reports
-	// what it output and how it ended. An error means the command could
-	// not be run or followed to its end; the call fails with it.
-	Run(ctx context.Context, c ShellCommand) (ShellOutcome, error)
-}
-
-// ShellCommand is one command for a CommandRunner.
-type ShellCommand struct {
-	// Command is the command line Shell runs.
-	Command string
-	// Shell runs Command; the zero Shell is osshell.Local().
-	Shell osshell.Shell
-	// Dir is the absolute directory to run in.
-	Dir string
-	// Env is added to the environment the command would otherwise get
-	// ("KEY=value"; later entries win).
-	Env []string
-	// OutputLimit is how many bytes of output to keep: the last ones.
-	OutputLimit int
-	// CallID is the tool call that runs the command, for a runner that
-	// shows the command in it (ACP's terminal); "" when none.
-	CallID string
-	// Progress, when not nil, is called whenever the command prints,
-	// so that one printing nothing for too long can be told.
-	Progress func()
-	// Sandbox is where the command must run; nil: unsandboxed. A runner
-	// that cannot run it there runs it with LocalRunner.
-	Sandbox *sandbox.Sandbox
-	// Redaction keeps secrets out of the environment the command gets
-	// from gemini-ls (security.environmentVariableRedaction).
-	Redaction envredact.Policy
-}
-
-// ShellOutcome is how a command ended, as far as its runner knows.
-type ShellOutcome struct {
-	// Output is the tail of the command's combined stdout and stderr, at
-	// most ShellCommand.OutputLimit bytes; it may start inside a
-	// character when Dropped is not zero.
-	Output string
-	// Dropped is how many bytes of output came before Output and were
-	// not kept; -1 when some were but how many is not known.
-	Dropped int64
-	// ExitCode is nil when the command was killed by a signal, or its
-	// exit is not known.
-	ExitCode *int
-	// Signal is the name of the signal that killed the command
-	// ("SIGKILL"); "" when none did.
-	Signal string
-	// Background are the PIDs of processes the command left running;
-	// nil when none are, or the runner cannot tell.
-	Background []string
-	// PGID is the command's process group; 0 when not known.
-	PGID int
-	// Live says the user watched the output as it came (in the client's
-	// terminal), so the call's display need not repeat it.
-	Live bool
-}
-
 // LocalRunner runs commands on this machine: their shell in a process
 // group of its own with stdin empty, the whole group killed when ctx ends, output
 // awaited briefly when background processes keep it open.
 type LocalRunner struct{}
 
-// Run implements CommandRunner.
-func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error) {
+// Run implements dialog.CommandRunner.
+func (LocalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.ShellOutcome, error) {
 	limit := c.OutputLimit
 	if limit <= 0 {
 		limit = maxShellOutput
@@ -336,12 +269,12 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 	cmd.Stderr = out
 	// Cancelling kills the whole group, so pipelines and children die too.
 	if err := c.Sandbox.Wrap(cmd); err != nil {
-		return ShellOutcome{}, err
+		return dialog.ShellOutcome{}, err
 	}
 	procgroup.Own(cmd)
 	cmd.WaitDelay = shellWaitDelay
 	if err := cmd.Start(); err != nil {
-		return ShellOutcome{}, fmt.Errorf("starting %s in %s: %w", sh.Executable, c.Dir, err)
+		return dialog.ShellOutcome{}, fmt.Errorf("starting %s in %s: %w", sh.Executable, c.Dir, err)
 	}
 	pgid := cmd.Process.Pid
 	waitErr := cmd.Wait()
@@ -352,9 +285,9 @@ func (LocalRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error
 	var exitErr *exec.ExitError
 	cancelled := ctx.Err() != nil && errors.Is(waitErr, ctx.Err())
 	if waitErr != nil && !cancelled && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
-		return ShellOutcome{}, fmt.Errorf("running %q: %w", c.Command, waitErr)
+		return dialog.ShellOutcome{}, fmt.Errorf("running %q: %w", c.Command, waitErr)
 	}
-	o := ShellOutcome{PGID: pgid}
+	o := dialog.ShellOutcome{PGID: pgid}
 	if ctx.Err() != nil {
 		// Cancelled or timed out: Cancel killed the group only if the
 		// shell still ran, not once only its output was awaited. A killed

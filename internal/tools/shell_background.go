@@ -44,22 +44,13 @@ const (
 	defaultTailLines = 100
 )
 
-// BackgroundRunner is a CommandRunner that can also start commands that
-// outlive the call: the session's background processes. A runner that is
-// not one has them run on this machine (LocalRunner).
-type BackgroundRunner interface {
-	// Start starts c and returns it running; it ends when killed, or by
-	// itself. ctx bounds the start alone.
-	Start(ctx context.Context, c ShellCommand) (background.Process, error)
-}
-
 // executeInBackground runs the call's command as a background process of
 // the session.
-func (c *shellCall) executeInBackground(ctx context.Context, info CallInfo, cmd ShellCommand) (Result, error) {
+func (c *shellCall) executeInBackground(ctx context.Context, info CallInfo, cmd dialog.ShellCommand) (Result, error) {
 	if info.Background == nil {
 		return Result{}, errors.New("background commands need a session to own them, and this call has none")
 	}
-	starter, ok := c.opts.Runner.(BackgroundRunner)
+	starter, ok := c.opts.Runner.(dialog.BackgroundRunner)
 	if !ok {
 		starter = LocalRunner{}
 	}
@@ -87,7 +78,7 @@ func (c *shellCall) executeInBackground(ctx context.Context, info CallInfo, cmd 
 		if err != nil {
 			return Result{}, fmt.Errorf("reading the output of a background command that ended: %w", err)
 		}
-		o := ShellOutcome{Output: out, Dropped: dropped, ExitCode: code, Signal: signal, PGID: p.PID()}
+		o := dialog.ShellOutcome{Output: out, Dropped: dropped, ExitCode: code, Signal: signal, PGID: p.PID()}
 		_ = p.Kill() // what it left in its group
 		return c.report(ctx, ctx, o), nil
 	case <-ctx.Done():
@@ -96,7 +87,7 @@ func (c *shellCall) executeInBackground(ctx context.Context, info CallInfo, cmd 
 		octx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		defer cancel()
 		out, dropped, _ := p.Output(octx)
-		return c.report(ctx, ctx, ShellOutcome{Output: out, Dropped: dropped, PGID: p.PID()}), nil
+		return c.report(ctx, ctx, dialog.ShellOutcome{Output: out, Dropped: dropped, PGID: p.PID()}), nil
 	case <-wait.C:
 	}
 	if err := place.Keep(c.command, p); err != nil {
@@ -114,9 +105,9 @@ func (c *shellCall) executeInBackground(ctx context.Context, info CallInfo, cmd 
 	}, nil
 }
 
-// Start implements BackgroundRunner: the shell in a process group of its own,
+// Start implements dialog.BackgroundRunner: the shell in a process group of its own,
 // with stdin empty, its output's tail kept; killing it kills the group.
-func (LocalRunner) Start(_ context.Context, c ShellCommand) (background.Process, error) {
+func (LocalRunner) Start(_ context.Context, c dialog.ShellCommand) (dialog.BackgroundProcess, error) {
 	limit := c.OutputLimit
 	if limit <= 0 {
 		limit = maxBackgroundOutput

@@ -166,9 +166,9 @@ func TestShellCancelWhileOutputIsAwaited(t *testing.T) {
 	platformtest.UnixShell(t)
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan ShellOutcome, 1)
+	done := make(chan dialog.ShellOutcome, 1)
 	go func() {
-		o, err := LocalRunner{}.Run(ctx, ShellCommand{Command: "sleep 300 & echo $! > child.pid", Dir: dir})
+		o, err := LocalRunner{}.Run(ctx, dialog.ShellCommand{Command: "sleep 300 & echo $! > child.pid", Dir: dir})
 		if err != nil {
 			t.Error(err)
 		}
@@ -231,13 +231,13 @@ func TestShellValidation(t *testing.T) {
 // fakeRunner records the command it is given and answers with outcome,
 // after ctx ends when wait is set.
 type fakeRunner struct {
-	got     ShellCommand
+	got     dialog.ShellCommand
 	wait    bool
-	outcome ShellOutcome
+	outcome dialog.ShellOutcome
 	err     error
 }
 
-func (f *fakeRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, error) {
+func (f *fakeRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.ShellOutcome, error) {
 	f.got = c
 	if f.wait {
 		<-ctx.Done()
@@ -248,9 +248,9 @@ func (f *fakeRunner) Run(ctx context.Context, c ShellCommand) (ShellOutcome, err
 func TestShellRunsThroughTheRunner(t *testing.T) {
 	tw := newTestWorkspace(t, map[string]string{"sub/f.txt": ""})
 	code := 2
-	runner := &fakeRunner{outcome: ShellOutcome{Output: "made\n", ExitCode: &code}}
+	runner := &fakeRunner{outcome: dialog.ShellOutcome{Output: "made\n", ExitCode: &code}}
 	res := runShell(t, tw, ShellOptions{Runner: runner, Env: []string{"A=b"}}, map[string]any{"command": "make", "directory": "sub"})
-	want := ShellCommand{Command: "make", Shell: osshell.Local(), Dir: tw.abs("sub"), Env: []string{"A=b"}, OutputLimit: maxShellOutput}
+	want := dialog.ShellCommand{Command: "make", Shell: osshell.Local(), Dir: tw.abs("sub"), Env: []string{"A=b"}, OutputLimit: maxShellOutput}
 	progress := runner.got.Progress
 	runner.got.Progress = nil
 	if !reflect.DeepEqual(runner.got, want) || progress == nil {
@@ -266,7 +266,7 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 
 	// Output the user watched live is not repeated in the display; output
 	// cut by an unknown amount says so.
-	runner = &fakeRunner{outcome: ShellOutcome{Output: "tail\n", Dropped: -1, Signal: "SIGTERM", Live: true, Background: []string{"7", "8"}, PGID: 7}}
+	runner = &fakeRunner{outcome: dialog.ShellOutcome{Output: "tail\n", Dropped: -1, Signal: "SIGTERM", Live: true, Background: []string{"7", "8"}, PGID: 7}}
 	res = runShell(t, tw, ShellOptions{Runner: runner}, map[string]any{"command": "run"})
 	if res.Output != "Command: run\nDirectory: (root)\nOutput: [Output truncated: showing the last 5 bytes]\ntail\nError: (none)\nExit Code: (none)\nSignal: SIGTERM\nBackground PIDs: 7, 8\nProcess Group PGID: 7" {
 		t.Errorf("output %q", res.Output)
@@ -275,14 +275,14 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 		t.Errorf("Display %q", res.Display)
 	}
 	zero := 0
-	runner = &fakeRunner{outcome: ShellOutcome{Output: "ok", ExitCode: &zero, Live: true}}
+	runner = &fakeRunner{outcome: dialog.ShellOutcome{Output: "ok", ExitCode: &zero, Live: true}}
 	if res = runShell(t, tw, ShellOptions{Runner: runner}, map[string]any{"command": "true"}); res.Display != "" {
 		t.Errorf("Display %q, want none for a watched command that succeeded", res.Display)
 	}
 
 	// The inactivity timeout holds over any runner: the kill is reported
 	// as the local run's is.
-	runner = &fakeRunner{wait: true, outcome: ShellOutcome{Signal: "SIGKILL", Live: true}}
+	runner = &fakeRunner{wait: true, outcome: dialog.ShellOutcome{Signal: "SIGKILL", Live: true}}
 	res = runShell(t, tw, ShellOptions{Runner: runner, Inactivity: 50 * time.Millisecond}, map[string]any{"command": "sleep 30"})
 	const inactive = "Command was automatically cancelled because it exceeded the timeout of 0.0 minutes without output."
 	if !strings.Contains(res.Output, "\nError: "+inactive+"\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != dialog.StatusError {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
@@ -25,7 +26,7 @@ type ToolShell struct {
 	// be: true to run it, false when the user said no, else an error
 	// saying why nobody could say yes.
 	Allow  func(ctx context.Context, command string) (bool, error)
-	Runner tools.CommandRunner // nil for tools.LocalRunner
+	Runner dialog.CommandRunner // nil for tools.LocalRunner
 	Dir    string
 	// Sandbox is where the commands run, as run_shell_command's do.
 	Sandbox *sandbox.Sandbox
@@ -65,7 +66,7 @@ func (s ToolShell) Run(ctx context.Context, command string) (ShellResult, error)
 	if runner == nil {
 		runner = tools.LocalRunner{}
 	}
-	o, err := runner.Run(ctx, tools.ShellCommand{Command: command, Shell: s.Shell, Dir: s.Dir, OutputLimit: maxShellOutput, Sandbox: s.Sandbox, Redaction: s.Redaction})
+	o, err := runner.Run(ctx, dialog.ShellCommand{Command: command, Shell: s.Shell, Dir: s.Dir, OutputLimit: maxShellOutput, Sandbox: s.Sandbox, Redaction: s.Redaction})
 	if err != nil {
 		return ShellResult{}, err
 	}

@@ -1,10 +1,11 @@
 package background
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"sync"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
 // MaxHistory is how many background processes a session keeps, running or
@@ -14,29 +15,10 @@ const MaxHistory = 100
 // ErrClosed refuses a process added to a registry whose session ended.
 var ErrClosed = errors.New("the session has ended: no background process can be started in it")
 
-// Process is one background command, however it runs (on this machine, in
-// the editor's terminal).
-type Process interface {
-	// PID identifies the process to the model.
-	PID() int
-	// Output is the output kept: its tail, and how many bytes came before
-	// it and were not kept (-1: some, how many unknown). Reading it may
-	// ask the editor (its terminal keeps it), hence ctx and the error.
-	Output(ctx context.Context) (kept string, dropped int64, err error)
-	// Done is closed once the process has ended.
-	Done() <-chan struct{}
-	// Exit is how it ended, once Done is closed: an exit code, or nil and
-	// the signal that killed it.
-	Exit() (code *int, signal string)
-	// Kill ends the process and all it started; one that ended is no
-	// error.
-	Kill() error
-}
-
 // Entry is one process of a registry, as a listing shows it.
 type Entry struct {
 	Command string
-	Process Process
+	Process dialog.BackgroundProcess
 }
 
 // Running reports whether the entry's process has not ended yet.
@@ -98,7 +80,7 @@ type Reservation struct {
 // Keep keeps p, started for command, in the reserved place, forgetting
 // the oldest process that ended when MaxHistory are kept. It refuses,
 // killing p, once the registry is closed.
-func (s *Reservation) Keep(command string, p Process) error {
+func (s *Reservation) Keep(command string, p dialog.BackgroundProcess) error {
 	r := s.r
 	r.mu.Lock()
 	defer r.mu.Unlock()
