@@ -345,7 +345,7 @@ func confirmText(req dialog.ConfirmRequest) string {
 	if req.Kind == dialog.ConfirmModelFallback {
 		return text + "\n\n" + req.Details
 	}
-	return text + "\n\n" + tools.Fence(req.Kind.DetailsLanguage(), req.Details)
+	return text + "\n\n" + dialog.Fence(req.Kind.DetailsLanguage(), req.Details)
 }
 
 // clientError is an error the client answered, in words for the model

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/conversation/commands"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // Shell mode: a prompt "!command" runs command for the user, as Gemini
@@ -50,7 +49,7 @@ func (t *Turn) shell(sess Session, in dialog.Input, command string, emit func(di
 		return dialog.PromptResult{}, &CommandError{Command: "the shell command", Err: err}
 	}
 	result := shellModeResult(r)
-	text := tools.Fence("", result)
+	text := dialog.Fence("", result)
 	// Recorded even when the turn was cancelled, as 0.61 records a
 	// cancelled command: the model is told it ran.
 	err = sess.Agent.RecordExchange(context.WithoutCancel(t.ctx), strings.TrimSpace(in.Text), shellModeHistory(command, result), text)

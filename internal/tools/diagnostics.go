@@ -110,7 +110,7 @@ func (c *getDiagnosticsCall) Execute(ctx context.Context, _ CallInfo) (Result, e
 	if left > 0 {
 		out += fmt.Sprintf("\n\n(The diagnostics of %d more %s were left out: outside the workspace or ignored, so not yours to read.)", left, plural(left, "file", "files"))
 	}
-	return Result{Output: out, Display: Fence("", out)}, nil
+	return Result{Output: out, Display: dialog.Fence("", out)}, nil
 }
 
 // readableDiagnostics keeps the files the model may read, as read_file

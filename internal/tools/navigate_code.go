@@ -164,7 +164,7 @@ func (c *navigateCodeCall) Execute(ctx context.Context, _ CallInfo) (Result, err
 	if err != nil {
 		return failure(fmt.Sprintf("The language server's answer could not be read: %v", err)), nil
 	}
-	return Result{Output: out, Display: Fence("", out)}, nil
+	return Result{Output: out, Display: dialog.Fence("", out)}, nil
 }
 
 // failureOf is err as the call's failure, unless ctx ended.

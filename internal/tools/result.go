@@ -75,7 +75,7 @@ func (p *Proposal) Settle(decision dialog.Decision) (Result, error) {
 
 // diffDisplay is a change shown to the user as a fenced unified diff.
 func diffDisplay(name, before, after string) string {
-	return Fence("diff", workspace.UnifiedDiff(name, before, after))
+	return dialog.Fence("diff", workspace.UnifiedDiff(name, before, after))
 }
 
 // failure is an expected failure of a call, told to the model as an error.

@@ -240,7 +240,7 @@ func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) R
 		if display != "" {
 			display += "\n\n"
 		}
-		display += Fence("", output)
+		display += dialog.Fence("", output)
 	}
 	if note != "" {
 		display += "\n\nSandboxed: " + c.opts.Sandbox.Describe() + "."

@@ -303,7 +303,7 @@ func (c *readBackgroundCall) Execute(ctx context.Context, info CallInfo) (Result
 	res := Result{Output: "Log is empty.", Display: "Log is empty."}
 	if kept != "" || dropped != 0 {
 		s := tailLines(kept, dropped, c.lines)
-		res = Result{Output: s, Display: Fence("", s)}
+		res = Result{Output: s, Display: dialog.Fence("", s)}
 	}
 	if c.sandbox.Enabled() && failed(e) {
 		// As run_shell_command says it of a command that failed: what

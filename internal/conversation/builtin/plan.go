@@ -9,7 +9,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // maxPlanShown bounds the approved plan /plan reads to show it.
@@ -47,7 +46,7 @@ func copyPlan(_ context.Context, env Env, _ string) (Reply, error) {
 		return Reply{}, fmt.Errorf("Failed to copy plan: %w", err)
 	}
 	return Reply{Text: fmt.Sprintf("Plan ready to copy (%s): gemini-ls cannot reach your clipboard from the editor's language server, so copy it from this block.\n\n%s",
-		filepath.Base(path), tools.Fence("markdown", string(content)))}, nil
+		filepath.Base(path), dialog.Fence("markdown", string(content)))}, nil
 }
 
 // plan switches the conversation to plan mode, as Gemini CLI's /plan
