@@ -16,7 +16,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -320,7 +319,7 @@ func (u unattended) landOnDisk(ctx context.Context, change workspace.FileChange)
 	if err := ctx.Err(); err != nil {
 		return dialog.Decision{}, err
 	}
-	d, err := tools.LandOnDisk(ctx, change)
+	d, err := conversation.LandOnDisk(ctx, change)
 	if err == nil && (d.Outcome == dialog.Applied || d.Outcome == dialog.Modified) {
 		u.landed(change)
 	}

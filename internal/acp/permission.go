@@ -10,6 +10,7 @@ import (
 
 	sdk "github.com/coder/acp-go-sdk"
 
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -168,7 +169,7 @@ func (t *turn) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing
 func (sess *session) land(ctx context.Context, change workspace.FileChange) (dialog.Decision, error) {
 	fs := sess.srv.capabilities().Fs
 	if !fs.WriteTextFile || !workspace.IsText(change.Before) || !workspace.IsText(change.After) {
-		d, err := tools.LandOnDisk(ctx, change)
+		d, err := conversation.LandOnDisk(ctx, change)
 		if err == nil && d.Outcome == dialog.Stale && !fs.WriteTextFile && fs.ReadTextFile && change.Exists && workspace.IsText(change.Before) {
 			// The change was made from the editor's buffer, which may
 			// hold unsaved changes disk does not: writing disk would put

@@ -11,8 +11,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // Shell commands in the client's terminal: when the client declared
@@ -63,7 +63,7 @@ func (r terminalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.
 	// The client's terminal is outside the sandbox: a sandboxed session
 	// runs its commands here.
 	if !sess.srv.capabilities().Terminal || c.Sandbox.Enabled() {
-		return tools.LocalRunner{}.Run(ctx, c)
+		return conversation.RunLocally(ctx, c)
 	}
 	id, err := sess.startTerminal(ctx, c, "command")
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // Background commands in the client's terminal: when the client declared
@@ -30,7 +30,7 @@ func (r terminalRunner) Start(ctx context.Context, c dialog.ShellCommand) (dialo
 	// The client's terminal is outside the sandbox: a sandboxed session
 	// runs its commands here.
 	if !sess.srv.capabilities().Terminal || c.Sandbox.Enabled() {
-		return tools.LocalRunner{}.Start(ctx, c)
+		return conversation.StartLocally(ctx, c)
 	}
 	id, err := sess.startTerminal(ctx, c, "background command")
 	if err != nil {

@@ -1,6 +1,7 @@
 package acp
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -214,5 +215,35 @@ func TestTerminalBackgroundEnded(t *testing.T) {
 	}
 	if killed, _ := client.TerminalState(id); killed {
 		t.Error("a command that ended was killed")
+	}
+}
+
+// A client that declared no terminal has the commands run on this
+// machine, in the foreground and the background, through the host's
+// local runner: the model is told the same, and the client makes no
+// terminal.
+func TestNoTerminalRunsHere(t *testing.T) {
+	platformtest.UnixShell(t)
+	shell, _, client := terminalShell(t, acptest.Config{Terminal: true}, sdk.ClientCapabilities{}, tools.ShellOptions{})
+	res, err := runIn(t, shell, "echo here")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Output, "\nOutput: here\nError: (none)\nExit Code: 0\n") || res.Display != "```\nhere\n```" {
+		t.Errorf("result %q, display %q", res.Output, res.Display)
+	}
+
+	var reg background.Registry
+	t.Cleanup(func() { _ = reg.Close() })
+	res = startInBackground(t, shell, &reg, "echo started; exec sleep 30")
+	list := reg.List()
+	if len(list) != 1 || !list[0].Running() || !strings.Contains(res.Output, fmt.Sprintf("PID: %d.", list[0].Process.PID())) {
+		t.Fatalf("result %q, registry %+v", res.Output, list)
+	}
+	if _, inTerminal := list[0].Process.(*terminalProcess); inTerminal {
+		t.Error("a background command of a client with no terminal runs in a terminal")
+	}
+	if n := len(client.Terminals()); n != 0 {
+		t.Errorf("%d terminals made for a client that declared none", n)
 	}
 }

@@ -11,14 +11,23 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
+// LandOnDisk writes an allowed change to disk, for the views with no
+// editor to land it in (ACP without the client's file system, headless):
+// applied, or stale when disk no longer holds what the change was made
+// from. It is the tools' (tools.LandOnDisk), which a front end reaches
+// only through the host.
+func LandOnDisk(ctx context.Context, change workspace.FileChange) (dialog.Decision, error) {
+	return tools.LandOnDisk(ctx, change)
+}
+
 // LandRevertOnDisk lands one file of a revert on disk, for the
 // views with no editor to land it in (ACP without the client's
-// file system, headless): written back (tools.LandOnDisk,
+// file system, headless): written back (LandOnDisk,
 // which checks that disk still holds what the revert was made from), or
 // deleted, after the same check, when the agent had created it.
 func LandRevertOnDisk(ctx context.Context, c dialog.RevertChange) (dialog.Decision, error) {
 	if !c.Remove {
-		return tools.LandOnDisk(ctx, c.FileChange)
+		return LandOnDisk(ctx, c.FileChange)
 	}
 	if err := ctx.Err(); err != nil {
 		return dialog.Decision{}, err

@@ -80,7 +80,11 @@
 // view's methods (Show, a type switch over dialog's kinds), and a saved
 // session's only through Exchange.Show.
 // LandRevertOnDisk (disk.go) lands a revert's file on disk for a view
-// with no editor, as tools.LandOnDisk an edit.
+// with no editor, as LandOnDisk an edit; RunLocally and StartLocally
+// (local.go) run a shell command on this machine for a front end whose
+// client's terminal cannot. They are the tools', which a front end
+// reaches only through the host, as it implements the tools' ports
+// (dialog's CommandRunner, DiagnosticsReader) without importing them.
 //
 // It sits between the front ends and setup: cmd → lsp, acp →
 // conversation → setup → agent → tools → dialog → workspace, and no
