@@ -62,6 +62,12 @@ export class ChatCompletion {
     );
   }
 
+  /** The server read its commands again (/commands reload): the list is asked for anew, not when it ages. */
+  reloadCommands(): void {
+    this.slashCommands.invalidate();
+    this.refreshCommands();
+  }
+
   /** Forgets the commands of a server that stopped, in the chat as well. */
   forgetCommands(): void {
     this.slashCommands.invalidate();

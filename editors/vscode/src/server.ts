@@ -106,6 +106,7 @@ function registerHandlers(g: Gemini, client: LanguageClient): void {
         model: () => g.model,
         setModel: (model) => setModel(g, model),
         apply: (event) => g.apply(event),
+        reloadCommands: () => g.completion.reloadCommands(),
       }),
     // The same toasts as the client's own handler, less the echo of the pickers' settings.
     "window/showMessage": (params: { type: number; message: string }) => showServerMessage(params),

@@ -1,6 +1,6 @@
 // A gemini/update as the extension takes it: into the chat (chatModel's
 // updateHandlers, one per kind), and for some kinds beyond the chat: the
-// model the status bar shows.
+// model the status bar shows, the "/" commands the server read again.
 // Pure, so the wire schema's examples are run through it in the unit tests.
 
 import type { ChatEvent } from "./chatModel";
@@ -13,12 +13,17 @@ export interface UpdateTarget {
   setModel(model: ModelState | undefined): void;
   /** Applies a chat event to the chat and its view. */
   apply(event: ChatEvent): void;
+  /** Asks gemini/commands again: the list completion offers is out of date. */
+  reloadCommands(): void;
 }
 
 export function receiveUpdate(update: Update, target: UpdateTarget): void {
   const model = modelAfterUpdate(target.model(), update);
   if (model !== target.model()) {
     target.setModel(model);
+  }
+  if (update.kind === "commands") {
+    target.reloadCommands();
   }
   target.apply({ type: "update", update });
 }
