@@ -5,13 +5,13 @@ import * as vscode from "vscode";
 import { answerSummary, buildAnswer, declined, parseAskParams, type AskAnswer, type AskParams } from "./ask";
 import { canAsk } from "./chatModel";
 import type { Gemini } from "./extension";
-import { confirmButtons, confirmOutcome } from "./present";
+import { confirmDialog, confirmOutcome } from "./present";
 import type { ConfirmOutcome, ConfirmParams } from "./protocol";
 
 /** gemini/confirm as VS Code's own modal: its buttons (Allow Once, and Always Allow where it would hold), or dismiss to reject. */
 export async function confirm(params: ConfirmParams): Promise<{ outcome: ConfirmOutcome }> {
-  const buttons = confirmButtons(params);
-  const choice = await vscode.window.showWarningMessage(params.title, { modal: true, detail: params.details }, ...buttons.map((b) => b.label));
+  const dialog = confirmDialog(params);
+  const choice = await vscode.window.showWarningMessage(dialog.message, { modal: true, detail: dialog.detail }, ...dialog.buttons.map((b) => b.label));
   return { outcome: confirmOutcome(params, choice) };
 }
 

@@ -102,7 +102,7 @@ export type Update = SubagentMark &
    * `intent`, what it means to do now; with `newTopic`, the title starts a
    * new topic, of which `text` is the summary.
    */
-  | { sessionId: string; kind: "topic"; title?: string; intent?: string; newTopic?: boolean; text?: string }
+  | { sessionId: string; kind: "topic"; title: string; intent?: string; newTopic?: boolean; text?: string }
   /** The server read the "/" commands again (/commands reload): a cached gemini/commands list is out of date. */
   | { sessionId: string; kind: "commands" }
   );
