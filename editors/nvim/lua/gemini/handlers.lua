@@ -1,6 +1,7 @@
 -- What Neovim does with what gemini-ls sends besides what its LSP client
 -- handles itself: the client's handlers, by method.
 local chat = require("gemini.chat")
+local commands = require("gemini.commands")
 local confirm = require("gemini.confirm")
 local language_feature = require("gemini.languagefeature")
 local shown_diagnostics = require("gemini.diagnostics")
@@ -115,6 +116,10 @@ handlers["gemini/update"] = function(_, params)
       state.session_id = state.session_id or params.sessionId
       state.modes[params.sessionId] = params.mode
       pcall(vim.cmd, "redrawstatus!")
+    end
+    if params.kind == "commands" then
+      -- /commands reload: the "/" completion asks for the list again.
+      commands.invalidate()
     end
     chat.update(params)
     -- A subagent's error ends the subagent, shown in its fold; the
