@@ -31,6 +31,7 @@ import { receiveUpdate, serverToClient } from "./updates";
  */
 export type SetupNeed = "" | "serverMissing" | "signedOut";
 
+/** Starts gemini-ls with the handlers of what it sends; the welcome view says so when it cannot be found or started. */
 export async function start(g: Gemini): Promise<void> {
   const settings = config();
   const resolved = resolveServer({
@@ -169,6 +170,7 @@ export async function checkSignIn(g: Gemini): Promise<void> {
   }
 }
 
+/** Starts gemini-ls again (a setting it starts with changed), in a new session. */
 export async function restart(g: Gemini): Promise<void> {
   await g.stopPrompt();
   await stopClient(g);
@@ -177,6 +179,7 @@ export async function restart(g: Gemini): Promise<void> {
   await start(g);
 }
 
+/** Stops gemini-ls: what it offered (inline completion, next edits, the "/" commands, the reviews) goes with it. */
 export async function stopClient(g: Gemini): Promise<void> {
   const client = g.client;
   g.client = undefined;
