@@ -419,12 +419,10 @@ func (m Manager) askConsent(in installation) error {
 // Gemini CLI would try to load as an extension.
 func (m Manager) place(in installation) error {
 	stage, err := m.stage(in)
-	if stage != "" {
-		defer os.RemoveAll(stage)
-	}
 	if err != nil {
 		return err
 	}
+	defer os.RemoveAll(stage)
 	if in.previous == nil {
 		if err := os.Rename(stage, in.dest); err != nil {
 			return fmt.Errorf("installing %s: %w", in.name, err)
@@ -435,37 +433,46 @@ func (m Manager) place(in installation) error {
 }
 
 // stage builds the extension in a new directory of the user's Gemini
-// directory, which it returns (even with an error) for the caller to
-// remove.
-func (m Manager) stage(in installation) (string, error) {
+// directory, which it returns; nothing is left of it when it fails.
+func (m Manager) stage(in installation) (stage string, err error) {
 	staging := filepath.Join(m.UserDir, "tmp")
 	if err := os.MkdirAll(staging, 0o700); err != nil {
 		return "", fmt.Errorf("installing %s: %w", in.name, err)
 	}
-	stage, err := os.MkdirTemp(staging, ".extension-"+in.name+".installing-")
+	stage, err = os.MkdirTemp(staging, ".extension-"+in.name+".installing-")
 	if err != nil {
 		return "", fmt.Errorf("installing %s: %w", in.name, err)
 	}
+	if err := m.stageFiles(in, stage); err != nil {
+		os.RemoveAll(stage)
+		return "", err
+	}
+	return stage, nil
+}
+
+// stageFiles puts into stage the extension's files (none for a link), the
+// user's settings of a previous version and the install record.
+func (m Manager) stageFiles(in installation, stage string) error {
 	if in.rec.Type != TypeLink {
 		if err := fetchsource.CopyDir(in.from, stage); err != nil {
-			return stage, fmt.Errorf("installing %s: %w", in.name, err)
+			return fmt.Errorf("installing %s: %w", in.name, err)
 		}
 	}
 	if in.previous != nil {
 		// The user's settings of the extension (its .env) stay.
 		if env, err := os.ReadFile(filepath.Join(in.installed.InstallDir, SettingsFile)); err == nil {
 			if err := os.WriteFile(filepath.Join(stage, SettingsFile), env, 0o600); err != nil {
-				return stage, fmt.Errorf("installing %s: %w", in.name, err)
+				return fmt.Errorf("installing %s: %w", in.name, err)
 			}
 		}
 	}
 	if err := writeRecord(filepath.Join(stage, InstallMetadataFile), in.rec); err != nil {
-		return stage, err
+		return err
 	}
 	if err := os.Chmod(stage, 0o755&^umask()); err != nil {
-		return stage, fmt.Errorf("installing %s: %w", in.name, err)
+		return fmt.Errorf("installing %s: %w", in.name, err)
 	}
-	return stage, nil
+	return nil
 }
 
 // replace puts stage in place of the previous version, which is moved
