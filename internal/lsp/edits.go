@@ -147,6 +147,7 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d dialog.D
 	return d, always, err
 }
 
+// noApplyEdit is why nothing lands in an editor without workspace/applyEdit.
 const noApplyEdit = "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"
 
 // editStrategy is how this client confirms an edit (ask: the session
