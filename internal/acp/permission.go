@@ -6,13 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -313,19 +311,12 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 }
 
 // permissionTitle is what a permission request about a shown call says it
-// is about, for clients that show the request's title alone: a shell
-// call's command, an MCP call's "server: tool", a web fetch's URLs, else
-// the call's title.
+// is about, for clients that show the request's title alone: what the
+// tool says (a shell call's command, a web fetch's URLs), an MCP call's
+// "server: tool", else the call's title.
 func (sess *session) permissionTitle(req dialog.ConfirmRequest, shown dialog.ToolCall) string {
-	switch shown.Name {
-	case tools.ShellName:
-		if req.Details != "" {
-			return req.Details
-		}
-	case tools.WebFetchName:
-		if req.Details != "" {
-			return "Fetch " + strings.ReplaceAll(req.Details, "\n", ", ")
-		}
+	if req.Subject != "" {
+		return req.Subject
 	}
 	if server, tool, ok := sess.setup().MCPOrigin(shown.Name); ok {
 		return server + ": " + tool

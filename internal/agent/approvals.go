@@ -363,6 +363,7 @@ func (s *Session) approve(ctx context.Context, callID string, call policy.Call, 
 		Kind:           c.Kind,
 		Title:          c.Title,
 		Details:        c.Details,
+		Subject:        c.Subject,
 		CanAllowAlways: always,
 	}
 	permanent := always && s.approvals.always.SavedPolicy != ""

@@ -491,8 +491,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		t.emit(dialog.ToolCallEvent{Call: event})
 		return t.finish(run, tools.Result{Error: err.Error()})
 	}
-	event.Title, event.Kind = call.Title(), tools.AnnotationsOf(tool).Kind
-	event.Path, event.Line = tools.LocationOf(call)
+	tools.Present(tool, call, &event)
 	t.emit(dialog.ToolCallEvent{Call: event})
 	if run.afterDecline {
 		// Only a call that would have run: one that is refused as built

@@ -36,6 +36,10 @@ type ConfirmRequest struct {
 	Kind    ConfirmKind
 	Title   string
 	Details string
+	// Subject is what the question is about in one line, for a front
+	// end that shows a title alone (a shell command, the URLs fetched);
+	// "" when the call's title says it.
+	Subject string
 	// CanAllowAlways says that ProceedAlways would hold: calls like this
 	// one would run without asking for the rest of the session. The front
 	// end offers "always allow" only then; without it, ProceedAlways

@@ -144,7 +144,7 @@ func (q askQuestion) options() []askOption {
 // others.
 func (q askQuestion) asked() dialog.Question {
 	opts := q.options()
-	out := dialog.Question{Kind: AskUserName, Title: q.Header, Text: q.Question, Multiple: q.Type == questionChoice && q.MultiSelect, FreeText: true}
+	out := dialog.Question{Kind: dialog.QuestionAskUser, Title: q.Header, Text: q.Question, Multiple: q.Type == questionChoice && q.MultiSelect, FreeText: true}
 	for i, o := range opts {
 		out.Options = append(out.Options, dialog.Option{ID: strconv.Itoa(i), Label: o.Label, Description: o.Description})
 	}

@@ -27,9 +27,6 @@ const (
 	ExitPlanModeName  = "exit_plan_mode"
 )
 
-// PlanQuestionKind is the Question.Kind of exit_plan_mode's approval.
-const PlanQuestionKind = "plan_approval"
-
 // The options of the plan approval, by the mode each approves into.
 const (
 	PlanApproveAutoEdit = string(dialog.ApprovalAutoEdit)
@@ -209,6 +206,9 @@ func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for
 // Location is the plan, which the front ends show while it is approved.
 func (c *exitPlanModeCall) Location() (string, int) { return c.path, 0 }
 
+// Present says the call presents its plan for approval.
+func (*exitPlanModeCall) Present(d *dialog.ToolCall) { d.PresentsPlan = true }
+
 // Confirmation is nil: the plan approval is the question, put by Execute.
 func (*exitPlanModeCall) Confirmation() *Confirmation { return nil }
 
@@ -260,7 +260,7 @@ const maxPlanSize = 1 << 20
 // keep planning.
 func PlanQuestion(path, plan string) dialog.Question {
 	return dialog.Question{
-		Kind:  PlanQuestionKind,
+		Kind:  dialog.QuestionPlanApproval,
 		Title: "Plan Approval",
 		Text:  plan,
 		Options: []dialog.Option{

@@ -156,6 +156,7 @@ func ShellConfirmation(kind osshell.Kind, command string) *Confirmation {
 		Kind:      dialog.ConfirmExecute,
 		Title:     title,
 		Details:   command,
+		Subject:   command,
 		AllowKeys: check.names,
 	}
 }

@@ -163,6 +163,7 @@ func (c *webFetchCall) Confirmation() *Confirmation {
 		Kind:      dialog.ConfirmFetch,
 		Title:     "Allow fetching these URLs?",
 		Details:   strings.Join(c.urls, "\n"),
+		Subject:   "Fetch " + strings.Join(c.urls, ", "),
 		AllowKeys: keys,
 	}
 }

@@ -107,6 +107,14 @@ func (c writeTodosCall) Title() string {
 
 func (writeTodosCall) Confirmation() *Confirmation { return nil }
 
+// Present gives the list, for the front ends to show as the plan.
+func (c writeTodosCall) Present(d *dialog.ToolCall) {
+	d.Todos = make([]dialog.Todo, 0, len(c.todos))
+	for _, t := range c.todos {
+		d.Todos = append(d.Todos, dialog.Todo{Description: t.Description, Status: t.Status})
+	}
+}
+
 func (c writeTodosCall) Execute(context.Context, CallInfo) (Result, error) {
 	if len(c.todos) == 0 {
 		return Result{Output: "Successfully cleared the todo list.", Display: "Cleared the todo list."}, nil
