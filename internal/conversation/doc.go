@@ -70,8 +70,9 @@
 // Headless (cmd/gemini-ls run), ACP and LSP all run on the host; none of
 // them calls setup.Build, gates a turn, or changes a session (its mode,
 // its model, a rewind, a cancel, its end) but through it, and none
-// imports agent, setup or the tool set, nor can reach them through what
-// the host hands it (layers_test.go): a session's state is read through
+// imports agent, setup or the tools (cmd, which wires the process, may
+// import the tools but not the tool set), nor can reach them through
+// what the host hands it (layers_test.go): a session's state is read through
 // Live (its id, mode, info, stats, rewind points), the host (Model,
 // Replay, List) and the Build, and the words they exchange with it (the
 // events' contents, the requests a view answers, the Input a prompt

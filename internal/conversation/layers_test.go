@@ -43,10 +43,10 @@ var unreachable = []string{
 // The module's packages keep the guide's direction (doc.go): cmd → front
 // ends → conversation → setup → agent → tools → dialog → workspace, and
 // a front end, any package outside the host that imports it, imports
-// neither agent nor a package under it, setup, nor the tool set; neither
-// directly nor through packages in no layer (hooks imports agent). Who is
-// a front end is read from the imports, not listed, so a new one is held
-// to the rule from its first file.
+// neither agent, setup, nor the tools (cmd: the tool set), nor a package
+// under one; neither directly nor through packages in no layer (hooks
+// imports agent). Who is a front end is read from the imports, not
+// listed, so a new one is held to the rule from its first file.
 func TestLayering(t *testing.T) {
 	g := moduleGraph(t)
 	for _, l := range layers() {
@@ -168,14 +168,24 @@ func (g graph) isFrontEnd(path string) bool {
 	return !within(path, host) && slices.Contains(g[path].imports, host)
 }
 
-// bannedToFrontEnds says whether path is what a front end reaches only
-// through the host: agent or a package under it, setup, the tool set.
-func bannedToFrontEnds(path string) bool {
-	return within(path, module+"/internal/agent") || within(path, module+"/internal/setup") || within(path, module+"/internal/tools/toolset")
+// bannedToFrontEnds says whether target is what front end path reaches
+// only through the host: agent, setup, the tools, or a package under
+// one. The ports a front end implements for the tools (a terminal,
+// diagnostics) are dialog's, so it needs no tools package for them. cmd,
+// which wires the process, may reach the tools but for the tool set:
+// its mcp commands (manage) work on the MCP servers' settings.
+func bannedToFrontEnds(path, target string) bool {
+	switch {
+	case within(target, module+"/internal/agent"), within(target, module+"/internal/setup"), within(target, module+"/internal/tools/toolset"):
+		return true
+	case within(target, module+"/internal/tools"):
+		return !within(path, module+"/cmd")
+	}
+	return false
 }
 
 const (
-	frontEndWhy = "it imports the conversation host, so it is a front end, and front ends reach the agent, setup and the tool set through conversation, and speak dialog's words"
+	frontEndWhy = "it imports the conversation host, so it is a front end, and front ends reach the agent, setup and the tools through conversation, and speak dialog's words"
 	direction   = "cmd → front ends → conversation → setup → agent → tools → dialog → workspace"
 )
 
@@ -209,7 +219,7 @@ func (g graph) layering() []violation {
 	for _, path := range slices.Sorted(maps.Keys(g)) {
 		rank, frontEnd := g.rank(ls, path), g.isFrontEnd(path)
 		g.reach(path, ls, func(imp, target string) {
-			if frontEnd && bannedToFrontEnds(target) {
+			if frontEnd && bannedToFrontEnds(path, target) {
 				found = append(found, violation{path, imp, target, frontEndWhy})
 			}
 			if above := g.rank(ls, target); rank >= 0 && above >= 0 && above < rank {
@@ -297,6 +307,17 @@ func TestLayeringRejects(t *testing.T) {
 			"internal/planted imports internal/tools/toolset: it imports the conversation host",
 		},
 	}, {
+		name:    "a front end importing the tools, or a package under them",
+		planted: map[string][]string{"internal/planted": {"internal/conversation", "internal/tools", "internal/tools/background"}},
+		want: []string{
+			"internal/planted imports internal/tools: it imports the conversation host",
+			"internal/planted imports internal/tools/background: it imports the conversation host",
+		},
+	}, {
+		name:    "cmd importing the tools, and the tool set",
+		planted: map[string][]string{"cmd/planted": {"internal/conversation", "internal/tools", "internal/tools/toolset"}},
+		want:    []string{"cmd/planted imports internal/tools/toolset: it imports the conversation host"},
+	}, {
 		name:    "a front end reaching the agent through a package in no layer",
 		planted: map[string][]string{"internal/planted": {"internal/conversation", "internal/hooks"}},
 		want:    []string{"internal/planted imports internal/hooks, which leads to internal/agent: it imports the conversation host"},
@@ -345,7 +366,8 @@ func shapedGraph() graph {
 		"internal/agent":                {"internal/agent/sessionstore", "internal/tools", "internal/dialog"},
 		"internal/agent/sessionstore":   {"internal/settings"},
 		"internal/tools/toolset":        {"internal/tools"},
-		"internal/tools":                {"internal/dialog", "internal/workspace"},
+		"internal/tools":                {"internal/tools/background", "internal/dialog", "internal/workspace"},
+		"internal/tools/background":     {"internal/dialog"},
 		"internal/dialog":               {"internal/settings", "internal/workspace"},
 		"internal/settings":             {"internal/safefile"},
 		"internal/workspace":            {"internal/safefile"},
