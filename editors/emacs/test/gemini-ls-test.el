@@ -3102,9 +3102,10 @@ package show it."
   "The directory of the tests.")
 
 (ert-deftest gemini-ls-test-checkdoc-clean ()
-  "\\[checkdoc] finds nothing in the package nor in its tests."
-  (dolist (file (list (expand-file-name "../gemini-ls.el" gemini-ls-test--dir)
-                      (expand-file-name "gemini-ls-test.el" gemini-ls-test--dir)))
+  "\\[checkdoc] finds nothing in the package's files nor in its tests."
+  (dolist (file (append (directory-files (expand-file-name ".." gemini-ls-test--dir)
+                                         t "\\`gemini-ls.*\\.el\\'")
+                        (list (expand-file-name "gemini-ls-test.el" gemini-ls-test--dir))))
     (let ((found nil)
           (existing (find-buffer-visiting file)))
       (cl-letf (((symbol-function 'warn)
