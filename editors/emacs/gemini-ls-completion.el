@@ -70,6 +70,14 @@ command files it skipped are told once."
         (setq gemini-ls--commands-cache (cons server (cons (current-time) commands)))
         commands))))
 
+(defun gemini-ls--forget-commands (server _params)
+  "Drop SERVER's cached `gemini/commands' list: it read its commands again.
+A `commands' update (/commands reload) says so; the next \"/\" asks
+for the list afresh instead of using one up to
+`gemini-ls--commands-ttl' seconds old."
+  (when (or (null server) (eq (car gemini-ls--commands-cache) server))
+    (setq gemini-ls--commands-cache nil)))
+
 (defun gemini-ls--command-capf (server &optional start-fn)
   "A `completion-at-point' function for SERVER's commands.
 It completes \"/name\" at the start of the prompt, where START-FN says

@@ -277,13 +277,36 @@ The line is a button that shows or hides the text."
          (<= (button-start button) (line-end-position))
          button)))
 
-(defun gemini-ls--insert-update (kind params)
-  "Show the update of KIND with PARAMS in the chat."
+(defconst gemini-ls--update-handlers
+  '(("text" . gemini-ls--show-text)
+    ("thought" . gemini-ls--show-thought)
+    ("toolCall" . gemini-ls--show-tool-call)
+    ("toolResult" . gemini-ls--show-tool-result)
+    ("usage" . gemini-ls--take-usage)
+    ("error" . gemini-ls--show-error)
+    ("retry" . gemini-ls--show-retry)
+    ("compressed" . gemini-ls--show-compressed)
+    ("notice" . gemini-ls--show-notice)
+    ("mode" . gemini-ls--show-mode)
+    ("model" . gemini-ls--take-model)
+    ("topic" . gemini-ls--show-topic)
+    ("commands" . gemini-ls--forget-commands))
+  "Each kind of the main agent's `gemini/update': (KIND . HANDLER).
+HANDLER is called with the server (nil when not known) and the
+update's params, at the end of the chat's transcript.  The kinds are
+docs/protocol.md's; the tests hold them to docs/protocol.schema.json.")
+
+(defun gemini-ls--insert-update (kind params &optional server)
+  "Handle the update of KIND with PARAMS from SERVER, in the chat.
+A subagent's shows under its call; the main agent's goes to its
+handler in `gemini-ls--update-handlers', at the end of the chat."
   (gemini-ls--note-running kind params)
   (gemini-ls--with-chat
     (if (plist-get params :parentCallId)
         (gemini-ls--insert-subagent-update kind params)
-      (gemini-ls--insert-main-update kind params))))
+      (let ((handler (alist-get kind gemini-ls--update-handlers nil nil #'equal)))
+        (when handler (funcall handler server params)))
+      (unless (equal kind "usage") (setq gemini-ls--last-kind kind)))))
 
 (defun gemini-ls--note-running (kind params)
   "Keep `gemini-ls--running' up to date, for the mode line.
@@ -299,67 +322,116 @@ KIND and PARAMS are the update's."
                 gemini-ls--running))))
     (gemini-ls--status-changed)))
 
-(defun gemini-ls--insert-main-update (kind params)
-  "Show the main agent's update of KIND with PARAMS, at the end of the chat."
-  (pcase kind
-    ("text"
-     (when (member gemini-ls--last-kind '("thought" "toolCall" "toolResult"))
-       (gemini-ls--fresh-line))
-     (insert (or (plist-get params :text) "")))
-    ("thought"
-     (gemini-ls--fresh-line)
-     (let ((subject (plist-get params :subject))
-           (desc (or (plist-get params :description) "")))
-       (gemini-ls--insert-styled (format "> thought: %s" (or subject "…"))
-                                 'gemini-ls-thought)
-       ;; The description is folded (shown as "...") until
-       ;; `gemini-ls-toggle-thoughts'.
-       (unless (string-empty-p desc)
-         (gemini-ls--insert-styled
-          (concat "\n> " (replace-regexp-in-string "\n" "\n> " (string-trim desc)))
-          'gemini-ls-thought 'gemini-ls-thought))
-       (insert "\n")))
-    ("toolCall"
-     (gemini-ls--fresh-line)
-     (gemini-ls--insert-styled (format "- %s " (or (plist-get params :title)
-                                                   (plist-get params :name)))
-                               'gemini-ls-tool)
-     (let ((m (point-marker)))
-       (insert "[running]\n")
-       (push (cons (plist-get params :callId) m) gemini-ls--tool-lines)))
-    ("toolResult"
-     (let ((m (cdr (assoc (plist-get params :callId) gemini-ls--tool-lines)))
-           (status (format "[%s]" (plist-get params :status))))
-       (if (not m)
-           (progn (gemini-ls--fresh-line)
-                  (insert (format "- %s %s\n" (plist-get params :name) status)))
-         (save-excursion
-           (goto-char m)
-           (when (looking-at "\\[[a-z]+\\]")
-             (replace-match status t t)))))
-     (save-excursion (gemini-ls--end-subagent params)))
-    ("error"
-     (gemini-ls--fresh-line)
-     (gemini-ls--insert-styled (format "Error: %s\n" (plist-get params :message))
-                               'error)
-     (gemini-ls--warn-once (plist-get params :message)))
-    ("retry"
-     (gemini-ls--fresh-line)
-     (gemini-ls--insert-styled (concat "> " (gemini-ls--retry-note params) "\n") 'shadow))
-    ("notice"
-     (gemini-ls--fresh-line)
-     (gemini-ls--insert-styled (format "> Note: %s\n" (plist-get params :message)) 'warning))
-    ("mode"
-     (gemini-ls--fresh-line)
-     (gemini-ls--insert-styled (format "> mode: %s\n" (plist-get params :mode)) 'shadow))
-    ("compressed"
-     (gemini-ls--fresh-line)
-     (gemini-ls--insert-styled
-      (format "> Note: the conversation was compressed (%s → %s tokens)\n"
-              (plist-get params :tokensBefore) (plist-get params :tokensAfter))
-      'warning))
-    (_ nil))
-  (unless (equal kind "usage") (setq gemini-ls--last-kind kind)))
+(defun gemini-ls--show-text (_server params)
+  "Show the answer's text in PARAMS, streamed on after what came before."
+  (when (member gemini-ls--last-kind '("thought" "toolCall" "toolResult"))
+    (gemini-ls--fresh-line))
+  (insert (or (plist-get params :text) "")))
+
+(defun gemini-ls--show-thought (_server params)
+  "Show the thought in PARAMS: its subject, and its folded description."
+  (gemini-ls--fresh-line)
+  (let ((subject (plist-get params :subject))
+        (desc (or (plist-get params :description) "")))
+    (gemini-ls--insert-styled (format "> thought: %s" (or subject "…"))
+                              'gemini-ls-thought)
+    ;; The description is folded (shown as "...") until
+    ;; `gemini-ls-toggle-thoughts'.
+    (unless (string-empty-p desc)
+      (gemini-ls--insert-styled
+       (concat "\n> " (replace-regexp-in-string "\n" "\n> " (string-trim desc)))
+       'gemini-ls-thought 'gemini-ls-thought))
+    (insert "\n")))
+
+(defun gemini-ls--show-tool-call (_server params)
+  "Show the tool call in PARAMS as running, until its result comes."
+  (gemini-ls--fresh-line)
+  (gemini-ls--insert-styled (format "- %s " (or (plist-get params :title)
+                                                (plist-get params :name)))
+                            'gemini-ls-tool)
+  (let ((m (point-marker)))
+    (insert "[running]\n")
+    (push (cons (plist-get params :callId) m) gemini-ls--tool-lines)))
+
+(defun gemini-ls--show-tool-result (_server params)
+  "Show the status in PARAMS on its tool call's line."
+  (let ((m (cdr (assoc (plist-get params :callId) gemini-ls--tool-lines)))
+        (status (format "[%s]" (plist-get params :status))))
+    (if (not m)
+        (progn (gemini-ls--fresh-line)
+               (insert (format "- %s %s\n" (plist-get params :name) status)))
+      (save-excursion
+        (goto-char m)
+        (when (looking-at "\\[[a-z]+\\]")
+          (replace-match status t t)))))
+  (save-excursion (gemini-ls--end-subagent params)))
+
+(defun gemini-ls--show-error (_server params)
+  "Show the error in PARAMS, and warn of it once."
+  (gemini-ls--fresh-line)
+  (gemini-ls--insert-styled (format "Error: %s\n" (plist-get params :message))
+                            'error)
+  (gemini-ls--warn-once (plist-get params :message)))
+
+(defun gemini-ls--show-retry (_server params)
+  "Show that the model call is retried, as PARAMS tell."
+  (gemini-ls--fresh-line)
+  (gemini-ls--insert-styled (concat "> " (gemini-ls--retry-note params) "\n") 'shadow))
+
+(defun gemini-ls--show-notice (_server params)
+  "Show the notice in PARAMS."
+  (gemini-ls--fresh-line)
+  (gemini-ls--insert-styled (format "> Note: %s\n" (plist-get params :message)) 'warning))
+
+(defun gemini-ls--show-mode (_server params)
+  "Note the session's approval mode in PARAMS, for the mode line, and show it."
+  (let ((session (plist-get params :sessionId)))
+    (when session
+      (setf (alist-get session gemini-ls--modes nil nil #'equal)
+            (plist-get params :mode))
+      (force-mode-line-update)))
+  (gemini-ls--fresh-line)
+  (gemini-ls--insert-styled (format "> mode: %s\n" (plist-get params :mode)) 'shadow))
+
+(defun gemini-ls--show-compressed (_server params)
+  "Show that the conversation was compressed, from and to the tokens in PARAMS."
+  (gemini-ls--fresh-line)
+  (gemini-ls--insert-styled
+   (format "> Note: the conversation was compressed (%s → %s tokens)\n"
+           (plist-get params :tokensBefore) (plist-get params :tokensAfter))
+   'warning))
+
+(defface gemini-ls-topic '((t :inherit bold))
+  "Face of the topic's line in the chat."
+  :group 'gemini-ls)
+
+(defun gemini-ls--show-topic (_server params)
+  "Show the topic in PARAMS: its title, its summary when new, the intent.
+The model names the session's topic with update_topic: the title, and
+what it means to do now; a new topic comes with the summary of its
+start."
+  (let ((title (plist-get params :title))
+        (summary (and (eq (plist-get params :newTopic) t) (plist-get params :text)))
+        (intent (plist-get params :intent)))
+    (gemini-ls--fresh-line)
+    (gemini-ls--insert-styled (format "> Topic: %s\n" (or title "…")) 'gemini-ls-topic)
+    (dolist (line (list summary (and intent (concat "Now: " intent))))
+      (unless (or (null line) (string-empty-p line))
+        (gemini-ls--insert-styled (concat "> " (string-trim line) "\n") 'shadow)))))
+
+(defun gemini-ls--take-model (server params)
+  "Make the model in PARAMS SERVER's, for every session (/model set)."
+  (when server
+    (setf (gemini-ls--server-model server)
+          (list :current (plist-get params :model) :name (plist-get params :name)))
+    (force-mode-line-update t)))
+
+(defun gemini-ls--take-usage (server params)
+  "Note the model that answered, in PARAMS, as SERVER's main agent's."
+  (when (and server (plist-get params :model))
+    (setf (gemini-ls--server-model server)
+          (plist-put (gemini-ls--server-model server) :answered (plist-get params :model)))
+    (force-mode-line-update t)))
 
 (defun gemini-ls--retry-note (params)
   "\"Rate-limited ...; retrying in 2 s (attempt 1)\" for a retry update's PARAMS."
@@ -392,28 +464,20 @@ reader."
 
 (cl-defmethod eglot-handle-notification
   ((server gemini-ls-server) (_ (eql gemini/update)) &rest params
-   &key sessionId kind &allow-other-keys)
-  "Stream SERVER's update of a prompt into the chat buffer.
-PARAMS, the update, has its SESSIONID and KIND."
-  (with-current-buffer (gemini-ls--chat-buffer)
-    (setq gemini-ls--chat-server server)
-    (when (and sessionId (null gemini-ls--session-id))
-      (setq gemini-ls--session-id sessionId))
-    (when (and sessionId (equal kind "mode"))
-      (setf (alist-get sessionId gemini-ls--modes nil nil #'equal)
-            (plist-get params :mode))
-      (force-mode-line-update)))
-  (pcase kind
-    ;; /model set: every session's model from now on.
-    ("model" (setf (gemini-ls--server-model server)
-                   (list :current (plist-get params :model) :name (plist-get params :name)))
-             (force-mode-line-update t))
-    ;; The main agent's model; a subagent's may differ.
-    ("usage" (when (and (plist-get params :model) (not (plist-get params :parentCallId)))
-               (setf (gemini-ls--server-model server)
-                     (plist-put (gemini-ls--server-model server) :answered (plist-get params :model)))
-               (force-mode-line-update t))))
-  (gemini-ls--insert-update kind params))
+   &key &allow-other-keys)
+  "Stream SERVER's update of a prompt, PARAMS, into the chat buffer."
+  (gemini-ls--handle-update server params))
+
+(defun gemini-ls--handle-update (server params)
+  "Take SERVER's `gemini/update' PARAMS, as the chat's entry point.
+The chat follows the server and the session of the update; then the
+update goes to the handler of its kind."
+  (let ((session (plist-get params :sessionId)))
+    (with-current-buffer (gemini-ls--chat-buffer)
+      (setq gemini-ls--chat-server server)
+      (when (and session (null gemini-ls--session-id))
+        (setq gemini-ls--session-id session))))
+  (gemini-ls--insert-update (plist-get params :kind) params server))
 
 (defun gemini-ls-toggle-thoughts ()
   "Show or hide the thoughts' text in the chat."
