@@ -66,6 +66,21 @@
   (setq gemini-ls--requests (delq req gemini-ls--requests))
   (gemini-ls--status-changed))
 
+(defconst gemini-ls--waiting-handlers
+  ;; Only changes to review come as workspace/applyEdit.
+  '(("workspace/applyEdit" . gemini-ls--review-next)
+    ("gemini/confirm" . gemini-ls--ask-soon)
+    ("gemini/ask" . gemini-ls--ask-soon))
+  "The methods a `gemini/request' carries: (METHOD . HANDLER).
+HANDLER, called with no argument, takes up the next request waiting.
+Another method is answered MethodNotFound.")
+
+(defun gemini-ls--ask-soon ()
+  "Ask the next question waiting, from a timer.
+So the process filter returns first, and the question does not hold
+up the server's other messages."
+  (run-at-time 0 nil #'gemini-ls--ask-next))
+
 (cl-defmethod eglot-handle-notification
   ((server gemini-ls-server) (_ (eql gemini/request)) &key id method params
    &allow-other-keys)
@@ -77,17 +92,13 @@ It is a review or a question.  This returns at once; the answer goes as
                                           :method method :params params)))
       (setq gemini-ls--requests (append gemini-ls--requests (list req)))
       (gemini-ls--status-changed)
-      (pcase method
-        ;; Only changes to review come this way.
-        ("workspace/applyEdit" (gemini-ls--review-next))
-        ;; From a timer, so that the process filter returns first and the
-        ;; question does not hold up the server's other messages.
-        ((or "gemini/confirm" "gemini/ask")
-         (run-at-time 0 nil #'gemini-ls--ask-next))
-        (_ (gemini-ls--answer
-            req :error
-            (list :code -32601
-                  :message (format "gemini-ls.el cannot handle %s" method))))))))
+      (let ((handler (alist-get method gemini-ls--waiting-handlers nil nil #'equal)))
+        (if handler
+            (funcall handler)
+          (gemini-ls--answer
+           req :error
+           (list :code -32601
+                 :message (format "gemini-ls.el cannot handle %s" method))))))))
 
 (cl-defmethod eglot-handle-notification
   ((server gemini-ls-server) (_ (eql gemini/cancelRequest)) &key id
