@@ -17,7 +17,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
-	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -372,21 +371,22 @@ func (unattended) AskTrust(context.Context, dialog.TrustRequest) (string, error)
 // tools, discovered tools, activate_skill and shell
 // commands alike), or settings that allow it.
 func (u unattended) Confirm(_ context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+	tool := cmp.Or(req.Tool, "this call")
+	allow := fmt.Sprintf("or allow %s in settings' tools.allowed", tool)
 	switch req.Kind {
 	case dialog.ConfirmRewind:
 		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless; revert the file yourself, or rewind in an editor", dialog.ErrCannotAsk)
-	case dialog.ConfirmExtension:
+	case dialog.ConfirmExtension, dialog.ConfirmAgents:
 		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so nobody can answer %q", dialog.ErrCannotAsk, req.Title)
 	case dialog.ConfirmModelFallback:
 		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so nobody can approve this: %s", dialog.ErrCannotAsk, req.Title)
-	}
-	tool := cmp.Or(req.Tool, "this call")
-	allow := fmt.Sprintf("or allow %s in settings' tools.allowed", tool)
-	if req.Kind == mcp.ConfirmationKind {
+	case dialog.ConfirmMCP:
 		allow = `or trust its MCP server ("trust": true), or allow the tool in settings' tools.allowed`
+	case dialog.ConfirmEdit, dialog.ConfirmExecute, dialog.ConfirmRead, dialog.ConfirmFetch, dialog.ConfirmInfo,
+		dialog.ConfirmPlan, dialog.ConfirmSearch, dialog.ConfirmThink, dialog.ConfirmOther:
 	}
 	mode := "yolo"
-	if tool == tools.WebFetchName {
+	if req.Kind == dialog.ConfirmFetch {
 		mode = "auto_edit"
 	}
 	return dialog.Cancel, fmt.Errorf("%w: %s needs confirmation, and gemini-ls is running headless with nobody to give it; %s to allow it, %s",

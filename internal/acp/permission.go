@@ -12,7 +12,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
-	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -261,7 +260,7 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 	call := sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(req.CallID),
 		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
-		Kind:       sdk.Ptr(toolKind(dialog.Kind(req.Kind))),
+		Kind:       sdk.Ptr(toolKind(req.Kind.Shows())),
 		Title:      sdk.Ptr(req.Title),
 		Content:    []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(confirmText(req)))},
 	}
@@ -282,7 +281,7 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 	own := req.CallID == ""
 	if own {
 		call.ToolCallId = sdk.ToolCallId(fmt.Sprintf("%s-%d", req.Kind, sess.asked.Add(1)))
-		if dialog.Kind(req.Kind) == dialog.KindExecute {
+		if req.Kind == dialog.ConfirmExecute {
 			// A command run for the user (a custom command's !{…}) is
 			// shown as a shell call of it: the command is its title.
 			call.Title, call.RawInput = sdk.Ptr(req.Details), map[string]any{"command": req.Details}
@@ -346,14 +345,7 @@ func confirmText(req dialog.ConfirmRequest) string {
 	if req.Kind == dialog.ConfirmModelFallback {
 		return text + "\n\n" + req.Details
 	}
-	lang := ""
-	switch req.Kind {
-	case string(dialog.KindExecute):
-		lang = "sh"
-	case mcp.ConfirmationKind:
-		lang = "json"
-	}
-	return text + "\n\n" + tools.Fence(lang, req.Details)
+	return text + "\n\n" + tools.Fence(req.Kind.DetailsLanguage(), req.Details)
 }
 
 // clientError is an error the client answered, in words for the model

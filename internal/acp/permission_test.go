@@ -9,7 +9,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
-	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -21,7 +20,7 @@ func TestConfirmText(t *testing.T) {
 		{dialog.ConfirmRequest{Kind: "execute", Title: "Allow shell command?", Details: "echo hi\n"}, "Allow shell command?\n\n```sh\necho hi\n```"},
 		// A fence is longer than any backtick run in what it holds.
 		{dialog.ConfirmRequest{Kind: "execute", Title: "Q", Details: "echo ```x``` `y`"}, "Q\n\n````sh\necho ```x``` `y`\n````"},
-		{dialog.ConfirmRequest{Kind: mcp.ConfirmationKind, Title: "Allow MCP tool?", Details: `{"a":1}`}, "Allow MCP tool?\n\n```json\n{\"a\":1}\n```"},
+		{dialog.ConfirmRequest{Kind: dialog.ConfirmMCP, Title: "Allow MCP tool?", Details: `{"a":1}`}, "Allow MCP tool?\n\n```json\n{\"a\":1}\n```"},
 		{dialog.ConfirmRequest{Kind: "fetch", Title: "Allow fetching these URLs?", Details: "https://a\nhttps://b"}, "Allow fetching these URLs?\n\n```\nhttps://a\nhttps://b\n```"},
 		{dialog.ConfirmRequest{Kind: dialog.ConfirmModelFallback, Title: "Switch?", Details: "Out of quota."}, "Switch?\n\nOut of quota."},
 		{dialog.ConfirmRequest{Kind: "execute", Title: "Nothing to show"}, "Nothing to show"},

@@ -617,7 +617,7 @@ func (t *turn) confirm(run *toolRun, call policy.Call, c *tools.Confirmation, al
 			unasked = true
 			return dialog.ProceedOnce, nil
 		}
-		t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
+		t.notifyPermission(string(c.Kind), c.Title, map[string]any{"details": c.Details})
 		notice := func(text string) { t.emit(dialog.NoticeEvent{Text: text}) }
 		return t.s.approve(t.ctx, fc.ID, call, fc.Name, c, always, notice)
 	})

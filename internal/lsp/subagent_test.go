@@ -53,7 +53,7 @@ func TestSubagentUpdatesNameTheirCall(t *testing.T) {
 		if hasParent != hasAgent {
 			t.Errorf("update %s names a parent call or an agent without the other", b)
 		}
-		got = append(got, fmt.Sprintf("%s %v %v", u.Kind, parent, agent))
+		got = append(got, fmt.Sprintf("%s %v %v", u.kind(), parent, agent))
 	}})
 	want := []string{
 		"text <nil> <nil>",

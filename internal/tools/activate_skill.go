@@ -140,7 +140,7 @@ func (c *activateSkillCall) Title() string {
 // later activations, as Gemini CLI's policy update for the tool does.
 func (c *activateSkillCall) Confirmation() *Confirmation {
 	return &Confirmation{
-		Kind:  "info",
+		Kind:  dialog.ConfirmInfo,
 		Title: "Activate Skill: " + c.name,
 		Details: "You are about to enable the specialized agent skill **" + c.name + "**.\n\n" +
 			"**Description:**\n" + c.skill.Description + "\n\n" +

@@ -102,7 +102,7 @@ func (c enterPlanModeCall) Confirmation() *Confirmation {
 	if c.unattended {
 		return nil
 	}
-	return &Confirmation{Kind: "plan", Title: "Enter Plan Mode", Details: "This will restrict the agent to read-only tools to allow for safe planning."}
+	return &Confirmation{Kind: dialog.ConfirmPlan, Title: "Enter Plan Mode", Details: "This will restrict the agent to read-only tools to allow for safe planning."}
 }
 
 // Execute switches the session to plan mode and makes the plans

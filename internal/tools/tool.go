@@ -82,7 +82,7 @@ func LocationOf(c Call) (path string, line int) {
 // approval mode, AllowKeys, Trusted, settings' tools.allowed); tools never
 // decide that themselves.
 type Confirmation struct {
-	Kind    string // e.g. "execute", "edit"
+	Kind    dialog.ConfirmKind
 	Title   string // e.g. "Allow shell command?", and why it always asks
 	Details string // the command, shown verbatim
 	// AllowKeys are what "always allow" remembers: for shell, the name of
@@ -111,7 +111,7 @@ func (c *Confirmation) CanAllowAlways() bool { return len(c.AllowKeys) > 0 }
 // EditConfirmation is what every proposed file change needs approved:
 // edits are allowed as one kind (EditKey). path is the file changed.
 func EditConfirmation(path string) *Confirmation {
-	return &Confirmation{Kind: "edit", AllowKeys: []string{EditKey}, AskWithChange: true, Path: path}
+	return &Confirmation{Kind: dialog.ConfirmEdit, AllowKeys: []string{EditKey}, AskWithChange: true, Path: path}
 }
 
 // Result is a call's two faces: what the model reads and what the user sees.

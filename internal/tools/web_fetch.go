@@ -160,7 +160,7 @@ func (c *webFetchCall) Confirmation() *Confirmation {
 		}
 	}
 	return &Confirmation{
-		Kind:      "fetch",
+		Kind:      dialog.ConfirmFetch,
 		Title:     "Allow fetching these URLs?",
 		Details:   strings.Join(c.urls, "\n"),
 		AllowKeys: keys,
