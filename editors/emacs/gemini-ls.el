@@ -39,6 +39,11 @@
 ;; actions come through eglot in the modes you hand to gemini-ls with
 ;; `gemini-ls-register', for files that have no other language server.
 ;; `gemini-ls-install-server' installs the server.  See README.md.
+;;
+;; This file has the commands that send prompts, the menu and the code
+;; actions; it loads the package's other parts, the gemini-ls-*.el
+;; files, one concern each (the chat, the updates, confirmations,
+;; reviews, sessions, completion, installing, ...).
 
 ;;; Code:
 
