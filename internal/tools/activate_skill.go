@@ -16,10 +16,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
-// ActivateSkillName is the tool that gives the model a skill's
-// instructions and resources (skills).
-const ActivateSkillName = "activate_skill"
-
 // activateSkillTool is Gemini CLI's activate_skill (activate-skill.ts):
 // its declaration names the enabled skills as they are now.
 type activateSkillTool struct {

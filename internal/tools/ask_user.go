@@ -15,10 +15,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// AskUserName is the tool with which the model asks the user questions,
-// as Gemini CLI names it.
-const AskUserName = "ask_user"
-
 // KindCommunicate: the call talks with the user (Gemini CLI's
 // Kind.Communicate); it changes nothing and needs no approval, since
 // asking is the user's involvement.

@@ -8,10 +8,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// InvokeAgentName is the tool that hands a task to a subagent (Gemini CLI
-// 0.61's AgentTool, AGENT_TOOL_NAME, bundle chunk-JDPZ4CE3.js:283192).
-const InvokeAgentName = "invoke_agent"
-
 // Delegator runs the subagent called agentName on prompt for the call
 // being executed, and returns what the calling model reads of its run.
 // The agent's turn gives one in CallInfo; it ends with ctx.

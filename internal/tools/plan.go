@@ -21,12 +21,6 @@ import (
 // refuses is the agent's approval service's to decide; these tools only
 // say which mode the session takes next (Result.Mode).
 
-// Names of the planning tools, as the model calls them.
-const (
-	EnterPlanModeName = "enter_plan_mode"
-	ExitPlanModeName  = "exit_plan_mode"
-)
-
 // The options of the plan approval, by the mode each approves into.
 const (
 	PlanApproveAutoEdit = string(dialog.ApprovalAutoEdit)

@@ -28,10 +28,6 @@ import (
 // output. The session kills them all when it ends.
 
 const (
-	// Background tool names.
-	ListBackgroundName = "list_background_processes"
-	ReadBackgroundName = "read_background_output"
-
 	// defaultBackgroundDelay is how long a background command runs before
 	// the call returns, as in Gemini CLI (BACKGROUND_DELAY_MS).
 	defaultBackgroundDelay = 200 * time.Millisecond

@@ -12,9 +12,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// WriteTodosName is the model's to-do list tool, as Gemini CLI names it.
-const WriteTodosName = "write_todos"
-
 // TodoStatuses are the states a to-do may be in, in Gemini CLI's words.
 var todoStatuses = []string{"pending", "in_progress", "completed", "cancelled", "blocked"}
 
