@@ -397,69 +397,17 @@ type subagentRun struct {
 func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.Definition, prompt string, emit func(dialog.Event)) (*subagentRun, error) {
 	parent := t.s
 	a := parent.agent
-	var out *tools.TaskOutput
-	if def.Output != nil {
-		out = &tools.TaskOutput{Name: def.Output.Name, Description: def.Output.Description, Schema: def.Output.Schema, Format: def.Output.Format}
-	}
-	complete, err := tools.NewCompleteTask(out)
+	complete, err := completeTaskOf(def)
 	if err != nil {
 		return nil, err
 	}
 	set := a.pickTools(def, complete)
-
-	// The inputs, as 0.61's augmentedInputs (bundle chunk-JDPZ4CE3.js:348916).
-	input := cmp.Or(def.Input.Name, "prompt")
-	inputs := map[string]string{input: prompt, "cliVersion": a.cfg.Version, "activeModel": a.activeModel(), "today": a.cfg.Now().Format("1/2/2006")}
-	order := []string{input, "cliVersion", "activeModel", "today"}
-	var system string
-	switch {
-	case def.InheritSystemPrompt:
-		system = a.cfg.SystemPrompt
-		if a.cfg.SystemPromptOverride {
-			system = a.substitute(system)
-		}
-		system += a.rootsNote() + a.sandboxNote()
-	case def.SystemPrompt == "":
-		return nil, errors.New("Failed to create chat object: PromptConfig must define either `systemPrompt` or `initialMessages`.")
-	default:
-		if system, err = fillTemplate(def.SystemPrompt, inputs, order); err != nil {
-			return nil, err
-		}
-	}
-	query := prompt // the contract's default: the input itself
-	if def.Query != "" {
-		if query, err = fillTemplate(def.Query, inputs, order); err != nil {
-			return nil, err
-		}
-	}
-	if strings.TrimSpace(query) == "" {
-		query = defaultQuery
+	system, query, err := a.subagentPrompts(def, prompt)
+	if err != nil {
+		return nil, err
 	}
 	system += a.subagentInstruction(ctx, parent, set, def.Output != nil)
-
-	// Under the locks of what may change while the agent runs: the
-	// approval mode (a.mu) and the model (fallback.mu).
-	a.mu.Lock()
-	a.fallback.mu.Lock()
-	cfg := a.cfg
-	a.fallback.mu.Unlock()
-	a.mu.Unlock()
-	cfg.Tools = set
-	cfg.Model = cmp.Or(def.Model, "inherit")
-	if cfg.Model == "inherit" {
-		cfg.Model = a.configuredModel()
-	}
-	cfg.SystemPrompt = system
-	// The main agent's GEMINI_SYSTEM_MD is already in system when it
-	// inherits it; only the main agent writes its prompt out.
-	cfg.SystemPromptOverride, cfg.WriteSystemPrompt = false, ""
-	cfg.Memory, cfg.Skills, cfg.TopicNarration = nil, nil, false
-	cfg.Store, cfg.Retention = nil, nil
-	// A checkpoint holds the main history; the subagent's edits are not
-	// checkpointed (they are journaled with the main prompt, for a rewind).
-	cfg.Checkpointer = nil
-	cfg.Agents, cfg.Remote = nil, nil // no recursion
-	cfg.MaxTurns = cmp.Or(def.MaxTurns, subagentMaxTurns)
+	cfg := a.subagentConfig(def, set, system)
 	child := &Agent{cfg: cfg, log: a.log, sessions: map[string]*Session{}, closed: map[string]bool{}}
 	child.sampling = samplingOf(def)
 
@@ -484,6 +432,80 @@ func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.
 		finished: func() bool { _, done := complete.Submitted(); return done },
 	}
 	return run, nil
+}
+
+// completeTaskOf is the complete_task tool of a subagent defined by def,
+// with the report's form when def asks for one.
+func completeTaskOf(def subagents.Definition) (*tools.CompleteTask, error) {
+	var out *tools.TaskOutput
+	if def.Output != nil {
+		out = &tools.TaskOutput{Name: def.Output.Name, Description: def.Output.Description, Schema: def.Output.Schema, Format: def.Output.Format}
+	}
+	return tools.NewCompleteTask(out)
+}
+
+// subagentPrompts are a subagent's system prompt, before the instruction
+// that ends it (subagentInstruction), and its first message, def's
+// templates filled with prompt and the inputs 0.61 gives them.
+func (a *Agent) subagentPrompts(def subagents.Definition, prompt string) (system, query string, err error) {
+	// The inputs, as 0.61's augmentedInputs (bundle chunk-JDPZ4CE3.js:348916).
+	input := cmp.Or(def.Input.Name, "prompt")
+	inputs := map[string]string{input: prompt, "cliVersion": a.cfg.Version, "activeModel": a.activeModel(), "today": a.cfg.Now().Format("1/2/2006")}
+	order := []string{input, "cliVersion", "activeModel", "today"}
+	switch {
+	case def.InheritSystemPrompt:
+		system = a.cfg.SystemPrompt
+		if a.cfg.SystemPromptOverride {
+			system = a.substitute(system)
+		}
+		system += a.rootsNote() + a.sandboxNote()
+	case def.SystemPrompt == "":
+		return "", "", errors.New("Failed to create chat object: PromptConfig must define either `systemPrompt` or `initialMessages`.")
+	default:
+		if system, err = fillTemplate(def.SystemPrompt, inputs, order); err != nil {
+			return "", "", err
+		}
+	}
+	query = prompt // the contract's default: the input itself
+	if def.Query != "" {
+		if query, err = fillTemplate(def.Query, inputs, order); err != nil {
+			return "", "", err
+		}
+	}
+	if strings.TrimSpace(query) == "" {
+		query = defaultQuery
+	}
+	return system, query, nil
+}
+
+// subagentConfig is the configuration of a subagent's agent: the main
+// agent's, with def's tools (set), model and turns, system as its
+// prompt, and nothing that belongs to the main agent alone.
+func (a *Agent) subagentConfig(def subagents.Definition, set *subagentTools, system string) Config {
+	// Under the locks of what may change while the agent runs: the
+	// approval mode (a.mu) and the model (fallback.mu).
+	a.mu.Lock()
+	a.fallback.mu.Lock()
+	cfg := a.cfg
+	a.fallback.mu.Unlock()
+	a.mu.Unlock()
+	cfg.Tools = set
+	cfg.Model = cmp.Or(def.Model, "inherit")
+	if cfg.Model == "inherit" {
+		cfg.Model = a.configuredModel()
+	}
+	cfg.SystemPrompt = system
+	// The main agent's GEMINI_SYSTEM_MD is already in system when it
+	// inherits it; only the main agent writes its prompt out.
+	cfg.SystemPromptOverride, cfg.WriteSystemPrompt = false, ""
+	cfg.Memory, cfg.Skills, cfg.TopicNarration = nil, nil, false
+	cfg.Store, cfg.Retention = nil, nil
+	// A checkpoint holds the main history; the subagent's edits are not
+	// checkpointed (they are journaled with the main prompt, for a rewind).
+	cfg.Checkpointer = nil
+	cfg.Agents, cfg.Remote = nil, nil // no recursion
+	cfg.MaxTurns = cmp.Or(def.MaxTurns, subagentMaxTurns)
+	return cfg
 }
 
 // subagentInstruction ends a subagent's system prompt as 0.61's
