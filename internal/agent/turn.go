@@ -181,6 +181,31 @@ func (t *turn) stop(reason dialog.StopReason, err error) dialog.PromptResult {
 func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	a := t.s.agent
 	t.s.requests++
+	req, hookReply, err := t.request()
+	if err != nil {
+		return nil, err
+	}
+	t.selectTools(cmp.Or(req.model, t.model()), req.contents, req.config)
+	if err := t.logRequest(req, input); err != nil {
+		return nil, err
+	}
+	start := a.cfg.Now()
+	out, usage, model, err := t.answer(req, hookReply, input)
+	elapsed := a.cfg.Now().Sub(start)
+	t.result.Model = model
+	t.s.noteModel(model)
+	if err != nil {
+		t.answerFailed(out, input, model, elapsed, err)
+		return nil, err
+	}
+	t.recordAnswer(out, usage, input, model, elapsed)
+	return out, nil
+}
+
+// request is the next model request, as the BeforeModel hooks left it,
+// or their answer in the model's place (hookReply).
+func (t *turn) request() (req modelRequest, hookReply *genai.GenerateContentResponse, err error) {
+	a := t.s.agent
 	contents := t.s.chat.contents()
 	if t.main == nil { // 0.61 masks the main conversation's only
 		contents = t.maskedContents(contents)
@@ -191,67 +216,71 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	if mode == dialog.ApprovalPlan && t.main == nil { // a subagent's system prompt has plan mode's constraint (subagentInstruction)
 		system += "\n\n" + a.planInstruction(plansDir)
 	}
-	req, hookReply, err := t.beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
-	if err != nil {
-		return nil, err
-	}
-	t.selectTools(cmp.Or(req.model, t.model()), req.contents, req.config)
+	return t.beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
+}
+
+// logRequest logs the request of input and records it in the telemetry.
+func (t *turn) logRequest(req modelRequest, input *genai.Content) error {
 	requestText, err := json.Marshal(input)
 	if err != nil {
-		return nil, fmt.Errorf("encoding the request for the log: %w", err)
+		return fmt.Errorf("encoding the request for the log: %w", err)
 	}
-	a.log.request(cmp.Or(req.model, t.model()), t.promptID, string(requestText))
+	t.s.agent.log.request(cmp.Or(req.model, t.model()), t.promptID, string(requestText))
 	t.recordRequest(cmp.Or(req.model, t.model()), string(requestText))
+	return nil
+}
 
-	start := a.cfg.Now()
-	var out *modelTurn
-	var usage *genai.GenerateContentResponseUsageMetadata
-	var model string // the model that answered (or failed) last
+// answer is the answer to req, a BeforeModel hook's (hookReply) or the
+// model's, with the model that gave it (or failed last); an answer that
+// says nothing is asked for again (emptyAnswerAttempts).
+func (t *turn) answer(req modelRequest, hookReply *genai.GenerateContentResponse, input *genai.Content) (out *modelTurn, usage *genai.GenerateContentResponseUsageMetadata, model string, err error) {
+	if hookReply != nil {
+		// A BeforeModel hook answered: the model is not asked.
+		out, model = &modelTurn{}, cmp.Or(req.model, t.model())
+		_, err = t.take(out, hookReply)
+		return out, nil, model, err
+	}
 	for attempt := 1; ; attempt++ {
-		if hookReply != nil {
-			// A BeforeModel hook answered: the model is not asked.
-			out, model = &modelTurn{}, cmp.Or(req.model, t.model())
-			_, err = t.take(out, hookReply)
-			break
-		}
 		out, usage, model, err = t.stream(req)
 		if err == nil {
 			err = out.emptyAnswer(hasFunctionResponse(input))
 		}
 		var empty *EmptyAnswerError
 		if !errors.As(err, &empty) {
-			break
+			return out, usage, model, err
 		}
 		empty.Attempts = attempt
 		if attempt == emptyAnswerAttempts {
-			break
+			return out, usage, model, err
 		}
 		reason := (&EmptyAnswerError{What: empty.What, FinishReason: empty.FinishReason}).Error()
 		if werr := t.wait(model, attempt, emptyAnswerDelay, reason, err); werr != nil {
-			err = werr
-			break
+			return out, usage, model, werr
 		}
 	}
-	elapsed := a.cfg.Now().Sub(start)
-	t.result.Model = model
-	t.s.noteModel(model)
-	if err != nil {
-		a.log.error(model, t.promptID, elapsed, err)
-		t.recordAPIError(model, elapsed, err)
-		_, cut := errors.AsType[*AnswerCutOffError](err)
-		_, ended := errors.AsType[*hookEnd](err)
-		if (cut || ended) && out != nil {
-			// The user saw it: the transcript has it, the history does not.
-			t.result.Text += out.sep + out.text.String()
-		}
-		if _, empty := errors.AsType[*EmptyAnswerError](err); empty && !hasFunctionResponse(input) {
-			// As for any empty answer to the user: recorded, so that it
-			// and the input it answered are left out of later requests.
-			t.s.chat.record(&genai.Content{Role: genai.RoleModel})
-		}
-		return nil, err
-	}
+}
 
+// answerFailed logs a failed model request and keeps what the user saw
+// of its answer (out) in the transcript, not the history.
+func (t *turn) answerFailed(out *modelTurn, input *genai.Content, model string, elapsed time.Duration, err error) {
+	t.s.agent.log.error(model, t.promptID, elapsed, err)
+	t.recordAPIError(model, elapsed, err)
+	_, cut := errors.AsType[*AnswerCutOffError](err)
+	_, ended := errors.AsType[*hookEnd](err)
+	if (cut || ended) && out != nil {
+		// The user saw it: the transcript has it, the history does not.
+		t.result.Text += out.sep + out.text.String()
+	}
+	if _, empty := errors.AsType[*EmptyAnswerError](err); empty && !hasFunctionResponse(input) {
+		// As for any empty answer to the user: recorded, so that it
+		// and the input it answered are left out of later requests.
+		t.s.chat.record(&genai.Content{Role: genai.RoleModel})
+	}
+}
+
+// recordAnswer records the model's answer to input in the history, its
+// usage in the prompt's and tells the user, and logs the response.
+func (t *turn) recordAnswer(out *modelTurn, usage *genai.GenerateContentResponseUsageMetadata, input *genai.Content, model string, elapsed time.Duration) {
 	// An empty answer to the user is recorded (and left out of later
 	// requests with the input it answered); an empty answer to function
 	// responses is not.
@@ -270,9 +299,8 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	}
 	text := out.text.String()
 	t.result.Text += out.sep + text
-	a.log.response(model, t.promptID, elapsed, usage, text)
+	t.s.agent.log.response(model, t.promptID, elapsed, usage, text)
 	t.recordResponse(model, elapsed, usage, text, out.finish)
-	return out, nil
 }
 
 // emptyAnswerAttempts is how often an answer that says nothing is asked
@@ -290,109 +318,179 @@ const (
 // with an *AnswerCutOffError.
 func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, string, error) {
 	a := t.s.agent
-	b := newBackoff(a.cfg.Retry)
-	cutOffs, rateLimited, offered := 0, 0, false
+	retries := &streamRetries{backoff: newBackoff(a.cfg.Retry)}
 	for attempt := 1; ; attempt++ {
 		if notice, ok := a.fallbackNotice(t.s.id); ok {
 			t.emit(dialog.NoticeEvent{Text: notice})
 		}
-		model, sent, err := t.configured(cmp.Or(req.model, t.model()), req, cutOffs > 0)
+		model, sent, err := t.configured(cmp.Or(req.model, t.model()), req, retries.cutOffs > 0)
 		if err != nil {
 			return nil, nil, model, err
 		}
-		start := a.cfg.Now()
-		out, usage, shown, err := t.streamOnce(model, sent)
-		_, loop := errors.AsType[*LoopError](err)
-		_, ended := errors.AsType[*hookEnd](err)
-		// A loop or a hook stopped an answer that came: not a failure.
-		t.s.statsRecord().request(model, a.cfg.Now().Sub(start), usageOf(usage), err != nil && !loop && !ended)
-		if loop || ended {
-			return out, usage, model, err // not a broken stream: nothing to retry
-		}
-		if err == nil && out.candidates && out.finish == "" {
-			err = &AnswerCutOffError{Calls: len(out.calls)}
-		}
-		switch {
-		case err == nil:
-			return out, usage, model, nil
-		case t.ctx.Err() != nil:
-			return nil, nil, model, t.ctx.Err()
-		case shown:
-			if _, ok := err.(*AnswerCutOffError); !ok {
-				err = &AnswerCutOffError{Cause: err, Calls: len(out.calls)}
+		out, usage, shown, err := t.streamCounted(model, sent)
+		ended, keep, err := t.attemptEnded(out, shown, err)
+		if ended {
+			if !keep {
+				return nil, nil, model, err
 			}
 			return out, usage, model, err
 		}
-
-		var wait time.Duration
-		kind := classify(err)
-		switch kind {
-		case failBroken:
-			err = &AnswerCutOffError{Cause: err}
-		case failUnreachable:
-			err = unreachable(err)
-		}
-		var cut *AnswerCutOffError
-		var down *UnreachableError
-		switch {
-		case errors.As(err, &cut), errors.As(err, &down):
-			// A request that could not connect is paced as an answer that
-			// broke off before anything was shown, and counted with them:
-			// the transport fails either way.
-			cutOffs++
-			switch {
-			case cut != nil && !retriesCutOff(a.cfg.Retry, cut):
-				return nil, nil, model, fmt.Errorf("the model's answer broke off before any of it was shown, not retried as general.retryFetchErrors is false: %w", cut.Cause)
-			case cutOffs < cutOffLimit(a.cfg.Retry):
-				wait = cutOffDelay << (cutOffs - 1)
-			case down != nil:
-				down.Attempts = cutOffs
-				return nil, nil, model, down
-			default:
-				return nil, nil, model, cut.gaveUp(cutOffs)
-			}
-		case kind == failQuota && req.model != "":
-			// A BeforeModel hook chose the model: no fallback replaces it.
+		step, wait, err := t.afterFailure(retries, model, req, err)
+		switch step {
+		case retryGiveUp:
 			return nil, nil, model, err
-		case kind == failQuota:
-			switched, ferr := t.fallBack(model, fmt.Sprintf("%s is out of quota (%s)", model, apiStatus(err)), err)
-			if ferr != nil {
-				return nil, nil, model, ferr
-			}
-			if !switched {
-				return nil, nil, model, err
-			}
-			b.reset()
-			cutOffs, rateLimited, offered, attempt = 0, 0, false, 0
+		case retrySwitched:
+			attempt = 0
 			continue
-		default:
-			if apiCode(err) == 429 {
-				rateLimited++
-			} else {
-				rateLimited = 0
-			}
-			if rateLimited >= persistentRateLimit && !offered && req.model == "" {
-				offered = true
-				why := fmt.Sprintf("%s is rate-limited: %d requests in a row were refused (%s)", model, rateLimited, apiStatus(err))
-				switched, ferr := t.fallBack(model, why, err)
-				if ferr != nil {
-					return nil, nil, model, ferr
-				}
-				if switched {
-					b.reset()
-					cutOffs, rateLimited, attempt = 0, 0, 0
-					continue
-				}
-			}
-			var retry bool
-			if wait, retry = b.next(err); !retry {
-				return nil, nil, model, err
-			}
 		}
 		if werr := t.wait(model, attempt, wait, retryReason(err), err); werr != nil {
 			return nil, nil, model, werr
 		}
 	}
+}
+
+// streamCounted is streamOnce, counted in the session's stats.
+func (t *turn) streamCounted(model string, req modelRequest) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, bool, error) {
+	a := t.s.agent
+	start := a.cfg.Now()
+	out, usage, shown, err := t.streamOnce(model, req)
+	_, loop := errors.AsType[*LoopError](err)
+	_, ended := errors.AsType[*hookEnd](err)
+	// A loop or a hook stopped an answer that came: not a failure.
+	t.s.statsRecord().request(model, a.cfg.Now().Sub(start), usageOf(usage), err != nil && !loop && !ended)
+	return out, usage, shown, err
+}
+
+// attemptEnded says whether an attempt's outcome ends stream, with the
+// error it ends with and whether the answer is kept: an answer that
+// came, one stopped by a loop or a hook, one cut off after some of it
+// was shown, or the prompt's cancellation. Otherwise err is a failure
+// before anything was shown, which may be retried.
+func (t *turn) attemptEnded(out *modelTurn, shown bool, err error) (ended, keep bool, _ error) {
+	_, loop := errors.AsType[*LoopError](err)
+	_, hooked := errors.AsType[*hookEnd](err)
+	if loop || hooked {
+		return true, true, err // not a broken stream: nothing to retry
+	}
+	if err == nil && out.candidates && out.finish == "" {
+		err = &AnswerCutOffError{Calls: len(out.calls)}
+	}
+	switch {
+	case err == nil:
+		return true, true, nil
+	case t.ctx.Err() != nil:
+		return true, false, t.ctx.Err()
+	case shown:
+		if _, ok := err.(*AnswerCutOffError); !ok {
+			err = &AnswerCutOffError{Cause: err, Calls: len(out.calls)}
+		}
+		return true, true, err
+	}
+	return false, false, err
+}
+
+// streamRetries is what the attempts at one answer share.
+type streamRetries struct {
+	backoff *backoff
+	// cutOffs counts the answers that broke off (or requests that could
+	// not connect), rateLimited the 429s in a row; offered says a
+	// fallback was offered for them.
+	cutOffs, rateLimited int
+	offered              bool
+}
+
+// retryStep is what stream does after an attempt failed before any of
+// its answer was shown.
+type retryStep int
+
+const (
+	retryAfterWait retryStep = iota // wait, then ask again
+	retrySwitched                   // the model was switched: ask it at once, attempts counted afresh
+	retryGiveUp                     // end with the error
+)
+
+// afterFailure decides what follows a failed attempt on model: a wait
+// and a retry, a fallback to another model, or giving up; err is the
+// failure as it is told (a broken stream an *AnswerCutOffError, no
+// connection an *UnreachableError).
+func (t *turn) afterFailure(r *streamRetries, model string, req modelRequest, err error) (retryStep, time.Duration, error) {
+	kind := classify(err)
+	switch kind {
+	case failBroken:
+		err = &AnswerCutOffError{Cause: err}
+	case failUnreachable:
+		err = unreachable(err)
+	}
+	var cut *AnswerCutOffError
+	var down *UnreachableError
+	switch {
+	case errors.As(err, &cut), errors.As(err, &down):
+		return t.afterCutOff(r, err, cut, down)
+	case kind == failQuota && req.model != "":
+		// A BeforeModel hook chose the model: no fallback replaces it.
+		return retryGiveUp, 0, err
+	case kind == failQuota:
+		switched, ferr := t.fallBack(model, fmt.Sprintf("%s is out of quota (%s)", model, apiStatus(err)), err)
+		if ferr != nil {
+			return retryGiveUp, 0, ferr
+		}
+		if !switched {
+			return retryGiveUp, 0, err
+		}
+		r.backoff.reset()
+		r.cutOffs, r.rateLimited, r.offered = 0, 0, false
+		return retrySwitched, 0, err
+	}
+	return t.afterRefusal(r, model, req, err)
+}
+
+// afterCutOff paces a request that could not connect as an answer that
+// broke off before anything was shown, and counts it with them: the
+// transport fails either way. err is the failure, cut or down (one of
+// them set) what it holds.
+func (t *turn) afterCutOff(r *streamRetries, err error, cut *AnswerCutOffError, down *UnreachableError) (retryStep, time.Duration, error) {
+	retry := t.s.agent.cfg.Retry
+	r.cutOffs++
+	switch {
+	case cut != nil && !retriesCutOff(retry, cut):
+		return retryGiveUp, 0, fmt.Errorf("the model's answer broke off before any of it was shown, not retried as general.retryFetchErrors is false: %w", cut.Cause)
+	case r.cutOffs < cutOffLimit(retry):
+		return retryAfterWait, cutOffDelay << (r.cutOffs - 1), err
+	case down != nil:
+		down.Attempts = r.cutOffs
+		return retryGiveUp, 0, down
+	}
+	return retryGiveUp, 0, cut.gaveUp(r.cutOffs)
+}
+
+// afterRefusal decides what follows a request the API refused (a rate
+// limit, a server error): once rate limits persist, a fallback is offered
+// unless a hook chose the model; otherwise the backoff says whether and
+// when to retry.
+func (t *turn) afterRefusal(r *streamRetries, model string, req modelRequest, err error) (retryStep, time.Duration, error) {
+	if apiCode(err) == 429 {
+		r.rateLimited++
+	} else {
+		r.rateLimited = 0
+	}
+	if r.rateLimited >= persistentRateLimit && !r.offered && req.model == "" {
+		r.offered = true
+		why := fmt.Sprintf("%s is rate-limited: %d requests in a row were refused (%s)", model, r.rateLimited, apiStatus(err))
+		switched, ferr := t.fallBack(model, why, err)
+		if ferr != nil {
+			return retryGiveUp, 0, ferr
+		}
+		if switched {
+			r.backoff.reset()
+			r.cutOffs, r.rateLimited = 0, 0
+			return retrySwitched, 0, err
+		}
+	}
+	wait, retry := r.backoff.next(err)
+	if !retry {
+		return retryGiveUp, 0, err
+	}
+	return retryAfterWait, wait, err
 }
 
 // streamOnce makes one streamed request to model, emitting text and
