@@ -42,7 +42,9 @@ type compressionRecorder struct {
 	infos    []dialog.CompressionInfo
 }
 
-func (r *compressionRecorder) firePreCompress(trigger string) { r.triggers = append(r.triggers, trigger) }
+func (r *compressionRecorder) firePreCompress(trigger string) {
+	r.triggers = append(r.triggers, trigger)
+}
 func (r *compressionRecorder) tellRetry(string, string) func(int, error, time.Duration) {
 	return nil
 }

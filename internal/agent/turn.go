@@ -107,8 +107,10 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 		if t.requests >= MaxPromptTurns {
 			return t.stop(dialog.StopMaxTurns, maxPromptTurnsError())
 		}
-		if loop := t.checkLoopWithModel(input); loop != nil {
-			return t.stopLoop(loop)
+		if t.loops.modelCheckDue(input) {
+			if loop := t.loops.checkWithModel(t, input, t.s.chat.contents()); loop != nil {
+				return t.stopLoop(loop)
+			}
 		}
 		t.requests++
 		answer, err := t.callModel(input)
@@ -152,6 +154,27 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 			return t.stopByHook(t.hookStop)
 		}
 	}
+}
+
+// stopLoop handles a loop found in the prompt, as 0.61 does: the first is
+// told to the model, which goes on from there (its _recoverFromLoop, bundle
+// chunk-JDPZ4CE3.js:346954); the second ends the turn (LoopDetected,
+// :346628-346637, :346671-346680). The user is told either way.
+func (t *turn) stopLoop(loop *LoopError) dialog.PromptResult {
+	t.s.agent.log.loopDetected(t.promptID, loop)
+	if t.loops.foundOne() {
+		t.emit(dialog.NoticeEvent{Text: loop.Error()})
+		return t.stop(dialog.StopLoopDetected, loop)
+	}
+	t.emit(dialog.NoticeEvent{Text: "A potential loop was detected: " + loop.detail() +
+		". The model was told so, and asked to step back and rethink its approach."})
+	detail := loop.Repeated
+	if loop.Analysis != "" || detail == "" {
+		detail = cmp.Or(loop.Analysis, "Repetitive patterns identified")
+	}
+	feedback := "System: Potential loop detected. Details: " + detail +
+		". Please take a step back and confirm you're making forward progress. If not, take a step back, analyze your previous actions and rethink how you're approaching the problem. Avoid repeating the same tool calls or responses without new results."
+	return t.run(genai.NewContentFromText(feedback, genai.RoleUser))
 }
 
 // explain is the error a failed model request ends the turn with, said
