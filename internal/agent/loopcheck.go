@@ -28,12 +28,6 @@ const (
 	loopCheckAttempts        = 2
 )
 
-// loopChecker is how the loop detector asks a utility model for a JSON
-// answer (turn.utilityJSON).
-type loopChecker interface {
-	utilityJSON(what string, use models.Utility, system string, schema map[string]any, contents []*genai.Content, attempts int) (string, error)
-}
-
 // modelCheckDue is 0.61's turnStarted: called before each model request
 // of the prompt, input being the request's input, it counts the request
 // and says whether the model-based check is due (checkWithModel).
@@ -55,7 +49,7 @@ func (d *loopDetector) modelCheckDue(input *genai.Content) bool {
 // checkWithModel asks check whether the conversation is stuck: history
 // is the history input just joined. It returns the loop the check found,
 // nil when none.
-func (d *loopDetector) checkWithModel(check loopChecker, input *genai.Content, history []*genai.Content) *LoopError {
+func (d *loopDetector) checkWithModel(check jsonAsker, input *genai.Content, history []*genai.Content) *LoopError {
 	// 0.61 checks before the request's input joins the history.
 	if n := len(history); n > 0 && history[n-1] == input {
 		history = history[:n-1]
@@ -138,7 +132,7 @@ func partsText(c *genai.Content) string {
 // askLoopCheck asks use whether contents are stuck, as 0.61's
 // queryLoopDetectionModel: ok is false when the request failed or the
 // answer has no confidence, which is no loop.
-func askLoopCheck(check loopChecker, use models.Utility, contents []*genai.Content) (confidence float64, analysis string, ok bool) {
+func askLoopCheck(check jsonAsker, use models.Utility, contents []*genai.Content) (confidence float64, analysis string, ok bool) {
 	text, err := check.utilityJSON("the loop check", use, loopDetectionSystemPrompt, loopDetectionSchema(), contents, loopCheckAttempts)
 	if err != nil {
 		return 0, "", false

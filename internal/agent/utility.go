@@ -55,6 +55,12 @@ func withGeneration(config *genai.GenerateContentConfig, g models.Generation) *g
 	return g.Over(config)
 }
 
+// jsonAsker asks a utility model for a JSON answer (turn.utilityJSON):
+// how the loop check and the router ask theirs.
+type jsonAsker interface {
+	utilityJSON(what string, use models.Utility, system string, schema map[string]any, contents []*genai.Content, attempts int) (string, error)
+}
+
 // utilityJSON asks use for a JSON answer to contents, with system as the
 // system instruction and schema as the response schema, as 0.61's
 // BaseLlmClient.generateJson does (bundle chunk-JDPZ4CE3.js:308212): an
