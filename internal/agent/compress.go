@@ -125,7 +125,7 @@ func (t *turn) compress() {
 }
 
 func (t *turn) firePreCompress(trigger string) {
-	t.fireHook(HookPreCompress, trigger, map[string]any{"trigger": trigger})
+	t.hooks().fire(HookPreCompress, trigger, map[string]any{"trigger": trigger})
 }
 
 // compressed forgets what the model was told of the editor, which may be

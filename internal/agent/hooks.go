@@ -104,12 +104,56 @@ type HookToolConfig struct {
 	AllowedFunctionNames []string
 }
 
-// fireHook runs the hooks of event name in the session, if any, and
-// tells the user what they said.
-func (t *turn) fireHook(name, target string, input map[string]any) HookOutcome {
-	out := t.s.fireHook(t.ctx, name, target, input)
+// hookRunner fires the session's hooks for one prompt's turn, at its
+// calls and model requests. Its dependencies are passed in, and what the
+// hooks say goes to tell.
+type hookRunner struct {
+	ctx   context.Context
+	hooks Hooks // nil: none configured
+	// fireQuiet fires an event's hooks in the session (Session.fireHook),
+	// telling no one what they said.
+	fireQuiet func(ctx context.Context, name, target string, input map[string]any) HookOutcome
+	// notify fires the session's Notification hooks (Agent.notify).
+	notify func(ctx context.Context, kind, title string, details map[string]any)
+	// tell shows the user a notice.
+	tell func(text string)
+	// build builds a call of tool from the arguments a hook rewrote.
+	build func(tool tools.Tool, args map[string]any) (tools.Call, error)
+	// stopLater ends the agent's loop once the calls running end: a
+	// hook's "continue": false.
+	stopLater func(reason string)
+	// activeModel is the model the BeforeModel hooks are told of.
+	activeModel func() string
+}
+
+// hooks is the turn's hookRunner.
+func (t *turn) hooks() *hookRunner {
+	s, a := t.s, t.s.agent
+	return &hookRunner{
+		ctx:       t.ctx,
+		hooks:     a.cfg.Hooks,
+		fireQuiet: s.fireHook,
+		notify: func(ctx context.Context, kind, title string, details map[string]any) {
+			a.notify(ctx, s.id, kind, title, details)
+		},
+		tell:        func(text string) { t.emit(dialog.NoticeEvent{Text: text}) },
+		build:       s.build,
+		stopLater:   t.stopByHookLater,
+		activeModel: a.activeModel,
+	}
+}
+
+// handles says whether any hook runs at event name.
+func (h *hookRunner) handles(name string) bool {
+	return h.hooks != nil && h.hooks.Handles(name)
+}
+
+// fire runs the hooks of event name in the session, if any, and tells
+// the user what they said.
+func (h *hookRunner) fire(name, target string, input map[string]any) HookOutcome {
+	out := h.fireQuiet(h.ctx, name, target, input)
 	for _, msg := range out.Messages {
-		t.emit(dialog.NoticeEvent{Text: msg})
+		h.tell(msg)
 	}
 	return out
 }
@@ -170,18 +214,18 @@ type hookedCall struct {
 // they rewrite goes through the door as rewritten. It returns the call
 // to take to the door: call itself, or, when a hook rewrote its
 // arguments, the call built anew from them; or the result to answer
-// with instead, ok false. The model's call, run.fc, is left as the model
-// made it: the history keeps what the model asked for. args are its
+// with instead, ok false. The model's call (named called) is left as the
+// model made it: the history keeps what the model asked for. args are its
 // arguments as Gemini CLI 0.61 names them (tools.NormalizeArgs), the
 // hooks' tool_input.
-func (t *turn) beforeTool(run *toolRun, tool tools.Tool, call tools.Call, args map[string]any) (hookedCall, tools.Result, bool) {
+func (h *hookRunner) beforeTool(called string, tool tools.Tool, call tools.Call, args map[string]any) (hookedCall, tools.Result, bool) {
 	hooked := hookedCall{call: call, args: argsOrEmpty(args)}
-	out := t.fireHook(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args))
+	out := h.fire(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args))
 	switch {
-	case t.ctx.Err() != nil:
+	case h.ctx.Err() != nil:
 		return hooked, tools.Result{Error: cancelledMessage, Status: dialog.StatusCancelled}, false
 	case out.Stop:
-		t.stopByHookLater(out.StopReason)
+		h.stopLater(out.StopReason)
 		return hooked, tools.Result{Error: hookStoppedPrefix + out.StopReason}, false
 	case out.Block:
 		return hooked, tools.Result{Error: hookBlockedTool + out.Reason}, false
@@ -196,12 +240,12 @@ func (t *turn) beforeTool(run *toolRun, tool tools.Tool, call tools.Call, args m
 		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
 	}
 	hooked.changed = slices.Sorted(maps.Keys(changed))
-	next, err := t.s.build(tool, hooked.args)
+	next, err := h.build(tool, hooked.args)
 	if err != nil {
 		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
 	}
 	hooked.call = next
-	t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), run.fc.Name, toJSONText(hooked.args))})
+	h.tell(fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), called, toJSONText(hooked.args)))
 	return hooked, tools.Result{}, true
 }
 
@@ -234,7 +278,7 @@ func hookedArgs(args, changed map[string]any) map[string]any {
 
 // afterTool runs the AfterTool hooks on the result of a call of tool
 // that ran with args, and returns the result the model is told.
-func (t *turn) afterTool(tool tools.Tool, args map[string]any, res tools.Result) tools.Result {
+func (h *hookRunner) afterTool(tool tools.Tool, args map[string]any, res tools.Result) tools.Result {
 	response := map[string]any{"llmContent": res.Output, "returnDisplay": res.Display}
 	if res.Error != "" {
 		response["llmContent"] = res.Error
@@ -242,10 +286,10 @@ func (t *turn) afterTool(tool tools.Tool, args map[string]any, res tools.Result)
 	}
 	input := toolHookInput(tool, args)
 	input["tool_response"] = response
-	out := t.fireHook(HookAfterTool, tool.Name(), input)
+	out := h.fire(HookAfterTool, tool.Name(), input)
 	switch {
 	case out.Stop:
-		t.stopByHookLater(out.StopReason)
+		h.stopLater(out.StopReason)
 		return tools.Result{Error: hookStoppedPrefix + out.StopReason}
 	case out.Block:
 		return tools.Result{Error: hookBlockedResult + out.Reason}
@@ -300,16 +344,17 @@ func (t *turn) stopByHook(reason string) dialog.PromptResult {
 // the AfterAgent hooks, which may have it go on with their reason as a
 // new prompt.
 func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResult {
-	if t.s.agent.cfg.Hooks == nil {
+	h := t.hooks()
+	if h.hooks == nil {
 		return t.run(input)
 	}
 	if source := t.s.takeStartSource(); source != "" {
-		out := t.fireHook(HookSessionStart, source, map[string]any{"source": source})
+		out := h.fire(HookSessionStart, source, map[string]any{"source": source})
 		if out.AdditionalContext != "" {
 			input.Parts = append([]*genai.Part{genai.NewPartFromText(hookContext(out.AdditionalContext))}, input.Parts...)
 		}
 	}
-	out := t.fireHook(HookBeforeAgent, "", map[string]any{"prompt": prompt})
+	out := h.fire(HookBeforeAgent, "", map[string]any{"prompt": prompt})
 	switch {
 	case out.Stop:
 		t.s.chat.record(input)
@@ -322,7 +367,7 @@ func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResul
 	}
 	res := t.run(input)
 	for retried := false; res.StopReason == dialog.StopEndTurn && t.hookStop == ""; retried = true {
-		out := t.fireHook(HookAfterAgent, "", map[string]any{"prompt": prompt, "prompt_response": res.Text, "stop_hook_active": retried})
+		out := h.fire(HookAfterAgent, "", map[string]any{"prompt": prompt, "prompt_response": res.Text, "stop_hook_active": retried})
 		switch {
 		case out.Stop:
 			return t.stopByHook(out.StopReason)
@@ -400,12 +445,11 @@ func promptText(in dialog.Input, parts []*genai.Part) string {
 // NONE offers no tool, ANY has the model call one of those named (any
 // when none is), AUTO with names offers only those. Gemini's API takes
 // names with ANY alone, so AUTO's are applied by leaving the others out.
-func (t *turn) selectTools(model string, contents []*genai.Content, config *genai.GenerateContentConfig) {
-	h := t.s.agent.cfg.Hooks
-	if h == nil || len(config.Tools) == 0 || !h.Handles(HookBeforeToolSelection) {
+func (h *hookRunner) selectTools(model string, contents []*genai.Content, config *genai.GenerateContentConfig) {
+	if h.hooks == nil || len(config.Tools) == 0 || !h.hooks.Handles(HookBeforeToolSelection) {
 		return
 	}
-	out := t.fireHook(HookBeforeToolSelection, "", map[string]any{"llm_request": hookRequest(model, contents, config)})
+	out := h.fire(HookBeforeToolSelection, "", map[string]any{"llm_request": hookRequest(model, contents, config)})
 	tc := out.ToolConfig
 	if tc == nil {
 		return
@@ -436,9 +480,9 @@ func (t *turn) selectTools(model string, contents []*genai.Content, config *gena
 // asked about a call of kind (a tools.Confirmation's) titled title
 // (notification_type "ToolPermission"), with Gemini CLI's message and
 // details. They only observe: what they say goes to the log.
-func (t *turn) notifyPermission(kind, title string, details map[string]any) {
-	if h := t.s.agent.cfg.Hooks; h != nil && h.Handles(HookNotification) {
-		t.s.agent.notify(t.ctx, t.s.id, kind, title, details)
+func (h *hookRunner) notifyPermission(kind, title string, details map[string]any) {
+	if h.handles(HookNotification) {
+		h.notify(h.ctx, kind, title, details)
 	}
 }
 
@@ -500,14 +544,13 @@ func (t *turn) endByHook(end *hookEnd) dialog.PromptResult {
 // request. A hook's llm_response is the answer whether or not it also
 // blocks, as the documentation says (Gemini CLI itself reads it only
 // with a block, which is then shown too).
-func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateContentResponse, error) {
-	h := t.s.agent.cfg.Hooks
-	if h == nil || !h.Handles(HookBeforeModel) {
+func (h *hookRunner) beforeModel(req modelRequest) (modelRequest, *genai.GenerateContentResponse, error) {
+	if !h.handles(HookBeforeModel) {
 		return req, nil, nil
 	}
-	out := t.fireHook(HookBeforeModel, "", map[string]any{"llm_request": hookRequest(t.s.agent.activeModel(), req.contents, req.config)})
-	if t.ctx.Err() != nil {
-		return req, nil, t.ctx.Err()
+	out := h.fire(HookBeforeModel, "", map[string]any{"llm_request": hookRequest(h.activeModel(), req.contents, req.config)})
+	if h.ctx.Err() != nil {
+		return req, nil, h.ctx.Err()
 	}
 	if out.Stop {
 		return req, nil, &hookEnd{stop: true, reason: out.StopReason}
@@ -516,7 +559,7 @@ func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateConte
 	if out.LLMResponse != nil {
 		resp, err := syntheticResponse(out.LLMResponse)
 		if err != nil {
-			t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("A BeforeModel hook's llm_response was ignored: %v.", err)})
+			h.tell(fmt.Sprintf("A BeforeModel hook's llm_response was ignored: %v.", err))
 		}
 		answer = resp
 	}
@@ -524,7 +567,7 @@ func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateConte
 	case out.Block && answer == nil:
 		return req, nil, &hookEnd{reason: out.Reason}
 	case out.Block:
-		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
+		h.tell(hookBlockedPrompt + out.Reason)
 		return req, answer, nil
 	case answer != nil:
 		return req, answer, nil
@@ -533,7 +576,7 @@ func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateConte
 	}
 	changed, err := applyHookRequest(req, out.LLMRequest)
 	if err != nil {
-		t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("A BeforeModel hook's llm_request was ignored: %v.", err)})
+		h.tell(fmt.Sprintf("A BeforeModel hook's llm_request was ignored: %v.", err))
 		return req, nil, nil
 	}
 	return changed, nil, nil
@@ -542,7 +585,7 @@ func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateConte
 // afterModel fires the AfterModel hooks on each chunk of one streamed
 // answer, as Gemini CLI does; nil when none are configured.
 type afterModel struct {
-	t *turn
+	h *hookRunner
 	// request is the request as the hooks read it, made once.
 	request map[string]any
 	// told are the messages already shown for this answer: a hook that
@@ -550,24 +593,23 @@ type afterModel struct {
 	told map[string]bool
 }
 
-func (t *turn) afterModel(model string, req modelRequest) *afterModel {
-	h := t.s.agent.cfg.Hooks
-	if h == nil || !h.Handles(HookAfterModel) {
+func (h *hookRunner) afterModel(model string, req modelRequest) *afterModel {
+	if !h.handles(HookAfterModel) {
 		return nil
 	}
-	return &afterModel{t: t, request: hookRequest(model, req.contents, req.config), told: map[string]bool{}}
+	return &afterModel{h: h, request: hookRequest(model, req.contents, req.config), told: map[string]bool{}}
 }
 
 // fire returns the chunk as the hooks left it, or a *hookEnd.
 func (m *afterModel) fire(resp *genai.GenerateContentResponse) (*genai.GenerateContentResponse, error) {
-	t := m.t
-	out := t.s.fireHook(t.ctx, HookAfterModel, "", map[string]any{"llm_request": m.request, "llm_response": hookResponse(resp)})
+	h := m.h
+	out := h.fireQuiet(h.ctx, HookAfterModel, "", map[string]any{"llm_request": m.request, "llm_response": hookResponse(resp)})
 	for _, msg := range out.Messages {
 		m.tell(msg)
 	}
 	switch {
-	case t.ctx.Err() != nil:
-		return nil, t.ctx.Err()
+	case h.ctx.Err() != nil:
+		return nil, h.ctx.Err()
 	case out.Stop:
 		return nil, &hookEnd{stop: true, reason: out.StopReason}
 	case out.Block:
@@ -585,6 +627,6 @@ func (m *afterModel) fire(resp *genai.GenerateContentResponse) (*genai.GenerateC
 func (m *afterModel) tell(msg string) {
 	if !m.told[msg] {
 		m.told[msg] = true
-		m.t.emit(dialog.NoticeEvent{Text: msg})
+		m.h.tell(msg)
 	}
 }

@@ -208,7 +208,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.selectTools(cmp.Or(req.model, t.model()), req.contents, req.config)
+	t.hooks().selectTools(cmp.Or(req.model, t.model()), req.contents, req.config)
 	if err := t.logRequest(req, input); err != nil {
 		return nil, err
 	}
@@ -239,7 +239,7 @@ func (t *turn) request() (req modelRequest, hookReply *genai.GenerateContentResp
 	if mode == dialog.ApprovalPlan && t.main == nil { // a subagent's system prompt has plan mode's constraint (subagentInstruction)
 		system += "\n\n" + a.planInstruction(plansDir)
 	}
-	return t.beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
+	return t.hooks().beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
 }
 
 // logRequest logs the request of input and records it in the telemetry.
@@ -523,7 +523,7 @@ func (t *turn) streamOnce(model string, req modelRequest) (*modelTurn, *genai.Ge
 	out := &modelTurn{}
 	var usage *genai.GenerateContentResponseUsageMetadata
 	shown := false
-	hooks := t.afterModel(model, req)
+	hooks := t.hooks().afterModel(model, req)
 	for resp, err := range t.s.agent.cfg.Generator.GenerateContentStream(t.ctx, model, req.contents, req.config) {
 		if err != nil {
 			return out, usage, shown, err
@@ -624,7 +624,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 
 	// The BeforeTool hooks first, then the approval door on the call as
 	// they left it, as in Gemini CLI 0.61 (beforeTool).
-	hooked, res, ok := t.beforeTool(run, tool, call, args)
+	hooked, res, ok := t.hooks().beforeTool(run.fc.Name, tool, call, args)
 	if !ok {
 		return t.finish(run, res)
 	}
@@ -656,7 +656,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		if hooked.changed != nil {
 			res = appendToResult(res, modifiedNote(hooked.changed))
 		}
-		res = t.afterTool(tool, hooked.args, res)
+		res = t.hooks().afterTool(tool, hooked.args, res)
 	}
 	return t.finish(run, res)
 }
@@ -738,7 +738,7 @@ func (t *turn) confirm(run *toolRun, call policy.Call, c *tools.Confirmation, al
 			unasked = true
 			return dialog.ProceedOnce, nil
 		}
-		t.notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
+		t.hooks().notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
 		notice := func(text string) { t.emit(dialog.NoticeEvent{Text: text}) }
 		return t.s.approve(t.ctx, fc.ID, call, fc.Name, c, always, notice)
 	})
@@ -787,7 +787,7 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 		return tools.Result{}, err
 	}
 	if asks {
-		t.notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
+		t.hooks().notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
 	}
 	t.checkpoint(fc)
 	watch := tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, p.Change.Path)
@@ -856,7 +856,7 @@ func (t *turn) landFiles(run *toolRun, p *tools.FilesProposal, door verdict) (to
 		paths[i], changes[i] = ch.Path, dialog.RevertChange{FileChange: ch}
 	}
 	if asks {
-		t.notifyPermission("edit", p.Title, map[string]any{"filePaths": paths})
+		t.hooks().notifyPermission("edit", p.Title, map[string]any{"filePaths": paths})
 	}
 	t.checkpoint(fc)
 	watches := make([]*tools.EditWatch, len(paths))
