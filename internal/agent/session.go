@@ -393,7 +393,7 @@ func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.
 		journal:  newJournal(s.journalSize()),
 		loops:    loopDetector{off: s.agent.cfg.DisableLoopDetection},
 	}
-	t.recordPrompt(promptText(in, parts))
+	t.events().prompt(promptText(in, parts))
 	res := t.runHooked(promptText(in, parts), &genai.Content{Role: genai.RoleUser, Parts: parts})
 	s.agent.mu.Lock()
 	s.usage = s.usage.Add(res.Usage)

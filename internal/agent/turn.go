@@ -248,8 +248,7 @@ func (t *turn) logRequest(req modelRequest, input *genai.Content) error {
 	if err != nil {
 		return fmt.Errorf("encoding the request for the log: %w", err)
 	}
-	t.s.agent.log.request(cmp.Or(req.model, t.model()), t.promptID, string(requestText))
-	t.recordRequest(cmp.Or(req.model, t.model()), string(requestText))
+	t.events().request(cmp.Or(req.model, t.model()), string(requestText))
 	return nil
 }
 
@@ -286,8 +285,7 @@ func (t *turn) answer(req modelRequest, hookReply *genai.GenerateContentResponse
 // answerFailed logs a failed model request and keeps what the user saw
 // of its answer (out) in the transcript, not the history.
 func (t *turn) answerFailed(out *modelTurn, input *genai.Content, model string, elapsed time.Duration, err error) {
-	t.s.agent.log.error(model, t.promptID, elapsed, err)
-	t.recordAPIError(model, elapsed, err)
+	t.events().apiError(model, elapsed, err)
 	_, cut := errors.AsType[*AnswerCutOffError](err)
 	_, ended := errors.AsType[*hookEnd](err)
 	if (cut || ended) && out != nil {
@@ -322,8 +320,7 @@ func (t *turn) recordAnswer(out *modelTurn, usage *genai.GenerateContentResponse
 	}
 	text := out.text.String()
 	t.result.Text += out.sep + text
-	t.s.agent.log.response(model, t.promptID, elapsed, usage, text)
-	t.recordResponse(model, elapsed, usage, text, out.finish)
+	t.events().response(model, elapsed, usage, text, out.finish)
 }
 
 // emptyAnswerAttempts is how often an answer that says nothing is asked
@@ -941,7 +938,7 @@ func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 		}
 	}
 	t.s.statsRecord().call(fc.Name, res.Status, t.s.agent.cfg.Now().Sub(run.start), run.decision)
-	t.recordToolCall(run, res)
+	t.events().toolCall(run, res)
 	display := res.Display
 	if display == "" && res.Error != "" {
 		display = res.Error
