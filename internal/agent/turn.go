@@ -338,7 +338,7 @@ const (
 // with an *AnswerCutOffError.
 func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, string, error) {
 	a := t.s.agent
-	retries := &streamRetries{backoff: newBackoff(a.cfg.Retry)}
+	retries := &streamRetries{policy: a.cfg.Retry, backoff: newBackoff(a.cfg.Retry), fallBack: t.fallBack}
 	for attempt := 1; ; attempt++ {
 		if notice, ok := a.fallbackNotice(t.s.id); ok {
 			t.emit(dialog.NoticeEvent{Text: notice})
@@ -355,7 +355,7 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 			}
 			return out, usage, model, err
 		}
-		step, wait, err := t.afterFailure(retries, model, req, err)
+		step, wait, err := retries.afterFailure(model, req.model != "", err)
 		switch step {
 		case retryGiveUp:
 			return nil, nil, model, err
@@ -407,110 +407,6 @@ func (t *turn) attemptEnded(out *modelTurn, shown bool, err error) (ended, keep 
 		return true, true, err
 	}
 	return false, false, err
-}
-
-// streamRetries is what the attempts at one answer share.
-type streamRetries struct {
-	backoff *backoff
-	// cutOffs counts the answers that broke off (or requests that could
-	// not connect), rateLimited the 429s in a row; offered says a
-	// fallback was offered for them.
-	cutOffs, rateLimited int
-	offered              bool
-}
-
-// retryStep is what stream does after an attempt failed before any of
-// its answer was shown.
-type retryStep int
-
-const (
-	retryAfterWait retryStep = iota // wait, then ask again
-	retrySwitched                   // the model was switched: ask it at once, attempts counted afresh
-	retryGiveUp                     // end with the error
-)
-
-// afterFailure decides what follows a failed attempt on model: a wait
-// and a retry, a fallback to another model, or giving up; err is the
-// failure as it is told (a broken stream an *AnswerCutOffError, no
-// connection an *UnreachableError).
-func (t *turn) afterFailure(r *streamRetries, model string, req modelRequest, err error) (retryStep, time.Duration, error) {
-	kind := classify(err)
-	switch kind {
-	case failBroken:
-		err = &AnswerCutOffError{Cause: err}
-	case failUnreachable:
-		err = unreachable(err)
-	}
-	var cut *AnswerCutOffError
-	var down *UnreachableError
-	switch {
-	case errors.As(err, &cut), errors.As(err, &down):
-		return t.afterCutOff(r, err, cut, down)
-	case kind == failQuota && req.model != "":
-		// A BeforeModel hook chose the model: no fallback replaces it.
-		return retryGiveUp, 0, err
-	case kind == failQuota:
-		switched, ferr := t.fallBack(model, fmt.Sprintf("%s is out of quota (%s)", model, apiStatus(err)), err)
-		if ferr != nil {
-			return retryGiveUp, 0, ferr
-		}
-		if !switched {
-			return retryGiveUp, 0, err
-		}
-		r.backoff.reset()
-		r.cutOffs, r.rateLimited, r.offered = 0, 0, false
-		return retrySwitched, 0, err
-	}
-	return t.afterRefusal(r, model, req, err)
-}
-
-// afterCutOff paces a request that could not connect as an answer that
-// broke off before anything was shown, and counts it with them: the
-// transport fails either way. err is the failure, cut or down (one of
-// them set) what it holds.
-func (t *turn) afterCutOff(r *streamRetries, err error, cut *AnswerCutOffError, down *UnreachableError) (retryStep, time.Duration, error) {
-	retry := t.s.agent.cfg.Retry
-	r.cutOffs++
-	switch {
-	case cut != nil && !retriesCutOff(retry, cut):
-		return retryGiveUp, 0, fmt.Errorf("the model's answer broke off before any of it was shown, not retried as general.retryFetchErrors is false: %w", cut.Cause)
-	case r.cutOffs < cutOffLimit(retry):
-		return retryAfterWait, cutOffDelay << (r.cutOffs - 1), err
-	case down != nil:
-		down.Attempts = r.cutOffs
-		return retryGiveUp, 0, down
-	}
-	return retryGiveUp, 0, cut.gaveUp(r.cutOffs)
-}
-
-// afterRefusal decides what follows a request the API refused (a rate
-// limit, a server error): once rate limits persist, a fallback is offered
-// unless a hook chose the model; otherwise the backoff says whether and
-// when to retry.
-func (t *turn) afterRefusal(r *streamRetries, model string, req modelRequest, err error) (retryStep, time.Duration, error) {
-	if apiCode(err) == 429 {
-		r.rateLimited++
-	} else {
-		r.rateLimited = 0
-	}
-	if r.rateLimited >= persistentRateLimit && !r.offered && req.model == "" {
-		r.offered = true
-		why := fmt.Sprintf("%s is rate-limited: %d requests in a row were refused (%s)", model, r.rateLimited, apiStatus(err))
-		switched, ferr := t.fallBack(model, why, err)
-		if ferr != nil {
-			return retryGiveUp, 0, ferr
-		}
-		if switched {
-			r.backoff.reset()
-			r.cutOffs, r.rateLimited = 0, 0
-			return retrySwitched, 0, err
-		}
-	}
-	wait, retry := r.backoff.next(err)
-	if !retry {
-		return retryGiveUp, 0, err
-	}
-	return retryAfterWait, wait, err
 }
 
 // streamOnce makes one streamed request to model, emitting text and
