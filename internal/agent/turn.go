@@ -476,6 +476,49 @@ func (t *turn) take(out *modelTurn, resp *genai.GenerateContentResponse) (showed
 // runCall runs one call and returns its functionResponse part, followed by
 // any extra parts (images, PDFs) the tool returned.
 func (t *turn) runCall(run *toolRun) []*genai.Part {
+	built, res, ok := t.buildCall(run)
+	if !ok {
+		return t.finish(run, res)
+	}
+	if run.afterDecline {
+		// Only a call that would have run: one that is refused as built
+		// is answered with why, as Gemini CLI 0.61 keeps a queued
+		// call's validation error.
+		return t.finish(run, tools.Result{Error: cancelledByDecline, Status: dialog.StatusCancelled})
+	}
+
+	// The BeforeTool hooks first, then the approval door on the call as
+	// they left it, as in Gemini CLI 0.61 (beforeTool).
+	hooked, res, ok := t.hooks().beforeTool(run.fc.Name, built.tool, built.call, built.args)
+	if !ok {
+		return t.finish(run, res)
+	}
+	c, door, res, ok := t.pass(run, built.tool, hooked.call, hooked.args)
+	if !ok {
+		return t.finish(run, res)
+	}
+	res = t.execute(run, hooked.call, c, door)
+	if res.Status != dialog.StatusCancelled && res.Status != dialog.StatusRejected {
+		if hooked.changed != nil {
+			res = appendToResult(res, modifiedNote(hooked.changed))
+		}
+		res = t.hooks().afterTool(built.tool, hooked.args, res)
+	}
+	return t.finish(run, res)
+}
+
+// builtCall is a call of tool, its arguments as Gemini CLI 0.61 names
+// them.
+type builtCall struct {
+	tool tools.Tool
+	args map[string]any
+	call tools.Call
+}
+
+// buildCall finds the tool run's call names and builds the call, and
+// tells the user of it; ok false, with the result to answer with, when
+// there is no such tool or the call is not valid.
+func (t *turn) buildCall(run *toolRun) (builtCall, tools.Result, bool) {
 	a, s, fc := t.s.agent, t.s, run.fc
 	event := dialog.ToolCall{CallID: fc.ID, Name: fc.Name, Title: fc.Name, Args: fc.Args}
 
@@ -490,7 +533,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 			msg = a.cfg.Tools.UnknownToolError(fc.Name)
 		}
 		t.emit(dialog.ToolCallEvent{Call: event})
-		return t.finish(run, tools.Result{Error: msg})
+		return builtCall{}, tools.Result{Error: msg}, false
 	}
 	// Hooks, policy rules and the tool see the call as Gemini CLI 0.61
 	// would have made it, whichever names the model used; the history
@@ -498,37 +541,26 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	args, err := tools.NormalizeArgs(tool, fc.Args)
 	if err != nil {
 		t.emit(dialog.ToolCallEvent{Call: event})
-		return t.finish(run, tools.Result{Error: err.Error()})
+		return builtCall{}, tools.Result{Error: err.Error()}, false
 	}
 	call, err := s.build(tool, args)
 	if err != nil {
 		t.emit(dialog.ToolCallEvent{Call: event})
-		return t.finish(run, tools.Result{Error: err.Error()})
+		return builtCall{}, tools.Result{Error: err.Error()}, false
 	}
 	event.Title, event.Kind = call.Title(), tools.AnnotationsOf(tool).Kind
 	event.Path, event.Line = tools.LocationOf(call)
 	t.emit(dialog.ToolCallEvent{Call: event})
-	if run.afterDecline {
-		// Only a call that would have run: one that is refused as built
-		// is answered with why, as Gemini CLI 0.61 keeps a queued
-		// call's validation error.
-		return t.finish(run, tools.Result{Error: cancelledByDecline, Status: dialog.StatusCancelled})
-	}
+	return builtCall{tool: tool, args: args, call: call}, tools.Result{}, true
+}
 
-	// The BeforeTool hooks first, then the approval door on the call as
-	// they left it, as in Gemini CLI 0.61 (beforeTool).
-	hooked, res, ok := t.hooks().beforeTool(run.fc.Name, tool, call, args)
-	if !ok {
-		return t.finish(run, res)
-	}
-	call = hooked.call
-	c, door, res, ok := t.pass(run, tool, call, hooked.args)
-	if !ok {
-		return t.finish(run, res)
-	}
-
+// execute runs call, which passed the door (its verdict door, c the
+// confirmation it needs), and lands the change it proposes; the result
+// is what the call did, a mode it switched to or a topic it set told.
+func (t *turn) execute(run *toolRun, call tools.Call, c *tools.Confirmation, door verdict) tools.Result {
+	s, fc := t.s, run.fc
 	run.pastQuestions()
-	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Background: s.backgroundRegistry(), Topic: &s.topic, Delegate: t.delegator(run)})
+	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Background: s.backgroundRegistry(), Topic: &s.topic, Delegate: t.delegator(run)})
 	switch {
 	case err == nil && res.Proposal != nil:
 		res, err = t.land(run, c, res.Proposal, door)
@@ -545,13 +577,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	case res.Topic != nil:
 		t.emit(dialog.TopicEvent{Topic: *res.Topic})
 	}
-	if res.Status != dialog.StatusCancelled && res.Status != dialog.StatusRejected {
-		if hooked.changed != nil {
-			res = appendToResult(res, modifiedNote(hooked.changed))
-		}
-		res = t.hooks().afterTool(tool, hooked.args, res)
-	}
-	return t.finish(run, res)
+	return res
 }
 
 // pass takes a call of tool, built from args, through the session's
