@@ -78,15 +78,15 @@ type compressor struct {
 	// model that summarises (compressionModel).
 	turnModel func() string
 	promptID  string
+	// tellRetry is the onRetry of a request of what to model.
+	tellRetry func(what, model string) func(attempt int, err error, wait time.Duration)
 	turn      compressionTurn
 }
 
-// compressionTurn is what compression asks of the prompt it runs in.
+// compressionTurn is what compression tells the prompt it runs in.
 type compressionTurn interface {
 	// firePreCompress runs the PreCompress hooks, told trigger.
 	firePreCompress(trigger string)
-	// tellRetry is the onRetry of a request of what to model.
-	tellRetry(what, model string) func(attempt int, err error, wait time.Duration)
 	// compressed says the history was replaced by a summary.
 	compressed(dialog.CompressionInfo)
 }
@@ -104,6 +104,7 @@ func (t *turn) compressor() *compressor {
 		tokenLimit: a.tokenLimit,
 		turnModel:  t.compressionTurnModel,
 		promptID:   t.promptID,
+		tellRetry:  t.utility().tellRetry,
 		turn:       t,
 	}
 }
@@ -310,7 +311,7 @@ func (c *compressor) summarize(ctx context.Context, contents []*genai.Content) (
 		instruction+"\n\nFirst, reason in your scratchpad. Then, generate the updated <state_snapshot>.", genai.RoleUser))
 	use := c.compressionModel()
 	config := &genai.GenerateContentConfig{SystemInstruction: genai.NewContentFromText(compressionPrompt, genai.RoleUser)}
-	resp, err := generateAs(ctx, c.gen, c.retry, use, request, config, c.turn.tellRetry("the compression request", use.Model))
+	resp, err := generateAs(ctx, c.gen, c.retry, use, request, config, c.tellRetry("the compression request", use.Model))
 	if err != nil {
 		return "", fmt.Errorf("summarising the history: %w", err)
 	}

@@ -45,9 +45,6 @@ type compressionRecorder struct {
 func (r *compressionRecorder) firePreCompress(trigger string) {
 	r.triggers = append(r.triggers, trigger)
 }
-func (r *compressionRecorder) tellRetry(string, string) func(int, error, time.Duration) {
-	return nil
-}
 func (r *compressionRecorder) compressed(info dialog.CompressionInfo) {
 	r.infos = append(r.infos, info)
 }
@@ -57,6 +54,7 @@ func newTestCompressor(c *chat, gen ContentGenerator, turn compressionTurn) *com
 		chat: c, gen: gen, logger: zap.NewNop(), log: apiLog{log: zap.NewNop(), now: time.Now},
 		threshold: 0.5, tokenLimit: func(string) int { return 1000 },
 		turnModel: func() string { return "gemini-3-flash-preview" }, promptID: "p", turn: turn,
+		tellRetry: func(string, string) func(int, error, time.Duration) { return nil },
 	}
 }
 

@@ -45,7 +45,7 @@ func (t *turn) route(history []*genai.Content, input *genai.Content) string {
 		return t.routed
 	}
 	a := t.s.agent
-	r := router{configured: a.configuredModel(), planRouting: !a.cfg.NoPlanRouting, ask: t}
+	r := router{configured: a.configuredModel(), planRouting: !a.cfg.NoPlanRouting, ask: t.utility()}
 	if !models.IsAuto(r.configured) || hasFunctionResponse(input) {
 		return ""
 	}

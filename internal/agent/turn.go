@@ -90,7 +90,7 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 			return t.stop(dialog.StopMaxTurns, maxPromptTurnsError())
 		}
 		if t.loops.modelCheckDue(input) {
-			if loop := t.loops.checkWithModel(t, input, t.s.chat.contents()); loop != nil {
+			if loop := t.loops.checkWithModel(t.utility(), input, t.s.chat.contents()); loop != nil {
 				return t.stopLoop(loop)
 			}
 		}
