@@ -176,3 +176,65 @@ func (t *turn) stop(reason dialog.StopReason, err error) dialog.PromptResult {
 	t.result.Err = err
 	return t.result
 }
+
+// stopByHook ends the turn a hook stopped, and tells the user why.
+func (t *turn) stopByHook(reason string) dialog.PromptResult {
+	t.emit(dialog.NoticeEvent{Text: hookStoppedPrefix + reason})
+	return t.stop(dialog.StopEndTurn, nil)
+}
+
+// runHooked runs the turn for the user's prompt text, whose content is
+// input, between the session's hooks: on the session's first prompt the
+// SessionStart hooks, whose context goes before the prompt; then the
+// BeforeAgent hooks, which may add to the prompt, block it (it is not
+// kept) or stop (it is kept, unanswered); and once the model is done,
+// the AfterAgent hooks, which may have it go on with their reason as a
+// new prompt.
+func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResult {
+	h := t.hooks()
+	if h.hooks == nil {
+		return t.run(input)
+	}
+	if source := t.s.takeStartSource(); source != "" {
+		out := h.fire(HookSessionStart, source, map[string]any{"source": source})
+		if out.AdditionalContext != "" {
+			input.Parts = append([]*genai.Part{genai.NewPartFromText(hookContext(out.AdditionalContext))}, input.Parts...)
+		}
+	}
+	out := h.fire(HookBeforeAgent, "", map[string]any{"prompt": prompt})
+	switch {
+	case out.Stop:
+		t.s.chat.record(input)
+		return t.stopByHook(out.StopReason)
+	case out.Block:
+		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
+		return t.stop(dialog.StopEndTurn, nil)
+	case out.AdditionalContext != "":
+		input.Parts = append(input.Parts, genai.NewPartFromText(hookContext(out.AdditionalContext)))
+	}
+	res := t.run(input)
+	for retried := false; res.StopReason == dialog.StopEndTurn && t.hookStop == ""; retried = true {
+		out := h.fire(HookAfterAgent, "", map[string]any{"prompt": prompt, "prompt_response": res.Text, "stop_hook_active": retried})
+		switch {
+		case out.Stop:
+			return t.stopByHook(out.StopReason)
+		case !out.Block:
+			return res
+		}
+		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
+		res = t.run(genai.NewContentFromText(out.Reason, genai.RoleUser))
+	}
+	return res
+}
+
+// endByHook ends the turn a model hook ended, telling the user why. The
+// input stays in the history unanswered, as after a failed request; the
+// AfterAgent hooks do not run.
+func (t *turn) endByHook(end *hookEnd) dialog.PromptResult {
+	t.hookStop = end.reason
+	if end.stop {
+		return t.stopByHook(end.reason)
+	}
+	t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + end.reason})
+	return t.stop(dialog.StopEndTurn, nil)
+}
