@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -203,10 +204,27 @@ func recipeFiles(text, root string) ([]string, error) {
 	return files, nil
 }
 
+// packageModules are the files of the package's modules that the main
+// library at root requires: "gemini-ls-chat.el", ...
+func packageModules(root string) ([]string, error) {
+	main, err := os.ReadFile(filepath.Join(root, "editors", "emacs", "gemini-ls.el"))
+	if err != nil {
+		return nil, fmt.Errorf("reading the main library for its modules: %w", err)
+	}
+	var modules []string
+	for _, m := range requireRE.FindAllStringSubmatch(string(main), -1) {
+		modules = append(modules, m[1]+".el")
+	}
+	return modules, nil
+}
+
+// requireRE matches a top-level require of one of the package's modules.
+var requireRE = regexp.MustCompile(`(?m)^\(require '(gemini-ls-[a-z-]+)\)`)
+
 // recipeFilesErrors holds the recipe's :files, expanded in the checkout
 // at root, to the package MELPA must build: the main library,
 // gemini-ls.el, which package-build reads the package's metadata from,
-// and no test file nor -pkg.el.
+// every module it requires, and no test file nor -pkg.el.
 func recipeFilesErrors(text, root string) []string {
 	files, err := recipeFiles(text, root)
 	if err != nil {
@@ -219,6 +237,15 @@ func recipeFilesErrors(text, root string) []string {
 	}
 	if !slices.Contains(names, "gemini-ls.el") {
 		errs = append(errs, fmt.Sprintf(":files copies %v, without the main library gemini-ls.el", names))
+	}
+	modules, err := packageModules(root)
+	if err != nil {
+		return append(errs, err.Error())
+	}
+	for _, m := range modules {
+		if !slices.Contains(names, m) {
+			errs = append(errs, fmt.Sprintf(":files copies %v, without the module %s that gemini-ls.el requires", names, m))
+		}
 	}
 	for _, f := range files {
 		if strings.HasSuffix(f, "-test.el") || strings.HasSuffix(f, "-tests.el") || strings.HasSuffix(f, "-pkg.el") {
@@ -254,7 +281,7 @@ func TestMelpaRecipeMutations(t *testing.T) {
 	validate := func(s string) []string {
 		return append(recipeErrors(s, "gemini-ls"), recipeFilesErrors(s, repoRoot)...)
 	}
-	lib := `"editors/emacs/gemini-ls.el"`
+	lib := `"editors/emacs/gemini-ls*.el"`
 	test := `"editors/emacs/test/gemini-ls-test.el"`
 	testMutations(t, good, validate, []mutation[string]{
 		{"gitlab fetcher", replace(":fetcher github", ":fetcher gitlab"), ":fetcher is gitlab: gemini-ls is on GitHub"},
@@ -265,6 +292,7 @@ func TestMelpaRecipeMutations(t *testing.T) {
 		{"unknown keyword", replace(":files", ":file"), "unknown keyword :file"},
 		{":files with a test file", replace(lib, lib+" "+test), "gemini-ls-test.el, which MELPA's package must not carry"},
 		{":files without the main library", replace(lib, test), "without the main library gemini-ls.el"},
+		{":files of the main library alone", replace(lib, `"editors/emacs/gemini-ls.el"`), "without the module gemini-ls-chat.el that gemini-ls.el requires"},
 		{":files of *", replace(lib, `"*"`), `invalid files spec entry`},
 		{":files of nothing", replace(lib, `"editors/emacs/nothing.el"`), `"editors/emacs/nothing.el" matches no file in the checkout`},
 	})

@@ -10,8 +10,11 @@
 #   gemini-ls-nvim.tar.gz       the Neovim plugin, shaped as a plugin
 #                               repository (lua/, plugin/, doc/) under
 #                               gemini-ls.nvim/
-#   gemini-ls.el                the Emacs package (a single-file package:
-#                               M-x package-install-file)
+#   gemini-ls-VERSION.tar       the Emacs package (VERSION: gemini-ls.el's
+#                               Version header), its files under
+#                               gemini-ls-VERSION/ with gemini-ls-pkg.el:
+#                               M-x package-install-file
+#                               (editors/emacs/make-package.sh)
 #   SHA256SUMS                  every artefact's sha256: sha256sum -c SHA256SUMS
 # The version is $VERSION, else the release tag vX.Y.Z at HEAD (v dropped),
 # else none is stamped and the server calls itself the next release's -dev
@@ -86,7 +89,7 @@ stamp "$nvim"
 tar -C "$work" --sort=name --owner=0 --group=0 --numeric-owner -cf - gemini-ls.nvim |
   gzip -9n >"$dist/gemini-ls-nvim.tar.gz"
 
-cp editors/emacs/gemini-ls.el "$dist/gemini-ls.el"
+SOURCE_DATE_EPOCH=$epoch bash editors/emacs/make-package.sh "$dist" >/dev/null
 
 (cd "$dist" && sha256sum gemini-ls* >SHA256SUMS)
 # What the servers say they are, in their own words where one runs here.

@@ -33,7 +33,10 @@ fi
 echo "test-dist: make dist took $((SECONDS - start)) s in a clean clone"
 dist=$clone/dist
 
-artefacts=(SHA256SUMS gemini-ls.el gemini-ls-nvim.tar.gz)
+# The Emacs package is named by its own Version header.
+emacs_version=$(sed -nE 's/^;; Version: (.*)$/\1/p' "$clone/editors/emacs/gemini-ls.el")
+emacs_pkg=gemini-ls-$emacs_version
+artefacts=(SHA256SUMS "$emacs_pkg.tar" gemini-ls-nvim.tar.gz)
 for p in linux-amd64 linux-arm64 darwin-amd64 darwin-arm64; do artefacts+=("gemini-ls-$p.tar.gz"); done
 for p in windows-amd64 windows-arm64; do artefacts+=("gemini-ls-$p.zip"); done
 for t in linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 win32-arm64; do artefacts+=("gemini-ls-$t.vsix"); done
@@ -57,7 +60,17 @@ zip_holds() { [ "$(unzip -Z1 "$dist/$1" | sort | tr '\n' ' ')" = "LICENSE README
 for p in windows-amd64 windows-arm64; do check "gemini-ls-$p.zip holds gemini-ls.exe, LICENSE and README.md" zip_holds "gemini-ls-$p.zip"; done
 check "gemini-ls-nvim.tar.gz is a plugin at gemini-ls.nvim/" \
   bash -c 'tar -tzf "$1" | grep -qx gemini-ls.nvim/lua/gemini/init.lua && tar -tzf "$1" | grep -qx gemini-ls.nvim/plugin/gemini.lua' _ "$dist/gemini-ls-nvim.tar.gz"
-check "gemini-ls.el is the Emacs package" cmp -s "$dist/gemini-ls.el" "$clone/editors/emacs/gemini-ls.el"
+# package-install-file's form of a multi-file package: the directory
+# first, then the package's files and its gemini-ls-pkg.el.
+emacs_holds() {
+  [ "$(tar -tf "$dist/$emacs_pkg.tar" | head -1)" = "$emacs_pkg/" ] &&
+    diff <(tar -tf "$dist/$emacs_pkg.tar" | sed 1d | sort) \
+      <({ echo "$emacs_pkg/gemini-ls-pkg.el"; (cd "$clone/editors/emacs" && ls gemini-ls*.el | sed "s|^|$emacs_pkg/|"); } | sort) &&
+    for f in "$clone"/editors/emacs/gemini-ls*.el; do
+      cmp -s <(tar -xOf "$dist/$emacs_pkg.tar" "$emacs_pkg/${f##*/}") "$f" || return 1
+    done
+}
+check "$emacs_pkg.tar is the Emacs package: its files and gemini-ls-pkg.el under $emacs_pkg/" emacs_holds
 
 case "$(uname -m)" in x86_64) arch=amd64 ;; aarch64) arch=arm64 ;; *) arch=unknown ;; esac
 mkdir -p "$tmp/linux"

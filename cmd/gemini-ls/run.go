@@ -12,12 +12,13 @@ import (
 	"strings"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
-	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -54,30 +55,10 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	// A run is one prompt: an 8-call one allocates about 8 MiB, which the
 	// collector's default 4 MiB first cycle would walk through twice.
 	startup.DelayFirstCollection(firstCollection)
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	var f runFlags
-	f.register(fs)
-	words, err := f.parse(fs, args, stderr)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		return 0
-	case err != nil:
-		// Said on stderr already; a reader of -o json still gets its
-		// result.
-		if out, ferr := newReport(formatIn(args), stdout, stderr); ferr == nil {
-			return out.fail(exitError, "", err.Error())
-		}
-		return exitError
+	f, out, code := parseRun(args, stdout, stderr)
+	if out == nil {
+		return code
 	}
-	if len(words) > 0 {
-		f.prompt = strings.Join(words, " ")
-	}
-	out, err := newReport(f.outputFormat, stdout, stderr)
-	if err != nil {
-		return usageError(stderr, err)
-	}
-	out.raw = f.rawOutput || f.acceptRawRisk
-	mode := dialog.ApprovalMode(f.approvalMode) // one of its choices, or ""
 	// Sessions are listed and deleted as in Gemini CLI, before anything
 	// is built: no credentials or trust needed.
 	if f.listSessions {
@@ -93,44 +74,12 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	defer closeLog()
 	sendOTelErrorsTo(log)
 
-	dir, err := filepath.Abs(f.dir)
+	dir, ws, err := runWorkspace(f.dir)
 	if err != nil {
 		return out.badUsage(fmt.Errorf("-C: %w", err))
 	}
-	ws, err := workspace.New([]string{dir}, nil)
-	if err != nil {
-		return out.badUsage(fmt.Errorf("-C: %w", err))
-	}
-	getenv, lookupEnv := os.Getenv, os.LookupEnv
-	if f.skipTrust {
-		// As Gemini CLI's --skip-trust: the variable, for this run.
-		getenv, lookupEnv = withEnv(getenv, lookupEnv, "GEMINI_CLI_TRUST_WORKSPACE", "true")
-	}
-	host := conversation.NewHost[struct{}](conversation.Config{
-		Getenv:     getenv,
-		LookupEnv:  lookupEnv,
-		Version:    version,
-		Logger:     log,
-		Unattended: true,
-	})
-	place := conversation.Place{
-		Workspace: ws,
-		Warn:      func(what string, err error) { out.warn(fmt.Sprintf("%s: %v", what, err)) },
-		// The URL on a line of its own, to copy whole.
-		ShowAuthURL: func(server, authURL string) {
-			fmt.Fprintf(stderr, "gemini-ls: MCP server '%s' requires authentication. Open this URL in your browser to sign in:\n%s\n", server, authURL)
-		},
-		Model:        f.model,
-		ApprovalMode: mode,
-
-		IncludeDirectories: f.include,
-		PolicyPaths:        from(dir, f.policies),
-		AdminPolicyPaths:   from(dir, f.adminPolicy),
-		AllowedTools:       f.allowedTools,
-		AllowedMCPServers:  f.allowedMCP,
-		Extensions:         f.extensions,
-		Sandbox:            f.sandbox.p,
-	}
+	host := f.host(log)
+	place := f.place(dir, ws, out, stderr)
 	// What lists and exits comes first, as in Gemini CLI: it needs
 	// neither a trusted folder nor a prompt, and starts nothing.
 	if f.listExtensions {
@@ -140,18 +89,135 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		}
 		return listExtensions(loaded, stdout)
 	}
-	built, err := host.Build(ctx, place)
-	if errors.Is(err, dialog.ErrYoloDisabled) {
-		return out.fail(exitConfig, err.Error(), err.Error())
-	}
-	if errors.Is(err, sandbox.ErrSetup) {
-		// Nothing runs unsandboxed when a sandbox was asked for.
-		return out.fail(exitSandbox, "gemini-ls: "+err.Error(), err.Error())
-	}
-	if err != nil {
-		return out.badUsage(err)
+	built, code := buildRun(ctx, host, place, out)
+	if built == nil {
+		return code
 	}
 	defer built.Close()
+	if code := f.check(built, dir, out, stderr); code != 0 {
+		return code
+	}
+	input, code := f.input(ctx, stdin, out)
+	if code != 0 {
+		return code
+	}
+	if sandboxed := built.Sandbox(); sandboxed != sandbox.None {
+		fmt.Fprintf(stderr, "gemini-ls: sandbox: %s\n", sandboxed)
+	}
+	live, err := session(ctx, host, built, f.resume, f.sessionID, dir, out)
+	if err != nil {
+		return out.fail(exitInput, "gemini-ls: "+err.Error(), err.Error())
+	}
+	if code := f.chooseMode(ctx, host, built, live, out); code != 0 {
+		return code
+	}
+	return promptOnce(ctx, host, built, live, input, out, stderr)
+}
+
+// parseRun parses run's command line into its flags and the report of
+// the run; with no report, the exit status.
+func parseRun(args []string, stdout, stderr io.Writer) (*runFlags, *report, int) {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	f := new(runFlags)
+	f.register(fs)
+	words, err := f.parse(fs, args, stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		return nil, nil, 0
+	case err != nil:
+		// Said on stderr already; a reader of -o json still gets its
+		// result.
+		if out, ferr := newReport(formatIn(args), stdout, stderr); ferr == nil {
+			return nil, nil, out.fail(exitError, "", err.Error())
+		}
+		return nil, nil, exitError
+	}
+	if len(words) > 0 {
+		f.prompt = strings.Join(words, " ")
+	}
+	out, err := newReport(f.outputFormat, stdout, stderr)
+	if err != nil {
+		return nil, nil, usageError(stderr, err)
+	}
+	out.raw = f.rawOutput || f.acceptRawRisk
+	return f, out, 0
+}
+
+// runWorkspace is the workspace of the directory -C names, and its
+// absolute path.
+func runWorkspace(name string) (string, *workspace.Workspace, error) {
+	dir, err := filepath.Abs(name)
+	if err != nil {
+		return "", nil, err
+	}
+	ws, err := workspace.New([]string{dir}, nil)
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, ws, nil
+}
+
+// mode is the approval mode --approval-mode chose: one of its choices,
+// or "".
+func (f *runFlags) mode() dialog.ApprovalMode { return dialog.ApprovalMode(f.approvalMode) }
+
+// host is the conversation host of a run, which nobody attends.
+func (f *runFlags) host(log *zap.Logger) *conversation.Host[struct{}] {
+	getenv, lookupEnv := os.Getenv, os.LookupEnv
+	if f.skipTrust {
+		// As Gemini CLI's --skip-trust: the variable, for this run.
+		getenv, lookupEnv = withEnv(getenv, lookupEnv, "GEMINI_CLI_TRUST_WORKSPACE", "true")
+	}
+	return conversation.NewHost[struct{}](conversation.Config{
+		Getenv:     getenv,
+		LookupEnv:  lookupEnv,
+		Version:    version,
+		Logger:     log,
+		Unattended: true,
+	})
+}
+
+// place is where the run's conversation is built, as the flags say.
+func (f *runFlags) place(dir string, ws *workspace.Workspace, out *report, stderr io.Writer) conversation.Place {
+	return conversation.Place{
+		Workspace: ws,
+		Warn:      func(what string, err error) { out.warn(fmt.Sprintf("%s: %v", what, err)) },
+		// The URL on a line of its own, to copy whole.
+		ShowAuthURL: func(server, authURL string) {
+			fmt.Fprintf(stderr, "gemini-ls: MCP server '%s' requires authentication. Open this URL in your browser to sign in:\n%s\n", server, authURL)
+		},
+		Model:        f.model,
+		ApprovalMode: f.mode(),
+
+		IncludeDirectories: f.include,
+		PolicyPaths:        from(dir, f.policies),
+		AdminPolicyPaths:   from(dir, f.adminPolicy),
+		AllowedTools:       f.allowedTools,
+		AllowedMCPServers:  f.allowedMCP,
+		Extensions:         f.extensions,
+		Sandbox:            f.sandbox.p,
+	}
+}
+
+// buildRun builds the run's conversation; with none, the exit status.
+func buildRun(ctx context.Context, host *conversation.Host[struct{}], place conversation.Place, out *report) (*conversation.Build, int) {
+	built, err := host.Build(ctx, place)
+	switch {
+	case errors.Is(err, dialog.ErrYoloDisabled):
+		return nil, out.fail(exitConfig, err.Error(), err.Error())
+	case errors.Is(err, sandbox.ErrSetup):
+		// Nothing runs unsandboxed when a sandbox was asked for.
+		return nil, out.fail(exitSandbox, "gemini-ls: "+err.Error(), err.Error())
+	case err != nil:
+		return nil, out.badUsage(err)
+	}
+	return built, 0
+}
+
+// check settles the report's format with the settings, warns of what the
+// flags and settings risk, and fails a run in an untrusted folder or
+// without credentials: it returns the exit status, or 0 to go on.
+func (f *runFlags) check(built *conversation.Build, dir string, out *report, stderr io.Writer) int {
 	// The flag wins over the settings, as in Gemini CLI 0.61: with it,
 	// the report has its format already (and the warnings told since).
 	format := cmp.Or(f.outputFormat, built.OutputFormat(), "text")
@@ -173,34 +239,33 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	if err := built.AuthErr(); err != nil {
 		return out.fail(exitAuth, err.Error(), err.Error())
 	}
-	input, code := f.input(ctx, stdin, out)
-	if code != 0 {
-		return code
-	}
-	if sandboxed := built.Sandbox(); sandboxed != sandbox.None {
-		fmt.Fprintf(stderr, "gemini-ls: sandbox: %s\n", sandboxed)
-	}
-	live, err := session(ctx, host, built, f.resume, f.sessionID, dir, out)
-	if err != nil {
-		return out.fail(exitInput, "gemini-ls: "+err.Error(), err.Error())
-	}
-	// A mode chosen for this run wins over the mode a resumed session
-	// saved, which it continues in otherwise, unless that is more
-	// permissive than the run's own: a person chose it where they could
-	// be asked (an editor's yolo), and nobody can be here.
+	return 0
+}
+
+// chooseMode sets the session's approval mode for the run. A mode chosen
+// for this run wins over the mode a resumed session saved, which it
+// continues in otherwise, unless that is more permissive than the run's
+// own: a person chose it where they could be asked (an editor's yolo),
+// and nobody can be here. It returns the exit status, or 0 to go on.
+func (f *runFlags) chooseMode(ctx context.Context, host *conversation.Host[struct{}], built *conversation.Build, live *conversation.Live[struct{}], out *report) int {
 	saved := live.Mode()
 	raised := saved.MorePermissive(built.ApprovalMode())
-	if raised && mode == "" {
+	if raised && f.mode() == "" {
 		out.warn(fmt.Sprintf("The resumed session was in %s mode; this run stays in %s mode, its own, as nobody is here to be asked. Pass --approval-mode %s to continue in it.", saved.Name(), built.ApprovalMode().Name(), saved))
 	}
-	if mode != "" || raised {
+	if f.mode() != "" || raised {
 		if err := host.SetMode(ctx, live.ID(), ""); err != nil {
 			return out.fail(exitError, "gemini-ls: "+err.Error(), err.Error())
 		}
 	}
-	// One prompt to run: let it see every MCP server's tools, as Gemini CLI
-	// does; each server's timeout bounds its start. Only a cancelled run
-	// ends the wait early, and the prompt then ends too.
+	return 0
+}
+
+// promptOnce runs input in live and reports its outcome. One prompt to
+// run: it sees every MCP server's tools, as Gemini CLI does; each
+// server's timeout bounds its start. Only a cancelled run ends the wait
+// early, and the prompt then ends too.
+func promptOnce(ctx context.Context, host *conversation.Host[struct{}], built *conversation.Build, live *conversation.Live[struct{}], input string, out *report, stderr io.Writer) int {
 	host.Ready(ctx, live)
 	start := time.Now()
 	out.begin(live.ID(), host.Model(built), input)
@@ -372,21 +437,22 @@ func (unattended) AskTrust(context.Context, dialog.TrustRequest) (string, error)
 // tools, discovered tools, activate_skill and shell
 // commands alike), or settings that allow it.
 func (u unattended) Confirm(_ context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+	tool := cmp.Or(req.Tool, "this call")
+	allow := fmt.Sprintf("or allow %s in settings' tools.allowed", tool)
 	switch req.Kind {
 	case dialog.ConfirmRewind:
 		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless; revert the file yourself, or rewind in an editor", dialog.ErrCannotAsk)
-	case dialog.ConfirmExtension:
+	case dialog.ConfirmExtension, dialog.ConfirmAgents:
 		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so nobody can answer %q", dialog.ErrCannotAsk, req.Title)
 	case dialog.ConfirmModelFallback:
 		return dialog.Cancel, fmt.Errorf("%w: gemini-ls is running headless, so nobody can approve this: %s", dialog.ErrCannotAsk, req.Title)
-	}
-	tool := cmp.Or(req.Tool, "this call")
-	allow := fmt.Sprintf("or allow %s in settings' tools.allowed", tool)
-	if req.Kind == mcp.ConfirmationKind {
+	case dialog.ConfirmMCP:
 		allow = `or trust its MCP server ("trust": true), or allow the tool in settings' tools.allowed`
+	case dialog.ConfirmEdit, dialog.ConfirmExecute, dialog.ConfirmRead, dialog.ConfirmFetch, dialog.ConfirmInfo,
+		dialog.ConfirmPlan, dialog.ConfirmSearch, dialog.ConfirmThink, dialog.ConfirmOther:
 	}
 	mode := "yolo"
-	if tool == tools.WebFetchName {
+	if req.Kind == dialog.ConfirmFetch {
 		mode = "auto_edit"
 	}
 	return dialog.Cancel, fmt.Errorf("%w: %s needs confirmation, and gemini-ls is running headless with nobody to give it; %s to allow it, %s",

@@ -6,13 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
-	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -261,7 +259,7 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 	call := sdk.ToolCallUpdate{
 		ToolCallId: sdk.ToolCallId(req.CallID),
 		Status:     sdk.Ptr(sdk.ToolCallStatusPending),
-		Kind:       sdk.Ptr(toolKind(dialog.Kind(req.Kind))),
+		Kind:       sdk.Ptr(toolKind(req.Kind.Shows())),
 		Title:      sdk.Ptr(req.Title),
 		Content:    []sdk.ToolCallContent{sdk.ToolContent(sdk.TextBlock(confirmText(req)))},
 	}
@@ -282,7 +280,7 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 	own := req.CallID == ""
 	if own {
 		call.ToolCallId = sdk.ToolCallId(fmt.Sprintf("%s-%d", req.Kind, sess.asked.Add(1)))
-		if dialog.Kind(req.Kind) == dialog.KindExecute {
+		if req.Kind == dialog.ConfirmExecute {
 			// A command run for the user (a custom command's !{…}) is
 			// shown as a shell call of it: the command is its title.
 			call.Title, call.RawInput = sdk.Ptr(req.Details), map[string]any{"command": req.Details}
@@ -313,19 +311,12 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 }
 
 // permissionTitle is what a permission request about a shown call says it
-// is about, for clients that show the request's title alone: a shell
-// call's command, an MCP call's "server: tool", a web fetch's URLs, else
-// the call's title.
+// is about, for clients that show the request's title alone: what the
+// tool says (a shell call's command, a web fetch's URLs), an MCP call's
+// "server: tool", else the call's title.
 func (sess *session) permissionTitle(req dialog.ConfirmRequest, shown dialog.ToolCall) string {
-	switch shown.Name {
-	case tools.ShellName:
-		if req.Details != "" {
-			return req.Details
-		}
-	case tools.WebFetchName:
-		if req.Details != "" {
-			return "Fetch " + strings.ReplaceAll(req.Details, "\n", ", ")
-		}
+	if req.Subject != "" {
+		return req.Subject
 	}
 	if server, tool, ok := sess.setup().MCPOrigin(shown.Name); ok {
 		return server + ": " + tool
@@ -346,14 +337,7 @@ func confirmText(req dialog.ConfirmRequest) string {
 	if req.Kind == dialog.ConfirmModelFallback {
 		return text + "\n\n" + req.Details
 	}
-	lang := ""
-	switch req.Kind {
-	case string(dialog.KindExecute):
-		lang = "sh"
-	case mcp.ConfirmationKind:
-		lang = "json"
-	}
-	return text + "\n\n" + tools.Fence(lang, req.Details)
+	return text + "\n\n" + tools.Fence(req.Kind.DetailsLanguage(), req.Details)
 }
 
 // clientError is an error the client answered, in words for the model

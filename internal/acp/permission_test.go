@@ -8,8 +8,8 @@ import (
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
-	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -21,7 +21,7 @@ func TestConfirmText(t *testing.T) {
 		{dialog.ConfirmRequest{Kind: "execute", Title: "Allow shell command?", Details: "echo hi\n"}, "Allow shell command?\n\n```sh\necho hi\n```"},
 		// A fence is longer than any backtick run in what it holds.
 		{dialog.ConfirmRequest{Kind: "execute", Title: "Q", Details: "echo ```x``` `y`"}, "Q\n\n````sh\necho ```x``` `y`\n````"},
-		{dialog.ConfirmRequest{Kind: mcp.ConfirmationKind, Title: "Allow MCP tool?", Details: `{"a":1}`}, "Allow MCP tool?\n\n```json\n{\"a\":1}\n```"},
+		{dialog.ConfirmRequest{Kind: dialog.ConfirmMCP, Title: "Allow MCP tool?", Details: `{"a":1}`}, "Allow MCP tool?\n\n```json\n{\"a\":1}\n```"},
 		{dialog.ConfirmRequest{Kind: "fetch", Title: "Allow fetching these URLs?", Details: "https://a\nhttps://b"}, "Allow fetching these URLs?\n\n```\nhttps://a\nhttps://b\n```"},
 		{dialog.ConfirmRequest{Kind: dialog.ConfirmModelFallback, Title: "Switch?", Details: "Out of quota."}, "Switch?\n\nOut of quota."},
 		{dialog.ConfirmRequest{Kind: "execute", Title: "Nothing to show"}, "Nothing to show"},
@@ -85,11 +85,18 @@ func TestPermissionTitle(t *testing.T) {
 		shown dialog.ToolCall
 		want  string
 	}{
-		{dialog.ConfirmRequest{Kind: "execute", Title: "Allow shell command?", Details: "go test ./..."}, dialog.ToolCall{Name: tools.ShellName, Title: "Shell go test ./..."}, "go test ./..."},
-		{dialog.ConfirmRequest{Kind: "fetch", Title: "Allow fetching these URLs?", Details: "https://a\nhttps://b"}, dialog.ToolCall{Name: tools.WebFetchName}, "Fetch https://a, https://b"},
+		{*shellRequest("go test ./..."), dialog.ToolCall{Name: "run_shell_command", Title: "Shell go test ./..."}, "go test ./..."},
+		{dialog.ConfirmRequest{Kind: dialog.ConfirmFetch, Title: "Allow fetching these URLs?", Details: "https://a\nhttps://b", Subject: "Fetch https://a, https://b"}, dialog.ToolCall{Name: "web_fetch"}, "Fetch https://a, https://b"},
 	} {
 		if got := sess.permissionTitle(c.req, c.shown); got != c.want {
 			t.Errorf("permissionTitle(%+v) = %q, want %q", c.req, got, c.want)
 		}
 	}
+}
+
+// shellRequest is the question the agent puts about a shell command, from
+// the shell tool's own confirmation.
+func shellRequest(command string) *dialog.ConfirmRequest {
+	c := tools.ShellConfirmation(osshell.Bash, command)
+	return &dialog.ConfirmRequest{Kind: c.Kind, Title: c.Title, Details: c.Details, Subject: c.Subject}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // turn is the view of one prompt's turn in a session
@@ -83,10 +82,10 @@ func (t *turn) ToolCall(ctx context.Context, from dialog.Subagent, c dialog.Tool
 	}
 	sess.show(c)
 	sess.update(ctx, toolCallUpdate(c))
-	if c.Name == tools.WriteTodosName && c.Kind != "" {
-		sess.plan(ctx, c.Args)
+	if c.Todos != nil {
+		sess.plan(ctx, c.Todos)
 	}
-	if c.Name == tools.ExitPlanModeName && c.Path != "" {
+	if c.PresentsPlan && c.Path != "" {
 		sess.planFile(ctx, c.Path)
 	}
 }

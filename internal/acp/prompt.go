@@ -15,7 +15,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // Prompt runs one turn of the session: the model's text and thoughts and
@@ -167,15 +166,11 @@ func toolKind(k dialog.Kind) sdk.ToolKind {
 	return sdk.ToolKindOther
 }
 
-// plan shows the model's to-do list (write_todos' arguments, already
-// validated: the call was built) as the session's plan. ACP's entries are
+// plan shows the model's to-do list (a write_todos call's) as the
+// session's plan. ACP's entries are
 // pending, in progress or completed; a cancelled or blocked to-do says so
 // in its text.
-func (sess *session) plan(ctx context.Context, args map[string]any) {
-	todos, err := tools.ParseTodos(args)
-	if err != nil {
-		return
-	}
+func (sess *session) plan(ctx context.Context, todos []dialog.Todo) {
 	entries := make([]sdk.PlanEntry, 0, len(todos))
 	for _, t := range todos {
 		e := sdk.PlanEntry{Content: t.Description, Priority: sdk.PlanEntryPriorityMedium, Status: sdk.PlanEntryStatusPending}
@@ -195,7 +190,7 @@ func (sess *session) plan(ctx context.Context, args map[string]any) {
 }
 
 // location is the file a call is about and the line in it, as Gemini
-// CLI 0.61's toolLocations gives them (tools.Located); none for a call
+// CLI 0.61's toolLocations gives them (the tool's location); none for a call
 // about no one file, as 0.61 sends for every other tool.
 func location(c dialog.ToolCall) []sdk.ToolCallLocation {
 	if c.Path == "" {

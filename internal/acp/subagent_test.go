@@ -55,7 +55,7 @@ func TestSubagentUnderItsCall(t *testing.T) {
 	v.Text(ctx, sub, "I'll run ")
 	v.Text(ctx, sub, "the tests.")
 	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_1", Name: tools.ShellName, Title: "Shell go test", Kind: dialog.KindExecute, Args: map[string]any{"command": "go test"}})
-	outcome, err := v.Confirm(ctx, dialog.ConfirmRequest{SessionID: "s1", CallID: "sub_1", Tool: tools.ShellName, Kind: "execute", Title: "Allow shell command?", Details: "go test"})
+	outcome, err := v.Confirm(ctx, asked("s1", "sub_1", shellRequest("go test")))
 	if err != nil || outcome != dialog.ProceedOnce {
 		t.Fatalf("confirm = %v, %v", outcome, err)
 	}
@@ -146,4 +146,10 @@ func TestSubagentUnderItsCall(t *testing.T) {
 			t.Errorf("the subagent's thought was sent as the agent's: %+v", u.Update.AgentThoughtChunk)
 		}
 	}
+}
+
+// asked is req as the agent puts it about call callID of session id.
+func asked(id, callID string, req *dialog.ConfirmRequest) dialog.ConfirmRequest {
+	req.SessionID, req.CallID, req.Tool = id, callID, "run_shell_command"
+	return *req
 }

@@ -363,6 +363,7 @@ func (s *Session) approve(ctx context.Context, callID string, call policy.Call, 
 		Kind:           c.Kind,
 		Title:          c.Title,
 		Details:        c.Details,
+		Subject:        c.Subject,
 		CanAllowAlways: always,
 	}
 	permanent := always && s.approvals.always.SavedPolicy != ""
@@ -481,7 +482,7 @@ func policyCall(tool tools.Tool, fc *genai.FunctionCall) policy.Call {
 // approval but which a policy rule says to ask about.
 func policyConfirmation(name string, tool tools.Tool, call tools.Call) *tools.Confirmation {
 	return &tools.Confirmation{
-		Kind:    string(tools.AnnotationsOf(tool).Kind),
+		Kind:    dialog.ConfirmKindOf(tools.AnnotationsOf(tool).Kind),
 		Title:   fmt.Sprintf("Allow %s? A policy rule asks before it runs.", name),
 		Details: call.Title(),
 	}

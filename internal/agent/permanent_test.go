@@ -123,7 +123,7 @@ func TestPermanentApprovalOfOtherTools(t *testing.T) {
 	e := policy.Load([]policy.Source{{Tier: policy.TierUser, Path: dir}}, true)
 	for _, c := range []policy.Call{
 		{Name: "probe_tool", Mode: policy.ModeDefault},
-		{Name: policy.ShellToolName, Args: map[string]any{"command": "make test"}, Mode: policy.ModeDefault},
+		{Name: tools.ShellName, Args: map[string]any{"command": "make test"}, Mode: policy.ModeDefault},
 	} {
 		if v := e.Check(c); v.Decision != policy.Allow {
 			t.Errorf("the saved rules on %s: %+v, want allowed", c.Name, v)

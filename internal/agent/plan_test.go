@@ -133,7 +133,7 @@ func TestPlanModeSession(t *testing.T) {
 	if !strings.HasPrefix(out, "Plan approved. Switching to Auto-Edit mode") {
 		t.Errorf("exit_plan_mode answered %q", out)
 	}
-	if len(asker.asked) != 1 || asker.asked[0].Question.Kind != tools.PlanQuestionKind || asker.asked[0].Question.Text != "# Plan\n\n1. Add the flag.\n" || asker.asked[0].SessionID != s.ID() {
+	if len(asker.asked) != 1 || asker.asked[0].Question.Kind != dialog.QuestionPlanApproval || asker.asked[0].Question.Text != "# Plan\n\n1. Add the flag.\n" || asker.asked[0].SessionID != s.ID() {
 		t.Errorf("the plan approval asked %+v", asker.asked)
 	}
 	if s.ApprovalMode() != dialog.ApprovalAutoEdit || a.ApprovalMode() != dialog.ApprovalDefault {

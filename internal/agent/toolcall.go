@@ -99,8 +99,7 @@ func (t *turn) buildCall(run *toolRun) (builtCall, tools.Result, bool) {
 		t.emit(dialog.ToolCallEvent{Call: event})
 		return builtCall{}, tools.Result{Error: err.Error()}, false
 	}
-	event.Title, event.Kind = call.Title(), tools.AnnotationsOf(tool).Kind
-	event.Path, event.Line = tools.LocationOf(call)
+	tools.Present(tool, call, &event)
 	t.emit(dialog.ToolCallEvent{Call: event})
 	return builtCall{tool: tool, args: args, call: call}, tools.Result{}, true
 }
@@ -208,7 +207,7 @@ func (t *turn) confirm(run *toolRun, call policy.Call, c *tools.Confirmation, al
 			unasked = true
 			return dialog.ProceedOnce, nil
 		}
-		t.hooks().notifyPermission(c.Kind, c.Title, map[string]any{"details": c.Details})
+		t.hooks().notifyPermission(string(c.Kind), c.Title, map[string]any{"details": c.Details})
 		notice := func(text string) { t.emit(dialog.NoticeEvent{Text: text}) }
 		return t.s.approve(t.ctx, fc.ID, call, fc.Name, c, always, notice)
 	})

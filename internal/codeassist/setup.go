@@ -105,81 +105,17 @@ func (c *Client) setup(ctx context.Context) (UserData, error) {
 		return UserData{}, fmt.Errorf("Invalid Google Cloud Project ID: %q. The GOOGLE_CLOUD_PROJECT (or GOOGLE_CLOUD_PROJECT_ID) environment variable must be set to your string-based Project ID (e.g., \"my-project-123\"), not your numeric Project Number. Please update your environment variables.", project)
 	}
 	meta := clientMetadata{IDEType: "IDE_UNSPECIFIED", Platform: "PLATFORM_UNSPECIFIED", PluginType: "GEMINI", DuetProject: project}
-	loadReq := map[string]any{"metadata": meta}
-	if project != "" {
-		loadReq["cloudaicompanionProject"] = project
-	}
-	data, err := c.call(ctx, "loadCodeAssist", loadReq)
+	load, err := c.loadCodeAssist(ctx, meta, project)
 	if err != nil {
 		return UserData{}, err
 	}
-	var load loadResponse
-	if err := json.Unmarshal(data, &load); err != nil {
-		return UserData{}, fmt.Errorf("decoding the loadCodeAssist answer: %w", err)
+	if load.CurrentTier != nil {
+		return currentUser(load, project)
 	}
-	if load.CurrentTier == nil {
-		for _, t := range load.IneligibleTiers {
-			if t.ReasonCode == "VALIDATION_REQUIRED" && t.ValidationURL != "" {
-				return UserData{}, fmt.Errorf("Account validation required: %s (verify at %s, then try again)", t.ReasonMessage, t.ValidationURL)
-			}
-		}
-	}
-
-	if cur := load.CurrentTier; cur != nil {
-		user := UserData{TierID: cur.ID, TierName: cur.Name}
-		if p := load.PaidTier; p != nil && p.ID != "" {
-			user.TierID, user.TierName = p.ID, p.Name
-		}
-		if user.TierID == "" {
-			user.TierID = tierStandard
-		}
-		switch {
-		case load.CloudaicompanionProject != "":
-			user.ProjectID = load.CloudaicompanionProject
-		case project != "":
-			user.ProjectID = project
-		default:
-			return UserData{}, ineligibleOrProjectRequired(load)
-		}
-		return user, nil
-	}
-
 	t := onboardTier(load)
-	req := map[string]any{"tierId": t.ID, "metadata": meta}
-	if t.ID == tierFree {
-		// The free tier uses a managed project; naming one fails.
-		meta.DuetProject = ""
-		req["metadata"] = meta
-	} else if project != "" {
-		req["cloudaicompanionProject"] = project
-	}
-	data, err = c.call(ctx, "onboardUser", req)
+	op, err := c.onboard(ctx, t, meta, project)
 	if err != nil {
 		return UserData{}, err
-	}
-	var op operation
-	if err := json.Unmarshal(data, &op); err != nil {
-		return UserData{}, fmt.Errorf("decoding the onboardUser answer: %w", err)
-	}
-	for polls := 0; !op.Done && op.Name != ""; polls++ {
-		if polls >= c.cfg.MaxPolls {
-			return UserData{}, fmt.Errorf("onboarding to the %s tier did not finish after %d polls of %s", t.ID, polls, op.Name)
-		}
-		if err := ctxtime.Sleep(ctx, c.cfg.PollInterval); err != nil {
-			return UserData{}, err
-		}
-		data, err := c.get(ctx, c.base+"/"+strings.TrimPrefix(op.Name, "/"))
-		if err != nil {
-			return UserData{}, fmt.Errorf("polling the onboarding operation: %w", err)
-		}
-		name := op.Name
-		op = operation{}
-		if err := json.Unmarshal(data, &op); err != nil {
-			return UserData{}, fmt.Errorf("decoding the onboarding operation: %w", err)
-		}
-		if op.Name == "" {
-			op.Name = name
-		}
 	}
 	user := UserData{ProjectID: op.Response.CloudaicompanionProject.ID, TierID: t.ID, TierName: t.Name}
 	if user.ProjectID == "" {
@@ -189,6 +125,103 @@ func (c *Client) setup(ctx context.Context) (UserData, error) {
 		user.ProjectID = project
 	}
 	return user, nil
+}
+
+// loadCodeAssist asks what the user's tier is, for project if it is
+// named; a user with no tier who must validate the account is told so.
+func (c *Client) loadCodeAssist(ctx context.Context, meta clientMetadata, project string) (loadResponse, error) {
+	loadReq := map[string]any{"metadata": meta}
+	if project != "" {
+		loadReq["cloudaicompanionProject"] = project
+	}
+	data, err := c.call(ctx, "loadCodeAssist", loadReq)
+	if err != nil {
+		return loadResponse{}, err
+	}
+	var load loadResponse
+	if err := json.Unmarshal(data, &load); err != nil {
+		return loadResponse{}, fmt.Errorf("decoding the loadCodeAssist answer: %w", err)
+	}
+	if load.CurrentTier == nil {
+		for _, t := range load.IneligibleTiers {
+			if t.ReasonCode == "VALIDATION_REQUIRED" && t.ValidationURL != "" {
+				return loadResponse{}, fmt.Errorf("Account validation required: %s (verify at %s, then try again)", t.ReasonMessage, t.ValidationURL)
+			}
+		}
+	}
+	return load, nil
+}
+
+// currentUser is the user of a load with a current tier: its paid tier
+// wins, and its project, else the one named.
+func currentUser(load loadResponse, project string) (UserData, error) {
+	cur := load.CurrentTier
+	user := UserData{TierID: cur.ID, TierName: cur.Name}
+	if p := load.PaidTier; p != nil && p.ID != "" {
+		user.TierID, user.TierName = p.ID, p.Name
+	}
+	if user.TierID == "" {
+		user.TierID = tierStandard
+	}
+	switch {
+	case load.CloudaicompanionProject != "":
+		user.ProjectID = load.CloudaicompanionProject
+	case project != "":
+		user.ProjectID = project
+	default:
+		return UserData{}, ineligibleOrProjectRequired(load)
+	}
+	return user, nil
+}
+
+// onboard onboards the user to the tier t, and polls the operation until
+// it is done.
+func (c *Client) onboard(ctx context.Context, t tier, meta clientMetadata, project string) (operation, error) {
+	req := map[string]any{"tierId": t.ID, "metadata": meta}
+	if t.ID == tierFree {
+		// The free tier uses a managed project; naming one fails.
+		meta.DuetProject = ""
+		req["metadata"] = meta
+	} else if project != "" {
+		req["cloudaicompanionProject"] = project
+	}
+	data, err := c.call(ctx, "onboardUser", req)
+	if err != nil {
+		return operation{}, err
+	}
+	var op operation
+	if err := json.Unmarshal(data, &op); err != nil {
+		return operation{}, fmt.Errorf("decoding the onboardUser answer: %w", err)
+	}
+	for polls := 0; !op.Done && op.Name != ""; polls++ {
+		if polls >= c.cfg.MaxPolls {
+			return operation{}, fmt.Errorf("onboarding to the %s tier did not finish after %d polls of %s", t.ID, polls, op.Name)
+		}
+		if err := ctxtime.Sleep(ctx, c.cfg.PollInterval); err != nil {
+			return operation{}, err
+		}
+		if op, err = c.poll(ctx, op.Name); err != nil {
+			return operation{}, err
+		}
+	}
+	return op, nil
+}
+
+// poll reads the operation name again; the answer keeps the name if it
+// leaves it out.
+func (c *Client) poll(ctx context.Context, name string) (operation, error) {
+	data, err := c.get(ctx, c.base+"/"+strings.TrimPrefix(name, "/"))
+	if err != nil {
+		return operation{}, fmt.Errorf("polling the onboarding operation: %w", err)
+	}
+	var op operation
+	if err := json.Unmarshal(data, &op); err != nil {
+		return operation{}, fmt.Errorf("decoding the onboarding operation: %w", err)
+	}
+	if op.Name == "" {
+		op.Name = name
+	}
+	return op, nil
 }
 
 // onboardTier is the default allowed tier, else the legacy tier, as

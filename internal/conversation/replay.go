@@ -88,8 +88,8 @@ func Describer(reg *tools.Registry) Describe {
 		if err != nil {
 			return dialog.ToolCall{Title: name}
 		}
-		d := dialog.ToolCall{Title: call.Title(), Kind: tools.AnnotationsOf(t).Kind}
-		d.Path, d.Line = tools.LocationOf(call)
+		var d dialog.ToolCall
+		tools.Present(t, call, &d)
 		return d
 	}
 }

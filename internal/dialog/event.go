@@ -241,6 +241,20 @@ type ToolCall struct {
 	// start_line); 0 for none.
 	Path string
 	Line int
+	// Todos is the to-do list the call sets (write_todos), which a front
+	// end shows as the session's plan; nil for any other call, empty
+	// when the call clears the list.
+	Todos []Todo
+	// PresentsPlan says Path is a plan the call asks the user to approve
+	// (exit_plan_mode): a front end opens it for the user to read.
+	PresentsPlan bool
+}
+
+// Todo is one item of the model's to-do list: its description and its
+// status (pending, in_progress, completed, cancelled, blocked).
+type Todo struct {
+	Description string
+	Status      string
 }
 
 // ToolResult is how a call ended.

@@ -33,9 +33,13 @@ type ConfirmRequest struct {
 	// to name in its refusal; "" when the question is not about a call
 	// (a switch of model, a rewind's conflict).
 	Tool    string
-	Kind    string
+	Kind    ConfirmKind
 	Title   string
 	Details string
+	// Subject is what the question is about in one line, for a front
+	// end that shows a title alone (a shell command, the URLs fetched);
+	// "" when the call's title says it.
+	Subject string
 	// CanAllowAlways says that ProceedAlways would hold: calls like this
 	// one would run without asking for the rest of the session. The front
 	// end offers "always allow" only then; without it, ProceedAlways
@@ -97,12 +101,6 @@ type ChangeLander interface {
 	Land(ctx context.Context, req LandRequest) (Landing, error)
 }
 
-// ConfirmModelFallback is the Kind of the ConfirmRequest asking the user
-// whether to switch to the fallback model. ProceedOnce and ProceedAlways
-// both switch for the rest of the session; Cancel stops the prompt with the
-// quota error.
-const ConfirmModelFallback = "model_fallback"
-
 // RevertChange is one file of a revert: its FileChange takes the file
 // from what it holds now (Before; Exists) back to After, unless Remove
 // says the agent created it, and the revert deletes it.
@@ -136,19 +134,3 @@ type LandFilesRequest struct {
 type FilesLander interface {
 	LandFiles(ctx context.Context, req LandFilesRequest) ([]Decision, error)
 }
-
-// ConfirmRewind is the Kind of the ConfirmRequest asking the user
-// whether to revert a file changed since the agent last changed it.
-const ConfirmRewind = "rewind"
-
-// ConfirmExtension is the Kind of the ConfirmRequest of a chat's
-// /extensions or /skills command: whether to install, link or update
-// as its Details describe, or to trust a folder for it. Allowed
-// (ProceedOnce, ProceedAlways alike) says yes, Cancel no.
-const ConfirmExtension = "extension"
-
-// ConfirmAgents is the Kind of the ConfirmRequest asking the user to
-// acknowledge a project's new agents (0.61's "New Agents Discovered"):
-// allowed, they are offered from then on; else the next session asks
-// again.
-const ConfirmAgents = "agents"

@@ -26,6 +26,9 @@ const (
 	KindThink Kind = "think"
 	// KindOther: none of the above (activate_skill).
 	KindOther Kind = "other"
+	// KindAgent: the call runs a subagent, and its result is the
+	// subagent's report (invoke_agent; 0.61's Kind.Agent).
+	KindAgent Kind = "agent"
 )
 
 // Status is how a call ended, for the user's display.
@@ -117,13 +120,23 @@ func (m ApprovalMode) Name() string {
 	return string(m)
 }
 
+// QuestionKind says what puts a Question: a closed set, each front end
+// wording each (the editor clients' tests hold them to the wire schema).
+type QuestionKind string
+
+const (
+	// QuestionAskUser: ask_user's question.
+	QuestionAskUser QuestionKind = "ask_user"
+	// QuestionPlanApproval: exit_plan_mode's approval of the plan.
+	QuestionPlanApproval QuestionKind = "plan_approval"
+)
+
 // Question is what a call asks the user to answer (ask_user's question,
 // exit_plan_mode's approval), presented by whichever front end runs the
 // session: a plugin's own UI, window/showMessageRequest, ACP's permission
 // request. No tool knows which.
 type Question struct {
-	// Kind says what asks: "ask_user", "plan_approval".
-	Kind  string
+	Kind  QuestionKind
 	Title string
 	// Text is the question, Markdown.
 	Text    string

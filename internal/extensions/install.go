@@ -260,164 +260,262 @@ func (m Manager) installOrUpdate(ctx context.Context, rec Record, previous *Exte
 	if err := m.permitsInstall(rec); err != nil {
 		return Extension{}, err
 	}
-	extDir := m.dir()
-	if extDir == "" {
-		return Extension{}, errors.New("the extensions directory is unknown: neither GEMINI_CLI_HOME nor " + settings.HomeVariable + " is set")
-	}
-	if err := os.MkdirAll(extDir, 0o755); err != nil {
-		return Extension{}, fmt.Errorf("creating %s: %w", extDir, err)
+	extDir, err := m.makeDir()
+	if err != nil {
+		return Extension{}, err
 	}
 	if (rec.Type == TypeLocal || rec.Type == TypeLink) && !filepath.IsAbs(rec.Source) {
 		rec.Source = filepath.Join(m.Workspace, rec.Source)
 	}
-	var from string // the directory to copy, or to link
+	from, cleanup, err := fetchFrom(ctx, &rec)
+	if err != nil {
+		return Extension{}, err
+	}
+	defer cleanup()
+	in, err := m.planInstallation(rec, previous, from, extDir)
+	if err != nil {
+		return Extension{}, err
+	}
+	if err := m.askConsent(in); err != nil {
+		return Extension{}, err
+	}
+	if in.takesNewName() && exists(in.dest) {
+		return Extension{}, fmt.Errorf(`Cannot install extension "%s" because a directory with that name already exists. Please remove it manually.`, in.name)
+	}
+	if missing := missingSettings(in.c.m.Settings, from, in.dest); len(missing) > 0 {
+		m.warn(fmt.Sprintf(`Extension "%s" has missing settings: %s. Please run "gemini extensions config %s [setting-name]" to configure them.`, in.name, strings.Join(missing, ", "), in.name))
+	}
+	if err := m.place(in); err != nil {
+		return Extension{}, err
+	}
+	if err := m.recordIntegrity(ctx, in.name, in.rec); err != nil {
+		m.warn(fmt.Sprintf("The integrity record of %s was not written: %v; Gemini CLI may refuse to update it until it is reinstalled with gemini extensions install.", in.name, err))
+	}
+	if err := m.carryEnablement(ctx, in); err != nil {
+		return Extension{}, err
+	}
+	ext, err := load(m.Config, in.dest)
+	if err != nil {
+		return Extension{}, err
+	}
+	ext.Enabled = isEnabled(m.dir(), in.name, m.Workspace)
+	return ext, nil
+}
+
+// makeDir makes the extensions directory if it is not there yet.
+func (m Manager) makeDir() (string, error) {
+	extDir := m.dir()
+	if extDir == "" {
+		return "", errors.New("the extensions directory is unknown: neither GEMINI_CLI_HOME nor " + settings.HomeVariable + " is set")
+	}
+	if err := os.MkdirAll(extDir, 0o755); err != nil {
+		return "", fmt.Errorf("creating %s: %w", extDir, err)
+	}
+	return extDir, nil
+}
+
+// fetchFrom is the directory holding the extension rec names: a clone
+// for a git repository (rec's type then becomes TypeGit), which cleanup
+// removes, else the local directory itself.
+func fetchFrom(ctx context.Context, rec *Record) (from string, cleanup func(), err error) {
 	switch rec.Type {
 	case TypeGit, TypeGitHubRelease:
 		if repo := GitHubRepo(rec.Source); repo != "" {
-			return Extension{}, fmt.Errorf("%s is a GitHub repository: Gemini CLI installs its latest release from GitHub's release downloads, which gemini-ls does not reach; install it with `gemini extensions install %s`", rec.Source, rec.Source)
+			return "", nil, fmt.Errorf("%s is a GitHub repository: Gemini CLI installs its latest release from GitHub's release downloads, which gemini-ls does not reach; install it with `gemini extensions install %s`", rec.Source, rec.Source)
 		}
 		tmp, err := os.MkdirTemp("", "gemini-extension")
 		if err != nil {
-			return Extension{}, fmt.Errorf("creating a directory to clone into: %w", err)
+			return "", nil, fmt.Errorf("creating a directory to clone into: %w", err)
 		}
-		defer os.RemoveAll(tmp)
+		cleanup := func() { os.RemoveAll(tmp) }
 		if err := fetchsource.Clone(ctx, rec.Source, rec.Ref, tmp); err != nil {
-			return Extension{}, fmt.Errorf("Failed to clone Git repository from %s %w", rec.Source, err)
+			cleanup()
+			return "", nil, fmt.Errorf("Failed to clone Git repository from %s %w", rec.Source, err)
 		}
 		rec.Type = TypeGit
-		from = tmp
+		return tmp, cleanup, nil
 	case TypeLocal, TypeLink:
-		from = rec.Source
+		from := rec.Source
 		if real, err := filepath.EvalSymlinks(from); err == nil {
 			from = real
 		}
+		return from, func() {}, nil
 	default:
-		return Extension{}, fmt.Errorf("Unsupported install type: %s", rec.Type)
+		return "", nil, fmt.Errorf("Unsupported install type: %s", rec.Type)
 	}
+}
+
+// installation is one install or update, once its source is fetched and
+// its configuration read.
+type installation struct {
+	rec          Record
+	previous     *Extension // the extension being updated, nil for an install
+	from         string     // the directory to copy, or to link
+	c            config
+	name         string    // the extension's name once installed
+	previousName string    // its name before an update, name for an install
+	installed    Extension // the installed extension named previousName, if found
+	found        bool
+	dest         string // where it is installed
+}
+
+// takesNewName is whether the extension lands under a name no installed
+// version of it holds: an install, or an update that changes its name.
+func (in installation) takesNewName() bool {
+	return in.previous == nil || in.name != in.previousName
+}
+
+// planInstallation reads the configuration in from and checks that the
+// install (or update of previous) it asks for is possible by its name.
+func (m Manager) planInstallation(rec Record, previous *Extension, from, extDir string) (installation, error) {
 	c, err := m.loadConfig(from)
 	if err != nil {
-		return Extension{}, err
+		return installation{}, err
 	}
-	name := c.m.Name
-	previousName := name
+	in := installation{rec: rec, previous: previous, from: from, c: c, name: c.m.Name, previousName: c.m.Name}
 	if previous != nil {
-		previousName = previous.Name
+		in.previousName = previous.Name
 	}
-	installed, found := m.find(previousName)
-	_, conflict := m.find(name)
+	in.installed, in.found = m.find(in.previousName)
+	_, conflict := m.find(in.name)
 	switch {
-	case previous != nil && !found:
-		return Extension{}, fmt.Errorf(`Extension "%s" was not already installed, cannot update it.`, previousName)
-	case previous == nil && found:
-		return Extension{}, fmt.Errorf(`Extension "%s" is already installed. Please uninstall it first.`, name)
-	case previous != nil && conflict && name != previousName:
-		return Extension{}, fmt.Errorf(`Cannot update to "%s" because an extension with that name is already installed.`, name)
+	case previous != nil && !in.found:
+		return installation{}, fmt.Errorf(`Extension "%s" was not already installed, cannot update it.`, in.previousName)
+	case previous == nil && in.found:
+		return installation{}, fmt.Errorf(`Extension "%s" is already installed. Please uninstall it first.`, in.name)
+	case previous != nil && conflict && in.name != in.previousName:
+		return installation{}, fmt.Errorf(`Cannot update to "%s" because an extension with that name is already installed.`, in.name)
 	}
-	description := m.consentText(c, from, previousName, found && installed.Install.Source != rec.Source)
-	if previous != nil {
-		if before, err := m.loadConfig(previous.Path); err == nil && m.consentText(before, previous.Path, before.m.Name, false) == description {
+	in.dest = filepath.Join(extDir, in.name)
+	return in, nil
+}
+
+// askConsent asks the user to consent to what the extension brings,
+// unless it is an update that brings nothing new to consent to.
+func (m Manager) askConsent(in installation) error {
+	description := m.consentText(in.c, in.from, in.previousName, in.found && in.installed.Install.Source != in.rec.Source)
+	if in.previous != nil {
+		if before, err := m.loadConfig(in.previous.Path); err == nil && m.consentText(before, in.previous.Path, before.m.Name, false) == description {
 			description = ""
 		}
 	}
-	if description != "" && m.Consent != nil {
-		ok, err := m.Consent(description)
-		if err != nil {
-			return Extension{}, err
-		}
-		if !ok {
-			return Extension{}, fmt.Errorf(`Installation cancelled for "%s".`, name)
-		}
+	if description == "" || m.Consent == nil {
+		return nil
 	}
-	dest := filepath.Join(extDir, name)
-	if (previous == nil || name != previousName) && exists(dest) {
-		return Extension{}, fmt.Errorf(`Cannot install extension "%s" because a directory with that name already exists. Please remove it manually.`, name)
-	}
-	if missing := missingSettings(c.m.Settings, from, dest); len(missing) > 0 {
-		m.warn(fmt.Sprintf(`Extension "%s" has missing settings: %s. Please run "gemini extensions config %s [setting-name]" to configure them.`, name, strings.Join(missing, ", "), name))
-	}
-	// Built outside the extensions directory (on its file system: the
-	// user's Gemini directory), then renamed into it: a failed copy leaves
-	// the extension as it was (or absent), never half there, and a crash
-	// leaves nothing Gemini CLI would try to load as an extension.
-	staging := filepath.Join(m.UserDir, "tmp")
-	if err := os.MkdirAll(staging, 0o700); err != nil {
-		return Extension{}, fmt.Errorf("installing %s: %w", name, err)
-	}
-	stage, err := os.MkdirTemp(staging, ".extension-"+name+".installing-")
+	ok, err := m.Consent(description)
 	if err != nil {
-		return Extension{}, fmt.Errorf("installing %s: %w", name, err)
+		return err
+	}
+	if !ok {
+		return fmt.Errorf(`Installation cancelled for "%s".`, in.name)
+	}
+	return nil
+}
+
+// place puts the extension at in.dest. It is built outside the
+// extensions directory (on its file system: the user's Gemini
+// directory), then renamed into it: a failed copy leaves the extension
+// as it was (or absent), never half there, and a crash leaves nothing
+// Gemini CLI would try to load as an extension.
+func (m Manager) place(in installation) error {
+	stage, err := m.stage(in)
+	if err != nil {
+		return err
 	}
 	defer os.RemoveAll(stage)
-	if rec.Type != TypeLink {
-		if err := fetchsource.CopyDir(from, stage); err != nil {
-			return Extension{}, fmt.Errorf("installing %s: %w", name, err)
+	if in.previous == nil {
+		if err := os.Rename(stage, in.dest); err != nil {
+			return fmt.Errorf("installing %s: %w", in.name, err)
+		}
+		return nil
+	}
+	return m.replace(in, stage)
+}
+
+// stage builds the extension in a new directory of the user's Gemini
+// directory, which it returns; nothing is left of it when it fails.
+func (m Manager) stage(in installation) (stage string, err error) {
+	staging := filepath.Join(m.UserDir, "tmp")
+	if err := os.MkdirAll(staging, 0o700); err != nil {
+		return "", fmt.Errorf("installing %s: %w", in.name, err)
+	}
+	stage, err = os.MkdirTemp(staging, ".extension-"+in.name+".installing-")
+	if err != nil {
+		return "", fmt.Errorf("installing %s: %w", in.name, err)
+	}
+	if err := m.stageFiles(in, stage); err != nil {
+		os.RemoveAll(stage)
+		return "", err
+	}
+	return stage, nil
+}
+
+// stageFiles puts into stage the extension's files (none for a link), the
+// user's settings of a previous version and the install record.
+func (m Manager) stageFiles(in installation, stage string) error {
+	if in.rec.Type != TypeLink {
+		if err := fetchsource.CopyDir(in.from, stage); err != nil {
+			return fmt.Errorf("installing %s: %w", in.name, err)
 		}
 	}
-	if previous != nil {
+	if in.previous != nil {
 		// The user's settings of the extension (its .env) stay.
-		if env, err := os.ReadFile(filepath.Join(installed.InstallDir, SettingsFile)); err == nil {
+		if env, err := os.ReadFile(filepath.Join(in.installed.InstallDir, SettingsFile)); err == nil {
 			if err := os.WriteFile(filepath.Join(stage, SettingsFile), env, 0o600); err != nil {
-				return Extension{}, fmt.Errorf("installing %s: %w", name, err)
+				return fmt.Errorf("installing %s: %w", in.name, err)
 			}
 		}
 	}
-	if err := writeRecord(filepath.Join(stage, InstallMetadataFile), rec); err != nil {
-		return Extension{}, err
+	if err := writeRecord(filepath.Join(stage, InstallMetadataFile), in.rec); err != nil {
+		return err
 	}
 	if err := os.Chmod(stage, 0o755&^umask()); err != nil {
-		return Extension{}, fmt.Errorf("installing %s: %w", name, err)
+		return fmt.Errorf("installing %s: %w", in.name, err)
 	}
-	if previous != nil {
-		// The previous version is moved aside, and back if the new one
-		// cannot take its place.
-		aside := stage + ".previous"
-		if err := os.Rename(installed.InstallDir, aside); err != nil {
-			return Extension{}, fmt.Errorf("moving the previous version of %s aside: %w", previousName, err)
-		}
-		if err := os.Rename(stage, dest); err != nil {
-			if back := os.Rename(aside, installed.InstallDir); back != nil {
-				return Extension{}, fmt.Errorf("installing %s: %w; its previous version is in %s", name, err, aside)
-			}
-			return Extension{}, fmt.Errorf("installing %s: %w", name, err)
-		}
-		if err := os.RemoveAll(aside); err != nil {
-			m.warn(fmt.Sprintf("removing the previous version of %s (%s): %v", previousName, aside, err))
-		}
-	} else if err := os.Rename(stage, dest); err != nil {
-		return Extension{}, fmt.Errorf("installing %s: %w", name, err)
+	return nil
+}
+
+// replace puts stage in place of the previous version, which is moved
+// aside, and back if the new one cannot take its place.
+func (m Manager) replace(in installation, stage string) error {
+	aside := stage + ".previous"
+	if err := os.Rename(in.installed.InstallDir, aside); err != nil {
+		return fmt.Errorf("moving the previous version of %s aside: %w", in.previousName, err)
 	}
-	if err := m.recordIntegrity(ctx, name, rec); err != nil {
-		m.warn(fmt.Sprintf("The integrity record of %s was not written: %v; Gemini CLI may refuse to update it until it is reinstalled with gemini extensions install.", name, err))
+	if err := os.Rename(stage, in.dest); err != nil {
+		if back := os.Rename(aside, in.installed.InstallDir); back != nil {
+			return fmt.Errorf("installing %s: %w; its previous version is in %s", in.name, err, aside)
+		}
+		return fmt.Errorf("installing %s: %w", in.name, err)
 	}
+	if err := os.RemoveAll(aside); err != nil {
+		m.warn(fmt.Sprintf("removing the previous version of %s (%s): %v", in.previousName, aside, err))
+	}
+	return nil
+}
+
+// carryEnablement enables a new extension for the user; a renamed one
+// inherits the old name's enablement.
+func (m Manager) carryEnablement(ctx context.Context, in installation) error {
 	switch {
-	case previous == nil:
-		if err := SetEnabled(ctx, m.UserDir, name, true, m.Home); err != nil {
-			return Extension{}, err
-		}
-	case name != previousName:
-		// Renamed: the new name inherits the old one's enablement.
-		wasUser := isEnabled(m.dir(), previousName, m.Home)
-		wasWorkspace := isEnabled(m.dir(), previousName, m.Workspace)
-		if err := removeEnablement(ctx, m.UserDir, previousName); err != nil {
-			return Extension{}, err
+	case in.previous == nil:
+		return SetEnabled(ctx, m.UserDir, in.name, true, m.Home)
+	case in.name != in.previousName:
+		wasUser := isEnabled(m.dir(), in.previousName, m.Home)
+		wasWorkspace := isEnabled(m.dir(), in.previousName, m.Workspace)
+		if err := removeEnablement(ctx, m.UserDir, in.previousName); err != nil {
+			return err
 		}
 		if wasUser {
-			if err := SetEnabled(ctx, m.UserDir, name, true, m.Home); err != nil {
-				return Extension{}, err
+			if err := SetEnabled(ctx, m.UserDir, in.name, true, m.Home); err != nil {
+				return err
 			}
 		}
 		if wasWorkspace {
-			if err := SetEnabled(ctx, m.UserDir, name, true, m.Workspace); err != nil {
-				return Extension{}, err
-			}
+			return SetEnabled(ctx, m.UserDir, in.name, true, m.Workspace)
 		}
 	}
-	ext, err := load(m.Config, dest)
-	if err != nil {
-		return Extension{}, err
-	}
-	ext.Enabled = isEnabled(m.dir(), name, m.Workspace)
-	return ext, nil
+	return nil
 }
 
 // umask is the process's umask, for a directory made with MkdirTemp

@@ -54,7 +54,7 @@ func (a presenter) Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answe
 
 func (a presenter) askPlugin(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
 	q := req.Question
-	params := askParams{SessionID: req.SessionID, CallID: req.CallID, Kind: q.Kind, Title: q.Title, Text: q.Text, Options: []askedOption{}, Multiple: q.Multiple, FreeText: q.FreeText}
+	params := askParams{SessionID: req.SessionID, CallID: req.CallID, Kind: string(q.Kind), Title: q.Title, Text: q.Text, Options: []askedOption{}, Multiple: q.Multiple, FreeText: q.FreeText}
 	for _, o := range q.Options {
 		params.Options = append(params.Options, askedOption(o))
 	}

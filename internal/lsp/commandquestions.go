@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // A gemini.prompt turn's questions are put by the presenter, as every
@@ -57,7 +56,7 @@ func (v commandView) LandFiles(ctx context.Context, req dialog.LandFilesRequest)
 }
 
 func (v commandView) Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
-	if path := v.plans.of(req.CallID); path != "" && req.Question.Kind == tools.PlanQuestionKind && !v.s.features.get().Ask {
+	if path := v.plans.of(req.CallID); path != "" && req.Question.Kind == dialog.QuestionPlanApproval && !v.s.features.get().Ask {
 		// The plan is open in the editor: a popup that repeats it would
 		// cover it.
 		req.Question.Text = fmt.Sprintf("Approve the plan in %s, open in the editor?", filepath.Base(path))

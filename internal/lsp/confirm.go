@@ -22,11 +22,11 @@ const (
 
 // confirmParams are gemini/confirm's params.
 type confirmParams struct {
-	SessionID string `json:"sessionId"`
-	CallID    string `json:"callId,omitempty"` // none for model_fallback
-	Kind      string `json:"kind"`
-	Title     string `json:"title"`
-	Details   string `json:"details"`
+	SessionID string             `json:"sessionId"`
+	CallID    string             `json:"callId,omitempty"` // none for model_fallback
+	Kind      dialog.ConfirmKind `json:"kind"`
+	Title     string             `json:"title"`
+	Details   string             `json:"details"`
 	// CanAllowAlways says proceed_always would hold for later calls; the
 	// client offers it only then.
 	CanAllowAlways bool `json:"canAllowAlways"`

@@ -75,24 +75,15 @@ func (p presenter) Land(ctx context.Context, req dialog.LandRequest) (dialog.Lan
 // land is Land's work; always says the user chose "Always Apply",
 // offered only where req says it would hold.
 func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d dialog.Decision, always bool, err error) {
-	s, change, ask := p.s, req.Change, req.Ask
+	s, change := p.s, req.Change
 	f, ws := s.features.get(), s.agentState.workspace()
 	if !f.ApplyEdit {
-		return dialog.Decision{Outcome: dialog.Refused, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}, false, nil
+		return dialog.Decision{Outcome: dialog.Refused, Reason: noApplyEdit}, false, nil
 	}
-	strat := plain
-	switch {
-	case !ask:
-	case (f.EditPreview || f.ChangeAnnotations && !f.VimLSP) && f.DocumentChanges:
-		// Annotations travel only in documentChanges.
-		strat = annotated
-	case s.asking.canAsk():
-		strat = askFirst
-	default:
-		s.explainNoWayToAsk()
+	strat, ok := s.editStrategy(f, req.Ask)
+	if !ok {
 		return dialog.Decision{Outcome: dialog.Refused, Reason: noWayToAskEdits}, false, nil
 	}
-
 	done, err := s.awaitEditTurn(ctx, change.Path)
 	if err != nil {
 		return dialog.Decision{Outcome: dialog.Refused, Reason: notShownReason}, false, nil
@@ -117,11 +108,9 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d dialog.D
 	if strat == askFirst {
 		action, err := s.askToEdit(ctx, f, name, base, change.After, summary, req.CanAllowAlways)
 		switch {
-		case errors.Is(err, errNoShowMessageRequest):
-			s.explainNoWayToAsk()
-			return dialog.Decision{Outcome: dialog.Refused, Reason: noWayToAskEdits}, false, nil
 		case err != nil:
-			return dialog.Decision{}, false, fmt.Errorf("asking to edit %s: %w", name, err)
+			d, err := s.unasked(err, dialog.Refused, "to edit "+name)
+			return d, false, err
 		case action == actionReject || action == "":
 			return dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the edit"}, false, nil
 		}
@@ -145,27 +134,71 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d dialog.D
 		edits = diff.Edits(f.Encoding)
 	}
 	params := p.workspaceEdit(change, doc, open, edits, f, strat == annotated, "Gemini: edit "+summary)
-	var res protocol.ApplyWorkspaceEditResult
-	send := s.call
-	if strat == annotated {
-		send = s.askUser
+	res, declined, err := s.sendEdit(ctx, params, strat == annotated, "for "+name)
+	if err != nil {
+		return dialog.Decision{}, false, err
 	}
-	if err := send(ctx, "workspace/applyEdit", params, &res); err != nil {
-		if ctx.Err() != nil {
-			return dialog.Decision{}, false, ctx.Err()
-		}
-		var refused *jsonrpc2.Error
-		if !errors.As(err, &refused) || refused.Message != eglotDeclined {
-			return dialog.Decision{}, false, fmt.Errorf("workspace/applyEdit for %s: %w", name, err)
-		}
-		// The user said n to eglot's own "Server wants to edit"
-		// question, which eglot asks before it touches anything.
+	if declined {
 		return dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the edit in the editor"}, always, nil
 	}
 	s.log.Debug("applyEdit answered", zap.String("path", change.Path), zap.Bool("applied", res.Applied))
 
 	d, err = p.outcome(ctx, change, version, res)
 	return d, always, err
+}
+
+// noApplyEdit is why nothing lands in an editor without workspace/applyEdit.
+const noApplyEdit = "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"
+
+// editStrategy is how this client confirms an edit (ask: the session
+// did not allow it); ok is false when it has no way to ask, which the
+// user is told.
+func (s *Server) editStrategy(f clientFeatures, ask bool) (strat strategy, ok bool) {
+	switch {
+	case !ask:
+		return plain, true
+	case (f.EditPreview || f.ChangeAnnotations && !f.VimLSP) && f.DocumentChanges:
+		// Annotations travel only in documentChanges.
+		return annotated, true
+	case s.asking.canAsk():
+		return askFirst, true
+	default:
+		s.explainNoWayToAsk()
+		return plain, false
+	}
+}
+
+// unasked is the decision on an edit whose question failed (err): the
+// client cannot ask after all, which the user is told, and the edit's
+// outcome is cannot; or the error of asking what.
+func (s *Server) unasked(err error, cannot dialog.Outcome, what string) (dialog.Decision, error) {
+	if errors.Is(err, errNoShowMessageRequest) {
+		s.explainNoWayToAsk()
+		return dialog.Decision{Outcome: cannot, Reason: noWayToAskEdits}, nil
+	}
+	return dialog.Decision{}, fmt.Errorf("asking %s: %w", what, err)
+}
+
+// sendEdit sends params as a workspace/applyEdit, which the user
+// confirms in the editor if confirmed. declined: the user said n to
+// eglot's own "Server wants to edit" question, which eglot asks before
+// it touches anything. what names the edit in an error.
+func (s *Server) sendEdit(ctx context.Context, params *protocol.ApplyWorkspaceEditParams, confirmed bool, what string) (res protocol.ApplyWorkspaceEditResult, declined bool, err error) {
+	send := s.call
+	if confirmed {
+		send = s.askUser
+	}
+	if err := send(ctx, "workspace/applyEdit", params, &res); err != nil {
+		if ctx.Err() != nil {
+			return res, false, ctx.Err()
+		}
+		var refused *jsonrpc2.Error
+		if errors.As(err, &refused) && refused.Message == eglotDeclined {
+			return res, true, nil
+		}
+		return res, false, fmt.Errorf("workspace/applyEdit %s: %w", what, err)
+	}
+	return res, false, nil
 }
 
 // explainNoWayToAsk tells the user, once per connection, why edits are

@@ -50,8 +50,8 @@ func (s *Server) listModels(context.Context, noParams) (modelsResult, error) {
 	return res, nil
 }
 
-// chosenModel makes u the update of kind model: the model a /model set
+// chosenModel is the update of kind model: the model a /model set
 // chose, and how it is shown.
-func chosenModel(u *update, model string) {
-	u.Model, u.Name = model, models.Display(model)
+func chosenModel(model string) *modelUpdate {
+	return &modelUpdate{Model: model, Name: models.Display(model)}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // presenter puts a turn's questions (conversation.Questions) in the ways
@@ -42,7 +41,7 @@ func (v promptView) ToolCall(ctx context.Context, from dialog.Subagent, c dialog
 // the user reads what they approve; it reports whether the editor
 // showed it.
 func (s *Server) showPlan(ctx context.Context, c dialog.ToolCall) bool {
-	if c.Name != tools.ExitPlanModeName || c.Path == "" || !s.features.get().ShowDocument {
+	if !c.PresentsPlan || c.Path == "" || !s.features.get().ShowDocument {
 		return false
 	}
 	var res protocol.ShowDocumentResult

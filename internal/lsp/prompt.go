@@ -79,68 +79,8 @@ type promptResult struct {
 }
 
 // update is the gemini/update notification: one event of a running prompt.
-type update struct {
-	SessionID string `json:"sessionId"`
-	Kind      string `json:"kind"`
-	// ParentCallID and AgentName mark a subagent's event: the main
-	// agent's invoke_agent call that runs it, and the agent's name.
-	ParentCallID string `json:"parentCallId,omitempty"`
-	AgentName    string `json:"agentName,omitempty"`
-
-	Text        string `json:"text,omitempty"`
-	Subject     string `json:"subject,omitempty"`
-	Description string `json:"description,omitempty"`
-
-	CallID string         `json:"callId,omitempty"`
-	Name   string         `json:"name,omitempty"`
-	Title  string         `json:"title,omitempty"`
-	Args   map[string]any `json:"args,omitempty"`
-	Status string         `json:"status,omitempty"`
-	// Display is always sent with toolResult, even empty (read_file of a
-	// whole file shows nothing): omitzero, as the payload codec (json/v2)
-	// omits a pointer to "" under omitempty.
-	Display *string `json:"display,omitzero"`
-
-	PromptTokens     *int32 `json:"promptTokens,omitempty"`
-	CandidatesTokens *int32 `json:"candidatesTokens,omitempty"`
-	ThoughtsTokens   *int32 `json:"thoughtsTokens,omitempty"`
-	TotalTokens      *int32 `json:"totalTokens,omitempty"`
-	// PromptUsage and SessionUsage are the sums so far (usage).
-	PromptUsage  *usage `json:"promptUsage,omitempty"`
-	SessionUsage *usage `json:"sessionUsage,omitempty"`
-	// Model is the concrete model that answered (usage), or the one
-	// chosen (model, where Name is how it is shown).
-	Model string `json:"model,omitempty"`
-
-	// retry
-	Attempt int    `json:"attempt,omitempty"`
-	DelayMs int64  `json:"delayMs,omitempty"`
-	Reason  string `json:"reason,omitempty"`
-
-	// compressed
-	TokensBefore int32 `json:"tokensBefore,omitempty"`
-	TokensAfter  int32 `json:"tokensAfter,omitempty"`
-
-	Message string `json:"message,omitempty"` // error, notice
-
-	Mode string `json:"mode,omitempty"` // mode
-
-	// topic: what the model says it is doing (update_topic). Title is
-	// the topic's, Text its summary when New starts it, Intent always.
-	Intent   string `json:"intent,omitempty"`
-	NewTopic bool   `json:"newTopic,omitempty"`
-}
-
-// usage is a sum of token counts.
-type usage struct {
-	PromptTokens     int32 `json:"promptTokens"`
-	CandidatesTokens int32 `json:"candidatesTokens"`
-	ThoughtsTokens   int32 `json:"thoughtsTokens"`
-	TotalTokens      int32 `json:"totalTokens"`
-}
-
-func usageOf(u dialog.Usage) *usage {
-	return &usage{PromptTokens: u.PromptTokens, CandidatesTokens: u.CandidatesTokens, ThoughtsTokens: u.ThoughtsTokens, TotalTokens: u.TotalTokens}
+func usageOf(u dialog.Usage) usage {
+	return usage{PromptTokens: u.PromptTokens, CandidatesTokens: u.CandidatesTokens, ThoughtsTokens: u.ThoughtsTokens, TotalTokens: u.TotalTokens}
 }
 
 // updates shows a turn's events as gemini/update notifications, one of
@@ -151,94 +91,70 @@ type updates struct {
 	send      func(update)
 }
 
-// of is the update of an event of kind (the notification's word for it:
-// "text", "toolCall"), from a subagent or the main agent.
-func (u updates) of(kind string, from dialog.Subagent) update {
-	return update{SessionID: u.sessionID, Kind: kind, ParentCallID: from.CallID, AgentName: from.Name}
+// show sends up, from a subagent or the main agent, with its header.
+func (u updates) show(up update, from dialog.Subagent) {
+	*up.head() = updateHead{SessionID: u.sessionID, Kind: up.kind(), ParentCallID: from.CallID, AgentName: from.Name}
+	u.send(up)
 }
 
 func (u updates) Text(_ context.Context, from dialog.Subagent, text string) {
-	up := u.of("text", from)
-	up.Text = text
-	u.send(up)
+	u.show(&textUpdate{Text: text}, from)
 }
 
 func (u updates) Thought(_ context.Context, from dialog.Subagent, t dialog.Thought) {
-	up := u.of("thought", from)
-	up.Subject, up.Description = t.Subject, t.Description
-	u.send(up)
+	u.show(&thoughtUpdate{Subject: t.Subject, Description: t.Description}, from)
 }
 
 func (u updates) ToolCall(_ context.Context, from dialog.Subagent, c dialog.ToolCall) {
-	up := u.of("toolCall", from)
-	up.CallID, up.Name, up.Title, up.Args = c.CallID, c.Name, c.Title, c.Args
-	u.send(up)
+	u.show(&toolCallUpdate{CallID: c.CallID, Name: c.Name, Title: c.Title, Args: c.Args}, from)
 }
 
 func (u updates) ToolResult(_ context.Context, from dialog.Subagent, r dialog.ToolResult) {
-	up := u.of("toolResult", from)
-	up.CallID, up.Name, up.Status, up.Display = r.CallID, r.Name, string(r.Status), &r.Display
-	u.send(up)
+	u.show(&toolResultUpdate{CallID: r.CallID, Name: r.Name, Status: string(r.Status), Display: r.Display}, from)
 }
 
 func (u updates) Usage(_ context.Context, from dialog.Subagent, r dialog.UsageReport) {
-	up := u.of("usage", from)
-	up.PromptTokens, up.CandidatesTokens = &r.Response.PromptTokens, &r.Response.CandidatesTokens
-	up.ThoughtsTokens, up.TotalTokens = &r.Response.ThoughtsTokens, &r.Response.TotalTokens
-	up.PromptUsage, up.SessionUsage = usageOf(r.Prompt), usageOf(r.Session)
-	up.Model = r.Model
-	u.send(up)
+	u.show(&usageUpdate{Model: r.Model, usage: usageOf(r.Response), PromptUsage: usageOf(r.Prompt), SessionUsage: usageOf(r.Session)}, from)
 }
 
 func (u updates) Error(_ context.Context, from dialog.Subagent, err error) {
-	up := u.of("error", from)
+	up := &errorUpdate{}
 	if err != nil {
 		up.Message = err.Error()
 	}
-	u.send(up)
+	u.show(up, from)
 }
 
 func (u updates) Retry(_ context.Context, from dialog.Subagent, r dialog.RetryInfo) {
-	up := u.of("retry", from)
-	up.Attempt, up.DelayMs, up.Reason = r.Attempt, r.Delay.Milliseconds(), r.Reason
-	u.send(up)
+	u.show(&retryUpdate{Attempt: r.Attempt, DelayMs: r.Delay.Milliseconds(), Reason: r.Reason}, from)
 }
 
 func (u updates) Compressed(_ context.Context, from dialog.Subagent, c dialog.CompressionInfo) {
-	up := u.of("compressed", from)
-	up.TokensBefore, up.TokensAfter = c.Before, c.After
-	u.send(up)
+	u.show(&compressedUpdate{TokensBefore: c.Before, TokensAfter: c.After}, from)
 }
 
 func (u updates) Notice(_ context.Context, from dialog.Subagent, text string) {
-	up := u.of("notice", from)
-	up.Message = text
-	u.send(up)
+	u.show(&noticeUpdate{Message: text}, from)
 }
 
 func (u updates) Mode(_ context.Context, from dialog.Subagent, mode dialog.ApprovalMode) {
-	up := u.of("mode", from)
-	up.Mode = string(mode)
-	u.send(up)
+	u.show(&modeUpdate{Mode: string(mode)}, from)
 }
 
 func (u updates) Model(_ context.Context, from dialog.Subagent, model string) {
-	up := u.of("model", from)
-	chosenModel(&up, model)
-	u.send(up)
+	u.show(chosenModel(model), from)
 }
 
 func (u updates) Topic(_ context.Context, from dialog.Subagent, t dialog.Topic) {
-	up := u.of("topic", from)
-	up.Title, up.Intent, up.NewTopic = t.Title, t.Intent, t.New
+	up := &topicUpdate{Title: t.Title, Intent: t.Intent, NewTopic: t.New}
 	if t.New {
 		up.Text = t.Summary
 	}
-	u.send(up)
+	u.show(up, from)
 }
 
 func (u updates) Commands(_ context.Context, from dialog.Subagent) {
-	u.send(u.of("commands", from))
+	u.show(&commandsUpdate{}, from)
 }
 
 func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, error) {

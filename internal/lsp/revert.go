@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -10,7 +9,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
@@ -38,12 +36,10 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 	f := s.features.get()
 	w := filesWording(req)
 	if !f.ApplyEdit {
-		return fill(out, dialog.Decision{Outcome: w.cannot, Reason: "this editor does not support workspace/applyEdit, so gemini-ls cannot change files in it"}), nil
+		return fill(out, dialog.Decision{Outcome: w.cannot, Reason: noApplyEdit}), nil
 	}
-	ask := req.CallID == "" || req.Ask
-	annotated := ask && (f.EditPreview || f.ChangeAnnotations && !f.VimLSP) && f.DocumentChanges
-	if ask && !annotated && !s.asking.canAsk() {
-		s.explainNoWayToAsk()
+	strat, ok := s.editStrategy(f, req.CallID == "" || req.Ask)
+	if !ok {
 		return fill(out, dialog.Decision{Outcome: w.cannot, Reason: noWayToAskEdits}), nil
 	}
 	done, err := s.awaitEditTurn(ctx, "")
@@ -55,7 +51,56 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 	}
 	defer done()
 
-	var sent []int // the changes in the edit
+	sent := p.landable(req, f, out) // the changes in the edit
+	if len(sent) == 0 {
+		return out, nil
+	}
+	if strat == askFirst {
+		action, err := s.showMessageRequest(ctx, w.questionType, p.filesQuestion(req, sent), w.yes, w.no)
+		switch {
+		case err != nil:
+			d, err := s.unasked(err, w.cannot, "whether to "+w.verb)
+			if err != nil {
+				return nil, err
+			}
+			return fillAt(out, sent, d), nil
+		case action != w.yes:
+			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the " + w.noun}), nil
+		}
+	}
+	edit, sent := p.filesEdit(req, sent, out, f, strat == annotated, w.review)
+	if len(sent) == 0 {
+		return out, nil
+	}
+	label := "Gemini: " + req.Title
+	params := &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: edit}
+	res, declined, err := s.sendEdit(ctx, params, strat == annotated, "of the "+w.noun)
+	switch {
+	case err != nil:
+		return nil, err
+	case declined:
+		return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the " + w.noun + " in the editor"}), nil
+	case !res.Applied:
+		reason := "the user declined the " + w.noun
+		if res.FailureReason != nil && *res.FailureReason != "" {
+			reason = "the editor did not apply the " + w.noun + ": " + *res.FailureReason
+		}
+		return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: reason}), nil
+	}
+	for _, i := range sent {
+		d, err := p.filesOutcome(ctx, req.Changes[i], w, strat == annotated)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = d
+	}
+	return out, nil
+}
+
+// landable are the indexes of the changes that can go in the edit; out
+// has the decision on each other one.
+func (p presenter) landable(req dialog.LandFilesRequest, f clientFeatures, out []dialog.Decision) []int {
+	var sent []int
 	for i, c := range req.Changes {
 		if stale := p.staleReason(c.FileChange); stale != "" {
 			out[i] = dialog.Decision{Outcome: dialog.Stale, Reason: stale}
@@ -67,69 +112,25 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 		}
 		sent = append(sent, i)
 	}
-	if len(sent) == 0 {
-		return out, nil
-	}
-	if ask && !annotated {
-		action, err := s.showMessageRequest(ctx, w.questionType, p.filesQuestion(req, sent), w.yes, w.no)
-		switch {
-		case errors.Is(err, errNoShowMessageRequest):
-			s.explainNoWayToAsk()
-			return fillAt(out, sent, dialog.Decision{Outcome: w.cannot, Reason: noWayToAskEdits}), nil
-		case err != nil:
-			return nil, fmt.Errorf("asking whether to %s: %w", w.verb, err)
-		case action != w.yes:
-			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the " + w.noun}), nil
-		}
-	}
-	// The edit is made against what the editor holds now: the documents
-	// may have moved on while the user answered.
+	return sent
+}
+
+// filesEdit is the edit of the changes at sent, made against what the
+// editor holds now: the documents may have moved on while the user
+// answered. Those that did are left out, their decision in out.
+func (p presenter) filesEdit(req dialog.LandFilesRequest, sent []int, out []dialog.Decision, f clientFeatures, confirmed bool, review string) (protocol.WorkspaceEdit, []int) {
 	edit := protocol.WorkspaceEdit{}
 	sent = slices.DeleteFunc(sent, func(i int) bool {
 		c := req.Changes[i]
-		doc, open := s.docs.Get(c.Path)
+		doc, open := p.s.docs.Get(c.Path)
 		if stale := p.staleAgainst(c.FileChange, doc, open); stale != "" {
 			out[i] = dialog.Decision{Outcome: dialog.Stale, Reason: stale}
 			return true
 		}
-		p.addRevert(&edit, c, doc, open, f, annotated, req.Title, w.review)
+		p.addRevert(&edit, c, doc, open, f, confirmed, req.Title, review)
 		return false
 	})
-	if len(sent) == 0 {
-		return out, nil
-	}
-	label := "Gemini: " + req.Title
-	params := &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: edit}
-	var res protocol.ApplyWorkspaceEditResult
-	send := s.call
-	if annotated {
-		send = s.askUser
-	}
-	if err := send(ctx, "workspace/applyEdit", params, &res); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		var refused *jsonrpc2.Error
-		if errors.As(err, &refused) && refused.Message == eglotDeclined {
-			return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the " + w.noun + " in the editor"}), nil
-		}
-		return nil, fmt.Errorf("workspace/applyEdit of the %s: %w", w.noun, err)
-	}
-	if !res.Applied {
-		reason := "the user declined the " + w.noun
-		if res.FailureReason != nil && *res.FailureReason != "" {
-			reason = "the editor did not apply the " + w.noun + ": " + *res.FailureReason
-		}
-		return fillAt(out, sent, dialog.Decision{Outcome: dialog.Declined, Reason: reason}), nil
-	}
-	for _, i := range sent {
-		d, err := p.filesOutcome(ctx, req.Changes[i], w, annotated)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = d
-	}
-	return out, nil
+	return edit, sent
 }
 
 // filesWords are how LandFiles speaks of what it lands: a revert the user

@@ -23,7 +23,7 @@ import (
 func subagentTurn(ctx context.Context, v conversation.Events) {
 	main, sub := dialog.Subagent{}, dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	v.Text(ctx, main, "Let me delegate.\n")
-	v.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
+	v.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Kind: dialog.KindAgent, Title: "Delegate to codebase_investigator"})
 	v.Thought(ctx, sub, dialog.Thought{Subject: "Looking", Description: "at foo.go"})
 	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}})
 	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK})
@@ -53,7 +53,7 @@ func TestSubagentUpdatesNameTheirCall(t *testing.T) {
 		if hasParent != hasAgent {
 			t.Errorf("update %s names a parent call or an agent without the other", b)
 		}
-		got = append(got, fmt.Sprintf("%s %v %v", u.Kind, parent, agent))
+		got = append(got, fmt.Sprintf("%s %v %v", u.kind(), parent, agent))
 	}})
 	want := []string{
 		"text <nil> <nil>",
@@ -156,8 +156,8 @@ func TestTranscriptKeepsConcurrentCallsApart(t *testing.T) {
 	a := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	b := dialog.Subagent{CallID: "call_2", Name: "cli_help"}
 	tr := &transcript{}
-	tr.toolCall(main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegating to agent 'codebase_investigator'"})
-	tr.toolCall(main, dialog.ToolCall{CallID: "call_2", Name: "invoke_agent", Title: "Delegating to agent 'cli_help'"})
+	tr.toolCall(main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Kind: dialog.KindAgent, Title: "Delegating to agent 'codebase_investigator'"})
+	tr.toolCall(main, dialog.ToolCall{CallID: "call_2", Name: "invoke_agent", Kind: dialog.KindAgent, Title: "Delegating to agent 'cli_help'"})
 	tr.toolCall(a, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile a.go"})
 	tr.toolCall(b, dialog.ToolCall{CallID: "call_1", Name: "get_internal_docs", Title: "GetInternalDocs"})
 	tr.toolResult(a, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK})

@@ -16,7 +16,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // Each session prompted through gemini.prompt has one Markdown transcript
@@ -128,7 +127,11 @@ type callEntry struct {
 	status  dialog.Status // "" until it ends
 	answers []string
 	nested  []string // lines
-	report  string   // Markdown, indented under the line
+	// delegates: the call runs a subagent (dialog.KindAgent), whose
+	// report is its result, kept as report: Markdown, indented under the
+	// line.
+	delegates bool
+	report    string
 }
 
 // begin appends the prompt to the transcript of the session info tells
@@ -174,7 +177,7 @@ func (tr *transcript) toolCall(from dialog.Subagent, c dialog.ToolCall) {
 		tr.subTitles[[2]string{from.CallID, c.CallID}] = c.Title
 		return
 	}
-	e := &callEntry{title: c.Title}
+	e := &callEntry{title: c.Title, delegates: c.Kind == dialog.KindAgent}
 	if tr.calls == nil {
 		tr.calls = map[string]*callEntry{}
 	}
@@ -213,7 +216,7 @@ func (tr *transcript) toolResult(from dialog.Subagent, r dialog.ToolResult) {
 	}
 	delete(tr.calls, r.CallID)
 	e.status = r.Status
-	if r.Name == tools.InvokeAgentName {
+	if e.delegates {
 		e.report = r.Display
 	}
 }

@@ -63,91 +63,11 @@ func (a mgmtArgs) has(key string) bool { _, ok := a.values[key]; return ok }
 // yargs' "Unknown argument". -h and --help ask for help. Errors come in
 // yargs' order: too few positionals, unknown arguments, a bad choice.
 func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool, minPos, maxPos int) (mgmtArgs, error) {
-	out := mgmtArgs{values: map[string][]string{}, specs: specs}
-	find := func(name string) (mgmtOpt, bool) {
-		for _, s := range specs {
-			if slices.Contains(s.names, name) {
-				return s, true
-			}
-		}
-		return mgmtOpt{}, false
+	p := &mgmtParser{args: args, unknownAsArgs: unknownAsArgs, out: mgmtArgs{values: map[string][]string{}, specs: specs}}
+	if err := p.parse(); err != nil {
+		return p.out, err
 	}
-	var unknown []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "--" {
-			if unknownAsArgs {
-				out.rest = args[i+1:] // 0.61's "populate--": the server's args only
-			} else {
-				out.positional = append(out.positional, args[i+1:]...)
-			}
-			break
-		}
-		if len(a) < 2 || a[0] != '-' || isNegativeNumber(a) {
-			out.positional = append(out.positional, a)
-			continue
-		}
-		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name == "h" || name == "help" {
-			out.help = true
-			continue
-		}
-		negated := false
-		spec, ok := find(name)
-		if !ok && strings.HasPrefix(name, "no-") {
-			if s, found := find(strings.TrimPrefix(name, "no-")); found && s.kind == optBool {
-				spec, ok, negated = s, true, true
-			}
-		}
-		if !ok {
-			if name == "d" || name == "debug" { // 0.61's global flag; nothing to do here
-				continue
-			}
-			if unknownAsArgs {
-				out.positional = append(out.positional, a)
-				continue
-			}
-			unknown = append(unknown, name)
-			if !hasValue && i+1 < len(args) && (len(args[i+1]) < 2 || args[i+1][0] != '-') {
-				i++ // yargs takes the next word as its value
-			}
-			continue
-		}
-		key := spec.names[0]
-		switch spec.kind {
-		case optBool:
-			v := "true"
-			if hasValue {
-				v = value
-			} else if i+1 < len(args) && (args[i+1] == "true" || args[i+1] == "false") {
-				i++
-				v = args[i]
-			}
-			if negated {
-				v = map[string]string{"true": "false", "false": "true"}[v]
-			}
-			out.values[key] = []string{v}
-		case optString, optEach:
-			if !hasValue {
-				if i+1 >= len(args) {
-					return out, fmt.Errorf("Not enough arguments following: %s", name)
-				}
-				i++
-				value = args[i]
-			}
-			out.values[key] = append(out.values[key], value)
-		case optGreedy:
-			if hasValue {
-				out.values[key] = append(out.values[key], value)
-				continue
-			}
-			out.values[key] = append(out.values[key], []string{}...)
-			for i+1 < len(args) && (len(args[i+1]) < 2 || args[i+1][0] != '-') {
-				i++
-				out.values[key] = append(out.values[key], args[i])
-			}
-		}
-	}
+	out, unknown := p.out, p.unknown
 	if out.help {
 		return out, nil
 	}
@@ -164,11 +84,140 @@ func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool, minPos, m
 		}
 		return out, fmt.Errorf("Unknown %s: %s", word, strings.Join(unknown, ", "))
 	}
-	for _, s := range specs {
-		v, ok := out.values[s.names[0]]
+	return out, out.settle()
+}
+
+// mgmtParser is parseMgmtArgs's walk through its arguments.
+type mgmtParser struct {
+	args          []string
+	i             int // the argument at hand
+	unknownAsArgs bool
+	out           mgmtArgs
+	unknown       []string // the options not in the specs
+}
+
+func (p *mgmtParser) parse() error {
+	for ; p.i < len(p.args); p.i++ {
+		a := p.args[p.i]
+		if a == "--" {
+			if p.unknownAsArgs {
+				p.out.rest = p.args[p.i+1:] // 0.61's "populate--": the server's args only
+			} else {
+				p.out.positional = append(p.out.positional, p.args[p.i+1:]...)
+			}
+			return nil
+		}
+		if len(a) < 2 || a[0] != '-' || isNegativeNumber(a) {
+			p.out.positional = append(p.out.positional, a)
+			continue
+		}
+		if err := p.option(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// option takes the option a, and its value.
+func (p *mgmtParser) option(a string) error {
+	name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+	if name == "h" || name == "help" {
+		p.out.help = true
+		return nil
+	}
+	spec, negated, ok := p.find(name)
+	switch {
+	case ok:
+		return p.take(spec, name, value, hasValue, negated)
+	case name == "d" || name == "debug": // 0.61's global flag; nothing to do here
+	case p.unknownAsArgs:
+		p.out.positional = append(p.out.positional, a)
+	default:
+		p.unknown = append(p.unknown, name)
+		if !hasValue && p.valueFollows() {
+			p.i++ // yargs takes the next word as its value
+		}
+	}
+	return nil
+}
+
+// find is the option name names, or the boolean option it negates
+// ("no-" and its name).
+func (p *mgmtParser) find(name string) (spec mgmtOpt, negated, ok bool) {
+	if spec, ok := p.spec(name); ok {
+		return spec, false, true
+	}
+	if plain, isNo := strings.CutPrefix(name, "no-"); isNo {
+		if spec, ok := p.spec(plain); ok && spec.kind == optBool {
+			return spec, true, true
+		}
+	}
+	return mgmtOpt{}, false, false
+}
+
+func (p *mgmtParser) spec(name string) (mgmtOpt, bool) {
+	for _, s := range p.out.specs {
+		if slices.Contains(s.names, name) {
+			return s, true
+		}
+	}
+	return mgmtOpt{}, false
+}
+
+// valueFollows reports whether the next argument is a word, not an
+// option.
+func (p *mgmtParser) valueFollows() bool {
+	return p.i+1 < len(p.args) && (len(p.args[p.i+1]) < 2 || p.args[p.i+1][0] != '-')
+}
+
+// take records the option spec (given as name) with its value, in
+// a=value or in the arguments that follow as its kind takes them.
+func (p *mgmtParser) take(spec mgmtOpt, name, value string, hasValue, negated bool) error {
+	key := spec.names[0]
+	switch spec.kind {
+	case optBool:
+		v := "true"
+		if hasValue {
+			v = value
+		} else if p.i+1 < len(p.args) && (p.args[p.i+1] == "true" || p.args[p.i+1] == "false") {
+			p.i++
+			v = p.args[p.i]
+		}
+		if negated {
+			v = map[string]string{"true": "false", "false": "true"}[v]
+		}
+		p.out.values[key] = []string{v}
+	case optString, optEach:
+		if !hasValue {
+			if p.i+1 >= len(p.args) {
+				return fmt.Errorf("Not enough arguments following: %s", name)
+			}
+			p.i++
+			value = p.args[p.i]
+		}
+		p.out.values[key] = append(p.out.values[key], value)
+	case optGreedy:
+		if hasValue {
+			p.out.values[key] = append(p.out.values[key], value)
+			return nil
+		}
+		p.out.values[key] = append(p.out.values[key], []string{}...) // given, if with no value
+		for p.valueFollows() {
+			p.i++
+			p.out.values[key] = append(p.out.values[key], p.args[p.i])
+		}
+	}
+	return nil
+}
+
+// settle gives the options not given their defaults, and checks the
+// choices of those given.
+func (a mgmtArgs) settle() error {
+	for _, s := range a.specs {
+		v, ok := a.values[s.names[0]]
 		if !ok {
 			if s.def != "" {
-				out.values[s.names[0]] = []string{s.def}
+				a.values[s.names[0]] = []string{s.def}
 			}
 			continue
 		}
@@ -177,10 +226,10 @@ func parseMgmtArgs(args []string, specs []mgmtOpt, unknownAsArgs bool, minPos, m
 			for i, c := range s.choices {
 				quoted[i] = fmt.Sprintf("%q", c)
 			}
-			return out, fmt.Errorf("Invalid values:\n  Argument: %s, Given: %q, Choices: %s", s.names[0], v[len(v)-1], strings.Join(quoted, ", "))
+			return fmt.Errorf("Invalid values:\n  Argument: %s, Given: %q, Choices: %s", s.names[0], v[len(v)-1], strings.Join(quoted, ", "))
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // isNegativeNumber reports whether a, starting with "-", is a negative number,

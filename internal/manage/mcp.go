@@ -102,8 +102,9 @@ type mcpRemoteEntry struct {
 	ExcludeTools []string           `json:"excludeTools,omitempty"`
 }
 
-func (e mgmtEnv) mcpAdd(ctx context.Context, args []string, stderr io.Writer) int {
-	a, err := parseMgmtArgs(args, []mgmtOpt{mcpScope,
+// mcpAddOptions are mcp add's options.
+func mcpAddOptions() []mgmtOpt {
+	return []mgmtOpt{mcpScope,
 		{names: []string{"transport", "t", "type"}, kind: optString, choices: []string{"stdio", "sse", "http"}, def: "stdio", help: "Transport type"},
 		{names: []string{"env", "e"}, kind: optEach, help: "Set an environment variable of a stdio server (e.g. -e KEY=value), repeatable"},
 		{names: []string{"header", "H"}, kind: optEach, help: `Set an HTTP header for sse and http (e.g. -H "X-Api-Key: abc123"), repeatable`},
@@ -112,33 +113,17 @@ func (e mgmtEnv) mcpAdd(ctx context.Context, args []string, stderr io.Writer) in
 		{names: []string{"description"}, kind: optString, help: "Set the description for the server"},
 		{names: []string{"include-tools"}, kind: optGreedy, help: "The only tools used of the server"},
 		{names: []string{"exclude-tools"}, kind: optGreedy, help: "Tools of the server not used"},
-	}, true, 2, -1)
+	}
+}
+
+func (e mgmtEnv) mcpAdd(ctx context.Context, args []string, stderr io.Writer) int {
+	a, err := parseMgmtArgs(args, mcpAddOptions(), true, 2, -1)
 	if code, done := e.usageError(a, err, "mcp add", stderr); done {
 		return code
 	}
-	name, target, serverArgs := a.positional[0], a.positional[1], append(a.positional[2:], a.rest...)
-	var timeout *float64
-	if a.has("timeout") {
-		n, err := strconv.ParseFloat(a.str("timeout"), 64)
-		if err != nil {
-			fmt.Fprintf(stderr, "gemini-ls mcp add: --timeout %q is not a number of milliseconds\n", a.str("timeout"))
-			return 1
-		}
-		timeout = &n
-	}
-	var trust *bool
-	if a.has("trust") {
-		b := a.str("trust") == "true"
-		trust = &b
-	}
-	var description *string
-	if a.has("description") {
-		d := a.str("description")
-		description = &d
-	}
-	include, exclude := a.values["include-tools"], a.values["exclude-tools"]
-	if include != nil && len(include) == 0 {
-		include = []string{} // yargs' empty array; written as []
+	common, ok := mcpEntryOptions(a, stderr)
+	if !ok {
+		return 1
 	}
 	scope, transport := a.str("scope"), a.str("transport")
 	cwd, userDir, err := e.dirs()
@@ -154,49 +139,8 @@ func (e mgmtEnv) mcpAdd(ctx context.Context, args []string, stderr io.Writer) in
 		fmt.Fprintln(stderr, "Error: Please use --scope user to edit settings in the home directory.")
 		return 1
 	}
-	var entry any
-	switch transport {
-	case "sse", "http":
-		var headers *map[string]string
-		if a.has("header") {
-			h := map[string]string{}
-			for _, kv := range a.values["header"] {
-				// 0.61 cuts at the first colon and keeps a header only
-				// with a name and a value.
-				key, value, _ := strings.Cut(kv, ":")
-				if key, value = strings.TrimSpace(key), strings.TrimSpace(value); key != "" && value != "" {
-					h[key] = value
-				}
-			}
-			headers = &h
-		}
-		entry = mcpRemoteEntry{URL: target, Type: transport, Headers: headers, Timeout: timeout, Trust: trust,
-			Description: description, IncludeTools: include, ExcludeTools: exclude}
-	default:
-		var env *map[string]string
-		if a.has("env") {
-			m := map[string]string{}
-			for _, kv := range a.values["env"] {
-				// 0.61 splits at every "=" and keeps the first two
-				// parts: KEY=a=b is KEY=a. Said, not copied silently.
-				parts := strings.Split(kv, "=")
-				if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
-					fmt.Fprintf(stderr, "Warning: --env %q is not KEY=value; left out, as Gemini CLI leaves it out.\n", kv)
-					continue
-				}
-				if len(parts) > 2 {
-					fmt.Fprintf(stderr, "Warning: --env %q: the value is cut at its second \"=\" (%s=%s), as Gemini CLI cuts it.\n", kv, parts[0], parts[1])
-				}
-				m[parts[0]] = parts[1]
-			}
-			env = &m
-		}
-		if serverArgs == nil {
-			serverArgs = []string{}
-		}
-		entry = mcpServerEntry{Command: target, Args: serverArgs, Env: env, Timeout: timeout, Trust: trust,
-			Description: description, IncludeTools: include, ExcludeTools: exclude}
-	}
+	name := a.positional[0]
+	entry := mcpEntry(a, transport, common, stderr)
 	_, existed, err := settings.ReadValue(path, []string{"mcpServers", name})
 	if err != nil {
 		fmt.Fprintf(stderr, "Error: %v\n", err)
@@ -215,6 +159,99 @@ func (e mgmtEnv) mcpAdd(ctx context.Context, args []string, stderr io.Writer) in
 		fmt.Fprintf(stderr, "MCP server %q added to %s settings. (%s)\n", name, scope, transport)
 	}
 	return 0
+}
+
+// mcpCommon are the members of an entry for every transport; nil ones
+// were not given.
+type mcpCommon struct {
+	timeout          *float64
+	trust            *bool
+	description      *string
+	include, exclude []string
+}
+
+// mcpEntryOptions are the members for every transport that a gives;
+// false when one cannot be used, said on stderr.
+func mcpEntryOptions(a mgmtArgs, stderr io.Writer) (mcpCommon, bool) {
+	var c mcpCommon
+	if a.has("timeout") {
+		n, err := strconv.ParseFloat(a.str("timeout"), 64)
+		if err != nil {
+			fmt.Fprintf(stderr, "gemini-ls mcp add: --timeout %q is not a number of milliseconds\n", a.str("timeout"))
+			return c, false
+		}
+		c.timeout = &n
+	}
+	if a.has("trust") {
+		b := a.str("trust") == "true"
+		c.trust = &b
+	}
+	if a.has("description") {
+		d := a.str("description")
+		c.description = &d
+	}
+	c.include, c.exclude = a.values["include-tools"], a.values["exclude-tools"]
+	if c.include != nil && len(c.include) == 0 {
+		c.include = []string{} // yargs' empty array; written as []
+	}
+	return c, true
+}
+
+// mcpEntry is the entry of the server a adds, over transport.
+func mcpEntry(a mgmtArgs, transport string, c mcpCommon, stderr io.Writer) any {
+	target := a.positional[1]
+	switch transport {
+	case "sse", "http":
+		return mcpRemoteEntry{URL: target, Type: transport, Headers: mcpHeaders(a), Timeout: c.timeout, Trust: c.trust,
+			Description: c.description, IncludeTools: c.include, ExcludeTools: c.exclude}
+	default:
+		serverArgs := append(a.positional[2:], a.rest...)
+		env := mcpEnv(a, stderr)
+		if serverArgs == nil {
+			serverArgs = []string{}
+		}
+		return mcpServerEntry{Command: target, Args: serverArgs, Env: env, Timeout: c.timeout, Trust: c.trust,
+			Description: c.description, IncludeTools: c.include, ExcludeTools: c.exclude}
+	}
+}
+
+// mcpHeaders are the --header options' headers; nil for none given.
+func mcpHeaders(a mgmtArgs) *map[string]string {
+	if !a.has("header") {
+		return nil
+	}
+	h := map[string]string{}
+	for _, kv := range a.values["header"] {
+		// 0.61 cuts at the first colon and keeps a header only with a
+		// name and a value.
+		key, value, _ := strings.Cut(kv, ":")
+		if key, value = strings.TrimSpace(key), strings.TrimSpace(value); key != "" && value != "" {
+			h[key] = value
+		}
+	}
+	return &h
+}
+
+// mcpEnv are the --env options' variables; nil for none given.
+func mcpEnv(a mgmtArgs, stderr io.Writer) *map[string]string {
+	if !a.has("env") {
+		return nil
+	}
+	m := map[string]string{}
+	for _, kv := range a.values["env"] {
+		// 0.61 splits at every "=" and keeps the first two parts:
+		// KEY=a=b is KEY=a. Said, not copied silently.
+		parts := strings.Split(kv, "=")
+		if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+			fmt.Fprintf(stderr, "Warning: --env %q is not KEY=value; left out, as Gemini CLI leaves it out.\n", kv)
+			continue
+		}
+		if len(parts) > 2 {
+			fmt.Fprintf(stderr, "Warning: --env %q: the value is cut at its second \"=\" (%s=%s), as Gemini CLI cuts it.\n", kv, parts[0], parts[1])
+		}
+		m[parts[0]] = parts[1]
+	}
+	return &m
 }
 
 func (e mgmtEnv) mcpRemove(ctx context.Context, args []string, stderr io.Writer) int {

@@ -250,78 +250,106 @@ func (e mgmtEnv) skillsToggle(ctx context.Context, args []string, stderr io.Writ
 	if !ok {
 		return code
 	}
-	name := a.positional[0]
-	cwd, userDir, err := e.dirs()
+	d, err := e.disabledSkills()
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	workspace := settingsScope{"workspace", filepath.Join(cwd, ".gemini", "settings.json")}
-	user := settingsScope{"user", filepath.Join(userDir, "settings.json")}
-	scopes := []settingsScope{workspace, user}
-	if sameSettingsFile(workspace.path, user.path) {
-		scopes = []settingsScope{user} // in the home directory the two are one
+	if enable {
+		return d.enable(ctx, a.positional[0], stderr)
 	}
-	lists := map[string][]string{}
-	for _, s := range scopes {
-		if lists[s.label], err = disabledIn(s.path); err != nil {
-			fmt.Fprintln(stderr, err)
+	return d.disable(ctx, a.positional[0], a.str("scope"), stderr)
+}
+
+// disabledSkills are the skills the settings disable, by scope.
+type disabledSkills struct {
+	workspace, user settingsScope
+	scopes          []settingsScope     // the two, or the user's alone in the home directory
+	lists           map[string][]string // by the scope's label
+}
+
+func (e mgmtEnv) disabledSkills() (disabledSkills, error) {
+	cwd, userDir, err := e.dirs()
+	if err != nil {
+		return disabledSkills{}, err
+	}
+	d := disabledSkills{
+		workspace: settingsScope{"workspace", filepath.Join(cwd, ".gemini", "settings.json")},
+		user:      settingsScope{"user", filepath.Join(userDir, "settings.json")},
+		lists:     map[string][]string{},
+	}
+	d.scopes = []settingsScope{d.workspace, d.user}
+	if sameSettingsFile(d.workspace.path, d.user.path) {
+		d.scopes = []settingsScope{d.user} // in the home directory the two are one
+	}
+	for _, s := range d.scopes {
+		if d.lists[s.label], err = disabledIn(s.path); err != nil {
+			return disabledSkills{}, err
+		}
+	}
+	return d, nil
+}
+
+// enable removes name from every scope's list.
+func (d disabledSkills) enable(ctx context.Context, name string, stderr io.Writer) int {
+	var modified, already []settingsScope
+	for _, s := range d.scopes {
+		if slices.Contains(d.lists[s.label], name) {
+			modified = append(modified, s)
+		} else {
+			already = append(already, s)
+		}
+	}
+	if len(modified) == 0 {
+		fmt.Fprintf(stderr, "Skill %q is already enabled.\n", name)
+		return 0
+	}
+	for _, s := range modified {
+		if !writeDisabled(ctx, s, slices.DeleteFunc(slices.Clone(d.lists[s.label]), func(n string) bool { return n == name }), stderr) {
 			return 1
 		}
 	}
-	write := func(s settingsScope, list []string) bool {
-		if list == nil {
-			list = []string{}
-		}
-		if err := settings.SetValue(ctx, s.path, []string{"skills", "disabled"}, list); err != nil {
-			fmt.Fprintln(stderr, err)
-			return false
-		}
-		return true
-	}
-	if enable {
-		var modified, already []settingsScope
-		for _, s := range scopes {
-			if slices.Contains(lists[s.label], name) {
-				modified = append(modified, s)
-			} else {
-				already = append(already, s)
-			}
-		}
-		if len(modified) == 0 {
-			fmt.Fprintf(stderr, "Skill %q is already enabled.\n", name)
-			return 0
-		}
-		for _, s := range modified {
-			if !write(s, slices.DeleteFunc(slices.Clone(lists[s.label]), func(n string) bool { return n == name })) {
-				return 1
-			}
-		}
-		fmt.Fprintln(stderr, toggleMessage(name, true, append(modified, already...)))
-		return 0
-	}
+	fmt.Fprintln(stderr, toggleMessage(name, true, append(modified, already...)))
+	return 0
+}
+
+// disable adds name to the list of scope ("user", else the workspace).
+func (d disabledSkills) disable(ctx context.Context, name, scope string, stderr io.Writer) int {
 	var target, other settingsScope
 	switch {
-	case len(scopes) == 1:
-		target = user
-	case a.str("scope") == "user":
-		target, other = user, workspace
+	case len(d.scopes) == 1:
+		target = d.user
+	case scope == "user":
+		target, other = d.user, d.workspace
 	default:
-		target, other = workspace, user
+		target, other = d.workspace, d.user
 	}
-	if slices.Contains(lists[target.label], name) {
+	if slices.Contains(d.lists[target.label], name) {
 		fmt.Fprintf(stderr, "Skill %q is already disabled.\n", name)
 		return 0
 	}
 	affected := []settingsScope{target}
-	if other.path != "" && slices.Contains(lists[other.label], name) {
+	if other.path != "" && slices.Contains(d.lists[other.label], name) {
 		affected = append(affected, other)
 	}
-	if !write(target, append(slices.Clone(lists[target.label]), name)) {
+	if !writeDisabled(ctx, target, append(slices.Clone(d.lists[target.label]), name), stderr) {
 		return 1
 	}
 	fmt.Fprintln(stderr, toggleMessage(name, false, affected))
 	return 0
+}
+
+// writeDisabled writes list as the disabled skills of s; false when it
+// cannot, said on stderr.
+func writeDisabled(ctx context.Context, s settingsScope, list []string, stderr io.Writer) bool {
+	if list == nil {
+		list = []string{}
+	}
+	if err := settings.SetValue(ctx, s.path, []string{"skills", "disabled"}, list); err != nil {
+		fmt.Fprintln(stderr, err)
+		return false
+	}
+	return true
 }
 
 // toggleMessage is 0.61's renderSkillActionFeedback for a change.

@@ -1,6 +1,8 @@
 package policy_test
 
 import (
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+
 	"context"
 	"fmt"
 	"os"
@@ -27,7 +29,7 @@ func TestSaveWritesRulesLoadReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	modes := []policy.Mode{policy.ModeDefault, policy.ModeAutoEdit, policy.ModeYolo}
-	shell := policy.SavedRule{ToolName: policy.ShellToolName, CommandPrefix: []string{"git", "ls"}, Modes: modes}
+	shell := policy.SavedRule{ToolName: tools.ShellName, CommandPrefix: []string{"git", "ls"}, Modes: modes}
 	mcp := policy.SavedRule{ToolName: "echo", MCPName: "tester", Modes: modes}
 	for _, r := range []policy.SavedRule{shell, mcp, shell} {
 		if err := policy.Save(t.Context(), path, r); err != nil {
@@ -58,17 +60,17 @@ func TestSaveWritesRulesLoadReads(t *testing.T) {
 		}
 	}
 	for _, c := range []policy.Call{
-		{Name: policy.ShellToolName, Args: map[string]any{"command": "git status"}, Mode: policy.ModeDefault},
+		{Name: tools.ShellName, Args: map[string]any{"command": "git status"}, Mode: policy.ModeDefault},
 		{Name: policy.MCPToolName("tester", "echo"), Server: "tester", Mode: policy.ModeAutoEdit},
 	} {
 		if v := e.Check(c); v.Decision != policy.Allow {
 			t.Errorf("%s: %+v, want allowed by the saved rule", c.Name, v)
 		}
 	}
-	if v := e.Check(policy.Call{Name: policy.ShellToolName, Args: map[string]any{"command": "git status"}, Mode: policy.ModePlan}); v.Decision == policy.Allow {
+	if v := e.Check(policy.Call{Name: tools.ShellName, Args: map[string]any{"command": "git status"}, Mode: policy.ModePlan}); v.Decision == policy.Allow {
 		t.Error("the saved rule allows in plan mode, stricter than it was given in")
 	}
-	if v := e.WithoutAlwaysAllow().Check(policy.Call{Name: policy.ShellToolName, Args: map[string]any{"command": "git status"}, Mode: policy.ModeDefault}); v.Decision == policy.Allow {
+	if v := e.WithoutAlwaysAllow().Check(policy.Call{Name: tools.ShellName, Args: map[string]any{"command": "git status"}, Mode: policy.ModeDefault}); v.Decision == policy.Allow {
 		t.Error("WithoutAlwaysAllow kept the saved rule")
 	}
 	b, _ := os.ReadFile(path)

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,7 +96,7 @@ func checkRule(t *testing.T, r *Rule, tier Tier) {
 		t.Errorf("rule %+v: no tool name", r)
 	case tier == TierExtension && r.Decision == Allow:
 		t.Errorf("rule %+v: an extension's allow was kept", r)
-	case r.CommandPrefix != "" && r.ToolName != ShellToolName:
+	case r.CommandPrefix != "" && r.ToolName != tools.ShellName:
 		t.Errorf("rule %+v: a command prefix for another tool", r)
 	}
 	if r.CommandPrefix == "" {
@@ -165,7 +167,7 @@ func fuzzEngine(t *testing.T, prefix string, decision Decision) *Engine {
 }
 
 func shellCall(command string) Call {
-	return Call{Name: ShellToolName, Args: map[string]any{"command": command}, Mode: ModeDefault}
+	return Call{Name: tools.ShellName, Args: map[string]any{"command": command}, Mode: ModeDefault}
 }
 
 // notNamed says what in command a rule naming prefix (plain words) does

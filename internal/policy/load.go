@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+
 	"cmp"
 	"errors"
 	"fmt"
@@ -349,7 +351,7 @@ func (f *ruleFields) checkToolNames(t map[string]any) ([]string, error) {
 	shellSugar := f.prefixes != nil || f.commandRegex != ""
 	switch {
 	case !hasToolName && shellSugar:
-		f.toolNames = []string{ShellToolName}
+		f.toolNames = []string{tools.ShellName}
 	case !hasToolName && f.mcpName != "":
 		f.toolNames = []string{"*"}
 	case !hasToolName:
@@ -358,7 +360,7 @@ func (f *ruleFields) checkToolNames(t map[string]any) ([]string, error) {
 	if shellSugar {
 		_, isString := t["toolName"].(string)
 		switch {
-		case hasToolName && (!isString || f.toolNames[0] != ShellToolName):
+		case hasToolName && (!isString || f.toolNames[0] != tools.ShellName):
 			return nil, errors.New(`commandPrefix and commandRegex can only be used with toolName = "run_shell_command" (not an array)`)
 		case f.args != "":
 			return nil, errors.New("cannot use both commandPrefix/commandRegex and argsPattern")

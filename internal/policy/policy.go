@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+
 	"cmp"
 	"regexp"
 	"slices"
@@ -58,10 +60,6 @@ func (t Tier) String() string {
 	return "default"
 }
 
-// ShellToolName is the tool whose commands commandPrefix and commandRegex
-// speak of.
-const ShellToolName = "run_shell_command"
-
 // MCPPrefix starts the name of every MCP tool as policies name it:
 // mcp_SERVER_TOOL.
 const MCPPrefix = "mcp_"
@@ -81,7 +79,7 @@ func MCPToolName(server, tool string) string {
 
 // legacyAliases are tools' former names, which rules may still use, each
 // with its name now (a list, not a map: no work at start-up).
-var legacyAliases = [...]struct{ old, now string }{{"search_file_content", "grep_search"}}
+var legacyAliases = [...]struct{ old, now string }{{"search_file_content", tools.GrepSearchName}}
 
 // Rule is one [[rule]] of a file, one per tool name and command prefix
 // it lists.
@@ -192,7 +190,7 @@ func (e *Engine) Check(c Call) Verdict {
 	if e == nil || len(e.rules) == 0 {
 		return Verdict{}
 	}
-	if c.Name == ShellToolName {
+	if c.Name == tools.ShellName {
 		if command, ok := c.Args["command"].(string); ok {
 			return e.checkShell(c, command)
 		}

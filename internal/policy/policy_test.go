@@ -1,6 +1,8 @@
 package policy_test
 
 import (
+	"github.com/gemini-ls/gemini-ls/internal/tools"
+
 	"os"
 	"path/filepath"
 	"slices"
@@ -34,7 +36,7 @@ func writeDir(t *testing.T, files map[string]string) string {
 }
 
 func shell(command string) policy.Call {
-	return policy.Call{Name: policy.ShellToolName, Args: map[string]any{"command": command}, Mode: policy.ModeDefault}
+	return policy.Call{Name: tools.ShellName, Args: map[string]any{"command": command}, Mode: policy.ModeDefault}
 }
 
 func mcp(server, tool string) policy.Call {
@@ -459,7 +461,7 @@ priority = 100
 		{"glob", policy.ModeDefault, true},
 		{"glob", policy.ModeYolo, false},
 		{"read_file", policy.ModeDefault, false},
-		{policy.ShellToolName, policy.ModeDefault, false}, // git status is allowed
+		{tools.ShellName, policy.ModeDefault, false}, // git status is allowed
 	} {
 		if got := e.Excludes(policy.Call{Name: tc.name, Mode: tc.mode}, 0); got != tc.want {
 			t.Errorf("Excludes(%s in %s) = %v, want %v", tc.name, tc.mode, got, tc.want)

@@ -51,6 +51,17 @@ func UpdateSettings(doc string) (string, error) {
 	return strings.Replace(doc, SettingsBegin+inside+SettingsEnd, SettingsBegin+SettingsTable()+SettingsEnd, 1), nil
 }
 
+// Replace returns text with content between the markers begin and end,
+// and an error naming what (the part they mark) when they are missing,
+// out of order or there twice.
+func Replace(text, begin, end, what, content string) (string, error) {
+	inside, err := between(text, begin, end, what)
+	if err != nil {
+		return "", err
+	}
+	return strings.Replace(text, begin+inside+end, begin+content+end, 1), nil
+}
+
 // between is the text between begin and end in text, and an error
 // naming what (the part they mark) when they are missing, out of order
 // or there twice.

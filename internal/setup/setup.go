@@ -24,6 +24,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/checkpoint"
+	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/codeassist"
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
@@ -281,34 +282,74 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	o, set := b.opts, b.Settings
+	set := b.Settings
+	system, err := b.isolate(ctx, set)
+	if err != nil {
+		return nil, err
+	}
+	creds, gen, ok := b.credentials()
+	if !ok {
+		return b, nil
+	}
+	b.startMemory(set)
+	p := agentParts{gen: gen, authType: creds.Type, system: system, retry: b.retryPolicy(set)}
+	b.Skills = b.discoverSkills(set)
+	b.Agents = b.discoverAgents(ctx, set)
+	b.Hooks = b.hooks(set)
+	p.tracker = b.trackerDir(set)
+	b.Tools = b.buildTools(ctx, set, p)
+	p.keys, p.trusted = b.allowedTools(set)
+	p.store, p.retention, p.maxTurns = b.sessionLimits(set)
+	b.Checkpoints = b.checkpoints(b.opts, set)
+	b.Policy = b.loadPolicies(set, extensionPolicies(b.Extensions))
+	b.telemetry = b.startTelemetry(ctx, set, creds)
+	b.remote = newRemoteAgents(remote.Options{LookupEnv: b.lookupEnv})
+	b.Agent = agent.New(b.agentConfig(set, p))
+	return b, nil
+}
+
+// isolate settles what keeps the agent's commands in bounds (the
+// environment's redaction, the shell, the sandbox) and reads the system
+// prompt, telling what an untrusted folder's environment withheld.
+func (b *Built) isolate(ctx context.Context, set settings.Settings) (systemPrompt, error) {
 	r := set.Security.EnvironmentVariableRedaction
 	b.Redaction = envredact.Policy{Enabled: r.Enabled, Allowed: r.Allowed, Blocked: r.Blocked}
 	b.Shell = osshell.Local()
+	var err error
 	if b.Sandbox, err = b.sandbox(ctx, set); err != nil {
-		return nil, err
+		return systemPrompt{}, err
 	}
 	system, err := loadSystemPrompt(b.Getenv, projectDir(b.projectRoots), b.Trust.Untrusted())
 	if err != nil {
-		return nil, err
+		return systemPrompt{}, err
 	}
 	b.tellUntrusted(system.withheld)
-	creds, err := resolveAuth(set.Security.Auth, b.Getenv)
-	var gen auth.ContentGenerator
+	return system, nil
+}
+
+// credentials are the settings' credentials and the generator that
+// reaches the model with them. Without credentials, b.AuthErr says why,
+// and ok is false unless the front end builds without them: then what
+// needs no model (/help, /tools, /mcp) works, and a model call says why
+// not.
+func (b *Built) credentials() (creds auth.Auth, gen auth.ContentGenerator, ok bool) {
+	o := b.opts
+	creds, err := resolveAuth(b.Settings.Security.Auth, b.Getenv)
 	if err != nil {
 		b.AuthErr = err
-		if !o.WithoutCredentials {
-			return b, nil
-		}
-		// Built all the same: what needs no model (/help, /tools, /mcp)
-		// works without credentials, and a model call says why not.
-		gen = auth.Unavailable(err)
-	} else {
-		creds.Version = o.Version
-		// The generator makes its client on the first prompt.
-		gen = auth.NewGenerator(creds, auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
-		b.generator = gen
+		return creds, auth.Unavailable(err), o.WithoutCredentials
 	}
+	creds.Version = o.Version
+	// The generator makes its client on the first prompt.
+	gen = auth.NewGenerator(creds, auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
+	b.generator = gen
+	return creds, gen, true
+}
+
+// startMemory makes the memory loader, lets the model edit the global
+// memory file, and sets the files the workspace ignores.
+func (b *Built) startMemory(set settings.Settings) {
+	o := b.opts
 	b.memory = memory.New(memory.Config{
 		Workspace:  o.Workspace,
 		UserDir:    settings.UserDir(b.Getenv),
@@ -324,22 +365,36 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		}
 	}
 	o.Workspace.SetIgnoreFiles(ignoreFiles(set.Context.FileFiltering))
-	plan := b.Plan
-	retry := b.retryPolicy(set)
-	b.Skills = b.discoverSkills(set)
-	b.Agents = b.discoverAgents(ctx, set)
-	b.Hooks = b.hooks(set)
-	tracker := b.trackerDir(set)
-	b.Tools = toolset.Build(ctx, toolset.Config{
+}
+
+// agentParts are what Build makes on its way to the agent that Built
+// does not keep.
+type agentParts struct {
+	gen       auth.ContentGenerator
+	authType  string
+	system    systemPrompt
+	retry     dialog.RetryPolicy
+	tracker   tools.TrackerDir
+	keys      []string // the permission keys that run without asking
+	trusted   []string // the tools that run without asking
+	store     *sessionstore.Store
+	retention *sessionstore.Retention
+	maxTurns  int
+}
+
+// buildTools builds the tools: the built-in ones and the MCP servers'.
+func (b *Built) buildTools(ctx context.Context, set settings.Settings, p agentParts) *toolset.Set {
+	o := b.opts
+	return toolset.Build(ctx, toolset.Config{
 		Tools: tools.Options{
 			Skills:      b.Skills,
-			Plan:        plan,
+			Plan:        b.Plan,
 			Workspace:   o.Workspace,
-			Utility:     agent.NewUtility(gen, retry),
+			Utility:     agent.NewUtility(p.gen, p.retry),
 			Memory:      b.memory,
 			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction, Shell: b.Shell},
 			Diagnostics: o.Diagnostics,
-			Tracker:     tracker,
+			Tracker:     p.tracker,
 			CodeIntel:   b.codeIntel(set),
 		},
 		Settings:      set,
@@ -353,16 +408,28 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 
 		MCPSessionDisabled: o.mcpSessionDisabled,
 	})
+}
+
+// allowedTools are tools.allowed's permission keys and tools, which run
+// without asking.
+func (b *Built) allowedTools(set settings.Settings) (keys, trusted []string) {
 	allowed := toolset.ParseAllowed(set.Tools.Allowed, set.MCPServers)
 	for _, err := range allowed.Unsupported {
-		o.Warn("part of tools.allowed is not used", err)
+		b.opts.Warn("part of tools.allowed is not used", err)
 	}
-	keys, trusted := allowed.Keys, allowed.Tools
+	keys, trusted = allowed.Keys, allowed.Tools
 	for _, name := range allowed.Tools {
 		if t, ok := b.Tools.Registry.Get(name); ok && tools.AnnotationsOf(t).EditsFiles {
 			keys = append(keys, tools.EditKey) // edits are confirmed as one kind
 		}
 	}
+	return keys, trusted
+}
+
+// sessionLimits are where sessions are saved (nil: they are not), how
+// long they are kept, and how many turns one may take (0: no limit).
+func (b *Built) sessionLimits(set settings.Settings) (*sessionstore.Store, *sessionstore.Retention, int) {
+	o := b.opts
 	store, err := OpenSessions(b.Getenv, firstRoot(b.projectRoots), o.Logger)
 	if err != nil {
 		o.Warn("sessions will not be saved", err)
@@ -376,18 +443,20 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	if !set.Model.UnlimitedTurns() {
 		maxTurns = set.Model.MaxSessionTurns
 	}
-	b.Checkpoints = b.checkpoints(o, set)
-	b.Policy = b.loadPolicies(set, extensionPolicies(b.Extensions))
-	b.telemetry = b.startTelemetry(ctx, set, creds)
-	b.remote = newRemoteAgents(remote.Options{LookupEnv: b.lookupEnv})
-	b.Agent = agent.New(agent.Config{
-		Generator:            gen,
+	return store, retention, maxTurns
+}
+
+// agentConfig is the agent's configuration, from what Build made.
+func (b *Built) agentConfig(set settings.Settings, p agentParts) agent.Config {
+	o := b.opts
+	return agent.Config{
+		Generator:            p.gen,
 		Model:                b.Model,
 		Tools:                b.Tools.Registry,
 		Workspace:            o.Workspace,
 		Resources:            mcpResources{b.Tools},
 		NoReferenceSearch:    !set.Context.FileFiltering.SearchesReferences(),
-		Store:                store,
+		Store:                p.store,
 		Memory:               b.memory,
 		Skills:               b.skillSource(),
 		Agents:               b.agentSource(),
@@ -408,33 +477,32 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		NoPlanRouting:        !set.General.Plan.RoutesByMode(),
 		Untrusted:            b.NotTrusted() != nil,
 		Sandboxed:            b.Sandbox.Enabled(),
-		AllowedKeys:          keys,
-		TrustedTools:         trusted,
+		AllowedKeys:          p.keys,
+		TrustedTools:         p.trusted,
 		Policy:               b.Policy,
 		Shell:                b.Shell.Kind,
 		AlwaysAllow:          b.alwaysAllow(set),
 		Protected:            b.protectedFiles(set),
-		MaxTurns:             maxTurns,
+		MaxTurns:             p.maxTurns,
 		DisableLoopDetection: set.Model.DisableLoopDetection,
 		Logger:               o.Logger,
-		AuthType:             creds.Type,
+		AuthType:             p.authType,
 		Telemetry:            b.telemetry,
-		Retry:                retry,
+		Retry:                p.retry,
 		Thinking:             true,
-		Retention:            retention,
+		Retention:            p.retention,
 		RetentionOnce:        o.Told.expiry(firstRoot(b.projectRoots)),
 
-		SystemPrompt:         system.override,
-		SystemPromptOverride: system.overridden,
-		WriteSystemPrompt:    system.writeTo,
+		SystemPrompt:         p.system.override,
+		SystemPromptOverride: p.system.overridden,
+		WriteSystemPrompt:    p.system.writeTo,
 
 		TopicNarration: set.TopicNarration(),
-		TrackerDir:     tracker,
+		TrackerDir:     p.tracker,
 
 		CompressionThreshold: set.Model.EffectiveCompressionThreshold(),
 		ThinkingBudget:       thinkingBudget(set.ThinkingBudgetFor(b.Model)),
-	})
-	return b, nil
+	}
 }
 
 // hooks runs the hooks the settings configure, then the enabled

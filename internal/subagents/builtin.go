@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/models"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // The built-in agents' names.
@@ -91,7 +92,7 @@ func codebaseInvestigator(c BuiltInContext) Definition {
 		Thinking:     thinking,
 		// 0.61's four, and gemini-ls's navigate_code where a language
 		// server answers (a tool not declared is left out).
-		Tools:    []string{"list_directory", "read_file", "glob", "grep_search", "navigate_code"},
+		Tools:    []string{tools.ListDirectoryName, tools.ReadFileName, tools.GlobName, tools.GrepSearchName, tools.NavigateCodeName},
 		MaxTurns: 50,
 		Timeout:  10 * time.Minute,
 		Output: &Output{
@@ -155,7 +156,7 @@ func cliHelp() Definition {
 		Temperature: ptr(0.1),
 		TopP:        ptr(0.95),
 		Thinking:    &Thinking{IncludeThoughts: true, Budget: ptr(int32(-1))},
-		Tools:       []string{"get_internal_docs"},
+		Tools:       []string{tools.GetInternalDocsName},
 		MaxTurns:    10,
 		Timeout:     3 * time.Minute,
 		Output: &Output{

@@ -5,21 +5,8 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
-
-// builtinToolNames is 0.61's ALL_BUILTIN_TOOL_NAMES
-// (chunk-JDPZ4CE3.js:283219): what a Markdown agent's tools may name
-// besides MCP and discovered tools.
-var builtinToolNames = []string{
-	"glob", "write_todos", "write_file", "google_web_search", "web_fetch",
-	"replace", "run_shell_command", "grep_search", "read_many_files",
-	"read_file", "list_directory", "activate_skill", "ask_user",
-	"tracker_create_task", "tracker_update_task", "tracker_get_task",
-	"tracker_list_tasks", "tracker_add_dependency", "tracker_visualize",
-	"get_internal_docs", "enter_plan_mode", "exit_plan_mode",
-	"update_topic", "complete_task", "invoke_agent", "read_mcp_resource",
-	"list_mcp_resources",
-}
 
 // legacyToolNames are 0.61's TOOL_LEGACY_ALIASES: old names still taken.
 var legacyToolNames = []string{"search_file_content"}
@@ -36,7 +23,7 @@ var (
 // "mcp_SERVER_*".
 func ValidToolName(name string, wildcards bool) bool {
 	switch {
-	case slices.Contains(builtinToolNames, name), slices.Contains(legacyToolNames, name):
+	case slices.Contains(tools.CLINames(), name), slices.Contains(legacyToolNames, name):
 		return true
 	case strings.HasPrefix(name, "discovered_tool_"):
 		return true

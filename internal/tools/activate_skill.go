@@ -16,10 +16,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
-// ActivateSkillName is the tool that gives the model a skill's
-// instructions and resources (skills).
-const ActivateSkillName = "activate_skill"
-
 // activateSkillTool is Gemini CLI's activate_skill (activate-skill.ts):
 // its declaration names the enabled skills as they are now.
 type activateSkillTool struct {
@@ -140,7 +136,7 @@ func (c *activateSkillCall) Title() string {
 // later activations, as Gemini CLI's policy update for the tool does.
 func (c *activateSkillCall) Confirmation() *Confirmation {
 	return &Confirmation{
-		Kind:  "info",
+		Kind:  dialog.ConfirmInfo,
 		Title: "Activate Skill: " + c.name,
 		Details: "You are about to enable the specialized agent skill **" + c.name + "**.\n\n" +
 			"**Description:**\n" + c.skill.Description + "\n\n" +

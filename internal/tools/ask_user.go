@@ -15,10 +15,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// AskUserName is the tool with which the model asks the user questions,
-// as Gemini CLI names it.
-const AskUserName = "ask_user"
-
 // KindCommunicate: the call talks with the user (Gemini CLI's
 // Kind.Communicate); it changes nothing and needs no approval, since
 // asking is the user's involvement.
@@ -144,7 +140,7 @@ func (q askQuestion) options() []askOption {
 // others.
 func (q askQuestion) asked() dialog.Question {
 	opts := q.options()
-	out := dialog.Question{Kind: AskUserName, Title: q.Header, Text: q.Question, Multiple: q.Type == questionChoice && q.MultiSelect, FreeText: true}
+	out := dialog.Question{Kind: dialog.QuestionAskUser, Title: q.Header, Text: q.Question, Multiple: q.Type == questionChoice && q.MultiSelect, FreeText: true}
 	for i, o := range opts {
 		out.Options = append(out.Options, dialog.Option{ID: strconv.Itoa(i), Label: o.Label, Description: o.Description})
 	}

@@ -13,19 +13,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
-// Names of the built-in tools, as the model calls them.
-const (
-	ListDirectoryName = "list_directory"
-	ReadFileName      = "read_file"
-	WriteFileName     = "write_file"
-	ReplaceName       = "replace"
-	GlobName          = "glob"
-	GrepSearchName    = "grep_search"
-	ShellName         = "run_shell_command"
-	WebFetchName      = "web_fetch"
-	WebSearchName     = "google_web_search"
-)
-
 // Options configure the built-in tools.
 type Options struct {
 	// Workspace is what the file tools read and resolve paths against.

@@ -13,11 +13,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// CompleteTaskName is the tool a subagent ends its run with, handing in
-// its report (Gemini CLI 0.61's CompleteTaskTool, bundle
-// chunk-JDPZ4CE3.js:348602-348690).
-const CompleteTaskName = "complete_task"
-
 // TaskOutput is the report complete_task takes: its parameter's name,
 // description and JSON schema, and Format, which makes the text the
 // calling agent reads of it (nil: the report itself when a string, else

@@ -25,9 +25,6 @@ import (
 // files it may read, as read_file decides (inside the workspace, not
 // ignored), and how many were left out, never which.
 
-// GetDiagnosticsName is the tool's name.
-const GetDiagnosticsName = "get_diagnostics"
-
 const (
 	// maxListedDiagnostics bounds what get_diagnostics lists; the least
 	// severe are left out first, and counted.

@@ -20,9 +20,6 @@ import (
 // name gemini-ls where 0.61's name Gemini CLI. It is no tool of the main
 // agent's: 0.61 gives it to cli_help alone (chunk-JDPZ4CE3.js:339188).
 
-// GetInternalDocsName is get_internal_docs's name.
-const GetInternalDocsName = "get_internal_docs"
-
 // NewGetInternalDocs is get_internal_docs over docs, the documentation
 // by its paths (geminils.Docs()). docs is trusted not to lead outside
 // itself (an embed.FS has no symbolic links); the model's path is kept

@@ -119,146 +119,208 @@ func (c *globCall) Title() string {
 func (c *globCall) Confirmation() *Confirmation { return nil }
 
 func (c *globCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
+	problem, err := c.dirProblem()
+	if err != nil {
+		return Result{}, err
+	}
+	if problem != "" {
+		return failure(problem), nil
+	}
+	w := &globWalk{
+		c:             c,
+		m:             newGlobMatcher(c.match, c.caseSensitive),
+		found:         newestFiles{limit: c.maxFiles},
+		ignoredBudget: c.ignoredBudget,
+	}
+	omitted, timedOut, err := w.run(ctx)
+	if err != nil {
+		return Result{}, err
+	}
+	note, displayNote := globNotes(omitted, timedOut, c.timeout)
+	return c.report(w, note, displayNote), nil
+}
+
+// dirProblem is what the model is told when the directory to search is
+// not one, or "".
+func (c *globCall) dirProblem() (string, error) {
 	isDir, err := c.ws.Stat(c.dir)
 	if errors.Is(err, workspace.ErrNotExist) {
-		return failure("Path does not exist: " + c.dir), nil
+		return "Path does not exist: " + c.dir, nil
 	}
 	if err != nil {
-		return Result{}, fmt.Errorf("checking %s: %w", c.dir, err)
+		return "", fmt.Errorf("checking %s: %w", c.dir, err)
 	}
 	if !isDir {
-		return failure("Path is not a directory: " + c.dir), nil
+		return "Path is not a directory: " + c.dir, nil
 	}
+	return "", nil
+}
 
-	pattern := c.match
-	if !c.caseSensitive {
+// globMatcher matches a glob's pattern against slash-separated paths.
+type globMatcher struct {
+	pattern       string // lower-cased unless caseSensitive
+	caseSensitive bool
+	// "**/P" with no "/" in P matches a path whose last name P matches:
+	// a walk matches every file, and the name alone is quicker.
+	name     string
+	nameOnly bool
+	// "**/*.go" and the like: the name's ending is all there is to match.
+	suffix     string
+	suffixOnly bool
+}
+
+func newGlobMatcher(pattern string, caseSensitive bool) globMatcher {
+	if !caseSensitive {
 		pattern = strings.ToLower(pattern)
 	}
+	m := globMatcher{pattern: pattern, caseSensitive: caseSensitive}
+	m.name, m.nameOnly = strings.CutPrefix(pattern, "**/")
+	m.nameOnly = m.nameOnly && !strings.Contains(m.name, "/")
+	m.suffix, m.suffixOnly = strings.CutPrefix(m.name, "*")
+	m.suffixOnly = m.suffixOnly && m.nameOnly && !strings.ContainsAny(m.suffix, "*?[]{}\\")
+	return m
+}
+
+func (m globMatcher) matches(rel string) bool {
+	p := m.pattern
+	if m.nameOnly {
+		rel, p = path.Base(rel), m.name
+	}
+	if !m.caseSensitive {
+		rel = strings.ToLower(rel)
+	}
+	if m.suffixOnly {
+		return strings.HasSuffix(rel, m.suffix)
+	}
+	return doublestar.MatchUnvalidated(p, rel)
+}
+
+// globWalk is one walk of a glob: what it finds, and counts.
+type globWalk struct {
+	c *globCall
+	m globMatcher
 	// mu guards what the walk finds, as it calls from every core.
-	var mu sync.Mutex
-	found := newestFiles{limit: c.maxFiles}
-	gitIgnored := 0
+	mu         sync.Mutex
+	found      newestFiles
+	gitIgnored int
 	// Ignored directories are walked too, to count the matches they hide
 	// as Gemini CLI reports them. Big ignored trees (build output,
 	// virtualenvs) are only counted up to a budget; the count is then a
-	// lower bound, and says so.
-	ignoredBudget, ignoredCut := c.ignoredBudget, false
-	// spendIgnored reports whether an ignored entry is still within the
-	// budget; past it the entry is neither entered nor counted.
-	spendIgnored := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		if ignoredBudget--; ignoredBudget < 0 {
-			ignoredCut = true
-			return false
-		}
-		return true
-	}
-	// "**/P" with no "/" in P matches a path whose last name P matches:
-	// a walk matches every file, and the name alone is quicker.
-	name, nameOnly := strings.CutPrefix(pattern, "**/")
-	nameOnly = nameOnly && !strings.Contains(name, "/")
-	// "**/*.go" and the like: the name's ending is all there is to match.
-	suffix, suffixOnly := strings.CutPrefix(name, "*")
-	suffixOnly = suffixOnly && nameOnly && !strings.ContainsAny(suffix, "*?[]{}\\")
-	matches := func(rel string) bool {
-		p := pattern
-		if nameOnly {
-			rel, p = path.Base(rel), name
-		}
-		if !c.caseSensitive {
-			rel = strings.ToLower(rel)
-		}
-		if suffixOnly {
-			return strings.HasSuffix(rel, suffix)
-		}
-		return doublestar.MatchUnvalidated(p, rel)
-	}
+	// lower bound, and says so (ignoredCut).
+	ignoredBudget int
+	ignoredCut    bool
+}
+
+// run walks the directory, until the glob's timeout at most (timedOut).
+func (w *globWalk) run(ctx context.Context) (omitted workspace.Omitted, timedOut bool, err error) {
+	c := w.c
 	// The files that match are stat-ed as they are listed, for sorting.
-	opts := workspace.WalkOptions{Stat: func(path string) bool { return matches(relSlash(c.dir, path)) }, LiftGitIgnore: c.liftGitIgnore}
-	prefix := newPatternDirs(pattern)
+	opts := workspace.WalkOptions{Stat: func(path string) bool { return w.m.matches(relSlash(c.dir, path)) }, LiftGitIgnore: c.liftGitIgnore}
+	prefix := newPatternDirs(w.m.pattern)
 	walkCtx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	omitted, err := c.ws.Walk(walkCtx, c.dir, opts, func(e workspace.DirEntry) error {
+	omitted, err = c.ws.Walk(walkCtx, c.dir, opts, func(e workspace.DirEntry) error {
 		rel := relSlash(c.dir, e.Path)
 		if e.IsDir && prefix.holdsNoMatch(rel, c.caseSensitive) {
 			return fs.SkipDir
 		}
-		if matchesAny(c.ignore, rel, c.caseSensitive) {
-			if e.IsDir {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		ignored := e.Ignored
-		if ignored && !spendIgnored() {
-			if e.IsDir {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if e.IsDir || !matches(rel) {
-			return nil
-		}
-		if ignored {
-			mu.Lock()
-			defer mu.Unlock()
-			gitIgnored++
-			return nil
-		}
-		// Taken outside the lock: a symlink's is a stat of its target.
-		info, err := c.ws.Info(e)
-		if errors.Is(err, workspace.ErrNotExist) {
-			return nil // removed since the walk listed it
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		found.add(dated{entry: e, mod: info.ModTime}) // unknown (err): oldest
-		return nil
+		return w.visit(e, rel)
 	})
-	timedOut := err != nil && ctx.Err() == nil && walkCtx.Err() != nil
+	timedOut = err != nil && ctx.Err() == nil && walkCtx.Err() != nil
 	switch {
 	case ctx.Err() != nil:
-		return Result{}, ctx.Err()
+		return omitted, false, ctx.Err()
 	case err != nil && !timedOut:
-		return Result{}, fmt.Errorf("searching %s: %w", c.dir, err)
+		return omitted, false, fmt.Errorf("searching %s: %w", c.dir, err)
 	}
+	return omitted, timedOut, nil
+}
+
+// visit takes the entry e (at rel) of the walk: a file that matches is
+// found, or counted if ignored.
+func (w *globWalk) visit(e workspace.DirEntry, rel string) error {
+	if matchesAny(w.c.ignore, rel, w.c.caseSensitive) || (e.Ignored && !w.spendIgnored()) {
+		if e.IsDir {
+			return fs.SkipDir
+		}
+		return nil
+	}
+	if e.IsDir || !w.m.matches(rel) {
+		return nil
+	}
+	if e.Ignored {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.gitIgnored++
+		return nil
+	}
+	// Taken outside the lock: a symlink's is a stat of its target.
+	info, err := w.c.ws.Info(e)
+	if errors.Is(err, workspace.ErrNotExist) {
+		return nil // removed since the walk listed it
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.found.add(dated{entry: e, mod: info.ModTime}) // unknown (err): oldest
+	return nil
+}
+
+// spendIgnored reports whether an ignored entry is still within the
+// budget; past it the entry is neither entered nor counted.
+func (w *globWalk) spendIgnored() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ignoredBudget--; w.ignoredBudget < 0 {
+		w.ignoredCut = true
+		return false
+	}
+	return true
+}
+
+// globNotes are what the result adds about a search cut short: for the
+// model, and for the user (display).
+func globNotes(omitted workspace.Omitted, timedOut bool, timeout time.Duration) (note, display string) {
 	var notes []string
 	if timedOut {
-		notes = append(notes, fmt.Sprintf("(the search stopped after %s; these are the files found by then: search a narrower path or pattern to see the rest)", c.timeout))
+		notes = append(notes, fmt.Sprintf("(the search stopped after %s; these are the files found by then: search a narrower path or pattern to see the rest)", timeout))
 	}
 	if n := omittedNote(omitted); n != "" {
 		notes = append(notes, n)
 	}
-	note, displayNote := "", ""
-	if len(notes) > 0 {
-		note, displayNote = "\n\n"+strings.Join(notes, "\n"), " "+strings.Join(notes, " ")
+	if len(notes) == 0 {
+		return "", ""
 	}
-	files := found.sorted()
+	return "\n\n" + strings.Join(notes, "\n"), " " + strings.Join(notes, " ")
+}
+
+// report is the result of the walk w, with its notes.
+func (c *globCall) report(w *globWalk, note, displayNote string) Result {
+	files := w.found.sorted()
 	if len(files) == 0 {
 		msg := fmt.Sprintf("No files found matching pattern \"%s\" within %s", c.pattern, quoteName(c.dir))
-		return Result{Output: msg + note, Display: "No files found." + displayNote}, nil
+		return Result{Output: msg + note, Display: "No files found." + displayNote}
 	}
+	matched := w.found.matched
 	var b strings.Builder
-	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", found.matched, c.pattern, quoteName(c.dir))
+	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", matched, c.pattern, quoteName(c.dir))
 	switch {
-	case ignoredCut:
-		fmt.Fprintf(&b, " (at least %d additional files were ignored)", gitIgnored)
-	case gitIgnored > 0:
-		fmt.Fprintf(&b, " (%d additional files were ignored)", gitIgnored)
+	case w.ignoredCut:
+		fmt.Fprintf(&b, " (at least %d additional files were ignored)", w.gitIgnored)
+	case w.gitIgnored > 0:
+		fmt.Fprintf(&b, " (%d additional files were ignored)", w.gitIgnored)
 	}
 	b.WriteString(", sorted by modification time (newest first)")
-	display := fmt.Sprintf("Found %d matching file(s).", found.matched)
-	if unlisted := found.matched - len(files); unlisted > 0 {
+	display := fmt.Sprintf("Found %d matching file(s).", matched)
+	if unlisted := matched - len(files); unlisted > 0 {
 		fmt.Fprintf(&b, "; the newest %d are listed, %d more are not: search a narrower path or pattern to see them", len(files), unlisted)
-		display = fmt.Sprintf("Found %d matching file(s); the newest %d listed.", found.matched, len(files))
+		display = fmt.Sprintf("Found %d matching file(s); the newest %d listed.", matched, len(files))
 	}
 	b.WriteString(":")
 	for _, e := range files {
 		b.WriteString("\n" + quoteName(e.Path))
 	}
 	b.WriteString(note)
-	return Result{Output: b.String(), Display: display + displayNote}, nil
+	return Result{Output: b.String(), Display: display + displayNote}
 }
 
 // newestFiles keeps the limit most recently modified of the files added

@@ -8,14 +8,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// InvokeAgentName is the tool that hands a task to a subagent (Gemini CLI
-// 0.61's AgentTool, AGENT_TOOL_NAME, bundle chunk-JDPZ4CE3.js:283192).
-const InvokeAgentName = "invoke_agent"
-
-// KindAgent is the kind of a call that runs a subagent (0.61's
-// Kind.Agent).
-const KindAgent dialog.Kind = "agent"
-
 // Delegator runs the subagent called agentName on prompt for the call
 // being executed, and returns what the calling model reads of its run.
 // The agent's turn gives one in CallInfo; it ends with ctx.
@@ -43,7 +35,7 @@ func NewInvokeAgent(agents AgentNames) Tool {
 	return Define(Spec{
 		Name:        InvokeAgentName,
 		Description: "Invoke a subagent to perform a specific task or investigation.",
-		Annotations: Annotations{Kind: KindAgent, Delegates: true},
+		Annotations: Annotations{Kind: dialog.KindAgent, Delegates: true},
 		Aliases:     []string{"AgentTool"},
 	}, func(p invokeAgentParams) (Call, error) {
 		if agents == nil || !agents.HasAgent(p.AgentName) {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
 type agentSet map[string]bool
@@ -47,7 +49,7 @@ func TestInvokeAgentBuild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Title() != "Delegating to agent 'helper'" || kindOf(tool) != KindAgent || c.Confirmation() != nil {
+	if c.Title() != "Delegating to agent 'helper'" || kindOf(tool) != dialog.KindAgent || c.Confirmation() != nil {
 		t.Errorf("call %q %q %v", c.Title(), kindOf(tool), c.Confirmation())
 	}
 	if _, err := c.Execute(context.Background(), CallInfo{}); err == nil {

@@ -23,9 +23,6 @@ import (
 // the model may not read (outside the roots, ignored: as read_file
 // decides).
 
-// NavigateCodeName is the tool's name.
-const NavigateCodeName = "navigate_code"
-
 type navigateCodeParams struct {
 	Operation  string `json:"operation" jsonschema:"What to find: definition, type_definition, implementation, references, hover, document_symbols, workspace_symbols, incoming_calls (who calls it) or outgoing_calls (what it calls)."`
 	FilePath   string `json:"file_path,omitempty" jsonschema:"The file holding the symbol (or, for document_symbols, the file to outline): absolute, or relative to the workspace root. Not needed for workspace_symbols."`

@@ -21,15 +21,6 @@ import (
 // refuses is the agent's approval service's to decide; these tools only
 // say which mode the session takes next (Result.Mode).
 
-// Names of the planning tools, as the model calls them.
-const (
-	EnterPlanModeName = "enter_plan_mode"
-	ExitPlanModeName  = "exit_plan_mode"
-)
-
-// PlanQuestionKind is the Question.Kind of exit_plan_mode's approval.
-const PlanQuestionKind = "plan_approval"
-
 // The options of the plan approval, by the mode each approves into.
 const (
 	PlanApproveAutoEdit = string(dialog.ApprovalAutoEdit)
@@ -102,7 +93,7 @@ func (c enterPlanModeCall) Confirmation() *Confirmation {
 	if c.unattended {
 		return nil
 	}
-	return &Confirmation{Kind: "plan", Title: "Enter Plan Mode", Details: "This will restrict the agent to read-only tools to allow for safe planning."}
+	return &Confirmation{Kind: dialog.ConfirmPlan, Title: "Enter Plan Mode", Details: "This will restrict the agent to read-only tools to allow for safe planning."}
 }
 
 // Execute switches the session to plan mode and makes the plans
@@ -209,6 +200,9 @@ func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for
 // Location is the plan, which the front ends show while it is approved.
 func (c *exitPlanModeCall) Location() (string, int) { return c.path, 0 }
 
+// Present says the call presents its plan for approval.
+func (*exitPlanModeCall) Present(d *dialog.ToolCall) { d.PresentsPlan = true }
+
 // Confirmation is nil: the plan approval is the question, put by Execute.
 func (*exitPlanModeCall) Confirmation() *Confirmation { return nil }
 
@@ -260,7 +254,7 @@ const maxPlanSize = 1 << 20
 // keep planning.
 func PlanQuestion(path, plan string) dialog.Question {
 	return dialog.Question{
-		Kind:  PlanQuestionKind,
+		Kind:  dialog.QuestionPlanApproval,
 		Title: "Plan Approval",
 		Text:  plan,
 		Options: []dialog.Option{

@@ -283,3 +283,20 @@ func buildInError(t *testing.T, tool Tool, dir string, args map[string]any) stri
 	}
 	return err.Error()
 }
+
+// exit_plan_mode presents its plan: the front ends open the file for the
+// user to read while they approve it, knowing the call by that alone.
+func TestExitPlanModePresentsItsPlan(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{".gemini/plans/p.md": "# Plan\n"})
+	opts := Options{Plan: PlanOptions{Enabled: true}}
+	tool := tw.tool(ExitPlanModeName, opts)
+	call, err := tool.(SessionTool).BuildIn(SessionScope{PlansDir: tw.abs(".gemini/plans")}, map[string]any{"plan_filename": "p.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d dialog.ToolCall
+	Present(tool, call, &d)
+	if !d.PresentsPlan || d.Path != tw.abs(".gemini/plans/p.md") || d.Todos != nil {
+		t.Errorf("exit_plan_mode is presented as %+v, want its plan", d)
+	}
+}

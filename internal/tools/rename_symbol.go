@@ -19,9 +19,6 @@ import (
 // changed, or the server's refusal in its words. Files the model may
 // not read are never changed: a rename reaching one is refused whole.
 
-// RenameSymbolName is the tool's name.
-const RenameSymbolName = "rename_symbol"
-
 type renameSymbolParams struct {
 	FilePath   string `json:"file_path" jsonschema:"The file holding the symbol: absolute, or relative to the workspace root."`
 	Line       int    `json:"line" jsonschema:"The 1-based line the symbol is on, as read_file numbers lines."`

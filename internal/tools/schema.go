@@ -411,76 +411,28 @@ func enforced(t reflect.Type) *jsonschema.Schema { return schemasOf(t).enforced 
 // v breaks s, in ajv's words. It checks what derived schemas say: type,
 // required, enum, minItems, maxItems, minimum.
 func check(s *jsonschema.Schema, v any, where string) (any, error) {
-	// wrong is made only when it is the answer: check runs on every
-	// argument of every call.
-	wrong := func() error { return fmt.Errorf("%s must be %s", where, s.Type) }
 	switch s.Type {
 	case "object":
-		obj, ok := v.(map[string]any)
-		if !ok {
-			return nil, wrong()
-		}
-		if s.Properties == nil {
-			return obj, nil // any object
-		}
-		out := make(map[string]any, len(s.Properties))
-		for _, name := range propertyNames(s) {
-			arg := obj[name]
-			if arg == nil {
-				if slices.Contains(s.Required, name) {
-					return nil, missing(where, name)
-				}
-				continue
-			}
-			c, err := check(s.Properties[name], arg, where+"/"+name)
-			if err != nil {
-				return nil, err
-			}
-			out[name] = c
-		}
-		return out, nil
+		return checkObject(s, v, where)
 	case "array":
-		items, ok := v.([]any)
-		if ss, isStrings := v.([]string); isStrings {
-			items, ok = make([]any, len(ss)), true
-			for i, s := range ss {
-				items[i] = s
-			}
-		}
-		switch {
-		case !ok:
-			return nil, wrong()
-		case s.MinItems != nil && len(items) < *s.MinItems:
-			return nil, fmt.Errorf("%s must NOT have fewer than %d items", where, *s.MinItems)
-		case s.MaxItems != nil && len(items) > *s.MaxItems:
-			return nil, fmt.Errorf("%s must NOT have more than %d items", where, *s.MaxItems)
-		}
-		out := make([]any, len(items))
-		for i, item := range items {
-			c, err := check(s.Items, item, fmt.Sprintf("%s/%d", where, i))
-			if err != nil {
-				return nil, err
-			}
-			out[i] = c
-		}
-		return out, nil
+		return checkArray(s, v, where)
 	case "string":
 		if _, ok := v.(string); !ok {
-			return nil, wrong()
+			return nil, wrongType(s, where)
 		}
 	case "boolean":
 		if _, ok := v.(bool); !ok {
-			return nil, wrong()
+			return nil, wrongType(s, where)
 		}
 	case "integer":
 		n, ok := wholeNumber(v)
 		if !ok {
-			return nil, wrong()
+			return nil, wrongType(s, where)
 		}
 		v = n
 	case "number":
 		if _, ok := v.(float64); !ok {
-			return nil, wrong()
+			return nil, wrongType(s, where)
 		}
 	}
 	if len(s.Enum) > 0 && !slices.Contains(s.Enum, v) {
@@ -493,6 +445,68 @@ func check(s *jsonschema.Schema, v any, where string) (any, error) {
 		return nil, fmt.Errorf("%s must be >= %v", where, *s.Minimum)
 	}
 	return v, nil
+}
+
+// wrongType is ajv's error for v at where not of s's type. It is made
+// only when it is the answer: check runs on every argument of every call.
+func wrongType(s *jsonschema.Schema, where string) error {
+	return fmt.Errorf("%s must be %s", where, s.Type)
+}
+
+// checkObject is check of an object: its properties checked in order.
+func checkObject(s *jsonschema.Schema, v any, where string) (any, error) {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, wrongType(s, where)
+	}
+	if s.Properties == nil {
+		return obj, nil // any object
+	}
+	out := make(map[string]any, len(s.Properties))
+	for _, name := range propertyNames(s) {
+		arg := obj[name]
+		if arg == nil {
+			if slices.Contains(s.Required, name) {
+				return nil, missing(where, name)
+			}
+			continue
+		}
+		c, err := check(s.Properties[name], arg, where+"/"+name)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = c
+	}
+	return out, nil
+}
+
+// checkArray is check of an array (a []string too): its length, then
+// each item.
+func checkArray(s *jsonschema.Schema, v any, where string) (any, error) {
+	items, ok := v.([]any)
+	if ss, isStrings := v.([]string); isStrings {
+		items, ok = make([]any, len(ss)), true
+		for i, s := range ss {
+			items[i] = s
+		}
+	}
+	switch {
+	case !ok:
+		return nil, wrongType(s, where)
+	case s.MinItems != nil && len(items) < *s.MinItems:
+		return nil, fmt.Errorf("%s must NOT have fewer than %d items", where, *s.MinItems)
+	case s.MaxItems != nil && len(items) > *s.MaxItems:
+		return nil, fmt.Errorf("%s must NOT have more than %d items", where, *s.MaxItems)
+	}
+	out := make([]any, len(items))
+	for i, item := range items {
+		c, err := check(s.Items, item, fmt.Sprintf("%s/%d", where, i))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
 }
 
 // propertyNames are the properties of s in the order of P's fields

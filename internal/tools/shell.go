@@ -154,9 +154,10 @@ func ShellConfirmation(kind osshell.Kind, command string) *Confirmation {
 		title += " It is asked every time: " + check.why + "."
 	}
 	return &Confirmation{
-		Kind:      "execute",
+		Kind:      dialog.ConfirmExecute,
 		Title:     title,
 		Details:   command,
+		Subject:   command,
 		AllowKeys: check.names,
 	}
 }

@@ -28,10 +28,6 @@ import (
 // output. The session kills them all when it ends.
 
 const (
-	// Background tool names.
-	ListBackgroundName = "list_background_processes"
-	ReadBackgroundName = "read_background_output"
-
 	// defaultBackgroundDelay is how long a background command runs before
 	// the call returns, as in Gemini CLI (BACKGROUND_DELAY_MS).
 	defaultBackgroundDelay = 200 * time.Millisecond
@@ -237,7 +233,7 @@ func listLine(e background.Entry) string {
 // allowing it allows the tool, as Gemini CLI's "always allow" of a tool
 // without a policy rule does.
 func backgroundConfirmation(name, what string) *Confirmation {
-	return &Confirmation{Kind: string(dialog.KindRead), Title: "Allow " + name + "?", Details: what, AllowKeys: []string{name}}
+	return &Confirmation{Kind: dialog.ConfirmRead, Title: "Allow " + name + "?", Details: what, AllowKeys: []string{name}}
 }
 
 type readBackgroundParams struct {

@@ -69,6 +69,23 @@ type Located interface {
 	Location() (path string, line int)
 }
 
+// Presenting is a call that tells the front ends more of itself than its
+// title, kind and location (dialog.ToolCall's Todos, PresentsPlan).
+type Presenting interface {
+	Present(d *dialog.ToolCall)
+}
+
+// Present fills d with what a front end shows of call c of tool t: its
+// title, kind, location and what the call adds (Presenting). Front ends
+// render from that, never from the tool's name.
+func Present(t Tool, c Call, d *dialog.ToolCall) {
+	d.Title, d.Kind = c.Title(), AnnotationsOf(t).Kind
+	d.Path, d.Line = LocationOf(c)
+	if p, ok := c.(Presenting); ok {
+		p.Present(d)
+	}
+}
+
 // LocationOf is c's location when it is Located; "" and 0 when not.
 func LocationOf(c Call) (path string, line int) {
 	if l, ok := c.(Located); ok {
@@ -82,9 +99,13 @@ func LocationOf(c Call) (path string, line int) {
 // approval mode, AllowKeys, Trusted, settings' tools.allowed); tools never
 // decide that themselves.
 type Confirmation struct {
-	Kind    string // e.g. "execute", "edit"
+	Kind    dialog.ConfirmKind
 	Title   string // e.g. "Allow shell command?", and why it always asks
 	Details string // the command, shown verbatim
+	// Subject is what the question is about in one line, for a front
+	// end that shows a title alone (the command, the URLs fetched); ""
+	// for the call's own title.
+	Subject string
 	// AllowKeys are what "always allow" remembers: for shell, the name of
 	// every command the line runs. The call runs without asking once the
 	// user allowed every key; without keys it asks every time, and no
@@ -111,7 +132,7 @@ func (c *Confirmation) CanAllowAlways() bool { return len(c.AllowKeys) > 0 }
 // EditConfirmation is what every proposed file change needs approved:
 // edits are allowed as one kind (EditKey). path is the file changed.
 func EditConfirmation(path string) *Confirmation {
-	return &Confirmation{Kind: "edit", AllowKeys: []string{EditKey}, AskWithChange: true, Path: path}
+	return &Confirmation{Kind: dialog.ConfirmEdit, AllowKeys: []string{EditKey}, AskWithChange: true, Path: path}
 }
 
 // Result is a call's two faces: what the model reads and what the user sees.

@@ -13,16 +13,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// Names of the task tracker's tools, as Gemini CLI 0.61 names them.
-const (
-	TrackerCreateTaskName    = "tracker_create_task"
-	TrackerUpdateTaskName    = "tracker_update_task"
-	TrackerGetTaskName       = "tracker_get_task"
-	TrackerListTasksName     = "tracker_list_tasks"
-	TrackerAddDependencyName = "tracker_add_dependency"
-	TrackerVisualizeName     = "tracker_visualize"
-)
-
 // TrackerDir finds the tracker directory of the session with the id.
 type TrackerDir func(sessionID string) (string, error)
 

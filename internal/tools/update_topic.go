@@ -15,9 +15,6 @@ import (
 // moment; the user follows along. It changes nothing but the session's
 // topic, and needs no approval (read-only.toml allows it).
 
-// UpdateTopicName is update_topic's name.
-const UpdateTopicName = "update_topic"
-
 // TopicState is a session's current topic and intent.
 type TopicState struct {
 	mu     sync.Mutex

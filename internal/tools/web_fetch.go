@@ -160,9 +160,10 @@ func (c *webFetchCall) Confirmation() *Confirmation {
 		}
 	}
 	return &Confirmation{
-		Kind:      "fetch",
+		Kind:      dialog.ConfirmFetch,
 		Title:     "Allow fetching these URLs?",
 		Details:   strings.Join(c.urls, "\n"),
+		Subject:   "Fetch " + strings.Join(c.urls, ", "),
 		AllowKeys: keys,
 	}
 }

@@ -161,6 +161,9 @@ func TestWebFetchBuild(t *testing.T) {
 	if c == nil || c.Kind != "fetch" || c.Details != wantURLs {
 		t.Fatalf("Confirmation = %+v, want the URLs to fetch:\n%s", c, wantURLs)
 	}
+	if want := "Fetch " + strings.ReplaceAll(wantURLs, "\n", ", "); c.Subject != want {
+		t.Errorf("Subject = %q, want %q", c.Subject, want)
+	}
 	if strings.Join(c.AllowKeys, " ") != "web_fetch:raw.githubusercontent.com web_fetch:example.com" {
 		t.Errorf("AllowKeys = %q, want the hosts", c.AllowKeys)
 	}

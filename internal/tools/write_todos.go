@@ -12,9 +12,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// WriteTodosName is the model's to-do list tool, as Gemini CLI names it.
-const WriteTodosName = "write_todos"
-
 // TodoStatuses are the states a to-do may be in, in Gemini CLI's words.
 var todoStatuses = []string{"pending", "in_progress", "completed", "cancelled", "blocked"}
 
@@ -106,6 +103,14 @@ func (c writeTodosCall) Title() string {
 }
 
 func (writeTodosCall) Confirmation() *Confirmation { return nil }
+
+// Present gives the list, for the front ends to show as the plan.
+func (c writeTodosCall) Present(d *dialog.ToolCall) {
+	d.Todos = make([]dialog.Todo, 0, len(c.todos))
+	for _, t := range c.todos {
+		d.Todos = append(d.Todos, dialog.Todo{Description: t.Description, Status: t.Status})
+	}
+}
 
 func (c writeTodosCall) Execute(context.Context, CallInfo) (Result, error) {
 	if len(c.todos) == 0 {

@@ -47,3 +47,31 @@ func TestWriteTodos(t *testing.T) {
 		}
 	}
 }
+
+// A write_todos call presents its list, for the front ends to show as the
+// plan without knowing the tool: a cleared list as an empty one, and any
+// other call no list at all.
+func TestWriteTodosPresentsItsList(t *testing.T) {
+	todo := map[string]any{"description": "Fix the bug", "status": "in_progress"}
+	call, err := writeTodos().Build(map[string]any{"todos": []any{todo}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d dialog.ToolCall
+	Present(writeTodos(), call, &d)
+	if len(d.Todos) != 1 || d.Todos[0] != (dialog.Todo{Description: "Fix the bug", Status: "in_progress"}) || d.Title != "Set 1 todo(s)" || d.Kind != dialog.KindThink {
+		t.Errorf("presented as %+v", d)
+	}
+	empty, _ := writeTodos().Build(map[string]any{"todos": []any{}})
+	var cleared dialog.ToolCall
+	Present(writeTodos(), empty, &cleared)
+	if cleared.Todos == nil || len(cleared.Todos) != 0 {
+		t.Errorf("a cleared list is presented as %#v, want an empty list", cleared.Todos)
+	}
+	other, _ := NewInvokeAgent(agentSet{"a": true}).Build(map[string]any{"agent_name": "a", "prompt": "p"})
+	var delegated dialog.ToolCall
+	Present(NewInvokeAgent(agentSet{"a": true}), other, &delegated)
+	if delegated.Todos != nil || delegated.PresentsPlan || delegated.Kind != dialog.KindAgent {
+		t.Errorf("invoke_agent is presented as %+v, want a subagent's call with no list and no plan", delegated)
+	}
+}

@@ -859,6 +859,36 @@ One list per request: the texts of its contents' parts."
                      "\\`Could not delete the session “gone”: .*unknown session \"NOSUCHSESSION\""
                      (cadr err)))))))))
 
+(ert-deftest gemini-ls-test-topic-shown ()
+  "A topic update shows the title, the summary of a new topic and the intent."
+  (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+  (gemini-ls--insert-update "text" '(:text "Looking."))
+  (gemini-ls--insert-update "topic" '(:title "Serving files" :newTopic t
+                                       :text "Start a web server."
+                                       :intent "Start the server."))
+  (gemini-ls--insert-update "topic" '(:title "Serving files" :newTopic :json-false
+                                       :text "Not new." :intent "Check it serves."))
+  (should (equal (gemini-ls-test--chat)
+                 (concat "Looking.\n"
+                         "> Topic: Serving files\n"
+                         "> Start a web server.\n"
+                         "> Now: Start the server.\n"
+                         "> Topic: Serving files\n"
+                         "> Now: Check it serves.\n")))
+  (with-current-buffer "*gemini*"
+    (goto-char (point-min))
+    (search-forward "> Topic:")
+    (should (eq (get-char-property (match-beginning 0) 'face) 'gemini-ls-topic))))
+
+(ert-deftest gemini-ls-test-commands-update-drops-the-list ()
+  "A commands update (/commands reload) drops that server's cached commands.
+Another server's list is kept."
+  (let ((gemini-ls--commands-cache (cons 'server (cons (current-time) '((:name "old"))))))
+    (gemini-ls--insert-update "commands" '(:sessionId "S1") 'other)
+    (should gemini-ls--commands-cache)
+    (gemini-ls--insert-update "commands" '(:sessionId "S1") 'server)
+    (should-not gemini-ls--commands-cache)))
+
 (ert-deftest gemini-ls-test-session-times-and-notes ()
   "When a session was used reads as people say it; notes and loops show."
   (let ((now (encode-time (iso8601-parse "2026-11-22T12:00:00Z"))))
@@ -3102,9 +3132,10 @@ package show it."
   "The directory of the tests.")
 
 (ert-deftest gemini-ls-test-checkdoc-clean ()
-  "\\[checkdoc] finds nothing in the package nor in its tests."
-  (dolist (file (list (expand-file-name "../gemini-ls.el" gemini-ls-test--dir)
-                      (expand-file-name "gemini-ls-test.el" gemini-ls-test--dir)))
+  "\\[checkdoc] finds nothing in the package's files nor in its tests."
+  (dolist (file (append (directory-files (expand-file-name ".." gemini-ls-test--dir)
+                                         t "\\`gemini-ls.*\\.el\\'")
+                        (directory-files gemini-ls-test--dir t "\\`gemini-ls.*-test\\.el\\'")))
     (let ((found nil)
           (existing (find-buffer-visiting file)))
       (cl-letf (((symbol-function 'warn)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds gemini-ls and the fake Gemini API, then runs the ERT tests in
-# batch Emacs, then tmux-screens.sh: a real interactive Emacs in tmux that
+# batch Emacs (gemini-ls-test.el, and gemini-ls-schema-test.el: the package
+# held to docs/protocol.schema.json), then tmux-screens.sh: a real interactive Emacs in tmux that
 # writes build/screenshots/emacs-*.txt, stock-eglot.sh: the same with
 # stock eglot and no gemini-ls package (eglot-stock-*.txt),
 # tmux-completion.sh: completion as you type in a real Emacs
@@ -53,7 +54,7 @@ emacs --batch -Q \
   --eval "(progn (setq package-directory-list (cons \"/usr/share/emacs/site-lisp/elpa\" package-directory-list)) (package-initialize))" \
   --eval "$print_versions" \
   -L "$here/.." -L "$here" \
-  -l gemini-ls-test.el \
+  -l gemini-ls-test.el -l gemini-ls-schema-test.el \
   --eval '(setq byte-compile-error-on-warn nil)' \
   -f ert-run-tests-batch-and-exit 2>&1 | tee "$tmp/out" || status=$?
 line="$(grep -E '^Ran [0-9]+ tests?, [0-9]+ results? as expected' "$tmp/out" | tail -1 || true)"

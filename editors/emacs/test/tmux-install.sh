@@ -2,7 +2,8 @@
 # The package installed as its users install it, in a real interactive
 # Emacs (emacs -nw inside a detached tmux), with nothing on PATH that is
 # gemini-ls:
-#   - M-x package-install-file on gemini-ls.el (the file make dist ships);
+#   - M-x package-install-file on gemini-ls-VERSION.tar (the package make
+#     dist ships, made by editors/emacs/make-package.sh);
 #   - M-x gemini-ls-install-server from a release directory (a file: URL
 #     holding gemini-ls-OS-ARCH.tar.gz and SHA256SUMS, as make dist writes
 #     them), checked and unpacked into ~/.emacs.d/gemini-ls;
@@ -76,19 +77,30 @@ mx() {
   keys Enter
 }
 
+package=$(bash "$here/../make-package.sh" "$work/dist") || fail "make-package.sh made no package"
+version=$(basename "$package" .tar); version=${version#gemini-ls-}
+elpa="$work/home/.emacs.d/elpa/gemini-ls-$version"
 mx package-install-file
 wait_for 'Package file name' "package-install-file's question" 5
 keys C-a C-k
-type_text "$here/../gemini-ls.el"
+type_text "$package"
 keys Enter
-until [[ -f "$work/home/.emacs.d/elpa/gemini-ls-0.1.0/gemini-ls.el" ]]; do
+until [[ -f "$elpa/gemini-ls.el" ]]; do
   ((SECONDS < 60)) || fail "package-install-file installed nothing in ~/.emacs.d/elpa"
   sleep 0.2
 done
 # package-install-file byte-compiles it next, Emacs busy meanwhile: slow
 # on a loaded machine.
-until [[ -f "$work/home/.emacs.d/elpa/gemini-ls-0.1.0/gemini-ls.elc" ]]; do
-  ((SECONDS < 180)) || fail "package-install-file did not byte-compile gemini-ls.el"
+# all_compiled: every file of the package has its .elc.
+all_compiled() {
+  local el
+  for el in "$elpa"/gemini-ls*.el; do
+    case $el in *-pkg.el | *-autoloads.el) continue ;; esac
+    [[ -f ${el}c ]] || return 1
+  done
+}
+until all_compiled; do
+  ((SECONDS < 180)) || fail "package-install-file did not byte-compile every file of the package"
   sleep 0.2
 done
 

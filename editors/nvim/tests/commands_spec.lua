@@ -82,6 +82,23 @@ describe("commands", function()
     local sent = last_prompt()
     assert(sent:find("Please review numbers.txt line by line.", 1, true), "model got: " .. sent)
   end)
+
+  it("completes a command file added since as soon as /commands reload says the list changed", function()
+    -- Kept for long: only the reload's commands update can make it stale.
+    local ttl = gemini.commands.ttl_ms
+    gemini.commands.ttl_ms = 600000
+    eq({ "/review" }, gemini.commands.matches("/rev"), "before")
+    write(home .. "/commands/deploy.toml", 'description = "Deploy"\nprompt = "Deploy it."\n')
+    eq({}, gemini.commands.matches("/dep"), "the list kept, before the reload")
+    local done
+    gemini.prompt("/commands reload", nil, function(err)
+      done = { err = err }
+    end)
+    wait_for("the reload", function() return done ~= nil end)
+    eq(nil, done.err, "reload error")
+    eq({ "/deploy" }, gemini.commands.matches("/dep"), "after the reload")
+    gemini.commands.ttl_ms = ttl
+  end)
 end)
 
 -- The specs after this one share the run's HOME.

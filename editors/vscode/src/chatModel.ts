@@ -34,8 +34,8 @@ export type Item = Revised &
         asks?: boolean;
       }
     | { kind: "error"; message: string; title: string; action: string }
-    /** A line about the turn, not from the model: a retry's wait ("status"), a notice or a compression. */
-    | { kind: "note"; tone: "status" | "notice"; text: string }
+    /** A line about the turn, not from the model: a retry's wait ("status"), a notice or a compression, the session's topic. */
+    | { kind: "note"; tone: "status" | "notice" | "topic"; text: string }
     /**
      * The model's question (gemini/ask), answered in the chat. `id` is the
      * request's; "withdrawn" (the request was cancelled) is drawn as nothing.
@@ -295,83 +295,116 @@ function applySubagentUpdate(turn: Turn, parentCallId: string, update: Update): 
 
 /** Adds update to a list of items: a turn's, or a subagent's. */
 function applyToItems(items: Item[], update: Update): void {
-  const last = items.at(-1);
-  switch (update.kind) {
-    case "text":
-      if (last?.kind === "text") {
-        last.text += update.text;
-        last.rev++;
-      } else {
-        items.push({ kind: "text", text: update.text, rev: 0 });
-      }
-      return;
-    case "thought":
-      // A thought with a subject starts a new one; one without continues the last.
-      if (!update.subject && last?.kind === "thought") {
-        last.description += update.description ?? "";
-        last.rev++;
-      } else {
-        items.push({ kind: "thought", subject: update.subject ?? "", description: update.description ?? "", rev: 0 });
-      }
-      return;
-    case "toolCall":
+  (updateHandlers[update.kind] as UpdateHandler<Update["kind"]>)(items, update);
+}
+
+type UpdateOf<K extends Update["kind"]> = Extract<Update, { kind: K }>;
+type UpdateHandler<K extends Update["kind"]> = (items: Item[], update: UpdateOf<K>) => void;
+
+/**
+ * What each kind of gemini/update does to a list of items (a turn's, or a
+ * subagent's): one handler per kind, the kinds the chat does not show
+ * included, so a kind without one does not compile.
+ */
+export const updateHandlers: { readonly [K in Update["kind"]]: UpdateHandler<K> } = {
+  text(items, update) {
+    const last = items.at(-1);
+    if (last?.kind === "text") {
+      last.text += update.text;
+      last.rev++;
+    } else {
+      items.push({ kind: "text", text: update.text, rev: 0 });
+    }
+  },
+  thought(items, update) {
+    const last = items.at(-1);
+    // A thought with a subject starts a new one; one without continues the last.
+    if (!update.subject && last?.kind === "thought") {
+      last.description += update.description ?? "";
+      last.rev++;
+    } else {
+      items.push({ kind: "thought", subject: update.subject ?? "", description: update.description ?? "", rev: 0 });
+    }
+  },
+  toolCall(items, update) {
+    items.push({
+      kind: "tool",
+      callId: update.callId,
+      name: update.name,
+      title: update.title || update.name,
+      status: "running",
+      display: "",
+      rev: 0,
+    });
+  },
+  toolResult(items, update) {
+    const call = items.find((i) => i.kind === "tool" && i.callId === update.callId);
+    if (call?.kind === "tool") {
+      call.status = update.status;
+      call.display = update.display ?? "";
+      call.rev++;
+    } else {
       items.push({
         kind: "tool",
         callId: update.callId,
         name: update.name,
-        title: update.title || update.name,
-        status: "running",
-        display: "",
+        title: update.name,
+        status: update.status,
+        display: update.display ?? "",
         rev: 0,
       });
-      return;
-    case "toolResult": {
-      const call = items.find((i) => i.kind === "tool" && i.callId === update.callId);
-      if (call?.kind === "tool") {
-        call.status = update.status;
-        call.display = update.display ?? "";
-        call.rev++;
-      } else {
-        items.push({
-          kind: "tool",
-          callId: update.callId,
-          name: update.name,
-          title: update.name,
-          status: update.status,
-          display: update.display ?? "",
-          rev: 0,
-        });
-      }
-      return;
     }
-    case "error": // applyUpdate and applySubagentUpdate show errors
-      return;
-    case "retry": {
-      // One status line per wait: a later attempt replaces the last one's.
-      const text = retryNote(update.attempt, update.delayMs, update.reason);
-      if (last?.kind === "note" && last.tone === "status") {
-        last.text = text;
-        last.rev++;
-      } else {
-        items.push({ kind: "note", tone: "status", text, rev: 0 });
-      }
-      return;
+  },
+  // applyUpdate and applySubagentUpdate show errors.
+  error() {},
+  retry(items, update) {
+    // One status line per wait: a later attempt replaces the last one's.
+    const last = items.at(-1);
+    const text = retryNote(update.attempt, update.delayMs, update.reason);
+    if (last?.kind === "note" && last.tone === "status") {
+      last.text = text;
+      last.rev++;
+    } else {
+      items.push({ kind: "note", tone: "status", text, rev: 0 });
     }
-    case "notice":
-      items.push({ kind: "note", tone: "notice", text: update.message, rev: 0 });
-      return;
-    case "compressed":
-      items.push({
-        kind: "note",
-        tone: "notice",
-        text: `The conversation was compressed to fit the model's window (${update.tokensBefore} → ${update.tokensAfter} tokens).`,
-        rev: 0,
-      });
-      return;
-    case "usage":
-    case "model": // the status bar shows the model
-      return;
-  }
+  },
+  notice(items, update) {
+    items.push({ kind: "note", tone: "notice", text: update.message, rev: 0 });
+  },
+  compressed(items, update) {
+    items.push({
+      kind: "note",
+      tone: "notice",
+      text: `The conversation was compressed to fit the model's window (${update.tokensBefore} → ${update.tokensAfter} tokens).`,
+      rev: 0,
+    });
+  },
+  topic(items, update) {
+    const text = topicNote(update);
+    if (text !== "") {
+      items.push({ kind: "note", tone: "topic", text, rev: 0 });
+    }
+  },
+  // The status bar shows the model and the usage's model.
+  usage() {},
+  model() {},
+  // applyUpdate takes the session's mode before any turn's item.
+  mode() {},
+  // The "/" commands are the prompt box's (updates.ts asks them again), not the chat's.
+  commands() {},
+};
+
+/**
+ * A topic update in words: "Topic: <title>", with its summary when the
+ * title starts a new topic, then on a line of its own what the model
+ * means to do now.
+ */
+export function topicNote(update: UpdateOf<"topic">): string {
+  const title = update.title?.trim() ?? "";
+  const summary = update.newTopic ? (update.text?.trim() ?? "") : "";
+  const intent = update.intent?.trim() ?? "";
+  const head = title === "" ? "" : `Topic: ${title}${summary === "" ? "" : ` — ${summary}`}`;
+  return [head, intent].filter((line) => line !== "").join("\n");
 }
 
 /** "The model is rate-limited (429); retrying in 2 s (attempt 1)". */

@@ -114,6 +114,23 @@ export function confirmButtons(q: ConfirmQuestion): ConfirmButton[] {
   return [once, { label: confirmChoices.always, outcome: "proceed_always" }];
 }
 
+/** gemini/confirm's modal: its question, the details under it, its buttons. */
+export interface ConfirmDialog {
+  message: string;
+  detail?: string;
+  buttons: ConfirmButton[];
+}
+
+/**
+ * The modal for gemini/confirm's params: the title as the question (a
+ * question of its own should a server send none: a modal without one
+ * reads as nothing to answer), the details, the buttons.
+ */
+export function confirmDialog(params: Partial<ConfirmParams> & ConfirmQuestion): ConfirmDialog {
+  const title = params.title?.trim() ?? "";
+  return { message: title === "" ? "Allow Gemini to go on?" : params.title ?? "", detail: params.details, buttons: confirmButtons(params) };
+}
+
 /** The answer to gemini/confirm for the button the user chose; dismissing the dialog rejects. */
 export function confirmOutcome(q: ConfirmQuestion, choice: string | undefined): ConfirmOutcome {
   return confirmButtons(q).find((b) => b.label === choice)?.outcome ?? "cancel";

@@ -97,6 +97,14 @@ export type Update = SubagentMark &
   | { sessionId: string; kind: "mode"; mode: ApprovalMode }
   /** /model set chose the model every session's requests go to: as named, and as shown. */
   | { sessionId: string; kind: "model"; model: string; name?: string }
+  /**
+   * The model called update_topic: the session's topic `title`, and
+   * `intent`, what it means to do now; with `newTopic`, the title starts a
+   * new topic, of which `text` is the summary.
+   */
+  | { sessionId: string; kind: "topic"; title: string; intent?: string; newTopic?: boolean; text?: string }
+  /** The server read the "/" commands again (/commands reload): a cached gemini/commands list is out of date. */
+  | { sessionId: string; kind: "commands" }
   );
 
 /** The session's approval mode; a newer server may send one not listed here. */

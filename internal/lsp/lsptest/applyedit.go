@@ -138,161 +138,229 @@ func (c *Client) applyEdit(ctx context.Context, raw json.RawMessage) (any, error
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return failed("malformed WorkspaceEdit: " + err.Error()), nil
 	}
-	e := Edit{Label: w.Label, Params: raw, Annotated: len(w.Edit.ChangeAnnotations) > 0}
-	created := map[string]bool{}
-	var deleted []string
-	checked := map[string]versionCheck{} // the buffer versions the edit was made for
-	edits := map[string][][]workspace.TextEdit{}
-	proposed := map[string]string{}
-	var order []string
-	addEdits := func(u string, version *int32, first bool, wire []wireTextEdit) error {
-		path := uri.URI(u).FsPath()
-		before, current, open, err := c.textFor(path)
-		if err != nil {
-			return err
-		}
-		if version != nil && open {
-			check := versionCheck{version: *version, first: first}
-			switch c.staleness(check, current) {
-			case skipsEdit:
-				return nil // "Buffer … newer than edits."
-			case refusesEdit:
-				return fmt.Errorf("%w: edit for version %d, buffer at %d", errVersion, *version, current)
-			}
-			checked[path] = check
-		}
-		if p, ok := proposed[path]; ok {
-			before = p
-		} else {
-			order = append(order, path)
-			e.Files = append(e.Files, FileEdit{Path: path, Before: before})
-		}
-		te := make([]workspace.TextEdit, len(wire))
-		for i, x := range wire {
-			te[i] = x.edit()
-			if e.Annotated && x.AnnotationID == "" {
-				e.Annotated = false
-			}
-		}
-		after, err := c.applyText(before, te)
-		if err != nil {
-			return fmt.Errorf("applying edits to %s: %w", path, err)
-		}
-		edits[path] = append(edits[path], te)
-		proposed[path] = after
-		return nil
+	p := c.newEditPlan(w, raw)
+	if err := p.read(w); err != nil {
+		return failed(err.Error()), nil
 	}
-	for i, dc := range w.Edit.DocumentChanges {
-		var op struct {
-			Kind         string `json:"kind"`
-			URI          string `json:"uri"`
-			TextDocument struct {
-				URI     string `json:"uri"`
-				Version *int32 `json:"version"`
-			} `json:"textDocument"`
-			Edits []wireTextEdit `json:"edits"`
-		}
-		if err := json.Unmarshal(dc, &op); err != nil {
-			return failed(err.Error()), nil
-		}
-		switch op.Kind {
-		case "create":
-			created[uri.URI(op.URI).FsPath()] = true
-		case "delete":
-			path := uri.URI(op.URI).FsPath()
-			deleted = append(deleted, path)
-			before, _, _, err := c.textFor(path)
-			if err != nil {
-				return failed(err.Error()), nil
-			}
-			e.Files = append(e.Files, FileEdit{Path: path, Before: before, Deleted: true})
-		case "":
-			if err := addEdits(op.TextDocument.URI, op.TextDocument.Version, i == 0, op.Edits); err != nil {
-				return failed(err.Error()), nil
-			}
-		default:
-			return failed("unsupported resource operation " + op.Kind), nil
-		}
-	}
-	for u, wire := range w.Edit.Changes {
-		if err := addEdits(u, nil, false, wire); err != nil {
-			return failed(err.Error()), nil
-		}
-	}
-	for i := range e.Files {
-		if e.Files[i].Deleted {
-			continue
-		}
-		e.Files[i].Proposed = proposed[e.Files[i].Path]
-		e.Files[i].Created = created[e.Files[i].Path]
-	}
-
 	policy := c.OnApplyEdit
 	if policy == nil {
 		policy = Accept
 	}
-	ans := policy(ctx, e)
+	ans := policy(ctx, p.e)
 	if ans.Refuse != "" {
 		return nil, jsonrpc2.NewError(jsonrpc2.InternalError, ans.Refuse)
 	}
 	applied := ans.Apply
 	if ans.Apply {
-		// The document may have moved on while the user was looking at
-		// the edit: VS Code and Helix refuse it, Neovim skips it.
-		skip := map[string]bool{}
-		for path, check := range checked {
-			c.mu.Lock()
-			b, open := c.buffers[path]
-			var current int32
-			if open {
-				current = b.version
-			}
-			c.mu.Unlock()
-			if !open {
-				continue
-			}
-			switch c.staleness(check, current) {
-			case skipsEdit:
-				skip[path] = true
-			case refusesEdit:
-				return failed(fmt.Sprintf("%s: %v: edit for version %d, buffer at %d", path, errVersion, check.version, current)), nil
-			}
-		}
-		for _, path := range order {
-			if skip[path] {
-				continue
-			}
-			text := proposed[path]
-			if c.Profile.VimLSP {
-				// Neovim applies the edit to the buffer as it is now.
-				now, _, _, err := c.textFor(path)
-				for _, te := range edits[path] {
-					if err == nil {
-						now, err = c.applyText(now, te)
-					}
-				}
-				if err != nil {
-					return failed(err.Error()), nil
-				}
-				text = now
-			}
-			if t, ok := ans.Text[path]; ok {
-				text = t
-			}
-			if err := c.put(ctx, path, text, created[path]); err != nil {
-				return failed(err.Error()), nil
-			}
-		}
-		for _, path := range deleted {
-			if err := c.remove(ctx, path); err != nil {
-				return failed(err.Error()), nil
-			}
+		if err := p.apply(ctx, ans); err != nil {
+			return failed(err.Error()), nil
 		}
 	}
 	if ans.Applied != nil {
 		applied = *ans.Applied
 	}
 	return applyResult{Applied: applied}, nil
+}
+
+// editPlan is a workspace edit as the client reads it before the user
+// answers: what it proposes for each file, and what it checked.
+type editPlan struct {
+	c        *Client
+	e        Edit
+	created  map[string]bool
+	deleted  []string
+	checked  map[string]versionCheck // the buffer versions the edit was made for
+	edits    map[string][][]workspace.TextEdit
+	proposed map[string]string
+	order    []string // the edited paths, in the order the edit names them
+}
+
+func (c *Client) newEditPlan(w wireEdit, raw json.RawMessage) *editPlan {
+	return &editPlan{
+		c:        c,
+		e:        Edit{Label: w.Label, Params: raw, Annotated: len(w.Edit.ChangeAnnotations) > 0},
+		created:  map[string]bool{},
+		checked:  map[string]versionCheck{},
+		edits:    map[string][][]workspace.TextEdit{},
+		proposed: map[string]string{},
+	}
+}
+
+// read reads the document changes, then the changes, of w into p.
+func (p *editPlan) read(w wireEdit) error {
+	for i, dc := range w.Edit.DocumentChanges {
+		if err := p.addDocumentChange(dc, i == 0); err != nil {
+			return err
+		}
+	}
+	for u, wire := range w.Edit.Changes {
+		if err := p.addEdits(u, nil, false, wire); err != nil {
+			return err
+		}
+	}
+	for i := range p.e.Files {
+		f := &p.e.Files[i]
+		if f.Deleted {
+			continue
+		}
+		f.Proposed = p.proposed[f.Path]
+		f.Created = p.created[f.Path]
+	}
+	return nil
+}
+
+// addDocumentChange reads one of documentChanges: a resource operation
+// or a text document edit.
+func (p *editPlan) addDocumentChange(dc json.RawMessage, first bool) error {
+	var op struct {
+		Kind         string `json:"kind"`
+		URI          string `json:"uri"`
+		TextDocument struct {
+			URI     string `json:"uri"`
+			Version *int32 `json:"version"`
+		} `json:"textDocument"`
+		Edits []wireTextEdit `json:"edits"`
+	}
+	if err := json.Unmarshal(dc, &op); err != nil {
+		return err
+	}
+	switch op.Kind {
+	case "create":
+		p.created[uri.URI(op.URI).FsPath()] = true
+	case "delete":
+		path := uri.URI(op.URI).FsPath()
+		p.deleted = append(p.deleted, path)
+		before, _, _, err := p.c.textFor(path)
+		if err != nil {
+			return err
+		}
+		p.e.Files = append(p.e.Files, FileEdit{Path: path, Before: before, Deleted: true})
+	case "":
+		return p.addEdits(op.TextDocument.URI, op.TextDocument.Version, first, op.Edits)
+	default:
+		return errors.New("unsupported resource operation " + op.Kind)
+	}
+	return nil
+}
+
+// addEdits proposes the text edits wire of the document u, made for its
+// version if that is given (first: the edit's first document change).
+func (p *editPlan) addEdits(u string, version *int32, first bool, wire []wireTextEdit) error {
+	path := uri.URI(u).FsPath()
+	before, current, open, err := p.c.textFor(path)
+	if err != nil {
+		return err
+	}
+	if version != nil && open {
+		check := versionCheck{version: *version, first: first}
+		switch p.c.staleness(check, current) {
+		case skipsEdit:
+			return nil // "Buffer … newer than edits."
+		case refusesEdit:
+			return fmt.Errorf("%w: edit for version %d, buffer at %d", errVersion, *version, current)
+		}
+		p.checked[path] = check
+	}
+	if proposed, ok := p.proposed[path]; ok {
+		before = proposed
+	} else {
+		p.order = append(p.order, path)
+		p.e.Files = append(p.e.Files, FileEdit{Path: path, Before: before})
+	}
+	te := make([]workspace.TextEdit, len(wire))
+	for i, x := range wire {
+		te[i] = x.edit()
+		if p.e.Annotated && x.AnnotationID == "" {
+			p.e.Annotated = false
+		}
+	}
+	after, err := p.c.applyText(before, te)
+	if err != nil {
+		return fmt.Errorf("applying edits to %s: %w", path, err)
+	}
+	p.edits[path] = append(p.edits[path], te)
+	p.proposed[path] = after
+	return nil
+}
+
+// apply puts the edit the user accepted into the buffers.
+func (p *editPlan) apply(ctx context.Context, ans Answer) error {
+	skip, err := p.staleNow()
+	if err != nil {
+		return err
+	}
+	for _, path := range p.order {
+		if skip[path] {
+			continue
+		}
+		text, err := p.textToPut(path, ans)
+		if err != nil {
+			return err
+		}
+		if err := p.c.put(ctx, path, text, p.created[path]); err != nil {
+			return err
+		}
+	}
+	for _, path := range p.deleted {
+		if err := p.c.remove(ctx, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// staleNow checks the versions again: the document may have moved on
+// while the user was looking at the edit. VS Code and Helix refuse the
+// edit, Neovim skips the paths it returns.
+func (p *editPlan) staleNow() (skip map[string]bool, err error) {
+	skip = map[string]bool{}
+	for path, check := range p.checked {
+		current, open := p.c.bufferVersion(path)
+		if !open {
+			continue
+		}
+		switch p.c.staleness(check, current) {
+		case skipsEdit:
+			skip[path] = true
+		case refusesEdit:
+			return nil, fmt.Errorf("%s: %w: edit for version %d, buffer at %d", path, errVersion, check.version, current)
+		}
+	}
+	return skip, nil
+}
+
+// bufferVersion is the version of path's buffer, if it is open.
+func (c *Client) bufferVersion(path string) (int32, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b, open := c.buffers[path]
+	if !open {
+		return 0, false
+	}
+	return b.version, true
+}
+
+// textToPut is path's text with the edit applied: the proposal (applied
+// anew to the buffer as it is now for Neovim), or the user's own text if
+// the answer has one.
+func (p *editPlan) textToPut(path string, ans Answer) (string, error) {
+	text := p.proposed[path]
+	if p.c.Profile.VimLSP {
+		now, _, _, err := p.c.textFor(path)
+		for _, te := range p.edits[path] {
+			if err == nil {
+				now, err = p.c.applyText(now, te)
+			}
+		}
+		if err != nil {
+			return "", err
+		}
+		text = now
+	}
+	if t, ok := ans.Text[path]; ok {
+		text = t
+	}
+	return text, nil
 }
 
 // applyText applies text edits the way the client does.

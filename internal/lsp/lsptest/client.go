@@ -469,83 +469,32 @@ func (c *Client) tunneled(raw json.RawMessage) {
 	}()
 }
 
-// answer is what the user and the editor make of a server request.
+// answer is what the user and the editor make of a server request: a
+// request the client's profile does not declare is not found.
 func (c *Client) answer(ctx context.Context, method string, params json.RawMessage) (any, error) {
 	switch method {
 	case "workspace/applyEdit":
 		return c.applyEdit(ctx, params)
 	case "window/showMessageRequest":
-		if !c.Profile.ShowMessageRequest {
-			break
+		if c.Profile.ShowMessageRequest {
+			return c.showMessageRequest(params)
 		}
-		var p struct {
-			Message string `json:"message"`
-			Actions []struct {
-				Title string `json:"title"`
-			} `json:"actions"`
-		}
-		if err := json.Unmarshal(params, &p); err != nil {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
-		}
-		titles := make([]string, len(p.Actions))
-		for i, a := range p.Actions {
-			titles[i] = a.Title
-		}
-		choice := ""
-		if slices.Equal(titles, trustAnswers) {
-			if c.OnTrust != nil {
-				choice = c.OnTrust(p.Message)
-			}
-		} else if c.OnShowMessageRequest != nil {
-			choice = c.OnShowMessageRequest(p.Message, titles)
-		} else if len(titles) > 0 {
-			choice = titles[0]
-		}
-		if choice == "" {
-			return nil, nil
-		}
-		return map[string]string{"title": choice}, nil
 	case "gemini/confirm":
-		if !c.Profile.Custom {
-			break
+		if c.Profile.Custom {
+			return c.confirm(ctx, params), nil
 		}
-		outcome := "proceed_once"
-		if c.OnConfirm != nil {
-			outcome = c.OnConfirm(ctx, params)
-		}
-		return map[string]string{"outcome": outcome}, nil
 	case "gemini/ask":
-		if !c.Profile.Custom {
-			break
+		if c.Profile.Custom {
+			return c.ask(ctx, params)
 		}
-		if trust, ok := c.trustAsked(params); ok {
-			return trust, nil
-		}
-		if c.OnAsk != nil {
-			return c.OnAsk(ctx, params), nil
-		}
-		var p struct {
-			Options []struct {
-				ID string `json:"id"`
-			} `json:"options"`
-		}
-		if err := json.Unmarshal(params, &p); err != nil || len(p.Options) == 0 {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("gemini/ask without options: %s", params))
-		}
-		return map[string]any{"chosen": []string{p.Options[0].ID}}, nil
 	case "gemini/diagnostics":
-		if !c.Profile.Diagnostics {
-			break
+		if c.Profile.Diagnostics {
+			return c.diagnostics(params)
 		}
-		return c.diagnostics(params)
 	case "gemini/languageFeature":
-		if !c.Profile.LanguageFeatures {
-			break
+		if c.Profile.LanguageFeatures {
+			return c.languageFeature(ctx, params)
 		}
-		if c.OnLanguageFeature == nil {
-			return nil, jsonrpc2.NewError(-32001, "no language server for this file")
-		}
-		return c.OnLanguageFeature(ctx, params)
 	case "window/showDocument":
 		return map[string]bool{"success": true}, nil
 	case "window/workDoneProgress/create":
@@ -554,6 +503,77 @@ func (c *Client) answer(ctx context.Context, method string, params json.RawMessa
 		return []any{nil}, nil
 	}
 	return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "method not found: %s", method)
+}
+
+// showMessageRequest answers the trust question with OnTrust, any other
+// with OnShowMessageRequest, or by default its first action.
+func (c *Client) showMessageRequest(params json.RawMessage) (any, error) {
+	var p struct {
+		Message string `json:"message"`
+		Actions []struct {
+			Title string `json:"title"`
+		} `json:"actions"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, err.Error())
+	}
+	titles := make([]string, len(p.Actions))
+	for i, a := range p.Actions {
+		titles[i] = a.Title
+	}
+	choice := ""
+	if slices.Equal(titles, trustAnswers) {
+		if c.OnTrust != nil {
+			choice = c.OnTrust(p.Message)
+		}
+	} else if c.OnShowMessageRequest != nil {
+		choice = c.OnShowMessageRequest(p.Message, titles)
+	} else if len(titles) > 0 {
+		choice = titles[0]
+	}
+	if choice == "" {
+		return nil, nil
+	}
+	return map[string]string{"title": choice}, nil
+}
+
+// confirm answers gemini/confirm with OnConfirm, or by default proceeds
+// once.
+func (c *Client) confirm(ctx context.Context, params json.RawMessage) map[string]string {
+	outcome := "proceed_once"
+	if c.OnConfirm != nil {
+		outcome = c.OnConfirm(ctx, params)
+	}
+	return map[string]string{"outcome": outcome}
+}
+
+// ask answers gemini/ask: the folder trust question with OnTrust, any
+// other with OnAsk, or by default its first option.
+func (c *Client) ask(ctx context.Context, params json.RawMessage) (any, error) {
+	if trust, ok := c.trustAsked(params); ok {
+		return trust, nil
+	}
+	if c.OnAsk != nil {
+		return c.OnAsk(ctx, params), nil
+	}
+	var p struct {
+		Options []struct {
+			ID string `json:"id"`
+		} `json:"options"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil || len(p.Options) == 0 {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("gemini/ask without options: %s", params))
+	}
+	return map[string]any{"chosen": []string{p.Options[0].ID}}, nil
+}
+
+// languageFeature answers with OnLanguageFeature, or as a client without
+// a language server for the file.
+func (c *Client) languageFeature(ctx context.Context, params json.RawMessage) (any, error) {
+	if c.OnLanguageFeature == nil {
+		return nil, jsonrpc2.NewError(-32001, "no language server for this file")
+	}
+	return c.OnLanguageFeature(ctx, params)
 }
 
 func languageID(path string) string {

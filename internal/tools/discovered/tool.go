@@ -103,7 +103,7 @@ func (c *call) Title() string { return c.decl.Name + " " + string(c.input) }
 // in every mode but yolo); Always Allow covers this tool.
 func (c *call) Confirmation() *tools.Confirmation {
 	return &tools.Confirmation{
-		Kind:      "execute",
+		Kind:      dialog.ConfirmExecute,
 		Title:     fmt.Sprintf("Allow discovered tool %s?", c.decl.Name),
 		Details:   c.commandLine() + "\n" + string(c.input),
 		AllowKeys: []string{c.decl.Name},

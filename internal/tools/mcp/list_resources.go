@@ -9,9 +9,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
-// ListResourcesName is list_mcp_resources' name.
-const ListResourcesName = "list_mcp_resources"
-
 // listResourcesParams are list_mcp_resources' parameters, as Gemini CLI
 // 0.61 declares them.
 type listResourcesParams struct {
@@ -23,7 +20,7 @@ type listResourcesParams struct {
 // it, read-only and of kind search, listing them in 0.61's words.
 func listResources(m *Manager) tools.Tool {
 	return tools.Define(tools.Spec{
-		Name:        ListResourcesName,
+		Name:        tools.ListResourcesName,
 		Description: "Lists all available resources exposed by connected MCP servers.",
 		Annotations: tools.Annotations{Kind: dialog.KindSearch, ReadOnly: true},
 	}, func(p listResourcesParams) (tools.Call, error) {

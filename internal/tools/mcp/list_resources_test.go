@@ -15,14 +15,14 @@ import (
 // of kind search; it lists every server's resources, or one server's,
 // as 0.61 does.
 func TestListMCPResources(t *testing.T) {
-	if m, _ := started(t, map[string]settings.MCPServer{"beta": {Command: testServer}}); slices.Contains(names(m), ListResourcesName) {
+	if m, _ := started(t, map[string]settings.MCPServer{"beta": {Command: testServer}}); slices.Contains(names(m), tools.ListResourcesName) {
 		t.Errorf("offered with no resources: %v", names(m))
 	}
 	m, _ := started(t, map[string]settings.MCPServer{
 		"alpha": {Command: testServer, Args: []string{"-resources"}},
 		"beta":  {Command: testServer},
 	})
-	tool := find(t, m, ListResourcesName)
+	tool := find(t, m, tools.ListResourcesName)
 	decl, _ := json.Marshal(tool.Declaration())
 	want := `{"description":"Lists all available resources exposed by connected MCP servers.","name":"list_mcp_resources",` +
 		`"parametersJsonSchema":{"properties":{"serverName":{"description":"Optional filter to list resources from a specific server.","type":"string"}},"type":"object"}}`

@@ -12,9 +12,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
-// ReadResourceName is read_mcp_resource's name.
-const ReadResourceName = "read_mcp_resource"
-
 // readResourceParams are read_mcp_resource's parameters, as Gemini CLI
 // 0.61 declares them.
 type readResourceParams struct {
@@ -29,7 +26,7 @@ type readResourceParams struct {
 // McpClientManager.findResourceByUri does.
 func readResource(m *Manager) tools.Tool {
 	return tools.Define(tools.Spec{
-		Name:        ReadResourceName,
+		Name:        tools.ReadResourceName,
 		Description: "Reads the content of a specified Model Context Protocol (MCP) resource.",
 		Annotations: tools.Annotations{Kind: dialog.KindRead, ReadOnly: true},
 	}, func(p readResourceParams) (tools.Call, error) {

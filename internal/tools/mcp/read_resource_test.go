@@ -16,11 +16,11 @@ import (
 // text and binary data as a line saying so, and answers a resource no
 // running server lists with 0.61's error.
 func TestReadMCPResource(t *testing.T) {
-	if m, _ := started(t, map[string]settings.MCPServer{"beta": {Command: testServer}}); slices.Contains(names(m), ReadResourceName) {
+	if m, _ := started(t, map[string]settings.MCPServer{"beta": {Command: testServer}}); slices.Contains(names(m), tools.ReadResourceName) {
 		t.Errorf("offered with no resources: %v", names(m))
 	}
 	m, _ := started(t, map[string]settings.MCPServer{"alpha": {Command: testServer, Args: []string{"-resources"}}})
-	tool := find(t, m, ReadResourceName)
+	tool := find(t, m, tools.ReadResourceName)
 	decl, _ := json.Marshal(tool.Declaration())
 	want := `{"description":"Reads the content of a specified Model Context Protocol (MCP) resource.","name":"read_mcp_resource",` +
 		`"parametersJsonSchema":{"properties":{"uri":{"description":"The URI of the MCP resource to read.","type":"string"}},"required":["uri"],"type":"object"}}`
@@ -55,7 +55,7 @@ func TestReadMCPResourcePlainURI(t *testing.T) {
 		"beta":  {Command: testServer, Args: []string{"-resources"}},
 		"gamma": {Command: testServer, Args: []string{"-resource", "file:///gamma.txt"}},
 	})
-	tool := find(t, m, ReadResourceName)
+	tool := find(t, m, tools.ReadResourceName)
 	ambiguous := "Resource URI file:///notes.txt is listed by more than one MCP server: alpha, beta. " +
 		"Name the server as SERVER:URI, e.g. alpha:file:///notes.txt"
 	reads(t, tool, []resourceRead{

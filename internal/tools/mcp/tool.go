@@ -12,11 +12,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
-
-// ConfirmationKind is the Kind of an MCP tool's confirmation.
-const ConfirmationKind = "mcp"
 
 // withdrawWait bounds how long a call that lost its server waits for the
 // server's tools to be withdrawn; it takes no longer than reading EOF.
@@ -127,7 +125,7 @@ func (c *call) Confirmation() *tools.Confirmation {
 	s := c.tool.server
 	details, _ := json.MarshalIndent(c.args, "", "  ")
 	return &tools.Confirmation{
-		Kind:      ConfirmationKind,
+		Kind:      dialog.ConfirmMCP,
 		Title:     fmt.Sprintf("Allow MCP tool %q from server %q?", c.tool.remote.Name, s.alias),
 		Details:   string(details),
 		AllowKeys: []string{"mcp:" + s.alias + ":" + c.tool.remote.Name},

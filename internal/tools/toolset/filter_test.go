@@ -38,7 +38,8 @@ func buildIn(t *testing.T, s settings.Tools, sh osshell.Shell) *Set {
 	return set
 }
 
-var allBuiltin = []string{"ask_user", "glob", "google_web_search", "grep_search", "list_background_processes", "list_directory", "read_background_output", "read_file", "replace", "run_shell_command", "update_topic", "web_fetch", "write_file", "write_todos"}
+// allBuiltin are the tools a set built with no settings has, by name.
+var allBuiltin = slices.Sorted(slices.Values(tools.AlwaysNames()))
 
 func TestCoreKeepsOnlyTheListedBuiltinTools(t *testing.T) {
 	if got := build(t, settings.Tools{}).Registry.Names(); !slices.Equal(got, allBuiltin) {

@@ -466,57 +466,118 @@ function M.shows_call(callId)
   return callId ~= nil and tool_lines[callId] ~= nil
 end
 
+-- What each kind of gemini/update shows in the chat, by kind: every kind
+-- has one, those that show nothing here (a statusline's, the "/"
+-- commands') included.
+local handlers = {}
+M.handlers = handlers
+
+function handlers.text(u)
+  M.text(u.text or "")
+end
+
+function handlers.thought(u)
+  local lines = { "> Thought: " .. (u.subject or "") }
+  if u.description and u.description ~= "" then
+    for _, l in ipairs(vim.split(u.description, "\n", { plain = true })) do
+      table.insert(lines, l == "" and ">" or ("> " .. l))
+    end
+  end
+  local at = M.lines(lines)
+  fold(at, at + #lines - 1)
+end
+
+function handlers.toolCall(u)
+  local title = u.title or u.name
+  local row = M.lines({ tool_line(title, "running") })
+  track(u.callId, row, title, "")
+end
+
+function handlers.toolResult(u)
+  local t = tool_lines[u.callId]
+  if not set_tool_line(u.callId, u.status) then
+    local row = M.lines({ tool_line(u.title or u.name, u.status) })
+    track(u.callId, row, u.title or u.name, "")
+    t = tool_lines[u.callId]
+  end
+  if subagents[u.callId] then
+    -- An invoke_agent call's result is its subagent's report.
+    subagents[u.callId] = nil
+    end_subagent(t, u.display)
+  else
+    tool_output(t, u.display)
+  end
+  scroll()
+end
+
+function handlers.error(u)
+  M.lines({ "", "Error: " .. (u.message or "") })
+end
+
+function handlers.retry(u)
+  M.lines({ "> " .. M.retry_note(u) })
+end
+
+function handlers.notice(u)
+  local lines = {}
+  for i, line in ipairs(vim.split(u.message or "", "\n", { plain = true })) do
+    table.insert(lines, (i == 1 and "> Note: " or "> ") .. line)
+  end
+  M.lines(lines)
+end
+
+function handlers.mode(u)
+  M.lines({ "> Mode: " .. M.mode_name(u.mode) })
+end
+
+function handlers.compressed(u)
+  M.lines({
+    string.format("> Note: the conversation was compressed (%s → %s tokens)", u.tokensBefore or "?", u.tokensAfter or "?"),
+  })
+end
+
+function handlers.topic(u)
+  local lines = M.topic_lines(u)
+  if #lines > 0 then
+    M.lines(lines)
+  end
+end
+
+-- The statusline shows the model, and the model that answered.
+function handlers.usage() end
+function handlers.model() end
+-- The "/" commands are the prompt's (gemini.commands), not the chat's.
+function handlers.commands() end
+
+--- Shows an update in the chat: a subagent's under its call, the main
+--- agent's by its kind's handler; a kind without one shows nothing.
 function M.update(u)
   if u.parentCallId and u.parentCallId ~= "" then
     return subagent_update(u)
   end
-  if u.kind == "text" then
-    M.text(u.text or "")
-  elseif u.kind == "thought" then
-    local lines = { "> Thought: " .. (u.subject or "") }
-    if u.description and u.description ~= "" then
-      for _, l in ipairs(vim.split(u.description, "\n", { plain = true })) do
-        table.insert(lines, l == "" and ">" or ("> " .. l))
-      end
-    end
-    local at = M.lines(lines)
-    fold(at, at + #lines - 1)
-  elseif u.kind == "toolCall" then
-    local title = u.title or u.name
-    local row = M.lines({ tool_line(title, "running") })
-    track(u.callId, row, title, "")
-  elseif u.kind == "toolResult" then
-    local t = tool_lines[u.callId]
-    if not set_tool_line(u.callId, u.status) then
-      local row = M.lines({ tool_line(u.title or u.name, u.status) })
-      track(u.callId, row, u.title or u.name, "")
-      t = tool_lines[u.callId]
-    end
-    if subagents[u.callId] then
-      -- An invoke_agent call's result is its subagent's report.
-      subagents[u.callId] = nil
-      end_subagent(t, u.display)
-    else
-      tool_output(t, u.display)
-    end
-    scroll()
-  elseif u.kind == "error" then
-    M.lines({ "", "Error: " .. (u.message or "") })
-  elseif u.kind == "retry" then
-    M.lines({ "> " .. M.retry_note(u) })
-  elseif u.kind == "notice" then
-    local lines = {}
-    for i, line in ipairs(vim.split(u.message or "", "\n", { plain = true })) do
-      table.insert(lines, (i == 1 and "> Note: " or "> ") .. line)
-    end
-    M.lines(lines)
-  elseif u.kind == "mode" then
-    M.lines({ "> Mode: " .. M.mode_name(u.mode) })
-  elseif u.kind == "compressed" then
-    M.lines({
-      string.format("> Note: the conversation was compressed (%s → %s tokens)", u.tokensBefore or "?", u.tokensAfter or "?"),
-    })
+  local handle = handlers[u.kind]
+  if handle then
+    handle(u)
   end
+end
+
+--- A topic update (update_topic) as the chat's lines: "> Topic: <title>",
+--- with the summary when the title starts a new topic, then what the
+--- model means to do now.
+function M.topic_lines(u)
+  local lines = {}
+  local title = vim.trim(u.title or "")
+  local summary = u.newTopic == true and vim.trim(u.text or "") or ""
+  if title ~= "" then
+    table.insert(lines, "> Topic: " .. title .. (summary ~= "" and (" — " .. summary) or ""))
+  end
+  local intent = vim.trim(u.intent or "")
+  if intent ~= "" then
+    for _, line in ipairs(vim.split(intent, "\n", { plain = true })) do
+      table.insert(lines, "> " .. line)
+    end
+  end
+  return lines
 end
 
 -- Approval modes as Gemini CLI 0.61's footer names them.

@@ -34,6 +34,13 @@ local function failed(client)
   cache.client_id, cache.at = client.id, now()
 end
 
+--- Drops the list kept (the server read its commands again: /commands
+--- reload), so the next completion or refresh asks for it; until then
+--- the last list stands in, as a stale one does.
+function M.invalidate()
+  cache.at = nil
+end
+
 --- Fetches the list in the background unless it is fresh.
 function M.refresh(gemini, client)
   if fresh(client) then

@@ -236,6 +236,27 @@ describe("chat model", () => {
     assert.equal(retryNote(1, 2000, ""), "The model call failed; retrying in 2 s (attempt 1)");
   });
 
+  it("shows a topic as a note: its title, the summary of a new topic, then the intent", () => {
+    const state = run(
+      { type: "prompt", text: "p" },
+      update({ kind: "topic", title: "Serving files", intent: "Start the server and check it serves.", newTopic: true, text: "Start a web server." }),
+      update({ kind: "topic", title: "Serving files", intent: "Check the port.", newTopic: false, text: "ignored: not a new topic" }),
+      update({ kind: "topic", title: "", intent: "" }),
+    );
+    assert.deepEqual(
+      state.turns[0].items.map((i) => (i.kind === "note" ? [i.tone, i.text] : [i.kind])),
+      [
+        ["topic", "Topic: Serving files — Start a web server.\nStart the server and check it serves."],
+        ["topic", "Topic: Serving files\nCheck the port."],
+      ],
+    );
+  });
+
+  it("shows nothing in the chat for a commands update", () => {
+    const state = run({ type: "prompt", text: "p" }, update({ kind: "commands" }));
+    assert.deepEqual(state.turns[0].items, []);
+  });
+
   it("puts a question in the running turn; answering or withdrawing it closes it", () => {
     const params = { sessionId: sid, callId: "c", kind: "ask_user", title: "Database", text: "Which?", options: [], multiple: false, freeText: true };
     const state = run({ type: "prompt", text: "p" }, { type: "ask", id: 1, params }, { type: "ask", id: 2, params });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   confirmButtons,
+  confirmDialog,
   confirmOutcome,
   modelAfterUpdate,
   modelFromResult,
@@ -56,6 +57,16 @@ describe("confirmOutcome", () => {
     assert.equal(confirmOutcome(rewind, "Keep My Changes"), "cancel");
     assert.equal(confirmOutcome(rewind, "Always Allow"), "cancel");
     assert.equal(confirmOutcome(rewind, undefined), "cancel");
+  });
+
+  it("asks the title, with the details under it, and a question of its own when the title is empty", () => {
+    assert.deepEqual(confirmDialog({ kind: "execute", title: "Shell go test ./...", details: "go test ./...", canAllowAlways: false }), {
+      message: "Shell go test ./...",
+      detail: "go test ./...",
+      buttons: [{ label: "Allow Once", outcome: "proceed_once" }],
+    });
+    assert.equal(confirmDialog({ kind: "info", title: " " }).message, "Allow Gemini to go on?");
+    assert.equal(confirmDialog({ kind: "info" }).message, "Allow Gemini to go on?");
   });
 });
 

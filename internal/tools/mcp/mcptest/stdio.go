@@ -32,25 +32,59 @@ func textResult(s string) *sdk.CallToolResult {
 // when run by that name (TestMain) has the server without a Go toolchain,
 // which Windows test machines lack.
 func ServeStdio(args []string) {
-	flags := flag.NewFlagSet("mcpserver", flag.ExitOnError)
-	failAtStart := flags.Bool("fail-at-start", false, "write to stderr and exit 2 before the handshake")
-	extra := flags.String("extra", "", "also offer a tool with this name, echoing its name")
-	resources := flags.Bool("resources", false, "offer two resources")
-	brokenResources := flags.Bool("broken-resources", false, "declare resources, and fail to list them")
-	unreadableResources := flags.Bool("unreadable-resources", false, "offer two resources, and fail to read them")
-	extraResource := flags.String("resource", "", "also offer a text resource, named extra, at this URI")
-	grow := flags.Bool("grow", false, "offer grow, which adds a tool")
-	sleep := flags.Duration("sleep", 0, "only sleep this long, then exit: the child spawn starts")
-	_ = flags.Parse(args)
-	if *sleep > 0 {
-		time.Sleep(*sleep)
+	f := parseStdioFlags(args)
+	if f.sleep > 0 {
+		time.Sleep(f.sleep)
 		os.Exit(0)
 	}
-	if *failAtStart {
+	if f.failAtStart {
 		fmt.Fprintln(os.Stderr, "mcpserver: cannot open the database")
 		os.Exit(2)
 	}
 	server := sdk.NewServer(&sdk.Implementation{Name: "mcpserver", Version: "1"}, nil)
+	addContentTools(server)
+	addProcessTools(server)
+	addPrompts(server)
+	var slow slowCalls
+	server.AddTool(&sdk.Tool{Name: "slow", Description: "Sleeps, then says whether another slow call ran meanwhile.", InputSchema: map[string]any{
+		"type": "object", "properties": map[string]any{"ms": map[string]any{"type": "integer"}, "tag": map[string]any{"type": "string"}},
+	}}, slow.handle)
+	f.addOptional(server)
+	if err := server.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// stdioFlags are ServeStdio's flags.
+type stdioFlags struct {
+	failAtStart         bool
+	extra               string
+	resources           bool
+	brokenResources     bool
+	unreadableResources bool
+	extraResource       string
+	grow                bool
+	sleep               time.Duration
+}
+
+func parseStdioFlags(args []string) stdioFlags {
+	var f stdioFlags
+	flags := flag.NewFlagSet("mcpserver", flag.ExitOnError)
+	flags.BoolVar(&f.failAtStart, "fail-at-start", false, "write to stderr and exit 2 before the handshake")
+	flags.StringVar(&f.extra, "extra", "", "also offer a tool with this name, echoing its name")
+	flags.BoolVar(&f.resources, "resources", false, "offer two resources")
+	flags.BoolVar(&f.brokenResources, "broken-resources", false, "declare resources, and fail to list them")
+	flags.BoolVar(&f.unreadableResources, "unreadable-resources", false, "offer two resources, and fail to read them")
+	flags.StringVar(&f.extraResource, "resource", "", "also offer a text resource, named extra, at this URI")
+	flags.BoolVar(&f.grow, "grow", false, "offer grow, which adds a tool")
+	flags.DurationVar(&f.sleep, "sleep", 0, "only sleep this long, then exit: the child spawn starts")
+	_ = flags.Parse(args)
+	return f
+}
+
+// addContentTools offers the tools answering each kind of content: text,
+// an image, resources, and an error.
+func addContentTools(server *sdk.Server) {
 	sdk.AddTool(server, &sdk.Tool{Name: "echo", Description: "Echoes the message."},
 		func(_ context.Context, _ *sdk.CallToolRequest, a echoArgs) (*sdk.CallToolResult, any, error) {
 			return textResult("Echo: " + a.Message), nil, nil
@@ -78,6 +112,11 @@ func ServeStdio(args []string) {
 		func(context.Context, *sdk.CallToolRequest, noArgs) (*sdk.CallToolResult, any, error) {
 			return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: "the disk is full"}}}, nil, nil
 		})
+}
+
+// addProcessTools offers crash, which exits the server, and spawn, which
+// starts a child that outlives the call.
+func addProcessTools(server *sdk.Server) {
 	sdk.AddTool(server, &sdk.Tool{Name: "crash", Description: "Exits the server."},
 		func(context.Context, *sdk.CallToolRequest, noArgs) (*sdk.CallToolResult, any, error) {
 			fmt.Fprintln(os.Stderr, "mcpserver: crashing on purpose")
@@ -98,6 +137,10 @@ func ServeStdio(args []string) {
 			}
 			return textResult(strconv.Itoa(child.Process.Pid)), nil, nil
 		})
+}
+
+// addPrompts offers greet, with arguments, and status, without.
+func addPrompts(server *sdk.Server) {
 	server.AddPrompt(&sdk.Prompt{Name: "greet", Description: "Greets someone.", Arguments: []*sdk.PromptArgument{
 		{Name: "name", Description: "who to greet", Required: true},
 		{Name: "style", Description: "how"},
@@ -111,33 +154,30 @@ func ServeStdio(args []string) {
 	server.AddPrompt(&sdk.Prompt{Name: "status"}, func(context.Context, *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
 		return &sdk.GetPromptResult{Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: "Report the status."}}}}, nil
 	})
-	var slow slowCalls
-	server.AddTool(&sdk.Tool{Name: "slow", Description: "Sleeps, then says whether another slow call ran meanwhile.", InputSchema: map[string]any{
-		"type": "object", "properties": map[string]any{"ms": map[string]any{"type": "integer"}, "tag": map[string]any{"type": "string"}},
-	}}, slow.handle)
-	if *extra != "" {
-		name := *extra
+}
+
+// addOptional offers what the flags ask for.
+func (f stdioFlags) addOptional(server *sdk.Server) {
+	if f.extra != "" {
+		name := f.extra
 		server.AddTool(&sdk.Tool{Name: name, Description: "Says its name.", InputSchema: map[string]any{"type": "object"}},
 			func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 				return textResult("I am " + name), nil
 			})
 	}
-	if *grow {
+	if f.grow {
 		addGrow(server)
 	}
 	switch {
-	case *resources:
+	case f.resources:
 		addResources(server, nil)
-	case *brokenResources:
+	case f.brokenResources:
 		addResources(server, map[string]string{"resources/list": "the catalogue is offline"})
-	case *unreadableResources:
+	case f.unreadableResources:
 		addResources(server, map[string]string{"resources/read": "the archive is offline"})
 	}
-	if *extraResource != "" {
-		server.AddResource(&sdk.Resource{URI: *extraResource, Name: "extra"}, readText)
-	}
-	if err := server.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
-		log.Fatal(err)
+	if f.extraResource != "" {
+		server.AddResource(&sdk.Resource{URI: f.extraResource, Name: "extra"}, readText)
 	}
 }
 

@@ -1,0 +1,184 @@
+;;; gemini-ls-protocol.el --- What gemini-ls is sent: prompts and their context  -*- lexical-binding: t; -*-
+
+;; Copyright (C) 2026 The gemini-ls authors
+
+;; This file is not part of GNU Emacs.
+
+;; Licensed under the Apache License, Version 2.0 (the "License"); you
+;; may not use this file except in compliance with the License.  You may
+;; obtain a copy of the License at
+;;
+;;     http://www.apache.org/licenses/LICENSE-2.0
+;;
+;; Unless required by applicable law or agreed to in writing, software
+;; distributed under the License is distributed on an "AS IS" BASIS,
+;; WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or
+;; implied.  See the License for the specific language governing
+;; permissions and limitations under the License.
+
+;;; Commentary:
+
+;; A prompt with its context (the file, the selection, diagnostics), the
+;; diagnostics Emacs shows, asked with `gemini/diagnostics', and a
+;; prompt's run with `gemini/prompt'.
+
+;; A part of the gemini-ls package: gemini-ls.el loads it.
+
+;;; Code:
+
+(require 'cl-lib)
+(require 'subr-x)
+(require 'eglot)
+(require 'jsonrpc)
+(require 'seq)
+(require 'project)
+(require 'gemini-ls-server)
+(require 'gemini-ls-chat)
+(require 'gemini-ls-updates)
+
+(defun gemini-ls--diagnostics (beg end)
+  "Flymake diagnostics between BEG and END as LSP Diagnostics."
+  (when (and (bound-and-true-p flymake-mode) (fboundp 'flymake-diagnostics))
+    (vconcat
+     (mapcar (lambda (d)
+               (list :range (list :start (eglot--pos-to-lsp-position
+                                          (flymake-diagnostic-beg d))
+                                  :end (eglot--pos-to-lsp-position
+                                        (flymake-diagnostic-end d)))
+                     :severity (pcase (flymake-diagnostic-type d)
+                                 ((or :error 'eglot-error) 1)
+                                 ((or :warning 'eglot-warning) 2)
+                                 (_ 3))
+                     :message (flymake-diagnostic-text d)))
+             (flymake-diagnostics beg end)))))
+
+(defun gemini-ls--context (&optional beg end diag-beg diag-end)
+  "Context of the current buffer: uri, range BEG..END, diagnostics.
+Diagnostics are those between DIAG-BEG and DIAG-END (default: the file)."
+  (when buffer-file-name
+    (let* ((beg (or beg (point)))
+           (end (or end beg))
+           (diags (gemini-ls--diagnostics (or diag-beg (point-min))
+                                          (or diag-end (point-max)))))
+      (append (list :uri (gemini-ls--uri buffer-file-name)
+                    :range (list :start (eglot--pos-to-lsp-position beg)
+                                 :end (eglot--pos-to-lsp-position end)))
+              (when (and diags (> (length diags) 0))
+                (list :diagnostics diags))))))
+
+;;;; The diagnostics Emacs shows: gemini/diagnostics
+
+(defvar flycheck-current-errors)
+(declare-function flycheck-error-pos "ext:flycheck" (err))
+(declare-function flycheck-error-level "ext:flycheck" (err))
+(declare-function flycheck-error-message "ext:flycheck" (err))
+(declare-function flycheck-error-checker "ext:flycheck" (err))
+(declare-function flycheck-error-id "ext:flycheck" (err))
+
+(defun gemini-ls--shown-diagnostics (buffer)
+  "Return the diagnostics on BUFFER as LSP Diagnostics, a vector.
+Flycheck's where `flycheck-mode' is on, else Flymake's; none for no BUFFER."
+  (if (not (buffer-live-p buffer))
+      []
+    (with-current-buffer buffer
+      (save-restriction
+        (widen)
+        (if (bound-and-true-p flycheck-mode)
+            (vconcat
+             (mapcar (lambda (err)
+                       (let ((at (eglot--pos-to-lsp-position (flycheck-error-pos err)))
+                             (checker (flycheck-error-checker err)))
+                         (append (list :range (list :start at :end at)
+                                       :severity (pcase (flycheck-error-level err)
+                                                   ('error 1) ('warning 2) (_ 3))
+                                       :message (flycheck-error-message err))
+                                 (when checker (list :source (format "%s" checker)))
+                                 (when (flycheck-error-id err)
+                                   (list :code (format "%s" (flycheck-error-id err)))))))
+                     flycheck-current-errors))
+          (or (gemini-ls--diagnostics (point-min) (point-max)) []))))))
+
+(cl-defmethod eglot-handle-request
+  ((_ gemini-ls-server) (_ (eql gemini/diagnostics)) &key uris &allow-other-keys)
+  "Answer with the diagnostics Emacs has on the files of URIS.
+Without URIS, those of every buffer visiting a file that shows some.
+A file no buffer visits has none; no buffer is made for it."
+  (list
+   :items
+   (vconcat
+    (if (> (length uris) 0)
+        (mapcar (lambda (uri)
+                  (let ((path (gemini-ls--uri-path uri)))
+                    (list :uri uri
+                          :diagnostics (gemini-ls--shown-diagnostics (find-buffer-visiting path)))))
+                uris)
+      (delq nil
+            (mapcar (lambda (b)
+                      (let ((shown (and (buffer-file-name b) (gemini-ls--shown-diagnostics b))))
+                        (when (> (length shown) 0)
+                          (list :uri (gemini-ls--uri (buffer-file-name b)) :diagnostics shown))))
+                    (buffer-list)))))))
+
+(defun gemini-ls--send (prompt context &optional server)
+  "Send PROMPT with CONTEXT to SERVER; stream the answer to the chat.
+SERVER defaults to the current buffer's gemini-ls server.  The prompt
+continues the chat's session."
+  (let* ((server (or server (gemini-ls--server)))
+         (chat (gemini-ls--chat-buffer)))
+    (with-current-buffer chat
+      (when gemini-ls--busy
+        (user-error "Gemini is still working; M-x gemini-ls-cancel first"))
+      ;; The chat's next prompts go to this server's project.
+      (setq default-directory (file-name-as-directory
+                               (expand-file-name (project-root (eglot--project server)))))
+      (setq gemini-ls--chat-server server
+            gemini-ls--busy t
+            gemini-ls--running nil
+            gemini-ls--last-kind nil))
+    (gemini-ls--status-changed)
+    (let (exchange)
+      (gemini-ls--with-chat
+        (unless (bobp) (insert "\n"))
+        (setq exchange (point))
+        (gemini-ls--insert-styled (concat "## You\n\n" prompt "\n") 'gemini-ls-user)
+        (insert "\n## Gemini\n\n"))
+      (gemini-ls--display-chat chat)
+      (gemini-ls--reveal chat exchange))
+    (let ((session (buffer-local-value 'gemini-ls--session-id chat)))
+      (jsonrpc-async-request
+       server :gemini/prompt
+       (append (list :prompt prompt)
+               (when session (list :sessionId session))
+               (when context (list :context context)))
+       :timeout 86400
+       :success-fn
+       (lambda (result)
+         (with-current-buffer chat
+           (setq gemini-ls--busy nil
+                 gemini-ls--running nil
+                 gemini-ls--session-id (plist-get result :sessionId)))
+         (gemini-ls--status-changed)
+         (let ((reason (plist-get result :stopReason)))
+           (gemini-ls--with-chat
+             (gemini-ls--fresh-line)
+             (unless (equal reason "end_turn")
+               (gemini-ls--insert-styled (format "\n%s\n" (gemini-ls--stop-note reason))
+                                         'warning)))
+           (when (equal reason "error")
+             (gemini-ls--warn-once (plist-get result :error)))))
+       :error-fn
+       (lambda (err)
+         (with-current-buffer chat (setq gemini-ls--busy nil gemini-ls--running nil))
+         (gemini-ls--status-changed)
+         (let ((msg (format "gemini/prompt failed: %s" (plist-get err :message))))
+           (gemini-ls--with-chat
+             (gemini-ls--fresh-line)
+             (gemini-ls--insert-styled (concat msg "\n") 'error))
+           (gemini-ls--warn-once msg)))
+       :timeout-fn
+       (lambda ()
+         (with-current-buffer chat (setq gemini-ls--busy nil gemini-ls--running nil))
+         (gemini-ls--status-changed))))))
+
+(provide 'gemini-ls-protocol)
+;;; gemini-ls-protocol.el ends here

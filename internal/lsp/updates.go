@@ -1,0 +1,200 @@
+package lsp
+
+// The payloads of gemini/update (docs/protocol.md 6), one type per kind,
+// each with only its own fields beside the header every update carries.
+// updateKinds lists them with an example and what each means: the wire
+// schema (docs/protocol.schema.json) and protocol.md's table of kinds are
+// generated from it (go generate .), and each editor client's tests hold
+// its handlers to the schema.
+
+// update is one gemini/update's params: a closed set, updateKinds.
+type update interface {
+	// kind is the update's word on the wire (updateHead.Kind).
+	kind() string
+	head() *updateHead
+}
+
+// updateHead is what every update carries: the session, the kind, and
+// for a subagent's event, its invoke_agent call and the agent's name.
+type updateHead struct {
+	SessionID    string `json:"sessionId"`
+	Kind         string `json:"kind"`
+	ParentCallID string `json:"parentCallId,omitempty"`
+	AgentName    string `json:"agentName,omitempty"`
+}
+
+func (h *updateHead) head() *updateHead { return h }
+
+type textUpdate struct {
+	updateHead
+	Text string `json:"text"`
+}
+
+type thoughtUpdate struct {
+	updateHead
+	Subject     string `json:"subject,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+type toolCallUpdate struct {
+	updateHead
+	CallID string         `json:"callId"`
+	Name   string         `json:"name"`
+	Title  string         `json:"title"`
+	Args   map[string]any `json:"args,omitempty"`
+}
+
+type toolResultUpdate struct {
+	updateHead
+	CallID string `json:"callId"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	// Display is sent even empty: read_file of a whole file shows nothing.
+	Display string `json:"display"`
+}
+
+type usageUpdate struct {
+	updateHead
+	// Model is the concrete model that answered; "" if unknown.
+	Model string `json:"model,omitempty"`
+	usage
+	// PromptUsage and SessionUsage are the sums so far.
+	PromptUsage  usage `json:"promptUsage"`
+	SessionUsage usage `json:"sessionUsage"`
+}
+
+// usage is a sum of token counts.
+type usage struct {
+	PromptTokens     int32 `json:"promptTokens"`
+	CandidatesTokens int32 `json:"candidatesTokens"`
+	ThoughtsTokens   int32 `json:"thoughtsTokens"`
+	TotalTokens      int32 `json:"totalTokens"`
+}
+
+type retryUpdate struct {
+	updateHead
+	Attempt int    `json:"attempt"`
+	DelayMs int64  `json:"delayMs"`
+	Reason  string `json:"reason"`
+}
+
+type compressedUpdate struct {
+	updateHead
+	TokensBefore int32 `json:"tokensBefore"`
+	TokensAfter  int32 `json:"tokensAfter"`
+}
+
+type noticeUpdate struct {
+	updateHead
+	Message string `json:"message"`
+}
+
+type errorUpdate struct {
+	updateHead
+	Message string `json:"message"`
+}
+
+type modeUpdate struct {
+	updateHead
+	Mode string `json:"mode"`
+}
+
+// modelUpdate: Model as named, Name as shown.
+type modelUpdate struct {
+	updateHead
+	Model string `json:"model"`
+	Name  string `json:"name"`
+}
+
+// topicUpdate: Text is the topic's summary when NewTopic starts it.
+type topicUpdate struct {
+	updateHead
+	Title    string `json:"title"`
+	Intent   string `json:"intent,omitempty"`
+	NewTopic bool   `json:"newTopic,omitempty"`
+	Text     string `json:"text,omitempty"`
+}
+
+type commandsUpdate struct {
+	updateHead
+}
+
+func (*textUpdate) kind() string       { return "text" }
+func (*thoughtUpdate) kind() string    { return "thought" }
+func (*toolCallUpdate) kind() string   { return "toolCall" }
+func (*toolResultUpdate) kind() string { return "toolResult" }
+func (*usageUpdate) kind() string      { return "usage" }
+func (*retryUpdate) kind() string      { return "retry" }
+func (*compressedUpdate) kind() string { return "compressed" }
+func (*noticeUpdate) kind() string     { return "notice" }
+func (*errorUpdate) kind() string      { return "error" }
+func (*modeUpdate) kind() string       { return "mode" }
+func (*modelUpdate) kind() string      { return "model" }
+func (*topicUpdate) kind() string      { return "topic" }
+func (*commandsUpdate) kind() string   { return "commands" }
+
+// updateKind is one kind of update: an example of it, and what it means
+// (Markdown, for docs/protocol.md).
+type updateKind struct {
+	example update
+	meaning string
+}
+
+// updateKinds is every kind of update, in docs/protocol.md's order.
+func updateKinds() []updateKind {
+	return []updateKind{
+		{&textUpdate{Text: "I'll change the greeting."},
+			"A piece of the model's answer, a delta. " +
+				"Once the prompt has text, the first delta of each later model answer starts with the line breaks that make a blank line before it: `\\n\\n`, or `\\n` when the text so far ends with one line break (nothing when it ends with a blank line). " +
+				"So text from separate model requests never runs together, and the deltas add up to the result's `text` ([5](#5-geminiprompt); an answer cut short by cancellation aside). " +
+				"The session's history keeps what the model said, without these breaks."},
+		{&thoughtUpdate{Subject: "Planning the change", Description: "I will edit greet."},
+			"A model thought. " +
+				"If the thought begins with a `**bold**` line, that line becomes `subject` and the rest becomes `description`. " +
+				"Otherwise the whole thought is `description`."},
+		{&toolCallUpdate{CallID: "call_1", Name: "replace", Title: "Edit main.go", Args: map[string]any{"file_path": "main.go", "old_string": `return "Hello"`, "new_string": `return "Hi"`}},
+			"The model called a tool. " +
+				"`title` is one human-readable line, such as `Edit main.go`, `ReadFile main.go` or `Shell go test ./... " +
+				"(Run the tests)`. " +
+				"The server sends it once the model's answer has finished streaming, just before the call runs. " +
+				"The calls of one answer run at once, as Gemini CLI 0.61 runs them: a `replace` or `write_file` call, and any call whose arguments carry `\"wait_for_previous\": true`, starts only once every earlier call of the answer has ended, and the later ones wait for it; the others run together. " +
+				"An `update_topic` call runs first, alone. " +
+				"When the user declines a call's question (`gemini/confirm`) or an edit (at its preview, its question or its `workspace/applyEdit`), the calls after the next such waiting point are not run: their `toolResult` has status `cancelled`. " +
+				"An edit refused with nobody asked (an editor that can neither preview nor ask, or that fails to apply it, giving a reason) is no user's no and cancels nothing. " +
+				"So the updates of calls running at once interleave: pair them by `callId`. " +
+				"Their questions (`gemini/confirm`, an edit's `workspace/applyEdit`, `ask_user`) still come one at a time, in call order; a call that needs no question does not wait for an unanswered one. " +
+				"The model gets the results in the order of its calls."},
+		{&toolResultUpdate{CallID: "call_1", Name: "replace", Status: "ok", Display: "```diff\n--- a/main.go\n+++ b/main.go\n@@ -1 +1 @@\n-func greet() string { return \"Hello\" }\n+func greet() string { return \"Hi\" }\n```"},
+			"How the call ended. " +
+				"`status`: `ok`, `error`, `rejected` (the user or the approval mode refused) or `cancelled`. " +
+				"`display` is Markdown for the user. " +
+				"For an applied, modified or declined edit it contains a fenced `diff`."},
+		{&usageUpdate{Model: "gemini-3-flash-preview", usage: usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129}, PromptUsage: usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129}, SessionUsage: usage{PromptTokens: 530, CandidatesTokens: 96, ThoughtsTokens: 12, TotalTokens: 638}},
+			"Token counts of one model response, and `model`, the concrete model that gave it: where `auto` (the default) routed the prompt, or the model it fell back to. " +
+				"One is sent per model request; the four counts are not cumulative. " +
+				"`promptUsage` and `sessionUsage` are objects with the same four fields: the sums so far of this prompt and of the whole session (earlier prompts included, also those before a resume)."},
+		{&retryUpdate{Attempt: 1, DelayMs: 2000, Reason: "the model is rate-limited (429 RESOURCE_EXHAUSTED)"},
+			"A model request failed (`reason`, in words: `the model is rate-limited (429 RESOURCE_EXHAUSTED)`, `could not connect to http://127.0.0.1:8080: connection refused`) and is tried again after `delayMs`. " +
+				"Sent before the wait; the wait ends early when the prompt is cancelled. " +
+				"`attempt` is the attempt that failed, from 1."},
+		{&compressedUpdate{TokensBefore: 612034, TokensAfter: 98211},
+			"The history passed `model.compressionThreshold` of the model's window, and its oldest part was replaced by a summary. " +
+				"Sent only when the summary made the history smaller."},
+		{&noticeUpdate{Message: "Switched to gemini-2.5-flash for the rest of this session because gemini-2.5-pro is out of quota."},
+			"Something the user should know that is not the model's text, such as a switch to the fallback model."},
+		{&errorUpdate{Message: "Error 400, Message: API key not valid. Please pass a valid API key., Status: INVALID_ARGUMENT, Details: []"},
+			"The model call failed, or returned no answer twice. " +
+				"The prompt then ends with `stopReason: \"error\"`."},
+		{&modeUpdate{Mode: "plan"},
+			"A call switched the session's approval mode: `enter_plan_mode` to `plan`, an approved `exit_plan_mode` to `auto_edit` or `default` (the user's choice). " +
+				"Sent after the call's `toolCall`, before its `toolResult`. " +
+				"The new mode holds for this session only, until the approval mode is set anew (`initializationOptions`, `workspace/didChangeConfiguration`)."},
+		{&modelUpdate{Model: "gemini-3.1-pro-preview-customtools", Name: "gemini-3.1-pro-preview"},
+			"`/model set` chose the model every session's next request goes to: `model` as named (what [`gemini/models`](#5f-geminimodels) calls `current`), `name` how it is shown (`currentName`). " +
+				"It holds until `/model set` or the settings (`initializationOptions`, `workspace/didChangeConfiguration`) choose another."},
+		{&topicUpdate{Title: "Serving files", Intent: "Start the server and check it serves.", NewTopic: true, Text: "Start a web server."},
+			"The model called `update_topic`: `title` is the session's topic, `intent` what the model means to do now, `newTopic` says the title starts a new topic, and then `text` is its summary."},
+		{&commandsUpdate{},
+			"The commands a prompt may start with were read again (`/commands reload`): a client that keeps the [`gemini/commands`](#5c-geminicommands) list asks for it anew."},
+	}
+}
