@@ -149,31 +149,9 @@ func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs
 	if ws == nil || len(refs) == 0 {
 		return out, nil
 	}
-	var (
-		specs    []string
-		resolved = map[int]tools.Reference{} // by index in refs
-		seen     = map[string]bool{}
-	)
-	for i, r := range refs {
-		ref, ok, err := resolveReference(ctx, ws, r.name, exact)
-		if err != nil {
-			return out, fmt.Errorf("resolving @%s: %w", r.name, err)
-		}
-		switch {
-		case !ok:
-			// Named to the model and the user, as 0.61 names a path its
-			// search found nothing for: the prompt goes as typed.
-			out.skipped = append(out.skipped, tools.SkippedFile{Path: "@" + r.name + r.lines.suffix(), Reason: notFoundReason})
-			continue
-		case ref.Ignored:
-			out.skipped = append(out.skipped, tools.SkippedFile{Path: "@" + r.name + r.lines.suffix(), Reason: "ignored by .gitignore or .geminiignore"})
-			continue
-		}
-		resolved[i] = ref
-		if r.lines == nil && !seen[ref.Spec] {
-			seen[ref.Spec] = true
-			specs = append(specs, ref.Spec)
-		}
+	resolved, specs, err := resolveReferences(ctx, ws, refs, exact, &out)
+	if err != nil {
+		return out, err
 	}
 	ranges, rangesSkipped, err := readRanges(ctx, ws, refs, resolved)
 	if err != nil {
@@ -197,8 +175,47 @@ func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs
 		}
 	}
 	out.skipped = append(out.skipped, got.Skipped...)
+	query, labels := rewriteReferences(prompt, refs, resolved)
+	out.query = query
+	out.content = append(filesContent(got.Files, labels), rangesContent(refs, resolved, ranges)...)
+	out.read = len(got.Files) + len(ranges)
+	return out, nil
+}
 
-	// The prompt with each resolved reference rewritten to what was read.
+// resolveReferences resolves each of refs (by index), noting in out the
+// ones that name nothing or an ignored file; specs are the whole files
+// to read, each once.
+func resolveReferences(ctx context.Context, ws *workspace.Workspace, refs []reference, exact bool, out *pathsRead) (map[int]tools.Reference, []string, error) {
+	resolved := map[int]tools.Reference{}
+	seen := map[string]bool{}
+	var specs []string
+	for i, r := range refs {
+		ref, ok, err := resolveReference(ctx, ws, r.name, exact)
+		if err != nil {
+			return nil, nil, fmt.Errorf("resolving @%s: %w", r.name, err)
+		}
+		switch {
+		case !ok:
+			// Named to the model and the user, as 0.61 names a path its
+			// search found nothing for: the prompt goes as typed.
+			out.skipped = append(out.skipped, tools.SkippedFile{Path: "@" + r.name + r.lines.suffix(), Reason: notFoundReason})
+			continue
+		case ref.Ignored:
+			out.skipped = append(out.skipped, tools.SkippedFile{Path: "@" + r.name + r.lines.suffix(), Reason: "ignored by .gitignore or .geminiignore"})
+			continue
+		}
+		resolved[i] = ref
+		if r.lines == nil && !seen[ref.Spec] {
+			seen[ref.Spec] = true
+			specs = append(specs, ref.Spec)
+		}
+	}
+	return resolved, specs, nil
+}
+
+// rewriteReferences is the prompt with each resolved reference rewritten
+// to what was read; labels are the references as typed, by file path.
+func rewriteReferences(prompt string, refs []reference, resolved map[int]tools.Reference) (string, map[string]string) {
 	var query strings.Builder
 	last := 0
 	labels := map[string]string{} // file path → the reference as typed
@@ -220,11 +237,15 @@ func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs
 		}
 	}
 	query.WriteString(prompt[last:])
-	out.query = query.String()
+	return query.String(), labels
+}
 
-	for _, f := range got.Files {
+// filesContent is each whole file's label and text, or its data.
+func filesContent(files []tools.ManyFile, labels map[string]string) []*genai.Part {
+	var content []*genai.Part
+	for _, f := range files {
 		if f.Part != nil {
-			out.content = append(out.content, f.Part)
+			content = append(content, f.Part)
 			continue
 		}
 		label, ok := labels[f.Path]
@@ -235,20 +256,26 @@ func readPaths(ctx context.Context, ws *workspace.Workspace, prompt string, refs
 		if f.Truncated {
 			text = "[WARNING: This file was truncated. To view the full content, use the 'read_file' tool on this specific file.]\n\n" + text
 		}
-		out.content = append(out.content, genai.NewPartFromText("\nContent from @"+label+":\n"), genai.NewPartFromText(strings.TrimSpace(text)))
+		content = append(content, genai.NewPartFromText("\nContent from @"+label+":\n"), genai.NewPartFromText(strings.TrimSpace(text)))
 	}
+	return content
+}
+
+// rangesContent is each line range's label and lines, in the prompt's
+// order.
+func rangesContent(refs []reference, resolved map[int]tools.Reference, ranges map[int]tools.Lines) []*genai.Part {
+	var content []*genai.Part
 	for i, r := range refs {
 		if lines, ok := ranges[i]; ok {
 			label := r.name
 			if filepath.IsAbs(r.name) {
 				label = resolved[i].Spec
 			}
-			out.content = append(out.content, genai.NewPartFromText("\nContent from @"+label+r.lines.suffix()+" ("+r.lines.told(lines)+"):\n"),
+			content = append(content, genai.NewPartFromText("\nContent from @"+label+r.lines.suffix()+" ("+r.lines.told(lines)+"):\n"),
 				genai.NewPartFromText(strings.TrimSuffix(lines.Text, "\n")))
 		}
 	}
-	out.read = len(got.Files) + len(ranges)
-	return out, nil
+	return content
 }
 
 // resolveReference is tools.ResolveReference, without its search when

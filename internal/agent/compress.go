@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"go.uber.org/zap"
 	"google.golang.org/genai"
@@ -59,40 +60,117 @@ func (a *Agent) compressionThreshold() float64 {
 	return DefaultCompressionThreshold
 }
 
+// compressor summarises a session's history, as Gemini CLI's
+// ChatCompressionService does: its dependencies are passed in, and what
+// it asks of the prompt it runs in is the narrow compressionTurn.
+type compressor struct {
+	chat   *chat
+	gen    ContentGenerator
+	retry  dialog.RetryPolicy
+	logger *zap.Logger
+	log    apiLog
+	// threshold is the fraction of the model's window (tokenLimit) the
+	// last prompt must pass for compress to summarise.
+	threshold  float64
+	tokenLimit func(model string) int
+	// turnModel is the prompt's model as compression sees it: what the
+	// threshold is judged and the tokens counted on, and what picks the
+	// model that summarises (compressionModel).
+	turnModel func() string
+	promptID  string
+	// tellRetry is the onRetry of a request of what to model.
+	tellRetry func(what, model string) func(attempt int, err error, wait time.Duration)
+	turn      compressionTurn
+}
+
+// compressionTurn is what compression tells the prompt it runs in.
+type compressionTurn interface {
+	// firePreCompress runs the PreCompress hooks, told trigger.
+	firePreCompress(trigger string)
+	// compressed says the history was replaced by a summary.
+	compressed(dialog.CompressionInfo)
+}
+
+// compressor is the turn's compressor of the session's history.
+func (t *turn) compressor() *compressor {
+	a := t.s.agent
+	return &compressor{
+		chat:       &t.s.chat,
+		gen:        a.cfg.Generator,
+		retry:      a.cfg.Retry,
+		logger:     a.cfg.Logger,
+		log:        a.log,
+		threshold:  a.compressionThreshold(),
+		tokenLimit: a.tokenLimit,
+		turnModel:  t.compressionTurnModel,
+		promptID:   t.promptID,
+		tellRetry:  t.utility().tellRetry,
+		turn:       t,
+	}
+}
+
 // compress replaces the oldest part of the history with a summary when the
 // last prompt passed the threshold, and tells the user. Failing is not
 // fatal: the history stays as it was and the request goes ahead. A summary
 // that would not make the history smaller is thrown away and, as in Gemini
 // CLI, not tried again in this session.
 func (t *turn) compress() {
-	a, c := t.s.agent, &t.s.chat
-	if c.compressionFailed {
-		return
-	}
-	history := c.contents()
-	if len(history) == 0 {
-		return
-	}
-	before := c.promptTokens
-	if before == 0 {
-		// No response counted it yet (a resumed session).
-		before = estimateTokens(history)
-	}
-	if float64(before) < a.compressionThreshold()*float64(a.tokenLimit(t.compressionTurnModel())) {
+	c := t.compressor()
+	history, before, due := c.due()
+	if !due {
 		return
 	}
 	// The answer to the last calls joins the history after this.
 	t.saveUnsaved()
-	_, err := t.summarizeHistory(history, before, "auto")
+	c.compress(t.ctx, history, before)
+}
+
+func (t *turn) firePreCompress(trigger string) {
+	t.hooks().fire(HookPreCompress, trigger, map[string]any{"trigger": trigger})
+}
+
+// compressed forgets what the model was told of the editor, which may be
+// in the summary now, or gone: the next prompt tells it all again, as
+// Gemini CLI does. And it tells the user.
+func (t *turn) compressed(info dialog.CompressionInfo) {
+	t.s.editor.reset()
+	t.emit(dialog.CompressedEvent{Compression: info})
+}
+
+// due says whether the history, before tokens long, passed the threshold;
+// never again once a summary would not have made it smaller.
+func (c *compressor) due() (history []*genai.Content, before int32, due bool) {
+	if c.chat.compressionFailed {
+		return nil, 0, false
+	}
+	history = c.chat.contents()
+	if len(history) == 0 {
+		return nil, 0, false
+	}
+	before = c.chat.promptTokens
+	if before == 0 {
+		// No response counted it yet (a resumed session).
+		before = estimateTokens(history)
+	}
+	if float64(before) < c.threshold*float64(c.tokenLimit(c.turnModel())) {
+		return nil, 0, false
+	}
+	return history, before, true
+}
+
+// compress summarises history, before tokens long, logging a failure;
+// a summary that would not make it smaller stops compression for good.
+func (c *compressor) compress(ctx context.Context, history []*genai.Content, before int32) {
+	_, err := c.summarizeHistory(ctx, history, before, "auto")
 	var grew *summaryGrewError
 	switch {
-	case err == nil, t.ctx.Err() != nil, errors.Is(err, ErrNothingToCompress):
+	case err == nil, ctx.Err() != nil, errors.Is(err, ErrNothingToCompress):
 	case errors.As(err, &grew):
-		c.compressionFailed = true
-		a.cfg.Logger.Warn("chat compression discarded: the summary would not make the history smaller",
-			zap.String("prompt_id", t.promptID), zap.Int32("tokens_before", grew.before), zap.Int32("tokens_after", grew.after))
+		c.chat.compressionFailed = true
+		c.logger.Warn("chat compression discarded: the summary would not make the history smaller",
+			zap.String("prompt_id", c.promptID), zap.Int32("tokens_before", grew.before), zap.Int32("tokens_after", grew.after))
 	default:
-		a.cfg.Logger.Warn("chat compression failed; the history is kept", zap.String("prompt_id", t.promptID), zap.Error(err))
+		c.logger.Warn("chat compression failed; the history is kept", zap.String("prompt_id", c.promptID), zap.Error(err))
 	}
 }
 
@@ -112,17 +190,16 @@ func (e *summaryGrewError) Error() string {
 // contents, before tokens long) with the model's summary, and tells the
 // user. On an error the history stays as it was. trigger is what the
 // PreCompress hooks are told: "auto", or "manual" for /compress.
-func (t *turn) summarizeHistory(history []*genai.Content, before int32, trigger string) (dialog.CompressionInfo, error) {
-	a, c := t.s.agent, &t.s.chat
+func (c *compressor) summarizeHistory(ctx context.Context, history []*genai.Content, before int32, trigger string) (dialog.CompressionInfo, error) {
 	split := compressSplitPoint(history, 1-compressionPreserveFraction)
 	if split == 0 {
 		return dialog.CompressionInfo{}, ErrNothingToCompress
 	}
-	t.fireHook(HookPreCompress, trigger, map[string]any{"trigger": trigger})
-	summary, err := t.summarize(history[:split])
+	c.turn.firePreCompress(trigger)
+	summary, err := c.summarize(ctx, history[:split])
 	switch {
-	case t.ctx.Err() != nil:
-		return dialog.CompressionInfo{}, t.ctx.Err()
+	case ctx.Err() != nil:
+		return dialog.CompressionInfo{}, ctx.Err()
 	case err != nil:
 		return dialog.CompressionInfo{}, err
 	case summary == "":
@@ -132,18 +209,15 @@ func (t *turn) summarizeHistory(history []*genai.Content, before int32, trigger 
 		genai.NewContentFromText(summary, genai.RoleUser),
 		genai.NewContentFromText(compressionAcknowledgement, genai.RoleModel),
 	}, history[split:]...)
-	after := t.countTokens(compressed)
-	a.log.compression(t.promptID, before, after)
+	after := c.countTokens(ctx, compressed)
+	c.log.compression(c.promptID, before, after)
 	if after >= before {
 		return dialog.CompressionInfo{}, &summaryGrewError{before: before, after: after}
 	}
-	c.replace(compressed)
-	c.promptTokens = after
-	// What the model was told of the editor may be in the summary now, or
-	// gone: the next prompt tells it all again, as Gemini CLI does.
-	t.s.editor.reset()
+	c.chat.replace(compressed)
+	c.chat.promptTokens = after
 	info := dialog.CompressionInfo{Before: before, After: after}
-	t.emit(dialog.CompressedEvent{Compression: info})
+	c.turn.compressed(info)
 	return info, nil
 }
 
@@ -169,7 +243,7 @@ func (s *Session) Compress(ctx context.Context) (dialog.CompressionInfo, error) 
 		before = estimateTokens(history)
 	}
 	t := &turn{s: s, ctx: ctx, emit: func(dialog.Event) {}, promptID: s.id + "########compress"}
-	info, err := t.summarizeHistory(history, before, "manual")
+	info, err := t.compressor().summarizeHistory(ctx, history, before, "manual")
 	if err != nil {
 		return dialog.CompressionInfo{}, err
 	}
@@ -201,8 +275,8 @@ func CompressedPrefix(history []*genai.Content) int {
 // 0.61's applyModelSelection does (models.UtilityFor). A prompt routed to
 // Flash is summarised on gemini-3-flash-preview, one on a Pro model on the
 // custom-tools Gemini 3.1 Pro.
-func (t *turn) compressionModel() models.Utility {
-	return models.UtilityFor(models.CompressionAlias(t.compressionTurnModel()))
+func (c *compressor) compressionModel() models.Utility {
+	return models.UtilityFor(models.CompressionAlias(c.turnModel()))
 }
 
 // compressionTurnModel is the turn's model as 0.61's compression sees it
@@ -228,17 +302,16 @@ func (t *turn) compressionTurnModel() string {
 // summarize asks the compression model for a <state_snapshot> of
 // contents, with the reference's compression prompt as the system
 // instruction, retried as chat requests are.
-func (t *turn) summarize(contents []*genai.Content) (string, error) {
-	a := t.s.agent
+func (c *compressor) summarize(ctx context.Context, contents []*genai.Content) (string, error) {
 	instruction := "Generate a new <state_snapshot> based on the provided history."
 	if hasSnapshot(contents) {
 		instruction = "A previous <state_snapshot> exists in the history. You MUST integrate all still-relevant information from that snapshot into the new one, updating it with the more recent events. Do not lose established constraints or critical knowledge."
 	}
 	request := append(contents[:len(contents):len(contents)], genai.NewContentFromText(
 		instruction+"\n\nFirst, reason in your scratchpad. Then, generate the updated <state_snapshot>.", genai.RoleUser))
-	use := t.compressionModel()
+	use := c.compressionModel()
 	config := &genai.GenerateContentConfig{SystemInstruction: genai.NewContentFromText(compressionPrompt, genai.RoleUser)}
-	resp, err := generateAs(t.ctx, a.cfg.Generator, a.cfg.Retry, use, request, config, t.tellRetry("the compression request", use.Model))
+	resp, err := generateAs(ctx, c.gen, c.retry, use, request, config, c.tellRetry("the compression request", use.Model))
 	if err != nil {
 		return "", fmt.Errorf("summarising the history: %w", err)
 	}
@@ -247,12 +320,11 @@ func (t *turn) summarize(contents []*genai.Content) (string, error) {
 
 // countTokens counts contents with the model's countTokens, or estimates
 // them as Gemini CLI does when that fails.
-func (t *turn) countTokens(contents []*genai.Content) int32 {
-	a := t.s.agent
-	resp, err := a.cfg.Generator.CountTokens(t.ctx, t.compressionTurnModel(), contents, nil)
+func (c *compressor) countTokens(ctx context.Context, contents []*genai.Content) int32 {
+	resp, err := c.gen.CountTokens(ctx, c.turnModel(), contents, nil)
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
-			a.cfg.Logger.Warn("counting the compressed history's tokens failed; estimating them", zap.Error(err))
+			c.logger.Warn("counting the compressed history's tokens failed; estimating them", zap.Error(err))
 		}
 		return estimateTokens(contents)
 	}

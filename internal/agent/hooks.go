@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	"go.uber.org/zap"
@@ -104,16 +102,6 @@ type HookToolConfig struct {
 	AllowedFunctionNames []string
 }
 
-// fireHook runs the hooks of event name in the session, if any, and
-// tells the user what they said.
-func (t *turn) fireHook(name, target string, input map[string]any) HookOutcome {
-	out := t.s.fireHook(t.ctx, name, target, input)
-	for _, msg := range out.Messages {
-		t.emit(dialog.NoticeEvent{Text: msg})
-	}
-	return out
-}
-
 func (s *Session) fireHook(ctx context.Context, name, target string, input map[string]any) HookOutcome {
 	h := s.agent.cfg.Hooks
 	if h == nil {
@@ -154,107 +142,6 @@ const (
 	hookBlockedPrompt = "Agent execution blocked by hook: "
 )
 
-// hookedCall is a call as the BeforeTool hooks let it run.
-type hookedCall struct {
-	call tools.Call
-	// args are what it runs with; changed the arguments hooks rewrote.
-	args    map[string]any
-	changed []string
-}
-
-// beforeTool runs the BeforeTool hooks on a call of tool, before the
-// approval door sees it, as Gemini CLI 0.61's scheduler does
-// (_processToolCall runs evaluateBeforeToolHook, then checkPolicy and the
-// confirmation: chunk-JDPZ4CE3.js:347767-347778): the hooks hear calls the
-// door then refuses, a call they block is never asked about, and a call
-// they rewrite goes through the door as rewritten. It returns the call
-// to take to the door: call itself, or, when a hook rewrote its
-// arguments, the call built anew from them; or the result to answer
-// with instead, ok false. The model's call, run.fc, is left as the model
-// made it: the history keeps what the model asked for. args are its
-// arguments as Gemini CLI 0.61 names them (tools.NormalizeArgs), the
-// hooks' tool_input.
-func (t *turn) beforeTool(run *toolRun, tool tools.Tool, call tools.Call, args map[string]any) (hookedCall, tools.Result, bool) {
-	hooked := hookedCall{call: call, args: argsOrEmpty(args)}
-	out := t.fireHook(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args))
-	switch {
-	case t.ctx.Err() != nil:
-		return hooked, tools.Result{Error: cancelledMessage, Status: dialog.StatusCancelled}, false
-	case out.Stop:
-		t.stopByHookLater(out.StopReason)
-		return hooked, tools.Result{Error: hookStoppedPrefix + out.StopReason}, false
-	case out.Block:
-		return hooked, tools.Result{Error: hookBlockedTool + out.Reason}, false
-	case len(out.ToolInput) == 0:
-		return hooked, tools.Result{}, true
-	}
-	changed, err := tools.NormalizeArgs(tool, out.ToolInput)
-	if err == nil {
-		hooked.args, err = tools.NormalizeArgs(tool, hookedArgs(hooked.args, changed))
-	}
-	if err != nil {
-		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
-	}
-	hooked.changed = slices.Sorted(maps.Keys(changed))
-	next, err := t.s.build(tool, hooked.args)
-	if err != nil {
-		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
-	}
-	hooked.call = next
-	t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("A BeforeTool hook changed %s of the %s call before it ran: %s", strings.Join(hooked.changed, ", "), run.fc.Name, toJSONText(hooked.args))})
-	return hooked, tools.Result{}, true
-}
-
-// toolHookInput is the BeforeTool and AfterTool hooks' input about a
-// call of tool with args: tool_name is the tool's name, as Gemini CLI
-// 0.61 names it (an MCP tool's mcp_SERVER_TOOL, also for a call by the
-// name gemini-ls gave it before: tools.Renamed), and an MCP tool's call
-// has its server's mcp_context, as 0.61's has (hookEventHandler
-// fireBeforeToolEvent, chunk-JDPZ4CE3.js:363866).
-func toolHookInput(tool tools.Tool, args map[string]any) map[string]any {
-	input := map[string]any{"tool_name": tool.Name(), "tool_input": args}
-	if m, ok := tool.(mcpContexted); ok {
-		input["mcp_context"] = m.MCPContext()
-	}
-	return input
-}
-
-// mcpContexted is an MCP tool, which tells hooks of its server.
-type mcpContexted interface {
-	MCPContext() map[string]any
-}
-
-// hookedArgs are the arguments a call runs with: the model's (as 0.61
-// names them), with what the BeforeTool hooks changed over them.
-func hookedArgs(args, changed map[string]any) map[string]any {
-	args = maps.Clone(argsOrEmpty(args))
-	maps.Copy(args, changed)
-	return args
-}
-
-// afterTool runs the AfterTool hooks on the result of a call of tool
-// that ran with args, and returns the result the model is told.
-func (t *turn) afterTool(tool tools.Tool, args map[string]any, res tools.Result) tools.Result {
-	response := map[string]any{"llmContent": res.Output, "returnDisplay": res.Display}
-	if res.Error != "" {
-		response["llmContent"] = res.Error
-		response["error"] = map[string]any{"message": res.Error}
-	}
-	input := toolHookInput(tool, args)
-	input["tool_response"] = response
-	out := t.fireHook(HookAfterTool, tool.Name(), input)
-	switch {
-	case out.Stop:
-		t.stopByHookLater(out.StopReason)
-		return tools.Result{Error: hookStoppedPrefix + out.StopReason}
-	case out.Block:
-		return tools.Result{Error: hookBlockedResult + out.Reason}
-	case out.AdditionalContext != "":
-		res = appendToResult(res, "\n\n"+hookContext(out.AdditionalContext))
-	}
-	return res
-}
-
 // appendToResult adds text to what the model reads of res.
 func appendToResult(res tools.Result, text string) tools.Result {
 	if res.Error != "" {
@@ -284,55 +171,6 @@ func toJSONText(v any) string {
 		return fmt.Sprint(v)
 	}
 	return string(data)
-}
-
-// stopByHook ends the turn a hook stopped, and tells the user why.
-func (t *turn) stopByHook(reason string) dialog.PromptResult {
-	t.emit(dialog.NoticeEvent{Text: hookStoppedPrefix + reason})
-	return t.stop(dialog.StopEndTurn, nil)
-}
-
-// runHooked runs the turn for the user's prompt text, whose content is
-// input, between the session's hooks: on the session's first prompt the
-// SessionStart hooks, whose context goes before the prompt; then the
-// BeforeAgent hooks, which may add to the prompt, block it (it is not
-// kept) or stop (it is kept, unanswered); and once the model is done,
-// the AfterAgent hooks, which may have it go on with their reason as a
-// new prompt.
-func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResult {
-	if t.s.agent.cfg.Hooks == nil {
-		return t.run(input)
-	}
-	if source := t.s.takeStartSource(); source != "" {
-		out := t.fireHook(HookSessionStart, source, map[string]any{"source": source})
-		if out.AdditionalContext != "" {
-			input.Parts = append([]*genai.Part{genai.NewPartFromText(hookContext(out.AdditionalContext))}, input.Parts...)
-		}
-	}
-	out := t.fireHook(HookBeforeAgent, "", map[string]any{"prompt": prompt})
-	switch {
-	case out.Stop:
-		t.s.chat.record(input)
-		return t.stopByHook(out.StopReason)
-	case out.Block:
-		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
-		return t.stop(dialog.StopEndTurn, nil)
-	case out.AdditionalContext != "":
-		input.Parts = append(input.Parts, genai.NewPartFromText(hookContext(out.AdditionalContext)))
-	}
-	res := t.run(input)
-	for retried := false; res.StopReason == dialog.StopEndTurn && t.hookStop == ""; retried = true {
-		out := t.fireHook(HookAfterAgent, "", map[string]any{"prompt": prompt, "prompt_response": res.Text, "stop_hook_active": retried})
-		switch {
-		case out.Stop:
-			return t.stopByHook(out.StopReason)
-		case !out.Block:
-			return res
-		}
-		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
-		res = t.run(genai.NewContentFromText(out.Reason, genai.RoleUser))
-	}
-	return res
 }
 
 // takeStartSource is what started the session if its SessionStart hooks
@@ -395,53 +233,6 @@ func promptText(in dialog.Input, parts []*genai.Part) string {
 	return strings.Join(texts, "\n")
 }
 
-// selectTools runs the BeforeToolSelection hooks on a request to model
-// with contents that offers tools, and applies their choice to config:
-// NONE offers no tool, ANY has the model call one of those named (any
-// when none is), AUTO with names offers only those. Gemini's API takes
-// names with ANY alone, so AUTO's are applied by leaving the others out.
-func (t *turn) selectTools(model string, contents []*genai.Content, config *genai.GenerateContentConfig) {
-	h := t.s.agent.cfg.Hooks
-	if h == nil || len(config.Tools) == 0 || !h.Handles(HookBeforeToolSelection) {
-		return
-	}
-	out := t.fireHook(HookBeforeToolSelection, "", map[string]any{"llm_request": hookRequest(model, contents, config)})
-	tc := out.ToolConfig
-	if tc == nil {
-		return
-	}
-	switch tc.Mode {
-	case "NONE":
-		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeNone}}
-	case "ANY":
-		config.ToolConfig = &genai.ToolConfig{FunctionCallingConfig: &genai.FunctionCallingConfig{Mode: genai.FunctionCallingConfigModeAny, AllowedFunctionNames: tc.AllowedFunctionNames}}
-	default:
-		if len(tc.AllowedFunctionNames) == 0 {
-			return
-		}
-		var kept []*genai.FunctionDeclaration
-		for _, d := range config.Tools[0].FunctionDeclarations {
-			if slices.Contains(tc.AllowedFunctionNames, d.Name) {
-				kept = append(kept, d)
-			}
-		}
-		config.Tools = []*genai.Tool{{FunctionDeclarations: kept}}
-		if len(kept) == 0 {
-			config.Tools = nil
-		}
-	}
-}
-
-// notifyPermission fires the Notification hooks before the user is
-// asked about a call of kind (a tools.Confirmation's) titled title
-// (notification_type "ToolPermission"), with Gemini CLI's message and
-// details. They only observe: what they say goes to the log.
-func (t *turn) notifyPermission(kind, title string, details map[string]any) {
-	if h := t.s.agent.cfg.Hooks; h != nil && h.Handles(HookNotification) {
-		t.s.agent.notify(t.ctx, t.s.id, kind, title, details)
-	}
-}
-
 // notify fires the Notification hooks of session sessionID.
 func (a *Agent) notify(ctx context.Context, sessionID, kind, title string, details map[string]any) {
 	kind = notificationKind(kind)
@@ -480,111 +271,4 @@ func (e *hookEnd) Error() string {
 		return hookStoppedPrefix + e.reason
 	}
 	return hookBlockedPrompt + e.reason
-}
-
-// endByHook ends the turn a model hook ended, telling the user why. The
-// input stays in the history unanswered, as after a failed request; the
-// AfterAgent hooks do not run.
-func (t *turn) endByHook(end *hookEnd) dialog.PromptResult {
-	t.hookStop = end.reason
-	if end.stop {
-		return t.stopByHook(end.reason)
-	}
-	t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + end.reason})
-	return t.stop(dialog.StopEndTurn, nil)
-}
-
-// beforeModel runs the BeforeModel hooks on req. It returns the request
-// to send, as they changed it, or the answer they gave instead of the
-// model's (nil when none); a *hookEnd when they stopped or blocked the
-// request. A hook's llm_response is the answer whether or not it also
-// blocks, as the documentation says (Gemini CLI itself reads it only
-// with a block, which is then shown too).
-func (t *turn) beforeModel(req modelRequest) (modelRequest, *genai.GenerateContentResponse, error) {
-	h := t.s.agent.cfg.Hooks
-	if h == nil || !h.Handles(HookBeforeModel) {
-		return req, nil, nil
-	}
-	out := t.fireHook(HookBeforeModel, "", map[string]any{"llm_request": hookRequest(t.s.agent.activeModel(), req.contents, req.config)})
-	if t.ctx.Err() != nil {
-		return req, nil, t.ctx.Err()
-	}
-	if out.Stop {
-		return req, nil, &hookEnd{stop: true, reason: out.StopReason}
-	}
-	var answer *genai.GenerateContentResponse
-	if out.LLMResponse != nil {
-		resp, err := syntheticResponse(out.LLMResponse)
-		if err != nil {
-			t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("A BeforeModel hook's llm_response was ignored: %v.", err)})
-		}
-		answer = resp
-	}
-	switch {
-	case out.Block && answer == nil:
-		return req, nil, &hookEnd{reason: out.Reason}
-	case out.Block:
-		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
-		return req, answer, nil
-	case answer != nil:
-		return req, answer, nil
-	case out.LLMRequest == nil:
-		return req, nil, nil
-	}
-	changed, err := applyHookRequest(req, out.LLMRequest)
-	if err != nil {
-		t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("A BeforeModel hook's llm_request was ignored: %v.", err)})
-		return req, nil, nil
-	}
-	return changed, nil, nil
-}
-
-// afterModel fires the AfterModel hooks on each chunk of one streamed
-// answer, as Gemini CLI does; nil when none are configured.
-type afterModel struct {
-	t *turn
-	// request is the request as the hooks read it, made once.
-	request map[string]any
-	// told are the messages already shown for this answer: a hook that
-	// fails on every chunk is reported once, as in Gemini CLI.
-	told map[string]bool
-}
-
-func (t *turn) afterModel(model string, req modelRequest) *afterModel {
-	h := t.s.agent.cfg.Hooks
-	if h == nil || !h.Handles(HookAfterModel) {
-		return nil
-	}
-	return &afterModel{t: t, request: hookRequest(model, req.contents, req.config), told: map[string]bool{}}
-}
-
-// fire returns the chunk as the hooks left it, or a *hookEnd.
-func (m *afterModel) fire(resp *genai.GenerateContentResponse) (*genai.GenerateContentResponse, error) {
-	t := m.t
-	out := t.s.fireHook(t.ctx, HookAfterModel, "", map[string]any{"llm_request": m.request, "llm_response": hookResponse(resp)})
-	for _, msg := range out.Messages {
-		m.tell(msg)
-	}
-	switch {
-	case t.ctx.Err() != nil:
-		return nil, t.ctx.Err()
-	case out.Stop:
-		return nil, &hookEnd{stop: true, reason: out.StopReason}
-	case out.Block:
-		return nil, &hookEnd{reason: out.Reason}
-	case out.LLMResponse == nil:
-		return resp, nil
-	}
-	replaced, _, err := replaceResponse(resp, out.LLMResponse)
-	if err != nil {
-		m.tell(fmt.Sprintf("An AfterModel hook's llm_response was ignored: %v.", err))
-	}
-	return replaced, nil
-}
-
-func (m *afterModel) tell(msg string) {
-	if !m.told[msg] {
-		m.told[msg] = true
-		m.t.emit(dialog.NoticeEvent{Text: msg})
-	}
 }

@@ -1,7 +1,6 @@
 package agent
 
 import (
-	"cmp"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -18,7 +17,7 @@ import (
 // Loop detection as Gemini CLI 0.61's LoopDetectionService does it (bundle
 // chunk-JDPZ4CE3.js:342239-342716): the same tool calls repeated, the same
 // text streamed over and over, or, from a prompt's 30th model request on,
-// a utility model that finds the conversation stuck (checkLoopWithModel).
+// a utility model that finds the conversation stuck (checkWithModel).
 // The first loop of a prompt is told to the model, which goes on; the
 // second stops the turn with StopLoopDetected (stopLoop).
 const (
@@ -72,26 +71,11 @@ type loopDetector struct {
 	userPrompt                    string
 }
 
-// stopLoop handles a loop found in the prompt, as 0.61 does: the first is
-// told to the model, which goes on from there (its _recoverFromLoop, bundle
-// chunk-JDPZ4CE3.js:346954); the second ends the turn (LoopDetected,
-// :346628-346637, :346671-346680). The user is told either way.
-func (t *turn) stopLoop(loop *LoopError) dialog.PromptResult {
-	t.s.agent.log.loopDetected(t.promptID, loop)
-	t.loops.found++
-	if t.loops.found > 1 {
-		t.emit(dialog.NoticeEvent{Text: loop.Error()})
-		return t.stop(dialog.StopLoopDetected, loop)
-	}
-	t.emit(dialog.NoticeEvent{Text: "A potential loop was detected: " + loop.detail() +
-		". The model was told so, and asked to step back and rethink its approach."})
-	detail := loop.Repeated
-	if loop.Analysis != "" || detail == "" {
-		detail = cmp.Or(loop.Analysis, "Repetitive patterns identified")
-	}
-	feedback := "System: Potential loop detected. Details: " + detail +
-		". Please take a step back and confirm you're making forward progress. If not, take a step back, analyze your previous actions and rethink how you're approaching the problem. Avoid repeating the same tool calls or responses without new results."
-	return t.run(genai.NewContentFromText(feedback, genai.RoleUser))
+// foundOne counts a loop found in the prompt; stop says it is the
+// second, which ends the turn: the first is told to the model (stopLoop).
+func (d *loopDetector) foundOne() (stop bool) {
+	d.found++
+	return d.found > 1
 }
 
 // callKey identifies a call by its name and canonical arguments.

@@ -28,24 +28,29 @@ const (
 	loopCheckAttempts        = 2
 )
 
-// checkLoopWithModel is 0.61's turnStarted: called before each model request
-// of the prompt, input being the request's input, just recorded. It returns
-// the loop the check found, nil when none or when there was no check.
-func (t *turn) checkLoopWithModel(input *genai.Content) *LoopError {
-	d := &t.loops
+// modelCheckDue is 0.61's turnStarted: called before each model request
+// of the prompt, input being the request's input, it counts the request
+// and says whether the model-based check is due (checkWithModel).
+func (d *loopDetector) modelCheckDue(input *genai.Content) bool {
 	if d.off {
-		return nil
+		return false
 	}
 	if d.requests == 0 {
 		d.userPrompt = partsText(input)
 	}
 	d.requests++
 	if d.requests < llmCheckAfterTurns || d.requests-d.lastCheck < cmp.Or(d.interval, llmCheckInterval) {
-		return nil
+		return false
 	}
 	d.lastCheck = d.requests
+	return true
+}
+
+// checkWithModel asks check whether the conversation is stuck: history
+// is the history input just joined. It returns the loop the check found,
+// nil when none.
+func (d *loopDetector) checkWithModel(check jsonAsker, input *genai.Content, history []*genai.Content) *LoopError {
 	// 0.61 checks before the request's input joins the history.
-	history := t.s.chat.contents()
 	if n := len(history); n > 0 && history[n-1] == input {
 		history = history[:n-1]
 	}
@@ -54,7 +59,7 @@ func (t *turn) checkLoopWithModel(input *genai.Content) *LoopError {
 	// analysis is the one told.
 	var analysis string
 	for _, alias := range []string{models.LoopDetection, models.LoopDetectionDoubleCheck} {
-		confidence, said, ok := t.askLoopCheck(models.UtilityFor(alias), contents)
+		confidence, said, ok := askLoopCheck(check, models.UtilityFor(alias), contents)
 		if !ok {
 			return nil
 		}
@@ -127,8 +132,8 @@ func partsText(c *genai.Content) string {
 // askLoopCheck asks use whether contents are stuck, as 0.61's
 // queryLoopDetectionModel: ok is false when the request failed or the
 // answer has no confidence, which is no loop.
-func (t *turn) askLoopCheck(use models.Utility, contents []*genai.Content) (confidence float64, analysis string, ok bool) {
-	text, err := t.utilityJSON("the loop check", use, loopDetectionSystemPrompt, loopDetectionSchema(), contents, loopCheckAttempts)
+func askLoopCheck(check jsonAsker, use models.Utility, contents []*genai.Content) (confidence float64, analysis string, ok bool) {
+	text, err := check.utilityJSON("the loop check", use, loopDetectionSystemPrompt, loopDetectionSchema(), contents, loopCheckAttempts)
 	if err != nil {
 		return 0, "", false
 	}

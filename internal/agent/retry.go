@@ -394,3 +394,112 @@ func (t *turn) wait(model string, attempt int, d time.Duration, reason string, e
 	t.emit(dialog.RetryEvent{Retry: dialog.RetryInfo{Attempt: attempt, Delay: d, Reason: reason}})
 	return a.cfg.Retry.WithDefaults().Sleep(t.ctx, d)
 }
+
+// streamRetries is what the attempts at one answer share.
+type streamRetries struct {
+	policy  dialog.RetryPolicy
+	backoff *backoff
+	// fallBack offers the user another model in model's place, why
+	// saying what failed (turn.fallBack); switched says they took it.
+	fallBack func(model, why string, cause error) (switched bool, err error)
+	// cutOffs counts the answers that broke off (or requests that could
+	// not connect), rateLimited the 429s in a row; offered says a
+	// fallback was offered for them.
+	cutOffs, rateLimited int
+	offered              bool
+}
+
+// retryStep is what stream does after an attempt failed before any of
+// its answer was shown.
+type retryStep int
+
+const (
+	retryAfterWait retryStep = iota // wait, then ask again
+	retrySwitched                   // the model was switched: ask it at once, attempts counted afresh
+	retryGiveUp                     // end with the error
+)
+
+// afterFailure decides what follows a failed attempt on model: a wait
+// and a retry, a fallback to another model (unless a hook chose the
+// model: hookModel), or giving up; err is the failure as it is told (a
+// broken stream an *AnswerCutOffError, no connection an
+// *UnreachableError).
+func (r *streamRetries) afterFailure(model string, hookModel bool, err error) (retryStep, time.Duration, error) {
+	kind := classify(err)
+	switch kind {
+	case failBroken:
+		err = &AnswerCutOffError{Cause: err}
+	case failUnreachable:
+		err = unreachable(err)
+	}
+	var cut *AnswerCutOffError
+	var down *UnreachableError
+	switch {
+	case errors.As(err, &cut), errors.As(err, &down):
+		return r.afterCutOff(err, cut, down)
+	case kind == failQuota && hookModel:
+		// A BeforeModel hook chose the model: no fallback replaces it.
+		return retryGiveUp, 0, err
+	case kind == failQuota:
+		switched, ferr := r.fallBack(model, fmt.Sprintf("%s is out of quota (%s)", model, apiStatus(err)), err)
+		if ferr != nil {
+			return retryGiveUp, 0, ferr
+		}
+		if !switched {
+			return retryGiveUp, 0, err
+		}
+		r.backoff.reset()
+		r.cutOffs, r.rateLimited, r.offered = 0, 0, false
+		return retrySwitched, 0, err
+	}
+	return r.afterRefusal(model, hookModel, err)
+}
+
+// afterCutOff paces a request that could not connect as an answer that
+// broke off before anything was shown, and counts it with them: the
+// transport fails either way. err is the failure, cut or down (one of
+// them set) what it holds.
+func (r *streamRetries) afterCutOff(err error, cut *AnswerCutOffError, down *UnreachableError) (retryStep, time.Duration, error) {
+	retry := r.policy
+	r.cutOffs++
+	switch {
+	case cut != nil && !retriesCutOff(retry, cut):
+		return retryGiveUp, 0, fmt.Errorf("the model's answer broke off before any of it was shown, not retried as general.retryFetchErrors is false: %w", cut.Cause)
+	case r.cutOffs < cutOffLimit(retry):
+		return retryAfterWait, cutOffDelay << (r.cutOffs - 1), err
+	case down != nil:
+		down.Attempts = r.cutOffs
+		return retryGiveUp, 0, down
+	}
+	return retryGiveUp, 0, cut.gaveUp(r.cutOffs)
+}
+
+// afterRefusal decides what follows a request the API refused (a rate
+// limit, a server error): once rate limits persist, a fallback is offered
+// unless a hook chose the model; otherwise the backoff says whether and
+// when to retry.
+func (r *streamRetries) afterRefusal(model string, hookModel bool, err error) (retryStep, time.Duration, error) {
+	if apiCode(err) == 429 {
+		r.rateLimited++
+	} else {
+		r.rateLimited = 0
+	}
+	if r.rateLimited >= persistentRateLimit && !r.offered && !hookModel {
+		r.offered = true
+		why := fmt.Sprintf("%s is rate-limited: %d requests in a row were refused (%s)", model, r.rateLimited, apiStatus(err))
+		switched, ferr := r.fallBack(model, why, err)
+		if ferr != nil {
+			return retryGiveUp, 0, ferr
+		}
+		if switched {
+			r.backoff.reset()
+			r.cutOffs, r.rateLimited = 0, 0
+			return retrySwitched, 0, err
+		}
+	}
+	wait, retry := r.backoff.next(err)
+	if !retry {
+		return retryGiveUp, 0, err
+	}
+	return retryAfterWait, wait, err
+}

@@ -129,3 +129,38 @@ func jsonSyntaxError() error {
 	var v any
 	return json.Unmarshal([]byte(`{"candidates": [`), &v)
 }
+
+// The attempts' retry decisions need no turn: the policy and the
+// fallback offer are passed in. Rate limits that persist offer another
+// model once, unless a hook chose the model; a fallback taken starts the
+// attempts afresh.
+func TestStreamRetriesOnTheirOwn(t *testing.T) {
+	limited := genai.APIError{Code: 429, Status: "RESOURCE_EXHAUSTED"}
+	policy := dialog.RetryPolicy{Rand: func() float64 { return 0.5 }}
+	var offered []string
+	take := true
+	r := &streamRetries{policy: policy, backoff: newBackoff(policy), fallBack: func(model, why string, _ error) (bool, error) {
+		offered = append(offered, model)
+		return take, nil
+	}}
+	if step, wait, _ := r.afterFailure("pro", false, limited); step != retryAfterWait || wait <= 0 {
+		t.Fatalf("the first 429: step %v, wait %v; want a wait", step, wait)
+	}
+	if step, _, _ := r.afterFailure("pro", false, limited); step != retrySwitched || len(offered) != 1 {
+		t.Fatalf("the second 429 in a row: step %v, offered %v; want the fallback taken", step, offered)
+	}
+	if r.rateLimited != 0 || !r.offered {
+		t.Errorf("after the switch: rateLimited %d, offered %v; want counted afresh, offered once", r.rateLimited, r.offered)
+	}
+
+	offered = nil
+	hooked := &streamRetries{policy: policy, backoff: newBackoff(policy), fallBack: r.fallBack}
+	for range 3 {
+		if step, _, _ := hooked.afterFailure("pro", true, limited); step != retryAfterWait {
+			t.Fatalf("a hook's model rate-limited: step %v, want a wait", step)
+		}
+	}
+	if len(offered) != 0 {
+		t.Errorf("offered %v for a model a hook chose", offered)
+	}
+}

@@ -25,30 +25,48 @@ const classifierAttempts = 5
 // 0.61's default (getResolvedClassifierThreshold, 90).
 const complexityThreshold = 90
 
+// router routes a prompt on an auto model.
+type router struct {
+	// configured is the agent's model setting; planRouting whether plan
+	// mode (mode) and an approved plan choose the model.
+	configured   string
+	planRouting  bool
+	mode         dialog.ApprovalMode
+	approvedPlan string
+	ask          jsonAsker
+}
+
 // route picks the model of a prompt whose input is input, the history
 // before it being history; "" when the agent's model is not an auto.
 func (t *turn) route(history []*genai.Content, input *genai.Content) string {
-	a := t.s.agent
 	if t.requests > 0 {
 		// A prompt is routed once: recovering from a loop (stopLoop) goes
 		// on with the model the prompt was routed to.
 		return t.routed
 	}
-	configured := a.configuredModel()
-	if !models.IsAuto(configured) || hasFunctionResponse(input) {
+	a := t.s.agent
+	r := router{configured: a.configuredModel(), planRouting: !a.cfg.NoPlanRouting, ask: t.utility()}
+	if !models.IsAuto(r.configured) || hasFunctionResponse(input) {
 		return ""
 	}
+	r.mode, r.approvedPlan = t.s.ApprovalMode(), t.s.ApprovedPlan()
+	return r.route(history, input)
+}
+
+// route is the model of a prompt on an auto: by the approval mode, then
+// by the classifier's choice, else the auto's default.
+func (r router) route(history []*genai.Content, input *genai.Content) string {
 	// 0.61's ApprovalModeStrategy, ahead of the classifier: plan mode
 	// plans on Pro, an approved plan is carried out on Flash.
-	if !a.cfg.NoPlanRouting {
-		if t.s.ApprovalMode() == dialog.ApprovalPlan {
-			return models.ResolveRouted(configured, models.ChoicePro)
+	if r.planRouting {
+		if r.mode == dialog.ApprovalPlan {
+			return models.ResolveRouted(r.configured, models.ChoicePro)
 		}
-		if t.s.ApprovedPlan() != "" {
-			return models.ResolveRouted(configured, models.ChoiceFlash)
+		if r.approvedPlan != "" {
+			return models.ResolveRouted(r.configured, models.ChoiceFlash)
 		}
 	}
-	numerical := models.NumericalClassifier(configured)
+	numerical := models.NumericalClassifier(r.configured)
 	var contents []*genai.Content
 	var system string
 	var schema map[string]any
@@ -58,11 +76,11 @@ func (t *turn) route(history []*genai.Content, input *genai.Content) string {
 		contents, system, schema = binaryContext(history), binaryClassifierPrompt, binarySchema()
 	}
 	contents = append(contents, &genai.Content{Role: genai.RoleUser, Parts: textParts(input)})
-	fallback := models.Resolve(configured)
+	fallback := models.Resolve(r.configured)
 	// 0.61's "classifier" model config: its flash-lite model resolves to
 	// the latest Flash-Lite, which takes that model's chat config (the
 	// alias's maxOutputTokens and thinking budget are not sent).
-	text, err := t.utilityJSON("the routing request", models.UtilityFor(models.Classifier), system, schema, contents, classifierAttempts)
+	text, err := r.ask.utilityJSON("the routing request", models.UtilityFor(models.Classifier), system, schema, contents, classifierAttempts)
 	if err != nil {
 		return fallback
 	}
@@ -70,7 +88,7 @@ func (t *turn) route(history []*genai.Content, input *genai.Content) string {
 	if !ok {
 		return fallback
 	}
-	return models.ResolveRouted(configured, choice)
+	return models.ResolveRouted(r.configured, choice)
 }
 
 // classifierChoice reads the classifier's JSON answer.

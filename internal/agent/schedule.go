@@ -112,25 +112,57 @@ func (n nature) narrationFirst(calls []*genai.FunctionCall) []*genai.FunctionCal
 // started are answered as cancelled, and the running ones end as their
 // tools see it; none outlives runCalls.
 func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
-	n := nature(t.s.agent.annotations)
-	calls = n.narrationFirst(calls)
-	answers := make([][]*genai.Part, len(calls))
+	sc := scheduler{nature: nature(t.s.agent.annotations), declined: t.hasDeclined, start: t.startCall, ended: t.ended, swapEmit: t.swapEmit}
+	calls = sc.nature.narrationFirst(calls)
 	t.runs = make([]*toolRun, len(calls))
 	for i, fc := range calls {
 		t.runs[i] = &toolRun{fc: fc, index: i, asked: make(chan struct{})}
 	}
 	t.declined = false
 	defer func() { t.runs = nil }()
-	for _, b := range n.batches(calls) {
-		if t.hasDeclined() {
+	return sc.run(t.runs)
+}
+
+// swapEmit has the turn's events go to emit, and returns where they went.
+func (t *turn) swapEmit(emit func(dialog.Event)) func(dialog.Event) {
+	was := t.emit
+	t.emit = emit
+	return was
+}
+
+// scheduler runs the calls of one model answer in batches, each batch's
+// calls at once (nature.batches); the turn's part is handed to it.
+type scheduler struct {
+	nature nature
+	// declined says the user declined a call of the answer so far.
+	declined func() bool
+	// start runs a call and returns the parts answering it; ended takes
+	// the parts answering call i (turn.startCall, turn.ended).
+	start func(run *toolRun) []*genai.Part
+	ended func(answers [][]*genai.Part, i int, parts []*genai.Part)
+	// swapEmit has the turn's events go to emit, returning where they
+	// went before.
+	swapEmit func(emit func(dialog.Event)) func(dialog.Event)
+}
+
+// run runs runs' calls and returns the content answering them all, in
+// their order.
+func (sc scheduler) run(runs []*toolRun) *genai.Content {
+	calls := make([]*genai.FunctionCall, len(runs))
+	for i, run := range runs {
+		calls[i] = run.fc
+	}
+	answers := make([][]*genai.Part, len(runs))
+	for _, b := range sc.nature.batches(calls) {
+		if sc.declined() {
 			// As Gemini CLI 0.61 cancels the calls still queued when the
 			// user declines one (cancelAllQueued); the declined call's
 			// own batch runs on.
-			for _, run := range t.runs[b[0]:b[1]] {
+			for _, run := range runs[b[0]:b[1]] {
 				run.afterDecline = true
 			}
 		}
-		t.runBatch(calls, b[0], b[1], answers)
+		sc.runBatch(runs, b[0], b[1], answers)
 	}
 	answer := &genai.Content{Role: genai.RoleUser}
 	for _, parts := range answers {
@@ -139,19 +171,19 @@ func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
 	return answer
 }
 
-// runBatch runs calls[lo:hi] at once, each answer in answers. Their
-// events reach emit on this goroutine, one at a time, as Prompt promises.
-func (t *turn) runBatch(calls []*genai.FunctionCall, lo, hi int, answers [][]*genai.Part) {
+// runBatch runs runs[lo:hi] at once, each answer in answers. Their
+// events reach the turn's emit on this goroutine, one at a time, as
+// Prompt promises.
+func (sc scheduler) runBatch(runs []*toolRun, lo, hi int, answers [][]*genai.Part) {
 	if hi-lo == 1 {
-		t.ended(answers, lo, t.startCall(t.runs[lo]))
+		sc.ended(answers, lo, sc.start(runs[lo]))
 		return
 	}
-	emit := t.emit
 	events := make(chan dialog.Event)
-	t.emit = func(ev dialog.Event) { events <- ev }
+	emit := sc.swapEmit(func(ev dialog.Event) { events <- ev })
 	var running sync.WaitGroup
 	for i := lo; i < hi; i++ {
-		running.Go(func() { t.ended(answers, i, t.startCall(t.runs[i])) })
+		running.Go(func() { sc.ended(answers, i, sc.start(runs[i])) })
 	}
 	done := make(chan struct{})
 	go func() { running.Wait(); close(done) }()
@@ -161,7 +193,7 @@ func (t *turn) runBatch(calls []*genai.FunctionCall, lo, hi int, answers [][]*ge
 			emit(ev)
 		case <-done:
 			// Every send was taken before its call returned.
-			t.emit = emit
+			sc.swapEmit(emit)
 			return
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"google.golang.org/genai"
@@ -84,166 +83,6 @@ func finalWarning(reason terminateMode) string {
 		return "You have exceeded the maximum number of turns." + finalWarningTail
 	}
 	return "You have stopped calling tools without finishing." + finalWarningTail
-}
-
-// withAgents is the agent's tools with invoke_agent, offered while the
-// catalogue has an agent.
-type withAgents struct {
-	inner   ToolSet // nil: none
-	catalog AgentCatalog
-	invoke  tools.Tool
-
-	mu      sync.Mutex
-	from    []*genai.FunctionDeclaration
-	offered bool
-	decls   []*genai.FunctionDeclaration
-}
-
-func newWithAgents(inner ToolSet, catalog AgentCatalog) *withAgents {
-	w := &withAgents{inner: inner, catalog: catalog}
-	w.invoke = tools.NewInvokeAgent(catalogNames{catalog})
-	return w
-}
-
-// catalogNames is what invoke_agent asks of the catalogue.
-type catalogNames struct{ c AgentCatalog }
-
-func (n catalogNames) HasAgent(name string) bool {
-	_, ok := n.c.Lookup(name)
-	return ok
-}
-
-func (w *withAgents) hasAgents() bool { return len(w.catalog.Active()) > 0 }
-
-func (w *withAgents) Get(name string) (tools.Tool, bool) {
-	if name == tools.InvokeAgentName {
-		return w.invoke, w.hasAgents()
-	}
-	if w.inner == nil {
-		return nil, false
-	}
-	return w.inner.Get(name)
-}
-
-// Declarations are the inner ones, then invoke_agent's while an agent is
-// enabled: the same slice while both stay the same.
-func (w *withAgents) Declarations() []*genai.FunctionDeclaration {
-	var base []*genai.FunctionDeclaration
-	if w.inner != nil {
-		base = w.inner.Declarations()
-	}
-	offered := w.hasAgents()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.decls != nil && sameSlice(base, w.from) && offered == w.offered {
-		return w.decls
-	}
-	w.from, w.offered = base, offered
-	w.decls = slices.Clip(base)
-	if offered {
-		w.decls = append(slices.Clone(base), w.invoke.Declaration())
-	}
-	if w.decls == nil {
-		w.decls = []*genai.FunctionDeclaration{}
-	}
-	return w.decls
-}
-
-func (w *withAgents) UnknownToolError(name string) string {
-	if w.inner == nil {
-		return fmt.Sprintf("Tool %q not found: no tools are available.", name)
-	}
-	return w.inner.UnknownToolError(name)
-}
-
-// subagentTools are a subagent's tools: those its definition names of the
-// main agent's, then complete_task. They are chosen when the run starts,
-// as 0.61 fills the subagent's registry once.
-type subagentTools struct {
-	byName map[string]tools.Tool
-	decls  []*genai.FunctionDeclaration
-}
-
-func (s *subagentTools) Get(name string) (tools.Tool, bool) {
-	t, ok := s.byName[name]
-	return t, ok
-}
-
-func (s *subagentTools) Declarations() []*genai.FunctionDeclaration { return s.decls }
-
-// UnknownToolError is 0.61's createUnauthorizedToolError (bundle
-// chunk-JDPZ4CE3.js:348696).
-func (s *subagentTools) UnknownToolError(name string) string {
-	return fmt.Sprintf(unauthorizedTool, name)
-}
-
-// pickTools is the main agent's tools that def may call, as 0.61's
-// LocalAgentExecutor.create picks them (bundle chunk-JDPZ4CE3.js:348760-
-// 348800): by name, "*" for all, "mcp_*" for every MCP tool, "mcp_SERVER_*"
-// for a server's; none a subagent may not be given
-// (tools.Annotations.ForSubagents: invoke_agent, no recursion, and
-// update_topic). nil Tools: all of them. A name not among them may name
-// one of Config.SubagentTools.
-func (a *Agent) pickTools(def subagents.Definition, complete *tools.CompleteTask) *subagentTools {
-	out := &subagentTools{byName: map[string]tools.Tool{}}
-	add := func(t tools.Tool) {
-		name := t.Name()
-		if !tools.AnnotationsOf(t).ForSubagents() || out.byName[name] != nil {
-			return
-		}
-		out.byName[name] = t
-		out.decls = append(out.decls, t.Declaration())
-	}
-	var all []tools.Tool
-	if a.cfg.Tools != nil {
-		for _, d := range a.cfg.Tools.Declarations() {
-			if t, ok := a.cfg.Tools.Get(d.Name); ok {
-				all = append(all, t)
-			}
-		}
-	}
-	patterns := def.Tools
-	if patterns == nil {
-		patterns = []string{"*"}
-	}
-	for _, p := range patterns {
-		switch {
-		case p == "*":
-			for _, t := range all {
-				add(t)
-			}
-		case p == "mcp_*":
-			for _, t := range all {
-				if _, ok := t.(mcpTool); ok {
-					add(t)
-				}
-			}
-		case strings.HasPrefix(p, "mcp_") && strings.HasSuffix(p, "_*"):
-			server := strings.TrimSuffix(strings.TrimPrefix(p, "mcp_"), "_*")
-			for _, t := range all {
-				if m, ok := t.(mcpTool); ok {
-					if s, _ := m.MCPOrigin(); s == server {
-						add(t)
-					}
-				}
-			}
-		default:
-			if a.cfg.Tools != nil {
-				if t, ok := a.cfg.Tools.Get(p); ok {
-					add(t)
-					continue
-				}
-			}
-			for _, t := range a.cfg.SubagentTools {
-				if t.Name() == p {
-					add(t)
-				}
-			}
-		}
-	}
-	out.byName[complete.Name()] = complete
-	out.decls = append(out.decls, complete.Declaration())
-	return out
 }
 
 // placeholder is a template's ${name} (0.61 templateString).
@@ -397,69 +236,17 @@ type subagentRun struct {
 func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.Definition, prompt string, emit func(dialog.Event)) (*subagentRun, error) {
 	parent := t.s
 	a := parent.agent
-	var out *tools.TaskOutput
-	if def.Output != nil {
-		out = &tools.TaskOutput{Name: def.Output.Name, Description: def.Output.Description, Schema: def.Output.Schema, Format: def.Output.Format}
-	}
-	complete, err := tools.NewCompleteTask(out)
+	complete, err := completeTaskOf(def)
 	if err != nil {
 		return nil, err
 	}
 	set := a.pickTools(def, complete)
-
-	// The inputs, as 0.61's augmentedInputs (bundle chunk-JDPZ4CE3.js:348916).
-	input := cmp.Or(def.Input.Name, "prompt")
-	inputs := map[string]string{input: prompt, "cliVersion": a.cfg.Version, "activeModel": a.activeModel(), "today": a.cfg.Now().Format("1/2/2006")}
-	order := []string{input, "cliVersion", "activeModel", "today"}
-	var system string
-	switch {
-	case def.InheritSystemPrompt:
-		system = a.cfg.SystemPrompt
-		if a.cfg.SystemPromptOverride {
-			system = a.substitute(system)
-		}
-		system += a.rootsNote() + a.sandboxNote()
-	case def.SystemPrompt == "":
-		return nil, errors.New("Failed to create chat object: PromptConfig must define either `systemPrompt` or `initialMessages`.")
-	default:
-		if system, err = fillTemplate(def.SystemPrompt, inputs, order); err != nil {
-			return nil, err
-		}
-	}
-	query := prompt // the contract's default: the input itself
-	if def.Query != "" {
-		if query, err = fillTemplate(def.Query, inputs, order); err != nil {
-			return nil, err
-		}
-	}
-	if strings.TrimSpace(query) == "" {
-		query = defaultQuery
+	system, query, err := a.subagentPrompts(def, prompt)
+	if err != nil {
+		return nil, err
 	}
 	system += a.subagentInstruction(ctx, parent, set, def.Output != nil)
-
-	// Under the locks of what may change while the agent runs: the
-	// approval mode (a.mu) and the model (fallback.mu).
-	a.mu.Lock()
-	a.fallback.mu.Lock()
-	cfg := a.cfg
-	a.fallback.mu.Unlock()
-	a.mu.Unlock()
-	cfg.Tools = set
-	cfg.Model = cmp.Or(def.Model, "inherit")
-	if cfg.Model == "inherit" {
-		cfg.Model = a.configuredModel()
-	}
-	cfg.SystemPrompt = system
-	// The main agent's GEMINI_SYSTEM_MD is already in system when it
-	// inherits it; only the main agent writes its prompt out.
-	cfg.SystemPromptOverride, cfg.WriteSystemPrompt = false, ""
-	cfg.Memory, cfg.Skills, cfg.TopicNarration = nil, nil, false
-	cfg.Store, cfg.Retention = nil, nil
-	// A checkpoint holds the main history; the subagent's edits are not
-	// checkpointed (they are journaled with the main prompt, for a rewind).
-	cfg.Checkpointer = nil
-	cfg.Agents, cfg.Remote = nil, nil // no recursion
-	cfg.MaxTurns = cmp.Or(def.MaxTurns, subagentMaxTurns)
+	cfg := a.subagentConfig(def, set, system)
 	child := &Agent{cfg: cfg, log: a.log, sessions: map[string]*Session{}, closed: map[string]bool{}}
 	child.sampling = samplingOf(def)
 
@@ -484,6 +271,80 @@ func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.
 		finished: func() bool { _, done := complete.Submitted(); return done },
 	}
 	return run, nil
+}
+
+// completeTaskOf is the complete_task tool of a subagent defined by def,
+// with the report's form when def asks for one.
+func completeTaskOf(def subagents.Definition) (*tools.CompleteTask, error) {
+	var out *tools.TaskOutput
+	if def.Output != nil {
+		out = &tools.TaskOutput{Name: def.Output.Name, Description: def.Output.Description, Schema: def.Output.Schema, Format: def.Output.Format}
+	}
+	return tools.NewCompleteTask(out)
+}
+
+// subagentPrompts are a subagent's system prompt, before the instruction
+// that ends it (subagentInstruction), and its first message, def's
+// templates filled with prompt and the inputs 0.61 gives them.
+func (a *Agent) subagentPrompts(def subagents.Definition, prompt string) (system, query string, err error) {
+	// The inputs, as 0.61's augmentedInputs (bundle chunk-JDPZ4CE3.js:348916).
+	input := cmp.Or(def.Input.Name, "prompt")
+	inputs := map[string]string{input: prompt, "cliVersion": a.cfg.Version, "activeModel": a.activeModel(), "today": a.cfg.Now().Format("1/2/2006")}
+	order := []string{input, "cliVersion", "activeModel", "today"}
+	switch {
+	case def.InheritSystemPrompt:
+		system = a.cfg.SystemPrompt
+		if a.cfg.SystemPromptOverride {
+			system = a.substitute(system)
+		}
+		system += a.rootsNote() + a.sandboxNote()
+	case def.SystemPrompt == "":
+		return "", "", errors.New("Failed to create chat object: PromptConfig must define either `systemPrompt` or `initialMessages`.")
+	default:
+		if system, err = fillTemplate(def.SystemPrompt, inputs, order); err != nil {
+			return "", "", err
+		}
+	}
+	query = prompt // the contract's default: the input itself
+	if def.Query != "" {
+		if query, err = fillTemplate(def.Query, inputs, order); err != nil {
+			return "", "", err
+		}
+	}
+	if strings.TrimSpace(query) == "" {
+		query = defaultQuery
+	}
+	return system, query, nil
+}
+
+// subagentConfig is the configuration of a subagent's agent: the main
+// agent's, with def's tools (set), model and turns, system as its
+// prompt, and nothing that belongs to the main agent alone.
+func (a *Agent) subagentConfig(def subagents.Definition, set *subagentTools, system string) Config {
+	// Under the locks of what may change while the agent runs: the
+	// approval mode (a.mu) and the model (fallback.mu).
+	a.mu.Lock()
+	a.fallback.mu.Lock()
+	cfg := a.cfg
+	a.fallback.mu.Unlock()
+	a.mu.Unlock()
+	cfg.Tools = set
+	cfg.Model = cmp.Or(def.Model, "inherit")
+	if cfg.Model == "inherit" {
+		cfg.Model = a.configuredModel()
+	}
+	cfg.SystemPrompt = system
+	// The main agent's GEMINI_SYSTEM_MD is already in system when it
+	// inherits it; only the main agent writes its prompt out.
+	cfg.SystemPromptOverride, cfg.WriteSystemPrompt = false, ""
+	cfg.Memory, cfg.Skills, cfg.TopicNarration = nil, nil, false
+	cfg.Store, cfg.Retention = nil, nil
+	// A checkpoint holds the main history; the subagent's edits are not
+	// checkpointed (they are journaled with the main prompt, for a rewind).
+	cfg.Checkpointer = nil
+	cfg.Agents, cfg.Remote = nil, nil // no recursion
+	cfg.MaxTurns = cmp.Or(def.MaxTurns, subagentMaxTurns)
+	return cfg
 }
 
 // subagentInstruction ends a subagent's system prompt as 0.61's
@@ -551,64 +412,6 @@ func samplingOf(def subagents.Definition) *sampling {
 		s.thinking = &genai.ThinkingConfig{IncludeThoughts: th.IncludeThoughts, ThinkingBudget: th.Budget, ThinkingLevel: genai.ThinkingLevel(th.Level)}
 	}
 	return s
-}
-
-// subagentDeadline bounds a run in time: the context ends d after the
-// start, not counting the time the Pauser was paused. A test replaces it
-// to end a run at a point of its choosing.
-type subagentDeadline func(ctx context.Context, d time.Duration) (context.Context, Pauser, context.CancelFunc)
-
-// Pauser stops a run's clock while the user is asked, and starts it
-// again, as 0.61's DeadlineTimer is paused while a subagent waits for a
-// confirmation (bundle chunk-JDPZ4CE3.js:348897-348903). Calls nest.
-type Pauser interface {
-	Pause()
-	Resume()
-}
-
-// realDeadline is a run's deadline on the wall clock.
-func realDeadline(ctx context.Context, d time.Duration) (context.Context, Pauser, context.CancelFunc) {
-	ctx, cancel := context.WithCancel(ctx)
-	c := &runClock{left: d, expire: cancel}
-	c.Resume()
-	return ctx, c, func() {
-		c.Pause()
-		cancel()
-	}
-}
-
-// runClock is a timer that can be paused.
-type runClock struct {
-	mu      sync.Mutex
-	left    time.Duration
-	started time.Time
-	timer   *time.Timer // nil while paused
-	pauses  int
-	expire  func()
-}
-
-func (c *runClock) Pause() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.pauses++
-	if c.timer != nil && c.timer.Stop() {
-		c.left -= time.Since(c.started)
-	}
-	c.timer = nil
-}
-
-// Resume starts the clock once every Pause was resumed; the first Resume
-// starts it.
-func (c *runClock) Resume() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.pauses > 0 {
-		c.pauses--
-	}
-	if c.pauses == 0 && c.timer == nil {
-		c.started = time.Now()
-		c.timer = time.AfterFunc(max(c.left, 0), c.expire)
-	}
 }
 
 // run runs the subagent until it hands in its report or a limit ends it,

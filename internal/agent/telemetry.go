@@ -25,18 +25,37 @@ func (a *Agent) recorder() telemetry.Recorder {
 	return a.cfg.Telemetry
 }
 
-func (t *turn) recordPrompt(text string) {
-	t.s.agent.recorder().UserPrompt(telemetry.UserPrompt{SessionID: t.s.id, PromptID: t.promptID, Prompt: text})
+// promptEvents tells the log and the telemetry of one prompt's events.
+type promptEvents struct {
+	log       apiLog
+	rec       telemetry.Recorder
+	sessionID string
+	promptID  string
+	now       func() time.Time
 }
 
-func (t *turn) recordRequest(model, requestText string) {
-	t.s.agent.recorder().APIRequest(telemetry.APIRequest{SessionID: t.s.id, PromptID: t.promptID, Model: model, RequestText: requestText})
+// events is the turn's promptEvents.
+func (t *turn) events() promptEvents {
+	a := t.s.agent
+	return promptEvents{log: a.log, rec: a.recorder(), sessionID: t.s.id, promptID: t.promptID, now: a.cfg.Now}
 }
 
-func (t *turn) recordResponse(model string, d time.Duration, usage *genai.GenerateContentResponseUsageMetadata, text string, finish genai.FinishReason) {
-	e := telemetry.APIResponse{SessionID: t.s.id, PromptID: t.promptID, Model: model, Duration: d, ResponseText: text}
+func (e promptEvents) prompt(text string) {
+	e.rec.UserPrompt(telemetry.UserPrompt{SessionID: e.sessionID, PromptID: e.promptID, Prompt: text})
+}
+
+// request logs a model request to model, and records it.
+func (e promptEvents) request(model, requestText string) {
+	e.log.request(model, e.promptID, requestText)
+	e.rec.APIRequest(telemetry.APIRequest{SessionID: e.sessionID, PromptID: e.promptID, Model: model, RequestText: requestText})
+}
+
+// response logs model's answer, given in d, and records it.
+func (e promptEvents) response(model string, d time.Duration, usage *genai.GenerateContentResponseUsageMetadata, text string, finish genai.FinishReason) {
+	e.log.response(model, e.promptID, d, usage, text)
+	ev := telemetry.APIResponse{SessionID: e.sessionID, PromptID: e.promptID, Model: model, Duration: d, ResponseText: text}
 	if usage != nil {
-		e.Usage = telemetry.Usage{
+		ev.Usage = telemetry.Usage{
 			Input:    int64(usage.PromptTokenCount),
 			Output:   int64(usage.CandidatesTokenCount),
 			Cached:   int64(usage.CachedContentTokenCount),
@@ -46,29 +65,31 @@ func (t *turn) recordResponse(model string, d time.Duration, usage *genai.Genera
 		}
 	}
 	if finish != "" {
-		e.FinishReasons = []string{string(finish)}
+		ev.FinishReasons = []string{string(finish)}
 	}
-	t.s.agent.recorder().APIResponse(e)
+	e.rec.APIResponse(ev)
 }
 
-func (t *turn) recordAPIError(model string, d time.Duration, err error) {
-	e := telemetry.APIError{SessionID: t.s.id, PromptID: t.promptID, Model: model, Duration: d, Error: err.Error(), ErrorType: errorType(err)}
+// apiError logs a failed request to model, failed after d, and records it.
+func (e promptEvents) apiError(model string, d time.Duration, err error) {
+	e.log.error(model, e.promptID, d, err)
+	ev := telemetry.APIError{SessionID: e.sessionID, PromptID: e.promptID, Model: model, Duration: d, Error: err.Error(), ErrorType: errorType(err)}
 	var apiErr genai.APIError
 	if errors.As(err, &apiErr) {
-		e.StatusCode = apiErr.Code
+		ev.StatusCode = apiErr.Code
 	}
-	t.s.agent.recorder().APIError(e)
+	e.rec.APIError(ev)
 }
 
-// recordToolCall is a call's tool_call: success is 0.61's (the tool ran
+// toolCall is a call's tool_call: success is 0.61's (the tool ran
 // and did not fail), the decision the user's answer when one was asked.
-func (t *turn) recordToolCall(run *toolRun, res tools.Result) {
-	t.s.agent.recorder().ToolCall(telemetry.ToolCall{
-		SessionID: t.s.id,
-		PromptID:  t.promptID,
+func (e promptEvents) toolCall(run *toolRun, res tools.Result) {
+	e.rec.ToolCall(telemetry.ToolCall{
+		SessionID: e.sessionID,
+		PromptID:  e.promptID,
 		Name:      run.fc.Name,
 		Args:      run.fc.Args,
-		Duration:  t.s.agent.cfg.Now().Sub(run.start),
+		Duration:  e.now().Sub(run.start),
 		Success:   res.Status == dialog.StatusOK,
 		Decision:  string(run.decision),
 		Error:     res.Error,

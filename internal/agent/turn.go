@@ -3,31 +3,13 @@ package agent
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"sync"
-	"time"
 
 	"google.golang.org/genai"
 
-	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/apierror"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/policy"
-	"github.com/gemini-ls/gemini-ls/internal/tools"
-	"github.com/gemini-ls/gemini-ls/internal/workspace"
-)
-
-// What the model reads when a call did not run as asked.
-const (
-	declinedMessage       = "The user declined to run this command."
-	noConfirmerMessage    = "This call needs the user's approval and there is no one to ask."
-	cancelledMessage      = "The user cancelled the operation before this call ran."
-	cancelledWhileRunning = "The user cancelled the operation while this call was running."
-	// Gemini CLI 0.61 says "[Operation Cancelled] Reason: User cancelled
-	// operation" for a call cancelled so.
-	cancelledByDecline = "The user declined an earlier call of this answer, so this call was cancelled before it ran."
 )
 
 // turn is one Prompt in progress.
@@ -107,8 +89,10 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 		if t.requests >= MaxPromptTurns {
 			return t.stop(dialog.StopMaxTurns, maxPromptTurnsError())
 		}
-		if loop := t.checkLoopWithModel(input); loop != nil {
-			return t.stopLoop(loop)
+		if t.loops.modelCheckDue(input) {
+			if loop := t.loops.checkWithModel(t.utility(), input, t.s.chat.contents()); loop != nil {
+				return t.stopLoop(loop)
+			}
 		}
 		t.requests++
 		answer, err := t.callModel(input)
@@ -154,6 +138,27 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 	}
 }
 
+// stopLoop handles a loop found in the prompt, as 0.61 does: the first is
+// told to the model, which goes on from there (its _recoverFromLoop, bundle
+// chunk-JDPZ4CE3.js:346954); the second ends the turn (LoopDetected,
+// :346628-346637, :346671-346680). The user is told either way.
+func (t *turn) stopLoop(loop *LoopError) dialog.PromptResult {
+	t.s.agent.log.loopDetected(t.promptID, loop)
+	if t.loops.foundOne() {
+		t.emit(dialog.NoticeEvent{Text: loop.Error()})
+		return t.stop(dialog.StopLoopDetected, loop)
+	}
+	t.emit(dialog.NoticeEvent{Text: "A potential loop was detected: " + loop.detail() +
+		". The model was told so, and asked to step back and rethink its approach."})
+	detail := loop.Repeated
+	if loop.Analysis != "" || detail == "" {
+		detail = cmp.Or(loop.Analysis, "Repetitive patterns identified")
+	}
+	feedback := "System: Potential loop detected. Details: " + detail +
+		". Please take a step back and confirm you're making forward progress. If not, take a step back, analyze your previous actions and rethink how you're approaching the problem. Avoid repeating the same tool calls or responses without new results."
+	return t.run(genai.NewContentFromText(feedback, genai.RoleUser))
+}
+
 // explain is the error a failed model request ends the turn with, said
 // for the user (apierror): the log has the raw error already. An answer
 // cut off keeps its own words, which say what was kept. The model named
@@ -172,689 +177,64 @@ func (t *turn) stop(reason dialog.StopReason, err error) dialog.PromptResult {
 	return t.result
 }
 
-// callModel streams one model answer to the history plus input, emitting
-// text and thoughts as they arrive, records the answer and returns it. An
-// answer that says nothing (see emptyAnswer) is asked for once more, as
-// Gemini CLI does, then reported as an error that says what came back. An
-// answer cut off after part of it was shown is not recorded: its text stays
-// in the transcript only.
-func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
-	a := t.s.agent
-	t.s.requests++
-	contents := t.s.chat.contents()
-	if t.main == nil { // 0.61 masks the main conversation's only
-		contents = t.maskedContents(contents)
-	}
-	// Read per request: a call may have switched the mode mid-turn.
-	mode, plansDir := t.s.requestMode()
-	system := t.system
-	if mode == dialog.ApprovalPlan && t.main == nil { // a subagent's system prompt has plan mode's constraint (subagentInstruction)
-		system += "\n\n" + a.planInstruction(plansDir)
-	}
-	req, hookReply, err := t.beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
-	if err != nil {
-		return nil, err
-	}
-	t.selectTools(cmp.Or(req.model, t.model()), req.contents, req.config)
-	requestText, err := json.Marshal(input)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the request for the log: %w", err)
-	}
-	a.log.request(cmp.Or(req.model, t.model()), t.promptID, string(requestText))
-	t.recordRequest(cmp.Or(req.model, t.model()), string(requestText))
-
-	start := a.cfg.Now()
-	var out *modelTurn
-	var usage *genai.GenerateContentResponseUsageMetadata
-	var model string // the model that answered (or failed) last
-	for attempt := 1; ; attempt++ {
-		if hookReply != nil {
-			// A BeforeModel hook answered: the model is not asked.
-			out, model = &modelTurn{}, cmp.Or(req.model, t.model())
-			_, err = t.take(out, hookReply)
-			break
-		}
-		out, usage, model, err = t.stream(req)
-		if err == nil {
-			err = out.emptyAnswer(hasFunctionResponse(input))
-		}
-		var empty *EmptyAnswerError
-		if !errors.As(err, &empty) {
-			break
-		}
-		empty.Attempts = attempt
-		if attempt == emptyAnswerAttempts {
-			break
-		}
-		reason := (&EmptyAnswerError{What: empty.What, FinishReason: empty.FinishReason}).Error()
-		if werr := t.wait(model, attempt, emptyAnswerDelay, reason, err); werr != nil {
-			err = werr
-			break
-		}
-	}
-	elapsed := a.cfg.Now().Sub(start)
-	t.result.Model = model
-	t.s.noteModel(model)
-	if err != nil {
-		a.log.error(model, t.promptID, elapsed, err)
-		t.recordAPIError(model, elapsed, err)
-		_, cut := errors.AsType[*AnswerCutOffError](err)
-		_, ended := errors.AsType[*hookEnd](err)
-		if (cut || ended) && out != nil {
-			// The user saw it: the transcript has it, the history does not.
-			t.result.Text += out.sep + out.text.String()
-		}
-		if _, empty := errors.AsType[*EmptyAnswerError](err); empty && !hasFunctionResponse(input) {
-			// As for any empty answer to the user: recorded, so that it
-			// and the input it answered are left out of later requests.
-			t.s.chat.record(&genai.Content{Role: genai.RoleModel})
-		}
-		return nil, err
-	}
-
-	// An empty answer to the user is recorded (and left out of later
-	// requests with the input it answered); an empty answer to function
-	// responses is not.
-	if len(out.parts) > 0 || !hasFunctionResponse(input) {
-		st := sessionstore.Step{Content: out.content(), Model: model}
-		if usage != nil {
-			st.Usage = storeUsage(usageOf(usage))
-		}
-		t.s.chat.recordStep(st)
-	}
-	if usage != nil {
-		t.s.chat.promptTokens = usage.PromptTokenCount
-		u := usageOf(usage)
-		t.result.Usage = t.result.Usage.Add(u)
-		t.emit(dialog.UsageEvent{Usage: dialog.UsageReport{Response: u, Prompt: t.result.Usage, Session: t.s.sessionUsage().Add(t.result.Usage), Model: model}})
-	}
-	text := out.text.String()
-	t.result.Text += out.sep + text
-	a.log.response(model, t.promptID, elapsed, usage, text)
-	t.recordResponse(model, elapsed, usage, text, out.finish)
-	return out, nil
+// stopByHook ends the turn a hook stopped, and tells the user why.
+func (t *turn) stopByHook(reason string) dialog.PromptResult {
+	t.emit(dialog.NoticeEvent{Text: hookStoppedPrefix + reason})
+	return t.stop(dialog.StopEndTurn, nil)
 }
 
-// emptyAnswerAttempts is how often an answer that says nothing is asked
-// for (Gemini CLI 0.61: one retry), emptyAnswerDelay the wait between.
-const (
-	emptyAnswerAttempts = 2
-	emptyAnswerDelay    = 500 * time.Millisecond
-)
-
-// stream gets one model answer and returns it with the model that gave it.
-// A rate limit or server error is retried with the RetryPolicy, and a Pro
-// model out of quota may fall back (fallBack). An answer that broke off or
-// ended without a finish reason is retried when none of it was shown;
-// otherwise a retry would repeat it, so stream returns the partial answer
-// with an *AnswerCutOffError.
-func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, string, error) {
-	a := t.s.agent
-	b := newBackoff(a.cfg.Retry)
-	cutOffs, rateLimited, offered := 0, 0, false
-	for attempt := 1; ; attempt++ {
-		if notice, ok := a.fallbackNotice(t.s.id); ok {
-			t.emit(dialog.NoticeEvent{Text: notice})
-		}
-		model, sent, err := t.configured(cmp.Or(req.model, t.model()), req, cutOffs > 0)
-		if err != nil {
-			return nil, nil, model, err
-		}
-		start := a.cfg.Now()
-		out, usage, shown, err := t.streamOnce(model, sent)
-		_, loop := errors.AsType[*LoopError](err)
-		_, ended := errors.AsType[*hookEnd](err)
-		// A loop or a hook stopped an answer that came: not a failure.
-		t.s.statsRecord().request(model, a.cfg.Now().Sub(start), usageOf(usage), err != nil && !loop && !ended)
-		if loop || ended {
-			return out, usage, model, err // not a broken stream: nothing to retry
-		}
-		if err == nil && out.candidates && out.finish == "" {
-			err = &AnswerCutOffError{Calls: len(out.calls)}
-		}
-		switch {
-		case err == nil:
-			return out, usage, model, nil
-		case t.ctx.Err() != nil:
-			return nil, nil, model, t.ctx.Err()
-		case shown:
-			if _, ok := err.(*AnswerCutOffError); !ok {
-				err = &AnswerCutOffError{Cause: err, Calls: len(out.calls)}
-			}
-			return out, usage, model, err
-		}
-
-		var wait time.Duration
-		kind := classify(err)
-		switch kind {
-		case failBroken:
-			err = &AnswerCutOffError{Cause: err}
-		case failUnreachable:
-			err = unreachable(err)
-		}
-		var cut *AnswerCutOffError
-		var down *UnreachableError
-		switch {
-		case errors.As(err, &cut), errors.As(err, &down):
-			// A request that could not connect is paced as an answer that
-			// broke off before anything was shown, and counted with them:
-			// the transport fails either way.
-			cutOffs++
-			switch {
-			case cut != nil && !retriesCutOff(a.cfg.Retry, cut):
-				return nil, nil, model, fmt.Errorf("the model's answer broke off before any of it was shown, not retried as general.retryFetchErrors is false: %w", cut.Cause)
-			case cutOffs < cutOffLimit(a.cfg.Retry):
-				wait = cutOffDelay << (cutOffs - 1)
-			case down != nil:
-				down.Attempts = cutOffs
-				return nil, nil, model, down
-			default:
-				return nil, nil, model, cut.gaveUp(cutOffs)
-			}
-		case kind == failQuota && req.model != "":
-			// A BeforeModel hook chose the model: no fallback replaces it.
-			return nil, nil, model, err
-		case kind == failQuota:
-			switched, ferr := t.fallBack(model, fmt.Sprintf("%s is out of quota (%s)", model, apiStatus(err)), err)
-			if ferr != nil {
-				return nil, nil, model, ferr
-			}
-			if !switched {
-				return nil, nil, model, err
-			}
-			b.reset()
-			cutOffs, rateLimited, offered, attempt = 0, 0, false, 0
-			continue
-		default:
-			if apiCode(err) == 429 {
-				rateLimited++
-			} else {
-				rateLimited = 0
-			}
-			if rateLimited >= persistentRateLimit && !offered && req.model == "" {
-				offered = true
-				why := fmt.Sprintf("%s is rate-limited: %d requests in a row were refused (%s)", model, rateLimited, apiStatus(err))
-				switched, ferr := t.fallBack(model, why, err)
-				if ferr != nil {
-					return nil, nil, model, ferr
-				}
-				if switched {
-					b.reset()
-					cutOffs, rateLimited, attempt = 0, 0, 0
-					continue
-				}
-			}
-			var retry bool
-			if wait, retry = b.next(err); !retry {
-				return nil, nil, model, err
-			}
-		}
-		if werr := t.wait(model, attempt, wait, retryReason(err), err); werr != nil {
-			return nil, nil, model, werr
+// runHooked runs the turn for the user's prompt text, whose content is
+// input, between the session's hooks: on the session's first prompt the
+// SessionStart hooks, whose context goes before the prompt; then the
+// BeforeAgent hooks, which may add to the prompt, block it (it is not
+// kept) or stop (it is kept, unanswered); and once the model is done,
+// the AfterAgent hooks, which may have it go on with their reason as a
+// new prompt.
+func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResult {
+	h := t.hooks()
+	if h.hooks == nil {
+		return t.run(input)
+	}
+	if source := t.s.takeStartSource(); source != "" {
+		out := h.fire(HookSessionStart, source, map[string]any{"source": source})
+		if out.AdditionalContext != "" {
+			input.Parts = append([]*genai.Part{genai.NewPartFromText(hookContext(out.AdditionalContext))}, input.Parts...)
 		}
 	}
-}
-
-// streamOnce makes one streamed request to model, emitting text and
-// thoughts as they arrive, each chunk as the AfterModel hooks left it;
-// shown says whether any did.
-func (t *turn) streamOnce(model string, req modelRequest) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, bool, error) {
-	out := &modelTurn{}
-	var usage *genai.GenerateContentResponseUsageMetadata
-	shown := false
-	hooks := t.afterModel(model, req)
-	for resp, err := range t.s.agent.cfg.Generator.GenerateContentStream(t.ctx, model, req.contents, req.config) {
-		if err != nil {
-			return out, usage, shown, err
-		}
-		if resp.UsageMetadata != nil {
-			usage = resp.UsageMetadata
-		}
-		if hooks != nil {
-			if resp, err = hooks.fire(resp); err != nil {
-				return out, usage, shown, err
-			}
-		}
-		showed, err := t.take(out, resp)
-		shown = shown || showed
-		if err != nil {
-			return out, usage, shown, err
-		}
-	}
-	return out, usage, shown, nil
-}
-
-// take adds one response (a streamed chunk) to out, emitting its text and
-// thoughts; showed says whether it did.
-func (t *turn) take(out *modelTurn, resp *genai.GenerateContentResponse) (showed bool, err error) {
-	if f := resp.PromptFeedback; f != nil && f.BlockReason != "" {
-		return false, apierror.BlockedPrompt(string(f.BlockReason), f.BlockReasonMessage)
-	}
-	if len(resp.Candidates) == 0 {
-		return false, nil
-	}
-	c := resp.Candidates[0]
-	out.candidates = true
-	if c.FinishReason != "" {
-		out.finish = c.FinishReason
-	}
-	if c.Content == nil {
-		return false, nil
-	}
-	for _, p := range c.Content.Parts {
-		if ev, ok := out.add(&t.s.chat, p); ok {
-			if err := t.loops.checkEvent(ev); err != nil {
-				return showed, err
-			}
-			if text, ok := ev.(dialog.TextEvent); ok && out.text.Len() == len(text.Text) {
-				// This answer's first text: a paragraph of its own.
-				out.sep = dialog.ParagraphBreak(t.result.Text)
-				text.Text = out.sep + text.Text
-				ev = text
-			}
-			showed = true
-			t.emit(ev)
-		}
-	}
-	return showed, nil
-}
-
-// runCall runs one call and returns its functionResponse part, followed by
-// any extra parts (images, PDFs) the tool returned.
-func (t *turn) runCall(run *toolRun) []*genai.Part {
-	a, s, fc := t.s.agent, t.s, run.fc
-	event := dialog.ToolCall{CallID: fc.ID, Name: fc.Name, Title: fc.Name, Args: fc.Args}
-
-	var tool tools.Tool
-	found := false
-	if a.cfg.Tools != nil {
-		tool, found = a.cfg.Tools.Get(fc.Name)
-	}
-	if !found {
-		msg := fmt.Sprintf("Tool %q not found: no tools are available.", fc.Name)
-		if a.cfg.Tools != nil {
-			msg = a.cfg.Tools.UnknownToolError(fc.Name)
-		}
-		t.emit(dialog.ToolCallEvent{Call: event})
-		return t.finish(run, tools.Result{Error: msg})
-	}
-	// Hooks, policy rules and the tool see the call as Gemini CLI 0.61
-	// would have made it, whichever names the model used; the history
-	// keeps fc as the model made it.
-	args, err := tools.NormalizeArgs(tool, fc.Args)
-	if err != nil {
-		t.emit(dialog.ToolCallEvent{Call: event})
-		return t.finish(run, tools.Result{Error: err.Error()})
-	}
-	call, err := s.build(tool, args)
-	if err != nil {
-		t.emit(dialog.ToolCallEvent{Call: event})
-		return t.finish(run, tools.Result{Error: err.Error()})
-	}
-	tools.Present(tool, call, &event)
-	t.emit(dialog.ToolCallEvent{Call: event})
-	if run.afterDecline {
-		// Only a call that would have run: one that is refused as built
-		// is answered with why, as Gemini CLI 0.61 keeps a queued
-		// call's validation error.
-		return t.finish(run, tools.Result{Error: cancelledByDecline, Status: dialog.StatusCancelled})
-	}
-
-	// The BeforeTool hooks first, then the approval door on the call as
-	// they left it, as in Gemini CLI 0.61 (beforeTool).
-	hooked, res, ok := t.beforeTool(run, tool, call, args)
-	if !ok {
-		return t.finish(run, res)
-	}
-	call = hooked.call
-	c, door, res, ok := t.pass(run, tool, call, hooked.args)
-	if !ok {
-		return t.finish(run, res)
-	}
-
-	run.pastQuestions()
-	res, err = call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Background: s.backgroundRegistry(), Topic: &s.topic, Delegate: t.delegator(run)})
+	out := h.fire(HookBeforeAgent, "", map[string]any{"prompt": prompt})
 	switch {
-	case err == nil && res.Proposal != nil:
-		res, err = t.land(run, c, res.Proposal, door)
-	case err == nil && res.Files != nil:
-		res, err = t.landFiles(run, res.Files, door)
+	case out.Stop:
+		t.s.chat.record(input)
+		return t.stopByHook(out.StopReason)
+	case out.Block:
+		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
+		return t.stop(dialog.StopEndTurn, nil)
+	case out.AdditionalContext != "":
+		input.Parts = append(input.Parts, genai.NewPartFromText(hookContext(out.AdditionalContext)))
 	}
-	switch {
-	case err != nil && t.ctx.Err() != nil:
-		res = tools.Result{Error: cancelledWhileRunning, Status: dialog.StatusCancelled}
-	case err != nil:
-		res = tools.Result{Error: err.Error()}
-	case res.Mode != "":
-		res = t.switchMode(res, run.answered.Load())
-	case res.Topic != nil:
-		t.emit(dialog.TopicEvent{Topic: *res.Topic})
-	}
-	if res.Status != dialog.StatusCancelled && res.Status != dialog.StatusRejected {
-		if hooked.changed != nil {
-			res = appendToResult(res, modifiedNote(hooked.changed))
+	res := t.run(input)
+	for retried := false; res.StopReason == dialog.StopEndTurn && t.hookStop == ""; retried = true {
+		out := h.fire(HookAfterAgent, "", map[string]any{"prompt": prompt, "prompt_response": res.Text, "stop_hook_active": retried})
+		switch {
+		case out.Stop:
+			return t.stopByHook(out.StopReason)
+		case !out.Block:
+			return res
 		}
-		res = t.afterTool(tool, hooked.args, res)
+		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
+		res = t.run(genai.NewContentFromText(out.Reason, genai.RoleUser))
 	}
-	return t.finish(run, res)
-}
-
-// pass takes a call of tool, built from args, through the session's
-// approval door, the one every call passes: the door's verdict, and the
-// user's answer where it asks, except for an edit, whose question waits
-// for its change and is asked when it is landed (land, with the verdict
-// returned). It returns the confirmation the call needs (a policy rule's
-// question where the call needs none but a rule asks), and ok false with
-// the result to answer with when the call must not run.
-func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[string]any) (*tools.Confirmation, verdict, tools.Result, bool) {
-	s, name := t.s, run.fc.Name
-	c := call.Confirmation()
-	pc := policyCall(tool, &genai.FunctionCall{Name: name, Args: args})
-	v := s.approvals.decide(pc, name, c)
-	if v.refusal != "" {
-		return c, v, tools.Result{Error: v.refusal, Status: dialog.StatusRejected}, false
-	}
-	if v.ask && c == nil {
-		c = policyConfirmation(name, tool, call)
-	}
-	if v.ask && !c.AskWithChange {
-		settled := func() bool { // by the user's answer to another call's question
-			v := s.approvals.decide(pc, name, c)
-			return v.refusal == "" && !v.ask
-		}
-		if res, ok := t.confirm(run, pc, c, v.always, settled); !ok {
-			return c, v, res, false
-		}
-	}
-	return c, v, tools.Result{}, true
-}
-
-// switchMode switches the session to the mode res chose and says so; in
-// a folder that is not trusted, only to default or plan, and the model
-// is told. Unless the user chose it (answered: they answered the call's
-// question), a call never raises the mode: leaving plan mode, above the
-// mode the session had before it; otherwise, above the mode it is in.
-// The model is told what was refused.
-func (t *turn) switchMode(res tools.Result, answered bool) tools.Result {
-	if ceiling := t.modeCeiling(); !answered && res.Mode.MorePermissive(ceiling) {
-		res.Output += fmt.Sprintf("\n\nNobody chose %s, so the approval mode is %s: a call cannot raise it above the mode the session was in before it.", res.Mode, ceiling)
-		res.Mode = ceiling
-	}
-	if t.s.agent.cfg.Untrusted && res.Mode != dialog.ApprovalPlan && res.Mode != dialog.ApprovalDefault {
-		res.Output += fmt.Sprintf("\n\nThe folder is not trusted, so the approval mode is default, not %s: edits will require confirmation.", res.Mode)
-		res.Mode = dialog.ApprovalDefault
-	}
-	t.s.SetApprovalMode(res.Mode)
-	if res.ApprovedPlan != "" {
-		t.s.setApprovedPlan(res.ApprovedPlan)
-	}
-	t.emit(dialog.ModeEvent{Mode: res.Mode})
 	return res
 }
 
-// modeCeiling is the most permissive mode a call may switch the session
-// to without the user choosing it: in plan mode, the mode before it
-// (Session.modeBeforePlan); otherwise the mode it is in.
-func (t *turn) modeCeiling() dialog.ApprovalMode {
-	if mode := t.s.ApprovalMode(); mode != dialog.ApprovalPlan {
-		return mode
+// endByHook ends the turn a model hook ended, telling the user why. The
+// input stays in the history unanswered, as after a failed request; the
+// AfterAgent hooks do not run.
+func (t *turn) endByHook(end *hookEnd) dialog.PromptResult {
+	t.hookStop = end.reason
+	if end.stop {
+		return t.stopByHook(end.reason)
 	}
-	return t.s.modeBeforePlan()
-}
-
-// confirm asks the user about a call that needs c approved, offering
-// "always allow" where it would hold. It reports false, with the result
-// to send instead, when the call must not run. The user is asked once no
-// other call's question is before them, unless settled (when not nil)
-// then says the call may run unasked: an answer to another call's
-// question ("always allow") covered it.
-func (t *turn) confirm(run *toolRun, call policy.Call, c *tools.Confirmation, always bool, settled func() bool) (tools.Result, bool) {
-	fc := run.fc
-	unasked := false
-	outcome, err := ask(t, run, func() (dialog.ConfirmOutcome, error) {
-		if settled != nil && settled() {
-			unasked = true
-			return dialog.ProceedOnce, nil
-		}
-		t.notifyPermission(string(c.Kind), c.Title, map[string]any{"details": c.Details})
-		notice := func(text string) { t.emit(dialog.NoticeEvent{Text: text}) }
-		return t.s.approve(t.ctx, fc.ID, call, fc.Name, c, always, notice)
-	})
-	if unasked {
-		return tools.Result{}, true
-	}
-	nobodyToAsk := errors.Is(err, errNoConfirmer) || errors.Is(err, dialog.ErrCannotAsk)
-	switch {
-	case t.ctx.Err() != nil:
-		return tools.Result{Error: cancelledMessage, Status: dialog.StatusCancelled}, false
-	case err != nil && !nobodyToAsk:
-		return tools.Result{Error: fmt.Sprintf("Asking the user for approval failed: %v", err)}, false
-	}
-	run.decision = decisionOf(outcome) // nobody to ask: a rejection
-	switch {
-	case errors.Is(err, errNoConfirmer):
-		return tools.Result{Error: noConfirmerMessage, Status: dialog.StatusRejected}, false
-	case err != nil:
-		return tools.Result{Error: err.Error(), Status: dialog.StatusRejected}, false
-	case !outcome.Allows():
-		t.userDeclined()
-		return tools.Result{Error: declinedMessage, Status: dialog.StatusRejected}, false
-	}
-	return tools.Result{}, true
-}
-
-// decisionOf is the user's answer as Gemini CLI counts it.
-func decisionOf(o dialog.ConfirmOutcome) dialog.CallDecision {
-	switch o {
-	case dialog.ProceedOnce:
-		return dialog.DecisionAccept
-	case dialog.ProceedAlways, dialog.ProceedAlwaysAndSave:
-		return dialog.DecisionAutoAccept
-	}
-	return dialog.DecisionReject
-}
-
-// land has the front end land an edit's proposed change, asking the user
-// first when the door said to (ask), and returns the call's result: with
-// the errors the editor shows in the file since, where it can tell them
-// (Config.Diagnostics). Where the user allowed edits for good, the
-// service records it.
-func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door verdict) (tools.Result, error) {
-	s, fc, asks := t.s, run.fc, door.ask
-	if err := s.canLand(); err != nil {
-		return tools.Result{}, err
-	}
-	if asks {
-		t.notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
-	}
-	t.checkpoint(fc)
-	watch := tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, p.Change.Path)
-	landIt := func() (dialog.Landing, error) {
-		return s.land(t.ctx, dialog.LandRequest{CallID: fc.ID, Change: p.Change, Ask: asks, CanAllowAlways: door.always})
-	}
-	var landing dialog.Landing
-	var err error
-	if asks {
-		landing, err = ask(t, run, landIt)
-	} else {
-		landing, err = landIt()
-	}
-	if err != nil {
-		return tools.Result{}, fmt.Errorf("proposing change to %s: %w", p.Change.Path, err)
-	}
-	if asks && door.always && landing.AllowAlways {
-		s.approvals.allowAlways(c.AllowKeys...)
-	}
-	if asks {
-		run.decision = landingDecision(landing)
-	}
-	if asks && landing.Outcome == dialog.Refused && door.protected != "" {
-		landing.Reason = protectedLanding(landing.Reason, door.protected)
-	}
-	if asks && landing.Outcome == dialog.Declined {
-		// The user's no, not a front end's refusal (dialog.Refused).
-		t.userDeclined()
-	}
-	t.journalLanded(p.Change, landing.Decision)
-	res, err := p.Settle(landing.Decision)
-	if err == nil && (landing.Outcome == dialog.Applied || landing.Outcome == dialog.Modified) {
-		res.Output += watch.Introduced(t.ctx, s.agent.cfg.Workspace.Display(p.Change.Path))
-	}
-	return res, err
-}
-
-// journalLanded records in the prompt's journal, which a rewind
-// reverts, what became of a change an edit call proposed.
-func (t *turn) journalLanded(change workspace.FileChange, d dialog.Decision) {
-	jt := t
-	if t.main != nil {
-		jt = t.main
-	}
-	jt.mu.Lock()
-	defer jt.mu.Unlock()
-	jt.journal.landed(change, d)
-}
-
-// landFiles has the front end land an edit's change across files
-// (rename_symbol's) as one, asking the user once where the door said
-// to, and returns the call's result: each file's outcome, with the
-// errors the editor shows since in the files that changed.
-func (t *turn) landFiles(run *toolRun, p *tools.FilesProposal, door verdict) (tools.Result, error) {
-	s, fc, asks := t.s, run.fc, door.ask
-	if err := s.canLand(); err != nil {
-		return tools.Result{}, err
-	}
-	lander, ok := s.agent.cfg.Lander.(dialog.FilesLander)
-	if !ok {
-		return tools.Result{}, errNoFilesLander
-	}
-	paths := make([]string, len(p.Changes))
-	changes := make([]dialog.RevertChange, len(p.Changes))
-	for i, ch := range p.Changes {
-		paths[i], changes[i] = ch.Path, dialog.RevertChange{FileChange: ch}
-	}
-	if asks {
-		t.notifyPermission("edit", p.Title, map[string]any{"filePaths": paths})
-	}
-	t.checkpoint(fc)
-	watches := make([]*tools.EditWatch, len(paths))
-	for i, path := range paths {
-		watches[i] = tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, path)
-	}
-	landIt := func() ([]dialog.Decision, error) {
-		return lander.LandFiles(t.ctx, dialog.LandFilesRequest{SessionID: s.id, CallID: fc.ID, Title: p.Title, Changes: changes, Ask: asks})
-	}
-	var decisions []dialog.Decision
-	var err error
-	if asks {
-		decisions, err = ask(t, run, landIt)
-	} else {
-		decisions, err = landIt()
-	}
-	if err != nil {
-		return tools.Result{}, fmt.Errorf("proposing %s: %w", p.Title, err)
-	}
-	if len(decisions) != len(changes) {
-		return tools.Result{}, fmt.Errorf("proposing %s: the front end told %d outcomes for %d files", p.Title, len(decisions), len(changes))
-	}
-	declined := false
-	for i, d := range decisions {
-		t.journalLanded(p.Changes[i], d)
-		declined = declined || d.Outcome == dialog.Declined
-	}
-	if asks {
-		run.decision = filesDecision(decisions)
-		if declined {
-			t.userDeclined()
-		}
-	}
-	res, err := p.Settle(decisions)
-	if err == nil && res.Error == "" {
-		for i, d := range decisions {
-			if d.Outcome == dialog.Applied || d.Outcome == dialog.Modified {
-				res.Output += watches[i].Introduced(t.ctx, s.agent.cfg.Workspace.Display(paths[i]))
-			}
-		}
-	}
-	return res, err
-}
-
-// filesDecision is the user's answer to a change across files: rejected
-// when they declined any of it, modified when they changed any.
-func filesDecision(ds []dialog.Decision) dialog.CallDecision {
-	out := dialog.DecisionAccept
-	for _, d := range ds {
-		switch d.Outcome {
-		case dialog.Declined, dialog.Refused:
-			return dialog.DecisionReject
-		case dialog.Modified:
-			out = dialog.DecisionModify
-		}
-	}
-	return out
-}
-
-// landingDecision is the user's answer to a change they were asked
-// about: a stale change was accepted, though it did not land.
-func landingDecision(l dialog.Landing) dialog.CallDecision {
-	switch {
-	case l.Outcome == dialog.Declined, l.Outcome == dialog.Refused:
-		return dialog.DecisionReject
-	case l.Outcome == dialog.Modified:
-		return dialog.DecisionModify
-	case l.AllowAlways:
-		return dialog.DecisionAutoAccept
-	}
-	return dialog.DecisionAccept
-}
-
-// finish emits the call's result, records it in the session's stats and
-// returns the parts answering it.
-func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
-	fc := run.fc
-	if res.Status == "" {
-		res.Status = dialog.StatusOK
-		if res.Error != "" {
-			res.Status = dialog.StatusError
-		}
-	}
-	t.s.statsRecord().call(fc.Name, res.Status, t.s.agent.cfg.Now().Sub(run.start), run.decision)
-	t.recordToolCall(run, res)
-	display := res.Display
-	if display == "" && res.Error != "" {
-		display = res.Error
-	}
-	t.emit(dialog.ToolResultEvent{Result: dialog.ToolResult{
-		CallID:  fc.ID,
-		Name:    fc.Name,
-		Status:  res.Status,
-		Display: display,
-	}})
-	return append([]*genai.Part{functionResponse(fc, t.cutToolOutput(fc, res))}, res.Parts...)
-}
-
-// functionResponse answers fc with res: {"output": ...} or {"error": ...}.
-func functionResponse(fc *genai.FunctionCall, res tools.Result) *genai.Part {
-	response := map[string]any{"output": res.Output}
-	if res.Error != "" {
-		response = map[string]any{"error": res.Error}
-	}
-	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: fc.ID, Name: fc.Name, Response: response}}
-}
-
-// asker is how run's call asks the user, once no other call's question
-// is before them; nil when the front end cannot.
-func (t *turn) asker(run *toolRun) tools.AskFunc {
-	if !t.s.canQuestion() {
-		return nil
-	}
-	return func(ctx context.Context, q dialog.Question) (dialog.Answer, error) {
-		a, err := ask(t, run, func() (dialog.Answer, error) {
-			return t.s.question(ctx, run.fc.ID, q)
-		})
-		if err == nil {
-			run.answered.Store(true)
-		}
-		return a, err
-	}
+	t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + end.reason})
+	return t.stop(dialog.StopEndTurn, nil)
 }

@@ -55,6 +55,37 @@ func withGeneration(config *genai.GenerateContentConfig, g models.Generation) *g
 	return g.Over(config)
 }
 
+// jsonAsker asks a utility model for a JSON answer (utilityCaller's):
+// how the loop check and the router ask theirs.
+type jsonAsker interface {
+	utilityJSON(what string, use models.Utility, system string, schema map[string]any, contents []*genai.Content, attempts int) (string, error)
+}
+
+// utilityCaller makes a prompt's requests that are not the chat's (the
+// router's, the loop check's) and tells their retries; what it needs is
+// handed to it.
+type utilityCaller struct {
+	ctx      context.Context
+	gen      ContentGenerator
+	retry    dialog.RetryPolicy
+	now      func() time.Time
+	stats    *statsRecord
+	log      apiLog
+	promptID string
+	// emit tells the user of a retry.
+	emit func(dialog.Event)
+}
+
+// utility is the turn's utilityCaller.
+func (t *turn) utility() *utilityCaller {
+	a := t.s.agent
+	return &utilityCaller{
+		ctx: t.ctx, gen: a.cfg.Generator, retry: a.cfg.Retry, now: a.cfg.Now,
+		stats: t.s.statsRecord(), log: a.log, promptID: t.promptID,
+		emit: func(ev dialog.Event) { t.emit(ev) },
+	}
+}
+
 // utilityJSON asks use for a JSON answer to contents, with system as the
 // system instruction and schema as the response schema, as 0.61's
 // BaseLlmClient.generateJson does (bundle chunk-JDPZ4CE3.js:308212): an
@@ -63,25 +94,24 @@ func withGeneration(config *genai.GenerateContentConfig, g models.Generation) *g
 // times each, each retry told to the user as 0.61 tells it (its onRetry's
 // retry-attempt event), the request named by what ("the routing
 // request"). It returns the JSON text.
-func (t *turn) utilityJSON(what string, use models.Utility, system string, schema map[string]any, contents []*genai.Content, attempts int) (string, error) {
-	a := t.s.agent
+func (u *utilityCaller) utilityJSON(what string, use models.Utility, system string, schema map[string]any, contents []*genai.Content, attempts int) (string, error) {
 	config := &genai.GenerateContentConfig{
 		SystemInstruction:  genai.NewContentFromText(system, genai.RoleUser),
 		ResponseMIMEType:   "application/json",
 		ResponseJsonSchema: schema,
 	}
-	retry := a.cfg.Retry
+	retry := u.retry
 	retry.MaxAttempts = attempts
 	for range attempts {
-		start := a.cfg.Now()
-		resp, err := generateAs(t.ctx, a.cfg.Generator, retry, use, contents, config, t.tellRetry(what, use.Model))
+		start := u.now()
+		resp, err := generateAs(u.ctx, u.gen, retry, use, contents, config, u.tellRetry(what, use.Model))
 		var usage *genai.GenerateContentResponseUsageMetadata
 		if resp != nil {
 			usage = resp.UsageMetadata
 		}
-		t.s.statsRecord().request(use.Model, a.cfg.Now().Sub(start), usageOf(usage), err != nil)
+		u.stats.request(use.Model, u.now().Sub(start), usageOf(usage), err != nil)
 		if err != nil {
-			a.log.error(use.Model, t.promptID, 0, err)
+			u.log.error(use.Model, u.promptID, 0, err)
 			return "", fmt.Errorf("asking %s: %w", use.Model, err)
 		}
 		text := strings.TrimSpace(resp.Text())
@@ -95,10 +125,10 @@ func (t *turn) utilityJSON(what string, use models.Utility, system string, schem
 
 // tellRetry is an onRetry for a request that is not the chat's: it logs
 // the retry and tells the user, naming the request by what and model.
-func (t *turn) tellRetry(what, model string) func(attempt int, err error, wait time.Duration) {
+func (u *utilityCaller) tellRetry(what, model string) func(attempt int, err error, wait time.Duration) {
 	return func(attempt int, err error, wait time.Duration) {
-		t.s.agent.log.retry(model, t.promptID, attempt, err, wait)
+		u.log.retry(model, u.promptID, attempt, err, wait)
 		reason := fmt.Sprintf("%s (%s): %s", what, model, retryReason(err))
-		t.emit(dialog.RetryEvent{Retry: dialog.RetryInfo{Attempt: attempt, Delay: wait, Reason: reason}})
+		u.emit(dialog.RetryEvent{Retry: dialog.RetryInfo{Attempt: attempt, Delay: wait, Reason: reason}})
 	}
 }

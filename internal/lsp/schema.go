@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/gemini-ls/gemini-ls/internal/conversation/builtin"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
@@ -53,6 +54,7 @@ func ProtocolSchema() ([]byte, error) {
 		"x-protocolVersion": ProtocolVersion,
 		"x-methods":         methods,
 		"x-commands":        commands,
+		"x-builtinCommands": builtinCommands(),
 		"$defs":             defs,
 	}
 	var b bytes.Buffer
@@ -63,6 +65,17 @@ func ProtocolSchema() ([]byte, error) {
 		return nil, fmt.Errorf("encoding the protocol schema: %w", err)
 	}
 	return b.Bytes(), nil
+}
+
+// builtinCommands are the built-in slash commands, as gemini/commands
+// lists them before the user's: the editors' tests hold their completion
+// to this list rather than to one of their own.
+func builtinCommands() []commandInfo {
+	var list []commandInfo
+	for _, b := range builtin.Table() {
+		list = append(list, commandInfo{Name: b.Name, Description: b.Description, Hint: b.Hint, Source: b.Source.String()})
+	}
+	return list
 }
 
 // updateDefs adds Update, the union of the kinds, and each kind's

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/gemini-ls/gemini-ls/internal/conversation/builtin"
 	"os"
 	"strings"
 	"sync"
@@ -191,7 +192,11 @@ func TestGeminiCommandsWithoutCredentials(t *testing.T) {
 	for _, c := range res.Commands {
 		names = append(names, c.Name)
 	}
-	want := "about agents auth bug chat clear commands compress directory docs export-session extensions help hooks init mcp memory model permissions plan policies privacy quit restore rewind setup-github skills stats tasks tools upgrade git:review"
+	var builtins []string
+	for _, b := range builtin.Table() {
+		builtins = append(builtins, b.Name)
+	}
+	want := strings.Join(append(builtins, "git:review"), " ")
 	if strings.Join(names, " ") != want {
 		t.Errorf("gemini/commands lists %q, want %q", names, want)
 	}

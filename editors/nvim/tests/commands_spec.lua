@@ -10,6 +10,19 @@ local function write(path, text)
   f:close()
 end
 local home = os.getenv("HOME") .. "/.gemini"
+
+-- The built-in commands, as "/name", from the wire schema the server's
+-- own list is written to (docs/protocol.schema.json's x-builtinCommands):
+-- a command added to the server is expected here without a list to edit.
+local repo = vim.fn.fnamemodify(debug.getinfo(1, "S").source:sub(2), ":p:h:h:h:h")
+local function builtins(...)
+  local names = {}
+  for _, c in ipairs(vim.fn.json_decode(read_file(repo .. "/docs/protocol.schema.json"))["x-builtinCommands"]) do
+    table.insert(names, "/" .. c.name)
+  end
+  vim.list_extend(names, { ... })
+  return names
+end
 vim.fn.mkdir(home .. "/commands", "p")
 write(home .. "/commands/review.toml", 'description = "Review a file for bugs"\nprompt = "Please review {{args}} line by line."\n')
 write(home .. "/trustedFolders.json", vim.json.encode({ [vim.loop.cwd()] = "TRUST_FOLDER" }))
@@ -48,7 +61,7 @@ describe("commands", function()
     end)
     eq({ "/review" }, vim.fn.getcompletion("Gemini /rev", "cmdline"), ":Gemini /rev")
     -- The built-ins, then the user's commands.
-    eq({ "/about", "/agents", "/auth", "/bug", "/chat", "/clear", "/commands", "/compress", "/directory", "/docs", "/export-session", "/extensions", "/help", "/hooks", "/init", "/mcp", "/memory", "/model", "/permissions", "/plan", "/policies", "/privacy", "/quit", "/restore", "/rewind", "/setup-github", "/skills", "/stats", "/tasks", "/tools", "/upgrade", "/review" },
+    eq(builtins("/review"),
       vim.fn.getcompletion("'<,'>Gemini /", "cmdline"), ":'<,'>Gemini /")
     eq({}, vim.fn.getcompletion("Gemini /x", "cmdline"), ":Gemini /x")
     eq({}, vim.fn.getcompletion("Gemini please /re", "cmdline"), "a later word")

@@ -195,93 +195,139 @@ type replayed struct {
 // short), read up to a bad line as an interrupted prompt. A bad line
 // followed by a meta line is corruption (*CorruptError).
 func replay(ctx context.Context, f io.Reader, path, id string) (replayed, error) {
-	var (
-		r          replayed
-		st         legacyState
-		pending    []record
-		pendingEnd int64
-		bad        *CorruptError // the first bad line since the last commit
-		off        int64
-		lineNo     int
-	)
-	br := bufio.NewReaderSize(io.LimitReader(f, MaxFileSize+1), 64<<10)
-	for {
+	rp := &replayer{path: path, id: id}
+	if err := eachLine(ctx, f, path, rp.take); err != nil {
+		return replayed{}, err
+	}
+	return rp.finish(), nil
+}
+
+// replayer is a session file being replayed, line by line.
+type replayer struct {
+	path, id string
+	r        replayed
+	st       legacyState
+	// pending are the records since the last meta line, which commits
+	// them; pendingEnd is the offset past the last of them.
+	pending    []record
+	pendingEnd int64
+	bad        *CorruptError // the first bad line since the last commit
+}
+
+// take replays one complete line, ending at off.
+func (rp *replayer) take(line []byte, off int64, lineNo int) error {
+	var rec record
+	reason := ""
+	if jerr := json.Unmarshal(line, &rec); jerr != nil {
+		reason = "not a JSON record: " + jerr.Error()
+	}
+	if rp.bad != nil {
+		if reason == "" && rec.Kind == kindMeta {
+			return rp.bad
+		}
+		return nil
+	}
+	if reason == "" {
+		var err error
+		if reason, err = rp.check(rec, lineNo); err != nil {
+			return err
+		}
+	}
+	if reason != "" {
+		rp.bad = &CorruptError{Path: rp.path, Line: lineNo, Reason: reason}
+		return nil
+	}
+	if rec.Kind != kindMeta {
+		rp.pending = append(rp.pending, rec)
+		rp.pendingEnd = off
+		return nil
+	}
+	rp.commit(rec, off, lineNo)
+	return nil
+}
+
+// check is why a record that decoded is a bad line ("" when it is not);
+// a header of another session is corruption at once.
+func (rp *replayer) check(rec record, lineNo int) (string, error) {
+	switch {
+	case lineNo == 1 && rec.Kind != kindMeta:
+		return "the file does not start with a session header", nil
+	case rec.Kind == kindMeta:
+		if rec.Meta == nil {
+			return "a meta record without metadata", nil
+		}
+		if err := checkMeta(rec, rp.id); err != nil {
+			return "", &CorruptError{Path: rp.path, Line: lineNo, Reason: err.Error()}
+		}
+		return "", nil
+	case rec.Kind == kindPrompt, rec.Kind == kindReplace, rec.Kind == kindBegin, rec.Kind == kindContent:
+		return "", nil
+	}
+	return fmt.Sprintf("an unknown record kind %q", rec.Kind), nil
+}
+
+// commit applies the pending records under the meta line rec, ending at
+// off.
+func (rp *replayer) commit(rec record, off int64, lineNo int) {
+	rp.r.end = off
+	if lineNo == 1 {
+		rp.st.snap.Meta = *rec.Meta // the header commits nothing: a file holding only it has no prompt saved
+		return
+	}
+	for _, p := range rp.pending {
+		rp.st.apply(p)
+	}
+	rp.pending = nil
+	rp.st.snap.Meta = *rec.Meta
+	rp.r.found = true
+}
+
+// finish takes the records no meta line committed as an interrupted
+// prompt.
+func (rp *replayer) finish() replayed {
+	if len(rp.pending) > 0 {
+		for _, p := range rp.pending {
+			rp.st.apply(p)
+		}
+		rp.r.end, rp.r.found = rp.pendingEnd, true
+	}
+	if rp.st.running != nil {
+		rp.st.end()
+		rp.st.snap.Interrupted = true
+	}
+	rp.r.snap = rp.st.snap
+	return rp.r
+}
+
+// eachLine hands take each complete line of r, at most MaxFileSize
+// bytes in all, with the offset just past it and its number. A last line
+// without its newline is a torn write: it is not handed on. An error of
+// take's ends the reading.
+func eachLine(ctx context.Context, r io.Reader, path string, take func(line []byte, off int64, lineNo int) error) error {
+	br := bufio.NewReaderSize(io.LimitReader(r, MaxFileSize+1), 64<<10)
+	var off int64
+	for lineNo := 1; ; lineNo++ {
 		if err := ctx.Err(); err != nil {
-			return replayed{}, err
+			return err
 		}
 		line, err := br.ReadBytes('\n')
 		if len(line) == 0 && errors.Is(err, io.EOF) {
-			break
+			return nil
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
-			return replayed{}, fmt.Errorf("reading %s: %w", path, err)
+			return fmt.Errorf("reading %s: %w", path, err)
 		}
-		lineNo++
 		off += int64(len(line))
 		if off > MaxFileSize {
-			return replayed{}, tooLarge(path, off)
+			return tooLarge(path, off)
 		}
 		if err != nil { // the last line, without its '\n': torn
-			break
+			return nil
 		}
-		var rec record
-		reason := ""
-		if jerr := json.Unmarshal(line, &rec); jerr != nil {
-			reason = "not a JSON record: " + jerr.Error()
+		if err := take(line, off, lineNo); err != nil {
+			return err
 		}
-		if bad != nil {
-			if reason == "" && rec.Kind == kindMeta {
-				return replayed{}, bad
-			}
-			continue
-		}
-		switch {
-		case reason != "":
-		case lineNo == 1 && rec.Kind != kindMeta:
-			reason = "the file does not start with a session header"
-		case rec.Kind == kindMeta:
-			if rec.Meta == nil {
-				reason = "a meta record without metadata"
-			} else if err := checkMeta(rec, id); err != nil {
-				return replayed{}, &CorruptError{Path: path, Line: lineNo, Reason: err.Error()}
-			}
-		case rec.Kind == kindPrompt, rec.Kind == kindReplace, rec.Kind == kindBegin, rec.Kind == kindContent:
-		default:
-			reason = fmt.Sprintf("an unknown record kind %q", rec.Kind)
-		}
-		if reason != "" {
-			bad = &CorruptError{Path: path, Line: lineNo, Reason: reason}
-			continue
-		}
-		if rec.Kind != kindMeta {
-			pending = append(pending, rec)
-			pendingEnd = off
-			continue
-		}
-		r.end = off
-		if lineNo == 1 {
-			st.snap.Meta = *rec.Meta // the header commits nothing: a file holding only it has no prompt saved
-			continue
-		}
-		for _, p := range pending {
-			st.apply(p)
-		}
-		pending = nil
-		st.snap.Meta = *rec.Meta
-		r.found = true
 	}
-	if len(pending) > 0 {
-		for _, p := range pending {
-			st.apply(p)
-		}
-		r.end, r.found = pendingEnd, true
-	}
-	if st.running != nil {
-		st.end()
-		st.snap.Interrupted = true
-	}
-	r.snap = st.snap
-	return r, nil
 }
 
 // legacyState is a session replayed so far.

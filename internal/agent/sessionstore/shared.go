@@ -1,14 +1,12 @@
 package sessionstore
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -367,43 +365,24 @@ type shared struct {
 // corruption (*CorruptError).
 func readShared(ctx context.Context, r io.Reader, path string) (*shared, error) {
 	s := &shared{msgs: map[string]*decoded{}, derived: map[string]bool{}, tokens61: map[string]Usage{}}
-	br := bufio.NewReaderSize(io.LimitReader(r, MaxFileSize+1), 64<<10)
-	var (
-		off    int64
-		lineNo int
-		bad    *CorruptError
-	)
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		line, err := br.ReadBytes('\n')
-		if len(line) == 0 && errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
-		}
-		lineNo++
-		off += int64(len(line))
-		if off > MaxFileSize {
-			return nil, tooLarge(path, off)
-		}
-		if err != nil {
-			break // torn
-		}
+	var bad *CorruptError
+	err := eachLine(ctx, r, path, func(line []byte, off int64, lineNo int) error {
 		if bad != nil {
-			return nil, bad
+			return bad
 		}
 		if len(bytes.TrimSpace(line)) == 0 {
 			s.end = off
-			continue
+			return nil
 		}
 		if reason := s.apply(line, lineNo); reason != "" {
 			bad = &CorruptError{Path: path, Line: lineNo, Reason: reason}
-			continue
+			return nil
 		}
 		s.end = off
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if s.SessionID == "" {
 		return nil, fmt.Errorf("%s holds no session header", path)
@@ -422,63 +401,83 @@ func (s *shared) apply(line []byte, lineNo int) string {
 	if err := json.Unmarshal(line, &rec); err != nil {
 		return "not a JSON record: " + err.Error()
 	}
-	str := func(key string) (string, bool) {
-		raw, ok := rec[key]
-		var v string
-		if !ok || json.Unmarshal(raw, &v) != nil {
-			return "", false
-		}
-		return v, true
-	}
-	if id, ok := str("$rewindTo"); ok {
+	if id, ok := recordString(rec, "$rewindTo"); ok {
 		s.rewind(id)
 		return ""
 	}
-	if _, ok := str("id"); ok {
-		var m decoded
-		if err := json.Unmarshal(line, &m.message); err != nil {
-			return "a message that does not decode: " + err.Error()
-		}
-		ps, err := parts(m.Content)
-		if err != nil {
-			return "a message whose content does not decode: " + err.Error()
-		}
-		m.parts = ps
-		if m.LS != nil {
-			m.ls = true
-			s.put(&m)
-			s.running.took(&m)
-		} else {
-			s.add(&m)
-		}
-		return ""
+	if _, ok := recordString(rec, "id"); ok {
+		return s.applyMessage(line)
 	}
 	if raw, ok := rec["$set"]; ok && len(raw) > 0 && raw[0] == '{' {
-		var set struct {
-			header
-			Summary  *string           `json:"summary"`
-			Messages []json.RawMessage `json:"messages"`
-		}
-		if err := json.Unmarshal(raw, &set); err != nil {
-			return "a $set record that does not decode: " + err.Error()
-		}
-		s.merge(set.header)
-		if set.Summary != nil {
-			s.summary = *set.Summary
-		}
-		if set.Messages != nil {
-			s.order, s.msgs = nil, map[string]*decoded{}
-			if reason := s.addAll(set.Messages, false); reason != "" {
-				return reason
-			}
-		}
-		return ""
+		return s.applySet(raw)
 	}
-	_, hasID := str("sessionId")
-	_, hasHash := str("projectHash")
+	_, hasID := recordString(rec, "sessionId")
+	_, hasHash := recordString(rec, "projectHash")
 	if !hasID || !hasHash {
 		return "" // ignored, as 0.61 ignores it
 	}
+	return s.applyMetadata(rec, line, lineNo)
+}
+
+// recordString is rec's key when it holds a string.
+func recordString(rec map[string]json.RawMessage, key string) (string, bool) {
+	raw, ok := rec[key]
+	var v string
+	if !ok || json.Unmarshal(raw, &v) != nil {
+		return "", false
+	}
+	return v, true
+}
+
+// applyMessage takes a line holding one message, 0.61's or gemini-ls's.
+func (s *shared) applyMessage(line []byte) string {
+	var m decoded
+	if err := json.Unmarshal(line, &m.message); err != nil {
+		return "a message that does not decode: " + err.Error()
+	}
+	ps, err := parts(m.Content)
+	if err != nil {
+		return "a message whose content does not decode: " + err.Error()
+	}
+	m.parts = ps
+	if m.LS != nil {
+		m.ls = true
+		s.put(&m)
+		s.running.took(&m)
+	} else {
+		s.add(&m)
+	}
+	return ""
+}
+
+// applySet takes a $set record's object, raw: header fields, the summary,
+// and the messages, which replace all before them.
+func (s *shared) applySet(raw json.RawMessage) string {
+	var set struct {
+		header
+		Summary  *string           `json:"summary"`
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(raw, &set); err != nil {
+		return "a $set record that does not decode: " + err.Error()
+	}
+	s.merge(set.header)
+	if set.Summary != nil {
+		s.summary = *set.Summary
+	}
+	if set.Messages != nil {
+		s.order, s.msgs = nil, map[string]*decoded{}
+		if reason := s.addAll(set.Messages, false); reason != "" {
+			return reason
+		}
+	}
+	return ""
+}
+
+// applyMetadata takes a metadata record, rec as line decoded: the header
+// (the first one's whole, a later one's merged), its messages and the
+// gemini-ls record it may hold.
+func (s *shared) applyMetadata(rec map[string]json.RawMessage, line []byte, lineNo int) string {
 	var h header
 	if err := json.Unmarshal(line, &h); err != nil {
 		return "a metadata record that does not decode: " + err.Error()
@@ -491,18 +490,9 @@ func (s *shared) apply(line []byte, lineNo int) string {
 	if raw, ok := rec["summary"]; ok {
 		_ = json.Unmarshal(raw, &s.summary)
 	}
-	var ls *lsRecord
-	if raw, ok := rec[lsKey]; ok {
-		ls = &lsRecord{}
-		if err := json.Unmarshal(raw, ls); err != nil {
-			return "a gemini-ls record that does not decode: " + err.Error()
-		}
-		if ls.V != sharedVersion && ls.V != oldSharedVersion {
-			return fmt.Sprintf("a gemini-ls record of version %d, not %d (written by another gemini-ls version)", ls.V, sharedVersion)
-		}
-		if ls.Replace {
-			s.allow, s.usage, s.exchanges, s.derived, s.running = nil, Usage{}, nil, map[string]bool{}, nil
-		}
+	ls, reason := s.lsRecordOf(rec)
+	if reason != "" {
+		return reason
 	}
 	var msgs []json.RawMessage
 	if raw, ok := rec["messages"]; ok {
@@ -517,6 +507,27 @@ func (s *shared) apply(line []byte, lineNo int) string {
 		s.record(ls)
 	}
 	return ""
+}
+
+// lsRecordOf is the gemini-ls record a metadata record holds (nil when
+// none), of a version this one reads; one that replaces what came before
+// clears it at once.
+func (s *shared) lsRecordOf(rec map[string]json.RawMessage) (*lsRecord, string) {
+	raw, ok := rec[lsKey]
+	if !ok {
+		return nil, ""
+	}
+	ls := &lsRecord{}
+	if err := json.Unmarshal(raw, ls); err != nil {
+		return nil, "a gemini-ls record that does not decode: " + err.Error()
+	}
+	if ls.V != sharedVersion && ls.V != oldSharedVersion {
+		return nil, fmt.Sprintf("a gemini-ls record of version %d, not %d (written by another gemini-ls version)", ls.V, sharedVersion)
+	}
+	if ls.Replace {
+		s.allow, s.usage, s.exchanges, s.derived, s.running = nil, Usage{}, nil, map[string]bool{}, nil
+	}
+	return ls, ""
 }
 
 func (s *shared) merge(h header) {

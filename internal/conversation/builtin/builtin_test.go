@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -41,9 +42,11 @@ func TestTable(t *testing.T) {
 			}
 		}
 	}
-	want := []string{"about", "agents", "auth", "bug", "chat", "clear", "commands", "compress", "directory", "docs", "export-session", "extensions", "help", "hooks", "init", "mcp", "memory", "model", "permissions", "plan", "policies", "privacy", "quit", "restore", "rewind", "setup-github", "skills", "stats", "tasks", "tools", "upgrade"}
-	if !slices.Equal(names, want) {
-		t.Errorf("built-ins %v, want %v", names, want)
+	// The table is the one list of built-ins (every other, the editors'
+	// included, derives from it): in name order, as /help and the
+	// completions show it, each name once.
+	if !slices.IsSorted(names) || len(slices.Compact(slices.Clone(names))) != len(names) {
+		t.Errorf("built-ins %v are not each once, in name order", names)
 	}
 	if _, ok := builtin.Find("xyz"); ok {
 		t.Error("Find found /xyz")
@@ -374,3 +377,40 @@ func TestInit(t *testing.T) {
 		t.Errorf("/init with a GEMINI.md said %q", got)
 	}
 }
+
+// docs/configuration.md's table of the slash commands has a row for every
+// built-in, and names no command the table lacks: a command added or
+// removed fails here until the documentation follows.
+func TestEveryBuiltinHasItsRowInTheDocs(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(doc), "| 0.61 command | In gemini-ls | Test |\n| --- | --- | --- |\n")
+	if !ok {
+		t.Fatal("configuration.md has no table of the slash commands")
+	}
+	rows := map[string]bool{}
+	for line := range strings.Lines(table) {
+		if !strings.HasPrefix(line, "| `/") {
+			break
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(line, "| "), " |")
+		for _, m := range docCommand.FindAllStringSubmatch(first, -1) {
+			b, ok := builtin.Find(m[1])
+			if !ok {
+				t.Errorf("the docs' row %q names /%s, which is no built-in", first, m[1])
+				continue
+			}
+			rows[b.Name] = true
+		}
+	}
+	for _, b := range builtin.Table() {
+		if !rows[b.Name] {
+			t.Errorf("/%s has no row in configuration.md's table of the slash commands", b.Name)
+		}
+	}
+}
+
+// docCommand is a command's name where a docs row starts one: "`/name".
+var docCommand = regexp.MustCompile("`/([a-z][a-z-]*)")

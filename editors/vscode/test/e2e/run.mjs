@@ -1129,7 +1129,11 @@ const scenarios = [
       await box.pressSequentially('/');
       // The built-ins, then every command of the temp HOME's
       // ~/.gemini/commands, with its description.
-      const all = '/about /agents /auth /bug /chat /clear /commands /compress /directory /docs /export-session /extensions /help /hooks /init /mcp /memory /model /permissions /plan /policies /privacy /quit /restore /rewind /setup-github /skills /stats /tasks /tools /upgrade /git:commit /refactor /review';
+      // The built-ins come from the wire schema the server's own list is
+      // written to (docs/protocol.schema.json's x-builtinCommands).
+      const schema = JSON.parse(fs.readFileSync(path.join(repo, 'docs/protocol.schema.json'), 'utf8'));
+      const builtins = schema['x-builtinCommands'].map((c) => `/${c.name}`);
+      const all = [...builtins, '/git:commit', '/refactor', '/review'].join(' ');
       await waitFor('the built-ins and the three custom commands in the list', async () => (await rowNames()).join(' ') === all, { timeout: 15_000 })
         .catch(async (e) => { throw new Error(`${e.message}: it shows ${JSON.stringify(await rowNames())}`); });
       const review = rows.filter({ hasText: '/review' });

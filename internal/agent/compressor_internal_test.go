@@ -1,0 +1,114 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"iter"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+)
+
+// summaryGenerator answers every request with summary and counts every
+// history as tokens long.
+type summaryGenerator struct {
+	summary string
+	tokens  int32
+	asked   []string // the models asked
+}
+
+func (g *summaryGenerator) GenerateContentStream(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error] {
+	return func(yield func(*genai.GenerateContentResponse, error) bool) {
+		yield(nil, errors.New("not streamed"))
+	}
+}
+
+func (g *summaryGenerator) GenerateContent(_ context.Context, model string, _ []*genai.Content, _ *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error) {
+	g.asked = append(g.asked, model)
+	return &genai.GenerateContentResponse{Candidates: []*genai.Candidate{{Content: genai.NewContentFromText(g.summary, genai.RoleModel)}}}, nil
+}
+
+func (g *summaryGenerator) CountTokens(context.Context, string, []*genai.Content, *genai.CountTokensConfig) (*genai.CountTokensResponse, error) {
+	return &genai.CountTokensResponse{TotalTokens: g.tokens}, nil
+}
+
+// compressionRecorder is a compressionTurn that notes what it is told.
+type compressionRecorder struct {
+	triggers []string
+	infos    []dialog.CompressionInfo
+}
+
+func (r *compressionRecorder) firePreCompress(trigger string) {
+	r.triggers = append(r.triggers, trigger)
+}
+func (r *compressionRecorder) compressed(info dialog.CompressionInfo) {
+	r.infos = append(r.infos, info)
+}
+
+func newTestCompressor(c *chat, gen ContentGenerator, turn compressionTurn) *compressor {
+	return &compressor{
+		chat: c, gen: gen, logger: zap.NewNop(), log: apiLog{log: zap.NewNop(), now: time.Now},
+		threshold: 0.5, tokenLimit: func(string) int { return 1000 },
+		turnModel: func() string { return "gemini-3-flash-preview" }, promptID: "p", turn: turn,
+		tellRetry: func(string, string) func(int, error, time.Duration) { return nil },
+	}
+}
+
+func exchanges(n int) *chat {
+	c := &chat{}
+	for range n {
+		c.record(text(genai.RoleUser, "a question of some length"))
+		c.record(text(genai.RoleModel, "an answer of some length"))
+	}
+	return c
+}
+
+// The compressor needs no session: its history, model and turn are
+// passed in. It summarises only past its threshold, tells the turn, and
+// gives up for good on a summary that would not be smaller.
+func TestCompressorOnItsOwn(t *testing.T) {
+	c := exchanges(4)
+	gen := &summaryGenerator{summary: "<state_snapshot>s</state_snapshot>", tokens: 100}
+	rec := &compressionRecorder{}
+	comp := newTestCompressor(c, gen, rec)
+
+	c.promptTokens = 499
+	if _, _, due := comp.due(); due {
+		t.Fatal("due under the threshold (499 of 0.5×1000)")
+	}
+	c.promptTokens = 500
+	history, before, due := comp.due()
+	if !due || before != 500 {
+		t.Fatalf("due = %v, before = %d; want due at 500", due, before)
+	}
+	comp.compress(context.Background(), history, before)
+	if len(rec.triggers) != 1 || rec.triggers[0] != "auto" {
+		t.Errorf("PreCompress triggers %v, want [auto]", rec.triggers)
+	}
+	if len(rec.infos) != 1 || rec.infos[0] != (dialog.CompressionInfo{Before: 500, After: 100}) {
+		t.Errorf("told %v, want one compression 500 → 100", rec.infos)
+	}
+	if c.history[0].Parts[0].Text != gen.summary || c.promptTokens != 100 || c.epoch != 1 {
+		t.Errorf("history not replaced: first %q, tokens %d, epoch %d", c.history[0].Parts[0].Text, c.promptTokens, c.epoch)
+	}
+	if len(gen.asked) != 1 || gen.asked[0] != "gemini-3-flash-preview" {
+		t.Errorf("summarised on %v, want the flash compression model", gen.asked)
+	}
+
+	grown := exchanges(4)
+	grown.promptTokens = 600
+	gen.tokens = 600
+	comp = newTestCompressor(grown, gen, rec)
+	history, before, _ = comp.due()
+	comp.compress(context.Background(), history, before)
+	if !grown.compressionFailed || grown.epoch != 0 {
+		t.Errorf("a summary as large as the history: failed %v, epoch %d; want it discarded for good", grown.compressionFailed, grown.epoch)
+	}
+	if _, _, due := comp.due(); due {
+		t.Error("due again after a summary that would not be smaller")
+	}
+}

@@ -1,0 +1,293 @@
+package agent
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/internal/apierror"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+)
+
+// callModel streams one model answer to the history plus input, emitting
+// text and thoughts as they arrive, records the answer and returns it. An
+// answer that says nothing (see emptyAnswer) is asked for once more, as
+// Gemini CLI does, then reported as an error that says what came back. An
+// answer cut off after part of it was shown is not recorded: its text stays
+// in the transcript only.
+func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
+	a := t.s.agent
+	t.s.requests++
+	req, hookReply, err := t.request()
+	if err != nil {
+		return nil, err
+	}
+	t.hooks().selectTools(cmp.Or(req.model, t.model()), req.contents, req.config)
+	if err := t.logRequest(req, input); err != nil {
+		return nil, err
+	}
+	start := a.cfg.Now()
+	out, usage, model, err := t.answer(req, hookReply, input)
+	elapsed := a.cfg.Now().Sub(start)
+	t.result.Model = model
+	t.s.noteModel(model)
+	if err != nil {
+		t.answerFailed(out, input, model, elapsed, err)
+		return nil, err
+	}
+	t.recordAnswer(out, usage, input, model, elapsed)
+	return out, nil
+}
+
+// request is the next model request, as the BeforeModel hooks left it,
+// or their answer in the model's place (hookReply).
+func (t *turn) request() (req modelRequest, hookReply *genai.GenerateContentResponse, err error) {
+	a := t.s.agent
+	contents := t.s.chat.contents()
+	if t.main == nil { // 0.61 masks the main conversation's only
+		contents = t.maskedContents(contents)
+	}
+	// Read per request: a call may have switched the mode mid-turn.
+	mode, plansDir := t.s.requestMode()
+	system := t.system
+	if mode == dialog.ApprovalPlan && t.main == nil { // a subagent's system prompt has plan mode's constraint (subagentInstruction)
+		system += "\n\n" + a.planInstruction(plansDir)
+	}
+	return t.hooks().beforeModel(modelRequest{contents: contents, config: a.generateConfig(system, mode, plansDir)})
+}
+
+// logRequest logs the request of input and records it in the telemetry.
+func (t *turn) logRequest(req modelRequest, input *genai.Content) error {
+	requestText, err := json.Marshal(input)
+	if err != nil {
+		return fmt.Errorf("encoding the request for the log: %w", err)
+	}
+	t.events().request(cmp.Or(req.model, t.model()), string(requestText))
+	return nil
+}
+
+// answer is the answer to req, a BeforeModel hook's (hookReply) or the
+// model's, with the model that gave it (or failed last); an answer that
+// says nothing is asked for again (emptyAnswerAttempts).
+func (t *turn) answer(req modelRequest, hookReply *genai.GenerateContentResponse, input *genai.Content) (out *modelTurn, usage *genai.GenerateContentResponseUsageMetadata, model string, err error) {
+	if hookReply != nil {
+		// A BeforeModel hook answered: the model is not asked.
+		out, model = &modelTurn{}, cmp.Or(req.model, t.model())
+		_, err = t.take(out, hookReply)
+		return out, nil, model, err
+	}
+	for attempt := 1; ; attempt++ {
+		out, usage, model, err = t.stream(req)
+		if err == nil {
+			err = out.emptyAnswer(hasFunctionResponse(input))
+		}
+		var empty *EmptyAnswerError
+		if !errors.As(err, &empty) {
+			return out, usage, model, err
+		}
+		empty.Attempts = attempt
+		if attempt == emptyAnswerAttempts {
+			return out, usage, model, err
+		}
+		reason := (&EmptyAnswerError{What: empty.What, FinishReason: empty.FinishReason}).Error()
+		if werr := t.wait(model, attempt, emptyAnswerDelay, reason, err); werr != nil {
+			return out, usage, model, werr
+		}
+	}
+}
+
+// answerFailed logs a failed model request and keeps what the user saw
+// of its answer (out) in the transcript, not the history.
+func (t *turn) answerFailed(out *modelTurn, input *genai.Content, model string, elapsed time.Duration, err error) {
+	t.events().apiError(model, elapsed, err)
+	_, cut := errors.AsType[*AnswerCutOffError](err)
+	_, ended := errors.AsType[*hookEnd](err)
+	if (cut || ended) && out != nil {
+		// The user saw it: the transcript has it, the history does not.
+		t.result.Text += out.sep + out.text.String()
+	}
+	if _, empty := errors.AsType[*EmptyAnswerError](err); empty && !hasFunctionResponse(input) {
+		// As for any empty answer to the user: recorded, so that it
+		// and the input it answered are left out of later requests.
+		t.s.chat.record(&genai.Content{Role: genai.RoleModel})
+	}
+}
+
+// recordAnswer records the model's answer to input in the history, its
+// usage in the prompt's and tells the user, and logs the response.
+func (t *turn) recordAnswer(out *modelTurn, usage *genai.GenerateContentResponseUsageMetadata, input *genai.Content, model string, elapsed time.Duration) {
+	// An empty answer to the user is recorded (and left out of later
+	// requests with the input it answered); an empty answer to function
+	// responses is not.
+	if len(out.parts) > 0 || !hasFunctionResponse(input) {
+		st := sessionstore.Step{Content: out.content(), Model: model}
+		if usage != nil {
+			st.Usage = storeUsage(usageOf(usage))
+		}
+		t.s.chat.recordStep(st)
+	}
+	if usage != nil {
+		t.s.chat.promptTokens = usage.PromptTokenCount
+		u := usageOf(usage)
+		t.result.Usage = t.result.Usage.Add(u)
+		t.emit(dialog.UsageEvent{Usage: dialog.UsageReport{Response: u, Prompt: t.result.Usage, Session: t.s.sessionUsage().Add(t.result.Usage), Model: model}})
+	}
+	text := out.text.String()
+	t.result.Text += out.sep + text
+	t.events().response(model, elapsed, usage, text, out.finish)
+}
+
+// emptyAnswerAttempts is how often an answer that says nothing is asked
+// for (Gemini CLI 0.61: one retry), emptyAnswerDelay the wait between.
+const (
+	emptyAnswerAttempts = 2
+	emptyAnswerDelay    = 500 * time.Millisecond
+)
+
+// stream gets one model answer and returns it with the model that gave it.
+// A rate limit or server error is retried with the RetryPolicy, and a Pro
+// model out of quota may fall back (fallBack). An answer that broke off or
+// ended without a finish reason is retried when none of it was shown;
+// otherwise a retry would repeat it, so stream returns the partial answer
+// with an *AnswerCutOffError.
+func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, string, error) {
+	a := t.s.agent
+	retries := &streamRetries{policy: a.cfg.Retry, backoff: newBackoff(a.cfg.Retry), fallBack: t.fallBack}
+	for attempt := 1; ; attempt++ {
+		if notice, ok := a.fallbackNotice(t.s.id); ok {
+			t.emit(dialog.NoticeEvent{Text: notice})
+		}
+		model, sent, err := t.configured(cmp.Or(req.model, t.model()), req, retries.cutOffs > 0)
+		if err != nil {
+			return nil, nil, model, err
+		}
+		out, usage, shown, err := t.streamCounted(model, sent)
+		ended, keep, err := t.attemptEnded(out, shown, err)
+		if ended {
+			if !keep {
+				return nil, nil, model, err
+			}
+			return out, usage, model, err
+		}
+		step, wait, err := retries.afterFailure(model, req.model != "", err)
+		switch step {
+		case retryGiveUp:
+			return nil, nil, model, err
+		case retrySwitched:
+			attempt = 0
+			continue
+		}
+		if werr := t.wait(model, attempt, wait, retryReason(err), err); werr != nil {
+			return nil, nil, model, werr
+		}
+	}
+}
+
+// streamCounted is streamOnce, counted in the session's stats.
+func (t *turn) streamCounted(model string, req modelRequest) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, bool, error) {
+	a := t.s.agent
+	start := a.cfg.Now()
+	out, usage, shown, err := t.streamOnce(model, req)
+	_, loop := errors.AsType[*LoopError](err)
+	_, ended := errors.AsType[*hookEnd](err)
+	// A loop or a hook stopped an answer that came: not a failure.
+	t.s.statsRecord().request(model, a.cfg.Now().Sub(start), usageOf(usage), err != nil && !loop && !ended)
+	return out, usage, shown, err
+}
+
+// attemptEnded says whether an attempt's outcome ends stream, with the
+// error it ends with and whether the answer is kept: an answer that
+// came, one stopped by a loop or a hook, one cut off after some of it
+// was shown, or the prompt's cancellation. Otherwise err is a failure
+// before anything was shown, which may be retried.
+func (t *turn) attemptEnded(out *modelTurn, shown bool, err error) (ended, keep bool, _ error) {
+	_, loop := errors.AsType[*LoopError](err)
+	_, hooked := errors.AsType[*hookEnd](err)
+	if loop || hooked {
+		return true, true, err // not a broken stream: nothing to retry
+	}
+	if err == nil && out.candidates && out.finish == "" {
+		err = &AnswerCutOffError{Calls: len(out.calls)}
+	}
+	switch {
+	case err == nil:
+		return true, true, nil
+	case t.ctx.Err() != nil:
+		return true, false, t.ctx.Err()
+	case shown:
+		if _, ok := err.(*AnswerCutOffError); !ok {
+			err = &AnswerCutOffError{Cause: err, Calls: len(out.calls)}
+		}
+		return true, true, err
+	}
+	return false, false, err
+}
+
+// streamOnce makes one streamed request to model, emitting text and
+// thoughts as they arrive, each chunk as the AfterModel hooks left it;
+// shown says whether any did.
+func (t *turn) streamOnce(model string, req modelRequest) (*modelTurn, *genai.GenerateContentResponseUsageMetadata, bool, error) {
+	out := &modelTurn{}
+	var usage *genai.GenerateContentResponseUsageMetadata
+	shown := false
+	hooks := t.hooks().afterModel(model, req)
+	for resp, err := range t.s.agent.cfg.Generator.GenerateContentStream(t.ctx, model, req.contents, req.config) {
+		if err != nil {
+			return out, usage, shown, err
+		}
+		if resp.UsageMetadata != nil {
+			usage = resp.UsageMetadata
+		}
+		if hooks != nil {
+			if resp, err = hooks.fire(resp); err != nil {
+				return out, usage, shown, err
+			}
+		}
+		showed, err := t.take(out, resp)
+		shown = shown || showed
+		if err != nil {
+			return out, usage, shown, err
+		}
+	}
+	return out, usage, shown, nil
+}
+
+// take adds one response (a streamed chunk) to out, emitting its text and
+// thoughts; showed says whether it did.
+func (t *turn) take(out *modelTurn, resp *genai.GenerateContentResponse) (showed bool, err error) {
+	if f := resp.PromptFeedback; f != nil && f.BlockReason != "" {
+		return false, apierror.BlockedPrompt(string(f.BlockReason), f.BlockReasonMessage)
+	}
+	if len(resp.Candidates) == 0 {
+		return false, nil
+	}
+	c := resp.Candidates[0]
+	out.candidates = true
+	if c.FinishReason != "" {
+		out.finish = c.FinishReason
+	}
+	if c.Content == nil {
+		return false, nil
+	}
+	for _, p := range c.Content.Parts {
+		if ev, ok := out.add(&t.s.chat, p); ok {
+			if err := t.loops.checkEvent(ev); err != nil {
+				return showed, err
+			}
+			if text, ok := ev.(dialog.TextEvent); ok && out.text.Len() == len(text.Text) {
+				// This answer's first text: a paragraph of its own.
+				out.sep = dialog.ParagraphBreak(t.result.Text)
+				text.Text = out.sep + text.Text
+				ev = text
+			}
+			showed = true
+			t.emit(ev)
+		}
+	}
+	return showed, nil
+}
