@@ -16,9 +16,9 @@ import (
 // session of another key (authenticate's) gets its own, and each
 // session's requests carry its own key. A session's close leaves a
 // connection another session still uses open, and the last one's closes
-// it at once, not after the idle timeout.
+// it at once, not after the idle timeout; so does the connection's end.
 func TestSessionsShareTheModelConnectionPerCredential(t *testing.T) {
-	model := geminitest.NewTestServer(t, geminitest.TextTurn("a"), geminitest.TextTurn("b"), geminitest.TextTurn("c"), geminitest.TextTurn("d"))
+	model := geminitest.NewTestServer(t, geminitest.TextTurn("a"), geminitest.TextTurn("b"), geminitest.TextTurn("c"), geminitest.TextTurn("d"), geminitest.TextTurn("e"))
 	env := platformtest.HomeVars(map[string]string{"GOOGLE_GEMINI_BASE_URL": model.URL, "GEMINI_API_KEY": "key-1",
 		"GEMINI_CLI_TRUST_WORKSPACE": "true", "GEMINI_MODEL": "gemini-2.5-pro"}, t.TempDir())
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
@@ -78,7 +78,15 @@ func TestSessionsShareTheModelConnectionPerCredential(t *testing.T) {
 	} else if conns.Closed != 2 {
 		t.Errorf("%d model connections closed after every session did, want 2", conns.Closed)
 	}
+
+	// The connection's end closes its sessions' too.
+	open()
 	if err := stop(); err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+	if conns, err := model.WaitConnectionsClosed(waitCtx, 3); err != nil {
+		t.Errorf("after the connection ended: %v", err)
+	} else if conns.Opened != 3 {
+		t.Errorf("%d model connections opened, want 3", conns.Opened)
 	}
 }
