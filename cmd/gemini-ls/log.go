@@ -80,6 +80,25 @@ func (l *logFlags) jsonLogger(stderr io.Writer) (*zap.Logger, func(), error) {
 	return zap.New(core), closeFn, nil
 }
 
+// sendLibraryLogsTo makes log the log of the libraries that write their
+// own: each command calls it once it has its logger.
+func sendLibraryLogsTo(log *zap.Logger) {
+	sendOTelErrorsTo(log)
+	sendStdLogTo(log)
+}
+
+// sendStdLogTo routes the standard log package to log at debug level. The
+// genai SDK writes with it ("Error context canceled" when a prompt is
+// cancelled mid-stream, an error it returns too), and by default to
+// stderr: the editor's log of gemini-ls, or a person's terminal, where
+// its lines belong only with --debug. The standard logger is
+// process-wide, and this is never undone: a stream cancelled as the
+// command ends logs after the command returned.
+func sendStdLogTo(log *zap.Logger) {
+	// Only an invalid level fails.
+	_, _ = zap.RedirectStdLogAt(log.Named("stdlog"), zapcore.DebugLevel)
+}
+
 // sendOTelErrorsTo makes log the OpenTelemetry SDK's error handler and
 // logger, whose defaults write export failures (an unreachable collector)
 // and bad OTEL_* variables to stderr. The SDK has them process-wide only,

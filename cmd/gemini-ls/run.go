@@ -71,7 +71,7 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 		return out.badUsage(err)
 	}
 	defer closeLog()
-	sendOTelErrorsTo(log)
+	sendLibraryLogsTo(log)
 
 	dir, ws, err := runWorkspace(f.dir)
 	if err != nil {

@@ -53,7 +53,7 @@ func serveStdio(fs *flag.FlagSet, protocol string, args []string, stderr io.Writ
 	}
 	defer closeLog()
 	defer func() { _ = log.Sync() }()
-	sendOTelErrorsTo(log)
+	sendLibraryLogsTo(log)
 	log.Info("serving "+protocol+" on stdio", zap.String("version", version), zap.Int("pid", os.Getpid()))
 	// A write to stdout after the client died must fail (EPIPE) rather
 	// than kill the process by SIGPIPE: gemini-ls still has shell

@@ -37,6 +37,9 @@ type server struct {
 	// wire reads the client's lines and carries gemini-ls's requests to
 	// the client (calls.go); the SDK's connection serves the client's.
 	wire *wire
+	// out is the client's end, where both write; it says when a write
+	// failed.
+	out *lockedWriter
 	// life ends when the connection does; sessions' builds and prompts
 	// derive from it, never from a request's context.
 	life context.Context
@@ -56,9 +59,10 @@ type server struct {
 	told conversation.Told
 }
 
-// Serve speaks ACP on in and out until in ends or ctx is cancelled; then
-// every prompt is cancelled and every session's MCP servers and
-// terminals end before it returns.
+// Serve speaks ACP on in and out until the client goes away (in ends, or
+// a write to out fails) or ctx is cancelled; then every prompt is
+// cancelled and every session's MCP servers and terminals end before it
+// returns.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
@@ -79,6 +83,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	closeSDK := s.connect(in, out)
 	select {
 	case <-s.conn.Done():
+	case <-s.out.failed:
+		s.log.Info("the client went away", zap.Error(s.out.failure()))
 	case <-ctx.Done():
 	}
 	stop()
@@ -110,10 +116,10 @@ func newServer(life context.Context, opts Options) *server {
 // connection serves the client's requests. The returned function ends
 // the SDK's connection.
 func (s *server) connect(in io.Reader, out io.Writer) (closeSDK func()) {
-	w := &lockedWriter{w: out}
+	s.out = newLockedWriter(out)
 	pr, pw := io.Pipe()
-	s.wire = newWire(w, s.log)
-	s.conn = sdk.NewAgentSideConnection(s, w, pr)
+	s.wire = newWire(s.out, s.log)
+	s.conn = sdk.NewAgentSideConnection(s, s.out, pr)
 	s.conn.SetLogger(slogFor(s.log))
 	go s.wire.serve(in, pw)
 	return func() { _ = pr.Close() }

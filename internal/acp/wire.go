@@ -41,16 +41,36 @@ const (
 )
 
 // lockedWriter serialises whole messages: the SDK's connection writes one
-// message per Write, and so does wire.
+// message per Write, and so does wire. It closes failed at the first write
+// that fails: the client closed its end (EPIPE), and with its input still
+// open nothing else would say that nobody reads any more.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu     sync.Mutex
+	w      io.Writer
+	err    error         // the first failure
+	failed chan struct{} // closed with err set
+}
+
+func newLockedWriter(w io.Writer) *lockedWriter {
+	return &lockedWriter{w: w, failed: make(chan struct{})}
 }
 
 func (l *lockedWriter) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(b)
+	n, err := l.w.Write(b)
+	if err != nil && l.err == nil {
+		l.err = fmt.Errorf("writing to the client: %w", err)
+		close(l.failed)
+	}
+	return n, err
+}
+
+// failure is the first write's failure, nil if none failed.
+func (l *lockedWriter) failure() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
 }
 
 // wire is one connection's line layer.

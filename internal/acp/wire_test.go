@@ -32,7 +32,7 @@ func startWire(t *testing.T, readLimit int) *wireUnderTest {
 	toSDK, sdkIn := io.Pipe()
 	go func() { _, _ = io.Copy(io.Discard, toSDK) }()
 	t.Cleanup(func() { client.Close(); fromWire.Close(); toSDK.Close() })
-	w := newWire(&lockedWriter{w: out}, zap.NewNop())
+	w := newWire(newLockedWriter(out), zap.NewNop())
 	w.readLimit = readLimit
 	go w.serve(in, sdkIn)
 	return &wireUnderTest{w: w, client: client, sent: bufio.NewReaderSize(fromWire, 1<<20)}

@@ -72,6 +72,12 @@ type Auth struct {
 	// when nil. Resolve sets it from the getenv it was given, so proxies
 	// named in a .env file apply too.
 	Proxy func(*http.Request) (*url.URL, error) `json:"-"`
+	// proxyKey names the proxy settings Resolve made Proxy of, so that
+	// Transports can tell two Auths' proxies apart (functions cannot be
+	// compared); "" for an Auth not made by Resolve, whose Proxy, if set,
+	// makes its transport shared with none. Nothing replaces the Proxy of
+	// an Auth Resolve made.
+	proxyKey string
 }
 
 // CodeAssist is where the Code Assist backend is and whose login it uses.
@@ -106,7 +112,8 @@ func (e *Error) Error() string { return e.Message }
 // *Error; endpoints are built only from values that passed.
 func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 	env := func(name string) string { return strings.TrimSpace(getenv(name)) }
-	a := Auth{Type: strings.TrimSpace(selectedType), Source: FromSettings, Proxy: proxyFunc(env)}
+	a := Auth{Type: strings.TrimSpace(selectedType), Source: FromSettings}
+	a.Proxy, a.proxyKey = proxyFunc(env)
 	a.CredentialsFile = env("GOOGLE_APPLICATION_CREDENTIALS")
 	if a.Type == "" {
 		a.Type, a.Source = typeFromEnv(env), FromEnvironment
@@ -233,8 +240,8 @@ func (a Auth) invalid(err error) error {
 
 // proxyFunc reads the proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY,
 // either case) through env, as http.ProxyFromEnvironment reads them from
-// the process.
-func proxyFunc(env func(string) string) func(*http.Request) (*url.URL, error) {
+// the process; key is the settings read, never "".
+func proxyFunc(env func(string) string) (proxy func(*http.Request) (*url.URL, error), key string) {
 	either := func(upper string) string {
 		if v := env(upper); v != "" {
 			return v
@@ -247,8 +254,8 @@ func proxyFunc(env func(string) string) func(*http.Request) (*url.URL, error) {
 		NoProxy:    either("NO_PROXY"),
 		CGI:        env("REQUEST_METHOD") != "",
 	}
-	proxy := cfg.ProxyFunc()
-	return func(r *http.Request) (*url.URL, error) { return proxy(r.URL) }
+	byURL := cfg.ProxyFunc()
+	return func(r *http.Request) (*url.URL, error) { return byURL(r.URL) }, fmt.Sprintf("%#v", cfg)
 }
 
 // UserAgent is the User-Agent gemini-ls sends.

@@ -30,7 +30,9 @@
 //   - Every request of every backend goes through one transport: the proxy
 //     the environment names, the User-Agent gemini-ls/<version>, and an
 //     HTTP Retry-After turned into the RetryInfo detail the agent's retry
-//     obeys (transport.go).
+//     obeys (transport.go). A front end's generators of one credential
+//     share that transport (Transports), and the last to close closes its
+//     idle connections (transports.go).
 //   - No credential (API key, token, a token request's body) follows a
 //     redirect to another origin (scheme, host, port): a redirect that
 //     drops the body is followed without the credential headers, one

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
+	"sync"
 
 	gauth "cloud.google.com/go/auth"
 	"cloud.google.com/go/auth/httptransport"
@@ -28,13 +29,21 @@ type ContentGenerator interface {
 type Option func(*generatorOptions)
 
 type generatorOptions struct {
-	warn func(error)
+	warn       func(error)
+	transports *Transports
 }
 
 // WithWarn reports problems that do not fail a request, such as a
 // refreshed Google login that could not be written back to its file.
 func WithWarn(warn func(error)) Option {
 	return func(o *generatorOptions) { o.warn = warn }
+}
+
+// WithTransports shares the generator's transport with the others of t
+// made with the same credential (see Transports); without it, the
+// generator's transport is its own.
+func WithTransports(t *Transports) Option {
+	return func(o *generatorOptions) { o.transports = t }
 }
 
 // NewGenerator returns the ContentGenerator for a: the genai models service
@@ -48,6 +57,8 @@ func WithWarn(warn func(error)) Option {
 // for initialize, and none of that belongs there. A failed creation is not
 // kept: the next request tries again, so credentials set up after the
 // failure are used without a restart.
+//
+// CloseGenerator lets go of its transport when the generator is done.
 func NewGenerator(a Auth, opts ...Option) ContentGenerator {
 	var o generatorOptions
 	for _, opt := range opts {
@@ -63,6 +74,13 @@ type generator struct {
 	// than a mutex so that a caller whose context ends stops waiting.
 	creating chan struct{}
 	backend  ContentGenerator // nil until a creation succeeded
+
+	// mu guards release and closed.
+	mu sync.Mutex
+	// release lets go of the backend's transport; nil until a creation
+	// succeeded, and after Close.
+	release func()
+	closed  bool
 }
 
 // client returns the backend, creating it on first use.
@@ -76,17 +94,53 @@ func (g *generator) client(ctx context.Context) (ContentGenerator, error) {
 	if g.backend != nil {
 		return g.backend, nil
 	}
-	backend, err := g.create(ctx)
+	transport, release := g.opts.transports.acquire(g.auth)
+	backend, err := g.create(ctx, transport)
 	if err != nil {
+		release()
 		return nil, fmt.Errorf("creating %s client: %w", g.auth.Type, err)
 	}
 	g.backend = backend
+	g.keep(release)
 	return backend, nil
 }
 
-func (g *generator) create(ctx context.Context) (ContentGenerator, error) {
+// keep holds the backend's transport until Close; one made after Close
+// (a request after it) is let go of at once, and still serves.
+func (g *generator) keep(release func()) {
+	g.mu.Lock()
+	closed := g.closed
+	if !closed {
+		g.release = release
+	}
+	g.mu.Unlock()
+	if closed {
+		release()
+	}
+}
+
+// Close lets go of the transport: its idle connections are closed when
+// no other generator shares it. Requests made after still work.
+func (g *generator) Close() {
+	g.mu.Lock()
+	release := g.release
+	g.release, g.closed = nil, true
+	g.mu.Unlock()
+	if release != nil {
+		release()
+	}
+}
+
+// CloseGenerator closes gen when NewGenerator made it (see its Close);
+// other generators have nothing to close.
+func CloseGenerator(gen ContentGenerator) {
+	if g, ok := gen.(*generator); ok {
+		g.Close()
+	}
+}
+
+func (g *generator) create(ctx context.Context, transport http.RoundTripper) (ContentGenerator, error) {
 	a := g.auth
-	transport := newTransport(a)
 	// No request's body follows a redirect to another origin: a token
 	// request's is its credential, a model request's the user's prompt.
 	plain := &http.Client{Transport: transport, CheckRedirect: origin.CheckRedirect}

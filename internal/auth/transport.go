@@ -16,14 +16,15 @@ import (
 // Retry-After made a RetryInfo detail, and no credential on a request a
 // redirect brought from another origin, whichever layer above added it
 // (genai's API key, Code Assist's token, the Vertex AI client's); a
-// request body's parts encoded before are spliced in (splice.go).
-func newTransport(a Auth) http.RoundTripper {
-	base := http.DefaultTransport.(*http.Transport).Clone()
+// request body's parts encoded before are spliced in (splice.go). base is
+// the transport at the bottom, which holds the connections.
+func newTransport(a Auth) (rt http.RoundTripper, base *http.Transport) {
+	base = http.DefaultTransport.(*http.Transport).Clone()
 	base.Proxy = a.Proxy
 	if base.Proxy == nil {
 		base.Proxy = http.ProxyFromEnvironment
 	}
-	return spliceTransport{origin.DropCredentials(&retryAfterTransport{base: base, now: time.Now})}
+	return spliceTransport{origin.DropCredentials(&retryAfterTransport{base: base, now: time.Now})}, base
 }
 
 // maxErrorBody bounds the error body read to add the detail; a larger one

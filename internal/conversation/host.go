@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
@@ -79,6 +80,10 @@ type Place struct {
 type Host[S any] struct {
 	cfg   Config
 	turns Turns
+	// transports are the model transports the host's builds share, one
+	// per credential, so that a front end building an agent per session
+	// (ACP) opens one set of model connections, not one per session.
+	transports *auth.Transports
 
 	// mu guards live and asked.
 	mu   sync.Mutex
@@ -121,7 +126,7 @@ func (l *Live[S]) RewindPoints() []dialog.RewindPoint { return l.session.RewindP
 
 // NewHost is a host of no session yet.
 func NewHost[S any](cfg Config) *Host[S] {
-	return &Host[S]{cfg: cfg, turns: Turns{cancel: cfg.Cancel}, live: map[string]*Live[S]{}, asked: map[string]bool{}}
+	return &Host[S]{cfg: cfg, turns: Turns{cancel: cfg.Cancel}, transports: auth.NewTransports(), live: map[string]*Live[S]{}, asked: map[string]bool{}}
 }
 
 // Build builds an agent for place, its questions put through the view
@@ -174,6 +179,7 @@ func (h *Host[S]) options(place Place) setup.Options {
 		PolicyPaths:        place.PolicyPaths,
 		AdminPolicyPaths:   place.AdminPolicyPaths,
 		Told:               h.cfg.Told,
+		Transports:         h.transports,
 		AllowedTools:       place.AllowedTools,
 		AllowedMCPServers:  place.AllowedMCPServers,
 		Extensions:         place.Extensions,

@@ -106,8 +106,8 @@ type Server struct {
 	trustTurn chan struct{}
 }
 
-// Serve speaks LSP on rwc until the client sends exit or closes the
-// stream. It returns the process exit status: 0 after shutdown+exit, 1
+// Serve speaks LSP on rwc until the client sends exit or goes away: its
+// input ends, or a write to it fails. It returns the process exit status: 0 after shutdown+exit, 1
 // otherwise.
 func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	if opts.Logger == nil {
@@ -151,10 +151,11 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 	case <-ctx.Done():
 		code = 1
 	case <-st.ended:
-		// The editor went away (or broke the framing): nobody is left
-		// to answer a question or read an answer.
+		// The editor went away (its input ended, its end of our output
+		// closed, or it broke the framing): nobody is left to answer a
+		// question or read an answer.
 		code = s.lifecycle.exitStatus()
-		s.log.Info("the client's input ended", zap.Error(st.endErr))
+		s.log.Info("the client went away", zap.Error(st.endErr))
 	}
 	// Everything at once: model calls, questions to the user, edits
 	// awaiting review and shell commands (whose process groups are

@@ -2,7 +2,10 @@ package lsp_test
 
 import (
 	"context"
+	"fmt"
+	"io"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -66,6 +69,35 @@ func TestServeEndsWhenTheClientGoes(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("Serve did not return when the stream closed")
+	}
+}
+
+// brokenOutput is a client that stopped reading: every write fails as
+// one to a pipe whose reading end is closed, while its input stays open.
+type brokenOutput struct{ io.Reader }
+
+func (brokenOutput) Write([]byte) (int, error) { return 0, syscall.EPIPE }
+func (brokenOutput) Close() error              { return nil }
+
+// A write that fails ends Serve, with status 1 as when the input ends,
+// though the input stays open.
+func TestServeEndsWhenAWriteFails(t *testing.T) {
+	in, client := io.Pipe()
+	t.Cleanup(func() { _ = in.Close() })
+	exit := make(chan int, 1)
+	go func() { exit <- lsp.Serve(context.Background(), brokenOutput{in}, lsp.Options{Getenv: func(string) string { return "" }}) }()
+	// The request's answer is the write that fails.
+	body := `{"jsonrpc":"2.0","id":1,"method":"gemini/nothing","params":{}}`
+	if _, err := fmt.Fprintf(client, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case code := <-exit:
+		if code != 1 {
+			t.Errorf("exit status %d, want 1", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return when a write to the client failed")
 	}
 }
 

@@ -21,15 +21,18 @@ const maxFrame = 256 << 20
 // stream is LSP Content-Length framing that answers a body that is not
 // JSON-RPC with a parse error (id null) and keeps reading, where
 // jsonrpc2's own framer would end the connection. It is the first to know
-// that the input ended, and the one place every outgoing byte passes.
+// that the client went away, by either end: the input ended, or a write
+// failed, the client no longer reading (the one place every outgoing byte
+// passes).
 type stream struct {
 	rwc     io.ReadWriteCloser
 	in      *bufio.Reader
 	writeMu sync.Mutex
 	onBad   func(error) // told about each dropped frame, for the log
 
-	// ended is closed when reading stops for good (end of input, or a
-	// stream that cannot be framed any more); endErr says why.
+	// ended is closed when the connection is over for good: reading
+	// stopped (end of input, or a stream that cannot be framed any more)
+	// or a write failed; endErr says why.
 	ended   chan struct{}
 	endOnce sync.Once
 	endErr  error
@@ -43,12 +46,17 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	msg, n, err := s.read(ctx)
 	if err != nil {
 		// jsonrpc2 stops reading at the first error: no more input.
-		s.endOnce.Do(func() {
-			s.endErr = err
-			close(s.ended)
-		})
+		s.end(err)
 	}
 	return msg, n, err
+}
+
+// end marks the connection over, for the first reason given.
+func (s *stream) end(why error) {
+	s.endOnce.Do(func() {
+		s.endErr = why
+		close(s.ended)
+	})
 }
 
 func (s *stream) read(ctx context.Context) (jsonrpc2.Message, int64, error) {
@@ -144,6 +152,10 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 // in MethodNotFound, or as the id of the response) would make the frame
 // invalid JSON. Invalid bytes are never JSON syntax, only string content,
 // so replacing them with U+FFFD keeps the JSON intact.
+//
+// A failed write ends the connection: the client closed its end (EPIPE)
+// or cannot be written to any more, and with stdin still open nothing
+// else would tell the server that nobody reads its answers.
 func (s *stream) writeRaw(body []byte) error {
 	if !utf8.Valid(body) {
 		body = bytes.ToValidUTF8(body, []byte("\uFFFD"))
@@ -155,8 +167,12 @@ func (s *stream) writeRaw(body []byte) error {
 	frame = append(frame, body...)
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	_, err := s.rwc.Write(frame)
-	return err
+	if _, err := s.rwc.Write(frame); err != nil {
+		err = fmt.Errorf("writing to the client: %w", err)
+		s.end(err)
+		return err
+	}
+	return nil
 }
 
 func (s *stream) Close() error { return s.rwc.Close() }

@@ -116,6 +116,10 @@ type Options struct {
 	// end that builds more than once (ACP, per session) shares one. nil:
 	// once per Built.
 	Told *Told
+	// Transports are the model transports, one per credential, that a
+	// front end's builds share (see auth.Transports); nil: each build's
+	// generator has its own.
+	Transports *auth.Transports
 
 	// The command line's choices, as Gemini CLI's flags make them; each,
 	// when given, replaces what the settings say. AllowedTools are
@@ -341,7 +345,8 @@ func (b *Built) credentials() (creds auth.Auth, gen auth.ContentGenerator, ok bo
 	}
 	creds.Version = o.Version
 	// The generator makes its client on the first prompt.
-	gen = auth.NewGenerator(creds, auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
+	gen = auth.NewGenerator(creds, auth.WithTransports(o.Transports),
+		auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
 	b.generator = gen
 	return creds, gen, true
 }
@@ -1062,8 +1067,8 @@ func (b *Built) Rebuild(ctx context.Context) (*Built, error) {
 }
 
 // Close runs the sessions' SessionEnd hooks, then stops what the tools
-// run in the background (MCP servers, the discovery command). It is safe
-// on a nil Built.
+// run in the background (MCP servers, the discovery command), and lets go
+// of the model's transport. It is safe on a nil Built.
 func (b *Built) Close() {
 	if b == nil {
 		return
@@ -1075,6 +1080,9 @@ func (b *Built) Close() {
 	b.Tools.Close()
 	b.closeLangServers()
 	b.closeTelemetry()
+	// The model's connections: closed now unless another build of the
+	// front end's shares them, not left to the idle timeout.
+	auth.CloseGenerator(b.generator)
 }
 
 func thinkingBudget(n *int) *int32 {

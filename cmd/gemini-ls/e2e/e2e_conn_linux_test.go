@@ -20,7 +20,8 @@ import (
 )
 
 // The editor going away during a shell command ends gemini-ls and the
-// command's whole process group within 2 s, with status 1 (no shutdown).
+// command's whole process group within 2 s, with status 1 (no shutdown),
+// the prompt cancelled and its session saved.
 func TestEditorGoneDuringShellCommand(t *testing.T) {
 	t.Run("stdin closed", func(t *testing.T) {
 		marker, command := sleepCommand()
@@ -31,6 +32,28 @@ func TestEditorGoneDuringShellCommand(t *testing.T) {
 		closeStdin(t, h)
 		h.wantExit(1, 2*time.Second)
 		wantGroupGone(t, pgid)
+		wantSavedCancelled(t, h.proc.Cmd.Env)
+	})
+	t.Run("stdout closed, stdin open", func(t *testing.T) {
+		// The editor stopped reading and keeps stdin open: the first
+		// write that fails (EPIPE) ends gemini-ls as the end of its input
+		// does, and does not kill it (SIGPIPE) first.
+		marker, command := sleepCommand()
+		h := start(t, setup{profile: lsptest.Plugin(), opts: map[string]any{"approvalMode": "yolo"}, env: trustTheWorkspace(), keepStdin: true},
+			call("run_shell_command", map[string]any{"command": command}))
+		h.asyncPrompt(map[string]any{"prompt": "run it"})
+		pgid := commandGroup(t, h.ctx, marker, h.proc.Cmd.Process.Pid)
+		if err := h.proc.CloseStdout(); err != nil {
+			t.Fatal(err)
+		}
+		// A request, whose answer is the write that fails.
+		body := `{"jsonrpc":"2.0","id":"after","method":"gemini/nothing","params":{}}`
+		if _, err := fmt.Fprintf(h.proc, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+			t.Fatal(err)
+		}
+		h.wantExit(1, 10*time.Second)
+		wantGroupGone(t, pgid)
+		wantSavedCancelled(t, h.proc.Cmd.Env)
 	})
 	t.Run("stdout closed first", func(t *testing.T) {
 		// The editor died, and gemini-ls writes to it before it reads the
@@ -103,6 +126,35 @@ func TestEditorGoneDuringShellCommand(t *testing.T) {
 		}
 		wantGroupGone(t, pgid)
 	})
+}
+
+// wantSavedCancelled checks that the one session under env's HOME was
+// saved with the shell command's call cancelled and the prompt ended as
+// cancelled.
+func wantSavedCancelled(t *testing.T, env []string) {
+	t.Helper()
+	saved := savedSession(t, env)
+	for _, want := range []string{"Command was cancelled before it could complete.", `"stopReason":"cancelled"`} {
+		if !strings.Contains(saved, want) {
+			t.Errorf("the saved session lacks %s:\n%s", want, saved)
+		}
+	}
+}
+
+// savedSession is the one session file under env's HOME.
+func savedSession(t *testing.T, env []string) string {
+	t.Helper()
+	var home string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(home, ".gemini", "tmp", "*", "chats", "session-*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("session files %q, want one", files)
+	}
+	return readFile(files[0])
 }
 
 // sleepCommand is a shell command that starts a child and waits, marked

@@ -848,7 +848,7 @@ func TestRunVersion(t *testing.T) {
 }
 
 // SIGINT while the model is streaming ends the run promptly with 130,
-// keeping what was already printed.
+// keeping what was already printed, and says nothing on stderr.
 func TestRunInterrupted(t *testing.T) {
 	const partial = "Thinking about it"
 	h := newHeadless(t, nil, geminitest.Turn{Chunks: []geminitest.Chunk{{Text: partial}}, Hang: true})
@@ -894,6 +894,12 @@ func TestRunInterrupted(t *testing.T) {
 	}
 	if string(got)+string(rest) != partial+"\n" {
 		t.Errorf("stdout = %q, want %q", string(got)+string(rest), partial+"\n")
+	}
+	// Not even the genai SDK's own line on the stream it lost ("Error
+	// interrupt signal received"): without --debug, the terminal gets
+	// no log line.
+	if stderr.Len() > 0 {
+		t.Errorf("stderr = %q, want nothing", stderr.String())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,9 @@ type setup struct {
 	env   []string // extra environment
 	noKey bool
 	bin   string // the binary to run; the one TestMain built when ""
+	// keepStdin: the client leaves the server's stdin open when it
+	// closes (lsptest.Process.KeepingStdin).
+	keepStdin bool
 }
 
 // pinnedModel is the model the harnesses name, as a user could with
@@ -91,7 +95,11 @@ func start(t *testing.T, s setup, turns ...geminitest.Turn) *harness {
 			}
 		}
 	})
-	client := lsptest.New(t, proc, s.profile)
+	var conn io.ReadWriteCloser = proc
+	if s.keepStdin {
+		conn = proc.KeepingStdin()
+	}
+	client := lsptest.New(t, conn, s.profile)
 	initialized, err := client.Initialize(ctx, []string{root}, s.opts)
 	if err != nil {
 		t.Fatalf("initialize: %v", err)

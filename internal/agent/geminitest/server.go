@@ -81,8 +81,14 @@ type Server struct {
 	rules    []Rule
 	requests []Request
 	aborts   []Abort
-	arrived  chan struct{} // closed and replaced whenever a request is recorded or aborted
+	arrived  chan struct{} // closed and replaced whenever a request is recorded or aborted, or a connection opened or closed
+	// conns counts the client's connections: opened, and closed since.
+	conns Connections
 }
+
+// Connections counts the connections clients opened to the server, and
+// those closed since (by either side).
+type Connections struct{ Opened, Closed int }
 
 // NewServer starts a server on 127.0.0.1:0 answering with turns, in order.
 // It panics if it cannot listen, like httptest.NewServer.
@@ -145,7 +151,7 @@ func Start(opts Options, turns ...Turn) (*Server, error) {
 		rules:     append([]Rule(nil), opts.Rules...),
 		arrived:   make(chan struct{}),
 	}
-	s.http = &http.Server{Handler: s}
+	s.http = &http.Server{Handler: s, ConnState: s.countConn}
 	go s.http.Serve(ln)
 	return s, nil
 }
@@ -227,6 +233,36 @@ func (s *Server) aborted(req Request) {
 	s.aborts = append(s.aborts, Abort{Seq: req.Seq, At: at})
 	close(s.arrived)
 	s.arrived = make(chan struct{})
+}
+
+// countConn counts a connection opened or closed.
+func (s *Server) countConn(_ net.Conn, state http.ConnState) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch state {
+	case http.StateNew:
+		s.conns.Opened++
+	case http.StateClosed, http.StateHijacked:
+		s.conns.Closed++
+	default:
+		return
+	}
+	close(s.arrived)
+	s.arrived = make(chan struct{})
+}
+
+// Connections are the connections opened so far, and those closed.
+func (s *Server) Connections() Connections {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.conns
+}
+
+// WaitConnectionsClosed blocks until at least n connections have closed,
+// and returns the count.
+func (s *Server) WaitConnectionsClosed(ctx context.Context, n int) (Connections, error) {
+	err := s.waitFor(ctx, func() int { return s.conns.Closed }, n, "closed connections")
+	return s.Connections(), err
 }
 
 // Requests returns every request received so far, in arrival order.

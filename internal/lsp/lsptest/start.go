@@ -70,6 +70,19 @@ func (p *Process) Write(b []byte) (int, error) { return p.stdin.Write(b) }
 // Close closes the server's stdin.
 func (p *Process) Close() error { return p.stdin.Close() }
 
+// CloseStdout closes the reading end of the server's stdout, as a client
+// that stopped reading does; the server's stdin stays open.
+func (p *Process) CloseStdout() error { return p.stdout.Close() }
+
+// KeepingStdin is p for a client whose Close leaves the server's stdin
+// open: a jsonrpc2 client closes its stream as soon as a read fails, and
+// a test of a client that stopped reading keeps writing.
+func (p *Process) KeepingStdin() io.ReadWriteCloser { return keepStdin{p} }
+
+type keepStdin struct{ *Process }
+
+func (keepStdin) Close() error { return nil }
+
 // Wait waits for the process to exit and returns its exit status.
 func (p *Process) Wait(ctx context.Context) (int, error) {
 	select {
