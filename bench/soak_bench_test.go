@@ -279,9 +279,15 @@ func (s *sampler) take(done, session int, times []time.Duration) (soakSample, er
 	return out, nil
 }
 
-// lspSoak is one LSP server and its editor.
+// lspSoak is one LSP server process and its editor.
 type lspSoak struct {
 	soakProcess
+	lspEditor
+}
+
+// lspEditor is the editor of an LSP server under soak, and the fake model
+// the server talks to.
+type lspEditor struct {
 	client *lsptest.Client
 	model  *soakModel
 }
@@ -289,7 +295,7 @@ type lspSoak struct {
 func startLSPSoak(ctx context.Context, b *testing.B, model *soakModel, root string) *lspSoak {
 	b.Helper()
 	p := startSoakProcess(b, model.URL, "serve")
-	s := &lspSoak{soakProcess: p, client: lsptest.New(b, p.proc, lsptest.Plugin()), model: model}
+	s := &lspSoak{soakProcess: p, lspEditor: lspEditor{client: lsptest.New(b, p.proc, lsptest.Plugin()), model: model}}
 	if _, err := s.client.Initialize(ctx, []string{root}, nil); err != nil {
 		b.Fatalf("initialize: %v", err)
 	}
@@ -299,7 +305,7 @@ func startLSPSoak(ctx context.Context, b *testing.B, model *soakModel, root stri
 // prompt sends prompt i in session (a new one when ""), checks that it
 // ran both calls and ended, and returns its session and its wall time
 // less the fake model's.
-func (s *lspSoak) prompt(ctx context.Context, i int, session string) (string, time.Duration, error) {
+func (s lspEditor) prompt(ctx context.Context, i int, session string) (string, time.Duration, error) {
 	s.model.push(soakTurn(i)...)
 	spentBefore, callsBefore := s.model.count()
 	updatesBefore := len(s.client.Messages("gemini/update"))
@@ -544,12 +550,14 @@ func grownText(after, base goroutineDump) string {
 // sessions, each taking one prompt of two tool calls before session/close;
 // every 5 sessions the server is sampled as BenchmarkSoakLSP samples it
 // (the time is a whole session's: new, prompt, close, less the fake
-// model's). With every session closed, nothing should stay: at the end
-// its goroutines are dumped and compared with those of a server that ran
-// one session.
+// model's). With every session closed, nothing should stay: the server is
+// then left idle for 95 s (not with -short) and sampled once more, and its
+// goroutines are dumped and compared with those of a server that ran one
+// session.
 //
 // Metrics: {rss,heap,fds,threads,time,cpu}-growth, the last sample over
-// the second (after 10 sessions); goroutines and control-goroutines.
+// the one after 10 sessions (4 with -short); settled-{rss,fds,threads}-growth,
+// the idle server's over the same; goroutines and control-goroutines.
 func BenchmarkSoakACP(b *testing.B) {
 	requireSoak(b)
 	plan := acpSoakPlan()
@@ -563,9 +571,9 @@ func BenchmarkSoakACP(b *testing.B) {
 
 	var rep soakReport
 	rep.printf("ACP soak: %d sessions opened, prompted once (2 tool calls) and closed\n\n%s\n", plan.units, soakTable("sessions", samples))
-	reportGrowth(b, &rep, samples, 1)
+	reportGrowth(b, &rep, samples, 2)
 	if settled != nil {
-		reportSettled(b, &rep, *settled, samples[1], plan.settle)
+		reportSettled(b, &rep, *settled, samples[2], plan.settle)
 	}
 	b.ReportMetric(float64(soakDump.total), "goroutines")
 	b.ReportMetric(float64(controlDump.total), "control-goroutines")

@@ -248,7 +248,7 @@ func soakTable(unit string, samples []soakSample) string {
 			heap = fmt.Sprintf("%.0f", mb(s.heap))
 		}
 		each, cpu := "", ""
-		if s.done > 0 {
+		if s.each > 0 {
 			each, cpu = fmt.Sprintf("%.1f", ms(s.each)), fmt.Sprintf("%.1f", ms(s.cpu))
 		}
 		fmt.Fprintf(&sb, "| %d | %d | %.1f | %s | %d | %d | %s | %s |\n", s.done, s.session, mb(s.rss), heap, s.fds, s.threads, each, cpu)
