@@ -216,7 +216,7 @@ bench:
 # peak RSS, the sandbox against bare bwrap, the soak's flatness) against
 # their previous values in bench/figures.json: each printed with the
 # change, REGRESSION and exit status 1 for one more than 20% worse. Not in
-# CI (the machine's load moves them); run before each release. About 5
+# CI (the machine's load moves them); run before each release. About 4
 # minutes. `make bench-check UPDATE=1` records this run's figures instead.
 bench-check:
 	UPDATE=$(UPDATE) bash bench/check.sh

@@ -3,7 +3,7 @@
 # follows ("Guarding the figures"), and compares each with its previous value
 # in bench/figures.json: a figure more than 20% worse is flagged REGRESSION,
 # and the exit status is then 1. Not part of CI's pass/fail (the machine's
-# load moves the times); run it before each release. About 5 minutes on 2
+# load moves the times); run it before each release. About 4 minutes on 2
 # cores, most of it the soak (BenchmarkSoakLSP, BenchmarkSoakACP).
 #
 #   bench/check.sh            # compare with bench/figures.json
