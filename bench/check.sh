@@ -27,7 +27,10 @@ echo "bench-check: $machine"
 
 # bench ARGS...: echo and run one go test -bench command into the log.
 bench() {
-	echo "\$ go test $*"
+	# Quoted, so that the line can be pasted into a shell.
+	printf "$ go test -run '^\$' -count 1"
+	printf ' %q' "$@"
+	echo
 	local status=0
 	go test -run '^$' -count 1 "$@" >>"$out" 2>&1 || status=$?
 	if [ "$status" -ne 0 ]; then
