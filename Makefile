@@ -1,4 +1,4 @@
-.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go langservers test-linear test-windows gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench stress
+.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go langservers test-linear test-windows gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench bench-check stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -210,6 +210,16 @@ screenshots:
 
 bench:
 	bash bench/run.sh
+
+# The figures docs/benchmarks.md follows ("Guarding the figures": spawn to
+# initialize against a trivial server, the 8-call turn's overhead, CPU and
+# peak RSS, the sandbox against bare bwrap, the soak's flatness) against
+# their previous values in bench/figures.json: each printed with the
+# change, REGRESSION and exit status 1 for one more than 20% worse. Not in
+# CI (the machine's load moves them); run before each release. About 4
+# minutes. `make bench-check UPDATE=1` records this run's figures instead.
+bench-check:
+	UPDATE=$(UPDATE) bash bench/check.sh
 
 # The race of the file tools against a command swapping a workspace
 # directory with a symlink out of the roots (issue 65), with many more

@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const benchOutput = `goos: linux
+BenchmarkSpawnToInitialize-2   	      60	   7153521 ns/op	         2.900 init-ratio-median	        6.62 init-median-ms
+BenchmarkTurn8ToolCalls-2      	      60	  20894212 ns/op	         1.100 overhead/call-median-ms	         1.480 server-cpu/call-ms
+--- BENCH: BenchmarkSoakLSP-2
+    soak_bench_test.go:468: the soak's table and findings: /tmp/x-lsp.md
+BenchmarkSoakLSP               	       1	48301720970 ns/op	         1.699 rss-growth	        16.00 goroutines
+PASS
+`
+
+func TestParseBenchOutputReadsEveryMetric(t *testing.T) {
+	got, err := parseBenchOutput(strings.NewReader(benchOutput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		bench, unit string
+		want        float64
+	}{
+		{"BenchmarkSpawnToInitialize", "init-ratio-median", 2.9},
+		{"BenchmarkTurn8ToolCalls", "server-cpu/call-ms", 1.48},
+		{"BenchmarkSoakLSP", "rss-growth", 1.699},
+		{"BenchmarkSoakLSP", "ns/op", 48301720970},
+	} {
+		if v, ok := got[c.bench][c.unit]; !ok || v != c.want {
+			t.Errorf("%s %s = %v, %v; want %v", c.bench, c.unit, v, ok, c.want)
+		}
+	}
+}
+
+func TestCompareFlagsMoreThanTwentyPercentWorse(t *testing.T) {
+	figs := []figure{
+		{Name: "a", Bench: "BenchmarkA", Metric: "m"},
+		{Name: "b", Bench: "BenchmarkA", Metric: "n"},
+		{Name: "c", Bench: "BenchmarkA", Metric: "o"},
+		{Name: "d", Bench: "BenchmarkB", Metric: "m"},
+		{Name: "e", Bench: "BenchmarkA", Metric: "p"},
+	}
+	now := results{"BenchmarkA": {"m": 1.21, "n": 1.2, "o": 0.5, "p": 3}}
+	prev := figuresFile{Figures: map[string]entry{"a": {Value: 1}, "b": {Value: 1}, "c": {Value: 1}, "d": {Value: 1}}}
+	var got []verdict
+	for _, r := range compare(figs, now, prev) {
+		got = append(got, r.verdict)
+	}
+	want := []verdict{regression, ok, ok, notMeasured, newFigure}
+	if strings.Join(verdictStrings(got), ",") != strings.Join(verdictStrings(want), ",") {
+		t.Errorf("verdicts %v, want %v", got, want)
+	}
+}
+
+func verdictStrings(vs []verdict) []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, string(v))
+	}
+	return out
+}
+
+func TestRunFailsOnARegressionAndUpdateAcceptsIt(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "figures.json")
+	// The first run has nothing to compare with, and records its figures.
+	var out bytes.Buffer
+	if err := run(strings.NewReader(benchOutput), &out, path, true, record{Commit: "abc"}); err != nil {
+		t.Fatalf("the first run, updating: %v\n%s", err, out.String())
+	}
+	f, err := readFigures(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Commit != "abc" || f.Figures["spawn-init-ratio"].Value != 2.9 || f.Figures["soak-lsp-goroutines"].Value != 16 {
+		t.Fatalf("figures written: %+v", f)
+	}
+	if _, ok := f.Figures["sandbox-extra-ratio"]; ok {
+		t.Errorf("a figure not measured was written: %+v", f.Figures)
+	}
+
+	worse := strings.Replace(benchOutput, "2.900 init-ratio-median", "3.600 init-ratio-median", 1)
+	out.Reset()
+	err = run(strings.NewReader(worse), &out, path, false, record{})
+	if err == nil || !strings.Contains(out.String(), "REGRESSION") {
+		t.Fatalf("a 24%% worse ratio passed: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "+24%") {
+		t.Errorf("the change is not shown:\n%s", out.String())
+	}
+
+	// Same figures: no regression, nothing written.
+	out.Reset()
+	if err := run(strings.NewReader(benchOutput), &out, path, false, record{}); err != nil {
+		t.Fatalf("the same figures again: %v\n%s", err, out.String())
+	}
+
+	// UPDATE=1 takes the worse figure as the new reference, and keeps
+	// those this run did not measure.
+	f.Figures["sandbox-extra-ratio"] = entry{Value: 1.7}
+	if err := writeFigures(path, f); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := run(strings.NewReader(worse), &out, path, true, record{Commit: "def"}); err != nil {
+		t.Fatalf("updating: %v", err)
+	}
+	f, err = readFigures(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Commit != "def" || f.Figures["spawn-init-ratio"].Value != 3.6 || f.Figures["sandbox-extra-ratio"].Value != 1.7 {
+		t.Errorf("after the update: %+v", f)
+	}
+}
+
+func TestFollowedFiguresHaveDistinctNames(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range followed() {
+		if seen[f.Name] || f.Bench == "" || f.Metric == "" || f.What == "" {
+			t.Errorf("figure %+v: a name used twice or a field empty", f)
+		}
+		seen[f.Name] = true
+	}
+	if _, err := os.Stat("../figures.json"); err == nil {
+		f, err := readFigures("../figures.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name := range f.Figures {
+			if !seen[name] {
+				t.Errorf("bench/figures.json has %q, which no figure names", name)
+			}
+		}
+	}
+}

@@ -1,0 +1,50 @@
+package main
+
+// figure is one number bench-check follows: which benchmark reports it,
+// under which unit, and what it is. Every figure is better lower.
+type figure struct {
+	Name   string // its key in figures.json
+	Bench  string // the benchmark's name, without the -GOMAXPROCS suffix
+	Metric string // the unit b.ReportMetric gave it
+	What   string
+}
+
+// followed are the issue's figures (docs/benchmarks.md, "Guarding the
+// figures"). Most are ratios measured within one run (to a trivial
+// server, to bare bwrap, to the soak's own earlier sample), which the
+// load of a shared machine cancels out of; the times and the RSS are not,
+// and a regression of theirs is worth a second run before believing it.
+func followed() []figure {
+	return []figure{
+		{"spawn-init-ratio", "BenchmarkSpawnToInitialize", "init-ratio-median",
+			"spawn → initialize, ÷ a trivial Go LSP server's (median of per-iteration ratios)"},
+		{"turn8-overhead-ms-per-call", "BenchmarkTurn8ToolCalls", "overhead/call-median-ms",
+			"8-tool-call turn: non-model time per call, ms (median)"},
+		{"turn8-cpu-ms-per-call", "BenchmarkTurn8ToolCalls", "server-cpu/call-ms",
+			"8-tool-call turn: the server's CPU per tool call, ms"},
+		{"turn8-peak-rss-mb", "BenchmarkTurn8ToolCallsFreshProcess", "rss-median-MB",
+			"peak RSS of a fresh process's 8-call turn, MB (median)"},
+		{"sandbox-extra-ratio", "BenchmarkSandboxVsBareBwrap", "extra-ratio-median",
+			"echo in the session's sandbox ÷ in a bare bwrap (median of per-iteration ratios)"},
+		{"soak-lsp-rss-growth", "BenchmarkSoakLSP", "rss-growth",
+			"LSP soak: RSS after 2,000 prompts ÷ after 100"},
+		{"soak-lsp-heap-growth", "BenchmarkSoakLSP", "heap-growth",
+			"LSP soak: live heap after 2,000 prompts ÷ after 100 (gctrace, 1 MB steps)"},
+		{"soak-lsp-fds-growth", "BenchmarkSoakLSP", "fds-growth",
+			"LSP soak: open files after 2,000 prompts ÷ after 100"},
+		{"soak-lsp-threads-growth", "BenchmarkSoakLSP", "threads-growth",
+			"LSP soak: threads after 2,000 prompts ÷ after 100"},
+		{"soak-lsp-cpu-growth", "BenchmarkSoakLSP", "cpu-growth",
+			"LSP soak: CPU per prompt, prompts 1951–2000 ÷ 51–100"},
+		{"soak-lsp-goroutines", "BenchmarkSoakLSP", "goroutines",
+			"LSP soak: goroutines after 2,000 prompts (SIGQUIT dump)"},
+		{"soak-acp-rss-growth", "BenchmarkSoakACP", "rss-growth",
+			"ACP soak: RSS after 50 sessions opened and closed ÷ after 10"},
+		{"soak-acp-fds-growth", "BenchmarkSoakACP", "fds-growth",
+			"ACP soak: open files after 50 sessions ÷ after 10"},
+		{"soak-acp-settled-fds-growth", "BenchmarkSoakACP", "settled-fds-growth",
+			"ACP soak: open files after 50 sessions and 95 s idle ÷ after 10"},
+		{"soak-acp-goroutines", "BenchmarkSoakACP", "goroutines",
+			"ACP soak: goroutines after 50 sessions and 95 s idle (SIGQUIT dump)"},
+	}
+}

@@ -1,0 +1,52 @@
+// Command benchcheck compares the figures of a benchmark run (go test
+// -bench output on stdin) with the previous ones in a figures file
+// (bench/figures.json), prints each figure, its previous value and the
+// change, and exits 1 when one is more than 20% worse: `make bench-check`
+// (bench/check.sh) runs the benchmarks and then this. With -update it
+// writes the run's figures into the file instead of failing.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() {
+	path := flag.String("figures", "bench/figures.json", "the previous figures")
+	update := flag.Bool("update", false, "write this run's figures into -figures")
+	commit := flag.String("commit", "", "the tree measured, recorded with -update")
+	machine := flag.String("machine", "", "the machine and its load, recorded with -update")
+	flag.Parse()
+	if err := run(os.Stdin, os.Stdout, *path, *update, record{Commit: *commit, Machine: *machine}); err != nil {
+		fmt.Fprintln(os.Stderr, "benchcheck:", err)
+		os.Exit(1)
+	}
+}
+
+// run reads the benchmark output from in, compares, prints to out, and
+// updates the figures file when asked.
+func run(in io.Reader, out io.Writer, path string, update bool, rec record) error {
+	now, err := parseBenchOutput(in)
+	if err != nil {
+		return fmt.Errorf("reading the benchmarks' output: %w", err)
+	}
+	prev, err := readFigures(path)
+	if err != nil {
+		return err
+	}
+	rows := compare(followed(), now, prev)
+	printRows(out, rows)
+	if update {
+		if err := writeFigures(path, updated(prev, rows, rec)); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "\n%s updated with this run's figures.\n", path)
+		return nil
+	}
+	if n := regressions(rows); n > 0 {
+		return fmt.Errorf("%d figure(s) more than %.0f%% worse than %s", n, (regressionRatio-1)*100, path)
+	}
+	return nil
+}
