@@ -63,7 +63,8 @@
 //   - Only regular files are read, never through a symlink, never in a
 //     way that blocks; at most MaxFileSize bytes; List considers the
 //     MaxListed newest files of a project and, as 0.61 does, reads each
-//     whole.
+//     whole. Expire (retention.go) reads whole only a file of at most
+//     1 MiB; a larger one, by its first and last lines.
 //   - Ids are those ValidateID allows; new ones are UUIDs, as 0.61's are.
 //   - The old directory (below) is still read: Load and List fall back to
 //     it, a session in both places is listed once (the shared one), and
