@@ -34,7 +34,10 @@
 // answer's calls under one id, re-written as each ends, as 0.61 re-writes
 // a message); a line 0.61 reads as metadata with, under "$geminiLs", step
 // "end" and what 0.61 has no place for: the metadata, the approvals, the
-// usage, the exchange with its file-edit journal. (Files written before
+// usage, the exchange with its file-edit journal. A prompt's text is
+// written once, in its message: the running prompt and the exchange
+// name that message ("promptOf") rather than repeat a text it holds
+// (storeonce.go). (Files written before
 // hold one line per prompt, version 2, still read.) A file is read as
 // 0.61 reads it (messages by
 // id, "$set", "$rewindTo"); the model's history is rebuilt as 0.61's
