@@ -232,7 +232,7 @@ func protocolMethods() []method {
 		{name: "textDocument/completion", dir: clientToServer, sig: request((*Server).completionItems), async: true, pin: true},
 
 		// Commands and code actions (11).
-		{name: "workspace/executeCommand", dir: clientToServer, sig: request((*Server).executeCommand), async: true},
+		{name: "workspace/executeCommand", dir: clientToServer, sig: request((*Server).executeCommand), async: true, maxParams: MaxPromptParams}, // gemini.prompt carries a prompt
 		{name: "textDocument/codeAction", dir: clientToServer, sig: request((*Server).codeActions)},
 
 		// Progress, messages, documents, the log (12, 13).
