@@ -257,7 +257,7 @@ func (r *Recorder) Replace(ctx context.Context, snap Snapshot) error {
 	running := r.prompt
 	running.MessageID = "" // the messages get new ids
 	snap.Running = &running
-	r.prompt.MessageID, r.partial, r.partialOld = "", "", false
+	r.prompt.MessageID, r.promptOf, r.partial, r.partialOld = "", "", "", false
 	if err := r.s.Replace(ctx, snap); err != nil {
 		return err
 	}
