@@ -304,14 +304,14 @@ func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Co
 		ls.Exchange = &ex
 	}
 	storeOnce(&ls, history, msgs, stored)
-	b, err := json.Marshal(promptLine{
+	b, err := encodeLine(promptLine{
 		SessionID: m.ID, ProjectHash: ProjectHash(root), LastUpdated: isoTime(m.Updated),
 		Messages: msgs, LS: ls,
 	})
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("encoding the session's line: %w", err)
 	}
-	return append(b, '\n'), msgs, ls.PromptOf, nil
+	return b, msgs, ls.PromptOf, nil
 }
 
 // Replace rewrites session snap.Meta.ID's file to hold exactly snap (the

@@ -1,6 +1,11 @@
 package sessionstore
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 
 	"google.golang.org/genai"
@@ -66,4 +71,44 @@ func textIs(c *genai.Content, s string) bool {
 		s = s[len(p.Text):]
 	}
 	return s == ""
+}
+
+// encodeLine is line as json.Marshal encodes it, '\n' after, with each
+// message's content, JSON already, copied once: marshalled inside the
+// line it would be copied and re-encoded twice more, and a prompt may be
+// tens of MiB. The line is encoded with a placeholder, unique to it, in
+// each content's place, and the contents spliced in. A content that
+// json.Marshal made is compact and escaped as the line's encoding would
+// leave it, so the bytes are the same.
+func encodeLine(line promptLine) ([]byte, error) {
+	msgs := slices.Clone(line.Messages)
+	tag := NewID()
+	var placeholders, contents [][]byte
+	for i := range msgs {
+		if len(msgs[i].Content) == 0 {
+			continue // omitted from the line
+		}
+		ph := []byte(`"` + tag + "-" + strconv.Itoa(i) + `"`)
+		placeholders, contents = append(placeholders, ph), append(contents, msgs[i].Content)
+		msgs[i].Content = ph
+	}
+	line.Messages = msgs
+	b, err := json.Marshal(line)
+	if err != nil {
+		return nil, err
+	}
+	size := len(b) + 1
+	for i := range contents {
+		size += len(contents[i]) - len(placeholders[i])
+	}
+	out := make([]byte, 0, size)
+	for i, ph := range placeholders {
+		j := bytes.Index(b, ph)
+		if j < 0 {
+			return nil, fmt.Errorf("the content of message %d went missing from its line", i)
+		}
+		out = append(append(out, b[:j]...), contents[i]...)
+		b = b[j+len(ph):]
+	}
+	return append(append(out, b...), '\n'), nil
 }

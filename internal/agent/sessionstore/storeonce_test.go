@@ -2,9 +2,12 @@ package sessionstore
 
 import (
 	"context"
+	"encoding/json"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/genai"
 )
@@ -88,5 +91,50 @@ func TestAnAppendedPromptIsStoredOnce(t *testing.T) {
 	}
 	if len(snap.Exchanges) != 2 || snap.Exchanges[0].Prompt != text || snap.Exchanges[1].Prompt != "and this" {
 		t.Errorf("exchanges: %d; prompts of %d and %q", len(snap.Exchanges), len(snap.Exchanges[0].Prompt), snap.Exchanges[len(snap.Exchanges)-1].Prompt)
+	}
+}
+
+// encodeLine's bytes are json.Marshal's, a newline after, whatever the
+// contents hold: HTML characters and line separators (escaped), other
+// Unicode, calls and their results, an empty message.
+func TestEncodeLineIsJSONMarshal(t *testing.T) {
+	history := []*genai.Content{
+		userText("<b>a & b</b> \u2028 \u2029 é 😀 \"quoted\" \\ \n\t"),
+		callsContent("read_file", "glob"),
+		results("read_file", "glob"),
+		{Role: genai.RoleModel},
+		{Role: genai.RoleModel, Parts: []*genai.Part{{Text: "done <ok>", ThoughtSignature: []byte{0, 1, 2}}}},
+	}
+	line := promptLine{SessionID: "s", ProjectHash: "h", LastUpdated: "t", Messages: messagesOf(history, "m", time.Unix(0, 0), Usage{TotalTokens: 3}),
+		LS: lsRecord{V: sharedVersion, Step: stepEnd, Exchange: &Exchange{Prompt: "<p>", Answer: "a"}}}
+	want, err := json.Marshal(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := encodeLine(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want)+"\n" {
+		t.Errorf("encodeLine:\n%s\njson.Marshal:\n%s", got, want)
+	}
+}
+
+// A line holding a huge content costs about one copy of it: its content
+// is not encoded again inside the line (that cost three more).
+func TestEncodeLineCopiesAContentOnce(t *testing.T) {
+	const size = 8 << 20
+	line := promptLine{SessionID: "s", ProjectHash: "h", Messages: messagesOf([]*genai.Content{userText(bigText(size))}, "m", time.Unix(0, 0), Usage{})}
+	runtime.GC() // empties encoding/json's pool of buffers
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	b, err := encodeLine(line)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > size*3/2 {
+		t.Errorf("encoding a line of %d bytes allocated %d", len(b), allocated)
 	}
 }
