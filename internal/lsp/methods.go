@@ -75,6 +75,10 @@ type method struct {
 	// the didChanges before it and none after (arrivedAt): the version is
 	// read on the read loop, before an async handler releases it.
 	pin bool
+	// maxParams bounds a request's params as they arrive, encoded: larger
+	// ones are refused before they are copied or decoded (a prompt's
+	// copies cost many times its size). 0: only maxFrame bounds them.
+	maxParams int
 }
 
 func (m *method) handledIn(p phase) bool {
@@ -189,7 +193,7 @@ func protocolMethods() []method {
 		{name: "textDocument/didClose", dir: clientToServer, sig: notification((*Server).didClose)},
 
 		// Prompts and sessions (5, 5a, 5b, 5c, 5f, 5d, 5e, 5g, 6).
-		{name: "gemini/prompt", dir: clientToServer, sig: request((*Server).prompt), async: true},
+		{name: "gemini/prompt", dir: clientToServer, sig: request((*Server).prompt), async: true, maxParams: MaxPromptParams},
 		{name: "gemini/listSessions", dir: clientToServer, sig: request((*Server).listSessions), params: paramsOptional},
 		{name: "gemini/sessions", dir: clientToServer, sig: request((*Server).listSessions), params: paramsOptional}, // gemini/listSessions' older name
 		{name: "gemini/resumeSession", dir: clientToServer, sig: request((*Server).resumeSession)},
@@ -228,7 +232,7 @@ func protocolMethods() []method {
 		{name: "textDocument/completion", dir: clientToServer, sig: request((*Server).completionItems), async: true, pin: true},
 
 		// Commands and code actions (11).
-		{name: "workspace/executeCommand", dir: clientToServer, sig: request((*Server).executeCommand), async: true},
+		{name: "workspace/executeCommand", dir: clientToServer, sig: request((*Server).executeCommand), async: true, maxParams: MaxPromptParams}, // gemini.prompt carries a prompt
 		{name: "textDocument/codeAction", dir: clientToServer, sig: request((*Server).codeActions)},
 
 		// Progress, messages, documents, the log (12, 13).

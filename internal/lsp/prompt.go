@@ -157,6 +157,26 @@ func (u updates) Commands(_ context.Context, from dialog.Subagent) {
 	u.show(&commandsUpdate{}, from)
 }
 
+// MaxPromptParams bounds gemini/prompt's params as they arrive, encoded
+// (docs/protocol.md): a prompt costs the server many times its size in
+// copies (the frame, its decoding, the model request, the session file),
+// and the largest model context holds about 4 MiB of text.
+const MaxPromptParams = 16 << 20
+
+// checkParamsSize refuses a request whose params are over its method's
+// bound (method.maxParams), before they are copied or decoded.
+func (s *Server) checkParamsSize(req *jsonrpc2.Request) error {
+	if !req.IsCall() {
+		return nil
+	}
+	m := s.methods.lookup(requestKind, req.Method())
+	if m == nil || m.maxParams == 0 || len(req.Params()) <= m.maxParams {
+		return nil
+	}
+	return jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %s's params are %d bytes, over the limit of %d MiB (%d bytes) of a prompt",
+		req.Method(), len(req.Params()), m.maxParams>>20, m.maxParams)
+}
+
 func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, error) {
 	if p.Prompt == nil {
 		return promptResult{}, missingField("prompt")

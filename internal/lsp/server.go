@@ -195,6 +195,9 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 // $/cancelRequest or when the handler returns.
 func (s *Server) handle(rq context.Context, req *jsonrpc2.Request) (any, error) {
 	name := req.Method()
+	if err := s.checkParamsSize(req); err != nil {
+		return nil, err
+	}
 	params := append([]byte(nil), req.Params()...)
 	if !req.IsCall() {
 		// A notification's error would end the connection: log instead.

@@ -123,16 +123,39 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 			length = n
 		}
 	}
-	// Grown as the body arrives: a Content-Length alone, without the
-	// bytes, must not make the server allocate up to maxFrame.
-	var body bytes.Buffer
-	if n, err := body.ReadFrom(io.LimitReader(s.in, int64(length))); err != nil || n < int64(length) {
-		if err == nil {
-			err = io.ErrUnexpectedEOF
-		}
+	body, err := readBody(s.in, length)
+	if err != nil {
 		return nil, 0, fmt.Errorf("reading message body: %w", err)
 	}
-	return body.Bytes(), headerLen + int64(length), nil
+	return body, headerLen + int64(length), nil
+}
+
+// firstBodyChunk is how much of a body is allocated before any of it has
+// arrived.
+const firstBodyChunk = 64 << 10
+
+// readBody reads a body of length bytes, grown as it arrives: a
+// Content-Length alone, without the bytes, must not make the server
+// allocate up to maxFrame. It doubles up to length and no further, so a
+// large body (a prompt of tens of MiB) ends in a buffer of its size, not
+// in one up to twice as large, and costs about twice its size in
+// allocations.
+func readBody(r io.Reader, length int) ([]byte, error) {
+	body := make([]byte, 0, min(length, firstBodyChunk))
+	for len(body) < length {
+		if len(body) == cap(body) {
+			body = append(make([]byte, 0, min(2*cap(body), length)), body...)
+		}
+		n, err := r.Read(body[len(body):min(cap(body), length)])
+		body = body[:len(body)+n]
+		if err != nil && len(body) < length {
+			if errors.Is(err, io.EOF) {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+	}
+	return body, nil
 }
 
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
@@ -54,5 +56,23 @@ func TestStreamWritesOnlyValidUTF8(t *testing.T) {
 				t.Errorf("valid body %s went out as %s", encoded, body)
 			}
 		})
+	}
+}
+
+// A large body, arriving in pieces, ends in a buffer of its size (it
+// ended in one up to twice as large, kept while the message is handled);
+// one cut short is an unexpected EOF.
+func TestReadBodyEndsInABufferOfItsSize(t *testing.T) {
+	const length = 3<<20 + 1
+	data := bytes.Repeat([]byte("x"), length)
+	body, err := readBody(iotest.HalfReader(bytes.NewReader(data)), length)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(body, data) || cap(body) != length {
+		t.Errorf("read %d bytes in a buffer of %d, want %d in %d", len(body), cap(body), length, length)
+	}
+	if _, err := readBody(bytes.NewReader(data[:length-1]), length); !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("a body cut short: %v, want io.ErrUnexpectedEOF", err)
 	}
 }

@@ -34,7 +34,10 @@
 // answer's calls under one id, re-written as each ends, as 0.61 re-writes
 // a message); a line 0.61 reads as metadata with, under "$geminiLs", step
 // "end" and what 0.61 has no place for: the metadata, the approvals, the
-// usage, the exchange with its file-edit journal. (Files written before
+// usage, the exchange with its file-edit journal. A prompt's text is
+// written once, in its message: the running prompt and the exchange
+// name that message ("promptOf") rather than repeat a text it holds
+// (storeonce.go). (Files written before
 // hold one line per prompt, version 2, still read.) A file is read as
 // 0.61 reads it (messages by
 // id, "$set", "$rewindTo"); the model's history is rebuilt as 0.61's
@@ -63,7 +66,8 @@
 //   - Only regular files are read, never through a symlink, never in a
 //     way that blocks; at most MaxFileSize bytes; List considers the
 //     MaxListed newest files of a project and, as 0.61 does, reads each
-//     whole.
+//     whole. Expire (retention.go) reads whole only a file of at most
+//     1 MiB; a larger one, by its first and last lines.
 //   - Ids are those ValidateID allows; new ones are UUIDs, as 0.61's are.
 //   - The old directory (below) is still read: Load and List fall back to
 //     it, a session in both places is listed once (the shared one), and

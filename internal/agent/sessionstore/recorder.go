@@ -58,6 +58,10 @@ type Recorder struct {
 	dir    string
 	meta   Meta
 	prompt Exchange // the running prompt: typed text, message id, answer so far
+	// promptOf is the id of the message of the begin line whose text is
+	// the prompt's, left out of the line's record (storeOnce); "" when
+	// the line holds both.
+	promptOf string
 
 	mu      sync.Mutex
 	file    *syncedFile // nil once closed: the next record reopens path
@@ -100,7 +104,7 @@ func (s *Store) Begin(ctx context.Context, b Begin) (*Recorder, error) {
 			return nil, err
 		}
 		var msgs []message
-		line, msgs, err = s.promptLine(b.Meta, root, lsRecord{V: sharedVersion, Step: stepBegin, Running: &r.prompt}, b.History, Usage{})
+		line, msgs, r.promptOf, err = s.promptLine(b.Meta, root, lsRecord{V: sharedVersion, Step: stepBegin, Running: &r.prompt}, b.History, Usage{}, nil)
 		if n := len(msgs); n > 0 {
 			r.prompt.MessageID = msgs[n-1].ID
 		}
@@ -253,7 +257,7 @@ func (r *Recorder) Replace(ctx context.Context, snap Snapshot) error {
 	running := r.prompt
 	running.MessageID = "" // the messages get new ids
 	snap.Running = &running
-	r.prompt.MessageID, r.partial, r.partialOld = "", "", false
+	r.prompt.MessageID, r.promptOf, r.partial, r.partialOld = "", "", "", false
 	if err := r.s.Replace(ctx, snap); err != nil {
 		return err
 	}
@@ -285,7 +289,11 @@ func (r *Recorder) Commit(ctx context.Context, t Turn) error {
 	if r.root == "" {
 		buf, err = legacyTurn(t, true)
 	} else {
-		buf, _, err = r.s.promptLine(t.Meta, r.root, lsRecord{V: sharedVersion, Step: stepEnd, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange}, t.History, t.Usage)
+		var stored *Exchange
+		if r.promptOf != "" {
+			stored = &r.prompt
+		}
+		buf, _, _, err = r.s.promptLine(t.Meta, r.root, lsRecord{V: sharedVersion, Step: stepEnd, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange}, t.History, t.Usage, stored)
 	}
 	if err != nil {
 		r.closeFile()

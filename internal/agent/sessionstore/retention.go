@@ -2,8 +2,10 @@ package sessionstore
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -98,26 +100,103 @@ func (s *Store) sessionFiles(ctx context.Context, chats string) ([]sessionFile, 
 			return nil, err
 		}
 		path := filepath.Join(chats, name)
-		sh, err := loadShared(ctx, path)
+		sum, err := summarize(ctx, path)
 		if err != nil {
 			s.log.Debug("session cleanup keeps a file it cannot read", zap.String("file", path), zap.Error(err))
 			continue
 		}
-		f := sessionFile{path: path, id: sh.SessionID}
+		f := sessionFile{path: path, id: sum.SessionID}
 		if ValidateID(f.id) != nil {
 			f.id = ""
 		}
-		f.valid = f.id != "" && sh.resumable() && sh.Kind != "subagent"
-		f.updated = updatedAt(sh, e)
+		f.valid = f.id != "" && sum.resumable && sum.Kind != "subagent"
+		f.updated = updatedAt(sum.header, e)
 		files = append(files, f)
 	}
 	return files, nil
 }
 
+// wholeReadLimit is the largest session file clean-up reads whole, as
+// 0.61 reads each, to tell whether it holds anything to resume. A larger
+// one is judged by its ends (summarizeEnds): reading a session of a huge
+// prompt whole cost the next server several times its size.
+const wholeReadLimit = 1 << 20
+
+// summary is what clean-up needs of a session file: its metadata merged
+// as 0.61 merges it, and whether it holds anything to resume.
+type summary struct {
+	header
+	resumable bool
+}
+
+// summarize reads the summary of the shared file at path: a small file
+// whole, a larger one only its first and last lines.
+func summarize(ctx context.Context, path string) (summary, error) {
+	f, fi, err := openRead(path, filepath.Base(path))
+	if err != nil {
+		return summary{}, err
+	}
+	defer f.Close()
+	if fi.Size() > MaxFileSize {
+		return summary{}, tooLarge(path, fi.Size())
+	}
+	if fi.Size() > wholeReadLimit {
+		return summarizeEnds(f, fi.Size(), path)
+	}
+	sh, err := readShared(ctx, f, path)
+	if err != nil {
+		return summary{}, err
+	}
+	return summary{header: sh.header, resumable: sh.resumable()}, nil
+}
+
+// summarizeEnds is the summary of a large shared file (size bytes) from
+// its header line and its last line, each read only when under
+// maxMetaLine: the last line's metadata, when it is a metadata record
+// (gemini-ls's prompt end, 0.61's "$set"), brings lastUpdated up to
+// date. A file this large holds messages: it is taken to have some to
+// resume.
+func summarizeEnds(r io.ReaderAt, size int64, path string) (summary, error) {
+	head, err := firstLine(r, size)
+	if err != nil {
+		return summary{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	var h header
+	if head == nil || json.Unmarshal(head, &h) != nil || h.SessionID == "" {
+		return summary{}, fmt.Errorf("%s holds no session header in its first %d bytes", path, maxMetaLine)
+	}
+	tail, err := lastLine(r, size)
+	if err != nil {
+		return summary{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	sh := &shared{header: h}
+	if later, ok := metadataOf(tail); ok {
+		sh.merge(later)
+	}
+	return summary{header: sh.header, resumable: true}, nil
+}
+
+// metadataOf is the metadata a line sets, as 0.61 takes it: a "$set"
+// record's, or a metadata record's (one with a sessionId and a
+// projectHash); false for any other line.
+func metadataOf(line []byte) (header, bool) {
+	var rec struct {
+		header
+		Set *header `json:"$set"`
+	}
+	if line == nil || json.Unmarshal(line, &rec) != nil {
+		return header{}, false
+	}
+	if rec.Set != nil {
+		return *rec.Set, true
+	}
+	return rec.header, rec.SessionID != "" && rec.ProjectHash != ""
+}
+
 // updatedAt is when the session was last updated: its lastUpdated, else
 // its startTime, else the file's modification time, as 0.61 takes it.
-func updatedAt(sh *shared, e fs.DirEntry) time.Time {
-	for _, t := range []string{sh.LastUpdated, sh.StartTime} {
+func updatedAt(h header, e fs.DirEntry) time.Time {
+	for _, t := range []string{h.LastUpdated, h.StartTime} {
 		if at := parseTime(t); !at.IsZero() {
 			return at
 		}

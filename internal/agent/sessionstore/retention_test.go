@@ -1,10 +1,12 @@
 package sessionstore
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -119,5 +121,71 @@ func TestExpireByCount(t *testing.T) {
 	}
 	if want := []bool{true, false, false, true}; !slices.Equal(kept, want) {
 		t.Errorf("kept %v, want %v", kept, want)
+	}
+}
+
+// bigSession61 is a session file holding a prompt of size bytes: 0.61's
+// header, the prompt's message, then a "$set" that brings lastUpdated to
+// updated.
+func bigSession61(id string, started, updated time.Time, size int) string {
+	return `{"sessionId":"` + id + `","projectHash":"h","startTime":"` + isoTime(started) + `","lastUpdated":"` + isoTime(started) + `","kind":"main"}` + "\n" +
+		`{"id":"u1","type":"user","content":[{"text":"` + strings.Repeat("x", size) + `"}]}` + "\n" +
+		`{"$set":{"lastUpdated":"` + isoTime(updated) + `"}}` + "\n"
+}
+
+// Clean-up judges a session file larger than wholeReadLimit by its ends:
+// of a 16 MiB session it reads the header and the last line, a few KiB,
+// and takes lastUpdated from the last.
+func TestSummarizeReadsOnlyTheEndsOfALargeFile(t *testing.T) {
+	const id = "55555555-aaaa-4aaa-8aaa-000000000005"
+	started, updated := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	data := bigSession61(id, started, updated, 16<<20)
+	r := &countingReaderAt{r: strings.NewReader(data)}
+	sum, err := summarizeEnds(r, int64(len(data)), "big.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if limit := int64(4 * tailChunk); r.n > limit {
+		t.Errorf("read %d bytes of a %d-byte file, over %d", r.n, len(data), limit)
+	}
+	if sum.SessionID != id || sum.Kind != "main" || !sum.resumable || parseTime(sum.LastUpdated) != updated {
+		t.Errorf("summary %+v", sum)
+	}
+}
+
+// Expire removes a large session by its last update and keeps a large
+// recent one, as it does small ones, reading only their ends: the old
+// one's message line, which it never reads, is not even JSON (read
+// whole, the file would be kept as one it cannot read).
+func TestExpireJudgesLargeFilesByTheirEnds(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	write := func(id string, started, updated time.Time) string {
+		path := filepath.Join(chats, sharedName(id, started))
+		if err := os.WriteFile(path, []byte(bigSession61(id, started, updated, 2*wholeReadLimit)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	// Both started long ago; the second was updated since.
+	old := write("66666666-aaaa-4aaa-8aaa-000000000006", now.Add(-90*24*time.Hour), now.Add(-40*24*time.Hour))
+	data, err := os.ReadFile(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old, bytes.Replace(data, []byte(`"}]}`), []byte(`}]}`), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	recent := write("77777777-aaaa-4aaa-8aaa-000000000007", now.Add(-90*24*time.Hour), now.Add(-time.Hour))
+	res, err := s.Expire(context.Background(), "", Retention{MaxAge: 30 * 24 * time.Hour}, now, func(string) (bool, bool) { return false, false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if exists(old) || !exists(recent) {
+		t.Errorf("old kept: %v, recent kept: %v; want false, true", exists(old), exists(recent))
+	}
+	if res.Deleted != 1 || res.Scanned != 2 {
+		t.Errorf("result %+v", res)
 	}
 }

@@ -67,7 +67,11 @@ type lsRecord struct {
 	// Running is the prompt under way: what the user typed, and the id of
 	// its message; with Replace, the prompt during which the session was
 	// rewritten, with its answer so far.
-	Running   *Exchange  `json:"running,omitempty"`
+	Running *Exchange `json:"running,omitempty"`
+	// PromptOf names the message whose text is the prompt of Running or
+	// of Exchange, left out of them ("prompt": ""): a prompt is stored
+	// once, in its message (storeOnce), and read back from it.
+	PromptOf  string     `json:"promptOf,omitempty"`
 	Meta      *Meta      `json:"meta,omitempty"`
 	Allow     []string   `json:"allow,omitempty"`
 	Usage     *Usage     `json:"usage,omitempty"`
@@ -619,7 +623,7 @@ func (s *shared) record(ls *lsRecord) {
 		s.running = openRunning(ls.Running)
 	case ls.Step == stepBegin:
 		s.endRunning()
-		s.running = openRunning(ls.Running)
+		s.running = openRunning(s.withPrompt(ls.Running, ls.PromptOf))
 	case ls.Step == stepEnd:
 		s.running = nil // the exchange below is the prompt's
 	default:
@@ -639,8 +643,20 @@ func (s *shared) record(ls *lsRecord) {
 	}
 	s.exchanges = append(s.exchanges, ls.Exchanges...)
 	if ls.Exchange != nil {
-		s.exchanges = append(s.exchanges, *ls.Exchange)
+		s.exchanges = append(s.exchanges, *s.withPrompt(ls.Exchange, ls.PromptOf))
 	}
+}
+
+// withPrompt is ex with its prompt, left out of the record, taken back
+// from message id's text (storeOnce); ex as it is otherwise.
+func (s *shared) withPrompt(ex *Exchange, id string) *Exchange {
+	m := s.msgs[id]
+	if ex == nil || id == "" || ex.Prompt != "" || m == nil {
+		return ex
+	}
+	full := *ex
+	full.Prompt = plainText(m.parts)
+	return &full
 }
 
 // rewind drops the messages from id on, all of them when id names none

@@ -237,7 +237,7 @@ func (s *Store) appendTurn(ctx context.Context, t Turn, step string) error {
 			return fmt.Errorf("saving session %s: %w", id, err)
 		}
 	}
-	line, _, err := s.promptLine(t.Meta, root, lsRecord{V: sharedVersion, Step: step, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange}, t.History, t.Usage)
+	line, _, _, err := s.promptLine(t.Meta, root, lsRecord{V: sharedVersion, Step: step, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange}, t.History, t.Usage, nil)
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
@@ -285,8 +285,10 @@ func headerLine(m Meta, root string) ([]byte, error) {
 }
 
 // promptLine is the line of a prompt (or of a whole session, ls.Replace),
-// and the messages it holds.
-func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Content, usage Usage) ([]byte, []message, error) {
+// the messages it holds, and the message whose text is its prompt's, left
+// out of ls (storeOnce); stored is a prompt whose text an earlier line's
+// message holds (a Recorder's, begun), nil for none.
+func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Content, usage Usage, stored *Exchange) ([]byte, []message, string, error) {
 	m.Shared, m.DisplayName, m.File = false, "", ""
 	ls.Meta = &m
 	msgs := messagesOf(history, m.Model, m.Updated, usage)
@@ -301,14 +303,15 @@ func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Co
 		}
 		ls.Exchange = &ex
 	}
-	b, err := json.Marshal(promptLine{
+	storeOnce(&ls, history, msgs, stored)
+	b, err := encodeLine(promptLine{
 		SessionID: m.ID, ProjectHash: ProjectHash(root), LastUpdated: isoTime(m.Updated),
 		Messages: msgs, LS: ls,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("encoding the session's line: %w", err)
+		return nil, nil, "", fmt.Errorf("encoding the session's line: %w", err)
 	}
-	return append(b, '\n'), msgs, nil
+	return b, msgs, ls.PromptOf, nil
 }
 
 // Replace rewrites session snap.Meta.ID's file to hold exactly snap (the
@@ -339,7 +342,7 @@ func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
 	usage := snap.Usage
-	line, _, err := s.promptLine(snap.Meta, root, lsRecord{V: sharedVersion, Replace: true, Running: snap.Running, Allow: snap.Allow, Usage: &usage, Exchanges: snap.Exchanges}, snap.History, Usage{})
+	line, _, _, err := s.promptLine(snap.Meta, root, lsRecord{V: sharedVersion, Replace: true, Running: snap.Running, Allow: snap.Allow, Usage: &usage, Exchanges: snap.Exchanges}, snap.History, Usage{}, nil)
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}

@@ -1,0 +1,114 @@
+package sessionstore
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"google.golang.org/genai"
+)
+
+// storeOnce leaves the prompt's text out of ls's running prompt (a begin
+// line) or exchange (a prompt's end) when a message holds it already: the
+// line's own (the prompt's input, last of a begin line; the exchange's
+// message in a prompt saved whole), or stored's, a prompt begun by an
+// earlier line whose message holds its text. ls.PromptOf then names that
+// message, which a reader takes the text back from (shared.withPrompt),
+// so a huge prompt is written once and not three times.
+func storeOnce(ls *lsRecord, history []*genai.Content, msgs []message, stored *Exchange) {
+	switch {
+	case ls.Replace:
+	case ls.Step == stepBegin && ls.Running != nil && len(msgs) > 0:
+		last := msgs[len(msgs)-1]
+		if last.Type == "user" && ls.Running.Prompt != "" && textIs(contentOf(history, msgs, last.ID), ls.Running.Prompt) {
+			running := *ls.Running
+			running.Prompt = ""
+			ls.Running, ls.PromptOf = &running, last.ID
+		}
+	case ls.Exchange != nil && ls.Exchange.Prompt != "":
+		ex := ls.Exchange // promptLine's copy
+		own := contentOf(history, msgs, ex.MessageID)
+		if (own != nil && textIs(own, ex.Prompt)) ||
+			(own == nil && stored != nil && stored.MessageID != "" && ex.MessageID == stored.MessageID && ex.Prompt == stored.Prompt) {
+			ls.PromptOf, ex.Prompt = ex.MessageID, ""
+		}
+	}
+}
+
+// contentOf is the content of history that message id of msgs is made
+// of (messagesOf makes one message of each content but nil ones); nil
+// when none is.
+func contentOf(history []*genai.Content, msgs []message, id string) *genai.Content {
+	i := 0
+	for _, c := range history {
+		if c == nil {
+			continue
+		}
+		if i < len(msgs) && msgs[i].ID == id {
+			return c
+		}
+		i++
+	}
+	return nil
+}
+
+// textIs reports whether c's text, as plainText joins it, is s, without
+// joining it (a prompt may be tens of MiB).
+func textIs(c *genai.Content, s string) bool {
+	if c == nil {
+		return false
+	}
+	for _, p := range c.Parts {
+		if p == nil || p.Thought || p.FunctionCall != nil || p.FunctionResponse != nil {
+			continue
+		}
+		if !strings.HasPrefix(s, p.Text) {
+			return false
+		}
+		s = s[len(p.Text):]
+	}
+	return s == ""
+}
+
+// encodeLine is line as json.Marshal encodes it, '\n' after, with each
+// message's content, JSON already, copied once: marshalled inside the
+// line it would be copied and re-encoded twice more, and a prompt may be
+// tens of MiB. The line is encoded with a placeholder, unique to it, in
+// each content's place, and the contents spliced in. A content that
+// json.Marshal made is compact and escaped as the line's encoding would
+// leave it, so the bytes are the same.
+func encodeLine(line promptLine) ([]byte, error) {
+	msgs := slices.Clone(line.Messages)
+	tag := NewID()
+	var placeholders, contents [][]byte
+	for i := range msgs {
+		if len(msgs[i].Content) == 0 {
+			continue // omitted from the line
+		}
+		ph := []byte(`"` + tag + "-" + strconv.Itoa(i) + `"`)
+		placeholders, contents = append(placeholders, ph), append(contents, msgs[i].Content)
+		msgs[i].Content = ph
+	}
+	line.Messages = msgs
+	b, err := json.Marshal(line)
+	if err != nil {
+		return nil, err
+	}
+	size := len(b) + 1
+	for i := range contents {
+		size += len(contents[i]) - len(placeholders[i])
+	}
+	out := make([]byte, 0, size)
+	for i, ph := range placeholders {
+		j := bytes.Index(b, ph)
+		if j < 0 {
+			return nil, fmt.Errorf("the content of message %d went missing from its line", i)
+		}
+		out = append(append(out, b[:j]...), contents[i]...)
+		b = b[j+len(ph):]
+	}
+	return append(append(out, b...), '\n'), nil
+}
