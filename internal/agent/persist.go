@@ -173,6 +173,7 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	s.approvals.allowAlways(snap.Allow...)
 	s.mode, s.approvedPlan = a.restoredMode(dialog.ApprovalMode(snap.Meta.Mode)), snap.Meta.ApprovedPlan
 	s.startSource, s.resumed = "resume", true
+	s.savedWhole = s.onDisk()
 
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -49,6 +49,13 @@ type Session struct {
 	prompts int
 	usage   dialog.Usage
 	lastUse uint64
+	// pins are the front ends' holds on the session (Pin): a session
+	// pinned is not dropped from memory.
+	pins int
+	// savedWhole: everything of the session is on disk, as its last
+	// holder of running left it (end), so dropping it from memory loses
+	// nothing.
+	savedWhole bool
 
 	// running holds a token while a prompt (or History, or a built-in
 	// command's change) uses the fields below: it is their lock, which

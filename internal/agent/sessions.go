@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"go.uber.org/zap"
@@ -147,34 +148,88 @@ func (a *Agent) root() string {
 	return ""
 }
 
-// touch marks s as just used and drops the least recently used idle
-// sessions beyond MaxLiveSessions; a.mu is held.
+// touch marks s as just used and drops the least recently used
+// sessions that may go (droppable) beyond MaxLiveSessions; a.mu is held.
+// Sessions that may not go stay: the sessions in memory then outnumber
+// the bound until they may.
 func (a *Agent) touch(s *Session) {
 	a.uses++
 	s.lastUse = a.uses
 	for len(a.sessions) > dialog.MaxLiveSessions {
-		var oldest *Session
-		for _, c := range a.sessions {
-			if c == s || c.busy() {
-				continue
-			}
-			if oldest == nil || c.lastUse < oldest.lastUse {
-				oldest = c
-			}
-		}
+		oldest := a.leastRecentlyUsedDroppable(s)
 		if oldest == nil {
 			return
 		}
-		delete(a.sessions, oldest.id)
-		a.forget(oldest.id)
-		// Nobody could list or read its background processes any more.
-		go oldest.closeBackground()
-		if !a.persists() {
-			a.closed[oldest.id] = true
-		}
-		a.cfg.Logger.Info("dropped the least recently used session from memory",
-			zap.String("sessionId", oldest.id), zap.Int("kept", dialog.MaxLiveSessions), zap.Bool("persisted", a.persists()))
+		a.drop(oldest)
 	}
+}
+
+// leastRecentlyUsedDroppable is the session used longest ago that may
+// leave memory, other than s; nil when none may; a.mu is held.
+func (a *Agent) leastRecentlyUsedDroppable(s *Session) *Session {
+	var oldest *Session
+	for _, c := range a.sessions {
+		if c == s || !a.droppable(c) {
+			continue
+		}
+		if oldest == nil || c.lastUse < oldest.lastUse {
+			oldest = c
+		}
+	}
+	return oldest
+}
+
+// droppable reports whether c may leave memory; a.mu is held. A session
+// in use never may: one running something, pinned by a front end (a
+// prompt claimed it, or is about to), or new and not prompted yet (a
+// prompt is on its way to it: a front end opens a session, then claims
+// it). Else, when sessions are saved, one whose every change is on disk
+// may, as it is read back when named again; when they are not, any idle
+// one may, and it ends (dialog.UnknownSessionError.Dropped).
+func (a *Agent) droppable(c *Session) bool {
+	switch {
+	case c.busy() || c.pins > 0 || c.prompts == 0 && !c.resumed:
+		return false
+	case a.persists():
+		return c.savedWhole
+	}
+	return true
+}
+
+// drop takes c out of memory; a.mu is held.
+func (a *Agent) drop(c *Session) {
+	delete(a.sessions, c.id)
+	a.forget(c.id)
+	// Nobody could list or read its background processes any more.
+	go c.closeBackground()
+	if !a.persists() {
+		a.closed[c.id] = true
+	}
+	a.cfg.Logger.Info("dropped the least recently used session from memory",
+		zap.String("sessionId", c.id), zap.Int("kept", dialog.MaxLiveSessions), zap.Bool("persisted", a.persists()))
+}
+
+// Pin keeps s in memory until unpin is called (once; later calls do
+// nothing): a front end pins the session it is about to run a prompt in,
+// so that the bound on sessions in memory cannot drop it meanwhile. A
+// session no longer in memory (dropped, ended, or resumed anew) is an
+// *dialog.UnknownSessionError.
+func (s *Session) Pin() (unpin func(), err error) {
+	a := s.agent
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.sessions[s.id] != s {
+		return nil, &dialog.UnknownSessionError{SessionID: s.id, Dropped: a.closed[s.id]}
+	}
+	s.pins++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			a.mu.Lock()
+			defer a.mu.Unlock()
+			s.pins--
+		})
+	}, nil
 }
 
 // persists reports whether sessions are saved to disk.
@@ -218,8 +273,24 @@ func (s *Session) hold(ctx context.Context) error {
 // lock is hold for what cannot be cancelled.
 func (s *Session) lock() { s.running <- struct{}{} }
 
-// end releases s after a prompt.
-func (s *Session) end() { <-s.running }
+// end releases s after a prompt (or whatever held it), noting whether
+// all of it is on disk now.
+func (s *Session) end() {
+	whole := s.onDisk()
+	s.agent.mu.Lock()
+	s.savedWhole = whole
+	s.agent.mu.Unlock()
+	<-s.running
+}
+
+// onDisk reports whether the session's file holds the whole session: its
+// history as it is (persist), saved or read back; s.running is held.
+func (s *Session) onDisk() bool {
+	if !s.agent.persists() || !s.resumed && s.saved.contents == 0 {
+		return false
+	}
+	return s.saved == persisted{contents: len(s.chat.history), epoch: s.chat.epoch}
+}
 
 // busy reports whether s is running a prompt.
 func (s *Session) busy() bool { return len(s.running) > 0 }

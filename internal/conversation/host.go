@@ -84,10 +84,15 @@ type Host[S any] struct {
 	// per credential, so that a front end building an agent per session
 	// (ACP) opens one set of model connections, not one per session.
 	transports *auth.Transports
+	// running holds a token for each claim (Begin) until it ends: at most
+	// dialog.MaxRunningSessions.
+	running chan struct{}
 
-	// mu guards live and asked.
+	// mu guards live, asked and waiting.
 	mu   sync.Mutex
 	live map[string]*Live[S]
+	// waiting counts the claims waiting for a token of running.
+	waiting int
 	// asked are the folders the trust question was put about (trust.go).
 	asked map[string]bool
 }
@@ -106,6 +111,11 @@ type Live[S any] struct {
 	State S
 	// owns: the session's build is its own, closed with it.
 	owns bool
+	// pending are the pins (agent.Session.Pin) Resume took for the
+	// prompts on their way to the session, each released as one of them
+	// claims it (Begin), or as the session leaves the host; guarded by
+	// the host's mu.
+	pending []func()
 }
 
 // ID is the session's id, the agent session's.
@@ -126,7 +136,8 @@ func (l *Live[S]) RewindPoints() []dialog.RewindPoint { return l.session.RewindP
 
 // NewHost is a host of no session yet.
 func NewHost[S any](cfg Config) *Host[S] {
-	return &Host[S]{cfg: cfg, turns: Turns{cancel: cfg.Cancel}, transports: auth.NewTransports(), live: map[string]*Live[S]{}, asked: map[string]bool{}}
+	return &Host[S]{cfg: cfg, turns: Turns{cancel: cfg.Cancel}, transports: auth.NewTransports(),
+		running: make(chan struct{}, dialog.MaxRunningSessions), live: map[string]*Live[S]{}, asked: map[string]bool{}}
 }
 
 // Build builds an agent for place, its questions put through the view
@@ -212,23 +223,60 @@ func (h *Host[S]) OpenWithID(ctx context.Context, b *Build, id string, own bool,
 // the same agent session already is returned as it is. An id naming
 // none is an *dialog.UnknownSessionError.
 func (h *Host[S]) Resume(ctx context.Context, b *Build, id, root string, own bool, state S) (*Live[S], error) {
+	return h.resume(ctx, b, id, root, own, state, false)
+}
+
+// ResumeForPrompt is Resume for a prompt the front end claims the
+// session for next (Begin): the session stays in memory until then (or
+// until it leaves the host), however many sessions start meanwhile.
+func (h *Host[S]) ResumeForPrompt(ctx context.Context, b *Build, id, root string, own bool, state S) (*Live[S], error) {
+	return h.resume(ctx, b, id, root, own, state, true)
+}
+
+// resume is Resume, the session pinned until its next claim when pin.
+func (h *Host[S]) resume(ctx context.Context, b *Build, id, root string, own bool, state S, pin bool) (*Live[S], error) {
 	built := b.built()
-	as, err := resume(ctx, built.Agent, id, root)
-	if IsUnknownSession(err) {
-		as, err = h.rebuilt(ctx, built, id, err)
-	}
+	as, unpin, err := h.resumeSession(ctx, built, id, root, pin)
 	if err != nil {
 		return nil, err
 	}
+	var pending []func()
+	if unpin != nil {
+		pending = append(pending, unpin)
+	}
 	h.mu.Lock()
 	l, ok := h.live[as.ID()]
-	h.mu.Unlock()
 	if ok && l.session == as && l.built == built {
 		// Live already: kept, so that a prompt waiting for its turn is
 		// not told it was resumed away.
+		l.pending = append(l.pending, pending...)
+		h.mu.Unlock()
 		return l, nil
 	}
-	return h.add(&Live[S]{session: as, build: b, built: built, State: state, owns: own}), nil
+	h.mu.Unlock()
+	return h.add(&Live[S]{session: as, build: b, built: built, State: state, owns: own, pending: pending}), nil
+}
+
+// resumeAttempts bounds how often a session is read back that the bound
+// on sessions in memory dropped before it could be pinned.
+const resumeAttempts = 3
+
+// resumeSession is the session of built that id names (see Resume), and
+// when pin, pinned in memory (agent.Session.Pin) until unpin.
+func (h *Host[S]) resumeSession(ctx context.Context, built *setup.Built, id, root string, pin bool) (as *agent.Session, unpin func(), err error) {
+	for range resumeAttempts {
+		as, err = resume(ctx, built.Agent, id, root)
+		if IsUnknownSession(err) {
+			as, err = h.rebuilt(ctx, built, id, err)
+		}
+		if err != nil || !pin {
+			return as, nil, err
+		}
+		if unpin, err = as.Pin(); err == nil {
+			return as, unpin, nil
+		}
+	}
+	return nil, nil, err
 }
 
 // add makes l live. The sessions of a shared build that its agent has
@@ -247,10 +295,34 @@ func (h *Host[S]) add(l *Live[S]) *Live[S] {
 	for id, o := range h.live {
 		if kept != nil && !o.owns && o.built == l.built && !kept[id] {
 			delete(h.live, id)
+			o.unpinAll()
 		}
+	}
+	if o, ok := h.live[l.ID()]; ok && o != l {
+		o.unpinAll()
 	}
 	h.live[l.ID()] = l
 	return l
+}
+
+// unpinAll releases the pins the prompts on their way to l took, as it
+// leaves the host; the host's mu is held.
+func (l *Live[S]) unpinAll() {
+	for _, unpin := range l.pending {
+		unpin()
+	}
+	l.pending = nil
+}
+
+// unpinOne releases one of the pins the prompts on their way to l took,
+// as one of them claims it.
+func (h *Host[S]) unpinOne(l *Live[S]) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if n := len(l.pending); n > 0 {
+		l.pending[n-1]()
+		l.pending = l.pending[:n-1]
+	}
 }
 
 // Lookup is live session id.
@@ -363,39 +435,114 @@ type Claim[S any] struct {
 	// built is the agent the claim holds open (Build.hold) until End:
 	// the live session's.
 	built *setup.Built
-	once  sync.Once
+	// unpins release the claim's pins of its session (agent.Session.Pin)
+	// at End; running: it holds a token of the host's running.
+	unpins  []func()
+	running bool
+	once    sync.Once
 }
 
 // Begin claims live session id's turn for what runs under ctx, for a
 // front end whose prompt outlives the request that starts it (LSP's
 // gemini.prompt) or that runs something other than a prompt in the turn
 // (a rewind). It waits for a cancelled prompt of the session to end
-// first. The error is an *dialog.UnknownSessionError (no such live
-// session, or closed or resumed again meanwhile), an *dialog.BusyError
-// (a prompt is running), ctx's, or why a session of an agent made anew
-// since its last turn could not continue in the new one.
+// first, then, when dialog.MaxRunningSessions sessions are claimed, for
+// one of them to end. The session stays in memory until End. The error
+// is an *dialog.UnknownSessionError (no such live session, or closed or
+// resumed again meanwhile), an *dialog.BusyError (a prompt is running),
+// a *dialog.FullError (too many waiting already), ctx's (or
+// context.Canceled: the turn was cancelled while it waited), or why a
+// session of an agent made anew since its last turn could not continue
+// in the new one.
 func (h *Host[S]) Begin(ctx context.Context, id string) (*Claim[S], error) {
 	l, ok := h.Lookup(id)
 	if !ok {
 		return nil, &dialog.UnknownSessionError{SessionID: id}
 	}
-	turn, err := h.turns.Begin(ctx, id)
+	unpin, err := l.session.Pin()
+	h.unpinOne(l) // the one Resume took for this prompt, if it did
 	if err != nil {
 		return nil, err
 	}
+	turn, err := h.turns.Begin(ctx, id)
+	if err != nil {
+		unpin()
+		return nil, err
+	}
+	c := &Claim[S]{h: h, live: l, turn: turn, built: l.build.hold(), unpins: []func(){unpin}}
 	if now, ok := h.Lookup(id); !ok || now != l {
 		// Closed or resumed again while it waited for the turn before.
-		turn.End()
+		c.End()
 		return nil, &dialog.UnknownSessionError{SessionID: id}
 	}
-	c := &Claim[S]{h: h, live: l, turn: turn, built: l.build.hold()}
-	// A session of an agent made anew since its last turn continues in
-	// the new one.
-	if err := c.follow(); err != nil {
+	if err := c.start(); err != nil {
 		c.End()
 		return nil, err
 	}
 	return c, nil
+}
+
+// start makes the claimed session ready to run: in the agent made anew
+// since its last turn, if one was, pinned there, and once it may run
+// (waitToRun).
+func (c *Claim[S]) start() error {
+	// A session of an agent made anew since its last turn continues in
+	// the new one.
+	before := c.live
+	if err := c.follow(); err != nil {
+		return err
+	}
+	if c.live != before {
+		unpin, err := c.live.session.Pin()
+		if err != nil {
+			return err
+		}
+		c.unpins = append(c.unpins, unpin)
+	}
+	if err := c.h.waitToRun(c.turn.Context()); err != nil {
+		return err
+	}
+	c.running = true
+	return nil
+}
+
+// waitToRun takes one of the dialog.MaxRunningSessions tokens of
+// running, waiting for one (or for ctx) among at most
+// dialog.MaxWaitingSessions claims; past them, a *dialog.FullError.
+func (h *Host[S]) waitToRun(ctx context.Context) error {
+	select {
+	case h.running <- struct{}{}:
+		return nil
+	default:
+	}
+	if !h.joinWaiting() {
+		return &dialog.FullError{}
+	}
+	defer h.leaveWaiting()
+	select {
+	case h.running <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// joinWaiting counts one more claim waiting to run, unless as many as
+// may wait do.
+func (h *Host[S]) joinWaiting() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.waiting >= dialog.MaxWaitingSessions {
+		return false
+	}
+	h.waiting++
+	return true
+}
+
+func (h *Host[S]) leaveWaiting() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.waiting--
 }
 
 // NotBegun is the outcome of a prompt whose Begin failed with err.
@@ -403,6 +550,8 @@ func NotBegun(ctx context.Context, err error) Outcome {
 	switch {
 	case ctx.Err() != nil:
 		return outcomeOf(dialog.PromptResult{StopReason: dialog.StopCancelled, Err: ctx.Err()}, nil)
+	case errors.Is(err, context.Canceled): // cancelled while it waited to run
+		return outcomeOf(dialog.PromptResult{StopReason: dialog.StopCancelled, Err: err}, nil)
 	case IsUnknownSession(err):
 		return Outcome{Ending: Unknown, Err: err}
 	case errors.Is(err, dialog.ErrBusy):
@@ -423,6 +572,12 @@ func (c *Claim[S]) Cancel() { c.turn.Cancel() }
 // End frees the session for its next prompt; later calls do nothing.
 func (c *Claim[S]) End() {
 	c.once.Do(func() {
+		if c.running {
+			<-c.h.running
+		}
+		for _, unpin := range c.unpins {
+			unpin()
+		}
 		c.turn.End()
 		c.live.build.release(c.built)
 	})
@@ -528,6 +683,9 @@ func (h *Host[S]) Close(id string) bool {
 	h.mu.Lock()
 	l, ok := h.live[id]
 	delete(h.live, id)
+	if ok {
+		l.unpinAll()
+	}
 	h.mu.Unlock()
 	if !ok {
 		return false
@@ -554,6 +712,9 @@ func (h *Host[S]) CloseAll() {
 	h.mu.Lock()
 	all := h.live
 	h.live = map[string]*Live[S]{}
+	for _, l := range all {
+		l.unpinAll()
+	}
 	h.mu.Unlock()
 	for id, l := range all {
 		h.turns.Cancel(id)

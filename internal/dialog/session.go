@@ -65,5 +65,30 @@ func (e *BusyError) Is(target error) bool { return target == ErrBusy }
 // holds its whole history (every file read, every command's output), and
 // an editor may stay open for days: beyond this, the least recently used
 // idle session is dropped from memory (and resumed from disk when asked
-// for again, if sessions persist).
+// for again, if sessions persist). A session in use (running, claimed for
+// a prompt, or new and not prompted yet), or with changes not on disk, is
+// never dropped: the sessions in memory may outnumber the bound while
+// they are.
 const MaxLiveSessions = 32
+
+// MaxRunningSessions is how many sessions of a front end's run a prompt
+// at once; a prompt to another waits for one of them to end, among at
+// most MaxWaitingSessions waiting. Sessions in use stay in memory, and
+// this bounds them.
+const MaxRunningSessions = 32
+
+// MaxWaitingSessions is how many prompts wait for their turn to run
+// (MaxRunningSessions); one more is refused with a *FullError.
+const MaxWaitingSessions = 256
+
+// FullError refuses a prompt when as many sessions run a prompt as may,
+// and as many more wait for their turn, in the one wording every front
+// end answers with. It is an ErrBusy: the prompt did not start, and
+// sending it again later may.
+type FullError struct{}
+
+func (e *FullError) Error() string {
+	return fmt.Sprintf("gemini-ls holds at most %d conversations running at once and %d more waiting for their turn, and it holds that many: wait for one to end, or cancel one", MaxRunningSessions, MaxWaitingSessions)
+}
+
+func (e *FullError) Is(target error) bool { return target == ErrBusy }

@@ -58,7 +58,7 @@ func (s *Server) conversation(ctx context.Context, built *conversation.Build, ro
 		sessionID = s.conversations.get(root)
 		if sessionID != "" {
 			// Resumed from disk if it was dropped from memory meanwhile.
-			if l, err := s.host.Resume(ctx, built, sessionID, "", false, struct{}{}); err == nil {
+			if l, err := s.host.ResumeForPrompt(ctx, built, sessionID, "", false, struct{}{}); err == nil {
 				return l, nil
 			}
 			s.log.Info("the root's conversation is gone; starting a new one", zap.String("session", sessionID))
@@ -76,12 +76,13 @@ func (s *Server) conversation(ctx context.Context, built *conversation.Build, ro
 }
 
 // session is the live session id names (resumed from disk when the
-// agent holds it no more), or a new one when id is empty.
+// agent holds it no more), or a new one when id is empty, for a prompt
+// that claims it next (Host.ResumeForPrompt).
 func (s *Server) session(ctx context.Context, built *conversation.Build, id string) (*conversation.Live[struct{}], error) {
 	if id == "" {
 		return s.host.Open(built, false, struct{}{}), nil
 	}
-	l, err := s.host.Resume(ctx, built, id, "", false, struct{}{})
+	l, err := s.host.ResumeForPrompt(ctx, built, id, "", false, struct{}{})
 	if err != nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: sessionId: %v", err)
 	}

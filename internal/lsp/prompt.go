@@ -188,11 +188,13 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	if err != nil {
 		return promptResult{}, err
 	}
-	sess, err := s.session(ctx, built, p.SessionID)
+	editor, err := s.editorContext(ctx, p.Context)
 	if err != nil {
 		return promptResult{}, err
 	}
-	editor, err := s.editorContext(ctx, p.Context)
+	// Nothing fails between opening the session and claiming it, which
+	// releases what keeps it in memory meanwhile (Host.Resume).
+	sess, err := s.session(ctx, built, p.SessionID)
 	if err != nil {
 		return promptResult{}, err
 	}

@@ -1,0 +1,160 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+)
+
+// The bound on sessions in memory drops none in use: one running a
+// prompt, one a front end pinned for a prompt on its way, one new and
+// not prompted yet. It drops the least recently used idle session that
+// is saved, which is read back when named again.
+func TestSessionsInUseOutliveTheBound(t *testing.T) {
+	turns := []geminitest.Turn{geminitest.TextTurn("saved"), geminitest.TextTurn("pinned"), {Chunks: []geminitest.Chunk{{Text: "thinking"}}, Hang: true}}
+	for range dialog.MaxLiveSessions + 2 {
+		turns = append(turns, geminitest.TextTurn("ok"))
+	}
+	srv := geminitest.NewTestServer(t, turns...)
+	a, _ := newAgent(t, srv, agent.Config{Store: newStore(t)})
+
+	saved := a.NewSession()
+	prompt(t, saved, "saved")
+	pinned := a.NewSession()
+	prompt(t, pinned, "pinned")
+	unpin, err := pinned.Pin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	running, stop := startHangingPrompt(t, a)
+	defer stop()
+	fresh := a.NewSession()
+	for range dialog.MaxLiveSessions {
+		prompt(t, a.NewSession(), "more")
+	}
+
+	live := liveIDs(a)
+	for name, s := range map[string]*agent.Session{"pinned": pinned, "running": running, "new": fresh} {
+		if !live[s.ID()] {
+			t.Errorf("the %s session was dropped from memory", name)
+		}
+	}
+	if live[saved.ID()] {
+		t.Error("the least recently used idle saved session is still in memory")
+	}
+
+	unpin()
+	prompt(t, a.NewSession(), "one more")
+	if liveIDs(a)[pinned.ID()] {
+		t.Error("the session unpinned, idle and saved, stayed in memory past the bound")
+	}
+
+	back, err := a.Session(context.Background(), saved.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, tr, err := a.Transcript(context.Background(), back.ID()); err != nil || len(tr) != 1 || tr[0].Answer != "saved" {
+		t.Errorf("the session read back: %+v, %v", tr, err)
+	}
+}
+
+// Without a store, a session dropped from memory ends: only idle ones
+// that were prompted are, never a new one a prompt is on its way to.
+func TestUnsavedSessionsInUseOutliveTheBound(t *testing.T) {
+	var turns []geminitest.Turn
+	for range dialog.MaxLiveSessions + 1 {
+		turns = append(turns, geminitest.TextTurn("ok"))
+	}
+	srv := geminitest.NewTestServer(t, turns...)
+	a, _ := newAgent(t, srv, agent.Config{})
+	idle := a.NewSession()
+	prompt(t, idle, "first")
+	fresh := a.NewSession()
+	for range dialog.MaxLiveSessions {
+		prompt(t, a.NewSession(), "more")
+	}
+	if !liveIDs(a)[fresh.ID()] {
+		t.Error("the new session, not prompted yet, was dropped from memory")
+	}
+	var unknown *dialog.UnknownSessionError
+	if _, err := a.Session(context.Background(), idle.ID()); !errors.As(err, &unknown) || !unknown.Dropped {
+		t.Errorf("naming the idle session dropped: %v, want it closed to bound memory", err)
+	}
+}
+
+// A session whose changes could not be saved stays in memory past the
+// bound: dropped, it would be lost.
+func TestSessionNotSavedOutlivesTheBound(t *testing.T) {
+	var turns []geminitest.Turn
+	for range dialog.MaxLiveSessions + 1 {
+		turns = append(turns, geminitest.TextTurn("ok"))
+	}
+	srv := geminitest.NewTestServer(t, turns...)
+	// A file where the store's directory should be: every save fails.
+	notDir := filepath.Join(t.TempDir(), "sessions")
+	if err := os.WriteFile(notDir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	store, err := sessionstore.New(notDir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := newAgent(t, srv, agent.Config{Store: store})
+	unsaved := a.NewSession()
+	if _, evs := prompt(t, unsaved, "first"); !slices.ContainsFunc(evs, isNotice) {
+		t.Fatal("the session was saved: the test's store should fail")
+	}
+	for range dialog.MaxLiveSessions {
+		prompt(t, a.NewSession(), "more")
+	}
+	if !liveIDs(a)[unsaved.ID()] {
+		t.Error("the idle session that could not be saved was dropped from memory")
+	}
+}
+
+func isNotice(e dialog.Event) bool {
+	_, ok := e.(dialog.NoticeEvent)
+	return ok
+}
+
+// startHangingPrompt runs a prompt in a new session of a until stop,
+// and returns once the model is answering it.
+func startHangingPrompt(t *testing.T, a *agent.Agent) (*agent.Session, func()) {
+	t.Helper()
+	s := a.NewSession()
+	ctx, cancel := context.WithCancel(context.Background())
+	answering, done := make(chan struct{}, 1), make(chan struct{})
+	go func() {
+		defer close(done)
+		_, _ = s.Prompt(ctx, dialog.Input{Text: "hang"}, func(e dialog.Event) {
+			if _, ok := e.(dialog.TextEvent); ok {
+				select {
+				case answering <- struct{}{}:
+				default:
+				}
+			}
+		})
+	}()
+	select {
+	case <-answering:
+	case <-done:
+		t.Fatal("the hanging prompt ended")
+	}
+	return s, func() { cancel(); <-done }
+}
+
+func liveIDs(a *agent.Agent) map[string]bool {
+	ids := map[string]bool{}
+	for _, i := range a.LiveSessions() {
+		ids[i.ID] = true
+	}
+	return ids
+}

@@ -1,0 +1,146 @@
+package conversation_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+)
+
+// Past dialog.MaxRunningSessions claims, a claim waits for one to end;
+// one waiting is cancelled as a prompt is; past
+// dialog.MaxWaitingSessions waiting, a claim is refused with an error
+// that names both bounds.
+func TestHostBoundsTheSessionsRunning(t *testing.T) {
+	f, built := hostFor(t, true)
+	open := func() string { return f.host.Open(built, false, struct{}{}).ID() }
+	var claims []*conversation.Claim[struct{}]
+	for range dialog.MaxRunningSessions {
+		c, err := f.host.Begin(t.Context(), open())
+		if err != nil {
+			t.Fatal(err)
+		}
+		claims = append(claims, c)
+	}
+
+	next := open()
+	type begin struct {
+		c   *conversation.Claim[struct{}]
+		err error
+	}
+	nextBegun := make(chan begin, 1)
+	go func() {
+		c, err := f.host.Begin(t.Context(), next)
+		nextBegun <- begin{c, err}
+	}()
+	select {
+	case b := <-nextBegun:
+		t.Fatalf("a claim past the bound did not wait: %v", b.err)
+	case <-time.After(50 * time.Millisecond):
+	}
+	claims[0].End()
+	b := <-nextBegun
+	if b.err != nil {
+		t.Fatalf("the waiting claim, once one ended: %v", b.err)
+	}
+	claims[0] = b.c
+
+	cancelled := open()
+	begun := make(chan error, 1)
+	go func() { begun <- beginErr(t, f, cancelled) }()
+	waitFor(t, func() bool { return f.host.Cancel(cancelled) })
+	if err := <-begun; conversation.NotBegun(t.Context(), err).Ending != conversation.Cancelled {
+		t.Errorf("a waiting claim cancelled: %v, want its prompt cancelled", err)
+	}
+
+	waiting := make(chan error, dialog.MaxWaitingSessions)
+	for range dialog.MaxWaitingSessions {
+		id := open()
+		go func() {
+			// Refused while the test's own claim below held a place.
+			err := beginErr(t, f, id)
+			for ; errors.As(err, new(*dialog.FullError)); err = beginErr(t, f, id) {
+				time.Sleep(time.Millisecond)
+			}
+			waiting <- err
+		}()
+	}
+	var full error
+	waitFor(t, func() bool {
+		// Until every place to wait is taken, the claim waits, and its
+		// context ends it.
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Millisecond)
+		defer cancel()
+		_, full = f.host.Begin(ctx, open())
+		return !errors.Is(full, context.DeadlineExceeded)
+	})
+	if !errors.As(full, new(*dialog.FullError)) || !errors.Is(full, dialog.ErrBusy) ||
+		full.Error() != "gemini-ls holds at most 32 conversations running at once and 256 more waiting for their turn, and it holds that many: wait for one to end, or cancel one" {
+		t.Errorf("a claim past the waiting bound: %v", full)
+	}
+	for _, c := range claims {
+		c.End()
+	}
+	for range dialog.MaxWaitingSessions {
+		if err := <-waiting; !errors.Is(err, errNotFull) {
+			t.Errorf("a waiting claim: %v", err)
+		}
+	}
+}
+
+// errNotFull is beginErr's answer for a claim that began (and ended).
+var errNotFull = errors.New("begun")
+
+// beginErr claims session id (ending the claim at once): why it could
+// not, or errNotFull.
+func beginErr(t *testing.T, f *chanFront, id string) error {
+	c, err := f.host.Begin(t.Context(), id)
+	if err != nil {
+		return err
+	}
+	c.End()
+	return errNotFull
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatal("timed out")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A session a front end resumed for a prompt stays in memory until the
+// prompt claims it, however many sessions start meanwhile.
+func TestHostKeepsAResumedSessionForItsPrompt(t *testing.T) {
+	turns := []geminitest.Turn{geminitest.TextTurn("saved")}
+	for range dialog.MaxLiveSessions + 1 {
+		turns = append(turns, geminitest.TextTurn("ok"))
+	}
+	f, built := hostFor(t, true, turns...)
+	run := func(id string) {
+		t.Helper()
+		if o := f.host.Prompt(t.Context(), id, dialog.Input{Text: "hi"}, f); o.Ending != conversation.Done {
+			t.Fatalf("prompt: %+v", o)
+		}
+	}
+	first := f.host.Open(built, false, struct{}{}).ID()
+	run(first)
+	if _, err := f.host.ResumeForPrompt(t.Context(), built, first, "", false, struct{}{}); err != nil {
+		t.Fatal(err)
+	}
+	for range dialog.MaxLiveSessions {
+		run(f.host.Open(built, false, struct{}{}).ID())
+	}
+	c, err := f.host.Begin(t.Context(), first)
+	if err != nil {
+		t.Fatalf("claiming the session resumed for it: %v", err)
+	}
+	c.End()
+}
