@@ -17,6 +17,7 @@ import (
 // serveACP speaks the Agent Client Protocol on stdin/stdout, for Zed,
 // JetBrains IDEs and the agent plugins of Neovim and Emacs.
 func serveACP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	releaseStartUp()
 	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
 	// No ACP message carries warnings: stderr, the client's log of
 	// gemini-ls, gets them in words.

@@ -20,6 +20,7 @@ import (
 // NO_BROWSER=true, as in Gemini CLI) when the browser is on another
 // machine.
 func signIn(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	releaseStartUp()
 	fs := flag.NewFlagSet("login", flag.ContinueOnError)
 	noBrowser := fs.Bool("no-browser", false, "Print the URL and read the authorization code Google's page shows, for a browser on another machine (also NO_BROWSER=true)")
 	if code, ok := parseFlags(fs, args, stderr); !ok {

@@ -74,14 +74,18 @@ func lookup(name string) (cmdline.Command, bool) {
 }
 
 func main() {
-	// Start-up is over: the code only it ran need not stay resident.
-	// Released beside the run, which does not wait for it.
-	go startup.ReleaseCodePages()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
+
+// releaseStartUp lets go of the code only start-up ran
+// (startup.ReleaseCodePages), beside the run, which does not wait for it.
+// The long-running commands call it as they start; the LSP server once
+// the editor has read its initialize result, since until then every page
+// released and mapped back again is the editor's wait.
+func releaseStartUp() { go startup.ReleaseCodePages() }
 
 // run dispatches the subcommand and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -51,6 +51,7 @@ func from(dir string, paths []string) []string {
 const firstCollection = 12 << 20
 
 func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	releaseStartUp()
 	// A run is one prompt: an 8-call one allocates about 8 MiB, which the
 	// collector's default 4 MiB first cycle would walk through twice.
 	startup.DelayFirstCollection(firstCollection)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/auth/login"
 	"github.com/gemini-ls/gemini-ls/internal/lsp"
+	"github.com/gemini-ls/gemini-ls/internal/startup"
 )
 
 func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -25,6 +26,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 			Getenv:    os.Getenv,
 			LookupEnv: os.LookupEnv,
 			SignIn:    login.Config{Endpoints: signInEndpoints()},
+			StartedUp: startup.ReleaseCodePages,
 		})
 	})
 }

@@ -16,6 +16,15 @@ import (
 // ProtocolVersion is the version of the gemini/* protocol in docs/protocol.md.
 const ProtocolVersion = 1
 
+// initializedNotification runs Options.StartedUp, once: the client has
+// read the initialize result, so start-up is over.
+func (s *Server) initializedNotification(noParams) error {
+	if s.opts.StartedUp != nil {
+		s.startedUp.Do(func() { go s.opts.StartedUp() })
+	}
+	return nil
+}
+
 func (s *Server) initialize(ctx context.Context, p initializeParams) (initializeResult, error) {
 	// The options are settings too: refuse now what the agent could not
 	// use (a type, an approval mode), before anything is set up.

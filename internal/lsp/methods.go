@@ -178,7 +178,7 @@ func protocolMethods() []method {
 	return []method{
 		// Lifecycle (protocol.md 3).
 		{name: "initialize", dir: clientToServer, sig: request((*Server).initialize), runs: uninitialized},
-		{name: "initialized", dir: clientToServer, sig: notification(ignore), params: paramsIgnored},
+		{name: "initialized", dir: clientToServer, sig: notification((*Server).initializedNotification), params: paramsIgnored},
 		{name: "shutdown", dir: clientToServer, sig: request((*Server).shutdown), params: paramsIgnored, runs: serving | shutDown},
 		{name: "exit", dir: clientToServer, sig: notification((*Server).exitNotification), params: paramsIgnored, runs: anyPhase},
 		{name: "$/setTrace", dir: clientToServer, sig: notification(ignore), params: paramsIgnored},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -49,6 +50,11 @@ type Options struct {
 	// ConfirmWait bounds how long an applied edit may take to show up in
 	// the document before the outcome is read; 2s when zero.
 	ConfirmWait time.Duration
+	// StartedUp, when set, runs once in its own goroutine when the
+	// client's initialized notification arrives: the editor has read the
+	// initialize result, so work put off until start-up is over (the
+	// command releasing start-up's code pages) no longer delays it.
+	StartedUp func()
 }
 
 // Server is one client connection.
@@ -104,6 +110,9 @@ type Server struct {
 	// trustTurn lets one prompt at a time settle the folders' trust
 	// (trust.go).
 	trustTurn chan struct{}
+
+	// startedUp runs Options.StartedUp once, at the first initialized.
+	startedUp sync.Once
 }
 
 // Serve speaks LSP on rwc until the client sends exit or goes away: its

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 
@@ -45,7 +46,7 @@ func (e *Engine) WithoutAlwaysAllow() *Engine {
 	}
 	out := *e
 	out.rules = slices.DeleteFunc(slices.Clone(e.rules), IsAlwaysAllow)
-	out.listing = slices.DeleteFunc(slices.Clone(e.listing), IsAlwaysAllow)
+	out.listing = sync.OnceValue(func() []*Rule { return slices.DeleteFunc(slices.Clone(e.listing()), IsAlwaysAllow) })
 	return &out
 }
 

@@ -31,7 +31,7 @@ func (e *Engine) Excludes(c Call, allowed float64) bool {
 	if e == nil {
 		return false
 	}
-	for _, r := range e.listing {
+	for _, r := range e.listing() {
 		if r.Priority <= allowed {
 			return false
 		}

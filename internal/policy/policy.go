@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 )
@@ -147,8 +148,10 @@ type Verdict struct {
 type Engine struct {
 	rules []*Rule
 	// listing is rules with 0.61's default policy files (listing.go),
-	// sorted as rules are: what Excludes walks.
-	listing     []*Rule
+	// sorted as rules are: what Excludes walks. Made on first use:
+	// parsing those files is most of an engine's making, and the first
+	// prompt, not the editor's initialize, is what needs them.
+	listing     func() []*Rule
 	interactive bool
 	problems    []Problem
 }
@@ -156,7 +159,12 @@ type Engine struct {
 // New makes an engine of rules, sorted by priority (stable), for
 // interactive or headless sessions.
 func New(rules []*Rule, interactive bool) *Engine {
-	return &Engine{rules: sortByPriority(slices.Clone(rules)), listing: withListing(rules), interactive: interactive}
+	loaded := slices.Clone(rules) // in their order, which withListing keeps for equal priorities
+	return &Engine{
+		rules:       sortByPriority(slices.Clone(rules)),
+		listing:     sync.OnceValue(func() []*Rule { return withListing(loaded) }),
+		interactive: interactive,
+	}
 }
 
 // sortByPriority sorts rules, the highest priority first; of equal ones,
