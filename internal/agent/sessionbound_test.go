@@ -158,3 +158,41 @@ func liveIDs(a *agent.Agent) map[string]bool {
 	}
 	return ids
 }
+
+// Idle sessions whose every change is saved leave memory beyond the few
+// most recently used, so memory comes back to its baseline as an editor
+// moves on to new sessions; one gone is read back when named.
+func TestIdleSavedSessionsBeyondAFewLeaveMemory(t *testing.T) {
+	const sessions = dialog.MaxIdleSavedSessions + 3
+	var turns []geminitest.Turn
+	for range sessions + 1 {
+		turns = append(turns, geminitest.TextTurn("ok"))
+	}
+	srv := geminitest.NewTestServer(t, turns...)
+	a, _ := newAgent(t, srv, agent.Config{Store: newStore(t)})
+	var ids []string
+	for range sessions {
+		s := a.NewSession()
+		prompt(t, s, "hello")
+		ids = append(ids, s.ID())
+	}
+	// Touching a new session weighs the idle ones against the bound.
+	prompt(t, a.NewSession(), "one more")
+	live := liveIDs(a)
+	kept := 0
+	for _, id := range ids {
+		if live[id] {
+			kept++
+		}
+	}
+	if kept != dialog.MaxIdleSavedSessions {
+		t.Errorf("%d idle saved sessions stayed in memory, want %d", kept, dialog.MaxIdleSavedSessions)
+	}
+	if live[ids[0]] || !live[ids[len(ids)-1]] {
+		t.Errorf("the least recently used did not leave first: live %v", live)
+	}
+	back, err := a.Session(context.Background(), ids[0])
+	if err != nil || back.ID() != ids[0] {
+		t.Fatalf("the first session, gone from memory, is not read back: %v", err)
+	}
+}

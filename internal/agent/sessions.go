@@ -155,13 +155,25 @@ func (a *Agent) root() string {
 func (a *Agent) touch(s *Session) {
 	a.uses++
 	s.lastUse = a.uses
-	for len(a.sessions) > dialog.MaxLiveSessions {
+	for len(a.sessions) > dialog.MaxLiveSessions || a.persists() && a.droppableCount(s) > dialog.MaxIdleSavedSessions {
 		oldest := a.leastRecentlyUsedDroppable(s)
 		if oldest == nil {
 			return
 		}
 		a.drop(oldest)
 	}
+}
+
+// droppableCount is how many sessions other than s may leave memory; a.mu
+// is held.
+func (a *Agent) droppableCount(s *Session) int {
+	n := 0
+	for _, c := range a.sessions {
+		if c != s && a.droppable(c) {
+			n++
+		}
+	}
+	return n
 }
 
 // leastRecentlyUsedDroppable is the session used longest ago that may

@@ -71,6 +71,13 @@ func (e *BusyError) Is(target error) bool { return target == ErrBusy }
 // they are.
 const MaxLiveSessions = 32
 
+// MaxIdleSavedSessions is how many idle sessions whose every change is on
+// disk an agent keeps in memory beside those in use; the others leave it,
+// least recently used first, and are read back when named. So an editor
+// that moves on to new sessions comes back to the memory it started with
+// (docs/benchmarks.md, Stamina), rather than holding 32 histories.
+const MaxIdleSavedSessions = 4
+
 // MaxRunningSessions is how many sessions of a front end's run a prompt
 // at once; a prompt to another waits for one of them to end, among at
 // most MaxWaitingSessions waiting. Sessions in use stay in memory, and
