@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -228,5 +229,13 @@ func TestSessionRunsOnceMoreWhenTheSandboxCannotBeReached(t *testing.T) {
 	}
 	if se.box == first {
 		t.Error("the lost sandbox was not replaced")
+	}
+}
+
+// Outside its sandbox the supervisor would kill every process it may
+// signal at a command's end: it refuses to start.
+func TestSuperviseRefusesToRunOutsideTheSandbox(t *testing.T) {
+	if err := Supervise(t.Context(), strings.NewReader(""), io.Discard); err == nil {
+		t.Fatal("the supervisor ran outside its sandbox")
 	}
 }

@@ -40,6 +40,12 @@ type supervisor struct {
 // own, until in ends (gemini-ls gone or done), then kills what still
 // runs. It returns in's error, nil at its end.
 func Supervise(ctx context.Context, in io.Reader, out io.Writer) error {
+	// It kills every process it may signal when a command ends: only
+	// in the sandbox's pid namespace, whose init is bwrap's, and where it
+	// is the first process, is that its own commands alone.
+	if os.Getpid() != 2 {
+		return errors.New("the sandbox's supervisor runs only as the first process of a bubblewrap sandbox")
+	}
 	closeInherited()
 	sv := &supervisor{out: out, running: map[uint64]int{}}
 	var wg sync.WaitGroup
