@@ -145,10 +145,12 @@ func (se *Session) start(policy []string, key string, env []string) (*box, error
 		reqW.Close()
 		return nil, fmt.Errorf("making the supervisor's pipe: %w", err)
 	}
-	// The supervisor alone holds capabilities (CAP_SYS_ADMIN, in the
-	// sandbox's user namespace), to give each command a mount namespace
-	// and a /tmp of its own; it drops them for each command.
-	args := slices.Concat(policy[:len(policy)-1], []string{"--cap-add", "CAP_SYS_ADMIN", "--", "/proc/self/fd/3"}, se.supervisor[1:])
+	// The supervisor alone holds capabilities, in the sandbox's user
+	// namespace: CAP_SYS_ADMIN to give each command a mount namespace and
+	// a /tmp of its own, CAP_SETPCAP to empty the command's bounding set
+	// (which uid 0 would otherwise get back at exec); it drops them all
+	// for each command.
+	args := slices.Concat(policy[:len(policy)-1], []string{"--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", "--", "/proc/self/fd/3"}, se.supervisor[1:])
 	cmd := exec.Command("/bin/sh", append([]string{"-c", `exec "$0" --seccomp 4 "$@" 4</proc/self/fd/4`, se.sb.tool}, args...)...)
 	cmd.Env = env
 	cmd.ExtraFiles = []*os.File{exe, se.sb.seccomp}

@@ -239,3 +239,15 @@ func TestSuperviseRefusesToRunOutsideTheSandbox(t *testing.T) {
 		t.Fatal("the supervisor ran outside its sandbox")
 	}
 }
+
+func TestSessionCloseEndsTheSandbox(t *testing.T) {
+	se, root, _ := sessionFor(t)
+	mustSh(t, se, root, `true`)
+	b := se.box
+	se.Close()
+	select {
+	case <-b.done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the sandbox outlived its session")
+	}
+}
