@@ -73,7 +73,9 @@ func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
 	return exit, err
 }
 
-// Close ends the sandbox, killing what runs in it.
+// Close retires the sandbox: it runs no new command, and ends, with its
+// supervisor, once the commands running in it ended (a Run after Close
+// starts a new one).
 func (se *Session) Close() error {
 	se.mu.Lock()
 	defer se.mu.Unlock()
