@@ -251,3 +251,15 @@ func TestSessionCloseEndsTheSandbox(t *testing.T) {
 		t.Fatal("the sandbox outlived its session")
 	}
 }
+
+func TestSessionSeparatesAndKeepsOutput(t *testing.T) {
+	se, root, _ := sessionFor(t)
+	var stdout, stderr bytes.Buffer
+	exit, err := se.Run(t.Context(), Command{Args: []string{"bash", "-c", `head -c 300000 /dev/zero; echo oops >&2; exit 3`}, Dir: root, Stdout: &stdout, Stderr: &stderr})
+	if err != nil || exit.Code != 3 {
+		t.Fatalf("%v %+v", err, exit)
+	}
+	if stdout.Len() != 300000 || stderr.String() != "oops\n" {
+		t.Errorf("stdout %d bytes, stderr %q", stdout.Len(), stderr.String())
+	}
+}
