@@ -263,3 +263,27 @@ func TestSessionSeparatesAndKeepsOutput(t *testing.T) {
 		t.Errorf("stdout %d bytes, stderr %q", stdout.Len(), stderr.String())
 	}
 }
+
+// A context ended before the command runs: the kill reaches the
+// supervisor before the command is entered, and still kills it.
+func TestSessionKillsACommandWhoseContextEndedFirst(t *testing.T) {
+	se, root, _ := sessionFor(t)
+	mustSh(t, se, root, `true`)
+	for range 5 {
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		done := make(chan Exit, 1)
+		go func() {
+			_, exit, _ := sh(t, ctx, se, root, `sleep 100`)
+			done <- exit
+		}()
+		select {
+		case exit := <-done:
+			if exit.Signal != "SIGKILL" {
+				t.Errorf("exit %+v", exit)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a command whose context had ended was not killed")
+		}
+	}
+}

@@ -34,6 +34,8 @@ type supervisor struct {
 	// starting counts the commands between their fork and their entry
 	// in running, which endGroup's kill of everything must spare.
 	starting int
+	// killed are the commands killed before they ran.
+	killed map[uint64]bool
 }
 
 // Supervise is the supervisor's loop: it runs each command in, on its
@@ -47,7 +49,7 @@ func Supervise(ctx context.Context, in io.Reader, out io.Writer) error {
 		return errors.New("the sandbox's supervisor runs only as the first process of a bubblewrap sandbox")
 	}
 	closeInherited()
-	sv := &supervisor{out: out, running: map[uint64]int{}}
+	sv := &supervisor{out: out, running: map[uint64]int{}, killed: map[uint64]bool{}}
 	var wg sync.WaitGroup
 	defer func() {
 		// Nothing outlives the session: every command's group, and
@@ -98,13 +100,17 @@ func (sv *supervisor) send(m message) {
 	_ = writeFrame(sv.out, m)
 }
 
+// kill kills command id's group, or, before it is running, has start
+// kill it. (A kill that comes after its end leaves an entry behind: the
+// host sends one only when a command's context ended first, rarely.)
 func (sv *supervisor) kill(id uint64) {
 	sv.mu.Lock()
-	pgid, ok := sv.running[id]
-	sv.mu.Unlock()
-	if ok {
+	defer sv.mu.Unlock()
+	if pgid, ok := sv.running[id]; ok {
 		_ = unix.Kill(-pgid, unix.SIGKILL)
+		return
 	}
+	sv.killed[id] = true
 }
 
 // run runs one command: in a process group of its own, in its directory,
@@ -130,56 +136,71 @@ func (sv *supervisor) exec(ctx context.Context, m message) (code int, signal str
 	cmd.Dir = m.Dir
 	cmd.Env = append(m.Env, "SANDBOX=gemini-ls-bwrap")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	outR, outW, err := os.Pipe()
+	outputs, err := sv.start(m.ID, cmd)
 	if err != nil {
-		return -1, "", fmt.Errorf("making the command's stdout: %w", err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		outR.Close()
-		outW.Close()
-		return -1, "", fmt.Errorf("making the command's stderr: %w", err)
-	}
-	cmd.Stdout, cmd.Stderr = outW, errW
-	sv.mu.Lock()
-	sv.starting++
-	sv.mu.Unlock()
-	startErr := startPrivately(cmd)
-	outW.Close()
-	errW.Close()
-	sv.mu.Lock()
-	sv.starting--
-	if startErr == nil {
-		sv.running[m.ID] = cmd.Process.Pid
-	}
-	sv.mu.Unlock()
-	if startErr != nil {
-		outR.Close()
-		errR.Close()
-		return -1, "", fmt.Errorf("starting %s: %w", m.Argv[0], startErr)
+		return -1, "", fmt.Errorf("starting %s: %w", m.Argv[0], err)
 	}
 	pgid := cmd.Process.Pid
 	sv.send(message{Op: opStarted, ID: m.ID, Pid: pgid})
 
 	var copies sync.WaitGroup
-	for stream, r := range map[int]*os.File{1: outR, 2: errR} {
-		copies.Add(1)
-		go func() {
-			defer copies.Done()
-			sv.forward(m.ID, stream, r)
-		}()
+	for i, r := range outputs {
+		copies.Go(func() { sv.forward(m.ID, i+1, r) })
 	}
 	state, waitErr := cmd.Process.Wait()
 	sv.endGroup(m.ID, pgid)
 	if !waitedWithin(&copies, outputGrace) {
-		outR.Close()
-		errR.Close()
+		for _, r := range outputs {
+			r.Close()
+		}
 		copies.Wait()
 	}
 	if waitErr != nil {
 		return -1, "", fmt.Errorf("waiting for %s: %w", m.Argv[0], waitErr)
 	}
 	return exitOf(state)
+}
+
+// start starts cmd (startPrivately) with its stdout and stderr on new
+// pipes, whose reading ends it returns, and enters it in running; a kill
+// that came first kills it at once.
+func (sv *supervisor) start(id uint64, cmd *exec.Cmd) ([2]*os.File, error) {
+	var readers, writers [2]*os.File
+	for i := range readers {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(readers[:i], writers[:i])
+			return readers, fmt.Errorf("making its output's pipe: %w", err)
+		}
+		readers[i], writers[i] = r, w
+	}
+	cmd.Stdout, cmd.Stderr = writers[0], writers[1]
+	sv.mu.Lock()
+	sv.starting++
+	sv.mu.Unlock()
+	err := startPrivately(cmd)
+	closeAll(writers[:])
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	sv.starting--
+	if err != nil {
+		closeAll(readers[:])
+		return readers, err
+	}
+	sv.running[id] = cmd.Process.Pid
+	if sv.killed[id] {
+		delete(sv.killed, id)
+		_ = unix.Kill(-cmd.Process.Pid, unix.SIGKILL)
+	}
+	return readers, nil
+}
+
+func closeAll(sets ...[]*os.File) {
+	for _, set := range sets {
+		for _, f := range set {
+			f.Close()
+		}
+	}
 }
 
 // endGroup kills the ended command's group and, when no other command
