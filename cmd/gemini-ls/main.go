@@ -23,6 +23,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
 	"github.com/gemini-ls/gemini-ls/internal/manage"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
 )
 
@@ -89,6 +90,9 @@ func releaseStartUp() { go startup.ReleaseCodePages() }
 
 // run dispatches the subcommand and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == sandbox.SupervisorArg {
+		return superviseSandbox(ctx, stdin, stdout, stderr)
+	}
 	if len(args) == 0 || args[0] == "" || args[0][0] == '-' {
 		// No command: serve, unless asked for help, which then is about
 		// every command rather than serve's flags alone, or for the

@@ -41,6 +41,9 @@
 //     and Note say;
 //   - the network is off unless tools.sandboxNetworkAccess, or
 //     tools.sandbox's networkAccess, turns it on;
+//   - the command has no capability, even where gemini-ls runs as root
+//     (bwrap would keep them all for uid 0, and CAP_SYS_ADMIN unmounts
+//     what is read-only);
 //   - the command gets a pid namespace of its own and dies with gemini-ls.
 //
 // Invariants: a session asked to be sandboxed never runs a command
@@ -75,4 +78,72 @@
 // redaction is on in the sandbox whatever the settings say, and a `true`
 // on Linux with docker installed but no daemon answering uses bubblewrap
 // rather than failing on the first command.
+//
+// # A sandbox paid once per session
+//
+// Session (session_linux.go) is the other way to run a command: one bwrap
+// per session, started at its first command, whose supervisor
+// (supervisor_linux.go) runs each command; the bwrap and the namespaces
+// are paid once, not per command. It is built and tested but not yet
+// what the tools use: Wrap, a bwrap per command, stays their path (and
+// the only one for docker and podman, and for stdio MCP servers, whose
+// SDK takes an exec.Cmd).
+//
+// What is fixed at the sandbox's start is bwrap's arguments but the
+// command's: the namespaces, the network, the writable roots and
+// allowed paths, the hidden secrets, the governing files (made first,
+// then mounted read-only), the masked .env files, the emptied runtime
+// directories, the named sockets and the seccomp filter. Before each
+// command Run computes them as Wrap would now (making a governing file
+// that is missing) and compares them with those the running sandbox was
+// started with: when they differ (roots or settings changed, a .env file
+// or a repository appeared) the command runs in a new sandbox, and the
+// old one, running no new command, ends with its last. No command runs
+// under a stale policy.
+//
+// Each command keeps what a bwrap of its own gave it. The supervisor
+// starts it from a thread of its own, thrown away after, in a new mount
+// namespace where /tmp is a new tmpfs (with what bwrap mounted under
+// /tmp, a root or a home there, bound back with its read-only mounts),
+// without capabilities (bounding, ambient and the rest emptied: the
+// supervisor alone holds CAP_SYS_ADMIN and CAP_SETPCAP, in the sandbox's
+// user namespace, to do this; a command cannot take them, ptrace being
+// refused and another process's memory needing its capabilities), in a
+// process group of its own, in its directory, with its environment
+// (redacted as Wrap's) and stdin empty. When it ends, or when its
+// context does, its group is killed, and, when no other command runs,
+// every process of the sandbox but the supervisor, as the end of a
+// command's pid namespace would: what a command started in the
+// background or under setsid does not reach the next.
+//
+// What differs from a bwrap per command: the pid namespace is the
+// session's, so a command sees the others running beside it (a
+// background one) and, being the same user, may signal them; a process
+// that left its command's group lives on while another command runs,
+// and is killed when none does; Exit.Pid is a pid inside the sandbox.
+//
+// The supervisor is gemini-ls itself, through a hidden subcommand
+// (SupervisorArg): the binary is at hand, of the same version as its
+// host, and its start is paid once per sandbox. It is passed to bwrap
+// open, as fd 3, and run as /proc/self/fd/3, since it may lie where the
+// sandbox hides (under /tmp); it marks every inherited descriptor past
+// stderr close-on-exec. It speaks on its stdin and stdout, two pipes
+// bwrap inherits, in frames of a 4-byte length and a JSON message (run,
+// kill; started, out, exit): no Unix socket, which the seccomp filter
+// refuses, and no descriptor passed: it makes each command's pipes and
+// sends their bytes back in frames. It refuses to run unless it is the
+// first process of a pid namespace under bwrap's init (pid 2), since it
+// kills every process it may signal.
+//
+// When the supervisor or bwrap dies (killed, or killed by a command),
+// the commands in flight end with an error and the next command starts a
+// new sandbox; a command that could not even be written to it never ran
+// and runs once in a new one. The supervisor ends at its stdin's end
+// (Close, or gemini-ls gone), killing what still runs, and bwrap dies
+// with gemini-ls (--die-with-parent).
+//
+// Docker and podman keep a container per command: a container per
+// session with an exec per command would need the same supervisor
+// inside (an exec'd process is not killed with the docker client that
+// started it, nor is its group), which is left for later.
 package sandbox

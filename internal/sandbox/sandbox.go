@@ -218,7 +218,10 @@ func (m mount) volume() (string, bool) {
 
 // bwrapArgs are bwrap's arguments to run inner in dir with env.
 func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
-	args := []string{"--unshare-all", "--new-session", "--die-with-parent"}
+	// No capability, even where gemini-ls runs as root (a container, CI):
+	// bwrap keeps them all for uid 0, and with CAP_SYS_ADMIN a command
+	// could unmount the read-only governing files and write them.
+	args := []string{"--unshare-all", "--new-session", "--die-with-parent", "--cap-drop", "ALL"}
 	if s.cfg.Network {
 		args = append(args, "--share-net")
 	}

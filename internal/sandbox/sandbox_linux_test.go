@@ -327,3 +327,21 @@ func TestContainerProtectsTheProjectsConfigurationAndEnvFiles(t *testing.T) {
 		}
 	}
 }
+
+// A command has no capability, even where gemini-ls runs as root, where
+// bwrap would keep them all: with CAP_SYS_ADMIN a command could unmount a
+// read-only governing file and write it.
+func TestWrapLeavesNoCapabilities(t *testing.T) {
+	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap})
+	if err := os.MkdirAll(filepath.Join(root, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, err := run(t, sb, root, `grep -E '^Cap(Prm|Eff|Bnd|Amb)' /proc/self/status | tr -d '\t'
+umount .git/config 2>/dev/null; { echo x >> .git/config; } 2>/dev/null && echo wrote; true`)
+	if err != nil {
+		t.Fatal(err, out)
+	}
+	if want := "CapPrm:0000000000000000\nCapEff:0000000000000000\nCapBnd:0000000000000000\nCapAmb:0000000000000000\n"; out != want {
+		t.Errorf("a command's capabilities: %q, want %q", out, want)
+	}
+}

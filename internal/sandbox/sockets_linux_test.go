@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,13 @@ import (
 const probeEnv = "GEMINI_LS_SANDBOX_PROBE"
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == SupervisorArg {
+		if err := Supervise(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv(probeEnv) != "" {
 		os.Exit(probe(os.Args[1:]))
 	}

@@ -1,0 +1,21 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+)
+
+// superviseSandbox is the hidden subcommand (sandbox.SupervisorArg) that
+// gemini-ls runs inside its own persistent bubblewrap sandbox: the binary
+// is at hand, the same version as its host by construction, and needs no
+// install of its own; the protocol is on stdin and stdout.
+func superviseSandbox(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
+	if err := sandbox.Supervise(ctx, stdin, stdout); err != nil {
+		fmt.Fprintln(stderr, "gemini-ls:", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,21 @@
+package sandbox
+
+import "io"
+
+// Command is what Session.Run runs: Args in Dir ("": the current
+// directory) with Env (nil: the process's), without what may hold a
+// secret, its output to Stdout and Stderr (nil: dropped), stdin empty.
+type Command struct {
+	Args           []string
+	Dir            string
+	Env            []string
+	Stdout, Stderr io.Writer
+}
+
+// Exit is how a command ended: Code, or -1 and Signal's name; Pid is its
+// process group inside the sandbox.
+type Exit struct {
+	Pid    int
+	Code   int
+	Signal string
+}

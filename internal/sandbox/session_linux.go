@@ -1,0 +1,348 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Session is a persistent bubblewrap sandbox: one bwrap, started on the
+// first command, whose supervisor runs every command of the session
+// (doc.go, "A sandbox paid once per session").
+type Session struct {
+	sb *Sandbox
+	// supervisor is the program that answers SupervisorArg and its
+	// arguments: gemini-ls itself, or a test binary.
+	supervisor []string
+
+	mu  sync.Mutex
+	box *box
+}
+
+// NewSession is a persistent sandbox of sb's policy whose supervisor is
+// the program supervisor names with its arguments. Only bubblewrap has
+// one; the containers keep a container per command.
+func (s *Sandbox) NewSession(supervisor ...string) (*Session, error) {
+	if s == nil || s.cfg.Command != Bubblewrap {
+		return nil, errors.New("a persistent sandbox needs bubblewrap")
+	}
+	if len(supervisor) == 0 {
+		return nil, errors.New("a persistent sandbox needs its supervisor")
+	}
+	return &Session{sb: s, supervisor: supervisor}, nil
+}
+
+// Run runs c in the session's sandbox until it ends, or until ctx does,
+// which kills its process group. The sandbox is started, or restarted
+// when it died or when the policy it was started with differs from the
+// one Wrap would build now (roots, settings, a governing file since).
+func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
+	if len(c.Args) == 0 {
+		return Exit{}, errors.New("running nothing in the sandbox")
+	}
+	dir := c.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return Exit{}, fmt.Errorf("sandboxing %s: %w", c.Args[0], err)
+		}
+		dir = wd
+	}
+	env := se.sb.environ(c.Env)
+	b, err := se.boxFor(env)
+	if err != nil {
+		return Exit{}, fmt.Errorf("sandboxing %s: %w", c.Args[0], err)
+	}
+	exit, err := b.run(ctx, message{Op: opRun, Argv: c.Args, Env: env, Dir: dir}, c.Stdout, c.Stderr)
+	if errors.Is(err, errNotDelivered) {
+		// The sandbox had died unnoticed: the command never reached it,
+		// so it runs once in a new one.
+		se.discard(b)
+		if b, err = se.boxFor(env); err != nil {
+			return Exit{}, fmt.Errorf("sandboxing %s: %w", c.Args[0], err)
+		}
+		exit, err = b.run(ctx, message{Op: opRun, Argv: c.Args, Env: env, Dir: dir}, c.Stdout, c.Stderr)
+	}
+	return exit, err
+}
+
+// Close retires the sandbox: it runs no new command, and ends, with its
+// supervisor, once the commands running in it ended (a Run after Close
+// starts a new one).
+func (se *Session) Close() error {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	if se.box != nil {
+		se.box.retire()
+		se.box = nil
+	}
+	return nil
+}
+
+// discard drops b, which could not be written to, from the session.
+func (se *Session) discard(b *box) {
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	if se.box == b {
+		se.box = nil
+	}
+	b.retire()
+}
+
+// policy is what a sandbox is fixed to at its start: bwrap's arguments
+// but the command's, computed as Wrap computes them (the governing files
+// made if missing).
+func (s *Sandbox) policy(env []string) ([]string, error) {
+	return s.bwrapArgs("/", env, nil)
+}
+
+// boxFor is a running sandbox of the policy of now, started if needed;
+// one of another policy is retired (it ends with its last command).
+func (se *Session) boxFor(env []string) (*box, error) {
+	args, err := se.sb.policy(env)
+	if err != nil {
+		return nil, err
+	}
+	key := strings.Join(args, "\x00")
+	se.mu.Lock()
+	defer se.mu.Unlock()
+	if b := se.box; b != nil && b.key == key && !b.ended() {
+		return b, nil
+	}
+	if se.box != nil {
+		se.box.retire()
+		se.box = nil
+	}
+	b, err := se.start(args, key, env)
+	if err != nil {
+		return nil, err
+	}
+	se.box = b
+	return b, nil
+}
+
+// start starts bwrap with policy's mounts and the supervisor inside. The
+// supervisor's executable is passed open, as fd 3, and run from there,
+// since it may lie where the sandbox hides (a test binary under /tmp).
+func (se *Session) start(policy []string, key string, env []string) (*box, error) {
+	exe, err := os.Open(se.supervisor[0])
+	if err != nil {
+		return nil, fmt.Errorf("opening the sandbox's supervisor: %w", err)
+	}
+	defer exe.Close()
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("making the supervisor's pipe: %w", err)
+	}
+	respR, respW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, fmt.Errorf("making the supervisor's pipe: %w", err)
+	}
+	// The supervisor alone holds capabilities, in the sandbox's user
+	// namespace: CAP_SYS_ADMIN to give each command a mount namespace and
+	// a /tmp of its own, CAP_SETPCAP to empty the command's bounding set
+	// (which uid 0 would otherwise get back at exec); it drops them all
+	// for each command.
+	args := slices.Concat(policy[:len(policy)-1], []string{"--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", "--", "/proc/self/fd/3"}, se.supervisor[1:])
+	cmd := exec.Command("/bin/sh", append([]string{"-c", `exec "$0" --seccomp 4 "$@" 4</proc/self/fd/4`, se.sb.tool}, args...)...)
+	cmd.Env = env
+	cmd.ExtraFiles = []*os.File{exe, se.sb.seccomp}
+	cmd.Stdin, cmd.Stdout = reqR, respW
+	b := &box{key: key, cmd: cmd, req: reqW, calls: map[uint64]*call{}, done: make(chan struct{})}
+	cmd.Stderr = &b.stderr
+	err = cmd.Start()
+	reqR.Close()
+	respW.Close()
+	if err != nil {
+		reqW.Close()
+		respR.Close()
+		return nil, fmt.Errorf("starting the sandbox: %w", err)
+	}
+	go b.read(respR)
+	return b, nil
+}
+
+// errNotDelivered is a command that never reached the supervisor.
+var errNotDelivered = errors.New("the sandbox had ended")
+
+// box is one running bwrap and its supervisor.
+type box struct {
+	key    string
+	cmd    *exec.Cmd
+	stderr lockedBuffer
+
+	wmu sync.Mutex // one frame at a time on req
+	req io.WriteCloser
+
+	mu      sync.Mutex
+	calls   map[uint64]*call
+	next    uint64
+	retired bool
+	err     error         // why it ended
+	done    chan struct{} // closed when it ended
+}
+
+// call is one command in flight.
+type call struct {
+	stdout, stderr io.Writer
+	pid            int
+	end            chan message
+}
+
+func (b *box) ended() bool {
+	select {
+	case <-b.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// run sends m and waits for its command's end, killing its group when
+// ctx ends first.
+func (b *box) run(ctx context.Context, m message, stdout, stderr io.Writer) (Exit, error) {
+	c := &call{stdout: orDiscard(stdout), stderr: orDiscard(stderr), end: make(chan message, 1)}
+	b.mu.Lock()
+	if b.err != nil {
+		b.mu.Unlock()
+		return Exit{}, errNotDelivered
+	}
+	b.next++
+	m.ID = b.next
+	b.calls[m.ID] = c
+	b.mu.Unlock()
+	if err := b.send(m); err != nil {
+		b.forget(m.ID)
+		return Exit{}, errNotDelivered
+	}
+	select {
+	case end := <-c.end:
+		return b.exit(c, end)
+	case <-ctx.Done():
+		// Its end comes once the group is killed (or the sandbox ended).
+		_ = b.send(message{Op: opKill, ID: m.ID})
+		return b.exit(c, <-c.end)
+	}
+}
+
+func (b *box) exit(c *call, end message) (Exit, error) {
+	exit := Exit{Pid: c.pid, Code: end.Code, Signal: end.Signal}
+	if end.Err != "" {
+		return exit, fmt.Errorf("running in the sandbox: %s", end.Err)
+	}
+	return exit, nil
+}
+
+func (b *box) send(m message) error {
+	b.wmu.Lock()
+	defer b.wmu.Unlock()
+	return writeFrame(b.req, m)
+}
+
+// forget drops a call and, when the box is retired and idle, ends it.
+func (b *box) forget(id uint64) {
+	b.mu.Lock()
+	delete(b.calls, id)
+	idle := b.retired && len(b.calls) == 0
+	b.mu.Unlock()
+	if idle {
+		b.req.Close()
+	}
+}
+
+// retire ends the box once its last command ended: it runs no new one.
+func (b *box) retire() {
+	b.mu.Lock()
+	b.retired = true
+	idle := len(b.calls) == 0
+	b.mu.Unlock()
+	if idle {
+		// The supervisor ends at its stdin's end, and bwrap with it.
+		b.req.Close()
+	}
+}
+
+// read hands the supervisor's frames to their calls until it ends, then
+// ends every call still in flight.
+func (b *box) read(resp io.ReadCloser) {
+	defer resp.Close()
+	var err error
+	for {
+		var m message
+		if m, err = readFrame(resp); err != nil {
+			break
+		}
+		b.deliver(m)
+	}
+	waitErr := b.cmd.Wait()
+	b.req.Close()
+	b.mu.Lock()
+	b.err = fmt.Errorf("the sandbox ended (%v): %s", waitErr, strings.TrimSpace(b.stderr.String()))
+	close(b.done) // with err, so that no command is sent to it any more
+	calls := b.calls
+	b.calls = map[uint64]*call{}
+	b.mu.Unlock()
+	for _, c := range calls {
+		c.end <- message{Op: opExit, Code: -1, Err: b.err.Error()}
+	}
+}
+
+func (b *box) deliver(m message) {
+	b.mu.Lock()
+	c, ok := b.calls[m.ID]
+	b.mu.Unlock()
+	if !ok {
+		return
+	}
+	switch m.Op {
+	case opStarted:
+		c.pid = m.Pid
+	case opOut:
+		w := c.stdout
+		if m.Stream == 2 {
+			w = c.stderr
+		}
+		// A writer that fails loses that output; the command goes on.
+		_, _ = w.Write(m.Data)
+	case opExit:
+		b.forget(m.ID)
+		c.end <- m
+	}
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
+
+// lockedBuffer is bwrap's stderr, kept for the error when it ends.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.buf.Len() < 4096 {
+		l.buf.Write(p)
+	}
+	return len(p), nil
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}

@@ -1,0 +1,412 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// outputGrace is how long a command's output is awaited once its process
+// group is killed: only a process that left the group (setsid) can still
+// hold it open.
+const outputGrace = 2 * time.Second
+
+// supervisor runs commands inside the sandbox for the frames it reads.
+type supervisor struct {
+	out io.Writer
+	wmu sync.Mutex // one frame at a time on out
+
+	mu      sync.Mutex
+	running map[uint64]int // command id → process group
+	// starting counts the commands between their fork and their entry
+	// in running, which endGroup's kill of everything must spare.
+	starting int
+	// killed are the commands killed before they ran.
+	killed map[uint64]bool
+}
+
+// Supervise is the supervisor's loop: it runs each command in, on its
+// own, until in ends (gemini-ls gone or done), then kills what still
+// runs. It returns in's error, nil at its end.
+func Supervise(ctx context.Context, in io.Reader, out io.Writer) error {
+	// It kills every process it may signal when a command ends: only
+	// in the sandbox's pid namespace, whose init is bwrap's, and where it
+	// is the first process, is that its own commands alone.
+	if os.Getpid() != 2 {
+		return errors.New("the sandbox's supervisor runs only as the first process of a bubblewrap sandbox")
+	}
+	closeInherited()
+	sv := &supervisor{out: out, running: map[uint64]int{}, killed: map[uint64]bool{}}
+	var wg sync.WaitGroup
+	defer func() {
+		// Nothing outlives the session: every command's group, and
+		// whatever left its group, dies.
+		_ = unix.Kill(-1, unix.SIGKILL)
+		wg.Wait()
+	}()
+	for {
+		m, err := readFrame(in)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("supervising: %w", err)
+		}
+		switch m.Op {
+		case opRun:
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sv.run(ctx, m)
+			}()
+		case opKill:
+			sv.kill(m.ID)
+		}
+	}
+}
+
+// closeInherited marks every descriptor past stderr close-on-exec: bwrap
+// hands the supervisor its executable and the seccomp filter, and
+// commands get neither.
+func closeInherited() {
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
+}
+
+func (sv *supervisor) send(m message) {
+	sv.wmu.Lock()
+	defer sv.wmu.Unlock()
+	// gemini-ls gone: Supervise ends on its stdin's end.
+	_ = writeFrame(sv.out, m)
+}
+
+// kill kills command id's group, or, before it is running, has start
+// kill it. (A kill that comes after its end leaves an entry behind: the
+// host sends one only when a command's context ended first, rarely.)
+func (sv *supervisor) kill(id uint64) {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	if pgid, ok := sv.running[id]; ok {
+		_ = unix.Kill(-pgid, unix.SIGKILL)
+		return
+	}
+	sv.killed[id] = true
+}
+
+// run runs one command: in a process group of its own, in its directory,
+// with its environment, a /tmp of its own and no capability, stdin empty,
+// its output sent back as it comes; when it ends its group is killed, as
+// a per-command sandbox's pid namespace would be.
+func (sv *supervisor) run(ctx context.Context, m message) {
+	code, signal, err := sv.exec(ctx, m)
+	end := message{Op: opExit, ID: m.ID, Code: code, Signal: signal}
+	if err != nil {
+		end.Err = err.Error()
+	}
+	sv.send(end)
+}
+
+// exec starts m's command and waits for it and its output.
+func (sv *supervisor) exec(ctx context.Context, m message) (code int, signal string, err error) {
+	if len(m.Argv) == 0 {
+		return -1, "", errors.New("no command")
+	}
+	cmd := exec.CommandContext(ctx, m.Argv[0], m.Argv[1:]...)
+	cmd.Args = m.Argv
+	cmd.Dir = m.Dir
+	cmd.Env = append(m.Env, "SANDBOX=gemini-ls-bwrap")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	outputs, err := sv.start(m.ID, cmd)
+	if err != nil {
+		return -1, "", fmt.Errorf("starting %s: %w", m.Argv[0], err)
+	}
+	pgid := cmd.Process.Pid
+	sv.send(message{Op: opStarted, ID: m.ID, Pid: pgid})
+
+	var copies sync.WaitGroup
+	for i, r := range outputs {
+		copies.Go(func() { sv.forward(m.ID, i+1, r) })
+	}
+	state, waitErr := cmd.Process.Wait()
+	sv.endGroup(m.ID, pgid)
+	if !waitedWithin(&copies, outputGrace) {
+		for _, r := range outputs {
+			r.Close()
+		}
+		copies.Wait()
+	}
+	if waitErr != nil {
+		return -1, "", fmt.Errorf("waiting for %s: %w", m.Argv[0], waitErr)
+	}
+	return exitOf(state)
+}
+
+// start starts cmd (startPrivately) with its stdout and stderr on new
+// pipes, whose reading ends it returns, and enters it in running; a kill
+// that came first kills it at once.
+func (sv *supervisor) start(id uint64, cmd *exec.Cmd) ([2]*os.File, error) {
+	var readers, writers [2]*os.File
+	for i := range readers {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(readers[:i], writers[:i])
+			return readers, fmt.Errorf("making its output's pipe: %w", err)
+		}
+		readers[i], writers[i] = r, w
+	}
+	cmd.Stdout, cmd.Stderr = writers[0], writers[1]
+	sv.mu.Lock()
+	sv.starting++
+	sv.mu.Unlock()
+	err := startPrivately(cmd)
+	closeAll(writers[:])
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	sv.starting--
+	if err != nil {
+		closeAll(readers[:])
+		return readers, err
+	}
+	sv.running[id] = cmd.Process.Pid
+	if sv.killed[id] {
+		delete(sv.killed, id)
+		_ = unix.Kill(-cmd.Process.Pid, unix.SIGKILL)
+	}
+	return readers, nil
+}
+
+func closeAll(sets ...[]*os.File) {
+	for _, set := range sets {
+		for _, f := range set {
+			f.Close()
+		}
+	}
+}
+
+// endGroup kills the ended command's group and, when no other command
+// runs, every process of the sandbox but the supervisor: what a command
+// left behind, even outside its group, does not reach the next.
+func (sv *supervisor) endGroup(id uint64, pgid int) {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	delete(sv.running, id)
+	_ = unix.Kill(-pgid, unix.SIGKILL)
+	if len(sv.running) == 0 && sv.starting == 0 {
+		_ = unix.Kill(-1, unix.SIGKILL)
+	}
+}
+
+// forward sends what r yields as out frames of stream until its end.
+func (sv *supervisor) forward(id uint64, stream int, r *os.File) {
+	defer r.Close()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			sv.send(message{Op: opOut, ID: id, Stream: stream, Data: buf[:n]})
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func waitedWithin(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// exitOf is how a process ended: its code, or -1 and the signal's name.
+func exitOf(state *os.ProcessState) (int, string, error) {
+	if ws, ok := state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -1, unix.SignalName(ws.Signal()), nil
+	}
+	return state.ExitCode(), "", nil
+}
+
+// startPrivately starts cmd from a thread of its own, thrown away after:
+// in a mount namespace of its own where /tmp is a new tmpfs (the command's
+// private /tmp, as bwrap's --tmpfs /tmp gives a sandbox per command), and
+// without the capabilities the supervisor holds for that (bwrap's
+// --cap-add), so that the command has none, as under bwrap per command:
+// it could otherwise undo the sandbox's read-only mounts. Namespaces and
+// capabilities are a thread's own in Linux, and a child inherits its
+// forking thread's.
+func startPrivately(cmd *exec.Cmd) error {
+	errc := make(chan error, 1)
+	go func() {
+		// Never unlocked: the thread ends with the goroutine.
+		runtime.LockOSThread()
+		errc <- startOnThisThread(cmd)
+	}()
+	return <-errc
+}
+
+func startOnThisThread(cmd *exec.Cmd) error {
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		return fmt.Errorf("making the command's mount namespace: %w", err)
+	}
+	// Private, so that its /tmp does not reach the supervisor's.
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("making the command's mounts private: %w", err)
+	}
+	if err := freshTmp(); err != nil {
+		return err
+	}
+	if err := dropCapabilities(); err != nil {
+		return err
+	}
+	return cmd.Start()
+}
+
+// dropCapabilities empties this thread's bounding, ambient, inheritable,
+// permitted and effective sets.
+func dropCapabilities() error {
+	for c := 0; c <= unix.CAP_LAST_CAP; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
+			return fmt.Errorf("dropping capability %d from the bounding set: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("clearing the ambient capabilities: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var none [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &none[0]); err != nil {
+		return fmt.Errorf("dropping the capabilities: %w", err)
+	}
+	return nil
+}
+
+// freshTmp mounts a new tmpfs over /tmp and puts back over it what bwrap
+// mounted under /tmp (a workspace root there, a home there and its
+// hidden secrets), as bwrap's --tmpfs /tmp comes before those mounts.
+func freshTmp() error {
+	carried, err := mountsUnder("/tmp")
+	if err != nil {
+		return err
+	}
+	var held []*os.File
+	defer func() {
+		for _, f := range held {
+			f.Close()
+		}
+	}()
+	for _, p := range carried {
+		// Held by a descriptor: the new /tmp hides its path.
+		f, err := os.OpenFile(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return fmt.Errorf("keeping %s for the command's /tmp: %w", p, err)
+		}
+		held = append(held, f)
+	}
+	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
+		return fmt.Errorf("mounting the command's /tmp: %w", err)
+	}
+	for i, p := range carried {
+		if err := remount(held[i], p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// remount binds what f holds, with the mounts beneath it and their
+// flags (read-only ones stay so), at p, made first as the mount point.
+func remount(f *os.File, p string) error {
+	info, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("putting %s back: %w", p, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("putting %s back: %w", p, err)
+	}
+	if info.IsDir() {
+		err = os.Mkdir(p, 0o755)
+	} else {
+		err = os.WriteFile(p, nil, 0o644)
+	}
+	if err != nil && !errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("putting %s back: %w", p, err)
+	}
+	src := "/proc/thread-self/fd/" + strconv.Itoa(int(f.Fd()))
+	if err := unix.Mount(src, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+		return fmt.Errorf("putting %s back: %w", p, err)
+	}
+	return nil
+}
+
+// mountsUnder are the mount points strictly under dir, outermost only
+// (a recursive bind carries the rest), shallowest first.
+func mountsUnder(dir string) ([]string, error) {
+	data, err := os.ReadFile("/proc/thread-self/mountinfo")
+	if err != nil {
+		return nil, fmt.Errorf("reading the sandbox's mounts: %w", err)
+	}
+	var all []string
+	for line := range strings.Lines(string(data)) {
+		fields := strings.Fields(line)
+		if len(fields) < 5 {
+			continue
+		}
+		if p := unescapeMountPath(fields[4]); strings.HasPrefix(p, dir+"/") && !slices.Contains(all, p) {
+			all = append(all, p)
+		}
+	}
+	slices.SortFunc(all, func(a, b string) int { return len(a) - len(b) })
+	var out []string
+	for _, p := range all {
+		if !slices.ContainsFunc(out, func(q string) bool { return strings.HasPrefix(p, q+"/") }) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// unescapeMountPath undoes mountinfo's octal escapes (\040 a space).
+func unescapeMountPath(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
