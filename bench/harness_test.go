@@ -41,46 +41,60 @@ type timedModel struct {
 	// URL is the timing front's; it shadows the fake's own, which would
 	// bypass the timing.
 	URL string
-
-	mu       sync.Mutex
-	spent    time.Duration
-	calls    int
-	answered chan struct{} // closed and replaced after each answer
+	answerClock
 }
 
 func newTimedModel(b *testing.B) *timedModel {
 	b.Helper()
-	m := &timedModel{Server: geminitest.NewTestServer(b), answered: make(chan struct{})}
+	m := &timedModel{Server: geminitest.NewTestServer(b)}
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		m.Server.ServeHTTP(w, r)
-		d := time.Since(start)
-		m.mu.Lock()
-		m.spent += d
-		m.calls++
-		close(m.answered)
-		m.answered = make(chan struct{})
-		m.mu.Unlock()
+		m.answered(time.Since(start))
 	}))
 	b.Cleanup(front.Close)
 	m.URL = front.URL
 	return m
 }
 
+// answerClock sums the time a fake model spent answering, and wakes who
+// waits for an answer. The zero value is ready.
+type answerClock struct {
+	mu    sync.Mutex
+	spent time.Duration
+	calls int
+	next  chan struct{} // closed and replaced after each answer
+}
+
+// answered records an answer that took d.
+func (c *answerClock) answered(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.spent += d
+	c.calls++
+	if c.next != nil {
+		close(c.next)
+	}
+	c.next = make(chan struct{})
+}
+
 // Spent is the total time spent answering and the number of requests.
-func (m *timedModel) Spent() (time.Duration, int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.spent, m.calls
+func (c *answerClock) Spent() (time.Duration, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.spent, c.calls
 }
 
 // WaitSpent is Spent once n requests were answered: the handler's last
 // bookkeeping may trail the client's reading of the answer.
-func (m *timedModel) WaitSpent(ctx context.Context, n int) (time.Duration, error) {
+func (c *answerClock) WaitSpent(ctx context.Context, n int) (time.Duration, error) {
 	for {
-		m.mu.Lock()
-		spent, calls, answered := m.spent, m.calls, m.answered
-		m.mu.Unlock()
+		c.mu.Lock()
+		if c.next == nil {
+			c.next = make(chan struct{})
+		}
+		spent, calls, answered := c.spent, c.calls, c.next
+		c.mu.Unlock()
 		if calls >= n {
 			return spent, nil
 		}

@@ -61,7 +61,7 @@ type acpSoak struct {
 // returns its wall time less the fake model's.
 func (s *acpSoak) session(ctx context.Context, i int) (time.Duration, error) {
 	s.model.push(soakTurn(i)...)
-	spentBefore, callsBefore := s.model.count()
+	spentBefore, callsBefore := s.model.Spent()
 	start := time.Now()
 	res, err := s.client.Conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: s.root, McpServers: []sdk.McpServer{}})
 	if err != nil {
@@ -82,7 +82,7 @@ func (s *acpSoak) session(ctx context.Context, i int) (time.Duration, error) {
 	if left := s.model.remaining(); left != 0 {
 		return 0, fmt.Errorf("session %d ended with %d scripted model turns unused", i, left)
 	}
-	spent, err := s.model.waitSpent(ctx, callsBefore+soakRequests)
+	spent, err := s.model.WaitSpent(ctx, callsBefore+soakRequests)
 	if err != nil {
 		return 0, err
 	}

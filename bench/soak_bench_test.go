@@ -79,16 +79,15 @@ func requireSoak(b *testing.B) {
 type soakModel struct {
 	URL string
 
-	mu       sync.Mutex
-	fake     *geminitest.Server
-	spent    time.Duration
-	calls    int
-	answered chan struct{} // closed and replaced after each answer
+	answerClock
+
+	mu   sync.Mutex // guards fake
+	fake *geminitest.Server
 }
 
 func newSoakModel(b *testing.B) *soakModel {
 	b.Helper()
-	m := &soakModel{answered: make(chan struct{})}
+	m := &soakModel{}
 	if err := m.replace(); err != nil {
 		b.Fatal(err)
 	}
@@ -110,13 +109,7 @@ func (m *soakModel) serve(w http.ResponseWriter, r *http.Request) {
 	m.mu.Unlock()
 	start := time.Now()
 	fake.ServeHTTP(w, r)
-	d := time.Since(start)
-	m.mu.Lock()
-	m.spent += d
-	m.calls++
-	close(m.answered)
-	m.answered = make(chan struct{})
-	m.mu.Unlock()
+	m.answered(time.Since(start))
 }
 
 // replace starts a new fake and closes the old one, failing if the old
@@ -150,30 +143,6 @@ func (m *soakModel) remaining() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.fake.Remaining()
-}
-
-func (m *soakModel) count() (time.Duration, int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.spent, m.calls
-}
-
-// waitSpent is the time spent answering once n requests were answered in
-// all: the handler's last bookkeeping may trail the client's reading.
-func (m *soakModel) waitSpent(ctx context.Context, n int) (time.Duration, error) {
-	for {
-		m.mu.Lock()
-		spent, calls, answered := m.spent, m.calls, m.answered
-		m.mu.Unlock()
-		if calls >= n {
-			return spent, nil
-		}
-		select {
-		case <-answered:
-		case <-ctx.Done():
-			return 0, fmt.Errorf("waiting for the fake model's answer %d of %d: %w", calls+1, n, ctx.Err())
-		}
-	}
 }
 
 // soakTurn is the model's side of prompt i: two tool calls, each in an
@@ -304,7 +273,7 @@ func startLSPSoak(ctx context.Context, b *testing.B, model *soakModel, root stri
 // less the fake model's.
 func (s lspEditor) prompt(ctx context.Context, i int, session string) (string, time.Duration, error) {
 	s.model.push(soakTurn(i)...)
-	spentBefore, callsBefore := s.model.count()
+	spentBefore, callsBefore := s.model.Spent()
 	updatesBefore := len(s.client.Messages("gemini/update"))
 	start := time.Now()
 	var res promptResult
@@ -322,11 +291,11 @@ func (s lspEditor) prompt(ctx context.Context, i int, session string) (string, t
 	if left := s.model.remaining(); left != 0 {
 		return "", 0, fmt.Errorf("prompt %d ended with %d scripted model turns unused", i, left)
 	}
-	spent, err := s.model.waitSpent(ctx, callsBefore+soakRequests)
+	spent, err := s.model.WaitSpent(ctx, callsBefore+soakRequests)
 	if err != nil {
 		return "", 0, err
 	}
-	if _, calls := s.model.count(); calls != callsBefore+soakRequests {
+	if _, calls := s.model.Spent(); calls != callsBefore+soakRequests {
 		return "", 0, fmt.Errorf("prompt %d: the model answered %d requests, want %d", i, calls-callsBefore, soakRequests)
 	}
 	if err := toolsRanOK(s.client.Messages("gemini/update")[updatesBefore:], 2); err != nil {
