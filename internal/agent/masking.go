@@ -56,6 +56,8 @@ type masker struct {
 	// encoding every earlier one again before each request made a
 	// prompt's scans grow with the square of its calls.
 	tokens map[*genai.FunctionResponse]int
+	// spare is the map the next scan fills, kept from the scan before.
+	spare map[*genai.FunctionResponse]int
 	// save writes a masked output whole and returns the file's path.
 	save func(name, callID, text string) (string, error)
 }
@@ -112,9 +114,13 @@ func (m *masker) withDone(contents []*genai.Content) []*genai.Content {
 func (m *masker) prunables(contents []*genai.Content) ([]prunable, int) {
 	var found []prunable
 	protected, total := 0, 0
-	seen := make(map[*genai.FunctionResponse]int, len(m.tokens)+1)
+	seen := m.spare
+	if seen == nil {
+		seen = map[*genai.FunctionResponse]int{}
+	}
+	clear(seen)
 	// Those of responses no longer sent are dropped.
-	defer func() { m.tokens = seen }()
+	defer func() { m.tokens, m.spare = seen, m.tokens }()
 	for i := len(contents) - 2; i >= 0; i-- { // the latest turn is kept
 		parts := contents[i].Parts
 		for j := len(parts) - 1; j >= 0; j-- {

@@ -9,8 +9,8 @@ import (
 )
 
 // The scan before each request encodes a tool output once, the first time
-// it sees it, not again before every later request of the session; the
-// estimate is the same.
+// it sees it, not again before every later request of the session, and
+// allocates nothing for outputs it saw before; the estimate is the same.
 func TestMaskScanEncodesEachOutputOnce(t *testing.T) {
 	var contents []*genai.Content
 	for i := range 20 {
@@ -26,8 +26,8 @@ func TestMaskScanEncodesEachOutputOnce(t *testing.T) {
 			t.Fatalf("a second scan found %d outputs, %d tokens; the first %d, %d", len(again), againTotal, len(found), total)
 		}
 	})
-	if allocs > 5 {
-		t.Errorf("a scan of 20 outputs seen before made %.0f allocations, want at most 5", allocs)
+	if allocs > 0 {
+		t.Errorf("a scan of 20 outputs seen before made %.0f allocations, want none", allocs)
 	}
 	if want := (len("grep_search") + len(`{"output":"`) + 6000 + 1000 + len(`"}`)) / 4; m.tokens[contents[0].Parts[0].FunctionResponse] != want {
 		t.Errorf("estimated %d tokens, want %d", m.tokens[contents[0].Parts[0].FunctionResponse], want)
