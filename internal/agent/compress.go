@@ -143,19 +143,27 @@ func (c *compressor) due() (history []*genai.Content, before int32, due bool) {
 	if c.chat.compressionFailed {
 		return nil, 0, false
 	}
+	before = c.chat.promptTokens
+	if before != 0 && !c.over(before) {
+		return nil, 0, false // asked before every request: the history is not copied
+	}
 	history = c.chat.contents()
 	if len(history) == 0 {
 		return nil, 0, false
 	}
-	before = c.chat.promptTokens
 	if before == 0 {
 		// No response counted it yet (a resumed session).
 		before = estimateTokens(history)
 	}
-	if float64(before) < c.threshold*float64(c.tokenLimit(c.turnModel())) {
+	if !c.over(before) {
 		return nil, 0, false
 	}
 	return history, before, true
+}
+
+// over says whether a history of tokens passed the threshold.
+func (c *compressor) over(tokens int32) bool {
+	return float64(tokens) >= c.threshold*float64(c.tokenLimit(c.turnModel()))
 }
 
 // compress summarises history, before tokens long, logging a failure;

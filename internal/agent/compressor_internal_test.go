@@ -112,3 +112,23 @@ func TestCompressorOnItsOwn(t *testing.T) {
 		t.Error("due again after a summary that would not be smaller")
 	}
 }
+
+// Asking whether compression is due, before every request, copies no
+// history while the last prompt's tokens are under the threshold; over
+// it, or uncounted, the history is read as before.
+func TestCompressionDueWithoutCopyingTheHistory(t *testing.T) {
+	c := exchanges(50)
+	comp := newTestCompressor(c, &summaryGenerator{}, &compressionRecorder{})
+	c.promptTokens = 100 // of 1000, threshold 0.5
+	if allocs := testing.AllocsPerRun(10, func() {
+		if _, _, due := comp.due(); due {
+			t.Fatal("due under the threshold")
+		}
+	}); allocs != 0 {
+		t.Errorf("asking made %.0f allocations, want none", allocs)
+	}
+	c.promptTokens = 600
+	if history, before, due := comp.due(); !due || before != 600 || len(history) != 100 {
+		t.Errorf("over the threshold: due %v, %d tokens, %d contents; want due, 600, 100", due, before, len(history))
+	}
+}

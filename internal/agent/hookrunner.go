@@ -39,8 +39,26 @@ type hookRunner struct {
 	activeModel func() string
 }
 
-// hooks is the turn's hookRunner.
+// hooks is the turn's hookRunner, kept: every call and model request of
+// the turn asks for it, and each would otherwise allocate it and its
+// closures anew. Calls running at once may each make one the first time;
+// any of them does.
 func (t *turn) hooks() *hookRunner {
+	if h := t.hookRunner.Load(); h != nil {
+		return h
+	}
+	h := t.newHookRunner()
+	t.hookRunner.Store(h)
+	return h
+}
+
+// setContext has the turn run under ctx from now on, its hooks too.
+func (t *turn) setContext(ctx context.Context) {
+	t.ctx = ctx
+	t.hookRunner.Store(nil) // it holds the context before
+}
+
+func (t *turn) newHookRunner() *hookRunner {
 	s, a := t.s, t.s.agent
 	return &hookRunner{
 		ctx:       t.ctx,
@@ -93,7 +111,10 @@ type hookedCall struct {
 // hooks' tool_input.
 func (h *hookRunner) beforeTool(called string, tool tools.Tool, call tools.Call, args map[string]any) (hookedCall, tools.Result, bool) {
 	hooked := hookedCall{call: call, args: argsOrEmpty(args)}
-	out := h.fire(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args))
+	var out HookOutcome // none when no hook runs: their input is not made
+	if h.handles(HookBeforeTool) {
+		out = h.fire(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args))
+	}
 	switch {
 	case h.ctx.Err() != nil:
 		return hooked, tools.Result{Error: cancelledMessage, Status: dialog.StatusCancelled}, false
@@ -152,6 +173,9 @@ func hookedArgs(args, changed map[string]any) map[string]any {
 // afterTool runs the AfterTool hooks on the result of a call of tool
 // that ran with args, and returns the result the model is told.
 func (h *hookRunner) afterTool(tool tools.Tool, args map[string]any, res tools.Result) tools.Result {
+	if !h.handles(HookAfterTool) {
+		return res
+	}
 	response := map[string]any{"llmContent": res.Output, "returnDisplay": res.Display}
 	if res.Error != "" {
 		response["llmContent"] = res.Error

@@ -17,7 +17,8 @@ func TestHookRunnerOnItsOwn(t *testing.T) {
 	var stopped string
 	outcomes := map[string]HookOutcome{}
 	h := &hookRunner{
-		ctx: context.Background(),
+		ctx:   context.Background(),
+		hooks: toolEventHooks{},
 		fireQuiet: func(_ context.Context, name, target string, _ map[string]any) HookOutcome {
 			fired = append(fired, name+":"+target)
 			return outcomes[name]
@@ -48,3 +49,44 @@ func TestHookRunnerOnItsOwn(t *testing.T) {
 		t.Error("handles an event with no hooks configured")
 	}
 }
+
+// toolEventHooks handle the tool events and fire nothing themselves
+// (the hookRunner's fireQuiet does).
+type toolEventHooks struct{}
+
+func (toolEventHooks) Handles(name string) bool {
+	return name == HookBeforeTool || name == HookAfterTool
+}
+func (toolEventHooks) Fire(context.Context, HookEvent) HookOutcome { return HookOutcome{} }
+
+// A call whose events no hook handles makes no hook input and fires
+// nothing; the turn makes its hookRunner once, not at each call.
+func TestUnhandledToolEventsFireNothing(t *testing.T) {
+	fired := 0
+	h := &hookRunner{
+		ctx:       context.Background(),
+		hooks:     notificationHooks{},
+		fireQuiet: func(context.Context, string, string, map[string]any) HookOutcome { fired++; return HookOutcome{} },
+	}
+	tool := namedTool("read_thing")
+	if _, _, ok := h.beforeTool("read_thing", tool, nil, nil); !ok {
+		t.Error("the call did not pass BeforeTool, which no hook handles")
+	}
+	if res := h.afterTool(tool, nil, tools.Result{Output: "out"}); res.Output != "out" {
+		t.Errorf("AfterTool, which no hook handles, made the output %q", res.Output)
+	}
+	if fired != 0 {
+		t.Errorf("fired %d events no hook handles", fired)
+	}
+
+	turn := &turn{s: &Session{agent: &Agent{}}, ctx: context.Background()}
+	if turn.hooks() != turn.hooks() {
+		t.Error("the turn made its hookRunner again")
+	}
+}
+
+// notificationHooks handle Notification only.
+type notificationHooks struct{}
+
+func (notificationHooks) Handles(name string) bool                    { return name == HookNotification }
+func (notificationHooks) Fire(context.Context, HookEvent) HookOutcome { return HookOutcome{} }

@@ -104,7 +104,9 @@ type HookToolConfig struct {
 
 func (s *Session) fireHook(ctx context.Context, name, target string, input map[string]any) HookOutcome {
 	h := s.agent.cfg.Hooks
-	if h == nil {
+	if h == nil || !h.Handles(name) {
+		// No hook runs: the event is not made, whose transcript path
+		// a session store finds on disk.
 		return HookOutcome{}
 	}
 	return h.Fire(ctx, HookEvent{Name: name, SessionID: s.id, TranscriptPath: s.agent.transcriptPath(s.id), PlansDir: s.knownPlansDir(), Target: target, Input: input})

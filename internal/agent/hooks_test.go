@@ -262,3 +262,38 @@ func TestToolHooksHearMCPCallsAsGeminiCLI061(t *testing.T) {
 		t.Errorf("the call by the older name was answered %s", toJSON(fr))
 	}
 }
+
+// recordingHooks handle the events named in handled, and record every
+// event they are asked to fire.
+type recordingHooks struct {
+	handled []string
+	mu      sync.Mutex
+	fired   []string
+}
+
+func (h *recordingHooks) Handles(name string) bool { return slices.Contains(h.handled, name) }
+
+func (h *recordingHooks) Fire(_ context.Context, ev agent.HookEvent) agent.HookOutcome {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.fired = append(h.fired, ev.Name)
+	return agent.HookOutcome{}
+}
+
+// Hooks are asked to fire only the events they handle: no event (nor its
+// transcript path, which a store looks up on disk) is made for the others.
+func TestHooksFireOnlyEventsTheyHandle(t *testing.T) {
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call("read_file", map[string]any{"path": "a.txt"})),
+		geminitest.TextTurn("ok"))
+	hooks := &recordingHooks{handled: []string{agent.HookAfterAgent}}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Hooks: hooks})
+	if res, _ := prompt(t, a.NewSession(), "read it"); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	hooks.mu.Lock()
+	defer hooks.mu.Unlock()
+	if !slices.Equal(hooks.fired, []string{agent.HookAfterAgent}) {
+		t.Errorf("fired %v, want only %s", hooks.fired, agent.HookAfterAgent)
+	}
+}

@@ -51,6 +51,13 @@ type prunable struct {
 // and masked the same way in every later request.
 type masker struct {
 	done map[*genai.Part]*genai.Part
+	// tokens are the estimated tokens of each function response the last
+	// scan saw (-1: masked already): a response stays as it was made, and
+	// encoding every earlier one again before each request made a
+	// prompt's scans grow with the square of its calls.
+	tokens map[*genai.FunctionResponse]int
+	// spare is the map the next scan fills, kept from the scan before.
+	spare map[*genai.FunctionResponse]int
 	// save writes a masked output whole and returns the file's path.
 	save func(name, callID, text string) (string, error)
 }
@@ -107,6 +114,13 @@ func (m *masker) withDone(contents []*genai.Content) []*genai.Content {
 func (m *masker) prunables(contents []*genai.Content) ([]prunable, int) {
 	var found []prunable
 	protected, total := 0, 0
+	seen := m.spare
+	if seen == nil {
+		seen = map[*genai.FunctionResponse]int{}
+	}
+	clear(seen)
+	// Those of responses no longer sent are dropped.
+	defer func() { m.tokens, m.spare = seen, m.tokens }()
 	for i := len(contents) - 2; i >= 0; i-- { // the latest turn is kept
 		parts := contents[i].Parts
 		for j := len(parts) - 1; j >= 0; j-- {
@@ -114,11 +128,14 @@ func (m *masker) prunables(contents []*genai.Content) ([]prunable, int) {
 			if fr == nil || !maskable(fr.Name) || fr.Response == nil {
 				continue
 			}
-			compact := encodeJSON(fr.Response, "")
-			if strings.Contains(compact, "<"+maskTag) {
+			tokens, ok := m.tokens[fr]
+			if !ok {
+				tokens = responseTokens(fr)
+			}
+			seen[fr] = tokens
+			if tokens < 0 {
 				continue
 			}
-			tokens := (utf8.RuneCountInString(fr.Name) + utf8.RuneCountInString(compact)) / 4
 			if protected <= maskProtectedTokens {
 				protected += tokens
 				if protected <= maskProtectedTokens {
@@ -130,6 +147,16 @@ func (m *masker) prunables(contents []*genai.Content) ([]prunable, int) {
 		}
 	}
 	return found, total
+}
+
+// responseTokens is 0.61's estimate of fr's tokens, its name's and its
+// compact JSON's characters, 4 a token; -1 when it is masked already.
+func responseTokens(fr *genai.FunctionResponse) int {
+	compact := encodeJSON(fr.Response, "")
+	if strings.Contains(compact, "<"+maskTag) {
+		return -1
+	}
+	return (utf8.RuneCountInString(fr.Name) + utf8.RuneCountInString(compact)) / 4
 }
 
 // masked is part's function response replaced by a preview and where the

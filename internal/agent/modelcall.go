@@ -62,12 +62,18 @@ func (t *turn) request() (req modelRequest, hookReply *genai.GenerateContentResp
 }
 
 // logRequest logs the request of input and records it in the telemetry.
+// The request's text, the input encoded (tool outputs whole), is made
+// only for a log or a telemetry that keeps it.
 func (t *turn) logRequest(req modelRequest, input *genai.Content) error {
-	requestText, err := json.Marshal(input)
-	if err != nil {
-		return fmt.Errorf("encoding the request for the log: %w", err)
+	events := t.events()
+	var requestText []byte
+	if events.keepsRequestText() {
+		var err error
+		if requestText, err = json.Marshal(input); err != nil {
+			return fmt.Errorf("encoding the request for the log: %w", err)
+		}
 	}
-	t.events().request(cmp.Or(req.model, t.model()), string(requestText))
+	events.request(cmp.Or(req.model, t.model()), string(requestText))
 	return nil
 }
 

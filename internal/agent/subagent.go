@@ -427,7 +427,8 @@ func (r *subagentRun) run(ctx context.Context) (terminateMode, string, error) {
 	}
 	runCtx, clock, cancel := deadline(ctx, r.timeout)
 	defer cancel()
-	t.ctx, t.clock = runCtx, clock
+	t.setContext(runCtx)
+	t.clock = clock
 	res := t.run(r.input)
 	if report, done := r.complete.Submitted(); done {
 		return terminateGoal, report, nil
@@ -453,7 +454,8 @@ func (r *subagentRun) run(ctx context.Context) (terminateMode, string, error) {
 	// The grace period is not paused for the user, as 0.61's is not.
 	graceCtx, _, cancelGrace := deadline(ctx, subagentGrace)
 	defer cancelGrace()
-	t.ctx, t.clock = graceCtx, nil
+	t.setContext(graceCtx)
+	t.clock = nil
 	t.s.agent.cfg.MaxTurns = t.s.requests + 1
 	t.run(r.pendingWith(finalWarning(reason)))
 	if report, done := r.complete.Submitted(); done {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"time"
 
+	"go.uber.org/zap/zapcore"
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
@@ -42,6 +43,13 @@ func (t *turn) events() promptEvents {
 
 func (e promptEvents) prompt(text string) {
 	e.rec.UserPrompt(telemetry.UserPrompt{SessionID: e.sessionID, PromptID: e.promptID, Prompt: text})
+}
+
+// keepsRequestText says whether request does anything with its text: the
+// log writes it at debug level only, and telemetry that is off drops it.
+func (e promptEvents) keepsRequestText() bool {
+	_, off := e.rec.(telemetry.Nop)
+	return !off || e.log.log.Core().Enabled(zapcore.DebugLevel)
 }
 
 // request logs a model request to model, and records it.

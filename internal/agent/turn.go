@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/genai"
 
@@ -34,6 +35,9 @@ type turn struct {
 	// requests are the model requests the prompt made, bounded by
 	// MaxPromptTurns: an AfterAgent hook's retries count with the rest.
 	requests int
+	// hookRunner is the turn's hooks (hooks), kept while ctx is the
+	// turn's: whoever changes ctx drops it (a subagent's grace turn).
+	hookRunner atomic.Pointer[hookRunner]
 	// routed is the model an auto routed the prompt to; "" when none.
 	routed string
 	// questions lets one call at a time put a question to the user.

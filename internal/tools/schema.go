@@ -511,8 +511,13 @@ func checkArray(s *jsonschema.Schema, v any, where string) (any, error) {
 
 // propertyNames are the properties of s in the order of P's fields
 // (jsonschema-go's PropertyOrder), which is the order they are checked
-// in; the rest, sorted, after them.
+// in; the rest, sorted, after them. A derived schema's order names them
+// all, and is returned as it is: check reads it for every object of
+// every call. Never change what it returns.
 func propertyNames(s *jsonschema.Schema) []string {
+	if ordersAll(s) {
+		return s.PropertyOrder
+	}
 	names := slices.Clone(s.PropertyOrder)
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 		if !slices.Contains(names, name) {
@@ -544,3 +549,17 @@ func wholeNumber(arg any) (int, bool) {
 
 // orTrue is an optional boolean parameter that defaults to true.
 func orTrue(b *bool) bool { return b == nil || *b }
+
+// ordersAll reports whether s's PropertyOrder names each of its
+// properties, once.
+func ordersAll(s *jsonschema.Schema) bool {
+	if len(s.PropertyOrder) != len(s.Properties) {
+		return false
+	}
+	for i, name := range s.PropertyOrder {
+		if _, ok := s.Properties[name]; !ok || slices.Contains(s.PropertyOrder[:i], name) {
+			return false
+		}
+	}
+	return true
+}

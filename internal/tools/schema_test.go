@@ -190,3 +190,24 @@ func TestJSONValueOfOtherKeywords(t *testing.T) {
 		t.Errorf("jsonValue = %#v, want %#v", got, want)
 	}
 }
+
+// Checking a call's arguments makes no list of the schema's properties:
+// a derived schema's order names them all. A schema whose order does not
+// still has them all checked, the others sorted after it.
+func TestPropertyOrderOfADerivedSchemaIsUsedAsItIs(t *testing.T) {
+	s := enforced(reflect.TypeFor[grepParams]())
+	if allocs := testing.AllocsPerRun(10, func() { propertyNames(s) }); allocs != 0 {
+		t.Errorf("propertyNames of grep_search's schema made %.0f allocations, want none", allocs)
+	}
+	if got := propertyNames(s); !slices.Equal(got, s.PropertyOrder) || len(got) != len(s.Properties) {
+		t.Errorf("propertyNames %v, want the schema's order %v", got, s.PropertyOrder)
+	}
+	partial := &jsonschema.Schema{PropertyOrder: []string{"b"}, Properties: map[string]*jsonschema.Schema{"c": {}, "a": {}, "b": {}}}
+	if got := propertyNames(partial); !slices.Equal(got, []string{"b", "a", "c"}) {
+		t.Errorf("propertyNames %v, want [b a c]", got)
+	}
+	twice := &jsonschema.Schema{PropertyOrder: []string{"a", "a"}, Properties: map[string]*jsonschema.Schema{"a": {}, "b": {}}}
+	if got := propertyNames(twice); !slices.Equal(got, []string{"a", "a", "b"}) {
+		t.Errorf("propertyNames %v, want [a a b]", got)
+	}
+}
