@@ -21,7 +21,9 @@ func TestServeEndsWhenAWriteFails(t *testing.T) {
 	in, client := io.Pipe()
 	t.Cleanup(func() { _ = in.Close() })
 	served := make(chan error, 1)
-	go func() { served <- Serve(context.Background(), in, brokenPipe{}, Options{Getenv: func(string) string { return "" }}) }()
+	go func() {
+		served <- Serve(context.Background(), in, brokenPipe{}, Options{Getenv: func(string) string { return "" }})
+	}()
 	// The request's answer is the write that fails.
 	if _, err := fmt.Fprintln(client, `{"jsonrpc":"2.0","id":1,"method":"gemini/nothing","params":{}}`); err != nil {
 		t.Fatal(err)

@@ -85,7 +85,9 @@ func TestServeEndsWhenAWriteFails(t *testing.T) {
 	in, client := io.Pipe()
 	t.Cleanup(func() { _ = in.Close() })
 	exit := make(chan int, 1)
-	go func() { exit <- lsp.Serve(context.Background(), brokenOutput{in}, lsp.Options{Getenv: func(string) string { return "" }}) }()
+	go func() {
+		exit <- lsp.Serve(context.Background(), brokenOutput{in}, lsp.Options{Getenv: func(string) string { return "" }})
+	}()
 	// The request's answer is the write that fails.
 	body := `{"jsonrpc":"2.0","id":1,"method":"gemini/nothing","params":{}}`
 	if _, err := fmt.Fprintf(client, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
