@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
@@ -129,6 +130,32 @@ func (a *Agent) forget(id string) {
 	}
 }
 
+// forgetConversation tells the generator, when it keeps what it sent of
+// each conversation (auth's encoding cache, by the history's first
+// content), that c's is over, so that it does not keep c's history alive
+// once c left memory. c is idle; a caller holding it for a moment (a
+// history read) is not waited for, and then the cache keeps it until it
+// is full; a.mu is held.
+func (a *Agent) forgetConversation(c *Session) {
+	g, ok := a.cfg.Generator.(interface{ ForgetConversation(*genai.Content) })
+	if !ok {
+		return
+	}
+	select {
+	case c.running <- struct{}{}:
+	default:
+		return
+	}
+	var first *genai.Content
+	if len(c.chat.history) > 0 {
+		first = c.chat.history[0]
+	}
+	<-c.running
+	if first != nil {
+		g.ForgetConversation(first)
+	}
+}
+
 // LiveSessions lists the sessions in memory, in no particular order.
 func (a *Agent) LiveSessions() []dialog.SessionInfo {
 	a.mu.Lock()
@@ -212,6 +239,7 @@ func (a *Agent) droppable(c *Session) bool {
 func (a *Agent) drop(c *Session) {
 	delete(a.sessions, c.id)
 	a.forget(c.id)
+	a.forgetConversation(c)
 	// Nobody could list or read its background processes any more.
 	go c.closeBackground()
 	if !a.persists() {

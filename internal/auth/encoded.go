@@ -303,6 +303,13 @@ func (c *encodingCache) keepHistory(first *genai.Content, history []encodedConte
 	c.histories[first] = history
 }
 
+// forget drops the history of the conversation that begins with first.
+func (c *encodingCache) forget(first *genai.Content) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.histories, first)
+}
+
 // encodeTools is tools as genai encodes them in a request body, nil when
 // one of them holds more than function declarations (or none).
 func (c *encodingCache) encodeTools(tools []*genai.Tool) ([]byte, error) {

@@ -253,3 +253,19 @@ func TestHistoryEncodedOnce(t *testing.T) {
 		t.Errorf("the new content is missing: %s", body)
 	}
 }
+
+// A conversation forgotten (its session left memory) is not kept: the
+// cache holds nothing of it, so a history sent again is encoded anew.
+func TestForgottenConversationIsNotKept(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	_, ours := genaiAndOurs(t, srv)
+	history := append([]*genai.Content{genai.NewContentFromText("Find the TODOs.", genai.RoleUser)}, exchange(1)...)
+	config := &genai.GenerateContentConfig{Temperature: genai.Ptr[float32](0)}
+	send(t, srv, ours, true, history, config)
+	ours.(interface{ ForgetConversation(*genai.Content) }).ForgetConversation(history[0])
+	history[0].Parts[0].Text = "Changed in place."
+	body := string(send(t, srv, ours, true, history, config))
+	if !strings.Contains(body, "Changed in place.") {
+		t.Errorf("the forgotten history was still kept: %s", body)
+	}
+}

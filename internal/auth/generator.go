@@ -105,6 +105,24 @@ func (g *generator) client(ctx context.Context) (ContentGenerator, error) {
 	return backend, nil
 }
 
+// ForgetConversation drops what the backend keeps of the conversation
+// whose history begins with first (its encoded history): the agent tells
+// it when a session leaves memory, so that the cache does not keep the
+// session's history alive after it. A backend not made yet, or busy being
+// made, keeps nothing of it to drop.
+func (g *generator) ForgetConversation(first *genai.Content) {
+	select {
+	case g.creating <- struct{}{}:
+	default:
+		return
+	}
+	backend := g.backend
+	<-g.creating
+	if m, ok := backend.(encodedModels); ok {
+		m.encoded.forget(first)
+	}
+}
+
 // keep holds the backend's transport until Close; one made after Close
 // (a request after it) is let go of at once, and still serves.
 func (g *generator) keep(release func()) {
