@@ -3,6 +3,7 @@ package tools
 import (
 	"os"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,5 +81,23 @@ func TestShellInSessionSharesOneSandbox(t *testing.T) {
 	}
 	if seen[0] == "" || seen[0] != seen[1] {
 		t.Errorf("the two commands ran in pid namespaces %q, want one", seen)
+	}
+}
+
+// What a bwrap of its own cannot show: a command that kills every
+// process it may signal (kill -9 -1) kills the session's supervisor too.
+// Its call fails saying the sandbox ended, and the next command runs in
+// a new sandbox.
+func TestShellInSessionOutlivesACommandKillingItsSandbox(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
+	tw := newTestWorkspace(t, nil)
+	sb := sessionSandbox(t, tw, t.TempDir())
+	call := build(t, tw.tool(ShellName, Options{Shell: ShellOptions{Sandbox: sb}}), map[string]any{"command": "kill -9 -1; echo after"})
+	if _, err := call.Execute(t.Context(), CallInfo{}); err == nil || !strings.Contains(err.Error(), "the sandbox ended") {
+		t.Errorf("a command killing its sandbox: %v, want the sandbox's end", err)
+	}
+	out, _ := shellOutput(t, runShell(t, tw, ShellOptions{Sandbox: sb}, map[string]any{"command": "echo next"}))
+	if !strings.Contains(out, "\nOutput: next\n") || !strings.Contains(out, "\nExit Code: 0\n") {
+		t.Errorf("the next command:\n%s", out)
 	}
 }
