@@ -34,8 +34,8 @@ func sessionSandbox(t *testing.T, tw *testWorkspace, home string) *sandbox.Sandb
 // A command run in the session's persistent sandbox is reported to the
 // model and the user exactly as one run in a bwrap of its own (but its
 // process group's number): output, its limit, exit codes, a signal, the
-// inactivity timeout, what it left in the background and the sandbox's
-// note.
+// inactivity timeout, what it left in the background, its environment,
+// limits and capabilities, and the sandbox's note.
 func TestShellInSessionReportsAsABwrapOfItsOwn(t *testing.T) {
 	sandboxtest.NeedBubblewrap(t)
 	tw := newTestWorkspace(t, map[string]string{"sub/f.txt": ""})
@@ -52,6 +52,7 @@ func TestShellInSessionReportsAsABwrapOfItsOwn(t *testing.T) {
 	}{
 		{command: "echo out; echo err >&2; exit 3"},
 		{command: "ls; pwd"},
+		{command: "env | sort; id; ulimit -a; grep ^Cap /proc/self/status"},
 		{command: "kill -TERM $$"},
 		{command: "head -c 100000 /dev/zero | tr '\\0' a"},
 		{command: "echo owned > ~/owned.txt"},
