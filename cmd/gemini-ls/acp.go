@@ -29,6 +29,8 @@ func serveACP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			Getenv:    os.Getenv,
 			LookupEnv: os.LookupEnv,
 			SignIn:    login.Config{Endpoints: signInEndpoints()},
+
+			SandboxSupervisor: sandboxSupervisor(),
 		}); err != nil {
 			fmt.Fprintf(stderr, "gemini-ls acp: %v\n", err)
 			return 1

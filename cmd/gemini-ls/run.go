@@ -174,6 +174,8 @@ func (f *runFlags) host(log *zap.Logger) *conversation.Host[struct{}] {
 		Version:    version,
 		Logger:     log,
 		Unattended: true,
+
+		SandboxSupervisor: sandboxSupervisor(),
 	})
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 )
@@ -18,4 +19,16 @@ func superviseSandbox(ctx context.Context, stdin io.Reader, stdout, stderr io.Wr
 		return 1
 	}
 	return 0
+}
+
+// sandboxSupervisor is how a bubblewrap sandbox starts its persistent
+// supervisor: this binary and the hidden subcommand. nil when the binary
+// cannot be found again, and each sandboxed command then gets a bwrap of
+// its own, as before.
+func sandboxSupervisor() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return []string{exe, sandbox.SupervisorArg}
 }

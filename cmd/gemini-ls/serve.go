@@ -27,6 +27,8 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 			LookupEnv: os.LookupEnv,
 			SignIn:    login.Config{Endpoints: signInEndpoints()},
 			StartedUp: startup.ReleaseCodePages,
+
+			SandboxSupervisor: sandboxSupervisor(),
 		})
 	})
 }

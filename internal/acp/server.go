@@ -27,6 +27,10 @@ type Options struct {
 	// SignIn configures the sign-in authenticate runs for oauth-personal:
 	// Google's endpoints when zero. Only tests set it.
 	SignIn login.Config
+	// SandboxSupervisor runs a bubblewrap sandbox's persistent
+	// supervisor (setup.Options): gemini-ls and its hidden subcommand;
+	// nil, each sandboxed command gets a bwrap of its own.
+	SandboxSupervisor []string
 }
 
 // server is one client connection; it implements the SDK's Agent.
@@ -108,6 +112,8 @@ func newServer(life context.Context, opts Options) *server {
 		Retry:     opts.Retry,
 		Told:      &s.told,
 		Cancel:    "session/cancel",
+
+		SandboxSupervisor: opts.SandboxSupervisor,
 	})
 	return s
 }

@@ -36,6 +36,8 @@ type Config struct {
 	// Told is shared by every build, so the user is told a thing once
 	// per process however many agents the host builds.
 	Told *Told
+	// SandboxSupervisor is setup.Options'.
+	SandboxSupervisor []string
 }
 
 // Place is where one agent is built and what the front end chose for it:
@@ -196,6 +198,7 @@ func (h *Host[S]) options(place Place) setup.Options {
 		Extensions:         place.Extensions,
 		WithoutCredentials: place.WithoutCredentials,
 		Sandbox:            place.Sandbox,
+		SandboxSupervisor:  h.cfg.SandboxSupervisor,
 	}
 }
 

@@ -55,6 +55,10 @@ type Options struct {
 	// initialize result, so work put off until start-up is over (the
 	// command releasing start-up's code pages) no longer delays it.
 	StartedUp func()
+	// SandboxSupervisor runs a bubblewrap sandbox's persistent
+	// supervisor (setup.Options): gemini-ls and its hidden subcommand;
+	// nil, each sandboxed command gets a bwrap of its own.
+	SandboxSupervisor []string
 }
 
 // Server is one client connection.
@@ -147,6 +151,8 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		Logger:    s.log, // the agent's warnings reach the editor too
 		Retry:     opts.Retry,
 		Cancel:    cancelHow,
+
+		SandboxSupervisor: opts.SandboxSupervisor,
 	})
 
 	ctx, cancel := context.WithCancel(ctx)

@@ -84,10 +84,16 @@
 // Session (session_linux.go) is the other way to run a command: one bwrap
 // per session, started at its first command, whose supervisor
 // (supervisor_linux.go) runs each command; the bwrap and the namespaces
-// are paid once, not per command. It is built and tested but not yet
-// what the tools use: Wrap, a bwrap per command, stays their path (and
-// the only one for docker and podman, and for stdio MCP servers, whose
-// SDK takes an exec.Cmd).
+// are paid once, not per command. A bubblewrap Sandbox given a
+// supervisor (Config.Supervisor: gemini-ls passes itself) holds one,
+// Session; the foreground shell commands (run_shell_command and a custom
+// command's !{…}, tools.LocalRunner) run in it, reported as a bwrap of
+// their own would be (bwrap's 128 plus a signal as the exit code), and
+// the agent's build closes it (Sandbox.Close, from setup's Built.Close),
+// after which its commands get a bwrap each. Wrap, a bwrap per command,
+// stays the path of background commands (whose kill by id would have to
+// outlive the call), hooks, discovered tools, stdio MCP servers (whose
+// SDK takes an exec.Cmd), and the only one for docker and podman.
 //
 // What is fixed at the sandbox's start is bwrap's arguments but the
 // command's: the namespaces, the network, the writable roots and

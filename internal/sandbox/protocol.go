@@ -40,6 +40,9 @@ type message struct {
 	Argv []string `json:"argv,omitempty"`
 	Env  []string `json:"env,omitempty"`
 	Dir  string   `json:"dir,omitempty"`
+	// Combined gives the command one pipe for stdout and stderr, whose
+	// output comes as stream 1, in the order written.
+	Combined bool `json:"combined,omitempty"`
 
 	Pid    int    `json:"pid,omitempty"`
 	Stream int    `json:"stream,omitempty"`

@@ -77,6 +77,10 @@ type Config struct {
 	// Redaction is security.environmentVariableRedaction. Inside the
 	// sandbox it is always on; its Allowed still lets a variable in.
 	Redaction envredact.Policy
+	// Supervisor, when set, is the program (and its arguments) that
+	// answers SupervisorArg: with bubblewrap, Run's commands then share
+	// one persistent sandbox (Session) instead of a bwrap each.
+	Supervisor []string
 }
 
 // Resolve is the sandbox r asks for, nil when none, or an error saying

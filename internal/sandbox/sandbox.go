@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 )
@@ -27,6 +28,14 @@ type Sandbox struct {
 	tool string
 	// seccomp holds bubblewrap's seccomp filter (seccomp.go).
 	seccomp *os.File
+	// session runs Run's commands when cfg.Supervisor is set and the
+	// backend is bubblewrap; nil: each gets a bwrap of its own (Wrap).
+	session *Session
+	// closed: Close was called; Session is nil from then on, so a command
+	// that comes late (a turn still running in a build replaced) gets a
+	// bwrap of its own, which ends with it, rather than a new persistent
+	// sandbox nobody would close.
+	closed atomic.Bool
 }
 
 // New is the sandbox cfg describes for a workspace whose roots are those
@@ -49,8 +58,33 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 		if s.seccomp, err = seccompFile(len(cfg.AllowedSockets) > 0); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrSetup, err)
 		}
+		if len(cfg.Supervisor) > 0 {
+			if s.session, err = s.NewSession(cfg.Supervisor...); err != nil {
+				return nil, fmt.Errorf("%w: %w", ErrSetup, err)
+			}
+		}
 	}
 	return s, nil
+}
+
+// Session is the persistent sandbox foreground commands run in, nil
+// when each command is to get a bwrap of its own through Wrap (no
+// supervisor given, or a container backend).
+func (s *Sandbox) Session() *Session {
+	if s == nil || s.closed.Load() {
+		return nil
+	}
+	return s.session
+}
+
+// Close ends the persistent sandbox, if any, once its running commands
+// ended; later commands get a bwrap each (Session is nil). A nil
+// sandbox, or one without a session, has nothing to close.
+func (s *Sandbox) Close() error {
+	if s == nil || s.session == nil || s.closed.Swap(true) {
+		return nil
+	}
+	return s.session.Close()
 }
 
 // Enabled says whether commands run sandboxed.

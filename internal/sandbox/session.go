@@ -5,6 +5,8 @@ import "io"
 // Command is what Session.Run runs: Args in Dir ("": the current
 // directory) with Env (nil: the process's), without what may hold a
 // secret, its output to Stdout and Stderr (nil: dropped), stdin empty.
+// As with exec.Cmd, when Stdout and Stderr are the same writer the
+// command gets one pipe for both, so their order is kept.
 type Command struct {
 	Args           []string
 	Dir            string

@@ -56,11 +56,12 @@ func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
 		dir = wd
 	}
 	env := se.sb.environ(c.Env)
+	m := message{Op: opRun, Argv: c.Args, Env: env, Dir: dir, Combined: sameWriter(c.Stdout, c.Stderr)}
 	b, err := se.boxFor(env)
 	if err != nil {
 		return Exit{}, fmt.Errorf("sandboxing %s: %w", c.Args[0], err)
 	}
-	exit, err := b.run(ctx, message{Op: opRun, Argv: c.Args, Env: env, Dir: dir}, c.Stdout, c.Stderr)
+	exit, err := b.run(ctx, m, c.Stdout, c.Stderr)
 	if errors.Is(err, errNotDelivered) {
 		// The sandbox had died unnoticed: the command never reached it,
 		// so it runs once in a new one.
@@ -68,7 +69,7 @@ func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
 		if b, err = se.boxFor(env); err != nil {
 			return Exit{}, fmt.Errorf("sandboxing %s: %w", c.Args[0], err)
 		}
-		exit, err = b.run(ctx, message{Op: opRun, Argv: c.Args, Env: env, Dir: dir}, c.Stdout, c.Stderr)
+		exit, err = b.run(ctx, m, c.Stdout, c.Stderr)
 	}
 	return exit, err
 }
@@ -84,6 +85,16 @@ func (se *Session) Close() error {
 		se.box = nil
 	}
 	return nil
+}
+
+// sameWriter says whether stdout and stderr are one writer, as exec.Cmd
+// tells (a writer that cannot be compared is not the same).
+func sameWriter(stdout, stderr io.Writer) (same bool) {
+	if stdout == nil {
+		return false
+	}
+	defer func() { _ = recover() }()
+	return stdout == stderr
 }
 
 // discard drops b, which could not be written to, from the session.

@@ -136,7 +136,7 @@ func (sv *supervisor) exec(ctx context.Context, m message) (code int, signal str
 	cmd.Dir = m.Dir
 	cmd.Env = append(m.Env, "SANDBOX=gemini-ls-bwrap")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	outputs, err := sv.start(m.ID, cmd)
+	outputs, err := sv.start(m.ID, cmd, m.Combined)
 	if err != nil {
 		return -1, "", fmt.Errorf("starting %s: %w", m.Argv[0], err)
 	}
@@ -162,30 +162,35 @@ func (sv *supervisor) exec(ctx context.Context, m message) (code int, signal str
 }
 
 // start starts cmd (startPrivately) with its stdout and stderr on new
-// pipes, whose reading ends it returns, and enters it in running; a kill
-// that came first kills it at once.
-func (sv *supervisor) start(id uint64, cmd *exec.Cmd) ([2]*os.File, error) {
-	var readers, writers [2]*os.File
+// pipes, one for both when combined (so that their order is kept), whose
+// reading ends it returns, stdout's first, and enters it in running; a
+// kill that came first kills it at once.
+func (sv *supervisor) start(id uint64, cmd *exec.Cmd, combined bool) ([]*os.File, error) {
+	n := 2
+	if combined {
+		n = 1
+	}
+	readers, writers := make([]*os.File, n), make([]*os.File, n)
 	for i := range readers {
 		r, w, err := os.Pipe()
 		if err != nil {
 			closeAll(readers[:i], writers[:i])
-			return readers, fmt.Errorf("making its output's pipe: %w", err)
+			return nil, fmt.Errorf("making its output's pipe: %w", err)
 		}
 		readers[i], writers[i] = r, w
 	}
-	cmd.Stdout, cmd.Stderr = writers[0], writers[1]
+	cmd.Stdout, cmd.Stderr = writers[0], writers[n-1]
 	sv.mu.Lock()
 	sv.starting++
 	sv.mu.Unlock()
 	err := startPrivately(cmd)
-	closeAll(writers[:])
+	closeAll(writers)
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
 	sv.starting--
 	if err != nil {
-		closeAll(readers[:])
-		return readers, err
+		closeAll(readers)
+		return nil, err
 	}
 	sv.running[id] = cmd.Process.Pid
 	if sv.killed[id] {

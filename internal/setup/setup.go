@@ -73,6 +73,12 @@ type Options struct {
 	// Sandbox is -s/--sandbox; nil when not given (the settings and
 	// GEMINI_SANDBOX decide).
 	Sandbox *bool
+	// SandboxSupervisor is the program, with its arguments, that answers
+	// sandbox.SupervisorArg (gemini-ls itself): given, a bubblewrap
+	// sandbox runs the foreground shell commands in one persistent
+	// sandbox per build, closed by Close; nil, each gets a bwrap of its
+	// own.
+	SandboxSupervisor []string
 	// Diagnostics asks the user's editor for the diagnostics it shows:
 	// get_diagnostics is offered, and edits tell the errors they brought,
 	// only with it (the LSP, with a client that answers).
@@ -1067,8 +1073,9 @@ func (b *Built) Rebuild(ctx context.Context) (*Built, error) {
 }
 
 // Close runs the sessions' SessionEnd hooks, then stops what the tools
-// run in the background (MCP servers, the discovery command), and lets go
-// of the model's transport. It is safe on a nil Built.
+// run in the background (MCP servers, the discovery command) and the
+// persistent sandbox, and lets go of the model's transport. It is safe
+// on a nil Built.
 func (b *Built) Close() {
 	if b == nil {
 		return
@@ -1078,6 +1085,9 @@ func (b *Built) Close() {
 		b.Agent.Close(context.Background())
 	}
 	b.Tools.Close()
+	// The persistent sandbox ends once its last command did; a bwrap
+	// left idle would otherwise live as long as gemini-ls.
+	_ = b.Sandbox.Close()
 	b.closeLangServers()
 	b.closeTelemetry()
 	// The model's connections: closed now unless another build of the
@@ -1125,6 +1135,7 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 		return nil, err
 	}
 	cfg.Redaction = b.Redaction
+	cfg.Supervisor = b.opts.SandboxSupervisor
 	return sandbox.New(*cfg, b.opts.Workspace.Roots, settings.SystemHome(b.Getenv), settings.UserDir(b.Getenv))
 }
 

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 	"github.com/gemini-ls/gemini-ls/internal/workspace/workspacetest"
 )
@@ -17,6 +19,14 @@ import (
 var bigTree workspacetest.Shared
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.SupervisorArg {
+		// The persistent sandbox's supervisor, for the session tests.
+		if err := sandbox.Supervise(context.Background(), os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	code := m.Run()
 	bigTree.Remove()
 	os.Exit(code)

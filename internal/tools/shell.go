@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -265,6 +266,9 @@ func (LocalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.Shell
 	cmd := sh.Command(ctx, c.Command)
 	cmd.Dir = c.Dir
 	cmd.Env = append(envredact.Sanitize(os.Environ(), c.Redaction), c.Env...)
+	if session := c.Sandbox.Session(); session != nil {
+		return runInSession(ctx, session, cmd, out)
+	}
 	// Stdin stays nil (/dev/null): a command reading input ends instead of hanging.
 	cmd.Stdout = out
 	cmd.Stderr = out
@@ -299,6 +303,23 @@ func (LocalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.Shell
 		o.Background = procgroup.Members(cmd)
 	}
 	o.ExitCode, o.Signal = processEnd(cmd.ProcessState)
+	o.Output, o.Dropped = out.kept()
+	return o, nil
+}
+
+// runInSession runs cmd, built and not started, in the session's
+// persistent sandbox, reporting it as a bwrap of its own would have: the
+// session's supervisor kills the command's group at its end or ctx's, as
+// the end of its pid namespace did, so nothing is left in the background.
+func runInSession(ctx context.Context, session *sandbox.Session, cmd *exec.Cmd, out *tailBuffer) (dialog.ShellOutcome, error) {
+	exit, err := session.Run(ctx, sandbox.Command{
+		Args: append([]string{cmd.Path}, cmd.Args[1:]...), Dir: cmd.Dir, Env: cmd.Env, Stdout: out, Stderr: out,
+	})
+	if err != nil {
+		return dialog.ShellOutcome{}, fmt.Errorf("running %q in the sandbox: %w", strings.Join(cmd.Args, " "), err)
+	}
+	o := dialog.ShellOutcome{PGID: exit.Pid}
+	o.ExitCode, o.Signal = bwrapEnd(exit, ctx.Err() != nil)
 	o.Output, o.Dropped = out.kept()
 	return o, nil
 }

@@ -7,6 +7,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 )
 
 // processEnd is how the process ended: its exit code, or the name of
@@ -23,4 +25,18 @@ func processEnd(state *os.ProcessState) (code *int, signal string) {
 // exit code, or "(none)" and the signal that killed it.
 func exitStatus(state *os.ProcessState) (exitCode, signal string) {
 	return exitText(processEnd(state))
+}
+
+// bwrapEnd is how a bwrap of its own would have reported exit: bwrap
+// exits with 128 plus the signal that killed its command, and is itself
+// killed (SIGKILL) only when the command is cancelled.
+func bwrapEnd(exit sandbox.Exit, cancelled bool) (code *int, signal string) {
+	if exit.Signal == "" {
+		return &exit.Code, ""
+	}
+	if cancelled {
+		return nil, "SIGKILL"
+	}
+	c := 128 + int(unix.SignalNum(exit.Signal))
+	return &c, ""
 }
