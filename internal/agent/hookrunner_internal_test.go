@@ -80,7 +80,7 @@ func TestUnhandledToolEventsFireNothing(t *testing.T) {
 	}
 
 	turn := &turn{s: &Session{agent: &Agent{}}, ctx: context.Background()}
-	if turn.hooks() != turn.hooks() {
+	if first := turn.hooks(); turn.hooks() != first {
 		t.Error("the turn made its hookRunner again")
 	}
 }
