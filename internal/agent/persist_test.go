@@ -105,7 +105,7 @@ func TestDroppedSessionIsResumedFromDisk(t *testing.T) {
 	for range dialog.MaxLiveSessions {
 		prompt(t, a.NewSession(), "more")
 	}
-	if live := a.LiveSessions(); len(live) != dialog.MaxLiveSessions || slices.ContainsFunc(live, func(i dialog.SessionInfo) bool { return i.ID == first.ID() }) {
+	if live := a.LiveSessions(); len(live) != dialog.MaxIdleSavedSessions+1 || slices.ContainsFunc(live, func(i dialog.SessionInfo) bool { return i.ID == first.ID() }) {
 		t.Fatalf("%d live sessions, first among them: the bound did not drop the least recently used", len(live))
 	}
 	back, err := a.Session(context.Background(), first.ID())

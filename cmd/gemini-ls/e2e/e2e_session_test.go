@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
@@ -459,20 +460,21 @@ func TestSessionsList(t *testing.T) {
 	}
 }
 
-// A connection keeps the 32 most recently used sessions in memory: an
-// editor stays open for days, and each session holds its whole history. A
-// session dropped from memory is saved, so prompting it again reads it
-// back, and the model sees its whole history.
+// A connection keeps in memory, beside the session in use, the 4 idle
+// sessions used last (dialog.MaxIdleSavedSessions): an editor stays open
+// for days, and each session holds its whole history. A session dropped
+// from memory is saved, so prompting it again reads it back, and the
+// model sees its whole history.
 func TestSessionsAreBoundedByUse(t *testing.T) {
-	const kept = 32
-	turns := make([]geminitest.Turn, kept+4)
+	const sessions, live = 32, dialog.MaxIdleSavedSessions + 1
+	turns := make([]geminitest.Turn, sessions+4)
 	for i := range turns {
 		turns[i] = geminitest.TextTurn("ok")
 	}
 	h := start(t, setup{profile: lsptest.Plugin()}, turns...)
 	first := h.prompt(map[string]any{"prompt": "first"}).SessionID
 	second := h.prompt(map[string]any{"prompt": "second"}).SessionID
-	for i := 2; i < kept; i++ {
+	for i := 2; i < sessions; i++ {
 		h.prompt(map[string]any{"prompt": "more"})
 	}
 	h.prompt(map[string]any{"prompt": "back to the first", "sessionId": first}) // second is now the least recently used
@@ -490,10 +492,10 @@ func TestSessionsAreBoundedByUse(t *testing.T) {
 	if err := h.client.Call(h.ctx, "gemini/sessions", map[string]any{}, &res); err != nil {
 		t.Fatal(err)
 	}
-	live := 0
+	inMemory := 0
 	for _, s := range res.Sessions {
 		if s.Live {
-			live++
+			inMemory++
 		}
 		switch s.SessionID {
 		case second:
@@ -506,8 +508,8 @@ func TestSessionsAreBoundedByUse(t *testing.T) {
 			}
 		}
 	}
-	if len(res.Sessions) != kept+1 || live != kept {
-		t.Errorf("%d sessions listed, %d live; want %d, %d live", len(res.Sessions), live, kept+1, kept)
+	if len(res.Sessions) != sessions+1 || inMemory != live {
+		t.Errorf("%d sessions listed, %d live; want %d, %d live", len(res.Sessions), inMemory, sessions+1, live)
 	}
 
 	if res := h.prompt(map[string]any{"prompt": "again", "sessionId": second}); res.StopReason != "end_turn" {
