@@ -23,4 +23,6 @@ func (se *Session) Run(context.Context, Command) (Exit, error) { return Exit{}, 
 func (se *Session) Close() error { return nil }
 
 // Supervise fails: the supervisor runs inside bubblewrap, on Linux.
-func Supervise(context.Context, io.Reader, io.Writer) error { return errNoSession }
+func Supervise(context.Context, io.Reader, io.Writer) error {
+	return errors.New("the sandbox supervisor runs inside bubblewrap, on Linux")
+}
