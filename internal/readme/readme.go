@@ -86,9 +86,5 @@ func Generated(readme string) (string, error) {
 
 // Update returns readme with ToolList between its markers.
 func Update(readme string) (string, error) {
-	inside, err := Generated(readme)
-	if err != nil {
-		return "", err
-	}
-	return strings.Replace(readme, Begin+inside+End, Begin+ToolList()+End, 1), nil
+	return Replace(readme, Begin, End, "tool list", ToolList())
 }

@@ -44,11 +44,7 @@ func GeneratedSettings(doc string) (string, error) {
 
 // UpdateSettings returns doc with SettingsTable between its markers.
 func UpdateSettings(doc string) (string, error) {
-	inside, err := GeneratedSettings(doc)
-	if err != nil {
-		return "", err
-	}
-	return strings.Replace(doc, SettingsBegin+inside+SettingsEnd, SettingsBegin+SettingsTable()+SettingsEnd, 1), nil
+	return Replace(doc, SettingsBegin, SettingsEnd, "settings table", SettingsTable())
 }
 
 // Replace returns text with content between the markers begin and end,
