@@ -138,3 +138,33 @@ func TestFollowedFiguresHaveDistinctNames(t *testing.T) {
 		}
 	}
 }
+
+func TestSideBySidePrintsEachRunAndTheRatioOfMedians(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, spawn, cpu string) string {
+		p := filepath.Join(dir, name)
+		out := "BenchmarkSpawnToInitialize-2 60 1 ns/op " + spawn + " init-ratio-median\n" +
+			"BenchmarkTurn8ToolCalls-2 60 1 ns/op " + cpu + " server-cpu/call-ms\n"
+		if err := os.WriteFile(p, []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	before := []string{write("b1", "5", "1.2"), write("b2", "5.4", "1.4")}
+	after := []string{write("a1", "3.6", "0.6"), write("a2", "3.9", "0.7")}
+	var out bytes.Buffer
+	if err := sideBySide(&out, followed(), before, after); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| spawn → initialize, ÷ a trivial Go LSP server's (median of per-iteration ratios) | 5, 5.4 | 3.6, 3.9 | 0.72× |",
+		"| 8-tool-call turn: the server's CPU per tool call, ms | 1.2, 1.4 | 0.6, 0.7 | 0.50× |",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing row %q in:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "soak") {
+		t.Errorf("a figure no run measured is printed:\n%s", out.String())
+	}
+}

@@ -3,7 +3,9 @@
 // (bench/figures.json), prints each figure, its previous value and the
 // change, and exits 1 when one is more than 20% worse: `make bench-check`
 // (bench/check.sh) runs the benchmarks and then this. With -update it
-// writes the run's figures into the file instead of failing.
+// writes the run's figures into the file instead of failing. With -before
+// and -after (files of go test -bench output, one a run) it prints the
+// two trees' figures side by side instead: bench/before-after.sh.
 package main
 
 import (
@@ -11,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 )
 
 func main() {
@@ -18,11 +21,28 @@ func main() {
 	update := flag.Bool("update", false, "write this run's figures into -figures")
 	commit := flag.String("commit", "", "the tree measured, recorded with -update")
 	machine := flag.String("machine", "", "the machine and its load, recorded with -update")
+	before := flag.String("before", "", "comma-separated outputs of the runs of the tree before (with -after: print the two side by side)")
+	after := flag.String("after", "", "comma-separated outputs of the runs of the tree after")
 	flag.Parse()
+	if *before != "" || *after != "" {
+		if err := sideBySide(os.Stdout, issueFigures(), splitList(*before), splitList(*after)); err != nil {
+			fmt.Fprintln(os.Stderr, "benchcheck:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(os.Stdin, os.Stdout, *path, *update, record{Commit: *commit, Machine: *machine}); err != nil {
 		fmt.Fprintln(os.Stderr, "benchcheck:", err)
 		os.Exit(1)
 	}
+}
+
+// splitList is a comma-separated flag's items.
+func splitList(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
 }
 
 // run reads the benchmark output from in, compares, prints to out, and
