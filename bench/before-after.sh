@@ -49,7 +49,7 @@ for tree in before after; do
 	[ "${SOAK:-1}" = 1 ] || break
 	echo "soak: $tree"
 	mkdir -p "$work/soak-$tree"
-	GEMINI_LS_SOAK=1 GEMINI_LS_SOAK_REPORT="$work/soak-$tree/soak.md" measure "$tree" 1 -test.bench 'Soak(LSP|ACP)$' -test.benchtime 1x -test.timeout 60m
+	GEMINI_LS_SOAK=1 GEMINI_LS_SOAK_REPORT="$work/soak-$tree/soak.md" measure "$tree" 1 -test.bench 'Soak(LSP|ACP|ACPLeftOpen)$' -test.benchtime 1x -test.timeout 60m
 done
 echo
 list() { ls "$work/$1"-*.txt | paste -sd, -; }

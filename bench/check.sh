@@ -43,7 +43,7 @@ bench -bench 'SpawnToInitialize$|Turn8ToolCalls$|Turn8ToolCallsFreshProcess$' -b
 bench -bench 'SandboxVsBareBwrap$' -benchtime "${SANDBOX_N}x" ./bench/
 short=
 [ "$SOAK" = short ] && short=-short
-GEMINI_LS_SOAK=1 GEMINI_LS_SOAK_REPORT="$reports/soak.md" bench $short -bench 'Soak(LSP|ACP)$' -benchtime 1x -timeout 60m ./bench/
+GEMINI_LS_SOAK=1 GEMINI_LS_SOAK_REPORT="$reports/soak.md" bench $short -bench 'Soak(LSP|ACP|ACPLeftOpen)$' -benchtime 1x -timeout 60m ./bench/
 cat "$reports"/soak-*.md
 echo
 

@@ -49,6 +49,30 @@ func BenchmarkSoakACP(b *testing.B) {
 	rep.write(b, "acp")
 }
 
+// BenchmarkSoakACPLeftOpen is BenchmarkSoakACP with no session closed:
+// a client that keeps every thread's session (Zed's archived threads),
+// 200 sessions each prompted once, sampled every 20. Each session has a
+// build of its own; past the few idle ones kept built, the least
+// recently used are parked (internal/acp, park.go), so the server
+// should stay flat however many the client leaves open.
+//
+// Metrics: {rss,heap,fds,threads,time,cpu}-growth, the last sample over
+// the one after 40 sessions (8 with -short).
+func BenchmarkSoakACPLeftOpen(b *testing.B) {
+	requireSoak(b)
+	plan := acpLeftOpenPlan()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
+	defer cancel()
+	root := tempRoot(b)
+	writeFiles(b, root, smallWorkspace())
+
+	samples, _, _ := runACPSoak(ctx, b, root, plan)
+	var rep soakReport
+	rep.printf("ACP soak, sessions left open: %d sessions opened and prompted once (2 tool calls), none closed\n\n%s\n", plan.units, soakTable("sessions", samples))
+	reportGrowth(b, &rep, samples, 2)
+	rep.write(b, "acp-left-open")
+}
+
 // acpSoak is one ACP server and its client.
 type acpSoak struct {
 	soakProcess
@@ -57,9 +81,9 @@ type acpSoak struct {
 	root   string
 }
 
-// session opens a session, prompts it once (prompt i) and closes it, and
-// returns its wall time less the fake model's.
-func (s *acpSoak) session(ctx context.Context, i int) (time.Duration, error) {
+// session opens a session, prompts it once (prompt i) and closes it
+// unless leaveOpen, and returns its wall time less the fake model's.
+func (s *acpSoak) session(ctx context.Context, i int, leaveOpen bool) (time.Duration, error) {
 	s.model.push(soakTurn(i)...)
 	spentBefore, callsBefore := s.model.Spent()
 	start := time.Now()
@@ -75,9 +99,12 @@ func (s *acpSoak) session(ctx context.Context, i int) (time.Duration, error) {
 	if answer.StopReason != sdk.StopReasonEndTurn {
 		return 0, fmt.Errorf("session %d: the prompt stopped %q", i, answer.StopReason)
 	}
-	if _, err := s.client.Conn.CloseSession(ctx, sdk.CloseSessionRequest{SessionId: res.SessionId}); err != nil {
-		return 0, fmt.Errorf("session %d: session/close: %w", i, err)
+	if !leaveOpen { // else the client keeps it
+		if _, err := s.client.Conn.CloseSession(ctx, sdk.CloseSessionRequest{SessionId: res.SessionId}); err != nil {
+			return 0, fmt.Errorf("session %d: session/close: %w", i, err)
+		}
 	}
+
 	took := time.Since(start)
 	if left := s.model.remaining(); left != 0 {
 		return 0, fmt.Errorf("session %d ended with %d scripted model turns unused", i, left)
@@ -133,7 +160,7 @@ func runACPSoak(ctx context.Context, b *testing.B, root string, plan soakPlan) (
 	samples := []soakSample{first}
 	var times []time.Duration
 	for i := range plan.units {
-		took, err := s.session(ctx, i)
+		took, err := s.session(ctx, i, plan.leaveOpen)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -37,6 +37,9 @@ type soakPlan struct {
 	// settle, when set, is how long the server is left idle after the
 	// last unit before it is sampled once more.
 	settle time.Duration
+	// leaveOpen: ACP sessions are not closed, as Zed leaves the sessions
+	// of the threads the user moved away from.
+	leaveOpen bool
 }
 
 // lspSoakPlan is 2,000 prompts (300 with -short), a new session every
@@ -64,6 +67,14 @@ func acpSoakPlan() soakPlan {
 		return soakPlan{units: 10, sampleEvery: 2}
 	}
 	return soakPlan{units: 50, sampleEvery: 5, settle: 95 * time.Second}
+}
+
+// acpLeftOpenPlan is 200 sessions (40 with -short) left open.
+func acpLeftOpenPlan() soakPlan {
+	if testing.Short() {
+		return soakPlan{units: 40, sampleEvery: 4, leaveOpen: true}
+	}
+	return soakPlan{units: 200, sampleEvery: 20, leaveOpen: true}
 }
 
 func requireSoak(b *testing.B) {

@@ -46,5 +46,9 @@ func followed() []figure {
 			"ACP soak: open files after 50 sessions and 95 s idle ÷ after 10"},
 		{"soak-acp-goroutines", "BenchmarkSoakACP", "goroutines",
 			"ACP soak: goroutines after 50 sessions and 95 s idle (SIGQUIT dump)"},
+		{"soak-acp-open-rss-growth", "BenchmarkSoakACPLeftOpen", "rss-growth",
+			"ACP soak, sessions left open: RSS after 200 sessions ÷ after 40"},
+		{"soak-acp-open-fds-growth", "BenchmarkSoakACPLeftOpen", "fds-growth",
+			"ACP soak, sessions left open: open files after 200 sessions ÷ after 40"},
 	}
 }

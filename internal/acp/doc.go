@@ -27,6 +27,15 @@
 //     the MCP servers the client passed over those of settings, as Gemini
 //     CLI builds one config per session. The agent session's id is the
 //     ACP session id, so a saved session loads by the id the client knows.
+//   - A connection keeps at most MaxIdleSessions idle sessions built
+//     (park.go): clients leave sessions open (Zed's archived threads),
+//     and each holds a build and its MCP servers. Past the bound the least
+//     recently used idle one is parked: its build is closed, and the next
+//     request naming it opens it again from disk, in its mode and with its
+//     model, as if it had never left. A session is idle only with nothing
+//     running in it (no request holding it, no prompt, no background
+//     process) and everything of it on disk; when sessions are not saved,
+//     none is parked.
 //   - The client's capabilities decide where things happen: files are read
 //     through fs/read_text_file and changes land through
 //     fs/write_text_file when the client declares them (so the editor's

@@ -55,7 +55,10 @@ func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []
 	}
 	// The same session live here ends first, and its prompt (and save):
 	// it never runs a prompt again, no longer the host's, which a prompt
-	// checks once it has its turn.
+	// checks once it has its turn. Parked, it is opened here instead.
+	s.parkMu.Lock()
+	defer s.parkMu.Unlock()
+	delete(s.parked, string(id))
 	s.host.CloseAndWait(ctx, string(id))
 	sess, err := s.build(cwd, dirs, servers)
 	if err != nil {
@@ -70,6 +73,7 @@ func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []
 		return nil, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
 	sess.start(live)
+	s.touch(sess)
 	return sess, nil
 }
 

@@ -149,10 +149,11 @@ func (sess *session) configOptions() []sdk.SessionConfigOption {
 // its next tool call on. The config options show the mode too, so the
 // client is sent them anew.
 func (s *server) SetSessionMode(ctx context.Context, p sdk.SetSessionModeRequest) (sdk.SetSessionModeResponse, error) {
-	sess, err := s.lookup(p.SessionId)
+	sess, release, err := s.acquire(ctx, p.SessionId)
 	if err != nil {
 		return sdk.SetSessionModeResponse{}, err
 	}
+	defer release()
 	if err := sess.setMode(ctx, string(p.ModeId)); err != nil {
 		return sdk.SetSessionModeResponse{}, err
 	}
@@ -204,10 +205,11 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 	if v == nil {
 		return sdk.SetSessionConfigOptionResponse{}, invalidParams("the mode and the model take a value id, not a boolean")
 	}
-	sess, err := s.lookup(v.SessionId)
+	sess, release, err := s.acquire(ctx, v.SessionId)
 	if err != nil {
 		return sdk.SetSessionConfigOptionResponse{}, err
 	}
+	defer release()
 	value := string(v.Value)
 	switch v.ConfigId {
 	case configMode:
@@ -230,10 +232,11 @@ func (s *server) SetSessionConfigOption(ctx context.Context, p sdk.SetSessionCon
 // answer's models): the session's next request goes to it. The config
 // options show the model too, so the client is sent them anew.
 func (s *server) UnstableSetSessionModel(ctx context.Context, p sdk.UnstableSetSessionModelRequest) (sdk.UnstableSetSessionModelResponse, error) {
-	sess, err := s.lookup(p.SessionId)
+	sess, release, err := s.acquire(ctx, p.SessionId)
 	if err != nil {
 		return sdk.UnstableSetSessionModelResponse{}, err
 	}
+	defer release()
 	if err := sess.setModel(string(p.ModelId)); err != nil {
 		return sdk.UnstableSetSessionModelResponse{}, err
 	}

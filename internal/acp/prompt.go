@@ -22,10 +22,11 @@ import (
 // turn ended. The SDK cancels ctx on session/cancel (and on a newer
 // prompt for the session); the turn then ends promptly with "cancelled".
 func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptResponse, error) {
-	sess, err := s.lookup(p.SessionId)
+	sess, release, err := s.acquire(ctx, p.SessionId)
 	if err != nil {
 		return sdk.PromptResponse{}, err
 	}
+	defer release()
 	in, err := sess.input(p.Prompt)
 	if err != nil {
 		return sdk.PromptResponse{}, invalidParams(err.Error())

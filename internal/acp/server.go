@@ -61,6 +61,12 @@ type server struct {
 	// told is what the user has been told of once for all the sessions
 	// (settings keys nothing reads); it has its own lock.
 	told conversation.Told
+
+	// parkMu guards the parked sessions, the sessions' holds and uses,
+	// and orders parking and opening again (park.go).
+	parkMu sync.Mutex
+	parked map[string]parked
+	uses   uint64
 }
 
 // Serve speaks ACP on in and out until the client goes away (in ends, or
@@ -103,7 +109,7 @@ func newServer(life context.Context, opts Options) *server {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
-	s := &server{opts: opts, log: opts.Logger, life: life}
+	s := &server{opts: opts, log: opts.Logger, life: life, parked: map[string]parked{}}
 	s.host = conversation.NewHost[*session](conversation.Config{
 		Getenv:    opts.Getenv,
 		LookupEnv: opts.LookupEnv,

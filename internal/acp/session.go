@@ -57,6 +57,15 @@ type session struct {
 	// announce to tell; noted once it has taken them.
 	notes []string
 	noted bool
+
+	// servers are the MCP servers the client passed, which a parked
+	// session is opened again with (park.go).
+	servers []sdk.McpServer
+	// Guarded by the server's parkMu: the requests holding the session
+	// (acquire), and when it was last used, for parking the least
+	// recently used first.
+	inUse   int
+	lastUse uint64
 }
 
 // NewSession builds an agent for the cwd the client names, with the MCP
@@ -67,13 +76,16 @@ func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.New
 		return sdk.NewSessionResponse{}, err
 	}
 	sess.start(s.host.Open(sess.setup(), true, sess))
+	s.parkMu.Lock()
+	s.touch(sess)
+	s.parkMu.Unlock()
 	return sdk.NewSessionResponse{SessionId: sdk.SessionId(sess.id), Modes: sess.modes(), Models: sess.modelState(), ConfigOptions: sess.configOptions()}, nil
 }
 
 // CloseSession cancels the session's prompt and ends its agent: its MCP
 // servers and terminals. Its saved history stays for session/load.
 func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk.CloseSessionResponse, error) {
-	if !s.host.Close(string(p.SessionId)) {
+	if !s.host.Close(string(p.SessionId)) && !s.unparkForget(string(p.SessionId)) {
 		return sdk.CloseSessionResponse{}, unknownSession(p.SessionId)
 	}
 	return sdk.CloseSessionResponse{}, nil
@@ -104,7 +116,7 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 		overlay["security"] = map[string]any{"auth": map[string]any{"selectedType": s.authType}}
 	}
 	s.mu.Unlock()
-	sess := &session{srv: s, cwd: cwd, log: s.log, attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]dialog.ToolCall)}
+	sess := &session{srv: s, cwd: cwd, servers: servers, log: s.log, attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]dialog.ToolCall)}
 	if sess.ws, err = sess.newWorkspace(cwd); err != nil {
 		return nil, invalidParams(err.Error())
 	}
@@ -195,7 +207,8 @@ func (sess *session) showAuthURL(server, authURL string) {
 	}
 }
 
-// lookup returns the live session id.
+// lookup returns the live session id, not opening a parked one
+// (acquire does).
 func (s *server) lookup(id sdk.SessionId) (*session, error) {
 	l, ok := s.host.Lookup(string(id))
 	if !ok {

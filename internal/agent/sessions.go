@@ -272,6 +272,26 @@ func (s *Session) Pin() (unpin func(), err error) {
 	}, nil
 }
 
+// Idle reports whether s could leave memory and come back from disk as
+// it is: it is live, no prompt runs in it or is on its way (pins), no
+// background process of it runs, and everything of it is on disk, or
+// it was never prompted and so holds nothing but its mode, which the
+// front end keeps. A front end that keeps a build per session (ACP)
+// lets an idle session's build go, and its MCP servers with it, and
+// opens it again when the client names it.
+func (s *Session) Idle() bool {
+	a := s.agent
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.sessions[s.id] != s || !a.persists() || s.busy() || s.pins > 0 || s.background.Running() > 0:
+		return false
+	case s.prompts == 0 && !s.resumed:
+		return true
+	}
+	return s.savedWhole
+}
+
 // persists reports whether sessions are saved to disk.
 func (a *Agent) persists() bool { return a.cfg.Store != nil }
 

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sync"
 
 	"go.uber.org/zap"
@@ -334,6 +336,24 @@ func (h *Host[S]) Lookup(id string) (*Live[S], bool) {
 	defer h.mu.Unlock()
 	l, ok := h.live[id]
 	return l, ok
+}
+
+// Idle reports whether live session id could leave memory and be
+// resumed from disk as it is (agent.Session.Idle), no prompt on its way
+// to it either.
+func (h *Host[S]) Idle(id string) bool {
+	h.mu.Lock()
+	l, ok := h.live[id]
+	pending := ok && len(l.pending) > 0
+	h.mu.Unlock()
+	return ok && !pending && l.session.Idle()
+}
+
+// Lives are the live sessions, in no particular order.
+func (h *Host[S]) Lives() []*Live[S] {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return slices.Collect(maps.Values(h.live))
 }
 
 // List lists the sessions of root ("": of every root), the most recently

@@ -60,6 +60,13 @@ func (r *Registry) Reserve() (*Reservation, error) {
 	return &Reservation{r: r}, nil
 }
 
+// Running counts the processes kept that still run.
+func (r *Registry) Running() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.running()
+}
+
 // running counts the processes kept that still run; r.mu is held.
 func (r *Registry) running() int {
 	n := 0
