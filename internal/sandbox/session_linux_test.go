@@ -279,10 +279,26 @@ func TestSuperviseRefusesToRunOutsideTheSandbox(t *testing.T) {
 }
 
 // This test process has a parent other than an init and neighbours: it
-// is no sandbox's first process.
+// is no sandbox's first process. Where the init started it, a neighbour
+// is enough to refuse.
 func TestFirstInItsPidNamespaceIsNotTheHost(t *testing.T) {
 	if firstInItsPidNamespace() {
 		t.Fatal("a test process passed for the first of a sandbox's pid namespace")
+	}
+	if aloneWithInit("/proc", os.Getpid()) {
+		t.Error("the host's /proc passed for a sandbox's")
+	}
+	proc := t.TempDir()
+	for _, name := range []string{"1", "7", "self", "sys"} {
+		if err := os.Mkdir(filepath.Join(proc, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !aloneWithInit(proc, 7) {
+		t.Error("a pid namespace of init and the supervisor (pid 7) was refused")
+	}
+	if aloneWithInit(proc, 8) {
+		t.Error("a pid namespace holding another process was taken for the supervisor's alone")
 	}
 }
 

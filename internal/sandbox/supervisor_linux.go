@@ -118,14 +118,16 @@ func newSupervisor(out io.Writer, args []string) (*supervisor, error) {
 // first the runtime's init (tini, catatonit) started, whatever its
 // number, which the runtime does not promise.
 func firstInItsPidNamespace() bool {
-	if os.Getppid() != 1 {
-		return false
-	}
-	entries, err := os.ReadDir("/proc")
+	return os.Getppid() == 1 && aloneWithInit("/proc", os.Getpid())
+}
+
+// aloneWithInit says whether proc (a proc file system) lists no process
+// but pid 1 and self.
+func aloneWithInit(proc string, self int) bool {
+	entries, err := os.ReadDir(proc)
 	if err != nil {
 		return false
 	}
-	self := os.Getpid()
 	for _, e := range entries {
 		if pid, err := strconv.Atoi(e.Name()); err == nil && pid != 1 && pid != self {
 			return false
