@@ -145,7 +145,10 @@ mount -o remount,rw "$PWD/.git/config" 2>/dev/null && echo remounted; true`)
 func TestSessionEndsBackgroundChildren(t *testing.T) {
 	eachBackend(t, func(t *testing.T, backend string) {
 		se, root, _ := sessionFor(t, backend)
-		pids := strings.Fields(mustSh(t, se, root, `sleep 100 & echo $!; setsid sleep 100 & echo $!`))
+		// The second waits for setsid to have left the command's group
+		// (its session is its own pid), or the group's kill would end it.
+		pids := strings.Fields(mustSh(t, se, root, `sleep 100 & echo $!; setsid sleep 100 & p=$!; echo $p
+until [ "$(cut -d' ' -f6 /proc/$p/stat 2>/dev/null)" = "$p" ]; do sleep 0.01; done`))
 		if len(pids) != 2 {
 			t.Fatalf("pids %q", pids)
 		}
@@ -154,7 +157,7 @@ func TestSessionEndsBackgroundChildren(t *testing.T) {
 		out := mustSh(t, se, root, `for i in $(seq 50); do
   alive=
   for p in `+strings.Join(pids, " ")+`; do
-    grep -qs '^State:[[:space:]]*[^Z]' /proc/$p/status && alive="$alive $p"
+    grep -qs '^State:[[:space:]]*[^Z[:space:]]' /proc/$p/status && alive="$alive $p"
   done
   [ -z "$alive" ] && break
   sleep 0.02
