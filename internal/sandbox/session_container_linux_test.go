@@ -116,16 +116,16 @@ func TestContainerSessionPassesTheAddedEnvironment(t *testing.T) {
 	}
 }
 
-// What a command leaves in /tmp, even a directory it made unwritable,
-// is gone before the next command; the workspace mounted under /tmp is
-// not touched.
+// What a command leaves in /tmp (and /dev/shm), even a directory it made
+// unwritable, is gone before the next command; the workspace mounted
+// under /tmp is not touched.
 func TestContainerSessionSweepsTmpBetweenCommands(t *testing.T) {
 	se, root, _ := containerSessionFor(t)
 	if !strings.HasPrefix(root, "/tmp/") {
 		t.Logf("the workspace %s is not under /tmp", root)
 	}
-	mustSh(t, se, root, `echo kept > kept; mkdir -p /tmp/d/e && touch /tmp/d/e/f /tmp/g && chmod 500 /tmp/d/e /tmp/d`)
-	out := mustSh(t, se, root, `ls -A /tmp/d /tmp/g 2>/dev/null | wc -l; cat kept`)
+	mustSh(t, se, root, `echo kept > kept; mkdir -p /tmp/d/e && touch /tmp/d/e/f /tmp/g /dev/shm/h && chmod 500 /tmp/d/e /tmp/d`)
+	out := mustSh(t, se, root, `ls -A /tmp/d /tmp/g /dev/shm/h 2>/dev/null | wc -l; cat kept`)
 	if out != "0\nkept\n" {
 		t.Errorf("after a command that wrote /tmp: %q, want the sweep, and the workspace kept", out)
 	}

@@ -32,9 +32,10 @@ type supervisor struct {
 	// container: it runs in a docker or podman container, not under
 	// bwrap (containerArg).
 	container bool
-	// tmp, in a container, takes /tmp back to what it held at the start
-	// when no command runs.
-	tmp *tmpSweeper
+	// scratch, in a container, take /tmp and the other scratch
+	// directories back to what they held at the start when no command
+	// runs.
+	scratch []*tmpSweeper
 
 	mu      sync.Mutex
 	running map[uint64]int // command id → process group
@@ -103,11 +104,15 @@ func newSupervisor(out io.Writer, args []string) (*supervisor, error) {
 	closeInherited()
 	sv := &supervisor{out: out, container: container, running: map[uint64]int{}, killed: map[uint64]bool{}}
 	if container {
-		tmp, err := newTmpSweeper("/tmp")
-		if err != nil {
-			return nil, err
+		for _, dir := range scratchDirs() {
+			sweeper, err := newTmpSweeper(dir)
+			if err != nil {
+				return nil, err
+			}
+			if sweeper != nil {
+				sv.scratch = append(sv.scratch, sweeper)
+			}
 		}
-		sv.tmp = tmp
 	}
 	return sv, nil
 }
@@ -276,9 +281,9 @@ func (sv *supervisor) endGroup(id uint64, pgid int) {
 	_ = unix.Kill(-pgid, unix.SIGKILL)
 	if len(sv.running) == 0 && sv.starting == 0 {
 		_ = unix.Kill(-1, unix.SIGKILL)
-		if sv.tmp != nil {
-			// Under the lock: no command starts while /tmp is swept.
-			sv.tmp.sweep()
+		// Under the lock: no command starts while /tmp is swept.
+		for _, sweeper := range sv.scratch {
+			sweeper.sweep()
 		}
 	}
 }

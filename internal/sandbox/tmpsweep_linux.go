@@ -10,18 +10,27 @@ import (
 	"strings"
 )
 
-// tmpSweeper gives a container's commands the private /tmp a container
-// each gave them, as far as the supervisor can without a capability to
-// mount one: it notes what /tmp holds at its start (the image's files,
-// the mount points the runtime made for volumes there) and, when no
-// command runs, removes whatever else is there, before the next command
-// starts. Mounts under /tmp (a workspace root there) are never entered.
+// scratchDirs are the directories any image lets its user write in,
+// which a container of its own per command gave each command afresh.
+func scratchDirs() []string { return []string{"/tmp", "/var/tmp", "/dev/shm"} }
+
+// tmpSweeper gives a container's commands the private /tmp (or other
+// scratch directory) a container each gave them, as far as the
+// supervisor can without a capability to mount one: it notes what dir
+// holds at its start (the image's files, the mount points the runtime
+// made for volumes there) and, when no command runs, removes whatever
+// else is there, before the next command starts. Mounts under dir (a
+// workspace root there) are never entered.
 type tmpSweeper struct {
 	dir  string
 	kept map[string]bool
 }
 
+// newTmpSweeper notes what dir holds; nil when the image has no dir.
 func newTmpSweeper(dir string) (*tmpSweeper, error) {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	t := &tmpSweeper{dir: dir, kept: map[string]bool{}}
 	err := t.walk(func(p string, _ fs.DirEntry) error {
 		t.kept[p] = true
