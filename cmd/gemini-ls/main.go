@@ -91,7 +91,7 @@ func releaseStartUp() { go startup.ReleaseCodePages() }
 // run dispatches the subcommand and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == sandbox.SupervisorArg {
-		return superviseSandbox(ctx, stdin, stdout, stderr)
+		return superviseSandbox(ctx, args[1:], stdin, stdout, stderr)
 	}
 	if len(args) == 0 || args[0] == "" || args[0][0] == '-' {
 		// No command: serve, unless asked for help, which then is about

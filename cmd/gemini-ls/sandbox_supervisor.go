@@ -10,21 +10,22 @@ import (
 )
 
 // superviseSandbox is the hidden subcommand (sandbox.SupervisorArg) that
-// gemini-ls runs inside its own persistent bubblewrap sandbox: the binary
-// is at hand, the same version as its host by construction, and needs no
-// install of its own; the protocol is on stdin and stdout.
-func superviseSandbox(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) int {
-	if err := sandbox.Supervise(ctx, stdin, stdout); err != nil {
+// gemini-ls runs inside its own persistent sandbox, bubblewrap or a
+// container (args say which): the binary is at hand, the same version as
+// its host by construction, and needs no install of its own; the
+// protocol is on stdin and stdout.
+func superviseSandbox(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if err := sandbox.Supervise(ctx, stdin, stdout, args...); err != nil {
 		fmt.Fprintln(stderr, "gemini-ls:", err)
 		return 1
 	}
 	return 0
 }
 
-// sandboxSupervisor is how a bubblewrap sandbox starts its persistent
-// supervisor: this binary and the hidden subcommand. nil when the binary
-// cannot be found again, and each sandboxed command then gets a bwrap of
-// its own, as before.
+// sandboxSupervisor is how a sandbox starts its persistent supervisor:
+// this binary and the hidden subcommand. nil when the binary cannot be
+// found again, and each sandboxed command then gets a sandbox of its own,
+// as before.
 func sandboxSupervisor() []string {
 	exe, err := os.Executable()
 	if err != nil {

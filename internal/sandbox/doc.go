@@ -81,44 +81,47 @@
 //
 // # A sandbox paid once per session
 //
-// Session (session_linux.go) is the other way to run a command: one bwrap
-// per session, started at its first command, whose supervisor
-// (supervisor_linux.go) runs each command; the bwrap and the namespaces
-// are paid once, not per command. A bubblewrap Sandbox given a
-// supervisor (Config.Supervisor: gemini-ls passes itself) holds one,
-// Session; the foreground shell commands (run_shell_command and a custom
-// command's !{…}, tools.LocalRunner) run in it, reported as a bwrap of
-// their own would be (bwrap's 128 plus a signal as the exit code), and
-// the agent's build closes it (Sandbox.Close, from setup's Built.Close),
-// after which its commands get a bwrap each. Wrap, a bwrap per command,
-// stays the path of background commands (whose kill by id would have to
-// outlive the call), hooks, discovered tools, stdio MCP servers (whose
-// SDK takes an exec.Cmd), and the only one for docker and podman.
+// Session (session_linux.go) is the other way to run a command: one
+// bwrap, or one docker or podman container, per session, started at its
+// first command, whose supervisor (supervisor_linux.go) runs each
+// command; the sandbox's start is paid once, not per command. A Sandbox
+// given a supervisor (Config.Supervisor: gemini-ls passes itself) holds
+// one on Linux, Session; the foreground shell commands (run_shell_command
+// and a custom command's !{…}, tools.LocalRunner) run in it, reported as
+// a sandbox of their own would be (128 plus a signal as the exit code,
+// as bwrap and docker's --init answer), and the agent's build closes it
+// (Sandbox.Close, from setup's Built.Close), after which its commands get
+// a sandbox each. Wrap, a sandbox per command, stays the path of
+// background commands (whose kill by id would have to outlive the call),
+// hooks, discovered tools, stdio MCP servers (whose SDK takes an
+// exec.Cmd), and the only one off Linux (below).
 //
-// What is fixed at the sandbox's start is bwrap's arguments but the
-// command's: the namespaces, the network, the writable roots and
-// allowed paths, the hidden secrets, the governing files (made first,
-// then mounted read-only), the masked .env files, the emptied runtime
-// directories, the named sockets and the seccomp filter. Before each
-// command Run computes them as Wrap would now (making a governing file
-// that is missing) and compares them with those the running sandbox was
-// started with: when they differ (roots or settings changed, a .env file
-// or a repository appeared) the command runs in a new sandbox, and the
-// old one, running no new command, ends with its last. No command runs
-// under a stale policy.
+// What is fixed at the sandbox's start is the backend's arguments but
+// the command's: under bwrap the namespaces, the network, the writable
+// roots and allowed paths, the hidden secrets, the governing files (made
+// first, then mounted read-only), the masked .env files, the emptied
+// runtime directories, the named sockets and the seccomp filter; for a
+// container the volumes (the same paths), its environment (SANDBOX), the
+// network, the runtime, SANDBOX_FLAGS and the image. Before each command
+// Run computes them as Wrap would now (making a governing file that is
+// missing) and compares them with those the running sandbox was started
+// with: when they differ (roots or settings changed, a .env file or a
+// repository appeared) the command runs in a new sandbox, and the old
+// one, running no new command, ends with its last. No command runs under
+// a stale policy.
 //
-// Each command keeps what a bwrap of its own gave it. The supervisor
-// starts it from a thread of its own, thrown away after, in a new mount
-// namespace where /tmp is a new tmpfs (with what bwrap mounted under
-// /tmp, a root or a home there, bound back with its read-only mounts),
-// without capabilities (bounding, ambient and the rest emptied: the
-// supervisor alone holds CAP_SYS_ADMIN and CAP_SETPCAP, in the sandbox's
-// user namespace, to do this; a command cannot take them, ptrace being
-// refused and another process's memory needing its capabilities), in a
-// process group of its own, in its directory, with its environment
-// (redacted as Wrap's) and stdin empty. When it ends, or when its
-// context does, its group is killed, and, when no other command runs,
-// every process of the sandbox but the supervisor, as the end of a
+// Under bwrap each command keeps what a bwrap of its own gave it. The
+// supervisor starts it from a thread of its own, thrown away after, in a
+// new mount namespace where /tmp is a new tmpfs (with what bwrap mounted
+// under /tmp, a root or a home there, bound back with its read-only
+// mounts), without capabilities (bounding, ambient and the rest emptied:
+// the supervisor alone holds CAP_SYS_ADMIN and CAP_SETPCAP, in the
+// sandbox's user namespace, to do this; a command cannot take them,
+// ptrace being refused and another process's memory needing its
+// capabilities), in a process group of its own, in its directory, with
+// its environment (redacted as Wrap's) and stdin empty. When it ends, or
+// when its context does, its group is killed, and, when no other command
+// runs, every process of the sandbox but the supervisor, as the end of a
 // command's pid namespace would: what a command started in the
 // background or under setsid does not reach the next.
 //
@@ -130,26 +133,70 @@
 //
 // The supervisor is gemini-ls itself, through a hidden subcommand
 // (SupervisorArg): the binary is at hand, of the same version as its
-// host, and its start is paid once per sandbox. It is passed to bwrap
-// open, as fd 3, and run as /proc/self/fd/3, since it may lie where the
+// host, and its start is paid once per sandbox. bwrap is passed it open,
+// as fd 3, and runs it as /proc/self/fd/3, since it may lie where the
 // sandbox hides (under /tmp); it marks every inherited descriptor past
 // stderr close-on-exec. It speaks on its stdin and stdout, two pipes
-// bwrap inherits, in frames of a 4-byte length and a JSON message (run,
-// kill; started, out, exit): no Unix socket, which the seccomp filter
-// refuses, and no descriptor passed: it makes each command's pipes and
-// sends their bytes back in frames. It refuses to run unless it is the
-// first process of a pid namespace under bwrap's init (pid 2), since it
-// kills every process it may signal.
+// bwrap inherits (or docker forwards), in frames of a 4-byte length and a
+// JSON message (run, kill; started, out, exit): no Unix socket, which the
+// seccomp filter refuses, and no descriptor passed: it makes each
+// command's pipes and sends their bytes back in frames. It refuses to run
+// unless it is the first process of a pid namespace of its own, started
+// by the namespace's init and alone with it (pid 2 under bwrap; docker
+// does not promise the number), since it kills every process it may
+// signal.
 //
-// When the supervisor or bwrap dies (killed, or killed by a command),
-// the commands in flight end with an error and the next command starts a
-// new sandbox; a command that could not even be written to it never ran
-// and runs once in a new one. The supervisor ends at its stdin's end
-// (Close, or gemini-ls gone), killing what still runs, and bwrap dies
-// with gemini-ls (--die-with-parent).
+// When the supervisor or its sandbox dies (killed, or killed by a
+// command), the commands in flight end with an error and the next command
+// starts a new sandbox; a command that could not even be written to it
+// never ran and runs once in a new one. The supervisor ends at its
+// stdin's end (Close, or gemini-ls gone), killing what still runs, and
+// bwrap dies with gemini-ls (--die-with-parent).
 //
-// Docker and podman keep a container per command: a container per
-// session with an exec per command would need the same supervisor
-// inside (an exec'd process is not killed with the docker client that
-// started it, nor is its group), which is left for later.
+// # Docker and podman
+//
+// A container's session is `docker run -i --rm --init` (or podman's) of
+// the policy a container per command gets, with --workdir / and gemini-ls's
+// executable mounted read-only at /gemini-ls-sandbox-supervisor, its
+// command that path, SupervisorArg and --container. gemini-ls can be the
+// supervisor there because on Linux it is a static binary (CGO_ENABLED=0)
+// of the host's architecture, which docker runs by default. Off Linux
+// (Docker Desktop on macOS or Windows) it is not a Linux program: there
+// each command keeps a container of its own, through Wrap, as before.
+// The container ends with its supervisor, at its stdin's end: Close
+// closes the pipe, and so does gemini-ls's end, and docker's client,
+// whose stdin it is, then closes the container's (-i); the init (tini or
+// catatonit) ends with the supervisor and --rm removes the container.
+// It does not outlive gemini-ls, but it is docker's to end, not a
+// --die-with-parent. (The tests run a fake docker that turns the run into
+// bwrap, sandboxtest.FakeDocker: no daemon answers where they run.)
+//
+// In a container the supervisor holds no capability but what the
+// container's user has (--user is gemini-ls's uid: none, or docker's
+// default set when gemini-ls runs as root), so a command has exactly what
+// a container of its own gave it, and the supervisor cannot give it a
+// mount namespace (unshare needs CAP_SYS_ADMIN, and docker's seccomp
+// profile refuses user namespaces). What differs from a container per
+// command, besides the shared pid namespace as under bwrap:
+//
+//   - /tmp, /var/tmp and /dev/shm, the places any image lets its user
+//     write, are the container's, not the command's: the supervisor notes
+//     what they hold at its start (the image's files, the mount points
+//     docker made for volumes there) and, when no command runs, as it
+//     kills the strays, removes everything else, making a directory
+//     writable to empty it and never entering a mount (a workspace root
+//     under /tmp), before the next command starts. So a command does not
+//     see what an earlier one left there; two commands running side by
+//     side share them, a file of the image there keeps a change a command
+//     made, and what the command's user cannot remove stays;
+//   - elsewhere, what a command writes outside the volumes where the
+//     image lets its user write (all of it, for root) stays for the next
+//     commands, where each container started from the image;
+//   - a process that became another user (a setuid program of the image)
+//     is out of the supervisor's reach, unless gemini-ls runs as root,
+//     and may outlive its command, which a container's end would have
+//     killed;
+//   - a command's environment is the container's (the image's, SANDBOX)
+//     with what its caller added, as --env gives it, sent with the
+//     command rather than fixed at the container's start.
 package sandbox

@@ -10,7 +10,7 @@ import (
 // The persistent sandbox's protocol (session_linux.go, supervisor_linux.go):
 // frames of a 4-byte big-endian length and a JSON message, gemini-ls to
 // the supervisor on the supervisor's stdin, back on its stdout, both pipes
-// bwrap inherits. Pipes, not a Unix socket: the seccomp filter refuses
+// bwrap inherits (or docker run -i forwards). Pipes, not a Unix socket: the seccomp filter refuses
 // AF_UNIX inside, and nothing needs a descriptor passed, since the
 // supervisor makes each command's pipes itself and sends their bytes back
 // in frames.

@@ -28,12 +28,12 @@ type Sandbox struct {
 	tool string
 	// seccomp holds bubblewrap's seccomp filter (seccomp.go).
 	seccomp *os.File
-	// session runs Run's commands when cfg.Supervisor is set and the
-	// backend is bubblewrap; nil: each gets a bwrap of its own (Wrap).
+	// session runs Run's commands when cfg.Supervisor is set, on Linux;
+	// nil: each gets a bwrap or a container of its own (Wrap).
 	session *Session
 	// closed: Close was called; Session is nil from then on, so a command
 	// that comes late (a turn still running in a build replaced) gets a
-	// bwrap of its own, which ends with it, rather than a new persistent
+	// sandbox of its own, which ends with it, rather than a new persistent
 	// sandbox nobody would close.
 	closed atomic.Bool
 }
@@ -58,18 +58,20 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 		if s.seccomp, err = seccompFile(len(cfg.AllowedSockets) > 0); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrSetup, err)
 		}
-		if len(cfg.Supervisor) > 0 {
-			if s.session, err = s.NewSession(cfg.Supervisor...); err != nil {
-				return nil, fmt.Errorf("%w: %w", ErrSetup, err)
-			}
+	}
+	// Off Linux (Docker Desktop) gemini-ls cannot be the supervisor in a
+	// Linux container: there each command keeps a container of its own.
+	if len(cfg.Supervisor) > 0 && persistentSandboxes {
+		if s.session, err = s.NewSession(cfg.Supervisor...); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrSetup, err)
 		}
 	}
 	return s, nil
 }
 
 // Session is the persistent sandbox foreground commands run in, nil
-// when each command is to get a bwrap of its own through Wrap (no
-// supervisor given, or a container backend).
+// when each command is to get a bwrap or a container of its own through
+// Wrap (no supervisor given, or not on Linux).
 func (s *Sandbox) Session() *Session {
 	if s == nil || s.closed.Load() {
 		return nil
@@ -78,7 +80,7 @@ func (s *Sandbox) Session() *Session {
 }
 
 // Close ends the persistent sandbox, if any, once its running commands
-// ended; later commands get a bwrap each (Session is nil). A nil
+// ended; later commands get a sandbox each (Session is nil). A nil
 // sandbox, or one without a session, has nothing to close.
 func (s *Sandbox) Close() error {
 	if s == nil || s.session == nil || s.closed.Swap(true) {
@@ -167,7 +169,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	cmd.Env = s.environ(cmd.Env)
 	inner := append([]string{cmd.Path}, cmd.Args[1:]...)
 	if s.cfg.Command != Bubblewrap {
-		args, err := s.containerArgs(dir, cmd.Env, inner)
+		args, err := s.containerArgs(dir, cmd.Env, nil, inner)
 		if err != nil {
 			return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
 		}
@@ -318,8 +320,9 @@ func (s *Sandbox) hidden() []mount {
 // containerArgs are docker's (or podman's) arguments to run inner in dir:
 // the writable paths mounted at their own paths, with the governing paths
 // and .env files over them as under bubblewrap, the home directory
-// absent, the network off unless allowed, as the user's uid.
-func (s *Sandbox) containerArgs(dir string, env []string, inner []string) ([]string, error) {
+// absent, the network off unless allowed, as the user's uid; volumes are
+// more --volume.
+func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]string, error) {
 	args := []string{"run", "--rm", "-i", "--init", "--workdir", dir,
 		"--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid())}
 	if s.cfg.Command == Runsc {
@@ -339,6 +342,9 @@ func (s *Sandbox) containerArgs(dir string, env []string, inner []string) ([]str
 		if v, ok := m.volume(); ok {
 			args = append(args, "--volume", v)
 		}
+	}
+	for _, v := range volumes {
+		args = append(args, "--volume", v)
 	}
 	args = append(args, "--env", "SANDBOX=gemini-ls-"+s.cfg.Command)
 	for _, kv := range addedEnv(env) {

@@ -8,14 +8,15 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 )
 
-// Session is a persistent bubblewrap sandbox: one bwrap, started on the
-// first command, whose supervisor runs every command of the session
-// (doc.go, "A sandbox paid once per session").
+// Session is a persistent sandbox: one bwrap, or one docker or podman
+// container, started on the first command, whose supervisor runs every
+// command of the session (doc.go, "A sandbox paid once per session").
 type Session struct {
 	sb *Sandbox
 	// supervisor is the program that answers SupervisorArg and its
@@ -26,12 +27,17 @@ type Session struct {
 	box *box
 }
 
+// persistentSandboxes: on Linux every backend can keep a sandbox per
+// session, since gemini-ls, static, runs as the supervisor in a container
+// of the host's architecture too.
+const persistentSandboxes = true
+
 // NewSession is a persistent sandbox of sb's policy whose supervisor is
-// the program supervisor names with its arguments. Only bubblewrap has
-// one; the containers keep a container per command.
+// the program supervisor names with its arguments (in a container,
+// mounted read-only at supervisorInContainer).
 func (s *Sandbox) NewSession(supervisor ...string) (*Session, error) {
-	if s == nil || s.cfg.Command != Bubblewrap {
-		return nil, errors.New("a persistent sandbox needs bubblewrap")
+	if s == nil {
+		return nil, errors.New("a persistent sandbox needs a sandbox")
 	}
 	if len(supervisor) == 0 {
 		return nil, errors.New("a persistent sandbox needs its supervisor")
@@ -56,7 +62,7 @@ func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
 		dir = wd
 	}
 	env := se.sb.environ(c.Env)
-	m := message{Op: opRun, Argv: c.Args, Env: env, Dir: dir, Combined: sameWriter(c.Stdout, c.Stderr)}
+	m := message{Op: opRun, Argv: c.Args, Env: se.commandEnv(env), Dir: dir, Combined: sameWriter(c.Stdout, c.Stderr)}
 	b, err := se.boxFor(env)
 	if err != nil {
 		return Exit{}, fmt.Errorf("sandboxing %s: %w", c.Args[0], err)
@@ -107,17 +113,40 @@ func (se *Session) discard(b *box) {
 	b.retire()
 }
 
-// policy is what a sandbox is fixed to at its start: bwrap's arguments
-// but the command's, computed as Wrap computes them (the governing files
-// made if missing).
-func (s *Sandbox) policy(env []string) ([]string, error) {
-	return s.bwrapArgs("/", env, nil)
+// inContainer says whether the session's sandbox is a container.
+func (se *Session) inContainer() bool { return se.sb.cfg.Command != Bubblewrap }
+
+// supervisorInContainer is where the supervisor's executable is mounted
+// in a container: a path of its own, which no image is expected to hold.
+const supervisorInContainer = "/gemini-ls-sandbox-supervisor"
+
+// policy is what a sandbox is fixed to at its start, computed as Wrap
+// computes it (the governing files made if missing): bwrap's arguments
+// but the command's, or docker's (or podman's) with the supervisor as the
+// container's command, which is given the environment it adds alone.
+func (se *Session) policy(env []string) ([]string, error) {
+	if !se.inContainer() {
+		return se.sb.bwrapArgs("/", env, nil)
+	}
+	self := []string{se.supervisor[0] + ":" + supervisorInContainer + ":ro"}
+	inner := slices.Concat([]string{supervisorInContainer}, se.supervisor[1:], []string{containerArg})
+	return se.sb.containerArgs("/", nil, self, inner)
+}
+
+// commandEnv is the environment sent with a command: under bwrap the
+// whole of env, in a container only what the caller added to gemini-ls's
+// own, as a container per command gets (--env).
+func (se *Session) commandEnv(env []string) []string {
+	if se.inContainer() {
+		return addedEnv(env)
+	}
+	return env
 }
 
 // boxFor is a running sandbox of the policy of now, started if needed;
 // one of another policy is retired (it ends with its last command).
 func (se *Session) boxFor(env []string) (*box, error) {
-	args, err := se.sb.policy(env)
+	args, err := se.policy(env)
 	if err != nil {
 		return nil, err
 	}
@@ -139,15 +168,14 @@ func (se *Session) boxFor(env []string) (*box, error) {
 	return b, nil
 }
 
-// start starts bwrap with policy's mounts and the supervisor inside. The
-// supervisor's executable is passed open, as fd 3, and run from there,
-// since it may lie where the sandbox hides (a test binary under /tmp).
+// start starts the sandbox of policy with the supervisor inside, its
+// stdin and stdout the frames' pipes.
 func (se *Session) start(policy []string, key string, env []string) (*box, error) {
-	exe, err := os.Open(se.supervisor[0])
+	cmd, started, err := se.boxCommand(policy, env)
 	if err != nil {
-		return nil, fmt.Errorf("opening the sandbox's supervisor: %w", err)
+		return nil, err
 	}
-	defer exe.Close()
+	defer started()
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("making the supervisor's pipe: %w", err)
@@ -158,15 +186,6 @@ func (se *Session) start(policy []string, key string, env []string) (*box, error
 		reqW.Close()
 		return nil, fmt.Errorf("making the supervisor's pipe: %w", err)
 	}
-	// The supervisor alone holds capabilities, in the sandbox's user
-	// namespace: CAP_SYS_ADMIN to give each command a mount namespace and
-	// a /tmp of its own, CAP_SETPCAP to empty the command's bounding set
-	// (which uid 0 would otherwise get back at exec); it drops them all
-	// for each command.
-	args := slices.Concat(policy[:len(policy)-1], []string{"--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", "--", "/proc/self/fd/3"}, se.supervisor[1:])
-	cmd := exec.Command("/bin/sh", append([]string{"-c", `exec "$0" --seccomp 4 "$@" 4</proc/self/fd/4`, se.sb.tool}, args...)...)
-	cmd.Env = env
-	cmd.ExtraFiles = []*os.File{exe, se.sb.seccomp}
 	cmd.Stdin, cmd.Stdout = reqR, respW
 	b := &box{key: key, cmd: cmd, req: reqW, calls: map[uint64]*call{}, done: make(chan struct{})}
 	cmd.Stderr = &b.stderr
@@ -182,10 +201,48 @@ func (se *Session) start(policy []string, key string, env []string) (*box, error
 	return b, nil
 }
 
+// boxCommand is the command that starts the sandbox of policy, and what
+// to call once it started (or failed to).
+func (se *Session) boxCommand(policy, env []string) (cmd *exec.Cmd, started func(), err error) {
+	if se.inContainer() {
+		return se.containerCommand(policy, env), func() {}, nil
+	}
+	return se.bwrapCommand(policy, env)
+}
+
+// containerCommand is `docker run` (or podman's) of policy. Its stdin's
+// end, with -i, closes the container's, where the supervisor then ends,
+// and the container with it (--init, --rm): it does not outlive
+// gemini-ls, whose end closes that pipe.
+func (se *Session) containerCommand(policy, env []string) *exec.Cmd {
+	return &exec.Cmd{Path: se.sb.tool, Args: append([]string{filepath.Base(se.sb.tool)}, policy...), Env: env}
+}
+
+// bwrapCommand is bwrap with policy's mounts and the supervisor inside.
+// The supervisor's executable is passed open, as fd 3, and run from
+// there, since it may lie where the sandbox hides (a test binary under
+// /tmp); it is closed once bwrap started.
+func (se *Session) bwrapCommand(policy, env []string) (*exec.Cmd, func(), error) {
+	exe, err := os.Open(se.supervisor[0])
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening the sandbox's supervisor: %w", err)
+	}
+	// The supervisor alone holds capabilities, in the sandbox's user
+	// namespace: CAP_SYS_ADMIN to give each command a mount namespace and
+	// a /tmp of its own, CAP_SETPCAP to empty the command's bounding set
+	// (which uid 0 would otherwise get back at exec); it drops them all
+	// for each command.
+	args := slices.Concat(policy[:len(policy)-1], []string{"--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", "--", "/proc/self/fd/3"}, se.supervisor[1:])
+	cmd := exec.Command("/bin/sh", append([]string{"-c", `exec "$0" --seccomp 4 "$@" 4</proc/self/fd/4`, se.sb.tool}, args...)...)
+	cmd.Env = env
+	cmd.ExtraFiles = []*os.File{exe, se.sb.seccomp}
+	return cmd, func() { exe.Close() }, nil
+}
+
 // errNotDelivered is a command that never reached the supervisor.
 var errNotDelivered = errors.New("the sandbox had ended")
 
-// box is one running bwrap and its supervisor.
+// box is one running bwrap or container and its supervisor.
 type box struct {
 	key    string
 	cmd    *exec.Cmd
@@ -277,7 +334,8 @@ func (b *box) retire() {
 	idle := len(b.calls) == 0
 	b.mu.Unlock()
 	if idle {
-		// The supervisor ends at its stdin's end, and bwrap with it.
+		// The supervisor ends at its stdin's end, and bwrap (or the
+		// container) with it.
 		b.req.Close()
 	}
 }
@@ -337,7 +395,8 @@ func orDiscard(w io.Writer) io.Writer {
 	return w
 }
 
-// lockedBuffer is bwrap's stderr, kept for the error when it ends.
+// lockedBuffer is bwrap's (or docker's) stderr, kept for the error when
+// it ends.
 type lockedBuffer struct {
 	mu  sync.Mutex
 	buf bytes.Buffer

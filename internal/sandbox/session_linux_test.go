@@ -14,21 +14,51 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
-// sessionFor is a persistent sandbox of a fresh workspace and home, whose
-// supervisor is this test binary (TestMain).
-func sessionFor(t *testing.T) (se *Session, root, home string) {
+// eachBackend runs f for each backend a persistent sandbox has:
+// bubblewrap, and docker through sandboxtest's fake (podman's run is
+// docker's).
+func eachBackend(t *testing.T, f func(t *testing.T, backend string)) {
+	for _, backend := range []string{Bubblewrap, Docker} {
+		t.Run(backend, func(t *testing.T) { f(t, backend) })
+	}
+}
+
+// configFor is the sandbox of backend for a test, the fake docker put on
+// PATH for docker.
+func configFor(t *testing.T, backend string) Config {
 	t.Helper()
-	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "the test"})
+	if backend == Bubblewrap {
+		sandboxtest.NeedBubblewrap(t)
+		return Config{Command: Bubblewrap, Why: "the test"}
+	}
+	sandboxtest.FakeDocker(t)
+	return Config{Command: backend, Image: "gemini-ls-test-image", Why: "the test"}
+}
+
+// sessionFor is a persistent sandbox of backend over a fresh workspace
+// and home, whose supervisor is this test binary (TestMain).
+func sessionFor(t *testing.T, backend string) (se *Session, root, home string) {
+	t.Helper()
+	root, home = t.TempDir(), t.TempDir()
+	return sessionOf(t, configFor(t, backend), func() []string { return []string{root} }, home), root, home
+}
+
+func sessionOf(t *testing.T, cfg Config, roots func() []string, home string) *Session {
+	t.Helper()
+	sb, err := New(cfg, roots, home, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	se, err = sb.NewSession(self, SupervisorArg)
+	se, err := sb.NewSession(self, SupervisorArg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { se.Close() })
-	return se, root, home
+	return se
 }
 
 // sh runs script through bash in the session, in root, and returns its
@@ -62,40 +92,46 @@ func mustSh(t *testing.T, se *Session, root, script string) string {
 }
 
 func TestSessionKeepsThePolicy(t *testing.T) {
-	se, root, home := sessionFor(t)
-	if err := os.WriteFile(filepath.Join(root, ".env"), []byte("KEY=secret"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out := mustSh(t, se, root, `
+	eachBackend(t, func(t *testing.T, backend string) {
+		se, root, home := sessionFor(t, backend)
+		if err := os.WriteFile(filepath.Join(root, ".env"), []byte("KEY=secret"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out := mustSh(t, se, root, `
 echo "sandbox=$SANDBOX"
 touch ok && echo wrote root
 touch "$HOME/x" 2>/dev/null || echo home read-only
 cat .env 2>/dev/null | grep -q secret || echo env masked
 cat </dev/stdin | wc -c
 ls /run | wc -l`)
-	for _, want := range []string{"sandbox=gemini-ls-bwrap", "wrote root", "home read-only", "env masked"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("missing %q in %q", want, out)
+		for _, want := range []string{"sandbox=gemini-ls-" + backend, "wrote root", "home read-only", "env masked"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("missing %q in %q", want, out)
+			}
 		}
-	}
-	if _, err := os.Stat(filepath.Join(home, "x")); err == nil {
-		t.Error("the home was written")
-	}
+		if _, err := os.Stat(filepath.Join(home, "x")); err == nil {
+			t.Error("the home was written")
+		}
+	})
 }
 
 func TestSessionIsolatesCommands(t *testing.T) {
-	se, root, _ := sessionFor(t)
-	mustSh(t, se, root, `export LEAK=1; cd /; echo x > /tmp/mine`)
-	out := mustSh(t, se, root, `echo "leak=${LEAK-none} pwd=$PWD"; ls /tmp/mine 2>/dev/null | wc -l`)
-	if want := "leak=none pwd=" + root + "\n0\n"; out != want {
-		t.Errorf("the second command saw %q, want %q", out, want)
-	}
+	eachBackend(t, func(t *testing.T, backend string) {
+		se, root, _ := sessionFor(t, backend)
+		mustSh(t, se, root, `export LEAK=1; cd /; echo x > /tmp/mine`)
+		out := mustSh(t, se, root, `echo "leak=${LEAK-none} pwd=$PWD"; ls /tmp/mine 2>/dev/null | wc -l`)
+		if want := "leak=none pwd=" + root + "\n0\n"; out != want {
+			t.Errorf("the second command saw %q, want %q", out, want)
+		}
+	})
 }
 
-// The supervisor holds capabilities; a command must have none, or it
-// could unmount what the sandbox mounts read-only.
+// The supervisor holds capabilities under bwrap; a command must have
+// none, or it could unmount what the sandbox mounts read-only. (In a
+// container the supervisor holds none but its user's, as does a
+// container per command.)
 func TestSessionCommandsHaveNoCapabilities(t *testing.T) {
-	se, root, _ := sessionFor(t)
+	se, root, _ := sessionFor(t, Bubblewrap)
 	mustSh(t, se, root, `git init -q . 2>/dev/null || mkdir -p .git`)
 	out := mustSh(t, se, root, `grep -E '^Cap(Inh|Prm|Eff|Bnd|Amb)' /proc/self/status | tr -d '\t'
 umount /tmp 2>/dev/null && echo unmounted /tmp
@@ -107,183 +143,218 @@ mount -o remount,rw "$PWD/.git/config" 2>/dev/null && echo remounted; true`)
 }
 
 func TestSessionEndsBackgroundChildren(t *testing.T) {
-	se, root, _ := sessionFor(t)
-	pids := strings.Fields(mustSh(t, se, root, `sleep 100 & echo $!; setsid sleep 100 & echo $!`))
-	if len(pids) != 2 {
-		t.Fatalf("pids %q", pids)
-	}
-	// Killed is gone or a zombie awaiting the sandbox's init; SIGKILL
-	// lands at once but the exit may take a moment.
-	out := mustSh(t, se, root, `for i in $(seq 50); do
+	eachBackend(t, func(t *testing.T, backend string) {
+		se, root, _ := sessionFor(t, backend)
+		// The second waits for setsid to have left the command's group
+		// (its session is its own pid), or the group's kill would end it.
+		pids := strings.Fields(mustSh(t, se, root, `sleep 100 & echo $!; setsid sleep 100 & p=$!; echo $p
+until [ "$(cut -d' ' -f6 /proc/$p/stat 2>/dev/null)" = "$p" ]; do sleep 0.01; done`))
+		if len(pids) != 2 {
+			t.Fatalf("pids %q", pids)
+		}
+		// Killed is gone or a zombie awaiting the sandbox's init; SIGKILL
+		// lands at once but the exit may take a moment.
+		out := mustSh(t, se, root, `for i in $(seq 50); do
   alive=
   for p in `+strings.Join(pids, " ")+`; do
-    grep -qs '^State:[[:space:]]*[^Z]' /proc/$p/status && alive="$alive $p"
+    grep -qs '^State:[[:space:]]*[^Z[:space:]]' /proc/$p/status && alive="$alive $p"
   done
   [ -z "$alive" ] && break
   sleep 0.02
 done
 [ -n "$alive" ] && echo "alive:$alive"; true`)
-	if out != "" {
-		t.Errorf("a command's children outlived it: %q", out)
-	}
+		if out != "" {
+			t.Errorf("a command's children outlived it: %q", out)
+		}
+	})
 }
 
 func TestSessionKillsACommandAtItsDeadline(t *testing.T) {
-	se, root, _ := sessionFor(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, exit, err := sh(t, ctx, se, root, `sleep 100`)
-	if err != nil || exit.Signal != "SIGKILL" {
-		t.Fatalf("killed command: %v %+v", err, exit)
-	}
-	if d := time.Since(start); d > 10*time.Second {
-		t.Errorf("the kill took %v", d)
-	}
-	if out := mustSh(t, se, root, `echo next`); out != "next\n" {
-		t.Errorf("next command: %q", out)
-	}
+	eachBackend(t, func(t *testing.T, backend string) {
+		se, root, _ := sessionFor(t, backend)
+		ctx, cancel := context.WithTimeout(t.Context(), 300*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, exit, err := sh(t, ctx, se, root, `sleep 100`)
+		if err != nil || exit.Signal != "SIGKILL" {
+			t.Fatalf("killed command: %v %+v", err, exit)
+		}
+		if d := time.Since(start); d > 10*time.Second {
+			t.Errorf("the kill took %v", d)
+		}
+		if out := mustSh(t, se, root, `echo next`); out != "next\n" {
+			t.Errorf("next command: %q", out)
+		}
+	})
 }
 
 func TestSessionRestartsAKilledSandbox(t *testing.T) {
-	se, root, _ := sessionFor(t)
-	mustSh(t, se, root, `true`)
-	first := se.box
-	running := make(chan error, 1)
-	go func() {
-		_, _, err := sh(t, context.Background(), se, root, `sleep 100`)
-		running <- err
-	}()
-	time.Sleep(200 * time.Millisecond)
-	if err := first.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-running:
-		if err == nil {
-			t.Error("a command of a killed sandbox ended without an error")
+	eachBackend(t, func(t *testing.T, backend string) {
+		se, root, _ := sessionFor(t, backend)
+		mustSh(t, se, root, `true`)
+		first := se.box
+		running := make(chan error, 1)
+		go func() {
+			_, _, err := sh(t, context.Background(), se, root, `sleep 100`)
+			running <- err
+		}()
+		time.Sleep(200 * time.Millisecond)
+		if err := first.cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("a command of a killed sandbox still runs")
-	}
-	if out := mustSh(t, se, root, `echo again`); out != "again\n" {
-		t.Errorf("after the kill: %q", out)
-	}
-	if se.box == first {
-		t.Error("the killed sandbox was not replaced")
-	}
+		select {
+		case err := <-running:
+			if err == nil {
+				t.Error("a command of a killed sandbox ended without an error")
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatal("a command of a killed sandbox still runs")
+		}
+		if out := mustSh(t, se, root, `echo again`); out != "again\n" {
+			t.Errorf("after the kill: %q", out)
+		}
+		if se.box == first {
+			t.Error("the killed sandbox was not replaced")
+		}
+	})
 }
 
 func TestSessionRestartsWhenThePolicyChanges(t *testing.T) {
-	sandboxtest.NeedBubblewrap(t)
-	root, other, home := t.TempDir(), t.TempDir(), t.TempDir()
-	var mu sync.Mutex
-	roots := []string{root}
-	sb, err := New(Config{Command: Bubblewrap, Why: "the test"}, func() []string {
+	eachBackend(t, func(t *testing.T, backend string) {
+		root, other, home := t.TempDir(), t.TempDir(), t.TempDir()
+		var mu sync.Mutex
+		roots := []string{root}
+		se := sessionOf(t, configFor(t, backend), func() []string {
+			mu.Lock()
+			defer mu.Unlock()
+			return roots
+		}, home)
+		if _, _, err := sh(t, t.Context(), se, root, `touch `+other+`/x`); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(other, "x")); err == nil {
+			t.Fatal("wrote outside the roots")
+		}
 		mu.Lock()
-		defer mu.Unlock()
-		return roots
-	}, home, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	self, _ := os.Executable()
-	se, err := sb.NewSession(self, SupervisorArg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer se.Close()
-	if _, _, err := sh(t, t.Context(), se, root, `touch `+other+`/x`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(other, "x")); err == nil {
-		t.Fatal("wrote outside the roots")
-	}
-	mu.Lock()
-	roots = []string{root, other}
-	mu.Unlock()
-	mustSh(t, se, root, `touch `+other+`/x`)
+		roots = []string{root, other}
+		mu.Unlock()
+		mustSh(t, se, root, `touch `+other+`/x`)
 
-	// A .env file made since: it is masked before the next command, by
-	// a new sandbox.
-	before := se.box
-	mustSh(t, se, root, `echo KEY=secret > .env`)
-	out, _, _ := sh(t, t.Context(), se, root, `cat .env 2>/dev/null || echo masked`)
-	if out != "masked\n" {
-		t.Errorf("a .env file made since the start was readable: %q", out)
-	}
-	if se.box == before {
-		t.Error("the sandbox was not restarted for the new .env file")
-	}
+		// A .env file made since: it is masked before the next command, by
+		// a new sandbox.
+		before := se.box
+		mustSh(t, se, root, `echo KEY=secret > .env`)
+		out, _, _ := sh(t, t.Context(), se, root, `cat .env 2>/dev/null || echo masked`)
+		if out != "masked\n" {
+			t.Errorf("a .env file made since the start was readable: %q", out)
+		}
+		if se.box == before {
+			t.Error("the sandbox was not restarted for the new .env file")
+		}
+	})
 }
 
 func TestSessionRunsOnceMoreWhenTheSandboxCannotBeReached(t *testing.T) {
-	se, root, _ := sessionFor(t)
-	mustSh(t, se, root, `true`)
-	first := se.box
-	// As when the sandbox died and its end is not read yet: the command
-	// cannot be written, so it never ran, and runs in a new sandbox.
-	first.req.Close()
-	if out := mustSh(t, se, root, `echo again`); out != "again\n" {
-		t.Errorf("after the sandbox's loss: %q", out)
-	}
-	if se.box == first {
-		t.Error("the lost sandbox was not replaced")
-	}
+	eachBackend(t, func(t *testing.T, backend string) {
+		se, root, _ := sessionFor(t, backend)
+		mustSh(t, se, root, `true`)
+		first := se.box
+		// As when the sandbox died and its end is not read yet: the command
+		// cannot be written, so it never ran, and runs in a new sandbox.
+		first.req.Close()
+		if out := mustSh(t, se, root, `echo again`); out != "again\n" {
+			t.Errorf("after the sandbox's loss: %q", out)
+		}
+		if se.box == first {
+			t.Error("the lost sandbox was not replaced")
+		}
+	})
 }
 
 // Outside its sandbox the supervisor would kill every process it may
-// signal at a command's end: it refuses to start.
+// signal at a command's end: it refuses to start, under either name.
 func TestSuperviseRefusesToRunOutsideTheSandbox(t *testing.T) {
-	if err := Supervise(t.Context(), strings.NewReader(""), io.Discard); err == nil {
-		t.Fatal("the supervisor ran outside its sandbox")
+	for _, args := range [][]string{nil, {containerArg}} {
+		if err := Supervise(t.Context(), strings.NewReader(""), io.Discard, args...); err == nil {
+			t.Fatalf("the supervisor ran outside its sandbox, given %q", args)
+		}
+	}
+}
+
+// This test process has a parent other than an init and neighbours: it
+// is no sandbox's first process. Where the init started it, a neighbour
+// is enough to refuse.
+func TestFirstInItsPidNamespaceIsNotTheHost(t *testing.T) {
+	if firstInItsPidNamespace() {
+		t.Fatal("a test process passed for the first of a sandbox's pid namespace")
+	}
+	if aloneWithInit("/proc", os.Getpid()) {
+		t.Error("the host's /proc passed for a sandbox's")
+	}
+	proc := t.TempDir()
+	for _, name := range []string{"1", "7", "self", "sys"} {
+		if err := os.Mkdir(filepath.Join(proc, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !aloneWithInit(proc, 7) {
+		t.Error("a pid namespace of init and the supervisor (pid 7) was refused")
+	}
+	if aloneWithInit(proc, 8) {
+		t.Error("a pid namespace holding another process was taken for the supervisor's alone")
 	}
 }
 
 func TestSessionCloseEndsTheSandbox(t *testing.T) {
-	se, root, _ := sessionFor(t)
-	mustSh(t, se, root, `true`)
-	b := se.box
-	se.Close()
-	select {
-	case <-b.done:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the sandbox outlived its session")
-	}
+	eachBackend(t, func(t *testing.T, backend string) {
+		se, root, _ := sessionFor(t, backend)
+		mustSh(t, se, root, `true`)
+		b := se.box
+		se.Close()
+		select {
+		case <-b.done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the sandbox outlived its session")
+		}
+	})
 }
 
 func TestSessionSeparatesAndKeepsOutput(t *testing.T) {
-	se, root, _ := sessionFor(t)
-	var stdout, stderr bytes.Buffer
-	exit, err := se.Run(t.Context(), Command{Args: []string{"bash", "-c", `head -c 300000 /dev/zero; echo oops >&2; exit 3`}, Dir: root, Stdout: &stdout, Stderr: &stderr})
-	if err != nil || exit.Code != 3 {
-		t.Fatalf("%v %+v", err, exit)
-	}
-	if stdout.Len() != 300000 || stderr.String() != "oops\n" {
-		t.Errorf("stdout %d bytes, stderr %q", stdout.Len(), stderr.String())
-	}
+	eachBackend(t, func(t *testing.T, backend string) {
+		se, root, _ := sessionFor(t, backend)
+		var stdout, stderr bytes.Buffer
+		exit, err := se.Run(t.Context(), Command{Args: []string{"bash", "-c", `head -c 300000 /dev/zero; echo oops >&2; exit 3`}, Dir: root, Stdout: &stdout, Stderr: &stderr})
+		if err != nil || exit.Code != 3 {
+			t.Fatalf("%v %+v", err, exit)
+		}
+		if stdout.Len() != 300000 || stderr.String() != "oops\n" {
+			t.Errorf("stdout %d bytes, stderr %q", stdout.Len(), stderr.String())
+		}
+	})
 }
 
 // A context ended before the command runs: the kill reaches the
 // supervisor before the command is entered, and still kills it.
 func TestSessionKillsACommandWhoseContextEndedFirst(t *testing.T) {
-	se, root, _ := sessionFor(t)
-	mustSh(t, se, root, `true`)
-	for range 5 {
-		ctx, cancel := context.WithCancel(t.Context())
-		cancel()
-		done := make(chan Exit, 1)
-		go func() {
-			_, exit, _ := sh(t, ctx, se, root, `sleep 100`)
-			done <- exit
-		}()
-		select {
-		case exit := <-done:
-			if exit.Signal != "SIGKILL" {
-				t.Errorf("exit %+v", exit)
+	eachBackend(t, func(t *testing.T, backend string) {
+		se, root, _ := sessionFor(t, backend)
+		mustSh(t, se, root, `true`)
+		for range 5 {
+			ctx, cancel := context.WithCancel(t.Context())
+			cancel()
+			done := make(chan Exit, 1)
+			go func() {
+				_, exit, _ := sh(t, ctx, se, root, `sleep 100`)
+				done <- exit
+			}()
+			select {
+			case exit := <-done:
+				if exit.Signal != "SIGKILL" {
+					t.Errorf("exit %+v", exit)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("a command whose context had ended was not killed")
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("a command whose context had ended was not killed")
 		}
-	}
+	})
 }

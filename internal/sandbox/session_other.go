@@ -8,21 +8,28 @@ import (
 	"io"
 )
 
-// Session is a persistent bubblewrap sandbox, which only Linux has.
+// Session is a persistent sandbox, which only Linux has.
 type Session struct{}
 
-var errNoSession = errors.New("a persistent sandbox needs bubblewrap, on Linux")
+// persistentSandboxes: off Linux there is no bubblewrap, and gemini-ls
+// (a macOS or Windows binary) cannot be the supervisor in Docker
+// Desktop's Linux containers, so each command keeps a container of its
+// own.
+const persistentSandboxes = false
 
-// NewSession fails: no bubblewrap here.
+var errNoSession = errors.New("a persistent sandbox needs Linux")
+
+// NewSession fails: no persistent sandbox here.
 func (s *Sandbox) NewSession(...string) (*Session, error) { return nil, errNoSession }
 
-// Run fails: no bubblewrap here.
+// Run fails: no persistent sandbox here.
 func (se *Session) Run(context.Context, Command) (Exit, error) { return Exit{}, errNoSession }
 
 // Close does nothing.
 func (se *Session) Close() error { return nil }
 
-// Supervise fails: the supervisor runs inside bubblewrap, on Linux.
-func Supervise(context.Context, io.Reader, io.Writer) error {
-	return errors.New("the sandbox supervisor runs inside bubblewrap, on Linux")
+// Supervise fails: the supervisor runs inside bubblewrap or a container,
+// on Linux.
+func Supervise(context.Context, io.Reader, io.Writer, ...string) error {
+	return errors.New("the sandbox supervisor runs inside bubblewrap or a container, on Linux")
 }

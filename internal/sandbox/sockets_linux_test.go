@@ -21,12 +21,16 @@ import (
 )
 
 // probeEnv, set, makes the test binary the probe the sockets tests run
-// inside the sandbox (TestMain).
+// inside the sandbox (TestMain), which is also the sessions' supervisor
+// (SupervisorArg) and the fake docker (sandboxtest.FakeDockerArg).
 const probeEnv = "GEMINI_LS_SANDBOX_PROBE"
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandboxtest.FakeDockerArg {
+		os.Exit(sandboxtest.RunFakeDocker(os.Args[2:]))
+	}
 	if len(os.Args) > 1 && os.Args[1] == SupervisorArg {
-		if err := Supervise(context.Background(), os.Stdin, os.Stdout); err != nil {
+		if err := Supervise(context.Background(), os.Stdin, os.Stdout, os.Args[2:]...); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

@@ -29,6 +29,14 @@ type supervisor struct {
 	out io.Writer
 	wmu sync.Mutex // one frame at a time on out
 
+	// container: it runs in a docker or podman container, not under
+	// bwrap (containerArg).
+	container bool
+	// scratch, in a container, take /tmp and the other scratch
+	// directories back to what they held at the start when no command
+	// runs.
+	scratch []*tmpSweeper
+
 	mu      sync.Mutex
 	running map[uint64]int // command id → process group
 	// starting counts the commands between their fork and their entry
@@ -38,18 +46,20 @@ type supervisor struct {
 	killed map[uint64]bool
 }
 
+// containerArg, after SupervisorArg, says that the supervisor runs in a
+// container (docker or podman run --init), where it holds no capability
+// to give a command a mount namespace, rather than under bwrap.
+const containerArg = "--container"
+
 // Supervise is the supervisor's loop: it runs each command in, on its
 // own, until in ends (gemini-ls gone or done), then kills what still
-// runs. It returns in's error, nil at its end.
-func Supervise(ctx context.Context, in io.Reader, out io.Writer) error {
-	// It kills every process it may signal when a command ends: only
-	// in the sandbox's pid namespace, whose init is bwrap's, and where it
-	// is the first process, is that its own commands alone.
-	if os.Getpid() != 2 {
-		return errors.New("the sandbox's supervisor runs only as the first process of a bubblewrap sandbox")
+// runs. args are those after SupervisorArg: none under bwrap,
+// containerArg in a container. It returns in's error, nil at its end.
+func Supervise(ctx context.Context, in io.Reader, out io.Writer, args ...string) error {
+	sv, err := newSupervisor(out, args)
+	if err != nil {
+		return err
 	}
-	closeInherited()
-	sv := &supervisor{out: out, running: map[uint64]int{}, killed: map[uint64]bool{}}
 	var wg sync.WaitGroup
 	defer func() {
 		// Nothing outlives the session: every command's group, and
@@ -76,6 +86,59 @@ func Supervise(ctx context.Context, in io.Reader, out io.Writer) error {
 			sv.kill(m.ID)
 		}
 	}
+}
+
+// newSupervisor checks where it runs and sets it up for args.
+func newSupervisor(out io.Writer, args []string) (*supervisor, error) {
+	container := slices.Equal(args, []string{containerArg})
+	if !container && len(args) > 0 {
+		return nil, fmt.Errorf("the sandbox's supervisor takes no argument but %s, not %q", containerArg, args)
+	}
+	// It kills every process it may signal when a command ends: only
+	// in a pid namespace of its own, whose init is bwrap's (or docker's
+	// --init), and where it is the first process, is that its own
+	// commands alone.
+	if !firstInItsPidNamespace() {
+		return nil, errors.New("the sandbox's supervisor runs only as the first process of a bubblewrap sandbox or a container")
+	}
+	closeInherited()
+	sv := &supervisor{out: out, container: container, running: map[uint64]int{}, killed: map[uint64]bool{}}
+	if container {
+		for _, dir := range scratchDirs() {
+			sweeper, err := newTmpSweeper(dir)
+			if err != nil {
+				return nil, err
+			}
+			if sweeper != nil {
+				sv.scratch = append(sv.scratch, sweeper)
+			}
+		}
+	}
+	return sv, nil
+}
+
+// firstInItsPidNamespace says whether this process is the first of a pid
+// namespace: its parent is the namespace's init (pid 1) and no other
+// process is there. Under bwrap it is pid 2; in a container it is the
+// first the runtime's init (tini, catatonit) started, whatever its
+// number, which the runtime does not promise.
+func firstInItsPidNamespace() bool {
+	return os.Getppid() == 1 && aloneWithInit("/proc", os.Getpid())
+}
+
+// aloneWithInit says whether proc (a proc file system) lists no process
+// but pid 1 and self.
+func aloneWithInit(proc string, self int) bool {
+	entries, err := os.ReadDir(proc)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && pid != 1 && pid != self {
+			return false
+		}
+	}
+	return true
 }
 
 // closeInherited marks every descriptor past stderr close-on-exec: bwrap
@@ -134,7 +197,7 @@ func (sv *supervisor) exec(ctx context.Context, m message) (code int, signal str
 	cmd := exec.CommandContext(ctx, m.Argv[0], m.Argv[1:]...)
 	cmd.Args = m.Argv
 	cmd.Dir = m.Dir
-	cmd.Env = append(m.Env, "SANDBOX=gemini-ls-bwrap")
+	cmd.Env = sv.environ(m.Env)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	outputs, err := sv.start(m.ID, cmd, m.Combined)
 	if err != nil {
@@ -183,7 +246,7 @@ func (sv *supervisor) start(id uint64, cmd *exec.Cmd, combined bool) ([]*os.File
 	sv.mu.Lock()
 	sv.starting++
 	sv.mu.Unlock()
-	err := startPrivately(cmd)
+	err := sv.startCommand(cmd)
 	closeAll(writers)
 	sv.mu.Lock()
 	defer sv.mu.Unlock()
@@ -218,7 +281,32 @@ func (sv *supervisor) endGroup(id uint64, pgid int) {
 	_ = unix.Kill(-pgid, unix.SIGKILL)
 	if len(sv.running) == 0 && sv.starting == 0 {
 		_ = unix.Kill(-1, unix.SIGKILL)
+		// Under the lock: no command starts while /tmp is swept.
+		for _, sweeper := range sv.scratch {
+			sweeper.sweep()
+		}
 	}
+}
+
+// environ is a command's environment from the one sent: under bwrap the
+// whole of it; in a container, as docker run's --env, the container's
+// own (the image's, SANDBOX) with what gemini-ls's caller added.
+func (sv *supervisor) environ(env []string) []string {
+	if sv.container {
+		return append(os.Environ(), env...)
+	}
+	return append(env, "SANDBOX=gemini-ls-bwrap")
+}
+
+// startCommand starts cmd: under bwrap with a /tmp of its own and no
+// capability (startPrivately); in a container as it is, since there the
+// supervisor holds no capability, and so neither does a command but
+// what the container's user has, as in a container of its own.
+func (sv *supervisor) startCommand(cmd *exec.Cmd) error {
+	if sv.container {
+		return cmd.Start()
+	}
+	return startPrivately(cmd)
 }
 
 // forward sends what r yields as out frames of stream until its end.
