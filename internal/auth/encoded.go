@@ -1,8 +1,6 @@
 package auth
 
 import (
-	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/jsonstring"
 )
 
 // encodedModels is the genai models service, sending what every request
@@ -299,7 +299,7 @@ func (r *request) contents(converted any) [][]byte {
 		if err != nil {
 			return nil
 		}
-		if enc, err = putTextsBack(enc, r.texts); err != nil {
+		if enc, err = jsonstring.PutBack(enc, r.texts); err != nil {
 			return nil
 		}
 		r.history[i].json = enc
@@ -319,42 +319,6 @@ func (r *request) contents(converted any) [][]byte {
 	pieces = append(pieces, []byte{']'})
 	r.c.keepHistory(r.first, r.history)
 	return pieces
-}
-
-// putTextsBack is enc, genai's encoding of a content, with the texts
-// whose stand-ins it holds (quoted, as texts maps them) in their places,
-// encoded as encoding/json does: made at its final size, the texts
-// copied once.
-func putTextsBack(enc []byte, texts map[string]string) ([]byte, error) {
-	type found struct {
-		at   int
-		from string
-	}
-	var places []found
-	size := len(enc)
-	for standIn, text := range texts {
-		at := bytes.Index(enc, []byte(standIn))
-		if at < 0 {
-			continue // another content's
-		}
-		places = append(places, found{at, standIn})
-		size += jsonStringSize(text) - len(standIn)
-	}
-	if len(places) == 0 {
-		return enc, nil
-	}
-	slices.SortFunc(places, func(a, b found) int { return cmp.Compare(a.at, b.at) })
-	out := make([]byte, 0, size)
-	rest := 0
-	for _, p := range places {
-		out = appendJSONString(append(out, enc[rest:p.at]...), texts[p.from])
-		rest = p.at + len(p.from)
-	}
-	out = append(out, enc[rest:]...)
-	if len(out) != size {
-		return nil, fmt.Errorf("a content's texts came to %d bytes, not %d", len(out), size)
-	}
-	return out, nil
 }
 
 // keepSystem keeps the encoding of the system instruction text genai
