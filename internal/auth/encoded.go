@@ -205,7 +205,7 @@ func (r *request) standIns(i int, content *genai.Content) *genai.Content {
 			out = &copied
 		}
 		standIn := *p
-		standIn.Text = fmt.Sprintf("%stext-%d-%d", r.splice.tag[1:], i, j)
+		standIn.Text = fmt.Sprintf("%s%d-%d", r.splice.textStandIn()[1:], i, j) // unquoted
 		out.Parts[j] = &standIn
 		if r.texts == nil {
 			r.texts = make(map[string]string)

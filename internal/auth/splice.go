@@ -56,6 +56,11 @@ func (s *splice) holdPieces(slot int, pieces [][]byte) json.RawMessage {
 	return s.placeholder(slot)
 }
 
+// textStandIn begins the stand-ins of long texts, as a body holds them.
+func (s *splice) textStandIn() string {
+	return s.tag + "text-"
+}
+
 func (s *splice) placeholder(slot int) json.RawMessage {
 	return fmt.Appendf(nil, `%s%d"`, s.tag, slot)
 }
@@ -68,6 +73,11 @@ func (s *splice) placeholder(slot int) json.RawMessage {
 func (s *splice) into(body []byte) (net.Buffers, error) {
 	if !bytes.Contains(body, []byte(s.tag)) {
 		return net.Buffers{body}, nil
+	}
+	if bytes.Contains(body, []byte(s.textStandIn())) {
+		// genai's own contents went out, with a stand-in for a long text
+		// (request.standIns) that only ours put back.
+		return nil, fmt.Errorf("the request body holds a stand-in for a text")
 	}
 	type found struct {
 		at, slot, width int
