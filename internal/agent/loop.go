@@ -66,9 +66,11 @@ type loopDetector struct {
 	found int
 	// For the model-based check: the prompt's model requests, the one
 	// last checked before, and how many requests apart the checks are
-	// (0 for llmCheckInterval); userPrompt is the prompt's text.
+	// (0 for llmCheckInterval); userPrompt is the parts of the prompt's
+	// input, whose text the check joins only when it is due: a prompt
+	// may be 16 MiB, and the check is rare (llmCheckAfterTurns).
 	requests, lastCheck, interval int
-	userPrompt                    string
+	userPrompt                    []*genai.Part
 }
 
 // foundOne counts a loop found in the prompt; stop says it is the

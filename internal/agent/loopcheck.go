@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 
 	"google.golang.org/genai"
@@ -36,7 +37,7 @@ func (d *loopDetector) modelCheckDue(input *genai.Content) bool {
 		return false
 	}
 	if d.requests == 0 {
-		d.userPrompt = partsText(input)
+		d.userPrompt = slices.Clone(input.Parts)
 	}
 	d.requests++
 	if d.requests < llmCheckAfterTurns || d.requests-d.lastCheck < cmp.Or(d.interval, llmCheckInterval) {
@@ -54,7 +55,7 @@ func (d *loopDetector) checkWithModel(check jsonAsker, input *genai.Content, his
 	if n := len(history); n > 0 && history[n-1] == input {
 		history = history[:n-1]
 	}
-	contents := loopCheckContents(d.userPrompt, history)
+	contents := loopCheckContents(partsText(&genai.Content{Parts: d.userPrompt}), history)
 	// The flash model first; only when it is sure, the double check, whose
 	// analysis is the one told.
 	var analysis string

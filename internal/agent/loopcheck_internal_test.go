@@ -2,6 +2,8 @@ package agent
 
 import (
 	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 
 	"google.golang.org/genai"
@@ -78,5 +80,24 @@ func TestLoopDetectorModelCheckOnItsOwn(t *testing.T) {
 	}
 	if off := (loopDetector{off: true}); off.modelCheckDue(input) {
 		t.Error("due with loop detection off")
+	}
+}
+
+// The detector keeps a prompt's parts, not their text joined: a prompt
+// may be 16 MiB, and the check that sends it is rare.
+func TestLoopDetectorDoesNotCopyThePrompt(t *testing.T) {
+	big := strings.Repeat("x", 4<<20)
+	input := &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{Text: big}, {Text: big}}}
+	var d loopDetector
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	d.modelCheckDue(input)
+	runtime.ReadMemStats(&after)
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<10 {
+		t.Errorf("the first request's check allocated %d bytes for a prompt of %d", grew, 2*len(big))
+	}
+	got := loopCheckContents(partsText(&genai.Content{Parts: d.userPrompt}), nil)
+	if want := "<original_user_request>\n" + big + big + "\n</original_user_request>"; got[0].Parts[0].Text != want {
+		t.Error("the check's contents lost the prompt's text")
 	}
 }

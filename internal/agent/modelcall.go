@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
+	"unicode/utf8"
 
 	"google.golang.org/genai"
 
@@ -63,18 +65,59 @@ func (t *turn) request() (req modelRequest, hookReply *genai.GenerateContentResp
 
 // logRequest logs the request of input and records it in the telemetry.
 // The request's text, the input encoded (tool outputs whole), is made
-// only for a log or a telemetry that keeps it.
+// only for a log or a telemetry that keeps it; for the log alone, its
+// long texts are cut to their heads (a prompt may be 16 MiB, copied three
+// times over into one log line).
 func (t *turn) logRequest(req modelRequest, input *genai.Content) error {
 	events := t.events()
 	var requestText []byte
 	if events.keepsRequestText() {
+		logged := input
+		if !events.recordsRequestText() {
+			logged = textsCut(input, maxLoggedText)
+		}
 		var err error
-		if requestText, err = json.Marshal(input); err != nil {
+		if requestText, err = json.Marshal(logged); err != nil {
 			return fmt.Errorf("encoding the request for the log: %w", err)
 		}
 	}
 	events.request(cmp.Or(req.model, t.model()), string(requestText))
 	return nil
+}
+
+// maxLoggedText bounds each text of a request the log alone keeps.
+const maxLoggedText = 64 << 10
+
+// textsCut is c with each text longer than max cut to its first max
+// bytes (whole characters) and a note of how much was left out; c itself
+// when none is that long.
+func textsCut(c *genai.Content, max int) *genai.Content {
+	if c == nil {
+		return nil
+	}
+	var out *genai.Content
+	for i, p := range c.Parts {
+		if p == nil || len(p.Text) <= max {
+			continue
+		}
+		if out == nil {
+			copied := *c
+			copied.Parts = slices.Clone(c.Parts)
+			out = &copied
+		}
+		n := max
+		for n > max-utf8.UTFMax && !utf8.RuneStart(p.Text[n]) {
+			n-- // not inside a character
+		}
+		head := p.Text[:n]
+		cut := *p
+		cut.Text = fmt.Sprintf("%s… [%d bytes more]", head, len(p.Text)-len(head))
+		out.Parts[i] = &cut
+	}
+	if out == nil {
+		return c
+	}
+	return out
 }
 
 // answer is the answer to req, a BeforeModel hook's (hookReply) or the

@@ -52,6 +52,14 @@ func (e promptEvents) keepsRequestText() bool {
 	return !off || e.log.log.Core().Enabled(zapcore.DebugLevel)
 }
 
+// recordsRequestText says whether the telemetry keeps request's text,
+// which it is then given whole; the log alone gets long texts cut
+// (textsCut).
+func (e promptEvents) recordsRequestText() bool {
+	_, off := e.rec.(telemetry.Nop)
+	return !off
+}
+
 // request logs a model request to model, and records it.
 func (e promptEvents) request(model, requestText string) {
 	e.log.request(model, e.promptID, requestText)

@@ -5,6 +5,9 @@ import (
 	"sync"
 	"testing"
 
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
@@ -90,5 +93,40 @@ func TestTelemetryEvents(t *testing.T) {
 	}
 	if len(rec.errors) != 1 || rec.errors[0].StatusCode != 400 || rec.errors[0].PromptID != rec.prompts[1].PromptID {
 		t.Errorf("api errors = %+v", rec.errors)
+	}
+}
+
+// A long prompt's request is logged with its text cut to a head of whole
+// characters (a prompt may be 16 MiB, copied three times into the log
+// line), and given whole to a telemetry that records it.
+func TestLongRequestLoggedByItsHead(t *testing.T) {
+	long := strings.Repeat("néé ", 150<<10) // 64 KiB ends inside an é
+	for _, withTelemetry := range []bool{false, true} {
+		core, logs := observer.New(zapcore.DebugLevel)
+		srv := geminitest.NewTestServer(t, geminitest.TextTurn("read it"))
+		cfg := agent.Config{Logger: zap.New(core)}
+		rec := &recorded{}
+		if withTelemetry {
+			cfg.Telemetry = rec
+		}
+		a, _ := newAgent(t, srv, cfg)
+		prompt(t, a.NewSession(), long)
+		var text string
+		for _, e := range logs.AllUntimed() {
+			if e.Message == "api_request" {
+				text, _ = e.ContextMap()["request_text"].(string)
+			}
+		}
+		if !withTelemetry {
+			if len(text) > 80<<10 || !strings.Contains(text, "néé néé") || !strings.Contains(text, " bytes more]") || strings.Contains(text, `\ufffd`) {
+				t.Errorf("logged request of a %d-byte prompt: %d bytes, %.60q…%q", len(long), len(text), text, text[max(0, len(text)-60):])
+			}
+			continue
+		}
+		rec.mu.Lock()
+		if len(rec.requests) != 1 || !strings.Contains(rec.requests[0].RequestText, long) || text != rec.requests[0].RequestText {
+			t.Errorf("with telemetry on, the request's text is not whole in the telemetry and the log")
+		}
+		rec.mu.Unlock()
 	}
 }

@@ -3,12 +3,16 @@ package auth
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"reflect"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/jsonstring"
 )
 
 // encodedModels is the genai models service, sending what every request
@@ -108,8 +112,11 @@ type request struct {
 	history []encodedContent
 	fresh   []*genai.Content
 	first   *genai.Content
-	// body is the "contents" value once made.
-	body json.RawMessage
+	// texts are the long texts of the fresh contents, by the stand-in
+	// genai encodes in each one's place (standIns).
+	texts map[string]string
+	// body is the "contents" value once made, in pieces.
+	body [][]byte
 	// splice carries what was encoded before to the transport.
 	splice splice
 }
@@ -170,9 +177,45 @@ func (c *encodingCache) request(contents []*genai.Content, config *genai.Generat
 			continue
 		}
 		r.history[i] = encodedContent{content: content, role: content.Role, parts: slices.Clone(content.Parts)}
-		r.fresh = append(r.fresh, content)
+		r.fresh = append(r.fresh, r.standIns(i, content))
 	}
 	return r
+}
+
+// longText is the size from which a text part is not given to genai but
+// encoded here (standIns): genai's encoding copies a text six times over
+// (marshalled, read back, marshalled again, each buffer grown by
+// doubling), and a prompt may be 16 MiB.
+const longText = 64 << 10
+
+// standIns is content i for genai to encode: content itself, or, when it
+// has long texts of valid UTF-8, a copy whose long texts are stand-ins,
+// short strings that contents replaces with the texts as genai would have
+// encoded them (encoding/json's escaping). Text that is not UTF-8 is left
+// to genai, which changes it as it decodes its own encoding.
+func (r *request) standIns(i int, content *genai.Content) *genai.Content {
+	var out *genai.Content
+	for j, p := range content.Parts {
+		if p == nil || len(p.Text) < longText || !utf8.ValidString(p.Text) {
+			continue
+		}
+		if out == nil {
+			copied := *content
+			copied.Parts = slices.Clone(content.Parts)
+			out = &copied
+		}
+		standIn := *p
+		standIn.Text = fmt.Sprintf("%s%d-%d", r.splice.textStandIn()[1:], i, j) // unquoted
+		out.Parts[j] = &standIn
+		if r.texts == nil {
+			r.texts = make(map[string]string)
+		}
+		r.texts[`"`+standIn.Text+`"`] = p.Text
+	}
+	if out == nil {
+		return content
+	}
+	return out
 }
 
 // systemKey is a system instruction of one text, by what it says. (A key
@@ -224,17 +267,18 @@ func (r *request) fill(body map[string]any) map[string]any {
 			r.body = r.contents(body["contents"])
 		}
 		if r.body != nil {
-			body["contents"] = r.splice.hold(slotContents, r.body)
+			body["contents"] = r.splice.holdPieces(slotContents, r.body)
 		}
 	}
 	return body
 }
 
-// contents is the request's "contents" value: the contents encoded
-// before, and those genai encoded now (converted, in order), which are
-// kept. nil when genai's are not what was asked for, left then as genai
-// made them.
-func (r *request) contents(converted any) json.RawMessage {
+// contents is the request's "contents" value, in pieces sent in turn
+// (the contents are not copied into one): the contents encoded before,
+// and those genai encoded now (converted, in order, their long texts put
+// back in), which are kept. nil when genai's are not what was asked for,
+// left then as genai made them.
+func (r *request) contents(converted any) [][]byte {
 	var list []map[string]any
 	switch v := converted.(type) {
 	case []map[string]any:
@@ -255,24 +299,26 @@ func (r *request) contents(converted any) json.RawMessage {
 		if err != nil {
 			return nil
 		}
+		if enc, err = jsonstring.PutBack(enc, r.texts); err != nil {
+			return nil
+		}
 		r.history[i].json = enc
 		next++
 	}
-	size := 2
-	for _, h := range r.history {
-		size += len(h.json) + 1
-	}
-	b := make([]byte, 0, size)
-	b = append(b, '[')
+	pieces := make([][]byte, 0, 2*len(r.history)+1)
 	for i, h := range r.history {
-		if i > 0 {
-			b = append(b, ',')
+		sep := []byte{','}
+		if i == 0 {
+			sep = []byte{'['}
 		}
-		b = append(b, h.json...)
+		pieces = append(pieces, sep, h.json)
 	}
-	b = append(b, ']')
+	if len(pieces) == 0 {
+		pieces = append(pieces, []byte{'['})
+	}
+	pieces = append(pieces, []byte{']'})
 	r.c.keepHistory(r.first, r.history)
-	return b
+	return pieces
 }
 
 // keepSystem keeps the encoding of the system instruction text genai

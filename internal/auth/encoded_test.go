@@ -269,3 +269,32 @@ func TestForgottenConversationIsNotKept(t *testing.T) {
 		t.Errorf("the forgotten history was still kept: %s", body)
 	}
 }
+
+// A conversation holding long texts (which the generator encodes itself,
+// not genai) is sent byte for byte as genai encodes it: texts with
+// characters JSON escapes, two in one content, a thought, text that is
+// not UTF-8 (left to genai), beside short ones.
+func TestLongTextsSentAsGenaiEncodesThem(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	theirs, ours := genaiAndOurs(t, srv)
+	long := func(s string) string { return strings.Repeat(s, 70<<10/len(s)+1) }
+	history := []*genai.Content{
+		{Role: genai.RoleUser, Parts: []*genai.Part{
+			{Text: "Read this:"},
+			{Text: long("<a href=\"x\">&amp;</a>\ttab\nline\r\x00 ünïcode — \u2028\u2029 \\ ")},
+			{Text: long("second ")},
+		}},
+		{Role: genai.RoleModel, Parts: []*genai.Part{{Text: long("thinking… "), Thought: true}, {Text: "Done."}}},
+		{Role: genai.RoleUser, Parts: []*genai.Part{{Text: long("not UTF-8 \xff\xfe ")}}},
+	}
+	config := &genai.GenerateContentConfig{Temperature: genai.Ptr[float32](0.5)}
+	for i := 1; i <= len(history); i++ {
+		got := send(t, srv, ours, true, history[:i], config)
+		if want := send(t, srv, theirs, true, history[:i], config); string(got) != string(want) {
+			t.Errorf("%d contents: the body differs from genai's (%d bytes, want %d)", i, len(got), len(want))
+		}
+	}
+	if !strings.HasPrefix(history[0].Parts[1].Text, "<a href") {
+		t.Errorf("a content was changed: %.40q", history[0].Parts[1].Text)
+	}
+}

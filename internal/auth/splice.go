@@ -25,8 +25,9 @@ import (
 type splice struct {
 	// tag begins every placeholder: a JSON string no request holds
 	// otherwise, as it carries a random nonce.
-	tag   string
-	parts [spliceSlots][]byte
+	tag string
+	// parts are each slot's part, in pieces sent in turn.
+	parts [spliceSlots][][]byte
 }
 
 // The parts a body may hold, one slot each, so that genai building the
@@ -46,8 +47,18 @@ func newSpliceTag() string {
 
 // hold keeps part in slot and returns the placeholder genai writes.
 func (s *splice) hold(slot int, part []byte) json.RawMessage {
-	s.parts[slot] = part
+	return s.holdPieces(slot, [][]byte{part})
+}
+
+// holdPieces is hold of the part the pieces make in turn.
+func (s *splice) holdPieces(slot int, pieces [][]byte) json.RawMessage {
+	s.parts[slot] = pieces
 	return s.placeholder(slot)
+}
+
+// textStandIn begins the stand-ins of long texts, as a body holds them.
+func (s *splice) textStandIn() string {
+	return s.tag + "text-"
 }
 
 func (s *splice) placeholder(slot int) json.RawMessage {
@@ -62,6 +73,11 @@ func (s *splice) placeholder(slot int) json.RawMessage {
 func (s *splice) into(body []byte) (net.Buffers, error) {
 	if !bytes.Contains(body, []byte(s.tag)) {
 		return net.Buffers{body}, nil
+	}
+	if bytes.Contains(body, []byte(s.textStandIn())) {
+		// genai's own contents went out, with a stand-in for a long text
+		// (request.standIns) that only ours put back.
+		return nil, fmt.Errorf("the request body holds a stand-in for a text")
 	}
 	type found struct {
 		at, slot, width int
@@ -82,7 +98,7 @@ func (s *splice) into(body []byte) (net.Buffers, error) {
 	out := make(net.Buffers, 0, 2*len(places)+1)
 	rest := 0
 	for _, p := range places {
-		out = append(out, body[rest:p.at], s.parts[p.slot])
+		out = append(append(out, body[rest:p.at]), s.parts[p.slot]...)
 		rest = p.at + p.width
 	}
 	return append(out, body[rest:]), nil

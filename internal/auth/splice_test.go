@@ -38,4 +38,8 @@ func TestSpliceInto(t *testing.T) {
 	if _, err := s.into([]byte(twice)); err == nil {
 		t.Error("a body holding a placeholder twice was sent")
 	}
+	standIn := strings.Replace(body, `{"contents":`, `{"text":`+s.textStandIn()+`0-1","contents":`, 1)
+	if _, err := s.into([]byte(standIn)); err == nil {
+		t.Error("a body holding a long text's stand-in was sent")
+	}
 }

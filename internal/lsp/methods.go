@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"runtime"
 
 	"go.lsp.dev/protocol"
 )
@@ -119,6 +120,7 @@ func request[P, R any](fn func(*Server, context.Context, P) (R, error)) signatur
 			if err != nil {
 				return nil, err
 			}
+			collectAfterLargeParams(len(raw))
 			r, err := fn(s, ctx, p)
 			if err != nil {
 				return nil, err
@@ -151,6 +153,20 @@ func sentRequest[P, R any]() signature {
 
 func sentNotification[P any]() signature {
 	return signature{kind: notificationKind, params: reflect.TypeFor[P]()}
+}
+
+// largeParams is the size of a request's params (a prompt's) after whose
+// decoding the garbage is collected, before the handler runs: the frame
+// and what reading it left behind (its buffer grown by doubling) are
+// garbage by then, and the pace of the GC would let the turn's own copies
+// of the prompt (the session line, the model request) pile up on top of
+// them, several times the prompt.
+const largeParams = 1 << 20
+
+func collectAfterLargeParams(size int) {
+	if size >= largeParams {
+		runtime.GC()
+	}
 }
 
 func readParams[P any](raw json.RawMessage, rule paramsRule) (P, error) {

@@ -213,10 +213,11 @@ func (s *Server) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 	if err := s.checkParamsSize(req); err != nil {
 		return nil, err
 	}
-	params := append([]byte(nil), req.Params()...)
 	if !req.IsCall() {
 		// A notification's error would end the connection: log instead.
-		if err := s.notification(name, params); err != nil {
+		// It runs on the read loop: its params, borrowed from the frame,
+		// stay valid until it returns.
+		if err := s.notification(name, req.Params()); err != nil {
 			s.log.Warn("notification failed", zap.String("method", name), zap.Error(err))
 		}
 		return nil, nil
@@ -230,13 +231,16 @@ func (s *Server) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 		s.calls.remove(id)
 		cancel()
 	}()
-	result, err := s.request(ctx, rq, name, params)
+	result, err := s.request(ctx, rq, req)
 	if err != nil {
 		var rpcErr *jsonrpc2.Error
 		if !errors.As(err, &rpcErr) {
 			err = jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 		}
-		s.log.Debug("request failed", zap.String("method", name), zap.Error(err))
+		// req.Method(), not name: after jsonrpc2.Async that is its
+		// clone, and name, which borrows the frame, would keep a whole
+		// prompt's frame alive until the prompt ends.
+		s.log.Debug("request failed", zap.String("method", req.Method()), zap.Error(err))
 	}
 	return result, err
 }
@@ -244,19 +248,26 @@ func (s *Server) handle(rq context.Context, req *jsonrpc2.Request) (any, error) 
 // request answers a call, or refuses it as the connection's phase
 // requires; an unknown method is refused the same way before initialize
 // and after shutdown.
-func (s *Server) request(ctx, rq context.Context, name string, params []byte) (any, error) {
+//
+// The params are decoded once, from req.Params() and no copy of ours
+// (a prompt's are up to MaxPromptParams): on the read loop they borrow
+// the frame, valid until the handler returns; an async handler reads
+// them after jsonrpc2.Async, which has cloned them for it, so that the
+// frame is no longer needed by then.
+func (s *Server) request(ctx, rq context.Context, req *jsonrpc2.Request) (any, error) {
+	name := req.Method()
 	now := s.lifecycle.phase()
 	m := s.methods.lookup(requestKind, name)
 	if m == nil || !m.handledIn(now) {
 		return nil, refusal(m, name, now)
 	}
 	if m.pin {
-		ctx = s.pinDocument(ctx, params)
+		ctx = s.pinDocument(ctx, json.RawMessage(req.Params()))
 	}
 	if m.async {
 		jsonrpc2.Async(rq)
 	}
-	return m.sig.serve(s, ctx, params, m.params)
+	return m.sig.serve(s, ctx, json.RawMessage(req.Params()), m.params)
 }
 
 // refusal is the error for a request the server does not handle now.

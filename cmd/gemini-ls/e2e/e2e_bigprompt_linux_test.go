@@ -86,13 +86,19 @@ func TestPromptAtTheLimitIsStoredOnceAndCleanedUpByItsHead(t *testing.T) {
 	}
 	peak := peakRSS(t, h.proc.Cmd.Process.Pid)
 	t.Logf("peak RSS with a %d MiB prompt: %d MiB (%.1f×)", size>>20, peak>>20, float64(peak)/float64(size))
-	// The copies it is made of (the frame, jsonrpc2's, the decoded
-	// string, the model request, the log, the session line) stay many:
-	// 16-19× measured, as the GC's pace varies; MaxPromptParams bounds
-	// what they cost. The bound catches a copy more of a large kind (a
-	// []rune of the prompt cost 4×).
-	if limit := int64(24 * size); peak > limit {
-		t.Errorf("peak RSS %d MiB, over %d MiB (24× the prompt)", peak>>20, limit>>20)
+	// 5.6-5.8× measured (91 MiB; 6.7× once on a loaded machine; it was
+	// 16-19×): the server's own 26 MiB, and one copy of the prompt each
+	// for the frame (garbage once jsonrpc2.Async has cloned the params,
+	// collected with what reading it left once they are decoded),
+	// jsonrpc2's clone (held until the handler returns), the decoded
+	// prompt (the history's), the session line's content (encoded once,
+	// written in pieces) and the model request's contents (encoded once,
+	// sent in pieces, kept for the next request); the log and the loop
+	// detector copy none of it. The bound leaves 0.8× above the worst
+	// seen for the GC's pace, and catches a copy more of a large kind
+	// (genai's encoding of the prompt cost 4.2×, the session line's 3.9×).
+	if limit := int64(7.5 * float64(size)); peak > limit {
+		t.Errorf("peak RSS %d MiB, over %d MiB (7.5× the prompt)", peak>>20, limit>>20)
 	}
 
 	chats := chatsOf(t, home)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"sync"
@@ -88,13 +89,15 @@ func (s *Store) Begin(ctx context.Context, b Begin) (*Recorder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("saving session %s: %w", id, err)
 	}
-	var line []byte
+	var line net.Buffers
 	var sf *appendFile
 	if chats == "" {
 		if sf, err = s.openLegacy(ctx, b.Meta); err != nil {
 			return nil, err
 		}
-		line, err = encode(record{Kind: kindBegin, Meta: &b.Meta, History: b.History, Running: &r.prompt})
+		var enc []byte
+		enc, err = encode(record{Kind: kindBegin, Meta: &b.Meta, History: b.History, Running: &r.prompt})
+		line = net.Buffers{enc}
 	} else {
 		r.root = root
 		if err := s.moveLegacy(ctx, chats, b.Meta); err != nil {
@@ -114,7 +117,7 @@ func (s *Store) Begin(ctx context.Context, b Begin) (*Recorder, error) {
 		return nil, fmt.Errorf("saving session %s: %w", id, err)
 	}
 	r.path, r.dir = sf.path, filepath.Dir(sf.path)
-	if err := sf.write(id, append(sf.head, line...)); err != nil {
+	if err := sf.write(id, append(net.Buffers{sf.head}, line...)); err != nil {
 		sf.f.Close()
 		return nil, err
 	}
@@ -184,7 +187,7 @@ func (r *Recorder) Record(st Step) error {
 	if err != nil {
 		return r.fail(fmt.Errorf("encoding the session's record: %w", err))
 	}
-	return r.write(line)
+	return r.write(net.Buffers{line})
 }
 
 // messageLine is m's line. Its content, already JSON, is put in as it
@@ -221,7 +224,7 @@ func (r *Recorder) answered(c *genai.Content) {
 
 // write appends line to the file, reopened if a Replace closed it; r.mu
 // is held.
-func (r *Recorder) write(line []byte) error {
+func (r *Recorder) write(line net.Buffers) error {
 	if r.file == nil {
 		f, fi, created, err := openAppend(r.path)
 		if err != nil {
@@ -230,13 +233,14 @@ func (r *Recorder) write(line []byte) error {
 		r.file = r.s.durable.watch(f, dirIf(created, r.dir))
 		r.file.size = fi.Size()
 	}
-	if r.file.size+int64(len(line)) > MaxFileSize {
+	size := sizeOf(line)
+	if r.file.size+size > MaxFileSize {
 		return r.fail(fmt.Errorf("%w: %s would grow past %d MiB; start a new session", ErrTooLarge, r.path, MaxFileSize>>20))
 	}
-	if _, err := r.file.f.Write(line); err != nil {
+	if err := writeLines(r.file.f, line); err != nil {
 		return r.fail(fmt.Errorf("writing %s: %w", r.path, err))
 	}
-	r.file.size += int64(len(line))
+	r.file.size += size
 	r.file.wrote()
 	return nil
 }
@@ -284,10 +288,12 @@ func (r *Recorder) Commit(ctx context.Context, t Turn) error {
 		ex.MessageID = r.prompt.MessageID
 		t.Exchange = &ex
 	}
-	var buf []byte
+	var buf net.Buffers
 	var err error
 	if r.root == "" {
-		buf, err = legacyTurn(t, true)
+		var enc []byte
+		enc, err = legacyTurn(t, true)
+		buf = net.Buffers{enc}
 	} else {
 		var stored *Exchange
 		if r.promptOf != "" {
@@ -332,16 +338,18 @@ type appendFile struct {
 	head    []byte
 }
 
-func (sf *appendFile) write(id string, buf []byte) error {
-	if sf.size+int64(len(buf)) > MaxFileSize {
+func (sf *appendFile) write(id string, buf net.Buffers) error {
+	size := sizeOf(buf)
+	if sf.size+size > MaxFileSize {
 		return fmt.Errorf("saving session %s: %w: %s would grow past %d MiB; start a new session", id, ErrTooLarge, sf.path, MaxFileSize>>20)
 	}
-	// One write of whole lines: a crash leaves at most a torn last line,
-	// which both programs skip.
-	if _, err := sf.f.Write(buf); err != nil {
+	// One write of whole lines (writeLines; a huge line's pieces in
+	// turn): a crash leaves at most a torn last line, which both programs
+	// skip.
+	if err := writeLines(sf.f, buf); err != nil {
 		return fmt.Errorf("saving session %s: writing %s: %w", id, sf.path, err)
 	}
-	sf.size += int64(len(buf))
+	sf.size += size
 	return nil
 }
 

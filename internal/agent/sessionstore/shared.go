@@ -10,10 +10,14 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/jsonstring"
 )
 
 // Gemini CLI 0.61's session file (packages/core chatRecordingService.js,
@@ -198,12 +202,42 @@ func messagesOf(history []*genai.Content, model string, now time.Time, usage Usa
 
 // messageOf is content c as 0.61's message id.
 func messageOf(c *genai.Content, id, model string, now time.Time) message {
-	parts, _ := json.Marshal(nonNilParts(c.Parts))
+	parts, _ := partsJSON(nonNilParts(c.Parts))
 	m := message{ID: id, Timestamp: isoTime(now), Type: "user", Content: parts}
 	if c.Role == genai.RoleModel {
 		m.Type, m.Model, m.Thoughts = "gemini", model, []thought{}
 	}
 	return m
+}
+
+// longText is the size from which partsJSON encodes a text itself.
+const longText = 64 << 10
+
+// partsJSON is parts as json.Marshal encodes them, but for their long
+// texts of valid UTF-8, encoded at their final size (jsonstring.PutBack):
+// json.Marshal copies a text three times over (its buffer grown by
+// doubling, then copied out), and a prompt may be 16 MiB.
+func partsJSON(parts []*genai.Part) ([]byte, error) {
+	standIns := parts
+	var texts map[string]string
+	var tag string
+	for i, p := range parts {
+		if len(p.Text) < longText || !utf8.ValidString(p.Text) {
+			continue
+		}
+		if texts == nil {
+			standIns, texts, tag = slices.Clone(parts), make(map[string]string), NewID()
+		}
+		standIn := *p
+		standIn.Text = tag + "-text-" + strconv.Itoa(i)
+		standIns[i] = &standIn
+		texts[`"`+standIn.Text+`"`] = p.Text
+	}
+	enc, err := json.Marshal(standIns)
+	if err != nil || texts == nil {
+		return enc, err
+	}
+	return jsonstring.PutBack(enc, texts)
 }
 
 func tokensOf(u Usage) *tokens {

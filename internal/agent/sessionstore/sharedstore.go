@@ -1,12 +1,14 @@
 package sessionstore
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -248,7 +250,7 @@ func (s *Store) appendTurn(ctx context.Context, t Turn, step string) error {
 	if err != nil {
 		return err
 	}
-	if err := sf.write(id, append(sf.head, line...)); err != nil {
+	if err := sf.write(id, append(net.Buffers{sf.head}, line...)); err != nil {
 		sf.f.Close()
 		return err
 	}
@@ -288,7 +290,7 @@ func headerLine(m Meta, root string) ([]byte, error) {
 // the messages it holds, and the message whose text is its prompt's, left
 // out of ls (storeOnce); stored is a prompt whose text an earlier line's
 // message holds (a Recorder's, begun), nil for none.
-func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Content, usage Usage, stored *Exchange) ([]byte, []message, string, error) {
+func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Content, usage Usage, stored *Exchange) (net.Buffers, []message, string, error) {
 	m.Shared, m.DisplayName, m.File = false, "", ""
 	ls.Meta = &m
 	msgs := messagesOf(history, m.Model, m.Updated, usage)
@@ -296,7 +298,7 @@ func (s *Store) promptLine(m Meta, root string, ls lsRecord, history []*genai.Co
 		// Tied to its prompt's message, so that 0.61's rewind to it drops it.
 		ex := *ls.Exchange
 		for _, msg := range msgs {
-			if msg.Type == "user" && !strings.Contains(string(msg.Content), `"functionResponse"`) {
+			if msg.Type == "user" && !bytes.Contains(msg.Content, []byte(`"functionResponse"`)) {
 				ex.MessageID = msg.ID
 				break
 			}
@@ -346,7 +348,7 @@ func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
-	buf := append(head, line...)
+	buf := bytes.Join(append(net.Buffers{head}, line...), nil)
 	if len(buf) > MaxFileSize {
 		return fmt.Errorf("saving session %s: %w: the session is %d MiB, over %d MiB", id, ErrTooLarge, len(buf)>>20, MaxFileSize>>20)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -323,7 +324,7 @@ func (s *Store) appendLegacy(ctx context.Context, t Turn, ends bool) error {
 	}
 	// One write of whole lines: a crash leaves a prefix of them, which
 	// the next append or load recognises by the missing meta line.
-	if err := sf.write(id, append(sf.head, buf...)); err != nil {
+	if err := sf.write(id, net.Buffers{sf.head, buf}); err != nil {
 		sf.f.Close()
 		return err
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,14 +75,15 @@ func textIs(c *genai.Content, s string) bool {
 	return s == ""
 }
 
-// encodeLine is line as json.Marshal encodes it, '\n' after, with each
-// message's content, JSON already, copied once: marshalled inside the
-// line it would be copied and re-encoded twice more, and a prompt may be
-// tens of MiB. The line is encoded with a placeholder, unique to it, in
-// each content's place, and the contents spliced in. A content that
-// json.Marshal made is compact and escaped as the line's encoding would
-// leave it, so the bytes are the same.
-func encodeLine(line promptLine) ([]byte, error) {
+// encodeLine is line as json.Marshal encodes it, '\n' after, in pieces
+// to write in turn, with each message's content, JSON already, not
+// copied: marshalled inside the line it would be copied and re-encoded
+// twice more, and joined into the line copied once more, and a prompt
+// may be 16 MiB. The line is encoded with a placeholder, unique to it, in
+// each content's place, and the contents go between its pieces. A content
+// that json.Marshal made is compact and escaped as the line's encoding
+// would leave it, so the bytes are the same.
+func encodeLine(line promptLine) (net.Buffers, error) {
 	msgs := slices.Clone(line.Messages)
 	tag := NewID()
 	var placeholders, contents [][]byte
@@ -97,18 +100,43 @@ func encodeLine(line promptLine) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	size := len(b) + 1
-	for i := range contents {
-		size += len(contents[i]) - len(placeholders[i])
-	}
-	out := make([]byte, 0, size)
+	out := make(net.Buffers, 0, 2*len(contents)+1)
 	for i, ph := range placeholders {
 		j := bytes.Index(b, ph)
 		if j < 0 {
 			return nil, fmt.Errorf("the content of message %d went missing from its line", i)
 		}
-		out = append(append(out, b[:j]...), contents[i]...)
+		out = append(out, b[:j:j], contents[i])
 		b = b[j+len(ph):]
 	}
-	return append(append(out, b...), '\n'), nil
+	return append(out, append(b, '\n')), nil
+}
+
+// sizeOf is the size of what buffers hold.
+func sizeOf(buffers net.Buffers) int64 {
+	var n int64
+	for _, b := range buffers {
+		n += int64(len(b))
+	}
+	return n
+}
+
+// pieceWise is the size over which a line is written in pieces, one
+// write each, and not joined into one write: its contents (a prompt of
+// up to 16 MiB) are not copied again for it. A write of many lines or
+// of a smaller one stays one write of whole lines.
+const pieceWise = 1 << 20
+
+// writeLines writes buffers to f in turn: joined, in one write, when
+// they are at most pieceWise bytes; else one write each.
+func writeLines(f *os.File, buffers net.Buffers) error {
+	if len(buffers) > 1 && sizeOf(buffers) <= pieceWise {
+		buffers = net.Buffers{bytes.Join(buffers, nil)}
+	}
+	for _, b := range buffers {
+		if _, err := f.Write(b); err != nil {
+			return err
+		}
+	}
+	return nil
 }
