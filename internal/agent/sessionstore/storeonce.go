@@ -121,22 +121,34 @@ func sizeOf(buffers net.Buffers) int64 {
 	return n
 }
 
-// pieceWise is the size over which a line is written in pieces, one
-// write each, and not joined into one write: its contents (a prompt of
-// up to 16 MiB) are not copied again for it. A write of many lines or
-// of a smaller one stays one write of whole lines.
+// pieceWise is the size over which a line's pieces are not joined into
+// one buffer before they are written: its contents (a prompt of up to 16
+// MiB) are not copied again for it. A write of many lines or of a smaller
+// one is one buffer.
 const pieceWise = 1 << 20
 
-// writeLines writes buffers to f in turn: joined, in one write, when
-// they are at most pieceWise bytes; else one write each.
+// writeLines writes buffers to f as one write: joined when they are at
+// most pieceWise bytes, else gathered (writeGathered), so that another
+// process appending to the same file never lands inside a line.
 func writeLines(f *os.File, buffers net.Buffers) error {
 	if len(buffers) > 1 && sizeOf(buffers) <= pieceWise {
 		buffers = net.Buffers{bytes.Join(buffers, nil)}
 	}
-	for _, b := range buffers {
-		if _, err := f.Write(b); err != nil {
-			return err
-		}
+	if len(buffers) == 1 {
+		_, err := f.Write(buffers[0])
+		return err
 	}
-	return nil
+	return writeGathered(f, buffers)
+}
+
+// consumed is buffers less their first n bytes.
+func consumed(buffers net.Buffers, n int) net.Buffers {
+	for len(buffers) > 0 && n >= len(buffers[0]) {
+		n -= len(buffers[0])
+		buffers = buffers[1:]
+	}
+	if len(buffers) > 0 {
+		buffers[0] = buffers[0][n:]
+	}
+	return buffers
 }
