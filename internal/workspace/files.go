@@ -115,11 +115,11 @@ func (w *Workspace) ReadEntryInto(ctx context.Context, e DirEntry, limit int64, 
 	if buf != nil {
 		storage = *buf
 	}
-	base, rel, err := w.beneathOf(e.Path, e.Path)
+	b, rel, err := w.keptBeneath(e.Path, e.Path)
 	if err != nil {
 		return File{}, err
 	}
-	data, err := readListedInto(ctx, e.Path, base, rel, limit, storage)
+	data, err := readListedInto(ctx, e.Path, b, rel, limit, storage)
 	if err != nil {
 		return File{}, err
 	}
@@ -349,11 +349,11 @@ func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) 
 	// Opened beneath its root, so that no symlink swapped into its path
 	// leads the listing out, and so that a FIFO put in the directory's
 	// place fails instead of blocking.
-	base, rel, err := w.beneathOf(dir, dir)
+	b, rel, err := w.keptBeneath(dir, dir)
 	if err != nil {
 		return nil, err
 	}
-	f, err := openDirBeneath(dir, base, rel)
+	f, err := openDirBeneath(dir, b, rel)
 	switch {
 	case err == nil:
 		r.f, r.names = f, w.dirNames.reader()
