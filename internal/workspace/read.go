@@ -198,13 +198,19 @@ func readOpened(ctx context.Context, f io.Reader, path string, size, limit int64
 			copy(grown, buf)
 			buf = grown
 		}
-		n, err := f.Read(buf[len(buf):min(cap(buf), len(buf)+readChunk)])
+		want := min(cap(buf), len(buf)+readChunk) - len(buf)
+		n, err := f.Read(buf[len(buf) : len(buf)+want])
 		buf = buf[:len(buf)+n]
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		if n < want && int64(len(buf)) == size {
+			// Short at the size stat-ed: the file ends there, and the
+			// read that would say so is spared (a search reads thousands).
+			break
 		}
 	}
 	if int64(len(buf)) > limit {
