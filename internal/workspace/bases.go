@@ -44,6 +44,17 @@ func (w *Workspace) keptBeneath(path, real string) (*baseDir, string, error) {
 	return b, rel, nil
 }
 
+// listedBeneath is keptBeneath for an entry a listing reported: the
+// base it was listed beneath, without checking its name again (a search
+// reads thousands of entries); what the name names now is what the next
+// listing reaches.
+func (w *Workspace) listedBeneath(e DirEntry) (*baseDir, string, error) {
+	if e.base == nil || !within(e.base.path, e.Path) {
+		return w.keptBeneath(e.Path, e.Path)
+	}
+	return e.base, relBeneath(e.base.path, e.Path), nil
+}
+
 // isBase reports whether dir is a root or an allowed directory now.
 func (w *Workspace) isBase(dir string) bool {
 	return slices.Contains(w.Roots(), dir) || slices.Contains(w.allowed(), dir)

@@ -78,3 +78,26 @@ func TestRemovedRootFails(t *testing.T) {
 		t.Error("a file of a removed root was read")
 	}
 }
+
+// An entry a listing reported is read beneath the directory it was
+// listed from, without checking the root's name again: a root replaced
+// between the listing and the read gives the file listed.
+func TestListedEntryIsReadBeneathItsListing(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"a.txt": "listed"})
+	ctx := context.Background()
+	entries, _, err := w.ReadDir(ctx, root)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("listing: %v, %v", entries, err)
+	}
+	if err := os.Rename(root, root+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, root, map[string]string{"a.txt": "new"})
+	f, err := w.ReadEntry(ctx, entries[0], MaxFileSize)
+	if err != nil || string(f.Content) != "listed" {
+		t.Errorf("the listed entry read %q, %v; want the file listed", f.Content, err)
+	}
+	if f, err := w.ReadFile(ctx, filepath.Join(root, "a.txt"), MaxFileSize); err != nil || string(f.Content) != "new" {
+		t.Errorf("a read by name: %q, %v; want the new root's", f.Content, err)
+	}
+}

@@ -115,7 +115,7 @@ func (w *Workspace) ReadEntryInto(ctx context.Context, e DirEntry, limit int64, 
 	if buf != nil {
 		storage = *buf
 	}
-	b, rel, err := w.keptBeneath(e.Path, e.Path)
+	b, rel, err := w.listedBeneath(e)
 	if err != nil {
 		return File{}, err
 	}
@@ -144,6 +144,10 @@ type DirEntry struct {
 	// listed is the stat the walk took of a regular file it was asked to
 	// (WalkOptions.Stat), for Info; nil when not taken.
 	listed *EntryInfo
+	// base is the kept handle of the root or allowed directory the entry
+	// was listed beneath, which a read of it starts from without checking
+	// the base's name again; nil for an entry not listed from disk.
+	base *baseDir
 	// Ignored: .gitignore/.geminiignore rules (of the root and every
 	// directory down to this one, and the root's .git/info/exclude) ignore
 	// the entry or a directory above it.
@@ -330,6 +334,7 @@ type dirReader struct {
 	stat func(path string) bool // see WalkOptions.Stat
 	// names reads disk's entries, while f is open.
 	names *direntReader
+	base  *baseDir // the base dir was opened beneath
 	om    Omitted
 	// finished: every entry has been returned.
 	finished bool
@@ -353,6 +358,7 @@ func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) 
 	if err != nil {
 		return nil, err
 	}
+	r.base = b
 	f, err := openDirBeneath(dir, b, rel)
 	switch {
 	case err == nil:
@@ -455,7 +461,7 @@ func (r *dirReader) readDisk(n int) (entries []diskEntry, eof bool, err error) {
 func (r *dirReader) keep(disk []diskEntry) []listed {
 	entries := make([]listed, 0, len(disk))
 	for _, de := range disk {
-		e := listed{DirEntry: DirEntry{Name: de.name, Path: de.path, listed: de.info}}
+		e := listed{DirEntry: DirEntry{Name: de.name, Path: de.path, listed: de.info, base: r.base}}
 		typ := de.typ
 		if typ&fs.ModeSymlink != 0 {
 			e.symlink, e.Symlink = true, true
