@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -99,5 +100,29 @@ func TestListedEntryIsReadBeneathItsListing(t *testing.T) {
 	}
 	if f, err := w.ReadFile(ctx, filepath.Join(root, "a.txt"), MaxFileSize); err != nil || string(f.Content) != "new" {
 		t.Errorf("a read by name: %q, %v; want the new root's", f.Content, err)
+	}
+}
+
+// A walk lists each directory beneath the base its parent was listed
+// from, without checking the base's name again: a root replaced during
+// the walk does not change what the walk goes on listing.
+func TestWalkListsBeneathTheBaseItStartedFrom(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{"sub/old.txt": "old"})
+	var seen []string
+	_, err := w.Walk(context.Background(), root, WalkOptions{}, func(e DirEntry) error {
+		seen = append(seen, e.Name)
+		if e.Name == "sub" {
+			if err := os.Rename(root, root+".moved"); err != nil {
+				t.Error(err)
+			}
+			writeFiles(t, root, map[string]string{"sub/new.txt": "new"})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"sub", "old.txt"}; !slices.Equal(seen, want) {
+		t.Errorf("the walk saw %v, want %v", seen, want)
 	}
 }

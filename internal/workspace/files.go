@@ -344,6 +344,12 @@ type dirReader struct {
 // whose path stat (when not nil) names as it lists them. A directory
 // missing on disk is listed when open documents lie inside it.
 func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) bool) (*dirReader, error) {
+	return w.openDirIn(dir, nil, docs, stat)
+}
+
+// openDirIn is openDir beneath base, the kept handle dir was listed
+// beneath (nil: the one its path is beneath now).
+func (w *Workspace) openDirIn(dir string, base *baseDir, docs []Document, stat func(path string) bool) (*dirReader, error) {
 	if slices.ContainsFunc(docs, func(d Document) bool { return samePath(d.Path, dir) }) {
 		return nil, fmt.Errorf("listing %s: it is a file", dir)
 	}
@@ -354,7 +360,7 @@ func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) 
 	// Opened beneath its root, so that no symlink swapped into its path
 	// leads the listing out, and so that a FIFO put in the directory's
 	// place fails instead of blocking.
-	b, rel, err := w.keptBeneath(dir, dir)
+	b, rel, err := w.listedBeneath(DirEntry{Path: dir, base: base})
 	if err != nil {
 		return nil, err
 	}
