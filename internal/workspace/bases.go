@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"sync"
@@ -53,6 +54,20 @@ func (w *Workspace) listedBeneath(e DirEntry) (*baseDir, string, error) {
 		return w.keptBeneath(e.Path, e.Path)
 	}
 	return e.base, relBeneath(e.base.path, e.Path), nil
+}
+
+// lstatListed lstats an entry a listing reported beneath the handle it
+// was listed from (listedBeneath).
+func (w *Workspace) lstatListed(e DirEntry) (fs.FileInfo, error) {
+	b, rel, err := w.listedBeneath(e)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := b.root.Lstat(rel)
+	if err != nil {
+		return nil, beneathError(e.Path, err)
+	}
+	return fi, nil
 }
 
 // isBase reports whether dir is a root or an allowed directory now.

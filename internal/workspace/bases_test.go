@@ -80,9 +80,9 @@ func TestRemovedRootFails(t *testing.T) {
 	}
 }
 
-// An entry a listing reported is read beneath the directory it was
-// listed from, without checking the root's name again: a root replaced
-// between the listing and the read gives the file listed.
+// An entry a listing reported is read and stat-ed beneath the directory
+// it was listed from, without checking the root's name again: a root
+// replaced between the listing and the read gives the file listed.
 func TestListedEntryIsReadBeneathItsListing(t *testing.T) {
 	w, root := newTestWorkspace(t, map[string]string{"a.txt": "listed"})
 	ctx := context.Background()
@@ -97,6 +97,9 @@ func TestListedEntryIsReadBeneathItsListing(t *testing.T) {
 	f, err := w.ReadEntry(ctx, entries[0], MaxFileSize)
 	if err != nil || string(f.Content) != "listed" {
 		t.Errorf("the listed entry read %q, %v; want the file listed", f.Content, err)
+	}
+	if info, err := w.Info(entries[0]); err != nil || info.Size != int64(len("listed")) {
+		t.Errorf("the listed entry's info: %+v, %v; want the file listed's size", info, err)
 	}
 	if f, err := w.ReadFile(ctx, filepath.Join(root, "a.txt"), MaxFileSize); err != nil || string(f.Content) != "new" {
 		t.Errorf("a read by name: %q, %v; want the new root's", f.Content, err)

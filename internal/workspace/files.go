@@ -189,7 +189,7 @@ func (w *Workspace) Info(e DirEntry) (EntryInfo, error) {
 		}
 		fi, err = w.statBeneath(e.Path, real, (*os.Root).Stat)
 	} else {
-		fi, err = w.statBeneath(e.Path, e.Path, (*os.Root).Lstat)
+		fi, err = w.lstatListed(e)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if e.IsDir && w.holdsDocuments(e.Path) {
