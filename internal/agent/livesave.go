@@ -56,7 +56,10 @@ func (s *Session) saveStep(st sessionstore.Step) {
 	var err error
 	switch {
 	case l.rec == nil:
-		l.rec, err = s.agent.cfg.Store.Begin(l.ctx, sessionstore.Begin{Meta: s.storeMeta(), Prompt: l.prompt, History: s.chat.history[s.saved.contents:]})
+		if s.place == nil {
+			s.place = sessionstore.NewPlace(false)
+		}
+		l.rec, err = s.agent.cfg.Store.Begin(l.ctx, sessionstore.Begin{Meta: s.storeMeta(), Prompt: l.prompt, History: s.chat.history[s.saved.contents:], Place: s.place})
 	case s.saved.contents == n-1:
 		err = l.rec.Record(st)
 	default:

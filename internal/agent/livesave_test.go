@@ -2,6 +2,9 @@ package agent_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -66,5 +69,51 @@ func TestARunningPromptIsOnDiskAsItGoes(t *testing.T) {
 	}
 	if done.Interrupted || len(done.History) != 4 || done.History[3].Role != genai.RoleModel || len(done.Exchanges) != 1 || done.Exchanges[0].Answer != "built" || done.Exchanges[0].StopReason != "end_turn" {
 		t.Errorf("once the prompt ended, the file holds %+v", done)
+	}
+}
+
+// A session's prompts go to the file its first one made, which the next
+// ones do not look for again (sessionstore.Place): a copy of the file
+// that a search of the chats directory would find first gets nothing.
+func TestASessionsPromptsKeepItsFile(t *testing.T) {
+	root := t.TempDir()
+	store, err := sessionstore.Open(sessionstore.Options{Dir: t.TempDir(), GeminiDir: filepath.Join(t.TempDir(), ".gemini"), Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
+	a, _ := newAgent(t, srv, agent.Config{Store: store})
+	s := a.NewSession()
+	if res, _ := prompt(t, s, "first"); res.Text != "one" {
+		t.Fatalf("first prompt = %+v", res)
+	}
+	store.Wait()
+	path, err := store.File(s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(filepath.Dir(path), "session-0000-"+s.ID()[:8]+".jsonl")
+	if err := os.WriteFile(copied, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if found, err := store.File(s.ID()); err != nil || found != copied {
+		t.Fatalf("the store finds %q (%v); the test wants the copy %q found first", found, err, copied)
+	}
+	if res, _ := prompt(t, s, "second"); res.Text != "two" {
+		t.Fatalf("second prompt = %+v", res)
+	}
+	store.Wait()
+	for file, want := range map[string]bool{path: true, copied: false} {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(data), `"two"`); got != want {
+			t.Errorf("%s holds the second prompt's answer: %v, want %v", filepath.Base(file), got, want)
+		}
 	}
 }

@@ -75,6 +75,10 @@ type Session struct {
 	// prompt's recording (livesave.go).
 	saved persisted
 	live  *liveSave
+	// place is where the session's file is, found by its first recorded
+	// prompt and kept for the next ones (sessionstore.Place); only the
+	// running prompt touches it.
+	place *sessionstore.Place
 	// exchanges is the transcript the user saw, one per prompt; it has a
 	// lock of its own, as clients read it while a prompt runs.
 	exchangesMu sync.Mutex

@@ -47,6 +47,9 @@ func (a *Agent) openNew(id string) (*Session, error) {
 	s := a.newSession(id, a.root(), now)
 	s.updated = now
 	s.startSource = "startup"
+	// Its id is new (made here, or looked for on disk in vain): no file
+	// to look for at its first save.
+	s.place = sessionstore.NewPlace(true)
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, live := a.sessions[id]; live {

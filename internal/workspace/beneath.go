@@ -52,30 +52,25 @@ func relBeneath(base, path string) string {
 	return path[len(base)+len(string(filepath.Separator)):]
 }
 
-// openRootOf opens real's base as an os.Root, for the operations that
-// need more than an open: stats, directory creation, the temporary file
-// and its rename, removal.
-func (w *Workspace) openRootOf(path, real string) (*os.Root, string, error) {
-	base, rel, err := w.beneathOf(path, real)
+// rootOf is real's base as its kept os.Root (bases.go; not to be
+// closed), for the operations that need more than an open: stats, a
+// mode's change.
+func (w *Workspace) rootOf(path, real string) (*os.Root, string, error) {
+	b, rel, err := w.keptBeneath(path, real)
 	if err != nil {
 		return nil, "", err
 	}
-	root, err := os.OpenRoot(base)
-	if err != nil {
-		return nil, "", fmt.Errorf("opening %s: %w", base, err)
-	}
-	return root, rel, nil
+	return b.root, rel, nil
 }
 
 // statBeneath stats real reached beneath its base with stat,
 // (*os.Root).Stat or (*os.Root).Lstat: a symlink on the way is followed
 // only while it stays there.
 func (w *Workspace) statBeneath(path, real string, stat func(*os.Root, string) (fs.FileInfo, error)) (fs.FileInfo, error) {
-	root, rel, err := w.openRootOf(path, real)
+	root, rel, err := w.rootOf(path, real)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
 	fi, err := stat(root, rel)
 	if err != nil {
 		return nil, beneathError(path, err)

@@ -4,13 +4,8 @@ package workspace
 
 import "os"
 
-// openDirBeneath opens the directory rel beneath base for listing,
-// through os.Root; path names it.
-func openDirBeneath(path, base, rel string) (*os.File, error) {
-	root, err := os.OpenRoot(base)
-	if err != nil {
-		return nil, err
-	}
-	defer root.Close()
-	return root.OpenFile(rel, os.O_RDONLY, 0)
+// openDirBeneath opens the directory rel beneath b for listing,
+// through its os.Root; path names it.
+func openDirBeneath(path string, b *baseDir, rel string) (*os.File, error) {
+	return b.root.OpenFile(rel, os.O_RDONLY, 0)
 }

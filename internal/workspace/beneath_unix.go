@@ -8,16 +8,11 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// openBeneathRoot is openBeneath through os.Root, which walks rel a
-// component at a time from base's descriptor, following a symlink only
-// while it stays beneath base. The descriptor returned is the caller's.
-func openBeneathRoot(base, rel string, flags int) (int, error) {
-	root, err := os.OpenRoot(base)
-	if err != nil {
-		return -1, err
-	}
-	defer root.Close()
-	f, err := root.OpenFile(rel, flags|unix.O_NOFOLLOW, 0)
+// openBeneathRoot is openBeneath through b's os.Root, which walks rel a
+// component at a time from b's descriptor, following a symlink only
+// while it stays beneath b. The descriptor returned is the caller's.
+func openBeneathRoot(b *baseDir, rel string, flags int) (int, error) {
+	f, err := b.root.OpenFile(rel, flags|unix.O_NOFOLLOW, 0)
 	if err != nil {
 		return -1, err
 	}
@@ -25,10 +20,10 @@ func openBeneathRoot(base, rel string, flags int) (int, error) {
 	return unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 }
 
-// openDirBeneath opens the directory rel beneath base for listing,
+// openDirBeneath opens the directory rel beneath b for listing,
 // without blocking on a FIFO put in its place; path names it.
-func openDirBeneath(path, base, rel string) (*os.File, error) {
-	fd, err := openBeneath(base, rel, unix.O_RDONLY|openDirFlags)
+func openDirBeneath(path string, b *baseDir, rel string) (*os.File, error) {
+	fd, err := openBeneath(b, rel, unix.O_RDONLY|openDirFlags)
 	if err != nil {
 		return nil, err
 	}

@@ -4,24 +4,22 @@ package workspace
 
 import (
 	"fmt"
-	"os"
 	"syscall"
 )
 
-// openBeneath opens rel beneath the directory base (see
+// dirHandleFlags open a base's kept descriptor, which os.Root's walk
+// does not use here.
+const dirHandleFlags = syscall.O_RDONLY
+
+// openBeneath opens rel beneath the base directory b (see
 // openBeneathRoot): without openat2, os.Root's walk.
-func openBeneath(base, rel string, flags int) (int, error) {
-	return openBeneathRoot(base, rel, flags)
+func openBeneath(b *baseDir, rel string, flags int) (int, error) {
+	return openBeneathRoot(b, rel, flags)
 }
 
-// lstatAt lstats rel beneath base, through os.Root.
-func lstatAt(base, rel string, st *syscall.Stat_t) error {
-	root, err := os.OpenRoot(base)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	fi, err := root.Lstat(rel)
+// lstatAt lstats rel beneath b, through its os.Root.
+func lstatAt(b *baseDir, rel string, st *syscall.Stat_t) error {
+	fi, err := b.root.Lstat(rel)
 	if err != nil {
 		return err
 	}

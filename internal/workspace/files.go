@@ -115,11 +115,11 @@ func (w *Workspace) ReadEntryInto(ctx context.Context, e DirEntry, limit int64, 
 	if buf != nil {
 		storage = *buf
 	}
-	base, rel, err := w.beneathOf(e.Path, e.Path)
+	b, rel, err := w.listedBeneath(e)
 	if err != nil {
 		return File{}, err
 	}
-	data, err := readListedInto(ctx, e.Path, base, rel, limit, storage)
+	data, err := readListedInto(ctx, e.Path, b, rel, limit, storage)
 	if err != nil {
 		return File{}, err
 	}
@@ -144,6 +144,10 @@ type DirEntry struct {
 	// listed is the stat the walk took of a regular file it was asked to
 	// (WalkOptions.Stat), for Info; nil when not taken.
 	listed *EntryInfo
+	// base is the kept handle of the root or allowed directory the entry
+	// was listed beneath, which a read of it starts from without checking
+	// the base's name again; nil for an entry not listed from disk.
+	base *baseDir
 	// Ignored: .gitignore/.geminiignore rules (of the root and every
 	// directory down to this one, and the root's .git/info/exclude) ignore
 	// the entry or a directory above it.
@@ -185,7 +189,7 @@ func (w *Workspace) Info(e DirEntry) (EntryInfo, error) {
 		}
 		fi, err = w.statBeneath(e.Path, real, (*os.Root).Stat)
 	} else {
-		fi, err = w.statBeneath(e.Path, e.Path, (*os.Root).Lstat)
+		fi, err = w.lstatListed(e)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		if e.IsDir && w.holdsDocuments(e.Path) {
@@ -330,6 +334,7 @@ type dirReader struct {
 	stat func(path string) bool // see WalkOptions.Stat
 	// names reads disk's entries, while f is open.
 	names *direntReader
+	base  *baseDir // the base dir was opened beneath
 	om    Omitted
 	// finished: every entry has been returned.
 	finished bool
@@ -339,6 +344,12 @@ type dirReader struct {
 // whose path stat (when not nil) names as it lists them. A directory
 // missing on disk is listed when open documents lie inside it.
 func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) bool) (*dirReader, error) {
+	return w.openDirIn(dir, nil, docs, stat)
+}
+
+// openDirIn is openDir beneath base, the kept handle dir was listed
+// beneath (nil: the one its path is beneath now).
+func (w *Workspace) openDirIn(dir string, base *baseDir, docs []Document, stat func(path string) bool) (*dirReader, error) {
 	if slices.ContainsFunc(docs, func(d Document) bool { return samePath(d.Path, dir) }) {
 		return nil, fmt.Errorf("listing %s: it is a file", dir)
 	}
@@ -349,11 +360,12 @@ func (w *Workspace) openDir(dir string, docs []Document, stat func(path string) 
 	// Opened beneath its root, so that no symlink swapped into its path
 	// leads the listing out, and so that a FIFO put in the directory's
 	// place fails instead of blocking.
-	base, rel, err := w.beneathOf(dir, dir)
+	b, rel, err := w.listedBeneath(DirEntry{Path: dir, base: base})
 	if err != nil {
 		return nil, err
 	}
-	f, err := openDirBeneath(dir, base, rel)
+	r.base = b
+	f, err := openDirBeneath(dir, b, rel)
 	switch {
 	case err == nil:
 		r.f, r.names = f, w.dirNames.reader()
@@ -455,7 +467,7 @@ func (r *dirReader) readDisk(n int) (entries []diskEntry, eof bool, err error) {
 func (r *dirReader) keep(disk []diskEntry) []listed {
 	entries := make([]listed, 0, len(disk))
 	for _, de := range disk {
-		e := listed{DirEntry: DirEntry{Name: de.name, Path: de.path, listed: de.info}}
+		e := listed{DirEntry: DirEntry{Name: de.name, Path: de.path, listed: de.info, base: r.base}}
 		typ := de.typ
 		if typ&fs.ModeSymlink != 0 {
 			e.symlink, e.Symlink = true, true

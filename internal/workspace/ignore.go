@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -200,11 +199,19 @@ func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, 
 		}
 	}
 	stamps := make([]fileStamp, len(files))
+	// One base holds them all (dir's): its name is checked once.
+	var b *baseDir
 	for i, f := range files {
 		if listedAbsent(listing, filepath.Dir(f) == dir, filepath.Base(f)) {
 			continue
 		}
-		if fi, err := w.statBeneath(f, f, (*os.Root).Stat); err == nil && fi.Mode().IsRegular() {
+		if b == nil || !within(b.path, f) {
+			var err error
+			if b, _, err = w.keptBeneath(f, f); err != nil {
+				continue
+			}
+		}
+		if fi, err := b.root.Stat(relBeneath(b.path, f)); err == nil && fi.Mode().IsRegular() {
 			stamps[i] = fileStamp{exists: true, size: fi.Size(), mod: fi.ModTime()}
 		}
 	}

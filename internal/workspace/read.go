@@ -105,25 +105,21 @@ func (w *Workspace) openRegular(path string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	base, rel, err := w.beneathOf(path, real)
+	b, rel, err := w.keptBeneath(path, real)
 	if err != nil {
 		return nil, nil, err
 	}
-	return openResolved(path, base, rel)
+	return openResolved(path, b, rel)
 }
 
-// openResolved opens rel beneath base (path with its symlinks resolved)
+// openResolved opens rel beneath b (path with its symlinks resolved)
 // when it is a regular file; errors name path. It is stat-ed before
 // opening, so a device or FIFO is never opened, opened without blocking
 // and without following a symlink swapped in since, and fstat-ed after,
-// so what was opened is the file that was checked; both through os.Root,
-// so neither leaves base.
-func openResolved(path, base, rel string) (*os.File, fs.FileInfo, error) {
-	root, err := os.OpenRoot(base)
-	if err != nil {
-		return nil, nil, readError(path, err)
-	}
-	defer root.Close()
+// so what was opened is the file that was checked; both through b's
+// os.Root, so neither leaves b.
+func openResolved(path string, b *baseDir, rel string) (*os.File, fs.FileInfo, error) {
+	root := b.root
 	fi, err := root.Lstat(rel)
 	if err != nil {
 		return nil, nil, readError(path, err)
@@ -172,11 +168,11 @@ func (w *Workspace) readRegular(ctx context.Context, path string, limit int64) (
 
 // readResolved is readRegular for a path already resolved to real.
 func (w *Workspace) readResolved(ctx context.Context, path, real string, limit int64) ([]byte, error) {
-	base, rel, err := w.beneathOf(path, real)
+	b, rel, err := w.keptBeneath(path, real)
 	if err != nil {
 		return nil, err
 	}
-	return readResolvedInto(ctx, path, base, rel, limit, nil)
+	return readResolvedInto(ctx, path, b, rel, limit, nil)
 }
 
 // readOpened reads f, whose size stat reported, to its end: never more
@@ -202,13 +198,19 @@ func readOpened(ctx context.Context, f io.Reader, path string, size, limit int64
 			copy(grown, buf)
 			buf = grown
 		}
-		n, err := f.Read(buf[len(buf):min(cap(buf), len(buf)+readChunk)])
+		want := min(cap(buf), len(buf)+readChunk) - len(buf)
+		n, err := f.Read(buf[len(buf) : len(buf)+want])
 		buf = buf[:len(buf)+n]
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		if n < want && int64(len(buf)) == size {
+			// Short at the size stat-ed: the file ends there, and the
+			// read that would say so is spared (a search reads thousands).
+			break
 		}
 	}
 	if int64(len(buf)) > limit {

@@ -10,11 +10,11 @@ import (
 )
 
 // readResolvedInto is readResolved into buf's storage (see readOpened).
-func readResolvedInto(ctx context.Context, path, base, rel string, limit int64, buf []byte) ([]byte, error) {
+func readResolvedInto(ctx context.Context, path string, b *baseDir, rel string, limit int64, buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	f, fi, err := openResolved(path, base, rel)
+	f, fi, err := openResolved(path, b, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -24,8 +24,8 @@ func readResolvedInto(ctx context.Context, path, base, rel string, limit int64, 
 
 // readListedInto is readResolvedInto for a path a listing typed a regular
 // file: here it is checked again all the same.
-func readListedInto(ctx context.Context, path, base, rel string, limit int64, buf []byte) ([]byte, error) {
-	return readResolvedInto(ctx, path, base, rel, limit, buf)
+func readListedInto(ctx context.Context, path string, b *baseDir, rel string, limit int64, buf []byte) ([]byte, error) {
+	return readResolvedInto(ctx, path, b, rel, limit, buf)
 }
 
 func readError(path string, err error) error {

@@ -199,3 +199,48 @@ func TestReadEntryIntoReusesTheCallersBuffer(t *testing.T) {
 		t.Fatalf("bom: %q BOM %v, %v; storage %d", f.Content, f.BOM, err, cap(buf))
 	}
 }
+
+// countingReader reads data, then says EOF; reads counts the calls.
+type countingReader struct {
+	data  []byte
+	reads int
+}
+
+func (r *countingReader) Read(p []byte) (int, error) {
+	r.reads++
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// A file that is the size it was stat-ed is read in one call: the short
+// read at that size is its end. One that grew since is still read on to
+// its end (and refused past the limit), one that shrank to its end.
+func TestReadOpenedStopsAtTheSizeStated(t *testing.T) {
+	ctx := context.Background()
+	content := []byte("hello, world\n")
+	r := &countingReader{data: content}
+	got, err := readOpened(ctx, r, "f", int64(len(content)), MaxFileSize, nil)
+	if err != nil || string(got) != string(content) || r.reads != 1 {
+		t.Errorf("as stat-ed: %q, %v in %d reads; want the content in 1", got, err, r.reads)
+	}
+	grown := []byte("hello, world\nand more\n")
+	r = &countingReader{data: grown}
+	got, err = readOpened(ctx, r, "f", int64(len(content)), MaxFileSize, nil)
+	if err != nil || string(got) != string(grown) {
+		t.Errorf("grown since the stat: %q, %v; want %q", got, err, grown)
+	}
+	r = &countingReader{data: grown}
+	var tooLarge *TooLargeError
+	if _, err := readOpened(ctx, r, "f", int64(len(content)), int64(len(content)), nil); !errors.As(err, &tooLarge) || !tooLarge.Grew {
+		t.Errorf("grown past the limit: %v, want a TooLargeError that grew", err)
+	}
+	r = &countingReader{data: content[:4]}
+	got, err = readOpened(ctx, r, "f", int64(len(content)), MaxFileSize, nil)
+	if err != nil || string(got) != "hell" {
+		t.Errorf("shrunk since the stat: %q, %v", got, err)
+	}
+}

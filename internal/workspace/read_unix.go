@@ -18,18 +18,18 @@ import (
 // openResolved's: lstat, open without blocking or following a symlink,
 // fstat confirming the file checked, each reaching rel beneath base
 // (beneath.go).
-func readResolvedInto(ctx context.Context, path, base, rel string, limit int64, buf []byte) ([]byte, error) {
+func readResolvedInto(ctx context.Context, path string, b *baseDir, rel string, limit int64, buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var checked syscall.Stat_t
-	if err := lstatAt(base, rel, &checked); err != nil {
+	if err := lstatAt(b, rel, &checked); err != nil {
 		return nil, readError(path, err)
 	}
 	if !isRegular(&checked) {
 		return nil, &notRegularError{path: path, mode: fileMode(checked.Mode)}
 	}
-	return readChecked(ctx, path, base, rel, limit, buf, &checked)
+	return readChecked(ctx, path, b, rel, limit, buf, &checked)
 }
 
 // readListedInto is readResolvedInto for a path a listing typed a
@@ -38,17 +38,17 @@ func readResolvedInto(ctx context.Context, path, base, rel string, limit int64, 
 // tree of small files). What a swap since the listing could put there is
 // opened without blocking or following a symlink and refused by the fstat
 // before a byte is read.
-func readListedInto(ctx context.Context, path, base, rel string, limit int64, buf []byte) ([]byte, error) {
+func readListedInto(ctx context.Context, path string, b *baseDir, rel string, limit int64, buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return readChecked(ctx, path, base, rel, limit, buf, nil)
+	return readChecked(ctx, path, b, rel, limit, buf, nil)
 }
 
-// readChecked opens rel beneath base, fstats it and reads it when it is
+// readChecked opens rel beneath b, fstats it and reads it when it is
 // a regular file (and, when checked is set, the file checked).
-func readChecked(ctx context.Context, path, base, rel string, limit int64, buf []byte, checked *syscall.Stat_t) ([]byte, error) {
-	fd, err := openBeneath(base, rel, syscall.O_RDONLY|openReadFlags)
+func readChecked(ctx context.Context, path string, b *baseDir, rel string, limit int64, buf []byte, checked *syscall.Stat_t) ([]byte, error) {
+	fd, err := openBeneath(b, rel, syscall.O_RDONLY|openReadFlags)
 	if err != nil {
 		return nil, readError(path, err)
 	}

@@ -38,6 +38,7 @@ type Workspace struct {
 	ignores     map[ignoreKey]*ignoreFiles
 
 	dirNames dirNames // listings' buffers
+	bases    baseDirs // the roots and allowed directories, kept open
 }
 
 // New returns a workspace over roots (absolute dirs; symlinks resolved) with

@@ -98,6 +98,9 @@ type pendingDir struct {
 	path, name string
 	parent     ignoreRules
 	ignored    bool
+	// base is the kept handle it was listed beneath, which its listing
+	// starts from without checking the base's name.
+	base *baseDir
 	// The top directory, opened by Walk, its first batch read,
 	// and its rules.
 	opened *dirReader
@@ -160,7 +163,7 @@ func (pw *parallelWalk) done(om Omitted, subdirs []pendingDir, err error) {
 func (pw *parallelWalk) walkDir(d pendingDir) (om Omitted, subdirs []pendingDir, err error) {
 	r, batch, rules := d.opened, d.first, d.rules
 	if r == nil {
-		if r, err = pw.w.openDir(d.path, pw.docs, pw.stat); err == nil {
+		if r, err = pw.w.openDirIn(d.path, d.base, pw.docs, pw.stat); err == nil {
 			if batch, err = r.next(dirBatch); err != nil {
 				r.close()
 			}
@@ -203,7 +206,7 @@ func (pw *parallelWalk) walkDir(d pendingDir) (om Omitted, subdirs []pendingDir,
 				return om, subdirs, err
 			}
 			if e.IsDir && !e.symlink {
-				subdirs = append(subdirs, pendingDir{path: e.Path, name: e.Name, parent: rules, ignored: e.Ignored})
+				subdirs = append(subdirs, pendingDir{path: e.Path, name: e.Name, parent: rules, ignored: e.Ignored, base: e.base})
 			}
 		}
 		if r.finished {

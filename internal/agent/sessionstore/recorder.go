@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"path/filepath"
@@ -26,6 +27,10 @@ type Begin struct {
 	// contents closing an interrupted prompt (Snapshot.Saved), then the
 	// prompt's input, last.
 	History []*genai.Content
+	// Place, when not nil, is where the session's file is, kept by the
+	// session from one prompt to the next: Begin opens the file it names
+	// (checked to be that file still) and keeps the file it opened there.
+	Place *Place
 }
 
 // Step is one content the history of a running prompt gained.
@@ -85,27 +90,22 @@ func (s *Store) Begin(ctx context.Context, b Begin) (*Recorder, error) {
 	}
 	r := &Recorder{s: s, id: id, meta: b.Meta, prompt: Exchange{Prompt: b.Prompt}}
 	root := s.sharedRoot(b.Meta.Root)
-	chats, err := s.chats(root, true)
+	sf, err := s.openKnown(b.Place, b.Meta, root)
 	if err != nil {
-		return nil, fmt.Errorf("saving session %s: %w", id, err)
+		return nil, err
 	}
-	var line net.Buffers
-	var sf *appendFile
-	if chats == "" {
-		if sf, err = s.openLegacy(ctx, b.Meta); err != nil {
+	if sf == nil {
+		if sf, err = s.openFor(ctx, b.Meta, root, b.Place); err != nil {
 			return nil, err
 		}
+	}
+	var line net.Buffers
+	if sf.chats == "" {
 		var enc []byte
 		enc, err = encode(record{Kind: kindBegin, Meta: &b.Meta, History: b.History, Running: &r.prompt})
 		line = net.Buffers{enc}
 	} else {
 		r.root = root
-		if err := s.moveLegacy(ctx, chats, b.Meta); err != nil {
-			return nil, err
-		}
-		if sf, err = s.openShared(chats, b.Meta, root); err != nil {
-			return nil, err
-		}
 		var msgs []message
 		line, msgs, r.promptOf, err = s.promptLine(b.Meta, root, lsRecord{V: sharedVersion, Step: stepBegin, Running: &r.prompt}, b.History, Usage{}, nil)
 		if n := len(msgs); n > 0 {
@@ -119,33 +119,69 @@ func (s *Store) Begin(ctx context.Context, b Begin) (*Recorder, error) {
 	r.path, r.dir = sf.path, filepath.Dir(sf.path)
 	if err := sf.write(id, append(net.Buffers{sf.head}, line...)); err != nil {
 		sf.f.Close()
+		b.Place.forget()
 		return nil, err
+	}
+	if sf.chats != "" {
+		b.Place.keep(root, sf.chats, sf)
 	}
 	r.file = s.durable.watch(sf.f, dirIf(sf.created, r.dir))
 	r.file.wrote()
 	return r, nil
 }
 
-// moveLegacy moves session m.ID from the old directory to the shared
-// place when it is there and not yet here: whole, the old file left as
-// it was.
-func (s *Store) moveLegacy(ctx context.Context, chats string, m Meta) error {
-	path, err := s.findShared(chats, m.ID)
+// openKnown opens the shared file place names for root, when it still
+// names the file kept there; nil when the file is to be looked for.
+func (s *Store) openKnown(place *Place, m Meta, root string) (*appendFile, error) {
+	path := place.known(root)
+	if path == "" {
+		return nil, nil
+	}
+	f, fi, ok, err := place.openKnown()
+	if err != nil || !ok {
+		place.forget()
+		return nil, err
+	}
+	sf, err := s.prepareShared(f, fi, false, path, m, root)
 	if err != nil {
-		return fmt.Errorf("saving session %s: %w", m.ID, err)
+		return nil, err
 	}
-	if path != "" {
-		return nil
+	sf.chats = place.chats
+	return sf, nil
+}
+
+// openFor opens session m.ID's file for root as Append finds it: in the
+// shared place (an old-directory session moved there first), else in
+// the old directory. A fresh place's session has no file to look for.
+func (s *Store) openFor(ctx context.Context, m Meta, root string, place *Place) (*appendFile, error) {
+	chats, err := s.chats(root, true)
+	if err != nil {
+		return nil, fmt.Errorf("saving session %s: %w", m.ID, err)
 	}
+	if chats == "" {
+		return s.openLegacy(ctx, m)
+	}
+	sf, err := s.openSharedFor(ctx, chats, m, root, place)
+	if err != nil {
+		return nil, err
+	}
+	sf.chats = chats
+	return sf, nil
+}
+
+// moveLegacy moves session m.ID, which has no shared file, from the old
+// directory to the shared place when it is there: whole, the old file
+// left as it was. moved reports that it was.
+func (s *Store) moveLegacy(ctx context.Context, m Meta) (moved bool, err error) {
 	old, err := s.loadLegacy(ctx, m.ID)
 	switch {
 	case errors.Is(err, ErrNotFound):
-		return nil
+		return false, nil
 	case err != nil:
-		return fmt.Errorf("saving session %s: %w", m.ID, err)
+		return false, fmt.Errorf("saving session %s: %w", m.ID, err)
 	}
 	old.Meta, old.History = m, old.History[:old.Saved]
-	return s.Replace(ctx, old)
+	return true, s.Replace(ctx, old)
 }
 
 // Record writes one content the prompt's history gained. After a failure
@@ -336,6 +372,10 @@ type appendFile struct {
 	size    int64
 	created bool
 	head    []byte
+	// opened is f as opened; chats the shared directory holding it, ""
+	// for an old-directory file.
+	opened fs.FileInfo
+	chats  string
 }
 
 func (sf *appendFile) write(id string, buf net.Buffers) error {
@@ -353,6 +393,31 @@ func (sf *appendFile) write(id string, buf net.Buffers) error {
 	return nil
 }
 
+// openSharedFor opens session m.ID's shared file in chats as Begin
+// does: looked for once (none to look for in a fresh place), else
+// created, unless the old directory holds the session, moved first.
+func (s *Store) openSharedFor(ctx context.Context, chats string, m Meta, root string, place *Place) (*appendFile, error) {
+	if place != nil && place.fresh {
+		place.fresh = false
+		return s.openFresh(chats, m, root)
+	}
+	path, err := s.findShared(chats, m.ID)
+	if err != nil {
+		return nil, fmt.Errorf("saving session %s: %w", m.ID, err)
+	}
+	if path != "" {
+		return s.openSharedAt(path, m, root)
+	}
+	moved, err := s.moveLegacy(ctx, m)
+	switch {
+	case err != nil:
+		return nil, err
+	case moved:
+		return s.openShared(chats, m, root)
+	}
+	return s.openFresh(chats, m, root)
+}
+
 // openShared opens session m.ID's shared file in chats for appending
 // (created, 0600, when it has none), a torn last line cut off.
 func (s *Store) openShared(chats string, m Meta, root string) (*appendFile, error) {
@@ -362,17 +427,36 @@ func (s *Store) openShared(chats string, m Meta, root string) (*appendFile, erro
 		return nil, fmt.Errorf("saving session %s: %w", id, err)
 	}
 	if path == "" {
-		if err := os.MkdirAll(chats, 0o700); err != nil {
-			return nil, fmt.Errorf("saving session %s: %w", id, err)
-		}
-		path = filepath.Join(chats, sharedName(id, m.Created))
+		return s.openFresh(chats, m, root)
 	}
+	return s.openSharedAt(path, m, root)
+}
+
+// openFresh creates session m.ID's shared file in chats (opened as it is
+// if it exists after all).
+func (s *Store) openFresh(chats string, m Meta, root string) (*appendFile, error) {
+	if err := os.MkdirAll(chats, 0o700); err != nil {
+		return nil, fmt.Errorf("saving session %s: %w", m.ID, err)
+	}
+	return s.openSharedAt(freshPath(chats, m), m, root)
+}
+
+// openSharedAt opens the shared file path of session m.ID for appending.
+func (s *Store) openSharedAt(path string, m Meta, root string) (*appendFile, error) {
 	f, fi, created, err := openAppend(path)
 	if err != nil {
 		return nil, err
 	}
-	sf := &appendFile{f: f, path: path, size: fi.Size(), created: created}
-	err = s.cutTorn(sf, id, func() (int64, error) { return completeEnd(f, sf.size) })
+	return s.prepareShared(f, fi, created, path, m, root)
+}
+
+// prepareShared is f, session m.ID's shared file opened at path, ready
+// for appending: a torn last line cut off, the header to write first
+// when it is empty. f is closed on failure.
+func (s *Store) prepareShared(f *os.File, fi fs.FileInfo, created bool, path string, m Meta, root string) (*appendFile, error) {
+	id := m.ID
+	sf := &appendFile{f: f, path: path, size: fi.Size(), created: created, opened: fi}
+	err := s.cutTorn(sf, id, func() (int64, error) { return completeEnd(f, sf.size) })
 	if err == nil && sf.size == 0 {
 		sf.head, err = headerLine(m, root)
 	}

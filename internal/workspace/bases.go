@@ -1,0 +1,117 @@
+package workspace
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"sync"
+)
+
+// baseDirs keeps each base directory (a root or an allowed directory,
+// see beneath.go) open for the workspace's life, so that every read,
+// stat and listing beneath it starts from its handle without opening it
+// by name again (an os.OpenRoot per stat, an open and a close around each
+// openat2: a third of a search's system calls). A base replaced since it
+// was opened (renamed away, another directory put in its place) is found
+// by one lstat of its name at each use and opened again: what is reached
+// is what its name names now, as when it was opened at each use.
+type baseDirs struct {
+	mu   sync.Mutex
+	kept map[string]*baseDir
+}
+
+// baseDir is one base kept open. A replaced one is dropped, not closed:
+// an operation may still be using it; the collector closes it.
+type baseDir struct {
+	path string
+	root *os.Root
+	// dir is the directory's own descriptor (an O_PATH one on Linux, for
+	// openat2), owned by dirFile; nil where os.Root does all.
+	dir *dirHandle
+	id  dirID // the directory as opened, which its name must still be
+}
+
+// keptBeneath is beneathOf with the base's kept handle.
+func (w *Workspace) keptBeneath(path, real string) (*baseDir, string, error) {
+	base, rel, err := w.beneathOf(path, real)
+	if err != nil {
+		return nil, "", err
+	}
+	b, err := w.bases.get(base, w.isBase)
+	if err != nil {
+		return nil, "", fmt.Errorf("opening %s: %w", base, err)
+	}
+	return b, rel, nil
+}
+
+// listedBeneath is keptBeneath for an entry a listing reported: the
+// base it was listed beneath, without checking its name again (a search
+// reads thousands of entries); what the name names now is what the next
+// listing reaches.
+func (w *Workspace) listedBeneath(e DirEntry) (*baseDir, string, error) {
+	if e.base == nil || !within(e.base.path, e.Path) {
+		return w.keptBeneath(e.Path, e.Path)
+	}
+	return e.base, relBeneath(e.base.path, e.Path), nil
+}
+
+// lstatListed lstats an entry a listing reported beneath the handle it
+// was listed from (listedBeneath).
+func (w *Workspace) lstatListed(e DirEntry) (fs.FileInfo, error) {
+	b, rel, err := w.listedBeneath(e)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := b.root.Lstat(rel)
+	if err != nil {
+		return nil, beneathError(e.Path, err)
+	}
+	return fi, nil
+}
+
+// isBase reports whether dir is a root or an allowed directory now.
+func (w *Workspace) isBase(dir string) bool {
+	return slices.Contains(w.Roots(), dir) || slices.Contains(w.allowed(), dir)
+}
+
+// get is base's kept handle, opened (again) when not kept or replaced
+// since; the bases no longer current (isBase) are dropped meanwhile.
+func (d *baseDirs) get(base string, isBase func(string) bool) (*baseDir, error) {
+	d.mu.Lock()
+	b := d.kept[base]
+	d.mu.Unlock()
+	if b != nil && b.current() {
+		return b, nil
+	}
+	b, err := openBase(base)
+	if err != nil {
+		return nil, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.kept == nil {
+		d.kept = make(map[string]*baseDir)
+	}
+	for dir := range d.kept {
+		if !isBase(dir) {
+			delete(d.kept, dir)
+		}
+	}
+	d.kept[base] = b
+	return b, nil
+}
+
+// openBase opens base by name, its handles confirmed to be one directory.
+func openBase(base string) (*baseDir, error) {
+	root, err := os.OpenRoot(base)
+	if err != nil {
+		return nil, err
+	}
+	b := &baseDir{path: base, root: root}
+	if b.dir, b.id, err = openDirHandle(base, root); err != nil {
+		root.Close()
+		return nil, err
+	}
+	return b, nil
+}

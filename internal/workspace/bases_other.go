@@ -1,0 +1,29 @@
+//go:build !unix
+
+package workspace
+
+import (
+	"io/fs"
+	"os"
+)
+
+// dirID is the directory as opened.
+type dirID struct{ fi fs.FileInfo }
+
+// dirHandle: here os.Root does all.
+type dirHandle struct{}
+
+// openDirHandle notes the directory root holds.
+func openDirHandle(base string, root *os.Root) (*dirHandle, dirID, error) {
+	fi, err := root.Stat(".")
+	if err != nil {
+		return nil, dirID{}, err
+	}
+	return nil, dirID{fi: fi}, nil
+}
+
+// current reports whether b's name still names the directory opened.
+func (b *baseDir) current() bool {
+	fi, err := os.Lstat(b.path)
+	return err == nil && os.SameFile(fi, b.id.fi)
+}

@@ -1,0 +1,65 @@
+//go:build unix
+
+package workspace
+
+import (
+	"errors"
+	"os"
+	"runtime"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// dirID is a directory's device and inode.
+type dirID struct{ dev, ino uint64 }
+
+// dirHandle is a directory's descriptor, closed by the collector once
+// no baseDir holds it (an operation using fd keeps its baseDir alive).
+type dirHandle struct {
+	fd   int
+	file *os.File // owns fd
+}
+
+// openDirHandle opens base's descriptor (O_PATH, not following a
+// symlink), confirmed by fstat to be the directory root holds.
+func openDirHandle(base string, root *os.Root) (*dirHandle, dirID, error) {
+	var fd int
+	err := retryEINTR(func() (err error) {
+		fd, err = unix.Open(base, dirHandleFlags|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		return err
+	})
+	if err != nil {
+		return nil, dirID{}, err
+	}
+	h := &dirHandle{fd: fd, file: os.NewFile(uintptr(fd), base)}
+	var st syscall.Stat_t
+	if err := retryEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
+		h.file.Close()
+		return nil, dirID{}, err
+	}
+	fi, err := root.Stat(".")
+	if err != nil {
+		h.file.Close()
+		return nil, dirID{}, err
+	}
+	if sys, ok := fi.Sys().(*syscall.Stat_t); !ok || uint64(sys.Dev) != uint64(st.Dev) || sys.Ino != st.Ino {
+		h.file.Close()
+		return nil, dirID{}, errors.New("it was replaced while being opened")
+	}
+	return h, dirID{dev: uint64(st.Dev), ino: st.Ino}, nil
+}
+
+// current reports whether b's name still names the directory opened.
+func (b *baseDir) current() bool {
+	var st syscall.Stat_t
+	if err := retryEINTR(func() error { return syscall.Lstat(b.path, &st) }); err != nil {
+		return false
+	}
+	return uint64(st.Dev) == b.id.dev && st.Ino == b.id.ino
+}
+
+// fd is b's descriptor; keepAlive(b) after its last use.
+func (b *baseDir) fd() int { return b.dir.fd }
+
+func keepAlive(b *baseDir) { runtime.KeepAlive(b.dir.file) }
