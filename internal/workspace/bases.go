@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"slices"
@@ -40,7 +39,10 @@ func (w *Workspace) keptBeneath(path, real string) (*baseDir, string, error) {
 	}
 	b, err := w.bases.get(base, w.isBase)
 	if err != nil {
-		return nil, "", fmt.Errorf("opening %s: %w", base, err)
+		// As when each operation opened the base itself: an allowed
+		// directory not made yet (a plans directory, made on its first
+		// write) holds no file, which is not an error of the base's.
+		return nil, "", beneathError(path, err)
 	}
 	return b, rel, nil
 }

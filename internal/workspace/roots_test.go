@@ -348,3 +348,24 @@ func TestRemoveRoot(t *testing.T) {
 		t.Errorf("removing the first root: %v", err)
 	}
 }
+
+// An allowed directory not made yet (a plans directory, made on its
+// first write) holds no file: a change to a file in it is prepared as a
+// new file, and a read of one is ErrNotExist, not an error of the
+// directory's.
+func TestAnAllowedDirectoryNotMadeYetHoldsNoFile(t *testing.T) {
+	w, _ := newTestWorkspace(t, map[string]string{"a.go": "package a\n"})
+	plans := filepath.Join(t.TempDir(), "tmp", "p", "plans")
+	got, err := w.Allow(plans)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(got, "plan.md")
+	change, err := w.PrepareChange(context.Background(), p, "# plan\n")
+	if err != nil || change.Exists {
+		t.Errorf("PrepareChange in an allowed directory not made yet: %+v, %v; want a new file", change, err)
+	}
+	if _, err := w.ReadFile(context.Background(), p, 1<<10); !errors.Is(err, ErrNotExist) {
+		t.Errorf("ReadFile in an allowed directory not made yet: %v, want ErrNotExist", err)
+	}
+}
