@@ -114,7 +114,7 @@
 // supervisor starts it from a thread of its own, thrown away after, in a
 // new mount namespace where /tmp is a new tmpfs (with what bwrap mounted
 // under /tmp, a root or a home there, bound back with its read-only
-// mounts), without capabilities (bounding, ambient and the rest emptied:
+// mounts) and /dev/shm another, without capabilities (bounding, ambient and the rest emptied:
 // the supervisor alone holds CAP_SYS_ADMIN and CAP_SETPCAP, in the
 // sandbox's user namespace, to do this; a command cannot take them,
 // ptrace being refused and another process's memory needing its

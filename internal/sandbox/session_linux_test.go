@@ -118,8 +118,8 @@ ls /run | wc -l`)
 func TestSessionIsolatesCommands(t *testing.T) {
 	eachBackend(t, func(t *testing.T, backend string) {
 		se, root, _ := sessionFor(t, backend)
-		mustSh(t, se, root, `export LEAK=1; cd /; echo x > /tmp/mine`)
-		out := mustSh(t, se, root, `echo "leak=${LEAK-none} pwd=$PWD"; ls /tmp/mine 2>/dev/null | wc -l`)
+		mustSh(t, se, root, `export LEAK=1; cd /; echo x > /tmp/mine; echo x > /dev/shm/mine`)
+		out := mustSh(t, se, root, `echo "leak=${LEAK-none} pwd=$PWD"; ls /tmp/mine /dev/shm/mine 2>/dev/null | wc -l`)
 		if want := "leak=none pwd=" + root + "\n0\n"; out != want {
 			t.Errorf("the second command saw %q, want %q", out, want)
 		}

@@ -375,6 +375,9 @@ func startOnThisThread(cmd *exec.Cmd) error {
 	if err := freshTmp(); err != nil {
 		return err
 	}
+	if err := freshShm(); err != nil {
+		return err
+	}
 	if err := dropCapabilities(); err != nil {
 		return err
 	}
@@ -429,6 +432,20 @@ func freshTmp() error {
 		if err := remount(held[i], p); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// freshShm mounts a new tmpfs over /dev/shm, which bwrap's --dev makes
+// in the sandbox's /dev and lets its user write: shared by the session's
+// commands, what one left there would reach the next, as /tmp would.
+// Nothing is mounted beneath it.
+func freshShm() error {
+	if fi, err := os.Lstat("/dev/shm"); err != nil || !fi.IsDir() {
+		return nil // no /dev/shm to share
+	}
+	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
+		return fmt.Errorf("mounting the command's /dev/shm: %w", err)
 	}
 	return nil
 }
