@@ -133,8 +133,12 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 		ShowAuthURL: sess.showAuthURL,
 	})
 	if err != nil {
+		sess.ws.Close()
 		return nil, invalidParams(err.Error())
 	}
+	// The workspace is the session's alone: its kept directories close
+	// with its build, not when the collector finds them.
+	built.OnClose(func() { sess.ws.Close() })
 	if err := built.AuthErr(); err != nil {
 		built.Close()
 		return nil, sdk.NewAuthRequired(map[string]any{"error": err.Error()})

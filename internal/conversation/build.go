@@ -34,6 +34,8 @@ type Build struct {
 	// turns counts the turns running in each agent, current or replaced.
 	turns  map[*setup.Built]int
 	closed bool
+	// onClose are called once the build is closed (OnClose).
+	onClose []func()
 }
 
 func newBuild(b *setup.Built) *Build {
@@ -108,10 +110,28 @@ func (b *Build) Close() {
 			all = append(all, g)
 		}
 	}
+	onClose := b.onClose
 	b.mu.Unlock()
 	for _, g := range all {
 		g.Close()
 	}
+	for _, f := range onClose {
+		f()
+	}
+}
+
+// OnClose has f called once the build is closed: the end of what the
+// front end made for it alone (ACP's session workspace). On a build
+// closed already, f is called now.
+func (b *Build) OnClose(f func()) {
+	b.mu.Lock()
+	if !b.closed {
+		b.onClose = append(b.onClose, f)
+		b.mu.Unlock()
+		return
+	}
+	b.mu.Unlock()
+	f()
 }
 
 // AuthErr says why the model cannot be reached, worded for the user;

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"slices"
@@ -21,7 +22,9 @@ type baseDirs struct {
 }
 
 // baseDir is one base kept open. A replaced one is dropped, not closed:
-// an operation may still be using it; the collector closes it.
+// an operation may still be using it; the collector closes it. Close
+// closes them all at once (their descriptors wait for the calls using
+// them).
 type baseDir struct {
 	path string
 	root *os.Root
@@ -102,6 +105,26 @@ func (d *baseDirs) get(base string, isBase func(string) bool) (*baseDir, error) 
 	}
 	d.kept[base] = b
 	return b, nil
+}
+
+// Close lets go of the directories the workspace keeps open, its roots
+// and allowed directories (baseDirs), rather than leaving their
+// descriptors to the collector: a front end whose workspace ends with a
+// session (ACP) closes it then. The workspace stays usable; a later
+// operation opens them again.
+func (w *Workspace) Close() error {
+	w.bases.mu.Lock()
+	kept := w.bases.kept
+	w.bases.kept = nil
+	w.bases.mu.Unlock()
+	var errs []error
+	for _, b := range kept {
+		if b.dir != nil {
+			b.dir.close()
+		}
+		errs = append(errs, b.root.Close())
+	}
+	return errors.Join(errs...)
 }
 
 // openBase opens base by name, its handles confirmed to be one directory.

@@ -13,6 +13,8 @@ type dirID struct{ fi fs.FileInfo }
 // dirHandle: here os.Root does all.
 type dirHandle struct{}
 
+func (h *dirHandle) close() {}
+
 // openDirHandle notes the directory root holds.
 func openDirHandle(base string, root *os.Root) (*dirHandle, dirID, error) {
 	fi, err := root.Stat(".")

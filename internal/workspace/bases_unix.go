@@ -5,7 +5,6 @@ package workspace
 import (
 	"errors"
 	"os"
-	"runtime"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -14,11 +13,11 @@ import (
 // dirID is a directory's device and inode.
 type dirID struct{ dev, ino uint64 }
 
-// dirHandle is a directory's descriptor, closed by the collector once
-// no baseDir holds it (an operation using fd keeps its baseDir alive).
+// dirHandle is a directory's descriptor, used through file's
+// SyscallConn so that a Close (Workspace.Close) waits for the calls
+// using it; else closed by the collector once no baseDir holds it.
 type dirHandle struct {
-	fd   int
-	file *os.File // owns fd
+	file *os.File
 }
 
 // openDirHandle opens base's descriptor (O_PATH, not following a
@@ -32,7 +31,7 @@ func openDirHandle(base string, root *os.Root) (*dirHandle, dirID, error) {
 	if err != nil {
 		return nil, dirID{}, err
 	}
-	h := &dirHandle{fd: fd, file: os.NewFile(uintptr(fd), base)}
+	h := &dirHandle{file: os.NewFile(uintptr(fd), base)}
 	var st syscall.Stat_t
 	if err := retryEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
 		h.file.Close()
@@ -59,7 +58,14 @@ func (b *baseDir) current() bool {
 	return uint64(st.Dev) == b.id.dev && st.Ino == b.id.ino
 }
 
-// fd is b's descriptor; keepAlive(b) after its last use.
-func (b *baseDir) fd() int { return b.dir.fd }
+// withFd calls f with b's descriptor, which stays open until f returns;
+// an error when b was closed.
+func (b *baseDir) withFd(f func(fd int)) error {
+	rc, err := b.dir.file.SyscallConn()
+	if err != nil {
+		return err
+	}
+	return rc.Control(func(fd uintptr) { f(int(fd)) })
+}
 
-func keepAlive(b *baseDir) { runtime.KeepAlive(b.dir.file) }
+func (h *dirHandle) close() { h.file.Close() }

@@ -18,21 +18,24 @@ const dirHandleFlags = unix.O_PATH
 // without openat2 (before 5.6) or a seccomp filter refusing it gets
 // os.Root's walk instead.
 func openBeneath(b *baseDir, rel string, flags int) (int, error) {
-	defer keepAlive(b)
 	how := &unix.OpenHow{
 		Flags:   uint64(flags | unix.O_CLOEXEC | unix.O_NOFOLLOW),
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_NO_MAGICLINKS,
 	}
 	var fd int
 	var err error
-	for range 8 { // EAGAIN: a rename raced the lookup; it may be tried again
-		err = retryEINTR(func() (err error) {
-			fd, err = unix.Openat2(b.fd(), rel, how)
-			return err
-		})
-		if !errors.Is(err, unix.EAGAIN) {
-			break
+	if cerr := b.withFd(func(dir int) {
+		for range 8 { // EAGAIN: a rename raced the lookup; it may be tried again
+			err = retryEINTR(func() (err error) {
+				fd, err = unix.Openat2(dir, rel, how)
+				return err
+			})
+			if !errors.Is(err, unix.EAGAIN) {
+				break
+			}
 		}
+	}); cerr != nil {
+		return -1, cerr
 	}
 	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
 		return openBeneathRoot(b, rel, flags)
