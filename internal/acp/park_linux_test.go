@@ -1,30 +1,14 @@
 package acp
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
-
-// openOn counts this process's descriptors open on dir.
-func openOn(t *testing.T, dir string) int {
-	t.Helper()
-	entries, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, e := range entries {
-		if target, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); err == nil && target == dir {
-			n++
-		}
-	}
-	return n
-}
 
 // A session's workspace is its own: once the session is closed or
 // parked, nothing of the server stays open on its folder, however long
@@ -40,13 +24,13 @@ func TestAClosedOrParkedSessionHoldsNothingOpenOnItsFolder(t *testing.T) {
 	}
 	closed := p.open()
 	p.prompt(closed, "list it")
-	if openOn(t, root) == 0 {
+	if platformtest.OpenOn(t, root) == 0 {
 		t.Fatal("the session listed its folder and keeps nothing open on it: nothing to check")
 	}
 	if _, err := p.c.Conn.CloseSession(p.ctx, sdk.CloseSessionRequest{SessionId: closed}); err != nil {
 		t.Fatal(err)
 	}
-	if n := openOn(t, root); n != 0 {
+	if n := platformtest.OpenOn(t, root); n != 0 {
 		t.Errorf("%d descriptors open on the folder of a closed session", n)
 	}
 
@@ -58,7 +42,7 @@ func TestAClosedOrParkedSessionHoldsNothingOpenOnItsFolder(t *testing.T) {
 	if !p.isParked(parked) {
 		t.Fatal("the session was not parked")
 	}
-	if n := openOn(t, root); n != 0 {
+	if n := platformtest.OpenOn(t, root); n != 0 {
 		t.Errorf("%d descriptors open on the folder of a parked session (the sessions open since never listed it)", n)
 	}
 }

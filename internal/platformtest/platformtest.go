@@ -131,3 +131,20 @@ func Linux(t testing.TB, why string) {
 		t.Skipf("Linux only: %s", why)
 	}
 }
+
+// OpenOn counts this process's descriptors open on dir, as Linux's
+// /proc/self/fd names them; a test of what stays open runs on Linux.
+func OpenOn(t testing.TB, dir string) int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Fatalf("listing the open descriptors: %v", err)
+	}
+	n := 0
+	for _, e := range entries {
+		if target, err := os.Readlink("/proc/self/fd/" + e.Name()); err == nil && target == dir {
+			n++
+		}
+	}
+	return n
+}

@@ -2,26 +2,11 @@ package workspace
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
-)
 
-// openOn counts this process's descriptors open on dir.
-func openOn(t *testing.T, dir string) int {
-	t.Helper()
-	entries, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, e := range entries {
-		if target, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); err == nil && target == dir {
-			n++
-		}
-	}
-	return n
-}
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+)
 
 // Close lets go of the roots the workspace keeps open at once, not when
 // the collector finds them; the workspace reads on after it, opening
@@ -35,13 +20,13 @@ func TestCloseLetsGoOfTheKeptRoots(t *testing.T) {
 		}
 	}
 	read()
-	if n := openOn(t, root); n == 0 {
+	if n := platformtest.OpenOn(t, root); n == 0 {
 		t.Fatal("no descriptor kept on the root after a read: nothing to close")
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if n := openOn(t, root); n != 0 {
+	if n := platformtest.OpenOn(t, root); n != 0 {
 		t.Errorf("%d descriptors still open on the root after Close", n)
 	}
 	read()
