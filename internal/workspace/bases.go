@@ -26,8 +26,11 @@ type baseDirs struct {
 // closes them all at once (their descriptors wait for the calls using
 // them).
 type baseDir struct {
-	path string
-	root *os.Root
+	// fresh: opened for one use and closed by release, where bases are
+	// not kept (keepBases).
+	fresh bool
+	path  string
+	root  *os.Root
 	// dir is the directory's own descriptor (an O_PATH one on Linux, for
 	// openat2), owned by dirFile; nil where os.Root does all.
 	dir *dirHandle
@@ -68,6 +71,7 @@ func (w *Workspace) lstatListed(e DirEntry) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer b.release()
 	fi, err := b.root.Lstat(rel)
 	if err != nil {
 		return nil, beneathError(e.Path, err)
@@ -83,6 +87,13 @@ func (w *Workspace) isBase(dir string) bool {
 // get is base's kept handle, opened (again) when not kept or replaced
 // since; the bases no longer current (isBase) are dropped meanwhile.
 func (d *baseDirs) get(base string, isBase func(string) bool) (*baseDir, error) {
+	if !keepBases {
+		b, err := openBase(base)
+		if err == nil {
+			b.fresh = true
+		}
+		return b, err
+	}
 	d.mu.Lock()
 	b := d.kept[base]
 	d.mu.Unlock()
@@ -105,6 +116,14 @@ func (d *baseDirs) get(base string, isBase func(string) bool) (*baseDir, error) 
 	}
 	d.kept[base] = b
 	return b, nil
+}
+
+// release ends one use of b: it closes a base opened for that use alone
+// (fresh), and leaves a kept one open.
+func (b *baseDir) release() {
+	if b.fresh {
+		b.root.Close()
+	}
 }
 
 // Close lets go of the directories the workspace keeps open, its roots

@@ -7,6 +7,12 @@ import (
 	"os"
 )
 
+// keepBases: on Windows a directory kept open could not be renamed or
+// removed (a sharing violation, under Wine at least) while gemini-ls
+// runs, so each use opens its base and closes it after, as before bases
+// were kept.
+const keepBases = false
+
 // dirID is the directory as opened.
 type dirID struct{ fi fs.FileInfo }
 

@@ -10,6 +10,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// keepBases: a directory kept open here neither blocks its removal nor
+// its rename.
+const keepBases = true
+
 // dirID is a directory's device and inode.
 type dirID struct{ dev, ino uint64 }
 

@@ -52,25 +52,26 @@ func relBeneath(base, path string) string {
 	return path[len(base)+len(string(filepath.Separator)):]
 }
 
-// rootOf is real's base as its kept os.Root (bases.go; not to be
-// closed), for the operations that need more than an open: stats, a
-// mode's change.
-func (w *Workspace) rootOf(path, real string) (*os.Root, string, error) {
+// rootOf is real's base as an os.Root (bases.go; release ends its
+// use), for the operations that need more than an open: stats, a mode's
+// change.
+func (w *Workspace) rootOf(path, real string) (root *os.Root, rel string, release func(), err error) {
 	b, rel, err := w.keptBeneath(path, real)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	return b.root, rel, nil
+	return b.root, rel, b.release, nil
 }
 
 // statBeneath stats real reached beneath its base with stat,
 // (*os.Root).Stat or (*os.Root).Lstat: a symlink on the way is followed
 // only while it stays there.
 func (w *Workspace) statBeneath(path, real string, stat func(*os.Root, string) (fs.FileInfo, error)) (fs.FileInfo, error) {
-	root, rel, err := w.rootOf(path, real)
+	root, rel, release, err := w.rootOf(path, real)
 	if err != nil {
 		return nil, err
 	}
+	defer release()
 	fi, err := stat(root, rel)
 	if err != nil {
 		return nil, beneathError(path, err)

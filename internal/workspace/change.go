@@ -262,10 +262,11 @@ func (w *Workspace) SetMode(path string, perm func(fs.FileMode) fs.FileMode) (bo
 		return false, err
 	}
 	path = filepath.Clean(path)
-	root, rel, err := w.rootOf(path, path)
+	root, rel, release, err := w.rootOf(path, path)
 	if err != nil {
 		return false, err
 	}
+	defer release()
 	fi, err := root.Lstat(rel)
 	if err != nil {
 		return false, beneathError(path, err)

@@ -119,6 +119,7 @@ func (w *Workspace) ReadEntryInto(ctx context.Context, e DirEntry, limit int64, 
 	if err != nil {
 		return File{}, err
 	}
+	defer b.release()
 	data, err := readListedInto(ctx, e.Path, b, rel, limit, storage)
 	if err != nil {
 		return File{}, err
@@ -364,7 +365,11 @@ func (w *Workspace) openDirIn(dir string, base *baseDir, docs []Document, stat f
 	if err != nil {
 		return nil, err
 	}
-	r.base = b
+	if keepBases {
+		r.base = b // for its entries
+	} else {
+		defer b.release() // the listing holds the directory itself
+	}
 	f, err := openDirBeneath(dir, b, rel)
 	switch {
 	case err == nil:

@@ -206,6 +206,9 @@ func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, 
 			continue
 		}
 		if b == nil || !within(b.path, f) {
+			if b != nil {
+				b.release()
+			}
 			var err error
 			if b, _, err = w.keptBeneath(f, f); err != nil {
 				continue
@@ -214,6 +217,9 @@ func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, 
 		if fi, err := b.root.Stat(relBeneath(b.path, f)); err == nil && fi.Mode().IsRegular() {
 			stamps[i] = fileStamp{exists: true, size: fi.Size(), mod: fi.ModTime()}
 		}
+	}
+	if b != nil {
+		b.release()
 	}
 
 	key := ignoreKey{counted.key(), root, dir}

@@ -109,6 +109,7 @@ func (w *Workspace) openRegular(path string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	defer b.release()
 	return openResolved(path, b, rel)
 }
 
@@ -172,6 +173,7 @@ func (w *Workspace) readResolved(ctx context.Context, path, real string, limit i
 	if err != nil {
 		return nil, err
 	}
+	defer b.release()
 	return readResolvedInto(ctx, path, b, rel, limit, nil)
 }
 
