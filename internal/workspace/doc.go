@@ -25,8 +25,13 @@
 // holding the path, opened by name, the rest of the path resolved by the
 // kernel beneath that handle: openat2 with RESOLVE_BENEATH and
 // RESOLVE_NO_SYMLINKS on Linux, os.Root elsewhere (and where openat2 is
-// missing), which follows a symlink only while it stays beneath. A path
-// is never used by name from / after its check. A resolved path holds no
+// missing), which follows a symlink only while it stays beneath. On
+// Unix that handle is kept open for the workspace's life (bases.go),
+// checked by one lstat of its name at each use and opened again when
+// the name names another directory; Close lets the handles go. On
+// Windows each use opens it and closes it after: a directory held open
+// there could not be renamed or removed. A path is never used by name
+// from / after its check. A resolved path holds no
 // symlink, so one met on the way was swapped in, and the operation fails
 // saying so (errSwapped); symlinks present when the path is resolved are
 // followed as Resolve says, inside the roots. Whether a file may be seen
