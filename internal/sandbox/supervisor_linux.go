@@ -372,11 +372,16 @@ func startOnThisThread(cmd *exec.Cmd) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("making the command's mounts private: %w", err)
 	}
-	if err := freshTmp(); err != nil {
+	// /tmp and bwrap's /dev/shm, which the sandbox's user may write:
+	// shared by the session's commands, what one left would reach the
+	// next.
+	if err := freshScratch("/tmp"); err != nil {
 		return err
 	}
-	if err := freshShm(); err != nil {
-		return err
+	if fi, err := os.Lstat("/dev/shm"); err == nil && fi.IsDir() {
+		if err := freshScratch("/dev/shm"); err != nil {
+			return err
+		}
 	}
 	if err := dropCapabilities(); err != nil {
 		return err
@@ -403,11 +408,12 @@ func dropCapabilities() error {
 	return nil
 }
 
-// freshTmp mounts a new tmpfs over /tmp and puts back over it what bwrap
-// mounted under /tmp (a workspace root there, a home there and its
-// hidden secrets), as bwrap's --tmpfs /tmp comes before those mounts.
-func freshTmp() error {
-	carried, err := mountsUnder("/tmp")
+// freshScratch mounts a new tmpfs over dir and puts back over it what
+// bwrap mounted under it (under /tmp: a workspace root there, a home
+// there and its hidden secrets), as bwrap's --tmpfs /tmp comes before
+// those mounts.
+func freshScratch(dir string) error {
+	carried, err := mountsUnder(dir)
 	if err != nil {
 		return err
 	}
@@ -418,34 +424,20 @@ func freshTmp() error {
 		}
 	}()
 	for _, p := range carried {
-		// Held by a descriptor: the new /tmp hides its path.
+		// Held by a descriptor: the new tmpfs hides its path.
 		f, err := os.OpenFile(p, unix.O_PATH|unix.O_CLOEXEC, 0)
 		if err != nil {
-			return fmt.Errorf("keeping %s for the command's /tmp: %w", p, err)
+			return fmt.Errorf("keeping %s for the command's %s: %w", p, dir, err)
 		}
 		held = append(held, f)
 	}
-	if err := unix.Mount("tmpfs", "/tmp", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
-		return fmt.Errorf("mounting the command's /tmp: %w", err)
+	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
+		return fmt.Errorf("mounting the command's %s: %w", dir, err)
 	}
 	for i, p := range carried {
 		if err := remount(held[i], p); err != nil {
 			return err
 		}
-	}
-	return nil
-}
-
-// freshShm mounts a new tmpfs over /dev/shm, which bwrap's --dev makes
-// in the sandbox's /dev and lets its user write: shared by the session's
-// commands, what one left there would reach the next, as /tmp would.
-// Nothing is mounted beneath it.
-func freshShm() error {
-	if fi, err := os.Lstat("/dev/shm"); err != nil || !fi.IsDir() {
-		return nil // no /dev/shm to share
-	}
-	if err := unix.Mount("tmpfs", "/dev/shm", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
-		return fmt.Errorf("mounting the command's /dev/shm: %w", err)
 	}
 	return nil
 }
