@@ -286,8 +286,12 @@ func (h *Host[S]) resumeSession(ctx context.Context, built *setup.Built, id, roo
 
 // add makes l live. The sessions of a shared build that its agent has
 // dropped from memory (dialog.MaxLiveSessions) are dropped here too, so
-// that the host holds no more of them than the agent does.
+// that the host holds no more of them than the agent does. What the
+// agent keeps is read with the host's mu held: read before, it would
+// miss a session another add made live meanwhile, and drop it.
 func (h *Host[S]) add(l *Live[S]) *Live[S] {
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	var kept map[string]bool
 	if !l.owns && l.built.Agent != nil {
 		kept = map[string]bool{}
@@ -295,8 +299,6 @@ func (h *Host[S]) add(l *Live[S]) *Live[S] {
 			kept[i.ID] = true
 		}
 	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	for id, o := range h.live {
 		if kept != nil && !o.owns && o.built == l.built && !kept[id] {
 			delete(h.live, id)

@@ -3,6 +3,7 @@ package conversation_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -143,4 +144,26 @@ func TestHostKeepsAResumedSessionForItsPrompt(t *testing.T) {
 		t.Fatalf("claiming the session resumed for it: %v", err)
 	}
 	c.End()
+}
+
+// Sessions opened at once in a shared build all stay in the host until
+// claimed: one opening does not take another's new session, made after
+// it looked at what the agent keeps, for one the agent dropped.
+func TestHostKeepsEverySessionOpenedAtOnce(t *testing.T) {
+	f, built := hostFor(t, true)
+	const rounds, burst = 20, 32
+	for range rounds {
+		ids := make([]string, burst)
+		var wg sync.WaitGroup
+		for i := range ids {
+			wg.Go(func() { ids[i] = f.host.Open(built, false, struct{}{}).ID() })
+		}
+		wg.Wait()
+		for _, id := range ids {
+			if _, ok := f.host.Lookup(id); !ok {
+				t.Fatalf("session %s, opened with %d others, is not in the host", id, burst-1)
+			}
+			f.host.Close(id)
+		}
+	}
 }
