@@ -32,6 +32,18 @@ func Replace(path string, data []byte, perm fs.FileMode) error {
 	return replace(path, data, 0o600, perm, nil)
 }
 
+// ReplaceCache is Replace for a cache, a file whose loss costs only
+// time: it is not synced, so after a crash it may be as it was, or
+// empty or cut short, which its reader must take as no cache.
+func ReplaceCache(path string, data []byte) error {
+	dir, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	return replaceIn(dir, filepath.Base(path), data, 0o600, 0o600, nil, false)
+}
+
 // ReplaceIf is Replace that calls unchanged as WriteIf does: a writer
 // under a lock passes the check that it still holds it.
 func ReplaceIf(path string, data []byte, perm fs.FileMode, unchanged func() error) error {
@@ -70,9 +82,9 @@ func WriteIf(path string, data []byte, unchanged func() error) error {
 func WriteIn(dir *os.Root, name string, data []byte, unchanged func() error) error {
 	if info, err := dir.Lstat(name); err == nil && info.Mode().IsRegular() {
 		perm := info.Mode().Perm() // as in WriteIf
-		return replaceIn(dir, name, data, perm, perm, unchanged)
+		return replaceIn(dir, name, data, perm, perm, unchanged, true)
 	}
-	return replaceIn(dir, name, data, 0o666, 0, unchanged)
+	return replaceIn(dir, name, data, 0o666, 0, unchanged, true)
 }
 
 // replace writes data to a new file beside path, created with create (less
@@ -84,12 +96,12 @@ func replace(path string, data []byte, create, chmod fs.FileMode, unchanged func
 		return err
 	}
 	defer dir.Close()
-	return replaceIn(dir, filepath.Base(path), data, create, chmod, unchanged)
+	return replaceIn(dir, filepath.Base(path), data, create, chmod, unchanged, true)
 }
 
 // replaceIn is replace of the file name in the directory dir, every step
-// through dir's handle.
-func replaceIn(dir *os.Root, name string, data []byte, create, chmod fs.FileMode, unchanged func() error) error {
+// through dir's handle; the new file synced before the rename when sync.
+func replaceIn(dir *os.Root, name string, data []byte, create, chmod fs.FileMode, unchanged func() error, sync bool) error {
 	tmp, tmpName, err := createTemp(dir, name, create)
 	if err != nil {
 		return err
@@ -101,7 +113,7 @@ func replaceIn(dir *os.Root, name string, data []byte, create, chmod fs.FileMode
 	if err == nil {
 		_, err = tmp.Write(data)
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = tmp.Sync()
 	}
 	if cerr := tmp.Close(); err == nil {

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -157,5 +158,27 @@ func TestReadDir(t *testing.T) {
 	platformtest.Symlink(t, dir, link)
 	if got := names(link); got != "a,b,c" {
 		t.Errorf("ReadDir through a symlink = %s; want a, b, c", got)
+	}
+}
+
+// ReplaceCache replaces the file whole, 0600, leaving no temporary file.
+func TestReplaceCache(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cache.json")
+	for _, data := range []string{"first", "second"} {
+		if err := ReplaceCache(path, []byte(data)); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != data {
+			t.Fatalf("read %q, %v; want %q", got, err, data)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("the directory holds %v (%v), want the cache alone", entries, err)
+	}
+	if fi, err := os.Stat(path); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v (%v), want 0600", fi.Mode(), err)
 	}
 }

@@ -59,10 +59,16 @@ func (s *Store) Expire(ctx context.Context, root string, r Retention, now time.T
 	if err != nil || chats == "" {
 		return res, err
 	}
-	files, err := s.sessionFiles(ctx, chats)
+	sums := loadSummaries(chats)
+	files, err := s.sessionFiles(ctx, chats, sums)
 	if err != nil {
 		return res, err
 	}
+	defer func() {
+		if err := sums.save(); err != nil {
+			s.log.Debug("session cleanup could not keep what it read", zap.String("file", sums.path), zap.Error(err))
+		}
+	}()
 	res.Scanned = len(files)
 	for _, f := range expiring(files, r, now, inUse) {
 		if err := ctx.Err(); err != nil {
@@ -71,7 +77,9 @@ func (s *Store) Expire(ctx context.Context, root string, r Retention, now time.T
 		switch err := removeSession(chats, f); {
 		case err == nil:
 			res.Deleted++
+			sums.forget(filepath.Base(f.path))
 		case errors.Is(err, fs.ErrNotExist):
+			sums.forget(filepath.Base(f.path))
 		default:
 			s.log.Warn("Failed to delete session", zap.String("file", f.path), zap.Error(err))
 			res.Failed++
@@ -81,8 +89,10 @@ func (s *Store) Expire(ctx context.Context, root string, r Retention, now time.T
 	return res, nil
 }
 
-// sessionFiles reads the session files of chats (at most MaxListed*4).
-func (s *Store) sessionFiles(ctx context.Context, chats string) ([]sessionFile, error) {
+// sessionFiles reads the session files of chats (at most MaxListed*4):
+// their summaries kept in sums when unchanged since, else the files,
+// their summaries kept in sums for the next time.
+func (s *Store) sessionFiles(ctx context.Context, chats string, sums *summaries) ([]sessionFile, error) {
 	entries, err := safefile.ReadDir(chats, MaxListed*4)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -100,7 +110,7 @@ func (s *Store) sessionFiles(ctx context.Context, chats string) ([]sessionFile, 
 			return nil, err
 		}
 		path := filepath.Join(chats, name)
-		sum, err := summarize(ctx, path)
+		sum, err := summarizeKept(ctx, path, e, sums)
 		if err != nil {
 			s.log.Debug("session cleanup keeps a file it cannot read", zap.String("file", path), zap.Error(err))
 			continue
@@ -129,25 +139,43 @@ type summary struct {
 	resumable bool
 }
 
+// summarizeKept is the summary of the shared file at path, listed as e:
+// the one sums keeps when the file is unchanged since, else the file's
+// (summarize), then kept in sums.
+func summarizeKept(ctx context.Context, path string, e fs.DirEntry, sums *summaries) (summary, error) {
+	if fi, err := e.Info(); err == nil {
+		if sum, ok := sums.get(e.Name(), fi); ok {
+			return sum, nil
+		}
+	}
+	sum, fi, err := summarize(ctx, path)
+	if err == nil {
+		sums.put(e.Name(), fi, sum)
+	}
+	return sum, err
+}
+
 // summarize reads the summary of the shared file at path: a small file
-// whole, a larger one only its first and last lines.
-func summarize(ctx context.Context, path string) (summary, error) {
+// whole, a larger one only its first and last lines; fi is the file as
+// opened, before it was read.
+func summarize(ctx context.Context, path string) (sum summary, fi fs.FileInfo, err error) {
 	f, fi, err := openRead(path, filepath.Base(path))
 	if err != nil {
-		return summary{}, err
+		return summary{}, nil, err
 	}
 	defer f.Close()
 	if fi.Size() > MaxFileSize {
-		return summary{}, tooLarge(path, fi.Size())
+		return summary{}, nil, tooLarge(path, fi.Size())
 	}
 	if fi.Size() > wholeReadLimit {
-		return summarizeEnds(f, fi.Size(), path)
+		sum, err = summarizeEnds(f, fi.Size(), path)
+		return sum, fi, err
 	}
 	sh, err := readShared(ctx, f, path)
 	if err != nil {
-		return summary{}, err
+		return summary{}, nil, err
 	}
-	return summary{header: sh.header, resumable: sh.resumable()}, nil
+	return summary{header: sh.header, resumable: sh.resumable()}, fi, nil
 }
 
 // summarizeEnds is the summary of a large shared file (size bytes) from

@@ -30,7 +30,7 @@ func writeSession61(t *testing.T, chats, id string, updated time.Time, prompt st
 
 // projectChats makes the project's directory in 0.61's place, as 0.61's
 // registry names it, and returns its chats directory.
-func projectChats(t *testing.T, s *Store, root string) string {
+func projectChats(t testing.TB, s *Store, root string) string {
 	t.Helper()
 	chats := filepath.Join(s.gemini, "tmp", "my-project", "chats")
 	if err := os.MkdirAll(chats, 0o700); err != nil {

@@ -1,0 +1,175 @@
+package sessionstore
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+)
+
+// expireNow runs Expire with MaxAge 30 days at now, no session in use.
+func expireNow(t *testing.T, s *Store, now time.Time) Expired {
+	t.Helper()
+	res, err := s.Expire(context.Background(), "", Retention{MaxAge: 30 * 24 * time.Hour}, now, func(string) (bool, bool) { return false, false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// rewriteInPlace gives path data (of its size) in place, its
+// modification time put back: the file looks unchanged to a stat but
+// its number.
+func rewriteInPlace(t *testing.T, path string, data []byte) {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(data)) != fi.Size() {
+		t.Fatalf("%d bytes for a file of %d", len(data), fi.Size())
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(data, 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Clean-up reads a session file only when it changed since the last
+// clean-up read it: a file whose size, time and number are as they were
+// is judged by what was read of it then, even though (rewritten here
+// behind its stat) it now holds nothing to resume; once it grows, it is
+// read again, and removed.
+func TestExpireReadsOnlyTheFilesChangedSince(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	const id, other = "a1111111-aaaa-4aaa-8aaa-000000000001", "b2222222-aaaa-4aaa-8aaa-000000000002"
+	path := writeSession61(t, chats, id, now.Add(-time.Hour), "hello")
+	kept := writeSession61(t, chats, other, now.Add(-time.Hour), "kept")
+	if res := expireNow(t, s, now); res.Deleted != 0 || res.Scanned != 2 {
+		t.Fatalf("first clean-up: %+v", res)
+	}
+	if !exists(filepath.Join(chats, summariesName)) {
+		t.Fatal("the first clean-up kept no summaries")
+	}
+
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An info message of the same length: nothing to resume.
+	rewriteInPlace(t, path, bytes.Replace(data, []byte(`"type":"user"`), []byte(`"type":"info"`), 1))
+	if res := expireNow(t, s, now); res.Deleted != 0 || !exists(path) {
+		t.Fatalf("the file unchanged to a stat was read again: %+v", res)
+	}
+
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if res := expireNow(t, s, now); res.Deleted != 1 || exists(path) || !exists(kept) {
+		t.Fatalf("the grown file was not read again and removed: %+v", res)
+	}
+	got := readSummaries(t, chats)
+	if want := []string{filepath.Base(kept)}; !slices.Equal(got, want) {
+		t.Errorf("summaries kept of %v, want only %v", got, want)
+	}
+}
+
+// A file renamed over a session file, of its size and time, is another
+// file: read anew.
+func TestExpireReadsAFileReplacedWithTheSameSizeAndTime(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows' FileInfo has no file number: a file there is told by its size and time")
+	}
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	path := writeSession61(t, chats, "c3333333-aaaa-4aaa-8aaa-000000000003", now.Add(-time.Hour), "hello")
+	expireNow(t, s, now)
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := path + ".new"
+	if err := os.WriteFile(tmp, bytes.Replace(data, []byte(`"type":"user"`), []byte(`"type":"info"`), 1), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(tmp, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	if res := expireNow(t, s, now); res.Deleted != 1 || exists(path) {
+		t.Errorf("the replaced file was judged by the old one's summary: %+v", res)
+	}
+}
+
+// A summaries file that is not one (not JSON, another version, too
+// large, a directory) is no summaries: every file is read, and clean-up
+// does what it does without one.
+func TestExpireIgnoresSummariesItCannotUse(t *testing.T) {
+	for name, make := range map[string]func(path string) error{
+		"not JSON":        func(p string) error { return os.WriteFile(p, []byte("{\"v\":1,\"files\":"), 0o600) },
+		"another version": func(p string) error { return os.WriteFile(p, []byte(`{"v":99,"files":{}}`), 0o600) },
+		"too large":       func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte(" "), summariesLimit+1), 0o600) },
+		"a directory":     func(p string) error { return os.Mkdir(p, 0o700) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, root := sharedStore(t)
+			chats := projectChats(t, s, root)
+			now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+			empty := writeSession61(t, chats, "d4444444-aaaa-4aaa-8aaa-000000000004", now, "")
+			fresh := writeSession61(t, chats, "e5555555-aaaa-4aaa-8aaa-000000000005", now, "hi")
+			if err := make(filepath.Join(chats, summariesName)); err != nil {
+				t.Fatal(err)
+			}
+			if res := expireNow(t, s, now); res.Deleted != 1 || res.Scanned != 2 || exists(empty) || !exists(fresh) {
+				t.Errorf("result %+v; empty kept %v, fresh kept %v", res, exists(empty), exists(fresh))
+			}
+		})
+	}
+}
+
+// readSummaries lists the files chats' summaries file holds summaries of.
+func readSummaries(t *testing.T, chats string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(chats, summariesName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f summariesFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for name := range f.Files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
