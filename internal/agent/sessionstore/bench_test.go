@@ -120,44 +120,75 @@ func BenchmarkRecord(b *testing.B) {
 	s.Wait()
 }
 
+// savedSessions61 fills root's project with 100 sessions of 0.61's form,
+// each a prompt, a 32 KB tool result and an answer, last modified an
+// hour ago; it returns the project's chats directory.
+func savedSessions61(b *testing.B, s *Store, root string, now time.Time) string {
+	chats := projectChats(b, s, root)
+	result := strings.Repeat(`line of a file that was read\n`, 1100)
+	then := time.Now().Add(-time.Hour)
+	for i := range 100 {
+		id := fmt.Sprintf("%08x-aaaa-4aaa-8aaa-000000000000", i)
+		at := isoTime(now.Add(-time.Duration(i) * time.Minute))
+		text := `{"sessionId":"` + id + `","projectHash":"h","startTime":"` + at + `","lastUpdated":"` + at + `","kind":"main"}` + "\n" +
+			`{"id":"u1","timestamp":"` + at + `","type":"user","content":[{"text":"read the file"}]}` + "\n" +
+			`{"id":"g1","timestamp":"` + at + `","type":"gemini","content":[{"functionCall":{"name":"read_file","args":{"file_path":"a.txt"}}}]}` + "\n" +
+			`{"id":"u2","timestamp":"` + at + `","type":"user","content":[{"functionResponse":{"name":"read_file","response":{"output":"` + result + `"}}}]}` + "\n" +
+			`{"id":"g2","timestamp":"` + at + `","type":"gemini","content":[{"text":"It is read."}]}` + "\n"
+		path := filepath.Join(chats, sharedName(id, now))
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Chtimes(path, then, then); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return chats
+}
+
 // BenchmarkExpire is a start's clean-up of a project holding 100 saved
-// sessions of 0.61's form, each a prompt, a 32 KB tool result and an
-// answer, none due for removal: "cold" reads every file (no summaries
-// kept, as on the first start or as 0.61 does at each), "warm" the
-// summaries the last clean-up kept, the files unchanged.
+// sessions (savedSessions61), none due for removal: "cold" reads every
+// file (no summaries kept, as on the first start, or as 0.61 does at
+// each), "warm" the summaries the last clean-up kept, the files
+// unchanged. BenchmarkListShared is a list of them, likewise.
 func BenchmarkExpire(b *testing.B) {
+	benchmarkSummaries(b, func(s *Store, now time.Time) error {
+		res, err := s.Expire(context.Background(), "", Retention{MaxAge: 30 * 24 * time.Hour}, now, func(string) (bool, bool) { return false, false })
+		if err == nil && (res.Scanned != 100 || res.Deleted != 0) {
+			err = fmt.Errorf("clean-up %+v", res)
+		}
+		return err
+	})
+}
+
+func BenchmarkListShared(b *testing.B) {
+	benchmarkSummaries(b, func(s *Store, _ time.Time) error {
+		list, err := s.ListShared(context.Background(), "")
+		if err == nil && len(list) != 100 {
+			err = fmt.Errorf("listed %d sessions", len(list))
+		}
+		return err
+	})
+}
+
+func benchmarkSummaries(b *testing.B, read func(*Store, time.Time) error) {
 	for _, warm := range []bool{false, true} {
 		b.Run(map[bool]string{false: "cold", true: "warm"}[warm], func(b *testing.B) {
 			s, root := sharedStore(b)
-			chats := projectChats(b, s, root)
 			now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-			result := strings.Repeat(`line of a file that was read\n`, 1100)
-			for i := range 100 {
-				id := fmt.Sprintf("%08x-aaaa-4aaa-8aaa-000000000000", i)
-				at := isoTime(now.Add(-time.Duration(i) * time.Minute))
-				text := `{"sessionId":"` + id + `","projectHash":"h","startTime":"` + at + `","lastUpdated":"` + at + `","kind":"main"}` + "\n" +
-					`{"id":"u1","timestamp":"` + at + `","type":"user","content":[{"text":"read the file"}]}` + "\n" +
-					`{"id":"g1","timestamp":"` + at + `","type":"gemini","content":[{"functionCall":{"name":"read_file","args":{"file_path":"a.txt"}}}]}` + "\n" +
-					`{"id":"u2","timestamp":"` + at + `","type":"user","content":[{"functionResponse":{"name":"read_file","response":{"output":"` + result + `"}}}]}` + "\n" +
-					`{"id":"g2","timestamp":"` + at + `","type":"gemini","content":[{"text":"It is read."}]}` + "\n"
-				if err := os.WriteFile(filepath.Join(chats, sharedName(id, now)), []byte(text), 0o600); err != nil {
-					b.Fatal(err)
-				}
+			chats := savedSessions61(b, s, root, now)
+			if err := read(s, now); err != nil {
+				b.Fatal(err)
 			}
-			expire := func() {
-				res, err := s.Expire(context.Background(), "", Retention{MaxAge: 30 * 24 * time.Hour}, now, func(string) (bool, bool) { return false, false })
-				if err != nil || res.Scanned != 100 || res.Deleted != 0 {
-					b.Fatal(res, err)
-				}
-			}
-			expire()
 			for b.Loop() {
 				if !warm {
 					if err := os.Remove(filepath.Join(chats, summariesName)); err != nil {
 						b.Fatal(err)
 					}
 				}
-				expire()
+				if err := read(s, now); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

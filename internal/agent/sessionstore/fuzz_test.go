@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"google.golang.org/genai"
 )
@@ -79,8 +80,18 @@ func FuzzSessionFile(f *testing.F) {
 			}
 		}
 
-		if _, err := s.List(ctx, root); err != nil {
+		// Listed from the file, then from its summary: the same.
+		then := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(path, then, then); err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(filepath.Join(filepath.Dir(shared), summariesName))
+		fresh, err := s.List(ctx, root)
+		if err != nil {
 			t.Fatalf("List with %q: %v", data, err)
+		}
+		if kept, err := s.List(ctx, root); err != nil || !reflect.DeepEqual(kept, fresh) {
+			t.Fatalf("List with %q from its summary: %+v, %v; from the file: %+v", data, kept, err, fresh)
 		}
 		s.Record(ctx, id)
 		snap, err := s.Load(ctx, id)

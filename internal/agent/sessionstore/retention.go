@@ -101,11 +101,14 @@ func (s *Store) sessionFiles(ctx context.Context, chats string, sums *summaries)
 		return nil, fmt.Errorf("listing sessions in %s: %w", chats, err)
 	}
 	var files []sessionFile
+	present := map[string]bool{}
+	defer sums.keepOnly(present)
 	for _, e := range entries {
 		name := e.Name()
 		if !strings.HasPrefix(name, sharedPrefix) || !strings.HasSuffix(name, sharedExt) || !e.Type().IsRegular() {
 			continue
 		}
+		present[name] = true
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -133,10 +136,23 @@ func (s *Store) sessionFiles(ctx context.Context, chats string, sums *summaries)
 const wholeReadLimit = 1 << 20
 
 // summary is what clean-up needs of a session file: its metadata merged
-// as 0.61 merges it, and whether it holds anything to resume.
+// as 0.61 merges it, and whether it holds anything to resume; and, when
+// it was read whole, what a list shows of it.
 type summary struct {
 	header
 	resumable bool
+	listed    *listing
+}
+
+// listing is what a list shows of a session file (listShared).
+type listing struct {
+	ls   bool // it holds a gemini-ls record
+	meta Meta // its Root "" (the list's root is set), DisplayName set
+}
+
+// summaryOf is the summary of a file read whole as sh.
+func summaryOf(sh *shared) summary {
+	return summary{header: sh.header, resumable: sh.resumable(), listed: &listing{ls: sh.lsMeta != nil, meta: sh.meta("")}}
 }
 
 // summarizeKept is the summary of the shared file at path, listed as e:
@@ -144,7 +160,7 @@ type summary struct {
 // (summarize), then kept in sums.
 func summarizeKept(ctx context.Context, path string, e fs.DirEntry, sums *summaries) (summary, error) {
 	if fi, err := e.Info(); err == nil {
-		if sum, ok := sums.get(e.Name(), fi); ok {
+		if sum, ok := sums.get(e.Name(), fi, false); ok {
 			return sum, nil
 		}
 	}
@@ -175,7 +191,7 @@ func summarize(ctx context.Context, path string) (sum summary, fi fs.FileInfo, e
 	if err != nil {
 		return summary{}, nil, err
 	}
-	return summary{header: sh.header, resumable: sh.resumable()}, fi, nil
+	return summaryOf(sh), fi, nil
 }
 
 // summarizeEnds is the summary of a large shared file (size bytes) from

@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"go.uber.org/zap"
 	"google.golang.org/genai"
@@ -152,17 +151,35 @@ func readHeader(path string) (header, error) {
 	return h, nil
 }
 
-// loadShared reads a shared file whole.
-func loadShared(ctx context.Context, path string) (*shared, error) {
+// loadShared reads a shared file whole; fi is the file as opened, before
+// it was read.
+func loadShared(ctx context.Context, path string) (*shared, fs.FileInfo, error) {
 	f, fi, err := openRead(path, filepath.Base(path))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	if fi.Size() > MaxFileSize {
-		return nil, tooLarge(path, fi.Size())
+		return nil, nil, tooLarge(path, fi.Size())
 	}
-	return readShared(ctx, f, path)
+	sh, err := readShared(ctx, f, path)
+	return sh, fi, err
+}
+
+// listingKept is the summary, listing included, of the shared file at
+// path (name, fi as listed): the one sums keeps when the file is
+// unchanged since, else the file's, read whole, then kept in sums.
+func listingKept(ctx context.Context, path, name string, fi fs.FileInfo, sums *summaries) (summary, error) {
+	if sum, ok := sums.get(name, fi, true); ok {
+		return sum, nil
+	}
+	sh, opened, err := loadShared(ctx, path)
+	if err != nil {
+		return summary{}, err
+	}
+	sum := summaryOf(sh)
+	sums.put(name, opened, sum)
+	return sum, nil
 }
 
 // Load reads session id back: from the project's shared files, else from
@@ -178,7 +195,7 @@ func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
 	if path == "" {
 		return s.loadLegacy(ctx, id)
 	}
-	sh, err := loadShared(ctx, path)
+	sh, _, err := loadShared(ctx, path)
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("loading session %s: %w", id, err)
 	}
@@ -477,10 +494,11 @@ func (s *Store) listShared(ctx context.Context, root string, all bool) ([]Meta, 
 		return nil, fmt.Errorf("listing sessions in %s: %w", chats, err)
 	}
 	type candidate struct {
-		path string
-		mod  time.Time
+		name string
+		info fs.FileInfo
 	}
 	var candidates []candidate
+	present := map[string]bool{}
 	for _, e := range entries {
 		name := e.Name()
 		if !strings.HasPrefix(name, sharedPrefix) || !strings.HasSuffix(name, sharedExt) {
@@ -494,27 +512,38 @@ func (s *Store) listShared(ctx context.Context, root string, all bool) ([]Meta, 
 		if err != nil {
 			continue
 		}
-		candidates = append(candidates, candidate{filepath.Join(chats, name), info.ModTime()})
+		present[name] = true
+		candidates = append(candidates, candidate{name, info})
 	}
-	slices.SortFunc(candidates, func(a, b candidate) int { return b.mod.Compare(a.mod) })
+	slices.SortFunc(candidates, func(a, b candidate) int { return b.info.ModTime().Compare(a.info.ModTime()) })
 	candidates = candidates[:min(len(candidates), s.maxListed)]
+	// What was read of each file unchanged since is not read again.
+	sums := loadSummaries(chats)
+	sums.keepOnly(present)
+	defer func() {
+		if err := sums.save(); err != nil {
+			s.log.Debug("listing sessions could not keep what it read", zap.String("file", sums.path), zap.Error(err))
+		}
+	}()
 	byID := map[string]Meta{}
 	for _, c := range candidates {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sh, err := loadShared(ctx, c.path)
+		path := filepath.Join(chats, c.name)
+		sum, err := listingKept(ctx, path, c.name, c.info, sums)
 		if err != nil {
 			s.log.Warn("skipping a session file", zap.Error(err))
 			continue
 		}
-		listed := sh.resumable() && sh.Kind != "subagent"
-		if !listed && !(all && sh.lsMeta != nil) || ValidateID(sh.SessionID) != nil {
+		listed := sum.resumable && sum.Kind != "subagent"
+		if !listed && !(all && sum.listed.ls) || ValidateID(sum.SessionID) != nil {
 			continue
 		}
-		m := sh.meta(root)
+		m := sum.listed.meta
+		m.Root = root
 		m.Shared = listed
-		m.File = c.path
+		m.File = path
 		if old, ok := byID[m.ID]; !ok || m.Updated.After(old.Updated) {
 			byID[m.ID] = m
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
@@ -24,13 +25,12 @@ const summariesLimit = 4 << 20
 // another is not read.
 const summariesVersion = 1
 
-// summaries are the summaries of a chats directory's session files: as
-// the last clean-up left them (old), and as this one found them (now),
-// which the file gets when they differ.
+// summaries are the summaries of a chats directory's session files, as
+// the last reader left them and as this one updates them; the file
+// gets them when they changed.
 type summaries struct {
 	path    string
-	old     map[string]cachedSummary
-	now     map[string]cachedSummary
+	files   map[string]cachedSummary
 	changed bool
 }
 
@@ -45,6 +45,15 @@ type cachedSummary struct {
 	LastUpdated string `json:"lastUpdated,omitempty"`
 	Kind        string `json:"kind,omitempty"`
 	Resumable   bool   `json:"resumable"`
+	// Listed: what a list shows of the file, when it was read whole.
+	Listed *cachedListing `json:"listed,omitempty"`
+}
+
+// cachedListing is a listing's form in the file.
+type cachedListing struct {
+	LS          bool   `json:"ls,omitempty"`
+	Meta        Meta   `json:"meta"`
+	DisplayName string `json:"displayName,omitempty"`
 }
 
 // summariesFile is the file's form.
@@ -57,55 +66,81 @@ type summariesFile struct {
 // unreadable, too large or of another version counts as empty: every
 // file is then read, as without it.
 func loadSummaries(chats string) *summaries {
-	c := &summaries{path: filepath.Join(chats, summariesName), now: map[string]cachedSummary{}}
+	c := &summaries{path: filepath.Join(chats, summariesName), files: map[string]cachedSummary{}}
 	data, err := safefile.Read(c.path, summariesLimit)
 	if err != nil {
 		return c
 	}
 	var f summariesFile
-	if json.Unmarshal(data, &f) != nil || f.V != summariesVersion {
+	if json.Unmarshal(data, &f) != nil || f.V != summariesVersion || f.Files == nil {
 		return c
 	}
-	c.old = f.Files
+	c.files = f.Files
 	return c
 }
 
 // get is the summary kept of the file name when fi says it is unchanged
-// since.
-func (c *summaries) get(name string, fi fs.FileInfo) (summary, bool) {
-	e, ok := c.old[name]
-	if !ok || e.Size != fi.Size() || e.ModTime != fi.ModTime().UnixNano() || e.Inode != inode(fi) {
+// since; with listed, only one that holds a listing.
+func (c *summaries) get(name string, fi fs.FileInfo, listed bool) (summary, bool) {
+	e, ok := c.files[name]
+	if !ok || e.Size != fi.Size() || e.ModTime != fi.ModTime().UnixNano() || e.Inode != inode(fi) || listed && e.Listed == nil {
 		return summary{}, false
 	}
-	c.now[name] = e
 	return e.summary(), true
 }
 
-// put keeps sum as the summary of the file name, which was fi when read.
+// racyWindow: a file modified this shortly before it was read is not
+// kept, as git's index keeps no "racily clean" entry: a file system's
+// clock ticks coarsely (a few milliseconds on Linux, more elsewhere),
+// so a change of the same size within the tick it was read in would
+// not show in its time.
+const racyWindow = 2 * time.Second
+
+// put keeps sum as the summary of the file name, which was fi when read,
+// unless it was modified within racyWindow before.
 func (c *summaries) put(name string, fi fs.FileInfo, sum summary) {
-	c.now[name] = cachedSummary{
+	if time.Since(fi.ModTime()) < racyWindow {
+		c.forget(name)
+		return
+	}
+	e := cachedSummary{
 		Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Inode: inode(fi),
 		SessionID: sum.SessionID, StartTime: sum.StartTime, LastUpdated: sum.LastUpdated, Kind: sum.Kind,
 		Resumable: sum.resumable,
 	}
+	if l := sum.listed; l != nil {
+		e.Listed = &cachedListing{LS: l.ls, Meta: l.meta, DisplayName: l.meta.DisplayName}
+	}
+	c.files[name] = e
 	c.changed = true
 }
 
 // forget drops the summary of the file name, removed.
 func (c *summaries) forget(name string) {
-	delete(c.now, name)
-	c.changed = true
+	if _, ok := c.files[name]; ok {
+		delete(c.files, name)
+		c.changed = true
+	}
 }
 
-// save writes the summaries found when they differ from those read
-// (a file changed, new or gone). The file is a cache: written without
-// an fsync, and losing it only costs the next start a read of every
-// file; so is failing to write it.
+// keepOnly drops the summaries of the files not among present (the
+// directory's session files).
+func (c *summaries) keepOnly(present map[string]bool) {
+	for name := range c.files {
+		if !present[name] {
+			c.forget(name)
+		}
+	}
+}
+
+// save writes the summaries when they changed. The file is a cache:
+// written without an fsync, and losing it only costs the next reader a
+// read of every file; so does failing to write it.
 func (c *summaries) save() error {
-	if !c.changed && len(c.now) == len(c.old) {
+	if !c.changed {
 		return nil
 	}
-	data, err := json.Marshal(summariesFile{V: summariesVersion, Files: c.now})
+	data, err := json.Marshal(summariesFile{V: summariesVersion, Files: c.files})
 	if err != nil {
 		return err
 	}
@@ -113,8 +148,13 @@ func (c *summaries) save() error {
 }
 
 func (e cachedSummary) summary() summary {
-	return summary{
+	sum := summary{
 		header:    header{SessionID: e.SessionID, StartTime: e.StartTime, LastUpdated: e.LastUpdated, Kind: e.Kind},
 		resumable: e.Resumable,
 	}
+	if l := e.Listed; l != nil {
+		sum.listed = &listing{ls: l.LS, meta: l.Meta}
+		sum.listed.meta.DisplayName = l.DisplayName
+	}
+	return sum
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"testing"
@@ -20,6 +21,18 @@ func expireNow(t *testing.T, s *Store, now time.Time) Expired {
 		t.Fatal(err)
 	}
 	return res
+}
+
+// age sets the modification time of paths an hour back, out of
+// racyWindow: clean-up keeps their summaries.
+func age(t *testing.T, paths ...string) {
+	t.Helper()
+	then := time.Now().Add(-time.Hour)
+	for _, p := range paths {
+		if err := os.Chtimes(p, then, then); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // rewriteInPlace gives path data (of its size) in place, its
@@ -61,6 +74,7 @@ func TestExpireReadsOnlyTheFilesChangedSince(t *testing.T) {
 	const id, other = "a1111111-aaaa-4aaa-8aaa-000000000001", "b2222222-aaaa-4aaa-8aaa-000000000002"
 	path := writeSession61(t, chats, id, now.Add(-time.Hour), "hello")
 	kept := writeSession61(t, chats, other, now.Add(-time.Hour), "kept")
+	age(t, path, kept)
 	if res := expireNow(t, s, now); res.Deleted != 0 || res.Scanned != 2 {
 		t.Fatalf("first clean-up: %+v", res)
 	}
@@ -105,7 +119,11 @@ func TestExpireReadsAFileReplacedWithTheSameSizeAndTime(t *testing.T) {
 	chats := projectChats(t, s, root)
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	path := writeSession61(t, chats, "c3333333-aaaa-4aaa-8aaa-000000000003", now.Add(-time.Hour), "hello")
+	age(t, path)
 	expireNow(t, s, now)
+	if got := readSummaries(t, chats); len(got) != 1 {
+		t.Fatalf("summaries of %v, want the file's", got)
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		t.Fatal(err)
@@ -172,4 +190,112 @@ func readSummaries(t *testing.T, chats string) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// A file modified within racyWindow of its reading is not kept: a
+// change of the same size in the same tick of the file system's clock
+// would not show.
+func TestSummariesKeepNoFileModifiedJustBefore(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	recent := writeSession61(t, chats, "f6666666-aaaa-4aaa-8aaa-000000000006", now, "now")
+	older := writeSession61(t, chats, "f7777777-aaaa-4aaa-8aaa-000000000007", now, "before")
+	age(t, older)
+	expireNow(t, s, now)
+	if got, want := readSummaries(t, chats), []string{filepath.Base(older)}; !slices.Equal(got, want) {
+		t.Errorf("summaries of %v, want only %v (not %s)", got, want, filepath.Base(recent))
+	}
+}
+
+// A list reads only the files changed since they were last read (by a
+// list or a clean-up), and shows what it showed of the others: a first
+// prompt rewritten behind an unchanged stat still shows as it was, and
+// once the file grows, as it is.
+func TestListReadsOnlyTheFilesChangedSince(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	path := writeSession61(t, chats, "a8888888-aaaa-4aaa-8aaa-000000000008", now.Add(-time.Hour), "hello")
+	age(t, path)
+	names := func() []string {
+		t.Helper()
+		list, err := s.ListShared(context.Background(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range list {
+			out = append(out, m.DisplayName)
+		}
+		return out
+	}
+	if got := names(); !slices.Equal(got, []string{"hello"}) {
+		t.Fatalf("first list: %v", got)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewriteInPlace(t, path, bytes.Replace(data, []byte(`"text":"hello"`), []byte(`"text":"HELLO"`), 1))
+	if got := names(); !slices.Equal(got, []string{"hello"}) {
+		t.Errorf("the file unchanged to a stat was read again: %v", got)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if got := names(); !slices.Equal(got, []string{"HELLO"}) {
+		t.Errorf("the grown file was not read again: %v", got)
+	}
+}
+
+// What a list shows of a session is the same read from the file and
+// from its kept summary: every field of each Meta, for sessions of
+// gemini-ls's (prompts, model, mode, title) and 0.61's.
+func TestListShowsTheSameFromSummaries(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	for i := 1; i <= 2; i++ {
+		id := NewID()
+		for p := 1; p <= i; p++ {
+			m := sharedMeta(root, id, p)
+			m.Mode, m.Model = "auto_edit", "gemini-2.5-pro"
+			mustAppend(t, s, Turn{Meta: m, History: sharedHistory(p)})
+		}
+	}
+	writeSession61(t, chats, "a9999999-aaaa-4aaa-8aaa-000000000009", now.Add(-time.Hour), "from 0.61")
+	entries, err := os.ReadDir(chats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, e := range entries {
+		paths = append(paths, filepath.Join(chats, e.Name()))
+	}
+	age(t, paths...)
+	for _, list := range []func(context.Context, string) ([]Meta, error){s.List, s.ListShared} {
+		fresh, err := list(context.Background(), "")
+		if err != nil || len(fresh) != 3 {
+			t.Fatalf("list: %d sessions, %v", len(fresh), err)
+		}
+		if got := readSummaries(t, chats); len(got) != 3 {
+			t.Fatalf("summaries of %v, want the three files'", got)
+		}
+		kept, err := list(context.Background(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(kept, fresh) {
+			t.Errorf("from summaries\n%+v\nfrom the files\n%+v", kept, fresh)
+		}
+		if err := os.Remove(filepath.Join(chats, summariesName)); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
