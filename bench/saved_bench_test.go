@@ -1,0 +1,173 @@
+package bench
+
+import (
+	"crypto/rand"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// savedSessions is how many saved sessions BenchmarkHeadlessAmongSavedSessions
+// gives a project: a few weeks of a user's work.
+const savedSessions = 100
+
+// BenchmarkHeadlessAmongSavedSessions runs BenchmarkHeadlessRun8ToolCalls's
+// turn headless in one workspace, in turn with two homes: one whose
+// project holds savedSessions saved sessions (copies of this turn's, each
+// its own id, last modified an hour ago), the other none. What each run
+// saves is removed after it, so that both homes stay as they were.
+//
+// Metrics: the medians over the pairs of many ÷ none, of the run's wall,
+// CPU and peak RSS (wall-ratio, cpu-ratio, rss-ratio): what the saved
+// sessions cost every start. gemini-ls's clean-up reads at start only
+// the session files changed since it last read them, so each is about 1.
+func BenchmarkHeadlessAmongSavedSessions(b *testing.B) {
+	model := newTimedModel(b)
+	measure := newMeasured(b)
+	root := tempRoot(b)
+	writeFiles(b, root, smallWorkspace())
+	many, none := b.TempDir(), b.TempDir()
+	run := func(home string) processCost {
+		model.Push(turnScript()...)
+		cmd := exec.Command(binary, "run", "-p", "Survey the handlers.", "-C", root)
+		cmd.Env = withHome(env(b, model.URL), home)
+		cost, out, err := measure.run(cmd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if want := "The workspace has ten packages of handlers."; !strings.Contains(out, want) {
+			b.Fatalf("gemini-ls run printed %q, want %q", out, want)
+		}
+		return cost
+	}
+
+	// One run makes the session the copies are made of.
+	run(many)
+	chats := chatsOf(b, many)
+	files := sessionFiles(b, chats)
+	if len(files) != 1 {
+		b.Fatalf("one run saved %d session files, want 1", len(files))
+	}
+	copySession(b, filepath.Join(chats, files[0]), savedSessions-1)
+	then := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(chats, files[0]), then, then); err != nil {
+		b.Fatal(err)
+	}
+	kept := map[string]bool{}
+	for _, f := range sessionFiles(b, chats) {
+		kept[f] = true
+	}
+	// Removes what a run saved, keeping the home as it was.
+	tidy := func() {
+		for _, f := range sessionFiles(b, chats) {
+			if !kept[f] {
+				if err := os.Remove(filepath.Join(chats, f)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	// An untimed pair: the page cache, and what a first start keeps.
+	run(many)
+	tidy()
+	run(none)
+	if err := os.RemoveAll(filepath.Join(none, ".gemini", "tmp")); err != nil {
+		b.Fatal(err)
+	}
+
+	var wall, cpu, rss []float64
+	for i := 0; b.Loop(); i++ {
+		var m, n processCost
+		if i%2 == 0 {
+			m, n = run(many), run(none)
+		} else {
+			n, m = run(none), run(many)
+		}
+		tidy()
+		if err := os.RemoveAll(filepath.Join(none, ".gemini", "tmp")); err != nil {
+			b.Fatal(err)
+		}
+		wall = append(wall, float64(m.wall)/float64(n.wall))
+		cpu = append(cpu, float64(m.cpu)/float64(n.cpu))
+		rss = append(rss, float64(m.rss)/float64(n.rss))
+	}
+	if got := len(sessionFiles(b, chats)); got != savedSessions {
+		b.Fatalf("the home holds %d saved sessions at the end, want %d", got, savedSessions)
+	}
+	b.ReportMetric(distributionOf(wall).median(), "wall-ratio")
+	b.ReportMetric(distributionOf(cpu).median(), "cpu-ratio")
+	b.ReportMetric(distributionOf(rss).median(), "rss-ratio")
+}
+
+// withHome is environ with HOME set to home.
+func withHome(environ []string, home string) []string {
+	out := make([]string, 0, len(environ))
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, "HOME=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "HOME="+home)
+}
+
+// chatsOf is the chats directory of the one project home's Gemini
+// directory holds.
+func chatsOf(b *testing.B, home string) string {
+	b.Helper()
+	dirs, err := filepath.Glob(filepath.Join(home, ".gemini", "tmp", "*", "chats"))
+	if err != nil || len(dirs) != 1 {
+		b.Fatalf("%s holds the chats directories %v (%v), want one", home, dirs, err)
+	}
+	return dirs[0]
+}
+
+// sessionFiles are the session files' names in chats.
+func sessionFiles(b *testing.B, chats string) []string {
+	b.Helper()
+	entries, err := os.ReadDir(chats)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "session-") && strings.HasSuffix(e.Name(), ".jsonl") {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
+// copySession writes n copies of the session file at path beside it,
+// each under a new id, last modified an hour ago.
+func copySession(b *testing.B, path string, n int) {
+	b.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	name := filepath.Base(path)
+	id8 := strings.TrimSuffix(name[strings.LastIndexByte(name, '-')+1:], ".jsonl")
+	at := strings.Index(string(data), id8)
+	if at < 0 {
+		b.Fatalf("%s does not hold its id %s…", name, id8)
+	}
+	id := string(data[at : at+36])
+	then := time.Now().Add(-time.Hour)
+	for range n {
+		u := make([]byte, 16)
+		_, _ = rand.Read(u)
+		u[6], u[8] = u[6]&0x0f|0x40, u[8]&0x3f|0x80
+		fresh := fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:])
+		copyPath := filepath.Join(filepath.Dir(path), strings.Replace(name, id8, fresh[:8], 1))
+		if err := os.WriteFile(copyPath, []byte(strings.ReplaceAll(string(data), id, fresh)), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.Chtimes(copyPath, then, then); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
