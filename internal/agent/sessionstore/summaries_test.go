@@ -62,6 +62,20 @@ func rewriteInPlace(t *testing.T, path string, data []byte) {
 	}
 }
 
+// grow appends an empty line to path: a file changed, and holding the
+// same.
+func grow(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString("\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Clean-up reads a session file only when it changed since the last
 // clean-up read it: a file whose size, time and number are as they were
 // is judged by what was read of it then, even though (rewritten here
@@ -92,14 +106,7 @@ func TestExpireReadsOnlyTheFilesChangedSince(t *testing.T) {
 		t.Fatalf("the file unchanged to a stat was read again: %+v", res)
 	}
 
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString("\n"); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	grow(t, path)
 	if res := expireNow(t, s, now); res.Deleted != 1 || exists(path) || !exists(kept) {
 		t.Fatalf("the grown file was not read again and removed: %+v", res)
 	}
@@ -241,14 +248,7 @@ func TestListReadsOnlyTheFilesChangedSince(t *testing.T) {
 	if got := names(); !slices.Equal(got, []string{"hello"}) {
 		t.Errorf("the file unchanged to a stat was read again: %v", got)
 	}
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteString("\n"); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	grow(t, path)
 	if got := names(); !slices.Equal(got, []string{"HELLO"}) {
 		t.Errorf("the grown file was not read again: %v", got)
 	}
