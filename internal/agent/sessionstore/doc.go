@@ -67,12 +67,12 @@
 //     way that blocks; at most MaxFileSize bytes; List considers the
 //     MaxListed newest files of a project and, as 0.61 does, reads each
 //     whole. Expire (retention.go) reads whole only a file of at most
-//     1 MiB; a larger one, by its first and last lines; and it reads
-//     only the files changed since the last clean-up read them, keeping
-//     what it read of each (its summary) in chats/.gemini-ls-summaries.json
+//     1 MiB; a larger one, by its first and last lines. Both read only
+//     the files changed since one of them last read them, keeping what
+//     they read of each (its summary) in chats/.gemini-ls-summaries.json
 //     (summaries.go), by the file's size, modification time and file
-//     number: a cache, written unsynced, whose loss or damage costs only
-//     a read of every file.
+//     number, none modified within 2 s of its reading: a cache, written
+//     unsynced, whose loss or damage costs only a read of every file.
 //   - Ids are those ValidateID allows; new ones are UUIDs, as 0.61's are.
 //   - The old directory (below) is still read: Load and List fall back to
 //     it, a session in both places is listed once (the shared one), and

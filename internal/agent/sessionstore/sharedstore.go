@@ -472,8 +472,9 @@ func (s *Store) List(ctx context.Context, root string) ([]Meta, error) {
 // when ""), in 0.61's order and with its numbering: by start time, the
 // first numbered 1 (--resume N, --delete-session N). Like 0.61 it reads
 // each session file whole (up to MaxFileSize, the MaxListed newest
-// files), skips one with nothing to resume or a subagent's, and lists a
-// session in two files once, by its newer one.
+// files; one unchanged since it was last read, from its summary),
+// skips one with nothing to resume or a subagent's, and lists a session
+// in two files once, by its newer one.
 func (s *Store) ListShared(ctx context.Context, root string) ([]Meta, error) {
 	return s.listShared(ctx, root, false)
 }
