@@ -93,11 +93,15 @@ endef
 # grep_search's engines, tested against the others. Gemini CLI 0.61 is what
 # the interoperability tests run gemini-ls against (internal/geminicli).
 # bubblewrap is the Linux sandbox (internal/sandbox) the sandbox tests run.
+# python3 is the interpreter pyright looks for: without one on PATH, pyright
+# 1.1.414 leaves its analysis' progress open for good, and gemini-ls then
+# reports it still indexing at every question (a fresh machine's test-go
+# failed so).
 # -timeout 30m: the README's commands (readme_commands_test.go) compile
 # gemini-ls as a reader would, static too, which on a fresh machine's cold
 # cache takes longer than go test's default 10 minutes for one package.
 test-go: gemini-cli otelcol langservers
-	@$(call debs,gcc libc6-dev ripgrep bubblewrap)
+	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3)
 	go test -race -count=1 -timeout 30m ./...
 	$(MAKE) test-linear
 
@@ -174,7 +178,7 @@ test-nvim: langservers
 	bash editors/nvim/tests/run.sh
 
 test-emacs: langservers
-	@$(call debs,emacs-nox elpa-eglot elpa-markdown-mode elpa-package-lint tmux)
+	@$(call debs,emacs-nox elpa-eglot elpa-markdown-mode elpa-package-lint tmux python3)
 	bash editors/emacs/test/run.sh
 
 # newer-editors.sh installs debootstrap and makes its chroots itself.
