@@ -154,15 +154,24 @@ func TestExpireReadsAFileReplacedWithTheSameSizeAndTime(t *testing.T) {
 	}
 }
 
-// A summaries file that is not one (not JSON, another version, too
-// large, a directory) is no summaries: every file is read, and clean-up
-// does what it does without one.
+// A summaries file that is not one (of another version, too large, cut
+// short, a directory) is no summaries: every file is read. Each holds
+// (but the directory) a summary that would keep a file with nothing to
+// resume, which the same summary in a usable file does keep.
 func TestExpireIgnoresSummariesItCannotUse(t *testing.T) {
-	for name, make := range map[string]func(path string) error{
-		"not JSON":        func(p string) error { return os.WriteFile(p, []byte("{\"v\":1,\"files\":"), 0o600) },
-		"another version": func(p string) error { return os.WriteFile(p, []byte(`{"v":99,"files":{}}`), 0o600) },
-		"too large":       func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte(" "), summariesLimit+1), 0o600) },
-		"a directory":     func(p string) error { return os.Mkdir(p, 0o700) },
+	for name, tc := range map[string]struct {
+		make func(path string, usable []byte) error
+		kept bool
+	}{
+		"usable": {func(p string, b []byte) error { return os.WriteFile(p, b, 0o600) }, true},
+		"another version": {func(p string, b []byte) error {
+			return os.WriteFile(p, bytes.Replace(b, []byte(`"v":1`), []byte(`"v":99`), 1), 0o600)
+		}, false},
+		"too large": {func(p string, b []byte) error {
+			return os.WriteFile(p, append(b, bytes.Repeat([]byte(" "), summariesLimit)...), 0o600)
+		}, false},
+		"cut short":   {func(p string, b []byte) error { return os.WriteFile(p, b[:len(b)-1], 0o600) }, false},
+		"a directory": {func(p string, _ []byte) error { return os.Mkdir(p, 0o700) }, false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			s, root := sharedStore(t)
@@ -170,11 +179,23 @@ func TestExpireIgnoresSummariesItCannotUse(t *testing.T) {
 			now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 			empty := writeSession61(t, chats, "d4444444-aaaa-4aaa-8aaa-000000000004", now, "")
 			fresh := writeSession61(t, chats, "e5555555-aaaa-4aaa-8aaa-000000000005", now, "hi")
-			if err := make(filepath.Join(chats, summariesName)); err != nil {
+			age(t, empty, fresh)
+			fi, err := os.Stat(empty)
+			if err != nil {
 				t.Fatal(err)
 			}
-			if res := expireNow(t, s, now); res.Deleted != 1 || res.Scanned != 2 || exists(empty) || !exists(fresh) {
-				t.Errorf("result %+v; empty kept %v, fresh kept %v", res, exists(empty), exists(fresh))
+			sums := &summaries{files: map[string]cachedSummary{}}
+			sums.put(filepath.Base(empty), fi, summary{header: header{SessionID: "d4444444-aaaa-4aaa-8aaa-000000000004", StartTime: isoTime(now), LastUpdated: isoTime(now)}, resumable: true})
+			usable, err := json.Marshal(summariesFile{V: summariesVersion, Files: sums.files})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tc.make(filepath.Join(chats, summariesName), usable); err != nil {
+				t.Fatal(err)
+			}
+			res := expireNow(t, s, now)
+			if exists(empty) != tc.kept || !exists(fresh) || res.Scanned != 2 {
+				t.Errorf("result %+v; the file with nothing to resume kept: %v, want %v; the other kept: %v", res, exists(empty), tc.kept, exists(fresh))
 			}
 		})
 	}
