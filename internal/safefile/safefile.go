@@ -29,25 +29,20 @@ import (
 // (sessions and cached tokens are 0o600 whatever the umask or a previous
 // mode). The temporary file is removed when anything fails.
 func Replace(path string, data []byte, perm fs.FileMode) error {
-	return replace(path, data, 0o600, perm, nil)
+	return replace(path, data, 0o600, perm, nil, true)
 }
 
 // ReplaceCache is Replace for a cache, a file whose loss costs only
 // time: it is not synced, so after a crash it may be as it was, or
 // empty or cut short, which its reader must take as no cache.
 func ReplaceCache(path string, data []byte) error {
-	dir, err := os.OpenRoot(filepath.Dir(path))
-	if err != nil {
-		return err
-	}
-	defer dir.Close()
-	return replaceIn(dir, filepath.Base(path), data, 0o600, 0o600, nil, false)
+	return replace(path, data, 0o600, 0o600, nil, false)
 }
 
 // ReplaceIf is Replace that calls unchanged as WriteIf does: a writer
 // under a lock passes the check that it still holds it.
 func ReplaceIf(path string, data []byte, perm fs.FileMode, unchanged func() error) error {
-	return replace(path, data, 0o600, perm, unchanged)
+	return replace(path, data, 0o600, perm, unchanged, true)
 }
 
 // Write is Replace for the user's files (what the model writes, the
@@ -69,9 +64,9 @@ func WriteIf(path string, data []byte, unchanged func() error) error {
 		// never add any; the chmod before any data restores them, so the
 		// data is never readable by more than the old file was.
 		perm := info.Mode().Perm()
-		return replace(path, data, perm, perm, unchanged)
+		return replace(path, data, perm, perm, unchanged, true)
 	}
-	return replace(path, data, 0o666, 0, unchanged)
+	return replace(path, data, 0o666, 0, unchanged, true)
 }
 
 // WriteIn is WriteIf for the file name in the directory dir: its mode
@@ -89,14 +84,14 @@ func WriteIn(dir *os.Root, name string, data []byte, unchanged func() error) err
 
 // replace writes data to a new file beside path, created with create (less
 // the umask), then given chmod unless 0, and renames it over path once
-// unchanged (when not nil) agrees.
-func replace(path string, data []byte, create, chmod fs.FileMode, unchanged func() error) error {
+// unchanged (when not nil) agrees; the new file synced first when sync.
+func replace(path string, data []byte, create, chmod fs.FileMode, unchanged func() error, sync bool) error {
 	dir, err := os.OpenRoot(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
 	defer dir.Close()
-	return replaceIn(dir, filepath.Base(path), data, create, chmod, unchanged, true)
+	return replaceIn(dir, filepath.Base(path), data, create, chmod, unchanged, sync)
 }
 
 // replaceIn is replace of the file name in the directory dir, every step
