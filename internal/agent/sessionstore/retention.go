@@ -64,11 +64,7 @@ func (s *Store) Expire(ctx context.Context, root string, r Retention, now time.T
 	if err != nil {
 		return res, err
 	}
-	defer func() {
-		if err := sums.save(); err != nil {
-			s.log.Debug("session cleanup could not keep what it read", zap.String("file", sums.path), zap.Error(err))
-		}
-	}()
+	defer sums.save(s.log)
 	res.Scanned = len(files)
 	for _, f := range expiring(files, r, now, inUse) {
 		if err := ctx.Err(); err != nil {
@@ -113,7 +109,11 @@ func (s *Store) sessionFiles(ctx context.Context, chats string, sums *summaries)
 			return nil, err
 		}
 		path := filepath.Join(chats, name)
-		sum, err := summarizeKept(ctx, path, e, sums)
+		fi, err := e.Info()
+		var sum summary
+		if err == nil {
+			sum, err = sums.read(ctx, chats, name, fi, false)
+		}
 		if err != nil {
 			s.log.Debug("session cleanup keeps a file it cannot read", zap.String("file", path), zap.Error(err))
 			continue
@@ -155,26 +155,11 @@ func summaryOf(sh *shared) summary {
 	return summary{header: sh.header, resumable: sh.resumable(), listed: &listing{ls: sh.lsMeta != nil, meta: sh.meta("")}}
 }
 
-// summarizeKept is the summary of the shared file at path, listed as e:
-// the one sums keeps when the file is unchanged since, else the file's
-// (summarize), then kept in sums.
-func summarizeKept(ctx context.Context, path string, e fs.DirEntry, sums *summaries) (summary, error) {
-	if fi, err := e.Info(); err == nil {
-		if sum, ok := sums.get(e.Name(), fi, false); ok {
-			return sum, nil
-		}
-	}
-	sum, fi, err := summarize(ctx, path)
-	if err == nil {
-		sums.put(e.Name(), fi, sum)
-	}
-	return sum, err
-}
-
-// summarize reads the summary of the shared file at path: a small file
-// whole, a larger one only its first and last lines; fi is the file as
-// opened, before it was read.
-func summarize(ctx context.Context, path string) (sum summary, fi fs.FileInfo, err error) {
+// readSummary reads the summary of the shared file at path: a small
+// file whole, and a larger one whole too when whole (a list's), else
+// only its first and last lines; fi is the file as opened, before it
+// was read.
+func readSummary(ctx context.Context, path string, whole bool) (sum summary, fi fs.FileInfo, err error) {
 	f, fi, err := openRead(path, filepath.Base(path))
 	if err != nil {
 		return summary{}, nil, err
@@ -183,7 +168,7 @@ func summarize(ctx context.Context, path string) (sum summary, fi fs.FileInfo, e
 	if fi.Size() > MaxFileSize {
 		return summary{}, nil, tooLarge(path, fi.Size())
 	}
-	if fi.Size() > wholeReadLimit {
+	if !whole && fi.Size() > wholeReadLimit {
 		sum, err = summarizeEnds(f, fi.Size(), path)
 		return sum, fi, err
 	}

@@ -151,35 +151,17 @@ func readHeader(path string) (header, error) {
 	return h, nil
 }
 
-// loadShared reads a shared file whole; fi is the file as opened, before
-// it was read.
-func loadShared(ctx context.Context, path string) (*shared, fs.FileInfo, error) {
+// loadShared reads a shared file whole.
+func loadShared(ctx context.Context, path string) (*shared, error) {
 	f, fi, err := openRead(path, filepath.Base(path))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	defer f.Close()
 	if fi.Size() > MaxFileSize {
-		return nil, nil, tooLarge(path, fi.Size())
+		return nil, tooLarge(path, fi.Size())
 	}
-	sh, err := readShared(ctx, f, path)
-	return sh, fi, err
-}
-
-// listingKept is the summary, listing included, of the shared file at
-// path (name, fi as listed): the one sums keeps when the file is
-// unchanged since, else the file's, read whole, then kept in sums.
-func listingKept(ctx context.Context, path, name string, fi fs.FileInfo, sums *summaries) (summary, error) {
-	if sum, ok := sums.get(name, fi, true); ok {
-		return sum, nil
-	}
-	sh, opened, err := loadShared(ctx, path)
-	if err != nil {
-		return summary{}, err
-	}
-	sum := summaryOf(sh)
-	sums.put(name, opened, sum)
-	return sum, nil
+	return readShared(ctx, f, path)
 }
 
 // Load reads session id back: from the project's shared files, else from
@@ -195,7 +177,7 @@ func (s *Store) Load(ctx context.Context, id string) (Snapshot, error) {
 	if path == "" {
 		return s.loadLegacy(ctx, id)
 	}
-	sh, _, err := loadShared(ctx, path)
+	sh, err := loadShared(ctx, path)
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("loading session %s: %w", id, err)
 	}
@@ -521,18 +503,14 @@ func (s *Store) listShared(ctx context.Context, root string, all bool) ([]Meta, 
 	// What was read of each file unchanged since is not read again.
 	sums := loadSummaries(chats)
 	sums.keepOnly(present)
-	defer func() {
-		if err := sums.save(); err != nil {
-			s.log.Debug("listing sessions could not keep what it read", zap.String("file", sums.path), zap.Error(err))
-		}
-	}()
+	defer sums.save(s.log)
 	byID := map[string]Meta{}
 	for _, c := range candidates {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		path := filepath.Join(chats, c.name)
-		sum, err := listingKept(ctx, path, c.name, c.info, sums)
+		sum, err := sums.read(ctx, chats, c.name, c.info, true)
 		if err != nil {
 			s.log.Warn("skipping a session file", zap.Error(err))
 			continue

@@ -1,10 +1,13 @@
 package sessionstore
 
 import (
+	"context"
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
 	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
@@ -89,6 +92,22 @@ func (c *summaries) get(name string, fi fs.FileInfo, listed bool) (summary, bool
 	return e.summary(), true
 }
 
+// read is the summary of the session file name in chats, listed as fi:
+// the one kept when the file is unchanged since, else the file's
+// (readSummary), then kept. whole: a list's, which needs what it shows
+// of the file (summary.listed), and reads a large file whole for it.
+func (c *summaries) read(ctx context.Context, chats, name string, fi fs.FileInfo, whole bool) (summary, error) {
+	if sum, ok := c.get(name, fi, whole); ok {
+		return sum, nil
+	}
+	sum, opened, err := readSummary(ctx, filepath.Join(chats, name), whole)
+	if err != nil {
+		return summary{}, err
+	}
+	c.put(name, opened, sum)
+	return sum, nil
+}
+
 // racyWindow: a file modified this shortly before it was read is not
 // kept, as git's index keeps no "racily clean" entry: a file system's
 // clock ticks coarsely (a few milliseconds on Linux, more elsewhere),
@@ -135,16 +154,18 @@ func (c *summaries) keepOnly(present map[string]bool) {
 
 // save writes the summaries when they changed. The file is a cache:
 // written without an fsync, and losing it only costs the next reader a
-// read of every file; so does failing to write it.
-func (c *summaries) save() error {
+// read of every file; so does failing to write it, which is logged.
+func (c *summaries) save(log *zap.Logger) {
 	if !c.changed {
-		return nil
+		return
 	}
 	data, err := json.Marshal(summariesFile{V: summariesVersion, Files: c.files})
-	if err != nil {
-		return err
+	if err == nil {
+		err = safefile.ReplaceCache(c.path, data)
 	}
-	return safefile.ReplaceCache(c.path, data)
+	if err != nil {
+		log.Debug("could not keep what was read of the session files", zap.String("file", c.path), zap.Error(err))
+	}
 }
 
 func (e cachedSummary) summary() summary {
