@@ -1,14 +1,14 @@
 package bench
 
 import (
-	"crypto/rand"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 )
 
 // savedSessions is how many saved sessions BenchmarkHeadlessAmongSavedSessions
@@ -158,10 +158,7 @@ func copySession(b *testing.B, path string, n int) {
 	id := string(data[at : at+36])
 	then := time.Now().Add(-time.Hour)
 	for range n {
-		u := make([]byte, 16)
-		_, _ = rand.Read(u)
-		u[6], u[8] = u[6]&0x0f|0x40, u[8]&0x3f|0x80
-		fresh := fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:])
+		fresh := sessionstore.NewID()
 		copyPath := filepath.Join(filepath.Dir(path), strings.Replace(name, id8, fresh[:8], 1))
 		if err := os.WriteFile(copyPath, []byte(strings.ReplaceAll(string(data), id, fresh)), 0o600); err != nil {
 			b.Fatal(err)
