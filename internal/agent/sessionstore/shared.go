@@ -435,6 +435,10 @@ func readShared(ctx context.Context, r io.Reader, path string) (*shared, error) 
 
 // apply takes one line; a reason when it is not a record.
 func (s *shared) apply(line []byte, lineNo int) string {
+	if m, ok := decodeMessageLine(line); ok {
+		s.take(m)
+		return ""
+	}
 	var rec map[string]json.RawMessage
 	if err := json.Unmarshal(line, &rec); err != nil {
 		return "not a JSON record: " + err.Error()
@@ -469,23 +473,68 @@ func recordString(rec map[string]json.RawMessage, key string) (string, bool) {
 
 // applyMessage takes a line holding one message, 0.61's or gemini-ls's.
 func (s *shared) applyMessage(line []byte) string {
+	m, reason := decodeMessage(line)
+	if reason != "" {
+		return reason
+	}
+	s.take(m)
+	return ""
+}
+
+// decodeMessage decodes a line holding one message; a reason when it
+// does not decode.
+func decodeMessage(line []byte) (*decoded, string) {
 	var m decoded
 	if err := json.Unmarshal(line, &m.message); err != nil {
-		return "a message that does not decode: " + err.Error()
+		return nil, "a message that does not decode: " + err.Error()
 	}
 	ps, err := parts(m.Content)
 	if err != nil {
-		return "a message whose content does not decode: " + err.Error()
+		return nil, "a message whose content does not decode: " + err.Error()
 	}
 	m.parts = ps
+	return &m, ""
+}
+
+// take adds the message m, decoded.
+func (s *shared) take(m *decoded) {
 	if m.LS != nil {
 		m.ls = true
-		s.put(&m)
-		s.running.took(&m)
+		s.put(m)
+		s.running.took(m)
 	} else {
-		s.add(&m)
+		s.add(m)
 	}
-	return ""
+}
+
+// messageRecord is a message line as most are written, by gemini-ls and
+// by 0.61: the id first, the content a list of parts.
+type messageRecord struct {
+	message
+	// Parts shadows message.Content: decoded at once, not kept raw.
+	Parts    []*genai.Part   `json:"content"`
+	RewindTo json.RawMessage `json:"$rewindTo"`
+}
+
+// decodeMessageLine decodes a message line in one pass (a line of a
+// tool's output is most of a session file, and apply's general path
+// goes over it several times: as a record, as a message, as content,
+// as each part); false for any line it would not take as apply's
+// general path does, which then takes it: one whose first key is not
+// "id" with a string (the key that tells a message, matched exactly),
+// whose content is not a list of parts, that names a rewind (in any
+// case: the general path looks for it first), or that does not decode.
+func decodeMessageLine(line []byte) (*decoded, bool) {
+	if !bytes.HasPrefix(line, []byte(`{"id":"`)) {
+		return nil, false
+	}
+	var l messageRecord
+	if json.Unmarshal(line, &l) != nil || l.RewindTo != nil {
+		return nil, false
+	}
+	// parts drops a null item, as 0.61's content has no part for it.
+	ps := slices.DeleteFunc(l.Parts, func(p *genai.Part) bool { return p == nil })
+	return &decoded{message: l.message, parts: ps}, true
 }
 
 // applySet takes a $set record's object, raw: header fields, the summary,
