@@ -5,12 +5,12 @@
 # round after round, so that both meet the same load: spawn → initialize
 # against a trivial server, the 8-call turn (warm and as a fresh process),
 # the headless turn against Gemini CLI 0.61 (`make gemini-cli`) and
-# among 100 saved sessions, and the soak. The sandbox's figure is this tree's BenchmarkSandboxedEcho, which
+# among 100 saved sessions and in quick succession, and the soak. The sandbox's figure is this tree's BenchmarkSandboxedEcho, which
 # times both paths itself: a bwrap per command (the path before the
 # session) and the session's sandbox. About 25 minutes on 2 cores.
 #
-#   bench/before-after.sh b182b68a   # ROUNDS=2 N=60 HEADLESS_N=6 SAVED_N=10 SANDBOX_N=100
-#   SOAK=0 ROUNDS=1 N=3 HEADLESS_N=1 SAVED_N=1 SANDBOX_N=3 bench/before-after.sh REV  # a quick look
+#   bench/before-after.sh b182b68a   # ROUNDS=2 N=60 HEADLESS_N=6 SAVED_N=10 QUICK_N=20 SANDBOX_N=100
+#   SOAK=0 ROUNDS=1 N=3 HEADLESS_N=1 SAVED_N=1 QUICK_N=1 SANDBOX_N=3 bench/before-after.sh REV  # a quick look
 #   KEEP=dir bench/before-after.sh REV  # keep each run's output and the soak reports
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,7 @@ ROUNDS=${ROUNDS:-2}
 N=${N:-60}
 HEADLESS_N=${HEADLESS_N:-6}
 SAVED_N=${SAVED_N:-10}
+QUICK_N=${QUICK_N:-20}
 SANDBOX_N=${SANDBOX_N:-100}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -44,6 +45,7 @@ for round in $(seq "$ROUNDS"); do
 		measure "$tree" "$round" -test.bench 'SpawnToInitialize$|Turn8ToolCalls$|Turn8ToolCallsFreshProcess$' -test.benchtime "${N}x"
 		measure "$tree" "$round" -test.bench 'HeadlessVsGeminiCLI$' -test.benchtime "${HEADLESS_N}x"
 		measure "$tree" "$round" -test.bench 'HeadlessAmongSavedSessions$' -test.benchtime "${SAVED_N}x"
+		measure "$tree" "$round" -test.bench 'HeadlessInQuickSuccession$' -test.benchtime "${QUICK_N}x"
 	done
 	measure after "$round" -test.bench 'SandboxedEcho$' -test.benchtime "${SANDBOX_N}x"
 done

@@ -41,6 +41,7 @@ bench() {
 }
 bench -bench 'SpawnToInitialize$|Turn8ToolCalls$|Turn8ToolCallsFreshProcess$' -benchtime "${N}x" ./bench/
 bench -bench 'HeadlessAmongSavedSessions$' -benchtime 20x ./bench/
+bench -bench 'HeadlessInQuickSuccession$' -benchtime 30x ./bench/
 bench -bench 'SandboxVsBareBwrap$' -benchtime "${SANDBOX_N}x" ./bench/
 short=
 [ "$SOAK" = short ] && short=-short

@@ -95,7 +95,9 @@ func (m measured) run(cmd *exec.Cmd) (processCost, string, error) {
 // `auto`, the workspace trusted) against the same fake model. Gemini CLI
 // runs as its users run it, `gemini -p … --yolo`, relaunch included.
 //
-// Metrics: each program's wall, cpu and peak RSS medians, and the medians of
+// Metrics: each program's wall, cpu and peak RSS medians, the time the
+// fake model spent answering gemini-ls's nine requests (model-median-ms:
+// part of its wall, and of Gemini CLI's), and the medians of
 // the pair ratios gemini-ls ÷ Gemini CLI (wall-ratio, cpu-ratio).
 // `make gemini-cli` installs 0.61; without it the benchmark is skipped
 // (failed under CI).
@@ -134,9 +136,11 @@ func BenchmarkHeadlessVsGeminiCLI(b *testing.B) {
 			b.Fatalf("%s did not edit README.md:\n%s", name, out)
 		}
 	}
+	var modelTime []time.Duration // the fake model's answering, per gemini-ls run
 	ours := func() processCost {
 		fresh()
 		model.Push(scenario8()...)
+		spent, _ := model.Spent()
 		cmd := exec.Command(binary, "run", "-C", ws, "-p", "do the task", "--approval-mode", "yolo", "--output-format", "json")
 		cmd.Env = append(geminicli.Env(home, model.URL), "GEMINI_API_KEY=bench-key")
 		cost, out, err := measure.run(cmd)
@@ -144,6 +148,8 @@ func BenchmarkHeadlessVsGeminiCLI(b *testing.B) {
 			b.Fatal(err)
 		}
 		check("gemini-ls", out)
+		after, _ := model.Spent()
+		modelTime = append(modelTime, after-spent)
 		return cost
 	}
 	theirs := func() processCost {
@@ -186,6 +192,7 @@ func BenchmarkHeadlessVsGeminiCLI(b *testing.B) {
 	}
 	b.ReportMetric(ms(distributionOf(wall).median()), "wall-median-ms")
 	b.ReportMetric(ms(distributionOf(cpu).median()), "cpu-median-ms")
+	b.ReportMetric(ms(distributionOf(modelTime).median()), "model-median-ms")
 	b.ReportMetric(mb(int64(distributionOf(rss).max())), "rss-max-MiB")
 	b.ReportMetric(mb(int64(distributionOf(rss).median())), "rss-median-MiB")
 	b.ReportMetric(ms(distributionOf(theirWall).median()), "gcli-wall-median-ms")

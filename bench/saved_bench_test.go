@@ -104,6 +104,68 @@ func BenchmarkHeadlessAmongSavedSessions(b *testing.B) {
 }
 
 // withHome is environ with HOME set to home.
+// BenchmarkHeadlessInQuickSuccession runs the same turn headless over and
+// over in one workspace, as a script looping over a task does, in turn
+// with two homes: one keeping every session the loop saves (a few
+// dozen by the end, each written a moment before the next start), the
+// other emptied after each run.
+//
+// Metrics: the medians over the pairs of loop ÷ empty, of the run's
+// wall, CPU and peak RSS (wall-ratio, cpu-ratio, rss-ratio). Before
+// clean-up kept the summaries of files modified within its racy window
+// (checked by their content's digest), each start of such a loop read
+// whole every session saved in the last two seconds.
+func BenchmarkHeadlessInQuickSuccession(b *testing.B) {
+	model := newTimedModel(b)
+	measure := newMeasured(b)
+	root := tempRoot(b)
+	writeFiles(b, root, smallWorkspace())
+	loop, empty := b.TempDir(), b.TempDir()
+	run := func(home string) processCost {
+		model.Push(turnScript()...)
+		cmd := exec.Command(binary, "run", "-p", "Survey the handlers.", "-C", root)
+		cmd.Env = withHome(env(b, model.URL), home)
+		cost, out, err := measure.run(cmd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if want := "The workspace has ten packages of handlers."; !strings.Contains(out, want) {
+			b.Fatalf("gemini-ls run printed %q, want %q", out, want)
+		}
+		return cost
+	}
+	clear := func() {
+		if err := os.RemoveAll(filepath.Join(empty, ".gemini", "tmp")); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for range 10 { // the loop's first seconds
+		run(loop)
+	}
+	run(empty)
+	clear()
+
+	var wall, cpu, rss []float64
+	for i := 0; b.Loop(); i++ {
+		var l, e processCost
+		if i%2 == 0 {
+			l, e = run(loop), run(empty)
+		} else {
+			e, l = run(empty), run(loop)
+		}
+		clear()
+		wall = append(wall, float64(l.wall)/float64(e.wall))
+		cpu = append(cpu, float64(l.cpu)/float64(e.cpu))
+		rss = append(rss, float64(l.rss)/float64(e.rss))
+	}
+	if got, want := len(sessionFiles(b, chatsOf(b, loop))), 10+b.N; got != want {
+		b.Fatalf("the loop's home holds %d saved sessions, want %d", got, want)
+	}
+	b.ReportMetric(distributionOf(wall).median(), "wall-ratio")
+	b.ReportMetric(distributionOf(cpu).median(), "cpu-ratio")
+	b.ReportMetric(distributionOf(rss).median(), "rss-ratio")
+}
+
 func withHome(environ []string, home string) []string {
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {

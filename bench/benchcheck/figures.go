@@ -28,6 +28,8 @@ func followed() []figure {
 			"headless 8-call run among 100 saved sessions ÷ among none, wall (median of pair ratios)"},
 		{"saved-sessions-cpu-ratio", "BenchmarkHeadlessAmongSavedSessions", "cpu-ratio",
 			"headless 8-call run among 100 saved sessions ÷ among none, CPU (median of pair ratios)"},
+		{"quick-succession-cpu-ratio", "BenchmarkHeadlessInQuickSuccession", "cpu-ratio",
+			"headless run in a loop keeping its sessions ÷ in an empty home, CPU (median of pair ratios)"},
 		{"sandbox-extra-ratio", "BenchmarkSandboxVsBareBwrap", "extra-ratio-median",
 			"echo in the session's sandbox ÷ in a bare bwrap (median of per-iteration ratios)"},
 		{"soak-lsp-rss-growth", "BenchmarkSoakLSP", "rss-growth",

@@ -2,6 +2,8 @@ package sessionstore
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -158,25 +160,42 @@ func summaryOf(sh *shared) summary {
 // readSummary reads the summary of the shared file at path: a small
 // file whole, and a larger one whole too when whole (a list's), else
 // only its first and last lines; fi is the file as opened, before it
-// was read.
-func readSummary(ctx context.Context, path string, whole bool) (sum summary, fi fs.FileInfo, err error) {
+// was read, and digest the SHA-256 of what was read of a file read
+// whole ("" for one read by its ends).
+func readSummary(ctx context.Context, path string, whole bool) (sum summary, fi fs.FileInfo, digest string, err error) {
 	f, fi, err := openRead(path, filepath.Base(path))
 	if err != nil {
-		return summary{}, nil, err
+		return summary{}, nil, "", err
 	}
 	defer f.Close()
 	if fi.Size() > MaxFileSize {
-		return summary{}, nil, tooLarge(path, fi.Size())
+		return summary{}, nil, "", tooLarge(path, fi.Size())
 	}
 	if !whole && fi.Size() > wholeReadLimit {
 		sum, err = summarizeEnds(f, fi.Size(), path)
-		return sum, fi, err
+		return sum, fi, "", err
 	}
-	sh, err := readShared(ctx, f, path)
+	h := sha256.New()
+	sh, err := readShared(ctx, io.TeeReader(f, h), path)
 	if err != nil {
-		return summary{}, nil, err
+		return summary{}, nil, "", err
 	}
-	return summaryOf(sh), fi, nil
+	return summaryOf(sh), fi, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// digestOf is the SHA-256 of the file at path, read whole as readSummary
+// reads it.
+func digestOf(path string) (string, error) {
+	f, _, err := openRead(path, filepath.Base(path))
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, MaxFileSize+1)); err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // summarizeEnds is the summary of a large shared file (size bytes) from

@@ -50,6 +50,14 @@ type cachedSummary struct {
 	Resumable   bool   `json:"resumable"`
 	// Listed: what a list shows of the file, when it was read whole.
 	Listed *cachedListing `json:"listed,omitempty"`
+	// Digest is the SHA-256 of what was read of a file modified within
+	// racyWindow before: its stat cannot tell a change made since in the
+	// same tick of the file system's clock, so its content is read again
+	// and checked against this before the summary is used (cheaper by
+	// far than decoding it, and what a script starting gemini-ls over
+	// and over would otherwise pay for every session of the last
+	// seconds).
+	Digest string `json:"sha256,omitempty"`
 }
 
 // cachedListing is a listing's form in the file.
@@ -82,12 +90,23 @@ func loadSummaries(chats string) *summaries {
 	return c
 }
 
-// get is the summary kept of the file name when fi says it is unchanged
-// since; with listed, only one that holds a listing.
-func (c *summaries) get(name string, fi fs.FileInfo, listed bool) (summary, bool) {
+// get is the summary kept of the file name in chats when fi says it is
+// unchanged since (and, for one kept with a digest, its content says
+// so too); with listed, only one that holds a listing.
+func (c *summaries) get(chats, name string, fi fs.FileInfo, listed bool) (summary, bool) {
 	e, ok := c.files[name]
 	if !ok || e.Size != fi.Size() || e.ModTime != fi.ModTime().UnixNano() || e.Inode != inode(fi) || listed && e.Listed == nil {
 		return summary{}, false
+	}
+	if e.Digest != "" {
+		if d, err := digestOf(filepath.Join(chats, name)); err != nil || d != e.Digest {
+			return summary{}, false
+		}
+		if !racy(fi) {
+			e.Digest = ""
+			c.files[name] = e
+			c.changed = true
+		}
 	}
 	return e.summary(), true
 }
@@ -97,35 +116,40 @@ func (c *summaries) get(name string, fi fs.FileInfo, listed bool) (summary, bool
 // (readSummary), then kept. whole: a list's, which needs what it shows
 // of the file (summary.listed), and reads a large file whole for it.
 func (c *summaries) read(ctx context.Context, chats, name string, fi fs.FileInfo, whole bool) (summary, error) {
-	if sum, ok := c.get(name, fi, whole); ok {
+	if sum, ok := c.get(chats, name, fi, whole); ok {
 		return sum, nil
 	}
-	sum, opened, err := readSummary(ctx, filepath.Join(chats, name), whole)
+	sum, opened, digest, err := readSummary(ctx, filepath.Join(chats, name), whole)
 	if err != nil {
 		return summary{}, err
 	}
-	c.put(name, opened, sum)
+	c.put(name, opened, sum, digest)
 	return sum, nil
 }
 
-// racyWindow: a file modified this shortly before it was read is not
-// kept, as git's index keeps no "racily clean" entry: a file system's
-// clock ticks coarsely (a few milliseconds on Linux, more elsewhere),
-// so a change of the same size within the tick it was read in would
-// not show in its time.
+// racyWindow: a file modified this shortly before it was read may
+// change again within the same tick of the file system's clock (a few
+// milliseconds on Linux, two seconds on FAT) without its time showing
+// it, as git's index knows of "racily clean" entries.
 const racyWindow = 2 * time.Second
 
-// put keeps sum as the summary of the file name, which was fi when read,
-// unless it was modified within racyWindow before.
-func (c *summaries) put(name string, fi fs.FileInfo, sum summary) {
-	if time.Since(fi.ModTime()) < racyWindow {
+// racy reports whether fi was modified within racyWindow before now.
+func racy(fi fs.FileInfo) bool { return time.Since(fi.ModTime()) < racyWindow }
+
+// put keeps sum as the summary of the file name, which was fi when read;
+// one modified within racyWindow before is kept with the digest of what
+// was read of it, or not kept when it has none (read by its ends).
+func (c *summaries) put(name string, fi fs.FileInfo, sum summary, digest string) {
+	if !racy(fi) {
+		digest = ""
+	} else if digest == "" {
 		c.forget(name)
 		return
 	}
 	e := cachedSummary{
 		Size: fi.Size(), ModTime: fi.ModTime().UnixNano(), Inode: inode(fi),
 		SessionID: sum.SessionID, StartTime: sum.StartTime, LastUpdated: sum.LastUpdated, Kind: sum.Kind,
-		Resumable: sum.resumable,
+		Resumable: sum.resumable, Digest: digest,
 	}
 	if l := sum.listed; l != nil {
 		e.Listed = &cachedListing{LS: l.ls, Meta: l.meta, DisplayName: l.meta.DisplayName}

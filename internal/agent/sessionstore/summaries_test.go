@@ -11,6 +11,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"go.uber.org/zap"
 )
 
 // expireNow runs Expire with MaxAge 30 days at now, no session in use.
@@ -185,7 +187,7 @@ func TestExpireIgnoresSummariesItCannotUse(t *testing.T) {
 				t.Fatal(err)
 			}
 			sums := &summaries{files: map[string]cachedSummary{}}
-			sums.put(filepath.Base(empty), fi, summary{header: header{SessionID: "d4444444-aaaa-4aaa-8aaa-000000000004", StartTime: isoTime(now), LastUpdated: isoTime(now)}, resumable: true})
+			sums.put(filepath.Base(empty), fi, summary{header: header{SessionID: "d4444444-aaaa-4aaa-8aaa-000000000004", StartTime: isoTime(now), LastUpdated: isoTime(now)}, resumable: true}, "")
 			usable, err := json.Marshal(summariesFile{V: summariesVersion, Files: sums.files})
 			if err != nil {
 				t.Fatal(err)
@@ -220,10 +222,11 @@ func readSummaries(t *testing.T, chats string) []string {
 	return names
 }
 
-// A file modified within racyWindow of its reading is not kept: a
-// change of the same size in the same tick of the file system's clock
-// would not show.
-func TestSummariesKeepNoFileModifiedJustBefore(t *testing.T) {
+// A file modified within racyWindow of its reading is kept with its
+// content's digest, and its summary used only while its content is as
+// it was: a change of the same size in the same tick of the file
+// system's clock would not show in its stat.
+func TestSummariesCheckAFileModifiedJustBeforeByItsContent(t *testing.T) {
 	s, root := sharedStore(t)
 	chats := projectChats(t, s, root)
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
@@ -231,8 +234,52 @@ func TestSummariesKeepNoFileModifiedJustBefore(t *testing.T) {
 	older := writeSession61(t, chats, "f7777777-aaaa-4aaa-8aaa-000000000007", now, "before")
 	age(t, older)
 	expireNow(t, s, now)
-	if got, want := readSummaries(t, chats), []string{filepath.Base(older)}; !slices.Equal(got, want) {
-		t.Errorf("summaries of %v, want only %v (not %s)", got, want, filepath.Base(recent))
+	sums := loadSummaries(chats)
+	if e := sums.files[filepath.Base(older)]; e.SessionID == "" || e.Digest != "" {
+		t.Errorf("the older file's summary: %+v, want one without a digest", e)
+	}
+	e := sums.files[filepath.Base(recent)]
+	if e.SessionID == "" || e.Digest == "" {
+		t.Fatalf("the file modified just before: %+v, want its summary kept with its content's digest", e)
+	}
+
+	// Kept while unchanged: a file with nothing to resume is removed on
+	// the strength of its summary, after its content was checked.
+	lie := e
+	lie.Resumable = false
+	sums.files[filepath.Base(recent)] = lie
+	sums.changed = true
+	sums.save(zap.NewNop())
+	expireNow(t, s, now)
+	if exists(recent) {
+		t.Fatal("the summary of a file unchanged in content was not used")
+	}
+
+	// Changed in the same tick, to the same size: read again.
+	recent = writeSession61(t, chats, "f6666666-aaaa-4aaa-8aaa-000000000006", now, "now")
+	expireNow(t, s, now)
+	sums = loadSummaries(chats)
+	e = sums.files[filepath.Base(recent)]
+	lie = e
+	lie.Resumable = false
+	sums.files[filepath.Base(recent)] = lie
+	sums.changed = true
+	sums.save(zap.NewNop())
+	data, err := os.ReadFile(recent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rewriteInPlace(t, recent, bytes.Replace(data, []byte(`"text":"now"`), []byte(`"text":"NOW"`), 1))
+	expireNow(t, s, now)
+	if !exists(recent) {
+		t.Fatal("a file changed in content behind an unchanged stat was judged by its old summary")
+	}
+
+	// Out of the window, checked once more, then kept without a digest.
+	age(t, recent)
+	expireNow(t, s, now)
+	if e := loadSummaries(chats).files[filepath.Base(recent)]; e.SessionID == "" || e.Digest != "" {
+		t.Errorf("the file once out of the window: %+v, want its summary without a digest", e)
 	}
 }
 
