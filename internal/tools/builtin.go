@@ -27,6 +27,9 @@ type Options struct {
 	// network with the environment's proxy. Tests set its resolver and
 	// dialer.
 	Web web.Options
+	// Fetcher is web_fetch's, when whoever holds the tools closes it
+	// with them (toolset.Set); else one of Web's is made, closed never.
+	Fetcher *web.Fetcher
 	// DisableLLMCorrection turns off replace's last correction stage, the
 	// utility model's fix of an old_string nothing else could place
 	// (settings.json's tools.disableLLMCorrection).
@@ -83,6 +86,10 @@ func Builtin(opts Options) []Tool {
 	}
 	opts.Shell.Shell = opts.Shell.Shell.OrLocal()
 	ws := opts.Workspace
+	fetcher := opts.Fetcher
+	if fetcher == nil {
+		fetcher = web.NewFetcher(opts.Web)
+	}
 	return append([]Tool{
 		listDirectory(ws, opts.Memory),
 		readFile(ws, opts.Memory),
@@ -91,7 +98,7 @@ func Builtin(opts Options) []Tool {
 		glob(ws),
 		grepSearch(ws),
 		shell(ws, opts.Shell),
-		webFetch(opts.Utility, web.NewFetcher(opts.Web)),
+		webFetch(opts.Utility, fetcher),
 		webSearch(opts.Utility),
 		writeTodos(),
 		askUser(),

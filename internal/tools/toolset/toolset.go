@@ -19,6 +19,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/enablement"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
+	"github.com/gemini-ls/gemini-ls/internal/tools/web"
 )
 
 // Config is what a session's tools are made of.
@@ -52,6 +53,7 @@ type Config struct {
 // Set is a session's tools and what runs behind some of them.
 type Set struct {
 	Registry *tools.Registry
+	fetcher  *web.Fetcher // web_fetch's, closed with the set
 	// keep is what tools.core and tools.exclude keep (Offers).
 	keep      filter
 	discovery *discovery   // nil without a discovery command
@@ -85,6 +87,9 @@ func Build(ctx context.Context, c Config) *Set {
 	// tools.core's restriction reads them in its language.
 	opts.Shell.Shell = opts.Shell.Shell.OrLocal()
 	root := opts.Workspace.Roots()[0]
+	// The set's own: closed with it, so that a closed session's
+	// connections to the web do not outlive it.
+	opts.Fetcher = web.NewFetcher(opts.Web)
 	all := tools.Builtin(opts)
 	var builtin []string // reserved for the built-in tools, even those left out
 	for _, t := range all {
@@ -94,7 +99,7 @@ func Build(ctx context.Context, c Config) *Set {
 	for _, name := range leftOutBy(c.Settings) {
 		keep.exclude[name] = true
 	}
-	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), keep: keep, redact: c.Settings.Redact, notTrusted: c.NotTrusted, sessionDisabled: map[string]bool{}}
+	set := &Set{Registry: tools.NewRegistry(keep.builtin(all)...), fetcher: opts.Fetcher, keep: keep, redact: c.Settings.Redact, notTrusted: c.NotTrusted, sessionDisabled: map[string]bool{}}
 	// What the settings' variables held stays out of every message.
 	warn := func(what string, err error) {
 		if c.Warn != nil {
@@ -335,11 +340,13 @@ func (s *Set) ReadResource(ctx context.Context, identifier string) (mcp.Resource
 }
 
 // Close ends the discovery command, if still running, and every MCP server
-// process. It is safe on a nil Set.
+// process, and lets go of web_fetch's connections. It is safe on a nil
+// Set.
 func (s *Set) Close() {
 	if s == nil {
 		return
 	}
+	s.fetcher.Close()
 	if s.discovery != nil {
 		s.discovery.cancel()
 	}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -62,6 +63,10 @@ type Fetcher struct {
 	// proxies are the addresses the proxy function has named: the dialer
 	// connects to them unchecked, as they are the user's configuration.
 	proxies sync.Map // host:port → struct{}
+
+	// closed: Close was called; a fetch ending after it lets go of its
+	// connection too.
+	closed atomic.Bool
 }
 
 // NewFetcher returns a Fetcher configured by opts.
@@ -98,6 +103,18 @@ func NewFetcher(opts Options) *Fetcher {
 	}
 	f.client = &http.Client{Transport: transport, CheckRedirect: checkRedirect}
 	return f
+}
+
+// Close lets go of the connections the fetcher keeps open between
+// fetches (for 30 s otherwise), and of those of the fetches still
+// running once each ends: what a session's tools hold when it closes.
+// A fetch after Close still works; its connection is not kept.
+func (f *Fetcher) Close() {
+	if f == nil {
+		return
+	}
+	f.closed.Store(true)
+	f.client.CloseIdleConnections()
 }
 
 // proxyFor runs before every request the transport sends, redirects
@@ -187,6 +204,13 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (Page, error) {
 	if u.Scheme != "http" && u.Scheme != "https" {
 		return Page{}, fmt.Errorf("only http and https are fetched, not %q", u.Scheme)
 	}
+	// Deferred first, so run last: after the body's close has put the
+	// connection back among the idle ones.
+	defer func() {
+		if f.closed.Load() {
+			f.client.CloseIdleConnections()
+		}
+	}()
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
