@@ -26,24 +26,8 @@ const savedSessions = 100
 // sessions cost every start. gemini-ls's clean-up reads at start only
 // the session files changed since it last read them, so each is about 1.
 func BenchmarkHeadlessAmongSavedSessions(b *testing.B) {
-	model := newTimedModel(b)
-	measure := newMeasured(b)
-	root := tempRoot(b)
-	writeFiles(b, root, smallWorkspace())
+	run := headlessTurn(b)
 	many, none := b.TempDir(), b.TempDir()
-	run := func(home string) processCost {
-		model.Push(turnScript()...)
-		cmd := exec.Command(binary, "run", "-p", "Survey the handlers.", "-C", root)
-		cmd.Env = withHome(env(b, model.URL), home)
-		cost, out, err := measure.run(cmd)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if want := "The workspace has ten packages of handlers."; !strings.Contains(out, want) {
-			b.Fatalf("gemini-ls run printed %q, want %q", out, want)
-		}
-		return cost
-	}
 
 	// One run makes the session the copies are made of.
 	run(many)
@@ -116,24 +100,8 @@ func BenchmarkHeadlessAmongSavedSessions(b *testing.B) {
 // (checked by their content's digest), each start of such a loop read
 // whole every session saved in the last two seconds.
 func BenchmarkHeadlessInQuickSuccession(b *testing.B) {
-	model := newTimedModel(b)
-	measure := newMeasured(b)
-	root := tempRoot(b)
-	writeFiles(b, root, smallWorkspace())
+	run := headlessTurn(b)
 	loop, empty := b.TempDir(), b.TempDir()
-	run := func(home string) processCost {
-		model.Push(turnScript()...)
-		cmd := exec.Command(binary, "run", "-p", "Survey the handlers.", "-C", root)
-		cmd.Env = withHome(env(b, model.URL), home)
-		cost, out, err := measure.run(cmd)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if want := "The workspace has ten packages of handlers."; !strings.Contains(out, want) {
-			b.Fatalf("gemini-ls run printed %q, want %q", out, want)
-		}
-		return cost
-	}
 	clear := func() {
 		if err := os.RemoveAll(filepath.Join(empty, ".gemini", "tmp")); err != nil {
 			b.Fatal(err)
@@ -164,6 +132,28 @@ func BenchmarkHeadlessInQuickSuccession(b *testing.B) {
 	b.ReportMetric(distributionOf(wall).median(), "wall-ratio")
 	b.ReportMetric(distributionOf(cpu).median(), "cpu-ratio")
 	b.ReportMetric(distributionOf(rss).median(), "rss-ratio")
+}
+
+// headlessTurn returns what runs BenchmarkHeadlessRun8ToolCalls's turn
+// headless in one workspace, with the home given, and checks its answer.
+func headlessTurn(b *testing.B) func(home string) processCost {
+	model := newTimedModel(b)
+	measure := newMeasured(b)
+	root := tempRoot(b)
+	writeFiles(b, root, smallWorkspace())
+	return func(home string) processCost {
+		model.Push(turnScript()...)
+		cmd := exec.Command(binary, "run", "-p", "Survey the handlers.", "-C", root)
+		cmd.Env = withHome(env(b, model.URL), home)
+		cost, out, err := measure.run(cmd)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if want := "The workspace has ten packages of handlers."; !strings.Contains(out, want) {
+			b.Fatalf("gemini-ls run printed %q, want %q", out, want)
+		}
+		return cost
+	}
 }
 
 func withHome(environ []string, home string) []string {
