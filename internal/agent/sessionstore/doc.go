@@ -71,8 +71,9 @@
 //     the files changed since one of them last read them, keeping what
 //     they read of each (its summary) in chats/.gemini-ls-summaries.json
 //     (summaries.go), by the file's size, modification time and file
-//     number, none modified within 2 s of its reading: a cache, written
-//     unsynced, whose loss or damage costs only a read of every file.
+//     number, and for one modified within 2 s of its reading by its
+//     content's digest too: a cache, written unsynced, whose loss or
+//     damage costs only a read of every file.
 //   - Ids are those ValidateID allows; new ones are UUIDs, as 0.61's are.
 //   - The old directory (below) is still read: Load and List fall back to
 //     it, a session in both places is listed once (the shared one), and
