@@ -138,11 +138,13 @@ func racy(fi fs.FileInfo) bool { return time.Since(fi.ModTime()) < racyWindow }
 
 // put keeps sum as the summary of the file name, which was fi when read;
 // one modified within racyWindow before is kept with the digest of what
-// was read of it, or not kept when it has none (read by its ends).
+// was read of it, or not kept when it has none (read by its ends) or is
+// larger than clean-up reads whole: checking its digest would read more
+// than clean-up's look at its ends.
 func (c *summaries) put(name string, fi fs.FileInfo, sum summary, digest string) {
 	if !racy(fi) {
 		digest = ""
-	} else if digest == "" {
+	} else if digest == "" || fi.Size() > wholeReadLimit {
 		c.forget(name)
 		return
 	}
@@ -151,12 +153,19 @@ func (c *summaries) put(name string, fi fs.FileInfo, sum summary, digest string)
 		SessionID: sum.SessionID, StartTime: sum.StartTime, LastUpdated: sum.LastUpdated, Kind: sum.Kind,
 		Resumable: sum.resumable, Digest: digest,
 	}
-	if l := sum.listed; l != nil {
+	if l := sum.listed; l != nil && len(l.meta.Title)+len(l.meta.DisplayName) <= maxCachedListing {
 		e.Listed = &cachedListing{LS: l.ls, Meta: l.meta, DisplayName: l.meta.DisplayName}
 	}
 	c.files[name] = e
 	c.changed = true
 }
+
+// maxCachedListing bounds the title and display name a listing is kept
+// with: 0.61 lists a session by its first prompt whole, and a few pasted
+// megabytes kept here would take the file past summariesLimit, and so
+// every summary with them. A longer one is read from its file by each
+// list; clean-up still keeps the rest of its summary.
+const maxCachedListing = 8 << 10
 
 // forget drops the summary of the file name, removed.
 func (c *summaries) forget(name string) {

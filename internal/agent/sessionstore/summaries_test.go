@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -280,6 +281,61 @@ func TestSummariesCheckAFileModifiedJustBeforeByItsContent(t *testing.T) {
 	expireNow(t, s, now)
 	if e := loadSummaries(chats).files[filepath.Base(recent)]; e.SessionID == "" || e.Digest != "" {
 		t.Errorf("the file once out of the window: %+v, want its summary without a digest", e)
+	}
+}
+
+// A large file read whole by a list within the racy window is not kept
+// with a digest: clean-up, which reads such a file by its ends, would
+// read it whole to check one.
+func TestSummariesKeepNoDigestOfALargeFile(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Now()
+	const id = "f8888888-aaaa-4aaa-8aaa-000000000008"
+	path := filepath.Join(chats, sharedName(id, now))
+	at := isoTime(now)
+	data := `{"sessionId":"` + id + `","projectHash":"h","startTime":"` + at + `","lastUpdated":"` + at + `","kind":"main"}` + "\n" +
+		`{"id":"u1","type":"user","content":[{"text":"survey"}]}` + "\n" +
+		`{"id":"g1","type":"gemini","content":[{"text":"` + strings.Repeat("x", 2*wholeReadLimit) + `"}]}` + "\n"
+	if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if list, err := s.ListShared(context.Background(), ""); err != nil || len(list) != 1 {
+		t.Fatalf("list: %+v, %v", list, err)
+	}
+	if e, ok := loadSummaries(chats).files[filepath.Base(path)]; ok {
+		t.Errorf("a large file read within the racy window was kept: %+v", e)
+	}
+}
+
+// A session whose first prompt was huge keeps its summary without its
+// listing: the prompt, which 0.61 lists it by, would otherwise take the
+// summaries file past its limit, and every other summary with it.
+func TestSummariesKeepNoHugeListing(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	huge := writeSession61(t, chats, "f9999999-aaaa-4aaa-8aaa-000000000009", now, strings.Repeat("pasted ", summariesLimit/7+1))
+	small := writeSession61(t, chats, "fa000000-aaaa-4aaa-8aaa-00000000000a", now, "hello")
+	age(t, huge, small)
+	if list, err := s.ListShared(context.Background(), ""); err != nil || len(list) != 2 {
+		t.Fatalf("list: %+v, %v", list, err)
+	}
+	sums := loadSummaries(chats).files
+	if e, ok := sums[filepath.Base(small)]; !ok || e.Listed == nil {
+		t.Errorf("the small session's summary: %+v, %v", e, ok)
+	}
+	if e, ok := sums[filepath.Base(huge)]; !ok || e.Listed != nil || !e.Resumable {
+		t.Errorf("the huge session's summary: kept %v, listing kept %v", ok, e.Listed != nil)
+	}
+	list, err := s.ListShared(context.Background(), "")
+	if err != nil || len(list) != 2 {
+		t.Fatalf("listed again: %d sessions, %v", len(list), err)
+	}
+	names := []string{list[0].DisplayName, list[1].DisplayName}
+	slices.Sort(names)
+	if names[0] != "hello" || !strings.HasPrefix(names[1], "pasted pasted") {
+		t.Errorf("listed again as %.40q", names)
 	}
 }
 
