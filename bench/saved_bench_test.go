@@ -63,28 +63,16 @@ func BenchmarkHeadlessAmongSavedSessions(b *testing.B) {
 		b.Fatal(err)
 	}
 
-	var wall, cpu, rss []float64
-	for i := 0; b.Loop(); i++ {
-		var m, n processCost
-		if i%2 == 0 {
-			m, n = run(many), run(none)
-		} else {
-			n, m = run(none), run(many)
-		}
+	ratios := pairRatios(b, func() processCost { return run(many) }, func() processCost { return run(none) }, func() {
 		tidy()
 		if err := os.RemoveAll(filepath.Join(none, ".gemini", "tmp")); err != nil {
 			b.Fatal(err)
 		}
-		wall = append(wall, float64(m.wall)/float64(n.wall))
-		cpu = append(cpu, float64(m.cpu)/float64(n.cpu))
-		rss = append(rss, float64(m.rss)/float64(n.rss))
-	}
+	})
 	if got := len(sessionFiles(b, chats)); got != savedSessions {
 		b.Fatalf("the home holds %d saved sessions at the end, want %d", got, savedSessions)
 	}
-	b.ReportMetric(distributionOf(wall).median(), "wall-ratio")
-	b.ReportMetric(distributionOf(cpu).median(), "cpu-ratio")
-	b.ReportMetric(distributionOf(rss).median(), "rss-ratio")
+	ratios.report(b)
 }
 
 // withHome is environ with HOME set to home.
@@ -102,7 +90,7 @@ func BenchmarkHeadlessAmongSavedSessions(b *testing.B) {
 func BenchmarkHeadlessInQuickSuccession(b *testing.B) {
 	run := headlessTurn(b)
 	loop, empty := b.TempDir(), b.TempDir()
-	clear := func() {
+	emptyHome := func() {
 		if err := os.RemoveAll(filepath.Join(empty, ".gemini", "tmp")); err != nil {
 			b.Fatal(err)
 		}
@@ -111,27 +99,43 @@ func BenchmarkHeadlessInQuickSuccession(b *testing.B) {
 		run(loop)
 	}
 	run(empty)
-	clear()
+	emptyHome()
 
-	var wall, cpu, rss []float64
-	for i := 0; b.Loop(); i++ {
-		var l, e processCost
-		if i%2 == 0 {
-			l, e = run(loop), run(empty)
-		} else {
-			e, l = run(empty), run(loop)
-		}
-		clear()
-		wall = append(wall, float64(l.wall)/float64(e.wall))
-		cpu = append(cpu, float64(l.cpu)/float64(e.cpu))
-		rss = append(rss, float64(l.rss)/float64(e.rss))
-	}
+	ratios := pairRatios(b, func() processCost { return run(loop) }, func() processCost { return run(empty) }, emptyHome)
 	if got, want := len(sessionFiles(b, chatsOf(b, loop))), 10+b.N; got != want {
 		b.Fatalf("the loop's home holds %d saved sessions, want %d", got, want)
 	}
-	b.ReportMetric(distributionOf(wall).median(), "wall-ratio")
-	b.ReportMetric(distributionOf(cpu).median(), "cpu-ratio")
-	b.ReportMetric(distributionOf(rss).median(), "rss-ratio")
+	ratios.report(b)
+}
+
+// costRatios are, pair by pair, one run's cost ÷ the other's.
+type costRatios struct{ wall, cpu, rss []float64 }
+
+// pairRatios runs first and second in turn, a pair each b.Loop, the
+// order alternating so that both meet the same load, and calls after
+// after each pair.
+func pairRatios(b *testing.B, first, second func() processCost, after func()) costRatios {
+	var r costRatios
+	for i := 0; b.Loop(); i++ {
+		var f, s processCost
+		if i%2 == 0 {
+			f, s = first(), second()
+		} else {
+			s, f = second(), first()
+		}
+		after()
+		r.wall = append(r.wall, float64(f.wall)/float64(s.wall))
+		r.cpu = append(r.cpu, float64(f.cpu)/float64(s.cpu))
+		r.rss = append(r.rss, float64(f.rss)/float64(s.rss))
+	}
+	return r
+}
+
+// report reports the medians: wall-ratio, cpu-ratio, rss-ratio.
+func (r costRatios) report(b *testing.B) {
+	b.ReportMetric(distributionOf(r.wall).median(), "wall-ratio")
+	b.ReportMetric(distributionOf(r.cpu).median(), "cpu-ratio")
+	b.ReportMetric(distributionOf(r.rss).median(), "rss-ratio")
 }
 
 // headlessTurn returns what runs BenchmarkHeadlessRun8ToolCalls's turn
