@@ -156,6 +156,9 @@ func (c *summaries) put(name string, fi fs.FileInfo, sum summary, digest string)
 	if l := sum.listed; l != nil && len(l.meta.Title)+len(l.meta.DisplayName) <= maxCachedListing {
 		e.Listed = &cachedListing{LS: l.ls, Meta: l.meta, DisplayName: l.meta.DisplayName}
 	}
+	if old, ok := c.files[name]; ok && old == e {
+		return // read again for a listing it is not kept with: nothing new
+	}
 	c.files[name] = e
 	c.changed = true
 }

@@ -328,9 +328,16 @@ func TestSummariesKeepNoHugeListing(t *testing.T) {
 	if e, ok := sums[filepath.Base(huge)]; !ok || e.Listed != nil || !e.Resumable {
 		t.Errorf("the huge session's summary: kept %v, listing kept %v", ok, e.Listed != nil)
 	}
+	cache, err := os.Stat(filepath.Join(chats, summariesName))
+	if err != nil {
+		t.Fatal(err)
+	}
 	list, err := s.ListShared(context.Background(), "")
 	if err != nil || len(list) != 2 {
 		t.Fatalf("listed again: %d sessions, %v", len(list), err)
+	}
+	if again, err := os.Stat(filepath.Join(chats, summariesName)); err != nil || !os.SameFile(cache, again) {
+		t.Errorf("the summaries were written again by a list that learnt nothing new (%v)", err)
 	}
 	names := []string{list[0].DisplayName, list[1].DisplayName}
 	slices.Sort(names)
