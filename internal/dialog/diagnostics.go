@@ -28,6 +28,10 @@ type EditorDiagnostic struct {
 type FileDiagnostics struct {
 	Path        string // absolute
 	Diagnostics []EditorDiagnostic
+	// Pending: one of the editor's language servers has not yet published
+	// diagnostics of the text the editor holds now (the editor knows by the
+	// document versions the servers name), so some may be of an older text.
+	Pending bool
 }
 
 // DiagnosticsReader asks the user's editor for the diagnostics it shows.

@@ -28,6 +28,9 @@ type diagnosticsResult struct {
 	Items []struct {
 		URI         string       `json:"uri"`
 		Diagnostics []diagnostic `json:"diagnostics"`
+		// Pending: a language server has not yet published diagnostics
+		// of the text the client holds now.
+		Pending bool `json:"pending"`
 	} `json:"items"`
 }
 
@@ -54,7 +57,7 @@ func (r diagnosticsReader) Diagnostics(ctx context.Context, paths []string) ([]d
 			r.s.log.Debug("gemini/diagnostics of no file", zap.String("uri", item.URI))
 			continue
 		}
-		f := dialog.FileDiagnostics{Path: path}
+		f := dialog.FileDiagnostics{Path: path, Pending: item.Pending}
 		for _, d := range item.Diagnostics {
 			f.Diagnostics = append(f.Diagnostics, d.toTool())
 		}

@@ -142,6 +142,7 @@ func (c *getDiagnosticsCall) requested(files []dialog.FileDiagnostics) []dialog.
 	for _, f := range files {
 		if i := slices.Index(c.paths, f.Path); i >= 0 {
 			out[i].Diagnostics = append(out[i].Diagnostics, f.Diagnostics...)
+			out[i].Pending = out[i].Pending || f.Pending
 		} else if len(f.Diagnostics) > 0 {
 			out = append(out, f)
 		}
@@ -160,11 +161,15 @@ func listDiagnostics(ws *workspace.Workspace, files []dialog.FileDiagnostics) st
 	kept, cut := mostSevere(files, maxListedDiagnostics)
 	var b strings.Builder
 	none := false
+	var pending []string
 	for i, f := range files {
 		if i > 0 {
 			b.WriteString("\n")
 		}
 		name := ws.Display(f.Path)
+		if f.Pending {
+			pending = append(pending, name)
+		}
 		if len(f.Diagnostics) == 0 {
 			none = true
 			fmt.Fprintf(&b, "%s: no diagnostics.\n", name)
@@ -183,6 +188,9 @@ func listDiagnostics(ws *workspace.Workspace, files []dialog.FileDiagnostics) st
 	}
 	if none {
 		b.WriteString("\n(An editor has diagnostics only for the files its language servers and linters check, usually those open in it.)\n")
+	}
+	if len(pending) > 0 {
+		fmt.Fprintf(&b, "\n(A language server has not yet checked the latest text of %s: its diagnostics there may be of an older text and may change.)\n", strings.Join(pending, ", "))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }

@@ -62,7 +62,7 @@ func watchEdit(ctx context.Context, reader dialog.DiagnosticsReader, path string
 	w := &EditWatch{reader: reader, path: path, timing: timing}
 	ask, cancel := context.WithTimeout(ctx, timing.bound)
 	defer cancel()
-	before, err := w.read(ask)
+	before, _, err := w.read(ask)
 	if err != nil {
 		return nil
 	}
@@ -70,24 +70,25 @@ func watchEdit(ctx context.Context, reader dialog.DiagnosticsReader, path string
 	return w
 }
 
-// read is what the editor shows in the watched file now.
-func (w *EditWatch) read(ctx context.Context) ([]dialog.EditorDiagnostic, error) {
+// read is what the editor shows in the watched file now; pending when
+// the editor says a language server has not yet checked its text.
+func (w *EditWatch) read(ctx context.Context) (all []dialog.EditorDiagnostic, pending bool, err error) {
 	files, err := w.reader.Diagnostics(ctx, []string{w.path})
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	// Only the watched file's answers count: an editor may answer for
 	// other files it has open too (another project's, a file under the
 	// home), which the model may not read. The editor may spell the
 	// watched path otherwise (a link, a letter's case): the same file is
 	// the same.
-	var all []dialog.EditorDiagnostic
 	for _, f := range files {
 		if sameFile(f.Path, w.path) {
 			all = append(all, f.Diagnostics...)
+			pending = pending || f.Pending
 		}
 	}
-	return all, nil
+	return all, pending, nil
 }
 
 // Introduced waits for the editor's diagnostics of the file to settle
@@ -125,7 +126,10 @@ type SourcedDiagnostics interface {
 // settle asks the editor until its answer settles: asked twice alike,
 // and either changed since before the edit (its servers answered it) or
 // unchanged for settling.quiet; at settling.bound, the last answer is
-// taken as it is. ok is false when no answer came.
+// taken as it is. ok is false when no answer came. An answer the editor
+// says is pending is no answer: a language server published it for a
+// text before the edit's (one it saw halfway through, as when a rename's
+// files land one by one), and its errors may already be gone.
 func (w *EditWatch) settle(ctx context.Context) (last []dialog.EditorDiagnostic, ok bool) {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, w.timing.bound)
@@ -138,9 +142,13 @@ func (w *EditWatch) settle(ctx context.Context) (last []dialog.EditorDiagnostic,
 			return last, ok
 		case <-tick.C:
 		}
-		now, err := w.read(ctx)
+		now, pending, err := w.read(ctx)
 		if err != nil {
 			return last, ok
+		}
+		if pending {
+			last, ok = nil, false
+			continue
 		}
 		alike := ok && sameProblems(now, last)
 		changed := !sameProblems(now, w.before)

@@ -310,3 +310,55 @@ func TestGetDiagnosticsOnlyOfReadableFiles(t *testing.T) {
 	wantOutput(t, run(t, tool, map[string]any{}), "a.go:\nL1:1 error in a"+left)
 	wantOutput(t, run(t, tool, map[string]any{"file_paths": []any{"a.go"}}), "a.go:\nL1:1 error in a"+left)
 }
+
+// pendingThen is an editor whose language server has not yet checked the
+// edited text for its first n answers after the one before the edit: it
+// shows stale until then, and says so; then fresh.
+type pendingThen struct {
+	mu           sync.Mutex
+	n, asked     int
+	stale, fresh []dialog.EditorDiagnostic
+}
+
+func (e *pendingThen) Diagnostics(_ context.Context, paths []string) ([]dialog.FileDiagnostics, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.asked++
+	switch {
+	case e.asked == 1:
+		return []dialog.FileDiagnostics{{Path: paths[0]}}, nil
+	case e.asked <= 1+e.n:
+		return []dialog.FileDiagnostics{{Path: paths[0], Diagnostics: e.stale, Pending: true}}, nil
+	}
+	return []dialog.FileDiagnostics{{Path: paths[0], Diagnostics: e.fresh}}, nil
+}
+
+// An answer the editor says is pending is not taken, however often it
+// repeats: the model is told the errors of the last text, or nothing
+// when the bound comes first.
+func TestEditWatchTakesNoPendingAnswer(t *testing.T) {
+	ctx := context.Background()
+	timing := settling{interval: time.Millisecond, quiet: time.Minute, bound: time.Minute}
+	editor := &pendingThen{n: 5, stale: []dialog.EditorDiagnostic{undefined(2, "x")}, fresh: []dialog.EditorDiagnostic{undefined(2, "y")}}
+	got := watchEdit(ctx, editor, "/w/a.go", timing).Introduced(ctx, "a.go")
+	if !strings.Contains(got, "undefined: y") || strings.Contains(got, "undefined: x") {
+		t.Errorf("Introduced = %q, want the error of the last text alone", got)
+	}
+
+	timing.bound = 30 * time.Millisecond
+	always := &pendingThen{n: 1 << 30, stale: []dialog.EditorDiagnostic{undefined(2, "x")}}
+	if got := watchEdit(ctx, always, "/w/a.go", timing).Introduced(ctx, "a.go"); got != "" {
+		t.Errorf("still pending at the bound: %q, want nothing told", got)
+	}
+}
+
+// get_diagnostics says which files' answers the editor says are pending.
+func TestGetDiagnosticsSaysWhatIsPending(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.go": ""})
+	editor := &pendingThen{n: 1 << 30, stale: []dialog.EditorDiagnostic{undefined(2, "x")}}
+	editor.asked = 1
+	tool := tw.tool(GetDiagnosticsName, Options{Diagnostics: editor})
+	wantOutput(t, run(t, tool, map[string]any{"file_paths": []any{"a.go"}}),
+		"a.go:\nL2:9 error [compiler UndeclaredName] undefined: x\n\n"+
+			"(A language server has not yet checked the latest text of a.go: its diagnostics there may be of an older text and may change.)")
+}

@@ -134,6 +134,54 @@ func TestEditResultTellsTheErrorsItBrought(t *testing.T) {
 	}
 }
 
+// An editor's language server may publish, after an edit landed, the
+// diagnostics of a text it saw halfway through (a rename's files landing
+// one by one), and the editor shows them until the server checks the
+// last text: for 700 ms here, longer than two of the server's asks. An
+// editor that knows it (by the version the server names) says pending:
+// no such answer is taken, so the model is told the error the edit
+// really brought, not the one only the halfway text had. get_diagnostics
+// asked meanwhile says its answer may be of an older text.
+func TestEditResultWaitsForDiagnosticsOfTheLastText(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin().WithDiagnostics(), files: map[string]string{"a.go": diagGo}},
+		call("replace", map[string]any{"file_path": "a.go", "old_string": "func B() int { return 1 }", "new_string": "func B() int { return y }"}),
+		call("get_diagnostics", map[string]any{"file_paths": []string{"a.go"}}),
+		geminitest.TextTurn("done"))
+	var mu sync.Mutex
+	var landed time.Time
+	h.client.OnApplyEdit = func(ctx context.Context, e lsptest.Edit) lsptest.Answer {
+		mu.Lock()
+		landed = time.Now()
+		mu.Unlock()
+		return lsptest.Accept(ctx, e)
+	}
+	late := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return !landed.IsZero() && time.Since(landed) < 700*time.Millisecond
+	}
+	h.client.Pending = func(string) bool { return late() }
+	h.client.Lint = func(path, text string) []lsptest.Diagnostic {
+		if late() { // of a text halfway: B returned x
+			text = strings.Replace(diagGo, "return 1", "return x ", 1)
+		}
+		return goTypeChecker(path, text)
+	}
+	h.open("a.go")
+	h.prompt(map[string]any{"prompt": "return y"})
+
+	out := h.toolOutputs(1)
+	want := "Successfully modified file: " + h.path("a.go") + " (1 replacements).\n\n" +
+		"The editor now shows 1 new error in a.go that it did not show before this change:\n" +
+		"L3:23 error [compiler UndeclaredName] undefined: y"
+	if len(out) != 1 || out[0] != want {
+		t.Errorf("replace's result = %q, want %q", out, want)
+	}
+	if out := h.toolOutputs(2); len(out) != 1 || strings.Contains(out[0], "pending") || strings.Contains(out[0], "older text") {
+		t.Errorf("get_diagnostics after the server caught up = %q", out)
+	}
+}
+
 // A client that does not declare experimental.gemini.diagnostics is
 // never asked: get_diagnostics is not declared (and a call of it says it
 // is not available), and an edit's result is the plain one.

@@ -112,4 +112,45 @@ describe("gemini/diagnostics", function()
     eq(1, #out, "outputs")
     assert(out[1]:find("The editor now shows 1 new error in numbers.txt that it did not show before this change:\nL6:1 error [lint W3] BAD found", 1, true), out[1])
   end)
+
+  it("takes no diagnostics of a text a language server has not checked yet", function()
+    local f = assert(io.open("letters.txt", "w"))
+    f:write("a\nb\nc\n")
+    f:close()
+    vim.cmd("edit letters.txt")
+    local buf = vim.api.nvim_get_current_buf()
+    local client = gemini.attach(buf)
+    local uri = vim.uri_from_bufnr(buf)
+    -- A language server of the buffer (played through gemini's client,
+    -- which is attached to it), publishing through Neovim's handler.
+    local function publish(version, diagnostics)
+      vim.lsp.handlers["textDocument/publishDiagnostics"](nil, { uri = uri, version = version, diagnostics = diagnostics }, { client_id = client.id, method = "textDocument/publishDiagnostics" }, {})
+    end
+    local checked = vim.lsp.util.buf_versions[buf]
+    publish(checked, {})
+    eq(nil, shown.answer({ uris = { uri } }, "utf-16").items[1].pending, "pending once checked")
+    -- After the edit lands, the server publishes an error of the text
+    -- before it (one it saw halfway), then, 700 ms later (more than two
+    -- of gemini-ls' asks), none of the last text.
+    local generation, pending_seen = 0, nil
+    vim.api.nvim_buf_attach(buf, false, {
+      on_lines = function()
+        generation = generation + 1
+        local mine = generation
+        vim.schedule(function()
+          publish(checked, { { range = { start = { line = 1, character = 0 }, ["end"] = { line = 1, character = 1 } }, severity = 1, message = "halfway", source = "fake" } })
+          pending_seen = shown.answer({ uris = { uri } }, "utf-16").items[1].pending
+        end)
+        vim.defer_fn(function()
+          if mine == generation then
+            publish(vim.lsp.util.buf_versions[buf], {})
+          end
+        end, 700)
+      end,
+    })
+    prompt("capital b")
+    eq("B", vim.api.nvim_buf_get_lines(buf, 1, 2, false)[1], "buffer")
+    eq(true, pending_seen, "pending before the server checked the last text")
+    eq({ "Successfully modified file: " .. vim.fn.getcwd() .. "/letters.txt (1 replacements)." }, tool_outputs(6), "replace's result")
+  end)
 end)

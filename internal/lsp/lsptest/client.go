@@ -48,6 +48,10 @@ type Client struct {
 	// report in the buffer of path holding text, which the client tells
 	// gemini/diagnostics (Profile.Diagnostics). None when nil.
 	Lint func(path, text string) []Diagnostic
+	// Pending says the editor knows a language server has not yet
+	// published diagnostics of the text the buffer of path holds now
+	// (gemini/diagnostics' pending). Never when nil.
+	Pending func(path string) bool
 	// OnLanguageFeature is the editor's other language servers answering
 	// gemini/languageFeature (Profile.LanguageFeatures): its result, or an
 	// error such as jsonrpc2.NewError(-32001, …) for a file no server

@@ -44,6 +44,7 @@ func (c *Client) diagnostics(params json.RawMessage) (any, error) {
 	type item struct {
 		URI         string           `json:"uri"`
 		Diagnostics []map[string]any `json:"diagnostics"`
+		Pending     bool             `json:"pending,omitempty"`
 	}
 	c.mu.Lock()
 	texts := map[string]string{}
@@ -68,6 +69,7 @@ func (c *Client) diagnostics(params json.RawMessage) (any, error) {
 			for _, d := range c.Lint(path, text) {
 				it.Diagnostics = append(it.Diagnostics, d.wire())
 			}
+			it.Pending = c.Pending != nil && c.Pending(path)
 		}
 		items = append(items, it)
 	}

@@ -347,6 +347,7 @@ function M.setup(opts)
   end
   complete.setup(M, M.config.completion)
   nextedit.setup(M, M.config.next_edit)
+  require("gemini.diagnostics").track()
   local group = vim.api.nvim_create_augroup("gemini", { clear = true })
   if vim.fn.has("nvim-0.8") == 1 then
     -- Neovim 0.12's inline completion is enabled per buffer once the
