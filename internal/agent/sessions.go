@@ -313,7 +313,7 @@ func (s *Session) begin(ctx context.Context, text string) error {
 	}
 	if s.title == "" {
 		line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-		s.title = ellipsis.Cut(line, 80)
+		s.title = ellipsis.Cut(line, sessionstore.TitleRunes)
 	}
 	s.prompts++
 	s.updated = a.cfg.Now().UTC()

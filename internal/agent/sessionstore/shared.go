@@ -17,6 +17,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/ellipsis"
 	"github.com/gemini-ls/gemini-ls/internal/jsonstring"
 )
 
@@ -803,21 +804,26 @@ func (s *shared) resumable() bool {
 	return slices.ContainsFunc(s.messages(), (*decoded).resumable)
 }
 
-// firstPrompt is 0.61's firstUserMessage, cleaned as its list shows it.
+// firstPrompt is 0.61's firstUserMessage, cleaned as its list shows it,
+// cut at DisplayNameRunes.
 func (s *shared) firstPrompt() string {
 	for _, m := range s.messages() {
 		if m.Type == "user" && m.resumable() {
-			return cleanMessage(plainText(m.parts))
+			return ellipsis.Cut(cleanMessage(plainText(m.parts), DisplayNameRunes+1), DisplayNameRunes)
 		}
 	}
 	return "Empty conversation"
 }
 
-// cleanMessage is 0.61's: one line, printable ASCII only.
-func cleanMessage(s string) string {
+// cleanMessage is 0.61's: one line, printable ASCII only; it stops once
+// it holds limit characters.
+func cleanMessage(s string, limit int) string {
 	var b strings.Builder
 	space := false
 	for _, r := range s {
+		if b.Len() >= limit {
+			break
+		}
 		switch {
 		case r == '\n' || r == '\r' || r == '\t' || r == ' ':
 			space = true
@@ -963,13 +969,27 @@ func (s *shared) meta(root string) Meta {
 	m.Shared = true
 	m.DisplayName = s.firstPrompt()
 	if s.summary != "" {
-		m.DisplayName = s.summary
+		m.DisplayName = ellipsis.Cut(s.summary, DisplayNameRunes)
 	}
 	if m.Title == "" {
 		m.Title = m.DisplayName
 	}
+	m.Title = ellipsis.Cut(m.Title, TitleRunes)
 	return m
 }
+
+// A session's listing is bounded where it is made: 0.61 lists a session
+// by its first prompt whole, and a pasted prompt of megabytes would go
+// whole to every list (an editor's picker, ACP's session/list) and into
+// the summaries kept of it.
+const (
+	// TitleRunes bounds a session's title: what editors and ACP clients
+	// list it by, and what gemini-ls titles a session it makes by.
+	TitleRunes = 80
+	// DisplayNameRunes bounds its display name, of which 0.61's
+	// --list-sessions shows 100 characters.
+	DisplayNameRunes = 1000
+)
 
 // snapshot is the whole session.
 func (s *shared) snapshot(root string) Snapshot {

@@ -25,8 +25,10 @@ const summariesName = ".gemini-ls-summaries.json"
 const summariesLimit = 4 << 20
 
 // summariesVersion is the version of the file's format; a file of
-// another is not read.
-const summariesVersion = 1
+// another is not read. 2: listings are kept with their titles and
+// display names cut (TitleRunes, DisplayNameRunes); version 1's were
+// whole.
+const summariesVersion = 2
 
 // summaries are the summaries of a chats directory's session files, as
 // the last reader left them and as this one updates them; the file
@@ -153,7 +155,7 @@ func (c *summaries) put(name string, fi fs.FileInfo, sum summary, digest string)
 		SessionID: sum.SessionID, StartTime: sum.StartTime, LastUpdated: sum.LastUpdated, Kind: sum.Kind,
 		Resumable: sum.resumable, Digest: digest,
 	}
-	if l := sum.listed; l != nil && len(l.meta.Title)+len(l.meta.DisplayName) <= maxCachedListing {
+	if l := sum.listed; l != nil {
 		e.Listed = &cachedListing{LS: l.ls, Meta: l.meta, DisplayName: l.meta.DisplayName}
 	}
 	if old, ok := c.files[name]; ok && old == e {
@@ -162,13 +164,6 @@ func (c *summaries) put(name string, fi fs.FileInfo, sum summary, digest string)
 	c.files[name] = e
 	c.changed = true
 }
-
-// maxCachedListing bounds the title and display name a listing is kept
-// with: 0.61 lists a session by its first prompt whole, and a few pasted
-// megabytes kept here would take the file past summariesLimit, and so
-// every summary with them. A longer one is read from its file by each
-// list; clean-up still keeps the rest of its summary.
-const maxCachedListing = 8 << 10
 
 // forget drops the summary of the file name, removed.
 func (c *summaries) forget(name string) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.uber.org/zap"
 )
@@ -168,7 +170,7 @@ func TestExpireIgnoresSummariesItCannotUse(t *testing.T) {
 	}{
 		"usable": {func(p string, b []byte) error { return os.WriteFile(p, b, 0o600) }, true},
 		"another version": {func(p string, b []byte) error {
-			return os.WriteFile(p, bytes.Replace(b, []byte(`"v":1`), []byte(`"v":99`), 1), 0o600)
+			return os.WriteFile(p, bytes.Replace(b, []byte(fmt.Sprintf(`"v":%d`, summariesVersion)), []byte(`"v":99`), 1), 0o600)
 		}, false},
 		"too large": {func(p string, b []byte) error {
 			return os.WriteFile(p, append(b, bytes.Repeat([]byte(" "), summariesLimit)...), 0o600)
@@ -308,41 +310,51 @@ func TestSummariesKeepNoDigestOfALargeFile(t *testing.T) {
 	}
 }
 
-// A session whose first prompt was huge keeps its summary without its
-// listing: the prompt, which 0.61 lists it by, would otherwise take the
-// summaries file past its limit, and every other summary with it.
-func TestSummariesKeepNoHugeListing(t *testing.T) {
+// A session whose first prompt is a few pasted megabytes is listed by
+// its first 80 characters, and 0.61's display name of it by its first
+// 1,000: the listing sent to an editor's picker and kept in the summaries
+// stays small, and the summaries file under its limit, keeping it.
+func TestHugeFirstPromptListedBounded(t *testing.T) {
 	s, root := sharedStore(t)
 	chats := projectChats(t, s, root)
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	huge := writeSession61(t, chats, "f9999999-aaaa-4aaa-8aaa-000000000009", now, strings.Repeat("pasted ", summariesLimit/7+1))
+	huge := writeSession61(t, chats, "f9999999-aaaa-4aaa-8aaa-000000000009", now, strings.Repeat(`pasted\n`, summariesLimit/8+1))
 	small := writeSession61(t, chats, "fa000000-aaaa-4aaa-8aaa-00000000000a", now, "hello")
 	age(t, huge, small)
-	if list, err := s.ListShared(context.Background(), ""); err != nil || len(list) != 2 {
+	list, err := s.ListShared(context.Background(), "")
+	if err != nil || len(list) != 2 {
 		t.Fatalf("list: %+v, %v", list, err)
 	}
-	sums := loadSummaries(chats).files
-	if e, ok := sums[filepath.Base(small)]; !ok || e.Listed == nil {
-		t.Errorf("the small session's summary: %+v, %v", e, ok)
+	byID := map[string]Meta{}
+	for _, m := range list {
+		byID[m.ID] = m
 	}
-	if e, ok := sums[filepath.Base(huge)]; !ok || e.Listed != nil || !e.Resumable {
-		t.Errorf("the huge session's summary: kept %v, listing kept %v", ok, e.Listed != nil)
+	long := byID["f9999999-aaaa-4aaa-8aaa-000000000009"]
+	if want := strings.Repeat("pasted ", 12)[:TitleRunes-1] + "…"; long.Title != want {
+		t.Errorf("title %q, want %q", long.Title, want)
+	}
+	if n := utf8.RuneCountInString(long.DisplayName); n != DisplayNameRunes || !strings.HasPrefix(long.DisplayName, "pasted pasted ") || !strings.HasSuffix(long.DisplayName, "…") {
+		t.Errorf("display name of %d characters: %.40q…%q", n, long.DisplayName, long.DisplayName[max(0, len(long.DisplayName)-20):])
+	}
+	if m := byID["fa000000-aaaa-4aaa-8aaa-00000000000a"]; m.Title != "hello" || m.DisplayName != "hello" {
+		t.Errorf("the small session listed as %q, %q", m.Title, m.DisplayName)
+	}
+	sums := loadSummaries(chats).files
+	for _, f := range []string{huge, small} {
+		if e, ok := sums[filepath.Base(f)]; !ok || e.Listed == nil {
+			t.Errorf("%s's listing is not kept: %+v, %v", filepath.Base(f), e, ok)
+		}
 	}
 	cache, err := os.Stat(filepath.Join(chats, summariesName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := s.ListShared(context.Background(), "")
-	if err != nil || len(list) != 2 {
-		t.Fatalf("listed again: %d sessions, %v", len(list), err)
+	if cache.Size() > 16<<10 {
+		t.Errorf("the summaries file holds %d bytes", cache.Size())
 	}
-	if again, err := os.Stat(filepath.Join(chats, summariesName)); err != nil || !os.SameFile(cache, again) {
-		t.Errorf("the summaries were written again by a list that learnt nothing new (%v)", err)
-	}
-	names := []string{list[0].DisplayName, list[1].DisplayName}
-	slices.Sort(names)
-	if names[0] != "hello" || !strings.HasPrefix(names[1], "pasted pasted") {
-		t.Errorf("listed again as %.40q", names)
+	again, err := s.ListShared(context.Background(), "")
+	if err != nil || !slices.EqualFunc(again, list, func(a, b Meta) bool { return a.ID == b.ID && a.Title == b.Title && a.DisplayName == b.DisplayName }) {
+		t.Errorf("listed again as %+v, %v", again, err)
 	}
 }
 
