@@ -72,6 +72,10 @@ type Answer struct {
 	// Source says who answered, for the model: "gopls", "the editor's
 	// language servers".
 	Source string
+	// Caveat is what the model is told of the answer's worth besides,
+	// "" when nothing: a server asked while it still reported work in
+	// progress, which it had said nothing more of for long.
+	Caveat string
 }
 
 // Provider asks language servers.

@@ -161,6 +161,9 @@ func (c *navigateCodeCall) Execute(ctx context.Context, _ CallInfo) (Result, err
 	if err != nil {
 		return failure(fmt.Sprintf("The language server's answer could not be read: %v", err)), nil
 	}
+	if a.Caveat != "" {
+		out += "\n\n" + a.Caveat
+	}
 	return Result{Output: out, Display: dialog.Fence("", out)}, nil
 }
 

@@ -20,6 +20,7 @@ import (
 type fakeServer struct {
 	asked  []codeintel.Request
 	answer func(req codeintel.Request) (string, error)
+	caveat string // each answer's
 }
 
 func (f *fakeServer) Ask(_ context.Context, req codeintel.Request) (codeintel.Answer, error) {
@@ -28,7 +29,7 @@ func (f *fakeServer) Ask(_ context.Context, req codeintel.Request) (codeintel.An
 	if err != nil {
 		return codeintel.Answer{}, err
 	}
-	return codeintel.Answer{Result: json.RawMessage(out), Encoding: workspace.UTF16, Source: "fakels"}, nil
+	return codeintel.Answer{Result: json.RawMessage(out), Encoding: workspace.UTF16, Source: "fakels", Caveat: f.caveat}, nil
 }
 
 // wantErrorHas checks res failed with an error holding want.
@@ -166,6 +167,11 @@ func TestNavigateCodeHoverIsTheSignatureAndFirstParagraph(t *testing.T) {
 	}}
 	res := run(t, tw.tool(NavigateCodeName, Options{CodeIntel: f}), map[string]any{"operation": "hover", "file_path": "greet/greet.go", "line": 4, "symbol": "Greet"})
 	wantOutput(t, res, "Greet (from fakels):\n```go\nfunc Greet(name string) string\n```\nGreet says hello.")
+
+	// An answer's caveat follows it.
+	f.caveat = "fakels has reported work in progress (Indexing) with no word of it for 1m0s: its answer may miss what that work has not reached."
+	res = run(t, tw.tool(NavigateCodeName, Options{CodeIntel: f}), map[string]any{"operation": "hover", "file_path": "greet/greet.go", "line": 4, "symbol": "Greet"})
+	wantOutput(t, res, "Greet (from fakels):\n```go\nfunc Greet(name string) string\n```\nGreet says hello.\n\n"+f.caveat)
 }
 
 func TestNavigateCodeOutlinesADocument(t *testing.T) {
@@ -280,6 +286,16 @@ func TestRenameSymbolProposesEveryFile(t *testing.T) {
 
 	settled, _ = p.Settle([]dialog.Decision{{Outcome: dialog.Applied}, {Outcome: dialog.Stale, Reason: "the file changed on disk"}})
 	wantContains(t, settled.Output, "NOT changed, so the rename is incomplete and the code may not build: main.go (the file changed on disk).")
+
+	// An answer's caveat is told after what became of the rename.
+	f.caveat = "fakels has reported work in progress (Indexing) with no word of it for 1m0s: its answer may miss what that work has not reached."
+	res, err = build(t, tool, map[string]any{"file_path": "greet/greet.go", "line": 4, "symbol": "Greet", "new_name": "Hello"}).Execute(context.Background(), CallInfo{})
+	if err != nil || res.Files == nil {
+		t.Fatalf("Execute: %+v, %v", res, err)
+	}
+	settled, _ = res.Files.Settle([]dialog.Decision{{Outcome: dialog.Applied}, {Outcome: dialog.Applied}})
+	wantOutput(t, settled, "Rename Greet to Hello (proposed by fakels): 5 edits in 2 files changed: greet/greet.go (2 edits), main.go (3 edits).\n"+f.caveat)
+	f.caveat = ""
 	settled, _ = p.Settle([]dialog.Decision{{Outcome: dialog.Declined}, {Outcome: dialog.Declined}})
 	wantError(t, settled, "Rename Greet to Hello was not applied: the user declined it. No file was modified.")
 	if settled.Status != dialog.StatusRejected {

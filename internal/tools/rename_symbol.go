@@ -101,6 +101,7 @@ func (c *renameSymbolCall) Execute(ctx context.Context, _ CallInfo) (Result, err
 		counts:  counts,
 		names:   displayNames(c.ws, changes),
 		source:  a.Source,
+		caveat:  a.Caveat,
 	}}, nil
 }
 

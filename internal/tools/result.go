@@ -92,10 +92,12 @@ type FilesProposal struct {
 	Title   string
 	Changes []workspace.FileChange
 	// counts are the edits in each change, names each file as the user's
-	// display names it, source who proposed the change.
+	// display names it, source who proposed the change, caveat what the
+	// model is told of its worth besides (codeintel.Answer.Caveat).
 	counts []int
 	names  []string
 	source string
+	caveat string
 }
 
 // Settle is the call's result once decisions, one per change in order,
@@ -152,6 +154,9 @@ func (p *FilesProposal) Settle(decisions []dialog.Decision) (Result, error) {
 	out := fmt.Sprintf("%s (proposed by %s): %d %s in %d %s changed: %s.", p.Title, p.source, edits, plural(edits, "edit", "edits"), len(landed), plural(len(landed), "file", "files"), strings.Join(landed, ", "))
 	if len(notLanded) > 0 {
 		out += fmt.Sprintf("\nNOT changed, so the rename is incomplete and the code may not build: %s. Read those files and finish the rename, or revert it.", strings.Join(notLanded, ", "))
+	}
+	if p.caveat != "" {
+		out += "\n" + p.caveat
 	}
 	return Result{Output: out, Display: strings.Join(display, "\n")}, nil
 }

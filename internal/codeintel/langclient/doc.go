@@ -30,7 +30,9 @@
 // its context; the connection's end (the server exiting, breaking the
 // protocol, announcing a message over the cap) fails every pending call
 // with the reason; a server still indexing after the bound is reported
-// as such rather than asked for a possibly partial answer.
+// as such rather than asked for a possibly partial answer, unless it has
+// said nothing of that work for progressStale: then it is asked, and the
+// answer's Caveat says the work is unfinished.
 //
 // Invariant: before a question about a file, the server holds the text
 // the question's position was counted in (didOpen, or didChange with

@@ -19,6 +19,11 @@ const (
 	// defaultIndexWait bounds the wait for a server to finish indexing
 	// before a request (gopls loading a big module takes seconds).
 	defaultIndexWait = 20 * time.Second
+	// defaultProgressStale is how long work in progress the server says
+	// nothing more of holds questions (server.waitIdle): long enough for a
+	// silent load of a big project, short enough that a server which
+	// never ends its work fails a minute of questions, not all of them.
+	defaultProgressStale = time.Minute
 	// defaultDiagnosticsWait bounds the wait for a server to publish the
 	// diagnostics of a text it was just sent.
 	defaultDiagnosticsWait = 10 * time.Second
@@ -43,8 +48,8 @@ type Manager struct {
 	stopLife context.CancelFunc
 
 	// Bounds, lowered by tests.
-	indexWait, diagnosticsWait, closeWait time.Duration
-	maxMessage                            int
+	indexWait, progressStale, diagnosticsWait, closeWait time.Duration
+	maxMessage                                           int
 
 	availableOnce sync.Once
 	available     bool
@@ -83,6 +88,7 @@ func New(ws *workspace.Workspace, servers map[string]ServerConfig, log *zap.Logg
 		life:            life,
 		stopLife:        stop,
 		indexWait:       defaultIndexWait,
+		progressStale:   defaultProgressStale,
 		diagnosticsWait: defaultDiagnosticsWait,
 		closeWait:       closeTimeout,
 		maxMessage:      defaultMaxMessage,
@@ -117,14 +123,15 @@ func (m *Manager) Ask(ctx context.Context, req codeintel.Request) (codeintel.Ans
 	if err != nil {
 		return codeintel.Answer{}, err
 	}
-	if err := srv.waitIdle(ctx, m.indexWait); err != nil {
+	caveat, err := srv.waitIdle(ctx, m.indexWait, m.progressStale)
+	if err != nil {
 		return codeintel.Answer{}, err
 	}
 	result, err := srv.answer(ctx, req, docSync{path: req.Path, languageID: languageID, text: req.Text})
 	if err != nil {
 		return codeintel.Answer{}, err
 	}
-	return codeintel.Answer{Result: result, Encoding: workspace.UTF16, Source: srv.spec.name}, nil
+	return codeintel.Answer{Result: result, Encoding: workspace.UTF16, Source: srv.spec.name, Caveat: caveat}, nil
 }
 
 // candidates are the servers for path's filetype, in the order tried, and

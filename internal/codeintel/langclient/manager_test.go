@@ -2,6 +2,7 @@ package langclient
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -112,6 +113,57 @@ func TestIndexingWait(t *testing.T) {
 	}
 	if got := received(t, log); slices.Contains(got, "textDocument/hover") {
 		t.Errorf("the server was asked while indexing: %v", got)
+	}
+}
+
+// TestStuckProgress: work in progress the server said nothing more of
+// for progressStale no longer holds questions: the server is asked, well
+// before the index wait's bound, and the answer says the work is
+// unfinished.
+func TestStuckProgress(t *testing.T) {
+	root, file, log := fakeProject(t, fakeIndexing)
+	m := fakeManager(t, root)
+	m.indexWait, m.progressStale = time.Hour, 50*time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	a, err := m.Ask(ctx, request(codeintel.Hover, file, "one\n"))
+	if err != nil {
+		t.Fatalf("Ask: %v", err)
+	}
+	if !strings.HasPrefix(a.Caveat, "fake has reported work in progress (Loading packages) with no word of it for ") ||
+		!strings.HasSuffix(a.Caveat, ": its answer may miss what that work has not reached.") {
+		t.Errorf("caveat %q", a.Caveat)
+	}
+	if got := received(t, log); !slices.Contains(got, "textDocument/hover") {
+		t.Errorf("the server was not asked: %v", got)
+	}
+}
+
+// A report on work in progress keeps it holding questions; its end lets
+// them go.
+func TestProgressReportsKeepWorkLive(t *testing.T) {
+	s := &server{idle: make(chan struct{})}
+	close(s.idle)
+	progress := func(kind string) {
+		s.takeProgress(json.RawMessage(`{"token": 1, "value": {"kind": "` + kind + `", "title": "Indexing"}}`))
+	}
+	progress("begin")
+	s.progress[0].last = time.Now().Add(-2 * time.Minute)
+	if live, silent := s.progressSince(time.Now(), time.Minute); live != nil || silent == nil || silent.title != "Indexing" {
+		t.Errorf("silent for two minutes: live %v, silent %v", live, silent)
+	}
+	progress("report")
+	if live, silent := s.progressSince(time.Now(), time.Minute); live == nil || silent != nil {
+		t.Errorf("just reported on: live %v, silent %v", live, silent)
+	}
+	progress("end")
+	if live, silent := s.progressSince(time.Now(), time.Minute); live != nil || silent != nil {
+		t.Errorf("ended: live %v, silent %v", live, silent)
+	}
+	select {
+	case <-s.idle:
+	default:
+		t.Error("not idle once the work ended")
 	}
 }
 

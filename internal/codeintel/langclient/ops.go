@@ -181,8 +181,10 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req codeintel.Request) (
 	var all []json.RawMessage
 	var sources []string
 	var errs []error
+	var caveats []string
 	for _, srv := range srvs {
-		if err := srv.waitIdle(ctx, m.indexWait); err != nil {
+		caveat, err := srv.waitIdle(ctx, m.indexWait, m.progressStale)
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
@@ -197,6 +199,9 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req codeintel.Request) (
 			continue
 		}
 		all = append(all, symbols...)
+		if caveat != "" {
+			caveats = append(caveats, caveat)
+		}
 		if !slices.Contains(sources, srv.spec.name) {
 			sources = append(sources, srv.spec.name)
 		}
@@ -207,7 +212,7 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req codeintel.Request) (
 	for _, err := range errs {
 		m.log.Info("a language server did not list workspace symbols", zap.Error(err))
 	}
-	return codeintel.Answer{Result: marshalArray(all), Encoding: workspace.UTF16, Source: strings.Join(sources, ", ")}, nil
+	return codeintel.Answer{Result: marshalArray(all), Encoding: workspace.UTF16, Source: strings.Join(sources, ", "), Caveat: strings.Join(caveats, " ")}, nil
 }
 
 // startAt starts, for workspaceSymbols, the servers whose markers are at

@@ -84,7 +84,12 @@ type openDoc struct {
 	text       string
 }
 
-type progressItem struct{ token, title string }
+// progressItem is work the server reported in progress: last is when it
+// began it or last reported on it.
+type progressItem struct {
+	token, title string
+	last         time.Time
+}
 
 // published are the diagnostics a server last published for a file.
 type published struct {
@@ -386,7 +391,13 @@ func (s *server) takeProgress(params json.RawMessage) {
 		if len(s.progress) == 0 {
 			s.idle = make(chan struct{})
 		}
-		s.progress = append(s.progress, progressItem{token: token, title: p.Value.Title})
+		s.progress = append(s.progress, progressItem{token: token, title: p.Value.Title, last: time.Now()})
+	case "report":
+		for i := range s.progress {
+			if s.progress[i].token == token {
+				s.progress[i].last = time.Now()
+			}
+		}
 	case "end":
 		for i, item := range s.progress {
 			if item.token == token {
@@ -402,40 +413,74 @@ func (s *server) takeProgress(params json.RawMessage) {
 
 // waitIdle waits until the server reports no work in progress (indexing,
 // loading packages), for at most bound: an answer asked for before then
-// may be missing what is not loaded yet.
-func (s *server) waitIdle(ctx context.Context, bound time.Duration) error {
+// may be missing what is not loaded yet. Work the server has said nothing
+// of for stale does not hold the question: a server may begin work and
+// never end it (pyright without a Python interpreter), and every
+// question would wait for it, then fail. Then caveat says so, for the
+// model, as the answer may miss what that work has not reached.
+func (s *server) waitIdle(ctx context.Context, bound, stale time.Duration) (caveat string, err error) {
 	if err := s.waitSettled(ctx, bound); err != nil {
-		return err
+		return "", err
 	}
-	s.pmu.Lock()
-	idle := s.idle
-	s.pmu.Unlock()
-	select {
-	case <-idle:
-		return nil
-	default:
+	deadline := time.Now().Add(bound)
+	for {
+		s.pmu.Lock()
+		idle := s.idle
+		live, silent := s.progressSince(time.Now(), stale)
+		s.pmu.Unlock()
+		if live == nil {
+			if silent == nil {
+				return "", nil
+			}
+			return fmt.Sprintf("%s has reported work in progress (%s) with no word of it for %s: its answer may miss what that work has not reached.",
+				s.spec.name, titleOf(*silent), time.Since(silent.last).Round(time.Second)), nil
+		}
+		wait := min(time.Until(deadline), time.Until(live.last.Add(stale)))
+		if wait <= 0 {
+			return "", fmt.Errorf("%s is still indexing (%s); try again in a moment", s.spec.name, titleOf(*live))
+		}
+		timer := time.NewTimer(wait)
+		select {
+		case <-idle:
+		case <-s.conn.done:
+			timer.Stop()
+			return "", s.conn.failure()
+		case <-ctx.Done():
+			timer.Stop()
+			return "", ctx.Err()
+		case <-timer.C:
+		}
+		timer.Stop()
 	}
-	timer := time.NewTimer(bound)
-	defer timer.Stop()
-	select {
-	case <-idle:
-		return nil
-	case <-s.conn.done:
-		return s.conn.failure()
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-timer.C:
+}
+
+// progressSince are, of the work in progress at now, the one reported on
+// last within stale (live), and else the oldest (silent); both nil when
+// none is in progress. s.pmu is held.
+func (s *server) progressSince(now time.Time, stale time.Duration) (live, silent *progressItem) {
+	for i := range s.progress {
+		p := &s.progress[i]
+		switch {
+		case now.Sub(p.last) < stale:
+			if live == nil || p.last.After(live.last) {
+				live = p
+			}
+		case silent == nil:
+			silent = p
+		}
 	}
-	s.pmu.Lock()
-	defer s.pmu.Unlock()
-	if len(s.progress) == 0 {
-		return nil
+	if live != nil {
+		return live, nil
 	}
-	title := s.progress[0].title
-	if title == "" {
-		title = "work in progress"
+	return nil, silent
+}
+
+// titleOf is p's title as the model is told it.
+func titleOf(p progressItem) string {
+	if p.title == "" {
+		return "work in progress"
 	}
-	return fmt.Errorf("%s is still indexing (%s); try again in a moment", s.spec.name, title)
+	return p.title
 }
 
 // startQuiet is how long a server just started must send nothing before
