@@ -432,8 +432,12 @@ func (s *server) waitIdle(ctx context.Context, bound, stale time.Duration) (cave
 			if silent == nil {
 				return "", nil
 			}
-			return fmt.Sprintf("%s has reported work in progress (%s) with no word of it for %s: its answer may miss what that work has not reached.",
-				s.spec.name, titleOf(*silent), time.Since(silent.last).Round(time.Second)), nil
+			what := "work in progress"
+			if silent.title != "" {
+				what += " (" + silent.title + ")"
+			}
+			return fmt.Sprintf("%s has reported %s with no word of it for %s: its answer may miss what that work has not reached.",
+				s.spec.name, what, time.Since(silent.last).Round(time.Second)), nil
 		}
 		wait := min(time.Until(deadline), time.Until(live.last.Add(stale)))
 		if wait <= 0 {
