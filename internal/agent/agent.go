@@ -238,6 +238,9 @@ type Agent struct {
 	sessions map[string]*Session
 	closed   map[string]bool // sessions dropped to bound memory, not persisted
 	uses     uint64          // prompts begun, to order sessions by use
+	// blanks are the sessions dropped to bound memory that held nothing
+	// (Session.blank): named again, each comes back new with its id.
+	blanks map[string]blankSession
 
 	// sampling is a subagent's temperature, topP and thinking; nil for
 	// the main agent. deadline bounds a subagent's run (nil: a timer), a
@@ -271,6 +274,7 @@ func New(cfg Config) *Agent {
 		log:      apiLog{log: cfg.Logger, authType: cfg.AuthType, now: cfg.Now},
 		sessions: make(map[string]*Session),
 		closed:   make(map[string]bool),
+		blanks:   make(map[string]blankSession),
 	}
 }
 

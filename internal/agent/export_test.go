@@ -13,3 +13,6 @@ func SetSubagentDeadline(a *Agent, deadline func(ctx context.Context, d time.Dur
 
 // ReportDisplay is reportDisplay, for its test.
 var ReportDisplay = reportDisplay
+
+// MaxBlanks is maxBlanks, for its test.
+const MaxBlanks = maxBlanks

@@ -3,10 +3,13 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
@@ -194,5 +197,92 @@ func TestIdleSavedSessionsBeyondAFewLeaveMemory(t *testing.T) {
 	back, err := a.Session(context.Background(), ids[0])
 	if err != nil || back.ID() != ids[0] {
 		t.Fatalf("the first session, gone from memory, is not read back: %v", err)
+	}
+}
+
+// clock is a test's time, moved on when the test says.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// Sessions opened and never prompted ("new conversation" pressed again
+// and again) stay in memory for a minute, as a prompt may be on their
+// way; past it, beyond the bound, those that hold nothing leave memory
+// and come back new when named, in the same root, and can be prompted.
+// One with a mode of its own stays: it would come back without it.
+func TestBlankSessionsLeaveMemoryAndComeBack(t *testing.T) {
+	for _, store := range []bool{true, false} {
+		t.Run(fmt.Sprintf("saved %v", store), func(t *testing.T) {
+			srv := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
+			cfg := agent.Config{}
+			if store {
+				cfg.Store = newStore(t)
+			}
+			c := &clock{now: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
+			cfg.Now = c.Now
+			a, _ := newAgent(t, srv, cfg)
+			planned := a.NewSession()
+			planned.SetApprovalMode(dialog.ApprovalPlan)
+			var blanks []*agent.Session
+			for range 2 * dialog.MaxLiveSessions {
+				blanks = append(blanks, a.NewSession())
+			}
+			if n := len(a.LiveSessions()); n != 2*dialog.MaxLiveSessions+1 {
+				t.Errorf("%d sessions in memory within their first minute, want all %d", n, 2*dialog.MaxLiveSessions+1)
+			}
+
+			c.advance(time.Minute)
+			a.NewSession()
+			live := liveIDs(a)
+			if n, most := len(live), dialog.MaxLiveSessions; n > most {
+				t.Errorf("%d sessions in memory past the minute, want at most %d", n, most)
+			}
+			if !live[planned.ID()] {
+				t.Error("the session in plan mode left memory")
+			}
+			if live[blanks[0].ID()] {
+				t.Fatal("the first blank session is still in memory")
+			}
+			back, err := a.Session(context.Background(), blanks[0].ID())
+			if err != nil || back.ID() != blanks[0].ID() || back.ApprovalMode() != a.ApprovalMode() {
+				t.Fatalf("the blank session named again: %v, %v", back, err)
+			}
+			if res, _ := prompt(t, back, "hello"); res.StopReason != dialog.StopEndTurn {
+				t.Errorf("its prompt: %+v", res)
+			}
+		})
+	}
+}
+
+// The blank sessions that come back when named are bounded: beyond
+// MaxBlanks, the oldest is forgotten, and naming it says so.
+func TestBlankSessionsRememberedAreBounded(t *testing.T) {
+	srv := geminitest.NewTestServer(t)
+	c := &clock{now: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
+	a, _ := newAgent(t, srv, agent.Config{Now: c.Now})
+	first := a.NewSession()
+	for range agent.MaxBlanks + dialog.MaxLiveSessions + 1 {
+		c.advance(time.Minute)
+		a.NewSession()
+	}
+	var unknown *dialog.UnknownSessionError
+	if _, err := a.Session(context.Background(), first.ID()); !errors.As(err, &unknown) {
+		t.Errorf("naming the blank session forgotten: %v, want an unknown session", err)
+	}
+	if n := len(a.LiveSessions()); n > dialog.MaxLiveSessions {
+		t.Errorf("%d sessions in memory", n)
 	}
 }

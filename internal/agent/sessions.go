@@ -43,13 +43,7 @@ func (a *Agent) NewSessionWithID(ctx context.Context, id string) (*Session, erro
 
 // openNew makes a new session of id live, unless one with it is.
 func (a *Agent) openNew(id string) (*Session, error) {
-	now := a.cfg.Now().UTC()
-	s := a.newSession(id, a.root(), now)
-	s.updated = now
-	s.startSource = "startup"
-	// Its id is new (made here, or looked for on disk in vain): no file
-	// to look for at its first save.
-	s.place = sessionstore.NewPlace(true)
+	s := a.fresh(id, a.root())
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if _, live := a.sessions[id]; live {
@@ -59,6 +53,18 @@ func (a *Agent) openNew(id string) (*Session, error) {
 	a.touch(s)
 	a.startExpiry()
 	return s, nil
+}
+
+// fresh is a new session of id in root, not yet live.
+func (a *Agent) fresh(id, root string) *Session {
+	now := a.cfg.Now().UTC()
+	s := a.newSession(id, root, now)
+	s.updated = now
+	s.startSource = "startup"
+	// Its id is new (made here, looked for on disk in vain, or of a blank
+	// session): no file to look for at its first save.
+	s.place = sessionstore.NewPlace(true)
+	return s
 }
 
 // newSession is a session with an empty history and nothing allowed by
@@ -74,11 +80,20 @@ func (a *Agent) newSession(id, root string, created time.Time) *Session {
 }
 
 // Session returns the session with id: a live one, else one read back
-// from disk. An id that names none is an *UnknownSessionError.
+// from disk, or made anew when it was blank. An id that names none is an
+// *UnknownSessionError.
 func (a *Agent) Session(ctx context.Context, id string) (*Session, error) {
 	a.mu.Lock()
 	s, ok := a.sessions[id]
 	dropped := a.closed[id]
+	if !ok {
+		if b, blank := a.blanks[id]; blank {
+			delete(a.blanks, id)
+			s, ok = a.fresh(id, b.root), true
+			a.sessions[id] = s
+			a.touch(s)
+		}
+	}
 	a.mu.Unlock()
 	switch {
 	case ok:
@@ -95,6 +110,7 @@ func (a *Agent) EndSession(id string) {
 	a.mu.Lock()
 	s := a.sessions[id]
 	delete(a.sessions, id)
+	delete(a.blanks, id)
 	a.forget(id)
 	a.mu.Unlock()
 	if s != nil {
@@ -111,6 +127,10 @@ func (a *Agent) DeleteSession(id string) error {
 		return &dialog.UnknownSessionError{SessionID: id}
 	}
 	live, _ := a.isLive(id)
+	a.mu.Lock()
+	_, blank := a.blanks[id]
+	a.mu.Unlock()
+	live = live || blank
 	a.EndSession(id)
 	err := sessionstore.ErrNotFound
 	if a.cfg.Store != nil {
@@ -223,20 +243,54 @@ func (a *Agent) leastRecentlyUsedDroppable(s *Session) *Session {
 
 // droppable reports whether c may leave memory; a.mu is held. A session
 // in use never may: one running something, pinned by a front end (a
-// prompt claimed it, or is about to), or new and not prompted yet (a
-// prompt is on its way to it: a front end opens a session, then claims
-// it). Else, when sessions are saved, one whose every change is on disk
-// may, as it is read back when named again; when they are not, any idle
-// one may, and it ends (dialog.UnknownSessionError.Dropped).
+// prompt claimed it, or is about to), or new and not prompted yet in its
+// first minute (a prompt is on its way to it: a front end opens a
+// session, then claims it); after it, a new one may if it is blank, and
+// comes back new when named. Else, when sessions are saved, one whose
+// every change is on disk may, as it is read back when named again; when
+// they are not, any idle one may, and it ends
+// (dialog.UnknownSessionError.Dropped).
 func (a *Agent) droppable(c *Session) bool {
 	switch {
-	case c.busy() || c.pins > 0 || c.prompts == 0 && !c.resumed:
+	case c.busy() || c.pins > 0:
 		return false
+	case c.prompts == 0 && !c.resumed:
+		// Opened long enough ago that no prompt is on its way, and
+		// holding nothing, it comes back new when named (a.blanks): a
+		// client that opens sessions and never prompts them (a "new
+		// conversation" key pressed again and again) does not grow the
+		// memory without end.
+		return a.cfg.Now().Sub(c.created) >= blankGrace && c.blank()
 	case a.persists():
 		return c.savedWhole
 	}
 	return true
 }
+
+// blank reports whether c holds nothing a new session of its id would
+// not: never prompted nor resumed, no approval mode or approved plan of
+// its own; a.mu is held.
+func (c *Session) blank() bool {
+	return c.prompts == 0 && !c.resumed && c.ownMode() == "" && c.ApprovedPlan() == ""
+}
+
+// blankSession is what a blank session dropped from memory comes back
+// with; order is a.uses when it was dropped.
+type blankSession struct {
+	root  string
+	order uint64
+}
+
+const (
+	// blankGrace is how long a blank session stays in memory after it
+	// was opened, whatever the bound: a prompt may be on its way to it (a
+	// front end opens a session, then claims it).
+	blankGrace = time.Minute
+	// maxBlanks bounds the blank sessions dropped from memory that come
+	// back when named; beyond it the oldest is forgotten, and naming it
+	// is an *UnknownSessionError.
+	maxBlanks = 4096
+)
 
 // drop takes c out of memory; a.mu is held.
 func (a *Agent) drop(c *Session) {
@@ -245,11 +299,29 @@ func (a *Agent) drop(c *Session) {
 	a.forgetConversation(c)
 	// Nobody could list or read its background processes any more.
 	go c.closeBackground()
-	if !a.persists() {
+	switch {
+	case c.blank():
+		if len(a.blanks) >= maxBlanks {
+			a.forgetOldestBlank()
+		}
+		a.blanks[c.id] = blankSession{root: c.root, order: a.uses}
+	case !a.persists():
 		a.closed[c.id] = true
 	}
 	a.cfg.Logger.Info("dropped the least recently used session from memory",
 		zap.String("sessionId", c.id), zap.Int("kept", dialog.MaxLiveSessions), zap.Bool("persisted", a.persists()))
+}
+
+// forgetOldestBlank forgets the blank session dropped first; a.mu is
+// held.
+func (a *Agent) forgetOldestBlank() {
+	var oldest string
+	for id, b := range a.blanks {
+		if oldest == "" || b.order < a.blanks[oldest].order {
+			oldest = id
+		}
+	}
+	delete(a.blanks, oldest)
 }
 
 // Pin keeps s in memory until unpin is called (once; later calls do
