@@ -153,4 +153,23 @@ describe("gemini/diagnostics", function()
     eq(true, pending_seen, "pending before the server checked the last text")
     eq({ "Successfully modified file: " .. vim.fn.getcwd() .. "/letters.txt (1 replacements)." }, tool_outputs(6), "replace's result")
   end)
+
+  it("counts a server that does not publish again as pending for a while only", function()
+    vim.cmd("edit letters.txt")
+    local buf = vim.api.nvim_get_current_buf()
+    local client = gemini.attach(buf)
+    local uri = vim.uri_from_bufnr(buf)
+    local checked = vim.lsp.util.buf_versions[buf]
+    vim.lsp.handlers["textDocument/publishDiagnostics"](nil, { uri = uri, version = checked, diagnostics = {} }, { client_id = client.id, method = "textDocument/publishDiagnostics" }, {})
+    vim.api.nvim_buf_set_lines(buf, 0, 1, false, { "A" })
+    local was = shown.pending_ms
+    shown.pending_ms = 300
+    local function pending()
+      return shown.answer({ uris = { uri } }, "utf-16").items[1].pending
+    end
+    eq(true, pending(), "pending once the text changed")
+    vim.wait(400, function() return false end)
+    eq(nil, pending(), "pending past pending_ms")
+    shown.pending_ms = was
+  end)
 end)

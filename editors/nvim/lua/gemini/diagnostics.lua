@@ -13,6 +13,14 @@ local M = {}
 -- landing one by one) after the edit landed; they show until it checks
 -- the last text.
 local published = {}
+-- When each server was first seen behind a buffer's text, by file name,
+-- then client id: a server that does not publish again when its
+-- diagnostics did not change (it need not) is pending for pending_ms at
+-- most, not for good.
+local behind_since = {}
+
+--- How long a server seen behind a buffer's text counts as pending, ms.
+M.pending_ms = 5000
 
 --- Records the version each publishDiagnostics names, passing it on to the
 --- handler Neovim had (vim.lsp.handlers'; a server's own handler, set in
@@ -30,6 +38,9 @@ function M.track()
       if ok then
         published[fname] = published[fname] or {}
         published[fname][ctx.client_id] = type(result.version) == "number" and result.version or nil
+        if behind_since[fname] then
+          behind_since[fname][ctx.client_id] = nil
+        end
       end
     end
     return inner(err, result, ctx, config)
@@ -38,16 +49,24 @@ end
 
 -- Whether a language server attached to buf last published diagnostics
 -- of an older text than buf holds (vim.lsp.util.buf_versions: the
--- version the servers are sent, which a write does not change).
+-- version the servers are sent, which a write does not change), since
+-- less than M.pending_ms.
 local function pending(buf)
-  local by_client = published[vim.api.nvim_buf_get_name(buf)]
+  local fname = vim.api.nvim_buf_get_name(buf)
+  local by_client = published[fname]
   local now = vim.lsp.util.buf_versions[buf]
   if not by_client or type(now) ~= "number" then
     return false
   end
+  local ms = (vim.uv or vim.loop).now()
   for id, version in pairs(by_client) do
     if version < now and vim.lsp.buf_is_attached(buf, id) then
-      return true
+      behind_since[fname] = behind_since[fname] or {}
+      local since = behind_since[fname][id] or ms
+      behind_since[fname][id] = since
+      if ms - since < M.pending_ms then
+        return true
+      end
     end
   end
   return false
