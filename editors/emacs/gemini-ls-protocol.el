@@ -98,6 +98,50 @@ Flycheck's where `flycheck-mode' is on, else Flymake's; none for no BUFFER."
                      flycheck-current-errors))
           (or (gemini-ls--diagnostics (point-min) (point-max)) []))))))
 
+;; A language server may publish, after an edit landed, the diagnostics of
+;; a text it saw halfway through it (a rename's files landing one by one);
+;; they show until it checks the last text.  The version each eglot server
+;; last published diagnostics of is noted, so that a buffer whose text is
+;; newer is answered as pending (docs/protocol.md §9c).
+
+(defvar gemini-ls--published (make-hash-table :test #'equal)
+  "The document version each server last published diagnostics of.
+Keyed by (SERVER . URI), URI as the server named it.")
+
+(defvar gemini-ls--behind-since (make-hash-table :test #'equal)
+  "When each (SERVER . URI) was first seen behind its buffer's text.")
+
+(defvar gemini-ls-pending-seconds 5
+  "How long a server seen behind a buffer's text counts as pending.
+A server need not publish again when its diagnostics did not change.")
+
+(cl-defmethod eglot-handle-notification :before
+  (server (_method (eql textDocument/publishDiagnostics)) &key uri version &allow-other-keys)
+  "Note the document VERSION of URI whose diagnostics SERVER published."
+  (let ((key (cons server uri)))
+    (if (numberp version)
+        (puthash key version gemini-ls--published)
+      (remhash key gemini-ls--published))
+    (remhash key gemini-ls--behind-since)))
+
+(defun gemini-ls--pending-p (buffer)
+  "Whether BUFFER's language server has not yet checked its text.
+True for `gemini-ls-pending-seconds' at most after it is first seen."
+  (with-current-buffer buffer
+    (when-let* ((server (eglot-current-server))
+                (key (cons server (plist-get (eglot--TextDocumentIdentifier) :uri)))
+                (version (gethash key gemini-ls--published)))
+      (when (< version eglot--versioned-identifier)
+        (let ((since (or (gethash key gemini-ls--behind-since)
+                         (puthash key (float-time) gemini-ls--behind-since))))
+          (< (- (float-time) since) gemini-ls-pending-seconds))))))
+
+(defun gemini-ls--diagnostics-item (uri buffer)
+  "The `gemini/diagnostics' item of URI, which BUFFER (or none) visits."
+  (append (list :uri uri :diagnostics (gemini-ls--shown-diagnostics buffer))
+          (when (and (buffer-live-p buffer) (gemini-ls--pending-p buffer))
+            (list :pending t))))
+
 (cl-defmethod eglot-handle-request
   ((_ gemini-ls-server) (_ (eql gemini/diagnostics)) &key uris &allow-other-keys)
   "Answer with the diagnostics Emacs has on the files of URIS.
@@ -108,15 +152,13 @@ A file no buffer visits has none; no buffer is made for it."
    (vconcat
     (if (> (length uris) 0)
         (mapcar (lambda (uri)
-                  (let ((path (gemini-ls--uri-path uri)))
-                    (list :uri uri
-                          :diagnostics (gemini-ls--shown-diagnostics (find-buffer-visiting path)))))
+                  (gemini-ls--diagnostics-item uri (find-buffer-visiting (gemini-ls--uri-path uri))))
                 uris)
       (delq nil
             (mapcar (lambda (b)
                       (let ((shown (and (buffer-file-name b) (gemini-ls--shown-diagnostics b))))
                         (when (> (length shown) 0)
-                          (list :uri (gemini-ls--uri (buffer-file-name b)) :diagnostics shown))))
+                          (gemini-ls--diagnostics-item (gemini-ls--uri (buffer-file-name b)) b))))
                     (buffer-list)))))))
 
 (defun gemini-ls--send (prompt context &optional server)

@@ -2058,6 +2058,41 @@ and gets no buffer."
                                                 :severity 2 :message "trailing y"
                                                 :source "proselint" :code "12")])])))))))
 
+(ert-deftest gemini-ls-test-diagnostics-pending ()
+  "A buffer gopls has not checked since it changed is answered pending.
+Once gopls published the diagnostics of its last text, it is not; nor
+after `gemini-ls-pending-seconds', as a server need not publish again."
+  (gemini-ls-test--with-gopls []
+    (let ((uri (gemini-ls--uri (buffer-file-name main)))
+          (key (cons gopls (with-current-buffer main (plist-get (eglot--TextDocumentIdentifier) :uri)))))
+      (cl-flet ((pending ()
+                  (plist-get (aref (plist-get (eglot-handle-request server 'gemini/diagnostics :uris (vector uri))
+                                              :items)
+                                   0)
+                             :pending)))
+        ;; gopls names no version of the text eglot opened (version 0),
+        ;; so that one is never pending; it names the next ones.
+        (with-current-buffer main
+          (goto-char (point-max))
+          (insert "// one\n")
+          (eglot--signal-textDocument/didChange))
+        (gemini-ls-test--wait (lambda () (equal (gethash key gemini-ls--published)
+                                                (buffer-local-value 'eglot--versioned-identifier main)))
+                              "gopls's diagnostics of main.go")
+        (should-not (pending))
+        (with-current-buffer main (insert "// more\n"))
+        (should (eq t (pending)))
+        (with-current-buffer main (eglot--signal-textDocument/didChange))
+        (gemini-ls-test--wait (lambda () (not (pending))) "gopls to check the last text")
+        (should (equal (gethash key gemini-ls--published)
+                       (buffer-local-value 'eglot--versioned-identifier main)))
+        (let ((gemini-ls-pending-seconds 0.2))
+          (with-current-buffer main (insert "// again\n"))
+          (should (eq t (pending)))
+          (sleep-for 0.3)
+          (should-not (pending)))
+        (with-current-buffer main (set-buffer-modified-p nil))))))
+
 (ert-deftest gemini-ls-test-diagnostics-read-by-the-model ()
   "The model's get_diagnostics reads what Flymake shows."
   (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
