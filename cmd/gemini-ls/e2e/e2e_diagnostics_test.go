@@ -92,19 +92,9 @@ func TestEditResultTellsTheErrorsItBrought(t *testing.T) {
 			h := start(t, setup{profile: lsptest.Plugin().WithDiagnostics(), files: map[string]string{"a.go": diagGo}},
 				call("replace", map[string]any{"file_path": "a.go", "old_string": "func B() int { return 1 }", "new_string": "// TODO\nfunc B() int { return y }"}),
 				geminitest.TextTurn("done"))
-			var mu sync.Mutex
-			var landed time.Time
-			h.client.OnApplyEdit = func(ctx context.Context, e lsptest.Edit) lsptest.Answer {
-				mu.Lock()
-				landed = time.Now()
-				mu.Unlock()
-				return lsptest.Accept(ctx, e)
-			}
+			lagging := lagsBehindTheEdit(h, late)
 			h.client.Lint = func(path, text string) []lsptest.Diagnostic {
-				mu.Lock()
-				at := landed
-				mu.Unlock()
-				if !at.IsZero() && time.Since(at) < late {
+				if lagging() {
 					text = diagGo // not checked since the edit
 				}
 				return goTypeChecker(path, text)
@@ -147,19 +137,7 @@ func TestEditResultWaitsForDiagnosticsOfTheLastText(t *testing.T) {
 		call("replace", map[string]any{"file_path": "a.go", "old_string": "func B() int { return 1 }", "new_string": "func B() int { return y }"}),
 		call("get_diagnostics", map[string]any{"file_paths": []string{"a.go"}}),
 		geminitest.TextTurn("done"))
-	var mu sync.Mutex
-	var landed time.Time
-	h.client.OnApplyEdit = func(ctx context.Context, e lsptest.Edit) lsptest.Answer {
-		mu.Lock()
-		landed = time.Now()
-		mu.Unlock()
-		return lsptest.Accept(ctx, e)
-	}
-	late := func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return !landed.IsZero() && time.Since(landed) < 700*time.Millisecond
-	}
+	late := lagsBehindTheEdit(h, 700*time.Millisecond)
 	h.client.Pending = func(string) bool { return late() }
 	h.client.Lint = func(path, text string) []lsptest.Diagnostic {
 		if late() { // of a text halfway: B returned x
@@ -179,6 +157,25 @@ func TestEditResultWaitsForDiagnosticsOfTheLastText(t *testing.T) {
 	}
 	if out := h.toolOutputs(2); len(out) != 1 || strings.Contains(out[0], "pending") || strings.Contains(out[0], "older text") {
 		t.Errorf("get_diagnostics after the server caught up = %q", out)
+	}
+}
+
+// lagsBehindTheEdit has h's client accept each edit, and reports whether
+// its language server is still behind the last one: for lag after it
+// landed.
+func lagsBehindTheEdit(h *harness, lag time.Duration) func() bool {
+	var mu sync.Mutex
+	var landed time.Time
+	h.client.OnApplyEdit = func(ctx context.Context, e lsptest.Edit) lsptest.Answer {
+		mu.Lock()
+		landed = time.Now()
+		mu.Unlock()
+		return lsptest.Accept(ctx, e)
+	}
+	return func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return !landed.IsZero() && time.Since(landed) < lag
 	}
 }
 
