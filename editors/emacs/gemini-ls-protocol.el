@@ -104,12 +104,13 @@ Flycheck's where `flycheck-mode' is on, else Flymake's; none for no BUFFER."
 ;; last published diagnostics of is noted, so that a buffer whose text is
 ;; newer is answered as pending (docs/protocol.md §9c).
 
-(defvar gemini-ls--published (make-hash-table :test #'equal)
-  "The document version each server last published diagnostics of.
-Keyed by (SERVER . URI), URI as the server named it.")
+(defvar-local gemini-ls--checked nil
+  "What the buffer's eglot server last published diagnostics of.
+\(SERVER VERSION TICK): the document VERSION it named, and the buffer's
+`buffer-chars-modified-tick' when they came; nil when it named none.")
 
-(defvar gemini-ls--behind-since (make-hash-table :test #'equal)
-  "When each (SERVER . URI) was first seen behind its buffer's text.")
+(defvar-local gemini-ls--behind-since nil
+  "When the buffer's server was first seen behind its text, or nil.")
 
 (defvar gemini-ls-pending-seconds 5
   "How long a server seen behind a buffer's text counts as pending.
@@ -118,23 +119,28 @@ A server need not publish again when its diagnostics did not change.")
 (cl-defmethod eglot-handle-notification :before
   (server (_method (eql textDocument/publishDiagnostics)) &key uri version &allow-other-keys)
   "Note the document VERSION of URI whose diagnostics SERVER published."
-  (let ((key (cons server uri)))
-    (if (numberp version)
-        (puthash key version gemini-ls--published)
-      (remhash key gemini-ls--published))
-    (remhash key gemini-ls--behind-since)))
+  (dolist (buffer (eglot--managed-buffers server))
+    (with-current-buffer buffer
+      (when (equal uri (plist-get (eglot--TextDocumentIdentifier) :uri))
+        (setq gemini-ls--checked (and (numberp version)
+                                      (list server version (buffer-chars-modified-tick)))
+              gemini-ls--behind-since nil)))))
 
 (defun gemini-ls--pending-p (buffer)
   "Whether BUFFER's language server has not yet checked its text.
-True for `gemini-ls-pending-seconds' at most after it is first seen."
+Its last diagnostics are of an older version, or the buffer changed
+since they came, or has changes eglot did not send yet; for
+`gemini-ls-pending-seconds' at most after it is first seen."
   (with-current-buffer buffer
-    (when-let* ((server (eglot-current-server))
-                (key (cons server (plist-get (eglot--TextDocumentIdentifier) :uri)))
-                (version (gethash key gemini-ls--published)))
-      (when (< version eglot--versioned-identifier)
-        (let ((since (or (gethash key gemini-ls--behind-since)
-                         (puthash key (float-time) gemini-ls--behind-since))))
-          (< (- (float-time) since) gemini-ls-pending-seconds))))))
+    (pcase gemini-ls--checked
+      (`(,server ,version ,tick)
+       (when (and (eq server (eglot-current-server))
+                  (or (< version eglot--versioned-identifier)
+                      eglot--recent-changes
+                      (> (buffer-chars-modified-tick) tick)))
+         (let ((since (or gemini-ls--behind-since
+                          (setq gemini-ls--behind-since (float-time)))))
+           (< (- (float-time) since) gemini-ls-pending-seconds)))))))
 
 (defun gemini-ls--diagnostics-item (uri buffer)
   "The `gemini/diagnostics' item of URI, which BUFFER (or none) visits."

@@ -2063,8 +2063,7 @@ and gets no buffer."
 Once gopls published the diagnostics of its last text, it is not; nor
 after `gemini-ls-pending-seconds', as a server need not publish again."
   (gemini-ls-test--with-gopls []
-    (let ((uri (gemini-ls--uri (buffer-file-name main)))
-          (key (cons gopls (with-current-buffer main (plist-get (eglot--TextDocumentIdentifier) :uri)))))
+    (let ((uri (gemini-ls--uri (buffer-file-name main))))
       (cl-flet ((pending ()
                   (plist-get (aref (plist-get (eglot-handle-request server 'gemini/diagnostics :uris (vector uri))
                                               :items)
@@ -2076,7 +2075,7 @@ after `gemini-ls-pending-seconds', as a server need not publish again."
           (goto-char (point-max))
           (insert "// one\n")
           (eglot--signal-textDocument/didChange))
-        (gemini-ls-test--wait (lambda () (equal (gethash key gemini-ls--published)
+        (gemini-ls-test--wait (lambda () (equal (nth 1 (buffer-local-value 'gemini-ls--checked main))
                                                 (buffer-local-value 'eglot--versioned-identifier main)))
                               "gopls's diagnostics of main.go")
         (should-not (pending))
@@ -2084,7 +2083,7 @@ after `gemini-ls-pending-seconds', as a server need not publish again."
         (should (eq t (pending)))
         (with-current-buffer main (eglot--signal-textDocument/didChange))
         (gemini-ls-test--wait (lambda () (not (pending))) "gopls to check the last text")
-        (should (equal (gethash key gemini-ls--published)
+        (should (equal (nth 1 (buffer-local-value 'gemini-ls--checked main))
                        (buffer-local-value 'eglot--versioned-identifier main)))
         (let ((gemini-ls-pending-seconds 0.2))
           (with-current-buffer main (insert "// again\n"))
