@@ -37,6 +37,10 @@ type summaries struct {
 	path    string
 	files   map[string]cachedSummary
 	changed bool
+	// at is when the files began to be read (after this, what a file's
+	// stat says of it): a file modified too shortly before it may change
+	// again without its stat showing it (racy).
+	at time.Time
 }
 
 // cachedSummary is a file's summary and what tells that the file is as
@@ -53,12 +57,10 @@ type cachedSummary struct {
 	// Listed: what a list shows of the file, when it was read whole.
 	Listed *cachedListing `json:"listed,omitempty"`
 	// Digest is the SHA-256 of what was read of a file modified within
-	// racyWindow before: its stat cannot tell a change made since in the
-	// same tick of the file system's clock, so its content is read again
-	// and checked against this before the summary is used (cheaper by
-	// far than decoding it, and what a script starting gemini-ls over
-	// and over would otherwise pay for every session of the last
-	// seconds).
+	// its racy window before (summaries.racy): its stat cannot tell a
+	// change made since in the same tick of the file system's clock, so
+	// its content is read again and checked against this before the
+	// summary is used (cheaper by far than decoding it).
 	Digest string `json:"sha256,omitempty"`
 }
 
@@ -79,7 +81,7 @@ type summariesFile struct {
 // unreadable, too large or of another version counts as empty: every
 // file is then read, as without it.
 func loadSummaries(chats string) *summaries {
-	c := &summaries{path: filepath.Join(chats, summariesName), files: map[string]cachedSummary{}}
+	c := &summaries{path: filepath.Join(chats, summariesName), files: map[string]cachedSummary{}, at: time.Now()}
 	data, err := safefile.Read(c.path, summariesLimit)
 	if err != nil {
 		return c
@@ -104,7 +106,7 @@ func (c *summaries) get(chats, name string, fi fs.FileInfo, listed bool) (summar
 		if d, err := digestOf(filepath.Join(chats, name)); err != nil || d != e.Digest {
 			return summary{}, false
 		}
-		if !racy(fi) {
+		if !c.racy(fi) {
 			e.Digest = ""
 			c.files[name] = e
 			c.changed = true
@@ -129,22 +131,38 @@ func (c *summaries) read(ctx context.Context, chats, name string, fi fs.FileInfo
 	return sum, nil
 }
 
-// racyWindow: a file modified this shortly before it was read may
-// change again within the same tick of the file system's clock (a few
-// milliseconds on Linux, two seconds on FAT) without its time showing
-// it, as git's index knows of "racily clean" entries.
-const racyWindow = 2 * time.Second
+// A file modified this shortly before it was read may change again
+// within the same tick of the file system's clock without its time
+// showing it, as git's index knows of "racily clean" entries. The tick
+// is read from the time itself: one in whole seconds is of a clock that
+// counts them (FAT's two, ext3's and HFS+'s one); one finer is of a
+// clock that ticks every few milliseconds (Linux's 1–10 ms, Windows'
+// 15.6 ms, exFAT's 10 ms). A script running gemini-ls again and again
+// makes a session file every few tens of milliseconds, each of which a
+// two-second window made every next start read again.
+const (
+	coarseRacyWindow = 2 * time.Second
+	fineRacyWindow   = 100 * time.Millisecond
+)
 
-// racy reports whether fi was modified within racyWindow before now.
-func racy(fi fs.FileInfo) bool { return time.Since(fi.ModTime()) < racyWindow }
+// racy reports whether fi was modified within its clock's racy window
+// before the files began to be read (or after).
+func (c *summaries) racy(fi fs.FileInfo) bool {
+	m := fi.ModTime()
+	window := fineRacyWindow
+	if m.Nanosecond() == 0 {
+		window = coarseRacyWindow
+	}
+	return c.at.Sub(m) < window
+}
 
 // put keeps sum as the summary of the file name, which was fi when read;
-// one modified within racyWindow before is kept with the digest of what
+// one modified within its racy window before is kept with the digest of what
 // was read of it, or not kept when it has none (read by its ends) or is
 // larger than clean-up reads whole: checking its digest would read more
 // than clean-up's look at its ends.
 func (c *summaries) put(name string, fi fs.FileInfo, sum summary, digest string) {
-	if !racy(fi) {
+	if !c.racy(fi) {
 		digest = ""
 	} else if digest == "" || fi.Size() > wholeReadLimit {
 		c.forget(name)

@@ -28,16 +28,11 @@ func expireNow(t *testing.T, s *Store, now time.Time) Expired {
 	return res
 }
 
-// age sets the modification time of paths an hour back, out of
-// racyWindow: clean-up keeps their summaries.
+// age sets the modification time of paths an hour back, out of the
+// racy window: clean-up keeps their summaries.
 func age(t *testing.T, paths ...string) {
 	t.Helper()
-	then := time.Now().Add(-time.Hour)
-	for _, p := range paths {
-		if err := os.Chtimes(p, then, then); err != nil {
-			t.Fatal(err)
-		}
-	}
+	setModTime(t, time.Now().Add(-time.Hour), paths...)
 }
 
 // rewriteInPlace gives path data (of its size) in place, its
@@ -189,7 +184,7 @@ func TestExpireIgnoresSummariesItCannotUse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sums := &summaries{files: map[string]cachedSummary{}}
+			sums := &summaries{files: map[string]cachedSummary{}, at: time.Now()}
 			sums.put(filepath.Base(empty), fi, summary{header: header{SessionID: "d4444444-aaaa-4aaa-8aaa-000000000004", StartTime: isoTime(now), LastUpdated: isoTime(now)}, resumable: true}, "")
 			usable, err := json.Marshal(summariesFile{V: summariesVersion, Files: sums.files})
 			if err != nil {
@@ -225,7 +220,7 @@ func readSummaries(t *testing.T, chats string) []string {
 	return names
 }
 
-// A file modified within racyWindow of its reading is kept with its
+// A file modified within the racy window of its reading is kept with its
 // content's digest, and its summary used only while its content is as
 // it was: a change of the same size in the same tick of the file
 // system's clock would not show in its stat.
@@ -236,6 +231,9 @@ func TestSummariesCheckAFileModifiedJustBeforeByItsContent(t *testing.T) {
 	recent := writeSession61(t, chats, "f6666666-aaaa-4aaa-8aaa-000000000006", now, "now")
 	older := writeSession61(t, chats, "f7777777-aaaa-4aaa-8aaa-000000000007", now, "before")
 	age(t, older)
+	// After the reading began (a clock a little ahead of ours), so within
+	// the window however long the machine takes to get there.
+	setModTime(t, time.Now().Add(time.Minute), recent)
 	expireNow(t, s, now)
 	sums := loadSummaries(chats)
 	if e := sums.files[filepath.Base(older)]; e.SessionID == "" || e.Digest != "" {
@@ -260,6 +258,7 @@ func TestSummariesCheckAFileModifiedJustBeforeByItsContent(t *testing.T) {
 
 	// Changed in the same tick, to the same size: read again.
 	recent = writeSession61(t, chats, "f6666666-aaaa-4aaa-8aaa-000000000006", now, "now")
+	setModTime(t, time.Now().Add(time.Minute), recent)
 	expireNow(t, s, now)
 	sums = loadSummaries(chats)
 	e = sums.files[filepath.Base(recent)]
@@ -283,6 +282,50 @@ func TestSummariesCheckAFileModifiedJustBeforeByItsContent(t *testing.T) {
 	expireNow(t, s, now)
 	if e := loadSummaries(chats).files[filepath.Base(recent)]; e.SessionID == "" || e.Digest != "" {
 		t.Errorf("the file once out of the window: %+v, want its summary without a digest", e)
+	}
+}
+
+// How long a file stays racy follows the tick of its file system's
+// clock, read from its time: a time in whole seconds (FAT, ext3, HFS+)
+// two seconds, a finer one a tenth of a second. So a script starting
+// gemini-ls again and again does not have each start read again every
+// session file of the last two seconds.
+func TestRacyWindowFollowsTheClocksTick(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	fine := writeSession61(t, chats, "f1111111-aaaa-4aaa-8aaa-000000000001", now, "fine")
+	coarse := writeSession61(t, chats, "f2222222-aaaa-4aaa-8aaa-000000000002", now, "coarse")
+	start := time.Now()
+	fineTime := start.Add(-500 * time.Millisecond)
+	if fineTime.Nanosecond() == 0 {
+		fineTime = fineTime.Add(time.Nanosecond)
+	}
+	// A whole second at least 0.3 s and at most 1.3 s before: out of the
+	// fine window, in the coarse one.
+	coarseTime := start.Truncate(time.Second)
+	if start.Sub(coarseTime) < 300*time.Millisecond {
+		coarseTime = coarseTime.Add(-time.Second)
+	}
+	setModTime(t, fineTime, fine)
+	setModTime(t, coarseTime, coarse)
+	expireNow(t, s, now)
+	sums := loadSummaries(chats)
+	if e := sums.files[filepath.Base(fine)]; e.SessionID == "" || e.Digest != "" {
+		t.Errorf("a file modified 0.5 s before, in nanoseconds: %+v, want its summary kept without a digest", e)
+	}
+	if e := sums.files[filepath.Base(coarse)]; e.SessionID == "" || e.Digest == "" {
+		t.Errorf("a file modified %v before, in whole seconds: %+v, want its summary kept with its content's digest", start.Sub(coarseTime), e)
+	}
+}
+
+// setModTime sets the modification time of paths to at.
+func setModTime(t *testing.T, at time.Time, paths ...string) {
+	t.Helper()
+	for _, p := range paths {
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
