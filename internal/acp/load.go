@@ -58,7 +58,7 @@ func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []
 	// checks once it has its turn. Parked, it is opened here instead.
 	s.parkMu.Lock()
 	defer s.parkMu.Unlock()
-	delete(s.parked, string(id))
+	s.parked.Delete(string(id))
 	s.host.CloseAndWait(ctx, string(id))
 	sess, err := s.build(cwd, dirs, servers)
 	if err != nil {

@@ -36,8 +36,6 @@ type parked struct {
 	servers []sdk.McpServer
 	mode    dialog.ApprovalMode
 	model   string
-	// order is when it was parked, to forget the oldest first.
-	order uint64
 }
 
 // acquire is the live session id, opened again when it was parked, held
@@ -46,14 +44,14 @@ func (s *server) acquire(ctx context.Context, id sdk.SessionId) (sess *session, 
 	s.parkMu.Lock()
 	defer s.parkMu.Unlock()
 	if sess, err = s.lookup(id); err != nil {
-		p, ok := s.parked[string(id)]
+		p, ok := s.parked.Get(string(id))
 		if !ok {
 			return nil, nil, err
 		}
 		if sess, err = s.unpark(ctx, string(id), p); err != nil {
 			return nil, nil, err
 		}
-		delete(s.parked, string(id))
+		s.parked.Delete(string(id))
 	}
 	sess.inUse++
 	return sess, func() { s.release(sess) }, nil
@@ -93,26 +91,12 @@ func (s *server) touch(sess *session) {
 func (s *server) park(sess *session) {
 	live := sess.current()
 	p := parked{cwd: sess.cwd, dirs: sess.moreRoots(), servers: sess.servers,
-		mode: live.Mode(), model: s.host.Model(sess.setup()), order: s.uses}
+		mode: live.Mode(), model: s.host.Model(sess.setup())}
 	if !s.host.CloseAndWait(s.life, sess.id) {
 		return // closed meanwhile
 	}
-	if len(s.parked) >= MaxParkedSessions {
-		s.forgetOldestParked()
-	}
-	s.parked[sess.id] = p
+	s.parked.Put(sess.id, p)
 	sess.log.Info("parked an idle session: its build is closed until it is named again", zap.Int("kept", MaxIdleSessions))
-}
-
-// forgetOldestParked forgets the session parked first; s.parkMu is held.
-func (s *server) forgetOldestParked() {
-	var oldest string
-	for id, p := range s.parked {
-		if oldest == "" || p.order < s.parked[oldest].order {
-			oldest = id
-		}
-	}
-	delete(s.parked, oldest)
 }
 
 // unpark opens parked session id again as it was: resumed from disk
@@ -152,9 +136,7 @@ func (s *server) unpark(ctx context.Context, id string, p parked) (*session, err
 func (s *server) unparkForget(id string) bool {
 	s.parkMu.Lock()
 	defer s.parkMu.Unlock()
-	_, ok := s.parked[id]
-	delete(s.parked, id)
-	return ok
+	return s.parked.Delete(id)
 }
 
 // moreRoots are the session's roots besides its cwd: the client's

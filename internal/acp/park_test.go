@@ -79,7 +79,7 @@ func (p *parkingServer) isParked(id sdk.SessionId) bool {
 	p.s.parkMu.Lock()
 	defer p.s.parkMu.Unlock()
 	_, live := p.s.host.Lookup(string(id))
-	_, parked := p.s.parked[string(id)]
+	parked := p.s.parked.Has(string(id))
 	return parked && !live
 }
 

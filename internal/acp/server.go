@@ -10,6 +10,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/auth/login"
+	"github.com/gemini-ls/gemini-ls/internal/bounded"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
@@ -65,7 +66,7 @@ type server struct {
 	// parkMu guards the parked sessions, the sessions' holds and uses,
 	// and orders parking and opening again (park.go).
 	parkMu sync.Mutex
-	parked map[string]parked
+	parked *bounded.Map[string, parked] // at most MaxParkedSessions
 	uses   uint64
 }
 
@@ -109,7 +110,7 @@ func newServer(life context.Context, opts Options) *server {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
-	s := &server{opts: opts, log: opts.Logger, life: life, parked: map[string]parked{}}
+	s := &server{opts: opts, log: opts.Logger, life: life, parked: bounded.New[string, parked](MaxParkedSessions)}
 	s.host = conversation.NewHost[*session](conversation.Config{
 		Getenv:    opts.Getenv,
 		LookupEnv: opts.LookupEnv,

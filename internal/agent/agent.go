@@ -12,6 +12,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
+	"github.com/gemini-ls/gemini-ls/internal/bounded"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/modelconfig"
 	"github.com/gemini-ls/gemini-ls/internal/models"
@@ -236,11 +237,14 @@ type Agent struct {
 	// mu guards cfg.ApprovalMode and the live sessions (sessions.go).
 	mu       sync.Mutex
 	sessions map[string]*Session
-	closed   map[string]bool // sessions dropped to bound memory, not persisted
-	uses     uint64          // prompts begun, to order sessions by use
-	// blanks are the sessions dropped to bound memory that held nothing
-	// (Session.blank): named again, each comes back new with its id.
-	blanks map[string]blankSession
+	uses     uint64 // prompts begun, to order sessions by use
+	// closed are the ids of the sessions dropped to bound memory when
+	// sessions are not saved: named again, each is said to be dropped.
+	closed *bounded.Map[string, struct{}]
+	// blanks are the roots of the sessions dropped to bound memory that
+	// held nothing (Session.blank): named again, each comes back new
+	// with its id.
+	blanks *bounded.Map[string, string]
 
 	// sampling is a subagent's temperature, topP and thinking; nil for
 	// the main agent. deadline bounds a subagent's run (nil: a timer), a
@@ -273,8 +277,8 @@ func New(cfg Config) *Agent {
 		cfg:      cfg,
 		log:      apiLog{log: cfg.Logger, authType: cfg.AuthType, now: cfg.Now},
 		sessions: make(map[string]*Session),
-		closed:   make(map[string]bool),
-		blanks:   make(map[string]blankSession),
+		closed:   bounded.New[string, struct{}](maxClosed),
+		blanks:   bounded.New[string, string](maxBlanks),
 	}
 }
 

@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/bounded"
 )
 
 // SetSubagentDeadline makes deadline bound a's subagent runs, for a test
@@ -16,3 +18,7 @@ var ReportDisplay = reportDisplay
 
 // MaxBlanks is maxBlanks, for its test.
 const MaxBlanks = maxBlanks
+
+// LimitClosed bounds the ids a remembers of the sessions it dropped
+// unsaved to n, for its test.
+func LimitClosed(a *Agent, n int) { a.closed = bounded.New[string, struct{}](n) }

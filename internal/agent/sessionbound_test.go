@@ -93,6 +93,38 @@ func TestUnsavedSessionsInUseOutliveTheBound(t *testing.T) {
 	}
 }
 
+// Without a store, the ids of the sessions dropped are remembered up to a
+// bound, the oldest forgotten first: a client going through sessions
+// without end does not grow the memory without end. Naming one
+// forgotten is still an unknown session, one that no longer says it
+// was dropped.
+func TestUnsavedSessionsDroppedAreRememberedBounded(t *testing.T) {
+	const dropped = 3
+	var turns []geminitest.Turn
+	for range dialog.MaxLiveSessions + dropped {
+		turns = append(turns, geminitest.TextTurn("ok"))
+	}
+	srv := geminitest.NewTestServer(t, turns...)
+	a, _ := newAgent(t, srv, agent.Config{})
+	agent.LimitClosed(a, dropped-1)
+	var sessions []*agent.Session
+	for range dialog.MaxLiveSessions + dropped {
+		s := a.NewSession()
+		prompt(t, s, "more")
+		sessions = append(sessions, s)
+	}
+	for i, s := range sessions[:dropped] {
+		var unknown *dialog.UnknownSessionError
+		_, err := a.Session(context.Background(), s.ID())
+		if !errors.As(err, &unknown) {
+			t.Fatalf("naming dropped session %d: %v, want an unknown session", i, err)
+		}
+		if remembered := i > 0; unknown.Dropped != remembered {
+			t.Errorf("naming dropped session %d: says dropped %v, want %v (%d remembered, the oldest forgotten)", i, unknown.Dropped, remembered, dropped-1)
+		}
+	}
+}
+
 // A session whose changes could not be saved stays in memory past the
 // bound: dropped, it would be lost.
 func TestSessionNotSavedOutlivesTheBound(t *testing.T) {

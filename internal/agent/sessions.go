@@ -85,11 +85,11 @@ func (a *Agent) newSession(id, root string, created time.Time) *Session {
 func (a *Agent) Session(ctx context.Context, id string) (*Session, error) {
 	a.mu.Lock()
 	s, ok := a.sessions[id]
-	dropped := a.closed[id]
+	dropped := a.closed.Has(id)
 	if !ok {
-		if b, blank := a.blanks[id]; blank {
-			delete(a.blanks, id)
-			s, ok = a.fresh(id, b.root), true
+		if root, blank := a.blanks.Get(id); blank {
+			a.blanks.Delete(id)
+			s, ok = a.fresh(id, root), true
 			a.sessions[id] = s
 			a.touch(s)
 		}
@@ -110,7 +110,7 @@ func (a *Agent) EndSession(id string) {
 	a.mu.Lock()
 	s := a.sessions[id]
 	delete(a.sessions, id)
-	delete(a.blanks, id)
+	a.blanks.Delete(id)
 	a.forget(id)
 	a.mu.Unlock()
 	if s != nil {
@@ -128,7 +128,7 @@ func (a *Agent) DeleteSession(id string) error {
 	}
 	live, _ := a.isLive(id)
 	a.mu.Lock()
-	_, blank := a.blanks[id]
+	blank := a.blanks.Has(id)
 	a.mu.Unlock()
 	live = live || blank
 	a.EndSession(id)
@@ -274,13 +274,6 @@ func (c *Session) blank() bool {
 	return c.prompts == 0 && !c.resumed && c.ownMode() == "" && c.ApprovedPlan() == ""
 }
 
-// blankSession is what a blank session dropped from memory comes back
-// with; order is a.uses when it was dropped.
-type blankSession struct {
-	root  string
-	order uint64
-}
-
 const (
 	// blankGrace is how long a blank session stays in memory after it
 	// was opened, whatever the bound: a prompt may be on its way to it (a
@@ -290,6 +283,11 @@ const (
 	// back when named; beyond it the oldest is forgotten, and naming it
 	// is an *UnknownSessionError.
 	maxBlanks = 4096
+	// maxClosed bounds the ids of sessions dropped from memory, not
+	// saved, that naming says were dropped; beyond it the oldest is
+	// forgotten, and naming it is an *UnknownSessionError that does not
+	// say so.
+	maxClosed = 4096
 )
 
 // drop takes c out of memory; a.mu is held.
@@ -301,27 +299,12 @@ func (a *Agent) drop(c *Session) {
 	go c.closeBackground()
 	switch {
 	case c.blank():
-		if len(a.blanks) >= maxBlanks {
-			a.forgetOldestBlank()
-		}
-		a.blanks[c.id] = blankSession{root: c.root, order: a.uses}
+		a.blanks.Put(c.id, c.root)
 	case !a.persists():
-		a.closed[c.id] = true
+		a.closed.Put(c.id, struct{}{})
 	}
 	a.cfg.Logger.Info("dropped the least recently used session from memory",
 		zap.String("sessionId", c.id), zap.Int("kept", dialog.MaxLiveSessions), zap.Bool("persisted", a.persists()))
-}
-
-// forgetOldestBlank forgets the blank session dropped first; a.mu is
-// held.
-func (a *Agent) forgetOldestBlank() {
-	var oldest string
-	for id, b := range a.blanks {
-		if oldest == "" || b.order < a.blanks[oldest].order {
-			oldest = id
-		}
-	}
-	delete(a.blanks, oldest)
 }
 
 // Pin keeps s in memory until unpin is called (once; later calls do
@@ -334,7 +317,7 @@ func (s *Session) Pin() (unpin func(), err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.sessions[s.id] != s {
-		return nil, &dialog.UnknownSessionError{SessionID: s.id, Dropped: a.closed[s.id]}
+		return nil, &dialog.UnknownSessionError{SessionID: s.id, Dropped: a.closed.Has(s.id)}
 	}
 	s.pins++
 	var once sync.Once
@@ -381,7 +364,7 @@ func (s *Session) begin(ctx context.Context, text string) error {
 	if a.sessions[s.id] != s {
 		// Dropped from memory since it was looked up, or ended.
 		<-s.running
-		return &dialog.UnknownSessionError{SessionID: s.id, Dropped: a.closed[s.id]}
+		return &dialog.UnknownSessionError{SessionID: s.id, Dropped: a.closed.Has(s.id)}
 	}
 	if s.title == "" {
 		line, _, _ := strings.Cut(strings.TrimSpace(text), "\n")

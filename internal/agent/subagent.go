@@ -12,6 +12,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/bounded"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
@@ -247,7 +248,8 @@ func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.
 	}
 	system += a.subagentInstruction(ctx, parent, set, def.Output != nil)
 	cfg := a.subagentConfig(def, set, system)
-	child := &Agent{cfg: cfg, log: a.log, sessions: map[string]*Session{}, closed: map[string]bool{}}
+	child := &Agent{cfg: cfg, log: a.log, sessions: map[string]*Session{},
+		closed: bounded.New[string, struct{}](1), blanks: bounded.New[string, string](1)}
 	child.sampling = samplingOf(def)
 
 	cs := child.newSession(parent.id, parent.root, parent.created)
