@@ -58,6 +58,8 @@
 // rules, in defaults/, which Load always reads. Which tools the model is
 // told of is decided as 0.61 decides it (Excludes), over 0.61's default
 // policy files whole, kept in listing/ for that alone, and the loaded
-// rules. [[safety_checker]] tables are read but not run: they are
+// rules. The files in defaults/ and listing/ are not parsed at run time:
+// their tables are generated into tables.go (go generate), which a test
+// holds to what the TOML decoder makes of them. [[safety_checker]] tables are read but not run: they are
 // reported once, as a warning.
 package policy

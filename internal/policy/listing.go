@@ -1,21 +1,13 @@
 package policy
 
-import (
-	"embed"
-	"slices"
-)
+import "slices"
 
-// listingPolicies are Gemini CLI 0.61's default policy files whole, and
-// gemini-ls's rules for its own tools ranked alike (listing/gemini-ls.toml).
-// They decide which tools the model is told of (Excludes), not the calls,
-// which the agent's approval door decides (defaults.go says why).
-//
-//go:embed listing/*.toml
-var listingPolicies embed.FS
-
-// listingRules are the rules of listingPolicies; a problem means a file
-// there is wrong, which the package's tests rule out.
-func listingRules() ([]*Rule, []Problem) { return embeddedRules(listingPolicies, "listing") }
+// listingRules are the rules of Gemini CLI 0.61's default policy files
+// whole (listing/), and gemini-ls's rules for its own tools ranked alike
+// (listing/gemini-ls.toml). They decide which tools the model is told of
+// (Excludes), not the calls, which the agent's approval door decides
+// (defaults.go says why).
+func listingRules() ([]*Rule, []Problem) { return embeddedRules(listingFiles(), "listing") }
 
 // Excludes reports whether the model is not told of c's tool (c.Args
 // are not read), as Gemini CLI 0.61's getExcludedTools decides
@@ -51,7 +43,7 @@ func (e *Engine) Excludes(c Call, allowed float64) bool {
 	return allowed == 0 && !e.interactive
 }
 
-// withListing is rules with listingPolicies' rules, by priority as New
+// withListing is rules with listingRules, by priority as New
 // sorts them.
 func withListing(rules []*Rule) []*Rule {
 	defaults, _ := listingRules()

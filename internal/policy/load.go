@@ -136,9 +136,7 @@ func loadFile(src Source, path string) ([]*Rule, []Problem) {
 
 // parseFile reads the rules of data, the file at path.
 func parseFile(src Source, path string, data []byte) ([]*Rule, []Problem) {
-	problem := func(rule int, warning bool, format string, args ...any) Problem {
-		return Problem{Path: path, Tier: src.Tier, Rule: rule, Warning: warning, Message: fmt.Sprintf(format, args...)}
-	}
+	problem := problemsOf(src, path)
 	if err := tomldepth.Check(string(data)); err != nil {
 		return nil, []Problem{problem(0, false, "TOML parsing failed: %v", err)}
 	}
@@ -158,6 +156,15 @@ func parseFile(src Source, path string, data []byte) ([]*Rule, []Problem) {
 	if !ok {
 		return nil, append(problems, problem(0, false, "Schema validation failed: rule must be an array of tables ([[rule]])"))
 	}
+	rules, more := parseTables(src, path, tables)
+	return rules, append(problems, more...)
+}
+
+// parseTables are the rules of a policy file's [[rule]] tables, as the
+// TOML decoder gives them.
+func parseTables(src Source, path string, tables []map[string]any) ([]*Rule, []Problem) {
+	problem := problemsOf(src, path)
+	var problems []Problem
 	source := sourceName(src, path)
 	var rules []*Rule
 	for i, table := range tables {
@@ -178,6 +185,14 @@ func parseFile(src Source, path string, data []byte) ([]*Rule, []Problem) {
 		rules = append(rules, r...)
 	}
 	return rules, problems
+}
+
+// problemsOf makes the problems of the file at path: of its rule number
+// rule (0: of the file), a warning or an error.
+func problemsOf(src Source, path string) func(rule int, warning bool, format string, args ...any) Problem {
+	return func(rule int, warning bool, format string, args ...any) Problem {
+		return Problem{Path: path, Tier: src.Tier, Rule: rule, Warning: warning, Message: fmt.Sprintf(format, args...)}
+	}
 }
 
 // sourceName is where a rule comes from, as Gemini CLI shows it.
