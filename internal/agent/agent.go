@@ -241,10 +241,10 @@ type Agent struct {
 	// closed are the ids of the sessions dropped to bound memory when
 	// sessions are not saved: named again, each is said to be dropped.
 	closed *bounded.Map[string, struct{}]
-	// blanks are the roots of the sessions dropped to bound memory that
-	// held nothing (Session.blank): named again, each comes back new
-	// with its id.
-	blanks *bounded.Map[string, string]
+	// blanks are the sessions dropped to bound memory that held nothing
+	// but their mode (Session.blank): named again, each comes back new
+	// with its id, in its mode.
+	blanks *bounded.Map[string, *blankSession]
 
 	// sampling is a subagent's temperature, topP and thinking; nil for
 	// the main agent. deadline bounds a subagent's run (nil: a timer), a
@@ -278,7 +278,7 @@ func New(cfg Config) *Agent {
 		log:      apiLog{log: cfg.Logger, authType: cfg.AuthType, now: cfg.Now},
 		sessions: make(map[string]*Session),
 		closed:   bounded.New[string, struct{}](maxClosed),
-		blanks:   bounded.New[string, string](maxBlanks),
+		blanks:   bounded.New[string, *blankSession](maxBlanks),
 	}
 }
 
@@ -300,6 +300,9 @@ func (a *Agent) SetApprovalMode(mode dialog.ApprovalMode) {
 	a.cfg.ApprovalMode = mode
 	for _, s := range a.sessions {
 		s.followAgent()
+	}
+	for _, b := range a.blanks.All() {
+		b.mode, b.beforePlan = "", ""
 	}
 }
 

@@ -252,9 +252,10 @@ func (c *clock) advance(d time.Duration) {
 
 // Sessions opened and never prompted ("new conversation" pressed again
 // and again) stay in memory for a minute, as a prompt may be on their
-// way; past it, beyond the bound, those that hold nothing leave memory
-// and come back new when named, in the same root, and can be prompted.
-// One with a mode of its own stays: it would come back without it.
+// way; past it, beyond the bound, they leave memory and come back new
+// when named, in the same root and in the mode they had, and can be
+// prompted. One whose own mode the agent's has replaced since comes back
+// in the agent's, as the sessions in memory do.
 func TestBlankSessionsLeaveMemoryAndComeBack(t *testing.T) {
 	for _, store := range []bool{true, false} {
 		t.Run(fmt.Sprintf("saved %v", store), func(t *testing.T) {
@@ -268,12 +269,14 @@ func TestBlankSessionsLeaveMemoryAndComeBack(t *testing.T) {
 			a, _ := newAgent(t, srv, cfg)
 			planned := a.NewSession()
 			planned.SetApprovalMode(dialog.ApprovalPlan)
+			editing := a.NewSession()
+			editing.SetApprovalMode(dialog.ApprovalAutoEdit)
 			var blanks []*agent.Session
 			for range 2 * dialog.MaxLiveSessions {
 				blanks = append(blanks, a.NewSession())
 			}
-			if n := len(a.LiveSessions()); n != 2*dialog.MaxLiveSessions+1 {
-				t.Errorf("%d sessions in memory within their first minute, want all %d", n, 2*dialog.MaxLiveSessions+1)
+			if n, want := len(a.LiveSessions()), 2*dialog.MaxLiveSessions+2; n != want {
+				t.Errorf("%d sessions in memory within their first minute, want all %d", n, want)
 			}
 
 			c.advance(time.Minute)
@@ -282,18 +285,31 @@ func TestBlankSessionsLeaveMemoryAndComeBack(t *testing.T) {
 			if n, most := len(live), dialog.MaxLiveSessions; n > most {
 				t.Errorf("%d sessions in memory past the minute, want at most %d", n, most)
 			}
-			if !live[planned.ID()] {
-				t.Error("the session in plan mode left memory")
+			if live[planned.ID()] || live[editing.ID()] || live[blanks[0].ID()] {
+				t.Fatal("the first sessions opened are still in memory")
 			}
-			if live[blanks[0].ID()] {
-				t.Fatal("the first blank session is still in memory")
+			back, err := a.Session(context.Background(), planned.ID())
+			if err != nil {
+				t.Fatal(err)
 			}
-			back, err := a.Session(context.Background(), blanks[0].ID())
+			if m := back.ApprovalMode(); m != dialog.ApprovalPlan {
+				t.Errorf("the session in plan mode named again is in %s", m)
+			}
+			back, err = a.Session(context.Background(), blanks[0].ID())
 			if err != nil || back.ID() != blanks[0].ID() || back.ApprovalMode() != a.ApprovalMode() {
 				t.Fatalf("the blank session named again: %v, %v", back, err)
 			}
 			if res, _ := prompt(t, back, "hello"); res.StopReason != dialog.StopEndTurn {
 				t.Errorf("its prompt: %+v", res)
+			}
+
+			a.SetApprovalMode(dialog.ApprovalYolo)
+			back, err = a.Session(context.Background(), editing.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := back.ApprovalMode(); m != dialog.ApprovalYolo {
+				t.Errorf("the session in auto-edit, named after the agent's mode was set to yolo, is in %s", m)
 			}
 		})
 	}

@@ -87,9 +87,10 @@ func (a *Agent) Session(ctx context.Context, id string) (*Session, error) {
 	s, ok := a.sessions[id]
 	dropped := a.closed.Has(id)
 	if !ok {
-		if root, blank := a.blanks.Get(id); blank {
+		if b, blank := a.blanks.Get(id); blank {
 			a.blanks.Delete(id)
-			s, ok = a.fresh(id, root), true
+			s, ok = a.fresh(id, b.root), true
+			s.mode, s.beforePlan = b.mode, b.beforePlan
 			a.sessions[id] = s
 			a.touch(s)
 		}
@@ -256,10 +257,11 @@ func (a *Agent) droppable(c *Session) bool {
 		return false
 	case c.prompts == 0 && !c.resumed:
 		// Opened long enough ago that no prompt is on its way, and
-		// holding nothing, it comes back new when named (a.blanks): a
-		// client that opens sessions and never prompts them (a "new
-		// conversation" key pressed again and again) does not grow the
-		// memory without end.
+		// holding nothing but its mode, it comes back new in that mode
+		// when named (a.blanks): a client that opens sessions and never
+		// prompts them (a "new conversation" key pressed again and again,
+		// each set to the mode the user chose) does not grow the memory
+		// without end.
 		return a.cfg.Now().Sub(c.created) >= blankGrace && c.blank()
 	case a.persists():
 		return c.savedWhole
@@ -268,10 +270,18 @@ func (a *Agent) droppable(c *Session) bool {
 }
 
 // blank reports whether c holds nothing a new session of its id would
-// not: never prompted nor resumed, no approval mode or approved plan of
-// its own; a.mu is held.
+// not but its approval mode: never prompted nor resumed, no approved
+// plan; a.mu is held.
 func (c *Session) blank() bool {
-	return c.prompts == 0 && !c.resumed && c.ownMode() == "" && c.ApprovedPlan() == ""
+	return c.prompts == 0 && !c.resumed && c.ApprovedPlan() == ""
+}
+
+// blankSession is what a blank session dropped from memory comes back
+// with: its root and its own approval mode (blank: its agent's), and
+// the mode it left for plan mode.
+type blankSession struct {
+	root             string
+	mode, beforePlan dialog.ApprovalMode
 }
 
 const (
@@ -299,7 +309,9 @@ func (a *Agent) drop(c *Session) {
 	go c.closeBackground()
 	switch {
 	case c.blank():
-		a.blanks.Put(c.id, c.root)
+		c.modeMu.Lock()
+		a.blanks.Put(c.id, &blankSession{root: c.root, mode: c.mode, beforePlan: c.beforePlan})
+		c.modeMu.Unlock()
 	case !a.persists():
 		a.closed.Put(c.id, struct{}{})
 	}

@@ -249,7 +249,7 @@ func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.
 	system += a.subagentInstruction(ctx, parent, set, def.Output != nil)
 	cfg := a.subagentConfig(def, set, system)
 	child := &Agent{cfg: cfg, log: a.log, sessions: map[string]*Session{},
-		closed: bounded.New[string, struct{}](1), blanks: bounded.New[string, string](1)}
+		closed: bounded.New[string, struct{}](1), blanks: bounded.New[string, *blankSession](1)}
 	child.sampling = samplingOf(def)
 
 	cs := child.newSession(parent.id, parent.root, parent.created)

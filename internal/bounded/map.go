@@ -1,6 +1,9 @@
 package bounded
 
-import "container/list"
+import (
+	"container/list"
+	"iter"
+)
 
 // Map is a map of at most a limit of entries: putting one more forgets
 // the entry put longest ago. It is not safe for concurrent use; its
@@ -62,6 +65,18 @@ func (m *Map[K, V]) Delete(k K) bool {
 		delete(m.entries, k)
 	}
 	return ok
+}
+
+// All is the entries, the oldest put first.
+func (m *Map[K, V]) All() iter.Seq2[K, V] {
+	return func(yield func(K, V) bool) {
+		for e := m.order.Front(); e != nil; e = e.Next() {
+			en := e.Value.(entry[K, V])
+			if !yield(en.key, en.val) {
+				return
+			}
+		}
+	}
 }
 
 // Len is how many entries are remembered.

@@ -1,6 +1,9 @@
 package bounded
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Past its limit a Map forgets the entry put longest ago, one at a time,
 // and never holds more than its limit.
@@ -53,6 +56,31 @@ func TestMapDelete(t *testing.T) {
 	}
 	if m.Len() != 2 {
 		t.Errorf("%d entries, want 2", m.Len())
+	}
+}
+
+// All yields the entries oldest first, and stops when asked.
+func TestMapAll(t *testing.T) {
+	m := New[string, int](3)
+	m.Put("a", 1)
+	m.Put("b", 2)
+	m.Put("c", 3)
+	m.Put("a", 4)
+	var keys []string
+	for k, v := range m.All() {
+		keys = append(keys, k)
+		if k == "a" && v != 4 {
+			t.Errorf("a: %d, want 4", v)
+		}
+	}
+	if got := strings.Join(keys, ""); got != "bca" {
+		t.Errorf("All: %s, want bca", got)
+	}
+	for k := range m.All() {
+		if k != "b" {
+			t.Errorf("after stopping, got %s", k)
+		}
+		break
 	}
 }
 
