@@ -297,10 +297,9 @@ func TestRacyWindowFollowsTheClocksTick(t *testing.T) {
 	fine := writeSession61(t, chats, "f1111111-aaaa-4aaa-8aaa-000000000001", now, "fine")
 	coarse := writeSession61(t, chats, "f2222222-aaaa-4aaa-8aaa-000000000002", now, "coarse")
 	start := time.Now()
-	fineTime := start.Add(-500 * time.Millisecond)
-	if fineTime.Nanosecond() == 0 {
-		fineTime = fineTime.Add(time.Nanosecond)
-	}
+	// A quarter past a second, 0.25 to 1.25 s before: out of the fine
+	// window, and fine whatever a file system keeps of it (Windows: 100 ns).
+	fineTime := start.Add(-500 * time.Millisecond).Truncate(time.Second).Add(250 * time.Millisecond)
 	// A whole second at least 0.3 s and at most 1.3 s before: out of the
 	// fine window, in the coarse one.
 	coarseTime := start.Truncate(time.Second)
@@ -312,7 +311,7 @@ func TestRacyWindowFollowsTheClocksTick(t *testing.T) {
 	expireNow(t, s, now)
 	sums := loadSummaries(chats)
 	if e := sums.files[filepath.Base(fine)]; e.SessionID == "" || e.Digest != "" {
-		t.Errorf("a file modified 0.5 s before, in nanoseconds: %+v, want its summary kept without a digest", e)
+		t.Errorf("a file modified %v before, in fractions of a second: %+v, want its summary kept without a digest", start.Sub(fineTime), e)
 	}
 	if e := sums.files[filepath.Base(coarse)]; e.SessionID == "" || e.Digest == "" {
 		t.Errorf("a file modified %v before, in whole seconds: %+v, want its summary kept with its content's digest", start.Sub(coarseTime), e)
