@@ -23,7 +23,7 @@ var sameWordElsewhere = map[string]string{
 }
 
 // A built-in tool's name is written once, in toolnames.go: every other
-// Go file names it by its constant, so a list of tools cannot miss one or
+// Go file written by hand names it by its constant, so a list of tools cannot miss one or
 // spell it apart.
 func TestToolNamesAreWrittenOnce(t *testing.T) {
 	names := append(Names(), ReadManyFilesName)
@@ -44,9 +44,15 @@ func TestToolNamesAreWrittenOnce(t *testing.T) {
 		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") || rel == "internal/tools/toolnames.go" {
 			return nil
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.SkipObjectResolution|parser.ParseComments)
 		if err != nil {
 			return err
+		}
+		if ast.IsGenerated(f) {
+			// Written from files that are not Go (internal/policy's
+			// tables.go, from 0.61's policy files), which name tools as
+			// 0.61 spells them.
+			return nil
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			lit, ok := n.(*ast.BasicLit)
