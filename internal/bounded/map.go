@@ -25,21 +25,18 @@ func New[K comparable, V any](limit int) *Map[K, V] {
 }
 
 // Put remembers v for k, as the newest entry, and forgets the oldest
-// when there are more than the limit. It reports whether one was
-// forgotten, and which.
-func (m *Map[K, V]) Put(k K, v V) (forgot K, ok bool) {
+// when there are more than the limit.
+func (m *Map[K, V]) Put(k K, v V) {
 	if e, had := m.entries[k]; had {
 		e.Value = entry[K, V]{k, v}
 		m.order.MoveToBack(e)
-		return forgot, false
+		return
 	}
 	m.entries[k] = m.order.PushBack(entry[K, V]{k, v})
-	if m.order.Len() <= m.limit {
-		return forgot, false
+	if m.order.Len() > m.limit {
+		oldest := m.order.Remove(m.order.Front()).(entry[K, V])
+		delete(m.entries, oldest.key)
 	}
-	oldest := m.order.Remove(m.order.Front()).(entry[K, V])
-	delete(m.entries, oldest.key)
-	return oldest.key, true
 }
 
 // Get is what is remembered for k.
@@ -78,6 +75,3 @@ func (m *Map[K, V]) All() iter.Seq2[K, V] {
 		}
 	}
 }
-
-// Len is how many entries are remembered.
-func (m *Map[K, V]) Len() int { return len(m.entries) }

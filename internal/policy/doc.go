@@ -60,6 +60,6 @@
 // policy files whole, kept in listing/ for that alone, and the loaded
 // rules. The files in defaults/ and listing/ are not parsed at run time:
 // their tables are generated into tables.go (go generate), which a test
-// holds to what the TOML decoder makes of them. [[safety_checker]] tables are read but not run: they are
-// reported once, as a warning.
+// holds to what the TOML decoder makes of them. [[safety_checker]]
+// tables are read but not run: they are reported once, as a warning.
 package policy
