@@ -115,6 +115,15 @@ printf '%s\n' "$screen" >"$shots/nvim-copilot-lsp-follow-up.txt"
 tm send-keys -t "$session" Tab
 wait_for "the jump to line 34" ' 34,12 '
 tm send-keys -t "$session" Tab
+# copilot-lsp applies the edit from a scheduled callback: a :w typed at
+# once can be read before it runs and save the line unrenamed. Save once
+# the buffer shows it applied, as a user would.
+for _ in $(seq 100); do
+  screen=$(tm capture-pane -p -t "$session" 2>/dev/null)
+  grep -q '^    return count' <<<"$screen" || break
+  sleep 0.1
+done
+grep -q '^    return count' <<<"$screen" && fail "Tab at line 34 did not apply the edit"
 tm send-keys -t "$session" Escape ':w' Enter
 want=$(sed 's/count/total/' "$ws/report.py")
 for _ in $(seq 100); do [ "$(cat "$ws/report.py")" = "$want" ] && break; sleep 0.1; done
