@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"go.uber.org/zap"
@@ -55,6 +57,32 @@ func runHeadless(ctx context.Context, args []string, stdin io.Reader, stdout, st
 	// A run is one prompt: an 8-call one allocates about 8 MiB, which the
 	// collector's default 4 MiB first cycle would walk through twice.
 	startup.DelayFirstCollection(firstCollection)
+	// A write to a stdout nobody reads must fail (EPIPE), for
+	// watchedOutput to stop the run, rather than kill the process by
+	// SIGPIPE in the middle of a command or an edit. Caught, unlike
+	// ignored, the signal is not inherited by the commands the run starts.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	watched := &watchedOutput{w: stdout, stop: stop}
+	code := headless(ctx, args, stdin, watched, stderr)
+	switch err := watched.failed(); {
+	case err == nil:
+		return code
+	case readerGone(err):
+		// As Gemini CLI 0.61's run ends when its stdout is closed.
+		return 0
+	default:
+		fmt.Fprintf(stderr, "gemini-ls: writing the answer: %v\n", err)
+		return exitError
+	}
+}
+
+// headless runs the prompt run's command line asks for, its answer on
+// stdout, and returns the exit status.
+func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f, out, code := parseRun(args, stdout, stderr)
 	if out == nil {
 		return code
