@@ -315,6 +315,57 @@ func TestBlankSessionsLeaveMemoryAndComeBack(t *testing.T) {
 	}
 }
 
+// Sessions opened faster than they leave memory after their first
+// minute (a client opening them in a loop) are bounded too: beyond
+// dialog.MaxBlankSessions blank ones, the least recently used leaves memory at
+// once, and comes back in its mode when named. A pinned one stays: a
+// prompt is on its way to it.
+func TestBlankSessionsOpenedInALoopAreBounded(t *testing.T) {
+	for _, store := range []bool{true, false} {
+		t.Run(fmt.Sprintf("saved %v", store), func(t *testing.T) {
+			srv := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
+			cfg := agent.Config{}
+			if store {
+				cfg.Store = newStore(t)
+			}
+			c := &clock{now: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
+			cfg.Now = c.Now
+			a, _ := newAgent(t, srv, cfg)
+			pinned := a.NewSession()
+			unpin, err := pinned.Pin()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer unpin()
+			planned := a.NewSession()
+			planned.SetApprovalMode(dialog.ApprovalPlan)
+			for range 2 * dialog.MaxBlankSessions {
+				a.NewSession()
+			}
+			live := liveIDs(a)
+			if n, most := len(live), dialog.MaxBlankSessions+1; n > most {
+				t.Errorf("%d sessions in memory within their first minute, want at most %d", n, most)
+			}
+			if !live[pinned.ID()] {
+				t.Error("the pinned session left memory")
+			}
+			if live[planned.ID()] {
+				t.Fatal("the least recently used blank session is still in memory")
+			}
+			back, err := a.Session(context.Background(), planned.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m := back.ApprovalMode(); m != dialog.ApprovalPlan {
+				t.Errorf("the session in plan mode named again is in %s", m)
+			}
+			if res, _ := prompt(t, back, "hello"); res.StopReason != dialog.StopEndTurn {
+				t.Errorf("its prompt: %+v", res)
+			}
+		})
+	}
+}
+
 // The blank sessions that come back when named are bounded: beyond
 // MaxBlanks, the oldest is forgotten, and naming it says so.
 func TestBlankSessionsRememberedAreBounded(t *testing.T) {

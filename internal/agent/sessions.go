@@ -206,8 +206,12 @@ func (a *Agent) root() string {
 func (a *Agent) touch(s *Session) {
 	a.uses++
 	s.lastUse = a.uses
-	for len(a.sessions) > dialog.MaxLiveSessions || a.persists() && a.droppableCount(s) > dialog.MaxIdleSavedSessions {
-		oldest := a.leastRecentlyUsedDroppable(s)
+	for {
+		crowded := a.blankCount() > dialog.MaxBlankSessions
+		if len(a.sessions) <= dialog.MaxLiveSessions && (!a.persists() || a.droppableCount(s, crowded) <= dialog.MaxIdleSavedSessions) {
+			return
+		}
+		oldest := a.leastRecentlyUsedDroppable(s, crowded)
 		if oldest == nil {
 			return
 		}
@@ -215,12 +219,23 @@ func (a *Agent) touch(s *Session) {
 	}
 }
 
-// droppableCount is how many sessions other than s may leave memory; a.mu
-// is held.
-func (a *Agent) droppableCount(s *Session) int {
+// blankCount is how many blank sessions are in memory; a.mu is held.
+func (a *Agent) blankCount() int {
 	n := 0
 	for _, c := range a.sessions {
-		if c != s && a.droppable(c) {
+		if c.blank() {
+			n++
+		}
+	}
+	return n
+}
+
+// droppableCount is how many sessions other than s may leave memory
+// (crowded: see droppable); a.mu is held.
+func (a *Agent) droppableCount(s *Session, crowded bool) int {
+	n := 0
+	for _, c := range a.sessions {
+		if c != s && a.droppable(c, crowded) {
 			n++
 		}
 	}
@@ -228,11 +243,12 @@ func (a *Agent) droppableCount(s *Session) int {
 }
 
 // leastRecentlyUsedDroppable is the session used longest ago that may
-// leave memory, other than s; nil when none may; a.mu is held.
-func (a *Agent) leastRecentlyUsedDroppable(s *Session) *Session {
+// leave memory (crowded: see droppable), other than s; nil when none
+// may; a.mu is held.
+func (a *Agent) leastRecentlyUsedDroppable(s *Session, crowded bool) *Session {
 	var oldest *Session
 	for _, c := range a.sessions {
-		if c == s || !a.droppable(c) {
+		if c == s || !a.droppable(c, crowded) {
 			continue
 		}
 		if oldest == nil || c.lastUse < oldest.lastUse {
@@ -245,24 +261,24 @@ func (a *Agent) leastRecentlyUsedDroppable(s *Session) *Session {
 // droppable reports whether c may leave memory; a.mu is held. A session
 // in use never may: one running something, pinned by a front end (a
 // prompt claimed it, or is about to), or new and not prompted yet in its
-// first minute (a prompt is on its way to it: a front end opens a
-// session, then claims it); after it, a new one may if it is blank, and
-// comes back new when named. Else, when sessions are saved, one whose
-// every change is on disk may, as it is read back when named again; when
-// they are not, any idle one may, and it ends
-// (dialog.UnknownSessionError.Dropped).
-func (a *Agent) droppable(c *Session) bool {
+// first minute (a prompt may be on its way to it: a front end opens a
+// session, then claims it) while the blank sessions in memory are not
+// crowded (more than dialog.MaxBlankSessions); past its minute, or crowded, a new
+// one may if it is blank, and comes back new when named. Else, when
+// sessions are saved, one whose every change is on disk may, as it is
+// read back when named again; when they are not, any idle one may, and
+// it ends (dialog.UnknownSessionError.Dropped).
+func (a *Agent) droppable(c *Session, crowded bool) bool {
 	switch {
 	case c.busy() || c.pins > 0:
 		return false
 	case c.prompts == 0 && !c.resumed:
-		// Opened long enough ago that no prompt is on its way, and
-		// holding nothing but its mode, it comes back new in that mode
+		// Holding nothing but its mode, it comes back new in that mode
 		// when named (a.blanks): a client that opens sessions and never
 		// prompts them (a "new conversation" key pressed again and again,
-		// each set to the mode the user chose) does not grow the memory
-		// without end.
-		return a.cfg.Now().Sub(c.created) >= blankGrace && c.blank()
+		// each set to the mode the user chose; a client opening them in a
+		// loop) does not grow the memory without end, nor for a minute.
+		return c.blank() && (crowded || a.cfg.Now().Sub(c.created) >= blankGrace)
 	case a.persists():
 		return c.savedWhole
 	}

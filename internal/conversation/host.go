@@ -211,6 +211,14 @@ func (h *Host[S]) Open(b *Build, own bool, state S) *Live[S] {
 	return h.add(&Live[S]{session: built.Agent.NewSession(), build: b, built: built, State: state, owns: own})
 }
 
+// OpenForPrompt is Open for a prompt the front end claims the session
+// for next (Begin): the new session stays in memory until then (or until
+// it leaves the host), however many sessions open meanwhile.
+func (h *Host[S]) OpenForPrompt(ctx context.Context, b *Build, own bool, state S) (*Live[S], error) {
+	built := b.built()
+	return h.resume(ctx, b, built.Agent.NewSession().ID(), "", own, state, true)
+}
+
 // OpenWithID is Open with the new session's id given (Gemini CLI's
 // --session-id); an id in use, live or saved, is refused
 // (dialog.ErrSessionExists).

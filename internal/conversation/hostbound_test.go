@@ -18,7 +18,16 @@ import (
 // that names both bounds.
 func TestHostBoundsTheSessionsRunning(t *testing.T) {
 	f, built := hostFor(t, true)
-	open := func() string { return f.host.Open(built, false, struct{}{}).ID() }
+	// Opened for a prompt, as a front end opens a session it claims
+	// next: beyond dialog.MaxBlankSessions in memory, one opened
+	// otherwise may leave memory before its claim.
+	open := func() string {
+		l, err := f.host.OpenForPrompt(t.Context(), built, false, struct{}{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.ID()
+	}
 	var claims []*conversation.Claim[struct{}]
 	for range dialog.MaxRunningSessions {
 		c, err := f.host.Begin(t.Context(), open())
@@ -62,10 +71,15 @@ func TestHostBoundsTheSessionsRunning(t *testing.T) {
 	for range dialog.MaxWaitingSessions {
 		id := open()
 		go func() {
-			// Refused while the test's own claim below held a place.
+			// Refused while the test's own claim below held a place:
+			// asked again as a front end's prompt is, by the session's id
+			// (resumed for it).
 			err := beginErr(t, f, id)
-			for ; errors.As(err, new(*dialog.FullError)); err = beginErr(t, f, id) {
+			for errors.As(err, new(*dialog.FullError)) {
 				time.Sleep(time.Millisecond)
+				if _, err = f.host.ResumeForPrompt(t.Context(), built, id, "", false, struct{}{}); err == nil {
+					err = beginErr(t, f, id)
+				}
 			}
 			waiting <- err
 		}()
@@ -114,6 +128,23 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("timed out")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// A session a front end opened for a prompt stays in memory until the
+// prompt claims it, however many blank sessions open meanwhile (past
+// dialog.MaxBlankSessions, the others leave memory).
+func TestHostKeepsASessionOpenedForItsPrompt(t *testing.T) {
+	f, built := hostFor(t, true, geminitest.TextTurn("ok"))
+	l, err := f.host.OpenForPrompt(t.Context(), built, false, struct{}{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 * dialog.MaxBlankSessions {
+		f.host.Open(built, false, struct{}{})
+	}
+	if o := f.host.Prompt(t.Context(), l.ID(), dialog.Input{Text: "hi"}, f); o.Ending != conversation.Done {
+		t.Fatalf("the prompt of the session opened for it: %+v", o)
 	}
 }
 

@@ -71,6 +71,15 @@ func (e *BusyError) Is(target error) bool { return target == ErrBusy }
 // they are.
 const MaxLiveSessions = 32
 
+// MaxBlankSessions bounds the sessions opened and never prompted that an
+// agent keeps in memory in their first minute, when a prompt may be on
+// its way to them (after it, they leave memory under MaxLiveSessions):
+// beyond it, the least recently used leaves memory at once, and comes
+// back new, in its mode, when named. A front end pins the session it
+// opens for a prompt until the prompt claims it, so that no burst of new
+// sessions drops it meanwhile.
+const MaxBlankSessions = 256
+
 // MaxIdleSavedSessions is how many idle sessions whose every change is on
 // disk an agent keeps in memory beside those in use; the others leave it,
 // least recently used first, and are read back when named. So an editor

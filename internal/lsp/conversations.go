@@ -63,7 +63,10 @@ func (s *Server) conversation(ctx context.Context, built *conversation.Build, ro
 			}
 			s.log.Info("the root's conversation is gone; starting a new one", zap.String("session", sessionID))
 		}
-		l := s.host.Open(built, false, struct{}{})
+		l, err := s.host.OpenForPrompt(ctx, built, false, struct{}{})
+		if err != nil {
+			return nil, err
+		}
 		s.conversations.set(root, l.ID())
 		return l, nil
 	}
@@ -80,7 +83,7 @@ func (s *Server) conversation(ctx context.Context, built *conversation.Build, ro
 // that claims it next (Host.ResumeForPrompt).
 func (s *Server) session(ctx context.Context, built *conversation.Build, id string) (*conversation.Live[struct{}], error) {
 	if id == "" {
-		return s.host.Open(built, false, struct{}{}), nil
+		return s.host.OpenForPrompt(ctx, built, false, struct{}{})
 	}
 	l, err := s.host.ResumeForPrompt(ctx, built, id, "", false, struct{}{})
 	if err != nil {

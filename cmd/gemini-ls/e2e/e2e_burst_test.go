@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
@@ -42,5 +43,36 @@ func TestSessionBurstsOfNewConversationsAllRun(t *testing.T) {
 			}
 			seen[res.SessionID] = true
 		}
+	}
+}
+
+// A client opening sessions in a loop and never prompting them (more
+// than dialog.MaxBlankSessions) does not grow the server's memory by
+// each: the first ones leave memory at once, and the first, named by a
+// prompt, comes back and runs; a prompt without a session id, sent among
+// more such opened, runs in the session opened for it.
+func TestSessionsOpenedInALoopComeBackWhenNamed(t *testing.T) {
+	h := start(t, setup{profile: lsptest.Plugin()}, geminitest.TextTurn("first"), geminitest.TextTurn("fresh"))
+	open := func() string {
+		t.Helper()
+		var opened commandStarted
+		if err := h.executeCommand("gemini.newSession", nil, &opened); err != nil || opened.SessionID == "" {
+			t.Fatalf("gemini.newSession: %+v, %v", opened, err)
+		}
+		return opened.SessionID
+	}
+	first := open()
+	for range 2 * dialog.MaxBlankSessions {
+		open()
+	}
+	if res := h.prompt(map[string]any{"prompt": "hi", "sessionId": first}); res.StopReason != "end_turn" || res.Error != "" || res.SessionID != first {
+		t.Errorf("the first session opened, named: %+v", res)
+	}
+	fresh := h.asyncPrompt(map[string]any{"prompt": "hi"})
+	for range 2 * dialog.MaxBlankSessions {
+		open()
+	}
+	if res := <-fresh; res.StopReason != "end_turn" || res.Error != "" {
+		t.Errorf("a prompt without a session id among sessions opened: %+v", res)
 	}
 }
