@@ -259,14 +259,7 @@ func (c *clock) advance(d time.Duration) {
 func TestBlankSessionsLeaveMemoryAndComeBack(t *testing.T) {
 	for _, store := range []bool{true, false} {
 		t.Run(fmt.Sprintf("saved %v", store), func(t *testing.T) {
-			srv := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
-			cfg := agent.Config{}
-			if store {
-				cfg.Store = newStore(t)
-			}
-			c := &clock{now: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
-			cfg.Now = c.Now
-			a, _ := newAgent(t, srv, cfg)
+			a, c := clockedAgent(t, store)
 			planned := a.NewSession()
 			planned.SetApprovalMode(dialog.ApprovalPlan)
 			editing := a.NewSession()
@@ -315,22 +308,30 @@ func TestBlankSessionsLeaveMemoryAndComeBack(t *testing.T) {
 	}
 }
 
+// clockedAgent is an agent on a clock the test advances, its sessions
+// saved when store, its model answering one prompt.
+func clockedAgent(t *testing.T, store bool) (*agent.Agent, *clock) {
+	t.Helper()
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
+	cfg := agent.Config{}
+	if store {
+		cfg.Store = newStore(t)
+	}
+	c := &clock{now: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
+	cfg.Now = c.Now
+	a, _ := newAgent(t, srv, cfg)
+	return a, c
+}
+
 // Sessions opened faster than they leave memory after their first
 // minute (a client opening them in a loop) are bounded too: beyond
-// dialog.MaxBlankSessions blank ones, the least recently used leaves memory at
-// once, and comes back in its mode when named. A pinned one stays: a
+// dialog.MaxBlankSessions blank ones, the least recently used leaves
+// memory at once, and comes back in its mode when named. A pinned one stays: a
 // prompt is on its way to it.
 func TestBlankSessionsOpenedInALoopAreBounded(t *testing.T) {
 	for _, store := range []bool{true, false} {
 		t.Run(fmt.Sprintf("saved %v", store), func(t *testing.T) {
-			srv := geminitest.NewTestServer(t, geminitest.TextTurn("ok"))
-			cfg := agent.Config{}
-			if store {
-				cfg.Store = newStore(t)
-			}
-			c := &clock{now: time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)}
-			cfg.Now = c.Now
-			a, _ := newAgent(t, srv, cfg)
+			a, _ := clockedAgent(t, store)
 			pinned := a.NewSession()
 			unpin, err := pinned.Pin()
 			if err != nil {
