@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 	if f := flag.Lookup("test.bench"); f == nil || f.Value.String() == "" {
 		os.Exit(m.Run())
 	}
-	lsptest.RunWithBinary(m, &binary)
+	lsptest.RunWithInstalledBinary(m, &binary)
 }
 
 // timedModel is the fake Gemini API behind a handler that adds up how long
