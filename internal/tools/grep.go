@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -598,29 +599,55 @@ func (c *grepCall) format(kept []grepOutcome, found *firstMatches, omitted works
 		return c.formatNames(kept, where, filter, limited, note, displayNote)
 	}
 	var b strings.Builder
+	b.Grow(grepOutputSize(kept) + len(note) + 256)
 	fmt.Fprintf(&b, "Found %d %s for pattern \"%s\" %s%s", count, term, c.pattern, where, filter)
 	if limited {
 		fmt.Fprintf(&b, " (results limited to %d matches for performance)", c.maxMatches)
 	}
 	b.WriteString(":\n---")
 	slices.SortFunc(kept, func(a, b grepOutcome) int { return strings.Compare(a.file.rel, b.file.rel) })
+	var num [20]byte
+	// Context lines are L<n>- , matches L<n>: , as in Gemini CLI.
+	line := func(l grepMatch, mark string) {
+		b.WriteString("\nL")
+		b.Write(strconv.AppendInt(num[:0], int64(l.line), 10))
+		b.WriteString(mark)
+		b.WriteString(l.text)
+	}
 	for _, o := range kept {
-		b.WriteString("\nFile: " + quoteName(o.file.rel))
-		// Context lines are L<n>- , matches L<n>: , as in Gemini CLI.
+		b.WriteString("\nFile: ")
+		b.WriteString(quoteName(o.file.rel))
 		ctx := o.context
 		for _, m := range o.matches {
 			for ; len(ctx) > 0 && ctx[0].line < m.line; ctx = ctx[1:] {
-				fmt.Fprintf(&b, "\nL%d- %s", ctx[0].line, ctx[0].text)
+				line(ctx[0], "- ")
 			}
-			fmt.Fprintf(&b, "\nL%d: %s", m.line, m.text)
+			line(m, ": ")
 		}
 		for _, l := range ctx {
-			fmt.Fprintf(&b, "\nL%d- %s", l.line, l.text)
+			line(l, "- ")
 		}
 		b.WriteString("\n---")
 	}
 	b.WriteString(note)
 	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d %s.", count, term) + displayNote}
+}
+
+// grepOutputSize is about the length of kept's lines as format writes
+// them: a result of hundreds of matches is written once, not copied at
+// each doubling of its buffer.
+func grepOutputSize(kept []grepOutcome) int {
+	n := 0
+	for _, o := range kept {
+		n += len(o.file.rel) + len("\nFile: \n---") + 2
+		for _, m := range o.matches {
+			n += len(m.text) + len("\nL: ") + 6
+		}
+		for _, m := range o.context {
+			n += len(m.text) + len("\nL- ") + 6
+		}
+	}
+	return n
 }
 
 // formatNames writes a names_only result, in Gemini CLI's words: the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -57,4 +58,44 @@ func BenchmarkGlob100k(b *testing.B) {
 
 func BenchmarkGrep100k(b *testing.B) {
 	benchmarkTool(b, GrepSearchName, map[string]any{"pattern": "needle"})
+}
+
+// BenchmarkGrep600Matches is the grep of bench's 8-call turn: 600
+// matches in 100 files, most of its cost the result's text.
+func BenchmarkGrep600Matches(b *testing.B) {
+	root, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for p := range 10 {
+		dir := filepath.Join(root, fmt.Sprintf("pkg%d", p))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			b.Fatal(err)
+		}
+		for f := range 10 {
+			text := fmt.Sprintf("package pkg%d\n\nimport \"fmt\"\n\n", p)
+			for h := range 6 {
+				text += fmt.Sprintf("// Handle%d%d answers request %d.\nfunc Handle%d%d(n int) string {\n\treturn fmt.Sprint(n * %d) // TODO: cache\n}\n\n", f, h, h, f, h, h+1)
+			}
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("file%d.go", f)), []byte(text), 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tool, _ := NewRegistry(Builtin(Options{Workspace: ws})...).Get(GrepSearchName)
+	call, err := tool.Build(map[string]any{"pattern": "TODO"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := call.Execute(b.Context(), CallInfo{})
+		if err != nil || !strings.HasPrefix(res.Output, "Found 600 matches") {
+			b.Fatalf("%.60q, %v", res.Output, err)
+		}
+	}
 }
