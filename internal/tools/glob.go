@@ -302,6 +302,12 @@ func (c *globCall) report(w *globWalk, note, displayNote string) Result {
 	}
 	matched := w.found.matched
 	var b strings.Builder
+	// Written once, not copied at each doubling of its buffer.
+	size := len(note) + 512
+	for _, e := range files {
+		size += len(e.Path) + 3 // its newline, and quotes should it need them
+	}
+	b.Grow(size)
 	fmt.Fprintf(&b, "Found %d file(s) matching \"%s\" within %s", matched, c.pattern, quoteName(c.dir))
 	switch {
 	case w.ignoredCut:
@@ -317,7 +323,8 @@ func (c *globCall) report(w *globWalk, note, displayNote string) Result {
 	}
 	b.WriteString(":")
 	for _, e := range files {
-		b.WriteString("\n" + quoteName(e.Path))
+		b.WriteString("\n")
+		b.WriteString(quoteName(e.Path))
 	}
 	b.WriteString(note)
 	return Result{Output: b.String(), Display: display + displayNote}
