@@ -263,11 +263,11 @@ func (a *Agent) leastRecentlyUsedDroppable(s *Session, crowded bool) *Session {
 // prompt claimed it, or is about to), or new and not prompted yet in its
 // first minute (a prompt may be on its way to it: a front end opens a
 // session, then claims it) while the blank sessions in memory are not
-// crowded (more than dialog.MaxBlankSessions); past its minute, or crowded, a new
-// one may if it is blank, and comes back new when named. Else, when
-// sessions are saved, one whose every change is on disk may, as it is
-// read back when named again; when they are not, any idle one may, and
-// it ends (dialog.UnknownSessionError.Dropped).
+// crowded (more than dialog.MaxBlankSessions); past its minute, or
+// crowded, a new one may if it is blank, and comes back new when named.
+// Else, when sessions are saved, one whose every change is on disk may,
+// as it is read back when named again; when they are not, any idle one
+// may, and it ends (dialog.UnknownSessionError.Dropped).
 func (a *Agent) droppable(c *Session, crowded bool) bool {
 	switch {
 	case c.busy() || c.pins > 0:
