@@ -606,8 +606,16 @@ func (c *grepCall) format(kept []grepOutcome, found *firstMatches, omitted works
 	}
 	b.WriteString(":\n---")
 	slices.SortFunc(kept, func(a, b grepOutcome) int { return strings.Compare(a.file.rel, b.file.rel) })
+	writeGrepFiles(&b, kept)
+	b.WriteString(note)
+	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d %s.", count, term) + displayNote}
+}
+
+// writeGrepFiles writes kept's files, each its matches and the context
+// lines around them in line order: context lines L<n>- , matches L<n>: ,
+// as in Gemini CLI.
+func writeGrepFiles(b *strings.Builder, kept []grepOutcome) {
 	var num [20]byte
-	// Context lines are L<n>- , matches L<n>: , as in Gemini CLI.
 	line := func(l grepMatch, mark string) {
 		b.WriteString("\nL")
 		b.Write(strconv.AppendInt(num[:0], int64(l.line), 10))
@@ -629,8 +637,6 @@ func (c *grepCall) format(kept []grepOutcome, found *firstMatches, omitted works
 		}
 		b.WriteString("\n---")
 	}
-	b.WriteString(note)
-	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d %s.", count, term) + displayNote}
 }
 
 // grepOutputSize is about the length of kept's lines as format writes
