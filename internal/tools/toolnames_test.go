@@ -23,8 +23,8 @@ var sameWordElsewhere = map[string]string{
 }
 
 // A built-in tool's name is written once, in toolnames.go: every other
-// Go file written by hand names it by its constant, so a list of tools cannot miss one or
-// spell it apart.
+// Go file written by hand names it by its constant, so a list of tools
+// cannot miss one or spell it apart.
 func TestToolNamesAreWrittenOnce(t *testing.T) {
 	names := append(Names(), ReadManyFilesName)
 	root := filepath.Join("..", "..")

@@ -133,12 +133,11 @@ func RunWithBinary(m *testing.M, bin *string) { runWithBinary(m, bin, false) }
 // tar's 10 KiB records, as the editors' installers and package managers
 // unpack it. What a process of it holds resident follows how its file
 // was written: on Linux 6.18, a fault maps the whole page-cache folio it
-// lands in, and the folios follow the writes that made the file (the
-// linker's output holds single pages; one write of the whole file, 2 MiB
-// folios). A headless run of byte-identical binaries peaks at 28.1 MiB
-// as the linker wrote it, 27.2 MiB as tar unpacked it and 41.3 MiB as
-// one write made it (docs/benchmarks.md): the benchmarks measure what
-// users run.
+// lands in, and the folios follow the writes that made the file. A
+// headless run of byte-identical binaries peaks at 28.1 MiB as the
+// linker wrote it, 27.2 MiB as tar unpacked it and 41.3 MiB as one write
+// made it (docs/benchmarks.md, "How the binary was written"): the
+// benchmarks measure what users run.
 func RunWithInstalledBinary(m *testing.M, bin *string) { runWithBinary(m, bin, true) }
 
 func runWithBinary(m *testing.M, bin *string, installed bool) {
