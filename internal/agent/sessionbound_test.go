@@ -281,14 +281,8 @@ func TestBlankSessionsLeaveMemoryAndComeBack(t *testing.T) {
 			if live[planned.ID()] || live[editing.ID()] || live[blanks[0].ID()] {
 				t.Fatal("the first sessions opened are still in memory")
 			}
-			back, err := a.Session(context.Background(), planned.ID())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if m := back.ApprovalMode(); m != dialog.ApprovalPlan {
-				t.Errorf("the session in plan mode named again is in %s", m)
-			}
-			back, err = a.Session(context.Background(), blanks[0].ID())
+			backInPlanMode(t, a, planned.ID())
+			back, err := a.Session(context.Background(), blanks[0].ID())
 			if err != nil || back.ID() != blanks[0].ID() || back.ApprovalMode() != a.ApprovalMode() {
 				t.Fatalf("the blank session named again: %v, %v", back, err)
 			}
@@ -306,6 +300,20 @@ func TestBlankSessionsLeaveMemoryAndComeBack(t *testing.T) {
 			}
 		})
 	}
+}
+
+// backInPlanMode is the session id names, dropped from memory in plan
+// mode, named again: in plan mode still.
+func backInPlanMode(t *testing.T, a *agent.Agent, id string) *agent.Session {
+	t.Helper()
+	back, err := a.Session(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := back.ApprovalMode(); m != dialog.ApprovalPlan {
+		t.Errorf("the session in plan mode named again is in %s", m)
+	}
+	return back
 }
 
 // clockedAgent is an agent on a clock the test advances, its sessions
@@ -353,13 +361,7 @@ func TestBlankSessionsOpenedInALoopAreBounded(t *testing.T) {
 			if live[planned.ID()] {
 				t.Fatal("the least recently used blank session is still in memory")
 			}
-			back, err := a.Session(context.Background(), planned.ID())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if m := back.ApprovalMode(); m != dialog.ApprovalPlan {
-				t.Errorf("the session in plan mode named again is in %s", m)
-			}
+			back := backInPlanMode(t, a, planned.ID())
 			if res, _ := prompt(t, back, "hello"); res.StopReason != dialog.StopEndTurn {
 				t.Errorf("its prompt: %+v", res)
 			}
