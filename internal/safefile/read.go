@@ -33,15 +33,38 @@ func Read(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if opened, err := f.Stat(); err != nil || !os.SameFile(info, opened) {
+	opened, err := f.Stat()
+	if err != nil || !os.SameFile(info, opened) {
 		return nil, errors.New("it was replaced while being opened")
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	data, err := readAll(f, opened.Size(), limit)
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(data)) > limit {
 		return nil, tooLarge(limit)
+	}
+	return data, nil
+}
+
+// readAll reads r to its end or past limit, into a buffer of the size
+// its stat gave (and a byte, to see the end) rather than one grown by
+// doubling from 512 bytes: a file read whole at every start (the
+// sessions' summaries, a settings file) then costs its size once.
+func readAll(r io.Reader, size, limit int64) ([]byte, error) {
+	data := make([]byte, 0, min(max(size, 0), limit)+1)
+	for int64(len(data)) <= limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // grown since its stat
+		}
+		n, err := r.Read(data[len(data):min(int64(cap(data)), limit+1)])
+		data = data[:len(data)+n]
+		if errors.Is(err, io.EOF) {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
 	}
 	return data, nil
 }

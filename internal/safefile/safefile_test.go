@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
@@ -180,5 +181,40 @@ func TestReplaceCache(t *testing.T) {
 	}
 	if fi, err := os.Stat(path); err != nil || runtime.GOOS != "windows" && fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v (%v), want 0600", fi.Mode(), err)
+	}
+}
+
+// readAll reads a file into the size its stat gave, one allocation; one
+// that grew since is read on to the limit and one byte past it, which
+// Read refuses.
+func TestReadAllReadsWhatIsThereNotWhatTheStatSaid(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		data        string
+		size, limit int64
+		want        string
+	}{
+		{"as stat-ed", "12345", 5, 10, "12345"},
+		{"grown since", "1234567", 3, 10, "1234567"},
+		{"shrunk since", "12", 5, 10, "12"},
+		{"past the limit", "1234567", 3, 5, "123456"},
+		{"stat-ed past the limit", "1234567", 7, 5, "123456"},
+		{"empty", "", 0, 10, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := readAll(iotest.HalfReader(strings.NewReader(tc.data)), tc.size, tc.limit)
+			if err != nil || string(got) != tc.want {
+				t.Errorf("readAll = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+	file := strings.Repeat("x", 5000)
+	r := strings.NewReader(file)
+	allocs := testing.AllocsPerRun(10, func() {
+		r.Reset(file)
+		_, _ = readAll(r, 5000, 1<<20)
+	})
+	if allocs != 1 {
+		t.Errorf("a file read as stat-ed took %v allocations, want 1", allocs)
 	}
 }
