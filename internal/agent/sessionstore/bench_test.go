@@ -120,14 +120,14 @@ func BenchmarkRecord(b *testing.B) {
 	s.Wait()
 }
 
-// savedSessions61 fills root's project with 100 sessions of 0.61's form,
+// savedSessions61 fills root's project with n sessions of 0.61's form,
 // each a prompt, a 32 KB tool result and an answer, last modified an
 // hour ago; it returns the project's chats directory.
-func savedSessions61(b *testing.B, s *Store, root string, now time.Time) string {
+func savedSessions61(b *testing.B, s *Store, root string, now time.Time, n int) string {
 	chats := projectChats(b, s, root)
 	result := strings.Repeat(`line of a file that was read\n`, 1100)
 	then := time.Now().Add(-time.Hour)
-	for i := range 100 {
+	for i := range n {
 		id := fmt.Sprintf("%08x-aaaa-4aaa-8aaa-000000000000", i)
 		at := isoTime(now.Add(-time.Duration(i) * time.Minute))
 		text := `{"sessionId":"` + id + `","projectHash":"h","startTime":"` + at + `","lastUpdated":"` + at + `","kind":"main"}` + "\n" +
@@ -146,47 +146,74 @@ func savedSessions61(b *testing.B, s *Store, root string, now time.Time) string 
 	return chats
 }
 
-// BenchmarkExpire is a start's clean-up of a project holding 100 saved
+// BenchmarkExpire is a start's clean-up of a project holding saved
 // sessions (savedSessions61), none due for removal: "cold" reads every
-// file (no summaries kept, as on the first start, or as 0.61 does at
-// each), "warm" the summaries the last clean-up kept, the files
-// unchanged. BenchmarkListShared is a list of them, likewise.
+// file of 100 (no summaries kept, as on the first start, or as 0.61 does
+// at each), "warm" the summaries the last clean-up kept, the files
+// unchanged, of 100 and of 1,000; "one-more" finds one session more at
+// each clean-up, as each start of a script running gemini-ls again and
+// again finds the last run's. BenchmarkListShared is a list of them,
+// likewise.
 func BenchmarkExpire(b *testing.B) {
-	benchmarkSummaries(b, func(s *Store, now time.Time) error {
+	benchmarkSummaries(b, func(s *Store, now time.Time, n int) error {
 		res, err := s.Expire(context.Background(), "", Retention{MaxAge: 30 * 24 * time.Hour}, now, func(string) (bool, bool) { return false, false })
-		if err == nil && (res.Scanned != 100 || res.Deleted != 0) {
-			err = fmt.Errorf("clean-up %+v", res)
+		if err == nil && (res.Scanned != n || res.Deleted != 0) {
+			err = fmt.Errorf("clean-up %+v of %d sessions", res, n)
 		}
 		return err
 	})
 }
 
 func BenchmarkListShared(b *testing.B) {
-	benchmarkSummaries(b, func(s *Store, _ time.Time) error {
+	benchmarkSummaries(b, func(s *Store, _ time.Time, n int) error {
 		list, err := s.ListShared(context.Background(), "")
-		if err == nil && len(list) != 100 {
-			err = fmt.Errorf("listed %d sessions", len(list))
+		if err == nil && len(list) != min(n, MaxListed) {
+			err = fmt.Errorf("listed %d sessions of %d", len(list), n)
 		}
 		return err
 	})
 }
 
-func benchmarkSummaries(b *testing.B, read func(*Store, time.Time) error) {
-	for _, warm := range []bool{false, true} {
-		b.Run(map[bool]string{false: "cold", true: "warm"}[warm], func(b *testing.B) {
+func benchmarkSummaries(b *testing.B, read func(s *Store, now time.Time, sessions int) error) {
+	for _, bc := range []struct {
+		name     string
+		sessions int
+		cold     bool // the summaries removed before each read
+		oneMore  bool // a session added before each read
+	}{
+		{name: "cold", sessions: 100, cold: true},
+		{name: "warm", sessions: 100},
+		{name: "warm-1000", sessions: 1000},
+		{name: "one-more-1000", sessions: 1000, oneMore: true},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
 			s, root := sharedStore(b)
 			now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-			chats := savedSessions61(b, s, root, now)
-			if err := read(s, now); err != nil {
+			chats := savedSessions61(b, s, root, now, bc.sessions)
+			n := bc.sessions
+			if err := read(s, now, n); err != nil {
 				b.Fatal(err)
 			}
+			b.ReportAllocs()
 			for b.Loop() {
-				if !warm {
+				if bc.cold {
 					if err := os.Remove(filepath.Join(chats, summariesName)); err != nil {
 						b.Fatal(err)
 					}
 				}
-				if err := read(s, now); err != nil {
+				if bc.oneMore {
+					b.StopTimer()
+					id := fmt.Sprintf("%08x-bbbb-4bbb-8bbb-000000000000", n)
+					at := isoTime(now)
+					text := `{"sessionId":"` + id + `","projectHash":"h","startTime":"` + at + `","lastUpdated":"` + at + `","kind":"main"}` + "\n" +
+						`{"id":"u1","timestamp":"` + at + `","type":"user","content":[{"text":"read the file"}]}` + "\n"
+					if err := os.WriteFile(filepath.Join(chats, sharedName(id, now)), []byte(text), 0o600); err != nil {
+						b.Fatal(err)
+					}
+					n++
+					b.StartTimer()
+				}
+				if err := read(s, now, n); err != nil {
 					b.Fatal(err)
 				}
 			}

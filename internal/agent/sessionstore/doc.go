@@ -69,8 +69,9 @@
 //     whole. Expire (retention.go) reads whole only a file of at most
 //     1 MiB; a larger one, by its first and last lines. Both read only
 //     the files changed since one of them last read them, keeping what
-//     they read of each (its summary) in chats/.gemini-ls-summaries.json
-//     (summaries.go), by the file's size, modification time and file
+//     they read of each (its summary) in chats/.gemini-ls-summaries
+//     (summaries.go; a line per file, a field holding a tab or a line's
+//     end never kept), by the file's size, modification time and file
 //     number, and for one modified within 2 s of its reading by its
 //     content's digest too: a cache, written unsynced, whose loss or
 //     damage costs only a read of every file.

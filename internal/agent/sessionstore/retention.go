@@ -16,8 +16,6 @@ import (
 	"time"
 
 	"go.uber.org/zap"
-
-	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // Retention is how long and how many of a project's shared sessions are
@@ -91,30 +89,26 @@ func (s *Store) Expire(ctx context.Context, root string, r Retention, now time.T
 // their summaries kept in sums when unchanged since, else the files,
 // their summaries kept in sums for the next time.
 func (s *Store) sessionFiles(ctx context.Context, chats string, sums *summaries) ([]sessionFile, error) {
-	entries, err := safefile.ReadDir(chats, MaxListed*4)
+	entries, err := sessionEntries(chats, nil)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("listing sessions in %s: %w", chats, err)
 	}
-	var files []sessionFile
-	present := map[string]bool{}
+	files := make([]sessionFile, 0, len(entries))
+	present := make(map[string]bool, len(entries))
 	defer sums.keepOnly(present)
 	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, sharedPrefix) || !strings.HasSuffix(name, sharedExt) || !e.Type().IsRegular() {
-			continue
-		}
-		present[name] = true
+		present[e.name] = true
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		path := filepath.Join(chats, name)
-		fi, err := e.Info()
+		path := filepath.Join(chats, e.name)
 		var sum summary
+		err := e.err
 		if err == nil {
-			sum, err = sums.read(ctx, chats, name, fi, false)
+			sum, err = sums.read(ctx, chats, e.name, e.info, false)
 		}
 		if err != nil {
 			s.log.Debug("session cleanup keeps a file it cannot read", zap.String("file", path), zap.Error(err))
@@ -125,7 +119,7 @@ func (s *Store) sessionFiles(ctx context.Context, chats string, sums *summaries)
 			f.id = ""
 		}
 		f.valid = f.id != "" && sum.resumable && sum.Kind != "subagent"
-		f.updated = updatedAt(sum.header, e)
+		f.updated = updatedAt(sum.header, e.info)
 		files = append(files, f)
 	}
 	return files, nil
@@ -243,16 +237,13 @@ func metadataOf(line []byte) (header, bool) {
 
 // updatedAt is when the session was last updated: its lastUpdated, else
 // its startTime, else the file's modification time, as 0.61 takes it.
-func updatedAt(h header, e fs.DirEntry) time.Time {
+func updatedAt(h header, info fs.FileInfo) time.Time {
 	for _, t := range []string{h.LastUpdated, h.StartTime} {
 		if at := parseTime(t); !at.IsZero() {
 			return at
 		}
 	}
-	if info, err := e.Info(); err == nil {
-		return info.ModTime()
-	}
-	return time.Time{}
+	return info.ModTime()
 }
 
 // expiring are the files to remove, as 0.61's identifySessionsToDelete

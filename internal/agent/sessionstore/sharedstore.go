@@ -469,36 +469,24 @@ func (s *Store) listShared(ctx context.Context, root string, all bool) ([]Meta, 
 	if err != nil || chats == "" {
 		return nil, err
 	}
-	entries, err := safefile.ReadDir(chats, MaxListed*4)
+	entries, err := sessionEntries(chats, func(name string) {
+		s.log.Warn("skipping a session file that is not a regular file", zap.String("path", filepath.Join(chats, name)))
+	})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("listing sessions in %s: %w", chats, err)
 	}
-	type candidate struct {
-		name string
-		info fs.FileInfo
-	}
-	var candidates []candidate
-	present := map[string]bool{}
+	candidates := make([]sessionEntry, 0, len(entries))
+	present := make(map[string]bool, len(entries))
 	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, sharedPrefix) || !strings.HasSuffix(name, sharedExt) {
-			continue
+		if e.err == nil {
+			present[e.name] = true
+			candidates = append(candidates, e)
 		}
-		if !e.Type().IsRegular() {
-			s.log.Warn("skipping a session file that is not a regular file", zap.String("path", filepath.Join(chats, name)))
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		present[name] = true
-		candidates = append(candidates, candidate{name, info})
 	}
-	slices.SortFunc(candidates, func(a, b candidate) int { return b.info.ModTime().Compare(a.info.ModTime()) })
+	slices.SortFunc(candidates, func(a, b sessionEntry) int { return b.info.ModTime().Compare(a.info.ModTime()) })
 	candidates = candidates[:min(len(candidates), s.maxListed)]
 	// What was read of each file unchanged since is not read again.
 	sums := loadSummaries(chats)

@@ -3,8 +3,13 @@ package sessionstore
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -18,17 +23,25 @@ import (
 // read whole at every start as 0.61 reads them, cost a headless run
 // more than its turn once they were a few dozen. 0.61 reads only
 // "session-*" files there, and so never this one.
-const summariesName = ".gemini-ls-summaries.json"
+//
+// The file is a line per session file, its fields separated by tabs,
+// after a first line naming the format (summariesHeader). It is read at
+// every start: as JSON (version 2, oldSummariesName), a thousand
+// summaries cost a start 8 ms and 3.4 MB, most of it decoding what only
+// a list needs (docs/benchmarks.md, "Saved sessions read once").
+const summariesName = ".gemini-ls-summaries"
 
-// summariesLimit bounds the summaries file read: about 200 bytes a
+// oldSummariesName is version 2's file, JSON: removed when this one is
+// first written, its summaries read again from their files.
+const oldSummariesName = ".gemini-ls-summaries.json"
+
+// summariesHeader is the file's first line; a file beginning otherwise
+// (another version) is not read. 3: lines of tab-separated fields.
+const summariesHeader = "gemini-ls session summaries 3\n"
+
+// summariesLimit bounds the summaries file read: about 500 bytes a
 // file, for the MaxListed*4 files clean-up reads at most, with room.
 const summariesLimit = 4 << 20
-
-// summariesVersion is the version of the file's format; a file of
-// another is not read. 2: listings are kept with their titles and
-// display names cut (TitleRunes, DisplayNameRunes); version 1's were
-// whole.
-const summariesVersion = 2
 
 // summaries are the summaries of a chats directory's session files, as
 // the last reader left them and as this one updates them; the file
@@ -37,6 +50,9 @@ type summaries struct {
 	path    string
 	files   map[string]cachedSummary
 	changed bool
+	// first: the directory held no summaries file of this version (its
+	// version 2 file is then removed when this one is written).
+	first bool
 	// at is when the files began to be read (after this, what a file's
 	// stat says of it): a file modified too shortly before it may change
 	// again without its stat showing it (racy).
@@ -46,22 +62,23 @@ type summaries struct {
 // cachedSummary is a file's summary and what tells that the file is as
 // it was when read: its size, modification time and file number.
 type cachedSummary struct {
-	Size        int64  `json:"size"`
-	ModTime     int64  `json:"mtime"` // nanoseconds since the epoch
-	Inode       uint64 `json:"ino,omitempty"`
-	SessionID   string `json:"sessionId"`
-	StartTime   string `json:"startTime,omitempty"`
-	LastUpdated string `json:"lastUpdated,omitempty"`
-	Kind        string `json:"kind,omitempty"`
-	Resumable   bool   `json:"resumable"`
-	// Listed: what a list shows of the file, when it was read whole.
-	Listed *cachedListing `json:"listed,omitempty"`
+	Size        int64
+	ModTime     int64 // nanoseconds since the epoch
+	Inode       uint64
+	SessionID   string
+	StartTime   string
+	LastUpdated string
+	Kind        string
+	Resumable   bool
 	// Digest is the SHA-256 of what was read of a file modified within
 	// its racy window before (summaries.racy): its stat cannot tell a
 	// change made since in the same tick of the file system's clock, so
 	// its content is read again and checked against this before the
 	// summary is used (cheaper by far than decoding it).
-	Digest string `json:"sha256,omitempty"`
+	Digest string
+	// Listed: what a list shows of the file, when it was read whole, as
+	// the JSON of a cachedListing; decoded only for a list.
+	Listed string
 }
 
 // cachedListing is a listing's form in the file.
@@ -71,27 +88,92 @@ type cachedListing struct {
 	DisplayName string `json:"displayName,omitempty"`
 }
 
-// summariesFile is the file's form.
-type summariesFile struct {
-	V     int                      `json:"v"`
-	Files map[string]cachedSummary `json:"files"`
-}
-
 // loadSummaries reads chats' summaries file; one that is absent,
-// unreadable, too large or of another version counts as empty: every
-// file is then read, as without it.
+// unreadable, too large, of another version or not wholly well formed
+// counts as empty: every file is then read, as without it.
 func loadSummaries(chats string) *summaries {
 	c := &summaries{path: filepath.Join(chats, summariesName), files: map[string]cachedSummary{}, at: time.Now()}
 	data, err := safefile.Read(c.path, summariesLimit)
 	if err != nil {
+		c.first = errors.Is(err, fs.ErrNotExist)
 		return c
 	}
-	var f summariesFile
-	if json.Unmarshal(data, &f) != nil || f.V != summariesVersion || f.Files == nil {
-		return c
+	if files, ok := parseSummaries(string(data)); ok {
+		c.files = files
 	}
-	c.files = f.Files
 	return c
+}
+
+// summaryFields is how many fields a line of the file holds.
+const summaryFields = 11
+
+// parseSummaries is the summaries data holds, when it is a summaries
+// file of this version, whole (its last line ended). Every field is a
+// substring of data: reading one costs no copy.
+func parseSummaries(data string) (map[string]cachedSummary, bool) {
+	rest, ok := strings.CutPrefix(data, summariesHeader)
+	if !ok {
+		return nil, false
+	}
+	files := make(map[string]cachedSummary, strings.Count(rest, "\n"))
+	for rest != "" {
+		line, after, ended := strings.Cut(rest, "\n")
+		if !ended {
+			return nil, false
+		}
+		rest = after
+		var f [summaryFields]string
+		for i := range f {
+			var more bool
+			f[i], line, more = strings.Cut(line, "\t")
+			if more != (i < summaryFields-1) {
+				return nil, false
+			}
+		}
+		var e cachedSummary
+		var err1, err2, err3 error
+		e.Size, err1 = strconv.ParseInt(f[1], 10, 64)
+		e.ModTime, err2 = strconv.ParseInt(f[2], 10, 64)
+		e.Inode, err3 = strconv.ParseUint(f[3], 10, 64)
+		if err1 != nil || err2 != nil || err3 != nil || f[0] == "" || (f[8] != "0" && f[8] != "1") {
+			return nil, false
+		}
+		e.SessionID, e.StartTime, e.LastUpdated, e.Kind = f[4], f[5], f[6], f[7]
+		e.Resumable, e.Digest, e.Listed = f[8] == "1", f[9], f[10]
+		files[f[0]] = e
+	}
+	return files, true
+}
+
+// appendSummary is the line of the file name's summary e.
+func appendSummary(b []byte, name string, e cachedSummary) []byte {
+	b = append(append(b, name...), '\t')
+	b = append(strconv.AppendInt(b, e.Size, 10), '\t')
+	b = append(strconv.AppendInt(b, e.ModTime, 10), '\t')
+	b = append(strconv.AppendUint(b, e.Inode, 10), '\t')
+	for _, s := range []string{e.SessionID, e.StartTime, e.LastUpdated, e.Kind} {
+		b = append(append(b, s...), '\t')
+	}
+	resumable := byte('0')
+	if e.Resumable {
+		resumable = '1'
+	}
+	b = append(b, resumable, '\t')
+	b = append(append(b, e.Digest...), '\t')
+	return append(append(b, e.Listed...), '\n')
+}
+
+// keepable reports whether the summary e of the file name can be a line
+// of the file: a name or field holding a tab or a line's end (a session
+// file's own text, whatever it holds) cannot, and is read again at each
+// start instead. A listing is JSON, which writes neither.
+func keepable(name string, e cachedSummary) bool {
+	for _, s := range []string{name, e.SessionID, e.StartTime, e.LastUpdated, e.Kind, e.Digest} {
+		if strings.ContainsAny(s, "\t\n") {
+			return false
+		}
+	}
+	return name != ""
 }
 
 // get is the summary kept of the file name in chats when fi says it is
@@ -99,7 +181,7 @@ func loadSummaries(chats string) *summaries {
 // so too); with listed, only one that holds a listing.
 func (c *summaries) get(chats, name string, fi fs.FileInfo, listed bool) (summary, bool) {
 	e, ok := c.files[name]
-	if !ok || e.Size != fi.Size() || e.ModTime != fi.ModTime().UnixNano() || e.Inode != inode(fi) || listed && e.Listed == nil {
+	if !ok || e.Size != fi.Size() || e.ModTime != fi.ModTime().UnixNano() || e.Inode != inode(fi) || listed && e.Listed == "" {
 		return summary{}, false
 	}
 	if e.Digest != "" {
@@ -112,7 +194,7 @@ func (c *summaries) get(chats, name string, fi fs.FileInfo, listed bool) (summar
 			c.changed = true
 		}
 	}
-	return e.summary(), true
+	return e.summary(listed)
 }
 
 // read is the summary of the session file name in chats, listed as fi:
@@ -174,7 +256,16 @@ func (c *summaries) put(name string, fi fs.FileInfo, sum summary, digest string)
 		Resumable: sum.resumable, Digest: digest,
 	}
 	if l := sum.listed; l != nil {
-		e.Listed = &cachedListing{LS: l.ls, Meta: l.meta, DisplayName: l.meta.DisplayName}
+		listed, err := json.Marshal(cachedListing{LS: l.ls, Meta: l.meta, DisplayName: l.meta.DisplayName})
+		if err != nil {
+			c.forget(name)
+			return
+		}
+		e.Listed = string(listed)
+	}
+	if !keepable(name, e) {
+		c.forget(name)
+		return
 	}
 	if old, ok := c.files[name]; ok && old == e {
 		return // read again for a listing it is not kept with: nothing new
@@ -208,23 +299,49 @@ func (c *summaries) save(log *zap.Logger) {
 	if !c.changed {
 		return
 	}
-	data, err := json.Marshal(summariesFile{V: summariesVersion, Files: c.files})
-	if err == nil {
-		err = safefile.ReplaceCache(c.path, data)
-	}
+	err := safefile.ReplaceCache(c.path, c.encode())
 	if err != nil {
 		log.Debug("could not keep what was read of the session files", zap.String("file", c.path), zap.Error(err))
+		return
+	}
+	if c.first {
+		_ = os.Remove(filepath.Join(filepath.Dir(c.path), oldSummariesName))
+		c.first = false
 	}
 }
 
-func (e cachedSummary) summary() summary {
+// encode is the file of the summaries, its lines in the order of the
+// files' names.
+func (c *summaries) encode() []byte {
+	names := make([]string, 0, len(c.files))
+	size := len(summariesHeader)
+	for name, e := range c.files {
+		names = append(names, name)
+		size += len(name) + len(e.SessionID) + len(e.StartTime) + len(e.LastUpdated) + len(e.Kind) + len(e.Digest) + len(e.Listed) + 3*20 + summaryFields + 1
+	}
+	slices.Sort(names)
+	data := append(make([]byte, 0, size), summariesHeader...)
+	for _, name := range names {
+		data = appendSummary(data, name, c.files[name])
+	}
+	return data
+}
+
+// summary is the summary e keeps; with listed, its listing too, which
+// is there to decode: a listing that is not (the file damaged where its
+// lines still parse) is no summary, and the file is read again.
+func (e cachedSummary) summary(listed bool) (summary, bool) {
 	sum := summary{
 		header:    header{SessionID: e.SessionID, StartTime: e.StartTime, LastUpdated: e.LastUpdated, Kind: e.Kind},
 		resumable: e.Resumable,
 	}
-	if l := e.Listed; l != nil {
+	if listed {
+		var l cachedListing
+		if json.Unmarshal([]byte(e.Listed), &l) != nil {
+			return summary{}, false
+		}
 		sum.listed = &listing{ls: l.LS, meta: l.Meta}
 		sum.listed.meta.DisplayName = l.DisplayName
 	}
-	return sum
+	return sum, true
 }

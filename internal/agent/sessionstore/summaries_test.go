@@ -3,8 +3,7 @@ package sessionstore
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -165,7 +164,7 @@ func TestExpireIgnoresSummariesItCannotUse(t *testing.T) {
 	}{
 		"usable": {func(p string, b []byte) error { return os.WriteFile(p, b, 0o600) }, true},
 		"another version": {func(p string, b []byte) error {
-			return os.WriteFile(p, bytes.Replace(b, []byte(fmt.Sprintf(`"v":%d`, summariesVersion)), []byte(`"v":99`), 1), 0o600)
+			return os.WriteFile(p, bytes.Replace(b, []byte("summaries 3\n"), []byte("summaries 99\n"), 1), 0o600)
 		}, false},
 		"too large": {func(p string, b []byte) error {
 			return os.WriteFile(p, append(b, bytes.Repeat([]byte(" "), summariesLimit)...), 0o600)
@@ -186,10 +185,7 @@ func TestExpireIgnoresSummariesItCannotUse(t *testing.T) {
 			}
 			sums := &summaries{files: map[string]cachedSummary{}, at: time.Now()}
 			sums.put(filepath.Base(empty), fi, summary{header: header{SessionID: "d4444444-aaaa-4aaa-8aaa-000000000004", StartTime: isoTime(now), LastUpdated: isoTime(now)}, resumable: true}, "")
-			usable, err := json.Marshal(summariesFile{V: summariesVersion, Files: sums.files})
-			if err != nil {
-				t.Fatal(err)
-			}
+			usable := sums.encode()
 			if err := tc.make(filepath.Join(chats, summariesName), usable); err != nil {
 				t.Fatal(err)
 			}
@@ -208,12 +204,12 @@ func readSummaries(t *testing.T, chats string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var f summariesFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		t.Fatal(err)
+	files, ok := parseSummaries(string(data))
+	if !ok {
+		t.Fatalf("the summaries file does not parse:\n%s", data)
 	}
 	var names []string
-	for name := range f.Files {
+	for name := range files {
 		names = append(names, name)
 	}
 	slices.Sort(names)
@@ -383,7 +379,7 @@ func TestHugeFirstPromptListedBounded(t *testing.T) {
 	}
 	sums := loadSummaries(chats).files
 	for _, f := range []string{huge, small} {
-		if e, ok := sums[filepath.Base(f)]; !ok || e.Listed == nil {
+		if e, ok := sums[filepath.Base(f)]; !ok || e.Listed == "" {
 			t.Errorf("%s's listing is not kept: %+v, %v", filepath.Base(f), e, ok)
 		}
 	}
@@ -483,4 +479,117 @@ func TestListShowsTheSameFromSummaries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// A session file's own text goes into its summary's fields. One that
+// holds a tab or a line's end would break the summaries file's line: its
+// summary is not kept (the file is read at each start, as without
+// summaries), and the others' still are, one whose prompt holds them
+// too (its listing is JSON).
+func TestSummariesKeepNoFieldThatWouldBreakALine(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	at := isoTime(now.Add(-time.Hour))
+	odd := filepath.Join(chats, sharedName("c3333333-aaaa-4aaa-8aaa-000000000003", now))
+	text := `{"sessionId":"c3333333-aaaa-4aaa-8aaa-000000000003","projectHash":"h","startTime":"` + at + `","lastUpdated":"` + at + `","kind":"main\n\tx"}` + "\n" +
+		`{"id":"u1","timestamp":"` + at + `","type":"user","content":[{"text":"hi"}]}` + "\n"
+	if err := os.WriteFile(odd, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	titled := writeSession61(t, chats, "d4444444-aaaa-4aaa-8aaa-000000000004", now.Add(-time.Hour), `tab\there\nand a line`)
+	age(t, odd, titled)
+	for range 2 {
+		if res := expireNow(t, s, now); res.Deleted != 0 || res.Scanned != 2 {
+			t.Fatalf("clean-up %+v", res)
+		}
+		if got, want := readSummaries(t, chats), []string{filepath.Base(titled)}; !slices.Equal(got, want) {
+			t.Fatalf("summaries kept of %v, want %v", got, want)
+		}
+	}
+	for range 2 { // from the file, then from its summary
+		list, err := s.ListShared(context.Background(), "")
+		if err != nil || len(list) != 2 {
+			t.Fatalf("listed %+v, %v", list, err)
+		}
+		titles := []string{list[0].Title, list[1].Title}
+		if !slices.Contains(titles, "tab here and a line") { // a title's spaces made one
+			t.Errorf("titles %q", titles)
+		}
+	}
+}
+
+// A listing kept that does not decode (the file damaged where its lines
+// still parse) is no summary for a list: the file is read again.
+func TestListReadsAFileWhoseKeptListingIsDamaged(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	path := writeSession61(t, chats, "e5555555-aaaa-4aaa-8aaa-000000000005", now.Add(-time.Hour), "hello")
+	age(t, path)
+	if list, err := s.ListShared(context.Background(), ""); err != nil || len(list) != 1 {
+		t.Fatalf("first list: %+v, %v", list, err)
+	}
+	sums := filepath.Join(chats, summariesName)
+	data, err := os.ReadFile(sums)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := bytes.Replace(data, []byte(`"title":"hello"`), []byte(`"title":"hello`), 1)
+	if bytes.Equal(damaged, data) {
+		t.Fatalf("no title in the summaries:\n%s", data)
+	}
+	if err := os.WriteFile(sums, damaged, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := parseSummaries(string(damaged)); !ok {
+		t.Fatal("the damaged file no longer parses: the test would not test a damaged listing")
+	}
+	list, err := s.ListShared(context.Background(), "")
+	if err != nil || len(list) != 1 || list[0].Title != "hello" {
+		t.Fatalf("listed %+v, %v", list, err)
+	}
+	if again, _ := os.ReadFile(sums); !bytes.Equal(again, data) {
+		t.Errorf("the summaries were not mended:\n%s", again)
+	}
+}
+
+// Version 2's summaries, JSON, go when this version's are first written:
+// nothing reads them any more.
+func TestTheJSONSummariesGo(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	old := filepath.Join(chats, oldSummariesName)
+	if err := os.WriteFile(old, []byte(`{"v":2,"files":{}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	age(t, writeSession61(t, chats, "f6666666-aaaa-4aaa-8aaa-000000000006", now.Add(-time.Hour), "hello"))
+	expireNow(t, s, now)
+	if exists(old) || !exists(filepath.Join(chats, summariesName)) {
+		t.Errorf("version 2's summaries kept: %v; this version's written: %v", exists(old), exists(filepath.Join(chats, summariesName)))
+	}
+}
+
+// Whatever the summaries file holds, reading it refuses it or gives
+// summaries that are written back as they were read.
+func FuzzSummaries(f *testing.F) {
+	c := &summaries{files: map[string]cachedSummary{
+		"session-a.jsonl": {Size: 12, ModTime: 1795742048462480098, Inode: 7, SessionID: "a", StartTime: "2026-11-24T12:00:00.000Z", Kind: "main", Resumable: true, Listed: `{"meta":{"title":"t"}}`},
+		"session-b.jsonl": {Size: 3, Digest: "abc"},
+	}}
+	f.Add(string(c.encode()))
+	f.Add(summariesHeader)
+	f.Add(summariesHeader + "x\t1\t2\t3\t\t\t\t\t0\t\t\n")
+	f.Fuzz(func(t *testing.T, data string) {
+		files, ok := parseSummaries(data)
+		if !ok {
+			return
+		}
+		again := (&summaries{files: files}).encode()
+		back, ok := parseSummaries(string(again))
+		if !ok || !maps.Equal(back, files) {
+			t.Fatalf("%q read as %+v, written as %q, read back as %+v (%v)", data, files, again, back, ok)
+		}
+	})
 }
