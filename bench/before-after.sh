@@ -5,7 +5,7 @@
 # round after round, so that both meet the same load: spawn → initialize
 # against a trivial server, the 8-call turn (warm and as a fresh process),
 # the headless turn against Gemini CLI 0.61 (`make gemini-cli`) and
-# among 100 saved sessions and in quick succession, and the soak. The sandbox's figure is this tree's BenchmarkSandboxedEcho, which
+# among 1,000 saved sessions and in quick succession, and the soak. The sandbox's figure is this tree's BenchmarkSandboxedEcho, which
 # times both paths itself: a bwrap per command (the path before the
 # session) and the session's sandbox. About 25 minutes on 2 cores.
 #
