@@ -1,6 +1,7 @@
 package sessionstore
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -31,8 +32,9 @@ import (
 // a list needs (docs/benchmarks.md, "Saved sessions read once").
 const summariesName = ".gemini-ls-summaries"
 
-// oldSummariesName is version 2's file, JSON: removed when this one is
-// first written, its summaries read again from their files.
+// oldSummariesName is version 2's file, JSON: its summaries are read
+// when this version's file is not there yet, and it is removed when this
+// one is first written.
 const oldSummariesName = ".gemini-ls-summaries.json"
 
 // summariesHeader is the file's first line; a file beginning otherwise
@@ -94,14 +96,65 @@ type cachedListing struct {
 func loadSummaries(chats string) *summaries {
 	c := &summaries{path: filepath.Join(chats, summariesName), files: map[string]cachedSummary{}, at: time.Now()}
 	data, err := safefile.Read(c.path, summariesLimit)
+	if errors.Is(err, fs.ErrNotExist) {
+		c.first = true
+		if files, ok := loadOldSummaries(chats); ok {
+			c.files, c.changed = files, true
+		}
+		return c
+	}
 	if err != nil {
-		c.first = errors.Is(err, fs.ErrNotExist)
 		return c
 	}
 	if files, ok := parseSummaries(string(data)); ok {
 		c.files = files
 	}
 	return c
+}
+
+// loadOldSummaries reads version 2's JSON file, so that the first start
+// of this version does not read every session file again (a thousand
+// took a start 250 ms, more when they are large). A summary it cannot
+// keep as a line is left out, and its file read.
+func loadOldSummaries(chats string) (map[string]cachedSummary, bool) {
+	data, err := safefile.Read(filepath.Join(chats, oldSummariesName), summariesLimit)
+	if err != nil {
+		return nil, false
+	}
+	var old struct {
+		V     int `json:"v"`
+		Files map[string]struct {
+			Size        int64           `json:"size"`
+			ModTime     int64           `json:"mtime"`
+			Inode       uint64          `json:"ino"`
+			SessionID   string          `json:"sessionId"`
+			StartTime   string          `json:"startTime"`
+			LastUpdated string          `json:"lastUpdated"`
+			Kind        string          `json:"kind"`
+			Resumable   bool            `json:"resumable"`
+			Listed      json.RawMessage `json:"listed"`
+			Digest      string          `json:"sha256"`
+		} `json:"files"`
+	}
+	if json.Unmarshal(data, &old) != nil || old.V != 2 {
+		return nil, false
+	}
+	files := make(map[string]cachedSummary, len(old.Files))
+	for name, o := range old.Files {
+		e := cachedSummary{
+			Size: o.Size, ModTime: o.ModTime, Inode: o.Inode,
+			SessionID: o.SessionID, StartTime: o.StartTime, LastUpdated: o.LastUpdated, Kind: o.Kind,
+			Resumable: o.Resumable, Digest: o.Digest,
+		}
+		var listed bytes.Buffer
+		if len(o.Listed) > 0 && json.Compact(&listed, o.Listed) == nil && listed.String() != "null" {
+			e.Listed = listed.String() // compact JSON: no tab or line's end
+		}
+		if keepable(name, e) {
+			files[name] = e
+		}
+	}
+	return files, true
 }
 
 // summaryFields is how many fields a line of the file holds.

@@ -3,6 +3,7 @@ package sessionstore
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -554,20 +555,39 @@ func TestListReadsAFileWhoseKeptListingIsDamaged(t *testing.T) {
 	}
 }
 
-// Version 2's summaries, JSON, go when this version's are first written:
-// nothing reads them any more.
-func TestTheJSONSummariesGo(t *testing.T) {
+// Version 2's summaries, JSON, are read when this version's are not
+// there yet, so that the first start after an update reads no session
+// file again; they go when this version's are written. The summary
+// here would keep a file with nothing to resume, which a read of the
+// file would remove.
+func TestTheJSONSummariesAreReadOnceThenGo(t *testing.T) {
 	s, root := sharedStore(t)
 	chats := projectChats(t, s, root)
 	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
-	old := filepath.Join(chats, oldSummariesName)
-	if err := os.WriteFile(old, []byte(`{"v":2,"files":{}}`), 0o600); err != nil {
+	const id = "f6666666-aaaa-4aaa-8aaa-000000000006"
+	empty := writeSession61(t, chats, id, now.Add(-time.Hour), "")
+	age(t, empty)
+	fi, err := os.Stat(empty)
+	if err != nil {
 		t.Fatal(err)
 	}
-	age(t, writeSession61(t, chats, "f6666666-aaaa-4aaa-8aaa-000000000006", now.Add(-time.Hour), "hello"))
-	expireNow(t, s, now)
+	at := isoTime(now.Add(-time.Hour))
+	v2 := fmt.Sprintf(`{"v":2,"files":{%q:{"size":%d,"mtime":%d,"ino":%d,"sessionId":%q,"startTime":%q,"lastUpdated":%q,"kind":"main","resumable":true,`+
+		`"listed":{"meta":{"id":%q,"title":"from version 2","prompts":1},"displayName":"from version 2"}}}}`,
+		filepath.Base(empty), fi.Size(), fi.ModTime().UnixNano(), inode(fi), id, at, at, id)
+	old := filepath.Join(chats, oldSummariesName)
+	if err := os.WriteFile(old, []byte(v2), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if res := expireNow(t, s, now); res.Deleted != 0 || !exists(empty) {
+		t.Fatalf("version 2's summary was not used: %+v", res)
+	}
 	if exists(old) || !exists(filepath.Join(chats, summariesName)) {
 		t.Errorf("version 2's summaries kept: %v; this version's written: %v", exists(old), exists(filepath.Join(chats, summariesName)))
+	}
+	list, err := s.ListShared(context.Background(), "")
+	if err != nil || len(list) != 1 || list[0].Title != "from version 2" {
+		t.Errorf("listed from the summaries %+v, %v", list, err)
 	}
 }
 
