@@ -2,7 +2,6 @@ package tools
 
 import (
 	"bytes"
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -496,10 +495,10 @@ func (f *firstMatches) add(o grepOutcome) {
 	if len(o.matches) == 0 {
 		return
 	}
-	heap.Push(&f.kept, o)
+	f.kept.push(o)
 	f.total += len(o.matches)
 	for f.total-len(f.kept[0].matches) >= f.maxMatches {
-		f.total -= len(heap.Pop(&f.kept).(grepOutcome).matches)
+		f.total -= len(f.kept.pop().matches)
 	}
 	if f.total >= f.maxMatches {
 		bound := f.kept[0].file.rel
@@ -515,11 +514,13 @@ func (f *firstMatches) after(rel string) bool {
 }
 
 // first is the files with the first maxMatches matches, in path order,
-// the last one's matches cut at the cap.
+// the last one's matches cut at the cap. It ends the collection: the
+// files kept are sorted in place, no longer a heap to add to.
 func (f *firstMatches) first() []grepOutcome {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	files := slices.Clone(f.kept)
+	files := f.kept
+	f.kept = nil
 	slices.SortFunc(files, func(a, b grepOutcome) int { return workspace.ComparePaths(a.file.rel, b.file.rel) })
 	count := 0
 	for i, o := range files {
@@ -529,20 +530,51 @@ func (f *firstMatches) first() []grepOutcome {
 	return files
 }
 
-// outcomeHeap is a heap of files with matches, the last in path order on top.
+// outcomeHeap is a heap of files with matches, the last in path order on
+// top. Its own push and pop, not container/heap's: those box each
+// outcome into an interface, an allocation per file with matches.
 type outcomeHeap []grepOutcome
 
-func (h outcomeHeap) Len() int { return len(h) }
-func (h outcomeHeap) Less(i, j int) bool {
+// above reports whether h[i] belongs above h[j]: it comes after it.
+func (h outcomeHeap) above(i, j int) bool {
 	return workspace.ComparePaths(h[i].file.rel, h[j].file.rel) > 0
 }
-func (h outcomeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *outcomeHeap) Push(x any)   { *h = append(*h, x.(grepOutcome)) }
-func (h *outcomeHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+func (h *outcomeHeap) push(o grepOutcome) {
+	*h = append(*h, o)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !s.above(i, parent) {
+			break
+		}
+		s[i], s[parent] = s[parent], s[i]
+		i = parent
+	}
+}
+
+// pop removes the top and returns it.
+func (h *outcomeHeap) pop() grepOutcome {
+	s := *h
+	top, last := s[0], len(s)-1
+	s[0], s[last] = s[last], grepOutcome{}
+	s = s[:last]
+	for i := 0; ; {
+		child := 2*i + 1
+		if child >= len(s) {
+			break
+		}
+		if right := child + 1; right < len(s) && s.above(right, child) {
+			child = right
+		}
+		if !s.above(child, i) {
+			break
+		}
+		s[i], s[child] = s[child], s[i]
+		i = child
+	}
+	*h = s
+	return top
 }
 
 // format writes the result: the first maxMatches matches in path order
