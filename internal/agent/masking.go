@@ -152,11 +152,47 @@ func (m *masker) prunables(contents []*genai.Content) ([]prunable, int) {
 // responseTokens is 0.61's estimate of fr's tokens, its name's and its
 // compact JSON's characters, 4 a token; -1 when it is masked already.
 func responseTokens(fr *genai.FunctionResponse) int {
-	compact := encodeJSON(fr.Response, "")
-	if strings.Contains(compact, "<"+maskTag) {
+	runes, masked := compactJSONRunes(fr.Response)
+	if masked {
 		return -1
 	}
-	return (utf8.RuneCountInString(fr.Name) + utf8.RuneCountInString(compact)) / 4
+	return (utf8.RuneCountInString(fr.Name) + runes) / 4
+}
+
+// compactJSONRunes is how many characters v's compact JSON has (as
+// JSON.stringify writes it; 0 when v has none), and whether it holds a
+// masked output, counted as it is written rather than kept: a copy of
+// every tool output the size of the output was made for its count.
+func compactJSONRunes(v any) (runes int, masked bool) {
+	var c jsonRunes
+	enc := json.NewEncoder(&c)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return 0, false
+	}
+	return c.runes, c.masked
+}
+
+// jsonRunes counts the characters an Encoder writes to it, the line's
+// end it adds left out, and whether they hold a masked output.
+type jsonRunes struct {
+	runes  int
+	masked bool
+}
+
+// Write takes p, the whole encoding (an Encoder writes each value at
+// once). The encoding is valid UTF-8 (encoding/json writes an invalid
+// byte as U+FFFD): its characters are its bytes that do not continue
+// one. utf8.RuneCount would copy a text beyond ASCII to count it.
+func (c *jsonRunes) Write(p []byte) (int, error) {
+	text := bytes.TrimSuffix(p, []byte("\n"))
+	for _, b := range text {
+		if b&0xC0 != 0x80 {
+			c.runes++
+		}
+	}
+	c.masked = c.masked || bytes.Contains(text, []byte("<"+maskTag))
+	return len(p), nil
 }
 
 // masked is part's function response replaced by a preview and where the
@@ -235,19 +271,17 @@ func estimatePartTokens(p *genai.Part) int {
 	if fr == nil {
 		return 0
 	}
-	return (len([]rune(fr.Name)) + len([]rune(encodeJSON(fr.Response, "")))) / 4
+	runes, _ := compactJSONRunes(fr.Response)
+	return (utf8.RuneCountInString(fr.Name) + runes) / 4
 }
 
-// indentedJSON is v as JSON.stringify(v, null, 2) writes it.
-func indentedJSON(v any) string { return encodeJSON(v, "  ") }
-
-// encodeJSON is v as JSON.stringify writes it, indented by indent: no
+// indentedJSON is v as JSON.stringify(v, null, 2) writes it: no
 // escaping of <, > and &.
-func encodeJSON(v any, indent string) string {
+func indentedJSON(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
+	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return ""
 	}

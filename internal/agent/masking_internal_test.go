@@ -1,9 +1,13 @@
 package agent
 
 import (
+	"encoding/json"
 	"fmt"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"google.golang.org/genai"
 )
@@ -31,5 +35,54 @@ func TestMaskScanEncodesEachOutputOnce(t *testing.T) {
 	}
 	if want := (len("grep_search") + len(`{"output":"`) + 6000 + 1000 + len(`"}`)) / 4; m.tokens[contents[0].Parts[0].FunctionResponse] != want {
 		t.Errorf("estimated %d tokens, want %d", m.tokens[contents[0].Parts[0].FunctionResponse], want)
+	}
+}
+
+// A tool output's tokens are counted from its compact JSON as
+// JSON.stringify writes it, without keeping that text: the same count
+// as of the text (HTML characters, escapes and characters beyond ASCII
+// included), and a masked output told apart, allocating next to nothing
+// whatever the output's size.
+func TestResponseTokensCountTheJSONWithoutKeepingIt(t *testing.T) {
+	big := strings.Repeat("línea <b>&</b> \"q\" \t\\ 日本\n", 4000)
+	for _, response := range []map[string]any{
+		{"output": "plain"},
+		{"output": big},
+		{"output": "a\u2028b", "error": nil, "n": 3.5},
+		{"output": "<" + maskTag + ">\npreview\n</" + maskTag + ">"},
+		{},
+	} {
+		fr := &genai.FunctionResponse{Name: "grep_search", Response: response}
+		var b strings.Builder
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(response); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.TrimSuffix(b.String(), "\n")
+		want := (utf8.RuneCountInString(fr.Name) + utf8.RuneCountInString(text)) / 4
+		if strings.Contains(text, "<"+maskTag) {
+			want = -1
+		}
+		if got := responseTokens(fr); got != want {
+			t.Errorf("%.40q: %d tokens, want %d", text, got, want)
+		}
+		if got, want := estimatePartTokens(&genai.Part{FunctionResponse: fr}), (utf8.RuneCountInString(fr.Name)+utf8.RuneCountInString(text))/4; got != want {
+			t.Errorf("%.40q: estimated %d tokens, want %d", text, got, want)
+		}
+	}
+	// Counted again, with the collector off so that the encoder's pooled
+	// buffer stays: what a count allocates besides.
+	fr := &genai.FunctionResponse{Name: "grep_search", Response: map[string]any{"output": big}}
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	responseTokens(fr)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range 10 {
+		responseTokens(fr)
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / 10; per > uint64(len(big)/100) {
+		t.Errorf("counting a %d-byte output allocated %d bytes", len(big), per)
 	}
 }
