@@ -195,14 +195,16 @@ func (r *Recorder) Record(st Step) error {
 	if st.Content.Role == genai.RoleModel {
 		r.answered(st.Content)
 	}
-	var line []byte
+	var line net.Buffers
 	var err error
 	if r.root == "" {
 		u := &st.Usage
 		if *u == (Usage{}) {
 			u = nil
 		}
-		line, err = encode(record{Kind: kindContent, History: []*genai.Content{st.Content}, Usage: u, Partial: st.Partial})
+		var old []byte
+		old, err = encode(record{Kind: kindContent, History: []*genai.Content{st.Content}, Usage: u, Partial: st.Partial})
+		line = net.Buffers{old}
 		r.partialOld = st.Partial
 	} else {
 		id := r.partial
@@ -223,13 +225,14 @@ func (r *Recorder) Record(st Step) error {
 	if err != nil {
 		return r.fail(fmt.Errorf("encoding the session's record: %w", err))
 	}
-	return r.write(net.Buffers{line})
+	return r.write(line)
 }
 
-// messageLine is m's line. Its content, already JSON, is put in as it
-// is: json.Marshal would scan it again to compact it, which costs more
-// than encoding it did.
-func messageLine(m message) ([]byte, error) {
+// messageLine is m's line, in the pieces written in turn. Its content,
+// already JSON, is put in as it is, not copied: json.Marshal would scan
+// it again to compact it, which costs more than encoding it did, and a
+// tool's output is most of a line.
+func messageLine(m message) (net.Buffers, error) {
 	content := m.Content
 	m.Content = nil
 	b, err := json.Marshal(m)
@@ -237,13 +240,9 @@ func messageLine(m message) ([]byte, error) {
 		return nil, err
 	}
 	if len(content) == 0 {
-		return append(b, '\n'), nil
+		return net.Buffers{append(b, '\n')}, nil
 	}
-	line := make([]byte, 0, len(b)+len(content)+len(`,"content":`)+1)
-	line = append(line, b[:len(b)-1]...)
-	line = append(line, `,"content":`...)
-	line = append(line, content...)
-	return append(line, '}', '\n'), nil
+	return net.Buffers{b[:len(b)-1], []byte(`,"content":`), content, []byte("}\n")}, nil
 }
 
 // answered keeps the text of a model content for Running (Replace).
