@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// A line over pieceWise, written in its pieces, still lands whole on an
+// A huge line, written in its pieces, still lands whole on an
 // append-only file another writer appends to meanwhile: no line of the
 // other's lands inside it.
 func TestAHugeLineWrittenInPiecesIsOneAppend(t *testing.T) {

@@ -382,9 +382,8 @@ func (sf *appendFile) write(id string, buf net.Buffers) error {
 	if sf.size+size > MaxFileSize {
 		return fmt.Errorf("saving session %s: %w: %s would grow past %d MiB; start a new session", id, ErrTooLarge, sf.path, MaxFileSize>>20)
 	}
-	// One write of whole lines (writeLines; a huge line's pieces in
-	// turn): a crash leaves at most a torn last line, which both programs
-	// skip.
+	// One write of whole lines (writeLines, their pieces gathered): a
+	// crash leaves at most a torn last line, which both programs skip.
 	if err := writeLines(sf.f, buf); err != nil {
 		return fmt.Errorf("saving session %s: writing %s: %w", id, sf.path, err)
 	}

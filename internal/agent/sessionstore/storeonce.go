@@ -121,19 +121,12 @@ func sizeOf(buffers net.Buffers) int64 {
 	return n
 }
 
-// pieceWise is the size over which a line's pieces are not joined into
-// one buffer before they are written: its contents (a prompt of up to 16
-// MiB) are not copied again for it. A write of many lines or of a smaller
-// one is one buffer.
-const pieceWise = 1 << 20
-
-// writeLines writes buffers to f as one write: joined when they are at
-// most pieceWise bytes, else gathered (writeGathered), so that another
-// process appending to the same file never lands inside a line.
+// writeLines writes buffers to f as one write, gathered (writeGathered)
+// when they are more than one, so that another process appending to the
+// same file never lands inside a line: a line's contents (a tool's
+// output, a prompt of up to 16 MiB) are not copied into one buffer for
+// it, where the system can gather them.
 func writeLines(f *os.File, buffers net.Buffers) error {
-	if len(buffers) > 1 && sizeOf(buffers) <= pieceWise {
-		buffers = net.Buffers{bytes.Join(buffers, nil)}
-	}
 	if len(buffers) == 1 {
 		_, err := f.Write(buffers[0])
 		return err
