@@ -27,9 +27,9 @@ import (
 //
 // The file is a line per session file, its fields separated by tabs,
 // after a first line naming the format (summariesHeader). It is read at
-// every start: as JSON (version 2, oldSummariesName), a thousand
+// every start; as version 2's JSON (oldSummariesName), a thousand
 // summaries cost a start 8 ms and 3.4 MB, most of it decoding what only
-// a list needs (docs/benchmarks.md, "Saved sessions read once").
+// a list needs (docs/benchmarks.md, "A thousand saved sessions").
 const summariesName = ".gemini-ls-summaries"
 
 // oldSummariesName is version 2's file, JSON: its summaries are read
