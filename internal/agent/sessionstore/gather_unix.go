@@ -9,10 +9,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// maxGathered is the most buffers one writev takes (IOV_MAX on Linux and
-// the BSDs).
-const maxGathered = 1024
-
 // writeGathered writes buffers to f with writev: one system call, so on
 // an O_APPEND file the whole of them lands at the end at once. A line
 // of more pieces than one writev takes, or a short write (a full disk),

@@ -121,12 +121,24 @@ func sizeOf(buffers net.Buffers) int64 {
 	return n
 }
 
+// maxGathered is the most buffers one writev takes (IOV_MAX on Linux and
+// the BSDs).
+const maxGathered = 1024
+
+// pieceWise is the size up to which buffers too many for one writev are
+// joined into one write; more is written in batches of them.
+const pieceWise = 1 << 20
+
 // writeLines writes buffers to f as one write, gathered (writeGathered)
 // when they are more than one, so that another process appending to the
 // same file never lands inside a line: a line's contents (a tool's
 // output, a prompt of up to 16 MiB) are not copied into one buffer for
-// it, where the system can gather them.
+// it, where the system can gather them. Buffers too many for one writev
+// are joined, up to pieceWise bytes.
 func writeLines(f *os.File, buffers net.Buffers) error {
+	if len(buffers) > maxGathered && sizeOf(buffers) <= pieceWise {
+		buffers = net.Buffers{bytes.Join(buffers, nil)}
+	}
 	if len(buffers) == 1 {
 		_, err := f.Write(buffers[0])
 		return err
