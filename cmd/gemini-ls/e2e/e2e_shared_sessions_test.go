@@ -188,6 +188,19 @@ func TestSessionOfGeminiCLIResumedOverLSP(t *testing.T) {
 func TestSessionOfGeminiLSResumedByGeminiCLI(t *testing.T) {
 	root := newRoot(t, map[string]string{"a.txt": "hello file\n"})
 	home := geminiHome(t, root)
+	// 0.61's --resume below makes a second file of the session, with
+	// nothing to resume, when the minute has turned since the session
+	// began (its name holds the minute); 0.61's clean-up at its next start
+	// removes that file and, as it removes every file of a session by the
+	// id in its name, the session with it. Clean-up is not what this test
+	// is about: off, for both programs.
+	noCleanup := `{"security": {"auth": {"selectedType": "gemini-api-key"}},
+ "model": {"skipNextSpeakerCheck": true},
+ "experimental": {"useModelRouter": false},
+ "general": {"disableAutoUpdate": true, "sessionRetention": {"enabled": false}}}`
+	if err := os.WriteFile(filepath.Join(home, ".gemini", "settings.json"), []byte(noCleanup), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	srv := geminitest.NewTestServer(t,
 		geminitest.Turn{Chunks: []geminitest.Chunk{
 			{Call: geminitest.Call("read_file", map[string]any{"file_path": "a.txt"}), ThoughtSignature: []byte("sig-ls")},
