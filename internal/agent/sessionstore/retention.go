@@ -66,11 +66,13 @@ func (s *Store) Expire(ctx context.Context, root string, r Retention, now time.T
 	}
 	defer sums.save(s.log)
 	res.Scanned = len(files)
-	for _, f := range expiring(files, r, now, inUse) {
+	gone := expiring(files, r, now, inUse)
+	kept := keptSessions(files, gone)
+	for _, f := range gone {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		switch err := removeSession(chats, f); {
+		switch err := removeSession(chats, f, kept[f.id]); {
 		case err == nil:
 			res.Deleted++
 			sums.forget(filepath.Base(f.path))
@@ -282,14 +284,36 @@ func expiring(files []sessionFile, r Retention, now time.Time, inUse func(string
 	return out
 }
 
+// keptSessions are the ids of the files that stay: of files, those not
+// gone.
+func keptSessions(files, gone []sessionFile) map[string]bool {
+	removed := make(map[string]bool, len(gone))
+	for _, f := range gone {
+		removed[f.path] = true
+	}
+	kept := map[string]bool{}
+	for _, f := range files {
+		if f.id != "" && !removed[f.path] {
+			kept[f.id] = true
+		}
+	}
+	return kept
+}
+
 // removeSession removes f and, as 0.61's cleanupSessionAndSubagentsAsync,
 // what its session left in the project's directory: its log, its tool
 // outputs, its own directory and its subagents' sessions.
-func removeSession(chats string, f sessionFile) error {
+//
+// A session of which another file stays (0.61's --resume makes a second
+// file of the session, with nothing to resume, when the minute has
+// turned since it began) keeps what it left: only the file goes. 0.61
+// removes them, and every file of the session by the id in its name, the
+// one to resume too.
+func removeSession(chats string, f sessionFile, staying bool) error {
 	if err := os.Remove(f.path); err != nil {
 		return err
 	}
-	if f.id == "" {
+	if f.id == "" || staying {
 		return nil
 	}
 	project := filepath.Dir(chats)

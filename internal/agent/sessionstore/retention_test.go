@@ -189,3 +189,40 @@ func TestExpireJudgesLargeFilesByTheirEnds(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 }
+
+// A second file of a session with nothing to resume (0.61's --resume
+// makes one when the minute has turned since the session began) goes,
+// but what the session left stays while its other file does: its log,
+// its tool outputs, its subagents' sessions. 0.61 removes them, and the
+// file to resume with them.
+func TestExpireKeepsWhatASessionLeftWhileAnotherOfItsFilesStays(t *testing.T) {
+	s, root := sharedStore(t)
+	chats := projectChats(t, s, root)
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	const id = "55555555-aaaa-4aaa-8aaa-000000000005"
+	resumable := writeSession61(t, chats, id, now.Add(-2*time.Hour), "hello")
+	stray := writeSession61(t, chats, id, now.Add(-time.Hour), "")
+	if resumable == stray {
+		t.Fatal("the two files of the session share a name")
+	}
+	project := filepath.Dir(chats)
+	artifacts := []string{
+		filepath.Join(project, "logs", "session-"+id+".jsonl"),
+		filepath.Join(project, "tool-outputs", "session-"+id, "out.txt"),
+		filepath.Join(chats, id, "sub.jsonl"),
+	}
+	for _, a := range artifacts {
+		_ = os.MkdirAll(filepath.Dir(a), 0o700)
+		if err := os.WriteFile(a, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res := expireNow(t, s, now); res.Deleted != 1 || exists(stray) || !exists(resumable) {
+		t.Fatalf("result %+v; the stray file left: %v; the session's file left: %v", res, exists(stray), exists(resumable))
+	}
+	for _, a := range artifacts {
+		if !exists(a) {
+			t.Errorf("%s went with the stray file", a)
+		}
+	}
+}
