@@ -51,6 +51,25 @@ func exists(path string) bool {
 	return err == nil
 }
 
+// leftBy makes what session id leaves in chats' project besides its
+// file: its log, a tool output, a subagent's session; their paths.
+func leftBy(t *testing.T, chats, id string) []string {
+	t.Helper()
+	project := filepath.Dir(chats)
+	paths := []string{
+		filepath.Join(project, "logs", "session-"+id+".jsonl"),
+		filepath.Join(project, "tool-outputs", "session-"+id, "out.txt"),
+		filepath.Join(chats, id, "sub.jsonl"),
+	}
+	for _, p := range paths {
+		_ = os.MkdirAll(filepath.Dir(p), 0o700)
+		if err := os.WriteFile(p, []byte("x"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return paths
+}
+
 // Expire removes what 0.61's start-up cleanup removes: sessions older
 // than maxAge (with their logs, tool outputs and subagents), files with
 // nothing to resume; it keeps the newer ones, the one in use however old,
@@ -68,18 +87,7 @@ func TestExpireByAge(t *testing.T) {
 	if err := os.WriteFile(unreadable, []byte("not json\n{}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	project := filepath.Dir(chats)
-	artifacts := []string{
-		filepath.Join(project, "logs", "session-"+oldID+".jsonl"),
-		filepath.Join(project, "tool-outputs", "session-"+oldID, "out.txt"),
-		filepath.Join(chats, oldID, "sub.jsonl"),
-	}
-	for _, a := range artifacts {
-		_ = os.MkdirAll(filepath.Dir(a), 0o700)
-		if err := os.WriteFile(a, []byte("x"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	artifacts := leftBy(t, chats, oldID)
 
 	res, err := s.Expire(context.Background(), "", Retention{MaxAge: 30 * 24 * time.Hour}, now, func(id string) (bool, bool) { return id == openID, id == openID })
 	if err != nil {
@@ -205,18 +213,7 @@ func TestExpireKeepsWhatASessionLeftWhileAnotherOfItsFilesStays(t *testing.T) {
 	if resumable == stray {
 		t.Fatal("the two files of the session share a name")
 	}
-	project := filepath.Dir(chats)
-	artifacts := []string{
-		filepath.Join(project, "logs", "session-"+id+".jsonl"),
-		filepath.Join(project, "tool-outputs", "session-"+id, "out.txt"),
-		filepath.Join(chats, id, "sub.jsonl"),
-	}
-	for _, a := range artifacts {
-		_ = os.MkdirAll(filepath.Dir(a), 0o700)
-		if err := os.WriteFile(a, []byte("x"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	artifacts := leftBy(t, chats, id)
 	if res := expireNow(t, s, now); res.Deleted != 1 || exists(stray) || !exists(resumable) {
 		t.Fatalf("result %+v; the stray file left: %v; the session's file left: %v", res, exists(stray), exists(resumable))
 	}
