@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -141,8 +140,8 @@ type candidate struct {
 // than can be read: the first files in path order, and counts.
 type matched struct {
 	// first is the files found that come first in path order, at most
-	// limit of them; found counts them all.
-	first candidateHeap
+	// limit of them, a heap (laterCandidate); found counts them all.
+	first []candidate
 	limit int
 	found int
 	// Matches left out: ignored by ignore files, or excluded.
@@ -204,28 +203,17 @@ func (m *matched) add(kind byte, c candidate, literal bool) {
 		m.found++
 		switch {
 		case len(m.first) < m.limit:
-			heap.Push(&m.first, c)
+			heapPush(&m.first, c, laterCandidate)
 		case m.limit > 0 && c.path < m.first[0].path:
 			m.first[0] = c
-			heap.Fix(&m.first, 0)
+			heapDown(m.first, 0, laterCandidate)
 		}
 	}
 }
 
-// candidateHeap is a container/heap of candidates, the last in path
-// order on top: the one an earlier path replaces.
-type candidateHeap []candidate
-
-func (h candidateHeap) Len() int           { return len(h) }
-func (h candidateHeap) Less(i, j int) bool { return h[i].path > h[j].path }
-func (h candidateHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *candidateHeap) Push(x any)        { *h = append(*h, x.(candidate)) }
-func (h *candidateHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
+// laterCandidate reports whether a's path comes after b's: the last in
+// path order is the heap's top, the one an earlier path replaces.
+func laterCandidate(a, b candidate) bool { return a.path > b.path }
 
 // read finds the files the patterns name in every root and reads them
 // within the output bounds.
@@ -255,7 +243,7 @@ func (c *referenceReader) read(ctx context.Context) (ManyFiles, error) {
 			delete(m.outside, pattern) // once, however often it is given
 		}
 	}
-	files := []candidate(m.first)
+	files := m.first
 	slices.SortFunc(files, func(x, y candidate) int { return strings.Compare(x.path, y.path) })
 
 	text, media, considered := 0, 0, 0

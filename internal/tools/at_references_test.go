@@ -3,6 +3,8 @@ package tools
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -299,6 +301,31 @@ func TestGeminiIgnoreCannotBeLiftedByAnArgument(t *testing.T) {
 		}
 		if got := strings.Contains(text, "plain"); got != c.wantPlain {
 			t.Errorf("%s %v: plain.txt in the result %v, want %v:\n%s", c.tool, c.args, got, c.wantPlain, text)
+		}
+	}
+}
+
+// The files kept are the first limit in path order, whatever order the
+// walks found them in; the others are counted.
+func TestMatchedKeepsTheFirstInPathOrder(t *testing.T) {
+	var paths []string
+	for i := range 40 {
+		paths = append(paths, fmt.Sprintf("/r/f%02d", i))
+	}
+	for seed := range uint64(20) {
+		found := slices.Clone(paths)
+		rand.New(rand.NewPCG(seed, 0)).Shuffle(len(found), func(i, j int) { found[i], found[j] = found[j], found[i] })
+		m := newMatched([]string{"/r"}, 7)
+		for _, p := range found {
+			m.add(matchFound, candidate{path: p}, false)
+		}
+		var kept []string
+		for _, c := range m.first {
+			kept = append(kept, c.path)
+		}
+		slices.Sort(kept)
+		if !slices.Equal(kept, paths[:7]) || m.found != 40 {
+			t.Fatalf("seed %d: kept %v of %d found, want %v of 40", seed, kept, m.found, paths[:7])
 		}
 	}
 }

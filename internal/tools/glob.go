@@ -2,7 +2,6 @@ package tools
 
 import (
 	"cmp"
-	"container/heap"
 	"context"
 	"errors"
 	"fmt"
@@ -337,7 +336,7 @@ type newestFiles struct {
 	limit int
 	// kept is a heap whose top is the oldest file kept: the one a newer
 	// file replaces.
-	kept datedHeap
+	kept []dated
 	// matched counts the files added.
 	matched int
 }
@@ -347,10 +346,10 @@ func (n *newestFiles) add(d dated) {
 	n.matched++
 	switch {
 	case len(n.kept) < n.limit:
-		heap.Push(&n.kept, d)
+		heapPush(&n.kept, d, older)
 	case n.limit > 0 && newer(d, n.kept[0]):
 		n.kept[0] = d
-		heap.Fix(&n.kept, 0)
+		heapDown(n.kept, 0, older)
 	}
 }
 
@@ -378,19 +377,9 @@ func newer(x, y dated) bool {
 	return x.mod > y.mod || x.mod == y.mod && x.entry.Path < y.entry.Path
 }
 
-// datedHeap is a container/heap of files, the oldest on top.
-type datedHeap []dated
-
-func (h datedHeap) Len() int           { return len(h) }
-func (h datedHeap) Less(i, j int) bool { return newer(h[j], h[i]) }
-func (h datedHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *datedHeap) Push(x any)        { *h = append(*h, x.(dated)) }
-func (h *datedHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
-}
+// older reports whether x is listed after y: the oldest kept is the
+// heap's top.
+func older(x, y dated) bool { return newer(y, x) }
 
 // patternDirs are the names of a glob pattern's directories, up to its
 // first "**", for a walk to leave out the directories no match can be

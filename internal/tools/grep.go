@@ -531,51 +531,14 @@ func (f *firstMatches) first() []grepOutcome {
 }
 
 // outcomeHeap is a heap of files with matches, the last in path order on
-// top. Its own push and pop, not container/heap's: those box each
-// outcome into an interface, an allocation per file with matches.
+// top (heapPush).
 type outcomeHeap []grepOutcome
 
-// above reports whether h[i] belongs above h[j]: it comes after it.
-func (h outcomeHeap) above(i, j int) bool {
-	return workspace.ComparePaths(h[i].file.rel, h[j].file.rel) > 0
-}
+// laterPath reports whether a's file comes after b's in path order.
+func laterPath(a, b grepOutcome) bool { return workspace.ComparePaths(a.file.rel, b.file.rel) > 0 }
 
-func (h *outcomeHeap) push(o grepOutcome) {
-	*h = append(*h, o)
-	s := *h
-	for i := len(s) - 1; i > 0; {
-		parent := (i - 1) / 2
-		if !s.above(i, parent) {
-			break
-		}
-		s[i], s[parent] = s[parent], s[i]
-		i = parent
-	}
-}
-
-// pop removes the top and returns it.
-func (h *outcomeHeap) pop() grepOutcome {
-	s := *h
-	top, last := s[0], len(s)-1
-	s[0], s[last] = s[last], grepOutcome{}
-	s = s[:last]
-	for i := 0; ; {
-		child := 2*i + 1
-		if child >= len(s) {
-			break
-		}
-		if right := child + 1; right < len(s) && s.above(right, child) {
-			child = right
-		}
-		if !s.above(child, i) {
-			break
-		}
-		s[i], s[child] = s[child], s[i]
-		i = child
-	}
-	*h = s
-	return top
-}
+func (h *outcomeHeap) push(o grepOutcome) { heapPush((*[]grepOutcome)(h), o, laterPath) }
+func (h *outcomeHeap) pop() grepOutcome   { return heapPop((*[]grepOutcome)(h), laterPath) }
 
 // format writes the result: the first maxMatches matches in path order
 // (workspace.ComparePaths), grouped by file in path order.
