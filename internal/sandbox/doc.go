@@ -161,8 +161,15 @@
 // command that path, SupervisorArg and --container. gemini-ls can be the
 // supervisor there because on Linux it is a static binary (CGO_ENABLED=0)
 // of the host's architecture, which docker runs by default. Off Linux
-// (Docker Desktop on macOS or Windows) it is not a Linux program: there
-// each command keeps a container of its own, through Wrap, as before.
+// (Docker Desktop on macOS or Windows) it is not a Linux program, and a
+// cgo build (go install where a C compiler is) needs the host's loader
+// and C library, which an image may lack (New reads the executable's
+// program headers: staticExecutable): there each command keeps a
+// container of its own, through Wrap, as before. The supervisor finds a
+// command's program on the PATH of its environment inside, as docker
+// would (an image's bash may be /bin/bash alone), and Wrap likewise
+// passes the program by the name it was given, never the host's path to
+// it.
 // The container ends with its supervisor, at its stdin's end: Close
 // closes the pipe, and so does gemini-ls's end, and docker's client,
 // whose stdin it is, then closes the container's (-i); the init (tini or

@@ -60,8 +60,10 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 		}
 	}
 	// Off Linux (Docker Desktop) gemini-ls cannot be the supervisor in a
-	// Linux container: there each command keeps a container of its own.
-	if len(cfg.Supervisor) > 0 && persistentSandboxes {
+	// Linux container, nor can a gemini-ls that needs the host's C
+	// library (staticExecutable): there each command keeps a container
+	// of its own.
+	if len(cfg.Supervisor) > 0 && persistentSandboxes && (cfg.Command == Bubblewrap || staticExecutable(cfg.Supervisor[0])) {
 		if s.session, err = s.NewSession(cfg.Supervisor...); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrSetup, err)
 		}
@@ -167,7 +169,14 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		dir = wd
 	}
 	cmd.Env = s.environ(cmd.Env)
-	inner := append([]string{cmd.Path}, cmd.Args[1:]...)
+	// The program by the name it was given, which the sandbox finds on
+	// the command's PATH inside (a container's files are not the
+	// host's), and which it is then called by, as outside ("bash: line
+	// 1: …", not "/usr/bin/bash: …").
+	inner := slices.Clone(cmd.Args)
+	if len(inner) == 0 {
+		inner = []string{cmd.Path}
+	}
 	if s.cfg.Command != Bubblewrap {
 		args, err := s.containerArgs(dir, cmd.Env, nil, inner)
 		if err != nil {

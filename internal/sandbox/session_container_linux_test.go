@@ -3,6 +3,9 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"debug/elf"
+	"encoding/binary"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -135,22 +138,150 @@ func TestContainerSessionSweepsTmpBetweenCommands(t *testing.T) {
 }
 
 // gemini-ls passes itself as the supervisor: a docker sandbox made by New
-// then has a session on Linux.
-func TestNewGivesContainersASession(t *testing.T) {
-	sandboxtest.FakeDocker(t)
-	self, _ := os.Executable()
+// keeps one container a session when that supervisor, mounted into the
+// image, can run there, as a static executable can. One that needs the
+// host's C library (a cgo build) gets a container per command instead,
+// and its commands still run.
+func TestNewGivesContainersASessionOnlyWithAStaticSupervisor(t *testing.T) {
+	runs := sandboxtest.FakeDocker(t)
 	root := t.TempDir()
-	sb, err := New(Config{Command: Podman, Image: "gemini-ls-test-image", Why: "the test", Supervisor: []string{self, SupervisorArg}},
-		func() []string { return []string{root} }, t.TempDir(), "")
+	for _, c := range []struct {
+		name   string
+		interp bool
+	}{{"static", false}, {"dynamic", true}} {
+		exe := filepath.Join(t.TempDir(), c.name)
+		if err := os.WriteFile(exe, elfFile(t, 64, binary.LittleEndian, c.interp), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		sb, err := New(Config{Command: Podman, Image: "gemini-ls-test-image", Why: "the test", Supervisor: []string{exe, SupervisorArg}},
+			func() []string { return []string{root} }, t.TempDir(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sb.Close()
+		if got := sb.Session() != nil; got != !c.interp {
+			t.Errorf("a podman sandbox whose supervisor is %s has a session: %v, want %v", c.name, got, !c.interp)
+		}
+		if c.interp {
+			before := len(runs())
+			if out, err := run(t, sb, root, `echo "$SANDBOX"`); err != nil || out != "gemini-ls-podman\n" {
+				t.Errorf("a command in a container of its own: %v %q", err, out)
+			}
+			if all := runs(); len(all) != before+1 || !slices.Contains(all[len(all)-1], "bash") {
+				t.Errorf("the command's container: %q, want one run of the command itself", all[before:])
+			}
+		}
+	}
+}
+
+// elfOrder is a byte order that appends.
+type elfOrder interface {
+	binary.ByteOrder
+	binary.AppendByteOrder
+}
+
+// elfFile is the start of an ELF executable of class bits (32 or 64) and
+// byte order, whose program headers are a PT_LOAD, then a PT_INTERP
+// when interp, else a PT_NOTE.
+func elfFile(t *testing.T, bits int, order elfOrder, interp bool) []byte {
+	t.Helper()
+	var b []byte
+	class, ehsize, phentsize := byte(elf.ELFCLASS64), 64, 56
+	if bits == 32 {
+		class, ehsize, phentsize = byte(elf.ELFCLASS32), 52, 32
+	}
+	data := byte(elf.ELFDATA2LSB)
+	if order == elfOrder(binary.BigEndian) {
+		data = byte(elf.ELFDATA2MSB)
+	}
+	b = append(b, 0x7f, 'E', 'L', 'F', class, data, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	b = order.AppendUint16(b, uint16(elf.ET_EXEC))
+	b = order.AppendUint16(b, uint16(elf.EM_X86_64))
+	b = order.AppendUint32(b, 1)
+	word := func(v uint64) {
+		if bits == 32 {
+			b = order.AppendUint32(b, uint32(v))
+		} else {
+			b = order.AppendUint64(b, v)
+		}
+	}
+	word(0)              // entry
+	word(uint64(ehsize)) // program headers' offset
+	word(0)              // section headers' offset
+	b = order.AppendUint32(b, 0)
+	b = order.AppendUint16(b, uint16(ehsize))
+	b = order.AppendUint16(b, uint16(phentsize))
+	b = order.AppendUint16(b, 2)
+	b = order.AppendUint16(b, 0) // section headers: none
+	b = order.AppendUint16(b, 0)
+	b = order.AppendUint16(b, 0)
+	second := elf.PT_NOTE
+	if interp {
+		second = elf.PT_INTERP
+	}
+	for _, typ := range []elf.ProgType{elf.PT_LOAD, second} {
+		ph := order.AppendUint32(nil, uint32(typ))
+		b = append(b, ph...)
+		b = append(b, make([]byte, phentsize-len(ph))...)
+	}
+	// What the standard library reads of it, to be sure it is the ELF
+	// file it is meant to be.
+	f, err := elf.NewFile(bytes.NewReader(b))
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the made ELF file: %v", err)
 	}
-	defer sb.Close()
-	se := sb.Session()
-	if se == nil {
-		t.Fatal("a podman sandbox given a supervisor has no session")
+	if len(f.Progs) != 2 || f.Progs[1].Type != second {
+		t.Fatalf("the made ELF file's program headers: %v", f.Progs)
 	}
-	if out := mustSh(t, se, root, `echo "$SANDBOX"`); out != "gemini-ls-podman\n" {
-		t.Errorf("podman's session: %q", out)
+	return b
+}
+
+// What has no program interpreter is static; anything else, or what is
+// not an ELF executable, is not. The test binary and the shell are
+// judged as the standard library reads them.
+func TestStaticExecutable(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, bits := range []int{32, 64} {
+		for _, order := range []elfOrder{binary.LittleEndian, binary.BigEndian} {
+			for _, interp := range []bool{false, true} {
+				name := fmt.Sprintf("elf%d-%v-interp-%v", bits, order, interp)
+				if got := staticExecutable(file(name, elfFile(t, bits, order, interp))); got == interp {
+					t.Errorf("%s: static %v", name, got)
+				}
+			}
+		}
+	}
+	static := elfFile(t, 64, binary.LittleEndian, false)
+	for name, data := range map[string][]byte{
+		"script":    []byte("#!/bin/sh\necho hi\n"),
+		"empty":     nil,
+		"truncated": static[:len(static)-1],
+		"no class":  append(append([]byte{}, static[:4]...), append([]byte{0}, static[5:]...)...),
+	} {
+		if staticExecutable(file(name, data)) {
+			t.Errorf("%s: static", name)
+		}
+	}
+	if staticExecutable(filepath.Join(dir, "missing")) {
+		t.Error("a missing file: static")
+	}
+	self, _ := os.Executable()
+	for _, exe := range []string{self, "/bin/sh"} {
+		f, err := elf.Open(exe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := !slices.ContainsFunc(f.Progs, func(p *elf.Prog) bool { return p.Type == elf.PT_INTERP })
+		f.Close()
+		if got := staticExecutable(exe); got != want {
+			t.Errorf("%s: static %v, want %v", exe, got, want)
+		}
 	}
 }

@@ -29,7 +29,7 @@ type Session struct {
 
 // persistentSandboxes: on Linux every backend can keep a sandbox per
 // session, since gemini-ls, static, runs as the supervisor in a container
-// of the host's architecture too.
+// of the host's architecture too (a cgo build does not: New).
 const persistentSandboxes = true
 
 // NewSession is a persistent sandbox of sb's policy whose supervisor is

@@ -126,6 +126,44 @@ func TestSessionIsolatesCommands(t *testing.T) {
 	})
 }
 
+// A program named without a path is found inside, on the PATH of the
+// command's environment, as the sandbox's own exec would find it: a
+// container's programs are not where the host's are (an image's bash may
+// be /bin/bash alone).
+func TestSessionFindsTheProgramOnTheCommandsPath(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		se, root, _ := sessionFor(t, backend)
+		bin := filepath.Join(root, "bin")
+		if err := os.Mkdir(bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(bin, "only-here"), []byte("#!/bin/sh\necho found \"$@\"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		run := func(path string) (string, error) {
+			var out bytes.Buffer
+			exit, err := se.Run(t.Context(), Command{
+				Args: []string{"only-here", "it"}, Dir: root,
+				Env:    append(os.Environ(), "PATH="+path),
+				Stdout: &out, Stderr: &out,
+			})
+			if err == nil && exit.Code != 0 {
+				t.Errorf("only-here: %+v %q", exit, out.String())
+			}
+			return out.String(), err
+		}
+		if out := mustSh(t, se, root, `echo "$0"`); out != "bash\n" {
+			t.Errorf("bash in the session calls itself %q, want bash", out)
+		}
+		if out, err := run("/usr/bin:" + bin + ":/bin"); err != nil || out != "found it\n" {
+			t.Errorf("on the command's PATH: %v %q, want it found", err, out)
+		}
+		if _, err := run("bin:/usr/bin:/bin"); err == nil || !strings.Contains(err.Error(), "executable file not found") {
+			t.Errorf("on a relative PATH entry only: %v, want it not found", err)
+		}
+	})
+}
+
 // The supervisor holds capabilities under bwrap; a command must have
 // none, or it could unmount what the sandbox mounts read-only. (In a
 // container the supervisor holds none but its user's, as does a

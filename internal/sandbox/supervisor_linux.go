@@ -194,10 +194,15 @@ func (sv *supervisor) exec(ctx context.Context, m message) (code int, signal str
 	if len(m.Argv) == 0 {
 		return -1, "", errors.New("no command")
 	}
-	cmd := exec.CommandContext(ctx, m.Argv[0], m.Argv[1:]...)
+	env := sv.environ(m.Env)
+	path, err := lookPath(m.Argv[0], env)
+	if err != nil {
+		return -1, "", fmt.Errorf("starting %s: %w", m.Argv[0], err)
+	}
+	cmd := exec.CommandContext(ctx, path, m.Argv[1:]...)
 	cmd.Args = m.Argv
 	cmd.Dir = m.Dir
-	cmd.Env = sv.environ(m.Env)
+	cmd.Env = env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	outputs, err := sv.start(m.ID, cmd, m.Combined)
 	if err != nil {
@@ -296,6 +301,34 @@ func (sv *supervisor) environ(env []string) []string {
 		return append(os.Environ(), env...)
 	}
 	return append(env, "SANDBOX=gemini-ls-bwrap")
+}
+
+// lookPath is the executable a command named name runs, found as the
+// sandbox's own exec would (bwrap's, or the container runtime's): a name
+// holding a slash as it is, any other on the PATH of the command's
+// environment env (in a container the image's, unless the caller set
+// one), never on gemini-ls's: a container's files are not the host's,
+// and its bash may be /bin/bash alone.
+func lookPath(name string, env []string) (string, error) {
+	if strings.Contains(name, "/") {
+		return name, nil
+	}
+	path := "/bin:/usr/bin" // execvp's without a PATH
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			path = v // the last one counts, as in exec.Cmd.Env
+		}
+	}
+	for _, dir := range filepath.SplitList(path) {
+		if !filepath.IsAbs(dir) {
+			continue // as exec.LookPath's ErrDot: no program of the working directory by its bare name
+		}
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 }
 
 // startCommand starts cmd: under bwrap with a /tmp of its own and no
