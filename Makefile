@@ -92,7 +92,9 @@ endef
 # -race needs cgo, so a C compiler and libc's headers; ripgrep is one of
 # grep_search's engines, tested against the others. Gemini CLI 0.61 is what
 # the interoperability tests run gemini-ls against (internal/geminicli).
-# bubblewrap is the Linux sandbox (internal/sandbox) the sandbox tests run.
+# bubblewrap is the Linux sandbox (internal/sandbox) the sandbox tests run;
+# podman (with crun, and catatonit for --init) the container one, in an
+# image made of busybox-static and bash-static (sandboxtest.Podman).
 # python3 is the interpreter pyright looks for: without one on PATH, pyright
 # 1.1.414 leaves its analysis' progress open for good, and gemini-ls then
 # reports it still indexing at every question (a fresh machine's test-go
@@ -101,7 +103,7 @@ endef
 # gemini-ls as a reader would, static too, which on a fresh machine's cold
 # cache takes longer than go test's default 10 minutes for one package.
 test-go: gemini-cli otelcol langservers
-	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3)
+	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit busybox-static bash-static)
 	go test -race -count=1 -timeout 30m ./...
 	$(MAKE) test-linear
 

@@ -175,8 +175,10 @@
 // whose stdin it is, then closes the container's (-i); the init (tini or
 // catatonit) ends with the supervisor and --rm removes the container.
 // It does not outlive gemini-ls, but it is docker's to end, not a
-// --die-with-parent. (The tests run a fake docker that turns the run into
-// bwrap, sandboxtest.FakeDocker: no daemon answers where they run.)
+// --die-with-parent; Close, when no command runs, waits for it to be
+// gone. (Most tests run a fake docker that turns the run into bwrap,
+// sandboxtest.FakeDocker; a few run a real podman in an image of static
+// busybox and bash, sandboxtest.Podman.)
 //
 // In a container the supervisor holds no capability but what the
 // container's user has (--user is gemini-ls's uid: none, or docker's

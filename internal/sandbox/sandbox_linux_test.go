@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"net"
 	"os"
 	"os/exec"
@@ -106,23 +107,41 @@ func TestBubblewrapAllowedPaths(t *testing.T) {
 	}
 }
 
-// Docker, as 0.61 uses it, where a daemon answers: the workspace mounted
-// writable at its own path, the network off.
+// Podman, as 0.61 uses it, a real one (sandboxtest.Podman), a container
+// for the command: the workspace writable at its own path, the program
+// found in the image (whose bash is /bin/bash alone) and called by its
+// name, the home absent, the network off, nothing left behind (--rm).
+func TestPodmanRunsTheCommandInTheImage(t *testing.T) {
+	image, _ := sandboxtest.Podman(t)
+	sb, root, home := sandboxFor(t, Config{Command: Podman, Image: image, Why: "test"})
+	out, err := run(t, sb, root, `echo w > w && cat w && echo "$SANDBOX $0 $PWD"; ls -d /usr/bin/bash `+home+` 2>/dev/null | wc -l`)
+	if want := "w\ngemini-ls-podman bash " + root + "\n0\n"; err != nil || out != want {
+		t.Errorf("in the container: %v %q, want %q", err, out, want)
+	}
+	if data, err := os.ReadFile(filepath.Join(root, "w")); err != nil || string(data) != "w\n" {
+		t.Errorf("the workspace's file: %q %v", data, err)
+	}
+	if out, err := run(t, sb, root, "exec 3<>/dev/tcp/1.1.1.1/53"); err == nil {
+		t.Errorf("network on: %q", out)
+	}
+	ps, err := exec.Command("podman", "ps", "--all", "--quiet", "--filter", "ancestor="+image).CombinedOutput()
+	if err != nil || len(bytes.TrimSpace(ps)) > 0 {
+		t.Errorf("containers of the image left: %v %q", err, ps)
+	}
+}
+
+// Docker, where a daemon answers: as podman above.
 func TestDockerRunsInTheWorkspace(t *testing.T) {
-	for _, name := range []string{Docker, Podman} {
-		t.Run(name, func(t *testing.T) {
-			env := HostEnv()
-			if !env.daemonAnswers(t.Context(), name) {
-				t.Skipf("no %s daemon answers `%s info` on this machine", name, name)
-			}
-			sb, root, _ := sandboxFor(t, Config{Command: name, Image: DefaultImage, Why: "test"})
-			if out, err := run(t, sb, root, "echo w > w && cat w"); err != nil || out != "w\n" {
-				t.Fatalf("%v: %q", err, out)
-			}
-			if out, err := run(t, sb, root, "exec 3<>/dev/tcp/1.1.1.1/53"); err == nil {
-				t.Errorf("network on: %q", out)
-			}
-		})
+	env := HostEnv()
+	if !env.daemonAnswers(t.Context(), Docker) {
+		t.Skip("no docker daemon answers `docker info` on this machine")
+	}
+	sb, root, _ := sandboxFor(t, Config{Command: Docker, Image: DefaultImage, Why: "test"})
+	if out, err := run(t, sb, root, "echo w > w && cat w"); err != nil || out != "w\n" {
+		t.Fatalf("%v: %q", err, out)
+	}
+	if out, err := run(t, sb, root, "exec 3<>/dev/tcp/1.1.1.1/53"); err == nil {
+		t.Errorf("network on: %q", out)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Session is a persistent sandbox: one bwrap, or one docker or podman
@@ -82,16 +83,27 @@ func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
 
 // Close retires the sandbox: it runs no new command, and ends, with its
 // supervisor, once the commands running in it ended (a Run after Close
-// starts a new one).
+// starts a new one). When none runs, Close returns once it ended, or
+// after closeWait.
 func (se *Session) Close() error {
 	se.mu.Lock()
-	defer se.mu.Unlock()
-	if se.box != nil {
-		se.box.retire()
-		se.box = nil
+	b := se.box
+	se.box = nil
+	se.mu.Unlock()
+	if b != nil && b.retire() {
+		// Idle: it ends now. Waiting for it (a container's runtime
+		// removes the container once it ended) leaves nothing of the
+		// session running after gemini-ls, or after session/close.
+		select {
+		case <-b.done:
+		case <-time.After(closeWait):
+		}
 	}
 	return nil
 }
+
+// closeWait bounds Close's wait for an idle sandbox's end.
+const closeWait = 5 * time.Second
 
 // sameWriter says whether stdout and stderr are one writer, as exec.Cmd
 // tells (a writer that cannot be compared is not the same).
@@ -305,7 +317,7 @@ func (b *box) run(ctx context.Context, m message, stdout, stderr io.Writer) (Exi
 func (b *box) exit(c *call, end message) (Exit, error) {
 	exit := Exit{Pid: c.pid, Code: end.Code, Signal: end.Signal}
 	if end.Err != "" {
-		return exit, fmt.Errorf("running in the sandbox: %s", end.Err)
+		return exit, errors.New(end.Err)
 	}
 	return exit, nil
 }
@@ -328,16 +340,18 @@ func (b *box) forget(id uint64) {
 }
 
 // retire ends the box once its last command ended: it runs no new one.
-func (b *box) retire() {
+// It says whether the box was idle, and so ends now.
+func (b *box) retire() (idle bool) {
 	b.mu.Lock()
 	b.retired = true
-	idle := len(b.calls) == 0
+	idle = len(b.calls) == 0
 	b.mu.Unlock()
 	if idle {
 		// The supervisor ends at its stdin's end, and bwrap (or the
 		// container) with it.
 		b.req.Close()
 	}
+	return idle
 }
 
 // read hands the supervisor's frames to their calls until it ends, then
@@ -355,7 +369,7 @@ func (b *box) read(resp io.ReadCloser) {
 	waitErr := b.cmd.Wait()
 	b.req.Close()
 	b.mu.Lock()
-	b.err = fmt.Errorf("the sandbox ended (%v): %s", waitErr, strings.TrimSpace(b.stderr.String()))
+	b.err = ended(waitErr, b.stderr.String())
 	close(b.done) // with err, so that no command is sent to it any more
 	calls := b.calls
 	b.calls = map[uint64]*call{}
@@ -363,6 +377,19 @@ func (b *box) read(resp io.ReadCloser) {
 	for _, c := range calls {
 		c.end <- message{Op: opExit, Code: -1, Err: b.err.Error()}
 	}
+}
+
+// ended is why a sandbox ended: how bwrap (or docker) exited, and what
+// it said, if anything.
+func ended(waitErr error, stderr string) error {
+	why := "the sandbox ended"
+	if waitErr != nil {
+		why += " (" + waitErr.Error() + ")"
+	}
+	if said := strings.TrimSpace(stderr); said != "" {
+		why += ": " + said
+	}
+	return errors.New(why)
 }
 
 func (b *box) deliver(m message) {

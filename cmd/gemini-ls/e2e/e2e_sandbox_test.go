@@ -360,6 +360,7 @@ func TestACPSandboxedSessionBypassesTheClientsTerminal(t *testing.T) {
 
 // Over LSP, a sandbox asked for that cannot be set up runs nothing: a
 // prompt fails with the reason and the fix, and the model is never asked.
+// (Here podman answers nothing: sandboxtest.HideContainerDaemons.)
 func TestLSPSandboxUnavailableRunsNothing(t *testing.T) {
 	h := start(t, setup{profile: lsptest.Plugin(), env: append(trustTheWorkspace(), "GEMINI_SANDBOX=podman")},
 		call("run_shell_command", map[string]any{"command": "echo ran > ran.txt"}),
@@ -370,7 +371,7 @@ func TestLSPSandboxUnavailableRunsNothing(t *testing.T) {
 	if err != nil {
 		got = err.Error()
 	}
-	if !strings.Contains(got, "Missing sandbox command 'podman' (from GEMINI_SANDBOX)") {
+	if !strings.Contains(got, "the podman sandbox (from GEMINI_SANDBOX) cannot run: `podman info` failed, so no daemon answers; start it, or use GEMINI_SANDBOX=bwrap on Linux") {
 		t.Errorf("gemini/prompt = %+v, %v; want the sandbox's error", res, err)
 	}
 	if n := len(h.model.Requests()); n != 0 {

@@ -13,12 +13,22 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // binary is the gemini-ls built once for the end-to-end tests.
 var binary string
 
-func TestMain(m *testing.M) { lsptest.RunWithBinary(m, &binary) }
+func TestMain(m *testing.M) {
+	// --sandbox means bubblewrap in these tests wherever they run, even
+	// where docker or podman answers (the sandbox's own tests install
+	// podman); a test of podman asks for it (sandboxtest.Podman).
+	if err := sandboxtest.HideContainerDaemons(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	lsptest.RunWithBinary(m, &binary)
+}
 
 // Gemini CLI 0.61's exit statuses, which a run of gemini-ls ends with as
 // 0.61's would.

@@ -1,0 +1,215 @@
+package sandboxtest
+
+import (
+	"archive/tar"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Podman readies, for t, a real podman and an image to run, and returns
+// the image's name and the environment a process needs to run podman as
+// the test's does: PATH without HideContainerDaemons' stand-ins and, on a
+// machine like CI's, CONTAINERS_CONF (podmanWorkarounds). Both are also
+// set in t's own environment.
+//
+// The image holds Debian's static busybox, its programs linked to it, and
+// its static bash at /bin/bash alone: no C library of the host, no
+// /usr/bin/bash, so that a test shows what gemini-ls runs in a container
+// is found and run there, not on the host.
+func Podman(t *testing.T) (image string, env []string) {
+	t.Helper()
+	path := RealPath()
+	podman, err := lookIn(path, "podman")
+	if err != nil {
+		need(t, fmt.Errorf("the test runs podman (apt-get install podman crun catatonit): %w", err))
+	}
+	env = []string{"PATH=" + path}
+	t.Setenv("PATH", path)
+	run := func(stdin []byte, args ...string) (string, error) {
+		cmd := exec.CommandContext(t.Context(), podman, args...)
+		cmd.Env = append(os.Environ(), env...)
+		cmd.Stdin = bytes.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run(nil, "info"); err != nil {
+		need(t, fmt.Errorf("podman does not answer `podman info`: %v\n%s", err, out))
+	}
+	image, err = testImage(run)
+	if err != nil {
+		need(t, err)
+	}
+	out, err := run(nil, "run", "--rm", image, "true")
+	if err != nil && podmanWorkarounds(out) {
+		conf, werr := writePodmanWorkarounds(t.TempDir())
+		if werr != nil {
+			t.Fatal(werr)
+		}
+		env = append(env, "CONTAINERS_CONF="+conf)
+		t.Setenv("CONTAINERS_CONF", conf)
+		out, err = run(nil, "run", "--rm", image, "true")
+	}
+	if err != nil {
+		need(t, fmt.Errorf("podman cannot run a container here: %v\n%s", err, out))
+	}
+	return image, env
+}
+
+// testImage is the name of the test image, imported into podman's store
+// unless there already: named by what it holds, so that tests running
+// side by side and one after another share it.
+func testImage(run func(stdin []byte, args ...string) (string, error)) (string, error) {
+	const busybox, bash = "/bin/busybox", "/bin/bash-static"
+	sum := sha256.New()
+	files := map[string][]byte{}
+	for _, p := range []string{busybox, bash} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return "", fmt.Errorf("the test image needs Debian's %s (apt-get install busybox-static bash-static): %w", p, err)
+		}
+		sum.Write(data)
+		files[p] = data
+	}
+	image := "localhost/gemini-ls-sandbox-test:" + hex.EncodeToString(sum.Sum(nil))[:16]
+	if _, err := run(nil, "image", "exists", image); err == nil {
+		return image, nil
+	}
+	applets, err := exec.Command(busybox, "--list").Output()
+	if err != nil {
+		return "", fmt.Errorf("listing busybox's programs: %w", err)
+	}
+	var layer bytes.Buffer
+	tw := tar.NewWriter(&layer)
+	now := time.Now()
+	add := func(h *tar.Header, data []byte) {
+		h.ModTime, h.Size, h.Format = now, int64(len(data)), tar.FormatPAX
+		if err == nil {
+			err = tw.WriteHeader(h)
+		}
+		if err == nil && len(data) > 0 {
+			_, err = tw.Write(data)
+		}
+	}
+	for _, dir := range []string{"bin", "dev", "etc", "proc", "root", "sys"} {
+		add(&tar.Header{Name: dir + "/", Typeflag: tar.TypeDir, Mode: 0o755}, nil)
+	}
+	add(&tar.Header{Name: "tmp/", Typeflag: tar.TypeDir, Mode: 0o1777}, nil)
+	add(&tar.Header{Name: "etc/passwd", Typeflag: tar.TypeReg, Mode: 0o644}, []byte("root:x:0:0:root:/root:/bin/sh\n"))
+	add(&tar.Header{Name: "bin/busybox", Typeflag: tar.TypeReg, Mode: 0o755}, files[busybox])
+	add(&tar.Header{Name: "bin/bash", Typeflag: tar.TypeReg, Mode: 0o755}, files[bash])
+	for _, name := range strings.Fields(string(applets)) {
+		if name != "busybox" && name != "bash" {
+			add(&tar.Header{Name: "bin/" + name, Typeflag: tar.TypeSymlink, Linkname: "busybox", Mode: 0o777}, nil)
+		}
+	}
+	if err == nil {
+		err = tw.Close()
+	}
+	if err != nil {
+		return "", fmt.Errorf("making the test image: %w", err)
+	}
+	if out, err := run(layer.Bytes(), "import", "--change", "ENV PATH=/usr/local/bin:/usr/bin:/bin", "-", image); err != nil {
+		return "", fmt.Errorf("importing the test image: %v\n%s", err, out)
+	}
+	return image, nil
+}
+
+// podmanWorkarounds says whether podman's failure to run a container is
+// one of a machine like CI's: root without CAP_SYS_RESOURCE, so that
+// crun cannot set the container's limits, or cgroup v2 mounted beside v1
+// with a controller (a hybrid hierarchy), which crun refuses.
+func podmanWorkarounds(out string) bool {
+	return strings.Contains(out, "setrlimit") || strings.Contains(out, "cgroups in hybrid mode")
+}
+
+// writePodmanWorkarounds writes, in dir, a containers.conf that runs
+// containers without cgroups through a crun that drops the OCI
+// configuration's rlimits and runs with cgroup v2's mount left out of
+// its view. Neither is part of what the sandbox's policy asks of the
+// container (its mounts, user, network, init, environment).
+func writePodmanWorkarounds(dir string) (conf string, err error) {
+	crun, err := exec.LookPath("crun")
+	if err != nil {
+		return "", fmt.Errorf("podman's workarounds need crun: %w", err)
+	}
+	bin := filepath.Join(dir, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		return "", err
+	}
+	// The name crun is what podman lets run without cgroups.
+	wrapper := `#!/bin/sh
+bundle=
+prev=
+for a in "$@"; do
+  [ "$prev" = --bundle ] && bundle=$a
+  case $a in --bundle=*) bundle=${a#--bundle=};; esac
+  prev=$a
+done
+if [ -n "$bundle" ] && [ -f "$bundle/config.json" ]; then
+  python3 -c 'import json,sys;p=sys.argv[1];c=json.load(open(p));c["process"].pop("rlimits",None);json.dump(c,open(p,"w"))' "$bundle/config.json" || exit 1
+fi
+exec unshare -m /bin/sh -c 'umount /sys/fs/cgroup/unified 2>/dev/null; exec "$0" "$@"' ` + shellQuote(crun) + ` "$@"
+`
+	if err := os.WriteFile(filepath.Join(bin, "crun"), []byte(wrapper), 0o755); err != nil {
+		return "", err
+	}
+	conf = filepath.Join(dir, "containers.conf")
+	text := fmt.Sprintf("[containers]\ncgroups = \"disabled\"\n[engine]\nruntime = \"crun\"\n[engine.runtimes]\ncrun = [%q]\n", filepath.Join(bin, "crun"))
+	return conf, os.WriteFile(conf, []byte(text), 0o644)
+}
+
+// noDaemonsDir names the directory HideContainerDaemons puts first on
+// PATH.
+const noDaemonsDir = "gemini-ls-test-no-container-daemon"
+
+// HideContainerDaemons puts first on this process's PATH a docker and a
+// podman that answer nothing: tests that mean the machine's default
+// sandbox (--sandbox, GEMINI_SANDBOX=true) then get bubblewrap wherever
+// they run, as on a machine without a container daemon, even where
+// docker or podman answers (the sandbox's tests install podman). A test
+// of a real podman takes it back with Podman. For a TestMain.
+func HideContainerDaemons() error {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("%s-%d", noDaemonsDir, os.Getuid()))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	stub := "#!/bin/sh\necho \"$0: no daemon answers in gemini-ls's tests (sandboxtest.HideContainerDaemons)\" >&2\nexit 1\n"
+	for _, name := range []string{"docker", "podman"} {
+		tmp := filepath.Join(dir, name+".new")
+		if err := os.WriteFile(tmp, []byte(stub), 0o755); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+}
+
+// RealPath is PATH without HideContainerDaemons' directory.
+func RealPath() string {
+	dirs := filepath.SplitList(os.Getenv("PATH"))
+	dirs = slices.DeleteFunc(dirs, func(d string) bool { return strings.HasPrefix(filepath.Base(d), noDaemonsDir) })
+	return strings.Join(dirs, string(os.PathListSeparator))
+}
+
+// lookIn finds the executable name on path.
+func lookIn(path, name string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			return p, nil
+		}
+	}
+	return "", errors.New(name + " is not on PATH")
+}
