@@ -130,21 +130,6 @@ func TestPodmanRunsTheCommandInTheImage(t *testing.T) {
 	}
 }
 
-// Docker, where a daemon answers: as podman above.
-func TestDockerRunsInTheWorkspace(t *testing.T) {
-	env := HostEnv()
-	if !env.daemonAnswers(t.Context(), Docker) {
-		t.Skip("no docker daemon answers `docker info` on this machine")
-	}
-	sb, root, _ := sandboxFor(t, Config{Command: Docker, Image: DefaultImage, Why: "test"})
-	if out, err := run(t, sb, root, "echo w > w && cat w"); err != nil || out != "w\n" {
-		t.Fatalf("%v: %q", err, out)
-	}
-	if out, err := run(t, sb, root, "exec 3<>/dev/tcp/1.1.1.1/53"); err == nil {
-		t.Errorf("network on: %q", out)
-	}
-}
-
 // The Gemini directory's credentials are hidden where GEMINI_CLI_HOME
 // puts it, not only under $HOME; the rest of it stays readable.
 func TestBubblewrapHidesTheGeminiDirectorysCredentials(t *testing.T) {
