@@ -50,7 +50,7 @@ func Podman(t *testing.T) (image string, env []string) {
 		need(t, err)
 	}
 	out, err := run(nil, "run", "--rm", image, "true")
-	if err != nil && podmanWorkarounds(out) {
+	if err != nil {
 		conf, werr := writePodmanWorkarounds(t.TempDir())
 		if werr != nil {
 			t.Fatal(werr)
@@ -124,19 +124,17 @@ func testImage(run func(stdin []byte, args ...string) (string, error)) (string, 
 	return image, nil
 }
 
-// podmanWorkarounds says whether podman's failure to run a container is
-// one of a machine like CI's: root without CAP_SYS_RESOURCE, so that
-// crun cannot set the container's limits, or cgroup v2 mounted beside v1
-// with a controller (a hybrid hierarchy), which crun refuses.
-func podmanWorkarounds(out string) bool {
-	return strings.Contains(out, "setrlimit") || strings.Contains(out, "cgroups in hybrid mode")
-}
-
-// writePodmanWorkarounds writes, in dir, a containers.conf that runs
-// containers without cgroups through a crun that drops the OCI
-// configuration's rlimits and runs with cgroup v2's mount left out of
-// its view. Neither is part of what the sandbox's policy asks of the
-// container (its mounts, user, network, init, environment).
+// writePodmanWorkarounds writes, in dir, a containers.conf for a
+// machine where podman cannot run a container as it is, like CI's: root
+// without CAP_SYS_RESOURCE, so that crun cannot set the container's
+// limits; cgroup v2 mounted beside v1 with a controller (a hybrid
+// hierarchy), which crun refuses; or no cgroup file system at all (the
+// bare root editors/clean-machine.sh makes), whose type crun reads even
+// without cgroups. It runs containers without cgroups through a crun
+// that drops the OCI configuration's rlimits and sees, at
+// /sys/fs/cgroup, v1 alone or an empty tmpfs. None of that is part of
+// what the sandbox's policy asks of a container (its mounts, user,
+// network, init, environment).
 func writePodmanWorkarounds(dir string) (conf string, err error) {
 	crun, err := exec.LookPath("crun")
 	if err != nil {
@@ -158,7 +156,10 @@ done
 if [ -n "$bundle" ] && [ -f "$bundle/config.json" ]; then
   python3 -c 'import json,sys;p=sys.argv[1];c=json.load(open(p));c["process"].pop("rlimits",None);json.dump(c,open(p,"w"))' "$bundle/config.json" || exit 1
 fi
-exec unshare -m /bin/sh -c 'umount /sys/fs/cgroup/unified 2>/dev/null; exec "$0" "$@"' ` + shellQuote(crun) + ` "$@"
+exec unshare -m /bin/sh -c '
+umount /sys/fs/cgroup/unified 2>/dev/null
+grep -q " /sys/fs/cgroup " /proc/self/mountinfo || mount -t tmpfs none /sys/fs/cgroup
+exec "$0" "$@"' ` + shellQuote(crun) + ` "$@"
 `
 	if err := os.WriteFile(filepath.Join(bin, "crun"), []byte(wrapper), 0o755); err != nil {
 		return "", err
