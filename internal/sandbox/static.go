@@ -21,12 +21,14 @@ func staticExecutable(path string) bool {
 		return false
 	}
 	defer f.Close()
-	var ident [16]byte
-	if _, err := io.ReadFull(f, ident[:]); err != nil || string(ident[:4]) != "\x7fELF" {
+	// The ELF header: 52 bytes for 32-bit files, 64 for 64-bit ones.
+	var h [64]byte
+	n, _ := io.ReadFull(f, h[:])
+	if n < 52 || string(h[:4]) != "\x7fELF" {
 		return false
 	}
 	var order binary.ByteOrder
-	switch ident[5] {
+	switch h[5] {
 	case 1:
 		order = binary.LittleEndian
 	case 2:
@@ -37,26 +39,19 @@ func staticExecutable(path string) bool {
 	// Where the program headers lie, how large each is and how many.
 	var phoff int64
 	var phentsize, phnum uint16
-	switch ident[4] {
-	case 1: // ELFCLASS32
-		var h [36]byte
-		if _, err := f.ReadAt(h[:], 16); err != nil {
-			return false
-		}
-		phoff = int64(order.Uint32(h[28-16:]))
-		phentsize, phnum = order.Uint16(h[42-16:]), order.Uint16(h[44-16:])
-	case 2: // ELFCLASS64
-		var h [48]byte
-		if _, err := f.ReadAt(h[:], 16); err != nil {
-			return false
-		}
-		phoff = int64(order.Uint64(h[32-16:]))
-		phentsize, phnum = order.Uint16(h[54-16:]), order.Uint16(h[56-16:])
+	switch {
+	case h[4] == 1: // ELFCLASS32
+		phoff = int64(order.Uint32(h[28:]))
+		phentsize, phnum = order.Uint16(h[42:]), order.Uint16(h[44:])
+	case h[4] == 2 && n == 64: // ELFCLASS64
+		phoff = int64(order.Uint64(h[32:]))
+		phentsize, phnum = order.Uint16(h[54:]), order.Uint16(h[56:])
 	default:
 		return false
 	}
-	// 0xffff (PN_XNUM) puts the count elsewhere: not worth following.
-	if phnum == 0xffff || phentsize < 4 || phoff <= 0 {
+	// 0xffff (PN_XNUM) puts the count elsewhere: not worth following;
+	// nor are more than 1 MiB of program headers (no linker makes them).
+	if phnum == 0xffff || phentsize < 4 || phoff <= 0 || int(phentsize)*int(phnum) > 1<<20 {
 		return false
 	}
 	headers := make([]byte, int(phentsize)*int(phnum))
