@@ -31,6 +31,9 @@ type Sandbox struct {
 	// session runs Run's commands when cfg.Supervisor is set, on Linux;
 	// nil: each gets a bwrap or a container of its own (Wrap).
 	session *Session
+	// perCommand says why containers get no session though a supervisor
+	// was given (Describe says it): "" when they get one, or none was.
+	perCommand string
 	// closed: Close was called; Session is nil from then on, so a command
 	// that comes late (a turn still running in a build replaced) gets a
 	// sandbox of its own, which ends with it, rather than a new persistent
@@ -63,7 +66,13 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 	// Linux container, nor can a gemini-ls that needs the host's C
 	// library (staticExecutable): there each command keeps a container
 	// of its own.
-	if len(cfg.Supervisor) > 0 && persistentSandboxes && (cfg.Command == Bubblewrap || staticExecutable(cfg.Supervisor[0])) {
+	switch {
+	case len(cfg.Supervisor) == 0:
+	case !persistentSandboxes:
+		s.perCommand = "off Linux, gemini-ls cannot run inside a container"
+	case cfg.Command != Bubblewrap && !staticExecutable(cfg.Supervisor[0]):
+		s.perCommand = "this gemini-ls, built with cgo, needs the host's C library (CGO_ENABLED=0 builds one that does not)"
+	default:
 		if s.session, err = s.NewSession(cfg.Supervisor...); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrSetup, err)
 		}
@@ -113,6 +122,9 @@ func (s *Sandbox) Describe() string {
 		what = "bubblewrap"
 	case Docker, Podman, Runsc:
 		what = s.cfg.Command + " (" + s.cfg.Image + ")"
+	}
+	if s.perCommand != "" {
+		what += ", a container per command: " + s.perCommand
 	}
 	sockets := "no host sockets"
 	if len(s.cfg.AllowedSockets) > 0 {

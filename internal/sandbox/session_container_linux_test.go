@@ -141,7 +141,7 @@ func TestContainerSessionSweepsTmpBetweenCommands(t *testing.T) {
 // keeps one container a session when that supervisor, mounted into the
 // image, can run there, as a static executable can. One that needs the
 // host's C library (a cgo build) gets a container per command instead,
-// and its commands still run.
+// which Describe says and why, and its commands still run.
 func TestNewGivesContainersASessionOnlyWithAStaticSupervisor(t *testing.T) {
 	runs := sandboxtest.FakeDocker(t)
 	root := t.TempDir()
@@ -161,6 +161,10 @@ func TestNewGivesContainersASessionOnlyWithAStaticSupervisor(t *testing.T) {
 		defer sb.Close()
 		if got := sb.Session() != nil; got != !c.interp {
 			t.Errorf("a podman sandbox whose supervisor is %s has a session: %v, want %v", c.name, got, !c.interp)
+		}
+		says := strings.Contains(sb.Describe(), "podman (gemini-ls-test-image), a container per command: this gemini-ls, built with cgo, needs the host's C library (CGO_ENABLED=0 builds one that does not), from the test:")
+		if says != c.interp {
+			t.Errorf("a podman sandbox whose supervisor is %s is described as %q", c.name, sb.Describe())
 		}
 		if c.interp {
 			before := len(runs())
