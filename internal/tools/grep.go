@@ -471,10 +471,10 @@ type firstMatches struct {
 	maxMatches int
 	bound      atomic.Pointer[string]
 
-	mu                   sync.Mutex // guards what follows
-	kept                 outcomeHeap
-	total                int // matches in kept
-	unreadable, tooLarge int // files
+	mu                   sync.Mutex    // guards what follows
+	kept                 []grepOutcome // a heap, the last in path order on top (laterPath)
+	total                int           // matches in kept
+	unreadable, tooLarge int           // files
 }
 
 func newFirstMatches(maxMatches int) *firstMatches {
@@ -495,10 +495,10 @@ func (f *firstMatches) add(o grepOutcome) {
 	if len(o.matches) == 0 {
 		return
 	}
-	f.kept.push(o)
+	heapPush(&f.kept, o, laterPath)
 	f.total += len(o.matches)
 	for f.total-len(f.kept[0].matches) >= f.maxMatches {
-		f.total -= len(f.kept.pop().matches)
+		f.total -= len(heapPop(&f.kept, laterPath).matches)
 	}
 	if f.total >= f.maxMatches {
 		bound := f.kept[0].file.rel
@@ -530,15 +530,8 @@ func (f *firstMatches) first() []grepOutcome {
 	return files
 }
 
-// outcomeHeap is a heap of files with matches, the last in path order on
-// top (heapPush).
-type outcomeHeap []grepOutcome
-
 // laterPath reports whether a's file comes after b's in path order.
 func laterPath(a, b grepOutcome) bool { return workspace.ComparePaths(a.file.rel, b.file.rel) > 0 }
-
-func (h *outcomeHeap) push(o grepOutcome) { heapPush((*[]grepOutcome)(h), o, laterPath) }
-func (h *outcomeHeap) pop() grepOutcome   { return heapPop((*[]grepOutcome)(h), laterPath) }
 
 // format writes the result: the first maxMatches matches in path order
 // (workspace.ComparePaths), grouped by file in path order.
