@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -29,15 +28,16 @@ import (
 func Podman(t *testing.T) (image string, env []string) {
 	t.Helper()
 	path := RealPath()
-	podman, err := lookIn(path, "podman")
+	env = []string{"PATH=" + path}
+	t.Setenv("PATH", path)
+	podman, err := exec.LookPath("podman")
 	if err != nil {
 		need(t, fmt.Errorf("the test runs podman (apt-get install podman crun catatonit): %w", err))
 	}
-	env = []string{"PATH=" + path}
-	t.Setenv("PATH", path)
+	// What env holds is set in this process's environment, which podman
+	// inherits.
 	run := func(stdin []byte, args ...string) (string, error) {
 		cmd := exec.CommandContext(t.Context(), podman, args...)
-		cmd.Env = append(os.Environ(), env...)
 		cmd.Stdin = bytes.NewReader(stdin)
 		out, err := cmd.CombinedOutput()
 		return string(out), err
@@ -202,15 +202,4 @@ func RealPath() string {
 	dirs := filepath.SplitList(os.Getenv("PATH"))
 	dirs = slices.DeleteFunc(dirs, func(d string) bool { return strings.HasPrefix(filepath.Base(d), noDaemonsDir) })
 	return strings.Join(dirs, string(os.PathListSeparator))
-}
-
-// lookIn finds the executable name on path.
-func lookIn(path, name string) (string, error) {
-	for _, dir := range filepath.SplitList(path) {
-		p := filepath.Join(dir, name)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", errors.New(name + " is not on PATH")
 }
