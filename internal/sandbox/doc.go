@@ -165,11 +165,13 @@
 // cgo build (go install where a C compiler is) needs the host's loader
 // and C library, which an image may lack (New reads the executable's
 // program headers: staticExecutable): there each command keeps a
-// container of its own, through Wrap, as before. The supervisor finds a
-// command's program on the PATH of its environment inside, as docker
-// would (an image's bash may be /bin/bash alone), and Wrap likewise
-// passes the program by the name it was given, never the host's path to
-// it.
+// container of its own, through Wrap, as before. In a container a
+// command's program goes by the name it was given, never the host's path
+// to it: the supervisor finds it on the PATH of its environment inside
+// (skipping a relative entry), as docker would (an image's bash may be
+// /bin/bash alone). Under bubblewrap, whose files are the host's, it is
+// the program exec.Command found, which Go refuses through a relative
+// PATH entry, where bwrap's execvp would take one from the workspace.
 // The container ends with its supervisor, at its stdin's end: Close
 // closes the pipe, and so does gemini-ls's end, and docker's client,
 // whose stdin it is, then closes the container's (-i); the init (tini or

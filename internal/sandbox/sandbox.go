@@ -181,13 +181,14 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		dir = wd
 	}
 	cmd.Env = s.environ(cmd.Env)
-	// The program by the name it was given, which the sandbox finds on
-	// the command's PATH inside (a container's files are not the
-	// host's), and which it is then called by, as outside ("bash: line
-	// 1: …", not "/usr/bin/bash: …").
-	inner := slices.Clone(cmd.Args)
-	if len(inner) == 0 {
-		inner = []string{cmd.Path}
+	// Under bubblewrap the program is the one exec.Command found: the
+	// files are the host's, and Go's lookup refuses a program found
+	// through a relative PATH entry ("."), which bwrap's execvp would
+	// take from the workspace. A container's files are not the host's:
+	// there it goes by its name, found on the image's PATH.
+	inner := append([]string{cmd.Path}, cmd.Args[1:]...)
+	if s.cfg.Command != Bubblewrap && len(cmd.Args) > 0 {
+		inner[0] = cmd.Args[0]
 	}
 	if s.cfg.Command != Bubblewrap {
 		args, err := s.containerArgs(dir, cmd.Env, nil, inner)

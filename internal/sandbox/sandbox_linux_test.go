@@ -83,17 +83,6 @@ func TestBubblewrapNetworkAndTmp(t *testing.T) {
 	}
 }
 
-// A program is called by the name it was given, inside as outside: bash
-// then says "bash: line 1: …" of an error, as unsandboxed, not
-// "/usr/bin/bash: …".
-func TestWrapCallsTheProgramByItsName(t *testing.T) {
-	sandboxtest.NeedBubblewrap(t)
-	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
-	if out, err := run(t, sb, root, `echo "$0"`); err != nil || out != "bash\n" {
-		t.Errorf("bash in the sandbox calls itself %q (%v), want bash", out, err)
-	}
-}
-
 // Allowed paths are writable like the workspace; the rest is not.
 func TestBubblewrapAllowedPaths(t *testing.T) {
 	allowed := t.TempDir()

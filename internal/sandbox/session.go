@@ -7,8 +7,13 @@ import "io"
 // secret, its output to Stdout and Stderr (nil: dropped), stdin empty.
 // As with exec.Cmd, when Stdout and Stderr are the same writer the
 // command gets one pipe for both, so their order is kept.
+//
+// Path, when set, is Args[0] as found on this machine (exec.Cmd.Path):
+// what runs under bubblewrap, whose files are the host's, as Wrap runs
+// it. In a container Args[0] is found on the command's PATH inside.
 type Command struct {
 	Args           []string
+	Path           string
 	Dir            string
 	Env            []string
 	Stdout, Stderr io.Writer

@@ -63,7 +63,11 @@ func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
 		dir = wd
 	}
 	env := se.sb.environ(c.Env)
-	m := message{Op: opRun, Argv: c.Args, Env: se.commandEnv(env), Dir: dir, Combined: sameWriter(c.Stdout, c.Stderr)}
+	argv := c.Args
+	if c.Path != "" && !se.inContainer() {
+		argv = append([]string{c.Path}, c.Args[1:]...)
+	}
+	m := message{Op: opRun, Argv: argv, Env: se.commandEnv(env), Dir: dir, Combined: sameWriter(c.Stdout, c.Stderr)}
 	b, err := se.boxFor(env)
 	if err != nil {
 		return Exit{}, fmt.Errorf("sandboxing %s: %w", c.Args[0], err)

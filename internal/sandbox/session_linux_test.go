@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -161,7 +162,45 @@ func TestSessionFindsTheProgramOnTheCommandsPath(t *testing.T) {
 		if _, err := run("bin:/usr/bin:/bin"); err == nil || !strings.Contains(err.Error(), "executable file not found") {
 			t.Errorf("on a relative PATH entry only: %v, want it not found", err)
 		}
+		// The supervisor works in /: "usr/bin" would name /usr/bin there,
+		// and is skipped all the same.
+		_, err := se.Run(t.Context(), Command{Args: []string{"true"}, Dir: root, Env: append(os.Environ(), "PATH=usr/bin:bin")})
+		if err == nil || !strings.Contains(err.Error(), "executable file not found") {
+			t.Errorf("true on relative PATH entries only: %v, want it not found", err)
+		}
 	})
+}
+
+// A repository's program does not stand in for the one asked for: with
+// "." on PATH, a bash planted in the workspace is not what runs under
+// bubblewrap, whose execvp, given the name, would take it. A bwrap of its
+// own runs what exec.Command found (Go refuses a relative entry's
+// program); the session runs that too, and its supervisor, given a bare
+// name, skips a relative entry.
+func TestBubblewrapRunsNoProgramPlantedOnARelativePath(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
+	t.Setenv("PATH", ".:"+os.Getenv("PATH"))
+	root, home := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "bash"), []byte("#!/bin/sh\necho planted\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Command: Bubblewrap, Why: "the test"}
+	sb, err := New(cfg, func() []string { return []string{root} }, home, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(t, sb, root, "echo real"); err != nil || out != "real\n" {
+		t.Errorf("a bwrap of its own ran %q (%v), want bash", out, err)
+	}
+	se := sessionOf(t, cfg, func() []string { return []string{root} }, home)
+	found := exec.Command("bash")
+	for _, path := range []string{found.Path, ""} {
+		var out bytes.Buffer
+		_, err := se.Run(t.Context(), Command{Args: []string{"bash", "-c", "echo real"}, Path: path, Dir: root, Stdout: &out, Stderr: &out})
+		if err != nil || out.String() != "real\n" {
+			t.Errorf("the session, given the path %q, ran %q (%v), want bash", path, out.String(), err)
+		}
+	}
 }
 
 // The supervisor holds capabilities under bwrap; a command must have

@@ -309,13 +309,14 @@ func (LocalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.Shell
 
 // runInSession runs cmd, built and not started, in the session's
 // persistent sandbox, reporting it as a bwrap of its own would have. Its
-// program goes by the name it was given, found by the supervisor inside
-// (a container's bash is not where the host's is). The
+// program is the one found here under bubblewrap, and goes by its name
+// in a container, found by the supervisor inside (a container's bash is
+// not where the host's is). The
 // session's supervisor kills the command's group at its end or ctx's, as
 // the end of its pid namespace did, so nothing is left in the background.
 func runInSession(ctx context.Context, session *sandbox.Session, cmd *exec.Cmd, out *tailBuffer) (dialog.ShellOutcome, error) {
 	exit, err := session.Run(ctx, sandbox.Command{
-		Args: cmd.Args, Dir: cmd.Dir, Env: cmd.Env, Stdout: out, Stderr: out,
+		Args: cmd.Args, Path: cmd.Path, Dir: cmd.Dir, Env: cmd.Env, Stdout: out, Stderr: out,
 	})
 	if err != nil {
 		return dialog.ShellOutcome{}, fmt.Errorf("running %q in the sandbox: %w", strings.Join(cmd.Args, " "), err)
