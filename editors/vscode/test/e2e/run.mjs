@@ -432,26 +432,28 @@ class Workbench {
       has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
     }).first();
     try {
-      // A palette closed under the click (the focus taken back by the
-      // editor, seen once on a loaded machine: the row shown, then the
-      // click timed out) ran nothing: opened again, once.
+      // A palette closed under the test ran nothing, and is opened again,
+      // once. The focus was seen taken back by the chat's webview on a
+      // loaded machine: after the row showed, so the click timed out; and
+      // right after F1, so the fill did.
       for (let attempt = 1; ; attempt++) {
-        await page.keyboard.press('F1');
-        // F1 pressed in a webview (the chat) reaches the workbench as a
-        // message from the webview's frame, which a loaded machine was seen
-        // to lose: pressed once more if the palette did not open. (F1 on an
-        // open palette leaves it open.)
-        if (!(await input.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false))) {
-          await page.keyboard.press('F1');
-          await input.waitFor({ state: 'visible', timeout: 10_000 });
-        }
-        await input.fill(`>${title}`, { timeout: 5000 });
-        await row.waitFor({ state: 'visible', timeout: 15_000 });
         try {
+          await page.keyboard.press('F1');
+          // F1 pressed in a webview (the chat) reaches the workbench as a
+          // message from the webview's frame, which a loaded machine was
+          // seen to lose: pressed once more if the palette did not open.
+          // (F1 on an open palette leaves it open.)
+          if (!(await input.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false))) {
+            await page.keyboard.press('F1');
+            await input.waitFor({ state: 'visible', timeout: 10_000 });
+          }
+          await input.fill(`>${title}`, { timeout: 5000 });
+          await row.waitFor({ state: 'visible', timeout: 15_000 });
           await row.click({ timeout: 5000 });
           break;
         } catch (e) {
           if (attempt > 1 || await input.isVisible()) throw e;
+          log(`the palette closed under "${title}" (${e.message.split('\n')[0]}): opened again`);
         }
       }
     } catch (e) {
