@@ -1,4 +1,4 @@
-.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go langservers test-linear test-windows gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench bench-check stress
+.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go langservers rootless-user test-linear test-windows gemini-cli otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench bench-check stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -94,7 +94,8 @@ endef
 # the interoperability tests run gemini-ls against (internal/geminicli).
 # bubblewrap is the Linux sandbox (internal/sandbox) the sandbox tests run;
 # podman (with crun, and catatonit for --init) the container one, in an
-# image made of busybox-static and bash-static (sandboxtest.Podman).
+# image made of busybox-static and bash-static (sandboxtest.Podman), as
+# root and rootless (uidmap's newuidmap, sandboxtest.RootlessPodman).
 # python3 is the interpreter pyright looks for: without one on PATH, pyright
 # 1.1.414 leaves its analysis' progress open for good, and gemini-ls then
 # reports it still indexing at every question (a fresh machine's test-go
@@ -102,10 +103,20 @@ endef
 # -timeout 30m: the README's commands (readme_commands_test.go) compile
 # gemini-ls as a reader would, static too, which on a fresh machine's cold
 # cache takes longer than go test's default 10 minutes for one package.
-test-go: gemini-cli otelcol langservers
-	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit busybox-static bash-static)
+test-go: gemini-cli otelcol langservers rootless-user
+	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static)
 	go test -race -count=1 -timeout 30m ./...
 	$(MAKE) test-linear
+
+# The user that runs podman rootless in the tests (sandboxtest.RootlessPodman):
+# unprivileged, with subordinate ids; made by root only.
+ROOTLESS_USER = gemini-ls-rootless
+rootless-user:
+	@if [ "$$(id -u)" = 0 ]; then \
+	  id $(ROOTLESS_USER) >/dev/null 2>&1 || useradd --create-home --shell /bin/sh $(ROOTLESS_USER); \
+	  grep -q '^$(ROOTLESS_USER):' /etc/subuid 2>/dev/null || usermod --add-subuids 1000000-1065535 $(ROOTLESS_USER); \
+	  grep -q '^$(ROOTLESS_USER):' /etc/subgid 2>/dev/null || usermod --add-subgids 1000000-1065535 $(ROOTLESS_USER); \
+	fi
 
 # The parsers of what a repository holds timed for linearity
 # (internal/lineartest) without the race detector, whose own work swamps

@@ -180,7 +180,13 @@
 // --die-with-parent; Close, when no command runs, waits for it to be
 // gone. (Most tests run a fake docker that turns the run into bwrap,
 // sandboxtest.FakeDocker; a few run a real podman in an image of static
-// busybox and bash, sandboxtest.Podman.)
+// busybox and bash, sandboxtest.Podman, and one a rootless podman,
+// sandboxtest.RootlessPodman.)
+//
+// A rootless podman (its `info` says so, Config.Rootless) makes the user
+// the container's root and --user's uid one of the user's subordinate
+// ids, which may not write the workspace: its containers also get
+// --userns=keep-id, which maps the user to itself.
 //
 // In a container the supervisor holds no capability but what the
 // container's user has (--user is gemini-ls's uid: none, or docker's

@@ -68,6 +68,12 @@ type Config struct {
 	// AllowedSockets are the host's Unix sockets commands may connect
 	// to; with none, they can make no Unix socket at all.
 	AllowedSockets []string
+	// Rootless says podman runs its containers in the user's own user
+	// namespace, where the user is the container's root and --user's uid
+	// one of the user's subordinate ids, which may not write the
+	// workspace: its containers then keep the user's id as itself
+	// (--userns=keep-id), as 0.61 does not (google-gemini/gemini-cli#29338).
+	Rootless bool
 	// Image is what docker and podman run.
 	Image string
 	// Flags are SANDBOX_FLAGS, given to docker and podman run.
@@ -118,20 +124,20 @@ func resolve(ctx context.Context, r Request, env Env) (*Config, error) {
 	if v := strings.ToLower(strings.TrimSpace(r.Getenv("GEMINI_SANDBOX"))); v != "" {
 		value, why = v, "GEMINI_SANDBOX"
 	}
-	command, err := chooseCommand(ctx, value, why, env)
+	chosen, err := chooseCommand(ctx, value, why, env)
 	if err != nil {
 		return nil, err
 	}
-	if command == "" && r.ToolSandboxing {
-		command, why = Bubblewrap, "security.toolSandboxing"
+	if chosen.command == "" && r.ToolSandboxing {
+		chosen, why = backend{command: Bubblewrap}, "security.toolSandboxing"
 		if err := env.bubblewrapWorks(ctx); err != nil {
 			return nil, err
 		}
 	}
-	if command == "" {
+	if chosen.command == "" {
 		return nil, nil
 	}
-	cfg.Command, cfg.Why = command, why
+	cfg.Command, cfg.Rootless, cfg.Why = chosen.command, chosen.rootless, why
 	for _, p := range r.AllowedPaths {
 		if !slices.Contains(cfg.AllowedPaths, p) {
 			cfg.AllowedPaths = append(cfg.AllowedPaths, p)
@@ -150,27 +156,36 @@ func resolve(ctx context.Context, r Request, env Env) (*Config, error) {
 	return cfg, nil
 }
 
+// backend is the sandbox command chosen ("" none), and what its probe
+// found.
+type backend struct {
+	command string
+	// rootless: podman runs its containers in the user's own user
+	// namespace (Config.Rootless).
+	rootless bool
+}
+
 // chooseCommand is getSandboxCommand: value is a boolean, a truthy or
 // falsy string, or a command name.
-func chooseCommand(ctx context.Context, value any, why string, env Env) (string, error) {
+func chooseCommand(ctx context.Context, value any, why string, env Env) (backend, error) {
 	switch v := value.(type) {
 	case nil:
-		return "", nil
+		return backend{}, nil
 	case bool:
 		if !v {
-			return "", nil
+			return backend{}, nil
 		}
 		return env.defaultCommand(ctx)
 	case string:
 		switch v {
 		case "", "0", "false":
-			return "", nil
+			return backend{}, nil
 		case "1", "true":
 			return env.defaultCommand(ctx)
 		}
 		return env.namedCommand(ctx, v, why)
 	default:
-		return "", fmt.Errorf("%s must be a boolean, a sandbox command or an object, not %v", why, value)
+		return backend{}, fmt.Errorf("%s must be a boolean, a sandbox command or an object, not %v", why, value)
 	}
 }
 
@@ -178,20 +193,23 @@ func chooseCommand(ctx context.Context, value any, why string, env Env) (string,
 type Env struct {
 	GOOS     string
 	LookPath func(string) (string, error)
-	// Answers runs a probe command, true when it exits 0.
-	Answers func(ctx context.Context, argv ...string) bool
+	// Probe runs a probe command: what it printed, and whether it
+	// exited 0.
+	Probe func(ctx context.Context, argv ...string) (string, bool)
 }
 
 // HostEnv is this machine.
 func HostEnv() Env {
-	return Env{GOOS: runtime.GOOS, LookPath: exec.LookPath, Answers: runs}
+	return Env{GOOS: runtime.GOOS, LookPath: exec.LookPath, Probe: runProbe}
 }
 
-// runs reports whether argv exits 0 within a few seconds.
-func runs(ctx context.Context, argv ...string) bool {
+// runProbe runs argv, a few seconds at most: its standard output, and
+// whether it exited 0.
+func runProbe(ctx context.Context, argv ...string) (string, bool) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	return exec.CommandContext(ctx, argv[0], argv[1:]...).Run() == nil
+	out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).Output()
+	return string(out), err == nil
 }
 
 func (e Env) installed(name string) bool {
@@ -199,61 +217,76 @@ func (e Env) installed(name string) bool {
 	return err == nil
 }
 
-// daemonAnswers says whether docker or podman can run containers here.
-func (e Env) daemonAnswers(ctx context.Context, name string) bool {
-	return e.installed(name) && e.Answers(ctx, name, "info")
+// daemon asks docker or podman whether it can run containers here (its
+// `info` succeeds) and, podman, whether it runs them rootless: one call.
+func (e Env) daemon(ctx context.Context, name string) backend {
+	if !e.installed(name) {
+		return backend{}
+	}
+	if name != Podman {
+		if _, ok := e.Probe(ctx, name, "info"); !ok {
+			return backend{}
+		}
+		return backend{command: name}
+	}
+	out, ok := e.Probe(ctx, name, "info", "--format", "{{.Host.Security.Rootless}}")
+	if !ok {
+		return backend{}
+	}
+	return backend{command: name, rootless: strings.TrimSpace(out) == "true"}
 }
 
 // defaultCommand is what `true` means: 0.61's choice (sandbox-exec on
 // macOS, else docker, else podman), where they answer; on Linux
 // bubblewrap when neither does.
-func (e Env) defaultCommand(ctx context.Context) (string, error) {
+func (e Env) defaultCommand(ctx context.Context) (backend, error) {
 	if e.GOOS == "darwin" && e.installed(SandboxExec) {
-		return "", errors.New("the macOS sandbox (sandbox-exec) is not supported by gemini-ls yet: set GEMINI_SANDBOX=docker or podman, or run without --sandbox")
+		return backend{}, errors.New("the macOS sandbox (sandbox-exec) is not supported by gemini-ls yet: set GEMINI_SANDBOX=docker or podman, or run without --sandbox")
 	}
 	for _, name := range []string{Docker, Podman} {
-		if e.daemonAnswers(ctx, name) {
-			return name, nil
+		if d := e.daemon(ctx, name); d.command != "" {
+			return d, nil
 		}
 	}
 	if e.GOOS == "linux" {
-		return Bubblewrap, e.bubblewrapWorks(ctx)
+		return backend{command: Bubblewrap}, e.bubblewrapWorks(ctx)
 	}
-	return "", errors.New("GEMINI_SANDBOX is true but failed to determine command for sandbox; install docker or podman or specify command in GEMINI_SANDBOX")
+	return backend{}, errors.New("GEMINI_SANDBOX is true but failed to determine command for sandbox; install docker or podman or specify command in GEMINI_SANDBOX")
 }
 
 // namedCommand checks a command named by GEMINI_SANDBOX or tools.sandbox.
-func (e Env) namedCommand(ctx context.Context, name, why string) (string, error) {
+func (e Env) namedCommand(ctx context.Context, name, why string) (backend, error) {
 	if !slices.Contains(validCommands, name) {
-		return "", fmt.Errorf("Invalid sandbox command '%s'. Must be one of %s", name, strings.Join(validCommands, ", "))
+		return backend{}, fmt.Errorf("Invalid sandbox command '%s'. Must be one of %s", name, strings.Join(validCommands, ", "))
 	}
 	switch name {
 	case Bubblewrap:
-		return name, e.bubblewrapWorks(ctx)
+		return backend{command: name}, e.bubblewrapWorks(ctx)
 	case Runsc:
 		if e.GOOS != "linux" {
-			return "", errors.New("gVisor (runsc) sandboxing is only supported on Linux")
+			return backend{}, errors.New("gVisor (runsc) sandboxing is only supported on Linux")
 		}
 		if !e.installed(Runsc) {
-			return "", fmt.Errorf("Missing sandbox command '%s' (from %s)", name, why)
+			return backend{}, fmt.Errorf("Missing sandbox command '%s' (from %s)", name, why)
 		}
 		if !e.installed(Docker) {
-			return "", errors.New("runsc (gVisor) requires Docker. Install Docker, or use sandbox: 'docker'.")
+			return backend{}, errors.New("runsc (gVisor) requires Docker. Install Docker, or use sandbox: 'docker'.")
 		}
-		if !e.daemonAnswers(ctx, Docker) {
-			return "", errors.New("runsc (gVisor) runs through docker, and the docker daemon does not answer (docker info failed): start it, or use GEMINI_SANDBOX=bwrap")
+		if e.daemon(ctx, Docker).command == "" {
+			return backend{}, errors.New("runsc (gVisor) runs through docker, and the docker daemon does not answer (docker info failed): start it, or use GEMINI_SANDBOX=bwrap")
 		}
-		return name, nil
+		return backend{command: name}, nil
 	case Docker, Podman:
 		if !e.installed(name) {
-			return "", fmt.Errorf("Missing sandbox command '%s' (from %s)", name, why)
+			return backend{}, fmt.Errorf("Missing sandbox command '%s' (from %s)", name, why)
 		}
-		if !e.daemonAnswers(ctx, name) {
-			return "", fmt.Errorf("the %s sandbox (from %s) cannot run: `%s info` failed, so no daemon answers; start it, or use GEMINI_SANDBOX=bwrap on Linux", name, why, name)
+		d := e.daemon(ctx, name)
+		if d.command == "" {
+			return backend{}, fmt.Errorf("the %s sandbox (from %s) cannot run: `%s info` failed, so no daemon answers; start it, or use GEMINI_SANDBOX=bwrap on Linux", name, why, name)
 		}
-		return name, nil
+		return d, nil
 	default:
-		return "", fmt.Errorf("the %s sandbox (from %s) is not supported by gemini-ls: use docker, podman, or bwrap on Linux", name, why)
+		return backend{}, fmt.Errorf("the %s sandbox (from %s) is not supported by gemini-ls: use docker, podman, or bwrap on Linux", name, why)
 	}
 }
 
@@ -277,7 +310,7 @@ func (e Env) bubblewrapWorks(ctx context.Context) error {
 	if !e.installed(Bubblewrap) {
 		return errors.New("the sandbox needs bubblewrap (bwrap), which is not installed: install it (apt-get install bubblewrap, dnf install bubblewrap), or use GEMINI_SANDBOX=docker or podman")
 	}
-	if !e.Answers(ctx, Bubblewrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--", "true") {
+	if _, ok := e.Probe(ctx, Bubblewrap, "--unshare-all", "--die-with-parent", "--ro-bind", "/", "/", "--", "true"); !ok {
 		return errors.New("bubblewrap (bwrap) cannot make a sandbox here: unprivileged user namespaces are refused; allow them (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0; on Ubuntu keep the bwrap AppArmor profile), or use GEMINI_SANDBOX=docker or podman")
 	}
 	return nil

@@ -20,7 +20,9 @@ func fakeEnv(installed, answering []string) Env {
 			}
 			return "", exec.ErrNotFound
 		},
-		Answers: func(_ context.Context, argv ...string) bool { return slices.Contains(answering, argv[0]) },
+		Probe: func(_ context.Context, argv ...string) (string, bool) {
+			return "", slices.Contains(answering, argv[0])
+		},
 	}
 }
 
@@ -171,6 +173,61 @@ func TestResolveOffLinux(t *testing.T) {
 			}
 			if err != nil || cfg == nil || cfg.Command != c.want {
 				t.Fatalf("Resolve = %+v, %v; want %s", cfg, err, c.want)
+			}
+		})
+	}
+}
+
+// Podman's probe asks, in the same call, whether it runs rootless, and
+// the sandbox's containers keep the user's id only when it says so;
+// docker is not asked.
+func TestResolveAsksPodmanWhetherItIsRootless(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		setting  string
+		says     string // what `podman info --format …` prints
+		rootless bool
+	}{
+		{name: "rootless podman", setting: "podman", says: "true\n", rootless: true},
+		{name: "podman as root", setting: "podman", says: "false\n"},
+		{name: "podman saying nothing", setting: "podman", says: ""},
+		{name: "podman by default", setting: "true", says: "true\n", rootless: true},
+		{name: "docker", setting: "docker", says: "true\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var calls [][]string
+			env := Env{
+				GOOS:     "linux",
+				LookPath: func(name string) (string, error) { return "/usr/bin/" + name, nil },
+				Probe: func(_ context.Context, argv ...string) (string, bool) {
+					calls = append(calls, argv)
+					switch {
+					case slices.Equal(argv, []string{"podman", "info", "--format", "{{.Host.Security.Rootless}}"}):
+						return c.says, true
+					case argv[0] == "docker":
+						// Only when named: by default, podman is asked.
+						return "true\n", c.setting == "docker"
+					}
+					return "", false
+				},
+			}
+			cfg, err := Resolve(context.Background(), Request{Setting: c.setting, Getenv: envOf(nil)}, env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Rootless != c.rootless {
+				t.Errorf("%s: Rootless = %v, want %v (probes %q)", cfg.Command, cfg.Rootless, c.rootless, calls)
+			}
+			if n := len(calls); n != 1 && c.setting != "true" {
+				t.Errorf("%d probes, want one: %q", n, calls)
+			}
+			box := &Sandbox{cfg: *cfg, roots: func() []string { return []string{t.TempDir()} }}
+			args, err := box.containerArgs("/", nil, nil, []string{"bash"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := slices.Contains(args, "--userns=keep-id"); got != c.rootless {
+				t.Errorf("--userns=keep-id in the container's arguments: %v, want %v: %q", got, c.rootless, args)
 			}
 		})
 	}

@@ -347,6 +347,9 @@ func (s *Sandbox) hidden() []mount {
 func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]string, error) {
 	args := []string{"run", "--rm", "-i", "--init", "--workdir", dir,
 		"--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid())}
+	if s.cfg.Rootless {
+		args = append(args, "--userns=keep-id")
+	}
 	if s.cfg.Command == Runsc {
 		args = append(args, "--runtime=runsc")
 	}

@@ -132,7 +132,9 @@ func testImage(run func(stdin []byte, args ...string) (string, error)) (string, 
 // bare root editors/clean-machine.sh makes), whose type crun reads even
 // without cgroups. It runs containers without cgroups through a crun
 // that drops the OCI configuration's rlimits and sees, at
-// /sys/fs/cgroup, v1 alone or an empty tmpfs. None of that is part of
+// /sys/fs/cgroup, v1 alone or an empty tmpfs (the tmpfs too where the
+// hybrid mount cannot be unmounted: rootless, in podman's user
+// namespace, it is locked). None of that is part of
 // what the sandbox's policy asks of a container (its mounts, user,
 // network, init, environment).
 func writePodmanWorkarounds(dir string) (conf string, err error) {
@@ -158,7 +160,9 @@ if [ -n "$bundle" ] && [ -f "$bundle/config.json" ]; then
 fi
 exec unshare -m /bin/sh -c '
 umount /sys/fs/cgroup/unified 2>/dev/null
-grep -q " /sys/fs/cgroup " /proc/self/mountinfo || mount -t tmpfs none /sys/fs/cgroup
+if grep -q " /sys/fs/cgroup/unified " /proc/self/mountinfo || ! grep -q " /sys/fs/cgroup " /proc/self/mountinfo; then
+  mount -t tmpfs none /sys/fs/cgroup
+fi
 exec "$0" "$@"' ` + shellQuote(crun) + ` "$@"
 `
 	if err := os.WriteFile(filepath.Join(bin, "crun"), []byte(wrapper), 0o755); err != nil {
