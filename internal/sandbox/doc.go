@@ -183,7 +183,8 @@
 // busybox and bash, sandboxtest.Podman, and one a rootless podman,
 // sandboxtest.RootlessPodman.)
 //
-// A rootless podman (its `info` says so, Config.Rootless) makes the user
+// A rootless podman (its `info` says so, Config.Rootless), under its
+// name or as docker (podman-docker), makes the user
 // the container's root and --user's uid one of the user's subordinate
 // ids, which may not write the workspace: its containers also get
 // --userns=keep-id, which maps the user to itself.

@@ -68,11 +68,12 @@ type Config struct {
 	// AllowedSockets are the host's Unix sockets commands may connect
 	// to; with none, they can make no Unix socket at all.
 	AllowedSockets []string
-	// Rootless says podman runs its containers in the user's own user
-	// namespace, where the user is the container's root and --user's uid
-	// one of the user's subordinate ids, which may not write the
-	// workspace: its containers then keep the user's id as itself
-	// (--userns=keep-id), as 0.61 does not (google-gemini/gemini-cli#29338).
+	// Rootless says podman (under its name or docker's) runs its
+	// containers in the user's own user namespace, where the user is the
+	// container's root and --user's uid one of the user's subordinate
+	// ids, which may not write the workspace: its containers then keep
+	// the user's id as itself (--userns=keep-id), as 0.61's do not
+	// (google-gemini/gemini-cli#29338).
 	Rootless bool
 	// Image is what docker and podman run.
 	Image string
@@ -160,8 +161,8 @@ func resolve(ctx context.Context, r Request, env Env) (*Config, error) {
 // found.
 type backend struct {
 	command string
-	// rootless: podman runs its containers in the user's own user
-	// namespace (Config.Rootless).
+	// rootless: a podman that runs its containers in the user's own
+	// user namespace (Config.Rootless).
 	rootless bool
 }
 
@@ -218,22 +219,25 @@ func (e Env) installed(name string) bool {
 }
 
 // daemon asks docker or podman whether it can run containers here (its
-// `info` succeeds) and, podman, whether it runs them rootless: one call.
+// `info` succeeds) and whether it is a podman that runs them rootless:
+// its info, YAML, says "rootless: true", under either name (podman-docker
+// makes podman the docker command). A rootless docker's info says
+// "rootless" among its security options, which is not told apart yet.
 func (e Env) daemon(ctx context.Context, name string) backend {
 	if !e.installed(name) {
 		return backend{}
 	}
-	if name != Podman {
-		if _, ok := e.Probe(ctx, name, "info"); !ok {
-			return backend{}
-		}
-		return backend{command: name}
-	}
-	out, ok := e.Probe(ctx, name, "info", "--format", "{{.Host.Security.Rootless}}")
+	out, ok := e.Probe(ctx, name, "info")
 	if !ok {
 		return backend{}
 	}
-	return backend{command: name, rootless: strings.TrimSpace(out) == "true"}
+	rootless := false
+	for line := range strings.Lines(out) {
+		if strings.TrimSpace(line) == "rootless: true" {
+			rootless = true
+		}
+	}
+	return backend{command: name, rootless: rootless}
 }
 
 // defaultCommand is what `true` means: 0.61's choice (sandbox-exec on

@@ -81,17 +81,14 @@ func TestRunPodmanSandboxKeepsOneContainerARun(t *testing.T) {
 }
 
 // A headless run, by a user whose podman runs rootless, as most users'
-// does: the sandbox's commands run as that user, and what they write in
-// the workspace is the user's, the files and directories they make and
-// the ones they remove. Without --userns=keep-id, the container's user is
-// one of the user's subordinate ids, which may not write the workspace
-// (0.61's google-gemini/gemini-cli#29338).
+// does, and as the docker command (podman-docker's): the sandbox's
+// commands run as that user, and what they write in the workspace is the
+// user's, the files and directories they make and the ones they remove.
+// Without --userns=keep-id, the container's user is one of the user's
+// subordinate ids, which may not write the workspace (0.61's
+// google-gemini/gemini-cli#29338).
 func TestRunRootlessPodmanSandboxWritesAsTheUser(t *testing.T) {
 	r := sandboxtest.RootlessPodman(t)
-	ws := filepath.Join(r.Dir, "ws")
-	writeFiles(t, ws, map[string]string{"old.txt": "old\n"})
-	home := filepath.Join(r.Dir, "home")
-	trustFolder(t, home, ws)
 	bin := filepath.Join(r.Dir, "gemini-ls")
 	data, err := os.ReadFile(binary)
 	if err != nil {
@@ -100,40 +97,56 @@ func TestRunRootlessPodmanSandboxWritesAsTheUser(t *testing.T) {
 	if err := os.WriteFile(bin, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r.Chown(t, r.Dir)
-	model := geminitest.NewTestServer(t,
-		shellCall(`echo "uid=$(id -u)"; echo w > w.txt && mkdir d && echo f > d/f && rm old.txt && echo wrote`, nil),
-		geminitest.TextTurn("Done."))
-	cmd := r.Command(t, bin, "run", "--approval-mode", "yolo", "-p", "write them")
-	cmd.Dir = ws
-	cmd.Env = append(cmd.Env, "GOOGLE_GEMINI_BASE_URL="+model.URL, "GEMINI_API_KEY=test-key", pinnedModel,
-		"GEMINI_SANDBOX=podman", "GEMINI_SANDBOX_IMAGE="+r.Image)
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("gemini-ls run as %s: %v\n%s", sandboxtest.RootlessUser, err, out)
+	// podman-docker's docker.
+	shim := filepath.Join(r.Dir, "podman-docker")
+	writeFiles(t, shim, map[string]string{"docker": "#!/bin/sh\nexec podman \"$@\"\n"})
+	if err := os.Chmod(filepath.Join(shim, "docker"), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	h := &headless{t: t, model: model}
-	fr := h.responses(1)
-	if len(fr) != 1 {
-		t.Fatalf("%d function responses, want 1", len(fr))
-	}
-	result := responseOutput(fr[0]) + responseError(fr[0])
-	for _, want := range []string{fmt.Sprintf("uid=%d\n", r.UID), "wrote"} {
-		if !strings.Contains(result, want) {
-			t.Errorf("the command's result lacks %q:\n%s", want, result)
-		}
-	}
-	for _, name := range []string{"w.txt", "d", "d/f"} {
-		info, err := os.Stat(filepath.Join(ws, name))
-		if err != nil {
-			t.Errorf("%s: %v", name, err)
-			continue
-		}
-		if st := info.Sys().(*syscall.Stat_t); int(st.Uid) != r.UID || int(st.Gid) != r.GID {
-			t.Errorf("%s is owned by %d:%d, want the user's %d:%d", name, st.Uid, st.Gid, r.UID, r.GID)
-		}
-	}
-	if _, err := os.Stat(filepath.Join(ws, "old.txt")); !os.IsNotExist(err) {
-		t.Errorf("old.txt was not removed: %v", err)
+	for _, name := range []string{"podman", "docker"} {
+		t.Run(name, func(t *testing.T) {
+			ws := filepath.Join(r.Dir, "ws-"+name)
+			writeFiles(t, ws, map[string]string{"old.txt": "old\n"})
+			trustFolder(t, filepath.Join(r.Dir, "home"), ws)
+			r.Chown(t, r.Dir)
+			model := geminitest.NewTestServer(t,
+				shellCall(`echo "uid=$(id -u) in $SANDBOX"; echo w > w.txt && mkdir d && echo f > d/f && rm old.txt && echo wrote`, nil),
+				geminitest.TextTurn("Done."))
+			cmd := r.Command(t, bin, "run", "--approval-mode", "yolo", "-p", "write them")
+			cmd.Dir = ws
+			cmd.Env = append(cmd.Env, "GOOGLE_GEMINI_BASE_URL="+model.URL, "GEMINI_API_KEY=test-key", pinnedModel,
+				"GEMINI_SANDBOX="+name, "GEMINI_SANDBOX_IMAGE="+r.Image)
+			if name == "docker" {
+				cmd.Env = append(cmd.Env, "PATH="+shim+string(os.PathListSeparator)+sandboxtest.RealPath())
+			}
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("gemini-ls run as %s: %v\n%s", sandboxtest.RootlessUser, err, out)
+			}
+			h := &headless{t: t, model: model}
+			fr := h.responses(1)
+			if len(fr) != 1 {
+				t.Fatalf("%d function responses, want 1", len(fr))
+			}
+			result := responseOutput(fr[0]) + responseError(fr[0])
+			for _, want := range []string{fmt.Sprintf("uid=%d in gemini-ls-%s\n", r.UID, name), "wrote"} {
+				if !strings.Contains(result, want) {
+					t.Errorf("the command's result lacks %q:\n%s", want, result)
+				}
+			}
+			for _, file := range []string{"w.txt", "d", "d/f"} {
+				info, err := os.Stat(filepath.Join(ws, file))
+				if err != nil {
+					t.Errorf("%s: %v", file, err)
+					continue
+				}
+				if st := info.Sys().(*syscall.Stat_t); int(st.Uid) != r.UID || int(st.Gid) != r.GID {
+					t.Errorf("%s is owned by %d:%d, want the user's %d:%d", file, st.Uid, st.Gid, r.UID, r.GID)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(ws, "old.txt")); !os.IsNotExist(err) {
+				t.Errorf("old.txt was not removed: %v", err)
+			}
+		})
 	}
 }
