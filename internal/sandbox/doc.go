@@ -184,10 +184,10 @@
 // sandboxtest.RootlessPodman.)
 //
 // A rootless podman (its `info` says so, Config.Rootless), under its
-// name or as docker (podman-docker), makes the user
-// the container's root and --user's uid one of the user's subordinate
-// ids, which may not write the workspace: its containers also get
-// --userns=keep-id, which maps the user to itself.
+// name or as docker (podman-docker), makes the user the container's root
+// and --user's uid one of the user's subordinate ids, which may not write
+// the workspace: its containers also get --userns=keep-id, which maps the
+// user to itself.
 //
 // In a container the supervisor holds no capability but what the
 // container's user has (--user is gemini-ls's uid: none, or docker's
