@@ -79,6 +79,14 @@ type Config struct {
 	Image string
 	// Flags are SANDBOX_FLAGS, given to docker and podman run.
 	Flags []string
+	// Mounts are SANDBOX_MOUNTS: more of the host's paths in the
+	// sandbox, checked by New.
+	Mounts []Mount
+	// Env is SANDBOX_ENV: KEY=VALUE entries every command gets.
+	Env []string
+	// Ports are SANDBOX_PORTS: a container's ports published at the
+	// host's same ports (needs the network).
+	Ports []string
 	// Why names the switch that asked for the sandbox, for the user.
 	Why string
 	// Redaction is security.environmentVariableRedaction. Inside the
@@ -154,6 +162,20 @@ func resolve(ctx context.Context, r Request, env Env) (*Config, error) {
 		cfg.Image = DefaultImage
 	}
 	cfg.Flags = strings.Fields(r.Getenv("SANDBOX_FLAGS"))
+	if cfg.Mounts, err = parseMounts(r.Getenv("SANDBOX_MOUNTS")); err != nil {
+		return nil, err
+	}
+	if cfg.Env, err = parseEnvList(r.Getenv("SANDBOX_ENV")); err != nil {
+		return nil, err
+	}
+	for p := range strings.SplitSeq(r.Getenv("SANDBOX_PORTS"), ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			cfg.Ports = append(cfg.Ports, p)
+		}
+	}
+	if len(cfg.Ports) > 0 && (cfg.Command == Bubblewrap || !cfg.Network) {
+		return nil, fmt.Errorf("SANDBOX_PORTS publishes a container's ports, which needs docker or podman with the network on (tools.sandboxNetworkAccess); under bubblewrap with the network on, commands use the host's ports as they are")
+	}
 	return cfg, nil
 }
 

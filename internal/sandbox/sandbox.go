@@ -57,6 +57,9 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 		return nil, fmt.Errorf("%w: finding the %s sandbox's command: %w", ErrSetup, cfg.Command, err)
 	}
 	s := &Sandbox{cfg: cfg, roots: roots, home: home, geminiDir: geminiDir, tool: path}
+	if err := s.checkMounts(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
+	}
 	if cfg.Command == Bubblewrap {
 		if s.seccomp, err = seccompFile(len(cfg.AllowedSockets) > 0); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrSetup, err)
@@ -130,7 +133,33 @@ func (s *Sandbox) Describe() string {
 	if len(s.cfg.AllowedSockets) > 0 {
 		sockets = "host sockets " + strings.Join(s.cfg.AllowedSockets, ", ")
 	}
-	return fmt.Sprintf("%s, from %s: workspace writable, rest read-only, secrets hidden, %s, %s", what, s.cfg.Why, network, sockets)
+	extra := ""
+	if mounts := s.mountsText(); mounts != "" {
+		extra = ", SANDBOX_MOUNTS " + mounts
+	}
+	if len(s.cfg.Ports) > 0 {
+		extra += ", ports " + strings.Join(s.cfg.Ports, ", ") + " published"
+	}
+	return fmt.Sprintf("%s, from %s: workspace writable, rest read-only, secrets hidden, %s, %s%s", what, s.cfg.Why, network, sockets, extra)
+}
+
+// mountsText says where SANDBOX_MOUNTS' paths are, and how: "/data at
+// /in/data read-only, /cache writable".
+func (s *Sandbox) mountsText() string {
+	var out []string
+	for _, m := range s.cfg.Mounts {
+		text := m.From
+		if m.To != m.From {
+			text += " at " + m.To
+		}
+		if m.writable() {
+			text += " writable"
+		} else {
+			text += " read-only"
+		}
+		out = append(out, text)
+	}
+	return strings.Join(out, ", ")
 }
 
 // Note is what the model is told after a sandboxed command failed, so
@@ -147,9 +176,13 @@ func (s *Sandbox) Note() string {
 	if len(s.cfg.AllowedSockets) > 0 {
 		sockets = "of the host's Unix sockets only " + strings.Join(s.cfg.AllowedSockets, ", ") + " can be reached"
 	}
+	mounted := ""
+	if m := s.mountsText(); m != "" {
+		mounted = " Mounted for the sandbox: " + m + "."
+	}
 	return "The command ran in a sandbox: only the workspace" + allowedText(s.cfg.AllowedPaths) +
 		" and a private /tmp are writable, the rest of the file system is read-only, the project's settings and the files through which git runs programs (.git/config, .git/hooks, .git/commondir and their like) are read-only, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials, the project's .env files, and environment variables that may hold secrets such as API keys) are hidden, " +
-		sockets + ", and " + network + "." + s.linkedGitNote() + " A write, read or connection it refuses fails as above; do not retry it, ask the user."
+		sockets + ", and " + network + "." + mounted + s.linkedGitNote() + " A write, read or connection it refuses fails as above; do not retry it, ask the user."
 }
 
 func allowedText(paths []string) string {
@@ -226,14 +259,23 @@ func (s *Sandbox) environ(env []string) []string {
 	}
 	policy := s.cfg.Redaction
 	policy.Enabled = true
-	return envredact.Sanitize(env, policy)
+	// SANDBOX_ENV's, which the user set for the sandbox, whatever their
+	// names.
+	return append(envredact.Sanitize(env, policy), s.cfg.Env...)
 }
 
-// writable are the paths commands may write: the roots and the allowed
-// paths, absolute.
+// writable are the paths commands may write: the roots, the allowed
+// paths and the writable SANDBOX_MOUNTS (each at its own path,
+// checkMounts), absolute.
 func (s *Sandbox) writable() []string {
 	var out []string
-	for _, p := range append(slices.Clone(s.roots()), s.cfg.AllowedPaths...) {
+	paths := append(slices.Clone(s.roots()), s.cfg.AllowedPaths...)
+	for _, m := range s.cfg.Mounts {
+		if m.writable() {
+			paths = append(paths, m.From)
+		}
+	}
+	for _, p := range paths {
 		if p = filepath.Clean(expandHome(s.home, p)); filepath.IsAbs(p) && !slices.Contains(out, p) {
 			out = append(out, p)
 		}
@@ -289,6 +331,11 @@ func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
 	if s.home != "" {
 		// Read-only, even where it lies under /tmp (tests' homes).
 		mounts = append(mounts, mount{[]string{"--ro-bind-try", s.home, s.home}, s.home})
+	}
+	for _, m := range s.cfg.Mounts {
+		if !m.writable() {
+			mounts = append(mounts, mount{[]string{"--ro-bind", m.From, m.To}, m.To})
+		}
 	}
 	for _, p := range s.writable() {
 		mounts = append(mounts, mount{[]string{"--bind-try", p, p}, p})
@@ -356,8 +403,20 @@ func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]str
 	if !s.cfg.Network {
 		args = append(args, "--network", "none")
 	}
+	// A SANDBOX_MOUNTS entry keeps its options (SELinux's z, say).
+	opts := map[string]string{}
+	for _, m := range s.cfg.Mounts {
+		if m.writable() {
+			opts[m.From] = ":" + m.Opts
+		} else {
+			args = append(args, "--volume", m.From+":"+m.To+":"+m.Opts)
+		}
+	}
 	for _, p := range s.writable() {
-		args = append(args, "--volume", p+":"+p)
+		args = append(args, "--volume", p+":"+p+opts[p])
+	}
+	for _, p := range s.cfg.Ports {
+		args = append(args, "--publish", p+":"+p)
 	}
 	governing, err := s.governing()
 	if err != nil {

@@ -438,3 +438,36 @@ func TestRunEnvironmentRedaction(t *testing.T) {
 		})
 	}
 }
+
+// SANDBOX_MOUNTS from the environment reaches a headless run's sandbox:
+// /about names the mount, the command reads the mounted file; a mount of
+// a sensitive path stops the run (exit 44) before anything runs.
+func TestRunSandboxMountsFromTheEnvironment(t *testing.T) {
+	data := t.TempDir()
+	writeFiles(t, data, map[string]string{"f": "from data\n"})
+	target := filepath.Join(t.TempDir(), "in")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h := newHeadless(t, nil, shellCall("cat "+target+"/f", nil), geminitest.TextTurn("Done."))
+	env := append(append(h.env, trustTheWorkspace()...), "GEMINI_SANDBOX=bwrap", "SANDBOX_MOUNTS="+data+":"+target)
+	r := h.runIn(h.root, env, "run", "--approval-mode", "yolo", "-p", "read it")
+	r.wantExit(t, 0)
+	if out := responseOutput(h.responses(1)[0]); !strings.Contains(out, "Output: from data\n") {
+		t.Errorf("the command did not read the mount:\n%s", out)
+	}
+	r = h.runIn(h.root, env, "run", "-p", "/about")
+	if want := "SANDBOX_MOUNTS " + data + " at " + target + " read-only"; !strings.Contains(r.stdout, want) {
+		t.Errorf("/about = %q, want %q", r.stdout, want)
+	}
+	home := strings.TrimPrefix(h.env[1], "HOME=")
+	before := len(h.model.Requests())
+	r = h.runIn(h.root, append(env, "SANDBOX_MOUNTS="+home+":/h"), "run", "--approval-mode", "yolo", "-p", "hi")
+	r.wantExit(t, 44)
+	if !strings.Contains(r.stderr, "Mounting sensitive host path '"+home+"' listed in SANDBOX_MOUNTS is strictly prohibited") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	if n := len(h.model.Requests()); n != before {
+		t.Errorf("the model was asked %d times more", n-before)
+	}
+}
