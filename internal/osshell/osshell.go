@@ -80,6 +80,10 @@ func withoutWindowsPowerShell(lookPath func(string) (string, error)) func(string
 	}
 }
 
+// BashShell is bash -c: the shell off Windows, and in every container
+// image a sandbox runs.
+func BashShell() Shell { return Shell{Kind: Bash, Executable: "bash", Args: []string{"-c"}} }
+
 // OrLocal is s, or Local when s is the zero Shell (no executable).
 func (s Shell) OrLocal() Shell {
 	if s.Executable == "" {
@@ -94,7 +98,7 @@ func (s Shell) OrLocal() Shell {
 // checked as it is).
 func Detect(goos string, getenv func(string) string, lookPath func(string) (string, error)) Shell {
 	if goos != "windows" {
-		return Shell{Kind: Bash, Executable: "bash", Args: []string{"-c"}}
+		return BashShell()
 	}
 	comSpec := getenv("ComSpec")
 	if lower := strings.ToLower(comSpec); strings.HasSuffix(lower, "powershell.exe") || strings.HasSuffix(lower, "pwsh.exe") {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -27,24 +28,34 @@ func parseMounts(v string) ([]Mount, error) {
 		if entry == "" {
 			continue
 		}
+		// A Windows path's drive letter is no separator.
+		drive := ""
+		if len(entry) >= 2 && isDriveLetter(entry[0]) && entry[1] == ':' {
+			drive, entry = entry[:2], entry[2:]
+		}
 		parts := strings.Split(entry, ":")
 		if len(parts) > 3 {
-			return nil, fmt.Errorf("SANDBOX_MOUNTS entry '%s' is not FROM[:TO[:OPTS]]", entry)
+			return nil, fmt.Errorf("SANDBOX_MOUNTS entry '%s' is not FROM[:TO[:OPTS]]", drive+entry)
 		}
 		parts = append(parts, "", "")
-		m := Mount{From: parts[0], To: parts[1], Opts: parts[2]}
-		if m.To == "" {
+		m := Mount{From: drive + parts[0], To: parts[1], Opts: parts[2]}
+		if !filepath.IsAbs(m.From) {
+			return nil, fmt.Errorf("Path '%s' listed in SANDBOX_MOUNTS must be absolute", m.From)
+		}
+		m.From = filepath.Clean(m.From)
+		// TO is the container's path, a POSIX one, on Windows too; its
+		// own path when not given.
+		switch {
+		case m.To == "":
 			m.To = m.From
+		case !path.IsAbs(m.To):
+			return nil, fmt.Errorf("Path '%s' listed in SANDBOX_MOUNTS must be absolute", m.To)
+		default:
+			m.To = path.Clean(m.To)
 		}
 		if m.Opts == "" {
 			m.Opts = "ro"
 		}
-		for _, p := range []string{m.From, m.To} {
-			if !filepath.IsAbs(p) {
-				return nil, fmt.Errorf("Path '%s' listed in SANDBOX_MOUNTS must be absolute", p)
-			}
-		}
-		m.From, m.To = filepath.Clean(m.From), filepath.Clean(m.To)
 		out = append(out, m)
 	}
 	return out, nil

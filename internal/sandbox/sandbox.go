@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,9 @@ type Sandbox struct {
 	geminiDir string
 	// tool is the backend's executable, found once.
 	tool string
+	// goos is the host's OS (runtime.GOOS): on Windows a container sees
+	// the host's paths elsewhere (containerPath).
+	goos string
 	// seccomp holds bubblewrap's seccomp filter (seccomp.go).
 	seccomp *os.File
 	// session runs Run's commands when cfg.Supervisor is set, on Linux;
@@ -56,7 +60,7 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 	if err != nil {
 		return nil, fmt.Errorf("%w: finding the %s sandbox's command: %w", ErrSetup, cfg.Command, err)
 	}
-	s := &Sandbox{cfg: cfg, roots: roots, home: home, geminiDir: geminiDir, tool: path}
+	s := &Sandbox{cfg: cfg, roots: roots, home: home, geminiDir: geminiDir, tool: path, goos: runtime.GOOS}
 	if err := s.checkMounts(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
 	}
@@ -105,6 +109,10 @@ func (s *Sandbox) Close() error {
 
 // Enabled says whether commands run sandboxed.
 func (s *Sandbox) Enabled() bool { return s != nil }
+
+// InContainer says whether commands run in a container (docker, podman,
+// runsc), whose programs are the image's, not the host's.
+func (s *Sandbox) InContainer() bool { return s != nil && s.cfg.Command != Bubblewrap }
 
 // None is how Describe says commands are not sandboxed.
 const None = "no sandbox"
@@ -230,6 +238,9 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		}
 		cmd.Path = s.tool
 		cmd.Args = append([]string{filepath.Base(s.tool)}, args...)
+		// The program is the image's: that the host has none (bash on
+		// Windows) is no error.
+		cmd.Err = nil
 		return nil
 	}
 	args, err := s.bwrapArgs(dir, cmd.Env, inner)
@@ -304,17 +315,38 @@ type mount struct {
 	dest string
 }
 
-// volume is m as docker's --volume, for the bind mounts; docker orders
-// them by destination itself.
-func (m mount) volume() (string, bool) {
+// volume is m as docker's --volume on an OS goos, for the bind mounts;
+// docker orders them by destination itself. A mask's empty file is the
+// engine's /dev/null, also where the host's is not (Windows' NUL).
+func (m mount) volume(goos string) (string, bool) {
+	src := m.args[1]
+	if src == os.DevNull {
+		src = "/dev/null"
+	}
 	switch m.args[0] {
 	case "--bind":
-		return m.args[1] + ":" + m.args[2], true
+		return src + ":" + containerPath(goos, m.args[2]), true
 	case "--ro-bind":
-		return m.args[1] + ":" + m.args[2] + ":ro", true
+		return src + ":" + containerPath(goos, m.args[2]) + ":ro", true
 	}
 	return "", false
 }
+
+// containerPath is where a container sees the host's path p: at p,
+// except on Windows, where Docker Desktop mounts C:\x\y at /c/x/y (0.61's
+// getContainerPath).
+func containerPath(goos, p string) string {
+	if goos != "windows" {
+		return p
+	}
+	p = strings.ReplaceAll(p, `\`, "/")
+	if len(p) >= 3 && isDriveLetter(p[0]) && p[1] == ':' && p[2] == '/' {
+		return "/" + strings.ToLower(p[:1]) + p[2:]
+	}
+	return p
+}
+
+func isDriveLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // bwrapArgs are bwrap's arguments to run inner in dir with env.
 func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
@@ -392,8 +424,12 @@ func (s *Sandbox) hidden() []mount {
 // absent, the network off unless allowed, as the user's uid; volumes are
 // more --volume.
 func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]string, error) {
-	args := []string{"run", "--rm", "-i", "--init", "--workdir", dir,
-		"--user", strconv.Itoa(os.Getuid()) + ":" + strconv.Itoa(os.Getgid())}
+	args := []string{"run", "--rm", "-i", "--init", "--workdir", containerPath(s.goos, dir)}
+	// Windows has no uid (os.Getuid is -1); Docker Desktop's mounts of its
+	// folders let the image's user write them.
+	if s.goos != "windows" {
+		args = append(args, "--user", strconv.Itoa(os.Getuid())+":"+strconv.Itoa(os.Getgid()))
+	}
 	if s.cfg.Rootless {
 		args = append(args, "--userns=keep-id")
 	}
@@ -409,11 +445,11 @@ func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]str
 		if m.writable() {
 			opts[m.From] = ":" + m.Opts
 		} else {
-			args = append(args, "--volume", m.From+":"+m.To+":"+m.Opts)
+			args = append(args, "--volume", m.From+":"+containerPath(s.goos, m.To)+":"+m.Opts)
 		}
 	}
 	for _, p := range s.writable() {
-		args = append(args, "--volume", p+":"+p+opts[p])
+		args = append(args, "--volume", p+":"+containerPath(s.goos, p)+opts[p])
 	}
 	for _, p := range s.cfg.Ports {
 		args = append(args, "--publish", p+":"+p)
@@ -423,7 +459,7 @@ func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]str
 		return nil, err
 	}
 	for _, m := range slices.Concat(governing, s.masked(), s.socketMounts()) {
-		if v, ok := m.volume(); ok {
+		if v, ok := m.volume(s.goos); ok {
 			args = append(args, "--volume", v)
 		}
 	}

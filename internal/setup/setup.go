@@ -165,7 +165,8 @@ type Built struct {
 	// commands run on the model's behalf do not get of the environment.
 	Redaction envredact.Policy
 	// Shell runs the commands run on the model's and the user's behalf
-	// (run_shell_command, !command, !{…}, hooks), found once.
+	// (run_shell_command, !command, !{…}) in Sandbox, found once (hooks
+	// run in theirs, shellIn).
 	Shell    osshell.Shell
 	Settings settings.Settings
 	// Checkpoints are the project's checkpoints, for /restore; nil when
@@ -324,11 +325,11 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 func (b *Built) isolate(ctx context.Context, set settings.Settings) (systemPrompt, error) {
 	r := set.Security.EnvironmentVariableRedaction
 	b.Redaction = envredact.Policy{Enabled: r.Enabled, Allowed: r.Allowed, Blocked: r.Blocked}
-	b.Shell = osshell.Local()
 	var err error
 	if b.Sandbox, err = b.sandbox(ctx, set); err != nil {
 		return systemPrompt{}, err
 	}
+	b.Shell = shellIn(osshell.Local(), b.Sandbox)
 	system, err := loadSystemPrompt(b.Getenv, projectDir(b.projectRoots), b.Trust.Untrusted())
 	if err != nil {
 		return systemPrompt{}, err
@@ -539,9 +540,10 @@ func (b *Built) hooks(set settings.Settings) *hooks.Runner {
 	if roots := o.Workspace.Roots(); len(roots) > 0 {
 		dir = roots[0]
 	}
+	hookSandbox := b.serverSandbox(set)
 	r, problems := hooks.New(hooks.Config{
-		Shell:      b.Shell,
-		Sandbox:    b.serverSandbox(set),
+		Shell:      shellIn(osshell.Local(), hookSandbox),
+		Sandbox:    hookSandbox,
 		Redaction:  b.Redaction,
 		Sources:    sources,
 		Disabled:   set.HooksConfig.Disabled,
@@ -1137,6 +1139,16 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 	cfg.Redaction = b.Redaction
 	cfg.Supervisor = b.opts.SandboxSupervisor
 	return sandbox.New(*cfg, b.opts.Workspace.Roots, settings.SystemHome(b.Getenv), settings.UserDir(b.Getenv))
+}
+
+// shellIn is the shell that runs command lines in sb: bash in a
+// container, whose commands run the image's bash whatever the host's
+// shell (PowerShell on Windows), else local.
+func shellIn(local osshell.Shell, sb *sandbox.Sandbox) osshell.Shell {
+	if sb.InContainer() {
+		return osshell.BashShell()
+	}
+	return local
 }
 
 // serverSandbox is where hooks and stdio MCP servers run: the session's
