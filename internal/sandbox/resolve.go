@@ -231,7 +231,11 @@ func HostEnv() Env {
 func runProbe(ctx context.Context, argv ...string) (string, bool) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).Output()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	// A child the probe left holding its output (a daemon it started)
+	// does not hold the start-up past the time-out.
+	cmd.WaitDelay = time.Second
+	out, err := cmd.Output()
 	return string(out), err == nil
 }
 
