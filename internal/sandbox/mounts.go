@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // Mount is one of SANDBOX_MOUNTS, FROM[:TO[:OPTS]] as 0.61 reads it: the
@@ -30,7 +32,7 @@ func parseMounts(v string) ([]Mount, error) {
 		}
 		// A Windows path's drive letter is no separator.
 		drive := ""
-		if len(entry) >= 2 && isDriveLetter(entry[0]) && entry[1] == ':' {
+		if workspace.HasDrive(entry) {
 			drive, entry = entry[:2], entry[2:]
 		}
 		parts := strings.Split(entry, ":")
@@ -98,6 +100,7 @@ var sensitiveSettingsFiles = []string{
 //   - under bubblewrap, a path mounted where nothing is on the host:
 //     bwrap cannot make a mount point in the read-only root.
 func (s *Sandbox) checkMounts() error {
+	taken := append(s.writable(), s.home)
 	for _, m := range s.cfg.Mounts {
 		real, err := filepath.EvalSymlinks(m.From)
 		if err != nil {
@@ -110,8 +113,8 @@ func (s *Sandbox) checkMounts() error {
 			return fmt.Errorf("SANDBOX_MOUNTS entry '%s:%s:%s': gemini-ls mounts a writable path at its own path only, where the project files it keeps read-only stay so; write it '%s::%s'", m.From, m.To, m.Opts, m.From, m.Opts)
 		}
 		if m.To != m.From {
-			for _, p := range append(s.writable(), s.home) {
-				if p != "" && within(p, m.To) {
+			for _, p := range taken {
+				if p != "" && workspace.Within(m.To, p) {
 					return fmt.Errorf("SANDBOX_MOUNTS entry '%s:%s': %s holds %s, which the sandbox mounts itself", m.From, m.To, m.To, p)
 				}
 			}
@@ -142,12 +145,12 @@ func (s *Sandbox) sensitive(real string) string {
 		return filepath.Clean(p)
 	}
 	if s.home != "" {
-		if home := resolve(s.home); within(home, real) {
+		if home := resolve(s.home); workspace.Within(real, home) {
 			return "the home directory, or a directory that holds it"
 		}
 	}
 	if s.geminiDir != "" {
-		if g := resolve(s.geminiDir); within(g, real) || within(real, g) {
+		if g := resolve(s.geminiDir); workspace.Within(real, g) || workspace.Within(g, real) {
 			return "the Gemini directory's"
 		}
 	}
@@ -159,15 +162,9 @@ func (s *Sandbox) sensitive(real string) string {
 		if _, err := os.Lstat(secret); err != nil {
 			continue
 		}
-		if secret = resolve(secret); within(secret, real) || within(real, secret) {
+		if secret = resolve(secret); workspace.Within(real, secret) || workspace.Within(secret, real) {
 			return "the user's credentials, ~/" + rel
 		}
 	}
 	return ""
-}
-
-// within says p is dir or lies in it.
-func within(p, dir string) bool {
-	rel, err := filepath.Rel(dir, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

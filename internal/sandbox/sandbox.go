@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // Sandbox runs commands inside the sandbox a Config describes. nil is no
@@ -340,13 +341,11 @@ func containerPath(goos, p string) string {
 		return p
 	}
 	p = strings.ReplaceAll(p, `\`, "/")
-	if len(p) >= 3 && isDriveLetter(p[0]) && p[1] == ':' && p[2] == '/' {
+	if workspace.HasDrive(p) && len(p) >= 3 && p[2] == '/' {
 		return "/" + strings.ToLower(p[:1]) + p[2:]
 	}
 	return p
 }
-
-func isDriveLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
 // bwrapArgs are bwrap's arguments to run inner in dir with env.
 func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {

@@ -140,6 +140,10 @@ func hasDrive(p string) bool {
 	return len(p) >= 2 && p[1] == ':' && ('a' <= p[0] && p[0] <= 'z' || 'A' <= p[0] && p[0] <= 'Z')
 }
 
+// HasDrive reports whether p begins with a Windows drive, C:, on any
+// system (a container's view of a Windows host's paths is read anywhere).
+func HasDrive(p string) bool { return hasDrive(p) }
+
 // isSlash reports whether p[i] is a Windows separator, either slash.
 func isSlash(p string, i int) bool { return i < len(p) && (p[i] == '\\' || p[i] == '/') }
 
