@@ -40,7 +40,7 @@ func TestContainerRunsWhereTheHostsPathsAre(t *testing.T) {
 		t.Fatal(err)
 	}
 	sb := &Sandbox{cfg: Config{Command: Docker, Image: DefaultImage}, roots: func() []string { return []string{root} },
-		tool: "/usr/bin/docker", goos: runtime.GOOS}
+		tool: "/usr/bin/docker"}
 	cmd := exec.Command("bash", "-c", "true")
 	cmd.Dir = root
 	if err := sb.Wrap(cmd); err != nil {

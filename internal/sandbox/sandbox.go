@@ -28,9 +28,6 @@ type Sandbox struct {
 	geminiDir string
 	// tool is the backend's executable, found once.
 	tool string
-	// goos is the host's OS (runtime.GOOS): on Windows a container sees
-	// the host's paths elsewhere (containerPath).
-	goos string
 	// seccomp holds bubblewrap's seccomp filter (seccomp.go).
 	seccomp *os.File
 	// session runs Run's commands when cfg.Supervisor is set, on Linux;
@@ -61,7 +58,7 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 	if err != nil {
 		return nil, fmt.Errorf("%w: finding the %s sandbox's command: %w", ErrSetup, cfg.Command, err)
 	}
-	s := &Sandbox{cfg: cfg, roots: roots, home: home, geminiDir: geminiDir, tool: path, goos: runtime.GOOS}
+	s := &Sandbox{cfg: cfg, roots: roots, home: home, geminiDir: geminiDir, tool: path}
 	if err := s.checkMounts(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
 	}
@@ -316,19 +313,19 @@ type mount struct {
 	dest string
 }
 
-// volume is m as docker's --volume on an OS goos, for the bind mounts;
-// docker orders them by destination itself. A mask's empty file is the
-// engine's /dev/null, also where the host's is not (Windows' NUL).
-func (m mount) volume(goos string) (string, bool) {
+// volume is m as docker's --volume, for the bind mounts; docker orders
+// them by destination itself. A mask's empty file is the engine's
+// /dev/null, also where the host's is not (Windows' NUL).
+func (m mount) volume() (string, bool) {
 	src := m.args[1]
 	if src == os.DevNull {
 		src = "/dev/null"
 	}
 	switch m.args[0] {
 	case "--bind":
-		return src + ":" + containerPath(goos, m.args[2]), true
+		return src + ":" + containerPath(runtime.GOOS, m.args[2]), true
 	case "--ro-bind":
-		return src + ":" + containerPath(goos, m.args[2]) + ":ro", true
+		return src + ":" + containerPath(runtime.GOOS, m.args[2]) + ":ro", true
 	}
 	return "", false
 }
@@ -423,10 +420,10 @@ func (s *Sandbox) hidden() []mount {
 // absent, the network off unless allowed, as the user's uid; volumes are
 // more --volume.
 func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]string, error) {
-	args := []string{"run", "--rm", "-i", "--init", "--workdir", containerPath(s.goos, dir)}
+	args := []string{"run", "--rm", "-i", "--init", "--workdir", containerPath(runtime.GOOS, dir)}
 	// Windows has no uid (os.Getuid is -1); Docker Desktop's mounts of its
 	// folders let the image's user write them.
-	if s.goos != "windows" {
+	if runtime.GOOS != "windows" {
 		args = append(args, "--user", strconv.Itoa(os.Getuid())+":"+strconv.Itoa(os.Getgid()))
 	}
 	if s.cfg.Rootless {
@@ -444,11 +441,11 @@ func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]str
 		if m.writable() {
 			opts[m.From] = ":" + m.Opts
 		} else {
-			args = append(args, "--volume", m.From+":"+containerPath(s.goos, m.To)+":"+m.Opts)
+			args = append(args, "--volume", m.From+":"+containerPath(runtime.GOOS, m.To)+":"+m.Opts)
 		}
 	}
 	for _, p := range s.writable() {
-		args = append(args, "--volume", p+":"+containerPath(s.goos, p)+opts[p])
+		args = append(args, "--volume", p+":"+containerPath(runtime.GOOS, p)+opts[p])
 	}
 	for _, p := range s.cfg.Ports {
 		args = append(args, "--publish", p+":"+p)
@@ -458,7 +455,7 @@ func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]str
 		return nil, err
 	}
 	for _, m := range slices.Concat(governing, s.masked(), s.socketMounts()) {
-		if v, ok := m.volume(s.goos); ok {
+		if v, ok := m.volume(); ok {
 			args = append(args, "--volume", v)
 		}
 	}
