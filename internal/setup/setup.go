@@ -167,8 +167,11 @@ type Built struct {
 	// Shell runs the commands run on the model's and the user's behalf
 	// (run_shell_command, !command, !{…}) in Sandbox, found once (hooks
 	// run in theirs, shellIn).
-	Shell    osshell.Shell
-	Settings settings.Settings
+	Shell osshell.Shell
+	// hostShell is this machine's shell (osshell.Local), found once:
+	// Shell outside a container.
+	hostShell osshell.Shell
+	Settings  settings.Settings
 	// Checkpoints are the project's checkpoints, for /restore; nil when
 	// checkpointing is off.
 	Checkpoints *checkpoint.Store
@@ -329,7 +332,8 @@ func (b *Built) isolate(ctx context.Context, set settings.Settings) (systemPromp
 	if b.Sandbox, err = b.sandbox(ctx, set); err != nil {
 		return systemPrompt{}, err
 	}
-	b.Shell = shellIn(osshell.Local(), b.Sandbox)
+	b.hostShell = osshell.Local()
+	b.Shell = shellIn(b.hostShell, b.Sandbox)
 	system, err := loadSystemPrompt(b.Getenv, projectDir(b.projectRoots), b.Trust.Untrusted())
 	if err != nil {
 		return systemPrompt{}, err
@@ -542,7 +546,7 @@ func (b *Built) hooks(set settings.Settings) *hooks.Runner {
 	}
 	hookSandbox := b.serverSandbox(set)
 	r, problems := hooks.New(hooks.Config{
-		Shell:      shellIn(osshell.Local(), hookSandbox),
+		Shell:      shellIn(b.hostShell, hookSandbox),
 		Sandbox:    hookSandbox,
 		Redaction:  b.Redaction,
 		Sources:    sources,
