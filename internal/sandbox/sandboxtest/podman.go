@@ -36,12 +36,7 @@ func Podman(t *testing.T) (image string, env []string) {
 	}
 	// What env holds is set in this process's environment, which podman
 	// inherits.
-	run := func(stdin []byte, args ...string) (string, error) {
-		cmd := exec.CommandContext(t.Context(), podman, args...)
-		cmd.Stdin = bytes.NewReader(stdin)
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
+	run := podmanRunner(func(args ...string) *exec.Cmd { return exec.CommandContext(t.Context(), podman, args...) })
 	if out, err := run(nil, "info"); err != nil {
 		need(t, fmt.Errorf("podman does not answer `podman info`: %v\n%s", err, out))
 	}
@@ -49,26 +44,51 @@ func Podman(t *testing.T) (image string, env []string) {
 	if err != nil {
 		need(t, err)
 	}
-	out, err := run(nil, "run", "--rm", image, "true")
+	firstContainer(t, "podman", run, t.TempDir(), func(conf string) {
+		env = append(env, "CONTAINERS_CONF="+conf)
+		t.Setenv("CONTAINERS_CONF", conf)
+	}, "run", "--rm", image, "true")
+	return image, env
+}
+
+// runner runs podman with args, stdin its input: what it printed, on
+// either output.
+type runner func(stdin []byte, args ...string) (string, error)
+
+// podmanRunner is the runner of the podman commands command makes.
+func podmanRunner(command func(args ...string) *exec.Cmd) runner {
+	return func(stdin []byte, args ...string) (string, error) {
+		cmd := command(args...)
+		cmd.Stdin = bytes.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+}
+
+// firstContainer has run run the container probe names. Where it fails,
+// as on a machine like CI's, it writes podman's workarounds in dir,
+// hands their file to use (which sets CONTAINERS_CONF for podman) and
+// runs it again; it stops t, saying which podman (what), unless one ran.
+func firstContainer(t *testing.T, what string, run runner, dir string, use func(conf string), probe ...string) {
+	t.Helper()
+	out, err := run(nil, probe...)
 	if err != nil {
-		conf, werr := writePodmanWorkarounds(t.TempDir())
+		conf, werr := writePodmanWorkarounds(dir)
 		if werr != nil {
 			t.Fatal(werr)
 		}
-		env = append(env, "CONTAINERS_CONF="+conf)
-		t.Setenv("CONTAINERS_CONF", conf)
-		out, err = run(nil, "run", "--rm", image, "true")
+		use(conf)
+		out, err = run(nil, probe...)
 	}
 	if err != nil {
-		need(t, fmt.Errorf("podman cannot run a container here: %v\n%s", err, out))
+		need(t, fmt.Errorf("%s cannot run a container here: %v\n%s", what, err, out))
 	}
-	return image, env
 }
 
 // testImage is the name of the test image, imported into podman's store
 // unless there already: named by what it holds, so that tests running
 // side by side and one after another share it.
-func testImage(run func(stdin []byte, args ...string) (string, error)) (string, error) {
+func testImage(run runner) (string, error) {
 	const busybox, bash = "/bin/busybox", "/bin/bash-static"
 	sum := sha256.New()
 	files := map[string][]byte{}
@@ -143,7 +163,7 @@ func writePodmanWorkarounds(dir string) (conf string, err error) {
 		return "", fmt.Errorf("podman's workarounds need crun: %w", err)
 	}
 	bin := filepath.Join(dir, "bin")
-	if err := os.Mkdir(bin, 0o755); err != nil {
+	if err := os.MkdirAll(bin, 0o755); err != nil {
 		return "", err
 	}
 	// The name crun is what podman lets run without cgroups.

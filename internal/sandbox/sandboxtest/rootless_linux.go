@@ -1,7 +1,6 @@
 package sandboxtest
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -51,12 +50,7 @@ func RootlessPodman(t *testing.T) *Rootless {
 	r := newRootlessDir(t, uid, gid)
 	home, runtime := filepath.Join(r.Dir, "home"), filepath.Join(r.Dir, "run")
 	r.Env = []string{"PATH=" + path, "HOME=" + home, "XDG_RUNTIME_DIR=" + runtime, "USER=" + RootlessUser, "LOGNAME=" + RootlessUser}
-	run := func(stdin []byte, args ...string) (string, error) {
-		cmd := r.Command(t, "podman", args...)
-		cmd.Stdin = bytes.NewReader(stdin)
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
+	run := podmanRunner(func(args ...string) *exec.Cmd { return r.Command(t, "podman", args...) })
 	// podman warns on stderr where / is not a shared mount (CI's), which
 	// containers without mounts of their own do not mind.
 	if out, err := r.Command(t, "podman", "info", "--format", "{{.Host.Security.Rootless}}").Output(); err != nil || strings.TrimSpace(string(out)) != "true" {
@@ -68,23 +62,10 @@ func RootlessPodman(t *testing.T) *Rootless {
 	}
 	// The sandbox's containers have no network unless allowed, so the
 	// probe needs none (rootless, slirp4netns or pasta would give one).
-	probe := []string{"run", "--rm", "--network", "none", r.Image, "true"}
-	out, err := run(nil, probe...)
-	if err != nil {
-		conf := filepath.Join(r.Dir, "conf")
-		if err := os.Mkdir(conf, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		file, werr := writePodmanWorkarounds(conf)
-		if werr != nil {
-			t.Fatal(werr)
-		}
-		r.Env = append(r.Env, "CONTAINERS_CONF="+file)
-		out, err = run(nil, probe...)
-	}
-	if err != nil {
-		need(t, fmt.Errorf("rootless podman cannot run a container here: %v\n%s", err, out))
-	}
+	// The workarounds go where the user can read them.
+	firstContainer(t, "rootless podman", run, filepath.Join(r.Dir, "conf"), func(conf string) {
+		r.Env = append(r.Env, "CONTAINERS_CONF="+conf)
+	}, "run", "--rm", "--network", "none", r.Image, "true")
 	return r
 }
 
