@@ -100,6 +100,9 @@ var sensitiveSettingsFiles = []string{
 //   - under bubblewrap, a path mounted where nothing is on the host:
 //     bwrap cannot make a mount point in the read-only root.
 func (s *Sandbox) checkMounts() error {
+	if len(s.cfg.Mounts) == 0 {
+		return nil // no paths to list at start-up
+	}
 	taken := append(s.writable(), s.home)
 	for _, m := range s.cfg.Mounts {
 		real, err := filepath.EvalSymlinks(m.From)
