@@ -104,11 +104,13 @@ func (s *Sandbox) checkMounts() error {
 		return nil // no paths to list at start-up
 	}
 	taken := append(s.writable(), s.home)
-	for _, m := range s.cfg.Mounts {
+	s.mountedReal = make([]string, len(s.cfg.Mounts))
+	for i, m := range s.cfg.Mounts {
 		real, err := filepath.EvalSymlinks(m.From)
 		if err != nil {
 			return fmt.Errorf("Missing mount path '%s' listed in SANDBOX_MOUNTS", m.From)
 		}
+		s.mountedReal[i] = real
 		if why := s.sensitive(real); why != "" {
 			return fmt.Errorf("Mounting sensitive host path '%s' listed in SANDBOX_MOUNTS is strictly prohibited (%s)", m.From, why)
 		}
@@ -126,6 +128,22 @@ func (s *Sandbox) checkMounts() error {
 			if _, err := os.Stat(m.To); err != nil {
 				return fmt.Errorf("SANDBOX_MOUNTS entry '%s:%s': under bubblewrap a path is mounted over one that exists on the host, and %s does not", m.From, m.To, m.To)
 			}
+		}
+	}
+	return nil
+}
+
+// unchanged refuses a command whose mounts no longer lead where they did
+// when checked: a command may replace a path in a writable one with a
+// link (to ~/.ssh, say), which the next sandbox's mount would follow.
+func (s *Sandbox) unchanged() error {
+	for i, m := range s.cfg.Mounts {
+		checked := ""
+		if i < len(s.mountedReal) {
+			checked = s.mountedReal[i]
+		}
+		if real, err := filepath.EvalSymlinks(m.From); err != nil || real != checked {
+			return fmt.Errorf("SANDBOX_MOUNTS path '%s' no longer leads where it did when the sandbox was set up; nothing is mounted from it", m.From)
 		}
 	}
 	return nil

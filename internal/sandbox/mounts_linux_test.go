@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,5 +63,57 @@ func TestPodmanMountsAndSetsWhatTheUserAsked(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(cache, "new")); err != nil || string(b) != "c\n" {
 		t.Errorf("the writable mount's file: %q %v", b, err)
+	}
+}
+
+// A mount cannot be turned into a way to the credentials: the mounted
+// directory, which lies in the writable workspace, is replaced with a
+// link to ~/.ssh, which the next sandbox's mount would follow. The next
+// command is refused, and nothing of ~/.ssh is read.
+func TestBubblewrapRefusesAMountSwappedForALink(t *testing.T) {
+	for _, opts := range []string{"ro", "rw"} {
+		t.Run(opts, func(t *testing.T) {
+			sandboxtest.NeedBubblewrap(t)
+			root, home, target := t.TempDir(), t.TempDir(), t.TempDir()
+			data := filepath.Join(root, "data")
+			to := target
+			if opts == "rw" {
+				to = data
+			}
+			for p, text := range map[string]string{filepath.Join(data, "f"): "data\n", filepath.Join(home, ".ssh", "id_ed25519"): "PRIVATE KEY\n"} {
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			sb, err := New(Config{Command: Bubblewrap, Why: "test", Mounts: []Mount{{data, to, opts}}}, func() []string { return []string{root} }, home, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out, err := run(t, sb, root, "cat "+to+"/f"); err != nil || out != "data\n" {
+				t.Fatalf("before: %v %q", err, out)
+			}
+			// A command in the sandbox swaps the read-only mount's path,
+			// which is no mount point there. The writable one is one, so
+			// the swap comes from outside (another front end's command,
+			// anything else that writes the workspace).
+			link := "rm -r data && ln -s " + filepath.Join(home, ".ssh") + " data"
+			if opts == "ro" {
+				if out, err := run(t, sb, root, link); err != nil {
+					t.Fatalf("the swap: %v %q", err, out)
+				}
+			} else if err := exec.Command("bash", "-c", "cd "+root+" && "+link).Run(); err != nil {
+				t.Fatalf("the swap: %v", err)
+			}
+			cmd := exec.CommandContext(t.Context(), "bash", "-c", "cat "+to+"/id_ed25519")
+			cmd.Dir = root
+			err = sb.Wrap(cmd)
+			if err == nil || !strings.Contains(err.Error(), "no longer leads where it did") {
+				out, _ := cmd.CombinedOutput()
+				t.Fatalf("the swapped mount was not refused: %v; the command read %q", err, out)
+			}
+		})
 	}
 }

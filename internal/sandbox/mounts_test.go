@@ -130,6 +130,9 @@ func TestContainerMountsPublishesAndSetsWhatTheUserAsked(t *testing.T) {
 		Mounts: []Mount{{data, "/in/data", "ro"}, {cache, cache, "Z"}},
 		Env:    []string{"GITHUB_TOKEN=for-the-sandbox"}, Ports: []string{"8080"}},
 		roots: func() []string { return []string{root} }, tool: "/usr/bin/podman"}
+	if err := sb.checkMounts(); err != nil { // as New checks them
+		t.Fatal(err)
+	}
 	cmd := exec.Command("true")
 	cmd.Dir = root
 	if err := sb.Wrap(cmd); err != nil {

@@ -33,6 +33,10 @@ type Sandbox struct {
 	// session runs Run's commands when cfg.Supervisor is set, on Linux;
 	// nil: each gets a bwrap or a container of its own (Wrap).
 	session *Session
+	// mountedReal are cfg.Mounts' paths resolved when checked
+	// (checkMounts), index by index; a mount never checked is refused
+	// (unchanged).
+	mountedReal []string
 	// perCommand says why containers get no session though a supervisor
 	// was given (Describe says it): "" when they get one, or none was.
 	perCommand string
@@ -346,6 +350,9 @@ func containerPath(goos, p string) string {
 
 // bwrapArgs are bwrap's arguments to run inner in dir with env.
 func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
+	if err := s.unchanged(); err != nil {
+		return nil, err
+	}
 	// No capability, even where gemini-ls runs as root (a container, CI):
 	// bwrap keeps them all for uid 0, and with CAP_SYS_ADMIN a command
 	// could unmount the read-only governing files and write them.
@@ -420,6 +427,9 @@ func (s *Sandbox) hidden() []mount {
 // absent, the network off unless allowed, as the user's uid; volumes are
 // more --volume.
 func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]string, error) {
+	if err := s.unchanged(); err != nil {
+		return nil, err
+	}
 	args := []string{"run", "--rm", "-i", "--init", "--workdir", containerPath(runtime.GOOS, dir)}
 	// Windows has no uid (os.Getuid is -1); Docker Desktop's mounts of its
 	// folders let the image's user write them.
