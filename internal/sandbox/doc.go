@@ -11,7 +11,10 @@
 // rewrites each exec.Cmd to run inside it (Wrap), so every caller shares
 // one policy:
 //
-//   - the workspace roots and tools.sandboxAllowedPaths are writable;
+//   - the workspace roots and tools.sandboxAllowedPaths are writable; one
+//     that lies in another must lead back into those in no other
+//     (nested.go), or no command runs: a command could have replaced it
+//     with a link out, which the next sandbox's mount would follow;
 //   - the rest of / is read-only, $HOME included;
 //   - in each root, .gemini and every file through which git runs a
 //     program (config, hooks/, commondir, config.worktree,

@@ -372,7 +372,11 @@ func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
 			mounts = append(mounts, mount{[]string{"--ro-bind", m.From, m.To}, m.To})
 		}
 	}
-	for _, p := range s.writable() {
+	writable, err := s.writableChecked()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range writable {
 		mounts = append(mounts, mount{[]string{"--bind-try", p, p}, p})
 		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
 			mounts = append(mounts, mount{[]string{"--bind-try", real, real}, real})
@@ -454,7 +458,16 @@ func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]str
 			args = append(args, "--volume", m.From+":"+containerPath(runtime.GOOS, m.To)+":"+m.Opts)
 		}
 	}
-	for _, p := range s.writable() {
+	writable, err := s.writableChecked()
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range writable {
+		// As bwrap's --bind-try: podman refuses a missing source, and
+		// docker would make it, root's.
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
 		args = append(args, "--volume", p+":"+containerPath(runtime.GOOS, p)+opts[p])
 	}
 	for _, p := range s.cfg.Ports {
