@@ -29,7 +29,10 @@
 //     mounted through it), and the note tells the model git cannot
 //     write there;
 //   - the .env and .env.* files in the writable paths, three levels deep
-//     (0.61's mask), cannot be read;
+//     (0.61's mask), cannot be read; a .env that gemini-ls's next start
+//     would read (Config.StartupFiles), made by a command, is renamed
+//     aside before the next command and when the sandbox closes
+//     (startfiles.go);
 //   - the environment holds no secret: security.environmentVariableRedaction
 //     (package envredact) is always on inside;
 //   - the user's secrets are hidden: ~/.ssh, ~/.gnupg, ~/.aws,

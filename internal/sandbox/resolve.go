@@ -96,6 +96,12 @@ type Config struct {
 	// answers SupervisorArg: with bubblewrap, Run's commands then share
 	// one persistent sandbox (Session) instead of a bwrap each.
 	Supervisor []string
+	// StartupFiles are the files gemini-ls reads as it starts, outside
+	// any sandbox (the .env files its loader looks for), which no
+	// command may make (startFiles); Warn tells the user when one was
+	// moved aside.
+	StartupFiles []string
+	Warn         func(string)
 }
 
 // Resolve is the sandbox r asks for, nil when none, or an error saying

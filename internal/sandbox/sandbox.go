@@ -37,6 +37,8 @@ type Sandbox struct {
 	// (checkMounts), index by index; a mount never checked is refused
 	// (unchanged).
 	mountedReal []string
+	// startFiles are the start-up files no command may make.
+	startFiles *startFiles
 	// perCommand says why containers get no session though a supervisor
 	// was given (Describe says it): "" when they get one, or none was.
 	perCommand string
@@ -66,6 +68,7 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 	if err := s.checkMounts(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
 	}
+	s.startFiles = s.watchStartFiles()
 	if cfg.Command == Bubblewrap {
 		if s.seccomp, err = seccompFile(len(cfg.AllowedSockets) > 0); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrSetup, err)
@@ -100,13 +103,19 @@ func (s *Sandbox) Session() *Session {
 }
 
 // Close ends the persistent sandbox, if any, once its running commands
-// ended; later commands get a sandbox each (Session is nil). A nil
-// sandbox, or one without a session, has nothing to close.
+// ended; later commands get a sandbox each (Session is nil). It moves
+// aside the start-up files the last commands made (startFiles). A nil
+// sandbox has nothing to close.
 func (s *Sandbox) Close() error {
-	if s == nil || s.session == nil || s.closed.Swap(true) {
+	if s == nil || s.closed.Swap(true) {
 		return nil
 	}
-	return s.session.Close()
+	var err error
+	if s.session != nil {
+		err = s.session.Close()
+	}
+	s.startFiles.check() // the last commands' too
+	return err
 }
 
 // Enabled says whether commands run sandboxed.
@@ -215,6 +224,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	if cmd.Process != nil {
 		return fmt.Errorf("sandboxing %s: already started", cmd.Path)
 	}
+	s.startFiles.check()
 	dir := cmd.Dir
 	if dir == "" {
 		wd, err := os.Getwd()

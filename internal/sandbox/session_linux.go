@@ -62,6 +62,7 @@ func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
 		}
 		dir = wd
 	}
+	se.sb.startFiles.check()
 	env := se.sb.environ(c.Env)
 	argv := c.Args
 	if c.Path != "" && !se.inContainer() {

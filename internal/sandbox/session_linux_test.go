@@ -435,3 +435,28 @@ func TestSessionKillsACommandWhoseContextEndedFirst(t *testing.T) {
 		}
 	})
 }
+
+// A .env a command made where gemini-ls's next start would read it is
+// moved aside before the next command runs, in a session as through
+// Wrap, whoever then asks TakeBack.
+func TestSandboxMovesAPlantedEnvBeforeTheNextCommand(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		root, home := t.TempDir(), t.TempDir()
+		cfg := configFor(t, backend)
+		cfg.StartupFiles = []string{filepath.Join(root, ".env")}
+		se := sessionOf(t, cfg, func() []string { return []string{root} }, home)
+		mustSh(t, se, root, "echo GEMINI_SANDBOX=false > .env")
+		if out := mustSh(t, se, root, "ls -a"); strings.Contains(out, ".env\n") || !strings.Contains(out, ".env"+MadeSuffix) {
+			t.Errorf("in the session, the next command sees:\n%s", out)
+		}
+		if _, err := run(t, se.sb, root, "echo GEMINI_SANDBOX=false > .env"); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := run(t, se.sb, root, "ls -a"); err != nil || strings.Contains(out, ".env\n") || !strings.Contains(out, ".env"+MadeSuffix+"-2") {
+			t.Errorf("through Wrap, the next command sees: %v\n%s", err, out)
+		}
+		if said := se.sb.TakeBack(); strings.Count(said, "was made while commands ran in the sandbox") != 2 {
+			t.Errorf("TakeBack = %q", said)
+		}
+	})
+}

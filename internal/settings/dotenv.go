@@ -95,41 +95,43 @@ var unsafeEnvChars = lazyregexp.New(`[^a-zA-Z0-9\-_./]`)
 
 // findEnvFile is Gemini CLI's findEnvFile: "" when there is none.
 func findEnvFile(start, home string, trusted, ignoreLocal bool) string {
-	exists := func(p string) bool {
-		_, err := os.Stat(p)
-		return err == nil
+	for _, p := range DotenvCandidates(start, home) {
+		dir := filepath.Dir(p)
+		switch {
+		case filepath.Base(dir) == ".gemini" && !trusted:
+		case filepath.Base(dir) != ".gemini" && ignoreLocal && dir != home:
+		default:
+			if _, err := os.Stat(p); err == nil {
+				return p
+			}
+		}
 	}
+	return ""
+}
+
+// DotenvCandidates are the files LoadDotenv looks for, in its order, the
+// first that exists being the one read: in each directory from start
+// upward .gemini/.env then .env, then home's .gemini/.env and .env
+// (.gemini/.env only when trusted, a plain .env only in home when
+// advanced.ignoreLocalEnv says so).
+func DotenvCandidates(start, home string) []string {
+	var out []string
 	dir, err := filepath.Abs(start)
 	if err != nil || start == "" {
 		dir = ""
 	}
 	for dir != "" {
-		if trusted {
-			if p := filepath.Join(dir, ".gemini", ".env"); exists(p) {
-				return p
-			}
-		}
-		if p := filepath.Join(dir, ".env"); exists(p) && (!ignoreLocal || dir == home) {
-			return p
-		}
+		out = append(out, filepath.Join(dir, ".gemini", ".env"), filepath.Join(dir, ".env"))
 		parent := filepath.Dir(dir)
 		if parent == dir {
 			break
 		}
 		dir = parent
 	}
-	if home == "" {
-		return ""
+	if home != "" {
+		out = append(out, filepath.Join(home, ".gemini", ".env"), filepath.Join(home, ".env"))
 	}
-	if trusted {
-		if p := filepath.Join(home, ".gemini", ".env"); exists(p) {
-			return p
-		}
-	}
-	if p := filepath.Join(home, ".env"); exists(p) {
-		return p
-	}
-	return ""
+	return out
 }
 
 // ParseDotenv parses a .env file as LoadDotenv does (parseDotenv): for

@@ -1142,6 +1142,10 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 	}
 	cfg.Redaction = b.Redaction
 	cfg.Supervisor = b.opts.SandboxSupervisor
+	// The .env files loadEnv looks for: a command must not plant one the
+	// next start reads outside the sandbox.
+	cfg.StartupFiles = settings.DotenvCandidates(firstRoot(b.opts.Workspace.Roots()), settings.Home(b.Getenv))
+	cfg.Warn = func(msg string) { b.opts.Warn("a file a sandboxed command made was moved aside", errors.New(msg)) }
 	return sandbox.New(*cfg, b.opts.Workspace.Roots, settings.SystemHome(b.Getenv), settings.UserDir(b.Getenv))
 }
 

@@ -223,6 +223,12 @@ func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) R
 	}
 	llm := fmt.Sprintf("Command: %s\nDirectory: %s\nOutput: %s\nError: %s\nExit Code: %s\nSignal: %s\nBackground PIDs: %s\nProcess Group PGID: %s",
 		c.command, dir, output, errText, exitCode, signal, background, pgid)
+	// A .env the command made, which the next start would read outside
+	// the sandbox, is moved aside now: the model is told where it went.
+	moved := c.opts.Sandbox.TakeBack()
+	if moved != "" {
+		llm += "\nSandbox: " + moved
+	}
 	note := ""
 	if exitCode != "0" && c.opts.Sandbox.Enabled() {
 		// What the sandbox refused reads as any failure: say it may be
@@ -246,6 +252,9 @@ func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) R
 	}
 	if note != "" {
 		display += "\n\nSandboxed: " + c.opts.Sandbox.Describe() + "."
+	}
+	if moved != "" {
+		display += "\n\n" + moved
 	}
 	return Result{Output: llm, Status: status, Display: display}
 }

@@ -471,3 +471,33 @@ func TestRunSandboxMountsFromTheEnvironment(t *testing.T) {
 		t.Errorf("the model was asked %d times more", n-before)
 	}
 }
+
+// A sandboxed command cannot plant the .env the next start reads outside
+// the sandbox: the one it makes in the workspace, saying
+// GEMINI_SANDBOX=false, is renamed .env.made-in-sandbox as it ends, the
+// model is told, and the next run is sandboxed still.
+func TestRunSandboxedCommandCannotPlantTheNextStartsEnv(t *testing.T) {
+	planted := "GEMINI_SANDBOX=false\n"
+	h := newHeadless(t, nil, shellCall("printf '"+strings.TrimSuffix(planted, "\n")+"\\n' > .env && echo made", nil), geminitest.TextTurn("Done."))
+	home := strings.TrimPrefix(h.env[1], "HOME=")
+	writeFiles(t, home, map[string]string{".gemini/settings.json": `{"tools": {"sandbox": "bwrap"}}`})
+	env := append(h.env, trustTheWorkspace()...)
+	r := h.runIn(h.root, env, "run", "--approval-mode", "yolo", "-p", "make a .env")
+	r.wantExit(t, 0)
+	out := responseOutput(h.responses(1)[0])
+	moved := filepath.Join(h.root, ".env.made-in-sandbox")
+	if !strings.Contains(out, "Output: made\n") || !strings.Contains(out, "Sandbox: "+filepath.Join(h.root, ".env")+" was made while commands ran in the sandbox") || !strings.Contains(out, "renamed "+moved) {
+		t.Errorf("the model was not told where the .env went:\n%s", out)
+	}
+	if b, err := os.ReadFile(moved); err != nil || string(b) != planted {
+		t.Errorf("the .env moved aside: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(h.root, ".env")); !os.IsNotExist(err) {
+		t.Errorf("the planted .env is still there: %v", err)
+	}
+	r = h.runIn(h.root, env, "run", "-p", "/about")
+	r.wantExit(t, 0)
+	if !strings.Contains(r.stdout, "bubblewrap") {
+		t.Errorf("the next run is not sandboxed: /about = %q", r.stdout)
+	}
+}
