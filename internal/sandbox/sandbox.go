@@ -115,6 +115,9 @@ func (s *Sandbox) Close() error {
 		err = s.session.Close()
 	}
 	s.startFiles.check() // the last commands' too
+	if s.startFiles != nil && s.startFiles.record != "" {
+		os.Remove(s.startFiles.record)
+	}
 	return err
 }
 

@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -27,10 +29,14 @@ const MadeSuffix = ".made-in-sandbox"
 // One that appears is renamed NAME+MadeSuffix before the next command
 // starts (Wrap, Session.Run), when a command ends (TakeBack) and when
 // the sandbox closes: nothing is lost, and the user and the model are
-// told.
+// told. The watched paths are recorded in the Gemini directory, which no
+// command can write, until the sandbox closes: a gemini-ls starting
+// beside it, or after it died, moves them aside too (MoveAsideWatched)
+// before it reads a .env.
 type startFiles struct {
 	watched []string
 	warn    func(string)
+	record  string // the record's path; "" when none was written
 
 	mu    sync.Mutex
 	moved []string // what TakeBack has not said yet
@@ -51,7 +57,90 @@ func (s *Sandbox) watchStartFiles() *startFiles {
 			w.watched = append(w.watched, p)
 		}
 	}
+	if len(w.watched) > 0 && s.geminiDir != "" {
+		w.record, _ = writeWatchRecord(s.geminiDir, w.watched) // unwritten: this process still watches
+	}
 	return w
+}
+
+// watchRecord is what a sandbox records of its startFiles.
+type watchRecord struct {
+	PID   int      `json:"pid"`
+	Paths []string `json:"paths"`
+}
+
+// watchDir is where the records are, in the Gemini directory.
+func watchDir(geminiDir string) string {
+	return filepath.Join(geminiDir, "tmp", "gemini-ls", "sandbox-watch")
+}
+
+// writeWatchRecord records paths as this process's, in a file of its own.
+func writeWatchRecord(geminiDir string, paths []string) (string, error) {
+	dir := watchDir(geminiDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(watchRecord{PID: os.Getpid(), Paths: paths})
+	if err != nil {
+		return "", err
+	}
+	// Written under a name MoveAsideWatched passes over, then renamed:
+	// it never reads one half written.
+	f, err := os.CreateTemp(dir, ".new-*")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	record := filepath.Join(dir, strconv.Itoa(os.Getpid())+strings.TrimPrefix(filepath.Base(f.Name()), ".new")+".json")
+	if err == nil {
+		err = os.Rename(f.Name(), record)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return record, nil
+}
+
+// maxWatchRecord bounds a record read: a few paths.
+const maxWatchRecord = 64 << 10
+
+// MoveAsideWatched moves aside, for a gemini-ls about to read a .env, the
+// start-up files that sandboxes recorded as watched (startFiles) and that
+// exist now, whether their gemini-ls runs beside this one or died
+// without closing them, warning the user of each; the records of those
+// gone are removed. geminiDir is the Gemini directory.
+func MoveAsideWatched(geminiDir string, warn func(string)) {
+	dir := watchDir(geminiDir)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return // none recorded
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue // one being written
+		}
+		p := filepath.Join(dir, e.Name())
+		var rec watchRecord
+		b, err := readBounded(p, maxWatchRecord)
+		if err == nil {
+			err = json.Unmarshal(b, &rec)
+		}
+		if err != nil {
+			os.Remove(p) // not a record of ours: nothing to watch
+			continue
+		}
+		// Only .env files: a record damaged otherwise moves nothing else.
+		rec.Paths = slices.DeleteFunc(rec.Paths, func(p string) bool { return filepath.Base(p) != ".env" })
+		w := &startFiles{watched: rec.Paths, warn: warn}
+		w.check()
+		if !alive(rec.PID) {
+			os.Remove(p)
+		}
+	}
 }
 
 // check moves aside each watched file that now exists.

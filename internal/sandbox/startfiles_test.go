@@ -1,9 +1,12 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -82,5 +85,70 @@ func TestStartupFilesACommandMakesAreMovedAside(t *testing.T) {
 	}
 	if len(warned) != 3 {
 		t.Errorf("the user was warned %d times, want 3: %q", len(warned), warned)
+	}
+}
+
+// A sandbox records what it watches in the Gemini directory until it
+// closes; a gemini-ls starting beside it, or after it died, moves aside
+// what its commands made (MoveAsideWatched), and removes the records of
+// those gone. A record is read whole or not at all, and names .env
+// files only.
+func TestWatchedStartupFilesOutliveTheirSandbox(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	geminiDir := filepath.Join(home, ".gemini")
+	env, other := filepath.Join(root, ".env"), filepath.Join(root, "notes.txt")
+	s := &Sandbox{cfg: Config{StartupFiles: []string{env}}, roots: func() []string { return []string{root} }, home: home, geminiDir: geminiDir}
+	s.startFiles = s.watchStartFiles()
+	records := func() []string {
+		t.Helper()
+		names, _ := filepath.Glob(filepath.Join(watchDir(geminiDir), "*"))
+		return names
+	}
+	if got := records(); len(got) != 1 || got[0] != s.startFiles.record || !strings.HasPrefix(filepath.Base(got[0]), strconv.Itoa(os.Getpid())+"-") {
+		t.Fatalf("records %q, want this process's", got)
+	}
+	// A gemini-ls that died: its pid is gone.
+	dead := exec.Command(os.Args[0], "-test.run=^$")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadRecord, err := writeWatchRecord(geminiDir, []string{filepath.Join(root, "sub", ".env"), other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(watchRecord{PID: dead.Process.Pid, Paths: []string{filepath.Join(root, "sub", ".env"), other}})
+	if err := os.WriteFile(deadRecord, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	half := filepath.Join(watchDir(geminiDir), ".new-1")
+	for p, text := range map[string]string{env: "GEMINI_SANDBOX=false\n", filepath.Join(root, "sub", ".env"): "X=1\n", other: "mine\n", half: "{"} {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var warned []string
+	MoveAsideWatched(geminiDir, func(msg string) { warned = append(warned, msg) })
+	for _, p := range []string{env, filepath.Join(root, "sub", ".env")} {
+		if _, err := os.Stat(p + MadeSuffix); err != nil {
+			t.Errorf("%s was not moved aside: %v", p, err)
+		}
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("a file not a .env was moved: %v", err)
+	}
+	if len(warned) != 2 {
+		t.Errorf("warned %q, want two", warned)
+	}
+	if got, want := records(), []string{half, s.startFiles.record}; !slices.Equal(got, want) {
+		t.Errorf("records %q, want %q: the dead one's removed, the half-written one passed over", got, want)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := records(); !slices.Equal(got, []string{half}) {
+		t.Errorf("after Close, records %q", got)
 	}
 }

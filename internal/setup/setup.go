@@ -791,6 +791,11 @@ func loadEnv(o Options, trust settings.Trust) (settings.Getenv, string) {
 	// read without it, as 0.61's loadEnvironment reads them; their
 	// problems are told when the settings are read for use.
 	pre, _ := settings.Load(o.Getenv, roots, trust)
+	// A .env a sandboxed command made, whose gemini-ls runs beside this
+	// one or died before it looked, is moved aside before it is read.
+	sandbox.MoveAsideWatched(settings.UserDir(o.Getenv), func(msg string) {
+		o.Warn("a file a sandboxed command made was moved aside", errors.New(msg))
+	})
 	getenv, path, err := settings.LoadDotenv(lookup, settings.DotenvOptions{
 		Dir:             roots[0],
 		Trusted:         trust.Trusted(roots[0]),
