@@ -40,6 +40,16 @@ var names = [...]struct{ name, what string }{
 	{".ssh", "ssh's configuration, whose commands ssh runs, and the keys that may log in"},
 }
 
+// Names are the protected names, in their order: what a project may hold
+// that configures a program run later, outside gemini-ls's say.
+func Names() []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n.name
+	}
+	return out
+}
+
 // MaxDepth bounds the directories above a path searched for a protected
 // name linking to it; a path deeper than that is protected, unsearched.
 const MaxDepth = 64

@@ -16,6 +16,10 @@
 //     (nested.go), or no command runs: a command could have replaced it
 //     with a link out, which the next sandbox's mount would follow;
 //   - the rest of / is read-only, $HOME included;
+//   - in each root, the editors' and tools' project configuration that
+//     is there (protected's names: .vscode, .zed, .helix, .nvim.lua,
+//     .dir-locals.el, .envrc, .husky, .geminiignore…) is read-only, not
+//     made when missing;
 //   - in each root, .gemini and every file through which git runs a
 //     program (config, hooks/, commondir, config.worktree,
 //     info/attributes, the linked worktrees' and the submodules' own,

@@ -203,7 +203,7 @@ func (s *Sandbox) Note() string {
 		mounted = " Mounted for the sandbox: " + m + "."
 	}
 	return "The command ran in a sandbox: only the workspace" + allowedText(s.cfg.AllowedPaths) +
-		" and a private /tmp are writable, the rest of the file system is read-only, the project's settings and the files through which git runs programs (.git/config, .git/hooks, .git/commondir and their like) are read-only, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials, the project's .env files, and environment variables that may hold secrets such as API keys) are hidden, " +
+		" and a private /tmp are writable, the rest of the file system is read-only, the project's settings, the files through which git runs programs (.git/config, .git/hooks, .git/commondir and their like) and the editors' and tools' project configuration in a workspace root (.vscode, .idea, .zed, .helix, .husky, .nvim.lua, .exrc, .dir-locals.el, .envrc, .geminiignore) are read-only, a .env made where gemini-ls reads one at start-up is renamed .env.made-in-sandbox, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials, the project's .env files, and environment variables that may hold secrets such as API keys) are hidden, " +
 		sockets + ", and " + network + "." + mounted + s.linkedGitNote() + " A write, read or connection it refuses fails as above; do not retry it, ask the user."
 }
 

@@ -144,19 +144,22 @@ func TestBubblewrapHidesTheGeminiDirectorysCredentials(t *testing.T) {
 }
 
 // What configures the commands run outside the sandbox later (the
-// project's .gemini, git's hooks and config) is read-only inside it;
-// the rest of .git stays writable, for git itself.
+// project's .gemini, git's hooks and config, the editors' project
+// configuration that is there) is read-only inside it; the rest of .git
+// stays writable, for git itself.
 func TestBubblewrapKeepsTheProjectsConfigurationReadOnly(t *testing.T) {
 	sb, root, _ := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
-	for _, dir := range []string{".gemini", ".git/hooks", ".git/objects"} {
+	for _, dir := range []string{".gemini", ".git/hooks", ".git/objects", ".vscode", ".zed"} {
 		if err := os.MkdirAll(filepath.Join(root, dir), 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(root, ".git", "config"), []byte("[core]\n"), 0o644); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{".git/config", ".vscode/tasks.json", ".envrc", ".nvim.lua"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte("\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for _, name := range []string{".gemini/settings.json", ".git/hooks/pre-commit", ".git/config"} {
+	for _, name := range []string{".gemini/settings.json", ".git/hooks/pre-commit", ".git/config", ".vscode/tasks.json", ".vscode/settings.json", ".zed/settings.json", ".envrc", ".nvim.lua"} {
 		if out, err := run(t, sb, root, "echo planted >> "+name); err == nil {
 			t.Errorf("writing %s: allowed (%q)", name, out)
 		}
@@ -298,6 +301,9 @@ func TestContainerProtectsTheProjectsConfigurationAndEnvFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, ".env"), []byte("API_KEY=SECRET"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.Mkdir(filepath.Join(root, ".vscode"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	sb := &Sandbox{cfg: Config{Command: Podman, Image: DefaultImage}, roots: func() []string { return []string{root} }, tool: "/usr/bin/podman"}
 	cmd := exec.Command("true")
 	cmd.Dir = root
@@ -314,6 +320,7 @@ func TestContainerProtectsTheProjectsConfigurationAndEnvFiles(t *testing.T) {
 	want := []string{
 		root + ":" + root,
 		j(".gemini") + ":" + j(".gemini") + ":ro",
+		j(".vscode") + ":" + j(".vscode") + ":ro",
 		j(".git") + ":" + j(".git"),
 		j(".git/config") + ":" + j(".git/config") + ":ro",
 		j(".git/hooks") + ":" + j(".git/hooks") + ":ro",

@@ -39,8 +39,19 @@ func TestStartupFilesACommandMakesAreMovedAside(t *testing.T) {
 		home:  home,
 	}
 	s.startFiles = s.watchStartFiles()
-	if want := []string{filepath.Join(root, ".env"), filepath.Join(sub, ".env")}; !slices.Equal(s.startFiles.watched, want) {
-		t.Fatalf("watched %q, want %q", s.startFiles.watched, want)
+	for p, want := range map[string]bool{
+		filepath.Join(root, ".env"):             true,
+		filepath.Join(sub, ".env"):              true,
+		filepath.Join(root, ".vscode"):          false, // read-only when there, not watched
+		filepath.Join(root, ".gemini", ".env"):  false,
+		filepath.Join(root, "existing", ".env"): false,
+		filepath.Join(home, ".env"):             false,
+		filepath.Join(home, ".gemini", ".env"):  false,
+		filepath.Join(root, ".git"):             false, // made by the sandbox, kept read-only
+	} {
+		if slices.Contains(s.startFiles.watched, p) != want {
+			t.Errorf("%s watched: %v, want %v", p, !want, want)
+		}
 	}
 	if got := s.TakeBack(); got != "" {
 		t.Errorf("nothing made, yet TakeBack = %q", got)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/protected"
 )
 
 // governing are the mounts that keep read-only, in each workspace root,
@@ -24,11 +26,33 @@ func (s *Sandbox) governing() ([]mount, error) {
 		if err := g.keep(filepath.Join(root, ".gemini"), emptyDir); err != nil {
 			return nil, err
 		}
+		// The editors', git's and the shell's project configuration that
+		// is there. One not there is not made, as .gemini is: an empty
+		// .vscode or .nvim.lua in every project would be noise, and
+		// .envrc or .nvim.lua ask the user to trust them when they
+		// appear. Nor is one a command makes moved aside, as a .env is:
+		// the editor makes .vscode, say, when the user changes a setting.
+		for _, name := range rootConfigs() {
+			if err := g.keep(filepath.Join(root, name), none); err != nil {
+				return nil, err
+			}
+		}
 		if err := g.root(root); err != nil {
 			return nil, err
 		}
 	}
 	return g.mounts, nil
+}
+
+// rootConfigs are the names in a root, besides .gemini, .git and .env
+// (kept otherwise), whose file configures a program run outside the
+// sandbox later, as protected lists them: .vscode's tasks, .zed's and
+// .helix's language servers, .nvim.lua, .dir-locals.el, .envrc, .husky's
+// hooks, .geminiignore (0.61 keeps it read-only too).
+func rootConfigs() []string {
+	return slices.DeleteFunc(protected.Names(), func(name string) bool {
+		return name == ".gemini" || name == ".git" || name == ".env"
+	})
 }
 
 // maskDepth and maskSkipped are how far 0.61 looks for .env files under
