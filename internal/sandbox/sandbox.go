@@ -114,10 +114,7 @@ func (s *Sandbox) Close() error {
 	if s.session != nil {
 		err = s.session.Close()
 	}
-	s.startFiles.check() // the last commands' too
-	if s.startFiles != nil && s.startFiles.record != "" {
-		os.Remove(s.startFiles.record)
-	}
+	s.startFiles.close()
 	return err
 }
 

@@ -164,6 +164,21 @@ func (w *startFiles) check() {
 	}
 }
 
+// close looks a last time, for the last commands' files, and removes
+// the record: none of this sandbox's commands runs any more.
+func (w *startFiles) close() {
+	if w == nil {
+		return
+	}
+	w.check()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.record != "" {
+		os.Remove(w.record)
+		w.record = ""
+	}
+}
+
 // moveAside renames p to the first free NAME+MadeSuffix[-N] and says so.
 func moveAside(p string) string {
 	for n := 1; n < 100; n++ {
@@ -180,6 +195,28 @@ func moveAside(p string) string {
 		return fmt.Sprintf("%s was made while commands ran in the sandbox; gemini-ls reads it when it starts, outside the sandbox, where it could turn the sandbox off, so it was renamed %s: rename it back to use it", p, to)
 	}
 	return fmt.Sprintf("%s was made while commands ran in the sandbox, and gemini-ls reads it when it starts, outside the sandbox; it was not moved aside (too many %s files): delete it unless you made it", p, MadeSuffix)
+}
+
+// Approve stops watching paths, start-up files the user let the agent's
+// edit tools write (a .env proposed and accepted): they are the user's.
+// Once there, a command cannot change them (masked).
+func (s *Sandbox) Approve(paths ...string) {
+	if s == nil || s.startFiles == nil {
+		return
+	}
+	w := s.startFiles
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	n := len(w.watched)
+	w.watched = slices.DeleteFunc(w.watched, func(p string) bool { return slices.Contains(paths, p) })
+	if len(w.watched) == n || w.record == "" {
+		return
+	}
+	os.Remove(w.record)
+	w.record = ""
+	if len(w.watched) > 0 && s.geminiDir != "" {
+		w.record, _ = writeWatchRecord(s.geminiDir, w.watched)
+	}
 }
 
 // TakeBack moves aside the start-up files commands made (startFiles) and

@@ -163,3 +163,31 @@ func TestWatchedStartupFilesOutliveTheirSandbox(t *testing.T) {
 		t.Errorf("after Close, records %q", got)
 	}
 }
+
+// A start-up file the user let the agent's edit tools write is theirs:
+// no longer watched, here nor in the record a start beside reads.
+func TestApprovedStartupFilesStayWhereTheyAre(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	geminiDir := filepath.Join(home, ".gemini")
+	env, sub := filepath.Join(root, ".env"), filepath.Join(root, "sub", ".env")
+	s := &Sandbox{cfg: Config{StartupFiles: []string{sub, env}}, roots: func() []string { return []string{root} }, home: home, geminiDir: geminiDir}
+	s.startFiles = s.watchStartFiles()
+	s.Approve(env)
+	if !slices.Equal(s.startFiles.watched, []string{sub}) {
+		t.Errorf("watched %q", s.startFiles.watched)
+	}
+	if err := os.WriteFile(env, []byte("DATABASE_URL=x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	MoveAsideWatched(geminiDir, nil)
+	if said := s.TakeBack(); said != "" {
+		t.Errorf("TakeBack = %q", said)
+	}
+	if _, err := os.Stat(env); err != nil {
+		t.Errorf("the approved .env was moved: %v", err)
+	}
+	s.Approve(sub)
+	if names, _ := filepath.Glob(filepath.Join(watchDir(geminiDir), "*")); len(names) != 0 {
+		t.Errorf("records left with nothing watched: %q", names)
+	}
+}

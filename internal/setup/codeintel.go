@@ -8,6 +8,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
@@ -70,21 +71,24 @@ func languageServers(in map[string]settings.LanguageServer) map[string]langclien
 	return out
 }
 
-// lander is the front end's Lander, telling the language servers
-// gemini-ls started of each file a landing changed, so that their next
-// answers count in the agent's edits (langclient.Manager.Changed).
+// lander is the front end's Lander, telling of each file a landing
+// changed those who must know: the language servers gemini-ls started,
+// so that their next answers count in the agent's edits
+// (langclient.Manager.Changed), and the sandbox, which then leaves a .env
+// the user let the agent write where it is (Sandbox.Approve).
 func (b *Built) lander() dialog.ChangeLander {
-	if b.opts.Lander == nil || b.langServers == nil {
+	if b.opts.Lander == nil || (b.langServers == nil && !b.Sandbox.Enabled()) {
 		return b.opts.Lander
 	}
-	return tellingLander{b.opts.Lander, b.langServers}
+	return tellingLander{b.opts.Lander, b.langServers, b.Sandbox}
 }
 
 // tellingLander lands through its front end's lander, then tells the
-// servers of what landed.
+// servers (when any) and the sandbox (when any) of what landed.
 type tellingLander struct {
 	dialog.ChangeLander
 	servers *langclient.Manager
+	sandbox *sandbox.Sandbox
 }
 
 func (l tellingLander) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
@@ -112,7 +116,11 @@ func (l tellingLander) LandFiles(ctx context.Context, req dialog.LandFilesReques
 }
 
 func (l tellingLander) tell(ctx context.Context, paths ...string) {
-	if len(paths) > 0 {
+	if len(paths) == 0 {
+		return
+	}
+	l.sandbox.Approve(paths...)
+	if l.servers != nil {
 		// What the servers make of it is theirs; an edit never fails for it.
 		_ = l.servers.Changed(ctx, paths)
 	}

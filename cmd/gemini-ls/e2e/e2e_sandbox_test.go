@@ -501,3 +501,23 @@ func TestRunSandboxedCommandCannotPlantTheNextStartsEnv(t *testing.T) {
 		t.Errorf("the next run is not sandboxed: /about = %q", r.stdout)
 	}
 }
+
+// A .env the user let the agent write (yolo here; in the other modes the
+// user accepts the edit) is theirs: the sandboxed command after it does
+// not move it aside.
+func TestRunSandboxKeepsTheEnvAnEditWrote(t *testing.T) {
+	h := newHeadless(t, nil,
+		call("write_file", map[string]any{"file_path": ".env", "content": "DATABASE_URL=postgres://x\n"}),
+		shellCall("cat .env; echo ran", nil),
+		geminitest.TextTurn("Done."))
+	home := strings.TrimPrefix(h.env[1], "HOME=")
+	writeFiles(t, home, map[string]string{".gemini/settings.json": `{"tools": {"sandbox": "bwrap"}}`})
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "yolo", "-p", "write the .env")
+	r.wantExit(t, 0)
+	if b, err := os.ReadFile(filepath.Join(h.root, ".env")); err != nil || string(b) != "DATABASE_URL=postgres://x\n" {
+		t.Errorf("the .env the edit wrote: %q %v", b, err)
+	}
+	if out := responseOutput(h.responses(2)[0]); strings.Contains(out, "made-in-sandbox") || !strings.Contains(out, "ran") {
+		t.Errorf("the command's result:\n%s", out)
+	}
+}
