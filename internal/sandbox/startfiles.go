@@ -212,11 +212,12 @@ func (s *Sandbox) Approve(paths ...string) {
 	if len(w.watched) == n || w.record == "" {
 		return
 	}
-	os.Remove(w.record)
+	old := w.record
 	w.record = ""
 	if len(w.watched) > 0 && s.geminiDir != "" {
-		w.record, _ = writeWatchRecord(s.geminiDir, w.watched)
+		w.record, _ = writeWatchRecord(s.geminiDir, w.watched) // before the old goes: one is always there
 	}
+	os.Remove(old)
 }
 
 // TakeBack moves aside the start-up files commands made (startFiles) and

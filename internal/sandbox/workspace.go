@@ -33,7 +33,11 @@ func (s *Sandbox) governing() ([]mount, error) {
 		// appear. Nor is one a command makes moved aside, as a .env is:
 		// the editor makes .vscode, say, when the user changes a setting.
 		for _, name := range rootConfigs() {
-			if err := g.keep(filepath.Join(root, name), none); err != nil {
+			p := filepath.Join(root, name)
+			if _, err := os.Lstat(p); err != nil {
+				continue // not there: one stat, not keep's resolving of the path
+			}
+			if err := g.keep(p, none); err != nil {
 				return nil, err
 			}
 		}
