@@ -102,6 +102,10 @@ type Config struct {
 	// moved aside.
 	StartupFiles []string
 	Warn         func(string)
+	// OpenInEditor reports whether the editor has the file open: a
+	// start-up file the user made there, or looks at, is theirs, not
+	// moved aside (nil: none is).
+	OpenInEditor func(path string) bool
 }
 
 // Resolve is the sandbox r asks for, nil when none, or an error saying

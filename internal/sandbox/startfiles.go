@@ -36,7 +36,9 @@ const MadeSuffix = ".made-in-sandbox"
 type startFiles struct {
 	watched []string
 	warn    func(string)
-	record  string // the record's path; "" when none was written
+	open    func(string) bool // Config.OpenInEditor
+	// geminiDir holds the record, at record ("" when none was written).
+	geminiDir, record string
 
 	mu    sync.Mutex
 	moved []string // what TakeBack has not said yet
@@ -44,7 +46,7 @@ type startFiles struct {
 
 // watchStartFiles are s's startFiles, chosen as the sandbox is set up.
 func (s *Sandbox) watchStartFiles() *startFiles {
-	w := &startFiles{warn: s.cfg.Warn}
+	w := &startFiles{warn: s.cfg.Warn, open: s.cfg.OpenInEditor, geminiDir: s.geminiDir}
 	writable := s.writable()
 	var governed []string
 	for _, root := range s.roots() {
@@ -149,12 +151,19 @@ func (w *startFiles) check() {
 		return
 	}
 	w.mu.Lock()
-	var said []string
+	var said, users []string
 	for _, p := range w.watched {
-		if _, err := os.Lstat(p); err == nil {
+		switch _, err := os.Lstat(p); {
+		case err != nil:
+		case w.open != nil && w.open(p):
+			// Made in the editor, or looked at there: the user's, who
+			// might not see a message before it is gone.
+			users = append(users, p)
+		default:
 			said = append(said, moveAside(p))
 		}
 	}
+	w.unwatch(users)
 	w.moved = append(w.moved, said...)
 	w.mu.Unlock()
 	for _, msg := range said {
@@ -204,9 +213,13 @@ func (s *Sandbox) Approve(paths ...string) {
 	if s == nil || s.startFiles == nil {
 		return
 	}
-	w := s.startFiles
-	w.mu.Lock()
-	defer w.mu.Unlock()
+	s.startFiles.mu.Lock()
+	defer s.startFiles.mu.Unlock()
+	s.startFiles.unwatch(paths)
+}
+
+// unwatch stops watching paths, here and in the record; w.mu is held.
+func (w *startFiles) unwatch(paths []string) {
 	n := len(w.watched)
 	w.watched = slices.DeleteFunc(w.watched, func(p string) bool { return slices.Contains(paths, p) })
 	if len(w.watched) == n || w.record == "" {
@@ -214,8 +227,8 @@ func (s *Sandbox) Approve(paths ...string) {
 	}
 	old := w.record
 	w.record = ""
-	if len(w.watched) > 0 && s.geminiDir != "" {
-		w.record, _ = writeWatchRecord(s.geminiDir, w.watched) // before the old goes: one is always there
+	if len(w.watched) > 0 {
+		w.record, _ = writeWatchRecord(w.geminiDir, w.watched) // before the old goes: one is always there
 	}
 	os.Remove(old)
 }

@@ -191,3 +191,29 @@ func TestApprovedStartupFilesStayWhereTheyAre(t *testing.T) {
 		t.Errorf("records left with nothing watched: %q", names)
 	}
 }
+
+// A start-up file the editor has open is the user's, made there or
+// looked at: not moved aside, no longer watched, nor recorded.
+func TestStartupFilesOpenInTheEditorAreTheUsers(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	geminiDir := filepath.Join(home, ".gemini")
+	env, sub := filepath.Join(root, ".env"), filepath.Join(root, "sub", ".env")
+	open := map[string]bool{}
+	s := &Sandbox{cfg: Config{StartupFiles: []string{sub, env}, OpenInEditor: func(p string) bool { return open[p] }}, roots: func() []string { return []string{root} }, home: home, geminiDir: geminiDir}
+	s.startFiles = s.watchStartFiles()
+	if err := os.WriteFile(env, []byte("A=1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	open[env] = true
+	if said := s.TakeBack(); said != "" {
+		t.Errorf("TakeBack = %q", said)
+	}
+	if _, err := os.Stat(env); err != nil {
+		t.Errorf("the .env the editor has open was moved: %v", err)
+	}
+	open[env] = false
+	MoveAsideWatched(geminiDir, nil)
+	if _, err := os.Stat(env); err != nil || !slices.Equal(s.startFiles.watched, []string{sub}) {
+		t.Errorf("still watched: %v, %q", err, s.startFiles.watched)
+	}
+}

@@ -1151,6 +1151,10 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 	// next start reads outside the sandbox.
 	cfg.StartupFiles = settings.DotenvCandidates(firstRoot(b.opts.Workspace.Roots()), settings.Home(b.Getenv))
 	cfg.Warn = func(msg string) { b.opts.Warn("a file a sandboxed command made was moved aside", errors.New(msg)) }
+	cfg.OpenInEditor = func(path string) bool {
+		_, open := b.opts.Workspace.Documents().Get(path)
+		return open
+	}
 	return sandbox.New(*cfg, b.opts.Workspace.Roots, settings.SystemHome(b.Getenv), settings.UserDir(b.Getenv))
 }
 

@@ -521,3 +521,25 @@ func TestRunSandboxKeepsTheEnvAnEditWrote(t *testing.T) {
 		t.Errorf("the command's result:\n%s", out)
 	}
 }
+
+// Over LSP, a .env the user makes in the editor while the session is
+// sandboxed is theirs: the next sandboxed command leaves it where it is
+// (TestRunSandboxedCommandCannotPlantTheNextStartsEnv: one the editor
+// does not have open is moved aside).
+func TestLSPSandboxLeavesTheEnvTheUserMadeInTheEditor(t *testing.T) {
+	home := t.TempDir()
+	env := append(trustTheWorkspace(), "HOME="+home, "GEMINI_SANDBOX=bwrap")
+	h := start(t, setup{profile: lsptest.Plugin(), files: map[string]string{"a.go": aGo}, env: env},
+		shellCall("ls -a", nil),
+		geminitest.TextTurn("done"))
+	writeFiles(t, h.root, map[string]string{".env": "DATABASE_URL=mine\n"})
+	h.open(".env")
+	h.prompt(map[string]any{"prompt": "read the .env"})
+	out := h.toolOutputs(1)
+	if len(out) != 1 || !strings.Contains(out[0], "\n.env\n") || strings.Contains(out[0], "made-in-sandbox") {
+		t.Errorf("the command's result: %q", out)
+	}
+	if b, err := os.ReadFile(h.path(".env")); err != nil || string(b) != "DATABASE_URL=mine\n" {
+		t.Errorf("the user's .env: %q %v", b, err)
+	}
+}
