@@ -201,7 +201,7 @@ func moveAside(p string) string {
 		if err := os.Rename(p, to); err != nil {
 			return fmt.Sprintf("%s was made while commands ran in the sandbox, and gemini-ls reads it when it starts, outside the sandbox; moving it aside failed (%v): delete it unless you made it", p, err)
 		}
-		return fmt.Sprintf("%s was made while commands ran in the sandbox; gemini-ls reads it when it starts, outside the sandbox, where it could turn the sandbox off, so it was renamed %s: rename it back to use it", p, to)
+		return fmt.Sprintf("%s was made while commands ran in the sandbox; gemini-ls reads it when it starts, outside the sandbox, where it could turn the sandbox off, so it was renamed %s; only the user can put it back (one a command makes there is moved aside again)", p, to)
 	}
 	return fmt.Sprintf("%s was made while commands ran in the sandbox, and gemini-ls reads it when it starts, outside the sandbox; it was not moved aside (too many %s files): delete it unless you made it", p, MadeSuffix)
 }
