@@ -106,6 +106,11 @@ type Config struct {
 	// start-up file the user made there, or looks at, is theirs, not
 	// moved aside (nil: none is).
 	OpenInEditor func(path string) bool
+	// WatchDir is where the sandbox records the start-up files it
+	// watches, for a gemini-ls that starts beside it or after it died
+	// (MoveAsideWatched): in gemini-ls's state directory; "" records
+	// nothing.
+	WatchDir string
 }
 
 // Resolve is the sandbox r asks for, nil when none, or an error saying

@@ -29,16 +29,16 @@ const MadeSuffix = ".made-in-sandbox"
 // One that appears is renamed NAME+MadeSuffix before the next command
 // starts (Wrap, Session.Run), when a command ends (TakeBack) and when
 // the sandbox closes: nothing is lost, and the user and the model are
-// told. The watched paths are recorded in the Gemini directory, which no
-// command can write, until the sandbox closes: a gemini-ls starting
-// beside it, or after it died, moves them aside too (MoveAsideWatched)
-// before it reads a .env.
+// told. The watched paths are recorded in Config.WatchDir (in
+// gemini-ls's state directory, which no command can write) until the
+// sandbox closes: a gemini-ls starting beside it, or after it died,
+// moves them aside too (MoveAsideWatched) before it reads a .env.
 type startFiles struct {
 	watched []string
 	warn    func(string)
 	open    func(string) bool // Config.OpenInEditor
-	// geminiDir holds the record, at record ("" when none was written).
-	geminiDir, record string
+	// dir holds the record, at record ("" when none was written).
+	dir, record string
 
 	mu    sync.Mutex
 	moved []string // what TakeBack has not said yet
@@ -46,7 +46,7 @@ type startFiles struct {
 
 // watchStartFiles are s's startFiles, chosen as the sandbox is set up.
 func (s *Sandbox) watchStartFiles() *startFiles {
-	w := &startFiles{warn: s.cfg.Warn, open: s.cfg.OpenInEditor, geminiDir: s.geminiDir}
+	w := &startFiles{warn: s.cfg.Warn, open: s.cfg.OpenInEditor, dir: s.cfg.WatchDir}
 	writable := s.writable()
 	var governed []string
 	for _, root := range s.roots() {
@@ -59,8 +59,8 @@ func (s *Sandbox) watchStartFiles() *startFiles {
 			w.watched = append(w.watched, p)
 		}
 	}
-	if len(w.watched) > 0 && s.geminiDir != "" {
-		w.record, _ = writeWatchRecord(s.geminiDir, w.watched) // unwritten: this process still watches
+	if len(w.watched) > 0 && w.dir != "" {
+		w.record, _ = writeWatchRecord(w.dir, w.watched) // unwritten: this process still watches
 	}
 	return w
 }
@@ -71,14 +71,9 @@ type watchRecord struct {
 	Paths []string `json:"paths"`
 }
 
-// watchDir is where the records are, in the Gemini directory.
-func watchDir(geminiDir string) string {
-	return filepath.Join(geminiDir, "tmp", "gemini-ls", "sandbox-watch")
-}
-
-// writeWatchRecord records paths as this process's, in a file of its own.
-func writeWatchRecord(geminiDir string, paths []string) (string, error) {
-	dir := watchDir(geminiDir)
+// writeWatchRecord records paths as this process's, in a file of its own
+// in dir.
+func writeWatchRecord(dir string, paths []string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
@@ -114,9 +109,11 @@ const maxWatchRecord = 64 << 10
 // start-up files that sandboxes recorded as watched (startFiles) and that
 // exist now, whether their gemini-ls runs beside this one or died
 // without closing them, warning the user of each; the records of those
-// gone are removed. geminiDir is the Gemini directory.
-func MoveAsideWatched(geminiDir string, warn func(string)) {
-	dir := watchDir(geminiDir)
+// gone are removed. dir is the sandboxes' Config.WatchDir.
+func MoveAsideWatched(dir string, warn func(string)) {
+	if dir == "" {
+		return
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return // none recorded
@@ -228,7 +225,7 @@ func (w *startFiles) unwatch(paths []string) {
 	old := w.record
 	w.record = ""
 	if len(w.watched) > 0 {
-		w.record, _ = writeWatchRecord(w.geminiDir, w.watched) // before the old goes: one is always there
+		w.record, _ = writeWatchRecord(w.dir, w.watched) // before the old goes: one is always there
 	}
 	os.Remove(old)
 }

@@ -106,13 +106,13 @@ func TestStartupFilesACommandMakesAreMovedAside(t *testing.T) {
 // files only.
 func TestWatchedStartupFilesOutliveTheirSandbox(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
-	geminiDir := filepath.Join(home, ".gemini")
+	watch := filepath.Join(home, ".local", "state", "gemini-ls", "sandbox-watch")
 	env, other := filepath.Join(root, ".env"), filepath.Join(root, "notes.txt")
-	s := &Sandbox{cfg: Config{StartupFiles: []string{env}}, roots: func() []string { return []string{root} }, home: home, geminiDir: geminiDir}
+	s := &Sandbox{cfg: Config{StartupFiles: []string{env}, WatchDir: watch}, roots: func() []string { return []string{root} }, home: home}
 	s.startFiles = s.watchStartFiles()
 	records := func() []string {
 		t.Helper()
-		names, _ := filepath.Glob(filepath.Join(watchDir(geminiDir), "*"))
+		names, _ := filepath.Glob(filepath.Join(watch, "*"))
 		return names
 	}
 	if got := records(); len(got) != 1 || got[0] != s.startFiles.record || !strings.HasPrefix(filepath.Base(got[0]), strconv.Itoa(os.Getpid())+"-") {
@@ -123,7 +123,7 @@ func TestWatchedStartupFilesOutliveTheirSandbox(t *testing.T) {
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
 	}
-	deadRecord, err := writeWatchRecord(geminiDir, []string{filepath.Join(root, "sub", ".env"), other})
+	deadRecord, err := writeWatchRecord(watch, []string{filepath.Join(root, "sub", ".env"), other})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestWatchedStartupFilesOutliveTheirSandbox(t *testing.T) {
 	if err := os.WriteFile(deadRecord, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	half := filepath.Join(watchDir(geminiDir), ".new-1")
+	half := filepath.Join(watch, ".new-1")
 	for p, text := range map[string]string{env: "GEMINI_SANDBOX=false\n", filepath.Join(root, "sub", ".env"): "X=1\n", other: "mine\n", half: "{"} {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -141,7 +141,7 @@ func TestWatchedStartupFilesOutliveTheirSandbox(t *testing.T) {
 		}
 	}
 	var warned []string
-	MoveAsideWatched(geminiDir, func(msg string) { warned = append(warned, msg) })
+	MoveAsideWatched(watch, func(msg string) { warned = append(warned, msg) })
 	for _, p := range []string{env, filepath.Join(root, "sub", ".env")} {
 		if _, err := os.Stat(p + MadeSuffix); err != nil {
 			t.Errorf("%s was not moved aside: %v", p, err)
@@ -168,9 +168,9 @@ func TestWatchedStartupFilesOutliveTheirSandbox(t *testing.T) {
 // no longer watched, here nor in the record a start beside reads.
 func TestApprovedStartupFilesStayWhereTheyAre(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
-	geminiDir := filepath.Join(home, ".gemini")
+	watch := filepath.Join(home, ".local", "state", "gemini-ls", "sandbox-watch")
 	env, sub := filepath.Join(root, ".env"), filepath.Join(root, "sub", ".env")
-	s := &Sandbox{cfg: Config{StartupFiles: []string{sub, env}}, roots: func() []string { return []string{root} }, home: home, geminiDir: geminiDir}
+	s := &Sandbox{cfg: Config{StartupFiles: []string{sub, env}, WatchDir: watch}, roots: func() []string { return []string{root} }, home: home}
 	s.startFiles = s.watchStartFiles()
 	s.Approve(env)
 	if !slices.Equal(s.startFiles.watched, []string{sub}) {
@@ -179,7 +179,7 @@ func TestApprovedStartupFilesStayWhereTheyAre(t *testing.T) {
 	if err := os.WriteFile(env, []byte("DATABASE_URL=x\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	MoveAsideWatched(geminiDir, nil)
+	MoveAsideWatched(watch, nil)
 	if said := s.TakeBack(); said != "" {
 		t.Errorf("TakeBack = %q", said)
 	}
@@ -187,7 +187,7 @@ func TestApprovedStartupFilesStayWhereTheyAre(t *testing.T) {
 		t.Errorf("the approved .env was moved: %v", err)
 	}
 	s.Approve(sub)
-	if names, _ := filepath.Glob(filepath.Join(watchDir(geminiDir), "*")); len(names) != 0 {
+	if names, _ := filepath.Glob(filepath.Join(watch, "*")); len(names) != 0 {
 		t.Errorf("records left with nothing watched: %q", names)
 	}
 }
@@ -196,10 +196,10 @@ func TestApprovedStartupFilesStayWhereTheyAre(t *testing.T) {
 // looked at: not moved aside, no longer watched, nor recorded.
 func TestStartupFilesOpenInTheEditorAreTheUsers(t *testing.T) {
 	root, home := t.TempDir(), t.TempDir()
-	geminiDir := filepath.Join(home, ".gemini")
+	watch := filepath.Join(home, ".local", "state", "gemini-ls", "sandbox-watch")
 	env, sub := filepath.Join(root, ".env"), filepath.Join(root, "sub", ".env")
 	open := map[string]bool{}
-	s := &Sandbox{cfg: Config{StartupFiles: []string{sub, env}, OpenInEditor: func(p string) bool { return open[p] }}, roots: func() []string { return []string{root} }, home: home, geminiDir: geminiDir}
+	s := &Sandbox{cfg: Config{StartupFiles: []string{sub, env}, WatchDir: watch, OpenInEditor: func(p string) bool { return open[p] }}, roots: func() []string { return []string{root} }, home: home}
 	s.startFiles = s.watchStartFiles()
 	if err := os.WriteFile(env, []byte("A=1\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -212,7 +212,7 @@ func TestStartupFilesOpenInTheEditorAreTheUsers(t *testing.T) {
 		t.Errorf("the .env the editor has open was moved: %v", err)
 	}
 	open[env] = false
-	MoveAsideWatched(geminiDir, nil)
+	MoveAsideWatched(watch, nil)
 	if _, err := os.Stat(env); err != nil || !slices.Equal(s.startFiles.watched, []string{sub}) {
 		t.Errorf("still watched: %v, %q", err, s.startFiles.watched)
 	}

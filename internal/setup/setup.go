@@ -793,7 +793,7 @@ func loadEnv(o Options, trust settings.Trust) (settings.Getenv, string) {
 	pre, _ := settings.Load(o.Getenv, roots, trust)
 	// A .env a sandboxed command made, whose gemini-ls runs beside this
 	// one or died before it looked, is moved aside before it is read.
-	sandbox.MoveAsideWatched(settings.UserDir(o.Getenv), func(msg string) {
+	sandbox.MoveAsideWatched(sandboxWatchDir(o.Getenv), func(msg string) {
 		o.Warn("a file a sandboxed command made was moved aside", errors.New(msg))
 	})
 	getenv, path, err := settings.LoadDotenv(lookup, settings.DotenvOptions{
@@ -1151,11 +1151,23 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 	// next start reads outside the sandbox.
 	cfg.StartupFiles = settings.DotenvCandidates(firstRoot(b.opts.Workspace.Roots()), settings.Home(b.Getenv))
 	cfg.Warn = func(msg string) { b.opts.Warn("a file a sandboxed command made was moved aside", errors.New(msg)) }
+	cfg.WatchDir = sandboxWatchDir(b.opts.Getenv)
 	cfg.OpenInEditor = func(path string) bool {
 		_, open := b.opts.Workspace.Documents().Get(path)
 		return open
 	}
 	return sandbox.New(*cfg, b.opts.Workspace.Roots, settings.SystemHome(b.Getenv), settings.UserDir(b.Getenv))
+}
+
+// sandboxWatchDir is where sandboxes record the start-up files they
+// watch: in gemini-ls's state directory (beside its sessions), from the
+// process's environment, which a .env does not change; "" when there is
+// none.
+func sandboxWatchDir(getenv settings.Getenv) string {
+	if sessions := sessionstore.DefaultDir(getenv); sessions != "" {
+		return filepath.Join(filepath.Dir(sessions), "sandbox-watch")
+	}
+	return ""
 }
 
 // shellIn is the shell that runs command lines in sb: bash in a
