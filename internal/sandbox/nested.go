@@ -19,20 +19,28 @@ import (
 // is checked where it would be made (docker makes it).
 func (s *Sandbox) writableChecked() ([]string, error) {
 	paths := s.writable()
+	outers := make([]string, len(paths))
+	nested := false
+	for i, p := range paths {
+		outers[i] = enclosing(paths, p)
+		nested = nested || outers[i] != ""
+	}
+	if !nested {
+		return paths, nil // the usual case: nothing to resolve
+	}
 	var tops []string // where the paths in no other lead
-	for _, p := range paths {
-		if outer := enclosing(paths, p); outer == "" {
+	for i, p := range paths {
+		if outers[i] == "" {
 			tops = append(tops, resolveExisting(p))
 		}
 	}
-	for _, p := range paths {
-		outer := enclosing(paths, p)
-		if outer == "" {
+	for i, p := range paths {
+		if outers[i] == "" {
 			continue
 		}
 		real := resolveExisting(p)
 		if !slices.ContainsFunc(tops, func(top string) bool { return workspace.Within(top, real) }) {
-			return nil, fmt.Errorf("the writable path %s lies in %s, where commands write, and now leads to %s, outside the paths the sandbox lets them write (a command may have replaced it with a link); nothing runs in the sandbox until it leads back into them", p, outer, real)
+			return nil, fmt.Errorf("the writable path %s lies in %s, where commands write, and now leads to %s, outside the paths the sandbox lets them write (a command may have replaced it with a link); nothing runs in the sandbox until it leads back into them", p, outers[i], real)
 		}
 	}
 	return paths, nil
