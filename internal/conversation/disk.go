@@ -3,7 +3,6 @@ package conversation
 import (
 	"context"
 	"errors"
-	"path/filepath"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
@@ -46,12 +45,6 @@ func LandRevertOnDisk(ctx context.Context, c dialog.RevertChange) (dialog.Decisi
 // front end to refuse a garbage id before it builds anything.
 func ValidSessionID(id string) bool { return sessionstore.ValidateID(id) == nil }
 
-// StateDir is where gemini-ls keeps what it writes for itself (saved
-// sessions, transcripts): $XDG_STATE_HOME/gemini-ls, else
-// ~/.local/state/gemini-ls; "" when neither is set.
-func StateDir(getenv func(string) string) string {
-	if dir := sessionstore.DefaultDir(getenv); dir != "" {
-		return filepath.Dir(dir)
-	}
-	return ""
-}
+// StateDir is where gemini-ls keeps what it writes for itself
+// (sessionstore.StateDir), for the front ends.
+func StateDir(getenv func(string) string) string { return sessionstore.StateDir(getenv) }

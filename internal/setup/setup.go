@@ -1164,8 +1164,8 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 // process's environment, which a .env does not change; "" when there is
 // none.
 func sandboxWatchDir(getenv settings.Getenv) string {
-	if sessions := sessionstore.DefaultDir(getenv); sessions != "" {
-		return filepath.Join(filepath.Dir(sessions), "sandbox-watch")
+	if state := sessionstore.StateDir(getenv); state != "" {
+		return filepath.Join(state, "sandbox-watch")
 	}
 	return ""
 }

@@ -231,16 +231,25 @@ func New(dir string, log *zap.Logger) (*Store, error) {
 func (s *Store) Dir() string { return s.dir }
 
 // DefaultDir is where sessions are kept unless configured otherwise:
-// $XDG_STATE_HOME/gemini-ls/sessions, else .local/state/gemini-ls/sessions
-// in the user's home (settings.SystemHome: gemini-ls's own state is not
-// in GEMINI_CLI_HOME); "" when neither is known (a relative
-// XDG_STATE_HOME is ignored, as the XDG spec says).
+// StateDir's sessions; "" when it is unknown.
 func DefaultDir(getenv func(string) string) string {
+	if state := StateDir(getenv); state != "" {
+		return filepath.Join(state, "sessions")
+	}
+	return ""
+}
+
+// StateDir is where gemini-ls keeps what it writes for itself (saved
+// sessions, transcripts, the sandboxes' records): $XDG_STATE_HOME/gemini-ls,
+// else .local/state/gemini-ls in the user's home (settings.SystemHome:
+// gemini-ls's own state is not in GEMINI_CLI_HOME); "" when neither is
+// known (a relative XDG_STATE_HOME is ignored, as the XDG spec says).
+func StateDir(getenv func(string) string) string {
 	if state := getenv("XDG_STATE_HOME"); filepath.IsAbs(state) {
-		return filepath.Join(state, "gemini-ls", "sessions")
+		return filepath.Join(state, "gemini-ls")
 	}
 	if home := settings.SystemHome(getenv); filepath.IsAbs(home) {
-		return filepath.Join(home, ".local", "state", "gemini-ls", "sessions")
+		return filepath.Join(home, ".local", "state", "gemini-ls")
 	}
 	return ""
 }
