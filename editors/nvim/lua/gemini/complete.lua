@@ -422,6 +422,25 @@ local function wrap_builtin_requests(client)
   end
 end
 
+-- The built-in's get() accepts in a callback it schedules, so that it can be
+-- mapped with <expr>, and leaving insert mode drops its item: keys typed
+-- with the accept key (<Tab><Esc>, <Tab>x) would run before it, the
+-- suggestion lost or put after them. The keys settle_keys returns come
+-- first among those typed and wait for that callback.
+local scheduled = 0
+function M.settle()
+  vim.wait(1000, function()
+    return scheduled == 0
+  end, 1)
+end
+local function settle_keys()
+  scheduled = scheduled + 1
+  vim.schedule(function()
+    scheduled = scheduled - 1
+  end)
+  return "<Cmd>lua require('gemini.complete').settle()<CR>"
+end
+
 -- Neovim 0.12's inline completion for the gemini-ls client in buf, and a
 -- word accepted by taking the built-in's item.
 local function attach_builtin(buf, client)
@@ -464,7 +483,7 @@ local function attach_builtin(buf, client)
         if not took then
           return lhs
         end
-        return ""
+        return settle_keys()
       end, { buffer = buf, expr = true, desc = "Gemini: accept the suggestion's next word" })
     end
   end
@@ -527,7 +546,7 @@ local function map_accept(buf)
     if M.config.enabled then
       if M.uses_builtin() then
         if vim.lsp.inline_completion.get({ bufnr = buf }) then
-          return ""
+          return settle_keys()
         end
       elseif M.visible(buf) then
         return "<Cmd>lua require('gemini.complete').accept()<CR>"
