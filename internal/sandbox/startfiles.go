@@ -3,6 +3,8 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -32,13 +34,18 @@ const MadeSuffix = ".made-in-sandbox"
 // told. The watched paths are recorded in Config.WatchDir (in
 // gemini-ls's state directory, which no command can write) until the
 // sandbox closes: a gemini-ls starting beside it, or after it died,
-// moves them aside too (MoveAsideWatched) before it reads a .env.
+// moves them aside too (MoveAsideWatched) before it reads a .env. The
+// record is locked while the sandbox lives: the lock, not a process id
+// that may be another's since, tells a live sandbox's record from one
+// left behind.
 type startFiles struct {
 	watched []string
 	warn    func(string)
 	open    func(string) bool // Config.OpenInEditor
-	// dir holds the record, at record ("" when none was written).
+	// dir holds the record, at record ("" when none was written), held
+	// open with its lock taken.
 	dir, record string
+	held        *os.File
 
 	mu    sync.Mutex
 	moved []string // what TakeBack has not said yet
@@ -60,46 +67,44 @@ func (s *Sandbox) watchStartFiles() *startFiles {
 		}
 	}
 	if len(w.watched) > 0 && w.dir != "" {
-		w.record, _ = writeWatchRecord(w.dir, w.watched) // unwritten: this process still watches
+		w.record, w.held, _ = writeWatchRecord(w.dir, w.watched) // unwritten: this process still watches
 	}
 	return w
 }
 
 // watchRecord is what a sandbox records of its startFiles.
 type watchRecord struct {
-	PID   int      `json:"pid"`
 	Paths []string `json:"paths"`
 }
 
 // writeWatchRecord records paths as this process's, in a file of its own
-// in dir.
-func writeWatchRecord(dir string, paths []string) (string, error) {
+// in dir, and returns it open with its lock held: close it once removed.
+func writeWatchRecord(dir string, paths []string) (string, *os.File, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
+		return "", nil, err
 	}
-	b, err := json.Marshal(watchRecord{PID: os.Getpid(), Paths: paths})
+	b, err := json.Marshal(watchRecord{Paths: paths})
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	// Written under a name MoveAsideWatched passes over, then renamed:
-	// it never reads one half written.
-	f, err := os.CreateTemp(dir, ".new-*")
+	// Locked, then written under a name MoveAsideWatched passes over,
+	// then renamed: it never finds one unlocked or half written.
+	name := strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(rand.Uint64(), 36)
+	temp := filepath.Join(dir, ".new-"+name)
+	f, err := createHeld(temp)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	record := filepath.Join(dir, strconv.Itoa(os.Getpid())+strings.TrimPrefix(filepath.Base(f.Name()), ".new")+".json")
-	if err == nil {
-		err = os.Rename(f.Name(), record)
+	record := filepath.Join(dir, name+".json")
+	if _, err = f.Write(b); err == nil {
+		err = os.Rename(temp, record)
 	}
 	if err != nil {
-		os.Remove(f.Name())
-		return "", err
+		os.Remove(temp)
+		f.Close()
+		return "", nil, err
 	}
-	return record, nil
+	return record, f, nil
 }
 
 // maxWatchRecord bounds a record read: a few paths.
@@ -109,7 +114,8 @@ const maxWatchRecord = 64 << 10
 // start-up files that sandboxes recorded as watched (startFiles) and that
 // exist now, whether their gemini-ls runs beside this one or died
 // without closing them, warning the user of each; the records of those
-// gone are removed. dir is the sandboxes' Config.WatchDir.
+// gone (their lock free) are removed. dir is the sandboxes'
+// Config.WatchDir.
 func MoveAsideWatched(dir string, warn func(string)) {
 	if dir == "" {
 		return
@@ -119,25 +125,32 @@ func MoveAsideWatched(dir string, warn func(string)) {
 		return // none recorded
 	}
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".json") {
-			continue // one being written
+		if !strings.HasSuffix(e.Name(), ".json") || !e.Type().IsRegular() {
+			continue // one being written, or not a record
 		}
 		p := filepath.Join(dir, e.Name())
+		f, err := openRecord(p)
+		if err != nil {
+			continue // removed meanwhile
+		}
+		held, lockErr := heldElsewhere(f)
 		var rec watchRecord
-		b, err := readBounded(p, maxWatchRecord)
+		b, err := io.ReadAll(io.LimitReader(f, maxWatchRecord))
+		f.Close()
 		if err == nil {
 			err = json.Unmarshal(b, &rec)
 		}
-		if err != nil {
-			os.Remove(p) // not a record of ours: nothing to watch
-			continue
+		// Gone: its lock was free, so no sandbox keeps it.
+		gone := lockErr == nil && !held
+		if err == nil {
+			// Only .env files: a record damaged otherwise moves nothing
+			// else.
+			rec.Paths = slices.DeleteFunc(rec.Paths, func(p string) bool { return filepath.Base(p) != ".env" })
+			w := &startFiles{watched: rec.Paths, warn: warn}
+			w.check()
 		}
-		// Only .env files: a record damaged otherwise moves nothing else.
-		rec.Paths = slices.DeleteFunc(rec.Paths, func(p string) bool { return filepath.Base(p) != ".env" })
-		w := &startFiles{watched: rec.Paths, warn: warn}
-		w.check()
-		if !alive(rec.PID) {
-			os.Remove(p)
+		if gone {
+			os.Remove(p) // done with, or not a record of ours
 		}
 	}
 }
@@ -179,9 +192,15 @@ func (w *startFiles) close() {
 	w.check()
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.record != "" {
-		os.Remove(w.record)
-		w.record = ""
+	dropRecord(w.record, w.held)
+	w.record, w.held = "", nil
+}
+
+// dropRecord removes a record, then lets go of its lock.
+func dropRecord(record string, held *os.File) {
+	if record != "" {
+		os.Remove(record)
+		held.Close()
 	}
 }
 
@@ -222,12 +241,12 @@ func (w *startFiles) unwatch(paths []string) {
 	if len(w.watched) == n || w.record == "" {
 		return
 	}
-	old := w.record
-	w.record = ""
+	record, held := w.record, w.held
+	w.record, w.held = "", nil
 	if len(w.watched) > 0 {
-		w.record, _ = writeWatchRecord(w.dir, w.watched) // before the old goes: one is always there
+		w.record, w.held, _ = writeWatchRecord(w.dir, w.watched) // before the old goes: one is always there
 	}
-	os.Remove(old)
+	dropRecord(record, held)
 }
 
 // TakeBack moves aside the start-up files commands made (startFiles) and

@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"bufio"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -118,21 +121,22 @@ func TestWatchedStartupFilesOutliveTheirSandbox(t *testing.T) {
 	if got := records(); len(got) != 1 || got[0] != s.startFiles.record || !strings.HasPrefix(filepath.Base(got[0]), strconv.Itoa(os.Getpid())+"-") {
 		t.Fatalf("records %q, want this process's", got)
 	}
-	// A gemini-ls that died: its pid is gone.
-	dead := exec.Command(os.Args[0], "-test.run=^$")
-	if err := dead.Run(); err != nil {
-		t.Fatal(err)
-	}
-	deadRecord, err := writeWatchRecord(watch, []string{filepath.Join(root, "sub", ".env"), other})
+	// A gemini-ls that died: its record's lock is free. Its process id
+	// (this one's) runs, as another process's may once the id is reused:
+	// the lock, not the id, says the record was left behind.
+	_, held, err := writeWatchRecord(watch, []string{filepath.Join(root, "sub", ".env"), other})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := json.Marshal(watchRecord{PID: dead.Process.Pid, Paths: []string{filepath.Join(root, "sub", ".env"), other}})
-	if err := os.WriteFile(deadRecord, b, 0o600); err != nil {
+	held.Close()
+	// One an older gemini-ls wrote, with a process id that runs.
+	oldRecord := filepath.Join(watch, "1-old.json")
+	b, _ := json.Marshal(map[string]any{"pid": os.Getpid(), "paths": []string{filepath.Join(root, "old", ".env")}})
+	if err := os.WriteFile(oldRecord, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	half := filepath.Join(watch, ".new-1")
-	for p, text := range map[string]string{env: "GEMINI_SANDBOX=false\n", filepath.Join(root, "sub", ".env"): "X=1\n", other: "mine\n", half: "{"} {
+	for p, text := range map[string]string{env: "GEMINI_SANDBOX=false\n", filepath.Join(root, "sub", ".env"): "X=1\n", filepath.Join(root, "old", ".env"): "Y=1\n", other: "mine\n", half: "{"} {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +146,7 @@ func TestWatchedStartupFilesOutliveTheirSandbox(t *testing.T) {
 	}
 	var warned []string
 	MoveAsideWatched(watch, func(msg string) { warned = append(warned, msg) })
-	for _, p := range []string{env, filepath.Join(root, "sub", ".env")} {
+	for _, p := range []string{env, filepath.Join(root, "sub", ".env"), filepath.Join(root, "old", ".env")} {
 		if _, err := os.Stat(p + MadeSuffix); err != nil {
 			t.Errorf("%s was not moved aside: %v", p, err)
 		}
@@ -150,11 +154,11 @@ func TestWatchedStartupFilesOutliveTheirSandbox(t *testing.T) {
 	if _, err := os.Stat(other); err != nil {
 		t.Errorf("a file not a .env was moved: %v", err)
 	}
-	if len(warned) != 2 {
-		t.Errorf("warned %q, want two", warned)
+	if len(warned) != 3 {
+		t.Errorf("warned %q, want three", warned)
 	}
 	if got, want := records(), []string{half, s.startFiles.record}; !slices.Equal(got, want) {
-		t.Errorf("records %q, want %q: the dead one's removed, the half-written one passed over", got, want)
+		t.Errorf("records %q, want %q: the dead ones removed, the live one kept, the half-written one passed over", got, want)
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -201,6 +205,7 @@ func TestStartupFilesOpenInTheEditorAreTheUsers(t *testing.T) {
 	open := map[string]bool{}
 	s := &Sandbox{cfg: Config{StartupFiles: []string{sub, env}, WatchDir: watch, OpenInEditor: func(p string) bool { return open[p] }}, roots: func() []string { return []string{root} }, home: home}
 	s.startFiles = s.watchStartFiles()
+	t.Cleanup(s.startFiles.close) // its record held open: Windows removes no directory holding it
 	if err := os.WriteFile(env, []byte("A=1\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -215,5 +220,58 @@ func TestStartupFilesOpenInTheEditorAreTheUsers(t *testing.T) {
 	MoveAsideWatched(watch, nil)
 	if _, err := os.Stat(env); err != nil || !slices.Equal(s.startFiles.watched, []string{sub}) {
 		t.Errorf("still watched: %v, %q", err, s.startFiles.watched)
+	}
+}
+
+// holdRecordEnv names, for the test binary run as a child, the directory
+// where it records a watch, held until it is killed.
+const holdRecordEnv = "GEMINI_LS_TEST_HOLD_RECORD"
+
+// A record is kept while the process that wrote it lives, and is taken
+// for left behind once that process is killed, with nothing run at its
+// end: its lock went with it.
+func TestARecordLastsAsLongAsItsProcess(t *testing.T) {
+	if dir := os.Getenv(holdRecordEnv); dir != "" {
+		record, _, err := writeWatchRecord(dir, []string{filepath.Join(dir, ".env")})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(record)
+		io.Copy(io.Discard, os.Stdin)
+		os.Exit(0)
+	}
+	watch := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestARecordLastsAsLongAsItsProcess$")
+	cmd.Env = append(os.Environ(), holdRecordEnv+"="+watch)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatalf("the child wrote no record: %v", err)
+	}
+	record := strings.TrimSpace(line)
+	MoveAsideWatched(watch, nil)
+	if _, err := os.Stat(record); err != nil {
+		t.Fatalf("a live process's record was removed: %v", err)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	MoveAsideWatched(watch, nil)
+	if _, err := os.Stat(record); !os.IsNotExist(err) {
+		t.Errorf("a killed process's record is still there: %v", err)
 	}
 }
