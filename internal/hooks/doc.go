@@ -23,4 +23,8 @@
 //     hooksConfig.disabled names hooks that do not run. A disabled hook
 //     is still listed (Runner.Hooks, for /hooks), and SetDisabled turns
 //     hooks off and on from the next event, without a rebuild.
+//   - A trusted workspace's own hook is announced to the user before it
+//     first runs, and again once its name or command changes: setup asks
+//     NoteProjectHooks, which keeps Gemini CLI 0.61's list of the hooks
+//     announced (trusted.go).
 package hooks

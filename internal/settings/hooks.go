@@ -70,6 +70,35 @@ func (h *Hooks) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
+// ProjectHooks are the hooks a workspace root's .gemini/settings.json
+// sets, which Hooks holds among the others' (a root's counting only when
+// its folder is trusted).
+type ProjectHooks struct {
+	Root  string
+	Hooks Hooks
+}
+
+// ProjectHooks are the trusted workspace roots' own hooks, in the roots'
+// order: the ones Gemini CLI fingerprints, to warn of those not seen
+// before (hooks.NoteProjectHooks).
+func (s Settings) ProjectHooks() []ProjectHooks { return slices.Clone(s.projectHooks) }
+
+// layerHooks are the hooks of one settings file's object; none when it
+// sets none, or they cannot be read (the file's check has said why).
+func layerHooks(layer map[string]any) Hooks {
+	raw, ok := layer["hooks"]
+	if !ok {
+		return nil
+	}
+	var out struct {
+		Hooks Hooks `json:"hooks"`
+	}
+	if fromMap(map[string]any{"hooks": raw}, &out) != nil {
+		return nil
+	}
+	return out.Hooks
+}
+
 // HooksConfig is "hooksConfig".
 type HooksConfig struct {
 	// Enabled runs the hooks; on unless false, as in Gemini CLI.

@@ -112,6 +112,7 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 	// adminElsewhere are the administrator's keys (adminOnlyKeys) that
 	// files other than the system's set, each "key in file".
 	var adminElsewhere []error
+	var project []ProjectHooks
 	// read reads one layer; nil when it is missing, unusable or read already.
 	read := func(path string) map[string]any {
 		if path == "" || seen[path] {
@@ -139,7 +140,11 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 		path := filepath.Join(root, ".gemini", "settings.json")
 		why := trust.Why(root)
 		if why == nil || seen[path] {
-			layers = append(layers, read(path))
+			layer := read(path)
+			layers = append(layers, layer)
+			if h := layerHooks(layer); len(h) > 0 {
+				project = append(project, ProjectHooks{Root: root, Hooks: h})
+			}
 			continue
 		}
 		// Not read, let alone expanded: nothing an untrusted folder
@@ -168,6 +173,7 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 	s = s.withAdminLocks()
 	s.given = given
 	s.unread = unread
+	s.projectHooks = project
 	return s, errors.Join(problems...)
 }
 

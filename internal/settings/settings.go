@@ -63,6 +63,8 @@ type Settings struct {
 	given map[string]string
 	// unread are the keys of the files that nothing reads; Load sets it.
 	unread []Unread
+	// projectHooks are the trusted roots' own hooks; Load sets it.
+	projectHooks []ProjectHooks
 }
 
 // General is the "general" object.

@@ -38,7 +38,7 @@ func TestExtensionSkillsAndPolicies(t *testing.T) {
 		t.Errorf("policy rules for %v, want the enabled extension's and not the disabled one's", tools)
 	}
 	// Its hooks run with the settings' (Gemini CLI's loadExtensionHooks).
-	h := b.hooks(b.Settings)
+	h := b.hooks(t.Context(), b.Settings)
 	if h == nil || !h.Handles("AfterTool") {
 		t.Error("the enabled extension's AfterTool hook is not run")
 	}

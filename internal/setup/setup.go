@@ -309,7 +309,7 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	p := agentParts{gen: gen, authType: creds.Type, system: system, retry: b.retryPolicy(set)}
 	b.Skills = b.discoverSkills(set)
 	b.Agents = b.discoverAgents(ctx, set)
-	b.Hooks = b.hooks(set)
+	b.Hooks = b.hooks(ctx, set)
 	p.tracker = b.trackerDir(set)
 	b.Tools = b.buildTools(ctx, set, p)
 	p.keys, p.trusted = b.allowedTools(set)
@@ -524,11 +524,12 @@ func (b *Built) agentConfig(set settings.Settings, p agentParts) agent.Config {
 // hooks runs the hooks the settings configure, then the enabled
 // extensions'; nil when hooksConfig.enabled is false. The settings hold
 // no workspace's hooks unless its folder is trusted (settings.Load).
-func (b *Built) hooks(set settings.Settings) *hooks.Runner {
+func (b *Built) hooks(ctx context.Context, set settings.Settings) *hooks.Runner {
 	o := b.opts
 	if !set.HooksConfig.HooksEnabled() {
 		return nil
 	}
+	b.announceProjectHooks(ctx, set)
 	sources := []hooks.Source{{Name: "settings", Hooks: set.Hooks}}
 	for _, e := range b.Extensions.Active() {
 		h, err := e.Hooks()
@@ -558,6 +559,28 @@ func (b *Built) hooks(set settings.Settings) *hooks.Runner {
 		o.Warn("a hook does not run", err)
 	}
 	return r
+}
+
+// announceProjectHooks warns of the trusted roots' own hooks the user has
+// not been told of, in Gemini CLI 0.61's words, before they can run: a
+// hook a pull or a command put in a project's settings is not run
+// unannounced (hooks.NoteProjectHooks, which lists them as 0.61 does).
+func (b *Built) announceProjectHooks(ctx context.Context, set settings.Settings) {
+	path := hooks.TrustedHooksPath(settings.UserDir(b.Getenv))
+	for _, p := range set.ProjectHooks() {
+		unseen, err := hooks.NoteProjectHooks(ctx, path, p.Root, p.Hooks)
+		if len(unseen) > 0 {
+			var list strings.Builder
+			for _, name := range unseen {
+				fmt.Fprintf(&list, "\n  - %s", name)
+			}
+			b.opts.Warn("WARNING", fmt.Errorf("The following project-level hooks have been detected in this workspace (%s):%s\n\nThese hooks will be executed. If you did not configure these hooks or do not trust this project, please review the project settings (%s) and remove them.",
+				p.Root, list.String(), filepath.Join(p.Root, ".gemini", "settings.json")))
+		}
+		if err != nil {
+			b.opts.Warn("the project hooks announced were not recorded", err)
+		}
+	}
 }
 
 // hookRunner is b.Hooks as the agent takes it: none when no hook is

@@ -1,0 +1,173 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
+)
+
+// The project hooks the user has been told of are Gemini CLI's file,
+// shared with it: a hook announced by either program is not announced
+// again by the other.
+//
+// 0.61 keeps them in ~/.gemini/trusted_hooks.json (TrustedHooksManager,
+// chunk-5FZXKDXH.js:367855) as {"<project root>": ["<name>:<command>", …]},
+// written by JSON.stringify(…, null, 2). A hook is known by its name and
+// command (getHookKey, :337817): one whose command changed (a git pull,
+// a file a command wrote) is new. As the hooks start, 0.61 warns of the
+// new ones of a trusted project, then lists every one of its hooks and
+// runs them (checkProjectHooksTrust, :368021).
+
+// maxTrustedHooksFile bounds the file read.
+const maxTrustedHooksFile = 4 << 20
+
+// TrustedHooksPath is the file under userDir, ~/.gemini.
+func TrustedHooksPath(userDir string) string {
+	return filepath.Join(userDir, "trusted_hooks.json")
+}
+
+// NoteProjectHooks returns the names (else the commands) of the hooks h,
+// a trusted project root's own, that the file at path does not list for
+// root, and then lists all of h there, as 0.61 does: the user is told of
+// a hook once, and again when its command changes. A file that does not
+// parse is left alone: every hook is then new, and the error says why.
+func NoteProjectHooks(ctx context.Context, path, root string, h settings.Hooks) ([]string, error) {
+	hooks := projectHooks(h)
+	if len(hooks) == 0 {
+		return nil, nil
+	}
+	all, err := readTrustedHooks(path)
+	unseen := unlisted(all[root], hooks)
+	if len(unseen) == 0 || err != nil {
+		return unseen, err
+	}
+	return unseen, listHooks(ctx, path, root, hooks)
+}
+
+// knownHook is a hook as the file knows it (key) and the user does (name).
+type knownHook struct{ key, name string }
+
+// projectHooks are h's hooks in the events' order.
+func projectHooks(h settings.Hooks) []knownHook {
+	order := func(e string) int {
+		if i := slices.Index(settings.HookEvents, e); i >= 0 {
+			return i
+		}
+		return len(settings.HookEvents)
+	}
+	events := slices.Sorted(maps.Keys(h))
+	slices.SortStableFunc(events, func(a, b string) int { return order(a) - order(b) })
+	var out []knownHook
+	for _, e := range events {
+		for _, def := range h[e] {
+			for _, c := range def.Hooks {
+				if c.Type == "runtime" {
+					continue // registered by code, not settings
+				}
+				command := ""
+				if c.Type == "command" {
+					command = c.Command
+				}
+				name := c.Name
+				if name == "" {
+					name = c.Command
+				}
+				if name == "" {
+					name = "unknown-hook"
+				}
+				out = append(out, knownHook{key: c.Name + ":" + command, name: name})
+			}
+		}
+	}
+	return out
+}
+
+// unlisted are the names of the hooks whose key listed lacks, each once.
+func unlisted(listed []string, hooks []knownHook) []string {
+	var out []string
+	for _, h := range hooks {
+		if !slices.Contains(listed, h.key) && !slices.Contains(out, h.name) {
+			out = append(out, h.name)
+		}
+	}
+	return out
+}
+
+// readTrustedHooks reads the file: a missing one lists none. Entries of
+// another shape are skipped: the file is Gemini CLI's too.
+func readTrustedHooks(path string) (map[string][]string, error) {
+	data, err := safefile.Read(path, maxTrustedHooksFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the project hooks already announced, %s: %w", path, err)
+	}
+	var raw map[string]any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("reading the project hooks already announced: %s does not parse, and is left alone: %w", path, err)
+	}
+	out := map[string][]string{}
+	for project, list := range raw {
+		items, _ := list.([]any)
+		for _, item := range items {
+			if s, ok := item.(string); ok {
+				out[project] = append(out[project], s)
+			}
+		}
+	}
+	return out, nil
+}
+
+// listHooks adds hooks' keys to root's list in the file, keeping every
+// other entry as it is. The file is locked meanwhile (internal/sharedlock),
+// so that two gemini-ls starting at once keep both their lists.
+func listHooks(ctx context.Context, path, root string, hooks []knownHook) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("listing the project hooks announced: %w", err)
+	}
+	lock, err := sharedlock.Acquire(ctx, path)
+	if err != nil {
+		return fmt.Errorf("listing the project hooks announced: %w", err)
+	}
+	defer lock.Release()
+	data, err := safefile.Read(path, maxTrustedHooksFile)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("listing the project hooks announced: %w", err)
+	}
+	all := map[string]any{}
+	if len(data) > 0 {
+		if err := json.Unmarshal(data, &all); err != nil {
+			return fmt.Errorf("listing the project hooks announced: %s does not parse, and is left alone: %w", path, err)
+		}
+	}
+	list, _ := all[root].([]any)
+	for _, h := range hooks {
+		if !slices.Contains(list, any(h.key)) {
+			list = append(list, h.key)
+		}
+	}
+	all[root] = list
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false) // as JSON.stringify writes it
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(all); err != nil {
+		return err
+	}
+	if err := safefile.WriteIf(path, bytes.TrimSuffix(out.Bytes(), []byte("\n")), lock.Held); err != nil {
+		return fmt.Errorf("listing the project hooks announced: %w", err)
+	}
+	return nil
+}
