@@ -147,14 +147,15 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 	return sess, nil
 }
 
-// warn logs a problem setup found. The settings keys nothing reads it
-// also keeps for announce to tell the user, as a note in the
-// conversation; once announce has told the notes, it only logs.
+// warn logs a problem setup found. The settings keys nothing reads, and
+// the announcement of a project's new hooks, it also keeps for announce
+// to tell the user, as a note in the conversation; once announce has
+// told the notes, it only logs.
 func (sess *session) warn(what string, err error) {
 	sess.log.Warn(what, zap.Error(err))
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	if what == conversation.UnreadSettings && !sess.noted {
+	if (what == conversation.UnreadSettings || what == conversation.ProjectHooksAnnounced) && !sess.noted {
 		sess.notes = append(sess.notes, fmt.Sprintf("%s: %v", what, err))
 	}
 }

@@ -261,6 +261,10 @@ var ErrOverlay = setup.ErrOverlay
 // nothing reads (setup.UnreadSettings).
 const UnreadSettings = setup.UnreadSettings
 
+// ProjectHooksAnnounced is what Place.Warn is called with for a trusted
+// workspace's hooks new to the user (setup.ProjectHooksAnnounced).
+const ProjectHooksAnnounced = setup.ProjectHooksAnnounced
+
 // Told is what the user has been told of once: a front end that builds
 // more than once shares one through Config.Told.
 type Told = setup.Told

@@ -55,6 +55,36 @@ func TestHooksMergeAcrossLayers(t *testing.T) {
 	}
 }
 
+// A trusted root's own hooks are told apart from the user's, for their
+// announcement (hooks.NoteProjectHooks), and an editor's settings laid
+// over them keep them; an untrusted root has none.
+func TestProjectHooksAreTheTrustedRootsOwn(t *testing.T) {
+	home, root, other := t.TempDir(), t.TempDir(), t.TempDir()
+	writeSettings(t, home, `{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "user.sh"}]}]}}`)
+	writeSettings(t, root, `{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "name": "p", "command": "project.sh"}]}]}}`)
+	s, err := load(env(map[string]string{"HOME": home, "USERPROFILE": home}), []string{root, other})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, s Settings) {
+		t.Helper()
+		got := s.ProjectHooks()
+		if len(got) != 1 || got[0].Root != root || len(got[0].Hooks) != 1 || commands(got[0].Hooks["SessionStart"])[0] != " project.sh" {
+			t.Errorf("%s: project hooks %+v, want the root's SessionStart hook alone", what, got)
+		}
+	}
+	check("loaded", s)
+	over, err := s.With(map[string]any{"model": "gemini-2.5-pro"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("with an editor's settings", over)
+	s, _ = load(env(map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_CLI_TRUST_WORKSPACE": "false"}), []string{root})
+	if got := s.ProjectHooks(); len(got) != 0 {
+		t.Errorf("untrusted: project hooks %+v", got)
+	}
+}
+
 // TestUntrustedWorkspaceHooksAreNotRead: a folder that is not trusted
 // adds no hooks; the user's still run.
 func TestUntrustedWorkspaceHooksAreNotRead(t *testing.T) {

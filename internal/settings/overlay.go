@@ -32,7 +32,7 @@ func (s Settings) With(overlay map[string]any) (Settings, error) {
 	if err := fromMap(mergeLayers(toMap(s), obj), &out); err != nil {
 		return s, err // a value of the wrong type, which is the overlay's
 	}
-	out.given, out.unread = s.given, s.unread
+	out.given, out.unread, out.projectHooks = s.given, s.unread, s.projectHooks
 	// The administrator's keys are the system settings file's alone.
 	out.Admin, out.AdminPolicyPaths = s.Admin, s.AdminPolicyPaths
 	return out.withAdminLocks(), nil

@@ -574,7 +574,7 @@ func (b *Built) announceProjectHooks(ctx context.Context, set settings.Settings)
 			for _, name := range unseen {
 				fmt.Fprintf(&list, "\n  - %s", name)
 			}
-			b.opts.Warn("WARNING", fmt.Errorf("The following project-level hooks have been detected in this workspace (%s):%s\n\nThese hooks will be executed. If you did not configure these hooks or do not trust this project, please review the project settings (%s) and remove them.",
+			b.opts.Warn(ProjectHooksAnnounced, fmt.Errorf("The following project-level hooks have been detected in this workspace (%s):%s\n\nThese hooks will be executed. If you did not configure these hooks or do not trust this project, please review the project settings (%s) and remove them.",
 				p.Root, list.String(), filepath.Join(p.Root, ".gemini", "settings.json")))
 		}
 		if err != nil {

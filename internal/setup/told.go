@@ -13,6 +13,12 @@ import (
 // some warnings picks it out by this.
 const UnreadSettings = "settings gemini-ls does not read are ignored"
 
+// ProjectHooksAnnounced is what Options.Warn is called with when a
+// trusted workspace's own hooks, new to the user, are about to run:
+// Gemini CLI 0.61's word for it. A front end that shows only some
+// warnings picks it out by this.
+const ProjectHooksAnnounced = "WARNING"
+
 // Told remembers what the user has been told of that is worth saying
 // once per process however often the settings are read (a reload, each
 // ACP session): the settings keys nothing reads. Safe for concurrent

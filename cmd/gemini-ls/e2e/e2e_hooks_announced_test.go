@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
 )
@@ -79,4 +80,16 @@ func TestProjectHooksAreAnnouncedOnceAsGeminiCLIDoes(t *testing.T) {
 	if strings.Contains(r.stderr, announcement) {
 		t.Errorf("a hook Gemini CLI 0.61 announced was announced again: %q", r.stderr)
 	}
+}
+
+// Over ACP the announcement is a note in the session, as the settings no
+// key reads are (TestACPUnreadSettingsAreNotedOnce): an ACP client shows
+// no other message.
+func TestACPProjectHooksAreAnnouncedInTheSession(t *testing.T) {
+	h := startACP(t, acpSetup{files: map[string]string{".gemini/settings.json": projectHookSettings("true")},
+		env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}})
+	h.client.Wait(h.ctx, "the announcement", func(c *acptest.Client) bool {
+		return strings.Contains(c.MessageText(h.session), announcement)
+	})
+	contains(t, "the session's note", h.client.MessageText(h.session), "\n  - greet\n")
 }

@@ -189,6 +189,21 @@ func TestLSPHooks(t *testing.T) {
 	if got := promptTexts(h.model.Requests()); len(got) < 3 || got[0] != want[0] || got[len(got)-1] != want[2] {
 		t.Errorf("the prompt the model read = %q, want %q", got, want)
 	}
+	// The project's hooks, new to this home, were announced as a warning
+	// (TestProjectHooksAreAnnouncedOnceAsGeminiCLIDoes).
+	var warned []string
+	for _, m := range h.client.Messages("window/showMessage") {
+		var p struct {
+			Type    int    `json:"type"`
+			Message string `json:"message"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && p.Type == 2 && strings.Contains(p.Message, "The following project-level hooks have been detected") {
+			warned = append(warned, p.Message)
+		}
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], "\n  - guard\n  - pin\n  - slow\n  - prompt-context\n  - start-context\n  - end\n") {
+		t.Errorf("warnings announcing the project's hooks: %q, want one naming them all in their events' order", warned)
+	}
 }
 
 // modelHookFiles are a project whose BeforeModel hook redacts "secret
