@@ -56,7 +56,9 @@ func TestProjectHooksAreAnnouncedOnceAsGeminiCLIDoes(t *testing.T) {
 	if stderr := run(); strings.Contains(stderr, announcement) {
 		t.Errorf("a hook announced before was announced again: %q", stderr)
 	}
-	writeFiles(t, h.root, map[string]string{".gemini/settings.json": projectHookSettings("echo changed")})
+	// A variable the hook's run gives, which the settings' expansion
+	// leaves alone in both programs' keys.
+	writeFiles(t, h.root, map[string]string{".gemini/settings.json": projectHookSettings("echo changed in $GEMINI_PROJECT_DIR")})
 	contains(t, "stderr after the hook's command changed", run(), "\n  - greet\n")
 
 	// Gemini CLI 0.61 in a home of its own announces the changed hook and
@@ -70,7 +72,7 @@ func TestProjectHooksAreAnnouncedOnceAsGeminiCLIDoes(t *testing.T) {
 	}
 	contains(t, "Gemini CLI 0.61's stderr", errOut.String(), announcement)
 	data, err = os.ReadFile(filepath.Join(cliHome, ".gemini", "trusted_hooks.json"))
-	if err != nil || json.Unmarshal(data, &listed) != nil || !reflect.DeepEqual(listed, map[string][]string{h.root: {"greet:echo changed"}}) {
+	if err != nil || json.Unmarshal(data, &listed) != nil || !reflect.DeepEqual(listed, map[string][]string{h.root: {"greet:echo changed in $GEMINI_PROJECT_DIR"}}) {
 		t.Fatalf("Gemini CLI 0.61's trusted_hooks.json = %s (%v)", data, err)
 	}
 	env := append([]string{}, h.env...)
