@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
@@ -23,7 +23,7 @@ import (
 //
 // 0.61 keeps them in ~/.gemini/trusted_hooks.json (TrustedHooksManager,
 // chunk-5FZXKDXH.js:367855) as {"<project root>": ["<name>:<command>", …]},
-// written by JSON.stringify(…, null, 2). A hook is known by its name and
+// written by JSON.stringify(…, null, 2) (internal/jsjson here). A hook is known by its name and
 // command (getHookKey, :337817): one whose command changed (a git pull,
 // a file a command wrote) is new. As the hooks start, 0.61 warns of the
 // new ones of a trusted project, then lists every one of its hooks and
@@ -146,27 +146,30 @@ func listHooks(ctx context.Context, path, root string, hooks []knownHook) error 
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("listing the project hooks announced: %w", err)
 	}
-	all := map[string]any{}
+	// Parsed and written as 0.61 does, keys in its order: the file's
+	// other entries come out as they were.
+	all := jsjson.NewObject()
 	if len(data) > 0 {
-		if err := json.Unmarshal(data, &all); err != nil {
+		v, err := jsjson.Parse(data)
+		obj, isObject := v.(*jsjson.Object)
+		if err == nil && !isObject {
+			err = errors.New("not an object")
+		}
+		if err != nil {
 			return fmt.Errorf("listing the project hooks announced: %s does not parse, and is left alone: %w", path, err)
 		}
+		all = obj
 	}
-	list, _ := all[root].([]any)
+	listed, _ := all.Get(root)
+	list, _ := listed.([]any)
 	for _, h := range hooks {
 		if !slices.Contains(list, any(h.key)) {
 			list = append(list, h.key)
 		}
 	}
-	all[root] = list
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false) // as JSON.stringify writes it
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(all); err != nil {
-		return err
-	}
-	if err := safefile.WriteIf(path, bytes.TrimSuffix(out.Bytes(), []byte("\n")), lock.Held); err != nil {
+	all.Set(root, list)
+	out := jsjson.Stringify(all)
+	if err := safefile.WriteIf(path, out, lock.Held); err != nil {
 		return fmt.Errorf("listing the project hooks announced: %w", err)
 	}
 	return nil

@@ -30,7 +30,7 @@ func TestNoteProjectHooks(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, []byte(`{"/elsewhere": ["x:y"], "/odd": 3}`), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(`{"/zzz": ["x:y\u2028"], "/odd": 3}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	unseen, err := NoteProjectHooks(ctx, path, "/p", hooks("./guard.sh"))
@@ -38,17 +38,9 @@ func TestNoteProjectHooks(t *testing.T) {
 		t.Fatalf("first: %q, %v; want each hook's name (else command) once", unseen, err)
 	}
 	data, _ := os.ReadFile(path)
-	want := `{
-  "/elsewhere": [
-    "x:y"
-  ],
-  "/odd": 3,
-  "/p": [
-    "guard:./guard.sh",
-    ":./fmt.sh",
-    "guard:other"
-  ]
-}`
+	// In the file's order, escaped as JSON.stringify escapes (U+2028 as
+	// it is).
+	want := "{\n  \"/zzz\": [\n    \"x:y\u2028\"\n  ],\n  \"/odd\": 3,\n  \"/p\": [\n    \"guard:./guard.sh\",\n    \":./fmt.sh\",\n    \"guard:other\"\n  ]\n}"
 	if string(data) != want {
 		t.Errorf("the file holds\n%s\nwant\n%s", data, want)
 	}
