@@ -1,8 +1,8 @@
 package hooks
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
@@ -47,10 +48,13 @@ func NoteProjectHooks(ctx context.Context, path, root string, h settings.Hooks) 
 	if len(hooks) == 0 {
 		return nil, nil
 	}
-	all, err := readTrustedHooks(path)
-	unseen := unlisted(all[root], hooks)
-	if len(unseen) == 0 || err != nil {
-		return unseen, err
+	all, err := readAnnounced(path)
+	if err != nil {
+		return unlisted(nil, hooks), fmt.Errorf("reading the project hooks already announced: %w", err)
+	}
+	unseen := unlisted(listed(all, root), hooks)
+	if len(unseen) == 0 {
+		return nil, nil
 	}
 	return unseen, listHooks(ctx, path, root, hooks)
 }
@@ -66,8 +70,7 @@ func projectHooks(h settings.Hooks) []knownHook {
 		}
 		return len(settings.HookEvents)
 	}
-	events := slices.Sorted(maps.Keys(h))
-	slices.SortStableFunc(events, func(a, b string) int { return order(a) - order(b) })
+	events := slices.SortedFunc(maps.Keys(h), func(a, b string) int { return cmp.Or(order(a)-order(b), strings.Compare(a, b)) })
 	var out []knownHook
 	for _, e := range events {
 		for _, def := range h[e] {
@@ -93,41 +96,45 @@ func projectHooks(h settings.Hooks) []knownHook {
 	return out
 }
 
-// unlisted are the names of the hooks whose key listed lacks, each once.
-func unlisted(listed []string, hooks []knownHook) []string {
+// unlisted are the names of the hooks whose key list lacks, each once.
+func unlisted(list []any, hooks []knownHook) []string {
 	var out []string
 	for _, h := range hooks {
-		if !slices.Contains(listed, h.key) && !slices.Contains(out, h.name) {
+		if !slices.Contains(list, any(h.key)) && !slices.Contains(out, h.name) {
 			out = append(out, h.name)
 		}
 	}
 	return out
 }
 
-// readTrustedHooks reads the file: a missing one lists none. Entries of
-// another shape are skipped: the file is Gemini CLI's too.
-func readTrustedHooks(path string) (map[string][]string, error) {
+// readAnnounced reads the file as JSON.parse would: a missing one is an
+// empty object; one that does not parse, or is not an object, an error
+// that says it is left alone.
+func readAnnounced(path string) (*jsjson.Object, error) {
 	data, err := safefile.Read(path, maxTrustedHooksFile)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return jsjson.NewObject(), nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading the project hooks already announced, %s: %w", path, err)
+		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	var raw map[string]any
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("reading the project hooks already announced: %s does not parse, and is left alone: %w", path, err)
+	v, err := jsjson.Parse(data)
+	obj, isObject := v.(*jsjson.Object)
+	if err == nil && !isObject {
+		err = errors.New("not an object")
 	}
-	out := map[string][]string{}
-	for project, list := range raw {
-		items, _ := list.([]any)
-		for _, item := range items {
-			if s, ok := item.(string); ok {
-				out[project] = append(out[project], s)
-			}
-		}
+	if err != nil {
+		return nil, fmt.Errorf("%s does not parse, and is left alone: %w", path, err)
 	}
-	return out, nil
+	return obj, nil
+}
+
+// listed is root's list in the file; entries of another shape are
+// skipped: the file is Gemini CLI's too.
+func listed(all *jsjson.Object, root string) []any {
+	v, _ := all.Get(root)
+	list, _ := v.([]any)
+	return list
 }
 
 // listHooks adds hooks' keys to root's list in the file, keeping every
@@ -142,26 +149,13 @@ func listHooks(ctx context.Context, path, root string, hooks []knownHook) error 
 		return fmt.Errorf("listing the project hooks announced: %w", err)
 	}
 	defer lock.Release()
-	data, err := safefile.Read(path, maxTrustedHooksFile)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	// Read again under the lock, parsed and written as 0.61 does: the
+	// file's other entries come out as they were, in its order.
+	all, err := readAnnounced(path)
+	if err != nil {
 		return fmt.Errorf("listing the project hooks announced: %w", err)
 	}
-	// Parsed and written as 0.61 does, keys in its order: the file's
-	// other entries come out as they were.
-	all := jsjson.NewObject()
-	if len(data) > 0 {
-		v, err := jsjson.Parse(data)
-		obj, isObject := v.(*jsjson.Object)
-		if err == nil && !isObject {
-			err = errors.New("not an object")
-		}
-		if err != nil {
-			return fmt.Errorf("listing the project hooks announced: %s does not parse, and is left alone: %w", path, err)
-		}
-		all = obj
-	}
-	listed, _ := all.Get(root)
-	list, _ := listed.([]any)
+	list := listed(all, root)
 	for _, h := range hooks {
 		if !slices.Contains(list, any(h.key)) {
 			list = append(list, h.key)
