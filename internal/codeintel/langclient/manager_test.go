@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -137,6 +138,41 @@ func TestStuckProgress(t *testing.T) {
 	if got := received(t, log); !slices.Contains(got, "textDocument/hover") {
 		t.Errorf("the server was not asked: %v", got)
 	}
+}
+
+// A question waiting on work in progress reads what it waits for while
+// the connection's reader goes on taking the server's reports and ends:
+// under the race detector, it reads a copy, not the reader's item.
+func TestWaitingOnProgressRacesNoReport(t *testing.T) {
+	s := &server{spec: serverSpec{name: "fake"}, idle: make(chan struct{}), conn: &conn{done: make(chan struct{})}}
+	close(s.idle)
+	s.settled.Store(true)
+	progress := func(kind string, token int) {
+		s.takeProgress(json.RawMessage(fmt.Sprintf(`{"token": %d, "value": {"kind": %q, "title": "Indexing"}}`, token, kind)))
+	}
+	progress("begin", 1)
+	progress("begin", 2)
+	stop := make(chan struct{})
+	reader := make(chan struct{})
+	go func() {
+		defer close(reader)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				progress("report", 1)
+				progress("report", 2)
+			}
+		}
+	}()
+	for range 200 {
+		if _, err := s.waitIdle(t.Context(), time.Microsecond, time.Minute); err == nil || !strings.Contains(err.Error(), "fake is still indexing (Indexing)") {
+			t.Fatalf("waitIdle: %v", err)
+		}
+	}
+	close(stop)
+	<-reader
 }
 
 // A report on work in progress keeps it holding questions; its end lets

@@ -462,15 +462,16 @@ func (s *server) waitIdle(ctx context.Context, bound, stale time.Duration) (cave
 // last within stale (live), and else the oldest (silent); both nil when
 // none is in progress. s.pmu is held.
 func (s *server) progressSince(now time.Time, stale time.Duration) (live, silent *progressItem) {
-	for i := range s.progress {
-		p := &s.progress[i]
+	for _, p := range s.progress {
+		// Copies: the caller reads them once pmu is let go, while the
+		// connection's reader updates and removes the items.
 		switch {
 		case now.Sub(p.last) < stale:
 			if live == nil || p.last.After(live.last) {
-				live = p
+				live = &p
 			}
 		case silent == nil:
-			silent = p
+			silent = &p
 		}
 	}
 	if live != nil {
