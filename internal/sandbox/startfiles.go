@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gemini-ls/gemini-ls/internal/heldfile"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -91,7 +92,7 @@ func writeWatchRecord(dir string, paths []string) (string, *os.File, error) {
 	// then renamed: it never finds one unlocked or half written.
 	name := strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(rand.Uint64(), 36)
 	temp := filepath.Join(dir, ".new-"+name)
-	f, err := createHeld(temp)
+	f, err := heldfile.Create(temp)
 	if err != nil {
 		return "", nil, err
 	}
@@ -129,11 +130,11 @@ func MoveAsideWatched(dir string, warn func(string)) {
 			continue // one being written, or not a record
 		}
 		p := filepath.Join(dir, e.Name())
-		f, err := openRecord(p)
+		f, err := heldfile.Open(p)
 		if err != nil {
 			continue // removed meanwhile
 		}
-		held, lockErr := heldElsewhere(f)
+		held, lockErr := heldfile.HeldElsewhere(f)
 		var rec watchRecord
 		b, err := io.ReadAll(io.LimitReader(f, maxWatchRecord))
 		f.Close()

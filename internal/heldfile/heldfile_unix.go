@@ -1,6 +1,6 @@
 //go:build !windows
 
-package sandbox
+package heldfile
 
 import (
 	"errors"
@@ -8,10 +8,10 @@ import (
 	"syscall"
 )
 
-// createHeld creates the file name, which must not exist, and takes its
+// Create creates the file name, which must not exist, and takes its
 // lock: this process holds it until the file is closed or the process
 // ends, however it ends.
-func createHeld(name string) (*os.File, error) {
+func Create(name string) (*os.File, error) {
 	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return nil, err
@@ -24,13 +24,13 @@ func createHeld(name string) (*os.File, error) {
 	return f, nil
 }
 
-// openRecord opens a record to read it and try its lock.
-func openRecord(name string) (*os.File, error) { return os.Open(name) }
+// Open opens the file name to read it and try its lock.
+func Open(name string) (*os.File, error) { return os.Open(name) }
 
-// heldElsewhere reports whether another open file holds f's lock, taking
+// HeldElsewhere reports whether another open file holds f's lock, taking
 // it when none does (until f is closed). An error: the lock could not be
 // asked (a file system without locks).
-func heldElsewhere(f *os.File) (bool, error) {
+func HeldElsewhere(f *os.File) (bool, error) {
 	err := flock(f)
 	if errors.Is(err, syscall.EWOULDBLOCK) {
 		return true, nil

@@ -1,4 +1,4 @@
-package sandbox
+package heldfile
 
 import (
 	"errors"
@@ -7,10 +7,10 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// createHeld creates the file name, which must not exist, and takes its
+// Create creates the file name, which must not exist, and takes its
 // lock: this process holds it until the file is closed or the process
 // ends, however it ends. The file may be renamed and removed while open.
-func createHeld(name string) (*os.File, error) {
+func Create(name string) (*os.File, error) {
 	f, err := openShared(name, windows.GENERIC_READ|windows.GENERIC_WRITE, windows.CREATE_NEW)
 	if err != nil {
 		return nil, err
@@ -23,15 +23,15 @@ func createHeld(name string) (*os.File, error) {
 	return f, nil
 }
 
-// openRecord opens a record to read it and try its lock.
-func openRecord(name string) (*os.File, error) {
+// Open opens the file name to read it and try its lock.
+func Open(name string) (*os.File, error) {
 	return openShared(name, windows.GENERIC_READ, windows.OPEN_EXISTING)
 }
 
-// heldElsewhere reports whether another handle holds f's lock, taking it
+// HeldElsewhere reports whether another handle holds f's lock, taking it
 // when none does (until f is closed). An error: the lock could not be
 // asked.
-func heldElsewhere(f *os.File) (bool, error) {
+func HeldElsewhere(f *os.File) (bool, error) {
 	err := lockFar(f)
 	if errors.Is(err, windows.ERROR_LOCK_VIOLATION) {
 		return true, nil
