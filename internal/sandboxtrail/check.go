@@ -1,0 +1,242 @@
+package sandboxtrail
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
+)
+
+// A Finding is a file of a folder's own configuration that was changed
+// while a sandbox's commands could write where it lies, and that the
+// user has not accepted since.
+type Finding struct {
+	File    string
+	Changed time.Time
+	// Writable is the sandbox's writable path the file lies in.
+	Writable string
+	Window   Window
+}
+
+// String says what was found, for the user.
+func (f Finding) String() string {
+	until := "while it still runs"
+	if f.Window.To != 0 {
+		until = "until " + clock(time.Unix(0, f.Window.To))
+	}
+	return fmt.Sprintf("%s was changed at %s, while commands in a sandbox could write in %s (from %s %s)",
+		f.File, clock(f.Changed), f.Writable, clock(time.Unix(0, f.Window.From)), until)
+}
+
+func clock(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
+
+const (
+	// maxEntries bounds the walk of a folder's .gemini.
+	maxEntries = 4096
+	// slack widens each window for a change time read from a coarse
+	// clock (the kernel's lags by up to a tick) or another machine's (a
+	// container's shared files).
+	slack = int64(2 * time.Second)
+)
+
+// Changed returns the files of folder's own configuration (everything in
+// folder/.gemini, directories included, since a file removed loosens it
+// too, and the files of also that exist: the .env files its loader looks
+// for) whose change time falls within a window in which a sandbox's
+// commands could write where they lie, later than the user's last
+// Accept of folder; files first, then directories, each in path order. What lies in a window's roots' .gemini
+// is not suspect: that sandbox kept it read-only. Links are not followed:
+// a link's own change time counts.
+func (t Trail) Changed(ctx context.Context, folder string, also []string) ([]Finding, error) {
+	if t.dir == "" {
+		return nil, nil
+	}
+	ws, err := t.Windows(ctx, time.Now())
+	if err != nil || len(ws) == 0 {
+		return nil, err
+	}
+	folder = canonical(folder)
+	accepted, err := t.accepted(folder)
+	if err != nil {
+		return nil, err
+	}
+	files, err := configuration(folder, also)
+	if err != nil {
+		return nil, err
+	}
+	var out []Finding
+	for _, f := range files {
+		changed := changeTime(f.path, f.info)
+		if !accepted.IsZero() && !changed.After(accepted) {
+			continue
+		}
+		if w, writable, ok := windowOf(ws, f.path, changed.UnixNano()); ok {
+			out = append(out, Finding{File: f.path, Changed: changed, Writable: writable, Window: w})
+		}
+	}
+	return out, nil
+}
+
+// windowOf finds a window in which a sandbox's commands could have
+// changed path at the change time c.
+func windowOf(ws []Window, path string, c int64) (Window, string, bool) {
+	for _, w := range ws {
+		to := w.To
+		if to == 0 {
+			to = c // open: any change from its start
+		}
+		if c < w.From-slack || c > to+slack {
+			continue
+		}
+		governed := slices.ContainsFunc(w.Roots, func(root string) bool {
+			return within(filepath.Join(root, ".gemini"), path)
+		})
+		if governed {
+			continue
+		}
+		for _, writable := range w.Writable {
+			if within(writable, path) {
+				return w, writable, true
+			}
+		}
+	}
+	return Window{}, "", false
+}
+
+type configFile struct {
+	path string
+	info fs.FileInfo
+}
+
+// configuration lists folder's .gemini, bounded, and the files of also
+// that exist.
+func configuration(folder string, also []string) ([]configFile, error) {
+	var out []configFile
+	dotGemini := filepath.Join(folder, ".gemini")
+	err := filepath.WalkDir(dotGemini, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == dotGemini {
+			return fs.SkipAll
+		}
+		if err != nil {
+			return err
+		}
+		if len(out) == maxEntries {
+			return fmt.Errorf("%s holds more than %d entries", dotGemini, maxEntries)
+		}
+		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // removed meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		out = append(out, configFile{p, info})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("checking %s's configuration against the sandboxes' trail: %w", folder, err)
+	}
+	for _, p := range also {
+		p = filepath.Join(canonical(filepath.Dir(p)), filepath.Base(p))
+		if within(dotGemini, p) {
+			continue // listed already
+		}
+		if info, err := os.Lstat(p); err == nil {
+			out = append(out, configFile{p, info})
+		}
+	}
+	// Files before directories: a file says more of what was planted.
+	slices.SortFunc(out, func(a, b configFile) int {
+		if a.info.IsDir() != b.info.IsDir() {
+			return map[bool]int{true: 1, false: -1}[a.info.IsDir()]
+		}
+		return strings.Compare(a.path, b.path)
+	})
+	return out, nil
+}
+
+// acceptance is a folder's record in accepted/.
+type acceptance struct {
+	Folder string `json:"folder"`
+	At     int64  `json:"at"`
+}
+
+// Accept records the user's yes to folder's configuration as it is now:
+// what was changed in it before now is no longer a Finding.
+func (t Trail) Accept(folder string) error {
+	if t.dir == "" {
+		return nil
+	}
+	folder = canonical(folder)
+	dir := filepath.Join(t.dir, "accepted")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("recording that %s is accepted: %w", folder, err)
+	}
+	b, err := json.Marshal(acceptance{Folder: folder, At: time.Now().UnixNano()})
+	if err != nil {
+		return err
+	}
+	if err := safefile.Replace(acceptedPath(dir, folder), b, 0o600); err != nil {
+		return fmt.Errorf("recording that %s is accepted: %w", folder, err)
+	}
+	return nil
+}
+
+// accepted is when the user last accepted folder, zero if never.
+func (t Trail) accepted(folder string) (time.Time, error) {
+	path := acceptedPath(filepath.Join(t.dir, "accepted"), folder)
+	b, err := safefile.Read(path, maxRecord)
+	if errors.Is(err, fs.ErrNotExist) {
+		return time.Time{}, nil
+	}
+	var a acceptance
+	if err == nil {
+		err = json.Unmarshal(b, &a)
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if a.Folder != folder {
+		return time.Time{}, nil // another folder's, under the same name
+	}
+	return time.Unix(0, a.At), nil
+}
+
+func acceptedPath(dir, folder string) string {
+	sum := sha256.Sum256([]byte(folder))
+	return filepath.Join(dir, hex.EncodeToString(sum[:16])+".json")
+}
+
+// canonical is folder absolute, cleaned, with its links resolved when it
+// exists: one name for one folder, whoever asks.
+func canonical(folder string) string {
+	abs, err := filepath.Abs(folder)
+	if err != nil {
+		return filepath.Clean(folder)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
+// within reports whether path is dir or inside it; case-insensitively
+// where file systems usually are.
+func within(dir, path string) bool {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		dir, path = strings.ToLower(dir), strings.ToLower(path)
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
