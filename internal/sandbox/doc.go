@@ -37,6 +37,13 @@
 //     would read (Config.StartupFiles), made by a command, is renamed
 //     aside before the next command and when the sandbox closes
 //     (startfiles.go);
+//   - before its first command, and before the first with other writable
+//     paths, the sandbox records on the trail (Config.Trail,
+//     internal/sandboxtrail) that its commands may write there from now
+//     on, until Close: what they change below a root (a .gemini, a .env
+//     the startFiles do not watch) is asked about before a later session
+//     there obeys it. A command whose window cannot be recorded does not
+//     run;
 //   - the environment holds no secret: security.environmentVariableRedaction
 //     (package envredact) is always on inside;
 //   - the user's secrets are hidden: ~/.ssh, ~/.gnupg, ~/.aws,

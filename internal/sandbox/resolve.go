@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/sandboxtrail"
 )
 
 // The sandbox commands, as GEMINI_SANDBOX and tools.sandbox name them.
@@ -111,6 +112,11 @@ type Config struct {
 	// (MoveAsideWatched): in gemini-ls's state directory; "" records
 	// nothing.
 	WatchDir string
+	// Trail is where the sandbox records when its commands could write
+	// where (internal/sandboxtrail), before the first runs: a folder
+	// below a root whose configuration they changed is asked about
+	// again. The zero Trail records nothing.
+	Trail sandboxtrail.Trail
 }
 
 // Resolve is the sandbox r asks for, nil when none, or an error saying

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,9 +10,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/sandboxtrail"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -39,6 +42,10 @@ type Sandbox struct {
 	mountedReal []string
 	// startFiles are the start-up files no command may make.
 	startFiles *startFiles
+	// windows are the trail's windows this sandbox holds open, by the
+	// writable paths and roots they cover (cfg.Trail): closed by Close.
+	windowsMu sync.Mutex
+	windows   map[string]*sandboxtrail.Opened
 	// perCommand says why containers get no session though a supervisor
 	// was given (Describe says it): "" when they get one, or none was.
 	perCommand string
@@ -115,7 +122,45 @@ func (s *Sandbox) Close() error {
 		err = s.session.Close()
 	}
 	s.startFiles.close()
-	return err
+	return errors.Join(err, s.closeWindows())
+}
+
+// openWindow records, before a command runs, that commands may write
+// the writable paths from now on (cfg.Trail), unless a window this
+// sandbox holds covers them already. A command is not run unrecorded.
+func (s *Sandbox) openWindow() error {
+	writable, roots := s.writable(), s.roots()
+	key := strings.Join(writable, "\x00") + "\x01" + strings.Join(roots, "\x00")
+	s.windowsMu.Lock()
+	defer s.windowsMu.Unlock()
+	if s.windows[key] != nil {
+		return nil
+	}
+	w, err := s.cfg.Trail.Open(writable, roots)
+	if err != nil {
+		return err
+	}
+	if w != nil {
+		if s.windows == nil {
+			s.windows = map[string]*sandboxtrail.Opened{}
+		}
+		s.windows[key] = w
+	}
+	return nil
+}
+
+// closeWindows closes the windows this sandbox holds: its commands have
+// ended. A command that comes after (a turn still running in a build
+// replaced) opens one again, which stays open until gemini-ls ends.
+func (s *Sandbox) closeWindows() error {
+	s.windowsMu.Lock()
+	defer s.windowsMu.Unlock()
+	var errs []error
+	for key, w := range s.windows {
+		errs = append(errs, w.Close())
+		delete(s.windows, key)
+	}
+	return errors.Join(errs...)
 }
 
 // Enabled says whether commands run sandboxed.
@@ -225,6 +270,9 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		return fmt.Errorf("sandboxing %s: already started", cmd.Path)
 	}
 	s.startFiles.check()
+	if err := s.openWindow(); err != nil {
+		return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
+	}
 	dir := cmd.Dir
 	if dir == "" {
 		wd, err := os.Getwd()

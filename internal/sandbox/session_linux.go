@@ -63,6 +63,9 @@ func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
 		dir = wd
 	}
 	se.sb.startFiles.check()
+	if err := se.sb.openWindow(); err != nil {
+		return Exit{}, fmt.Errorf("sandboxing %s: %w", c.Args[0], err)
+	}
 	env := se.sb.environ(c.Env)
 	argv := c.Args
 	if c.Path != "" && !se.inContainer() {

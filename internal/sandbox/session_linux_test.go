@@ -7,12 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
+	"github.com/gemini-ls/gemini-ls/internal/sandboxtrail"
 )
 
 // eachBackend runs f for each backend a persistent sandbox has:
@@ -459,4 +461,92 @@ func TestSandboxMovesAPlantedEnvBeforeTheNextCommand(t *testing.T) {
 			t.Errorf("TakeBack = %q", said)
 		}
 	})
+}
+
+// Before a command runs, in the session or through Wrap, the sandbox's
+// window is on the trail: what the command writes below the root is
+// found, a live window while the sandbox lives and a closed one after
+// Close; the root's own .gemini is not. A trail that cannot be written
+// runs no command.
+func TestSandboxKeepsItsTrailBeforeACommandRuns(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		root, home := t.TempDir(), t.TempDir()
+		cfg := configFor(t, backend)
+		cfg.Trail = sandboxtrail.At(filepath.Join(t.TempDir(), "trail"))
+		se := sessionOf(t, cfg, func() []string { return []string{root} }, home)
+		found := func(folder string) []string {
+			t.Helper()
+			fs, err := cfg.Trail.Changed(t.Context(), folder, []string{filepath.Join(folder, ".env")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out []string
+			for _, f := range fs {
+				out = append(out, strings.TrimPrefix(f.File, folder+"/"))
+			}
+			return out
+		}
+		mustSh(t, se, root, `mkdir -p app/.gemini && echo '{"hooks": {}}' > app/.gemini/settings.json`)
+		ws, err := cfg.Trail.Windows(t.Context(), time.Now())
+		if err != nil || len(ws) != 1 || ws[0].To != 0 {
+			t.Fatalf("after a command in the session, the windows: %+v, %v; want one, open", ws, err)
+		}
+		// Wrap keeps its own; a fresh sandbox's first command is its.
+		wrapped, err := New(Config{Command: cfg.Command, Image: cfg.Image, Why: cfg.Why, Trail: sandboxtrail.At(filepath.Join(t.TempDir(), "trail"))},
+			func() []string { return []string{root} }, home, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := run(t, wrapped, root, "echo GEMINI_SANDBOX=false > app/.env"); err != nil {
+			t.Fatal(err)
+		}
+		if ws, err := wrapped.cfg.Trail.Windows(t.Context(), time.Now()); err != nil || len(ws) != 1 || ws[0].To != 0 {
+			t.Fatalf("after a command through Wrap, the windows: %+v, %v; want one, open", ws, err)
+		}
+		wrapped.Close()
+		if _, err := run(t, se.sb, root, "true"); err != nil {
+			t.Fatal(err)
+		}
+		if ws, err := cfg.Trail.Windows(t.Context(), time.Now()); err != nil || len(ws) != 1 {
+			t.Fatalf("a command through Wrap of a sandbox whose session has a window opened another: %+v, %v", ws, err)
+		}
+		app := filepath.Join(root, "app")
+		want := []string{".env", ".gemini/settings.json", ".gemini"}
+		if got := found(app); !slices.Equal(got, want) {
+			t.Errorf("found %q in the folder below the root, want %q", got, want)
+		}
+		if err := se.sb.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if ws, err := cfg.Trail.Windows(t.Context(), time.Now()); err != nil || len(ws) != 1 || ws[0].To == 0 {
+			t.Errorf("after Close, its windows: %+v, %v; want one, closed", ws, err)
+		}
+		if got := found(app); !slices.Equal(got, want) {
+			t.Errorf("after Close, found %q, want %q", got, want)
+		}
+		if got := found(root); len(got) != 0 {
+			t.Errorf("found %q in the root itself", got)
+		}
+	})
+}
+
+func TestACommandIsNotRunOffTheTrail(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
+	root, home, state := t.TempDir(), t.TempDir(), t.TempDir()
+	cfg := Config{Command: Bubblewrap, Why: "the test", Trail: sandboxtrail.At(filepath.Join(state, "trail"))}
+	if err := os.WriteFile(filepath.Join(state, "trail"), nil, 0o600); err != nil { // a file where the directory goes
+		t.Fatal(err)
+	}
+	se := sessionOf(t, cfg, func() []string { return []string{root} }, home)
+	if _, _, err := sh(t, t.Context(), se, root, "touch ran"); err == nil || !strings.Contains(err.Error(), "recording a sandbox's writable paths") {
+		t.Errorf("in the session, off the trail: %v", err)
+	}
+	cmd := exec.Command("touch", "ran")
+	cmd.Dir = root
+	if err := se.sb.Wrap(cmd); err == nil {
+		t.Error("Wrap, off the trail, did not refuse")
+	}
+	if _, err := os.Stat(filepath.Join(root, "ran")); !os.IsNotExist(err) {
+		t.Errorf("a command ran off the trail: %v", err)
+	}
 }
