@@ -16,7 +16,7 @@ import (
 // trustFolder runs `gemini-ls trust [DIR]`: it records DIR (the current
 // directory when none is given) as trusted in ~/.gemini/trustedFolders.json,
 // the file Gemini CLI's trust dialog and /permissions trust write, through
-// the one writer of it (settings.SetFolderTrust): what a headless run
+// the one writer of it (settings.RecordTrust): what a headless run
 // refused with exit 55 then runs, in gemini-ls, Gemini CLI and every
 // editor. Gemini CLI 0.61 has no such command: a shell user there must
 // start its interactive UI to be asked.
@@ -47,7 +47,7 @@ func trustFolder(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 	if *parent {
 		level, what = settings.TrustParent, filepath.Dir(dir)+" and the folders in it"
 	}
-	if err := settings.SetFolderTrust(ctx, path, dir, level); err != nil {
+	if err := settings.RecordTrust(ctx, os.Getenv, dir, level); err != nil {
 		fmt.Fprintf(stderr, "gemini-ls trust: %v\n", err)
 		return exitError
 	}

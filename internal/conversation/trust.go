@@ -34,12 +34,13 @@ func (c *Claim[S]) AskTrust(in dialog.Input, v View) {
 	if inv, ok := commands.Parse(in.Text); ok && inv.Name == "permissions" {
 		return
 	}
-	undecided := c.built.TrustNow().Undecided()
+	trust := c.built.TrustNow()
+	undecided := trust.Undecided()
 	if len(undecided) == 0 || !h.firstAsk(undecided[0]) {
 		return
 	}
 	folder := undecided[0]
-	level, err := v.AskTrust(ctx, dialog.TrustRequest{SessionID: l.ID(), Folder: folder})
+	level, err := v.AskTrust(ctx, dialog.TrustRequest{SessionID: l.ID(), Folder: folder, Changed: trust.Changed(folder)})
 	switch {
 	case ctx.Err() != nil:
 		h.unask(folder) // withdrawn with its prompt: asked again by the next

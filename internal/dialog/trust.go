@@ -16,6 +16,10 @@ type TrustRequest struct {
 	SessionID string
 	// Folder is the folder asked about, absolute.
 	Folder string
+	// Changed, when the folder was trusted but is asked about again, says
+	// what a sandboxed command could have changed in its configuration
+	// (settings.Trust.Changed).
+	Changed string
 }
 
 // TrustOption is one answer to the trust question: its words, the
@@ -53,12 +57,16 @@ func (r TrustRequest) Title() string { return "Do you trust the files in this fo
 // Text says which folder, what trusting it means, in Gemini CLI's words,
 // and what each answer does.
 func (r TrustRequest) Text() string {
-	return fmt.Sprintf("%s\n\nTrusting a folder allows gemini-ls to load its local configurations, "+
+	again := ""
+	if r.Changed != "" {
+		again = "\n\nAsked again: " + r.Changed + ". Look at what changed before you trust the folder again."
+	}
+	return fmt.Sprintf("%s%s\n\nTrusting a folder allows gemini-ls to load its local configurations, "+
 		"including custom commands, hooks, MCP servers, agent skills, and settings. "+
 		"These configurations could execute code on your behalf or change the behavior of the agent.\n\n"+
 		"Trust folder: this folder and every folder in it. Trust parent folder: %s and every folder in it. "+
 		"Don't trust: this folder runs in a restricted mode. /permissions trust changes the answer later.",
-		r.Folder, filepath.Dir(r.Folder))
+		r.Folder, again, filepath.Dir(r.Folder))
 }
 
 // TrustAsker puts the trust question to the user. It returns the level

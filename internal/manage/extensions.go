@@ -291,7 +291,7 @@ func (x *extensionsCmd) askConsent(description string) (bool, error) {
 // trustFolder records that dir is a trusted folder, as Gemini CLI does
 // when the user says yes.
 func (x *extensionsCmd) trustFolder(ctx context.Context, dir string) error {
-	return settings.SetFolderTrust(ctx, settings.TrustedFoldersPath(x.getenv), dir, settings.TrustFolder)
+	return settings.RecordTrust(ctx, x.getenv, dir, settings.TrustFolder)
 }
 
 // trusted reports whether dir is a trusted folder.

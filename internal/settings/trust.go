@@ -1,6 +1,7 @@
 package settings
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -33,6 +34,11 @@ import (
 //     below), TRUST_PARENT (the folder's parent and below) or DO_NOT_TRUST.
 //     A folder no rule covers is not trusted.
 //
+// A root trusted by a rule, or by folder trust being off, whose own
+// configuration a sandboxed command could have changed (the sandboxes'
+// trail, internal/sandboxtrail) is then not trusted, and asked about,
+// until the user trusts it again (RecordTrust).
+//
 // Every reader takes that one answer (Trust): Load for the roots'
 // settings, LoadDotenv for the .env, and, in setup, the GEMINI.md loader,
 // the MCP servers and the approval mode.
@@ -52,6 +58,9 @@ type Trust struct {
 	// undecided are the untrusted roots no rule decides, with folder
 	// trust on: those Gemini CLI asks about.
 	undecided map[string]bool
+	// changed says, of a root asked about again because a sandboxed
+	// command could have changed its configuration, what was changed.
+	changed map[string]string
 }
 
 // DecideTrust decides which roots are trusted folders. getenv must be the
@@ -62,9 +71,12 @@ type Trust struct {
 // be read trusts nothing, and is the error.
 func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 	ft, err := loadTrust(getenv, folderTrustEnabled(getenv))
-	t := Trust{roots: slices.Clone(roots), why: map[string]error{}, undecided: map[string]bool{}}
+	t := Trust{roots: slices.Clone(roots), why: map[string]error{}, undecided: map[string]bool{}, changed: map[string]string{}}
 	for _, root := range roots {
 		decided, why := ft.check(root)
+		if why == nil && ft.env != "true" {
+			decided, why = t.sandboxed(getenv, root)
+		}
 		if why != nil {
 			t.why[root] = why
 		}
@@ -76,6 +88,36 @@ func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 	}
 	return t, err
 }
+
+// sandboxed checks a root trusted by a rule (or by folder trust being
+// off) against the sandboxes' trail (internal/sandboxtrail): when a
+// sandboxed command could have changed its configuration (its .gemini,
+// the .env files its loader looks for), it is not trusted until the user
+// says so again (RecordTrust), and is asked about, as a root no rule
+// decides. GEMINI_CLI_TRUST_WORKSPACE=true, the user's yes for the run,
+// is not checked.
+func (t Trust) sandboxed(getenv Getenv, root string) (decided bool, why error) {
+	found, err := SandboxTrail(getenv).Changed(context.Background(), root, DotenvCandidates(root, Home(getenv)))
+	if err != nil {
+		return true, fmt.Errorf("the folder %s is not trusted while what sandboxed commands could change cannot be checked: %w", root, err)
+	}
+	if len(found) == 0 {
+		return true, nil
+	}
+	what := found[0].String()
+	if n := len(found) - 1; n > 0 {
+		what += fmt.Sprintf(", as %s %d other entr%s of its configuration", map[bool]string{true: "were", false: "was"}[n > 1], n, map[bool]string{true: "ies", false: "y"}[n > 1])
+	}
+	t.changed[root] = what
+	return false, fmt.Errorf("the folder %s is not trusted again until you say so: %s. "+
+		"Trust it again with /permissions trust in your editor, or from a shell with: gemini-ls trust %s",
+		root, what, osshell.Local().Quote(root))
+}
+
+// Changed says what a sandboxed command could have changed in root's
+// configuration, when that is why root is asked about again; "" when it
+// is not.
+func (t Trust) Changed(root string) string { return t.changed[root] }
 
 // Undecided are the roots that are not trusted only because no rule of
 // trustedFolders.json covers them while folder trust is on, in order:

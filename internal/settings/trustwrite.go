@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sandboxtrail"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
 
@@ -79,6 +80,52 @@ func SetFolderTrust(ctx context.Context, path, folder, level string) error {
 		return fmt.Errorf("recording the folder's trust in %s: %w", path, err)
 	}
 	return nil
+}
+
+// RecordTrust records level for folder in the trustedFolders.json
+// getenv names (SetFolderTrust) and, when it trusts folder, that the
+// user accepts folder's configuration as it now is, in the sandboxes'
+// trail (sandboxtrail.Trail.Accept): a folder asked about again because
+// a sandboxed command could have changed its configuration is trusted
+// once more.
+func RecordTrust(ctx context.Context, getenv Getenv, folder, level string) error {
+	path := TrustedFoldersPath(getenv)
+	if path == "" {
+		return errors.New("neither " + HomeVariable + ", GEMINI_CLI_HOME nor GEMINI_CLI_TRUSTED_FOLDERS_PATH is set, so the folder's trust cannot be recorded")
+	}
+	if err := SetFolderTrust(ctx, path, folder, level); err != nil {
+		return err
+	}
+	if level == DoNotTrust {
+		return nil
+	}
+	return SandboxTrail(getenv).Accept(folder)
+}
+
+// StateDir is where gemini-ls keeps what it writes for itself (saved
+// sessions, transcripts, the sandboxes' records and trail):
+// $XDG_STATE_HOME/gemini-ls, else .local/state/gemini-ls in the user's
+// home (SystemHome: gemini-ls's own state is not in GEMINI_CLI_HOME); ""
+// when neither is known (a relative XDG_STATE_HOME is ignored, as the
+// XDG spec says).
+func StateDir(getenv Getenv) string {
+	if state := getenv("XDG_STATE_HOME"); filepath.IsAbs(state) {
+		return filepath.Join(state, "gemini-ls")
+	}
+	if home := SystemHome(getenv); filepath.IsAbs(home) {
+		return filepath.Join(home, ".local", "state", "gemini-ls")
+	}
+	return ""
+}
+
+// SandboxTrail is the sandboxes' trail in the state directory, from the
+// process's environment, which a .env does not change; the zero Trail
+// when there is no state directory.
+func SandboxTrail(getenv Getenv) sandboxtrail.Trail {
+	if state := StateDir(getenv); state != "" {
+		return sandboxtrail.At(filepath.Join(state, "sandbox-trail"))
+	}
+	return sandboxtrail.Trail{}
 }
 
 // trustKey is folder as Gemini CLI keys it (normalizePath): absolute,

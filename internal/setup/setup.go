@@ -1175,6 +1175,7 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 	cfg.StartupFiles = settings.DotenvCandidates(firstRoot(b.opts.Workspace.Roots()), settings.Home(b.Getenv))
 	cfg.Warn = func(msg string) { b.opts.Warn("a file a sandboxed command made was moved aside", errors.New(msg)) }
 	cfg.WatchDir = sandboxWatchDir(b.opts.Getenv)
+	cfg.Trail = settings.SandboxTrail(b.opts.Getenv)
 	cfg.OpenInEditor = func(path string) bool {
 		_, open := b.opts.Workspace.Documents().Get(path)
 		return open

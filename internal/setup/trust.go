@@ -2,7 +2,6 @@ package setup
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/gemini-ls/gemini-ls/internal/settings"
@@ -57,14 +56,10 @@ func (b *Built) builtRoots() []string {
 func (b *Built) TrustChanged() bool { return !b.TrustNow().SameTrusted(b.Trust) }
 
 // SetTrust records level for folder in the user's trustedFolders.json
-// (settings.SetFolderTrust), where the process environment, never a
+// (settings.RecordTrust), where the process environment, never a
 // workspace's .env, says it is.
 func (b *Built) SetTrust(ctx context.Context, folder, level string) error {
-	path := settings.TrustedFoldersPath(b.opts.Getenv)
-	if path == "" {
-		return errors.New("neither " + settings.HomeVariable + ", GEMINI_CLI_HOME nor GEMINI_CLI_TRUSTED_FOLDERS_PATH is set, so the folder's trust cannot be recorded")
-	}
-	return settings.SetFolderTrust(ctx, path, folder, level)
+	return settings.RecordTrust(ctx, b.opts.Getenv, folder, level)
 }
 
 // Trusts reports whether dir, as it resolves, is a trusted folder now,

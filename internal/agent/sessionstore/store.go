@@ -239,20 +239,9 @@ func DefaultDir(getenv func(string) string) string {
 	return ""
 }
 
-// StateDir is where gemini-ls keeps what it writes for itself (saved
-// sessions, transcripts, the sandboxes' records): $XDG_STATE_HOME/gemini-ls,
-// else .local/state/gemini-ls in the user's home (settings.SystemHome:
-// gemini-ls's own state is not in GEMINI_CLI_HOME); "" when neither is
-// known (a relative XDG_STATE_HOME is ignored, as the XDG spec says).
-func StateDir(getenv func(string) string) string {
-	if state := getenv("XDG_STATE_HOME"); filepath.IsAbs(state) {
-		return filepath.Join(state, "gemini-ls")
-	}
-	if home := settings.SystemHome(getenv); filepath.IsAbs(home) {
-		return filepath.Join(home, ".local", "state", "gemini-ls")
-	}
-	return ""
-}
+// StateDir is where gemini-ls keeps what it writes for itself
+// (settings.StateDir).
+func StateDir(getenv func(string) string) string { return settings.StateDir(getenv) }
 
 // ValidateID returns an error matching ErrInvalidID unless id is a
 // possible session id: 1 to MaxIDLength letters, digits, '-' or '_'.

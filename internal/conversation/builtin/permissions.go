@@ -59,7 +59,8 @@ func trustFolder(ctx context.Context, env Env, args string) (Reply, error) {
 // it. how is what to tell the user of how the level was chosen.
 func askTrust(ctx context.Context, env Env, dir string) (level, how string, err error) {
 	if env.Trust != nil {
-		level, err = env.Trust.AskTrust(ctx, dialog.TrustRequest{SessionID: env.Session.ID(), Folder: dir})
+		req := dialog.TrustRequest{SessionID: env.Session.ID(), Folder: dir, Changed: env.Built.TrustNow().Changed(dir)}
+		level, err = env.Trust.AskTrust(ctx, req)
 		if !errors.Is(err, dialog.ErrCannotAsk) {
 			return level, "", err
 		}

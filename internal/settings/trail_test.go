@@ -1,0 +1,96 @@
+package settings
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/osshell"
+)
+
+// A folder inside a trusted one, whose configuration a sandboxed command
+// could have written, is not trusted until the user says so again: its
+// settings are not read, it is asked about (Undecided, Changed), and the
+// user's yes (RecordTrust) trusts it as it now is. GEMINI_CLI_TRUST_WORKSPACE=true,
+// the user's yes for a run, is not second-guessed; "Don't trust" accepts
+// nothing.
+func TestAFolderASandboxCouldHaveConfiguredIsAskedAboutAgain(t *testing.T) {
+	c := newTrustCase(t, `{"ROOT": "TRUST_FOLDER"}`)
+	c.vars["XDG_STATE_HOME"] = ""
+	app := filepath.Join(c.root, "packages", "app")
+	time.Sleep(2500 * time.Millisecond) // the root's own files, made before the window and its slack
+	window, err := SandboxTrail(env(c.vars)).Open([]string{c.root}, []string{c.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeSettings(t, app, `{"tools": {"discoveryCommand": "planted"}}`)
+	if err := window.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	trust, err := DecideTrust(env(c.vars), []string{c.root, app})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !trust.Trusted(c.root) {
+		t.Errorf("the root itself, whose .gemini the sandbox kept read-only, is not trusted: %v", trust.Why(c.root))
+	}
+	if trust.Trusted(app) {
+		t.Fatal("the folder a sandboxed command configured is trusted")
+	}
+	settingsFile := filepath.Join(app, ".gemini", "settings.json")
+	if got := trust.Undecided(); len(got) != 1 || got[0] != app {
+		t.Errorf("Undecided() = %q, want the folder asked about again", got)
+	}
+	if got := trust.Changed(app); !strings.Contains(got, settingsFile) || !strings.Contains(got, c.root) {
+		t.Errorf("Changed() = %q, want the file and where the sandbox could write", got)
+	}
+	if why := trust.Why(app); why == nil || !strings.Contains(why.Error(), "gemini-ls trust "+osshell.Local().Quote(app)) {
+		t.Errorf("Why() = %v, want how to trust it again", why)
+	}
+	s, _ := Load(env(c.vars), []string{app}, trust)
+	if s.Tools.DiscoveryCommand == "planted" {
+		t.Error("the planted settings were read")
+	}
+
+	c.vars["GEMINI_CLI_TRUST_WORKSPACE"] = "true"
+	if trust, _ := DecideTrust(env(c.vars), []string{app}); !trust.Trusted(app) {
+		t.Errorf("GEMINI_CLI_TRUST_WORKSPACE=true does not trust it: %v", trust.Why(app))
+	}
+	c.vars["GEMINI_CLI_TRUST_WORKSPACE"] = ""
+
+	ctx := context.Background()
+	if err := RecordTrust(ctx, env(c.vars), app, DoNotTrust); err != nil {
+		t.Fatal(err)
+	}
+	if err := RecordTrust(ctx, env(c.vars), app, TrustFolder); err != nil {
+		t.Fatal(err)
+	}
+	trust, _ = DecideTrust(env(c.vars), []string{app})
+	if !trust.Trusted(app) || trust.Changed(app) != "" {
+		t.Errorf("trusted again, it is still not trusted: %v", trust.Why(app))
+	}
+	if s, _ := Load(env(c.vars), []string{app}, trust); s.Tools.DiscoveryCommand != "planted" {
+		t.Errorf("trusted again, its settings are not read: discoveryCommand %q", s.Tools.DiscoveryCommand)
+	}
+}
+
+// A trail that cannot be read trusts nothing it would have checked, and
+// says why; it is not taken as empty.
+func TestATrailThatCannotBeReadTrustsNoFolderItCovers(t *testing.T) {
+	c := newTrustCase(t, `{"ROOT": "TRUST_FOLDER"}`)
+	trail := filepath.Join(StateDir(env(c.vars)), "sandbox-trail")
+	if err := os.MkdirAll(trail, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(trail, "closed.jsonl"), []byte("damaged\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trust, _ := DecideTrust(env(c.vars), []string{c.root})
+	if why := trust.Why(c.root); why == nil || !strings.Contains(why.Error(), filepath.Join(trail, "closed.jsonl")) {
+		t.Errorf("Why() = %v, want the trail named", why)
+	}
+}
