@@ -43,7 +43,9 @@
 //     on, until Close: what they change below a root (a .gemini, a .env
 //     the startFiles do not watch) is asked about before a later session
 //     there obeys it. A command whose window cannot be recorded does not
-//     run;
+//     run. Where the trail or the start-up files' records lie in a
+//     writable path (a root that is the home directory), they are
+//     read-only;
 //   - the environment holds no secret: security.environmentVariableRedaction
 //     (package envredact) is always on inside;
 //   - the user's secrets are hidden: ~/.ssh, ~/.gnupg, ~/.aws,

@@ -550,3 +550,31 @@ func TestACommandIsNotRunOffTheTrail(t *testing.T) {
 		t.Errorf("a command ran off the trail: %v", err)
 	}
 }
+
+// Where a command could write gemini-ls's records of what sandboxes may
+// do (here the root holds the state directory, as when the home
+// directory is a root), they are read-only in the sandbox: a command can
+// neither erase the trail nor the watched start-up files' records.
+func TestACommandCannotEraseTheTrail(t *testing.T) {
+	eachBackend(t, func(t *testing.T, backend string) {
+		root, home := t.TempDir(), t.TempDir()
+		state := filepath.Join(root, ".local", "state", "gemini-ls")
+		cfg := configFor(t, backend)
+		cfg.Trail = sandboxtrail.At(filepath.Join(state, "sandbox-trail"))
+		cfg.WatchDir = filepath.Join(state, "sandbox-watch")
+		se := sessionOf(t, cfg, func() []string { return []string{root} }, home)
+		out, _, err := sh(t, t.Context(), se, root, "rm -rf .local/state/gemini-ls/sandbox-trail .local/state/gemini-ls/sandbox-watch 2>&1; touch .local/state/gemini-ls/sandbox-trail/x .local/state/gemini-ls/sandbox-watch/x 2>&1; echo done")
+		if err != nil || !strings.Contains(out, "done") {
+			t.Fatalf("the command: %v\n%s", err, out)
+		}
+		ws, err := cfg.Trail.Windows(t.Context(), time.Now())
+		if err != nil || len(ws) != 1 {
+			t.Errorf("after the command, the trail's windows: %+v, %v; want its own", ws, err)
+		}
+		for _, p := range []string{filepath.Join(state, "sandbox-trail", "x"), filepath.Join(state, "sandbox-watch", "x")} {
+			if _, err := os.Lstat(p); !os.IsNotExist(err) {
+				t.Errorf("the command wrote %s: %v", p, err)
+			}
+		}
+	})
+}

@@ -45,6 +45,18 @@ func (s *Sandbox) governing() ([]mount, error) {
 			return nil, err
 		}
 	}
+	// gemini-ls's own records of what sandboxes may do, where a command
+	// could write them (a root that is the home directory, a state
+	// directory in the workspace): erased, a planted .env would no
+	// longer be moved aside, nor a planted .gemini asked about.
+	for _, dir := range []string{s.cfg.WatchDir, s.cfg.Trail.Dir()} {
+		if dir == "" {
+			continue
+		}
+		if err := g.keep(dir, emptyDir); err != nil {
+			return nil, err
+		}
+	}
 	return g.mounts, nil
 }
 

@@ -30,6 +30,10 @@ type Trail struct{ dir string }
 // At is the trail kept in dir.
 func At(dir string) Trail { return Trail{dir: dir} }
 
+// Dir is where the trail is kept, "" for the zero Trail: a sandbox
+// whose commands could write there keeps it read-only.
+func (t Trail) Dir() string { return t.dir }
+
 // A Window is a span of time in which one sandbox's commands could write
 // below its writable paths.
 type Window struct {
