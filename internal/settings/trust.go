@@ -105,8 +105,11 @@ func (t Trust) sandboxed(getenv Getenv, root string) (decided bool, why error) {
 		return true, nil
 	}
 	what := found[0].String()
-	if n := len(found) - 1; n > 0 {
-		what += fmt.Sprintf(", as %s %d other entr%s of its configuration", map[bool]string{true: "were", false: "was"}[n > 1], n, map[bool]string{true: "ies", false: "y"}[n > 1])
+	switch n := len(found) - 1; {
+	case n == 1:
+		what += ", as was 1 other entry of its configuration"
+	case n > 1:
+		what += fmt.Sprintf(", as were %d other entries of its configuration", n)
 	}
 	t.changed[root] = what
 	return false, fmt.Errorf("the folder %s is not trusted again until you say so: %s. "+
