@@ -10,12 +10,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // A Finding is a file of a folder's own configuration that was changed
@@ -100,13 +100,13 @@ func windowOf(ws []Window, path string, c int64) (Window, string, bool) {
 			continue
 		}
 		governed := slices.ContainsFunc(w.Roots, func(root string) bool {
-			return within(filepath.Join(root, ".gemini"), path)
+			return workspace.Within(filepath.Join(root, ".gemini"), path)
 		})
 		if governed {
 			continue
 		}
 		for _, writable := range w.Writable {
-			if within(writable, path) {
+			if workspace.Within(writable, path) {
 				return w, writable, true
 			}
 		}
@@ -149,7 +149,7 @@ func configuration(folder string, also []string) ([]configFile, error) {
 	}
 	for _, p := range also {
 		p = filepath.Join(canonical(filepath.Dir(p)), filepath.Base(p))
-		if within(dotGemini, p) {
+		if workspace.Within(dotGemini, p) {
 			continue // listed already
 		}
 		if info, err := os.Lstat(p); err == nil {
@@ -229,14 +229,4 @@ func canonical(folder string) string {
 		return real
 	}
 	return abs
-}
-
-// within reports whether path is dir or inside it; case-insensitively
-// where file systems usually are.
-func within(dir, path string) bool {
-	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
-		dir, path = strings.ToLower(dir), strings.ToLower(path)
-	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
