@@ -71,7 +71,9 @@ func (t Trail) Changed(ctx context.Context, folder string, also []string) ([]Fin
 	if err != nil {
 		return nil, err
 	}
-	files, err := configuration(folder, also)
+	files, err := configuration(folder, also, slices.ContainsFunc(ws, func(w Window) bool {
+		return couldWriteIn(w, filepath.Join(folder, ".gemini"))
+	}))
 	if err != nil {
 		return nil, err
 	}
@@ -119,33 +121,30 @@ type configFile struct {
 	info fs.FileInfo
 }
 
-// configuration lists folder's .gemini, bounded, and the files of also
-// that exist.
-func configuration(folder string, also []string) ([]configFile, error) {
+// couldWriteIn reports whether w's commands could write in dir or
+// below it: one of its writable paths holds dir or lies in it, and dir
+// is not in a root's .gemini.
+func couldWriteIn(w Window, dir string) bool {
+	for _, root := range w.Roots {
+		if workspace.Within(filepath.Join(root, ".gemini"), dir) {
+			return false
+		}
+	}
+	return slices.ContainsFunc(w.Writable, func(writable string) bool {
+		return workspace.Within(writable, dir) || workspace.Within(dir, writable)
+	})
+}
+
+// configuration lists the files of also that exist and, when walk says
+// a window could have written there, folder's .gemini, bounded.
+func configuration(folder string, also []string, walk bool) ([]configFile, error) {
 	var out []configFile
 	dotGemini := filepath.Join(folder, ".gemini")
-	err := filepath.WalkDir(dotGemini, func(p string, d fs.DirEntry, err error) error {
-		if errors.Is(err, fs.ErrNotExist) && p == dotGemini {
-			return fs.SkipAll
+	if walk {
+		var err error
+		if out, err = walkBounded(dotGemini); err != nil {
+			return nil, fmt.Errorf("checking %s's configuration against the sandboxes' trail: %w", folder, err)
 		}
-		if err != nil {
-			return err
-		}
-		if len(out) == maxEntries {
-			return fmt.Errorf("%s holds more than %d entries", dotGemini, maxEntries)
-		}
-		info, err := d.Info()
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil // removed meanwhile
-		}
-		if err != nil {
-			return err
-		}
-		out = append(out, configFile{p, info})
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("checking %s's configuration against the sandboxes' trail: %w", folder, err)
 	}
 	for _, p := range also {
 		p = filepath.Join(canonical(filepath.Dir(p)), filepath.Base(p))
@@ -164,6 +163,33 @@ func configuration(folder string, also []string) ([]configFile, error) {
 		return strings.Compare(a.path, b.path)
 	})
 	return out, nil
+}
+
+// walkBounded lists dir and everything in it, links not followed, at
+// most maxEntries; nothing when dir is not there.
+func walkBounded(dir string) ([]configFile, error) {
+	var out []configFile
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == dir {
+			return fs.SkipAll
+		}
+		if err != nil {
+			return err
+		}
+		if len(out) == maxEntries {
+			return fmt.Errorf("%s holds more than %d entries", dir, maxEntries)
+		}
+		info, err := d.Info()
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // removed meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		out = append(out, configFile{p, info})
+		return nil
+	})
+	return out, err
 }
 
 // acceptance is a folder's record in accepted/.

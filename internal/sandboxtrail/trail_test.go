@@ -262,3 +262,33 @@ func TestAWindowLastsAsLongAsItsProcess(t *testing.T) {
 		t.Errorf("the dead window was not recorded closed: %+v, %v", ws, err)
 	}
 }
+
+// A root's own .gemini, which its sandbox keeps read-only, is not walked,
+// however large; a folder's below the root is, within a bound, and one
+// past it is an error, not a folder taken as unchanged.
+func TestOnlyWhatAWindowCouldHaveWrittenIsWalked(t *testing.T) {
+	tr := At(t.TempDir())
+	root := canonical(t.TempDir())
+	app := filepath.Join(root, "app")
+	for _, dir := range []string{root, app} {
+		if err := os.MkdirAll(filepath.Join(dir, ".gemini", "many"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range maxEntries {
+			if err := os.WriteFile(filepath.Join(dir, ".gemini", "many", fmt.Sprint(i)), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	w, err := tr.Open([]string{root}, []string{root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if found, err := tr.Changed(context.Background(), root, nil); err != nil || len(found) != 0 {
+		t.Errorf("the root's own .gemini: %v, %v; want it not walked", found, err)
+	}
+	if _, err := tr.Changed(context.Background(), app, nil); err == nil || !strings.Contains(err.Error(), "more than 4096 entries") {
+		t.Errorf("a .gemini past the bound below the root: %v, want an error saying so", err)
+	}
+}
