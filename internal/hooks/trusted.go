@@ -118,11 +118,16 @@ func readAnnounced(path string) (*jsjson.Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	v, err := jsjson.Parse(data)
-	obj, isObject := v.(*jsjson.Object)
-	if err == nil && !isObject {
-		err = errors.New("not an object")
+	return parseAnnounced(path, data)
+}
+
+// parseAnnounced parses the file's text as JSON.parse does; none (nil)
+// is an empty object.
+func parseAnnounced(path string, data []byte) (*jsjson.Object, error) {
+	if data == nil {
+		return jsjson.NewObject(), nil
 	}
+	obj, err := jsjson.ParseObject(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s does not parse, and is left alone: %w", path, err)
 	}
@@ -144,26 +149,23 @@ func listHooks(ctx context.Context, path, root string, hooks []knownHook) error 
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("listing the project hooks announced: %w", err)
 	}
-	lock, err := sharedlock.Acquire(ctx, path)
-	if err != nil {
-		return fmt.Errorf("listing the project hooks announced: %w", err)
-	}
-	defer lock.Release()
-	// Read again under the lock, parsed and written as 0.61 does: the
-	// file's other entries come out as they were, in its order.
-	all, err := readAnnounced(path)
-	if err != nil {
-		return fmt.Errorf("listing the project hooks announced: %w", err)
-	}
-	list := listed(all, root)
-	for _, h := range hooks {
-		if !slices.Contains(list, any(h.key)) {
-			list = append(list, h.key)
+	err := sharedlock.Rewrite(ctx, path, maxTrustedHooksFile, func(old []byte) ([]byte, error) {
+		// Read again under the lock, parsed and written as 0.61 does: the
+		// file's other entries come out as they were, in its order.
+		all, err := parseAnnounced(path, old)
+		if err != nil {
+			return nil, err
 		}
-	}
-	all.Set(root, list)
-	out := jsjson.Stringify(all)
-	if err := safefile.WriteIf(path, out, lock.Held); err != nil {
+		list := listed(all, root)
+		for _, h := range hooks {
+			if !slices.Contains(list, any(h.key)) {
+				list = append(list, h.key)
+			}
+		}
+		all.Set(root, list)
+		return jsjson.Stringify(all), nil
+	}, safefile.WriteIf)
+	if err != nil {
 		return fmt.Errorf("listing the project hooks announced: %w", err)
 	}
 	return nil

@@ -141,6 +141,20 @@ func Parse(data []byte) (any, error) {
 	return v, nil
 }
 
+// ParseObject is Parse of a text that must hold an object, as the files
+// Gemini CLI keeps a map in do.
+func ParseObject(data []byte) (*Object, error) {
+	v, err := Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := v.(*Object)
+	if !ok {
+		return nil, errors.New("jsjson: not an object")
+	}
+	return obj, nil
+}
+
 func parseValue(dec *json.Decoder) (any, error) {
 	tok, err := dec.Token()
 	if err != nil {

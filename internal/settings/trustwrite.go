@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -56,28 +55,25 @@ func SetFolderTrust(ctx context.Context, path, folder, level string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("recording the folder's trust: %w", err)
 	}
-	lock, err := sharedlock.Acquire(ctx, path)
+	err = sharedlock.Rewrite(ctx, path, maxFileSize, func(before []byte) ([]byte, error) {
+		var keys []string
+		levels := map[string]string{}
+		if clean := stripJSONC(before); len(bytes.TrimSpace(clean)) > 0 {
+			var err error
+			if keys, levels, err = orderedLevels(clean); err != nil {
+				return nil, fmt.Errorf("Cannot update trusted folders because the configuration file is invalid: %s: %v. Please fix the file manually before trying to update it.", path, err)
+			}
+		}
+		if _, ok := levels[key]; !ok {
+			keys = append(keys, key)
+		}
+		levels[key] = level
+		return encodeLevels(keys, levels), nil
+	}, func(path string, data []byte, held func() error) error {
+		return safefile.ReplaceIf(path, data, 0o600, held)
+	})
 	if err != nil {
 		return fmt.Errorf("recording the folder's trust: %w", err)
-	}
-	defer lock.Release()
-	before, err := safefile.Read(path, maxFileSize)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	var keys []string
-	levels := map[string]string{}
-	if clean := stripJSONC(before); len(bytes.TrimSpace(clean)) > 0 {
-		if keys, levels, err = orderedLevels(clean); err != nil {
-			return fmt.Errorf("Cannot update trusted folders because the configuration file is invalid: %s: %v. Please fix the file manually before trying to update it.", path, err)
-		}
-	}
-	if _, ok := levels[key]; !ok {
-		keys = append(keys, key)
-	}
-	levels[key] = level
-	if err := safefile.ReplaceIf(path, encodeLevels(keys, levels), 0o600, lock.Held); err != nil {
-		return fmt.Errorf("recording the folder's trust in %s: %w", path, err)
 	}
 	return nil
 }

@@ -1,17 +1,16 @@
 package subagents
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
@@ -44,18 +43,25 @@ func readAcks(path string) (map[string]map[string]string, error) {
 	if err != nil {
 		return map[string]map[string]string{}, fmt.Errorf("reading the agents acknowledged: %w", err)
 	}
-	// Entries of another shape are skipped, not fatal: the file is Gemini
-	// CLI's too.
-	var raw map[string]map[string]any
-	if err := json.Unmarshal(data, &raw); err != nil {
+	all, err := jsjson.ParseObject(data)
+	if err != nil {
 		return map[string]map[string]string{}, fmt.Errorf("reading the agents acknowledged in %s: %w", path, err)
 	}
+	// Entries of another shape are skipped, not fatal: the file is Gemini
+	// CLI's too.
 	acks := map[string]map[string]string{}
-	for project, agents := range raw {
+	for _, project := range all.Keys() {
+		v, _ := all.Get(project)
+		agents, ok := v.(*jsjson.Object)
+		if !ok {
+			continue
+		}
 		acks[project] = map[string]string{}
-		for name, hash := range agents {
-			if s, ok := hash.(string); ok {
-				acks[project][name] = s
+		for _, name := range agents.Keys() {
+			if hash, ok := agents.Get(name); ok {
+				if s, ok := hash.(string); ok {
+					acks[project][name] = s
+				}
 			}
 		}
 	}
@@ -70,34 +76,26 @@ func acknowledge(ctx context.Context, path, project, name, hash string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("recording the agent acknowledged: %w", err)
 	}
-	lock, err := sharedlock.Acquire(ctx, path)
-	if err != nil {
-		return fmt.Errorf("recording the agent acknowledged: %w", err)
-	}
-	defer lock.Release()
-	data, err := safefile.Read(path, maxAckFile)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("recording the agent acknowledged: %w", err)
-	}
-	// The file is kept whole, values of other shapes included.
-	all := map[string]map[string]any{}
-	if len(data) > 0 {
-		if err := json.Unmarshal(data, &all); err != nil {
-			return fmt.Errorf("recording the agent acknowledged: %s does not parse, and is left alone: %w", path, err)
+	err := sharedlock.Rewrite(ctx, path, maxAckFile, func(old []byte) ([]byte, error) {
+		// Parsed and written as 0.61's JSON.parse and JSON.stringify: the
+		// other entries, of any shape, come out as they were, in order.
+		all := jsjson.NewObject()
+		if old != nil {
+			var err error
+			if all, err = jsjson.ParseObject(old); err != nil {
+				return nil, fmt.Errorf("%s does not parse, and is left alone: %w", path, err)
+			}
 		}
-	}
-	if all[project] == nil {
-		all[project] = map[string]any{}
-	}
-	all[project][name] = hash
-	var out bytes.Buffer
-	enc := json.NewEncoder(&out)
-	enc.SetEscapeHTML(false) // as JSON.stringify writes it
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(all); err != nil {
-		return err
-	}
-	if err := safefile.WriteIf(path, bytes.TrimSuffix(out.Bytes(), []byte("\n")), lock.Held); err != nil {
+		v, _ := all.Get(project)
+		agents, isObject := v.(*jsjson.Object)
+		if !isObject {
+			agents = jsjson.NewObject()
+		}
+		agents.Set(name, hash)
+		all.Set(project, agents)
+		return jsjson.Stringify(all), nil
+	}, safefile.WriteIf)
+	if err != nil {
 		return fmt.Errorf("recording the agent acknowledged: %w", err)
 	}
 	return nil

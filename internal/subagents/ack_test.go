@@ -107,3 +107,42 @@ func TestAcknowledgeWaitsForTheLock(t *testing.T) {
 		t.Errorf("after the wait the file is\n%s", data)
 	}
 }
+
+// The acknowledgments are rewritten as 0.61's JSON.stringify(…, null, 2)
+// writes them: the file's key order kept (not sorted), entries of other
+// shapes kept, U+2028 written as it is, no final line break; a file that
+// does not parse is left alone.
+func TestAcknowledgmentsAreWrittenAsGeminiCLIWritesThem(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "acknowledgments", "agents.json")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	before := "{\"/z\": {\"b\": \"1\", \"a\": \"2\"}, \"/odd\": [1, \"x\u2028y\"], \"/proj\": {\"old\": \"h0\"}}"
+	if err := os.WriteFile(path, []byte(before), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := acknowledge(t.Context(), path, "/proj", "new", "h1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := acknowledge(t.Context(), path, "/a", "p", "h2"); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"/z\": {\n    \"b\": \"1\",\n    \"a\": \"2\"\n  },\n  \"/odd\": [\n    1,\n    \"x\u2028y\"\n  ],\n" +
+		"  \"/proj\": {\n    \"old\": \"h0\",\n    \"new\": \"h1\"\n  },\n  \"/a\": {\n    \"p\": \"h2\"\n  }\n}"
+	if got, _ := os.ReadFile(path); string(got) != want {
+		t.Errorf("agents.json:\n%s\nwant:\n%s", got, want)
+	}
+	acks, err := readAcks(path)
+	if err != nil || acks["/proj"]["new"] != "h1" || acks["/z"]["a"] != "2" || len(acks) != 3 {
+		t.Errorf("read back, with an entry of another shape: %v, %v", acks, err)
+	}
+	if err := os.WriteFile(path, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := acknowledge(t.Context(), path, "/proj", "x", "h"); err == nil || !strings.Contains(err.Error(), "does not parse, and is left alone") {
+		t.Errorf("a file that does not parse: %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "{not json" {
+		t.Errorf("the file that does not parse was changed: %q", got)
+	}
+}

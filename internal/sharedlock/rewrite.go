@@ -1,0 +1,34 @@
+package sharedlock
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
+)
+
+// Rewrite is the read-modify-write of a shared file under its lock: what
+// path holds (nil when it is not there; at most limit bytes, read through
+// safefile) is given to change, and what change returns is written by
+// write (safefile.WriteIf, or ReplaceIf with the file's mode), which
+// checks that the lock is still held just before its rename. An error
+// of change leaves the file as it is and is returned unwrapped.
+func Rewrite(ctx context.Context, path string, limit int64, change func(old []byte) ([]byte, error),
+	write func(path string, data []byte, held func() error) error) error {
+	lock, err := Acquire(ctx, path)
+	if err != nil {
+		return err
+	}
+	defer lock.Release()
+	old, err := safefile.Read(path, limit)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("reading %s: %w", path, err)
+	}
+	data, err := change(old)
+	if err != nil {
+		return err
+	}
+	return write(path, data, lock.Held)
+}
