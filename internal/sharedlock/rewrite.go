@@ -1,6 +1,7 @@
 package sharedlock
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,8 +14,10 @@ import (
 // path holds (nil when it is not there; at most limit bytes, read through
 // safefile) is given to change, and what change returns is written by
 // write (safefile.WriteIf, or ReplaceIf with the file's mode), which
-// checks that the lock is still held just before its rename. An error
-// of change leaves the file as it is and is returned unwrapped.
+// checks just before its rename that the lock is still held and that the
+// file still holds what was read: Gemini CLI writes some of the files it
+// shares without the lock, and what it wrote meanwhile is not lost. An
+// error of change leaves the file as it is and is returned unwrapped.
 func Rewrite(ctx context.Context, path string, limit int64, change func(old []byte) ([]byte, error),
 	write func(path string, data []byte, held func() error) error) error {
 	lock, err := Acquire(ctx, path)
@@ -30,5 +33,14 @@ func Rewrite(ctx context.Context, path string, limit int64, change func(old []by
 	if err != nil {
 		return err
 	}
-	return write(path, data, lock.Held)
+	return write(path, data, func() error {
+		if err := lock.Held(); err != nil {
+			return err
+		}
+		now, err := safefile.Read(path, limit)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) || !bytes.Equal(now, old) {
+			return fmt.Errorf("%s changed while it was being written; nothing was changed, try again", path)
+		}
+		return nil
+	})
 }

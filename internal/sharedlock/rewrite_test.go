@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
@@ -39,6 +40,18 @@ func TestRewrite(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(path); string(got) != "x" {
 		t.Errorf("the file = %q, want it as the last write left it", got)
+	}
+	// Another program writes without the lock while change runs: its
+	// text is kept, and the rewrite says so.
+	err = Rewrite(t.Context(), path, 1<<10, func(old []byte) ([]byte, error) {
+		os.WriteFile(path, []byte("theirs"), 0o600)
+		return []byte("ours"), nil
+	}, safefile.WriteIf)
+	if err == nil || !strings.Contains(err.Error(), "changed while it was being written") {
+		t.Errorf("a file changed meanwhile: %v", err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "theirs" {
+		t.Errorf("the file = %q, want the other program's", got)
 	}
 	if _, err := os.Stat(path + ".lock"); !os.IsNotExist(err) {
 		t.Errorf("the lock is still there: %v", err)
