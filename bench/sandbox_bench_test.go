@@ -7,11 +7,13 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+	"github.com/gemini-ls/gemini-ls/internal/sandboxtrail"
 )
 
 // BenchmarkSandboxedEcho is what the bubblewrap sandbox adds to a shell
@@ -33,8 +35,11 @@ func BenchmarkSandboxedEcho(b *testing.B) {
 	if err := probe(ctx); err != nil {
 		b.Fatal(err)
 	}
-	root, home := b.TempDir(), os.Getenv("HOME")
-	cfg := sandbox.Config{Command: sandbox.Bubblewrap, Why: "the benchmark"}
+	root, home, state := b.TempDir(), os.Getenv("HOME"), b.TempDir()
+	// The records setup gives a session's sandbox, so that each command
+	// pays what a user's does.
+	cfg := sandbox.Config{Command: sandbox.Bubblewrap, Why: "the benchmark",
+		WatchDir: filepath.Join(state, "sandbox-watch"), Trail: sandboxtrail.At(filepath.Join(state, "sandbox-trail"))}
 	sb, err := sandbox.New(cfg, func() []string { return []string{root} }, home, "")
 	if err != nil {
 		b.Fatal(err)
