@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -136,7 +137,7 @@ func TestWindowOf(t *testing.T) {
 // Merging only widens: every moment of every window is in a merged one
 // over the same paths, and windows over other paths stay apart.
 func TestMergeOnlyWidens(t *testing.T) {
-	a, b := []string{"/a"}, []string{"/b"}
+	a, b := []string{filepath.FromSlash("/a")}, []string{filepath.FromSlash("/b")}
 	h := int64(time.Hour)
 	ws := []Window{
 		{Writable: a, From: 0, To: h},
@@ -162,9 +163,10 @@ func TestMergeOnlyWidens(t *testing.T) {
 // shrinks, and what it held is still covered.
 func TestClosedWindowsAreCompacted(t *testing.T) {
 	tr := At(t.TempDir())
+	w := strconv.Quote(filepath.FromSlash("/w"))
 	var b strings.Builder
 	for i := range 4000 {
-		fmt.Fprintf(&b, `{"writable":["/w"],"roots":["/w"],"from":%d,"to":%d}`+"\n", int64(i)*int64(time.Minute), int64(i)*int64(time.Minute)+1)
+		fmt.Fprintf(&b, `{"writable":[%s],"roots":[%s],"from":%d,"to":%d}`+"\n", w, w, int64(i)*int64(time.Minute), int64(i)*int64(time.Minute)+1)
 	}
 	path := filepath.Join(tr.dir, closedFile)
 	write(t, path, b.String())
@@ -186,7 +188,7 @@ func TestClosedWindowsAreCompacted(t *testing.T) {
 		t.Errorf("compacted into %d windows, want 2 (one per writable set)", len(ws))
 	}
 	for _, at := range []int64{0, 1999 * int64(time.Minute), 3999*int64(time.Minute) + 1} {
-		if _, _, ok := windowOf(ws, "/w/x", at); !ok {
+		if _, _, ok := windowOf(ws, filepath.FromSlash("/w/x"), at); !ok {
 			t.Errorf("a change at %d is in no window after compaction", at)
 		}
 	}
