@@ -55,9 +55,10 @@ const (
 // too, and the files of also that exist: the .env files its loader looks
 // for) whose change time falls within a window in which a sandbox's
 // commands could write where they lie, later than the user's last
-// Accept of folder; files first, then directories, each in path order. What lies in a window's roots' .gemini
-// is not suspect: that sandbox kept it read-only. Links are not followed:
-// a link's own change time counts.
+// Accept of folder; files first, then directories, each in path order.
+// What lies in a window's roots' .gemini is not suspect: that sandbox
+// kept it read-only. Links are not followed: a link's own change time
+// counts.
 func (t Trail) Changed(ctx context.Context, folder string, also []string) ([]Finding, error) {
 	if t.dir == "" {
 		return nil, nil
