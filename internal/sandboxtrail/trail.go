@@ -82,7 +82,7 @@ func (t Trail) Open(writable, roots []string) (*Opened, error) {
 	}
 	live := filepath.Join(t.dir, liveDir)
 	if err := os.MkdirAll(live, 0o700); err != nil {
-		return nil, fmt.Errorf("recording a sandbox's writable paths: %w", err)
+		return nil, unrecorded(err)
 	}
 	// Held, then written under a name readers pass over, then renamed: a
 	// reader never finds one unheld or half written.
@@ -90,7 +90,7 @@ func (t Trail) Open(writable, roots []string) (*Opened, error) {
 	temp := filepath.Join(live, ".new-"+name)
 	f, err := heldfile.Create(temp)
 	if err != nil {
-		return nil, fmt.Errorf("recording a sandbox's writable paths: %w", err)
+		return nil, unrecorded(err)
 	}
 	record := filepath.Join(live, name+".json")
 	if _, err = f.Write(b); err == nil {
@@ -99,7 +99,7 @@ func (t Trail) Open(writable, roots []string) (*Opened, error) {
 	if err != nil {
 		os.Remove(temp)
 		f.Close()
-		return nil, fmt.Errorf("recording a sandbox's writable paths: %w", err)
+		return nil, unrecorded(err)
 	}
 	return &Opened{t: t, w: w, record: record, held: f}, nil
 }
@@ -110,6 +110,11 @@ func canonicalAll(paths []string) []string {
 		out[i] = canonical(p)
 	}
 	return out
+}
+
+// unrecorded is why a window could not be opened, and what to do.
+func unrecorded(err error) error {
+	return fmt.Errorf("recording a sandbox's writable paths: %w (sandboxed commands run only once that is on record, in gemini-ls's state directory: make it writable, or set XDG_STATE_HOME to a writable directory)", err)
 }
 
 // Close ends the window now: its sandbox runs no command any more. The
