@@ -66,6 +66,9 @@ func TestAFolderASandboxCouldHaveConfiguredIsAskedAboutAgain(t *testing.T) {
 	if err := RecordTrust(ctx, env(c.vars), app, DoNotTrust); err != nil {
 		t.Fatal(err)
 	}
+	if found, err := SandboxTrail(env(c.vars)).Changed(ctx, app, nil); err != nil || len(found) == 0 {
+		t.Errorf("after Don't trust, the planted files are no longer found: %v, %v", found, err)
+	}
 	if err := RecordTrust(ctx, env(c.vars), app, TrustFolder); err != nil {
 		t.Fatal(err)
 	}
