@@ -2,9 +2,9 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
-	"math/rand/v2"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -81,31 +81,11 @@ type watchRecord struct {
 // writeWatchRecord records paths as this process's, in a file of its own
 // in dir, and returns it open with its lock held: close it once removed.
 func writeWatchRecord(dir string, paths []string) (string, *os.File, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", nil, err
-	}
 	b, err := json.Marshal(watchRecord{Paths: paths})
 	if err != nil {
 		return "", nil, err
 	}
-	// Locked, then written under a name MoveAsideWatched passes over,
-	// then renamed: it never finds one unlocked or half written.
-	name := strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(rand.Uint64(), 36)
-	temp := filepath.Join(dir, ".new-"+name)
-	f, err := heldfile.Create(temp)
-	if err != nil {
-		return "", nil, err
-	}
-	record := filepath.Join(dir, name+".json")
-	if _, err = f.Write(b); err == nil {
-		err = os.Rename(temp, record)
-	}
-	if err != nil {
-		os.Remove(temp)
-		f.Close()
-		return "", nil, err
-	}
-	return record, f, nil
+	return heldfile.Record(dir, b)
 }
 
 // maxWatchRecord bounds a record read: a few paths.
@@ -130,19 +110,15 @@ func MoveAsideWatched(dir string, warn func(string)) {
 			continue // one being written, or not a record
 		}
 		p := filepath.Join(dir, e.Name())
-		f, err := heldfile.Open(p)
-		if err != nil {
+		// Gone: its lock was free, so no sandbox keeps it.
+		b, gone, err := heldfile.ReadRecord(p, maxWatchRecord)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue // removed meanwhile
 		}
-		held, lockErr := heldfile.HeldElsewhere(f)
 		var rec watchRecord
-		b, err := io.ReadAll(io.LimitReader(f, maxWatchRecord))
-		f.Close()
 		if err == nil {
 			err = json.Unmarshal(b, &rec)
 		}
-		// Gone: its lock was free, so no sandbox keeps it.
-		gone := lockErr == nil && !held
 		if err == nil {
 			// Only .env files: a record damaged otherwise moves nothing
 			// else.

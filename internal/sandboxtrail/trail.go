@@ -6,14 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -80,25 +77,8 @@ func (t Trail) Open(writable, roots []string) (*Opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	live := filepath.Join(t.dir, liveDir)
-	if err := os.MkdirAll(live, 0o700); err != nil {
-		return nil, unrecorded(err)
-	}
-	// Held, then written under a name readers pass over, then renamed: a
-	// reader never finds one unheld or half written.
-	name := strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(rand.Uint64(), 36)
-	temp := filepath.Join(live, ".new-"+name)
-	f, err := heldfile.Create(temp)
+	record, f, err := heldfile.Record(filepath.Join(t.dir, liveDir), b)
 	if err != nil {
-		return nil, unrecorded(err)
-	}
-	record := filepath.Join(live, name+".json")
-	if _, err = f.Write(b); err == nil {
-		err = os.Rename(temp, record)
-	}
-	if err != nil {
-		os.Remove(temp)
-		f.Close()
 		return nil, unrecorded(err)
 	}
 	return &Opened{t: t, w: w, record: record, held: f}, nil
@@ -197,16 +177,10 @@ func (t Trail) live(now time.Time) (open []Window, dead []deadRecord, err error)
 		if !e.Type().IsRegular() {
 			return nil, nil, fmt.Errorf("reading the sandboxes' trail: %s is not a file", p)
 		}
-		f, err := heldfile.Open(p)
+		b, gone, err := heldfile.ReadRecord(p, maxRecord)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // closed meanwhile: among the closed now
 		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading the sandboxes' trail: %w", err)
-		}
-		held, lockErr := heldfile.HeldElsewhere(f)
-		b, err := io.ReadAll(io.LimitReader(f, maxRecord))
-		f.Close()
 		var w Window
 		if err == nil {
 			err = json.Unmarshal(b, &w)
@@ -214,7 +188,7 @@ func (t Trail) live(now time.Time) (open []Window, dead []deadRecord, err error)
 		if err != nil {
 			return nil, nil, fmt.Errorf("reading the sandboxes' trail: %s: %w", p, err)
 		}
-		if lockErr == nil && !held {
+		if gone {
 			w.To = max(now.UnixNano(), w.From)
 			dead = append(dead, deadRecord{record: p, w: w})
 			continue
