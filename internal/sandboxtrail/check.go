@@ -60,12 +60,31 @@ const (
 // kept it read-only. Links are not followed: a link's own change time
 // counts.
 func (t Trail) Changed(ctx context.Context, folder string, also []string) ([]Finding, error) {
-	if t.dir == "" {
-		return nil, nil
-	}
-	ws, err := t.Windows(ctx, time.Now())
-	if err != nil || len(ws) == 0 {
+	snap, err := t.Read(ctx)
+	if err != nil {
 		return nil, err
+	}
+	return snap.Changed(folder, also)
+}
+
+// A Snapshot is the trail's windows read once, for the checks of several
+// folders (a workspace's roots).
+type Snapshot struct {
+	t  Trail
+	ws []Window
+}
+
+// Read reads the trail's windows as of now (Windows).
+func (t Trail) Read(ctx context.Context) (Snapshot, error) {
+	ws, err := t.Windows(ctx, time.Now())
+	return Snapshot{t: t, ws: ws}, err
+}
+
+// Changed is Trail.Changed against the windows s holds.
+func (s Snapshot) Changed(folder string, also []string) ([]Finding, error) {
+	t, ws := s.t, s.ws
+	if len(ws) == 0 {
+		return nil, nil
 	}
 	folder = canonical(folder)
 	accepted, err := t.accepted(folder)

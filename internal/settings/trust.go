@@ -9,9 +9,11 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/sandboxtrail"
 )
 
 // A workspace can name commands to run (tools.discoveryCommand, MCP
@@ -72,10 +74,13 @@ type Trust struct {
 func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 	ft, err := loadTrust(getenv, folderTrustEnabled(getenv))
 	t := Trust{roots: slices.Clone(roots), why: map[string]error{}, undecided: map[string]bool{}, changed: map[string]string{}}
+	trail := sync.OnceValues(func() (sandboxtrail.Snapshot, error) {
+		return SandboxTrail(getenv).Read(context.Background())
+	})
 	for _, root := range roots {
 		decided, why := ft.check(root)
 		if why == nil && ft.env != "true" {
-			decided, why = t.sandboxed(getenv, root)
+			decided, why = t.sandboxed(getenv, trail, root)
 		}
 		if why != nil {
 			t.why[root] = why
@@ -90,14 +95,19 @@ func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 }
 
 // sandboxed checks a root trusted by a rule (or by folder trust being
-// off) against the sandboxes' trail (internal/sandboxtrail): when a
+// off) against the sandboxes' trail (internal/sandboxtrail, read once
+// for all the roots: trail): when a
 // sandboxed command could have changed its configuration (its .gemini,
 // the .env files its loader looks for), it is not trusted until the user
 // says so again (RecordTrust), and is asked about, as a root no rule
 // decides. GEMINI_CLI_TRUST_WORKSPACE=true, the user's yes for the run,
 // is not checked.
-func (t Trust) sandboxed(getenv Getenv, root string) (decided bool, why error) {
-	found, err := SandboxTrail(getenv).Changed(context.Background(), root, DotenvCandidates(root, Home(getenv)))
+func (t Trust) sandboxed(getenv Getenv, trail func() (sandboxtrail.Snapshot, error), root string) (decided bool, why error) {
+	snap, err := trail()
+	var found []sandboxtrail.Finding
+	if err == nil {
+		found, err = snap.Changed(root, DotenvCandidates(root, Home(getenv)))
+	}
 	if err != nil {
 		return true, fmt.Errorf("the folder %s is not trusted while what sandboxed commands could change cannot be checked: %w", root, err)
 	}
