@@ -1,7 +1,6 @@
 package extensions
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -110,51 +109,38 @@ func SetEnabled(ctx context.Context, userDir, name string, enable bool, dir stri
 	if err := os.MkdirAll(extDir, 0o755); err != nil {
 		return err
 	}
-	path := filepath.Join(extDir, EnablementFile)
-	lock, err := sharedlock.Acquire(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	before, err := safefile.Read(path, maxFileSize)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	e := enablement{}
-	if len(before) > 0 {
-		if err := json.Unmarshal(before, &e); err != nil {
-			return fmt.Errorf("%s is not valid, so it was left as it is: %w", path, err)
-		}
-	}
 	rule := withSlashes(dir) + "*"
 	if !enable {
 		rule = "!" + rule
 	}
-	entry := e[name]
-	entry.Overrides = append(keptRules(entry.Overrides, withSlashes(dir)), rule)
-	e[name] = entry
-	return writeEnablement(path, before, e, lock)
-}
-
-// writeEnablement writes e over path's before, unless its lock was lost
-// or another writer (Gemini CLI takes no lock on it) changed it
-// meanwhile; paths' characters are written as they are, as Gemini CLI
-// writes them.
-func writeEnablement(path string, before []byte, e enablement, lock *sharedlock.Lock) error {
-	data, err := marshalIndent(e)
-	if err != nil {
-		return err
-	}
-	return safefile.WriteIf(path, data, func() error {
-		if err := lock.Held(); err != nil {
-			return err
-		}
-		now, err := safefile.Read(path, maxFileSize)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) || !bytes.Equal(now, before) {
-			return fmt.Errorf("%s changed while it was being written; try again", path)
-		}
+	return changeEnablement(ctx, filepath.Join(extDir, EnablementFile), func(e enablement) error {
+		entry := e[name]
+		entry.Overrides = append(keptRules(entry.Overrides, withSlashes(dir)), rule)
+		e[name] = entry
 		return nil
 	})
+}
+
+// changeEnablement rewrites the enablement file at path with what change
+// makes of its entries (none when it is missing), under its lock
+// (sharedlock.Rewrite: Gemini CLI takes none on it, so what it writes
+// meanwhile is kept and the change refused), as Gemini CLI writes it:
+// paths' characters as they are. A file that does not parse is left as
+// it is, and the error says why; change's sharedlock.Unchanged writes
+// nothing.
+func changeEnablement(ctx context.Context, path string, change func(enablement) error) error {
+	return sharedlock.Rewrite(ctx, path, maxFileSize, func(before []byte) ([]byte, error) {
+		e := enablement{}
+		if len(before) > 0 {
+			if err := json.Unmarshal(before, &e); err != nil {
+				return nil, fmt.Errorf("%s is not valid, so it was left as it is: %w", path, err)
+			}
+		}
+		if err := change(e); err != nil {
+			return nil, err
+		}
+		return marshalIndent(e)
+	}, safefile.WriteIf)
 }
 
 // keptRules are the rules a new rule for base and its subdirectories

@@ -353,3 +353,35 @@ func TestSetEnabledWaitsForTheLock(t *testing.T) {
 		t.Errorf("after the wait: %+v, %v", e, err)
 	}
 }
+
+// Uninstall removes the extension's directory and its entry in the
+// enablement file, and leaves a file without one as it is, not even
+// written again.
+func TestUninstallDropsItsEnablement(t *testing.T) {
+	userDir, extDir := home(t)
+	write(t, filepath.Join(extDir, "one", ManifestFile), `{"name": "one", "version": "1"}`)
+	write(t, filepath.Join(extDir, "two", ManifestFile), `{"name": "two", "version": "1"}`)
+	path := filepath.Join(extDir, EnablementFile)
+	write(t, path, `{"other": {"overrides": ["!/x/*"]}, "one": {"overrides": ["!/proj/*"]}}`)
+	m := Manager{Config: Config{UserDir: userDir}}
+	if name, err := m.Uninstall(t.Context(), "ONE"); err != nil || name != "one" {
+		t.Fatalf("Uninstall = %q, %v", name, err)
+	}
+	if _, err := os.Stat(filepath.Join(extDir, "one")); !os.IsNotExist(err) {
+		t.Errorf("one's directory is still there: %v", err)
+	}
+	e, err := readEnablement(extDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := e["one"]; ok || !slices.Equal(e["other"].Overrides, []string{"!/x/*"}) {
+		t.Errorf("the enablement file after uninstalling one: %v", e)
+	}
+	before, _ := os.Stat(path)
+	if _, err := m.Uninstall(t.Context(), "two"); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.Stat(path); !os.SameFile(before, after) {
+		t.Error("the enablement file was written again though it had no entry for two")
+	}
+}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,28 +43,13 @@ func (m Manager) Uninstall(ctx context.Context, identifier string) (string, erro
 // removeEnablement drops name's entry from the enablement file, as
 // Gemini CLI's remove does; a file without one is left as it is.
 func removeEnablement(ctx context.Context, userDir, name string) error {
-	path := filepath.Join(Dir(userDir), EnablementFile)
-	lock, err := sharedlock.Acquire(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	before, err := safefile.Read(path, maxFileSize)
-	if errors.Is(err, fs.ErrNotExist) {
+	return changeEnablement(ctx, filepath.Join(Dir(userDir), EnablementFile), func(e enablement) error {
+		if _, ok := e[name]; !ok {
+			return sharedlock.Unchanged
+		}
+		delete(e, name)
 		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	e := enablement{}
-	if err := json.Unmarshal(before, &e); err != nil {
-		return fmt.Errorf("%s is not valid, so it was left as it is: %w", path, err)
-	}
-	if _, ok := e[name]; !ok {
-		return nil
-	}
-	delete(e, name)
-	return writeEnablement(path, before, e, lock)
+	})
 }
 
 // SetEnabledFor enables (or disables) the installed extension called

@@ -3,9 +3,7 @@ package policy
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -106,58 +104,47 @@ func Save(ctx context.Context, path string, r SavedRule) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	lock, err := sharedlock.Acquire(ctx, path)
+	err := sharedlock.Rewrite(ctx, path, maxFileSize, func(before []byte) ([]byte, error) {
+		rules, err := savedRules(path, before)
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(rules, r.same)
+		switch {
+		case i < 0:
+			rules = append(rules, r.table())
+		case len(r.Modes) > 0:
+			rules[i]["modes"] = r.table()["modes"]
+		}
+		var buf bytes.Buffer
+		enc := toml.NewEncoder(&buf)
+		enc.Indent = "" // flush left, as Gemini CLI writes it
+		if err := enc.Encode(map[string]any{"rule": rules}); err != nil {
+			return nil, fmt.Errorf("encoding %s: %w", path, err)
+		}
+		return buf.Bytes(), nil
+	}, safefile.WriteIf)
 	if err != nil {
 		return fmt.Errorf("saving the rule: %w", err)
 	}
-	defer lock.Release()
-	before, rules, err := readSaved(path)
-	if err != nil {
-		return err
-	}
-	i := slices.IndexFunc(rules, r.same)
-	switch {
-	case i < 0:
-		rules = append(rules, r.table())
-	case len(r.Modes) > 0:
-		rules[i]["modes"] = r.table()["modes"]
-	}
-	var buf bytes.Buffer
-	enc := toml.NewEncoder(&buf)
-	enc.Indent = "" // flush left, as Gemini CLI writes it
-	if err := enc.Encode(map[string]any{"rule": rules}); err != nil {
-		return fmt.Errorf("encoding %s: %w", path, err)
-	}
-	return safefile.WriteIf(path, buf.Bytes(), func() error {
-		if err := lock.Held(); err != nil {
-			return err
-		}
-		if now, err := safefile.Read(path, maxFileSize); !bytes.Equal(now, before) || err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s changed while the rule was being saved; nothing was written, try again", path)
-		}
-		return nil
-	})
+	return nil
 }
 
-// readSaved reads the auto-saved file at path, and its rules: none when
-// there is none, or when it is not TOML with a [[rule]] array (then it is
-// kept as path.bak).
-func readSaved(path string) (data []byte, rules []map[string]any, err error) {
-	data, err = safefile.Read(path, maxFileSize)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
-	if err != nil {
-		return nil, nil, err
+// savedRules are the rules of data, the auto-saved file at path: none
+// when there is none, or when it is not TOML with a [[rule]] array (then
+// it is kept as path.bak).
+func savedRules(path string, data []byte) ([]map[string]any, error) {
+	if data == nil {
+		return nil, nil
 	}
 	var doc map[string]any
-	_, err = toml.Decode(string(data), &doc)
+	_, err := toml.Decode(string(data), &doc)
 	rules, ok := doc["rule"].([]map[string]any)
 	if _, has := doc["rule"]; err == nil && (ok || !has) {
-		return data, rules, nil
+		return rules, nil
 	}
 	if err := os.WriteFile(path+".bak", data, 0o600); err != nil {
-		return nil, nil, fmt.Errorf("backing up the unreadable %s: %w", path, err)
+		return nil, fmt.Errorf("backing up the unreadable %s: %w", path, err)
 	}
-	return data, nil, nil
+	return nil, nil
 }

@@ -45,6 +45,15 @@ func ReplaceIf(path string, data []byte, perm fs.FileMode, unchanged func() erro
 	return replace(path, data, 0o600, perm, unchanged, true)
 }
 
+// ReplacerIf is ReplaceIf with perm, in WriteIf's shape: the write a
+// read-modify-write under a lock (sharedlock.Rewrite) gives a private
+// file.
+func ReplacerIf(perm fs.FileMode) func(path string, data []byte, unchanged func() error) error {
+	return func(path string, data []byte, unchanged func() error) error {
+		return ReplaceIf(path, data, perm, unchanged)
+	}
+}
+
 // Write is Replace for the user's files (what the model writes, the
 // user's GEMINI.md, logs): an existing file keeps its mode, and a new one
 // gets 0o666 less the umask, as every Unix tool creates one.

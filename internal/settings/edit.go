@@ -119,39 +119,22 @@ func editFile(ctx context.Context, path string, change func(src []byte, obj map[
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	lock, err := sharedlock.Acquire(ctx, path)
-	if err != nil {
-		return fmt.Errorf("editing %s: %w", path, err)
-	}
-	defer lock.Release()
-	src, err := safefile.Read(path, maxSettingsFile)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	obj, err := parseObject(path, src)
-	if err != nil {
-		return err
-	}
-	if depth := nesting(obj); depth > maxEditNesting {
-		return fmt.Errorf("editing %s: its values nest %d levels deep, and an edit, which re-indents them, stops at %d; nothing was written, edit the file by hand", path, depth, maxEditNesting)
-	}
-	out, err := change(src, obj)
-	if err != nil {
-		return fmt.Errorf("editing %s: %w", path, err)
-	}
-	return safefile.WriteIf(path, out, func() error {
-		if err := lock.Held(); err != nil {
-			return err
+	// The lock's, the read's and the write's errors name the file, as
+	// parseObject's do.
+	return sharedlock.Rewrite(ctx, path, maxSettingsFile, func(src []byte) ([]byte, error) {
+		obj, err := parseObject(path, src)
+		if err != nil {
+			return nil, err
 		}
-		now, err := safefile.Read(path, maxSettingsFile)
-		if errors.Is(err, fs.ErrNotExist) && len(src) == 0 {
-			return nil
+		if depth := nesting(obj); depth > maxEditNesting {
+			return nil, fmt.Errorf("editing %s: its values nest %d levels deep, and an edit, which re-indents them, stops at %d; nothing was written, edit the file by hand", path, depth, maxEditNesting)
 		}
-		if err != nil || !bytes.Equal(now, src) {
-			return fmt.Errorf("%s changed while it was being edited; nothing was written, try again", path)
+		out, err := change(src, obj)
+		if err != nil {
+			return nil, fmt.Errorf("editing %s: %w", path, err)
 		}
-		return nil
-	})
+		return out, nil
+	}, safefile.WriteIf)
 }
 
 // maxEditNesting is how deep the values of a file an edit re-indents may

@@ -69,9 +69,7 @@ func SetFolderTrust(ctx context.Context, path, folder, level string) error {
 		}
 		levels[key] = level
 		return encodeLevels(keys, levels), nil
-	}, func(path string, data []byte, held func() error) error {
-		return safefile.ReplaceIf(path, data, 0o600, held)
-	})
+	}, safefile.ReplacerIf(0o600))
 	if err != nil {
 		return fmt.Errorf("recording the folder's trust: %w", err)
 	}

@@ -10,6 +10,10 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
+// Unchanged is what a change given to Rewrite returns when the file
+// needs no write: it already says what the change would.
+var Unchanged = errors.New("nothing to change")
+
 // Rewrite is the read-modify-write of a shared file under its lock: what
 // path holds (nil when it is not there; at most limit bytes, read through
 // safefile) is given to change, and what change returns is written by
@@ -17,7 +21,8 @@ import (
 // checks just before its rename that the lock is still held and that the
 // file still holds what was read: Gemini CLI writes some of the files it
 // shares without the lock, and what it wrote meanwhile is not lost. An
-// error of change leaves the file as it is and is returned unwrapped.
+// error of change leaves the file as it is and is returned unwrapped;
+// Unchanged leaves it as it is, and Rewrite returns nil.
 func Rewrite(ctx context.Context, path string, limit int64, change func(old []byte) ([]byte, error),
 	write func(path string, data []byte, held func() error) error) error {
 	lock, err := Acquire(ctx, path)
@@ -30,6 +35,9 @@ func Rewrite(ctx context.Context, path string, limit int64, change func(old []by
 		return fmt.Errorf("reading %s: %w", path, err)
 	}
 	data, err := change(old)
+	if errors.Is(err, Unchanged) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
