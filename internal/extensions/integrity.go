@@ -62,10 +62,11 @@ var errNoIntegrityKey = errors.New("Gemini CLI's extension integrity key is not 
 // nothing when there is no store and no key (Gemini CLI then finds no
 // record, which does not block an update), and says why it could not
 // when there is a store it cannot sign. The store is read and rewritten
-// under its lock (internal/sharedlock): Gemini CLI 0.61 takes none on it,
-// but gemini-ls processes installing at once wait for each other, so
-// that none drops the record another wrote; when the lock cannot be had,
-// the error says so and the store is left as it is.
+// under its lock (sharedlock.Rewrite): gemini-ls processes installing at
+// once wait for each other, so that none drops the record another wrote;
+// Gemini CLI 0.61 takes no lock on it, so what it writes meanwhile is
+// kept and the record refused. When the lock cannot be had, the error
+// says so and the store is left as it is.
 func (m Manager) recordIntegrity(ctx context.Context, name string, rec Record) error {
 	path := filepath.Join(m.UserDir, integrityFile)
 	key, keyErr := integrityKey(m.UserDir)
@@ -76,45 +77,34 @@ func (m Manager) recordIntegrity(ctx context.Context, name string, rec Record) e
 		}
 		return keyErr
 	}
-	lock, err := sharedlock.Acquire(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	data, err := safefile.Read(path, maxFileSize)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	store := integrityStore{Store: map[string]integrityRecord{}}
-	if data != nil {
-		if err := json.Unmarshal(data, &store); err != nil || store.Store == nil {
-			return fmt.Errorf("%s cannot be read, so it was left as it is", path)
+	return sharedlock.Rewrite(ctx, path, maxFileSize, func(data []byte) ([]byte, error) {
+		store := integrityStore{Store: map[string]integrityRecord{}}
+		if data != nil {
+			if err := json.Unmarshal(data, &store); err != nil || store.Store == nil {
+				return nil, fmt.Errorf("%s cannot be read, so it was left as it is", path)
+			}
+			content, err := stableJSON(store.Store)
+			if err != nil {
+				return nil, err
+			}
+			if !sameHex(store.Signature, sign(key, content)) {
+				return nil, fmt.Errorf("%s is not signed with the key gemini-ls can read, so it was left as it is", path)
+			}
 		}
+		meta, err := stableJSON(rec)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256([]byte(meta))
+		h := hex.EncodeToString(sum[:])
+		store.Store[name] = integrityRecord{Hash: h, Signature: sign(key, h)}
 		content, err := stableJSON(store.Store)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if !sameHex(store.Signature, sign(key, content)) {
-			return fmt.Errorf("%s is not signed with the key gemini-ls can read, so it was left as it is", path)
-		}
-	}
-	meta, err := stableJSON(rec)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256([]byte(meta))
-	h := hex.EncodeToString(sum[:])
-	store.Store[name] = integrityRecord{Hash: h, Signature: sign(key, h)}
-	content, err := stableJSON(store.Store)
-	if err != nil {
-		return err
-	}
-	store.Signature = sign(key, content)
-	out, err := marshalIndent(store)
-	if err != nil {
-		return err
-	}
-	return safefile.ReplaceIf(path, out, 0o600, lock.Held)
+		store.Signature = sign(key, content)
+		return marshalIndent(store)
+	}, safefile.ReplacerIf(0o600))
 }
 
 func sign(key, data string) string {

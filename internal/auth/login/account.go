@@ -117,39 +117,23 @@ func forgetActiveAccount(ctx context.Context, path string) error {
 // updateAccounts rewrites the accounts file at path with what change
 // makes of the accounts it holds (ok: the file is there and holds
 // accounts), unless change says to leave it. The file is read and
-// rewritten under its lock (internal/sharedlock): Gemini CLI 0.61 takes
-// none on it, but gemini-ls processes signing in and out at once wait
-// for each other, so that none loses the account another recorded. When
-// the lock cannot be had, the error says so and the file is left as it
-// is. It is written as Gemini CLI writes it: indented by two spaces, mode
-// 0600.
+// rewritten under its lock (sharedlock.Rewrite): gemini-ls processes
+// signing in and out at once wait for each other, so that none loses the
+// account another recorded; Gemini CLI 0.61 takes no lock on it, so what
+// it writes meanwhile is kept and the change refused. When the lock
+// cannot be had, the error says so and the file is left as it is. It is
+// written as Gemini CLI writes it: indented by two spaces, mode 0600.
 func updateAccounts(ctx context.Context, path string, change func(acc accounts, ok bool) (accounts, bool)) error {
-	lock, err := sharedlock.Acquire(ctx, path)
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	var acc accounts
-	data, err := safefile.Read(path, maxAnswer)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		return fmt.Errorf("reading %s: %w", path, err)
-	}
-	ok := err == nil && json.Unmarshal(data, &acc) == nil
-	if !ok {
-		acc = accounts{}
-	}
-	acc, write := change(acc, ok)
-	if !write {
-		return nil
-	}
-	out, err := json.MarshalIndent(acc, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := safefile.ReplaceIf(path, out, 0o600, lock.Held); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
+	return sharedlock.Rewrite(ctx, path, maxAnswer, func(data []byte) ([]byte, error) {
+		var acc accounts
+		ok := data != nil && json.Unmarshal(data, &acc) == nil
+		if !ok {
+			acc = accounts{}
+		}
+		acc, write := change(acc, ok)
+		if !write {
+			return nil, sharedlock.Unchanged
+		}
+		return json.MarshalIndent(acc, "", "  ")
+	}, safefile.ReplacerIf(0o600))
 }

@@ -82,3 +82,25 @@ func readAccounts(t *testing.T, path string) accounts {
 	}
 	return acc
 }
+
+// Gemini CLI 0.61 writes the accounts file without the lock: an account
+// it records while gemini-ls signs in is kept, and the sign-in says it
+// was not recorded rather than write over it.
+func TestAnAccountGeminiCLIRecordsMeanwhileIsKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), AccountsFile)
+	theirs := `{"active": "theirs@example.com", "old": []}`
+	err := updateAccounts(t.Context(), path, func(acc accounts, ok bool) (accounts, bool) {
+		if err := os.WriteFile(path, []byte(theirs), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		ours := "ours@example.com"
+		acc.Active = &ours
+		return acc, true
+	})
+	if err == nil {
+		t.Error("a sign-in over Gemini CLI's write succeeded")
+	}
+	if acc := readAccounts(t, path); acc.Active == nil || *acc.Active != "theirs@example.com" {
+		t.Errorf("the accounts file after: %+v, want Gemini CLI's", acc)
+	}
+}

@@ -100,39 +100,41 @@ func (f File) Disable(ctx context.Context, name string) error {
 	})
 }
 
-// update applies change to the file under its lock (internal/sharedlock),
-// writing it when change says it changed.
+// update applies change to the file under its lock
+// (sharedlock.Rewrite: Gemini CLI writes it without one, so what it
+// writes meanwhile is kept and the change refused), writing it when
+// change says it changed.
 func (f File) update(ctx context.Context, change func(*jsjson.Object) bool) error {
 	dir := filepath.Dir(f.path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	lock, err := sharedlock.Acquire(ctx, f.path)
-	if err != nil {
-		return err
-	}
-	defer lock.Release()
-	config, err := f.read()
-	if err != nil {
-		return err
-	}
-	if !change(config) {
-		return nil
-	}
-	if err := safefile.WriteIf(f.path, jsjson.Stringify(config), lock.Held); err != nil {
-		return fmt.Errorf("writing %s: %w", f.path, err)
-	}
-	return nil
+	return sharedlock.Rewrite(ctx, f.path, maxSize, func(data []byte) ([]byte, error) {
+		config, err := f.parse(data)
+		if err != nil {
+			return nil, err
+		}
+		if !change(config) {
+			return nil, sharedlock.Unchanged
+		}
+		return jsjson.Stringify(config), nil
+	}, safefile.WriteIf)
 }
 
 // read parses the file; a missing one is empty.
 func (f File) read() (*jsjson.Object, error) {
 	data, err := safefile.Read(f.path, maxSize)
-	if errors.Is(err, fs.ErrNotExist) {
-		return jsjson.NewObject(), nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("reading the MCP server enablement file: %w", err)
+	}
+	return f.parse(data)
+}
+
+// parse parses data, the file's text: nil when it is missing, which is
+// empty.
+func (f File) parse(data []byte) (*jsjson.Object, error) {
+	if data == nil {
+		return jsjson.NewObject(), nil
 	}
 	v, err := jsjson.Parse(data)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock/locktest"
 )
 
@@ -86,5 +87,29 @@ func TestDisableWaitsForTheLock(t *testing.T) {
 	locktest.Waits(t, f.path, func(ctx context.Context) error { return f.Disable(ctx, "second") })
 	if got := read(t, f); !strings.Contains(got, `"first"`) || !strings.Contains(got, `"second"`) {
 		t.Errorf("after the wait the file is\n%s", got)
+	}
+}
+
+// Gemini CLI 0.61 writes the file without the lock (writeConfig,
+// fs.writeFile): what it writes while a change is being made is kept,
+// and the change is refused, not written over it.
+func TestAWriteOf061MeanwhileIsKept(t *testing.T) {
+	f := In(filepath.Join(t.TempDir(), ".gemini"))
+	if err := f.Disable(t.Context(), "first"); err != nil {
+		t.Fatal(err)
+	}
+	theirs := "{\n  \"theirs\": {\n    \"enabled\": false\n  }\n}"
+	err := f.update(t.Context(), func(config *jsjson.Object) bool {
+		if err := os.WriteFile(f.path, []byte(theirs), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		config.Set("ours", jsjson.NewObject())
+		return true
+	})
+	if err == nil || !strings.Contains(err.Error(), "changed while it was being written") {
+		t.Errorf("a change over 0.61's write: %v", err)
+	}
+	if got := read(t, f); got != theirs {
+		t.Errorf("the file is\n%s\nwant 0.61's\n%s", got, theirs)
 	}
 }

@@ -72,3 +72,24 @@ func TestStoreHonoursTheLock(t *testing.T) {
 		return s.Save(ctx, Credentials{ServerName: "ls", Token: Token{AccessToken: "a2", TokenType: "Bearer"}})
 	})
 }
+
+// Gemini CLI 0.61 writes the token file without the lock: the tokens it
+// saves while gemini-ls saves its own are kept, and gemini-ls's save
+// fails rather than write over them.
+func TestTokensGeminiCLISavesMeanwhileAreKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mcp-oauth-tokens.json")
+	s := NewStore(path)
+	theirs := `[{"serverName": "theirs", "token": {"accessToken": "t", "tokenType": "Bearer"}}]`
+	err := s.update(t.Context(), "ours", func(*Credentials) *Credentials {
+		if err := os.WriteFile(path, []byte(theirs), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return &Credentials{ServerName: "ours"}
+	})
+	if err == nil {
+		t.Error("a save over Gemini CLI's succeeded")
+	}
+	if got, _ := os.ReadFile(path); string(got) != theirs {
+		t.Errorf("the token file = %s, want Gemini CLI's", got)
+	}
+}

@@ -108,37 +108,31 @@ func (s *Store) update(ctx context.Context, server string, change func(old *Cred
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
 		return fmt.Errorf("saving the MCP OAuth tokens: %w", err)
 	}
-	lock, err := sharedlock.Acquire(ctx, s.path)
-	if err != nil {
-		return fmt.Errorf("saving the MCP OAuth tokens: %w", err)
-	}
-	defer lock.Release()
-	entries, err := s.read()
-	if err != nil {
-		return err
-	}
-	var old *Credentials
-	kept := make([]json.RawMessage, 0, len(entries)+1)
-	for _, raw := range entries {
-		var c Credentials
-		if json.Unmarshal(raw, &c) == nil && c.ServerName == server {
-			old = &c
-			continue
-		}
-		kept = append(kept, raw)
-	}
-	if c := change(old); c != nil {
-		raw, err := json.Marshal(c)
+	err := sharedlock.Rewrite(ctx, s.path, maxFile, func(data []byte) ([]byte, error) {
+		entries, err := s.parse(data)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		kept = append(kept, raw)
-	}
-	data, err := json.MarshalIndent(kept, "", "  ")
+		var old *Credentials
+		kept := make([]json.RawMessage, 0, len(entries)+1)
+		for _, raw := range entries {
+			var c Credentials
+			if json.Unmarshal(raw, &c) == nil && c.ServerName == server {
+				old = &c
+				continue
+			}
+			kept = append(kept, raw)
+		}
+		if c := change(old); c != nil {
+			raw, err := json.Marshal(c)
+			if err != nil {
+				return nil, err
+			}
+			kept = append(kept, raw)
+		}
+		return json.MarshalIndent(kept, "", "  ")
+	}, safefile.ReplacerIf(0o600))
 	if err != nil {
-		return err
-	}
-	if err := safefile.ReplaceIf(s.path, data, 0o600, lock.Held); err != nil {
 		return fmt.Errorf("saving the MCP OAuth tokens: %w", err)
 	}
 	return nil
@@ -147,11 +141,17 @@ func (s *Store) update(ctx context.Context, server string, change func(old *Cred
 // read returns the file's entries; none when it does not exist.
 func (s *Store) read() ([]json.RawMessage, error) {
 	data, err := safefile.Read(s.path, maxFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("reading the MCP OAuth tokens: %w", err)
+	}
+	return s.parse(data)
+}
+
+// parse returns the entries of data, the file's text: none when it is
+// nil, the file missing.
+func (s *Store) parse(data []byte) ([]json.RawMessage, error) {
+	if data == nil {
+		return nil, nil
 	}
 	var entries []json.RawMessage
 	if err := json.Unmarshal(data, &entries); err != nil {
