@@ -1,17 +1,15 @@
 package sandbox
 
 import (
-	"bufio"
 	"encoding/json"
-	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/heldfile/heldtest"
 )
 
 // The start-up files watched are those a command could make: in a
@@ -231,45 +229,17 @@ const holdRecordEnv = "GEMINI_LS_TEST_HOLD_RECORD"
 // for left behind once that process is killed, with nothing run at its
 // end: its lock went with it.
 func TestARecordLastsAsLongAsItsProcess(t *testing.T) {
-	if dir := os.Getenv(holdRecordEnv); dir != "" {
+	heldtest.Child(holdRecordEnv, func(dir string) (string, error) {
 		record, _, err := writeWatchRecord(dir, []string{filepath.Join(dir, ".env")})
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		fmt.Println(record)
-		io.Copy(io.Discard, os.Stdin)
-		os.Exit(0)
-	}
+		return record, err
+	})
 	watch := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestARecordLastsAsLongAsItsProcess$")
-	cmd.Env = append(os.Environ(), holdRecordEnv+"="+watch)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("the child wrote no record: %v", err)
-	}
-	record := strings.TrimSpace(line)
+	record, kill := heldtest.Start(t, "TestARecordLastsAsLongAsItsProcess", holdRecordEnv, watch)
 	MoveAsideWatched(watch, nil)
 	if _, err := os.Stat(record); err != nil {
 		t.Fatalf("a live process's record was removed: %v", err)
 	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
+	kill()
 	MoveAsideWatched(watch, nil)
 	if _, err := os.Stat(record); !os.IsNotExist(err) {
 		t.Errorf("a killed process's record is still there: %v", err)

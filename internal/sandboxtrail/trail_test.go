@@ -1,17 +1,16 @@
 package sandboxtrail
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/heldfile/heldtest"
 )
 
 // write makes path, with its directories, as a command would.
@@ -216,42 +215,17 @@ const holdWindowEnv = "SANDBOXTRAIL_TEST_HOLD_WINDOW"
 // reader, as of when it looks, and recorded so; while the process lives
 // it stays open.
 func TestAWindowLastsAsLongAsItsProcess(t *testing.T) {
-	if dir := os.Getenv(holdWindowEnv); dir != "" {
-		if _, err := At(dir).Open([]string{"/w"}, nil); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		fmt.Println("open")
-		io.Copy(io.Discard, os.Stdin)
-		os.Exit(0)
-	}
+	heldtest.Child(holdWindowEnv, func(dir string) (string, error) {
+		_, err := At(dir).Open([]string{"/w"}, nil)
+		return "open", err
+	})
 	tr := At(t.TempDir())
-	cmd := exec.Command(os.Args[0], "-test.run=^TestAWindowLastsAsLongAsItsProcess$")
-	cmd.Env = append(os.Environ(), holdWindowEnv+"="+tr.dir)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer stdin.Close()
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := bufio.NewReader(out).ReadString('\n'); err != nil {
-		t.Fatalf("the child opened no window: %v", err)
-	}
+	_, kill := heldtest.Start(t, "TestAWindowLastsAsLongAsItsProcess", holdWindowEnv, tr.dir)
 	ws, err := tr.Windows(context.Background(), time.Now())
 	if err != nil || len(ws) != 1 || ws[0].To != 0 {
 		t.Fatalf("a live process's window: %+v, %v; want one, open", ws, err)
 	}
-	if err := cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
+	kill()
 	now := time.Now()
 	ws, err = tr.Windows(context.Background(), now)
 	if err != nil || len(ws) != 1 || ws[0].To != now.UnixNano() {
