@@ -84,6 +84,10 @@ if [ "${1:-}" = --in-namespace ]; then
     [ -n "$last" ] || last="no result line"
     [ "$status" = 0 ] || failed=1
     summary+=("$name ($version): $last, exit status $status, $((SECONDS - start)) s")
+    # Each failure again, last: a CI log's tail, past the screens copied
+    # below, names what failed.
+    local f
+    while IFS= read -r f; do summary+=("  $f"); done < <(grep -E '^(fail|FAIL) | *FAILED ' "$out" | cut -c1-300)
   }
   if [ "$tests" = acp-clients ] && [ "$suite" = testing ]; then
     run_suite codecompanion.nvim editors/acp-clients/codecompanion/run.sh nvim
