@@ -121,6 +121,14 @@ func (e mgmtEnv) read(stderr io.Writer, asIfTrusted bool) (w workingDir, ok bool
 	}
 	loaded := extensions.Load(extensions.Config{UserDir: userDir, Workspace: cwd, Getenv: e.getenv,
 		Allowed: set.Security.AllowedExtensions, BlockGit: set.Security.BlockGitExtensions})
+	// What a sandboxed command changed while it was read is not obeyed
+	// (mcp list connects to a trusted folder's servers).
+	if changed := trust.Recheck(""); changed != nil {
+		trust = trust.Distrusting(changed)
+		if !asIfTrusted {
+			set, _ = settings.Load(e.getenv, roots, trust)
+		}
+	}
 	return workingDir{cwd: cwd, userDir: userDir, trust: trust, settings: set, extensions: loaded}, true
 }
 

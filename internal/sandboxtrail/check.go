@@ -27,6 +27,8 @@ type Finding struct {
 	// Writable is the sandbox's writable path the file lies in.
 	Writable string
 	Window   Window
+	// Removed: the file was read, and was gone by Changed (Gone).
+	Removed bool
 }
 
 // String says what was found, for the user.
@@ -35,8 +37,12 @@ func (f Finding) String() string {
 	if f.Window.To != 0 {
 		until = "until " + clock(time.Unix(0, f.Window.To))
 	}
-	return fmt.Sprintf("%s was changed at %s, while commands in a sandbox could write in %s (from %s %s)",
-		f.File, clock(f.Changed), f.Writable, clock(time.Unix(0, f.Window.From)), until)
+	what := "was changed at"
+	if f.Removed {
+		what = "was read, and removed by"
+	}
+	return fmt.Sprintf("%s %s %s, while commands in a sandbox could write in %s (from %s %s)",
+		f.File, what, clock(f.Changed), f.Writable, clock(time.Unix(0, f.Window.From)), until)
 }
 
 func clock(t time.Time) string { return t.Local().Format("2006-01-02 15:04:05") }
@@ -108,6 +114,16 @@ func (s Snapshot) Changed(folder string, also []string) ([]Finding, error) {
 		}
 	}
 	return out, nil
+}
+
+// Gone says, of path, a file that was read and is no longer there, in
+// which window a sandbox's commands could have removed it by now: one
+// open now, or closed within the slack, whose writable paths hold it
+// (outside its roots' .gemini).
+func (s Snapshot) Gone(path string, now time.Time) (Finding, bool) {
+	path = filepath.Join(canonical(filepath.Dir(path)), filepath.Base(path))
+	w, writable, ok := windowOf(s.ws, path, now.UnixNano())
+	return Finding{File: path, Changed: now, Writable: writable, Window: w, Removed: true}, ok
 }
 
 // windowOf finds a window in which a sandbox's commands could have

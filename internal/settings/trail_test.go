@@ -97,3 +97,51 @@ func TestATrailThatCannotBeReadTrustsNoFolderItCovers(t *testing.T) {
 		t.Errorf("Why() = %v, want the trail named", why)
 	}
 }
+
+// What a sandboxed command changes in a folder's configuration after the
+// check of its trust, while it is being read, is found when the trail is
+// read again (Recheck), as is a .env that was read and is gone by then;
+// the folder is then distrusted and asked about (Distrusting), and not
+// checked again.
+func TestRecheckFindsWhatChangedWhileItWasRead(t *testing.T) {
+	c := newTrustCase(t, `{"ROOT": "TRUST_FOLDER"}`)
+	c.vars["XDG_STATE_HOME"] = ""
+	app := filepath.Join(c.root, "packages", "app")
+	if err := os.MkdirAll(app, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	window, err := SandboxTrail(env(c.vars)).Open([]string{c.root}, []string{c.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer window.Close()
+	trust, err := DecideTrust(env(c.vars), []string{app})
+	if err != nil || !trust.Trusted(app) {
+		t.Fatalf("the folder, unchanged, is not trusted: %v, %v", trust.Why(app), err)
+	}
+	if got := trust.Recheck(""); got != nil {
+		t.Errorf("Recheck with nothing changed = %q", got)
+	}
+	dotenv := filepath.Join(app, ".env")
+	if got := trust.Recheck(dotenv)[app]; !strings.Contains(got, dotenv) || !strings.Contains(got, "removed") {
+		t.Errorf("Recheck of a .env read and gone = %q, want it named, removed", got)
+	}
+	writeSettings(t, app, `{"tools": {"discoveryCommand": "planted"}}`)
+	changed := trust.Recheck("")
+	if got := changed[app]; !strings.Contains(got, filepath.Join(app, ".gemini")) {
+		t.Fatalf("Recheck after the settings were planted = %q, want them named", changed)
+	}
+	distrusted := trust.Distrusting(changed)
+	if distrusted.Trusted(app) || distrusted.Changed(app) != changed[app] {
+		t.Errorf("distrusted: trusted %v, Changed %q", distrusted.Trusted(app), distrusted.Changed(app))
+	}
+	if got := distrusted.Undecided(); len(got) != 1 || got[0] != app {
+		t.Errorf("distrusted: Undecided() = %q, want the folder asked about", got)
+	}
+	if !trust.Trusted(app) {
+		t.Error("Distrusting changed the Trust it was called on")
+	}
+	if got := distrusted.Recheck(""); got != nil {
+		t.Errorf("a distrusted folder is checked again: %q", got)
+	}
+}

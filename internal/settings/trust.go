@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
@@ -39,7 +42,10 @@ import (
 // A root trusted by a rule, or by folder trust being off, whose own
 // configuration a sandboxed command could have changed (the sandboxes'
 // trail, internal/sandboxtrail) is then not trusted, and asked about,
-// until the user trusts it again (RecordTrust).
+// until the user trusts it again (RecordTrust). What such a root holds is
+// read after that check, so the trail is read again once it has been
+// read and before any of it runs (Recheck, setup.Build): a change made in
+// between distrusts the root as well.
 //
 // Every reader takes that one answer (Trust): Load for the roots'
 // settings, LoadDotenv for the .env, and, in setup, the GEMINI.md loader,
@@ -63,6 +69,11 @@ type Trust struct {
 	// changed says, of a root asked about again because a sandboxed
 	// command could have changed its configuration, what was changed.
 	changed map[string]string
+	// checked are the trusted roots whose configuration was checked
+	// against the sandboxes' trail (sandboxed), for Recheck, which reads
+	// it again with getenv.
+	checked []string
+	getenv  Getenv
 }
 
 // DecideTrust decides which roots are trusted folders. getenv must be the
@@ -73,7 +84,7 @@ type Trust struct {
 // be read trusts nothing, and is the error.
 func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 	ft, err := loadTrust(getenv, folderTrustEnabled(getenv))
-	t := Trust{roots: slices.Clone(roots), why: map[string]error{}, undecided: map[string]bool{}, changed: map[string]string{}}
+	t := Trust{roots: slices.Clone(roots), why: map[string]error{}, undecided: map[string]bool{}, changed: map[string]string{}, getenv: getenv}
 	trail := sync.OnceValues(func() (sandboxtrail.Snapshot, error) {
 		return SandboxTrail(getenv).Read(context.Background())
 	})
@@ -81,6 +92,9 @@ func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 		decided, why := ft.check(root)
 		if why == nil && ft.env != "true" {
 			decided, why = t.sandboxed(getenv, trail, root)
+			if why == nil {
+				t.checked = append(t.checked, root)
+			}
 		}
 		if why != nil {
 			t.why[root] = why
@@ -122,9 +136,74 @@ func (t Trust) sandboxed(getenv Getenv, trail func() (sandboxtrail.Snapshot, err
 		what += fmt.Sprintf(", as were %d other entries of its configuration", n)
 	}
 	t.changed[root] = what
-	return false, fmt.Errorf("the folder %s is not trusted again until you say so: %s. "+
+	return false, askedAgain(root, what)
+}
+
+// askedAgain is why root, whose configuration a sandboxed command could
+// have changed (what), is not trusted.
+func askedAgain(root, what string) error {
+	return fmt.Errorf("the folder %s is not trusted again until you say so: %s. "+
 		"Trust it again with /permissions trust in your editor, or from a shell with: gemini-ls trust %s",
 		root, what, osshell.Local().Quote(root))
+}
+
+// Recheck reads the sandboxes' trail again once what the roots t
+// vouched for by checking it say has been read (their settings, .env and
+// policies), and says, root by root, what a sandboxed command could have
+// changed between DecideTrust's check and the reads: a file of the
+// root's configuration changed since, or the .env named by read (the one
+// loaded, "" when none) gone since, where a sandbox could write. A trail
+// that cannot be read vouches for nothing. Nil when nothing changed.
+func (t Trust) Recheck(read string) map[string]string {
+	if len(t.checked) == 0 {
+		return nil
+	}
+	snap, err := SandboxTrail(t.getenv).Read(context.Background())
+	changed := map[string]string{}
+	for _, root := range t.checked {
+		if err != nil {
+			changed[root] = fmt.Sprintf("what sandboxed commands could change cannot be checked: %v", err)
+			continue
+		}
+		candidates := DotenvCandidates(root, Home(t.getenv))
+		found, err := snap.Changed(root, candidates)
+		switch {
+		case err != nil:
+			changed[root] = fmt.Sprintf("what sandboxed commands could change cannot be checked: %v", err)
+		case len(found) > 0:
+			changed[root] = found[0].String()
+		case read != "" && slices.Contains(candidates, read):
+			if _, err := os.Lstat(read); errors.Is(err, fs.ErrNotExist) {
+				if f, ok := snap.Gone(read, time.Now()); ok {
+					changed[root] = f.String()
+				}
+			}
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	return changed
+}
+
+// Distrusting is t with each root of changed (Recheck's) not trusted and
+// asked about again, as DecideTrust leaves a root whose configuration a
+// sandboxed command could have changed.
+func (t Trust) Distrusting(changed map[string]string) Trust {
+	if len(changed) == 0 {
+		return t
+	}
+	t.why, t.undecided, t.changed = maps.Clone(t.why), maps.Clone(t.undecided), maps.Clone(t.changed)
+	for root, what := range changed {
+		if !slices.Contains(t.roots, root) {
+			continue
+		}
+		t.why[root] = askedAgain(root, what)
+		t.undecided[root] = true
+		t.changed[root] = what
+		t.checked = slices.DeleteFunc(slices.Clone(t.checked), func(r string) bool { return r == root })
+	}
+	return t
 }
 
 // Changed says what a sandboxed command could have changed in root's

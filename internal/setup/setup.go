@@ -56,6 +56,9 @@ type Options struct {
 	// Warn tells the user of a problem that does not stop the build: the
 	// LSP shows it in the editor, headless writes it to stderr.
 	Warn func(what string, err error)
+	// afterTrust, for tests, is called once the roots' trust is decided,
+	// before anything they hold is read.
+	afterTrust func()
 	// ShowAuthURL tells the user to open authURL to sign in to the MCP
 	// server; nil logs it as a warning (headless: on stderr).
 	ShowAuthURL func(server, authURL string)
@@ -244,6 +247,11 @@ var ErrOverlay = errors.New("invalid settings")
 // nothing: no agent, tools or MCP server. It is for what lists and exits
 // (-l), which Gemini CLI answers before it initializes its config.
 func Load(o Options) (*Built, error) {
+	return load(defaults(o), nil)
+}
+
+// defaults is o with what it leaves out.
+func defaults(o Options) Options {
 	if o.Logger == nil {
 		o.Logger = zap.NewNop()
 	}
@@ -253,6 +261,11 @@ func Load(o Options) (*Built, error) {
 	if o.Told == nil {
 		o.Told = &Told{}
 	}
+	return o
+}
+
+// load is Load, the roots of distrust (trust.Recheck's) not trusted.
+func load(o Options, distrust map[string]string) (*Built, error) {
 	b := &Built{opts: o, projectRoots: o.Workspace.Roots()}
 	// From the process environment alone: no .env has been read yet, and
 	// none is read before its folder's trust is known.
@@ -260,7 +273,11 @@ func Load(o Options) (*Built, error) {
 	if err != nil {
 		o.Warn("the trusted folders were not read, so no folder is trusted", err)
 	}
+	trust = trust.Distrusting(distrust)
 	b.Trust = trust
+	if o.afterTrust != nil {
+		o.afterTrust()
+	}
 	b.Getenv, b.EnvFile = loadEnv(o, trust)
 	base, err := b.loadSettings()
 	if err != nil {
@@ -289,10 +306,9 @@ func Load(o Options) (*Built, error) {
 	return b, nil
 }
 
-// Build makes the agent. ctx's values are kept, not its end: what Build
-// starts (MCP servers, the discovery command) lasts until Built.Close.
-func Build(ctx context.Context, o Options) (*Built, error) {
-	b, err := Load(o)
+// build is Build's one attempt, the roots of distrust not trusted.
+func build(ctx context.Context, o Options, distrust map[string]string) (*Built, error) {
+	b, err := load(o, distrust)
 	if err != nil {
 		return nil, err
 	}
@@ -309,13 +325,17 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 	p := agentParts{gen: gen, authType: creds.Type, system: system, retry: b.retryPolicy(set)}
 	b.Skills = b.discoverSkills(set)
 	b.Agents = b.discoverAgents(ctx, set)
+	b.Policy = b.loadPolicies(set, extensionPolicies(b.Extensions))
+	if changed := b.Trust.Recheck(b.EnvFile); changed != nil {
+		b.Close()
+		return nil, &changedMeanwhile{roots: changed}
+	}
 	b.Hooks = b.hooks(ctx, set)
 	p.tracker = b.trackerDir(set)
 	b.Tools = b.buildTools(ctx, set, p)
 	p.keys, p.trusted = b.allowedTools(set)
 	p.store, p.retention, p.maxTurns = b.sessionLimits(set)
 	b.Checkpoints = b.checkpoints(b.opts, set)
-	b.Policy = b.loadPolicies(set, extensionPolicies(b.Extensions))
 	b.telemetry = b.startTelemetry(ctx, set, creds)
 	b.remote = newRemoteAgents(remote.Options{LookupEnv: b.lookupEnv})
 	b.Agent = agent.New(b.agentConfig(set, p))
