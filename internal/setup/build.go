@@ -16,7 +16,7 @@ import (
 // trail checked again before anything of it runs (settings.Trust.Recheck):
 // a root a sandboxed command changed in between is then not trusted,
 // and the agent built again without it, the first attempt's warnings
-// unsaid.
+// unsaid (and, for what is said once per process, untold).
 func Build(ctx context.Context, o Options) (*Built, error) {
 	o = defaults(o)
 	var distrust map[string]string
@@ -24,12 +24,14 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		attempt := o
 		held := &heldWarnings{warn: o.Warn}
 		attempt.Warn = held.add
+		told := o.Told.mark()
 		b, err := build(ctx, attempt, distrust)
 		var meanwhile *changedMeanwhile
 		if !errors.As(err, &meanwhile) {
 			held.flush()
 			return b, err
 		}
+		o.Told.undo(told) // what it told was never said
 		// Each attempt trusts fewer roots (Recheck checks only those
 		// still trusted after a check), so this ends.
 		distrust = maps.Clone(distrust)

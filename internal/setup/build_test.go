@@ -25,9 +25,11 @@ func TestAFolderConfiguredWhileItWasReadIsNotTrusted(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(home, ".gemini", "trustedFolders.json"), `{`+strconv.Quote(parent)+`: "TRUST_FOLDER"}`)
-	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), "{ broken")
+	// A warning said at every build, and one said once per process.
+	writeFile(t, filepath.Join(home, "system.json"), "{ broken")
+	writeFile(t, filepath.Join(home, ".gemini", "settings.json"), `{"noSuchSetting": true}`)
 	env := map[string]string{"HOME": home, "USERPROFILE": home, "GEMINI_API_KEY": "k",
-		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "none.json"), "XDG_STATE_HOME": filepath.Join(home, "state")}
+		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(home, "system.json"), "XDG_STATE_HOME": filepath.Join(home, "state")}
 	getenv := func(k string) string { return env[k] }
 	window, err := settings.SandboxTrail(getenv).Open([]string{parent}, []string{parent})
 	if err != nil {
@@ -66,7 +68,9 @@ func TestAFolderConfiguredWhileItWasReadIsNotTrusted(t *testing.T) {
 	if got := b.Trust.Undecided(); !slices.Equal(got, []string{app}) {
 		t.Errorf("Undecided() = %q, want the folder asked about", got)
 	}
-	if n := slices.Index(warnings, "some settings were not read"); n < 0 || slices.Contains(warnings[n+1:], "some settings were not read") {
-		t.Errorf("warnings = %q, want the broken file reported once", warnings)
+	for _, want := range []string{"some settings were not read", UnreadSettings} {
+		if n := slices.Index(warnings, want); n < 0 || slices.Contains(warnings[n+1:], want) {
+			t.Errorf("warnings = %q, want %q once", warnings, want)
+		}
 	}
 }

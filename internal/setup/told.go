@@ -2,6 +2,7 @@ package setup
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"sync"
 
@@ -31,6 +32,29 @@ type Told struct {
 	expiries map[string]*sync.Once
 	// said are the notices given once per process, by key (first).
 	said map[string]bool
+}
+
+// toldMark is what a Told had told at a time (Told.mark).
+type toldMark struct {
+	keys map[settings.Unread]bool
+	said map[string]bool
+}
+
+// mark is what t has told so far, for undo.
+func (t *Told) mark() toldMark {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return toldMark{keys: maps.Clone(t.keys), said: maps.Clone(t.said)}
+}
+
+// undo forgets what t was told after m was taken: a build attempt given
+// up, whose warnings were never said (Build). What another build told
+// meanwhile (an ACP session's, at once) is forgotten too, and may be said
+// once more: a repeat rather than a loss.
+func (t *Told) undo(m toldMark) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.keys, t.said = m.keys, m.said
 }
 
 // first reports whether the notice of key is given for the first time,
