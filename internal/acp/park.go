@@ -107,7 +107,6 @@ func (s *server) unpark(ctx context.Context, id string, p parked) (*session, err
 	if err != nil {
 		return nil, err
 	}
-	sess.noted = true // told when it was first opened
 	live, err := s.host.Resume(ctx, sess.setup(), id, "", true, sess)
 	if _, unknown := errors.AsType[*dialog.UnknownSessionError](err); unknown {
 		live, err = s.host.OpenWithID(ctx, sess.setup(), id, true, sess)

@@ -53,10 +53,9 @@ type session struct {
 	// (subagent.go); made on first use.
 	subagents     map[string]*subagentRun
 	subagentCalls map[string]dialog.Subagent
-	// notes are what setup warned of while the agent was built, for
-	// announce to tell; noted once it has taken them.
+	// notes are what setup warned of while the agent was built (or
+	// built again), for announce to tell.
 	notes []string
-	noted bool
 
 	// servers are the MCP servers the client passed, which a parked
 	// session is opened again with (park.go).
@@ -149,13 +148,15 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 
 // warn logs a problem setup found. The settings keys nothing reads, and
 // the announcement of a project's new hooks, it also keeps for announce
-// to tell the user, as a note in the conversation; once announce has
-// told the notes, it only logs.
+// to tell the user, as a note in the conversation: announce follows
+// every build of the session's agent (its start, and a build again when
+// the folder's trust changed), and each of these is said once however
+// often it is built (setup.Told, hooks.NoteProjectHooks).
 func (sess *session) warn(what string, err error) {
 	sess.log.Warn(what, zap.Error(err))
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
-	if (what == conversation.UnreadSettings || what == conversation.ProjectHooksAnnounced) && !sess.noted {
+	if what == conversation.UnreadSettings || what == conversation.ProjectHooksAnnounced {
 		sess.notes = append(sess.notes, fmt.Sprintf("%s: %v", what, err))
 	}
 }
@@ -165,7 +166,7 @@ func (sess *session) takeNotes() []string {
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	notes := sess.notes
-	sess.notes, sess.noted = nil, true
+	sess.notes = nil
 	return notes
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	sdk "github.com/coder/acp-go-sdk"
+
 	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
@@ -91,6 +93,32 @@ func TestACPProjectHooksAreAnnouncedInTheSession(t *testing.T) {
 	h := startACP(t, acpSetup{files: map[string]string{".gemini/settings.json": projectHookSettings("true")},
 		env: []string{"GEMINI_CLI_TRUST_WORKSPACE=true"}})
 	h.client.Wait(h.ctx, "the announcement", func(c *acptest.Client) bool {
+		return strings.Contains(c.MessageText(h.session), announcement)
+	})
+	contains(t, "the session's note", h.client.MessageText(h.session), "\n  - greet\n")
+}
+
+// Over ACP a folder trusted at its first prompt's question is built
+// again with its project's hooks, and their announcement is a note in the
+// session then too, not only a line in the log.
+func TestACPProjectHooksOfAFolderTrustedAtTheQuestionAreAnnounced(t *testing.T) {
+	h := startACP(t, acpSetup{files: map[string]string{".gemini/settings.json": projectHookSettings("true")},
+		cfg: acptest.Config{Trust: func(sdk.RequestPermissionRequest) acptest.Answer { return acptest.TrustFolder }}},
+		geminitest.TextTurn("one"))
+	// The session's start is told first (its commands, then its notes).
+	h.client.Wait(h.ctx, "the session's commands", func(c *acptest.Client) bool {
+		for _, u := range c.Updates() {
+			if u.SessionId == h.session && u.Update.AvailableCommandsUpdate != nil {
+				return true
+			}
+		}
+		return false
+	})
+	if text := h.client.MessageText(h.session); strings.Contains(text, announcement) {
+		t.Fatalf("an untrusted folder's hooks were announced: %q", text)
+	}
+	h.mustPrompt("first", sdk.StopReasonEndTurn)
+	h.client.Wait(h.ctx, "the announcement after the folder was trusted", func(c *acptest.Client) bool {
 		return strings.Contains(c.MessageText(h.session), announcement)
 	})
 	contains(t, "the session's note", h.client.MessageText(h.session), "\n  - greet\n")
