@@ -126,7 +126,7 @@ func SetEnabled(ctx context.Context, userDir, name string, enable bool, dir stri
 // (sharedlock.Rewrite: Gemini CLI takes none on it, so what it writes
 // meanwhile is kept and the change refused), as Gemini CLI writes it:
 // paths' characters as they are. A file that does not parse is left as
-// it is, and the error says why; change's sharedlock.Unchanged writes
+// it is, and the error says why; change's sharedlock.ErrUnchanged writes
 // nothing.
 func changeEnablement(ctx context.Context, path string, change func(enablement) error) error {
 	return sharedlock.Rewrite(ctx, path, maxFileSize, func(before []byte) ([]byte, error) {

@@ -45,7 +45,7 @@ func (m Manager) Uninstall(ctx context.Context, identifier string) (string, erro
 func removeEnablement(ctx context.Context, userDir, name string) error {
 	return changeEnablement(ctx, filepath.Join(Dir(userDir), EnablementFile), func(e enablement) error {
 		if _, ok := e[name]; !ok {
-			return sharedlock.Unchanged
+			return sharedlock.ErrUnchanged
 		}
 		delete(e, name)
 		return nil

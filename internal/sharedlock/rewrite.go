@@ -10,9 +10,9 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
-// Unchanged is what a change given to Rewrite returns when the file
+// ErrUnchanged is what a change given to Rewrite returns when the file
 // needs no write: it already says what the change would.
-var Unchanged = errors.New("nothing to change")
+var ErrUnchanged = errors.New("nothing to change")
 
 // Rewrite is the read-modify-write of a shared file under its lock: what
 // path holds (nil when it is not there; at most limit bytes, read through
@@ -22,7 +22,7 @@ var Unchanged = errors.New("nothing to change")
 // file still holds what was read: Gemini CLI writes some of the files it
 // shares without the lock, and what it wrote meanwhile is not lost. An
 // error of change leaves the file as it is and is returned unwrapped;
-// Unchanged leaves it as it is, and Rewrite returns nil.
+// ErrUnchanged leaves it as it is, and Rewrite returns nil.
 func Rewrite(ctx context.Context, path string, limit int64, change func(old []byte) ([]byte, error),
 	write func(path string, data []byte, held func() error) error) error {
 	lock, err := Acquire(ctx, path)
@@ -35,7 +35,7 @@ func Rewrite(ctx context.Context, path string, limit int64, change func(old []by
 		return fmt.Errorf("reading %s: %w", path, err)
 	}
 	data, err := change(old)
-	if errors.Is(err, Unchanged) {
+	if errors.Is(err, ErrUnchanged) {
 		return nil
 	}
 	if err != nil {

@@ -44,9 +44,9 @@ func TestRewrite(t *testing.T) {
 	// A change with nothing to change writes nothing: not even the same
 	// text again, which would take the file from a program reading it.
 	before, _ := os.Stat(path)
-	err = Rewrite(t.Context(), path, 1<<10, func([]byte) ([]byte, error) { return []byte("y"), Unchanged }, safefile.WriteIf)
+	err = Rewrite(t.Context(), path, 1<<10, func([]byte) ([]byte, error) { return []byte("y"), ErrUnchanged }, safefile.WriteIf)
 	if after, _ := os.Stat(path); err != nil || !os.SameFile(before, after) {
-		t.Errorf("Unchanged: err %v, the file replaced: %v", err, !os.SameFile(before, after))
+		t.Errorf("ErrUnchanged: err %v, the file replaced: %v", err, !os.SameFile(before, after))
 	}
 	// Another program writes without the lock while change runs: its
 	// text is kept, and the rewrite says so.

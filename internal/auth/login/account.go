@@ -132,7 +132,7 @@ func updateAccounts(ctx context.Context, path string, change func(acc accounts, 
 		}
 		acc, write := change(acc, ok)
 		if !write {
-			return nil, sharedlock.Unchanged
+			return nil, sharedlock.ErrUnchanged
 		}
 		return json.MarshalIndent(acc, "", "  ")
 	}, safefile.ReplacerIf(0o600))

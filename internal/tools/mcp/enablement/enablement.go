@@ -115,7 +115,7 @@ func (f File) update(ctx context.Context, change func(*jsjson.Object) bool) erro
 			return nil, err
 		}
 		if !change(config) {
-			return nil, sharedlock.Unchanged
+			return nil, sharedlock.ErrUnchanged
 		}
 		return jsjson.Stringify(config), nil
 	}, safefile.WriteIf)
