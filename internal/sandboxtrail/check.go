@@ -54,6 +54,12 @@ const (
 	// clock (the kernel's lags by up to a tick) or another machine's (a
 	// container's shared files).
 	slack = int64(2 * time.Second)
+	// tick is how far a change time can lag the precise clock the
+	// user's yes is timed by (the kernel's coarse clock lags by up to a
+	// tick, 10 ms at HZ=100; Windows' by up to 15.6 ms): what changed
+	// within it before the yes may have changed just after it, and is not
+	// taken as accepted.
+	tick = int64(20 * time.Millisecond)
 )
 
 // Changed returns the files of folder's own configuration (everything in
@@ -106,7 +112,7 @@ func (s Snapshot) Changed(folder string, also []string) ([]Finding, error) {
 	var out []Finding
 	for _, f := range files {
 		changed := changeTime(f.path, f.info)
-		if !accepted.IsZero() && !changed.After(accepted) {
+		if covered(changed, accepted) {
 			continue
 		}
 		if w, writable, ok := windowOf(ws, f.path, changed.UnixNano()); ok {
@@ -124,6 +130,12 @@ func (s Snapshot) Gone(path string, now time.Time) (Finding, bool) {
 	path = filepath.Join(canonical(filepath.Dir(path)), filepath.Base(path))
 	w, writable, ok := windowOf(s.ws, path, now.UnixNano())
 	return Finding{File: path, Changed: now, Writable: writable, Window: w, Removed: true}, ok
+}
+
+// covered reports whether the user's yes at accepted (zero: none) covers
+// a change at changed: one made before it, by more than a tick.
+func covered(changed, accepted time.Time) bool {
+	return !accepted.IsZero() && changed.UnixNano() < accepted.UnixNano()-tick
 }
 
 // windowOf finds a window in which a sandbox's commands could have

