@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
@@ -46,6 +47,7 @@ func TestRunAFolderASandboxedCommandConfiguredIsAskedAboutAgain(t *testing.T) {
 		t.Errorf("refused, yet the model was asked: %d requests, want the first run's 2", n)
 	}
 
+	time.Sleep(50 * time.Millisecond) // a yes a clock tick after the change at least
 	r = h.runIn(app, h.env, "trust", app)
 	r.wantExit(t, 0)
 	r = h.runIn(app, h.env, "run", "-p", "hi")
@@ -76,6 +78,9 @@ func TestTrustQuestionAgainForAFolderASandboxConfigured(t *testing.T) {
 	if err := window.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// A yes within a clock tick (20 ms) of a change does not cover it; a
+	// user reads the question first.
+	time.Sleep(50 * time.Millisecond)
 	h, a := startTrusting(t, trustCase{home: home, root: app}, "Trust folder", geminitest.TextTurn("one"), geminitest.TextTurn("two"))
 	h.command("first")
 	if a.count() != 1 {
