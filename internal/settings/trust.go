@@ -70,10 +70,11 @@ type Trust struct {
 	// command could have changed its configuration, what was changed.
 	changed map[string]string
 	// checked are the trusted roots whose configuration was checked
-	// against the sandboxes' trail (sandboxed), for Recheck, which reads
-	// it again with getenv.
+	// against the sandboxes' trail (sandboxed), for Recheck.
 	checked []string
-	getenv  Getenv
+	// getenv is the process environment the trust was decided from,
+	// which says where the trail and the home are.
+	getenv Getenv
 }
 
 // DecideTrust decides which roots are trusted folders. getenv must be the
@@ -91,7 +92,7 @@ func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 	for _, root := range roots {
 		decided, why := ft.check(root)
 		if why == nil && ft.env != "true" {
-			decided, why = t.sandboxed(getenv, trail, root)
+			decided, why = t.sandboxed(trail, root)
 			if why == nil {
 				t.checked = append(t.checked, root)
 			}
@@ -116,18 +117,30 @@ func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 // says so again (RecordTrust), and is asked about, as a root no rule
 // decides. GEMINI_CLI_TRUST_WORKSPACE=true, the user's yes for the run,
 // is not checked.
-func (t Trust) sandboxed(getenv Getenv, trail func() (sandboxtrail.Snapshot, error), root string) (decided bool, why error) {
+func (t Trust) sandboxed(trail func() (sandboxtrail.Snapshot, error), root string) (decided bool, why error) {
 	snap, err := trail()
 	var found []sandboxtrail.Finding
 	if err == nil {
-		found, err = snap.Changed(root, DotenvCandidates(root, Home(getenv)))
+		found, err = snap.Changed(root, DotenvCandidates(root, Home(t.getenv)))
 	}
 	if err != nil {
-		return true, fmt.Errorf("the folder %s is not trusted while what sandboxed commands could change cannot be checked: %w", root, err)
+		return true, fmt.Errorf("the folder %s is not trusted while %s: %w", root, uncheckable, err)
 	}
 	if len(found) == 0 {
 		return true, nil
 	}
+	what := describe(found)
+	t.changed[root] = what
+	return false, askedAgain(root, what)
+}
+
+// uncheckable says why a root is not trusted when the trail, or its
+// configuration, cannot be read.
+const uncheckable = "what sandboxed commands could change cannot be checked"
+
+// describe says what found, a root's findings, holds: the first, and how
+// many more.
+func describe(found []sandboxtrail.Finding) string {
 	what := found[0].String()
 	switch n := len(found) - 1; {
 	case n == 1:
@@ -135,8 +148,7 @@ func (t Trust) sandboxed(getenv Getenv, trail func() (sandboxtrail.Snapshot, err
 	case n > 1:
 		what += fmt.Sprintf(", as were %d other entries of its configuration", n)
 	}
-	t.changed[root] = what
-	return false, askedAgain(root, what)
+	return what
 }
 
 // askedAgain is why root, whose configuration a sandboxed command could
@@ -158,20 +170,22 @@ func (t Trust) Recheck(read string) map[string]string {
 	if len(t.checked) == 0 {
 		return nil
 	}
-	snap, err := SandboxTrail(t.getenv).Read(context.Background())
 	changed := map[string]string{}
-	for _, root := range t.checked {
-		if err != nil {
-			changed[root] = fmt.Sprintf("what sandboxed commands could change cannot be checked: %v", err)
-			continue
+	snap, err := SandboxTrail(t.getenv).Read(context.Background())
+	if err != nil {
+		for _, root := range t.checked {
+			changed[root] = fmt.Sprintf("%s: %v", uncheckable, err)
 		}
+		return changed
+	}
+	for _, root := range t.checked {
 		candidates := DotenvCandidates(root, Home(t.getenv))
 		found, err := snap.Changed(root, candidates)
 		switch {
 		case err != nil:
-			changed[root] = fmt.Sprintf("what sandboxed commands could change cannot be checked: %v", err)
+			changed[root] = fmt.Sprintf("%s: %v", uncheckable, err)
 		case len(found) > 0:
-			changed[root] = found[0].String()
+			changed[root] = describe(found)
 		case read != "" && slices.Contains(candidates, read):
 			if _, err := os.Lstat(read); errors.Is(err, fs.ErrNotExist) {
 				if f, ok := snap.Gone(read, time.Now()); ok {

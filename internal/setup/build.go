@@ -34,7 +34,6 @@ func Build(ctx context.Context, o Options) (*Built, error) {
 		o.Told.undo(told) // what it told was never said
 		// Each attempt trusts fewer roots (Recheck checks only those
 		// still trusted after a check), so this ends.
-		distrust = maps.Clone(distrust)
 		if distrust == nil {
 			distrust = map[string]string{}
 		}
@@ -80,4 +79,3 @@ func (h *heldWarnings) flush() {
 		say()
 	}
 }
-
