@@ -16,11 +16,12 @@ const hostOS = runtime.GOOS
 
 // within reports whether path is root or below it; both absolute and
 // cleaned. On Windows names are compared without regard to case, as its
-// file systems compare them (C:\Repo and c:\repo are one directory).
+// file systems compare them (C:\Repo and c:\repo are one directory). An
+// empty root, which no absolute path is, holds nothing.
 func within(root, path string) bool { return withinOn(hostOS, root, path) }
 
 func withinOn(goos, root, path string) bool {
-	if len(path) < len(root) || !sameNameOn(goos, root, path[:len(root)]) {
+	if root == "" || len(path) < len(root) || !sameNameOn(goos, root, path[:len(root)]) {
 		return false
 	}
 	if len(path) == len(root) {

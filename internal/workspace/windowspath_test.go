@@ -26,6 +26,10 @@ func TestWithinOn(t *testing.T) {
 		{"windows", `C:\`, `c:\Windows`, true},
 		{"windows", `\\Server\Share\proj`, `\\server\share\PROJ\a.go`, true},
 		{"windows", `C:\Repo`, `C:\Rep`, false},
+		// No root is empty: one read from a damaged file holds nothing.
+		{"linux", "", "/etc", false},
+		{"linux", "", "", false},
+		{"windows", "", `C:\`, false},
 	} {
 		if got := withinOn(tc.goos, tc.root, tc.path); got != tc.want {
 			t.Errorf("withinOn(%s, %q, %q) = %v, want %v", tc.goos, tc.root, tc.path, got, tc.want)
