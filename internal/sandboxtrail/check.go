@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -146,7 +147,7 @@ func windowOf(ws []Window, path string, c int64) (Window, string, bool) {
 		if to == 0 {
 			to = c // open: any change from its start
 		}
-		if c < w.From-slack || c > to+slack {
+		if c < plus(w.From, -slack) || c > plus(to, slack) {
 			continue
 		}
 		governed := slices.ContainsFunc(w.Roots, func(root string) bool {
@@ -162,6 +163,20 @@ func windowOf(ws []Window, path string, c int64) (Window, string, bool) {
 		}
 	}
 	return Window{}, "", false
+}
+
+// plus is a+b held to int64's range: a window's times, read from a
+// file, may lie at its ends (a closed window without its end never ends),
+// and one widened past them must not wrap around.
+func plus(a, b int64) int64 {
+	switch s := a + b; {
+	case b > 0 && s < a:
+		return math.MaxInt64
+	case b < 0 && s > a:
+		return math.MinInt64
+	default:
+		return s
+	}
 }
 
 type configFile struct {

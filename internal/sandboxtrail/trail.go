@@ -2,6 +2,7 @@ package sandboxtrail
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -232,6 +233,11 @@ func parseClosed(path string, b []byte) ([]Window, error) {
 		if w.To == 0 {
 			w.To = math.MaxInt64 // a closed window without its end: never ends
 		}
+		if w.To < w.From {
+			// It ended before it began: the clock was set back while it
+			// was open (or the file is damaged). It spans both.
+			w.From, w.To = w.To, w.From
+		}
 		out = append(out, w)
 	}
 	return out, nil
@@ -317,11 +323,11 @@ func merge(ws []Window, gap int64) []Window {
 		if c := strings.Compare(key(a), key(b)); c != 0 {
 			return c
 		}
-		return int(min(max(a.From-b.From, -1), 1))
+		return cmp.Compare(a.From, b.From)
 	})
 	var out []Window
 	for _, w := range ws {
-		if n := len(out); n > 0 && key(out[n-1]) == key(w) && w.From <= out[n-1].To+gap {
+		if n := len(out); n > 0 && key(out[n-1]) == key(w) && w.From <= plus(out[n-1].To, gap) {
 			out[n-1].To = max(out[n-1].To, w.To)
 			continue
 		}
