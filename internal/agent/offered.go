@@ -2,7 +2,6 @@ package agent
 
 import (
 	"slices"
-	"strings"
 
 	"google.golang.org/genai"
 
@@ -56,5 +55,5 @@ func allowsSome(tool tools.Tool, name, key string) bool {
 		server, remote := m.MCPOrigin()
 		return key == "mcp:"+server+":"+remote
 	}
-	return name == tools.ShellName && key != tools.EditKey && !strings.HasPrefix(key, "mcp:")
+	return name == tools.ShellName && tools.IsShellKey(key)
 }

@@ -224,7 +224,7 @@ func listLine(e background.Entry) string {
 // allowing it allows the tool, as Gemini CLI's "always allow" of a tool
 // without a policy rule does.
 func backgroundConfirmation(name, what string) *Confirmation {
-	return &Confirmation{Kind: dialog.ConfirmRead, Title: "Allow " + name + "?", Details: what, AllowKeys: []string{name}}
+	return &Confirmation{Kind: dialog.ConfirmRead, Title: "Allow " + name + "?", Details: what, AllowKeys: []string{ToolKey(name)}}
 }
 
 type readBackgroundParams struct {

@@ -37,9 +37,22 @@ type commandCheck struct {
 // each of which must have a plain name, none that runs other commands,
 // and nothing shellparse.SplitWindows cannot vouch for.
 func checkCommand(kind osshell.Kind, command string) commandCheck {
+	check := checkBashCommand(command)
 	if kind != osshell.Bash {
-		return checkWindowsCommand(kind, command)
+		check = checkWindowsCommand(kind, command)
 	}
+	for _, name := range check.names {
+		if !IsShellKey(name) {
+			// Its "always allow" would allow another kind of call: a
+			// program called edit, every file edit.
+			return commandCheck{why: "its command " + name + " is named as gemini-ls names other approvals"}
+		}
+	}
+	return check
+}
+
+// checkBashCommand is checkCommand of a bash line.
+func checkBashCommand(command string) commandCheck {
 	file, err := shellparse.Parse(command)
 	if err != nil {
 		return commandCheck{why: "it could not be parsed as bash (" + err.Error() + ")"}

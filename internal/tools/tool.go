@@ -3,6 +3,7 @@ package tools
 import (
 	"context"
 	"errors"
+	"strings"
 
 	"google.golang.org/genai"
 
@@ -192,6 +193,18 @@ type CallInfo struct {
 // EditKey is the permission key of file changes: allowed by auto_edit and
 // yolo, or by the user's "always allow" on an edit.
 const EditKey = "edit"
+
+// IsShellKey reports whether key can be a shell command's permission key
+// (its name): one no other call's key can be. Those are EditKey and keys
+// holding a colon (an MCP tool's mcp:SERVER:TOOL, web_fetch:HOST, a
+// discovered or background tool's ToolKey); a command whose name is one
+// of them asks every time.
+func IsShellKey(key string) bool { return key != EditKey && !strings.Contains(key, ":") }
+
+// ToolKey is the permission key of a tool allowed as a whole by "always
+// allow" (a discovered tool, a background process's): its name, kept
+// apart from the shell commands' keys.
+func ToolKey(name string) string { return "tool:" + name }
 
 // LandOnDisk writes an allowed change to disk, for the front ends with no
 // editor to land it in: applied, or stale when disk no longer holds what

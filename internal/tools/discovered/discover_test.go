@@ -92,7 +92,7 @@ func TestCallRunsTheCallCommandInTheRoot(t *testing.T) {
 		t.Fatal(err)
 	}
 	conf := call.Confirmation()
-	if conf == nil || conf.Kind != "execute" || !slices.Equal(conf.AllowKeys, []string{"discovered_tool_echo"}) ||
+	if conf == nil || conf.Kind != "execute" || !slices.Equal(conf.AllowKeys, []string{tools.ToolKey("discovered_tool_echo")}) ||
 		conf.Details != cfg.CallCommand+" echo\n"+`{"count":2,"text":"hi \"there\"","wait_for_previous":true}` {
 		t.Errorf("Confirmation = %+v", conf)
 	}

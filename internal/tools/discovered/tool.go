@@ -106,7 +106,7 @@ func (c *call) Confirmation() *tools.Confirmation {
 		Kind:      dialog.ConfirmExecute,
 		Title:     fmt.Sprintf("Allow discovered tool %s?", c.decl.Name),
 		Details:   c.commandLine() + "\n" + string(c.input),
-		AllowKeys: []string{c.decl.Name},
+		AllowKeys: []string{tools.ToolKey(c.decl.Name)},
 	}
 }
 

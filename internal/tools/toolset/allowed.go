@@ -68,7 +68,9 @@ func ParseAllowed(entries []string, servers map[string]settings.MCPServer) Allow
 		}
 		switch {
 		case name == tools.ShellName && hasArgs:
-			if words := strings.Fields(args); len(words) == 1 {
+			if words := strings.Fields(args); len(words) == 1 && !tools.IsShellKey(words[0]) {
+				a.Unsupported = append(a.Unsupported, fmt.Errorf("tools.allowed %q: %s is named as gemini-ls names other approvals (file edits, MCP tools), so this entry allows nothing", entry, words[0]))
+			} else if len(words) == 1 {
 				a.Keys = append(a.Keys, words[0])
 			} else {
 				a.Unsupported = append(a.Unsupported, fmt.Errorf("tools.allowed %q: gemini-ls allows shell commands by their name only (run_shell_command(%s)), so this entry allows nothing", entry, firstWord(args)))

@@ -304,15 +304,19 @@ func TestParseAllowed(t *testing.T) {
 		"mcp_gh_*",
 		"discovered_tool_lint",
 		"my_tool",
+		"run_shell_command(edit)",
+		"run_shell_command(mcp:gh:open_issue)",
 	}, servers)
 	wantTools := []string{"read_file", "replace", "write_file", "run_shell_command", "discovered_tool_lint", "my_tool"}
 	wantKeys := []string{"git", "npm", "mcp:gh:open_issue", "mcp:gh_enterprise:search", "mcp:gh:list"}
 	if !reflect.DeepEqual(got.Tools, wantTools) || !reflect.DeepEqual(got.Keys, wantKeys) {
 		t.Errorf("ParseAllowed:\n tools %q\n  want %q\n keys  %q\n  want %q", got.Tools, wantTools, got.Keys, wantKeys)
 	}
-	if len(got.Unsupported) != 2 ||
+	if len(got.Unsupported) != 4 ||
 		!strings.Contains(got.Unsupported[0].Error(), `"run_shell_command(git status)"`) ||
-		!strings.Contains(got.Unsupported[1].Error(), `"trust": true on the server "gh"`) {
+		!strings.Contains(got.Unsupported[1].Error(), `"trust": true on the server "gh"`) ||
+		!strings.Contains(got.Unsupported[2].Error(), `"run_shell_command(edit)": edit is named as gemini-ls names other approvals`) ||
+		!strings.Contains(got.Unsupported[3].Error(), `mcp:gh:open_issue is named as`) {
 		t.Errorf("unsupported = %v", got.Unsupported)
 	}
 }
