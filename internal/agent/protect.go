@@ -30,6 +30,25 @@ func (a *approvals) guard(c *tools.Confirmation, v verdict) verdict {
 	return verdict{ask: true, protected: why}
 }
 
+// acrossFiles is the door's word on landing a change across paths
+// (rename_symbol's), v being its verdict on the call, which it judged by
+// the file the change starts in: in plan mode only plan files are
+// written, and each path is guarded as an edit of its own.
+func (a *approvals) acrossFiles(paths []string, v verdict) verdict {
+	for _, path := range paths {
+		if v.refusal != "" {
+			return v
+		}
+		if a.mode() == dialog.ApprovalPlan && !tools.IsPlanFile(a.plansDir(), path) {
+			return verdict{refusal: planEditRefusal}
+		}
+		if g := a.guard(&tools.Confirmation{Path: path}, v); g.refusal != "" || g.protected != "" {
+			v = g
+		}
+	}
+	return v
+}
+
 // protectedRefusal tells the model why a headless run did not write path:
 // why is the protected set's reason.
 func protectedRefusal(path, why string) string {

@@ -311,7 +311,7 @@ func (t *turn) journalLanded(change workspace.FileChange, d dialog.Decision) {
 // to, and returns the call's result: each file's outcome, with the
 // errors the editor shows since in the files that changed.
 func (t *turn) landFiles(run *toolRun, p *tools.FilesProposal, door verdict) (tools.Result, error) {
-	s, fc, asks := t.s, run.fc, door.ask
+	s, fc := t.s, run.fc
 	if err := s.canLand(); err != nil {
 		return tools.Result{}, err
 	}
@@ -324,6 +324,11 @@ func (t *turn) landFiles(run *toolRun, p *tools.FilesProposal, door verdict) (to
 	for i, ch := range p.Changes {
 		paths[i], changes[i] = ch.Path, dialog.RevertChange{FileChange: ch}
 	}
+	// The door saw the call by its first file; the change is every file's.
+	if door = s.approvals.acrossFiles(paths, door); door.refusal != "" {
+		return tools.Result{Error: door.refusal, Status: dialog.StatusRejected}, nil
+	}
+	asks := door.ask
 	if asks {
 		t.hooks().notifyPermission("edit", p.Title, map[string]any{"filePaths": paths})
 	}
