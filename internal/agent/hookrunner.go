@@ -95,6 +95,8 @@ type hookedCall struct {
 	// args are what it runs with; changed the arguments hooks rewrote.
 	args    map[string]any
 	changed []string
+	// ask: a hook asked that the user be asked about the call.
+	ask bool
 }
 
 // beforeTool runs the BeforeTool hooks on a call of tool, before the
@@ -115,6 +117,7 @@ func (h *hookRunner) beforeTool(called string, tool tools.Tool, call tools.Call,
 	if h.handles(HookBeforeTool) {
 		out = h.fire(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args))
 	}
+	hooked.ask = out.Ask
 	switch {
 	case h.ctx.Err() != nil:
 		return hooked, tools.Result{Error: cancelledMessage, Status: dialog.StatusCancelled}, false

@@ -70,6 +70,10 @@ type HookOutcome struct {
 	// or exit code 2); Reason says why, for the model.
 	Block  bool
 	Reason string
+	// Ask (BeforeTool): a hook's decision "ask": the user is asked about
+	// the call whatever would let it run unasked (Gemini CLI 0.61's
+	// forced ask_user), and where nobody can be asked it is refused.
+	Ask bool
 	// Stop: a hook asked to end the agent's loop ("continue": false).
 	Stop       bool
 	StopReason string

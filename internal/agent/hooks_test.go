@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -295,5 +296,47 @@ func TestHooksFireOnlyEventsTheyHandle(t *testing.T) {
 	defer hooks.mu.Unlock()
 	if !slices.Equal(hooks.fired, []string{agent.HookAfterAgent}) {
 		t.Errorf("fired %v, want only %s", hooks.fired, agent.HookAfterAgent)
+	}
+}
+
+// A BeforeTool hook's decision "ask" has the user asked about the call
+// whatever would let it run unasked, as Gemini CLI 0.61 forces ask_user:
+// in yolo mode, and a read that needs no approval at all; with no
+// "always" offered. Headless, with nobody to ask, the call is refused.
+func TestBeforeToolHookAskAsksTheUser(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		interactive bool
+	}{{"with a user", true}, {"headless", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := geminitest.NewTestServer(t,
+				geminitest.CallTurn(
+					geminitest.Call(tools.ShellName, map[string]any{"command": "git push --force"}),
+					geminitest.Call("read_file", map[string]any{"path": "a.txt"}),
+				),
+				geminitest.TextTurn("ok"))
+			shell := &shellTool{}
+			hooks := &toolHooks{before: func(agent.HookEvent) agent.HookOutcome { return agent.HookOutcome{Ask: true} }}
+			conf := always(dialog.ProceedOnce)
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(shell.tool(), readTool()), Hooks: hooks, Confirmer: conf,
+				ApprovalMode: dialog.ApprovalYolo, Policy: policyOf(t, tc.interactive, "")})
+			if res, _ := prompt(t, a.NewSession(), "push"); res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			asked, ran := conf.asked(), shell.commands()
+			fr := responses(t, srv.Requests()[1])
+			if !tc.interactive {
+				if len(asked) != 0 || len(ran) != 0 || len(fr) != 2 || !strings.Contains(toJSON(fr[0].Response["error"]), "BeforeTool hook asked for the user's approval") {
+					t.Errorf("headless: asked %+v, ran %v, the model was told %s", asked, ran, toJSON(fr))
+				}
+				return
+			}
+			if len(asked) != 2 || asked[0].CanAllowAlways || asked[1].Details != "Read a.txt" {
+				t.Errorf("asked %+v, want both calls, offering no always", asked)
+			}
+			if len(ran) != 1 || fr[1].Response["output"] != "contents of a.txt" {
+				t.Errorf("ran %v, the model was told %s", ran, toJSON(fr))
+			}
+		})
 	}
 }

@@ -30,6 +30,26 @@ func (a *approvals) guard(c *tools.Confirmation, v verdict) verdict {
 	return verdict{ask: true, protected: why}
 }
 
+// forceAsk is v once a BeforeTool hook asked that the user be asked about
+// the call (decision "ask"), as Gemini CLI 0.61 forces ask_user over what
+// its policy decided: whatever would let the call run unasked (yolo,
+// auto_edit, a rule's allow, tools.allowed, an earlier "always allow"),
+// the user is asked, offered no "always"; a refusal stands (0.61 asks
+// even there). Where nobody can be asked, the call is refused.
+func (a *approvals) forceAsk(v verdict) verdict {
+	switch {
+	case v.refusal != "":
+		return v
+	case a.policy != nil && !a.policy.Interactive():
+		return verdict{refusal: hookAskRefusal}
+	}
+	return verdict{ask: true, protected: v.protected}
+}
+
+// hookAskRefusal tells the model why a headless run did not run a call a
+// hook wanted asked about.
+const hookAskRefusal = "A BeforeTool hook asked for the user's approval of this call; gemini-ls is running headless with nobody to give it, so the call did not run."
+
 // acrossFiles is the door's word on landing a change across paths
 // (rename_symbol's), v being its verdict on the call, which it judged by
 // the file the change starts in: in plan mode only plan files are

@@ -44,7 +44,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	if !ok {
 		return t.finish(run, res)
 	}
-	c, door, res, ok := t.pass(run, built.tool, hooked.call, hooked.args)
+	c, door, res, ok := t.pass(run, built.tool, hooked.call, hooked.args, hooked.ask)
 	if !ok {
 		return t.finish(run, res)
 	}
@@ -134,14 +134,22 @@ func (t *turn) execute(run *toolRun, call tools.Call, c *tools.Confirmation, doo
 // approval door, the one every call passes: the door's verdict, and the
 // user's answer where it asks, except for an edit, whose question waits
 // for its change and is asked when it is landed (land, with the verdict
-// returned). It returns the confirmation the call needs (a policy rule's
-// question where the call needs none but a rule asks), and ok false with
-// the result to answer with when the call must not run.
-func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[string]any) (*tools.Confirmation, verdict, tools.Result, bool) {
+// returned). hookAsked says a BeforeTool hook asked that the user be
+// asked (forceAsk). It returns the confirmation the call needs (a policy
+// rule's or a hook's question where the call needs none), and ok false
+// with the result to answer with when the call must not run.
+func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[string]any, hookAsked bool) (*tools.Confirmation, verdict, tools.Result, bool) {
 	s, name := t.s, run.fc.Name
 	c := call.Confirmation()
 	pc := policyCall(tool, &genai.FunctionCall{Name: name, Args: args})
-	v := s.approvals.decide(pc, name, c)
+	decide := func() verdict {
+		v := s.approvals.decide(pc, name, c)
+		if hookAsked {
+			v = s.approvals.forceAsk(v)
+		}
+		return v
+	}
+	v := decide()
 	if v.refusal != "" {
 		return c, v, tools.Result{Error: v.refusal, Status: dialog.StatusRejected}, false
 	}
@@ -150,7 +158,7 @@ func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[str
 	}
 	if v.ask && !c.AskWithChange {
 		settled := func() bool { // by the user's answer to another call's question
-			v := s.approvals.decide(pc, name, c)
+			v := decide()
 			return v.refusal == "" && !v.ask
 		}
 		if res, ok := t.confirm(run, pc, c, v.always, settled); !ok {

@@ -426,3 +426,25 @@ func TestRedactedEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// A BeforeTool hook's decision "ask" is an outcome of its own, which has
+// the user asked (Gemini CLI 0.61's isAskDecision); "allow" is not, nor
+// is "ask" of another event's hook.
+func TestBeforeToolAskDecision(t *testing.T) {
+	platformtest.UnixShell(t)
+	outcome := func(event, decision string) agent.HookOutcome {
+		r := runner(t, t.TempDir(), event, def("run_shell_command", command(`echo '{"decision":"`+decision+`"}'`, 0)))
+		ev := beforeTool("run_shell_command", map[string]any{"command": "git push --force"})
+		ev.Name = event
+		return fire(t, r, ev)
+	}
+	if got := outcome(agent.HookBeforeTool, "ask"); !got.Ask || got.Block {
+		t.Errorf(`BeforeTool {"decision":"ask"}: %+v, want Ask`, got)
+	}
+	if got := outcome(agent.HookBeforeTool, "allow"); got.Ask {
+		t.Errorf(`BeforeTool {"decision":"allow"}: %+v, want no Ask`, got)
+	}
+	if got := outcome(agent.HookAfterTool, "ask"); got.Ask {
+		t.Errorf(`AfterTool {"decision":"ask"}: %+v, want no Ask`, got)
+	}
+}

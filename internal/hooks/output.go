@@ -105,6 +105,9 @@ func merge(event string, results []result) agent.HookOutcome {
 		if o.blocks() {
 			out.Block = true
 		}
+		if o.Decision == "ask" && event == agent.HookBeforeTool {
+			out.Ask = true
+		}
 		if o.Reason != "" {
 			reasons = append(reasons, o.Reason)
 		}
