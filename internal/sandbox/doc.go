@@ -15,6 +15,14 @@
 //     that lies in another must lead back into those in no other
 //     (nested.go), or no command runs: a command could have replaced it
 //     with a link out, which the next sandbox's mount would follow;
+//   - a writable path reached through a link (a root the editor opened
+//     as ~/work, a link to /srv/work) is mounted at its real path, as
+//     is all that protects it below, every mount ordered by the path it
+//     lands on (bwrap's mount follows a link): the link still leads
+//     there, and where the sandbox hides its directory (/tmp) bwrap
+//     makes it again, as the supervisor does in each command's /tmp. A
+//     container has no link: its volume is at the link's path, and the
+//     mounts that protect the real path are made there too;
 //   - the rest of / is read-only, $HOME included;
 //   - in each root, the editors' and tools' project configuration that
 //     is there (protected's names: .vscode, .zed, .helix, .nvim.lua,

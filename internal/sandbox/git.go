@@ -166,6 +166,12 @@ func cannotCreate(err error) bool {
 // root protects the git directory of a workspace root, making one (an
 // empty .git, so that none can be planted) where there is none.
 func (g *gitProtector) root(root string) error {
+	// At its real path: the --bind below is where bwrap's mount lands
+	// and how the mounts are ordered, and a bind at a link's path would
+	// be ordered by the link's length.
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
 	dotgit := filepath.Join(root, ".git")
 	info, err := os.Lstat(dotgit)
 	if errors.Is(err, fs.ErrNotExist) {

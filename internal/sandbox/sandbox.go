@@ -423,20 +423,34 @@ func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
 	mounts := append([]mount{{[]string{"--tmpfs", "/tmp"}, "/tmp"}}, runtimeMounts(env)...)
 	if s.home != "" {
 		// Read-only, even where it lies under /tmp (tests' homes).
-		mounts = append(mounts, mount{[]string{"--ro-bind-try", s.home, s.home}, s.home})
+		home := resolveExisting(s.home)
+		mounts = append(mounts, mount{[]string{"--ro-bind-try", home, home}, home})
 	}
 	for _, m := range s.cfg.Mounts {
 		if !m.writable() {
-			mounts = append(mounts, mount{[]string{"--ro-bind", m.From, m.To}, m.To})
+			to := resolveExisting(m.To)
+			mounts = append(mounts, mount{[]string{"--ro-bind", m.From, to}, to})
 		}
 	}
 	writable, err := s.writableChecked()
 	if err != nil {
 		return nil, err
 	}
+	// Each writable path is mounted at its real path only: bwrap's mount
+	// follows a link in its destination, so a bind at a root's link path
+	// lands on the real directory, and ordered by the link's length it
+	// could come after, and cover, the read-only mounts inside. The link
+	// stays visible through the read-only view of its parent.
+	var links [][2]string // a link's path, and where it leads
 	for _, p := range writable {
-		mounts = append(mounts, mount{[]string{"--bind-try", p, p}, p})
-		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
+		real := p
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			real = r
+		}
+		if real != p {
+			links = append(links, [2]string{p, real})
+		}
+		if !slices.ContainsFunc(mounts, func(m mount) bool { return m.dest == real && m.args[0] == "--bind-try" }) {
 			mounts = append(mounts, mount{[]string{"--bind-try", real, real}, real})
 		}
 	}
@@ -448,12 +462,40 @@ func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
 	mounts = append(mounts, governing...)
 	mounts = append(mounts, s.masked()...)
 	mounts = append(mounts, s.socketMounts()...)
+	mounts = append(mounts, linksMasked(mounts, links)...)
+	// Every destination is a resolved path, so this is the order in which
+	// bwrap mounts over them: deeper ones over shallower ones.
 	slices.SortStableFunc(mounts, func(a, b mount) int { return len(a.dest) - len(b.dest) })
 	for _, m := range mounts {
 		args = append(args, m.args...)
 	}
 	args = append(args, "--setenv", "SANDBOX", "gemini-ls-bwrap", "--chdir", dir, "--")
 	return append(args, inner...), nil
+}
+
+// linksMasked makes again, as links, the writable paths' links that lie
+// where the sandbox has an empty tmpfs (/tmp, the runtime directories),
+// so that a command still runs at the path the editor named (a root
+// under /tmp reached through a link there). The link leads to the real
+// path, where the writable mount and those that protect it are.
+func linksMasked(mounts []mount, links [][2]string) []mount {
+	var out []mount
+	for _, l := range links {
+		parent := resolveExisting(filepath.Dir(l[0]))
+		var deepest *mount
+		for i, m := range mounts {
+			if workspace.Within(m.dest, parent) && (deepest == nil || len(m.dest) > len(deepest.dest)) {
+				deepest = &mounts[i]
+			}
+		}
+		// A tmpfs with no --remount-ro: the hidden directories' are
+		// read-only, and nothing is linked from there.
+		if deepest != nil && deepest.args[0] == "--tmpfs" && len(deepest.args) == 2 {
+			p := filepath.Join(parent, filepath.Base(l[0]))
+			out = append(out, mount{[]string{"--symlink", l[1], p}, p})
+		}
+	}
+	return out
 }
 
 // hidden are the mounts that hide the secrets that exist.
@@ -470,6 +512,12 @@ func (s *Sandbox) hidden() []mount {
 	}
 	var out []mount
 	for _, p := range paths {
+		// At its real path, where bwrap's mount lands and the order of
+		// the mounts is reckoned.
+		p, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			continue
+		}
 		info, err := os.Stat(p)
 		switch {
 		case err != nil:
@@ -535,7 +583,24 @@ func (s *Sandbox) containerArgs(dir string, env, volumes, inner []string) ([]str
 	if err != nil {
 		return nil, err
 	}
-	for _, m := range slices.Concat(governing, s.masked(), s.socketMounts()) {
+	masked := s.masked()
+	protecting := slices.Concat(governing, masked)
+	// A writable path reached through a link is mounted at the link's
+	// path, where the command works, but the governing files and .env
+	// files are at their real paths: they go at the link's too.
+	for _, p := range writable {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || real == p {
+			continue
+		}
+		for _, m := range slices.Concat(governing, masked) {
+			if rel, err := filepath.Rel(real, m.dest); err == nil && workspace.Within(real, m.dest) {
+				at := filepath.Join(p, rel)
+				protecting = append(protecting, mount{[]string{m.args[0], m.args[1], at}, at})
+			}
+		}
+	}
+	for _, m := range slices.Concat(protecting, s.socketMounts()) {
 		if v, ok := m.volume(); ok {
 			args = append(args, "--volume", v)
 		}

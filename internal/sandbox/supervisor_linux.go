@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -203,6 +204,11 @@ func (sv *supervisor) exec(ctx context.Context, m message) (code int, signal str
 	cmd.Args = m.Argv
 	cmd.Dir = m.Dir
 	cmd.Env = env
+	if !sv.container && m.Dir != "" {
+		// As bwrap's --chdir: the shell's pwd is the path asked for, a
+		// root's link, not the real path the kernel gives.
+		cmd.Env = append(env, "PWD="+m.Dir)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	outputs, err := sv.start(m.ID, cmd, m.Combined)
 	if err != nil {
@@ -443,10 +449,15 @@ func dropCapabilities() error {
 
 // freshScratch mounts a new tmpfs over dir and puts back over it what
 // bwrap mounted under it (under /tmp: a workspace root there, a home
-// there and its hidden secrets), as bwrap's --tmpfs /tmp comes before
-// those mounts.
+// there and its hidden secrets) and the links it made there (a root's
+// link, the sandbox mounting the real path), as bwrap's --tmpfs /tmp
+// comes before those mounts.
 func freshScratch(dir string) error {
 	carried, err := mountsUnder(dir)
+	if err != nil {
+		return err
+	}
+	links, err := linksUnder(dir)
 	if err != nil {
 		return err
 	}
@@ -472,7 +483,42 @@ func freshScratch(dir string) error {
 			return err
 		}
 	}
+	for p, target := range links {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return fmt.Errorf("putting the link %s back: %w", p, err)
+		}
+		if err := os.Symlink(target, p); err != nil && !errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("putting the link %s back: %w", p, err)
+		}
+	}
 	return nil
+}
+
+// linksUnder are the links in dir, outside its mounts, and where each
+// leads. Under bwrap no command writes there (each has a /tmp of its
+// own): they are bwrap's --symlink.
+func linksUnder(dir string) (map[string]string, error) {
+	mounts, err := mountPoints(dir)
+	if err != nil {
+		return nil, err
+	}
+	links := map[string]string{}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil // unreadable: nothing of bwrap's there
+		case d.IsDir() && slices.Contains(mounts, p):
+			return filepath.SkipDir
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return fmt.Errorf("reading the link %s: %w", p, err)
+			}
+			links[p] = target
+		}
+		return nil
+	})
+	return links, err
 }
 
 // remount binds what f holds, with the mounts beneath it and their
@@ -503,6 +549,22 @@ func remount(f *os.File, p string) error {
 // mountsUnder are the mount points strictly under dir, outermost only
 // (a recursive bind carries the rest), shallowest first.
 func mountsUnder(dir string) ([]string, error) {
+	all, err := mountPoints(dir)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(all, func(a, b string) int { return len(a) - len(b) })
+	var out []string
+	for _, p := range all {
+		if !slices.ContainsFunc(out, func(q string) bool { return strings.HasPrefix(p, q+"/") }) {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// mountPoints are the mount points strictly under dir.
+func mountPoints(dir string) ([]string, error) {
 	data, err := os.ReadFile("/proc/thread-self/mountinfo")
 	if err != nil {
 		return nil, fmt.Errorf("reading the sandbox's mounts: %w", err)
@@ -517,14 +579,7 @@ func mountsUnder(dir string) ([]string, error) {
 			all = append(all, p)
 		}
 	}
-	slices.SortFunc(all, func(a, b string) int { return len(a) - len(b) })
-	var out []string
-	for _, p := range all {
-		if !slices.ContainsFunc(out, func(q string) bool { return strings.HasPrefix(p, q+"/") }) {
-			out = append(out, p)
-		}
-	}
-	return out, nil
+	return all, nil
 }
 
 // unescapeMountPath undoes mountinfo's octal escapes (\040 a space).

@@ -84,8 +84,20 @@ var maskSkipped = []string{".git", "node_modules", ".venv", "__pycache__", "dist
 func (s *Sandbox) masked() []mount {
 	var out []mount
 	for _, dir := range s.writable() {
+		// filepath.WalkDir does not follow a link it starts at: a root
+		// opened through one is walked at its real path.
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			dir = real
+		}
 		for _, p := range secretFiles(dir) {
-			out = append(out, mount{[]string{"--ro-bind", os.DevNull, p}, p})
+			// A .env that links elsewhere is masked where bwrap's mount
+			// lands, its target, and ordered by it.
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				p = real
+			}
+			if !slices.ContainsFunc(out, func(m mount) bool { return m.dest == p }) {
+				out = append(out, mount{[]string{"--ro-bind", os.DevNull, p}, p})
+			}
 		}
 	}
 	return out
