@@ -12,8 +12,10 @@ import (
 // superviseSandbox is the hidden subcommand (sandbox.SupervisorArg) that
 // gemini-ls runs inside its own persistent sandbox, bubblewrap or a
 // container (args say which): the binary is at hand, the same version as
-// its host by construction, and needs no install of its own; the
-// protocol is on stdin and stdout.
+// its host by construction, and needs no install of its own. In a
+// container the protocol is on stdin and stdout; under bubblewrap, whose
+// init keeps stdin and stdout where a command could open them, on the
+// descriptors gemini-ls passed, which Supervise opens itself.
 func superviseSandbox(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := sandbox.Supervise(ctx, stdin, stdout, args...); err != nil {
 		fmt.Fprintln(stderr, "gemini-ls:", err)

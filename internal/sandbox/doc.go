@@ -163,9 +163,17 @@
 // host, and its start is paid once per sandbox. bwrap is passed it open,
 // as fd 3, and runs it as /proc/self/fd/3, since it may lie where the
 // sandbox hides (under /tmp); it marks every inherited descriptor past
-// stderr close-on-exec. It speaks on its stdin and stdout, two pipes
-// bwrap inherits (or docker forwards), in frames of a 4-byte length and a
-// JSON message (run, kill; started, out, exit): no Unix socket, which the
+// stderr close-on-exec. It speaks on two pipes, in frames of a 4-byte
+// length and a JSON message (run, kill; started, out, exit). Under bwrap
+// they are its descriptors 5 and 6, not its stdin and stdout: bwrap's
+// pid 1 keeps its stdio (it is given /dev/null) and closes every other
+// descriptor, and a command, the same user without capabilities, can
+// open pid 1's descriptors through /proc/1/fd, but not the supervisor's,
+// which holds capabilities. In a container they are the container's
+// stdin and stdout, which docker forwards: there a command can open the
+// init's (/proc/1/fd/0 and 1) and send frames (run a command gemini-ls
+// did not ask for), forge another command's output and end, or keep
+// the supervisor's stdin open. No Unix socket, which the
 // seccomp filter refuses, and no descriptor passed: it makes each
 // command's pipes and sends their bytes back in frames. It refuses to run
 // unless it is the first process of a pid namespace of its own, started
@@ -176,9 +184,13 @@
 // When the supervisor or its sandbox dies (killed, or killed by a
 // command), the commands in flight end with an error and the next command
 // starts a new sandbox; a command that could not even be written to it
-// never ran and runs once in a new one. The supervisor ends at its
-// stdin's end (Close, or gemini-ls gone), killing what still runs, and
-// bwrap dies with gemini-ls (--die-with-parent).
+// never ran and runs once in a new one. The supervisor ends at the end
+// of its frames (Close, or gemini-ls gone), killing what still runs, and
+// bwrap dies with gemini-ls (--die-with-parent). A sandbox retired and
+// idle that has not ended within closeWait (5 s) is killed: bwrap's
+// process, whose sandbox dies with it, or the container, by the
+// runtime's kill of its name; so a command keeping a container's stdin
+// open does not outlive the session.
 //
 // # Docker and podman
 //
@@ -203,9 +215,11 @@
 // closes the pipe, and so does gemini-ls's end, and docker's client,
 // whose stdin it is, then closes the container's (-i); the init (tini or
 // catatonit) ends with the supervisor and --rm removes the container.
-// It does not outlive gemini-ls, but it is docker's to end, not a
-// --die-with-parent; Close, when no command runs, waits for it to be
-// gone. (Most tests run a fake docker that turns the run into bwrap,
+// It is docker's to end, not a --die-with-parent; Close, when no command
+// runs, waits for it to be gone, and kills it (docker kill, by the
+// --name it was started with) when it is not within closeWait. A
+// container whose stdin a command holds open outlives a gemini-ls that
+// died without its Close. (Most tests run a fake docker that turns the run into bwrap,
 // sandboxtest.FakeDocker; a few run a real podman in an image of static
 // busybox and bash, sandboxtest.Podman, and one a rootless podman,
 // sandboxtest.RootlessPodman.)

@@ -9,14 +9,25 @@ import (
 
 // The persistent sandbox's protocol (session_linux.go, supervisor_linux.go):
 // frames of a 4-byte big-endian length and a JSON message, gemini-ls to
-// the supervisor on the supervisor's stdin, back on its stdout, both pipes
-// bwrap inherits (or docker run -i forwards). Pipes, not a Unix socket: the seccomp filter refuses
+// the supervisor and back on two pipes: under bwrap the supervisor's
+// descriptors framesInFD and framesOutFD, which bwrap's pid 1 does not
+// keep (its stdio it does, and a command could open them through
+// /proc/1/fd), in a container its stdin and stdout, which docker run -i
+// forwards. Pipes, not a Unix socket: the seccomp filter refuses
 // AF_UNIX inside, and nothing needs a descriptor passed, since the
 // supervisor makes each command's pipes itself and sends their bytes back
 // in frames.
 
+// framesInFD and framesOutFD are, under bwrap, the supervisor's
+// descriptors of the frames to it and from it (after its executable, 3,
+// and the seccomp filter, 4).
+const (
+	framesInFD  = 5
+	framesOutFD = 6
+)
+
 // SupervisorArg, as a program's first argument, makes it the persistent
-// sandbox's supervisor (Supervise on its stdin and stdout): gemini-ls
+// sandbox's supervisor (Supervise): gemini-ls
 // answers it with a hidden subcommand, tests with their TestMain.
 const SupervisorArg = "__sandbox-supervisor"
 

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -101,17 +102,22 @@ func (se *Session) Close() error {
 	if b != nil && b.retire() {
 		// Idle: it ends now. Waiting for it (a container's runtime
 		// removes the container once it ended) leaves nothing of the
-		// session running after gemini-ls, or after session/close.
+		// session running after gemini-ls, or after session/close; one
+		// not ended within closeWait is killed (finish).
 		select {
 		case <-b.done:
-		case <-time.After(closeWait):
+		case <-time.After(closeWait + killWait):
 		}
 	}
 	return nil
 }
 
-// closeWait bounds Close's wait for an idle sandbox's end.
-const closeWait = 5 * time.Second
+// closeWait bounds the wait for a retired, idle sandbox's end before it
+// is killed, and killWait the wait for its end once killed.
+const (
+	closeWait = 5 * time.Second
+	killWait  = 5 * time.Second
+)
 
 // sameWriter says whether stdout and stderr are one writer, as exec.Cmd
 // tells (a writer that cannot be compared is not the same).
@@ -188,8 +194,9 @@ func (se *Session) boxFor(env []string) (*box, error) {
 	return b, nil
 }
 
-// start starts the sandbox of policy with the supervisor inside, its
-// stdin and stdout the frames' pipes.
+// start starts the sandbox of policy with the supervisor inside, the
+// frames' pipes its descriptors framesInFD and framesOutFD under bwrap,
+// its stdin and stdout in a container.
 func (se *Session) start(policy []string, key string, env []string) (*box, error) {
 	cmd, started, err := se.boxCommand(policy, env)
 	if err != nil {
@@ -206,8 +213,38 @@ func (se *Session) start(policy []string, key string, env []string) (*box, error
 		reqW.Close()
 		return nil, fmt.Errorf("making the supervisor's pipe: %w", err)
 	}
-	cmd.Stdin, cmd.Stdout = reqR, respW
 	b := &box{key: key, cmd: cmd, req: reqW, calls: map[uint64]*call{}, done: make(chan struct{})}
+	if se.inContainer() {
+		// The runtime forwards the container's stdio alone (doc.go says
+		// what that leaves open). A container is ended by its runtime's
+		// kill, by its name: killing the client does not end it.
+		cmd.Stdin, cmd.Stdout = reqR, respW
+		name := containerName()
+		cmd.Args = slices.Insert(cmd.Args, 2, "--name", name)
+		tool := se.sb.tool
+		b.kill = func() {
+			ctx, cancel := context.WithTimeout(context.Background(), killWait)
+			defer cancel()
+			_ = exec.CommandContext(ctx, tool, "kill", name).Run()
+			_ = cmd.Process.Kill()
+		}
+	} else {
+		// Not bwrap's stdio: its pid 1 keeps it, and a command, the same
+		// user without capabilities, may open /proc/1/fd/0 to send frames
+		// or hold the pipe open, and /proc/1/fd/1 to forge an answer.
+		// bwrap's pid 1 closes every other descriptor; the supervisor
+		// (pid 2), which a command cannot reach, keeps them.
+		if len(cmd.ExtraFiles) != framesInFD-3 {
+			reqR.Close()
+			respW.Close()
+			reqW.Close()
+			respR.Close()
+			return nil, fmt.Errorf("starting the sandbox: the frames' descriptors would be %d, not %d", 3+len(cmd.ExtraFiles), framesInFD)
+		}
+		cmd.ExtraFiles = append(cmd.ExtraFiles, reqR, respW)
+		// bwrap, with --die-with-parent: its sandbox dies with it.
+		b.kill = func() { _ = cmd.Process.Kill() }
+	}
 	cmd.Stderr = &b.stderr
 	err = cmd.Start()
 	reqR.Close()
@@ -219,6 +256,15 @@ func (se *Session) start(policy []string, key string, env []string) (*box, error
 	}
 	go b.read(respR)
 	return b, nil
+}
+
+// containerSeq numbers the containers this process starts.
+var containerSeq atomic.Uint64
+
+// containerName is a name for a new container of this process, by which
+// its runtime can kill it.
+func containerName() string {
+	return fmt.Sprintf("gemini-ls-sandbox-%d-%d-%d", os.Getpid(), time.Now().UnixNano(), containerSeq.Add(1))
 }
 
 // boxCommand is the command that starts the sandbox of policy, and what
@@ -270,6 +316,9 @@ type box struct {
 
 	wmu sync.Mutex // one frame at a time on req
 	req io.WriteCloser
+	// kill ends the sandbox at once (finish).
+	kill     func()
+	finished sync.Once
 
 	mu      sync.Mutex
 	calls   map[uint64]*call
@@ -343,7 +392,7 @@ func (b *box) forget(id uint64) {
 	idle := b.retired && len(b.calls) == 0
 	b.mu.Unlock()
 	if idle {
-		b.req.Close()
+		b.finish()
 	}
 }
 
@@ -355,11 +404,25 @@ func (b *box) retire() (idle bool) {
 	idle = len(b.calls) == 0
 	b.mu.Unlock()
 	if idle {
-		// The supervisor ends at its stdin's end, and bwrap (or the
-		// container) with it.
-		b.req.Close()
+		b.finish()
 	}
 	return idle
+}
+
+// finish ends the retired, idle box: the supervisor ends at the end of
+// its requests, and bwrap (or the container) with it. One not ended
+// within closeWait (its supervisor stuck, or, in a container, a command
+// holding the container's stdin open) is killed: nothing of a session
+// outlives it.
+func (b *box) finish() {
+	b.finished.Do(func() {
+		b.req.Close()
+		time.AfterFunc(closeWait, func() {
+			if !b.ended() && b.kill != nil {
+				b.kill()
+			}
+		})
+	})
 }
 
 // read hands the supervisor's frames to their calls until it ends, then

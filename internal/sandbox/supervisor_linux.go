@@ -52,12 +52,16 @@ type supervisor struct {
 // to give a command a mount namespace, rather than under bwrap.
 const containerArg = "--container"
 
-// Supervise is the supervisor's loop: it runs each command in, on its
-// own, until in ends (gemini-ls gone or done), then kills what still
-// runs. args are those after SupervisorArg: none under bwrap,
-// containerArg in a container. It returns in's error, nil at its end.
-func Supervise(ctx context.Context, in io.Reader, out io.Writer, args ...string) error {
-	sv, err := newSupervisor(out, args)
+// Supervise is the supervisor's loop: it runs each command the frames
+// to it ask for, on its own, until they end (gemini-ls gone or done),
+// then kills what still runs. args are those after SupervisorArg: none
+// under bwrap, containerArg in a container. In a container the frames
+// come on stdin and go on stdout, which the caller passes as in and out;
+// under bwrap, whose pid 1 keeps stdin and stdout where a command can
+// open them, on the descriptors framesInFD and framesOutFD, and in and
+// out are not used. It returns the frames' error, nil at their end.
+func Supervise(ctx context.Context, stdin io.Reader, stdout io.Writer, args ...string) error {
+	sv, in, err := newSupervisor(stdin, stdout, args)
 	if err != nil {
 		return err
 	}
@@ -89,33 +93,58 @@ func Supervise(ctx context.Context, in io.Reader, out io.Writer, args ...string)
 	}
 }
 
-// newSupervisor checks where it runs and sets it up for args.
-func newSupervisor(out io.Writer, args []string) (*supervisor, error) {
+// newSupervisor checks where it runs and sets it up for args, with
+// the frames' reader: stdin in a container, framesInFD under bwrap.
+func newSupervisor(stdin io.Reader, stdout io.Writer, args []string) (*supervisor, io.Reader, error) {
 	container := slices.Equal(args, []string{containerArg})
 	if !container && len(args) > 0 {
-		return nil, fmt.Errorf("the sandbox's supervisor takes no argument but %s, not %q", containerArg, args)
+		return nil, nil, fmt.Errorf("the sandbox's supervisor takes no argument but %s, not %q", containerArg, args)
 	}
 	// It kills every process it may signal when a command ends: only
 	// in a pid namespace of its own, whose init is bwrap's (or docker's
 	// --init), and where it is the first process, is that its own
 	// commands alone.
 	if !firstInItsPidNamespace() {
-		return nil, errors.New("the sandbox's supervisor runs only as the first process of a bubblewrap sandbox or a container")
+		return nil, nil, errors.New("the sandbox's supervisor runs only as the first process of a bubblewrap sandbox or a container")
 	}
+	// The frames' descriptors too: a command inheriting them could send
+	// frames and forge answers.
 	closeInherited()
+	in, out := stdin, stdout
+	if !container {
+		var err error
+		if in, out, err = framesPipes(); err != nil {
+			return nil, nil, err
+		}
+	}
 	sv := &supervisor{out: out, container: container, running: map[uint64]int{}, killed: map[uint64]bool{}}
 	if container {
 		for _, dir := range scratchDirs() {
 			sweeper, err := newTmpSweeper(dir)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if sweeper != nil {
 				sv.scratch = append(sv.scratch, sweeper)
 			}
 		}
 	}
-	return sv, nil
+	return sv, in, nil
+}
+
+// framesPipes are, under bwrap, the pipes gemini-ls passed for the
+// frames, framesInFD and framesOutFD: checked to be pipes, so that a
+// supervisor started otherwise does not read or write whatever is there.
+func framesPipes() (io.Reader, io.Writer, error) {
+	var files [2]*os.File
+	for i, fd := range []int{framesInFD, framesOutFD} {
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
+			return nil, nil, fmt.Errorf("the sandbox's supervisor takes its frames on descriptors %d and %d, pipes, and %d is not one (%v)", framesInFD, framesOutFD, fd, err)
+		}
+		files[i] = os.NewFile(uintptr(fd), "frames")
+	}
+	return files[0], files[1], nil
 }
 
 // firstInItsPidNamespace says whether this process is the first of a pid
@@ -143,8 +172,8 @@ func aloneWithInit(proc string, self int) bool {
 }
 
 // closeInherited marks every descriptor past stderr close-on-exec: bwrap
-// hands the supervisor its executable and the seccomp filter, and
-// commands get neither.
+// hands the supervisor its executable, the seccomp filter and the
+// frames' pipes, and commands get none of them.
 func closeInherited() {
 	entries, err := os.ReadDir("/proc/self/fd")
 	if err != nil {
@@ -160,7 +189,7 @@ func closeInherited() {
 func (sv *supervisor) send(m message) {
 	sv.wmu.Lock()
 	defer sv.wmu.Unlock()
-	// gemini-ls gone: Supervise ends on its stdin's end.
+	// gemini-ls gone: Supervise ends at the end of its frames.
 	_ = writeFrame(sv.out, m)
 }
 

@@ -26,7 +26,8 @@ const FakeDockerArg = "__fake-docker"
 // as a container would (a pid namespace of its own under an init, the
 // host's file system for the image, read-only as for a user not root, a /tmp of its own, the
 // volumes mounted, --network none honoured, no capability, the image's
-// environment but for --env). The test binary must dispatch
+// environment but for --env); `kill NAME` kills the one run with --name
+// NAME. The test binary must dispatch
 // FakeDockerArg to RunFakeDocker. runs reads back each run's arguments.
 func FakeDocker(t *testing.T) (runs func() [][]string) {
 	t.Helper()
@@ -82,9 +83,20 @@ func RunFakeDocker(args []string) int {
 		return 125
 	}
 	log, args := args[0], args[1:]
+	if len(args) == 2 && args[0] == "kill" {
+		if err := kill(log, args[1]); err != nil {
+			fmt.Fprintln(os.Stderr, "fake docker:", err)
+			return 1
+		}
+		return 0
+	}
 	r, err := parseRun(args)
 	if err == nil {
 		err = record(log, args)
+	}
+	if err == nil && r.name != "" {
+		// Its process becomes the container's bwrap: kill kills it.
+		err = os.WriteFile(pidFile(log, r.name), []byte(strconv.Itoa(os.Getpid())), 0o600)
 	}
 	if err == nil {
 		err = r.exec()
@@ -93,10 +105,34 @@ func RunFakeDocker(args []string) int {
 	return 125
 }
 
+// pidFile is where the fake records the process of the container
+// named name.
+func pidFile(log, name string) string {
+	return filepath.Join(filepath.Dir(log), "container-"+name+".pid")
+}
+
+// kill is `docker kill name`: the container's bwrap is killed, and with
+// it (--die-with-parent) its sandbox.
+func kill(log, name string) error {
+	data, err := os.ReadFile(pidFile(log, name))
+	if err != nil {
+		return fmt.Errorf("no container %s: %w", name, err)
+	}
+	pid, err := strconv.Atoi(string(data))
+	if err != nil {
+		return fmt.Errorf("the container %s's pid: %w", name, err)
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("killing the container %s: %w", name, err)
+	}
+	return nil
+}
+
 // fakeRun is what a `docker run` asks for.
 type fakeRun struct {
 	interactive, remove, init bool
 	workdir, user, network    string
+	name                      string
 	volumes, env              []string
 	image                     string
 	argv                      []string
@@ -109,7 +145,7 @@ func parseRun(args []string) (fakeRun, error) {
 	if len(args) == 0 || args[0] != "run" {
 		return r, fmt.Errorf("only run is faked, not %q", args)
 	}
-	valued := map[string]*string{"--workdir": &r.workdir, "--user": &r.user, "--network": &r.network}
+	valued := map[string]*string{"--workdir": &r.workdir, "--user": &r.user, "--network": &r.network, "--name": &r.name}
 	listed := map[string]*[]string{"--volume": &r.volumes, "--env": &r.env}
 	flags := map[string]*bool{"-i": &r.interactive, "--rm": &r.remove, "--init": &r.init}
 	i := 1
