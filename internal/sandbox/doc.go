@@ -57,8 +57,10 @@
 //   - the environment holds no secret: security.environmentVariableRedaction
 //     (package envredact) is always on inside;
 //   - the user's secrets are hidden: ~/.ssh, ~/.gnupg, ~/.aws,
-//     ~/.config/gcloud, ~/.gemini's credential files, ~/.docker/config.json,
-//     ~/.netrc and their like (secretPaths);
+//     ~/.config/gcloud, ~/.gemini's credential files (its file keychain,
+//     gemini-credentials.json, and integrity.key among them),
+//     ~/.docker/config.json, ~/.netrc, git's credential stores and their
+//     like (secretPaths, geminiSecrets);
 //   - /tmp is private to the command;
 //   - no Unix socket of the host is reachable: a seccomp filter
 //     (seccomp.go) refuses socket(AF_UNIX) and io_uring, and /run,

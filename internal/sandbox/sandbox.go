@@ -361,10 +361,14 @@ func (s *Sandbox) writable() []string {
 var (
 	secretPaths = []string{
 		".ssh", ".gnupg", ".aws", ".azure", ".kube", ".config/gcloud", ".config/gh",
-		".docker/config.json", ".netrc", ".git-credentials", ".npmrc", ".pypirc", ".env",
+		".docker/config.json", ".netrc", ".git-credentials", ".config/git/credentials", ".npmrc", ".pypirc", ".env",
 	}
+	// gemini-credentials.json is Gemini CLI's file keychain (the API key,
+	// OAuth and MCP tokens, under a key anyone can derive) and
+	// integrity.key its extension integrity key where no keychain is.
 	geminiSecrets = []string{
-		"oauth_creds.json", "google_accounts.json", "mcp-oauth-tokens.json", "a2a-oauth-tokens.json", ".env",
+		"oauth_creds.json", "google_accounts.json", "mcp-oauth-tokens.json", "a2a-oauth-tokens.json",
+		"gemini-credentials.json", "integrity.key", ".env",
 	}
 )
 

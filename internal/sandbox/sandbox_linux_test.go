@@ -356,3 +356,25 @@ umount .git/config 2>/dev/null; { echo x >> .git/config; } 2>/dev/null && echo w
 		t.Errorf("a command's capabilities: %q, want %q", out, want)
 	}
 }
+
+// Gemini CLI's file keychain (~/.gemini/gemini-credentials.json), its
+// integrity key (~/.gemini/integrity.key) and git's credential store
+// under ~/.config/git are hidden, as ~/.gemini's other credentials are.
+func TestTheKeychainAndGitsCredentialsAreHidden(t *testing.T) {
+	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	var files []string
+	for _, f := range []string{".gemini/oauth_creds.json", ".gemini/gemini-credentials.json", ".gemini/integrity.key", ".config/git/credentials"} {
+		p := filepath.Join(home, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("SECRET:"+f+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	out, _ := run(t, sb, root, "cat "+strings.Join(files, " ")+" 2>/dev/null")
+	if strings.Contains(out, "SECRET") {
+		t.Errorf("read inside the sandbox:\n%s", out)
+	}
+}
