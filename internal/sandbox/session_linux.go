@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -12,7 +13,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -258,13 +258,10 @@ func (se *Session) start(policy []string, key string, env []string) (*box, error
 	return b, nil
 }
 
-// containerSeq numbers the containers this process starts.
-var containerSeq atomic.Uint64
-
-// containerName is a name for a new container of this process, by which
-// its runtime can kill it.
+// containerName is a name for a new container, by which its runtime
+// can kill it: random, so that no other's is the same.
 func containerName() string {
-	return fmt.Sprintf("gemini-ls-sandbox-%d-%d-%d", os.Getpid(), time.Now().UnixNano(), containerSeq.Add(1))
+	return fmt.Sprintf("gemini-ls-sandbox-%d-%s", os.Getpid(), strings.ToLower(rand.Text()))
 }
 
 // boxCommand is the command that starts the sandbox of policy, and what
