@@ -58,10 +58,12 @@ func (p Problem) String() string {
 const maxFileSize = 4 << 20
 
 // Load reads the rules of every source, above the built-in default
-// rules (defaults.go), for interactive or headless sessions. Sources that do not exist are skipped; everything else that
+// rules (defaults.go), with the rules settings make (settingsRules), for
+// interactive or headless sessions. Sources that do not exist are skipped; everything else that
 // cannot be used is in the engine's Problems.
-func Load(sources []Source, interactive bool) *Engine {
+func Load(sources []Source, interactive bool, settingsRules ...*Rule) *Engine {
 	rules, problems := defaultRules()
+	rules = append(rules, settingsRules...)
 	for _, src := range sources {
 		files, skipped, err := policyFiles(src.Path)
 		if err != nil {

@@ -496,3 +496,23 @@ func TestDefaultYoloRuleFollowsInteractivity(t *testing.T) {
 		}
 	}
 }
+
+// tools.confirmationRequired's rules ask in every mode, yolo's too, over
+// a user's allow rule of the highest priority a file can give (4.999 is
+// below them only by tier: theirs is 4.35, above tools.allowed's 4.3),
+// for the shell tool by either of its names; other tools are untouched.
+func TestConfirmationRequiredAsksInEveryMode(t *testing.T) {
+	e := policy.Load(nil, true, policy.ConfirmationRequired([]string{"ShellTool", "mcp_gh_push"})...)
+	noProblems(t, e)
+	for _, mode := range []policy.Mode{policy.ModeDefault, policy.ModeAutoEdit, policy.ModeYolo, policy.ModePlan} {
+		for _, name := range []string{tools.ShellName, "mcp_gh_push"} {
+			v := e.Check(policy.Call{Name: name, Args: map[string]any{"command": "git push"}, Mode: mode})
+			if v.Decision != policy.AskUser || v.Priority != 4.35 || v.Rule.Source != "Settings (Confirmation Required)" {
+				t.Errorf("%s in %s: %+v, want ask_user at 4.35", name, mode, v)
+			}
+		}
+	}
+	if v := e.Check(policy.Call{Name: "read_file", Mode: policy.ModeYolo}); v.Decision == policy.AskUser {
+		t.Errorf("read_file in yolo: %+v, asked", v)
+	}
+}

@@ -180,7 +180,7 @@ func schemaKeys() map[string]support {
 		"tools.shell.enableShellOutputEfficiency":  notImplemented,
 		"tools.core":                               implemented,
 		"tools.allowed":                            implemented,
-		"tools.confirmationRequired":               notImplemented,
+		"tools.confirmationRequired":               implemented,
 		"tools.exclude":                            implemented,
 		"tools.discoveryCommand":                   implemented,
 		"tools.callCommand":                        implemented,
@@ -422,7 +422,7 @@ func NotReadKeys() []NotRead {
 			"contextManagement.tools.outputMasking.protectLatestTurn",
 		}},
 		{"Not yet: the tools.", []string{
-			"tools.confirmationRequired", "tools.useRipgrep",
+			"tools.useRipgrep",
 			"tools.shell.backgroundCompletionBehavior", "tools.shell.enableShellOutputEfficiency", "mcp.serverCommand",
 		}},
 		{"Not yet: the memory files (GEMINI.md).", []string{

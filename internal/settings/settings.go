@@ -375,6 +375,9 @@ type Tools struct {
 	// Allowed are tools (or run_shell_command(CMD)) that run without
 	// confirmation; see ParseAllowed.
 	Allowed []string `json:"allowed"`
+	// ConfirmationRequired are tools (by name) whose every call asks,
+	// whatever allows it; see policy.ConfirmationRequired.
+	ConfirmationRequired []string `json:"confirmationRequired"`
 	// DiscoveryCommand prints a JSON array of FunctionDeclarations (or an
 	// object with function_declarations / functionDeclarations).
 	DiscoveryCommand string `json:"discoveryCommand"`

@@ -18,7 +18,7 @@ import (
 // adminPolicyPaths), for sessions that can ask unless Unattended, and
 // tells the user of every file or rule that could not be used.
 func (b *Built) loadPolicies(set settings.Settings, extensions []policy.Source) *policy.Engine {
-	engine := policy.Load(b.policySources(b.withPolicyPaths(set), extensions), !b.opts.Unattended)
+	engine := policy.Load(b.policySources(b.withPolicyPaths(set), extensions), !b.opts.Unattended, policy.ConfirmationRequired(set.Tools.ConfirmationRequired)...)
 	for _, p := range engine.Problems() {
 		b.opts.Warn("a policy file could not be used as written", errors.New(p.String()))
 	}
