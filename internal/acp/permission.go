@@ -178,12 +178,24 @@ func (sess *session) land(ctx context.Context, change workspace.FileChange) (dia
 		}
 		return d, err
 	}
+	// The file's write lock, which WriteFile takes too, is held from the
+	// check to the write: two changes made from the same text (parallel
+	// subagents, two sessions in one cwd) would otherwise both pass the
+	// check, and the second write undo the first.
+	release, err := workspace.HoldPath(ctx, change.Path)
+	if err != nil {
+		return dialog.Decision{}, fmt.Errorf("waiting for another write of %s: %w", change.Path, err)
+	}
+	defer release()
 	reason, now, err := sess.staleReason(ctx, change)
 	if err != nil {
 		return dialog.Decision{}, err
 	}
 	if reason != "" {
 		return dialog.Decision{Outcome: dialog.Stale, Reason: reason, Content: now}, nil
+	}
+	if landChecked != nil {
+		landChecked()
 	}
 	err = sess.srv.writeTextFile(ctx, sdk.WriteTextFileRequest{SessionId: sdk.SessionId(sess.id), Path: change.Path, Content: change.After})
 	switch {
@@ -196,6 +208,10 @@ func (sess *session) land(ctx context.Context, change workspace.FileChange) (dia
 	}
 	return dialog.Decision{Outcome: dialog.Applied, Content: change.After}, nil
 }
+
+// landChecked, when set (by a test), is called once land's check of the
+// editor's text has passed, before fs/write_text_file.
+var landChecked func()
 
 // staleReason reports why the file no longer holds what change was made
 // from, and what it holds now, or "". The file is read as the change's

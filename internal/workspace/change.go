@@ -96,8 +96,15 @@ func toCRLF(text string) string {
 // creating parent directories, keeping the file's permission bits (a new
 // file and directory get 0o666 and 0o777 less the umask, as with any Unix
 // tool) and re-adding the BOM. Unless the change came from an open document, it
-// first checks that disk still holds change.Before (or, for a new file,
+// checks that disk still holds change.Before (or, for a new file,
 // nothing) and returns ErrStale otherwise.
+//
+// The check runs once the new content is in its temporary file, just
+// before the rename, and the path's write lock (HoldPath) is held from
+// before the check to after the rename: of two changes of one file
+// prepared from the same text, written at once, the second is stale,
+// never written over the first; a program that takes no lock (an editor
+// saving) can still slip in only between that check and the rename.
 //
 // Every step reaches the file beneath the root PrepareChange found it in
 // (beneath.go): the directories are made, and the file's directory is
@@ -113,6 +120,11 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 	if change.base == "" || !within(change.base, path) || samePath(path, change.base) {
 		return fmt.Errorf("writing %s: the change was not prepared by the workspace", path)
 	}
+	release, err := writeLocks.lock(ctx, path)
+	if err != nil {
+		return fmt.Errorf("writing %s: waiting for another write of it: %w", path, err)
+	}
+	defer release()
 	dir, name, err := openParent(change.base, relBeneath(change.base, path), true)
 	if err != nil {
 		return fmt.Errorf("writing %w", beneathError(path, err))
@@ -121,17 +133,21 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 	if writeDirOpened != nil {
 		writeDirOpened()
 	}
-	fi, err := dir.Lstat(name)
-	switch {
-	case err == nil && fi.IsDir():
-		return fmt.Errorf("writing %s: it is a directory", path)
-	case err == nil && fi.Mode()&fs.ModeSymlink != 0:
-		return fmt.Errorf("writing %s: %w", path, errSwapped)
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("writing %w", beneathError(path, err))
+	if _, err := lstatWritten(dir, name, path); err != nil {
+		return err
 	}
+	var unchanged func() error
+	var checkErr error // the check's, which says what it was doing
 	if !change.Open {
-		if err := checkUnchanged(ctx, change, dir, name, err == nil); err != nil {
+		unchanged = func() error {
+			onDisk, err := lstatWritten(dir, name, path)
+			if err == nil {
+				err = checkUnchanged(ctx, change, dir, name, onDisk)
+			}
+			if err == nil && writeChecked != nil {
+				writeChecked()
+			}
+			checkErr = err
 			return err
 		}
 	}
@@ -139,22 +155,48 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 	if change.BOM {
 		content = bom + content
 	}
-	if err := safefile.WriteIn(dir, name, []byte(content), nil); err != nil {
+	if err := safefile.WriteIn(dir, name, []byte(content), unchanged); err != nil {
+		if checkErr != nil {
+			return checkErr
+		}
 		return fmt.Errorf("writing %w", beneathError(path, err))
 	}
 	return nil
+}
+
+// lstatWritten reports whether name in dir, the file WriteFile writes at
+// path, exists, refusing a directory or a symlink there.
+func lstatWritten(dir *os.Root, name, path string) (bool, error) {
+	fi, err := dir.Lstat(name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("writing %w", beneathError(path, err))
+	case fi.IsDir():
+		return false, fmt.Errorf("writing %s: it is a directory", path)
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return false, fmt.Errorf("writing %s: %w", path, errSwapped)
+	}
+	return true, nil
 }
 
 // RemoveFile deletes the file of a change PrepareChange made (a revert
 // of a file the agent created) when disk still holds change.Before, and
 // returns ErrStale (wrapped, saying why) when it does not; a file gone
 // already is no error. As WriteFile, it reaches the file through its
-// directory's handle, beneath the root.
+// directory's handle, beneath the root, and holds the path's write lock
+// from the check to the deletion.
 func RemoveFile(ctx context.Context, change FileChange) error {
 	path := filepath.Clean(change.Path)
 	if change.base == "" || !within(change.base, path) || samePath(path, change.base) {
 		return fmt.Errorf("deleting %s: the change was not prepared by the workspace", path)
 	}
+	release, err := writeLocks.lock(ctx, path)
+	if err != nil {
+		return fmt.Errorf("deleting %s: waiting for another write of it: %w", path, err)
+	}
+	defer release()
 	dir, name, err := openParent(change.base, relBeneath(change.base, path), false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -187,6 +229,10 @@ func RemoveFile(ctx context.Context, change FileChange) error {
 // directory swapped for a symlink leading out) must not reach the
 // check, the temporary file or the rename.
 var writeDirOpened func()
+
+// writeChecked, when set (by a test), is called once WriteFile's check
+// has passed, just before the rename.
+var writeChecked func()
 
 // openParent opens the directory holding rel beneath base, made first
 // (0o777 less the umask) when missing and create is set, and returns it
