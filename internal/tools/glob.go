@@ -152,7 +152,7 @@ func (c *globCall) dirProblem() (string, error) {
 	if !isDir {
 		return "Path is not a directory: " + c.dir, nil
 	}
-	return "", nil
+	return gitDirRefused(c.ws, c.dir), nil
 }
 
 // globMatcher matches a glob's pattern against slash-separated paths.

@@ -242,10 +242,14 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("checking %s: %w", c.dir, err)
 	}
-	if !isDir {
+	if isDir {
+		if refused := gitDirRefused(c.ws, c.dir); refused != "" {
+			return failure(refused), nil
+		}
+	} else {
 		if rel := filepath.Base(c.dir); c.included(rel) {
 			if hidden(ctx, c.ws, c.dir, c.noIgnore) {
-				return failure(fmt.Sprintf("File path '%s' is ignored by configured ignore patterns.", c.dir)), nil
+				return failure(ignoredMessage(c.dir)), nil
 			}
 			if _, err := c.ws.ReadFile(ctx, c.dir, c.maxFileSize); err != nil {
 				if ctx.Err() != nil {

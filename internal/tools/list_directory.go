@@ -96,6 +96,9 @@ func (c *listDirectoryCall) Execute(ctx context.Context, info CallInfo) (Result,
 	if !isDir {
 		return failure(fmt.Sprintf("Path is not a directory: %s", c.dir)), nil
 	}
+	if refused := gitDirRefused(c.ws, c.dir); refused != "" {
+		return failure(refused), nil
+	}
 	entries, omitted, err := c.ws.ReadDir(ctx, c.dir)
 	if err != nil {
 		return Result{}, fmt.Errorf("listing %s: %w", c.dir, err)

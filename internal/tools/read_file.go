@@ -168,9 +168,27 @@ func inGitDir(ws *workspace.Workspace, abs string) bool {
 	return root != "" && slices.Contains(strings.Split(relSlash(root, abs), "/"), ".git")
 }
 
+// ignoredMessage is read_file's refusal of a path the ignore rules (or
+// .git) hide, which the searches and listings give for such a directory.
+func ignoredMessage(path string) string {
+	return fmt.Sprintf("File path '%s' is ignored by configured ignore patterns.", path)
+}
+
+// gitDirRefused is the refusal of a search or listing of dir when it
+// lies in a .git directory, else "". The walks skip .git only on the way
+// down, so one started inside it would show what read_file refuses
+// (a remote URL's token in .git/config), whatever ignore rules a call
+// lifts.
+func gitDirRefused(ws *workspace.Workspace, dir string) string {
+	if inGitDir(ws, dir) {
+		return ignoredMessage(dir)
+	}
+	return ""
+}
+
 func (c *readFileCall) read(ctx context.Context) (Result, error) {
 	if c.ignored(ctx) {
-		return failure(fmt.Sprintf("File path '%s' is ignored by configured ignore patterns.", c.path)), nil
+		return failure(ignoredMessage(c.path)), nil
 	}
 	isDir, err := c.ws.Stat(c.path)
 	if errors.Is(err, workspace.ErrNotExist) {
@@ -196,7 +214,7 @@ func (c *readFileCall) read(ctx context.Context) (Result, error) {
 	case err != nil:
 		return Result{}, fmt.Errorf("reading %s: %w", c.path, err)
 	case readHidden(ctx, c.ws, c.path, f, false):
-		return failure(fmt.Sprintf("File path '%s' is ignored by configured ignore patterns.", f.Real)), nil
+		return failure(ignoredMessage(f.Real)), nil
 	}
 	shown := c.ws.Display(c.path)
 
