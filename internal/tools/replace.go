@@ -115,6 +115,10 @@ type replaceCall struct {
 	oldString, newString string // as the model wrote them
 	expected             int
 	instruction          string
+	// hidden: read_file would refuse the file (ignored, or in .git).
+	// Gemini CLI 0.61 edits it as any other; here no failure shows its
+	// lines, and it is never sent to the correction model.
+	hidden bool
 }
 
 func (c *replaceCall) Title() string { return "Edit " + c.tool.ws.Display(c.path) }
@@ -126,6 +130,7 @@ func (c *replaceCall) Location() (string, int) { return c.path, 0 }
 
 func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	ws := c.tool.ws
+	c.hidden = hidden(ctx, ws, c.path, false)
 	isDir, err := ws.Stat(c.path)
 	if errors.Is(err, workspace.ErrNotExist) {
 		if c.oldString != "" {
@@ -137,7 +142,7 @@ func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 		if err != nil {
 			return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)
 		}
-		return propose(ws, change, fmt.Sprintf("Created new file: %s with provided content.", c.path))
+		return propose(ws, change, fmt.Sprintf("Created new file: %s with provided content.", c.path), c.hidden)
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("checking %s: %w", c.path, err)
@@ -152,6 +157,8 @@ func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("reading %s: %w", c.path, err)
 	}
+	// The rules hold of the file read, not only of its name.
+	c.hidden = c.hidden || readHidden(ctx, ws, c.path, f, false)
 	text := string(f.Content)
 	if loc, ok := locate(text, c.oldString, c.newString); ok {
 		return c.apply(ctx, text, loc, "")
@@ -209,7 +216,7 @@ func (c *replaceCall) apply(ctx context.Context, text string, loc located, why s
 	if why != "" {
 		msg += " " + why
 	}
-	return propose(c.tool.ws, change, msg)
+	return propose(c.tool.ws, change, msg, c.hidden)
 }
 
 // fix is the last stage: old_string was not found by any deterministic
@@ -220,12 +227,17 @@ func (c *replaceCall) fix(ctx context.Context, text string) (Result, error) {
 		"Use read_file tool to verify.", c.path)
 	fail := func(llm string) Result {
 		msg := notFound + " Also tried: the file's line endings, unescaping, ignoring indentation and surrounding whitespace, ignoring whitespace within lines, a fuzzy match. " + llm
-		if near := nearestLines(text, c.oldString); near != "" {
+		if c.hidden {
+			msg += " The closest lines in the file are not shown: it is ignored by configured ignore patterns."
+		} else if near := nearestLines(text, c.oldString); near != "" {
 			msg += "\n" + near
 		}
 		return failure(msg)
 	}
 	fixer := c.tool.fixer
+	if c.hidden {
+		return fail("No LLM correction was tried: the file is ignored by configured ignore patterns, so it is not sent to a model."), nil
+	}
 	if fixer == nil {
 		return fail("No LLM correction was tried: " + c.tool.noFix + "."), nil
 	}

@@ -18,12 +18,20 @@ type Proposal struct {
 	// name is the file as the user's display names it, and applied what
 	// the model is told when the change went through as proposed.
 	name, applied string
+	// hidden: read_file would refuse the file (ignored, or in .git), so
+	// the model is never told what it holds (a user's version of it, or
+	// what it changed to meanwhile); the user's display still shows it.
+	hidden bool
 }
 
-// propose returns the result of an edit call that proposes change.
-func propose(ws *workspace.Workspace, change workspace.FileChange, applied string) (Result, error) {
-	return Result{Proposal: &Proposal{Change: change, name: ws.Display(change.Path), applied: applied}}, nil
+// propose returns the result of an edit call that proposes change;
+// hidden as Proposal.hidden.
+func propose(ws *workspace.Workspace, change workspace.FileChange, applied string, hidden bool) (Result, error) {
+	return Result{Proposal: &Proposal{Change: change, name: ws.Display(change.Path), applied: applied, hidden: hidden}}, nil
 }
+
+// hiddenContent is what the model is told in place of a hidden file's text.
+const hiddenContent = "its content is not shown: it is ignored by configured ignore patterns"
 
 // Settle is the call's result once decision says what became of the change.
 func (p *Proposal) Settle(decision dialog.Decision) (Result, error) {
@@ -40,6 +48,9 @@ func (p *Proposal) Settle(decision dialog.Decision) (Result, error) {
 		r = Result{
 			Output:  fmt.Sprintf("The user modified your proposed change before accepting it. The file %s now contains:\n%s", change.Path, toLF(decision.Content)),
 			Display: diffDisplay(name, change.Before, decision.Content),
+		}
+		if p.hidden {
+			r.Output = fmt.Sprintf("The user modified your proposed change before accepting it (the file %s is ignored by configured ignore patterns, so what it now contains is not shown).", change.Path)
 		}
 	case dialog.Declined, dialog.Refused:
 		// Refused is not the user's doing: the front end may have had
@@ -61,7 +72,9 @@ func (p *Proposal) Settle(decision dialog.Decision) (Result, error) {
 		if reason := strings.TrimRight(strings.TrimSpace(decision.Reason), "."); reason != "" {
 			msg += " (" + reason + ")"
 		}
-		if decision.Content != "" {
+		if p.hidden {
+			msg += "; " + hiddenContent + "."
+		} else if decision.Content != "" {
 			msg += ". The file now contains:\n" + toLF(decision.Content)
 		} else {
 			msg += ". Read the file again and retry."

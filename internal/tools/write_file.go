@@ -57,6 +57,9 @@ func (c *writeFileCall) Execute(ctx context.Context, _ CallInfo) (Result, error)
 	if err != nil {
 		return Result{}, fmt.Errorf("preparing change to %s: %w", c.path, err)
 	}
+	// Gemini CLI 0.61 writes an ignored file as any other; what the
+	// model is told of it afterwards never shows what read_file refuses.
+	hid := hidden(ctx, c.ws, c.path, false)
 	if change.Exists && change.Before == change.After {
 		return Result{Output: fmt.Sprintf("The file %s already has exactly this content; nothing was changed.", c.path)}, nil
 	}
@@ -64,5 +67,5 @@ func (c *writeFileCall) Execute(ctx context.Context, _ CallInfo) (Result, error)
 	if change.Exists {
 		applied = "Successfully overwrote file: " + c.path
 	}
-	return propose(c.ws, change, applied)
+	return propose(c.ws, change, applied, hid)
 }
