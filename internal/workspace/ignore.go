@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -272,9 +271,11 @@ func listedAbsent(listing []listed, inDir bool, name string) bool {
 func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
 	data = bytes.TrimPrefix(data, []byte(bom))
 	var patterns []gitignore.Pattern
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		line := strings.TrimSuffix(sc.Text(), "\r")
+	// Split, not a bufio.Scanner: its 64 KB line limit ended the scan at
+	// a longer line (a long comment), silently dropping every rule after
+	// it. The file is already bounded (maxIgnoreFileSize).
+	for line := range strings.SplitSeq(string(data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
 		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -69,5 +70,27 @@ func TestSetIgnoreFiles(t *testing.T) {
 				t.Errorf("%s: IgnoredByAny(%s) = %v, %v; want true", tc.name, name, any, err)
 			}
 		}
+	}
+}
+
+// A line longer than 64 KB (a long comment, a long pattern) does not end
+// the rules: those after it hold, in .geminiignore and .gitignore alike,
+// for Ignored and a walk. bufio.Scanner's default limit stopped there,
+// silently.
+func TestIgnoreRulesAfterALongLineHold(t *testing.T) {
+	long := "# " + strings.Repeat("x", 70<<10) + "\n"
+	w, root := newTestWorkspace(t, map[string]string{
+		".geminiignore": long + "secret.env\n",
+		".gitignore":    long + "\r\n" + "build.log\r\n",
+		"secret.env":    "", "build.log": "", "plain.txt": "",
+	})
+	for _, name := range []string{"secret.env", "build.log"} {
+		ignored, err := w.Ignored(t.Context(), filepath.Join(root, name))
+		if err != nil || !ignored {
+			t.Errorf("Ignored(%s) = %v, %v; want ignored by the rule after the long line", name, ignored, err)
+		}
+	}
+	if got := walkNames(t, w, root, true); !slices.Equal(got, []string{".geminiignore", ".gitignore", "plain.txt"}) {
+		t.Errorf("the walk found %q", got)
 	}
 }
