@@ -103,7 +103,10 @@
 // stops it or its ctx is done. A caller bounds a search by time (a ctx
 // deadline), never by an entry count. Entries carry Ignored, from ignore
 // files read once per directory per listing, never per entry (Ignored
-// tells it of one path without a listing). Which ignore files count is
+// tells it of one path without a listing). The rules of every root (and
+// allowed directory) holding a path count, each read from its own root
+// down: a root nested in another (AddRoot, an editor's /proj and
+// /proj/pkg) never lifts the outer root's rules. Which ignore files count is
 // the workspace's one choice (SetIgnoreFiles: the settings'
 // context.fileFiltering), the same for every listing, walk and Ignored;
 // IgnoredByAny counts every file whatever was chosen, for what must not

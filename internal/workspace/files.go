@@ -264,7 +264,7 @@ func (w *Workspace) ReadDir(ctx context.Context, dir string) ([]DirEntry, Omitte
 		all = append(all, batch...)
 	}
 	slices.SortFunc(all, byName)
-	rules := w.rulesFor(ctx, w.countedIgnoreFiles(), w.scopeOf(dir), dir)
+	rules := w.rulesFor(ctx, w.countedIgnoreFiles(), dir)
 	out := make([]DirEntry, len(all))
 	for i, e := range all {
 		out[i] = e.DirEntry
@@ -304,11 +304,7 @@ func (w *Workspace) ignoredBy(ctx context.Context, files IgnoreFiles, path strin
 	}
 	path = filepath.Clean(path)
 	dir := filepath.Dir(path)
-	root := w.scopeOf(dir)
-	if root == "" {
-		return false, nil
-	}
-	return w.rulesFor(ctx, files, root, dir).match(filepath.Base(path), isDir), nil
+	return w.rulesFor(ctx, files, dir).match(filepath.Base(path), isDir), nil
 }
 
 // listed is a DirEntry plus whether it is a symlink, which Walk does not

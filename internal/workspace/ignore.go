@@ -98,8 +98,18 @@ func (w *Workspace) countedIgnoreFiles() IgnoreFiles {
 // alwaysSkipped are directory names Walk never enters, ignore rules or not.
 func alwaysSkipped(name string) bool { return name == ".git" || name == "node_modules" }
 
-// ignoreRules are the patterns in force inside one directory of a walk.
+// ignoreRules are the patterns in force inside one directory of a walk:
+// those of every root (or allowed directory) holding it, each read from
+// its own root down. A root nested in another (AddRoot, an editor's
+// folders /proj and /proj/pkg) keeps the outer root's rules: a path is
+// ignored when any of them ignores it.
 type ignoreRules struct {
+	files  IgnoreFiles // which ignore files count
+	scopes []rootRules
+}
+
+// rootRules are the patterns of one root in force inside a directory.
+type rootRules struct {
 	files    IgnoreFiles // which ignore files count
 	root     string
 	parts    []string // the directory's path components below root
@@ -107,10 +117,19 @@ type ignoreRules struct {
 	all      bool // the directory is ignored, so is everything in it
 }
 
-// rulesFor collects the patterns in force inside dir, from root down,
-// reading each directory's ignore files on the way.
-func (w *Workspace) rulesFor(ctx context.Context, files IgnoreFiles, root, dir string) ignoreRules {
-	r := ignoreRules{files: files, root: root, patterns: w.dirPatterns(ctx, files, root, root, nil)}
+// rulesFor collects the patterns in force inside dir, from each root
+// holding it down, reading each directory's ignore files on the way.
+func (w *Workspace) rulesFor(ctx context.Context, files IgnoreFiles, dir string) ignoreRules {
+	r := ignoreRules{files: files}
+	for _, root := range w.scopesOf(dir) {
+		r.scopes = append(r.scopes, w.rootRulesFor(ctx, files, root, dir))
+	}
+	return r
+}
+
+// rootRulesFor collects root's patterns in force inside dir.
+func (w *Workspace) rootRulesFor(ctx context.Context, files IgnoreFiles, root, dir string) rootRules {
+	r := rootRules{files: files, root: root, patterns: w.dirPatterns(ctx, files, root, root, nil)}
 	if dir == root {
 		return r
 	}
@@ -121,20 +140,34 @@ func (w *Workspace) rulesFor(ctx context.Context, files IgnoreFiles, root, dir s
 	cur := root
 	for _, name := range strings.Split(rel, string(filepath.Separator)) {
 		cur = filepath.Join(cur, name)
-		r = w.descend(ctx, r, name, cur, r.match(name, true), nil)
+		r = w.descendRoot(ctx, r, name, cur, r.match(name, true), nil)
 	}
 	return r
 }
 
 // descend returns the rules inside the subdirectory name (at path dir) of
-// r; ignored says the subdirectory itself is ignored, and with it all
-// below, so its ignore files are not read. listing, when not nil, is the
-// subdirectory's listing, which tells its ignore files' stamps.
+// r; ignored says the subdirectory itself is ignored (by any root's
+// rules), and with it all below, so its ignore files are not read.
+// listing, when not nil, is the subdirectory's listing, which tells its
+// ignore files' stamps.
 func (w *Workspace) descend(ctx context.Context, r ignoreRules, name, dir string, ignored bool, listing []listed) ignoreRules {
-	if r.all || ignored {
-		return ignoreRules{files: r.files, root: r.root, all: true}
+	out := ignoreRules{files: r.files, scopes: make([]rootRules, len(r.scopes), len(r.scopes)+1)}
+	for i, s := range r.scopes {
+		out.scopes[i] = w.descendRoot(ctx, s, name, dir, ignored, listing)
 	}
-	return ignoreRules{
+	if !ignored && w.isScope(dir) {
+		// A walk entering a root nested in the one it began in: that
+		// root's rules (its .git/info/exclude, custom files) hold below.
+		out.scopes = append(out.scopes, rootRules{files: r.files, root: dir, patterns: w.dirPatterns(ctx, r.files, dir, dir, nil)})
+	}
+	return out
+}
+
+func (w *Workspace) descendRoot(ctx context.Context, r rootRules, name, dir string, ignored bool, listing []listed) rootRules {
+	if r.all || ignored {
+		return rootRules{files: r.files, root: r.root, all: true}
+	}
+	return rootRules{
 		files:    r.files,
 		root:     r.root,
 		parts:    append(slices.Clip(r.parts), name),
@@ -142,7 +175,17 @@ func (w *Workspace) descend(ctx context.Context, r ignoreRules, name, dir string
 	}
 }
 
+// match reports whether any root's rules ignore name.
 func (r ignoreRules) match(name string, isDir bool) bool {
+	for _, s := range r.scopes {
+		if s.match(name, isDir) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r rootRules) match(name string, isDir bool) bool {
 	if r.all {
 		return true
 	}

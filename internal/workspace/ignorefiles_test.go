@@ -94,3 +94,52 @@ func TestIgnoreRulesAfterALongLineHold(t *testing.T) {
 		t.Errorf("the walk found %q", got)
 	}
 }
+
+// A root nested in another (AddRoot, /directory add, an editor's folders
+// /proj and /proj/pkg) keeps the outer root's ignore rules, each read
+// from its own root: Ignored, ReadDir and a walk from either root ignore
+// what the outer root's .geminiignore names inside the inner one, and
+// the inner root's own rules (its .git/info/exclude too) still hold.
+func TestNestedRootKeepsTheOuterRootsIgnoreRules(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{
+		".geminiignore":         "sub/secret.env\nkeys/\n",
+		"sub/secret.env":        "TOKEN=1\n",
+		"sub/keys/id":           "KEY\n",
+		"sub/.geminiignore":     "own.txt\n",
+		"sub/.git/info/exclude": "excluded.txt\n",
+		"sub/own.txt":           "", "sub/excluded.txt": "", "sub/plain.txt": "",
+	})
+	sub, _, err := w.AddRoot(filepath.Join(root, "sub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rel := range []string{"sub/secret.env", "sub/keys", "sub/keys/id", "sub/own.txt", "sub/excluded.txt"} {
+		ignored, err := w.Ignored(t.Context(), filepath.Join(root, rel))
+		if err != nil || !ignored {
+			t.Errorf("Ignored(%s) = %v, %v; want ignored", rel, ignored, err)
+		}
+	}
+	if ignored, err := w.Ignored(t.Context(), filepath.Join(sub, "plain.txt")); err != nil || ignored {
+		t.Errorf("Ignored(sub/plain.txt) = %v, %v; want not ignored", ignored, err)
+	}
+	entries, _, err := w.ReadDir(t.Context(), sub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for _, e := range entries {
+		if !e.Ignored && e.Name != ".git" { // .git: the tools hide it by name
+			shown = append(shown, e.Name)
+		}
+	}
+	if want := []string{".geminiignore", "plain.txt"}; !slices.Equal(shown, want) {
+		t.Errorf("ReadDir(sub) shows %q, want %q", shown, want)
+	}
+	want := []string{"sub/.geminiignore", "sub/plain.txt"}
+	if got := walkNames(t, w, sub, true); !slices.Equal(got, want) {
+		t.Errorf("a walk of sub found %q, want %q", got, want)
+	}
+	if got := walkNames(t, w, root, true); !slices.Equal(got, append([]string{".geminiignore", "sub/"}, want...)) {
+		t.Errorf("a walk of the outer root found %q", got)
+	}
+}

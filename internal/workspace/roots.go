@@ -197,6 +197,45 @@ func (w *Workspace) scopeOf(path string) string {
 	return best
 }
 
+// scopesOf returns every root and allowed directory containing the
+// absolute, cleaned path, outermost first: each one's ignore rules hold
+// of it, from that root down, so that a root nested in another keeps
+// the outer one's rules.
+func (w *Workspace) scopesOf(path string) []string {
+	var scopes []string
+	w.rootsMu.RLock()
+	for _, root := range w.roots {
+		if within(root, path) {
+			scopes = append(scopes, root)
+		}
+	}
+	w.rootsMu.RUnlock()
+	w.extraMu.RLock()
+	for _, dir := range w.extra {
+		if within(dir, path) && !slices.ContainsFunc(scopes, func(s string) bool { return samePath(s, dir) }) {
+			scopes = append(scopes, dir)
+		}
+	}
+	w.extraMu.RUnlock()
+	slices.SortStableFunc(scopes, func(a, b string) int { return len(a) - len(b) })
+	return scopes
+}
+
+// isScope reports whether the absolute, cleaned dir is itself a root or
+// an allowed directory.
+func (w *Workspace) isScope(dir string) bool {
+	same := func(s string) bool { return samePath(s, dir) }
+	w.rootsMu.RLock()
+	root := slices.ContainsFunc(w.roots, same)
+	w.rootsMu.RUnlock()
+	if root {
+		return true
+	}
+	w.extraMu.RLock()
+	defer w.extraMu.RUnlock()
+	return slices.ContainsFunc(w.extra, same)
+}
+
 // Documents returns the overlay.
 func (w *Workspace) Documents() *Documents { return w.docs }
 

@@ -53,7 +53,7 @@ func (w *Workspace) Walk(ctx context.Context, dir string, opts WalkOptions, fn f
 		top.close()
 		return Omitted{}, fmt.Errorf("listing %s: %w", dir, err)
 	}
-	pw.pending = []pendingDir{{path: dir, opened: top, first: first, rules: w.rulesFor(ctx, w.countedIgnoreFiles().liftGit(opts.LiftGitIgnore), w.scopeOf(dir), dir)}}
+	pw.pending = []pendingDir{{path: dir, opened: top, first: first, rules: w.rulesFor(ctx, w.countedIgnoreFiles().liftGit(opts.LiftGitIgnore), dir)}}
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(pw.work)
