@@ -26,7 +26,13 @@
 //     (core.hooksPath, core.fsmonitor, aliases, filters), which git runs.
 //   - .vscode, .idea, .zed, .helix: editors' project settings (gemini-ls's
 //     own among them), tasks, run configurations and the language servers
-//     they start.
+//     they start; and any file named *.code-workspace (an ending, not a
+//     name: VS Code's workspace file holds settings, tasks and launch
+//     configurations as .vscode does).
+//   - .config/git, .config/nvim, .config/fish (names of several
+//     components, matched in a row): git's (config, attributes),
+//     Neovim's (init.lua, init.vim) and fish's (config.fish) XDG
+//     configuration, the same as .gitconfig, .nvim.lua and .bashrc.
 //   - .nvim.lua, .nvimrc, .exrc, .dir-locals.el, .dir-locals-2.el:
 //     Neovim's, Vim's and Emacs's project configuration, which they
 //     evaluate, and gemini-ls's settings there.
@@ -54,6 +60,8 @@
 // the one the edit writes, its links resolved, and a protected name
 // anywhere above it that is a link to it or to a directory holding it
 // (.gemini -> config, ~/.gemini -> ~/dotfiles/gemini) protects it too, as
-// do the links of the paths a Set is made with. Why touches the file
+// do the links of the paths a Set is made with (a link named
+// *.code-workspace is not looked for: an ending names no path to Lstat).
+// Why touches the file
 // system only to look for such links, a bounded number of Lstat calls.
 package protected

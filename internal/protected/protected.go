@@ -38,10 +38,23 @@ var names = [...]struct{ name, what string }{
 	{".zlogin", "a shell startup file, run by every shell the user starts"},
 	{".zlogout", "a shell startup file, run by every shell the user starts"},
 	{".ssh", "ssh's configuration, whose commands ssh runs, and the keys that may log in"},
+	// The same programs' configuration where XDG puts it: a name of
+	// several components matches them in a row.
+	{".config/git", "git's configuration (config, attributes), which names commands git runs"},
+	{".config/nvim", "Neovim's configuration (init.lua, init.vim), which it runs"},
+	{".config/fish", "fish's configuration (config.fish, conf.d), run by every shell the user starts"},
+}
+
+// suffixes are the protected name endings: a file named anything
+// followed by one, with what it is, as names.
+var suffixes = [...]struct{ suffix, what string }{
+	{".code-workspace", "a VS Code workspace file: its settings, tasks and launch configurations, as .vscode's"},
 }
 
 // Names are the protected names, in their order: what a project may hold
-// that configures a program run later, outside gemini-ls's say.
+// that configures a program run later, outside gemini-ls's say. A name
+// of several components is separated by slashes. The protected endings
+// (*.code-workspace) are not among them.
 func Names() []string {
 	out := make([]string, len(names))
 	for i, n := range names {
@@ -96,17 +109,47 @@ func (s Set) Why(path string) string {
 	return byLink(real)
 }
 
-// byName is why a component of path is a protected name.
+// byName is why a component of path (or several in a row) is a
+// protected name, or ends with a protected ending.
 func byName(path string) string {
 	parts := strings.Split(path, string(filepath.Separator))
 	for i, part := range parts {
 		for _, n := range names {
-			if strings.EqualFold(part, n.name) {
-				return phrase(strings.Join(parts[:i+1], string(filepath.Separator)), i == len(parts)-1, n.what)
+			if end, ok := matchName(parts, i, n.name); ok {
+				return phrase(strings.Join(parts[:end], string(filepath.Separator)), end == len(parts), n.what)
+			}
+		}
+		for _, sf := range suffixes {
+			if endsWithFold(part, sf.suffix) {
+				return phrase(strings.Join(parts[:i+1], string(filepath.Separator)), i == len(parts)-1, sf.what)
 			}
 		}
 	}
 	return ""
+}
+
+// matchName reports whether parts from i on begin with name's
+// components, and where they end.
+func matchName(parts []string, i int, name string) (end int, ok bool) {
+	for _, c := range strings.Split(name, "/") {
+		if i >= len(parts) || !strings.EqualFold(parts[i], c) {
+			return 0, false
+		}
+		i++
+	}
+	return i, true
+}
+
+// endsWithFold reports whether name is something followed by suffix,
+// with case folding: every rune boundary is tried, since a folded
+// spelling may differ in length (U+017F for s).
+func endsWithFold(name, suffix string) bool {
+	for i := range name {
+		if i > 0 && strings.EqualFold(name[i:], suffix) {
+			return true
+		}
+	}
+	return false
 }
 
 // byPath is why path is one of s's paths or beneath one, as given or

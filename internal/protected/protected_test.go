@@ -58,6 +58,36 @@ func TestWhyByName(t *testing.T) {
 	}
 }
 
+// The configuration the names protect, under the other names the same
+// programs read it from: a VS Code workspace file (settings, tasks and
+// launch configurations, as .vscode's), and git's, Neovim's and fish's
+// XDG configuration directories, whose names are several components in
+// a row.
+func TestWhySameConfigurationOtherNames(t *testing.T) {
+	root := t.TempDir()
+	var s protected.Set
+	for _, c := range []struct{ path, want string }{
+		{"app.code-workspace", root + "/app.code-workspace is a VS Code workspace file"},
+		{"sub/App.CODE-WORKSPACE", root + "/sub/App.CODE-WORKSPACE is a VS Code workspace file"},
+		{"app.code-work\u017Fpace", root + "/app.code-work\u017Fpace is a VS Code workspace file"},
+		{"home/.config/git/config", root + "/home/.config/git holds git's configuration"},
+		{"home/.config/git/attributes", root + "/home/.config/git holds git's configuration"},
+		{"home/.config/nvim/init.lua", root + "/home/.config/nvim holds Neovim's configuration"},
+		{"home/.config/nvim/init.vim", root + "/home/.config/nvim holds Neovim's configuration"},
+		{"home/.config/nvim/lua/plugins.lua", root + "/home/.config/nvim holds "},
+		{"home/.config/fish/config.fish", root + "/home/.config/fish holds fish's configuration"},
+		{"home/.config/fish", root + "/home/.config/fish is fish's configuration"},
+		{".code-workspace", ""},
+		{"app.code-workspace.md", ""},
+		{"home/.config/other/config", ""},
+		{"home/.config", ""},
+		{"home/git/config", ""},
+		{"home/nvim/init.lua", ""},
+	} {
+		wantWhy(t, s, root, c.path, c.want)
+	}
+}
+
 // A set's paths protect themselves and what is beneath them, as named
 // and through their links.
 func TestWhyByPath(t *testing.T) {
