@@ -23,6 +23,7 @@ func (sess *session) newWorkspace(cwd string) (*workspace.Workspace, error) {
 	if err != nil {
 		return nil, err
 	}
+	ws.ShareWriteLocks(sess.srv.writes) // two sessions may share a folder
 	if sess.srv.capabilities().Fs.ReadTextFile {
 		ws.SetBuffers(clientBuffers{sess})
 	}

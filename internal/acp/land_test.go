@@ -17,9 +17,10 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
-// Two changes of one file made from the same text (parallel subagents)
-// and landed at once through fs/write_text_file: one lands, the other is
-// stale, and the editor holds the one that landed. landChecked holds the
+// Two changes of one file made from the same text, by two sessions in
+// one folder (or parallel subagents of one), and landed at once through
+// fs/write_text_file: one lands, the other is stale, and the editor holds
+// the one that landed. landChecked holds the
 // first land that passed its check, before its write, until a second
 // passes too or a while has gone: without the file's write lock both
 // pass, and the second write undoes the first.
@@ -47,7 +48,11 @@ func TestLandTwoChangesOfOneFileAtOnceOneIsStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c2, err := ws.PrepareChange(t.Context(), path, "a\nB\n")
+	other := &session{srv: s, id: "s2", cwd: sess.cwd, log: zap.NewNop(), attached: map[string][]sdk.ToolCallContent{}, shown: map[string]dialog.ToolCall{}}
+	if other.ws, err = other.newWorkspace(other.cwd); err != nil {
+		t.Fatal(err)
+	}
+	c2, err := other.ws.PrepareChange(t.Context(), path, "a\nB\n")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +73,7 @@ func TestLandTwoChangesOfOneFileAtOnceOneIsStale(t *testing.T) {
 	errs := make([]error, 2)
 	var wg sync.WaitGroup
 	for i, change := range []workspace.FileChange{c1, c2} {
-		wg.Go(func() { ds[i], errs[i] = sess.land(t.Context(), change) })
+		wg.Go(func() { ds[i], errs[i] = []*session{sess, other}[i].land(t.Context(), change) })
 	}
 	wg.Wait()
 	if errs[0] != nil || errs[1] != nil {

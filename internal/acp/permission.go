@@ -182,7 +182,7 @@ func (sess *session) land(ctx context.Context, change workspace.FileChange) (dia
 	// check to the write: two changes made from the same text (parallel
 	// subagents, two sessions in one cwd) would otherwise both pass the
 	// check, and the second write undo the first.
-	release, err := workspace.HoldPath(ctx, change.Path)
+	release, err := sess.ws.HoldPath(ctx, change.Path)
 	if err != nil {
 		return dialog.Decision{}, fmt.Errorf("waiting for another write of %s: %w", change.Path, err)
 	}

@@ -2,6 +2,7 @@ package acp
 
 import (
 	"context"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 	"io"
 	"os"
 	"sync"
@@ -62,6 +63,9 @@ type server struct {
 	// told is what the user has been told of once for all the sessions
 	// (settings keys nothing reads); it has its own lock.
 	told conversation.Told
+	// writes are the write locks every session's workspace takes, so
+	// that two sessions in one folder do not undo each other's writes.
+	writes *workspace.WriteLocks
 
 	// parkMu guards the parked sessions, the sessions' holds and uses,
 	// and orders parking and opening again (park.go).
@@ -110,7 +114,7 @@ func newServer(life context.Context, opts Options) *server {
 	if opts.Logger == nil {
 		opts.Logger = zap.NewNop()
 	}
-	s := &server{opts: opts, log: opts.Logger, life: life, parked: bounded.New[string, parked](MaxParkedSessions)}
+	s := &server{opts: opts, log: opts.Logger, life: life, parked: bounded.New[string, parked](MaxParkedSessions), writes: workspace.NewWriteLocks()}
 	s.host = conversation.NewHost[*session](conversation.Config{
 		Getenv:    opts.Getenv,
 		LookupEnv: opts.LookupEnv,

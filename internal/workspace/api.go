@@ -80,6 +80,8 @@ type FileChange struct {
 	// base is the root (or allowed directory) PrepareChange found Path
 	// beneath: WriteFile reaches the file from it and from nowhere else.
 	base string
+	// writes are the write locks of the workspace that prepared it.
+	writes *WriteLocks
 }
 
 var (

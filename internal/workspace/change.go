@@ -32,7 +32,7 @@ func (w *Workspace) PrepareChange(ctx context.Context, path, newText string) (Fi
 	if err != nil {
 		return FileChange{}, err
 	}
-	change := FileChange{Path: path, base: base}
+	change := FileChange{Path: path, base: base, writes: w.writes}
 	if doc, ok := w.docs.Get(path); ok {
 		change.Exists, change.Open, change.Version = true, true, doc.Version
 		change.Before = doc.Text
@@ -117,10 +117,10 @@ func WriteFile(ctx context.Context, change FileChange, content string) error {
 		return fmt.Errorf("writing %s: the path is not absolute", path)
 	}
 	path = filepath.Clean(path)
-	if change.base == "" || !within(change.base, path) || samePath(path, change.base) {
+	if change.base == "" || change.writes == nil || !within(change.base, path) || samePath(path, change.base) {
 		return fmt.Errorf("writing %s: the change was not prepared by the workspace", path)
 	}
-	release, err := writeLocks.lock(ctx, path)
+	release, err := change.writes.lock(ctx, path)
 	if err != nil {
 		return fmt.Errorf("writing %s: waiting for another write of it: %w", path, err)
 	}
@@ -189,10 +189,10 @@ func lstatWritten(dir *os.Root, name, path string) (bool, error) {
 // from the check to the deletion.
 func RemoveFile(ctx context.Context, change FileChange) error {
 	path := filepath.Clean(change.Path)
-	if change.base == "" || !within(change.base, path) || samePath(path, change.base) {
+	if change.base == "" || change.writes == nil || !within(change.base, path) || samePath(path, change.base) {
 		return fmt.Errorf("deleting %s: the change was not prepared by the workspace", path)
 	}
-	release, err := writeLocks.lock(ctx, path)
+	release, err := change.writes.lock(ctx, path)
 	if err != nil {
 		return fmt.Errorf("deleting %s: waiting for another write of it: %w", path, err)
 	}

@@ -31,7 +31,7 @@ func TestPrepareChangeAndWriteFilePreserveBOMAndCRLF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := FileChange{Path: path, Exists: true, Before: "one\r\ntwo\r\n", After: "one\r\nTWO\r\nthree\r\n", BOM: true, HadBOM: true, base: root}
+	want := FileChange{Path: path, Exists: true, Before: "one\r\ntwo\r\n", After: "one\r\nTWO\r\nthree\r\n", BOM: true, HadBOM: true, base: root, writes: w.writes}
 	if c != want {
 		t.Fatalf("change = %+v\nwant %+v", c, want)
 	}
@@ -97,7 +97,7 @@ func TestPrepareChangeFromOpenDocument(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := FileChange{Path: path, Exists: true, Before: "buffer\r\nline\r\n", After: "buffer\r\nnew\r\n", BOM: true, HadBOM: true, Open: true, Version: 4, base: root}
+	want := FileChange{Path: path, Exists: true, Before: "buffer\r\nline\r\n", After: "buffer\r\nnew\r\n", BOM: true, HadBOM: true, Open: true, Version: 4, base: root, writes: w.writes}
 	if c != want {
 		t.Fatalf("change = %+v\nwant %+v", c, want)
 	}

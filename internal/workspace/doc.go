@@ -129,8 +129,8 @@
 // the root PrepareChange found the file in: a change it did not make is
 // refused. That check runs just before the rename (the new text already
 // in its temporary file), and the path's write lock (HoldPath: one per
-// resolved path in the process, not per workspace, as ACP makes one per
-// session) is held from before the check to after the rename, so of two
+// resolved path in the workspace's WriteLocks, which the workspaces over
+// the same files share: ACP makes one per session) is held from before the check to after the rename, so of two
 // changes prepared from the same text and written at once the second is
 // ErrStale, never a silent undoing of the first. A front end that checks
 // and writes another way (ACP's fs/write_text_file) holds it across both.

@@ -39,6 +39,8 @@ type Workspace struct {
 
 	dirNames dirNames // listings' buffers
 	bases    baseDirs // the roots and allowed directories, kept open
+	// writes are the locks its changes' writes take (WriteLocks).
+	writes *WriteLocks
 }
 
 // New returns a workspace over roots (absolute dirs; symlinks resolved) with
@@ -47,7 +49,7 @@ func New(roots []string, docs *Documents) (*Workspace, error) {
 	if len(roots) == 0 {
 		return nil, errors.New("creating workspace: no roots given")
 	}
-	w := &Workspace{docs: docs, ignores: make(map[ignoreKey]*ignoreFiles)}
+	w := &Workspace{docs: docs, ignores: make(map[ignoreKey]*ignoreFiles), writes: NewWriteLocks()}
 	if w.docs == nil {
 		w.docs = NewDocuments()
 	}

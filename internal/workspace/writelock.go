@@ -7,18 +7,20 @@ import (
 	"sync"
 )
 
-// writeLocks holds, per resolved path, the lock a write takes from its
+// WriteLocks holds, per resolved path, the lock a write takes from its
 // check of the file to its rename (WriteFile, RemoveFile, HoldPath), so
 // that two writes of one file prepared from the same text (two subagents,
-// a headless run and an ACP session) cannot both pass the check and the
-// second silently undo the first. It is the process's, not a Workspace's:
-// ACP makes a workspace per session, and two sessions may share a cwd.
-var writeLocks = pathLocks{held: make(map[string]*pathLock)}
-
-type pathLocks struct {
+// two sessions in one folder) cannot both pass the check and the second
+// silently undo the first. A workspace has its own unless given one to
+// share (ShareWriteLocks): ACP makes a workspace per session, and two
+// sessions may share a folder.
+type WriteLocks struct {
 	mu   sync.Mutex
 	held map[string]*pathLock
 }
+
+// NewWriteLocks is a table of write locks held by no one.
+func NewWriteLocks() *WriteLocks { return &WriteLocks{held: make(map[string]*pathLock)} }
 
 // pathLock is one path's lock: a token in a channel, so that a waiter
 // gives up when its ctx is done (ACP holds it across requests to the
@@ -29,15 +31,20 @@ type pathLock struct {
 	users int
 }
 
+// ShareWriteLocks makes w's writes take their locks in l, which other
+// workspaces over the same files share; call it before w writes.
+func (w *Workspace) ShareWriteLocks(l *WriteLocks) { w.writes = l }
+
 // HoldPath takes the write lock of path (resolved, absolute), which
-// WriteFile and RemoveFile take too, and returns its release; it fails
-// only when ctx is done first. A front end that checks a file and writes
-// it another way (ACP's fs/write_text_file) holds it across both.
-func HoldPath(ctx context.Context, path string) (release func(), err error) {
-	return writeLocks.lock(ctx, path)
+// WriteFile and RemoveFile of w's changes take too, and returns its
+// release; it fails only when ctx is done first. A front end that checks
+// a file and writes it another way (ACP's fs/write_text_file) holds it
+// across both.
+func (w *Workspace) HoldPath(ctx context.Context, path string) (release func(), err error) {
+	return w.writes.lock(ctx, path)
 }
 
-func (l *pathLocks) lock(ctx context.Context, path string) (func(), error) {
+func (l *WriteLocks) lock(ctx context.Context, path string) (func(), error) {
 	key := lockKey(path)
 	l.mu.Lock()
 	pl := l.held[key]
@@ -56,7 +63,7 @@ func (l *pathLocks) lock(ctx context.Context, path string) (func(), error) {
 	}
 }
 
-func (l *pathLocks) done(key string, pl *pathLock) {
+func (l *WriteLocks) done(key string, pl *pathLock) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if pl.users--; pl.users == 0 {

@@ -105,7 +105,7 @@ func TestWriteWaitingForTheLockEndsWithItsContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	release, err := HoldPath(t.Context(), path)
+	release, err := w.HoldPath(t.Context(), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestWriteWaitingForTheLockEndsWithItsContext(t *testing.T) {
 	if got := readRaw(t, path); got != "b\n" {
 		t.Errorf("disk holds %q", got)
 	}
-	if n := len(writeLocks.held); n != 0 {
+	if n := len(w.writes.held); n != 0 {
 		t.Errorf("%d locks left in the table", n)
 	}
 }
