@@ -467,7 +467,7 @@ type annotated interface {
 // arguments are as Gemini CLI 0.61 names them (tools.NormalizeArgs),
 // which rules' argsPattern match.
 func policyCall(tool tools.Tool, fc *genai.FunctionCall) policy.Call {
-	call := policy.Call{Name: fc.Name, Args: fc.Args}
+	call := policy.Call{Name: tool.Name(), Args: fc.Args} // its own name, not an older one it was called by
 	if m, ok := tool.(mcpTool); ok {
 		server, name := m.MCPOrigin()
 		call.Name, call.Server = policy.MCPToolName(server, name), server

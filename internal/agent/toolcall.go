@@ -139,7 +139,10 @@ func (t *turn) execute(run *toolRun, call tools.Call, c *tools.Confirmation, doo
 // rule's or a hook's question where the call needs none), and ok false
 // with the result to answer with when the call must not run.
 func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[string]any, hookAsked bool) (*tools.Confirmation, verdict, tools.Result, bool) {
-	s, name := t.s, run.fc.Name
+	// The tool's own name, not the one called: a name the registry found
+	// among a tool's older names (an MCP server may give its tool a
+	// built-in's) must not borrow what allows the tool of that name now.
+	s, name := t.s, tool.Name()
 	c := call.Confirmation()
 	pc := policyCall(tool, &genai.FunctionCall{Name: name, Args: args})
 	decide := func() verdict {
