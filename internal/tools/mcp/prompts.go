@@ -41,10 +41,21 @@ func (m *Manager) Prompts(ctx context.Context) (prompts []Prompt, errs []error) 
 			continue
 		}
 		listCtx, cancel := context.WithTimeout(ctx, l.server.cfg.timeout())
-		for p, err := range l.session.Prompts(listCtx, nil) {
+		listed, err := listAll(listCtx, "prompts", func(ctx context.Context, cursor string) ([]*sdk.Prompt, string, error) {
+			res, err := l.session.ListPrompts(ctx, &sdk.ListPromptsParams{Cursor: cursor})
 			if err != nil {
-				errs = append(errs, fmt.Errorf("listing the prompts of MCP server %s: %w", l.server.alias, err))
-				break
+				return nil, "", err
+			}
+			return res.Prompts, res.NextCursor, nil
+		})
+		cancel()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("listing the prompts of MCP server %s: %w", l.server.alias, err))
+			continue
+		}
+		for _, p := range listed {
+			if p == nil {
+				continue
 			}
 			prompt := Prompt{Server: l.server.alias, Name: p.Name, Description: p.Description}
 			for _, a := range p.Arguments {
@@ -54,7 +65,6 @@ func (m *Manager) Prompts(ctx context.Context) (prompts []Prompt, errs []error) 
 			}
 			prompts = append(prompts, prompt)
 		}
-		cancel()
 	}
 	return prompts, errs
 }

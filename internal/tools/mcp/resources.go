@@ -43,18 +43,25 @@ func (s *server) resources(ctx context.Context, session *sdk.ClientSession) ([]R
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
-	var out []Resource
-	for r, err := range session.Resources(ctx, nil) {
-		var rpcErr *jsonrpc.Error
-		switch {
-		case errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound:
-			return nil, nil
-		case err != nil:
-			return nil, fmt.Errorf("listing resources: %w", err)
-		case r.URI == "":
-			continue
+	listed, err := listAll(ctx, "resources", func(ctx context.Context, cursor string) ([]*sdk.Resource, string, error) {
+		res, err := session.ListResources(ctx, &sdk.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			return nil, "", err
 		}
-		out = append(out, Resource{Server: s.alias, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
+		return res.Resources, res.NextCursor, nil
+	})
+	var rpcErr *jsonrpc.Error
+	switch {
+	case errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound:
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("listing resources: %w", err)
+	}
+	var out []Resource
+	for _, r := range listed {
+		if r != nil && r.URI != "" {
+			out = append(out, Resource{Server: s.alias, URI: r.URI, Name: r.Name, Description: r.Description, MIMEType: r.MIMEType})
+		}
 	}
 	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -112,14 +113,17 @@ func (s *server) start(ctx context.Context) (*sdk.ClientSession, []*sdk.Tool, er
 func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]*sdk.Tool, error) {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
-	var listed []*sdk.Tool
-	for t, err := range session.Tools(ctx, nil) {
+	listed, err := listAll(ctx, "tools", func(ctx context.Context, cursor string) ([]*sdk.Tool, string, error) {
+		res, err := session.ListTools(ctx, &sdk.ListToolsParams{Cursor: cursor})
 		if err != nil {
-			return nil, fmt.Errorf("listing tools: %w", err)
+			return nil, "", err
 		}
-		listed = append(listed, t)
+		return res.Tools, res.NextCursor, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing tools: %w", err)
 	}
-	return listed, nil
+	return slices.DeleteFunc(listed, func(t *sdk.Tool) bool { return t == nil }), nil
 }
 
 // broke records that the server broke a bound; the first such fails it.
