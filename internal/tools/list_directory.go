@@ -104,32 +104,7 @@ func (c *listDirectoryCall) Execute(ctx context.Context, info CallInfo) (Result,
 		return Result{}, fmt.Errorf("listing %s: %w", c.dir, err)
 	}
 
-	var shown []workspace.DirEntry
-	ignored := 0
-	for _, e := range entries {
-		if matchesAny(c.ignore, e.Name, true) {
-			continue
-		}
-		// What the listing says is ignored counts .gitignore too: where
-		// the call lifted it, each such entry is asked again without it.
-		if e.Name == ".git" && !c.liftGitIgnore || e.Ignored && (!c.liftGitIgnore || hidden(ctx, c.ws, e.Path, true)) {
-			ignored++
-			continue
-		}
-		shown = append(shown, e)
-	}
-	slices.SortFunc(shown, func(x, y workspace.DirEntry) int {
-		if x.IsDir != y.IsDir {
-			if x.IsDir {
-				return -1
-			}
-			return 1
-		}
-		if c := strings.Compare(strings.ToLower(x.Name), strings.ToLower(y.Name)); c != 0 {
-			return c
-		}
-		return strings.Compare(x.Name, y.Name)
-	})
+	shown, ignored := c.shownEntries(ctx, entries)
 	notShown := max(0, len(shown)-c.maxShown)
 	shown = shown[:len(shown)-notShown]
 
@@ -165,6 +140,36 @@ func (c *listDirectoryCall) Execute(ctx context.Context, info CallInfo) (Result,
 	}
 	b.WriteString(discoverContext(ctx, c.memory, info.SessionID, c.dir))
 	return Result{Output: b.String(), Display: display}, nil
+}
+
+// shownEntries are the entries the listing shows, directories first and
+// then by name, and how many it leaves out as ignored.
+func (c *listDirectoryCall) shownEntries(ctx context.Context, entries []workspace.DirEntry) (shown []workspace.DirEntry, ignored int) {
+	for _, e := range entries {
+		if matchesAny(c.ignore, e.Name, true) {
+			continue
+		}
+		// What the listing says is ignored counts .gitignore too: where
+		// the call lifted it, each such entry is asked again without it.
+		if e.Name == ".git" && !c.liftGitIgnore || e.Ignored && (!c.liftGitIgnore || hidden(ctx, c.ws, e.Path, true)) {
+			ignored++
+			continue
+		}
+		shown = append(shown, e)
+	}
+	slices.SortFunc(shown, func(x, y workspace.DirEntry) int {
+		if x.IsDir != y.IsDir {
+			if x.IsDir {
+				return -1
+			}
+			return 1
+		}
+		if c := strings.Compare(strings.ToLower(x.Name), strings.ToLower(y.Name)); c != 0 {
+			return c
+		}
+		return strings.Compare(x.Name, y.Name)
+	})
+	return shown, ignored
 }
 
 // gitIgnoreLifted reads a call's file_filtering_options: whether it
