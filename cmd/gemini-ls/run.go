@@ -125,7 +125,7 @@ func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if code := f.check(built, dir, out, stderr); code != 0 {
 		return code
 	}
-	input, code := f.input(ctx, stdin, out)
+	input, piped, code := f.input(ctx, stdin, out)
 	if code != 0 {
 		return code
 	}
@@ -139,7 +139,7 @@ func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if code := f.chooseMode(ctx, host, built, live, out); code != 0 {
 		return code
 	}
-	return promptOnce(ctx, host, built, live, input, out, stderr)
+	return promptOnce(ctx, host, built, live, dialog.Input{Text: input, Piped: piped}, out, stderr)
 }
 
 // parseRun parses run's command line into its flags and the report of
@@ -295,11 +295,11 @@ func (f *runFlags) chooseMode(ctx context.Context, host *conversation.Host[struc
 // run: it sees every MCP server's tools, as Gemini CLI does; each
 // server's timeout bounds its start. Only a cancelled run ends the wait
 // early, and the prompt then ends too.
-func promptOnce(ctx context.Context, host *conversation.Host[struct{}], built *conversation.Build, live *conversation.Live[struct{}], input string, out *report, stderr io.Writer) int {
+func promptOnce(ctx context.Context, host *conversation.Host[struct{}], built *conversation.Build, live *conversation.Live[struct{}], input dialog.Input, out *report, stderr io.Writer) int {
 	host.Ready(ctx, live)
 	start := time.Now()
-	out.begin(live.ID(), host.Model(built), input)
-	o := host.Prompt(ctx, live.ID(), dialog.Input{Text: input}, unattended{out})
+	out.begin(live.ID(), host.Model(built), input.Text)
+	o := host.Prompt(ctx, live.ID(), input, unattended{out})
 	if o.Ending == conversation.NotRun {
 		return out.fail(exitInput, "gemini-ls: "+o.NotRun.Error(), o.NotRun.Error())
 	}
@@ -308,30 +308,31 @@ func promptOnce(ctx context.Context, host *conversation.Host[struct{}], built *c
 }
 
 // input is the prompt to run: what a piped stdin holds, then a blank
-// line and the prompt, as Gemini CLI joins them; or the exit status when
-// there is none.
-func (f *runFlags) input(ctx context.Context, stdin io.Reader, out *report) (string, int) {
-	input := f.prompt
+// line and the prompt, as Gemini CLI joins them, and whether it begins
+// with what was piped; or the exit status when there is none.
+func (f *runFlags) input(ctx context.Context, stdin io.Reader, out *report) (input string, piped bool, exit int) {
+	input = f.prompt
 	if stdin != nil && !isTerminal(stdin) {
-		piped, truncated, err := pipedInput(ctx, stdin)
+		text, truncated, err := pipedInput(ctx, stdin)
 		if err != nil {
 			msg := "reading stdin: " + err.Error()
-			return "", out.fail(exitInput, "gemini-ls: "+msg, msg)
+			return "", false, out.fail(exitInput, "gemini-ls: "+msg, msg)
 		}
 		if truncated {
 			out.warn(fmt.Sprintf("Warning: stdin input truncated to %d bytes.", maxStdin))
 		}
-		if piped != "" && input != "" {
-			input = piped + "\n\n" + input
-		} else if piped != "" {
-			input = piped
+		if text != "" && input != "" {
+			input = text + "\n\n" + input
+		} else if text != "" {
+			input = text
 		}
+		piped = text != ""
 	}
 	if input == "" {
 		const msg = "No input provided via stdin. Input can be provided by piping data into gemini-ls or using the --prompt option."
-		return "", out.fail(exitInput, "gemini-ls: "+msg, msg)
+		return "", false, out.fail(exitInput, "gemini-ls: "+msg, msg)
 	}
-	return input, 0
+	return input, piped, 0
 }
 
 // withEnv is getenv and lookupEnv with name set to value (lookupEnv may

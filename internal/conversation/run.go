@@ -129,7 +129,7 @@ func (t *Turn) Run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 }
 
 func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
-	if command, ok := shellPrompt(in.Text); ok {
+	if command, ok := shellPrompt(in.Text); ok && !in.Piped {
 		return t.shell(sess, in, command, emit)
 	}
 	inv, ok := commands.Parse(in.Text)
@@ -201,6 +201,7 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 		Confirm:  sess.Confirm,
 
 		Unattended: sess.Unattended,
+		Piped:      in.Piped,
 	}
 	if c := sess.Built.AgentCatalog(); c != nil { // no nil in the interface
 		env.Agents = c

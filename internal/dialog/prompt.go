@@ -62,6 +62,11 @@ type Input struct {
 	// expanded to (a custom command's prompt, sent as it is) and Text is
 	// empty: the session's title and its saved prompt say what was typed.
 	Command string
+	// Piped: Text begins with what was piped in (a headless run's stdin),
+	// which nobody typed and which may come from anywhere: it is data for
+	// the model, never a shell line (!) nor a command that writes files
+	// where it names (builtin.Builtin.Writes).
+	Piped bool
 }
 
 // EditorContext is the user's editor as a front end sees it.

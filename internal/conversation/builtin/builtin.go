@@ -47,6 +47,9 @@ type Env struct {
 	// pipe or -p), so a command that Changes what the agent may do is
 	// refused (a *TypedOnlyError).
 	Unattended bool
+	// Piped: the command came from text piped in (dialog.Input.Piped), so
+	// one that Writes files is refused too (a *PipedError).
+	Piped bool
 }
 
 // Reply is what a built-in did.
@@ -86,6 +89,24 @@ type Builtin struct {
 	// only where a person types it, never Unattended, since text a
 	// script pipes in may come from anywhere.
 	Changes string
+	// Writes, when set, is what files the command writes, where its
+	// arguments say ("the file you name", "your files, as a checkpoint
+	// had them"), without the approval door's question: it runs from
+	// text a person typed (-p too, in a script they wrote), never from
+	// text piped in, which may come from anywhere.
+	Writes string
+}
+
+// PipedError is a command refused because it Writes files and came from
+// text piped in (Env.Piped).
+type PipedError struct {
+	// Command is the command's name and subcommand's ("chat share").
+	Command string
+	Writes  string
+}
+
+func (e *PipedError) Error() string {
+	return fmt.Sprintf("/%s was not run: it writes %s, and it came from text piped in, which may come from anywhere; give it with -p to run it", e.Command, e.Writes)
 }
 
 // TypedOnlyError is a command refused because it Changes what the agent
@@ -106,6 +127,9 @@ func (e *TypedOnlyError) Error() string {
 func (b Builtin) Invoke(ctx context.Context, env Env, args string) (Reply, error) {
 	if b.Changes != "" && env.Unattended {
 		return Reply{}, &TypedOnlyError{Command: b.Name, Changes: b.Changes}
+	}
+	if b.Writes != "" && env.Piped {
+		return Reply{}, &PipedError{Command: b.Name, Writes: b.Writes}
 	}
 	if feature := adminLocked(b.Name, env.Built); feature != "" {
 		return Reply{}, errors.New(settings.AdminDisabledMessage(feature))
@@ -152,7 +176,7 @@ func Table() []Builtin {
 		{Command: also(command("compress", "Replace the older part of the history with a summary, now", ""), "summarize", "compact"), Run: compress, AsksModel: true},
 		withSubcommands(also(command("directory", "Manage workspace directories", ""), "dir"), directorySubcommands()),
 		{Command: command("docs", "Show where gemini-ls's documentation is", ""), Run: docs},
-		{Command: command("export-session", "Export the current session to a JSON file", "<file>"), Run: exportSession},
+		{Command: command("export-session", "Export the current session to a JSON file", "<file>"), Run: exportSession, Writes: "the file you name"},
 		withSubcommands(command("extensions", "List the installed extensions, whether each is enabled and what it contributes", ""), extensionsSubcommands()),
 		{Command: also(command("help", "List the commands", ""), "?"), Run: help},
 		withSubcommands(command("hooks", "Manage hooks", ""), hooksSubcommands()),
@@ -165,7 +189,7 @@ func Table() []Builtin {
 		withSubcommands(command("policies", "Manage policies", ""), policiesSubcommands()),
 		privacyCommand(),
 		{Command: also(command("quit", "Say how to end the conversation here, where there is no terminal to exit", quitHint), "exit"), Run: quit},
-		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore},
+		{Command: command("restore", "List the checkpoints taken before edits, or restore the files and the conversation to one", restoreHint), Run: restore, Writes: "your files, as a checkpoint had them"},
 		{Command: command("rewind", "List the prompts, or go back to before one: the conversation, the agent's file changes, or both", rewindHint), Run: rewind},
 		{Command: command("setup-github", "Set up GitHub Actions to triage issues and review PRs with Gemini", ""), Run: setupGitHub},
 		withSubcommands(command("skills", "List or reload the agent skills (SKILL.md) the model may activate", ""), skillsSubcommands()),

@@ -23,7 +23,7 @@ func chatSubcommands() []Builtin {
 		{Command: command("save", "Save the conversation as a checkpoint", "<tag>"), Run: saveChat},
 		{Command: also(command("resume", "Replace the conversation with a saved checkpoint", "<tag>"), "load"), Run: resumeChat},
 		{Command: command("delete", "Delete a saved checkpoint", "<tag>"), Run: deleteChat},
-		{Command: command("share", "Share the current conversation to a markdown or json file", "[file]"), Run: shareChat},
+		{Command: command("share", "Share the current conversation to a markdown or json file", "[file]"), Run: shareChat, Writes: "the file you name"},
 	}
 	checkpoints := withSubcommands(also(command("checkpoints", "Save, resume, list and delete conversation checkpoints", ""), "checkpoint"), subs)
 	checkpoints.Hidden = true
