@@ -35,8 +35,11 @@
 //     writable paths: git.go) are read-only: they configure what runs
 //     outside the sandbox later. As 0.61's ensureGovernanceFilesExist,
 //     those missing are made first (empty, or a commondir naming its own
-//     directory), so none can be planted; .git is a mount point, so it
-//     cannot be moved aside and replaced; a .git linking out of the
+//     directory), so none can be planted; .git, and every directory
+//     between a writable path and a file kept read-only (.git/info,
+//     .git/worktrees/wt, .git/modules/lib/a), is a writable mount point,
+//     so it cannot be moved aside, with the mounts inside, and replaced;
+//     a .git linking out of the
 //     writable paths is followed by nothing (nothing made, nothing
 //     mounted through it), and the note tells the model git cannot
 //     write there;

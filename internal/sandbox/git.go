@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -34,8 +35,12 @@ import (
 //     configuration's included, where they lie in the writable paths.
 //
 // The root's .git directory is mounted over itself, so that it can be
-// neither renamed nor removed and replaced; a .git file (a worktree's or
-// a submodule's pointer) is read-only. A .git, or any path above, that
+// neither renamed nor removed and replaced; so is every directory between
+// a writable path and a file kept read-only (.git/info, .git/worktrees/wt,
+// .git/modules/lib/a): renamed, a directory takes the mounts inside it
+// along, and a new one made in its place holds whatever the command
+// writes (pinParents). A .git file (a worktree's or a submodule's
+// pointer) is read-only. A .git, or any path above, that
 // links out of the writable paths is followed by nothing: it is read-only
 // there already, and nothing is made through it.
 
@@ -64,10 +69,11 @@ type gitProtector struct {
 	mounts   []mount
 	kept     map[string]bool
 	gitDirs  map[string]bool
+	pinned   map[string]bool // directories bound over themselves
 }
 
 func newGitProtector(writable []string, home string) *gitProtector {
-	g := &gitProtector{home: home, kept: map[string]bool{}, gitDirs: map[string]bool{}}
+	g := &gitProtector{home: home, kept: map[string]bool{}, gitDirs: map[string]bool{}, pinned: map[string]bool{}}
 	for _, p := range writable {
 		g.writable = append(g.writable, p)
 		if real, err := filepath.EvalSymlinks(p); err == nil && real != p {
@@ -194,7 +200,7 @@ func (g *gitProtector) root(root string) error {
 	case info.IsDir():
 		// Writable, but a mount point: it cannot be moved aside and
 		// replaced (mv .git .old; mkdir -p .git/hooks).
-		g.mounts = append(g.mounts, mount{[]string{"--bind", dotgit, dotgit}, dotgit})
+		g.pin(dotgit)
 		return g.gitDir(dotgit, root)
 	default:
 		if err := g.keep(dotgit, none); err != nil {
@@ -204,6 +210,56 @@ func (g *gitProtector) root(root string) error {
 			return g.gitDir(dir, root)
 		}
 		return nil
+	}
+}
+
+// pin binds the directory dir over itself, writable: a mount point
+// cannot be renamed (EBUSY), so what is mounted inside stays at its path.
+func (g *gitProtector) pin(dir string) {
+	if !g.pinned[dir] {
+		g.pinned[dir] = true
+		g.mounts = append(g.mounts, mount{[]string{"--bind", dir, dir}, dir})
+	}
+}
+
+// pinParents pins every directory between a writable path and a path
+// kept read-only: a command could otherwise rename the directory holding
+// it (mv .git/worktrees/wt wt.old; mkdir wt), the read-only mounts going
+// along, and write a new commondir or config where the old one was. A
+// directory that is or lies in a kept one is read-only already.
+func (g *gitProtector) pinParents() {
+	var bases []string // where the writable mounts land
+	for _, w := range g.writable {
+		if real, err := filepath.EvalSymlinks(w); err == nil {
+			bases = append(bases, real)
+		}
+	}
+	var kept []string
+	for _, m := range g.mounts {
+		if m.args[0] == "--ro-bind" {
+			kept = append(kept, m.dest)
+		}
+	}
+	for _, k := range kept {
+		base := ""
+		for _, b := range bases {
+			if b != k && workspace.Within(b, k) && len(b) > len(base) {
+				base = b
+			}
+		}
+		if base == "" {
+			continue
+		}
+		var dirs []string
+		for d := filepath.Dir(k); d != base && workspace.Within(base, d); d = filepath.Dir(d) {
+			dirs = append(dirs, d)
+		}
+		for _, d := range dirs {
+			readOnly := slices.ContainsFunc(kept, func(k string) bool { return workspace.Within(k, d) })
+			if !readOnly {
+				g.pin(d)
+			}
+		}
 	}
 }
 

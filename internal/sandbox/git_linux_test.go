@@ -98,6 +98,13 @@ func TestBubblewrapGitRunsNothingPlanted(t *testing.T) {
 		"cat evil/config >> .git/modules/lib/a/config",
 		"printf '" + hook + "' > .git/modules/lib/a/hooks/pre-commit",
 		"mv .git .git.old && mkdir .git && cp -r .git.old/. .git/ && cat evil/config >> .git/config",
+		// The directories that hold the kept files, renamed with their
+		// mounts and made again.
+		"mv .git/info .git/info.old && mkdir .git/info && printf '* diff=evil\\n' > .git/info/attributes",
+		"mv .git/worktrees/wt .git/worktrees/wt.old && mkdir .git/worktrees/wt && printf '../../../evil\\n' > .git/worktrees/wt/commondir",
+		"mv .git/worktrees .git/worktrees.old && mkdir -p .git/worktrees/wt && printf '../../../evil\\n' > .git/worktrees/wt/commondir",
+		"mv .git/modules/lib .git/modules/lib.old && mkdir -p .git/modules/lib/a && cat evil/config > .git/modules/lib/a/config",
+		"mv .git/modules .git/modules.old && mkdir -p .git/modules/lib/a && cat evil/config > .git/modules/lib/a/config",
 	}
 	for _, script := range plants {
 		if out, err := runGit(t, sb, home, root, script); err == nil {
@@ -114,11 +121,39 @@ func TestBubblewrapGitRunsNothingPlanted(t *testing.T) {
 		t.Fatal("git outside the sandbox ran what the sandboxed command planted")
 	}
 
-	if out, err := runGit(t, sb, home, root, "echo g > g && git add g && git -c user.name=t -c user.email=t@example.com commit -q -m inside && git log --format=%s -1"); err != nil || out != "inside\n" {
+	if out, err := runGit(t, sb, home, root, "echo g > g && git add g && git -c user.name=t -c user.email=t@example.com commit -q -m inside && git checkout -q -b other && git checkout -q main && git log --format=%s -1"); err != nil || out != "inside\n" {
 		t.Errorf("a sandboxed git commit: %v %q", err, out)
 	}
 	if log := git(t, home, root, "log", "--format=%s"); log != "inside\noutside\nfirst\n" {
 		t.Errorf("git log outside: %q", log)
+	}
+}
+
+// A linked worktree's git directory renamed aside, with the read-only
+// mounts inside it, and made again with a commondir naming a planted
+// configuration: refused, so git in the worktree runs nothing planted.
+func TestBubblewrapGitRenamedWorktreeDirRunsNothing(t *testing.T) {
+	sandboxtest.NeedGit(t)
+	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	marker := filepath.Join(root, "PWNED")
+	git(t, home, root, "init", "-q", "-b", "main")
+	git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
+	wt := filepath.Join(t.TempDir(), "wt")
+	git(t, home, root, "worktree", "add", "-q", wt)
+	out, err := runGit(t, sb, home, root, `set -e; cd .git/worktrees; mv wt wt.old; mkdir wt; cp -r wt.old/. wt/ 2>/dev/null || true
+cd wt; rm -f commondir config.worktree; echo ../../../evil > commondir
+mkdir -p ../../../evil; cp -r ../../../.git/. ../../../evil/ 2>/dev/null || true
+printf '[core]\n\trepositoryformatversion = 0\n\tfsmonitor = touch `+marker+` #\n' > ../../../evil/config; echo renamed`)
+	if err == nil {
+		t.Errorf("renaming the worktree's git directory: allowed (%q)", out)
+	}
+	cmd := exec.Command("git", "status")
+	cmd.Dir, cmd.Env = wt, gitEnv(home)
+	if o, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("git status in the worktree: %v\n%s", err, o)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("git status in the linked worktree ran what the sandboxed command planted")
 	}
 }
 

@@ -295,7 +295,8 @@ func TestBubblewrapMasksTheWorkspacesEnvFiles(t *testing.T) {
 
 // Docker and podman get the governing paths and .env files as bubblewrap
 // does: made first where missing, mounted read-only over the writable
-// workspace, .git over itself, the .env masked by /dev/null.
+// workspace, .git and the directories holding a kept file over
+// themselves, the .env masked by /dev/null.
 func TestContainerProtectsTheProjectsConfigurationAndEnvFiles(t *testing.T) {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, ".env"), []byte("API_KEY=SECRET"), 0o600); err != nil {
@@ -327,6 +328,7 @@ func TestContainerProtectsTheProjectsConfigurationAndEnvFiles(t *testing.T) {
 		j(".git/commondir") + ":" + j(".git/commondir") + ":ro",
 		j(".git/config.worktree") + ":" + j(".git/config.worktree") + ":ro",
 		j(".git/info/attributes") + ":" + j(".git/info/attributes") + ":ro",
+		j(".git/info") + ":" + j(".git/info"), // pinned: it holds a kept file
 		os.DevNull + ":" + j(".env") + ":ro",
 	}
 	if !slices.Equal(volumes, want) {

@@ -57,6 +57,7 @@ func (s *Sandbox) governing() ([]mount, error) {
 			return nil, err
 		}
 	}
+	g.pinParents()
 	return g.mounts, nil
 }
 
