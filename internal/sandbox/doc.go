@@ -43,6 +43,12 @@
 //     writable paths is followed by nothing (nothing made, nothing
 //     mounted through it), and the note tells the model git cannot
 //     write there;
+//   - a git directory a command made in the writable paths (git init
+//     sub, a submodule's under .git/modules, a worktree's) whose hooks
+//     or configuration run a program is renamed aside, with the .git
+//     file leading to it, before the next command, when a command ends
+//     and when the sandbox closes (gitwatch.go): git outside would enter
+//     it (git status enters the submodules the index records);
 //   - the .env and .env.* files in the writable paths, three levels deep
 //     (0.61's mask), cannot be read; a .env that gemini-ls's next start
 //     would read (Config.StartupFiles), made by a command, is renamed

@@ -258,3 +258,80 @@ func TestWrapSetsUpCommandsInParallel(t *testing.T) {
 		}
 	}
 }
+
+// A command makes a git directory the sandbox did not know of (a
+// repository in a subdirectory, or a submodule's under .git/modules)
+// whose core.fsmonitor runs a command, and records it in the root's
+// index (git add sub), so that git status outside, in the root, would
+// enter it. It is set aside when the command ends (TakeBack, which the
+// shell tool calls), the model and the user told; git status outside
+// then runs nothing. A repository made clean, and one the user had,
+// stay where they are.
+func TestBubblewrapGitDirsACommandMadeThatRunAProgramAreSetAside(t *testing.T) {
+	sandboxtest.NeedGit(t)
+	for name, plant := range map[string]string{
+		"embedded": `git init -q sub && git -C sub config core.fsmonitor "touch $M #"`,
+		"modules":  `mkdir -p .git/modules && git init -q --separate-git-dir .git/modules/sub sub && git -C sub config core.fsmonitor "touch $M #"`,
+		"hook":     `git init -q sub && printf '#!/bin/sh\ntouch %s\n' "$M" > sub/.git/hooks/post-index-change && chmod +x sub/.git/hooks/post-index-change`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			var warned []string
+			sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test", Warn: func(s string) { warned = append(warned, s) }})
+			marker := filepath.Join(root, "PWNED")
+			git(t, home, root, "init", "-q", "-b", "main")
+			git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
+			// The user's own, with a program of theirs: known, left alone.
+			git(t, home, root, "init", "-q", "mine")
+			git(t, home, filepath.Join(root, "mine"), "config", "core.pager", "less")
+			// Known only once the sandbox first looks: New.
+			sb, err := New(sb.cfg, sb.roots, home, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := runGit(t, sb, home, root, "M="+marker+"; "+plant+` &&
+C="-c user.name=t -c user.email=t@example.com"
+git init -q clean && git -C clean $C commit -q --allow-empty -m x && git add clean &&
+git -C sub $C commit -q --allow-empty -m x && git add sub && rm -f "$M" && echo planted`)
+			if err != nil || !strings.HasSuffix(out, "planted\n") {
+				t.Fatalf("inside: %v %q", err, out)
+			}
+			said := sb.TakeBack()
+			if !strings.Contains(said, "set aside") || !strings.Contains(said, MadeSuffix) {
+				t.Errorf("TakeBack says %q", said)
+			}
+			if len(warned) != 1 {
+				t.Errorf("warned %q", warned)
+			}
+			git(t, home, root, "status") // what the user, or the editor, runs outside
+			if _, err := os.Stat(marker); err == nil {
+				t.Errorf("git status outside the sandbox ran the command a sandboxed command planted")
+			}
+			for _, kept := range []string{"clean/.git", "mine/.git"} {
+				if _, err := os.Stat(filepath.Join(root, kept)); err != nil {
+					t.Errorf("%s: %v", kept, err)
+				}
+			}
+			if said := sb.TakeBack(); said != "" {
+				t.Errorf("TakeBack says again: %q", said)
+			}
+		})
+	}
+}
+
+// What the last commands made is set aside when the sandbox closes too.
+func TestBubblewrapGitDirsAreSetAsideAtClose(t *testing.T) {
+	sandboxtest.NeedGit(t)
+	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	if out, err := runGit(t, sb, home, root, `git init -q sub && git -C sub config alias.st '!touch x'`); err != nil {
+		t.Fatalf("%v %q", err, out)
+	}
+	if err := sb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "sub", ".git")); err == nil {
+		t.Error("sub/.git is still there after Close")
+	}
+	if _, err := os.Stat(filepath.Join(root, "sub", ".git"+MadeSuffix)); err != nil {
+		t.Error(err)
+	}
+}

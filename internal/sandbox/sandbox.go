@@ -42,6 +42,9 @@ type Sandbox struct {
 	mountedReal []string
 	// startFiles are the start-up files no command may make.
 	startFiles *startFiles
+	// gitWatch sets aside the git directories commands made that would
+	// run a program in git outside (gitwatch.go).
+	gitWatch *gitWatch
 	// windows are the trail's windows this sandbox holds open, by the
 	// writable paths and roots they cover (cfg.Trail): closed by Close.
 	windowsMu sync.Mutex
@@ -76,6 +79,7 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 		return nil, fmt.Errorf("%w: %w", ErrSetup, err)
 	}
 	s.startFiles = s.watchStartFiles()
+	s.gitWatch = s.watchGitDirs()
 	if cfg.Command == Bubblewrap {
 		if s.seccomp, err = seccompFile(len(cfg.AllowedSockets) > 0); err != nil {
 			return nil, fmt.Errorf("%w: %w", ErrSetup, err)
@@ -111,7 +115,8 @@ func (s *Sandbox) Session() *Session {
 
 // Close ends the persistent sandbox, if any, once its running commands
 // ended; later commands get a sandbox each (Session is nil). It moves
-// aside the start-up files the last commands made (startFiles). A nil
+// aside the start-up files the last commands made (startFiles), and the
+// git directories they made that run a program (gitWatch). A nil
 // sandbox has nothing to close.
 func (s *Sandbox) Close() error {
 	if s == nil || s.closed.Swap(true) {
@@ -122,6 +127,7 @@ func (s *Sandbox) Close() error {
 		err = s.session.Close()
 	}
 	s.startFiles.close()
+	s.gitWatch.check()
 	return errors.Join(err, s.closeWindows())
 }
 
@@ -270,6 +276,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		return fmt.Errorf("sandboxing %s: already started", cmd.Path)
 	}
 	s.startFiles.check()
+	s.gitWatch.check()
 	if err := s.openWindow(); err != nil {
 		return fmt.Errorf("sandboxing %s: %w", cmd.Path, err)
 	}

@@ -64,6 +64,7 @@ func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
 		dir = wd
 	}
 	se.sb.startFiles.check()
+	se.sb.gitWatch.check()
 	if err := se.sb.openWindow(); err != nil {
 		return Exit{}, fmt.Errorf("sandboxing %s: %w", c.Args[0], err)
 	}

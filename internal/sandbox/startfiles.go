@@ -226,17 +226,21 @@ func (w *startFiles) unwatch(paths []string) {
 	dropRecord(record, held)
 }
 
-// TakeBack moves aside the start-up files commands made (startFiles) and
+// TakeBack moves aside the start-up files commands made (startFiles)
+// and the git directories they made that run a program (gitWatch), and
 // says, once, what was moved since it last said: "" when nothing was.
 // A command's result carries it, so the model knows its file is gone.
 func (s *Sandbox) TakeBack() string {
-	if s == nil || s.startFiles == nil {
+	if s == nil {
 		return ""
 	}
-	s.startFiles.check()
-	s.startFiles.mu.Lock()
-	defer s.startFiles.mu.Unlock()
-	text := strings.Join(s.startFiles.moved, "\n")
-	s.startFiles.moved = nil
-	return text
+	var moved []string
+	if s.startFiles != nil {
+		s.startFiles.check()
+		s.startFiles.mu.Lock()
+		moved = s.startFiles.moved
+		s.startFiles.moved = nil
+		s.startFiles.mu.Unlock()
+	}
+	return strings.Join(append(moved, s.gitWatch.take()...), "\n")
 }

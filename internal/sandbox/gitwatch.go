@@ -1,0 +1,365 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
+// gitWatch looks for git directories that commands made in the writable
+// paths and that make git run a program: a repository made in a
+// subdirectory (git init sub; git -C sub config core.fsmonitor …), or a
+// submodule's under .git/modules, or a linked worktree's under
+// .git/worktrees. git run outside later enters them (git status in the
+// root enters every submodule the index records, and a command can add
+// one: git add sub), so what their configuration names would run
+// outside the sandbox. The sandbox cannot keep them read-only, since
+// they do not exist when it is set up, nor forbid making them, which
+// ordinary work (git submodule update, git worktree add) does.
+//
+// What exists when a writable path is first seen is the user's
+// (known), and so is a root's own git directory whenever it is found
+// (the user's git init outside, after the sandbox started): the sandbox
+// keeps its configuration and hooks read-only (gitProtector), so what
+// they name is not a command's. Before each command, when a command ends (TakeBack) and when
+// the sandbox closes, every other git directory found is read, and one
+// whose configuration or hooks run a program (runsProgram) is renamed
+// NAME+MadeSuffix, with the .git file that leads to it: git no longer
+// enters it, nothing is lost, and the user and the model are told.
+//
+// The walk is bounded: gitScanDepth directories below each writable
+// path, gitScanDirs directories read in all. A repository made deeper,
+// or past the bound in a large workspace, is not seen.
+type gitWatch struct {
+	writable func() []string
+	roots    func() []string
+	warn     func(string)
+
+	mu    sync.Mutex
+	seen  map[string]bool // writable paths whose git directories are known
+	known map[string]bool // git directories there when first seen, the user's
+	moved []string        // what TakeBack has not said yet
+}
+
+// Bounds on the walk that looks for git directories.
+const (
+	gitScanDepth = 6
+	gitScanDirs  = 10000
+)
+
+func (s *Sandbox) watchGitDirs() *gitWatch {
+	w := &gitWatch{writable: s.writable, roots: s.roots, warn: s.cfg.Warn, seen: map[string]bool{}, known: map[string]bool{}}
+	w.check() // nothing to move: every one is known
+	return w
+}
+
+// foundGitDir is a git directory found, and what to rename to set it
+// aside: the .git file or directory that leads git to it, and the git
+// directory itself when it lies elsewhere (.git/modules/sub).
+type foundGitDir struct {
+	dir   string
+	aside []string
+}
+
+// check sets aside each git directory not known that runs a program.
+func (w *gitWatch) check() {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	for _, root := range w.roots() {
+		if real, err := filepath.EvalSymlinks(root); err == nil {
+			w.known[rootGitDir(real)] = true
+		}
+	}
+	var said []string
+	budget := gitScanDirs
+	for _, p := range w.writable() {
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			continue
+		}
+		found := mergeFound(findGitDirs(real, &budget))
+		if !w.seen[real] {
+			w.seen[real] = true
+			for _, f := range found {
+				w.known[f.dir] = true
+			}
+			continue
+		}
+		for _, f := range found {
+			if w.known[f.dir] {
+				continue
+			}
+			if why := w.runsProgram(f.dir); why != "" {
+				said = append(said, setAsideGitDir(f, why, w.known))
+			}
+		}
+	}
+	w.moved = append(w.moved, said...)
+	w.mu.Unlock()
+	for _, msg := range said {
+		if w.warn != nil {
+			w.warn(msg)
+		}
+	}
+}
+
+// rootGitDir is the git directory of the root: its .git, or the one its
+// .git file names.
+func rootGitDir(root string) string {
+	dotgit := filepath.Join(root, ".git")
+	if dir, ok := readGitFile(dotgit); ok {
+		return filepath.Clean(dir)
+	}
+	return dotgit
+}
+
+// take says, once, what was set aside since it last said.
+func (w *gitWatch) take() []string {
+	if w == nil {
+		return nil
+	}
+	w.check()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := w.moved
+	w.moved = nil
+	return out
+}
+
+// findGitDirs are the git directories under root: each .git directory,
+// the directory a .git file names (when it lies under root), and the
+// submodules' and linked worktrees' under a .git directory. budget
+// counts the directories it may still read.
+func findGitDirs(root string, budget *int) []foundGitDir {
+	var out []foundGitDir
+	var walk func(dir string, depth int)
+	walk = func(dir string, depth int) {
+		if *budget <= 0 {
+			return
+		}
+		*budget--
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			switch {
+			case e.Name() == ".git" && e.IsDir():
+				out = append(out, foundGitDir{p, []string{p}})
+				out = append(out, innerGitDirs(p, budget)...)
+			case e.Name() == ".git" && e.Type().IsRegular():
+				if target, ok := readGitFile(p); ok {
+					target = filepath.Clean(target)
+					aside := []string{p}
+					if workspace.Within(root, target) {
+						aside = append(aside, target)
+					}
+					out = append(out, foundGitDir{target, aside})
+				}
+			case e.IsDir() && depth < gitScanDepth:
+				walk(p, depth+1)
+			}
+		}
+	}
+	walk(root, 0)
+	return out
+}
+
+// mergeFound is found with one entry per git directory, what leads to it
+// gathered: a submodule's is found both under .git/modules and through
+// its work tree's .git file, and both go aside together.
+func mergeFound(found []foundGitDir) []foundGitDir {
+	var out []foundGitDir
+	at := map[string]int{}
+	for _, f := range found {
+		i, ok := at[f.dir]
+		if !ok {
+			at[f.dir] = len(out)
+			out = append(out, foundGitDir{dir: f.dir})
+			i = len(out) - 1
+		}
+		for _, p := range f.aside {
+			if !slices.Contains(out[i].aside, p) {
+				out[i].aside = append(out[i].aside, p)
+			}
+		}
+	}
+	// The .git files first, the git directories they name after.
+	for i := range out {
+		slices.SortStableFunc(out[i].aside, func(a, b string) int {
+			return boolInt(filepath.Base(b) == ".git") - boolInt(filepath.Base(a) == ".git")
+		})
+	}
+	return out
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// innerGitDirs are the git directories under a .git directory: its
+// linked worktrees' and its submodules' (modules/…, a directory with a
+// HEAD, maxModuleDepth deep).
+func innerGitDirs(dotgit string, budget *int) []foundGitDir {
+	var out []foundGitDir
+	worktrees, _ := os.ReadDir(filepath.Join(dotgit, "worktrees"))
+	for _, e := range worktrees {
+		if e.IsDir() {
+			p := filepath.Join(dotgit, "worktrees", e.Name())
+			out = append(out, foundGitDir{p, []string{p}})
+		}
+	}
+	var modules func(dir string, depth int)
+	modules = func(dir string, depth int) {
+		if depth > maxModuleDepth || *budget <= 0 {
+			return
+		}
+		*budget--
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			p := filepath.Join(dir, e.Name())
+			if _, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil {
+				out = append(out, foundGitDir{p, []string{p}})
+				out = append(out, innerGitDirs(p, budget)...)
+			} else {
+				modules(p, depth+1)
+			}
+		}
+	}
+	modules(filepath.Join(dotgit, "modules"), 0)
+	return out
+}
+
+// runsProgram says what in the git directory dir makes git run a
+// program ("" when nothing does): a hook, or a configuration entry
+// (gitRunsProgram) in its config, its config.worktree, or the config of
+// the common directory its commondir names, unless that one is known
+// (the user's, and kept read-only).
+func (w *gitWatch) runsProgram(dir string) string {
+	if hooks, err := os.ReadDir(filepath.Join(dir, "hooks")); err == nil {
+		for _, h := range hooks {
+			if !strings.HasSuffix(h.Name(), ".sample") {
+				return "its hook " + filepath.Join(dir, "hooks", h.Name())
+			}
+		}
+	}
+	configs := []string{filepath.Join(dir, "config"), filepath.Join(dir, "config.worktree")}
+	if common, ok := readCommonDir(dir); ok && !w.known[common] {
+		configs = append(configs, filepath.Join(common, "config"))
+	}
+	for _, c := range configs {
+		data, err := readBounded(c, maxGitConfig)
+		if err != nil {
+			continue
+		}
+		for _, e := range parseGitConfig(data) {
+			if gitRunsProgram(e) {
+				return fmt.Sprintf("%s in %s", e.key(), c)
+			}
+		}
+	}
+	return ""
+}
+
+// setAsideGitDir renames what leads git to f, each to the first free
+// NAME+MadeSuffix[-N], and says so; the git directory renamed is known
+// from then on (under its new name it is nothing git enters).
+func setAsideGitDir(f foundGitDir, why string, known map[string]bool) string {
+	var done, failed []string
+	for _, p := range f.aside {
+		to, err := renameAside(p)
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("%s (%v)", p, err))
+			continue
+		}
+		known[to] = true
+		done = append(done, p+" to "+to)
+	}
+	msg := fmt.Sprintf("the git directory %s, which appeared while commands ran in the sandbox, makes git run a program (%s), which your git, run outside the sandbox (git status in the workspace enters submodules), would run", f.dir, why)
+	if len(done) > 0 {
+		msg += "; it was set aside, renamed " + strings.Join(done, ", ") + ": rename it back only if you made it"
+	}
+	if len(failed) > 0 {
+		msg += "; setting aside failed for " + strings.Join(failed, ", ") + ": delete it unless you made it, and do not run git in the workspace until then"
+	}
+	return msg
+}
+
+// renameAside renames p to the first free p+MadeSuffix[-N].
+func renameAside(p string) (string, error) {
+	for n := 1; n < 100; n++ {
+		to := p + MadeSuffix
+		if n > 1 {
+			to += "-" + strconv.Itoa(n)
+		}
+		if _, err := os.Lstat(to); !os.IsNotExist(err) {
+			continue
+		}
+		if err := os.Rename(p, to); err != nil {
+			return "", fmt.Errorf("renaming %s aside: %w", p, err)
+		}
+		return to, nil
+	}
+	return "", fmt.Errorf("renaming %s aside: too many %s files", p, MadeSuffix)
+}
+
+// key is e as git names it: section[.subsection].name.
+func (e gitConfigEntry) key() string {
+	if e.subsection != "" {
+		return e.section + "." + e.subsection + "." + e.name
+	}
+	return e.section + "." + e.name
+}
+
+// programNames are the variable names that name a program git runs, in
+// whatever section: core.sshCommand, core.pager, core.editor,
+// diff.<driver>.command and textconv, filter.<driver>.clean, smudge and
+// process, merge.<driver>.driver, credential.helper, gpg.program,
+// hook.<name>.command, difftool.<tool>.cmd, uploadpack.packObjectsHook,
+// remote.<name>.uploadpack and receivepack…
+var programNames = []string{
+	"sshcommand", "pager", "editor", "askpass", "gitproxy", "alternaterefscommand",
+	"command", "cmd", "textconv", "clean", "smudge", "process", "driver", "helper",
+	"program", "defaultkeycommand", "external", "packobjectshook", "uploadpack",
+	"receivepack", "difffilter", "browser", "hookspath",
+}
+
+// gitRunsProgram says e makes git run a program, or read a file that
+// may (an include): a list, after git's documentation, that errs on the
+// side of saying so.
+func gitRunsProgram(e gitConfigEntry) bool {
+	switch {
+	case e.isInclude():
+		return true
+	case e.section == "core" && e.name == "fsmonitor":
+		// true and false are git's own daemon, or none.
+		_, err := strconv.ParseBool(e.value)
+		return err != nil && !slices.Contains([]string{"yes", "no", "on", "off", ""}, strings.ToLower(e.value))
+	case e.section == "pager", e.section == "sequence" && e.name == "editor":
+		return true
+	case e.name == "path" && slices.Contains([]string{"browser", "man", "difftool", "mergetool"}, e.section):
+		return true // the tool's program
+	case e.section == "sendemail" && e.name == "smtpserver":
+		return filepath.IsAbs(e.value) // a sendmail-like program
+	case e.section == "protocol" && e.name == "allow":
+		return strings.EqualFold(e.value, "always") // ext:: runs a command
+	case e.section == "alias", e.section == "submodule" && e.name == "update":
+		return strings.HasPrefix(strings.TrimSpace(e.value), "!")
+	}
+	return slices.Contains(programNames, e.name)
+}
