@@ -76,7 +76,10 @@
 //     /var/run and $XDG_RUNTIME_DIR are empty tmpfs; the sockets
 //     tools.sandboxAllowedSockets names are the exception (AF_UNIX is
 //     then allowed, and those sockets are mounted back), which Describe
-//     and Note say;
+//     and Note say; with the network on too, the host's network
+//     namespace is shared, and with it every abstract socket of the
+//     host (X11's @/tmp/.X11-unix/X0, D-Bus's), which Describe and Note
+//     say plainly (abstractSocketsOpen);
 //   - the network is off unless tools.sandboxNetworkAccess, or
 //     tools.sandbox's networkAccess, turns it on;
 //   - the command has no capability, even where gemini-ls runs as root
@@ -105,10 +108,14 @@
 // sandbox's first process and could not hide paths or give a private
 // /tmp; bubblewrap does both with mount namespaces, and loads the seccomp
 // filter gemini-ls builds (--seccomp) through a /bin/sh trampoline that
-// opens it afresh for each command. Landlock would add nothing today: its
-// scoping of abstract sockets (ABI 6) is what the new network namespace
-// and the filter already give, and a rule on connect() to a socket's
-// path is not in the kernels it runs on (ABI 7 on Linux 6.18).
+// opens it afresh for each command. Landlock's scoping of abstract
+// sockets (ABI 6) is what the new network namespace and the filter give,
+// except with the network on and a socket named, where neither holds:
+// there it would help, but a bwrap per command starts through /bin/sh,
+// where nothing can apply it (the session's supervisor could, for its
+// commands alone), so the sandbox says instead that the host's abstract
+// sockets are reachable. A rule on connect() to a socket's path is not
+// in the kernels it runs on (ABI 7 on Linux 6.18).
 //
 // Where 0.61 is silent or differs, this package does what a careful
 // security engineer expects: the network is off by default for every

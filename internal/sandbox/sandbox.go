@@ -203,6 +203,9 @@ func (s *Sandbox) Describe() string {
 	if len(s.cfg.AllowedSockets) > 0 {
 		sockets = "host sockets " + strings.Join(s.cfg.AllowedSockets, ", ")
 	}
+	if s.abstractSocketsOpen() {
+		sockets += " and, with the network on, every abstract socket of the host (X11, D-Bus)"
+	}
 	extra := ""
 	if mounts := s.mountsText(); mounts != "" {
 		extra = ", SANDBOX_MOUNTS " + mounts
@@ -246,6 +249,9 @@ func (s *Sandbox) Note() string {
 	if len(s.cfg.AllowedSockets) > 0 {
 		sockets = "of the host's Unix sockets only " + strings.Join(s.cfg.AllowedSockets, ", ") + " can be reached"
 	}
+	if s.abstractSocketsOpen() {
+		sockets = "of the host's Unix sockets with a path only " + strings.Join(s.cfg.AllowedSockets, ", ") + " can be reached, but, the network being on, every abstract Unix socket of the host (X11's, D-Bus's) can"
+	}
 	mounted := ""
 	if m := s.mountsText(); m != "" {
 		mounted = " Mounted for the sandbox: " + m + "."
@@ -253,6 +259,17 @@ func (s *Sandbox) Note() string {
 	return "The command ran in a sandbox: only the workspace" + allowedText(s.cfg.AllowedPaths) +
 		" and a private /tmp are writable, the rest of the file system is read-only, the project's settings, the files through which git runs programs (.git/config, .git/hooks, .git/commondir and their like) and the editors' and tools' project configuration in a workspace root (.vscode, .idea, .zed, .helix, .husky, .nvim.lua, .exrc, .dir-locals.el, .envrc, .geminiignore) are read-only, a .env made where gemini-ls reads one at start-up is renamed .env.made-in-sandbox, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials, the project's .env files, and environment variables that may hold secrets such as API keys) are hidden, " +
 		sockets + ", and " + network + "." + mounted + s.linkedGitNote() + " A write, read or connection it refuses fails as above; do not retry it, ask the user."
+}
+
+// abstractSocketsOpen says the host's abstract Unix sockets are
+// reachable: under bubblewrap with the network on, the host's network
+// namespace is shared (--share-net), and abstract sockets live in it, not
+// in the file system; a named socket lets socket(AF_UNIX) through the
+// filter, which nothing then narrows to the named one. Landlock's scoping
+// of abstract sockets (ABI 6) would, but a bwrap per command (Wrap) is
+// started through /bin/sh, where nothing can apply it.
+func (s *Sandbox) abstractSocketsOpen() bool {
+	return s.cfg.Command == Bubblewrap && s.cfg.Network && len(s.cfg.AllowedSockets) > 0
 }
 
 func allowedText(paths []string) string {

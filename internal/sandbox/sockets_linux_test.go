@@ -249,3 +249,33 @@ func canWrite(dir string) bool {
 	f.Close()
 	return os.Remove(f.Name()) == nil || errors.Is(err, os.ErrNotExist)
 }
+
+// With the network on and a socket named, the host's network namespace
+// is shared and socket(AF_UNIX) allowed, so the host's abstract sockets
+// (X11's, D-Bus's) are reachable, not only the named one: Describe and
+// Note say so, and say nothing of it with the network off.
+func TestBubblewrapSaysANamedSocketOpensTheAbstractOnesWithTheNetworkOn(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
+	for _, network := range []bool{false, true} {
+		t.Run(fmt.Sprintf("network %v", network), func(t *testing.T) {
+			root, home := t.TempDir(), t.TempDir()
+			named := listen(t, filepath.Join(t.TempDir(), "agent.sock"))
+			abstract := listen(t, "@gemini-ls-test-x11-"+strconv.Itoa(os.Getpid())+"-"+strconv.FormatBool(network))
+			sb, err := New(Config{Command: Bubblewrap, Network: network, AllowedSockets: []string{named.addr}, Why: "test"},
+				func() []string { return []string{root} }, home, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := probeIn(t, sb, root, os.Environ(), abstract.addr)
+			reached := strings.Contains(out, "connect "+abstract.addr+": <nil>")
+			t.Logf("network %v, abstract socket reached %v:\n%s", network, reached, out)
+			says := strings.Contains(sb.Describe(), "every abstract socket of the host") && strings.Contains(sb.Note(), "every abstract Unix socket of the host")
+			if reached && !says {
+				t.Errorf("the host's abstract socket was reached, but Describe %q and Note %q do not say so", sb.Describe(), sb.Note())
+			}
+			if !reached && strings.Contains(sb.Describe()+sb.Note(), "abstract") {
+				t.Errorf("no abstract socket is reached, but Describe %q or Note %q says one is", sb.Describe(), sb.Note())
+			}
+		})
+	}
+}
