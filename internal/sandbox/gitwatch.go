@@ -27,15 +27,22 @@ import (
 // (known), and so is a root's own git directory whenever it is found
 // (the user's git init outside, after the sandbox started): the sandbox
 // keeps its configuration and hooks read-only (gitProtector), so what
-// they name is not a command's. Before each command, when a command ends (TakeBack) and when
-// the sandbox closes, every other git directory found is read, and one
+// they name is not a command's. Before each command, when a command
+// ends (TakeBack) and when the sandbox closes, every other git directory
+// found is read, and one
 // whose configuration or hooks run a program (runsProgram) is renamed
 // NAME+MadeSuffix, with the .git file that leads to it: git no longer
 // enters it, nothing is lost, and the user and the model are told.
 //
-// The walk is bounded: gitScanDepth directories below each writable
-// path, gitScanDirs directories read in all. A repository made deeper,
-// or past the bound in a large workspace, is not seen.
+// The first look at a writable path (before the first command) walks
+// it, bounded: gitScanDepth directories below it, gitScanDirs
+// directories read in all. A repository made deeper, or past the bound
+// in a large workspace, is not seen. The directories it read are watched
+// (dirWatch, Linux's inotify): a later look reads only the directories
+// made since and the .git directories entries were made in, a few
+// microseconds when nothing was, where a walk of 10,000 directories
+// takes tens of milliseconds at every command. Where the kernel cannot
+// tell (another system, an overflow, too few watches) it walks again.
 type gitWatch struct {
 	writable func() []string
 	roots    func() []string
@@ -45,6 +52,18 @@ type gitWatch struct {
 	seen  map[string]bool // writable paths whose git directories are known
 	known map[string]bool // git directories there when first seen, the user's
 	moved []string        // what TakeBack has not said yet
+	// notify tells of the entries made in the directories walked since,
+	// so that a check reads only those (nil where the kernel cannot: each
+	// check walks everything).
+	notify *dirWatch
+	// read is how many directories the last check read.
+	read int
+}
+
+// madeEntry is an entry made or moved into a watched directory.
+type madeEntry struct {
+	path string
+	dir  bool
 }
 
 // Bounds on the walk that looks for git directories.
@@ -53,10 +72,11 @@ const (
 	gitScanDirs  = 10000
 )
 
+// watchGitDirs is the sandbox's watch, which reads nothing until its
+// first check, before the first command: what is there then is the
+// user's.
 func (s *Sandbox) watchGitDirs() *gitWatch {
-	w := &gitWatch{writable: s.writable, roots: s.roots, warn: s.cfg.Warn, seen: map[string]bool{}, known: map[string]bool{}}
-	w.check() // nothing to move: every one is known
-	return w
+	return &gitWatch{writable: s.writable, roots: s.roots, warn: s.cfg.Warn, seen: map[string]bool{}, known: map[string]bool{}}
 }
 
 // foundGitDir is a git directory found, and what to rename to set it
@@ -68,6 +88,9 @@ type foundGitDir struct {
 }
 
 // check sets aside each git directory not known that runs a program.
+// The first check of a writable path walks it (bounded), watching the
+// directories it reads; a later one reads only what the kernel says was
+// made in them since, or walks again when it cannot say.
 func (w *gitWatch) check() {
 	if w == nil {
 		return
@@ -78,28 +101,40 @@ func (w *gitWatch) check() {
 			w.known[rootGitDir(real)] = true
 		}
 	}
-	var said []string
-	budget := gitScanDirs
+	var writable []string
 	for _, p := range w.writable() {
-		real, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			continue
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			writable = append(writable, real)
 		}
-		found := mergeFound(findGitDirs(real, &budget))
-		if !w.seen[real] {
+	}
+	if w.notify == nil && len(w.seen) == 0 {
+		w.notify = newDirWatch()
+	}
+	var found []foundGitDir
+	budget := gitScanDirs
+	made, lost := w.notify.made()
+	for _, real := range writable {
+		switch {
+		case !w.seen[real]:
 			w.seen[real] = true
-			for _, f := range found {
+			for _, f := range mergeFound(findGitDirs(real, &budget, w.watch)) {
 				w.known[f.dir] = true
 			}
+		case lost:
+			found = append(found, findGitDirs(real, &budget, w.watch)...)
+		}
+	}
+	if !lost {
+		found = append(found, w.madeGitDirs(made, writable, &budget)...)
+	}
+	w.read = gitScanDirs - budget
+	var said []string
+	for _, f := range mergeFound(found) {
+		if w.known[f.dir] {
 			continue
 		}
-		for _, f := range found {
-			if w.known[f.dir] {
-				continue
-			}
-			if why := w.runsProgram(f.dir); why != "" {
-				said = append(said, setAsideGitDir(f, why, w.known))
-			}
+		if why := w.runsProgram(f.dir); why != "" {
+			said = append(said, setAsideGitDir(f, why, w.known))
 		}
 	}
 	w.moved = append(w.moved, said...)
@@ -109,6 +144,64 @@ func (w *gitWatch) check() {
 			w.warn(msg)
 		}
 	}
+}
+
+// close checks a last time and stops watching: a check after it walks
+// everything.
+func (w *gitWatch) close() {
+	if w == nil {
+		return
+	}
+	w.check()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.notify.close()
+	w.notify = nil
+}
+
+// watch has the kernel tell of what is made in dir, while fewer than
+// gitScanDirs directories are watched.
+func (w *gitWatch) watch(dir string) {
+	if w.notify != nil && w.notify.watched() < gitScanDirs {
+		w.notify.add(dir)
+	}
+}
+
+// madeGitDirs are the git directories the entries made lead to: a .git
+// made, the submodules' and worktrees' of a .git directory an entry was
+// made in, and those of a directory made (walked whole, as it is new).
+func (w *gitWatch) madeGitDirs(made []madeEntry, writable []string, budget *int) []foundGitDir {
+	var out []foundGitDir
+	rescanned := map[string]bool{}
+	for _, e := range made {
+		root := ""
+		for _, p := range writable {
+			if workspace.Within(p, e.path) {
+				root = p
+			}
+		}
+		switch dotgit, inside := enclosingDotGit(e.path); {
+		case root == "":
+		case inside:
+			if e.dir && !rescanned[dotgit] {
+				rescanned[dotgit] = true
+				out = append(out, innerGitDirs(dotgit, budget, w.watch)...)
+			}
+		case filepath.Base(e.path) == ".git" || e.dir:
+			out = append(out, findGitDirsAt(root, e.path, budget, w.watch)...)
+		}
+	}
+	return out
+}
+
+// enclosingDotGit is the .git directory path lies in, below it, if any.
+func enclosingDotGit(path string) (string, bool) {
+	for dir := filepath.Dir(path); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+		if filepath.Base(dir) == ".git" {
+			return dir, true
+		}
+	}
+	return "", false
 }
 
 // rootGitDir is the git directory of the root: its .git, or the one its
@@ -137,15 +230,39 @@ func (w *gitWatch) take() []string {
 // findGitDirs are the git directories under root: each .git directory,
 // the directory a .git file names (when it lies under root), and the
 // submodules' and linked worktrees' under a .git directory. budget
-// counts the directories it may still read.
-func findGitDirs(root string, budget *int) []foundGitDir {
+// counts the directories it may still read; onDir is told of each
+// directory before it is read.
+func findGitDirs(root string, budget *int, onDir func(string)) []foundGitDir {
+	return findGitDirsAt(root, root, budget, onDir)
+}
+
+// findGitDirsAt is findGitDirs of what lies at start, under root: a
+// directory, walked, or a .git entry.
+func findGitDirsAt(root, start string, budget *int, onDir func(string)) []foundGitDir {
 	var out []foundGitDir
+	entry := func(p string, isDir, isFile bool) {
+		switch {
+		case isDir:
+			out = append(out, foundGitDir{p, []string{p}})
+			out = append(out, innerGitDirs(p, budget, onDir)...)
+		case isFile:
+			if target, ok := readGitFile(p); ok {
+				target = filepath.Clean(target)
+				aside := []string{p}
+				if workspace.Within(root, target) {
+					aside = append(aside, target)
+				}
+				out = append(out, foundGitDir{target, aside})
+			}
+		}
+	}
 	var walk func(dir string, depth int)
 	walk = func(dir string, depth int) {
 		if *budget <= 0 {
 			return
 		}
 		*budget--
+		onDir(dir)
 		entries, err := os.ReadDir(dir)
 		if err != nil {
 			return
@@ -153,24 +270,20 @@ func findGitDirs(root string, budget *int) []foundGitDir {
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
 			switch {
-			case e.Name() == ".git" && e.IsDir():
-				out = append(out, foundGitDir{p, []string{p}})
-				out = append(out, innerGitDirs(p, budget)...)
-			case e.Name() == ".git" && e.Type().IsRegular():
-				if target, ok := readGitFile(p); ok {
-					target = filepath.Clean(target)
-					aside := []string{p}
-					if workspace.Within(root, target) {
-						aside = append(aside, target)
-					}
-					out = append(out, foundGitDir{target, aside})
-				}
+			case e.Name() == ".git":
+				entry(p, e.IsDir(), e.Type().IsRegular())
 			case e.IsDir() && depth < gitScanDepth:
 				walk(p, depth+1)
 			}
 		}
 	}
-	walk(root, 0)
+	if filepath.Base(start) == ".git" {
+		if info, err := os.Lstat(start); err == nil {
+			entry(start, info.IsDir(), info.Mode().IsRegular())
+		}
+		return out
+	}
+	walk(start, 0)
 	return out
 }
 
@@ -212,8 +325,10 @@ func boolInt(b bool) int {
 // innerGitDirs are the git directories under a .git directory: its
 // linked worktrees' and its submodules' (modules/…, a directory with a
 // HEAD, maxModuleDepth deep).
-func innerGitDirs(dotgit string, budget *int) []foundGitDir {
+func innerGitDirs(dotgit string, budget *int, onDir func(string)) []foundGitDir {
 	var out []foundGitDir
+	onDir(dotgit) // a modules or worktrees directory made in it
+	onDir(filepath.Join(dotgit, "worktrees"))
 	worktrees, _ := os.ReadDir(filepath.Join(dotgit, "worktrees"))
 	for _, e := range worktrees {
 		if e.IsDir() {
@@ -227,6 +342,7 @@ func innerGitDirs(dotgit string, budget *int) []foundGitDir {
 			return
 		}
 		*budget--
+		onDir(dir)
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
 			if !e.IsDir() {
@@ -235,7 +351,7 @@ func innerGitDirs(dotgit string, budget *int) []foundGitDir {
 			p := filepath.Join(dir, e.Name())
 			if _, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil {
 				out = append(out, foundGitDir{p, []string{p}})
-				out = append(out, innerGitDirs(p, budget)...)
+				out = append(out, innerGitDirs(p, budget, onDir)...)
 			} else {
 				modules(p, depth+1)
 			}

@@ -127,7 +127,7 @@ func (s *Sandbox) Close() error {
 		err = s.session.Close()
 	}
 	s.startFiles.close()
-	s.gitWatch.check()
+	s.gitWatch.close()
 	return errors.Join(err, s.closeWindows())
 }
 

@@ -1,0 +1,13 @@
+//go:build !linux
+
+package sandbox
+
+// dirWatch is Linux's inotify watch; elsewhere there is none, and
+// gitWatch walks every writable path at each check.
+type dirWatch struct{}
+
+func newDirWatch() *dirWatch                               { return nil }
+func (d *dirWatch) add(string) bool                        { return false }
+func (d *dirWatch) made() (entries []madeEntry, lost bool) { return nil, true }
+func (d *dirWatch) watched() int                           { return 0 }
+func (d *dirWatch) close()                                 {}
