@@ -122,7 +122,11 @@ func kill(log, name string) error {
 	if err != nil {
 		return fmt.Errorf("the container %s's pid: %w", name, err)
 	}
-	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+	p, err := os.FindProcess(pid)
+	if err == nil {
+		err = p.Kill()
+	}
+	if err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return fmt.Errorf("killing the container %s: %w", name, err)
 	}
 	return nil
