@@ -139,11 +139,7 @@ func (w *gitWatch) check() {
 	}
 	w.moved = append(w.moved, said...)
 	w.mu.Unlock()
-	for _, msg := range said {
-		if w.warn != nil {
-			w.warn(msg)
-		}
-	}
+	warnEach(w.warn, said)
 }
 
 // close checks a last time and stops watching: a check after it walks

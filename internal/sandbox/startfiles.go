@@ -153,9 +153,15 @@ func (w *startFiles) check() {
 	w.unwatch(users)
 	w.moved = append(w.moved, said...)
 	w.mu.Unlock()
+	warnEach(w.warn, said)
+}
+
+// warnEach tells warn (when set) each of what was set aside, after the
+// watcher's lock is let go.
+func warnEach(warn func(string), said []string) {
 	for _, msg := range said {
-		if w.warn != nil {
-			w.warn(msg)
+		if warn != nil {
+			warn(msg)
 		}
 	}
 }
