@@ -3,7 +3,6 @@ package agent_test
 import (
 	"context"
 	"encoding/json"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,8 +24,7 @@ type renameServer struct{ files []string }
 func (r renameServer) Ask(context.Context, codeintel.Request) (codeintel.Answer, error) {
 	changes := map[string]any{}
 	for _, f := range r.files {
-		u := url.URL{Scheme: "file", Path: f}
-		changes[u.String()] = []any{map[string]any{
+		changes[codeintel.URIOf(f)] = []any{map[string]any{
 			"range":   map[string]any{"start": map[string]any{"line": 0, "character": 5}, "end": map[string]any{"line": 0, "character": 8}},
 			"newText": "Bar"}}
 	}
