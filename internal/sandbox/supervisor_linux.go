@@ -33,6 +33,10 @@ type supervisor struct {
 	// container: it runs in a docker or podman container, not under
 	// bwrap (containerArg).
 	container bool
+	// scratches are, under bwrap, what each command's fresh /tmp and
+	// /dev/shm carry over (scratchOf): bwrap set them up once, and
+	// nothing changes them in the supervisor's view.
+	scratches []scratch
 	// scratch, in a container, take /tmp and the other scratch
 	// directories back to what they held at the start when no command
 	// runs.
@@ -118,6 +122,12 @@ func newSupervisor(stdin io.Reader, stdout io.Writer, args []string) (*superviso
 		}
 	}
 	sv := &supervisor{out: out, container: container, running: map[uint64]int{}, killed: map[uint64]bool{}}
+	if !container {
+		var err error
+		if sv.scratches, err = scratches(); err != nil {
+			return nil, nil, err
+		}
+	}
 	if container {
 		for _, dir := range scratchDirs() {
 			sweeper, err := newTmpSweeper(dir)
@@ -374,7 +384,7 @@ func (sv *supervisor) startCommand(cmd *exec.Cmd) error {
 	if sv.container {
 		return cmd.Start()
 	}
-	return startPrivately(cmd)
+	return startPrivately(cmd, sv.scratches)
 }
 
 // forward sends what r yields as out frames of stream until its end.
@@ -422,17 +432,17 @@ func exitOf(state *os.ProcessState) (int, string, error) {
 // it could otherwise undo the sandbox's read-only mounts. Namespaces and
 // capabilities are a thread's own in Linux, and a child inherits its
 // forking thread's.
-func startPrivately(cmd *exec.Cmd) error {
+func startPrivately(cmd *exec.Cmd, scratches []scratch) error {
 	errc := make(chan error, 1)
 	go func() {
 		// Never unlocked: the thread ends with the goroutine.
 		runtime.LockOSThread()
-		errc <- startOnThisThread(cmd)
+		errc <- startOnThisThread(cmd, scratches)
 	}()
 	return <-errc
 }
 
-func startOnThisThread(cmd *exec.Cmd) error {
+func startOnThisThread(cmd *exec.Cmd, scratches []scratch) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return fmt.Errorf("making the command's mount namespace: %w", err)
 	}
@@ -443,11 +453,8 @@ func startOnThisThread(cmd *exec.Cmd) error {
 	// /tmp and bwrap's /dev/shm, which the sandbox's user may write:
 	// shared by the session's commands, what one left would reach the
 	// next.
-	if err := freshScratch("/tmp"); err != nil {
-		return err
-	}
-	if fi, err := os.Lstat("/dev/shm"); err == nil && fi.IsDir() {
-		if err := freshScratch("/dev/shm"); err != nil {
+	for _, sc := range scratches {
+		if err := sc.fresh(); err != nil {
 			return err
 		}
 	}
@@ -476,20 +483,42 @@ func dropCapabilities() error {
 	return nil
 }
 
-// freshScratch mounts a new tmpfs over dir and puts back over it what
-// bwrap mounted under it (under /tmp: a workspace root there, a home
-// there and its hidden secrets) and the links it made there (a root's
-// link, the sandbox mounting the real path), as bwrap's --tmpfs /tmp
-// comes before those mounts.
-func freshScratch(dir string) error {
-	carried, err := mountsUnder(dir)
-	if err != nil {
-		return err
+// scratch is a directory each command gets fresh (/tmp, bwrap's
+// /dev/shm), with what bwrap put under it, which the fresh one carries
+// over: the mounts (under /tmp: a workspace root there, a home there and
+// its hidden secrets) and the links (a root's link, the sandbox mounting
+// the real path), as bwrap's --tmpfs /tmp comes before those.
+type scratch struct {
+	dir     string
+	carried []string          // mount points, outermost, shallowest first
+	links   map[string]string // link → where it leads
+}
+
+// scratches are the supervisor's scratch directories, read once: its
+// /tmp, and /dev/shm when bwrap made one.
+func scratches() ([]scratch, error) {
+	var out []scratch
+	for _, dir := range []string{"/tmp", "/dev/shm"} {
+		if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		carried, err := mountsUnder(dir)
+		if err != nil {
+			return nil, err
+		}
+		links, err := linksUnder(dir)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, scratch{dir: dir, carried: carried, links: links})
 	}
-	links, err := linksUnder(dir)
-	if err != nil {
-		return err
-	}
+	return out, nil
+}
+
+// fresh mounts a new tmpfs over the directory and puts back over it what
+// bwrap put under it. It runs in the command's own mount namespace.
+func (sc scratch) fresh() error {
+	dir, carried, links := sc.dir, sc.carried, sc.links
 	var held []*os.File
 	defer func() {
 		for _, f := range held {
