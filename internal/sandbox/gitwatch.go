@@ -412,7 +412,8 @@ func setAsideGitDir(f foundGitDir, why string, known map[string]bool) string {
 	return msg
 }
 
-// renameAside renames p to the first free p+MadeSuffix[-N].
+// renameAside renames p to the first free p+MadeSuffix[-N]; the error
+// is the rename's, or errNoFreeAside.
 func renameAside(p string) (string, error) {
 	for n := 1; n < 100; n++ {
 		to := p + MadeSuffix
@@ -427,8 +428,12 @@ func renameAside(p string) (string, error) {
 		}
 		return to, nil
 	}
-	return "", fmt.Errorf("renaming %s aside: too many %s files", p, MadeSuffix)
+	return "", fmt.Errorf("renaming %s aside: %w", p, errNoFreeAside)
 }
+
+// errNoFreeAside: every NAME+MadeSuffix[-N] a rename aside may take is
+// taken.
+var errNoFreeAside = fmt.Errorf("too many %s files", MadeSuffix)
 
 // key is e as git names it: section[.subsection].name.
 func (e gitConfigEntry) key() string {

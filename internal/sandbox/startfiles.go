@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -189,20 +188,14 @@ func dropRecord(record string, held *os.File) {
 
 // moveAside renames p to the first free NAME+MadeSuffix[-N] and says so.
 func moveAside(p string) string {
-	for n := 1; n < 100; n++ {
-		to := p + MadeSuffix
-		if n > 1 {
-			to += "-" + strconv.Itoa(n)
-		}
-		if _, err := os.Lstat(to); !os.IsNotExist(err) {
-			continue
-		}
-		if err := os.Rename(p, to); err != nil {
-			return fmt.Sprintf("%s was made while commands ran in the sandbox, and gemini-ls reads it when it starts, outside the sandbox; moving it aside failed (%v): delete it unless you made it", p, err)
-		}
-		return fmt.Sprintf("%s was made while commands ran in the sandbox; gemini-ls reads it when it starts, outside the sandbox, where it could turn the sandbox off, so it was renamed %s; only the user can put it back (one a command makes there is moved aside again)", p, to)
+	to, err := renameAside(p)
+	switch {
+	case errors.Is(err, errNoFreeAside):
+		return fmt.Sprintf("%s was made while commands ran in the sandbox, and gemini-ls reads it when it starts, outside the sandbox; it was not moved aside (too many %s files): delete it unless you made it", p, MadeSuffix)
+	case err != nil:
+		return fmt.Sprintf("%s was made while commands ran in the sandbox, and gemini-ls reads it when it starts, outside the sandbox; moving it aside failed (%v): delete it unless you made it", p, errors.Unwrap(err))
 	}
-	return fmt.Sprintf("%s was made while commands ran in the sandbox, and gemini-ls reads it when it starts, outside the sandbox; it was not moved aside (too many %s files): delete it unless you made it", p, MadeSuffix)
+	return fmt.Sprintf("%s was made while commands ran in the sandbox; gemini-ls reads it when it starts, outside the sandbox, where it could turn the sandbox off, so it was renamed %s; only the user can put it back (one a command makes there is moved aside again)", p, to)
 }
 
 // Approve stops watching paths, start-up files the user let the agent's
