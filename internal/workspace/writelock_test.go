@@ -18,16 +18,7 @@ import (
 // while has gone: without the path's lock both pass and the second
 // rename undoes the first; with it the second cannot reach its check.
 func TestConcurrentWritesOfOneFileOneIsStale(t *testing.T) {
-	w, root := newTestWorkspace(t, map[string]string{"f.txt": "a\nb\n"})
-	path := filepath.Join(root, "f.txt")
-	c1, err := w.PrepareChange(t.Context(), path, "A\nb\n")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c2, err := w.PrepareChange(t.Context(), path, "a\nB\n")
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, c1, c2 := twoChangesOfOneFile(t)
 	var passed atomic.Int32
 	both := make(chan struct{})
 	writeChecked = func() {
@@ -44,20 +35,28 @@ func TestConcurrentWritesOfOneFileOneIsStale(t *testing.T) {
 	checkOneStale(t, path, errs, c1, c2)
 }
 
+// twoChangesOfOneFile are two changes of one new workspace's f.txt,
+// each of a different line, prepared from the same text.
+func twoChangesOfOneFile(t *testing.T) (path string, c1, c2 FileChange) {
+	t.Helper()
+	w, root := newTestWorkspace(t, map[string]string{"f.txt": "a\nb\n"})
+	path = filepath.Join(root, "f.txt")
+	c1, err := w.PrepareChange(t.Context(), path, "A\nb\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err = w.PrepareChange(t.Context(), path, "a\nB\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, c1, c2
+}
+
 // The same without a hook: only the real window (check, temporary file,
 // fsync, rename), many times.
 func TestConcurrentWritesOfOneFileOneIsStaleUnhooked(t *testing.T) {
 	for range 100 {
-		w, root := newTestWorkspace(t, map[string]string{"f.txt": "a\nb\n"})
-		path := filepath.Join(root, "f.txt")
-		c1, err := w.PrepareChange(t.Context(), path, "A\nb\n")
-		if err != nil {
-			t.Fatal(err)
-		}
-		c2, err := w.PrepareChange(t.Context(), path, "a\nB\n")
-		if err != nil {
-			t.Fatal(err)
-		}
+		path, c1, c2 := twoChangesOfOneFile(t)
 		if !checkOneStale(t, path, writeAtOnce(t, c1, c2), c1, c2) {
 			return
 		}
