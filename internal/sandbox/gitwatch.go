@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -433,7 +434,7 @@ func renameAside(p string) (string, error) {
 
 // errNoFreeAside: every NAME+MadeSuffix[-N] a rename aside may take is
 // taken.
-var errNoFreeAside = fmt.Errorf("too many %s files", MadeSuffix)
+var errNoFreeAside = errors.New("too many " + MadeSuffix + " files")
 
 // key is e as git names it: section[.subsection].name.
 func (e gitConfigEntry) key() string {
