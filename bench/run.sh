@@ -79,6 +79,16 @@ row "   gemini-ls / trivial server, per iteration (ratio)" \
 	"$(metric BenchmarkSpawnToInitialize init-ratio-p90)" "" "<= 1.5"
 row "   trivial server linking genai / trivial (ratio)" \
 	"$(metric BenchmarkSpawnToInitialize genai-floor-ratio-median)" "" "" ""
+row "   trivial server linking every dependency / trivial" \
+	"$(metric BenchmarkSpawnToInitialize deps-floor-ratio-median)" "" "" ""
+row "   peak RSS after initialize: gemini-ls (MiB)" \
+	"$(metric BenchmarkSpawnToInitialize rss-median-MB)" "" "" ""
+row "   same, the trivial server (MiB)" \
+	"$(metric BenchmarkSpawnToInitialize trivial-rss-median-MB)" "" "" ""
+row "   same, the trivial server linking genai (MiB)" \
+	"$(metric BenchmarkSpawnToInitialize genai-floor-rss-median-MB)" "" "" ""
+row "   same, the trivial server linking every dependency" \
+	"$(metric BenchmarkSpawnToInitialize deps-floor-rss-median-MB)" "" "" ""
 row "2. 8-call turn: non-model time per call (ms)" \
 	"$(metric BenchmarkTurn8ToolCalls overhead/call-median-ms)" \
 	"$(metric BenchmarkTurn8ToolCalls overhead/call-p90-ms)" \
