@@ -43,6 +43,11 @@
 //     writable paths is followed by nothing (nothing made, nothing
 //     mounted through it), and the note tells the model git cannot
 //     write there;
+//   - the git directories of the repositories in subdirectories that
+//     were there at the sandbox's first look (gitWatch's first walk,
+//     bounded), the user's, are kept as a root's: the same files
+//     read-only, their .git a mount point or, a file, read-only
+//     (gitProtector.userRepo);
 //   - a git directory a command made in the writable paths (git init
 //     sub, a submodule's under .git/modules, a worktree's) whose hooks
 //     or configuration run a program is renamed aside, with the .git

@@ -213,6 +213,38 @@ func (g *gitProtector) root(root string) error {
 	}
 }
 
+// userRepo protects a git directory that was in the writable paths when
+// the sandbox first looked (gitWatch), a repository in a subdirectory
+// as a root's: git run outside enters it (the user's cd, the editor's
+// scan of nested repositories, git status into a submodule), so what
+// its configuration names runs there. Its .git directory is a mount
+// point, its .git file read-only. One gone since is left alone: nothing
+// is made where the user removed a repository.
+func (g *gitProtector) userRepo(f foundGitDir) error {
+	if _, err := os.Lstat(f.dir); err != nil {
+		return nil
+	}
+	worktree := ""
+	for _, p := range f.aside {
+		if filepath.Base(p) != ".git" {
+			continue // the git directory a .git file names: gitDir's
+		}
+		worktree = filepath.Dir(p)
+		info, err := os.Lstat(p)
+		switch {
+		case err != nil:
+			return nil
+		case info.IsDir():
+			g.pin(p)
+		case info.Mode().IsRegular():
+			if err := g.keep(p, none); err != nil {
+				return err
+			}
+		}
+	}
+	return g.gitDir(f.dir, worktree)
+}
+
 // pin binds the directory dir over itself, writable: a mount point
 // cannot be renamed (EBUSY), so what is mounted inside stays at its path.
 func (g *gitProtector) pin(dir string) {

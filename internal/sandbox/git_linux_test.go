@@ -335,3 +335,54 @@ func TestBubblewrapGitDirsAreSetAsideAtClose(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// The user's repositories in subdirectories, there before the sandbox's
+// first command, are kept as a root's: a sandboxed command can make
+// neither's git, run outside later, run a program, through a
+// repository's own .git directory (mine) or through the git directory
+// its .git file names (split). Legitimate git work in them still runs.
+func TestBubblewrapGitOfARepositoryInASubdirectoryRunsNothingPlanted(t *testing.T) {
+	sandboxtest.NeedGit(t)
+	sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+	marker := filepath.Join(t.TempDir(), "marker")
+	git(t, home, root, "init", "-q", "-b", "main")
+	git(t, home, root, "init", "-q", "-b", "main", "mine")
+	git(t, home, filepath.Join(root, "mine"), "commit", "-q", "--allow-empty", "-m", "first")
+	if err := os.Mkdir(filepath.Join(root, "gits"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git(t, home, root, "init", "-q", "-b", "main", "--separate-git-dir", filepath.Join(root, "gits", "split"), "split")
+	// Known once the sandbox first looks, which New's sandbox has not.
+	sb, err := New(sb.cfg, sb.roots, home, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := "[core]\\n\\tfsmonitor = touch " + marker + "\\n"
+	hook := "#!/bin/sh\\ntouch " + marker + "\\n"
+	plants := []string{
+		"git -C mine config core.fsmonitor 'touch " + marker + "'",
+		"printf '" + evil + "' >> mine/.git/config",
+		"printf '" + hook + "' > mine/.git/hooks/post-index-change && chmod +x mine/.git/hooks/post-index-change",
+		"printf '* diff=evil\\n' > mine/.git/info/attributes",
+		"printf '../evil\\n' > mine/.git/commondir",
+		"mv mine/.git mine/.git.old && mkdir mine/.git && cp -r mine/.git.old/. mine/.git/ && printf '" + evil + "' >> mine/.git/config",
+		"mv mine/.git/hooks mine/.git/hooks.old && mkdir mine/.git/hooks",
+		"git -C split config core.fsmonitor 'touch " + marker + "'",
+		"printf '" + hook + "' > gits/split/hooks/post-index-change && chmod +x gits/split/hooks/post-index-change",
+		"mkdir -p evilgit && cp -r gits/split/. evilgit/ && printf '" + evil + "' >> evilgit/config && printf 'gitdir: ../evilgit\\n' > split/.git",
+	}
+	for _, script := range plants {
+		if out, err := runGit(t, sb, home, root, script); err == nil {
+			t.Errorf("%s: allowed (%q)", script, out)
+		}
+	}
+	for _, dir := range []string{"mine", "split"} {
+		git(t, home, filepath.Join(root, dir), "status")
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("git outside the sandbox, in a repository in a subdirectory, ran what a sandboxed command planted")
+	}
+	if out, err := runGit(t, sb, home, root, "echo g > mine/g && git -C mine add g && git -C mine -c user.name=t -c user.email=t@example.com commit -q -m inside && git -C mine log --format=%s -1"); err != nil || out != "inside\n" {
+		t.Errorf("a sandboxed git commit in mine: %v %q", err, out)
+	}
+}

@@ -27,8 +27,8 @@ import (
 // What exists when a writable path is first seen is the user's
 // (known), and so is a root's own git directory whenever it is found
 // (the user's git init outside, after the sandbox started): the sandbox
-// keeps its configuration and hooks read-only (gitProtector), so what
-// they name is not a command's. Before each command, when a command
+// keeps their configuration and hooks read-only (gitProtector's root
+// and userRepo), so what they name is not a command's. Before each command, when a command
 // ends (TakeBack) and when the sandbox closes, every other git directory
 // found is read, and one
 // whose configuration or hooks run a program (runsProgram) is renamed
@@ -52,7 +52,11 @@ type gitWatch struct {
 	mu    sync.Mutex
 	seen  map[string]bool // writable paths whose git directories are known
 	known map[string]bool // git directories there when first seen, the user's
-	moved []string        // what TakeBack has not said yet
+	// user are the git directories there when first seen, with what
+	// leads to each: the sandbox keeps the user's repositories in
+	// subdirectories read-only, as a root's (governing).
+	user  []foundGitDir
+	moved []string // what TakeBack has not said yet
 	// notify tells of the entries made in the directories walked since,
 	// so that a check reads only those (nil where the kernel cannot: each
 	// check walks everything).
@@ -120,6 +124,7 @@ func (w *gitWatch) check() {
 			w.seen[real] = true
 			for _, f := range mergeFound(findGitDirs(real, &budget, w.watch)) {
 				w.known[f.dir] = true
+				w.user = append(w.user, f)
 			}
 		case lost:
 			found = append(found, findGitDirs(real, &budget, w.watch)...)
@@ -141,6 +146,17 @@ func (w *gitWatch) check() {
 	w.moved = append(w.moved, said...)
 	w.mu.Unlock()
 	warnEach(w.warn, said)
+}
+
+// userGitDirs are the git directories that were in the writable paths
+// when the watch first looked at each.
+func (w *gitWatch) userGitDirs() []foundGitDir {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clone(w.user)
 }
 
 // close checks a last time and stops watching: a check after it walks

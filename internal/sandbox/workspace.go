@@ -45,6 +45,13 @@ func (s *Sandbox) governing() ([]mount, error) {
 			return nil, err
 		}
 	}
+	// The repositories in subdirectories that were there when the
+	// sandbox first looked (before its first command), the user's.
+	for _, f := range s.gitWatch.userGitDirs() {
+		if err := g.userRepo(f); err != nil {
+			return nil, err
+		}
+	}
 	// gemini-ls's own records of what sandboxes may do, where a command
 	// could write them (a root that is the home directory, a state
 	// directory in the workspace): erased, a planted .env would no
