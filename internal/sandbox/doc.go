@@ -187,16 +187,21 @@
 // as fd 3, and runs it as /proc/self/fd/3, since it may lie where the
 // sandbox hides (under /tmp); it marks every inherited descriptor past
 // stderr close-on-exec. It speaks on two pipes, in frames of a 4-byte
-// length and a JSON message (run, kill; started, out, exit). Under bwrap
+// length and a sealed JSON message (run, kill; started, out, exit). Under bwrap
 // they are its descriptors 5 and 6, not its stdin and stdout: bwrap's
 // pid 1 keeps its stdio (it is given /dev/null) and closes every other
 // descriptor, and a command, the same user without capabilities, can
 // open pid 1's descriptors through /proc/1/fd, but not the supervisor's,
 // which holds capabilities. In a container they are the container's
 // stdin and stdout, which docker forwards: there a command can open the
-// init's (/proc/1/fd/0 and 1) and send frames (run a command gemini-ls
-// did not ask for), forge another command's output and end, or keep
-// the supervisor's stdin open. No Unix socket, which the
+// init's (/proc/1/fd/0 and 1), or keep the supervisor's stdin open. So
+// every frame is sealed (AES-256-GCM, numbered in each direction) with a
+// key gemini-ls makes for each sandbox and writes first, which the
+// supervisor reads before any command runs and keeps where no command
+// can read it (it is not dumpable): a frame a command writes does not
+// open, and ends the sandbox, its commands' calls saying why, so that a
+// command can neither run another nor forge another's output and end;
+// one it reads tells it nothing. No Unix socket, which the
 // seccomp filter refuses, and no descriptor passed: it makes each
 // command's pipes and sends their bytes back in frames. It refuses to run
 // unless it is the first process of a pid namespace of its own, started

@@ -1,8 +1,11 @@
 package sandbox
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -17,6 +20,15 @@ import (
 // AF_UNIX inside, and nothing needs a descriptor passed, since the
 // supervisor makes each command's pipes itself and sends their bytes back
 // in frames.
+//
+// Every frame is sealed (AES-256-GCM) with a key gemini-ls makes for each
+// sandbox and writes on the pipe to the supervisor first, keySize bytes,
+// while nothing but the supervisor runs inside to read it. In a container
+// the runtime's init keeps the container's stdin and stdout, and a
+// command, the same user, may open them through /proc/1/fd: a frame it
+// writes there fails to open, which ends the sandbox, and one it reads
+// tells it nothing. Each direction numbers its frames (the nonce), so
+// that none can be replayed, dropped or reordered unseen.
 
 // framesInFD and framesOutFD are, under bwrap, the supervisor's
 // descriptors of the frames to it and from it (after its executable, 3,
@@ -65,7 +77,50 @@ type message struct {
 	Err    string `json:"err,omitempty"`
 }
 
-func writeFrame(w io.Writer, m message) error {
+// keySize is the frames' key's: AES-256's.
+const keySize = 32
+
+// The directions, the first byte of a frame's nonce: the two share the
+// key, never a nonce.
+const (
+	toSupervisor   byte = 'i'
+	fromSupervisor byte = 'o'
+)
+
+// errForged is a frame that does not open with the key: another process
+// wrote to the pipe, or a frame was dropped or replayed.
+var errForged = errors.New("a frame on the sandbox's channel was not sealed by its other end: a process in the sandbox wrote to it")
+
+// sealer seals, or opens, the frames of one direction, in order.
+type sealer struct {
+	aead cipher.AEAD
+	dir  byte
+	seq  uint64 // the next frame's number
+}
+
+func newSealer(key []byte, dir byte) (*sealer, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil {
+		return nil, fmt.Errorf("the sandbox's channel key: %w", err)
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, fmt.Errorf("the sandbox's channel key: %w", err)
+	}
+	return &sealer{aead: aead, dir: dir}, nil
+}
+
+// nonce is the next frame's, and counts it.
+func (s *sealer) nonce() []byte {
+	n := make([]byte, s.aead.NonceSize())
+	n[0] = s.dir
+	binary.BigEndian.PutUint64(n[len(n)-8:], s.seq)
+	s.seq++
+	return n
+}
+
+// writeFrame writes m sealed by s; one writer at a time.
+func writeFrame(w io.Writer, s *sealer, m message) error {
 	body, err := json.Marshal(m)
 	if err != nil {
 		return fmt.Errorf("encoding a %s frame: %w", m.Op, err)
@@ -73,30 +128,46 @@ func writeFrame(w io.Writer, m message) error {
 	if len(body) > maxFrame {
 		return fmt.Errorf("a %s frame of %d bytes is over the limit", m.Op, len(body))
 	}
-	frame := make([]byte, 4, 4+len(body))
-	binary.BigEndian.PutUint32(frame, uint32(len(body)))
-	if _, err := w.Write(append(frame, body...)); err != nil {
+	frame := make([]byte, 4, 4+len(body)+s.aead.Overhead())
+	frame = s.aead.Seal(frame, s.nonce(), body, nil)
+	binary.BigEndian.PutUint32(frame, uint32(len(frame)-4))
+	if _, err := w.Write(frame); err != nil {
 		return fmt.Errorf("writing a %s frame: %w", m.Op, err)
 	}
 	return nil
 }
 
-func readFrame(r io.Reader) (message, error) {
+// readFrame reads the next frame and opens it with s: errForged when it
+// does not open.
+func readFrame(r io.Reader, s *sealer) (message, error) {
 	var head [4]byte
 	if _, err := io.ReadFull(r, head[:]); err != nil {
 		return message{}, err
 	}
 	n := binary.BigEndian.Uint32(head[:])
-	if n > maxFrame {
+	if n > maxFrame+uint32(s.aead.Overhead()) {
 		return message{}, fmt.Errorf("reading a frame: %d bytes is over the limit", n)
 	}
-	body := make([]byte, n)
-	if _, err := io.ReadFull(r, body); err != nil {
+	sealed := make([]byte, n)
+	if _, err := io.ReadFull(r, sealed); err != nil {
 		return message{}, fmt.Errorf("reading a frame of %d bytes: %w", n, err)
+	}
+	body, err := s.aead.Open(sealed[:0], s.nonce(), sealed, nil)
+	if err != nil {
+		return message{}, errForged
 	}
 	var m message
 	if err := json.Unmarshal(body, &m); err != nil {
 		return message{}, fmt.Errorf("decoding a frame: %w", err)
 	}
 	return m, nil
+}
+
+// readKey reads the frames' key, which comes first.
+func readKey(r io.Reader) ([]byte, error) {
+	key := make([]byte, keySize)
+	if _, err := io.ReadFull(r, key); err != nil {
+		return nil, fmt.Errorf("reading the sandbox's channel key: %w", err)
+	}
+	return key, nil
 }

@@ -215,6 +215,14 @@ func (se *Session) start(policy []string, key string, env []string) (*box, error
 		return nil, fmt.Errorf("making the supervisor's pipe: %w", err)
 	}
 	b := &box{key: key, cmd: cmd, req: reqW, calls: map[uint64]*call{}, done: make(chan struct{})}
+	open, err := b.sealChannel()
+	if err != nil {
+		reqR.Close()
+		respW.Close()
+		reqW.Close()
+		respR.Close()
+		return nil, err
+	}
 	if se.inContainer() {
 		// The runtime forwards the container's stdio alone (doc.go says
 		// what that leaves open). A container is ended by its runtime's
@@ -255,8 +263,24 @@ func (se *Session) start(policy []string, key string, env []string) (*box, error
 		respR.Close()
 		return nil, fmt.Errorf("starting the sandbox: %w", err)
 	}
-	go b.read(respR)
+	go b.read(respR, open)
 	return b, nil
+}
+
+// sealChannel makes the frames' key and writes it first on the pipe to
+// the supervisor, which reads it before any command runs to read it; it
+// sets the box's sealer and returns the one that opens the supervisor's
+// frames.
+func (b *box) sealChannel() (open *sealer, err error) {
+	key := make([]byte, keySize)
+	rand.Read(key)
+	if _, err := b.req.Write(key); err != nil {
+		return nil, fmt.Errorf("sending the sandbox's channel key: %w", err)
+	}
+	if b.seal, err = newSealer(key, toSupervisor); err != nil {
+		return nil, err
+	}
+	return newSealer(key, fromSupervisor)
 }
 
 // containerName is a name for a new container, by which its runtime
@@ -312,8 +336,9 @@ type box struct {
 	cmd    *exec.Cmd
 	stderr lockedBuffer
 
-	wmu sync.Mutex // one frame at a time on req
-	req io.WriteCloser
+	wmu  sync.Mutex // one frame at a time on req
+	req  io.WriteCloser
+	seal *sealer // the frames on req, in order
 	// kill ends the sandbox at once (finish).
 	kill     func()
 	finished sync.Once
@@ -380,7 +405,7 @@ func (b *box) exit(c *call, end message) (Exit, error) {
 func (b *box) send(m message) error {
 	b.wmu.Lock()
 	defer b.wmu.Unlock()
-	return writeFrame(b.req, m)
+	return writeFrame(b.req, b.seal, m)
 }
 
 // forget drops a call and, when the box is retired and idle, ends it.
@@ -423,22 +448,31 @@ func (b *box) finish() {
 	})
 }
 
-// read hands the supervisor's frames to their calls until it ends, then
-// ends every call still in flight.
-func (b *box) read(resp io.ReadCloser) {
+// read hands the supervisor's frames, opened by open, to their calls
+// until it ends, then ends every call still in flight. A frame that does
+// not open ends the sandbox at once: something inside writes to its
+// channel, and nothing it sends after can be believed.
+func (b *box) read(resp io.ReadCloser, open *sealer) {
 	defer resp.Close()
 	var err error
 	for {
 		var m message
-		if m, err = readFrame(resp); err != nil {
+		if m, err = readFrame(resp, open); err != nil {
 			break
 		}
 		b.deliver(m)
+	}
+	forged := errors.Is(err, errForged)
+	if forged && b.kill != nil {
+		b.kill()
 	}
 	waitErr := b.cmd.Wait()
 	b.req.Close()
 	b.mu.Lock()
 	b.err = ended(waitErr, b.stderr.String())
+	if forged {
+		b.err = fmt.Errorf("the sandbox was ended: %w", errForged)
+	}
 	close(b.done) // with err, so that no command is sent to it any more
 	calls := b.calls
 	b.calls = map[uint64]*call{}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,8 +28,9 @@ const outputGrace = 2 * time.Second
 
 // supervisor runs commands inside the sandbox for the frames it reads.
 type supervisor struct {
-	out io.Writer
-	wmu sync.Mutex // one frame at a time on out
+	out  io.Writer
+	seal *sealer    // the frames on out, in order
+	wmu  sync.Mutex // one frame at a time on out
 
 	// container: it runs in a docker or podman container, not under
 	// bwrap (containerArg).
@@ -49,6 +51,8 @@ type supervisor struct {
 	starting int
 	// killed are the commands killed before they ran.
 	killed map[uint64]bool
+	// ending is why the supervisor is ending, when its frames failed.
+	ending error
 }
 
 // containerArg, after SupervisorArg, says that the supervisor runs in a
@@ -65,7 +69,7 @@ const containerArg = "--container"
 // open them, on the descriptors framesInFD and framesOutFD, and in and
 // out are not used. It returns the frames' error, nil at their end.
 func Supervise(ctx context.Context, stdin io.Reader, stdout io.Writer, args ...string) error {
-	sv, in, err := newSupervisor(stdin, stdout, args)
+	sv, in, open, err := newSupervisor(stdin, stdout, args)
 	if err != nil {
 		return err
 	}
@@ -77,11 +81,15 @@ func Supervise(ctx context.Context, stdin io.Reader, stdout io.Writer, args ...s
 		wg.Wait()
 	}()
 	for {
-		m, err := readFrame(in)
+		m, err := readFrame(in, open)
 		if errors.Is(err, io.EOF) {
 			return nil
 		}
 		if err != nil {
+			// The commands killed on the way out say why.
+			sv.mu.Lock()
+			sv.ending = fmt.Errorf("the sandbox was ended: %w", err)
+			sv.mu.Unlock()
 			return fmt.Errorf("supervising: %w", err)
 		}
 		switch m.Op {
@@ -98,48 +106,71 @@ func Supervise(ctx context.Context, stdin io.Reader, stdout io.Writer, args ...s
 }
 
 // newSupervisor checks where it runs and sets it up for args, with
-// the frames' reader: stdin in a container, framesInFD under bwrap.
-func newSupervisor(stdin io.Reader, stdout io.Writer, args []string) (*supervisor, io.Reader, error) {
+// the frames' reader (stdin in a container, framesInFD under bwrap),
+// and the sealer that opens them.
+func newSupervisor(stdin io.Reader, stdout io.Writer, args []string) (*supervisor, io.Reader, *sealer, error) {
 	container := slices.Equal(args, []string{containerArg})
 	if !container && len(args) > 0 {
-		return nil, nil, fmt.Errorf("the sandbox's supervisor takes no argument but %s, not %q", containerArg, args)
+		return nil, nil, nil, fmt.Errorf("the sandbox's supervisor takes no argument but %s, not %q", containerArg, args)
 	}
 	// It kills every process it may signal when a command ends: only
 	// in a pid namespace of its own, whose init is bwrap's (or docker's
 	// --init), and where it is the first process, is that its own
 	// commands alone.
 	if !firstInItsPidNamespace() {
-		return nil, nil, errors.New("the sandbox's supervisor runs only as the first process of a bubblewrap sandbox or a container")
+		return nil, nil, nil, errors.New("the sandbox's supervisor runs only as the first process of a bubblewrap sandbox or a container")
 	}
 	// The frames' descriptors too: a command inheriting them could send
 	// frames and forge answers.
 	closeInherited()
 	in, out := stdin, stdout
-	if !container {
-		var err error
-		if in, out, err = framesPipes(); err != nil {
-			return nil, nil, err
-		}
-	}
-	sv := &supervisor{out: out, container: container, running: map[uint64]int{}, killed: map[uint64]bool{}}
-	if !container {
-		var err error
-		if sv.scratches, err = scratches(); err != nil {
-			return nil, nil, err
-		}
-	}
+	sv := &supervisor{container: container, running: map[uint64]int{}, killed: map[uint64]bool{}}
+	var err error
 	if container {
+		// Its memory, where the frames' key is, and its descriptors are
+		// then no command's to read through /proc: they run as the same
+		// user, without capabilities. (Under bwrap the capabilities it
+		// holds keep them out.)
+		if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+			return nil, nil, nil, fmt.Errorf("the sandbox's supervisor: %w", err)
+		}
 		for _, dir := range scratchDirs() {
 			sweeper, err := newTmpSweeper(dir)
 			if err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			if sweeper != nil {
 				sv.scratch = append(sv.scratch, sweeper)
 			}
 		}
+	} else {
+		if in, out, err = framesPipes(); err != nil {
+			return nil, nil, nil, err
+		}
+		if sv.scratches, err = scratches(); err != nil {
+			return nil, nil, nil, err
+		}
 	}
-	return sv, in, nil
+	sv.out = out
+	open, err := sv.openChannel(in)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return sv, in, open, nil
+}
+
+// openChannel reads the frames' key, which gemini-ls writes first, and
+// sets the supervisor's sealer; it returns the one that opens the frames
+// to it.
+func (sv *supervisor) openChannel(in io.Reader) (open *sealer, err error) {
+	key, err := readKey(in)
+	if err != nil {
+		return nil, err
+	}
+	if sv.seal, err = newSealer(key, fromSupervisor); err != nil {
+		return nil, err
+	}
+	return newSealer(key, toSupervisor)
 }
 
 // framesPipes are, under bwrap, the pipes gemini-ls passed for the
@@ -200,7 +231,7 @@ func (sv *supervisor) send(m message) {
 	sv.wmu.Lock()
 	defer sv.wmu.Unlock()
 	// gemini-ls gone: Supervise ends at the end of its frames.
-	_ = writeFrame(sv.out, m)
+	_ = writeFrame(sv.out, sv.seal, m)
 }
 
 // kill kills command id's group, or, before it is running, has start
@@ -223,6 +254,9 @@ func (sv *supervisor) kill(id uint64) {
 func (sv *supervisor) run(ctx context.Context, m message) {
 	code, signal, err := sv.exec(ctx, m)
 	end := message{Op: opExit, ID: m.ID, Code: code, Signal: signal}
+	sv.mu.Lock()
+	err = cmp.Or(sv.ending, err)
+	sv.mu.Unlock()
 	if err != nil {
 		end.Err = err.Error()
 	}
