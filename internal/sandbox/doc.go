@@ -53,7 +53,10 @@
 //     or configuration run a program is renamed aside, with the .git
 //     file leading to it, before the next command, when a command ends
 //     and when the sandbox closes (gitwatch.go): git outside would enter
-//     it (git status enters the submodules the index records);
+//     it (git status enters the submodules the index records); one that
+//     runs nothing is read again at each check (maxHarmless of them),
+//     since a program written into it later (an append to its config)
+//     makes no entry the kernel tells of;
 //   - the .env and .env.* files in the writable paths, three levels deep
 //     (0.61's mask), cannot be read; a .env that gemini-ls's next start
 //     would read (Config.StartupFiles), made by a command, is renamed

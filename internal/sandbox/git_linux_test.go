@@ -386,3 +386,45 @@ func TestBubblewrapGitOfARepositoryInASubdirectoryRunsNothingPlanted(t *testing.
 		t.Errorf("a sandboxed git commit in mine: %v %q", err, out)
 	}
 }
+
+// A git directory a command made that runs nothing is left, and read
+// again at every check: a later command may write a program into it with
+// no entry made where the kernel tells (appending to its config), or in
+// a directory not watched (its hooks). Either is set aside before git
+// outside enters it.
+func TestBubblewrapGitDirsMadeHarmlessAreReadAgain(t *testing.T) {
+	sandboxtest.NeedGit(t)
+	for name, plant := range map[string]string{
+		"config": `printf '[core]\n\tfsmonitor = touch %s #\n' "$M" >> sub/.git/config`,
+		"hook":   `printf '#!/bin/sh\ntouch %s\n' "$M" > sub/.git/hooks/post-index-change && chmod +x sub/.git/hooks/post-index-change`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+			marker := filepath.Join(root, "PWNED")
+			git(t, home, root, "init", "-q", "-b", "main")
+			git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
+			sb, err := New(sb.cfg, sb.roots, home, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := runGit(t, sb, home, root, `C="-c user.name=t -c user.email=t@example.com"
+git init -q sub && git -C sub $C commit -q --allow-empty -m x && git add sub && echo made`)
+			if err != nil || !strings.HasSuffix(out, "made\n") {
+				t.Fatalf("inside: %v %q", err, out)
+			}
+			if said := sb.TakeBack(); said != "" {
+				t.Errorf("a harmless repository made: TakeBack says %q", said)
+			}
+			if out, err := runGit(t, sb, home, root, "M="+marker+"; "+plant+" && echo planted"); err != nil || out != "planted\n" {
+				t.Fatalf("inside: %v %q", err, out)
+			}
+			if said := sb.TakeBack(); !strings.Contains(said, "set aside") {
+				t.Errorf("TakeBack says %q", said)
+			}
+			git(t, home, root, "status")
+			if _, err := os.Stat(marker); err == nil {
+				t.Error("git status outside the sandbox ran what a later command wrote into a repository a command made")
+			}
+		})
+	}
+}

@@ -27,13 +27,14 @@ import (
 // What exists when a writable path is first seen is the user's
 // (known), and so is a root's own git directory whenever it is found
 // (the user's git init outside, after the sandbox started): the sandbox
-// keeps their configuration and hooks read-only (gitProtector's root
-// and userRepo), so what they name is not a command's. Before each command, when a command
-// ends (TakeBack) and when the sandbox closes, every other git directory
-// found is read, and one
-// whose configuration or hooks run a program (runsProgram) is renamed
-// NAME+MadeSuffix, with the .git file that leads to it: git no longer
-// enters it, nothing is lost, and the user and the model are told.
+// keeps their configuration and hooks read-only (gitProtector's root and
+// userRepo), so what they name is not a command's. Before each command,
+// when a command ends (TakeBack) and when the sandbox closes, every
+// other git directory found is read, and one whose configuration or
+// hooks run a program (runsProgram) is renamed NAME+MadeSuffix, with the
+// .git file that leads to it: git no longer enters it, nothing is lost,
+// and the user and the model are told. One that runs nothing is read
+// again at every check (judge).
 //
 // The first look at a writable path (before the first command) walks
 // it, bounded: gitScanDepth directories below it, gitScanDirs
@@ -57,6 +58,11 @@ type gitWatch struct {
 	// subdirectories read-only, as a root's (governing).
 	user  []foundGitDir
 	moved []string // what TakeBack has not said yet
+	// harmless are the git directories commands made that ran nothing
+	// at the last check, read again at each (judge); walkNext, that
+	// there were more than maxHarmless, so the next check walks.
+	harmless []foundGitDir
+	walkNext bool
 	// notify tells of the entries made in the directories walked since,
 	// so that a check reads only those (nil where the kernel cannot: each
 	// check walks everything).
@@ -118,6 +124,8 @@ func (w *gitWatch) check() {
 	var found []foundGitDir
 	budget := gitScanDirs
 	made, lost := w.notify.made()
+	lost = lost || w.walkNext
+	w.walkNext = false
 	for _, real := range writable {
 		switch {
 		case !w.seen[real]:
@@ -134,18 +142,40 @@ func (w *gitWatch) check() {
 		found = append(found, w.madeGitDirs(made, writable, &budget)...)
 	}
 	w.read = gitScanDirs - budget
-	var said []string
+	said := w.judge(append(found, w.harmless...))
+	w.moved = append(w.moved, said...)
+	w.mu.Unlock()
+	warnEach(w.warn, said)
+}
+
+// maxHarmless bounds the git directories commands made that ran nothing
+// which a check reads again; past it, the next check walks.
+const maxHarmless = 1024
+
+// judge sets aside each git directory found, not known, that runs a
+// program, and keeps the others (harmless) to read again at the next
+// check: a command may then write a program into one with no entry
+// made (appending to its config), which the kernel does not tell. What
+// it set aside, it says.
+func (w *gitWatch) judge(found []foundGitDir) (said []string) {
+	w.harmless = nil
 	for _, f := range mergeFound(found) {
 		if w.known[f.dir] {
 			continue
 		}
-		if why := w.runsProgram(f.dir); why != "" {
+		if _, err := os.Lstat(f.dir); err != nil {
+			continue // gone
+		}
+		switch why := w.runsProgram(f.dir); {
+		case why != "":
 			said = append(said, setAsideGitDir(f, why, w.known))
+		case len(w.harmless) < maxHarmless:
+			w.harmless = append(w.harmless, f)
+		default:
+			w.walkNext = true
 		}
 	}
-	w.moved = append(w.moved, said...)
-	w.mu.Unlock()
-	warnEach(w.warn, said)
+	return said
 }
 
 // userGitDirs are the git directories that were in the writable paths

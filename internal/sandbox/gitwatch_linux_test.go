@@ -60,6 +60,29 @@ func TestGitWatchReadsOnlyWhatWasMade(t *testing.T) {
 	}
 }
 
+// More harmless repositories made than a check keeps to read again:
+// it keeps maxHarmless, and the next check walks, finding them all.
+func TestGitWatchWalksPastTheHarmlessItKeeps(t *testing.T) {
+	root := t.TempDir()
+	w := &gitWatch{writable: func() []string { return []string{root} }, roots: func() []string { return []string{root} },
+		warn: func(string) {}, seen: map[string]bool{}, known: map[string]bool{}}
+	defer w.close()
+	w.check()
+	for i := range maxHarmless + 1 {
+		if err := os.MkdirAll(filepath.Join(root, fmt.Sprint(i), ".git", "hooks"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.check()
+	if len(w.harmless) != maxHarmless || !w.walkNext {
+		t.Fatalf("after %d repositories made, %d kept to read again (walk next: %v), want %d and a walk", maxHarmless+1, len(w.harmless), w.walkNext, maxHarmless)
+	}
+	w.check()
+	if w.read < maxHarmless+1 {
+		t.Errorf("the check after read %d directories, want a walk of the %d", w.read, maxHarmless+1)
+	}
+}
+
 // BenchmarkGitWatchCheck is a check with nothing made, in a workspace of
 // 10,400 directories (past the walk's bound), through the kernel's word
 // (watched) and by walking (walked, as each check did before, and does
