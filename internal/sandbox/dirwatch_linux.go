@@ -13,7 +13,9 @@ import (
 // into the directories it watches, so that gitWatch reads again only
 // what changed instead of walking every writable path at each command.
 type dirWatch struct {
-	fd    int
+	fd int
+	// wake is a pipe whose write end, written, ends wait.
+	wake  [2]int
 	paths map[int32]string // watch descriptor → the directory's path
 	buf   []byte
 	// short: a directory could not be watched for want of watches (the
@@ -29,8 +31,17 @@ func newDirWatch() *dirWatch {
 	if err != nil {
 		return nil
 	}
-	return &dirWatch{fd: fd, paths: map[int32]string{}, buf: make([]byte, 64<<10)}
+	d := &dirWatch{fd: fd, paths: map[int32]string{}, buf: make([]byte, 64<<10)}
+	if err := unix.Pipe2(d.wake[:], unix.O_CLOEXEC); err != nil {
+		unix.Close(fd)
+		return nil
+	}
+	return d
 }
+
+// dirMask is what a watch of a directory is told of: the entries made or
+// moved into it.
+const dirMask = unix.IN_CREATE | unix.IN_MOVED_TO | unix.IN_ONLYDIR | unix.IN_DONT_FOLLOW | unix.IN_EXCL_UNLINK
 
 // add watches dir (not following a symlink); false when it cannot (the
 // user's limit of watches reached, or dir gone).
@@ -38,7 +49,20 @@ func (d *dirWatch) add(dir string) bool {
 	if d == nil {
 		return false
 	}
-	wd, err := unix.InotifyAddWatch(d.fd, dir, unix.IN_CREATE|unix.IN_MOVED_TO|unix.IN_ONLYDIR|unix.IN_DONT_FOLLOW|unix.IN_EXCL_UNLINK)
+	return d.addMask(dir, dirMask)
+}
+
+// addWrites watches dir for the files written in it too, which wake wait
+// and are no entries made; false as add.
+func (d *dirWatch) addWrites(dir string) bool {
+	if d == nil {
+		return false
+	}
+	return d.addMask(dir, dirMask|unix.IN_CLOSE_WRITE)
+}
+
+func (d *dirWatch) addMask(dir string, mask uint32) bool {
+	wd, err := unix.InotifyAddWatch(d.fd, dir, mask)
 	if err != nil {
 		d.short = d.short || errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.ENOMEM)
 		return false
@@ -95,8 +119,38 @@ func (d *dirWatch) watched() int {
 	return len(d.paths)
 }
 
+// wait blocks until the kernel has something to tell (true), or stop
+// was called (false).
+func (d *dirWatch) wait() bool {
+	if d == nil {
+		return false
+	}
+	fds := []unix.PollFd{{Fd: int32(d.fd), Events: unix.POLLIN}, {Fd: int32(d.wake[0]), Events: unix.POLLIN}}
+	for {
+		_, err := unix.Poll(fds, -1)
+		switch {
+		case errors.Is(err, unix.EINTR):
+			continue
+		case err != nil || fds[1].Revents != 0:
+			return false
+		case fds[0].Revents != 0:
+			return true
+		}
+	}
+}
+
+// stop ends wait, now and for good.
+func (d *dirWatch) stop() {
+	if d != nil {
+		unix.Write(d.wake[1], []byte{0})
+	}
+}
+
+// close closes the watch; nothing may wait on it.
 func (d *dirWatch) close() {
 	if d != nil {
 		unix.Close(d.fd)
+		unix.Close(d.wake[0])
+		unix.Close(d.wake[1])
 	}
 }

@@ -51,9 +51,11 @@
 //   - a git directory a command made in the writable paths (git init
 //     sub, a submodule's under .git/modules, a worktree's) whose hooks
 //     or configuration run a program is renamed aside, with the .git
-//     file leading to it, before the next command, when a command ends
-//     and when the sandbox closes (gitwatch.go): git outside would enter
-//     it (git status enters the submodules the index records); one that
+//     file leading to it, before the next command, when a command ends,
+//     when the sandbox closes and, on Linux, as soon as the kernel tells
+//     of an entry made while commands run (gitWatch.follow): git outside
+//     would enter it (git status enters the submodules the index
+//     records, and the editor runs it every few seconds); one that
 //     runs nothing is read again at each check (maxHarmless of them),
 //     since a program written into it later (an append to its config)
 //     makes no entry the kernel tells of;

@@ -8,7 +8,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
@@ -270,13 +272,19 @@ func TestWrapSetsUpCommandsInParallel(t *testing.T) {
 func TestBubblewrapGitDirsACommandMadeThatRunAProgramAreSetAside(t *testing.T) {
 	sandboxtest.NeedGit(t)
 	for name, plant := range map[string]string{
-		"embedded": `git init -q sub && git -C sub config core.fsmonitor "touch $M #"`,
-		"modules":  `mkdir -p .git/modules && git init -q --separate-git-dir .git/modules/sub sub && git -C sub config core.fsmonitor "touch $M #"`,
-		"hook":     `git init -q sub && printf '#!/bin/sh\ntouch %s\n' "$M" > sub/.git/hooks/post-index-change && chmod +x sub/.git/hooks/post-index-change`,
+		"embedded": `git init -q sub && S && git -C sub config core.fsmonitor "touch $M #"`,
+		"modules":  `mkdir -p .git/modules && git init -q --separate-git-dir .git/modules/sub sub && S && git -C sub config core.fsmonitor "touch $M #"`,
+		"hook":     `git init -q sub && S && printf '#!/bin/sh\ntouch %s\n' "$M" > sub/.git/hooks/post-index-change && chmod +x sub/.git/hooks/post-index-change`,
 	} {
 		t.Run(name, func(t *testing.T) {
+			var mu sync.Mutex // Warn is called by the watch's own checks too
 			var warned []string
-			sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test", Warn: func(s string) { warned = append(warned, s) }})
+			warn := func(s string) {
+				mu.Lock()
+				defer mu.Unlock()
+				warned = append(warned, s)
+			}
+			sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test", Warn: warn})
 			marker := filepath.Join(root, "PWNED")
 			git(t, home, root, "init", "-q", "-b", "main")
 			git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
@@ -288,10 +296,12 @@ func TestBubblewrapGitDirsACommandMadeThatRunAProgramAreSetAside(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, err := runGit(t, sb, home, root, "M="+marker+"; "+plant+` &&
-C="-c user.name=t -c user.email=t@example.com"
+			// S makes sub a submodule git status enters, before the
+			// program is planted (the watch may set it aside at once).
+			out, err := runGit(t, sb, home, root, `M=`+marker+`; C="-c user.name=t -c user.email=t@example.com"
+S() { git -C sub $C commit -q --allow-empty -m x && git add sub; }
 git init -q clean && git -C clean $C commit -q --allow-empty -m x && git add clean &&
-git -C sub $C commit -q --allow-empty -m x && git add sub && rm -f "$M" && echo planted`)
+`+plant+` && rm -f "$M" && echo planted`)
 			if err != nil || !strings.HasSuffix(out, "planted\n") {
 				t.Fatalf("inside: %v %q", err, out)
 			}
@@ -299,9 +309,11 @@ git -C sub $C commit -q --allow-empty -m x && git add sub && rm -f "$M" && echo 
 			if !strings.Contains(said, "set aside") || !strings.Contains(said, MadeSuffix) {
 				t.Errorf("TakeBack says %q", said)
 			}
+			mu.Lock()
 			if len(warned) != 1 {
 				t.Errorf("warned %q", warned)
 			}
+			mu.Unlock()
 			git(t, home, root, "status") // what the user, or the editor, runs outside
 			if _, err := os.Stat(marker); err == nil {
 				t.Errorf("git status outside the sandbox ran the command a sandboxed command planted")
@@ -424,6 +436,57 @@ git init -q sub && git -C sub $C commit -q --allow-empty -m x && git add sub && 
 			git(t, home, root, "status")
 			if _, err := os.Stat(marker); err == nil {
 				t.Error("git status outside the sandbox ran what a later command wrote into a repository a command made")
+			}
+		})
+	}
+}
+
+// A command that makes a submodule git status enters, plants a program
+// in it (by git config, or appending to the config of the repository it
+// made harmless a moment before) and runs on: the repository is set
+// aside while it still runs, so that git outside meanwhile (the
+// editor's git status) runs nothing.
+func TestBubblewrapGitDirsAreSetAsideWhileTheCommandRuns(t *testing.T) {
+	sandboxtest.NeedGit(t)
+	for name, plant := range map[string]string{
+		"config": `git -C sub config core.fsmonitor "touch $M #"`,
+		"append": `sleep 0.3 && printf '[core]\n\tfsmonitor = touch %s #\n' "$M" >> sub/.git/config`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test", Warn: func(string) {}})
+			marker := filepath.Join(root, "PWNED")
+			git(t, home, root, "init", "-q", "-b", "main")
+			git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
+			sb, err := New(sb.cfg, sb.roots, home, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			ran := make(chan string, 1)
+			go func() {
+				out, err := runGit(t, sb, home, root, `M=`+marker+`; C="-c user.name=t -c user.email=t@example.com"
+git init -q sub && git -C sub $C commit -q --allow-empty -m x && git add sub && `+plant+` && sleep 3; echo ended`)
+				ran <- fmt.Sprint(out, err)
+			}()
+			aside := filepath.Join(root, "sub", ".git"+MadeSuffix)
+			for deadline := time.Now().Add(2500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				if _, err := os.Stat(aside); err == nil {
+					break
+				}
+			}
+			select {
+			case out := <-ran:
+				t.Fatalf("the command ended (%q) before its repository was set aside", out)
+			default:
+			}
+			if _, err := os.Stat(aside); err != nil {
+				t.Fatalf("the repository the running command planted in was not set aside: %v", err)
+			}
+			git(t, home, root, "status") // the editor's, while the command runs
+			if _, err := os.Stat(marker); err == nil {
+				t.Error("git status outside, while the command ran, ran what it planted")
+			}
+			if out := <-ran; !strings.Contains(out, "ended") {
+				t.Errorf("the command: %q", out)
 			}
 		})
 	}

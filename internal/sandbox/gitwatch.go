@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -67,6 +68,11 @@ type gitWatch struct {
 	// so that a check reads only those (nil where the kernel cannot: each
 	// check walks everything).
 	notify *dirWatch
+	// followed: a check runs each time the kernel tells of something
+	// (follow), not only around commands; following is closed when
+	// that goroutine ended.
+	followed  bool
+	following chan struct{}
 	// read is how many directories the last check read.
 	read int
 }
@@ -87,7 +93,7 @@ const (
 // first check, before the first command: what is there then is the
 // user's.
 func (s *Sandbox) watchGitDirs() *gitWatch {
-	return &gitWatch{writable: s.writable, roots: s.roots, warn: s.cfg.Warn, seen: map[string]bool{}, known: map[string]bool{}}
+	return &gitWatch{writable: s.writable, roots: s.roots, warn: s.cfg.Warn, seen: map[string]bool{}, known: map[string]bool{}, followed: true}
 }
 
 // foundGitDir is a git directory found, and what to rename to set it
@@ -120,6 +126,10 @@ func (w *gitWatch) check() {
 	}
 	if w.notify == nil && len(w.seen) == 0 {
 		w.notify = newDirWatch()
+		if w.notify != nil && w.following == nil && w.followed {
+			w.following = make(chan struct{})
+			go w.follow(w.notify, w.following)
+		}
 	}
 	var found []foundGitDir
 	budget := gitScanDirs
@@ -171,6 +181,9 @@ func (w *gitWatch) judge(found []foundGitDir) (said []string) {
 			said = append(said, setAsideGitDir(f, why, w.known))
 		case len(w.harmless) < maxHarmless:
 			w.harmless = append(w.harmless, f)
+			// A program written into it wakes follow too.
+			w.notify.addWrites(f.dir)
+			w.notify.addWrites(filepath.Join(f.dir, "hooks"))
 		default:
 			w.walkNext = true
 		}
@@ -195,11 +208,37 @@ func (w *gitWatch) close() {
 	if w == nil {
 		return
 	}
+	w.mu.Lock()
+	d, following := w.notify, w.following
+	w.following = nil
+	w.mu.Unlock()
+	d.stop()
+	if following != nil {
+		<-following
+	}
 	w.check()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.notify.close()
 	w.notify = nil
+}
+
+// followDelay is how long follow waits after the kernel's word before it
+// checks, so that a burst of entries is read in one check.
+const followDelay = 20 * time.Millisecond
+
+// follow checks each time the kernel tells of an entry made, or of a
+// file written in a git directory a command made, while commands run:
+// git run outside meanwhile (the editor's git status, every few seconds
+// while files change) would otherwise enter a repository a running
+// command made, before the check at its end. It ends when close stops
+// the watch.
+func (w *gitWatch) follow(d *dirWatch, done chan struct{}) {
+	defer close(done)
+	for d.wait() {
+		time.Sleep(followDelay)
+		w.check()
+	}
 }
 
 // watch has the kernel tell of what is made in dir, while fewer than
