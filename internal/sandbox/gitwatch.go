@@ -224,8 +224,10 @@ func (w *gitWatch) close() {
 }
 
 // followDelay is how long follow waits after the kernel's word before it
-// checks, so that a burst of entries is read in one check.
-const followDelay = 20 * time.Millisecond
+// checks, so that a burst of entries is read in one check: a command
+// making 3,100 directories in 3.5 s cost gemini-ls 48 ms of CPU, against
+// 20 ms with no check while it ran and 110–130 ms at 20 ms.
+const followDelay = 100 * time.Millisecond
 
 // follow checks each time the kernel tells of an entry made, or of a
 // file written in a git directory a command made, while commands run:
