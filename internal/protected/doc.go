@@ -32,7 +32,9 @@
 //   - .config/git, .config/nvim, .config/fish (names of several
 //     components, matched in a row): git's (config, attributes),
 //     Neovim's (init.lua, init.vim) and fish's (config.fish) XDG
-//     configuration, the same as .gitconfig, .nvim.lua and .bashrc.
+//     configuration, the same as .gitconfig, .nvim.lua and .bashrc; and
+//     the same directories where XDG_CONFIG_HOME puts them (XDGConfig,
+//     among a Set's paths).
 //   - .nvim.lua, .nvimrc, .exrc, .dir-locals.el, .dir-locals-2.el:
 //     Neovim's, Vim's and Emacs's project configuration, which they
 //     evaluate, and gemini-ls's settings there.

@@ -63,6 +63,23 @@ func Names() []string {
 	return out
 }
 
+// XDGConfig are the protected names under .config (.config/git, …)
+// where XDG_CONFIG_HOME, configHome, puts them instead of ~/.config:
+// none when it is unset or relative (which the XDG specification says
+// to ignore).
+func XDGConfig(configHome string) []Path {
+	if !filepath.IsAbs(configHome) {
+		return nil
+	}
+	var out []Path
+	for _, n := range names {
+		if rest, ok := strings.CutPrefix(n.name, ".config/"); ok {
+			out = append(out, Path{Path: filepath.Join(configHome, filepath.FromSlash(rest)), What: n.what})
+		}
+	}
+	return out
+}
+
 // MaxDepth bounds the directories above a path searched for a protected
 // name linking to it; a path deeper than that is protected, unsearched.
 const MaxDepth = 64

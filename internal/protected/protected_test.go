@@ -188,3 +188,25 @@ func BenchmarkWhy(b *testing.B) {
 		}
 	}
 }
+
+// XDG_CONFIG_HOME moves git's, Neovim's and fish's configuration: the
+// names under .config are protected there too, and nothing else is; a
+// relative value, which the XDG specification ignores, moves nothing.
+func TestXDGConfig(t *testing.T) {
+	home := t.TempDir()
+	s := protected.New(protected.XDGConfig(filepath.Join(home, "dots"))...)
+	for _, c := range []struct{ path, want string }{
+		{"dots/git/config", "dots/git holds git's configuration"},
+		{"dots/nvim/init.lua", "dots/nvim holds Neovim's configuration"},
+		{"dots/fish/config.fish", "dots/fish holds fish's configuration"},
+		{"dots/other/config", ""},
+	} {
+		got := s.Why(filepath.Join(home, c.path))
+		if c.want == "" && got != "" || !strings.Contains(got, filepath.FromSlash(c.want)) {
+			t.Errorf("Why(%s) = %q, want it to say %q", c.path, got, c.want)
+		}
+	}
+	if got := protected.XDGConfig("dots"); got != nil {
+		t.Errorf("a relative XDG_CONFIG_HOME: %v", got)
+	}
+}

@@ -28,6 +28,9 @@
 //     is there (protected's names: .vscode, .zed, .helix, .nvim.lua,
 //     .dir-locals.el, .envrc, .husky, .geminiignore…) is read-only, not
 //     made when missing;
+//   - Config.UserConfig (git's, Neovim's and fish's configuration where
+//     XDG_CONFIG_HOME puts it), where it lies in the writable paths, is
+//     read-only, made empty first when missing;
 //   - in each root, .gemini and every file through which git runs a
 //     program (config, hooks/, commondir, config.worktree,
 //     info/attributes, the linked worktrees' and the submodules' own,

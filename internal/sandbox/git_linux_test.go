@@ -297,11 +297,12 @@ func TestBubblewrapGitDirsACommandMadeThatRunAProgramAreSetAside(t *testing.T) {
 				t.Fatal(err)
 			}
 			// S makes sub a submodule git status enters, before the
-			// program is planted (the watch may set it aside at once).
+			// program is planted: the watch may set it aside at once,
+			// before the plant's next step (the hook's chmod) runs.
 			out, err := runGit(t, sb, home, root, `M=`+marker+`; C="-c user.name=t -c user.email=t@example.com"
 S() { git -C sub $C commit -q --allow-empty -m x && git add sub; }
 git init -q clean && git -C clean $C commit -q --allow-empty -m x && git add clean &&
-`+plant+` && rm -f "$M" && echo planted`)
+`+plant+`; rm -f "$M"; echo planted`)
 			if err != nil || !strings.HasSuffix(out, "planted\n") {
 				t.Fatalf("inside: %v %q", err, out)
 			}
@@ -427,7 +428,7 @@ git init -q sub && git -C sub $C commit -q --allow-empty -m x && git add sub && 
 			if said := sb.TakeBack(); said != "" {
 				t.Errorf("a harmless repository made: TakeBack says %q", said)
 			}
-			if out, err := runGit(t, sb, home, root, "M="+marker+"; "+plant+" && echo planted"); err != nil || out != "planted\n" {
+			if out, err := runGit(t, sb, home, root, "M="+marker+"; "+plant+"; echo planted"); err != nil || !strings.HasSuffix(out, "planted\n") {
 				t.Fatalf("inside: %v %q", err, out)
 			}
 			if said := sb.TakeBack(); !strings.Contains(said, "set aside") {

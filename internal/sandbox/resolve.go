@@ -97,6 +97,12 @@ type Config struct {
 	// answers SupervisorArg: with bubblewrap, Run's commands then share
 	// one persistent sandbox (Session) instead of a bwrap each.
 	Supervisor []string
+	// UserConfig are directories of the user's configuration, outside
+	// the roots' names, through which programs run outside the sandbox
+	// later (git's, Neovim's and fish's where XDG_CONFIG_HOME puts
+	// them): kept read-only where they lie in the writable paths, made
+	// empty first when missing so that none can be planted.
+	UserConfig []string
 	// StartupFiles are the files gemini-ls reads as it starts, outside
 	// any sandbox (the .env files its loader looks for), which no
 	// command may make (startFiles); Warn tells the user when one was

@@ -45,6 +45,11 @@ func (s *Sandbox) governing() ([]mount, error) {
 			return nil, err
 		}
 	}
+	for _, p := range s.cfg.UserConfig {
+		if err := g.keep(p, emptyDir); err != nil {
+			return nil, err
+		}
+	}
 	// The repositories in subdirectories that were there when the
 	// sandbox first looked (before its first command), the user's.
 	for _, f := range s.gitWatch.userGitDirs() {

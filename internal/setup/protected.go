@@ -11,8 +11,9 @@ import (
 // (internal/protected): its names, and the places set, the environment
 // and the command line put what decides what the agent may run or read
 // outside them: the system's settings, defaults and policies, the policy
-// paths, the trusted folders file, a GEMINI_SYSTEM_MD file, and the
-// enabled extensions' directories (their MCP servers, hooks, policies
+// paths, the trusted folders file, a GEMINI_SYSTEM_MD file, git's,
+// Neovim's and fish's configuration where XDG_CONFIG_HOME puts it, and
+// the enabled extensions' directories (their MCP servers, hooks, policies
 // and commands; a linked one's is anywhere).
 func (b *Built) protectedFiles(set settings.Settings) protected.Set {
 	getenv := b.Getenv
@@ -33,6 +34,7 @@ func (b *Built) protectedFiles(set settings.Settings) protected.Set {
 	if path, on := resolvePathVar(getenv("GEMINI_SYSTEM_MD"), getenv, dir, filepath.Join(dir, ".gemini", "system.md")); on {
 		paths = append(paths, protected.Path{Path: path, What: "the system prompt (GEMINI_SYSTEM_MD)"})
 	}
+	paths = append(paths, protected.XDGConfig(getenv("XDG_CONFIG_HOME"))...)
 	for _, e := range b.Extensions.Active() {
 		paths = append(paths, protected.Path{Path: e.Path, What: "the extension " + e.Name + ": its MCP servers, hooks, policies and commands"})
 	}

@@ -18,6 +18,7 @@ func TestProtectedFilesFollowTheSettings(t *testing.T) {
 		"GEMINI_CLI_SYSTEM_SETTINGS_PATH": filepath.Join(elsewhere, "system", "settings.json"),
 		"GEMINI_CLI_TRUSTED_FOLDERS_PATH": filepath.Join(elsewhere, "trusted.json"),
 		"GEMINI_SYSTEM_MD":                "prompts/system.md",
+		"XDG_CONFIG_HOME":                 filepath.Join(root, "dotfiles"),
 	}
 	b := &Built{
 		opts:         Options{AdminPolicyPaths: []string{filepath.Join(elsewhere, "admin")}},
@@ -36,6 +37,9 @@ func TestProtectedFilesFollowTheSettings(t *testing.T) {
 		filepath.Join(root, "prompts", "system.md"):                "the system prompt (GEMINI_SYSTEM_MD)",
 		filepath.Join(elsewhere, "ext", "gemini-extension.json"):   "the extension linked",
 		filepath.Join(root, ".gemini", "settings.json"):            "gemini-ls's and Gemini CLI's configuration",
+		filepath.Join(root, "dotfiles", "git", "config"):           "git's configuration",
+		filepath.Join(root, "dotfiles", "nvim", "init.lua"):        "Neovim's configuration",
+		filepath.Join(root, "dotfiles", "other", "x.conf"):         "",
 		filepath.Join(root, "main.go"):                             "",
 		filepath.Join(root, "replaced-by-the-flag", "x.toml"):      "",
 		filepath.Join(elsewhere, "off", "gemini-extension.json"):   "",

@@ -35,6 +35,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/hooks"
 	"github.com/gemini-ls/gemini-ls/internal/memory"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
+	"github.com/gemini-ls/gemini-ls/internal/protected"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
@@ -1194,6 +1195,9 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 	// next start reads outside the sandbox.
 	cfg.StartupFiles = settings.DotenvCandidates(firstRoot(b.opts.Workspace.Roots()), settings.Home(b.Getenv))
 	cfg.Warn = func(msg string) { b.opts.Warn("a file a sandboxed command made was moved aside", errors.New(msg)) }
+	for _, p := range protected.XDGConfig(b.Getenv("XDG_CONFIG_HOME")) {
+		cfg.UserConfig = append(cfg.UserConfig, p.Path)
+	}
 	cfg.WatchDir = sandboxWatchDir(b.opts.Getenv)
 	cfg.Trail = settings.SandboxTrail(b.opts.Getenv)
 	cfg.OpenInEditor = func(path string) bool {

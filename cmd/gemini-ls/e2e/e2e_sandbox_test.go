@@ -502,6 +502,32 @@ func TestRunSandboxedCommandCannotPlantTheNextStartsEnv(t *testing.T) {
 	}
 }
 
+// The user's git configuration where XDG_CONFIG_HOME puts it, here in
+// the workspace (a dotfiles repository opened in the editor), is kept
+// read-only in the sandbox: a command cannot add a program the user's
+// git runs outside. Its nvim directory, missing, is made empty, so that
+// no init.lua can be planted there.
+func TestRunSandboxKeepsTheXDGConfigReadOnly(t *testing.T) {
+	h := newHeadless(t, nil, shellCall(`printf '[core]\n\tfsmonitor = touch /tmp/x\n' >> dots/git/config; mkdir -p dots/nvim && echo 'os.execute("x")' > dots/nvim/init.lua; echo done`, nil), geminitest.TextTurn("Done."))
+	home := strings.TrimPrefix(h.env[1], "HOME=")
+	writeFiles(t, home, map[string]string{".gemini/settings.json": `{"tools": {"sandbox": "bwrap"}}`})
+	writeFiles(t, h.root, map[string]string{"dots/git/config": "[user]\n\tname = me\n"})
+	env := append(h.env, trustTheWorkspace()...)
+	env = append(env, "XDG_CONFIG_HOME="+filepath.Join(h.root, "dots"))
+	r := h.runIn(h.root, env, "run", "--approval-mode", "yolo", "-p", "change my git configuration")
+	r.wantExit(t, 0)
+	out := responseOutput(h.responses(1)[0])
+	if !strings.Contains(out, "done") || !strings.Contains(out, "Read-only file system") {
+		t.Errorf("the command's output, want its writes refused:\n%s", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(h.root, "dots", "git", "config")); err != nil || string(b) != "[user]\n\tname = me\n" {
+		t.Errorf("the git configuration after the command: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(h.root, "dots", "nvim", "init.lua")); !os.IsNotExist(err) {
+		t.Errorf("the command planted an init.lua: %v", err)
+	}
+}
+
 // A .env the user let the agent write (yolo here; in the other modes the
 // user accepts the edit) is theirs: the sandboxed command after it does
 // not move it aside.
