@@ -35,6 +35,20 @@ func git(t *testing.T, home, dir string, args ...string) string {
 	return string(out)
 }
 
+// sandboxOverARepository is a sandbox of cfg over a root holding a
+// repository with one commit and whatever setUp (when not nil) makes
+// there, all there before the sandbox first looks: the user's.
+func sandboxOverARepository(t *testing.T, cfg Config, setUp func(root, home string)) (sb *Sandbox, root, home string) {
+	t.Helper()
+	sb, root, home = sandboxFor(t, cfg)
+	git(t, home, root, "init", "-q", "-b", "main")
+	git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
+	if setUp != nil {
+		setUp(root, home)
+	}
+	return sb, root, home
+}
+
 // runGit runs bash -c script in the sandbox, in root, with gitEnv.
 func runGit(t *testing.T, sb *Sandbox, home, root, script string) (string, error) {
 	t.Helper()
@@ -284,18 +298,12 @@ func TestBubblewrapGitDirsACommandMadeThatRunAProgramAreSetAside(t *testing.T) {
 				defer mu.Unlock()
 				warned = append(warned, s)
 			}
-			sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test", Warn: warn})
+			sb, root, home := sandboxOverARepository(t, Config{Command: Bubblewrap, Why: "test", Warn: warn}, func(root, home string) {
+				// The user's own, with a program of theirs: known, left alone.
+				git(t, home, root, "init", "-q", "mine")
+				git(t, home, filepath.Join(root, "mine"), "config", "core.pager", "less")
+			})
 			marker := filepath.Join(root, "PWNED")
-			git(t, home, root, "init", "-q", "-b", "main")
-			git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
-			// The user's own, with a program of theirs: known, left alone.
-			git(t, home, root, "init", "-q", "mine")
-			git(t, home, filepath.Join(root, "mine"), "config", "core.pager", "less")
-			// Known only once the sandbox first looks: New.
-			sb, err := New(sb.cfg, sb.roots, home, "")
-			if err != nil {
-				t.Fatal(err)
-			}
 			// S makes sub a submodule git status enters, before the
 			// program is planted: the watch may set it aside at once,
 			// before the plant's next step (the hook's chmod) runs.
@@ -412,14 +420,8 @@ func TestBubblewrapGitDirsMadeHarmlessAreReadAgain(t *testing.T) {
 		"hook":   `printf '#!/bin/sh\ntouch %s\n' "$M" > sub/.git/hooks/post-index-change && chmod +x sub/.git/hooks/post-index-change`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test"})
+			sb, root, home := sandboxOverARepository(t, Config{Command: Bubblewrap, Why: "test"}, nil)
 			marker := filepath.Join(root, "PWNED")
-			git(t, home, root, "init", "-q", "-b", "main")
-			git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
-			sb, err := New(sb.cfg, sb.roots, home, "")
-			if err != nil {
-				t.Fatal(err)
-			}
 			out, err := runGit(t, sb, home, root, `C="-c user.name=t -c user.email=t@example.com"
 git init -q sub && git -C sub $C commit -q --allow-empty -m x && git add sub && echo made`)
 			if err != nil || !strings.HasSuffix(out, "made\n") {
@@ -454,14 +456,8 @@ func TestBubblewrapGitDirsAreSetAsideWhileTheCommandRuns(t *testing.T) {
 		"append": `sleep 0.3 && printf '[core]\n\tfsmonitor = touch %s #\n' "$M" >> sub/.git/config`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			sb, root, home := sandboxFor(t, Config{Command: Bubblewrap, Why: "test", Warn: func(string) {}})
+			sb, root, home := sandboxOverARepository(t, Config{Command: Bubblewrap, Why: "test", Warn: func(string) {}}, nil)
 			marker := filepath.Join(root, "PWNED")
-			git(t, home, root, "init", "-q", "-b", "main")
-			git(t, home, root, "commit", "-q", "--allow-empty", "-m", "first")
-			sb, err := New(sb.cfg, sb.roots, home, "")
-			if err != nil {
-				t.Fatal(err)
-			}
 			ran := make(chan string, 1)
 			go func() {
 				out, err := runGit(t, sb, home, root, `M=`+marker+`; C="-c user.name=t -c user.email=t@example.com"
