@@ -92,7 +92,10 @@
 //     and Note say; with the network on too, the host's network
 //     namespace is shared, and with it every abstract socket of the
 //     host (X11's @/tmp/.X11-unix/X0, D-Bus's), which Describe and Note
-//     say plainly (abstractSocketsOpen);
+//     say plainly (abstractSocketsOpen), except to the session's
+//     commands on a kernel with Landlock's scoping (ABI 6), each of
+//     which its supervisor confines to the abstract sockets made in its
+//     own domain (scopeAbstractSockets, Session.Note);
 //   - the network is off unless tools.sandboxNetworkAccess, or
 //     tools.sandbox's networkAccess, turns it on;
 //   - the command has no capability, even where gemini-ls runs as root
@@ -124,11 +127,12 @@
 // opens it afresh for each command. Landlock's scoping of abstract
 // sockets (ABI 6) is what the new network namespace and the filter give,
 // except with the network on and a socket named, where neither holds:
-// there it would help, but a bwrap per command starts through /bin/sh,
-// where nothing can apply it (the session's supervisor could, for its
-// commands alone), so the sandbox says instead that the host's abstract
-// sockets are reachable. A rule on connect() to a socket's path is not
-// in the kernels it runs on (ABI 7 on Linux 6.18).
+// the session's supervisor applies it on the thread that starts each
+// command, so each command is a domain of its own; a bwrap per command
+// starts through /bin/sh, where nothing can apply it, so for those the
+// sandbox says instead that the host's abstract sockets are reachable.
+// A rule on connect() to a socket's path is not in the kernels it runs
+// on (ABI 7 on Linux 6.18).
 //
 // Where 0.61 is silent or differs, this package does what a careful
 // security engineer expects: the network is off by default for every

@@ -203,7 +203,10 @@ func (s *Sandbox) Describe() string {
 	if len(s.cfg.AllowedSockets) > 0 {
 		sockets = "host sockets " + strings.Join(s.cfg.AllowedSockets, ", ")
 	}
-	if s.abstractSocketsOpen() {
+	switch {
+	case s.abstractSocketsOpen() && s.session != nil && s.sessionScopesAbstractSockets():
+		sockets += " and, with the network on, every abstract socket of the host (X11, D-Bus) to background commands, hooks and MCP servers"
+	case s.abstractSocketsOpen():
 		sockets += " and, with the network on, every abstract socket of the host (X11, D-Bus)"
 	}
 	extra := ""
@@ -235,9 +238,16 @@ func (s *Sandbox) mountsText() string {
 	return strings.Join(out, ", ")
 }
 
-// Note is what the model is told after a sandboxed command failed, so
-// that it does not retry blindly what the sandbox refuses.
+// Note is what the model is told after a command sandboxed by Wrap
+// failed, so that it does not retry blindly what the sandbox refuses
+// (Session.Note: one that ran in the session's sandbox).
 func (s *Sandbox) Note() string {
+	return s.note(false)
+}
+
+// note is Note of a command run in the session's sandbox (inSession),
+// or by Wrap.
+func (s *Sandbox) note(inSession bool) string {
 	if s == nil {
 		return ""
 	}
@@ -249,7 +259,7 @@ func (s *Sandbox) Note() string {
 	if len(s.cfg.AllowedSockets) > 0 {
 		sockets = "of the host's Unix sockets only " + strings.Join(s.cfg.AllowedSockets, ", ") + " can be reached"
 	}
-	if s.abstractSocketsOpen() {
+	if s.abstractSocketsOpen() && !(inSession && s.sessionScopesAbstractSockets()) {
 		sockets = "of the host's Unix sockets with a path only " + strings.Join(s.cfg.AllowedSockets, ", ") + " can be reached, but, the network being on, every abstract Unix socket of the host (X11's, D-Bus's) can"
 	}
 	mounted := ""
@@ -262,14 +272,23 @@ func (s *Sandbox) Note() string {
 }
 
 // abstractSocketsOpen says the host's abstract Unix sockets are
-// reachable: under bubblewrap with the network on, the host's network
-// namespace is shared (--share-net), and abstract sockets live in it, not
-// in the file system; a named socket lets socket(AF_UNIX) through the
-// filter, which nothing then narrows to the named one. Landlock's scoping
-// of abstract sockets (ABI 6) would, but a bwrap per command (Wrap) is
-// started through /bin/sh, where nothing can apply it.
+// reachable from a command Wrap sandboxes: under bubblewrap with the
+// network on, the host's network namespace is shared (--share-net), and
+// abstract sockets live in it, not in the file system; a named socket
+// lets socket(AF_UNIX) through the filter, which nothing then narrows to
+// the named one. Landlock's scoping of abstract sockets (ABI 6) would,
+// but a bwrap per command is started through /bin/sh, where nothing can
+// apply it.
 func (s *Sandbox) abstractSocketsOpen() bool {
 	return s.cfg.Command == Bubblewrap && s.cfg.Network && len(s.cfg.AllowedSockets) > 0
+}
+
+// sessionScopesAbstractSockets says a session's supervisor confines its
+// commands to the abstract sockets made in the sandbox
+// (scopeAbstractSockets): under bubblewrap, on a kernel with Landlock's
+// scoping.
+func (s *Sandbox) sessionScopesAbstractSockets() bool {
+	return s.cfg.Command == Bubblewrap && landlockABI() >= landlockScopeABI
 }
 
 func allowedText(paths []string) string {

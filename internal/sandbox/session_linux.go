@@ -47,6 +47,10 @@ func (s *Sandbox) NewSession(supervisor ...string) (*Session, error) {
 	return &Session{sb: s, supervisor: supervisor}, nil
 }
 
+// Note is what the model is told after a command that ran in the
+// session's sandbox failed: Sandbox.Note, for the session.
+func (se *Session) Note() string { return se.sb.note(true) }
+
 // Run runs c in the session's sandbox until it ends, or until ctx does,
 // which kills its process group. The sandbox is started, or restarted
 // when it died or when the policy it was started with differs from the

@@ -25,6 +25,9 @@ func (s *Sandbox) NewSession(...string) (*Session, error) { return nil, errNoSes
 // Run fails: no persistent sandbox here.
 func (se *Session) Run(context.Context, Command) (Exit, error) { return Exit{}, errNoSession }
 
+// Note says nothing: no persistent sandbox here.
+func (se *Session) Note() string { return "" }
+
 // Close does nothing.
 func (se *Session) Close() error { return nil }
 

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -43,10 +44,20 @@ func TestMain(m *testing.M) {
 }
 
 // probe connects to each Unix socket address it is given ("@name" an
-// abstract one) and writes a byte, then tries socket(AF_UNIX),
-// socketpair and io_uring_setup, printing a line for each.
+// abstract one; "own@name" one it listens on first) and writes a byte,
+// then tries socket(AF_UNIX), socketpair and io_uring_setup, printing a
+// line for each.
 func probe(addrs []string) int {
 	for _, addr := range addrs {
+		if own, ok := strings.CutPrefix(addr, "own"); ok {
+			l, err := net.Listen("unix", own)
+			if err != nil {
+				fmt.Printf("listen %s: %v\n", own, err)
+				continue
+			}
+			defer l.Close()
+			addr = own
+		}
 		c, err := net.Dial("unix", addr)
 		if err == nil {
 			_, err = c.Write([]byte("x"))
@@ -238,6 +249,47 @@ func TestBubblewrapReachesANamedSocket(t *testing.T) {
 	}
 	if !strings.Contains(sb.Describe(), "host sockets "+named.addr) || !strings.Contains(sb.Note(), named.addr) {
 		t.Errorf("Describe %q and Note %q do not name the socket", sb.Describe(), sb.Note())
+	}
+}
+
+// In the session's sandbox, with the network on and a socket named, the
+// supervisor confines each command to the abstract sockets made inside
+// (Landlock's scoping): the host's (X11's, D-Bus's) are out of reach,
+// the command's own still work, and the session's note says nothing of
+// them, where a command Wrap sandboxes still reaches them and its note
+// says so. On a kernel without the scoping, both notes say they are open.
+func TestSessionScopesTheHostsAbstractSockets(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
+	root, home := t.TempDir(), t.TempDir()
+	named := listen(t, filepath.Join(t.TempDir(), "agent.sock"))
+	abstract := listen(t, "@gemini-ls-test-x11-session-"+strconv.Itoa(os.Getpid()))
+	own := "own@gemini-ls-test-own-" + strconv.Itoa(os.Getpid())
+	se := sessionOf(t, Config{Command: Bubblewrap, Network: true, AllowedSockets: []string{named.addr}, Why: "test"},
+		func() []string { return []string{root} }, home)
+	probeIn(t, nil, root, nil) // copies the probe into the root
+	var out bytes.Buffer
+	exit, err := se.Run(t.Context(), Command{Args: []string{filepath.Join(root, "probe"), abstract.addr, own}, Dir: root,
+		Env: append(os.Environ(), probeEnv+"=1"), Stdout: &out, Stderr: &out})
+	if err != nil || exit.Code != 0 {
+		t.Fatalf("the probe: %v %+v\n%s", err, exit, out.String())
+	}
+	reached := strings.Contains(out.String(), "connect "+abstract.addr+": <nil>") || abstract.reached.Load() > 0
+	sessionSays := strings.Contains(se.Note(), "abstract")
+	wrapSays := strings.Contains(se.sb.Note(), "every abstract Unix socket of the host")
+	if landlockABI() < landlockScopeABI {
+		if !reached || !sessionSays || !wrapSays {
+			t.Errorf("without Landlock's scoping (ABI %d): reached %v, the session's note %q, Wrap's %q", landlockABI(), reached, se.Note(), se.sb.Note())
+		}
+		return
+	}
+	if reached {
+		t.Errorf("a command in the session reached the host's abstract socket:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "connect "+strings.TrimPrefix(own, "own")+": <nil>") {
+		t.Errorf("a command could not reach the abstract socket it made:\n%s", out.String())
+	}
+	if sessionSays || !wrapSays {
+		t.Errorf("the session's note %q and Wrap's %q, want only Wrap's to say the host's abstract sockets are open", se.Note(), se.sb.Note())
 	}
 }
 

@@ -492,6 +492,11 @@ func startOnThisThread(cmd *exec.Cmd, scratches []scratch) error {
 			return err
 		}
 	}
+	// While the thread still holds CAP_SYS_ADMIN, which Landlock asks
+	// of a process without no_new_privs.
+	if err := scopeAbstractSockets(); err != nil {
+		return err
+	}
 	if err := dropCapabilities(); err != nil {
 		return err
 	}

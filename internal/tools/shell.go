@@ -232,8 +232,12 @@ func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) R
 	note := ""
 	if exitCode != "0" && c.opts.Sandbox.Enabled() {
 		// What the sandbox refused reads as any failure: say it may be
-		// the sandbox, so the model asks rather than retries.
+		// the sandbox, so the model asks rather than retries. A command
+		// runs in the session's sandbox when there is one (LocalRunner).
 		note = c.opts.Sandbox.Note()
+		if session := c.opts.Sandbox.Session(); session != nil {
+			note = session.Note()
+		}
 		llm += "\nSandbox: " + note
 	}
 

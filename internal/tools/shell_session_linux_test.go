@@ -102,3 +102,26 @@ func TestShellInSessionOutlivesACommandKillingItsSandbox(t *testing.T) {
 		t.Errorf("the next command:\n%s", out)
 	}
 }
+
+// A command that failed in the session's sandbox is noted as one of the
+// session's, which may differ from a bwrap of its own's (with the
+// network on and a socket named, the session keeps the host's abstract
+// sockets out where the kernel can).
+func TestShellInSessionTellsTheSessionsNote(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
+	tw := newTestWorkspace(t, nil)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := sandbox.New(sandbox.Config{Command: sandbox.Bubblewrap, Network: true, AllowedSockets: []string{"/nonexistent/agent.sock"}, Why: "test",
+		Supervisor: []string{exe, sandbox.SupervisorArg}}, tw.ws.Roots, t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = sb.Close() })
+	got := runShell(t, tw, ShellOptions{Sandbox: sb}, map[string]any{"command": "exit 3"})
+	if !strings.Contains(got.Output, "\nSandbox: "+sb.Session().Note()) {
+		t.Errorf("the model was not given the session's note %q:\n%s", sb.Session().Note(), got.Output)
+	}
+}
