@@ -179,35 +179,42 @@ func (g *gitProtector) root(root string) error {
 		root = real
 	}
 	dotgit := filepath.Join(root, ".git")
-	info, err := os.Lstat(dotgit)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.Mkdir(dotgit, 0o755); cannotCreate(err) {
+	if _, err := os.Lstat(dotgit); errors.Is(err, fs.ErrNotExist) {
+		err = os.Mkdir(dotgit, 0o755)
+		switch {
+		case cannotCreate(err):
 			return nil
-		}
-		if err == nil || errors.Is(err, fs.ErrExist) { // or made meanwhile
-			info, err = os.Lstat(dotgit)
+		case err != nil && !errors.Is(err, fs.ErrExist): // or made meanwhile
+			return fmt.Errorf("protecting %s in the sandbox: %w", dotgit, err)
 		}
 	}
+	return g.repository(dotgit, root)
+}
+
+// repository protects the git directory that dotgit, a .git directory,
+// file or link, leads to, whose work tree is worktree.
+func (g *gitProtector) repository(dotgit, worktree string) error {
+	info, err := os.Lstat(dotgit)
 	if err != nil {
 		return fmt.Errorf("protecting %s in the sandbox: %w", dotgit, err)
 	}
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
 		if real, ok := g.resolve(dotgit); ok {
-			return g.gitDir(real, root)
+			return g.gitDir(real, worktree)
 		}
 		return nil // linkedGitDirs: the note says so
 	case info.IsDir():
 		// Writable, but a mount point: it cannot be moved aside and
 		// replaced (mv .git .old; mkdir -p .git/hooks).
 		g.pin(dotgit)
-		return g.gitDir(dotgit, root)
+		return g.gitDir(dotgit, worktree)
 	default:
 		if err := g.keep(dotgit, none); err != nil {
 			return err
 		}
 		if dir, ok := readGitFile(dotgit); ok {
-			return g.gitDir(dir, root)
+			return g.gitDir(dir, worktree)
 		}
 		return nil
 	}
@@ -217,32 +224,22 @@ func (g *gitProtector) root(root string) error {
 // the sandbox first looked (gitWatch), a repository in a subdirectory
 // as a root's: git run outside enters it (the user's cd, the editor's
 // scan of nested repositories, git status into a submodule), so what
-// its configuration names runs there. Its .git directory is a mount
-// point, its .git file read-only. One gone since is left alone: nothing
-// is made where the user removed a repository.
+// its configuration names runs there. One gone since is left alone:
+// nothing is made where the user removed a repository.
 func (g *gitProtector) userRepo(f foundGitDir) error {
 	if _, err := os.Lstat(f.dir); err != nil {
 		return nil
 	}
-	worktree := ""
 	for _, p := range f.aside {
 		if filepath.Base(p) != ".git" {
-			continue // the git directory a .git file names: gitDir's
+			continue // the git directory a .git file names
 		}
-		worktree = filepath.Dir(p)
-		info, err := os.Lstat(p)
-		switch {
-		case err != nil:
+		if _, err := os.Lstat(p); err != nil {
 			return nil
-		case info.IsDir():
-			g.pin(p)
-		case info.Mode().IsRegular():
-			if err := g.keep(p, none); err != nil {
-				return err
-			}
 		}
+		return g.repository(p, filepath.Dir(p))
 	}
-	return g.gitDir(f.dir, worktree)
+	return g.gitDir(f.dir, "") // a submodule's or worktree's under a .git
 }
 
 // pin binds the directory dir over itself, writable: a mount point
