@@ -95,7 +95,7 @@
 //     say plainly (abstractSocketsOpen), except to the session's
 //     commands on a kernel with Landlock's scoping (ABI 6), each of
 //     which its supervisor confines to the abstract sockets made in its
-//     own domain (scopeAbstractSockets, Session.Note);
+//     own domain (abstractSocketScope, Session.Note);
 //   - the network is off unless tools.sandboxNetworkAccess, or
 //     tools.sandbox's networkAccess, turns it on;
 //   - the command has no capability, even where gemini-ls runs as root

@@ -285,7 +285,7 @@ func (s *Sandbox) abstractSocketsOpen() bool {
 
 // sessionScopesAbstractSockets says a session's supervisor confines its
 // commands to the abstract sockets made in the sandbox
-// (scopeAbstractSockets): under bubblewrap, on a kernel with Landlock's
+// (abstractSocketScope): under bubblewrap, on a kernel with Landlock's
 // scoping.
 func (s *Sandbox) sessionScopesAbstractSockets() bool {
 	return s.cfg.Command == Bubblewrap && landlockABI() >= landlockScopeABI

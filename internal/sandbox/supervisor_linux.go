@@ -39,6 +39,9 @@ type supervisor struct {
 	// /dev/shm carry over (scratchOf): bwrap set them up once, and
 	// nothing changes them in the supervisor's view.
 	scratches []scratch
+	// scope is, under bwrap, the Landlock ruleset each command's thread
+	// enters (abstractSocketScope), -1 where there is none.
+	scope int
 	// scratch, in a container, take /tmp and the other scratch
 	// directories back to what they held at the start when no command
 	// runs.
@@ -124,7 +127,7 @@ func newSupervisor(stdin io.Reader, stdout io.Writer, args []string) (*superviso
 	// frames and forge answers.
 	closeInherited()
 	in, out := stdin, stdout
-	sv := &supervisor{container: container, running: map[uint64]int{}, killed: map[uint64]bool{}}
+	sv := &supervisor{container: container, scope: -1, running: map[uint64]int{}, killed: map[uint64]bool{}}
 	var err error
 	if container {
 		// Its memory, where the frames' key is, and its descriptors are
@@ -148,6 +151,9 @@ func newSupervisor(stdin io.Reader, stdout io.Writer, args []string) (*superviso
 			return nil, nil, nil, err
 		}
 		if sv.scratches, err = scratches(); err != nil {
+			return nil, nil, nil, err
+		}
+		if sv.scope, err = abstractSocketScope(); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -418,7 +424,7 @@ func (sv *supervisor) startCommand(cmd *exec.Cmd) error {
 	if sv.container {
 		return cmd.Start()
 	}
-	return startPrivately(cmd, sv.scratches)
+	return sv.startPrivately(cmd)
 }
 
 // forward sends what r yields as out frames of stream until its end.
@@ -466,17 +472,17 @@ func exitOf(state *os.ProcessState) (int, string, error) {
 // it could otherwise undo the sandbox's read-only mounts. Namespaces and
 // capabilities are a thread's own in Linux, and a child inherits its
 // forking thread's.
-func startPrivately(cmd *exec.Cmd, scratches []scratch) error {
+func (sv *supervisor) startPrivately(cmd *exec.Cmd) error {
 	errc := make(chan error, 1)
 	go func() {
 		// Never unlocked: the thread ends with the goroutine.
 		runtime.LockOSThread()
-		errc <- startOnThisThread(cmd, scratches)
+		errc <- sv.startOnThisThread(cmd)
 	}()
 	return <-errc
 }
 
-func startOnThisThread(cmd *exec.Cmd, scratches []scratch) error {
+func (sv *supervisor) startOnThisThread(cmd *exec.Cmd) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return fmt.Errorf("making the command's mount namespace: %w", err)
 	}
@@ -487,14 +493,14 @@ func startOnThisThread(cmd *exec.Cmd, scratches []scratch) error {
 	// /tmp and bwrap's /dev/shm, which the sandbox's user may write:
 	// shared by the session's commands, what one left would reach the
 	// next.
-	for _, sc := range scratches {
+	for _, sc := range sv.scratches {
 		if err := sc.fresh(); err != nil {
 			return err
 		}
 	}
 	// While the thread still holds CAP_SYS_ADMIN, which Landlock asks
 	// of a process without no_new_privs.
-	if err := scopeAbstractSockets(); err != nil {
+	if err := enterScope(sv.scope); err != nil {
 		return err
 	}
 	if err := dropCapabilities(); err != nil {
