@@ -45,9 +45,12 @@ func BenchmarkSpawnToInitialize(b *testing.B) {
 	floor := buildTrivialServer(b, "trivialserver-genai", "-tags", "linkgenai")
 	deps := buildTrivialServer(b, "trivialserver-deps", "-tags", "linkdeps")
 
-	// One untimed round first: the binaries' pages are then in the page
-	// cache for every timed one, as they are for an editor's usual start.
-	for _, bin := range []string{binary, trivial, floor, deps} {
+	// Each iteration spawns them all in this order; only gemini-ls's
+	// spawn is timed. One untimed round first: the binaries' pages are
+	// then in the page cache for every timed one, as they are for an
+	// editor's usual start.
+	bins := []string{binary, trivial, floor, deps}
+	for _, bin := range bins {
 		s, _, err := spawnToInitialize(ctx, b, bin, environ, root)
 		if err != nil {
 			b.Fatal(err)
@@ -57,9 +60,6 @@ func BenchmarkSpawnToInitialize(b *testing.B) {
 		}
 	}
 
-	// Each iteration spawns them all in this order; only gemini-ls's
-	// spawn is timed.
-	bins := []string{binary, trivial, floor, deps}
 	times := make([][]time.Duration, len(bins))
 	rss := make([][]int64, len(bins))
 	for b.Loop() {
