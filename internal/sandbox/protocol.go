@@ -128,13 +128,20 @@ func writeFrame(w io.Writer, s *sealer, m message) error {
 	if len(body) > maxFrame {
 		return fmt.Errorf("a %s frame of %d bytes is over the limit", m.Op, len(body))
 	}
-	frame := make([]byte, 4, 4+len(body)+s.aead.Overhead())
-	frame = s.aead.Seal(frame, s.nonce(), body, nil)
-	binary.BigEndian.PutUint32(frame, uint32(len(frame)-4))
-	if _, err := w.Write(frame); err != nil {
+	if err := writeSealed(w, s, body); err != nil {
 		return fmt.Errorf("writing a %s frame: %w", m.Op, err)
 	}
 	return nil
+}
+
+// writeSealed writes body, at most maxFrame bytes, as one frame sealed
+// by s.
+func writeSealed(w io.Writer, s *sealer, body []byte) error {
+	frame := make([]byte, 4, 4+len(body)+s.aead.Overhead())
+	frame = s.aead.Seal(frame, s.nonce(), body, nil)
+	binary.BigEndian.PutUint32(frame, uint32(len(frame)-4))
+	_, err := w.Write(frame)
+	return err
 }
 
 // readFrame reads the next frame and opens it with s: errForged when it
