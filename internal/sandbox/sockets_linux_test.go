@@ -142,21 +142,7 @@ func listen(t *testing.T, addr string) *listener {
 // own, so the build's is not there) and runs it in sb as the probe.
 func probeIn(t *testing.T, sb *Sandbox, root string, env []string, addrs ...string) string {
 	t.Helper()
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(root, "probe")
-	if _, err := os.Stat(bin); err != nil {
-		data, err := os.ReadFile(self)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(bin, data, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.CommandContext(t.Context(), bin, addrs...)
+	cmd := exec.CommandContext(t.Context(), probeBinary(t, root), addrs...)
 	cmd.Dir = root
 	cmd.Env = append(env, probeEnv+"=1")
 	if sb != nil {
@@ -169,6 +155,28 @@ func probeIn(t *testing.T, sb *Sandbox, root string, env []string, addrs ...stri
 		t.Fatalf("probe: %v\n%s", err, out)
 	}
 	return string(out)
+}
+
+// probeBinary is a copy of this test binary in root, which runs as the
+// probe with probeEnv set.
+func probeBinary(t *testing.T, root string) string {
+	t.Helper()
+	bin := filepath.Join(root, "probe")
+	if _, err := os.Stat(bin); err == nil {
+		return bin
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
 }
 
 // No sandboxed command reaches a Unix socket of the host, wherever it
@@ -266,9 +274,8 @@ func TestSessionScopesTheHostsAbstractSockets(t *testing.T) {
 	own := "own@gemini-ls-test-own-" + strconv.Itoa(os.Getpid())
 	se := sessionOf(t, Config{Command: Bubblewrap, Network: true, AllowedSockets: []string{named.addr}, Why: "test"},
 		func() []string { return []string{root} }, home)
-	probeIn(t, nil, root, nil) // copies the probe into the root
 	var out bytes.Buffer
-	exit, err := se.Run(t.Context(), Command{Args: []string{filepath.Join(root, "probe"), abstract.addr, own}, Dir: root,
+	exit, err := se.Run(t.Context(), Command{Args: []string{probeBinary(t, root), abstract.addr, own}, Dir: root,
 		Env: append(os.Environ(), probeEnv+"=1"), Stdout: &out, Stderr: &out})
 	if err != nil || exit.Code != 0 {
 		t.Fatalf("the probe: %v %+v\n%s", err, exit, out.String())
