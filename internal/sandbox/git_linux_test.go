@@ -372,12 +372,8 @@ func TestBubblewrapGitOfARepositoryInASubdirectoryRunsNothingPlanted(t *testing.
 	if err := os.Mkdir(filepath.Join(root, "gits"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// All there before the sandbox's first look (its first command).
 	git(t, home, root, "init", "-q", "-b", "main", "--separate-git-dir", filepath.Join(root, "gits", "split"), "split")
-	// Known once the sandbox first looks, which New's sandbox has not.
-	sb, err := New(sb.cfg, sb.roots, home, "")
-	if err != nil {
-		t.Fatal(err)
-	}
 	evil := "[core]\\n\\tfsmonitor = touch " + marker + "\\n"
 	hook := "#!/bin/sh\\ntouch " + marker + "\\n"
 	plants := []string{
