@@ -4,6 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
+
+	"go.uber.org/zap"
 )
 
 // Discover returns the context files newly found around path (absolute,
@@ -13,8 +15,10 @@ import (
 // them and joined by a blank line; "" when there are none. Files in the
 // root and above are SystemMemory's and never returned here. The tool
 // appends the text to its result for the model (Gemini CLI's "Newly
-// Discovered Project Context"). Unreadable files are logged and skipped,
-// and not tried again in the session.
+// Discovered Project Context"). A file the agent may not read (ignored,
+// in .git) is skipped, as are unreadable files (logged, and not tried
+// again in the session); imports are held to the workspace's rules
+// (bounds.go).
 func (l *Loader) Discover(ctx context.Context, sessionID, path string) string {
 	path = filepath.Clean(path)
 	root := innermostRoot(l.ws.Roots(), path)
@@ -32,7 +36,7 @@ func (l *Loader) Discover(ctx context.Context, sessionID, path string) string {
 	var found []string
 	for i := len(dirs) - 1; i >= 0; i-- {
 		for _, name := range l.names {
-			if p := filepath.Join(dirs[i], name); present(l.ws.Documents(), p) && l.claim(sessionID, p) {
+			if p := filepath.Join(dirs[i], name); present(l.ws.Documents(), p) && !l.hidden(ctx, root, p) && l.claim(sessionID, p) {
 				found = append(found, p)
 			}
 		}
@@ -46,7 +50,7 @@ func (l *Loader) Discover(ctx context.Context, sessionID, path string) string {
 	}
 	var blocks []string
 	for i, p := range found {
-		text, ok := l.load(ctx, file{path: p, scope: sc})
+		text, ok := l.load(ctx, file{path: p, scope: sc, tier: tierProject})
 		if ctx.Err() != nil {
 			l.unclaim(sessionID, found[i:]) // not given: a later call may
 			break
@@ -56,6 +60,19 @@ func (l *Loader) Discover(ctx context.Context, sessionID, path string) string {
 		}
 	}
 	return strings.Join(blocks, "\n\n")
+}
+
+// hidden reports whether the context file at path, below root, is one
+// the agent may not read (ignored, in .git), as read_file decides: the
+// tool that touched its directory (a listing of an ignored one) is no way
+// to it. Logged, as a file skipped.
+func (l *Loader) hidden(ctx context.Context, root, path string) bool {
+	ignored, err := l.ws.Ignored(ctx, path)
+	if inGitDir(root, path) || err != nil || ignored {
+		l.log.Info("skipping a context file the agent may not read", zap.String("path", path), zap.Bool("ignored", ignored), zap.Error(err))
+		return true
+	}
+	return false
 }
 
 // claim records that session has been given path, and reports whether

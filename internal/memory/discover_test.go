@@ -55,10 +55,10 @@ func TestDiscoverLeavesRootFilesToSystemMemory(t *testing.T) {
 
 func TestDiscoverExpandsImports(t *testing.T) {
 	tr := newTree(t)
-	write(t, filepath.Join(tr.root, "c", "GEMINI.md"), "c @../../shared.md")
-	write(t, filepath.Join(tr.repo, "a", "shared.md"), "shared")
+	write(t, filepath.Join(tr.root, "c", "GEMINI.md"), "c @../shared.md")
+	write(t, filepath.Join(tr.root, "shared.md"), "shared")
 	got := tr.loader(t).Discover(context.Background(), "s", filepath.Join(tr.root, "c"))
-	if !strings.Contains(got, "<!-- Imported from: ../../shared.md -->\nshared\n") {
+	if !strings.Contains(got, "<!-- Imported from: ../shared.md -->\nshared\n") {
 		t.Errorf("imports not expanded:\n%s", got)
 	}
 }

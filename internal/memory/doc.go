@@ -29,8 +29,15 @@
 //     importing file, 5 levels deep, never re-expanding a file already in
 //     the chain, never inside code spans or blocks, and only inside the
 //     file's scope: the git root (or workspace root) for project files, the
-//     Gemini directory for global ones. A failed import stays in the text
-//     as a comment saying why; it is never an error.
+//     Gemini directory for global ones. A project's imports also follow
+//     the rules of what the agent may read (bounds.go), since the model is
+//     shown them: a file inside the workspace roots imports only inside
+//     them (a file between the git root and the roots, which the agent
+//     cannot write, keeps the git root), and no project import brings an
+//     ignored file or one in .git; a cached expansion is kept only while
+//     those verdicts hold. Discover skips a context file the agent may not
+//     read. A failed import stays in the text as a comment saying why; it
+//     is never an error.
 //   - No file that may hold credentials or settings reaches the model,
 //     whoever names it, an import or context.fileName (the guard,
 //     secrets.go): a .env or .env.* anywhere, and in the user's Gemini

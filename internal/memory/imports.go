@@ -27,10 +27,14 @@ const (
 type expander struct {
 	scope *scope
 	guard guard
-	log   *zap.Logger
-	deps  []stamp // the file and every import tried, for the cache
-	size  int     // bytes of text read so far
-	count int     // imports tried so far
+	// bounds holds a project's imports to the agent's rules (bounds.go);
+	// nil for the user's own files (global, extensions', private).
+	bounds *bounds
+	log    *zap.Logger
+	deps   []stamp   // the file and every import tried, for the cache
+	judged []verdict // every import bounds judged, for the cache
+	size   int       // bytes of text read so far
+	count  int       // imports tried so far
 }
 
 // file reads the context file at path and expands its imports.
@@ -44,7 +48,7 @@ func (e *expander) file(ctx context.Context, path string) (string, error) {
 	// The file itself is in its chain: importing it back does not expand
 	// it a second time (Gemini CLI starts with an empty chain and does).
 	chain := map[string]bool{identity(path): true}
-	return e.expand(ctx, text, filepath.Dir(path), chain, 0), nil
+	return e.expand(ctx, text, path, chain, 0), nil
 }
 
 // identity is the key a file has in an import chain: its resolved path.
@@ -55,10 +59,10 @@ func identity(path string) string {
 	return filepath.Clean(path)
 }
 
-// expand replaces each import in content (a file in dir, depth imports
+// expand replaces each import in content (the file from, depth imports
 // deep, chain the files importing it) with the imported text between
 // Gemini CLI's markers, or with a comment saying why it was not.
-func (e *expander) expand(ctx context.Context, content, dir string, chain map[string]bool, depth int) string {
+func (e *expander) expand(ctx context.Context, content, from string, chain map[string]bool, depth int) string {
 	if depth >= maxImportDepth {
 		return content
 	}
@@ -76,14 +80,14 @@ func (e *expander) expand(ctx context.Context, content, dir string, chain map[st
 			b.WriteString("@" + im.path)
 			continue
 		}
-		b.WriteString(e.importFile(ctx, im.path, dir, chain, depth))
+		b.WriteString(e.importFile(ctx, im.path, from, chain, depth))
 	}
 	b.WriteString(content[last:])
 	return b.String()
 }
 
-// importFile renders one import of path from a file in dir.
-func (e *expander) importFile(ctx context.Context, path, dir string, chain map[string]bool, depth int) string {
+// importFile renders one import of path by the file from.
+func (e *expander) importFile(ctx context.Context, path, from string, chain map[string]bool, depth int) string {
 	failed := func(why string) string { return fmt.Sprintf("<!-- Import failed: %s - %s -->", path, why) }
 	// Every import tried counts, refused or not, before any look at the
 	// file system: past the bound an import costs nothing.
@@ -93,7 +97,7 @@ func (e *expander) importFile(ctx context.Context, path, dir string, chain map[s
 	e.count++
 	full := path
 	if !filepath.IsAbs(full) {
-		full = filepath.Join(dir, full)
+		full = filepath.Join(filepath.Dir(from), full)
 	}
 	full = filepath.Clean(full)
 	if isURL(path) || !e.scope.inside(full) {
@@ -103,6 +107,10 @@ func (e *expander) importFile(ctx context.Context, path, dir string, chain map[s
 	if e.guard.refuses(full) {
 		e.log.Warn("context file import of credentials or settings refused", zap.String("import", path))
 		return failed(refusedWhy)
+	}
+	if why := e.kept(ctx, from, full); why != "" {
+		e.log.Warn("context file import the agent may not read refused", zap.String("import", path), zap.String("why", why))
+		return failed(why)
 	}
 	key := identity(full)
 	if chain[key] {
@@ -120,8 +128,19 @@ func (e *expander) importFile(ctx context.Context, path, dir string, chain map[s
 		inner[k] = true
 	}
 	inner[key] = true
-	text = e.expand(ctx, text, filepath.Dir(full), inner, depth+1)
+	text = e.expand(ctx, text, full, inner, depth+1)
 	return fmt.Sprintf("<!-- Imported from: %s -->\n%s\n<!-- End of import from: %s -->", path, text, path)
+}
+
+// kept is why bounds refuse the import of full by from, recorded for the
+// cache; "" when allowed, or when no bounds hold.
+func (e *expander) kept(ctx context.Context, from, full string) string {
+	if e.bounds == nil {
+		return ""
+	}
+	why := e.bounds.kept(ctx, from, full)
+	e.judged = append(e.judged, verdict{from: from, path: full, why: why})
+	return why
 }
 
 // refusedWhy is what the memory says of a file the guard refuses, in

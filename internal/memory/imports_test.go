@@ -78,10 +78,13 @@ func TestImportOutsideTheProjectRefused(t *testing.T) {
 	secret := filepath.Join(tr.base, "secret.md")
 	write(t, secret, "SECRET")
 	linked := symlink(t, secret, filepath.Join(tr.root, "link.md"))
-	// Above the workspace root but inside the git root: allowed.
+	// Imported by the repository's own file, above the workspace root
+	// but inside the git root: allowed (bounds_test.go holds a file
+	// inside the roots to them).
 	write(t, filepath.Join(tr.repo, "shared.md"), "shared in the repo")
+	write(t, filepath.Join(tr.repo, "GEMINI.md"), "@shared.md")
 	write(t, filepath.Join(tr.root, "GEMINI.md"),
-		"@../../../secret.md @"+secret+" @./link.md @../../shared.md @https://example.com/x.md")
+		"@../../../secret.md @"+secret+" @./link.md @https://example.com/x.md")
 	got := rootBlock(t, tr)
 	if strings.Contains(got, "SECRET") {
 		t.Fatalf("a file outside the project was imported:\n%s", got)
@@ -95,8 +98,8 @@ func TestImportOutsideTheProjectRefused(t *testing.T) {
 			t.Errorf("import of %s not refused:\n%s", p, got)
 		}
 	}
-	if !strings.Contains(got, "shared in the repo") {
-		t.Errorf("an import inside the git root was refused:\n%s", got)
+	if all := systemMemory(t, tr.loader(t)); !strings.Contains(all, "shared in the repo") {
+		t.Errorf("an import inside the git root was refused:\n%s", all)
 	}
 }
 

@@ -285,6 +285,8 @@ func (l *Loader) projectScope(root string) *scope {
 		l.log.Warn("cannot read context files", zap.String("root", root), zap.Error(err))
 		return nil
 	}
+	// The agent's choice of ignore files holds above the roots too.
+	sc.ws.SetIgnoreFiles(l.ws.IgnoreFiles())
 	return sc
 }
 
@@ -326,15 +328,16 @@ func (l *Loader) load(ctx context.Context, f file) (string, bool) {
 	l.mu.Lock()
 	c, hit := l.cache[key]
 	l.mu.Unlock()
-	if hit && c.fresh(f.scope) {
+	b := l.boundsOf(f)
+	if hit && c.fresh(f.scope) && (b == nil || b.hold(ctx, c.verdicts)) {
 		return c.text, c.ok
 	}
-	exp := &expander{scope: f.scope, guard: l.guard, log: l.log}
+	exp := &expander{scope: f.scope, guard: l.guard, bounds: b, log: l.log}
 	text, err := exp.file(ctx, f.path)
 	if ctx.Err() != nil {
 		return "", false // not cached: the next call reads it whole
 	}
-	c = cached{deps: exp.deps, text: text, ok: err == nil}
+	c = cached{deps: exp.deps, verdicts: exp.judged, text: text, ok: err == nil}
 	if err != nil {
 		l.log.Warn("skipping context file", zap.String("path", f.path), zap.Error(err))
 	}
@@ -342,6 +345,15 @@ func (l *Loader) load(ctx context.Context, f file) (string, bool) {
 	l.cache[key] = c
 	l.mu.Unlock()
 	return c.text, c.ok
+}
+
+// boundsOf are the bounds of f's imports: the workspace's rules for a
+// project's file, nil for the user's own (global, extensions', private).
+func (l *Loader) boundsOf(f file) *bounds {
+	if f.tier != tierProject {
+		return nil
+	}
+	return &bounds{ws: l.ws, scope: f.scope}
 }
 
 // appendBlock adds path's wrapped text to blocks, unless it is blank, as

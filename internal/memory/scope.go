@@ -109,11 +109,13 @@ type cacheKey struct {
 	scope, path string
 }
 
-// cached is a file's expanded text and everything it was read from.
+// cached is a file's expanded text, everything it was read from and
+// what bounds said of its imports.
 type cached struct {
-	deps []stamp
-	text string
-	ok   bool
+	deps     []stamp
+	verdicts []verdict
+	text     string
+	ok       bool
 }
 
 // fresh reports whether none of c's files changed since.

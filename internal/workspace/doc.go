@@ -108,7 +108,8 @@
 // down: a root nested in another (AddRoot, an editor's /proj and
 // /proj/pkg) never lifts the outer root's rules. Which ignore files count is
 // the workspace's one choice (SetIgnoreFiles: the settings'
-// context.fileFiltering), the same for every listing, walk and Ignored;
+// context.fileFiltering; IgnoreFiles tells it, for another workspace over
+// the same files to make), the same for every listing, walk and Ignored;
 // IgnoredByAny counts every file whatever was chosen, for what must not
 // leave the machine. A tool's argument may lift .gitignore's rules for
 // one walk or check (WalkOptions.LiftGitIgnore, IgnoredLiftingGit), never

@@ -88,6 +88,15 @@ func (w *Workspace) SetIgnoreFiles(f IgnoreFiles) {
 	w.ignoreFiles = f
 }
 
+// IgnoreFiles is what SetIgnoreFiles chose last, for another workspace
+// over the same files to count the same ones (SetIgnoreFiles): the
+// memory's, which reaches a project's git root above the roots.
+func (w *Workspace) IgnoreFiles() IgnoreFiles {
+	f := w.countedIgnoreFiles()
+	f.Custom = slices.Clone(f.Custom)
+	return f
+}
+
 // countedIgnoreFiles are the ignore files SetIgnoreFiles chose.
 func (w *Workspace) countedIgnoreFiles() IgnoreFiles {
 	w.ignoreMu.Lock()
