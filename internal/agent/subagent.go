@@ -374,7 +374,7 @@ func (a *Agent) subagentInstruction(ctx context.Context, parent *Session, set *s
 	var trees []string
 	for _, r := range roots {
 		b.WriteString("  - " + r + "\n")
-		trees = append(trees, skills.FolderStructure(r))
+		trees = append(trees, skills.WorkspaceStructure(ctx, a.cfg.Workspace, r))
 	}
 	b.WriteString("- **Directory Structure:**\n\n" + strings.Join(trees, "\n"))
 	if parent.ApprovalMode() == dialog.ApprovalPlan {

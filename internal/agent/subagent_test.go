@@ -651,6 +651,40 @@ func TestSubagentInheritsTheSystemPrompt(t *testing.T) {
 	}
 }
 
+// The directory structure a subagent is told names nothing the ignore
+// rules keep from the model, as 0.61's environment context.
+func TestSubagentDirectoryStructureLeavesOutIgnoredFiles(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{".geminiignore": "secret.txt\nprivate/\n", "secret.txt": "", "private/vault.txt": "", "plain.txt": ""} {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := subagents.Definition{Name: "generalist", Kind: subagents.Local, InheritSystemPrompt: true}
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(invoke("i1", "generalist", "x")),
+		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "ok"})),
+		geminitest.TextTurn("ok"),
+	)
+	a, _ := newAgent(t, srv, agent.Config{SystemPrompt: "MAIN PROMPT", Agents: catalog{def}, Workspace: ws})
+	prompt(t, a.NewSession(), "go")
+	sys := systemText(srv.Requests()[1])
+	if strings.Contains(sys, "secret.txt") || strings.Contains(sys, "vault.txt") || !strings.Contains(sys, "plain.txt") {
+		t.Errorf("the subagent's directory structure names an ignored file, or not plain.txt:\n%s", sys)
+	}
+}
+
 // A tool only subagents get (cli_help's get_internal_docs) is given to
 // the agent that names it, never to the main agent nor by "*".
 func TestSubagentOnlyTools(t *testing.T) {

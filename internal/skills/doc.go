@@ -13,6 +13,11 @@
 // an earlier one, keeping its place in the list; the user is warned of
 // the conflict in Gemini CLI's words.
 //
+// FolderStructure draws a skill's resources for the model as Gemini CLI
+// does; WorkspaceStructure draws a workspace root (a subagent's
+// environment context), naming nothing the workspace's ignore rules
+// ignore.
+//
 // Invariants:
 //   - Nothing of an untrusted root is read: its skill directories are
 //     only noticed, so the user is told why their skills are missing.

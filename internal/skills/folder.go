@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // Gemini CLI's getFolderStructure defaults (utils/getFolderStructure.ts).
@@ -40,11 +42,30 @@ type folder struct {
 // it for a skill's resources: breadth first, up to 200 files and folders,
 // ignored folders shown with "...", and a summary line first.
 func FolderStructure(dir string) string {
+	return structure(dir, nil)
+}
+
+// WorkspaceStructure is FolderStructure of root, a root of ws, as 0.61's
+// environment context draws a workspace directory (getFolderStructure
+// with its file service): a file ws's ignore rules ignore is left out,
+// an ignored folder is shown with "..." and not entered, so the model is
+// told no name of what it may not read. A path whose rules cannot be
+// told is taken as ignored.
+func WorkspaceStructure(ctx context.Context, ws *workspace.Workspace, root string) string {
+	return structure(root, func(path string) bool {
+		ignored, err := ws.Ignored(ctx, path)
+		return err != nil || ignored
+	})
+}
+
+// structure draws dir, leaving out (or, for a folder, not entering) what
+// ignored reports (nil: nothing).
+func structure(dir string, ignored func(path string) bool) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return fmt.Sprintf("Error processing directory %q: %v", dir, err)
 	}
-	root, err := readStructure(abs)
+	root, err := readStructure(abs, ignored)
 	if err != nil {
 		return fmt.Sprintf("Error: Could not read directory %q. Check path and permissions.", abs)
 	}
@@ -60,8 +81,9 @@ func FolderStructure(dir string) string {
 }
 
 // readStructure reads the tree under rootPath breadth first, up to
-// maxFolderItems entries; an error is the root's.
-func readStructure(rootPath string) (*folder, error) {
+// maxFolderItems entries, without the files ignored reports (nil:
+// none) and not entering such folders; an error is the root's.
+func readStructure(rootPath string, ignored func(path string) bool) (*folder, error) {
 	root := &folder{name: filepath.Base(rootPath)}
 	type item struct {
 		f    *folder
@@ -86,7 +108,7 @@ func readStructure(rootPath string) (*folder, error) {
 		}
 		slices.SortFunc(entries, func(a, b os.DirEntry) int { return localeCompare(a.Name(), b.Name()) })
 		for _, e := range entries {
-			if !e.Type().IsRegular() {
+			if !e.Type().IsRegular() || ignored != nil && ignored(filepath.Join(it.path, e.Name())) {
 				continue
 			}
 			if count >= maxFolderItems {
@@ -104,7 +126,7 @@ func readStructure(rootPath string) (*folder, error) {
 				it.f.hasMoreSubfolders = true
 				break
 			}
-			sub := &folder{name: e.Name(), ignored: ignoredFolder(e.Name())}
+			sub := &folder{name: e.Name(), ignored: ignoredFolder(e.Name()) || ignored != nil && ignored(filepath.Join(it.path, e.Name()))}
 			it.f.subFolders = append(it.f.subFolders, sub)
 			count++
 			if !sub.ignored {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/skills"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // writeSkill writes a SKILL.md in dir/name with content.
@@ -194,6 +195,50 @@ func TestFolderStructure(t *testing.T) {
 		"    └───fill.py"
 	if got := skills.FolderStructure(dir); got != want {
 		t.Errorf("FolderStructure =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A workspace root is drawn as 0.61's environment context draws it: what
+// the ignore rules ignore is not named, an ignored folder is shown with
+// "..." and not entered.
+func TestWorkspaceStructureNamesNothingIgnored(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		".geminiignore":     "secret.txt\nprivate/\n",
+		".gitignore":        "build/\n",
+		"plain.txt":         "",
+		"secret.txt":        "",
+		"private/vault.txt": "",
+		"build/out.bin":     "",
+		"src/a.go":          "",
+	} {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sep := string(filepath.Separator)
+	want := "Showing up to 200 items (files + folders). Folders or files indicated with ... contain more items not shown, were ignored, or the display limit (200 items) was reached.\n\n" +
+		root + sep + "\n" +
+		"├───.geminiignore\n" +
+		"├───.gitignore\n" +
+		"├───plain.txt\n" +
+		"├───build" + sep + "...\n" +
+		"├───private" + sep + "...\n" +
+		"└───src" + sep + "\n" +
+		"    └───a.go"
+	if got := skills.WorkspaceStructure(t.Context(), ws, root); got != want {
+		t.Errorf("WorkspaceStructure =\n%s\nwant\n%s", got, want)
 	}
 }
 
