@@ -11,8 +11,10 @@
 //     other servers are kept byte for byte.
 //   - A token is used until five minutes before it expires (Gemini CLI's
 //     margin), then refreshed with its refresh token; a refresh the
-//     server refuses deletes the entry, so the user is asked to sign in
-//     again rather than sent a dead token forever.
+//     server refuses as invalid_grant deletes the entry, so the user is
+//     asked to sign in again rather than sent a dead token forever. A
+//     refresh that fails otherwise (its context cancelled or timed out,
+//     the endpoint down or failing) keeps the entry as it was.
 //   - A sign-in (Flow.Run) is the authorization code grant with PKCE
 //     (S256) through a loopback redirect: endpoints come from the settings'
 //     "oauth" block or are discovered (protected resource metadata, then

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/origin"
 	"github.com/gemini-ls/gemini-ls/internal/origin/origintest"
 	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/mcptest"
 )
 
 // A save replaces the server's entry, keeps the others byte for byte
@@ -117,5 +119,89 @@ func TestRefreshDoesNotFollowARedirectElsewhere(t *testing.T) {
 	}
 	if n := len(elsewhere.Headers()); n != 0 {
 		t.Errorf("%d refreshes reached the other origin", n)
+	}
+}
+
+// A refresh that does not get the server's refusal of the refresh token
+// keeps the stored entry as it was: one whose context was cancelled (the
+// user cancelled the turn) or ran out of time, one the endpoint answered
+// with a failure of its own. Only invalid_grant, the server's word that
+// the refresh token is no good, drops it (TestRefusedRefreshDeletesTheEntry),
+// as the fake authorization server answers the refresh token it never
+// granted once asked in time.
+func TestUnfinishedRefreshKeepsTheEntry(t *testing.T) {
+	server := mcptest.NewOAuth(t)
+	stalled := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// The body read, the server hears the client go away.
+		_, _ = io.Copy(io.Discard, r.Body)
+		select {
+		case <-r.Context().Done():
+		case <-time.After(10 * time.Second):
+		}
+	}))
+	defer stalled.Close()
+	unavailable := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "try later", http.StatusServiceUnavailable)
+	}))
+	defer unavailable.Close()
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, tc := range []struct {
+		name     string
+		endpoint string
+		ctx      func(t *testing.T) context.Context
+		want     error
+	}{
+		{name: "cancelled", endpoint: server.Issuer + "/token", ctx: func(*testing.T) context.Context { return cancelled }, want: context.Canceled},
+		{name: "cancelled while waiting", endpoint: stalled.URL, ctx: func(t *testing.T) context.Context {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(50*time.Millisecond, cancel)
+			t.Cleanup(cancel)
+			return ctx
+		}, want: context.Canceled},
+		{name: "timed out", endpoint: stalled.URL, ctx: func(t *testing.T) context.Context {
+			ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+			t.Cleanup(cancel)
+			return ctx
+		}, want: context.DeadlineExceeded},
+		{name: "server unavailable", endpoint: unavailable.URL, ctx: func(*testing.T) context.Context { return context.Background() }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewStore(filepath.Join(t.TempDir(), FileName))
+			stored := Credentials{ServerName: "ls", ClientID: "c", TokenURL: tc.endpoint,
+				Token: Token{AccessToken: "secret-access", RefreshToken: "secret-refresh", ExpiresAt: 1, TokenType: "Bearer"}}
+			if err := s.Save(t.Context(), stored); err != nil {
+				t.Fatal(err)
+			}
+			src := &Source{Server: "ls", Store: s, Client: http.DefaultClient}
+			token, err := src.AccessToken(tc.ctx(t))
+			if token != "" || err == nil || errors.Is(err, ErrRefreshFailed) || strings.Contains(err.Error(), "secret") {
+				t.Errorf("AccessToken = %q, %v; want an error that deletes nothing, without the tokens", token, err)
+			}
+			if tc.want != nil && !errors.Is(err, tc.want) {
+				t.Errorf("AccessToken: %v, want %v", err, tc.want)
+			}
+			got, err := s.Get("ls")
+			if err != nil || got == nil || got.Token != stored.Token || got.TokenURL != stored.TokenURL {
+				t.Fatalf("after the refresh the entry is %+v, %v; want it kept", got, err)
+			}
+		})
+	}
+	if n := server.Counts().Refreshes; n != 0 {
+		t.Errorf("the authorization server granted %d refreshes", n)
+	}
+	// Asked in time, the fake server refuses the refresh token it never
+	// granted, and the entry goes.
+	s := NewStore(filepath.Join(t.TempDir(), FileName))
+	if err := s.Save(t.Context(), Credentials{ServerName: "ls", ClientID: "c", TokenURL: server.Issuer + "/token",
+		Token: Token{AccessToken: "secret-access", RefreshToken: "secret-refresh", ExpiresAt: 1, TokenType: "Bearer"}}); err != nil {
+		t.Fatal(err)
+	}
+	src := &Source{Server: "ls", Store: s, Client: http.DefaultClient}
+	if _, err := src.AccessToken(context.Background()); !errors.Is(err, ErrRefreshFailed) || !strings.Contains(err.Error(), "invalid_grant") {
+		t.Errorf("AccessToken: %v, want the refusal", err)
+	}
+	if got, _ := s.Get("ls"); got != nil {
+		t.Errorf("the refused entry was kept: %+v", got)
 	}
 }

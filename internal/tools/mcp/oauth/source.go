@@ -31,8 +31,9 @@ type Source struct {
 	mu sync.Mutex
 }
 
-// ErrRefreshFailed is a stored token that expired and could not be
-// refreshed; its entry was deleted.
+// ErrRefreshFailed is a stored token that expired and whose refresh the
+// server refused (invalid_grant); its entry was deleted. A refresh that
+// failed otherwise (cancelled, timed out, the endpoint down) keeps it.
 var ErrRefreshFailed = errors.New("the stored OAuth token expired and could not be refreshed")
 
 // AccessToken returns the token to send, "" when the server has no stored
@@ -69,9 +70,15 @@ func (s *Source) AccessToken(ctx context.Context) (string, error) {
 		form.Set("resource", resource(creds.MCPServerURL))
 	}
 	token, err := requestToken(ctx, s.Client, creds.TokenURL, form)
+	if err != nil && !refreshTokenRefused(err) {
+		// Cancelled, timed out, or a failure of the endpoint's own: the
+		// refresh token may still be good, and the next try may refresh.
+		return "", fmt.Errorf("refreshing the stored OAuth token: %w", err)
+	}
 	if err != nil {
-		// As Gemini CLI: a token that cannot be refreshed is dropped, so
-		// the next start asks for a sign-in instead of failing the same way.
+		// The server says the refresh token is no good: it is dropped, so
+		// the next start asks for a sign-in instead of failing the same
+		// way. (Gemini CLI drops it on any failure, a cancelled one too.)
 		if delErr := s.Store.Delete(ctx, s.Server); delErr != nil {
 			return "", errors.Join(fmt.Errorf("%w: %w", ErrRefreshFailed, err), delErr)
 		}
@@ -131,7 +138,7 @@ func requestToken(ctx context.Context, client *http.Client, endpoint string, for
 		return Token{}, fmt.Errorf("token endpoint %s: the answer is not JSON: %w", endpoint, err)
 	}
 	if tr.Error != "" {
-		return Token{}, fmt.Errorf("token endpoint %s refused: %s %s", endpoint, tr.Error, tr.ErrorDescription)
+		return Token{}, &refusal{endpoint: endpoint, code: tr.Error, description: tr.ErrorDescription}
 	}
 	if resp.StatusCode != http.StatusOK {
 		return Token{}, fmt.Errorf("token endpoint %s answered %s", endpoint, resp.Status)
@@ -147,6 +154,23 @@ func requestToken(ctx context.Context, client *http.Client, endpoint string, for
 		t.ExpiresAt = time.Now().Add(time.Duration(tr.ExpiresIn) * time.Second).UnixMilli()
 	}
 	return t, nil
+}
+
+// refusal is a token endpoint's error answer (RFC 6749 5.2).
+type refusal struct {
+	endpoint, code, description string
+}
+
+func (r *refusal) Error() string {
+	return fmt.Sprintf("token endpoint %s refused: %s %s", r.endpoint, r.code, r.description)
+}
+
+// refreshTokenRefused reports whether err is the token endpoint's word
+// that the refresh token is invalid, expired or revoked (invalid_grant):
+// the one failure of a refresh that says the token is dead.
+func refreshTokenRefused(err error) bool {
+	var r *refusal
+	return errors.As(err, &r) && r.code == "invalid_grant"
 }
 
 // resource is the RFC 8707 resource parameter for an MCP server's URL: the
