@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -285,6 +286,32 @@ func TestExpandReferencesLineRanges(t *testing.T) {
 			"\n- @crlf.txt#L3-1 (Reason: the line range 3-1 ends before it starts)" +
 			"\n- @crlf.txt#L0 (Reason: lines are numbered from 1)",
 	})
+}
+
+// "@path#L…" keeps from the model what "@path" keeps: a file in .git,
+// and a link to an ignored file that the reference's search finds, are
+// not read, and the model is told so in the whole file's words.
+func TestExpandReferencesLineRangesOfHiddenFiles(t *testing.T) {
+	ws, _, root := refWorkspace(t, map[string]string{
+		".geminiignore": "secret.txt\n",
+		"secret.txt":    "hunter2 in secret\n",
+		".git/config":   "# hunter2 in git\n",
+		"plain.txt":     "visible\n",
+	})
+	platformtest.Symlink(t, "secret.txt", filepath.Join(root, "alias.txt"))
+	got := expand(t, ws, "@.git/config#L1 @alia#L1 @alias.txt#L1 @plain.txt#L1")
+	if text := strings.Join(got, ""); strings.Contains(text, "hunter2") || !strings.Contains(text, "visible") {
+		t.Errorf("a line range of a hidden file was read, or the plain one was not:\n%q", got)
+	}
+	wantContains := func(want string) {
+		t.Helper()
+		if !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, want) }) {
+			t.Errorf("%q not in %q", want, got)
+		}
+	}
+	wantContains("- @.git/config#L1 (Reason: ignored by .gitignore or .geminiignore)")
+	wantContains("- @alia#L1 (Reason: no file or directory in the workspace matches it)")
+	wantContains("- @alias.txt#L1 (Reason: ignored by .gitignore or .geminiignore)")
 }
 
 // A range is read 2,000 lines at most, as read_file reads, and the model

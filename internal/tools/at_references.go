@@ -503,6 +503,19 @@ func readHidden(ctx context.Context, ws *workspace.Workspace, checked string, f 
 	return err != nil || is
 }
 
+// linkHidden reports whether e is a symbolic link leading where the
+// model may not read (an ignored file or directory, .git), .gitignore's
+// rules not counted when liftGit: a listing judges a link by where it
+// leads, as a read judges the file it read, not by the link's name
+// alone. A link that cannot be resolved again is hidden.
+func linkHidden(ctx context.Context, ws *workspace.Workspace, e workspace.DirEntry, liftGit bool) bool {
+	if !e.Symlink {
+		return false
+	}
+	target, err := ws.Resolve(e.Path)
+	return err != nil || hidden(ctx, ws, target, liftGit)
+}
+
 // isIgnored reports whether ignore files ignore the file or directory at
 // abs (false when that cannot be told).
 func isIgnored(ctx context.Context, ws *workspace.Workspace, abs string) bool {
@@ -589,15 +602,16 @@ type Reference struct {
 	Spec string
 	// Path is the absolute file or directory.
 	Path string
-	// Ignored: ignore files ignore it, so it is not read.
+	// Ignored: ignore files ignore it, or it is in .git (which 0.61's
+	// ignore rules always hold), so it is not read.
 	Ignored bool
 }
 
 // ResolveReference finds what the @path name of a prompt refers to, as
 // Gemini CLI does: a file, a directory (everything below it), else the
 // most recently modified file matching the glob "**/*name*" that no
-// ignore file ignores (of those found within searchTimeout). ok is false
-// when nothing matches.
+// ignore file ignores, by its name or where its link leads (of those
+// found within searchTimeout). ok is false when nothing matches.
 func ResolveReference(ctx context.Context, ws *workspace.Workspace, name string) (ref Reference, ok bool, err error) {
 	if ref, ok := ResolvePath(ctx, ws, name); ok {
 		return ref, true, nil
@@ -617,7 +631,7 @@ func ResolvePath(ctx context.Context, ws *workspace.Workspace, name string) (Ref
 	if err != nil {
 		return Reference{}, false
 	}
-	ref := Reference{Spec: referenceSpec(ws, abs), Path: abs, Ignored: isIgnored(ctx, ws, abs)}
+	ref := Reference{Spec: referenceSpec(ws, abs), Path: abs, Ignored: hidden(ctx, ws, abs, false)}
 	if isDir {
 		ref.Spec += "/**"
 	}
@@ -650,6 +664,9 @@ func searchReference(ctx context.Context, ws *workspace.Workspace, name string) 
 			}
 			if e.IsDir || !doublestar.MatchUnvalidated(pattern, strings.ToLower(relSlash(root, e.Path))) {
 				return nil
+			}
+			if linkHidden(findCtx, ws, e, false) {
+				return nil // a link to an ignored file is as ignored as the file
 			}
 			info, err := ws.Info(e)
 			if err != nil {

@@ -54,6 +54,15 @@
 // Every path is resolved inside the workspace roots before a call runs;
 // reads and searches see the editor's unsaved buffers.
 //
+// Invariant: what a tool shows the model follows read_file's rules
+// (inside the roots, not ignored, not in .git), whichever road it takes:
+// a listing or search judges a symbolic link by where it leads, not its
+// name alone (linkHidden); an @path's line range as its whole file;
+// navigate_code leaves out the places a server names that the model may
+// not read and withholds a hover of a symbol declared there
+// (navigate_hover.go); the context files a read discovers are the
+// memory's to hold to the same rules (memory.Loader.Discover).
+//
 // A search holds what its result can show, however many files it walks:
 // glob the newest maxGlobFiles matches, grep_search the files that may
 // hold its first maxGrepMatches matches, the @paths of a prompt the

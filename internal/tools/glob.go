@@ -223,7 +223,7 @@ func (w *globWalk) run(ctx context.Context) (omitted workspace.Omitted, timedOut
 		if e.IsDir && prefix.holdsNoMatch(rel, c.caseSensitive) {
 			return fs.SkipDir
 		}
-		return w.visit(e, rel)
+		return w.visit(walkCtx, e, rel)
 	})
 	timedOut = err != nil && ctx.Err() == nil && walkCtx.Err() != nil
 	switch {
@@ -236,8 +236,8 @@ func (w *globWalk) run(ctx context.Context) (omitted workspace.Omitted, timedOut
 }
 
 // visit takes the entry e (at rel) of the walk: a file that matches is
-// found, or counted if ignored.
-func (w *globWalk) visit(e workspace.DirEntry, rel string) error {
+// found, or counted if ignored (a link leading to an ignored file too).
+func (w *globWalk) visit(ctx context.Context, e workspace.DirEntry, rel string) error {
 	if matchesAny(w.c.ignore, rel, w.c.caseSensitive) || (e.Ignored && !w.spendIgnored()) {
 		if e.IsDir {
 			return fs.SkipDir
@@ -247,7 +247,7 @@ func (w *globWalk) visit(e workspace.DirEntry, rel string) error {
 	if e.IsDir || !w.m.matches(rel) {
 		return nil
 	}
-	if e.Ignored {
+	if e.Ignored || linkHidden(ctx, w.c.ws, e, w.c.liftGitIgnore) {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.gitIgnored++

@@ -101,3 +101,84 @@ func TestHiddenFilesCannotBeReadThroughALinkSwappedIn(t *testing.T) {
 		}
 	}
 }
+
+// A listing judges a symbolic link by where it leads, as a read does: a
+// link whose own name no rule ignores, to an ignored file, an ignored
+// directory or a file in .git, is left out of glob's and list_directory's
+// answers and counted with the ignored entries, never named. A link to a
+// file the model may read is listed as before.
+func TestListingsLeaveOutLinksToHiddenFiles(t *testing.T) {
+	tw := hiddenWorkspace(t)
+	tw.write(".gitignore", "local.txt\n")
+	tw.write("local.txt", "git-ignored\n")
+	platformtest.Symlink(t, "secret.txt", tw.abs("alias.txt"))
+	platformtest.Symlink(t, "private/vault.txt", tw.abs("vault-link.txt"))
+	platformtest.Symlink(t, ".git/config", tw.abs("config.txt"))
+	platformtest.Symlink(t, "private", tw.abs("d"))
+	platformtest.Symlink(t, "local.txt", tw.abs("local-link.txt"))
+	platformtest.Symlink(t, "plain.txt", tw.abs("plain-link.txt"))
+	hiddenLinks := []string{"alias.txt", "vault-link.txt", "config.txt", "local-link.txt"}
+
+	glob := run(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": "**/*.txt"})
+	list := run(t, tw.tool(ListDirectoryName, Options{}), map[string]any{"dir_path": "."})
+	for name, res := range map[string]Result{"glob": glob, "list_directory": list} {
+		for _, link := range append(hiddenLinks, "[DIR] d") {
+			if strings.Contains(res.Output, link) {
+				t.Errorf("%s named %s, a link to a hidden file:\n%s", name, link, res.Output)
+			}
+		}
+		for _, shown := range []string{"plain.txt", "plain-link.txt"} {
+			if !strings.Contains(res.Output, shown) {
+				t.Errorf("%s left out %s:\n%s", name, shown, res.Output)
+			}
+		}
+	}
+	// glob counts the four links with secret.txt, local.txt and
+	// private/vault.txt; the listing the five links with .git, private,
+	// secret.txt and local.txt.
+	wantContains(t, glob.Output, "(7 additional files were ignored)")
+	wantContains(t, list.Output, "(9 ignored)")
+
+	// Lifting .gitignore lists what it alone hid, through a link too; the
+	// rest stays hidden.
+	lifted := run(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": "**/*.txt", "respect_git_ignore": false})
+	wantContains(t, lifted.Output, "local-link.txt")
+	for _, link := range hiddenLinks[:3] {
+		if strings.Contains(lifted.Output, link) {
+			t.Errorf("glob with .gitignore lifted named %s:\n%s", link, lifted.Output)
+		}
+	}
+	listed := run(t, tw.tool(ListDirectoryName, Options{}), map[string]any{"dir_path": ".", "file_filtering_options": map[string]any{"respect_git_ignore": false}})
+	wantContains(t, listed.Output, "local-link.txt")
+	if strings.Contains(listed.Output, "alias.txt") || strings.Contains(listed.Output, "config.txt") {
+		t.Errorf("list_directory with .gitignore lifted named a link to a hidden file:\n%s", listed.Output)
+	}
+}
+
+// A prompt's @path with a line range is refused as the whole file's is:
+// a link to an ignored file that the @path's search finds, a file in
+// .git, and a read that a link swapped in led to a hidden file.
+func TestLineRangesOfHiddenFilesAreRefused(t *testing.T) {
+	tw := hiddenWorkspace(t)
+	platformtest.Symlink(t, "secret.txt", tw.abs("alias.txt"))
+	platformtest.Symlink(t, "private/vault.txt", tw.abs("vault-link.txt"))
+
+	for _, name := range []string{"alia", "vault-li"} {
+		if ref, ok, err := ResolveReference(t.Context(), tw.ws, name); err != nil || ok && !ref.Ignored {
+			t.Errorf("the search for @%s found %+v (%v), a link to an ignored file, as readable", name, ref, err)
+		}
+	}
+	if ref, ok := ResolvePath(t.Context(), tw.ws, ".git/config"); !ok || !ref.Ignored {
+		t.Errorf("@.git/config resolved to %+v, %v; want it ignored, as 0.61's ignore rules always hold .git", ref, ok)
+	}
+	// ReadLines holds the rules itself, of the file it read.
+	for _, name := range []string{"alias.txt", ".git/config", "private/vault.txt"} {
+		lines, why, err := ReadLines(t.Context(), tw.ws, tw.abs(name), 1, 1)
+		if err != nil || why != ignoredReferenceReason || strings.Contains(lines.Text, "hunter2") {
+			t.Errorf("ReadLines(%s) = %q, %q, %v; want it refused: %q", name, lines.Text, why, err, ignoredReferenceReason)
+		}
+	}
+	if lines, why, err := ReadLines(t.Context(), tw.ws, tw.abs("plain.txt"), 1, 1); err != nil || why != "" || lines.Text != "visible\n" {
+		t.Errorf("ReadLines(plain.txt) = %+v, %q, %v", lines, why, err)
+	}
+}

@@ -2,10 +2,13 @@ package tools
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/memory"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // jitWorkspace has a root GEMINI.md (the system instruction's, never
@@ -63,5 +66,56 @@ func TestListDirectoryAppendsDiscoveredContext(t *testing.T) {
 	}
 	if strings.Contains(res.Display, "Newly Discovered") {
 		t.Errorf("display: %q", res.Display)
+	}
+}
+
+// What a read discovers is shown to the model, so it follows the rules
+// of what the model reads: a GEMINI.md the model wrote imports neither
+// an ignored file nor one in a sibling folder outside the roots (the
+// root sits in a larger git repository), and listing an ignored
+// directory discovers none of its context files.
+func TestDiscoveredContextImportsNothingHidden(t *testing.T) {
+	repo, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{
+		".git/HEAD":              "ref: refs/heads/main\n",
+		"sibling/secret.txt":     "SIBLING SECRET",
+		"root/.geminiignore":     "secret.txt\nprivate/\n",
+		"root/secret.txt":        "IGNORED SECRET",
+		"root/private/GEMINI.md": "PRIVATE RULES",
+		"root/sub/a.go":          "package sub\n",
+		// As the model's write_file would leave it.
+		"root/sub/GEMINI.md": "written @../secret.txt @../../sibling/secret.txt",
+	} {
+		path := filepath.Join(repo, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	root := filepath.Join(repo, "root")
+	ws, err := workspace.New([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tw := &testWorkspace{t: t, root: root, ws: ws}
+	opts := Options{Memory: memory.New(memory.Config{Workspace: ws})}
+
+	res := runIn(t, "s", tw.tool(ReadFileName, opts), map[string]any{"file_path": "sub/a.go"})
+	for _, secret := range []string{"IGNORED SECRET", "SIBLING SECRET"} {
+		if strings.Contains(res.Output, secret) {
+			t.Errorf("read_file's discovered context inlined %q:\n%s", secret, res.Output)
+		}
+	}
+	wantContains(t, res.Output, "written <!-- Import failed: ../secret.txt - it is ignored by .gitignore or .geminiignore")
+	wantContains(t, res.Output, "<!-- Import failed: ../../sibling/secret.txt - it lies outside the workspace roots")
+
+	res = runIn(t, "s", tw.tool(ListDirectoryName, opts), map[string]any{"dir_path": "private"})
+	if strings.Contains(res.Output, "PRIVATE RULES") || strings.Contains(res.Output, "Newly Discovered") {
+		t.Errorf("listing an ignored directory discovered its context file:\n%s", res.Output)
 	}
 }

@@ -21,7 +21,9 @@ import (
 // column; the answer lists each place as `line: text` under its file,
 // relative to the workspace, and leaves out, counting them, the places
 // the model may not read (outside the roots, ignored: as read_file
-// decides).
+// decides). A hover, which shows a declaration wherever it is, is
+// withheld, saying why, when the symbol is declared in such a place
+// (navigate_hover.go).
 
 type navigateCodeParams struct {
 	Operation  string `json:"operation" jsonschema:"What to find: definition, type_definition, implementation, references, hover, document_symbols, workspace_symbols, incoming_calls (who calls it) or outgoing_calls (what it calls)."`
@@ -151,6 +153,15 @@ func (c *navigateCodeCall) Execute(ctx context.Context, _ CallInfo) (Result, err
 				return failure(err.Error()), nil
 			}
 			req.Position = pos
+		}
+	}
+	if c.op == codeintel.Hover {
+		withheld, err := c.hoverWithheld(ctx, req)
+		if err != nil {
+			return failureOf(ctx, err)
+		}
+		if withheld != "" {
+			return Result{Output: withheld, Display: withheld}, nil
 		}
 	}
 	a, err := askServer(ctx, c.p, req)

@@ -162,7 +162,10 @@ func TestNavigateCodeCutsLongAnswers(t *testing.T) {
 
 func TestNavigateCodeHoverIsTheSignatureAndFirstParagraph(t *testing.T) {
 	tw := codeWorkspace(t)
-	f := &fakeServer{answer: func(codeintel.Request) (string, error) {
+	f := &fakeServer{answer: func(req codeintel.Request) (string, error) {
+		if req.Op == codeintel.Definition {
+			return "[" + loc(tw.abs("greet/greet.go"), 3, 5) + "]", nil
+		}
 		return `{"contents": {"kind": "markdown", "value": "` + "```go\\nfunc Greet(name string) string\\n```" + `\n\nGreet says hello.\n\nMore about it.\n\n[greet.Greet on pkg.go.dev](https://pkg.go.dev)"}}`, nil
 	}}
 	res := run(t, tw.tool(NavigateCodeName, Options{CodeIntel: f}), map[string]any{"operation": "hover", "file_path": "greet/greet.go", "line": 4, "symbol": "Greet"})
@@ -203,8 +206,11 @@ func TestNavigateCodeListsCallers(t *testing.T) {
 func TestNavigateCodeTellsTheServersErrors(t *testing.T) {
 	tw := codeWorkspace(t)
 	f := &fakeServer{answer: func(req codeintel.Request) (string, error) {
-		if req.Op == codeintel.Hover {
+		switch req.Op {
+		case codeintel.Hover:
 			return "", fmt.Errorf("no identifier found")
+		case codeintel.Definition:
+			return "[]", nil
 		}
 		return "", &codeintel.NoServerError{Language: "Go", Install: "gopls"}
 	}}

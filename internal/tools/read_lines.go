@@ -9,6 +9,11 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
+// ignoredReferenceReason is why an @path is not read when the ignore
+// rules (or .git) keep its file from the model, in the words a prompt's
+// whole-file @path is refused with.
+const ignoredReferenceReason = "ignored by .gitignore or .geminiignore"
+
 // Lines are the lines of a text file an @path#L range reads.
 type Lines struct {
 	// Text is the lines, each ending in a line break except the file's
@@ -24,14 +29,18 @@ type Lines struct {
 // open, at most 2,000 lines, each cut at 2,000 characters. A range that
 // runs past the end stops there, as one longer than 2,000 lines stops
 // after them; Lines says what was read. why says, for the user and the
-// model, why nothing could be (a directory, a file that is not text, a
-// range that starts after the end); err is a failure to read.
+// model, why nothing could be (a file the ignore rules or .git keep from
+// the model, by its path or the file read, as a whole file's @path is
+// kept; a directory, a file that is not text, a range that starts after
+// the end); err is a failure to read.
 func ReadLines(ctx context.Context, ws *workspace.Workspace, abs string, first, last int) (lines Lines, why string, err error) {
 	switch {
 	case first < 1:
 		return Lines{}, "lines are numbered from 1", nil
 	case last < first:
 		return Lines{}, fmt.Sprintf("the line range %d-%d ends before it starts", first, last), nil
+	case hidden(ctx, ws, abs, false):
+		return Lines{}, ignoredReferenceReason, nil
 	}
 	if isDir, err := ws.Stat(abs); err != nil {
 		return Lines{}, "", fmt.Errorf("checking %s: %w", abs, err)
@@ -48,6 +57,8 @@ func ReadLines(ctx context.Context, ws *workspace.Workspace, abs string, first, 
 		return Lines{}, fmt.Sprintf("the file is larger than %d MB", maxReadSize>>20), nil
 	case err != nil:
 		return Lines{}, "", fmt.Errorf("reading %s: %w", abs, err)
+	case readHidden(ctx, ws, abs, f, false):
+		return Lines{}, ignoredReferenceReason, nil
 	case isBinary(f.Content):
 		return Lines{}, "a line range needs a text file, and this one is binary", nil
 	}
