@@ -58,7 +58,13 @@
 //
 // Invariants: matching never misses a spelling the file system takes for
 // the same file. Names are compared with Unicode case folding (a
-// case-insensitive file system's .GEMINI is .gemini). The path checked is
+// case-insensitive file system's .GEMINI is .gemini), and as Windows
+// reads them, on every system (a share Windows serves reads them so):
+// without trailing dots and spaces, without an NTFS stream (.git. and
+// .env::$DATA are .git and .env). A short (8.3) name is resolved by the
+// file system on Windows where it exists (GetLongPathName); a component
+// shaped like one that was not resolved (NAME~1) may be any protected
+// name, and is protected. The path checked is
 // the one the edit writes, its links resolved, and a protected name
 // anywhere above it that is a link to it or to a directory holding it
 // (.gemini -> config, ~/.gemini -> ~/dotfiles/gemini) protects it too, as

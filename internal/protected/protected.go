@@ -115,7 +115,8 @@ func New(paths ...Path) Set {
 func (s Set) Why(path string) string {
 	path = filepath.Clean(path)
 	real := resolve(path)
-	for _, p := range []string{path, real} {
+	long, known := longPath(real)
+	for _, p := range []string{path, real, long} {
 		if why := byName(p); why != "" {
 			return why
 		}
@@ -123,11 +124,15 @@ func (s Set) Why(path string) string {
 			return why
 		}
 	}
+	if why := byShortName(long, known); why != "" {
+		return why
+	}
 	return byLink(real)
 }
 
 // byName is why a component of path (or several in a row) is a
-// protected name, or ends with a protected ending.
+// protected name, or ends with a protected ending, as Windows reads
+// names (folded).
 func byName(path string) string {
 	parts := strings.Split(path, string(filepath.Separator))
 	for i, part := range parts {
@@ -137,7 +142,7 @@ func byName(path string) string {
 			}
 		}
 		for _, sf := range suffixes {
-			if endsWithFold(part, sf.suffix) {
+			if endsWithFold(folded(part), sf.suffix) {
 				return phrase(strings.Join(parts[:i+1], string(filepath.Separator)), i == len(parts)-1, sf.what)
 			}
 		}
@@ -149,7 +154,7 @@ func byName(path string) string {
 // components, and where they end.
 func matchName(parts []string, i int, name string) (end int, ok bool) {
 	for _, c := range strings.Split(name, "/") {
-		if i >= len(parts) || !strings.EqualFold(parts[i], c) {
+		if i >= len(parts) || !sameName(parts[i], c) {
 			return 0, false
 		}
 		i++
@@ -225,14 +230,15 @@ func phrase(part string, exact bool, what string) string {
 }
 
 // within reports whether path is dir (exact) or beneath it, comparing
-// components with case folding; both clean and absolute.
+// components with case folding, as Windows reads them (folded); both
+// clean and absolute.
 func within(path, dir string) (exact, ok bool) {
 	p, d := components(path), components(dir)
 	if len(p) < len(d) {
 		return false, false
 	}
 	for i := range d {
-		if !strings.EqualFold(p[i], d[i]) {
+		if !strings.EqualFold(folded(p[i]), folded(d[i])) {
 			return false, false
 		}
 	}
