@@ -37,8 +37,15 @@
 // usage, the exchange with its file-edit journal. A prompt's text is
 // written once, in its message: the running prompt and the exchange
 // name that message ("promptOf") rather than repeat a text it holds
-// (storeonce.go). (Files written before
-// hold one line per prompt, version 2, still read.) A file is read as
+// (storeonce.go). Each gemini-ls record and message mark carries the
+// session format's version ("v", sharedVersion: 4 brought promptOf);
+// 0.61 ignores it. Files of versions 2 (one line per prompt) and 3 are
+// still read; a record or mark of a later version is a newer
+// gemini-ls's, and Load refuses the file saying so and which formats
+// it reads (*NewerFormatError, ErrNewerFormat), wherever the line is,
+// rather than read the session without it (a prompt read back as
+// empty). A promptOf naming no message reads as a prompt whose text is
+// missing, never as an empty one. A file is read as
 // 0.61 reads it (messages by
 // id, "$set", "$rewindTo"); the model's history is rebuilt as 0.61's
 // --resume rebuilds it, each call's result once. Record gives a session

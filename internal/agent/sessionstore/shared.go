@@ -47,9 +47,14 @@ const (
 	// lsKey holds gemini-ls's record in a line 0.61 reads as metadata.
 	lsKey = "$geminiLs"
 	// sharedVersion is the version of gemini-ls's records in shared
-	// files: 3 writes a prompt as it happens; 2 wrote one line per prompt
-	// and is still read.
-	sharedVersion    = 3
+	// files, the session format: 4 may leave a prompt's text to its
+	// message (promptOf), which a reader of 3 would read as an empty
+	// prompt; 3 writes a prompt as it happens; 2 wrote one line per
+	// prompt. All three are read (a 3 written before 4 was named may
+	// hold a promptOf too). A record or a message's mark of a later
+	// version is a newer gemini-ls's: the file is not read
+	// (*NewerFormatError), whatever line it is on.
+	sharedVersion    = 4
 	oldSharedVersion = 2
 )
 
@@ -396,6 +401,21 @@ type shared struct {
 
 	// end is the offset just past the last complete line.
 	end int64
+	// newer is the format of the record that stopped the reading, of a
+	// newer gemini-ls's; 0 when none did.
+	newer int
+}
+
+// newerReason is what apply says of a line of a newer format (s.newer).
+const newerReason = "of a newer session format"
+
+// newerFormat notes v, a record's or a mark's format, when it is newer
+// than this gemini-ls reads, and reports whether it is.
+func (s *shared) newerFormat(v int) bool {
+	if v > sharedVersion {
+		s.newer = v
+	}
+	return s.newer != 0
 }
 
 // readShared reads a shared file of at most MaxFileSize bytes. A last
@@ -414,6 +434,9 @@ func readShared(ctx context.Context, r io.Reader, path string) (*shared, error) 
 			return nil
 		}
 		if reason := s.apply(line, lineNo); reason != "" {
+			if s.newer != 0 { // said at once, on the last line too
+				return &NewerFormatError{Path: path, Line: lineNo, Version: s.newer, From: oldSharedVersion, To: sharedVersion}
+			}
 			bad = &CorruptError{Path: path, Line: lineNo, Reason: reason}
 			return nil
 		}
@@ -437,8 +460,7 @@ func readShared(ctx context.Context, r io.Reader, path string) (*shared, error) 
 // apply takes one line; a reason when it is not a record.
 func (s *shared) apply(line []byte, lineNo int) string {
 	if m, ok := decodeMessageLine(line); ok {
-		s.take(m)
-		return ""
+		return s.take(m)
 	}
 	var rec map[string]json.RawMessage
 	if err := json.Unmarshal(line, &rec); err != nil {
@@ -478,8 +500,7 @@ func (s *shared) applyMessage(line []byte) string {
 	if reason != "" {
 		return reason
 	}
-	s.take(m)
-	return ""
+	return s.take(m)
 }
 
 // decodeMessage decodes a line holding one message; a reason when it
@@ -497,8 +518,12 @@ func decodeMessage(line []byte) (*decoded, string) {
 	return &m, ""
 }
 
-// take adds the message m, decoded.
-func (s *shared) take(m *decoded) {
+// take adds the message m, decoded; a reason when a newer gemini-ls
+// marked it.
+func (s *shared) take(m *decoded) string {
+	if m.LS != nil && s.newerFormat(m.LS.V) {
+		return newerReason
+	}
 	if m.LS != nil {
 		m.ls = true
 		s.put(m)
@@ -506,6 +531,7 @@ func (s *shared) take(m *decoded) {
 	} else {
 		s.add(m)
 	}
+	return ""
 }
 
 // messageRecord is a message line as most are written, by gemini-ls and
@@ -609,8 +635,11 @@ func (s *shared) lsRecordOf(rec map[string]json.RawMessage) (*lsRecord, string) 
 	if err := json.Unmarshal(raw, ls); err != nil {
 		return nil, "a gemini-ls record that does not decode: " + err.Error()
 	}
-	if ls.V != sharedVersion && ls.V != oldSharedVersion {
-		return nil, fmt.Sprintf("a gemini-ls record of version %d, not %d (written by another gemini-ls version)", ls.V, sharedVersion)
+	if s.newerFormat(ls.V) {
+		return nil, newerReason
+	}
+	if ls.V < oldSharedVersion {
+		return nil, fmt.Sprintf("a gemini-ls record of version %d, which no gemini-ls writes (it writes %d to %d)", ls.V, oldSharedVersion, sharedVersion)
 	}
 	if ls.Replace {
 		s.allow, s.usage, s.exchanges, s.derived, s.running = nil, Usage{}, nil, map[string]bool{}, nil
@@ -732,14 +761,19 @@ func (s *shared) record(ls *lsRecord) {
 }
 
 // withPrompt is ex with its prompt, left out of the record, taken back
-// from message id's text (storeOnce); ex as it is otherwise.
+// from message id's text (storeOnce); ex as it is otherwise. A message
+// not in the file (rewound away, or the file edited) leaves a prompt
+// that says its text is missing, never an empty one.
 func (s *shared) withPrompt(ex *Exchange, id string) *Exchange {
-	m := s.msgs[id]
-	if ex == nil || id == "" || ex.Prompt != "" || m == nil {
+	if ex == nil || id == "" || ex.Prompt != "" {
 		return ex
 	}
 	full := *ex
-	full.Prompt = plainText(m.parts)
+	if m := s.msgs[id]; m != nil {
+		full.Prompt = plainText(m.parts)
+	} else {
+		full.Prompt = fmt.Sprintf("[the text of this prompt is not in the session file: its message %s is missing]", id)
+	}
 	return &full
 }
 

@@ -48,6 +48,10 @@ var (
 	// ErrTooLarge is returned for a file over MaxFileSize, or an append or
 	// replace that would make one.
 	ErrTooLarge = errors.New("session file too large")
+	// ErrNewerFormat is returned (as a *NewerFormatError) for a file
+	// holding a record of a session format newer than this gemini-ls
+	// reads: a newer gemini-ls wrote it.
+	ErrNewerFormat = errors.New("session written by a newer gemini-ls")
 	// ErrNotRegular is returned for a directory, symlink, FIFO or other
 	// special file where a session file should be.
 	ErrNotRegular = errors.New("not a regular file")
@@ -65,6 +69,22 @@ func (e *CorruptError) Error() string {
 }
 
 func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
+
+// NewerFormatError names the file and the 1-based line holding a record
+// of session format Version, which a newer gemini-ls wrote, and the
+// formats this one reads (From to To).
+type NewerFormatError struct {
+	Path          string
+	Line, Version int
+	From, To      int
+}
+
+func (e *NewerFormatError) Error() string {
+	return fmt.Sprintf("session file %s was written by a newer gemini-ls: line %d is in session format %d, and this gemini-ls reads session formats %d to %d; update gemini-ls to resume this session",
+		e.Path, e.Line, e.Version, e.From, e.To)
+}
+
+func (e *NewerFormatError) Is(target error) bool { return target == ErrNewerFormat }
 
 // Meta describes a session; List returns it without reading the history.
 type Meta struct {
