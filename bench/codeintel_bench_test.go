@@ -97,7 +97,7 @@ func BenchmarkCodeIntelOverhead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	manager := langclient.New(ws, nil, nil)
+	manager := langclient.New(ws, nil, nil, nil)
 	b.Cleanup(func() {
 		if err := manager.Close(context.Background()); err != nil {
 			b.Errorf("closing the language servers: %v", err)

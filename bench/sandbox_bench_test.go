@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/sandboxtrail"
+	door "github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // BenchmarkSandboxedEcho is what the bubblewrap sandbox adds to a shell
@@ -86,11 +86,7 @@ func probe(ctx context.Context) error {
 // timeEcho runs echo hi through bash in root, in sb (nil: unsandboxed),
 // and returns how long it took to exit.
 func timeEcho(b *testing.B, root string, sb *sandbox.Sandbox) time.Duration {
-	cmd := exec.Command("bash", "-c", "echo hi")
-	cmd.Dir = root
-	if err := sb.Wrap(cmd); err != nil {
-		b.Fatal(err)
-	}
+	cmd := confined(b, root, sb, "bash", "-c", "echo hi")
 	start := time.Now()
 	out, err := cmd.Output()
 	d := time.Since(start)
@@ -119,13 +115,20 @@ func timeSession(b *testing.B, se *sandbox.Session, root string) time.Duration {
 	return d
 }
 
-// timeTrue is bubblewrap's own start: `true` in sb, exec to exit.
-func timeTrue(b *testing.B, root string, sb *sandbox.Sandbox) time.Duration {
-	cmd := exec.Command("true")
+// confined is argv in root, confined in sb by the door before any clock
+// starts, as it was when the sandbox rewrote the command itself.
+func confined(b *testing.B, root string, sb *sandbox.Sandbox, argv ...string) *door.Cmd {
+	cmd := door.NewDoor(door.Rules{Sandbox: sb}).Command(b.Context(), door.UserCommand{What: "a benchmark"}, argv[0], argv[1:]...)
 	cmd.Dir = root
-	if err := sb.Wrap(cmd); err != nil {
+	if _, err := cmd.Ready(); err != nil {
 		b.Fatal(err)
 	}
+	return cmd
+}
+
+// timeTrue is bubblewrap's own start: `true` in sb, exec to exit.
+func timeTrue(b *testing.B, root string, sb *sandbox.Sandbox) time.Duration {
+	cmd := confined(b, root, sb, "true")
 	start := time.Now()
 	err := cmd.Run()
 	d := time.Since(start)

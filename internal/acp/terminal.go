@@ -62,7 +62,7 @@ func (r terminalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.
 	sess := r.sess
 	// The client's terminal is outside the sandbox: a sandboxed session
 	// runs its commands here.
-	if !sess.srv.capabilities().Terminal || c.Sandbox.Enabled() {
+	if !sess.srv.capabilities().Terminal || c.Sandbox().Enabled() {
 		return conversation.RunLocally(ctx, c)
 	}
 	id, err := sess.startTerminal(ctx, c, "command")

@@ -29,7 +29,7 @@ func (r terminalRunner) Start(ctx context.Context, c dialog.ShellCommand) (dialo
 	sess := r.sess
 	// The client's terminal is outside the sandbox: a sandboxed session
 	// runs its commands here.
-	if !sess.srv.capabilities().Terminal || c.Sandbox.Enabled() {
+	if !sess.srv.capabilities().Terminal || c.Sandbox().Enabled() {
 		return conversation.StartLocally(ctx, c)
 	}
 	id, err := sess.startTerminal(ctx, c, "background command")

@@ -110,7 +110,7 @@ func (t *turn) buildCall(run *toolRun) (builtCall, tools.Result, bool) {
 func (t *turn) execute(run *toolRun, call tools.Call, c *tools.Confirmation, door verdict) tools.Result {
 	s, fc := t.s, run.fc
 	run.pastQuestions()
-	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Background: s.backgroundRegistry(), Topic: &s.topic, Delegate: t.delegator(run)})
+	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Confirm: t.confirmer(run), Background: s.backgroundRegistry(), Topic: &s.topic, Delegate: t.delegator(run)})
 	switch {
 	case err == nil && res.Proposal != nil:
 		res, err = t.land(run, c, res.Proposal, door)
@@ -447,6 +447,23 @@ func functionResponse(fc *genai.FunctionCall, res tools.Result) *genai.Part {
 		response = map[string]any{"error": res.Error}
 	}
 	return &genai.Part{FunctionResponse: &genai.FunctionResponse{ID: fc.ID, Name: fc.Name, Response: response}}
+}
+
+// confirmer is CallInfo.Confirm for run: the session's confirmation,
+// about run's call, in the line of its turn's questions, which the yolo
+// mode answers yes as it allows every call; nil where the front end asks
+// nobody.
+func (t *turn) confirmer(run *toolRun) tools.ConfirmFunc {
+	if t.s.agent.cfg.Confirmer == nil {
+		return nil
+	}
+	return func(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
+		if t.s.approvals.mode() == dialog.ApprovalYolo {
+			return dialog.ProceedOnce, nil
+		}
+		req.CallID, req.Tool = run.fc.ID, run.fc.Name
+		return ask(t, run, func() (dialog.ConfirmOutcome, error) { return t.s.ask(ctx, req) })
+	}
 }
 
 // asker is how run's call asks the user, once no other call's question

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -54,6 +55,11 @@ type Request struct {
 	Position workspace.Position
 	// Query is WorkspaceSymbols' query, NewName Rename's new name.
 	Query, NewName string
+	// Ask asks the user before a language server that may run the
+	// workspace's code is started for the request (spawn.Door.Allow);
+	// nil where nobody can be asked. The editor's own servers need no
+	// question.
+	Ask spawn.Ask
 }
 
 // ToEncoding is r.Position in enc, counted in r.Text.

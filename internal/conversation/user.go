@@ -43,7 +43,7 @@ func userCommands(ctx context.Context, built *setup.Built) commands.UserCommands
 // must); none runs while that tool is not enabled.
 func commandShell(built *setup.Built, sess *agent.Session) commands.Shell {
 	_, enabled := built.Tools.Registry.Get(tools.ShellName)
-	return commands.ToolShell{Enabled: enabled, Allow: sess.AllowShell, Dir: root(built), Sandbox: built.Sandbox, Redaction: built.Redaction, Shell: built.Shell}
+	return commands.ToolShell{Enabled: enabled, Allow: sess.AllowShell, Dir: root(built), Door: built.Door, Redaction: built.Redaction, Shell: built.Shell}
 }
 
 // root is the workspace root commands run in: the first.

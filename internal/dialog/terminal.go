@@ -6,6 +6,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // The terminal is a port a front end implements for the tools:
@@ -57,13 +58,20 @@ type ShellCommand struct {
 	// Progress, when not nil, is called whenever the command prints,
 	// so that one printing nothing for too long can be told.
 	Progress func()
-	// Sandbox is where the command must run; nil: unsandboxed. A runner
-	// that cannot run it there runs it on this machine, in the sandbox.
-	Sandbox *sandbox.Sandbox
 	// Redaction keeps secrets out of the environment the command gets
 	// from gemini-ls (security.environmentVariableRedaction).
 	Redaction envredact.Policy
+	// Door starts the command on this machine, for Why: the session's,
+	// with its sandbox (Sandbox). nil: none, and so no sandbox.
+	Door *spawn.Door
+	// Why says what asked for the command.
+	Why spawn.UserCommand
 }
+
+// Sandbox is where the command must run: its door's sandbox, nil for
+// none. A runner that cannot run it there (a client's terminal) runs it
+// on this machine, through the door.
+func (c ShellCommand) Sandbox() *sandbox.Sandbox { return sandbox.Of(c.Door) }
 
 // ShellOutcome is how a command ended, as far as its runner knows.
 type ShellOutcome struct {

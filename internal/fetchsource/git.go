@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // SafeGitEnv is env without any GIT_CONFIG_* variable, plus Gemini CLI's
@@ -41,13 +42,13 @@ func SafeGitEnv(env []string) []string {
 
 // git runs git with args in dir and returns its standard output.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = SafeGitEnv(os.Environ())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
+		if errors.Is(err, spawn.ErrNotFound) {
 			return "", errors.New("git is not installed (it is needed for a git source)")
 		}
 		if ctx.Err() != nil {

@@ -14,8 +14,8 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
-	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // DefaultTimeout is how long a hook may run unless it says otherwise, as
@@ -48,9 +48,10 @@ type Config struct {
 	Logger *zap.Logger
 	// Now is the clock of the input's timestamp; time.Now when nil.
 	Now func() time.Time
-	// Sandbox is where hooks run (tools.sandboxHooksAndMCPServers); nil:
-	// unsandboxed.
-	Sandbox *sandbox.Sandbox
+	// Door starts the hooks' commands: the session's, which runs them in
+	// its sandbox where tools.sandboxHooksAndMCPServers asks; nil: no
+	// sandbox.
+	Door *spawn.Door
 	// Redaction keeps secrets out of Environ, as 0.61 does for hooks.
 	Redaction envredact.Policy
 	// Shell runs the hooks' commands; the zero Shell is osshell.Local().

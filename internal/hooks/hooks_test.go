@@ -14,8 +14,8 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/hooks"
 	"github.com/gemini-ls/gemini-ls/internal/platformtest"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/spawn/spawntest"
 )
 
 // script writes an executable shell script into dir and returns its path.
@@ -171,7 +171,7 @@ sleep 120`)
 	if len(out.Messages) != 1 || !strings.Contains(out.Messages[0], `Hook "slow" failed for event BeforeTool: it timed out after 300ms`) {
 		t.Errorf("messages = %q", out.Messages)
 	}
-	procgrouptest.WaitGone(t, procgrouptest.PID(t, pidFile))
+	spawntest.WaitGone(t, spawntest.PID(t, pidFile))
 }
 
 // TestHookLeavesNothingRunning: a hook that exits leaving a child holding
@@ -199,7 +199,7 @@ func TestHookLeavesNothingRunning(t *testing.T) {
 			if out.Block || out.Stop || len(out.Messages) != 1 || !strings.Contains(out.Messages[0], want) {
 				t.Errorf("outcome %+v, want the one message %q", out, want)
 			}
-			procgrouptest.WaitGone(t, procgrouptest.PID(t, filepath.Join(dir, "child.pid")))
+			spawntest.WaitGone(t, spawntest.PID(t, filepath.Join(dir, "child.pid")))
 		})
 	}
 }

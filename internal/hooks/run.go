@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -16,7 +15,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // maxOutput bounds what is kept of a hook's stdout and of its stderr:
@@ -56,8 +55,7 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	sh := r.shell()
-	cmd := sh.Command(ctx, r.expand(sh, e.hook.Command, ev))
-	procgroup.Own(cmd)
+	cmd := sh.Command(ctx, r.cfg.Door, spawn.Configured{Setting: "hooks." + event, Kind: spawn.Hook}, r.expand(sh, e.hook.Command, ev))
 	// A process the hook left behind may hold its output open; it does not
 	// keep the hook's result waiting.
 	cmd.WaitDelay = time.Second
@@ -74,10 +72,6 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout, stderr := &boundedBuffer{max: maxOutput}, &boundedBuffer{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	if err := r.cfg.Sandbox.Wrap(cmd); err != nil {
-		res.failure = fmt.Sprintf("it could not be sandboxed: %v", err)
-		return r.logged(event, res, 0, nil, "")
-	}
 	start := time.Now()
 	err = cmd.Run()
 	elapsed := time.Since(start)
@@ -86,7 +80,7 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 	if res.failure != "" || cancelled {
 		// A hook stopped or failed leaves nothing running: what it started
 		// and left behind goes with it (its group), even once it exited.
-		if kerr := procgroup.Kill(cmd); kerr != nil {
+		if kerr := cmd.Kill(); kerr != nil {
 			r.cfg.Logger.Warn("a hook's processes could not be stopped", zap.String("event", event), zap.String("hook", res.name), zap.Error(kerr))
 		}
 	}
@@ -101,11 +95,11 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 // outcome is what a hook decided, or how it failed, from how its run
 // ended: err is cmd.Run's, ctxErr its context's.
 func outcome(err, ctxErr error, timeout time.Duration, state *os.ProcessState, stdout, stderr *boundedBuffer) (*output, string) {
-	var exit *exec.ExitError
+	var exit *spawn.ExitError
 	switch {
 	case errors.Is(ctxErr, context.DeadlineExceeded):
 		return nil, fmt.Sprintf("it timed out after %v and was stopped", timeout)
-	case errors.Is(err, exec.ErrWaitDelay):
+	case errors.Is(err, spawn.ErrWaitDelay):
 		// It exited, but what it left running holds its output open: its
 		// output may not be all there.
 		return nil, "it exited leaving a process that held its output open, which was stopped"
@@ -180,7 +174,7 @@ func (r *Runner) shell() osshell.Shell {
 	if sh.Kind != osshell.Bash {
 		return sh
 	}
-	if path, err := exec.LookPath(sh.Executable); err == nil {
+	if path, err := spawn.LookPath(sh.Executable); err == nil {
 		sh.Executable = path
 	} else {
 		sh.Executable = "/bin/sh"

@@ -3,13 +3,13 @@ package osshell
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/shellquote"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // Kind is the language a shell reads its command lines in.
@@ -60,7 +60,7 @@ func cmdArgs() []string { return []string{"/d", "/s", "/c"} }
 // Local is the shell that runs command lines on this machine, detected
 // from the process's environment and PATH.
 func Local() Shell {
-	lookPath := exec.LookPath
+	lookPath := spawn.LookPath
 	if underWine() {
 		lookPath = withoutWindowsPowerShell(lookPath)
 	}
@@ -74,7 +74,7 @@ func Local() Shell {
 func withoutWindowsPowerShell(lookPath func(string) (string, error)) func(string) (string, error) {
 	return func(name string) (string, error) {
 		if strings.EqualFold(filepath.Base(strings.ReplaceAll(name, `\`, "/")), "powershell.exe") {
-			return "", exec.ErrNotFound
+			return "", spawn.ErrNotFound
 		}
 		return lookPath(name)
 	}
@@ -94,7 +94,7 @@ func (s Shell) OrLocal() Shell {
 
 // Detect is the shell that runs command lines on an OS goos (runtime.GOOS
 // values) whose environment getenv reads and whose executables lookPath
-// finds (exec.LookPath: a bare name is searched on PATH, a path is
+// finds (spawn.LookPath: a bare name is searched on PATH, a path is
 // checked as it is).
 func Detect(goos string, getenv func(string) string, lookPath func(string) (string, error)) Shell {
 	if goos != "windows" {
@@ -134,10 +134,10 @@ func windowsPowerShell(getenv func(string) string, lookPath func(string) (string
 	return path, err == nil
 }
 
-// Command is the command that runs line in s, ended (with what it
-// started, once procgroup owns it) when ctx ends.
-func (s Shell) Command(ctx context.Context, line string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, s.Executable, append(slices.Clone(s.Args), line)...)
+// Command is the command that runs line in s, through door for why,
+// ended with what it started when ctx ends.
+func (s Shell) Command(ctx context.Context, door *spawn.Door, why spawn.Reason, line string) *spawn.Cmd {
+	cmd := door.Command(ctx, why, s.Executable, append(slices.Clone(s.Args), line)...)
 	verbatim(cmd, s, line)
 	return cmd
 }

@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"slices"
 	"testing"
+
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // machine is a Windows for Detect: its environment and the executables
@@ -116,7 +118,7 @@ func TestCommand(t *testing.T) {
 		{PowerShell, `C:\pwsh\pwsh.exe`, []string{"-NoProfile", "-Command"}},
 		{Cmd, "cmd.exe", []string{"/d", "/s", "/c"}},
 	} {
-		cmd := s.Command(context.Background(), `echo "a b" & x`)
+		cmd := s.Command(context.Background(), nil, spawn.UserCommand{What: "a test"}, `echo "a b" & x`)
 		want := append(append([]string{s.Executable}, s.Args...), `echo "a b" & x`)
 		if !slices.Equal(cmd.Args, want) {
 			t.Errorf("%v: Args = %q, want %q", s.Kind, cmd.Args, want)
@@ -130,8 +132,8 @@ func TestCommandKeepsArgs(t *testing.T) {
 	args := make([]string, 1, 4)
 	args[0] = "-c"
 	s := Shell{Bash, "bash", args}
-	s.Command(context.Background(), "one")
-	s.Command(context.Background(), "two")
+	s.Command(context.Background(), nil, spawn.UserCommand{What: "a test"}, "one")
+	s.Command(context.Background(), nil, spawn.UserCommand{What: "a test"}, "two")
 	if got := args[:2][1]; got != "" {
 		t.Errorf("Command wrote %q into the Shell's Args", got)
 	}

@@ -2,8 +2,8 @@
 
 package osshell
 
-import "os/exec"
+import "github.com/gemini-ls/gemini-ls/internal/spawn"
 
 // verbatim does nothing: only Windows passes a command line rather than
 // arguments.
-func verbatim(*exec.Cmd, Shell, string) {}
+func verbatim(*spawn.Cmd, Shell, string) {}

@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // Tool returns the path of the program name, which the test runs. Where
@@ -63,7 +64,7 @@ func LocalShell(t testing.TB) osshell.Shell {
 	if runtime.GOOS != "windows" {
 		return sh
 	}
-	out, err := sh.Command(context.Background(), "echo ran").Output()
+	out, err := sh.Command(context.Background(), nil, spawn.Helper{Name: "the local shell"}, "echo ran").Output()
 	if err != nil || !strings.Contains(string(out), "ran") {
 		t.Skipf("%s runs no command line here (Wine's powershell.exe is a stub): said %q, %v", sh.Executable, out, err)
 	}

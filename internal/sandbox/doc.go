@@ -8,8 +8,9 @@
 // with its precedence and errors (sandboxConfig.ts: -s/--sandbox over
 // tools.sandbox, GEMINI_SANDBOX over both, SANDBOX set meaning "already
 // inside one"), whether a session is sandboxed and by what. A Sandbox then
-// rewrites each exec.Cmd to run inside it (Wrap), so every caller shares
-// one policy:
+// rewrites each command the door (package spawn) starts for a reason that
+// runs sandboxed to run inside it (Confine), so every caller shares one
+// policy:
 //
 //   - the workspace roots and tools.sandboxAllowedPaths are writable; one
 //     that lies in another must lead back into those in no other
@@ -153,7 +154,7 @@
 // a sandbox of their own would be (128 plus a signal as the exit code,
 // as bwrap and docker's --init answer), and the agent's build closes it
 // (Sandbox.Close, from setup's Built.Close), after which its commands get
-// a sandbox each. Wrap, a sandbox per command, stays the path of
+// a sandbox each. Confine, a sandbox per command, stays the path of
 // background commands (whose kill by id would have to outlive the call),
 // hooks, discovered tools, stdio MCP servers (whose SDK takes an
 // exec.Cmd), and the only one off Linux (below).
@@ -165,7 +166,7 @@
 // runtime directories, the named sockets and the seccomp filter; for a
 // container the volumes (the same paths), its environment (SANDBOX), the
 // network, the runtime, SANDBOX_FLAGS and the image. Before each command
-// Run computes them as Wrap would now (making a governing file that is
+// Run computes them as Confine would now (making a governing file that is
 // missing) and compares them with those the running sandbox was started
 // with: when they differ (roots or settings changed, a .env file or a
 // repository appeared) the command runs in a new sandbox, and the old
@@ -181,7 +182,7 @@
 // sandbox's user namespace, to do this; a command cannot take them,
 // ptrace being refused and another process's memory needing its
 // capabilities), in a process group of its own, in its directory, with
-// its environment (redacted as Wrap's) and stdin empty. When it ends, or
+// its environment (redacted as Confine's) and stdin empty. When it ends, or
 // when its context does, its group is killed, and, when no other command
 // runs, every process of the sandbox but the supervisor, as the end of a
 // command's pid namespace would: what a command started in the
@@ -244,7 +245,7 @@
 // cgo build (go install where a C compiler is) needs the host's loader
 // and C library, which an image may lack (New reads the executable's
 // program headers: staticExecutable): there each command keeps a
-// container of its own, through Wrap, as before. In a container a
+// container of its own, through Confine, as before. In a container a
 // command's program goes by the name it was given, never the host's path
 // to it: the supervisor finds it on the PATH of its environment inside
 // (skipping a relative entry), as docker would (an image's bash may be

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"runtime"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/sandboxtrail"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // The sandbox commands, as GEMINI_SANDBOX and tools.sandbox name them.
@@ -250,7 +250,7 @@ type Env struct {
 
 // HostEnv is this machine.
 func HostEnv() Env {
-	return Env{GOOS: runtime.GOOS, LookPath: exec.LookPath, Probe: runProbe}
+	return Env{GOOS: runtime.GOOS, LookPath: spawn.LookPath, Probe: runProbe}
 }
 
 // runProbe runs argv, a few seconds at most: its standard output, and
@@ -258,7 +258,7 @@ func HostEnv() Env {
 func runProbe(ctx context.Context, argv ...string) (string, bool) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := spawn.Command(ctx, spawn.Helper{Name: argv[0]}, argv[0], argv[1:]...)
 	// A child the probe left holding its output (a daemon it started)
 	// does not hold the start-up past the time-out.
 	cmd.WaitDelay = time.Second

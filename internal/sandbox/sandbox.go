@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/sandboxtrail"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -34,7 +34,7 @@ type Sandbox struct {
 	// seccomp holds bubblewrap's seccomp filter (seccomp.go).
 	seccomp *os.File
 	// session runs Run's commands when cfg.Supervisor is set, on Linux;
-	// nil: each gets a bwrap or a container of its own (Wrap).
+	// nil: each gets a bwrap or a container of its own (Confine).
 	session *Session
 	// mountedReal are cfg.Mounts' paths resolved when checked
 	// (checkMounts), index by index; a mount never checked is refused
@@ -70,7 +70,7 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 	if tool == Runsc {
 		tool = Docker
 	}
-	path, err := exec.LookPath(tool)
+	path, err := spawn.LookPath(tool)
 	if err != nil {
 		return nil, fmt.Errorf("%w: finding the %s sandbox's command: %w", ErrSetup, cfg.Command, err)
 	}
@@ -103,9 +103,16 @@ func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, e
 	return s, nil
 }
 
+// Of is door's sandbox (spawn.Door.Sandbox): the one a session's
+// commands run in; nil when they run in none.
+func Of(door *spawn.Door) *Sandbox {
+	s, _ := door.Sandbox().(*Sandbox)
+	return s
+}
+
 // Session is the persistent sandbox foreground commands run in, nil
 // when each command is to get a bwrap or a container of its own through
-// Wrap (no supervisor given, or not on Linux).
+// Confine (no supervisor given, or not on Linux).
 func (s *Sandbox) Session() *Session {
 	if s == nil || s.closed.Load() {
 		return nil
@@ -238,7 +245,7 @@ func (s *Sandbox) mountsText() string {
 	return strings.Join(out, ", ")
 }
 
-// Note is what the model is told after a command sandboxed by Wrap
+// Note is what the model is told after a command sandboxed by Confine
 // failed, so that it does not retry blindly what the sandbox refuses
 // (Session.Note: one that ran in the session's sandbox).
 func (s *Sandbox) Note() string {
@@ -246,7 +253,7 @@ func (s *Sandbox) Note() string {
 }
 
 // note is Note of a command run in the session's sandbox (inSession),
-// or by Wrap.
+// or by Confine.
 func (s *Sandbox) note(inSession bool) string {
 	if s == nil {
 		return ""
@@ -272,7 +279,7 @@ func (s *Sandbox) note(inSession bool) string {
 }
 
 // abstractSocketsOpen says the host's abstract Unix sockets are
-// reachable from a command Wrap sandboxes: under bubblewrap with the
+// reachable from a command Confine sandboxes: under bubblewrap with the
 // network on, the host's network namespace is shared (--share-net), and
 // abstract sockets live in it, not in the file system; a named socket
 // lets socket(AF_UNIX) through the filter, which nothing then narrows to
@@ -298,13 +305,14 @@ func allowedText(paths []string) string {
 	return " (and " + strings.Join(paths, ", ") + ")"
 }
 
-// Wrap makes cmd, built by exec.Command and not started, run inside the
-// sandbox: its Path and Args become the backend's, with cmd's own command
-// inside, in cmd.Dir; its Env, without what may hold a secret, is kept
-// (bubblewrap) or, where it differs from gemini-ls's own, passed on
-// (docker).
+// Confine makes cmd, made by the door (package spawn) and not started,
+// run inside the sandbox: its Path and Args become the backend's, with
+// cmd's own command inside, in cmd.Dir; its Env, without what may hold a
+// secret, is kept (bubblewrap) or, where it differs from gemini-ls's own,
+// passed on (docker). It is spawn.Confiner's: the door calls it for the
+// programs whose reason runs in the sandbox, never their callers.
 // A nil sandbox leaves cmd alone.
-func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
+func (s *Sandbox) Confine(cmd *spawn.Cmd) error {
 	if s == nil {
 		return nil
 	}
@@ -325,7 +333,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 		dir = wd
 	}
 	cmd.Env = s.environ(cmd.Env)
-	// Under bubblewrap the program is the one exec.Command found: the
+	// Under bubblewrap the program is the one the door found: the
 	// files are the host's, and Go's lookup refuses a program found
 	// through a relative PATH entry ("."), which bwrap's execvp would
 	// take from the workspace. A container's files are not the host's:
@@ -354,7 +362,7 @@ func (s *Sandbox) Wrap(cmd *exec.Cmd) error {
 	// sandbox's memory file is passed on, and /bin/sh opens it afresh
 	// (its own offset, at 0) over the same number before it becomes
 	// bwrap: no descriptor is left for gemini-ls to close after the
-	// start, which Wrap's callers (an MCP SDK's transport among them)
+	// start, which Confine's callers (an MCP SDK's transport among them)
 	// could not do.
 	fd := strconv.Itoa(3 + len(cmd.ExtraFiles))
 	cmd.ExtraFiles = append(cmd.ExtraFiles, s.seccomp)

@@ -9,7 +9,7 @@ import "io"
 // command gets one pipe for both, so their order is kept.
 //
 // Path, when set, is Args[0] as found on this machine (exec.Cmd.Path):
-// what runs under bubblewrap, whose files are the host's, as Wrap runs
+// what runs under bubblewrap, whose files are the host's, as Confine runs
 // it. In a container Args[0] is found on the command's PATH inside.
 type Command struct {
 	Args           []string

@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // Session is a persistent sandbox: one bwrap, or one docker or podman
@@ -54,7 +54,7 @@ func (se *Session) Note() string { return se.sb.note(true) }
 // Run runs c in the session's sandbox until it ends, or until ctx does,
 // which kills its process group. The sandbox is started, or restarted
 // when it died or when the policy it was started with differs from the
-// one Wrap would build now (roots, settings, a governing file since).
+// one Confine would build now (roots, settings, a governing file since).
 func (se *Session) Run(ctx context.Context, c Command) (Exit, error) {
 	if len(c.Args) == 0 {
 		return Exit{}, errors.New("running nothing in the sandbox")
@@ -151,7 +151,7 @@ func (se *Session) inContainer() bool { return se.sb.cfg.Command != Bubblewrap }
 // in a container: a path of its own, which no image is expected to hold.
 const supervisorInContainer = "/gemini-ls-sandbox-supervisor"
 
-// policy is what a sandbox is fixed to at its start, computed as Wrap
+// policy is what a sandbox is fixed to at its start, computed as Confine
 // computes it (the governing files made if missing): bwrap's arguments
 // but the command's, or docker's (or podman's) with the supervisor as the
 // container's command, which is given the environment it adds alone.
@@ -238,7 +238,7 @@ func (se *Session) start(policy []string, key string, env []string) (*box, error
 		b.kill = func() {
 			ctx, cancel := context.WithTimeout(context.Background(), killWait)
 			defer cancel()
-			_ = exec.CommandContext(ctx, tool, "kill", name).Run()
+			_ = spawn.Command(ctx, spawn.Helper{Name: tool}, tool, "kill", name).Run()
 			_ = cmd.Process.Kill()
 		}
 	} else {
@@ -295,7 +295,7 @@ func containerName() string {
 
 // boxCommand is the command that starts the sandbox of policy, and what
 // to call once it started (or failed to).
-func (se *Session) boxCommand(policy, env []string) (cmd *exec.Cmd, started func(), err error) {
+func (se *Session) boxCommand(policy, env []string) (cmd *spawn.Cmd, started func(), err error) {
 	if se.inContainer() {
 		return se.containerCommand(policy, env), func() {}, nil
 	}
@@ -306,15 +306,17 @@ func (se *Session) boxCommand(policy, env []string) (cmd *exec.Cmd, started func
 // end, with -i, closes the container's, where the supervisor then ends,
 // and the container with it (--init, --rm): it does not outlive
 // gemini-ls, whose end closes that pipe.
-func (se *Session) containerCommand(policy, env []string) *exec.Cmd {
-	return &exec.Cmd{Path: se.sb.tool, Args: append([]string{filepath.Base(se.sb.tool)}, policy...), Env: env}
+func (se *Session) containerCommand(policy, env []string) *spawn.Cmd {
+	cmd := spawn.Command(context.Background(), spawn.Helper{Name: se.sb.tool}, se.sb.tool, policy...)
+	cmd.Env = env
+	return cmd
 }
 
 // bwrapCommand is bwrap with policy's mounts and the supervisor inside.
 // The supervisor's executable is passed open, as fd 3, and run from
 // there, since it may lie where the sandbox hides (a test binary under
 // /tmp); it is closed once bwrap started.
-func (se *Session) bwrapCommand(policy, env []string) (*exec.Cmd, func(), error) {
+func (se *Session) bwrapCommand(policy, env []string) (*spawn.Cmd, func(), error) {
 	exe, err := os.Open(se.supervisor[0])
 	if err != nil {
 		return nil, nil, fmt.Errorf("opening the sandbox's supervisor: %w", err)
@@ -325,7 +327,7 @@ func (se *Session) bwrapCommand(policy, env []string) (*exec.Cmd, func(), error)
 	// (which uid 0 would otherwise get back at exec); it drops them all
 	// for each command.
 	args := slices.Concat(policy[:len(policy)-1], []string{"--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", "--", "/proc/self/fd/3"}, se.supervisor[1:])
-	cmd := exec.Command("/bin/sh", append([]string{"-c", `exec "$0" --seccomp 4 "$@" 4</proc/self/fd/4`, se.sb.tool}, args...)...)
+	cmd := spawn.Command(context.Background(), spawn.Helper{Name: se.sb.tool}, "/bin/sh", append([]string{"-c", `exec "$0" --seccomp 4 "$@" 4</proc/self/fd/4`, se.sb.tool}, args...)...)
 	cmd.Env = env
 	cmd.ExtraFiles = []*os.File{exe, se.sb.seccomp}
 	return cmd, func() { exe.Close() }, nil
@@ -337,7 +339,7 @@ var errNotDelivered = errors.New("the sandbox had ended")
 // box is one running bwrap or container and its supervisor.
 type box struct {
 	key    string
-	cmd    *exec.Cmd
+	cmd    *spawn.Cmd
 	stderr lockedBuffer
 
 	wmu  sync.Mutex // one frame at a time on req

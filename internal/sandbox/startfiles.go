@@ -29,7 +29,7 @@ const MadeSuffix = ".made-in-sandbox"
 // read-only, so nothing in it does.
 //
 // One that appears is renamed NAME+MadeSuffix before the next command
-// starts (Wrap, Session.Run), when a command ends (TakeBack) and when
+// starts (Confine, Session.Run), when a command ends (TakeBack) and when
 // the sandbox closes: nothing is lost, and the user and the model are
 // told. The watched paths are recorded in Config.WatchDir (in
 // gemini-ls's state directory, which no command can write) until the

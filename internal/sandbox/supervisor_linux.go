@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -19,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // outputGrace is how long a command's output is awaited once its process
@@ -279,7 +280,8 @@ func (sv *supervisor) exec(ctx context.Context, m message) (code int, signal str
 	if err != nil {
 		return -1, "", fmt.Errorf("starting %s: %w", m.Argv[0], err)
 	}
-	cmd := exec.CommandContext(ctx, path, m.Argv[1:]...)
+	// The host's door admitted it, and it runs in the sandbox already.
+	cmd := spawn.Command(ctx, spawn.UserCommand{What: "the sandbox session"}, path, m.Argv[1:]...)
 	cmd.Args = m.Argv
 	cmd.Dir = m.Dir
 	cmd.Env = env
@@ -318,7 +320,7 @@ func (sv *supervisor) exec(ctx context.Context, m message) (code int, signal str
 // pipes, one for both when combined (so that their order is kept), whose
 // reading ends it returns, stdout's first, and enters it in running; a
 // kill that came first kills it at once.
-func (sv *supervisor) start(id uint64, cmd *exec.Cmd, combined bool) ([]*os.File, error) {
+func (sv *supervisor) start(id uint64, cmd *spawn.Cmd, combined bool) ([]*os.File, error) {
 	n := 2
 	if combined {
 		n = 1
@@ -401,26 +403,26 @@ func lookPath(name string, env []string) (string, error) {
 	path := "/bin:/usr/bin" // execvp's without a PATH
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v // the last one counts, as in exec.Cmd.Env
+			path = v // the last one counts, as in os/exec's Cmd.Env
 		}
 	}
 	for _, dir := range filepath.SplitList(path) {
 		if !filepath.IsAbs(dir) {
-			continue // as exec.LookPath's ErrDot: no program of the working directory by its bare name
+			continue // as os/exec's LookPath's ErrDot: no program of the working directory by its bare name
 		}
 		p := filepath.Join(dir, name)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
 			return p, nil
 		}
 	}
-	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+	return "", fmt.Errorf("%s: %w", name, spawn.ErrNotFound)
 }
 
 // startCommand starts cmd: under bwrap with a /tmp of its own and no
 // capability (startPrivately); in a container as it is, since there the
 // supervisor holds no capability, and so neither does a command but
 // what the container's user has, as in a container of its own.
-func (sv *supervisor) startCommand(cmd *exec.Cmd) error {
+func (sv *supervisor) startCommand(cmd *spawn.Cmd) error {
 	if sv.container {
 		return cmd.Start()
 	}
@@ -472,7 +474,7 @@ func exitOf(state *os.ProcessState) (int, string, error) {
 // it could otherwise undo the sandbox's read-only mounts. Namespaces and
 // capabilities are a thread's own in Linux, and a child inherits its
 // forking thread's.
-func (sv *supervisor) startPrivately(cmd *exec.Cmd) error {
+func (sv *supervisor) startPrivately(cmd *spawn.Cmd) error {
 	errc := make(chan error, 1)
 	go func() {
 		// Never unlocked: the thread ends with the goroutine.
@@ -482,7 +484,7 @@ func (sv *supervisor) startPrivately(cmd *exec.Cmd) error {
 	return <-errc
 }
 
-func (sv *supervisor) startOnThisThread(cmd *exec.Cmd) error {
+func (sv *supervisor) startOnThisThread(cmd *spawn.Cmd) error {
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
 		return fmt.Errorf("making the command's mount namespace: %w", err)
 	}

@@ -29,7 +29,7 @@ func (b *Built) codeIntel(set settings.Settings) codeintel.Provider {
 	}
 	var self codeintel.Provider
 	if b.NotTrusted() == nil {
-		m := langclient.New(b.opts.Workspace, languageServers(set.CodeIntelligence.Servers), b.opts.Logger)
+		m := langclient.New(b.opts.Workspace, languageServers(set.CodeIntelligence.Servers), b.Door, b.opts.Logger)
 		if m.Available() {
 			b.langServers, self = m, m
 		}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	geminils "github.com/gemini-ls/gemini-ls"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/subagents/remote"
 	"github.com/gemini-ls/gemini-ls/internal/telemetry"
 
@@ -165,6 +165,10 @@ type Built struct {
 	// Sandbox is where the commands run on the model's behalf run; nil:
 	// unsandboxed.
 	Sandbox *sandbox.Sandbox
+	// Door starts every program the build's sessions start (package
+	// spawn): in Sandbox as each reason's rule says, a language server
+	// that may run the workspace's code only with the user's yes.
+	Door *spawn.Door
 	// Redaction is security.environmentVariableRedaction: what the
 	// commands run on the model's behalf do not get of the environment.
 	Redaction envredact.Policy
@@ -353,6 +357,7 @@ func (b *Built) isolate(ctx context.Context, set settings.Settings) (systemPromp
 	if b.Sandbox, err = b.sandbox(ctx, set); err != nil {
 		return systemPrompt{}, err
 	}
+	b.Door = spawn.NewDoor(spawn.Rules{Sandbox: b.Sandbox, SandboxServers: set.Tools.SandboxHooksAndMCPServers, Roots: b.opts.Workspace.Roots})
 	b.hostShell = osshell.Local()
 	b.Shell = shellIn(b.hostShell, b.Sandbox)
 	system, err := loadSystemPrompt(b.Getenv, projectDir(b.projectRoots), b.Trust.Untrusted())
@@ -429,19 +434,18 @@ func (b *Built) buildTools(ctx context.Context, set settings.Settings, p agentPa
 			Workspace:   o.Workspace,
 			Utility:     agent.NewUtility(p.gen, p.retry),
 			Memory:      b.memory,
-			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Sandbox: b.Sandbox, Redaction: b.Redaction, Shell: b.Shell},
+			Shell:       tools.ShellOptions{Runner: o.ShellRunner, Inactivity: set.Tools.Shell.Inactivity(), Door: b.Door, Redaction: b.Redaction, Shell: b.Shell},
 			Diagnostics: o.Diagnostics,
 			Tracker:     p.tracker,
 			CodeIntel:   b.codeIntel(set),
 		},
-		Settings:      set,
-		ServerSandbox: b.serverSandbox(set),
-		Getenv:        b.Getenv,
-		Version:       o.Version,
-		Logger:        o.Logger,
-		Warn:          o.Warn,
-		ShowAuthURL:   o.ShowAuthURL,
-		NotTrusted:    b.NotTrusted(),
+		Settings:    set,
+		Getenv:      b.Getenv,
+		Version:     o.Version,
+		Logger:      o.Logger,
+		Warn:        o.Warn,
+		ShowAuthURL: o.ShowAuthURL,
+		NotTrusted:  b.NotTrusted(),
 
 		MCPSessionDisabled: o.mcpSessionDisabled,
 	})
@@ -566,10 +570,9 @@ func (b *Built) hooks(ctx context.Context, set settings.Settings) *hooks.Runner 
 	if roots := o.Workspace.Roots(); len(roots) > 0 {
 		dir = roots[0]
 	}
-	hookSandbox := b.serverSandbox(set)
 	r, problems := hooks.New(hooks.Config{
-		Shell:      shellIn(b.hostShell, hookSandbox),
-		Sandbox:    hookSandbox,
+		Shell:      shellIn(b.hostShell, b.serverSandbox(set)),
+		Door:       b.Door,
 		Redaction:  b.Redaction,
 		Sources:    sources,
 		Disabled:   set.HooksConfig.Disabled,
@@ -769,7 +772,7 @@ func (b *Built) checkpoints(o Options, set settings.Settings) *checkpoint.Store 
 	if len(roots) == 0 {
 		return nil
 	}
-	if _, err := exec.LookPath("git"); err != nil {
+	if _, err := spawn.LookPath("git"); err != nil {
 		o.Warn("checkpointing is off", fmt.Errorf("general.checkpointing.enabled needs git, which was not found: %w", err))
 		return nil
 	}
@@ -1228,9 +1231,10 @@ func shellIn(local osshell.Shell, sb *sandbox.Sandbox) osshell.Shell {
 	return local
 }
 
-// serverSandbox is where hooks and stdio MCP servers run: the session's
-// sandbox when tools.sandboxHooksAndMCPServers asks, else none (started
-// by the user's settings, not the model, they often need the network).
+// serverSandbox is where hooks and stdio MCP servers run, by the door's
+// rule: the session's sandbox when tools.sandboxHooksAndMCPServers asks,
+// else none (started by the user's settings, not the model, they often
+// need the network). The hooks' shell is the one there.
 func (b *Built) serverSandbox(set settings.Settings) *sandbox.Sandbox {
 	if !set.Tools.SandboxHooksAndMCPServers {
 		return nil

@@ -8,9 +8,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // Installing, linking and uninstalling skills as Gemini CLI 0.61's
@@ -223,10 +224,10 @@ func strictlyWithin(dir, path string) bool {
 // clone clones the repository at url into dir with the git binary, its
 // default branch's last commit only, as 0.61 does.
 func clone(ctx context.Context, url, dir string) error {
-	cmd := exec.CommandContext(ctx, "git", "clone", "--depth", "1", "--quiet", "--", url, dir)
+	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", "clone", "--depth", "1", "--quiet", "--", url, dir)
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
+		if errors.Is(err, spawn.ErrNotFound) {
 			return fmt.Errorf("Failed to clone Git repository from %s: git is not installed (https://git-scm.com), and a skill is cloned with it", url)
 		}
 		return fmt.Errorf("Failed to clone Git repository from %s %v: %s", url, err, strings.TrimSpace(string(out)))

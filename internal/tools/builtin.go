@@ -8,8 +8,8 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
-	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/tools/web"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -67,8 +67,8 @@ type ShellOptions struct {
 	// Runner runs the commands; LocalRunner when nil. The ACP front end
 	// passes one that runs them in the client's terminal.
 	Runner dialog.CommandRunner
-	// Sandbox is where the commands run; nil: unsandboxed.
-	Sandbox *sandbox.Sandbox
+	// Door starts the commands: the session's, in its sandbox.
+	Door *spawn.Door
 	// Redaction keeps secrets out of the commands' environment.
 	Redaction envredact.Policy
 	// Shell runs the commands; the zero Shell is osshell.Local().
@@ -96,7 +96,7 @@ func Builtin(opts Options) []Tool {
 		writeFile(ws),
 		replace(opts),
 		glob(ws),
-		grepSearch(ws),
+		grepSearch(ws, opts.Shell.Door),
 		shell(ws, opts.Shell),
 		webFetch(opts.Utility, fetcher),
 		webSearch(opts.Utility),

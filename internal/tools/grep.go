@@ -19,6 +19,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -34,12 +35,17 @@ const (
 	searchTimeout = 30 * time.Second
 )
 
-type grepTool struct{ ws *workspace.Workspace }
+type grepTool struct {
+	ws *workspace.Workspace
+	// door starts the search programs (ripgrep, git grep): one found in
+	// the workspace is not used.
+	door *spawn.Door
+}
 
 // grepSearch is grep_search over ws; settings may name it by its
 // legacy name, search_file_content, too.
-func grepSearch(ws *workspace.Workspace) *Defined[grepParams] {
-	t := &grepTool{ws: ws}
+func grepSearch(ws *workspace.Workspace, door *spawn.Door) *Defined[grepParams] {
+	t := &grepTool{ws: ws, door: door}
 	return Define(Spec{
 		Name: GrepSearchName,
 		Description: "Searches for a regular expression pattern within the content of files in the workspace (as open in the editor), " +
@@ -126,7 +132,7 @@ func (t *grepTool) build(p grepParams) (Call, error) {
 		}
 	}
 	autoContext := p.Context == nil && p.Before == nil && p.After == nil
-	return &grepCall{ws: t.ws, pattern: p.Pattern, matcher: m, dir: dir, hasPath: hasPath, include: p.IncludePattern, namesOnly: p.NamesOnly,
+	return &grepCall{ws: t.ws, door: t.door, pattern: p.Pattern, matcher: m, dir: dir, hasPath: hasPath, include: p.IncludePattern, namesOnly: p.NamesOnly,
 		before: before, after: after, autoContext: autoContext, noIgnore: p.NoIgnore, maxFileSize: maxGrepFileSize, maxMatches: total, perFile: min(perFile, total), timeout: searchTimeout}, nil
 }
 
@@ -158,6 +164,7 @@ func contextLines(context, before, after *int) (b, a int, err error) {
 
 type grepCall struct {
 	ws        *workspace.Workspace
+	door      *spawn.Door
 	pattern   string
 	matcher   *grepMatcher
 	dir       string
@@ -277,7 +284,7 @@ func (c *grepCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	)
 	engine := c.engine
 	if engine == nil {
-		engine = pickGrepEngine(c.programDir(isDir), c.matcher)
+		engine = pickGrepEngine(c.door, c.programDir(isDir), c.matcher)
 	}
 	go func() {
 		defer close(walked)

@@ -505,7 +505,7 @@ func TestPickGrepEngine(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		engine := pickGrepEngine(dir, m)
+		engine := pickGrepEngine(nil, dir, m)
 		_, isInProcess := engine.(inProcessGrep)
 		if _, err := exec.LookPath("rg"); err != nil && !inProcess {
 			continue // without rg (and outside git) in-process is all there is

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp/syntax"
 	"slices"
@@ -20,7 +19,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/gitmark"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -36,6 +35,7 @@ import (
 // pattern or fails as a whole, the rest is searched in-process.
 type externalGrep struct {
 	tool externalTool
+	door *spawn.Door
 	// dir is the directory the program runs in (git grep takes paths
 	// below it only).
 	dir string
@@ -169,12 +169,11 @@ func (e externalGrep) run(ctx context.Context, q *grepQuery, args []string, batc
 		byPath[p] = i
 		cmdArgs = append(cmdArgs, p)
 	}
-	cmd := exec.CommandContext(ctx, e.tool.name(), cmdArgs...)
-	cmd.Dir = e.dir
-	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8", "GIT_CONFIG_NOSYSTEM=1", "RIPGREP_CONFIG_PATH=")
 	// The end of ctx kills the program and all it started: a process
 	// left holding its output would keep the read below waiting.
-	procgroup.Own(cmd)
+	cmd := e.door.Command(ctx, spawn.Helper{Name: e.tool.name()}, e.tool.name(), cmdArgs...)
+	cmd.Dir = e.dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8", "GIT_CONFIG_NOSYSTEM=1", "RIPGREP_CONFIG_PATH=")
 	cmd.WaitDelay = time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &limitedWriter{w: &stderr, n: 64 << 10}
@@ -203,12 +202,12 @@ func (e externalGrep) run(ctx context.Context, q *grepQuery, args []string, batc
 	werr := cmd.Wait()
 	// A search starts nothing meant to outlive it. The group is gone or
 	// ours to kill: an error here has no remedy.
-	_ = procgroup.Kill(cmd)
+	_ = cmd.Kill()
 	if ctx.Err() != nil {
 		return nil // the search's time is up: report nothing more
 	}
 	code := 0
-	var exit *exec.ExitError
+	var exit *spawn.ExitError
 	if errors.As(werr, &exit) {
 		code = exit.ExitCode()
 	} else if werr != nil {
@@ -482,15 +481,23 @@ const prefilterLiteral = 3
 // pickGrepEngine is the fastest engine for matcher in dir: the in-process
 // one when every match holds a literal long enough to scan for, else
 // ripgrep, else git grep inside a git work tree, else the in-process one.
-func pickGrepEngine(dir string, matcher *grepMatcher) grepEngine {
+// A program door finds in the workspace is the workspace's, not used.
+func pickGrepEngine(door *spawn.Door, dir string, matcher *grepMatcher) grepEngine {
 	if matcher.lit != nil && len(matcher.lit.lit) >= prefilterLiteral {
 		return inProcessGrep{}
 	}
-	if _, err := exec.LookPath("rg"); err == nil {
-		return externalGrep{tool: ripgrep{}, dir: dir, inProcessBelow: smallSearch}
+	if helperFound(door, "rg") {
+		return externalGrep{tool: ripgrep{}, door: door, dir: dir, inProcessBelow: smallSearch}
 	}
-	if _, err := exec.LookPath("git"); err == nil && gitmark.Root(dir) != "" {
-		return externalGrep{tool: gitGrep{}, dir: dir, inProcessBelow: smallSearch}
+	if helperFound(door, "git") && gitmark.Root(dir) != "" {
+		return externalGrep{tool: gitGrep{}, door: door, dir: dir, inProcessBelow: smallSearch}
 	}
 	return inProcessGrep{}
+}
+
+// helperFound reports whether the helper name is on PATH, outside the
+// workspace.
+func helperFound(door *spawn.Door, name string) bool {
+	path, err := spawn.LookPath(name)
+	return err == nil && !door.InRoots(path)
 }

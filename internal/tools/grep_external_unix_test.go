@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
+	"github.com/gemini-ls/gemini-ls/internal/spawn/spawntest"
 )
 
 // leavingTool is rg's command line given to a program that exits leaving
@@ -39,6 +39,6 @@ func TestGrepExternalEngineLeavesNothingRunning(t *testing.T) {
 		defer close(done)
 		_, _ = call.Execute(t.Context(), CallInfo{})
 	}()
-	procgrouptest.WaitGone(t, procgrouptest.PID(t, pidFile))
+	spawntest.WaitGone(t, spawntest.PID(t, pidFile))
 	<-done
 }

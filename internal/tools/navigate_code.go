@@ -139,8 +139,8 @@ func opTitle(op codeintel.Op) string {
 // Confirmation: none; it only reads.
 func (*navigateCodeCall) Confirmation() *Confirmation { return nil }
 
-func (c *navigateCodeCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
-	req := codeintel.Request{Op: c.op, Path: c.path, Query: c.query}
+func (c *navigateCodeCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
+	req := codeintel.Request{Op: c.op, Path: c.path, Query: c.query, Ask: serverAsk(info)}
 	if c.op != codeintel.WorkspaceSymbols {
 		text, err := readSymbolFile(ctx, c.ws, c.path)
 		if err != nil {

@@ -101,7 +101,7 @@ func TestNavigateCodeHoverWithGoplsWithholdsHiddenConstants(t *testing.T) {
 		}
 	}
 	tw := newTestWorkspace(t, goplsModule(t, outsideDir))
-	servers := langclient.New(tw.ws, nil, nil)
+	servers := langclient.New(tw.ws, nil, nil, nil)
 	t.Cleanup(func() {
 		if err := servers.Close(context.Background()); err != nil {
 			t.Errorf("Close: %v", err)

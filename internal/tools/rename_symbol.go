@@ -68,7 +68,7 @@ func (c *renameSymbolCall) Location() (string, int) { return c.path, c.line }
 
 func (c *renameSymbolCall) Confirmation() *Confirmation { return EditConfirmation(c.path) }
 
-func (c *renameSymbolCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
+func (c *renameSymbolCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
 	text, err := readSymbolFile(ctx, c.ws, c.path)
 	if err != nil {
 		return failureOf(ctx, err)
@@ -77,7 +77,7 @@ func (c *renameSymbolCall) Execute(ctx context.Context, _ CallInfo) (Result, err
 	if err != nil {
 		return failure(err.Error()), nil
 	}
-	a, err := askServer(ctx, c.p, codeintel.Request{Op: codeintel.Rename, Path: c.path, Text: text, Position: pos, NewName: c.newName})
+	a, err := askServer(ctx, c.p, codeintel.Request{Op: codeintel.Rename, Path: c.path, Text: text, Position: pos, NewName: c.newName, Ask: serverAsk(info)})
 	if err != nil {
 		return failureOf(ctx, err)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,8 +14,8 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -163,7 +162,8 @@ func ShellConfirmation(kind osshell.Kind, command string) *Confirmation {
 }
 
 func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) {
-	cmd := dialog.ShellCommand{Command: c.command, Shell: c.opts.Shell, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID, Sandbox: c.opts.Sandbox, Redaction: c.opts.Redaction}
+	cmd := dialog.ShellCommand{Command: c.command, Shell: c.opts.Shell, Dir: c.dir, Env: c.opts.Env, OutputLimit: maxShellOutput, CallID: info.CallID,
+		Redaction: c.opts.Redaction, Door: c.opts.Door, Why: spawn.UserCommand{What: ShellName}}
 	if c.background {
 		return c.executeInBackground(ctx, info, cmd)
 	}
@@ -225,17 +225,18 @@ func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) R
 		c.command, dir, output, errText, exitCode, signal, background, pgid)
 	// A .env the command made, which the next start would read outside
 	// the sandbox, is moved aside now: the model is told where it went.
-	moved := c.opts.Sandbox.TakeBack()
+	sb := sandbox.Of(c.opts.Door)
+	moved := sb.TakeBack()
 	if moved != "" {
 		llm += "\nSandbox: " + moved
 	}
 	note := ""
-	if exitCode != "0" && c.opts.Sandbox.Enabled() {
+	if exitCode != "0" && sb.Enabled() {
 		// What the sandbox refused reads as any failure: say it may be
 		// the sandbox, so the model asks rather than retries. A command
 		// runs in the session's sandbox when there is one (LocalRunner).
-		note = c.opts.Sandbox.Note()
-		if session := c.opts.Sandbox.Session(); session != nil {
+		note = sb.Note()
+		if session := sb.Session(); session != nil {
 			note = session.Note()
 		}
 		llm += "\nSandbox: " + note
@@ -255,7 +256,7 @@ func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) R
 		display += dialog.Fence("", output)
 	}
 	if note != "" {
-		display += "\n\nSandboxed: " + c.opts.Sandbox.Describe() + "."
+		display += "\n\nSandboxed: " + sb.Describe() + "."
 	}
 	if moved != "" {
 		display += "\n\n" + moved
@@ -276,20 +277,16 @@ func (LocalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.Shell
 	}
 	out := &tailBuffer{max: limit, progress: c.Progress}
 	sh := c.Shell.OrLocal()
-	cmd := sh.Command(ctx, c.Command)
+	// Cancelling kills the whole group, so pipelines and children die too.
+	cmd := sh.Command(ctx, c.Door, c.Why, c.Command)
 	cmd.Dir = c.Dir
 	cmd.Env = append(envredact.Sanitize(os.Environ(), c.Redaction), c.Env...)
-	if session := c.Sandbox.Session(); session != nil {
+	if session := c.Sandbox().Session(); session != nil {
 		return runInSession(ctx, session, cmd, out)
 	}
 	// Stdin stays nil (/dev/null): a command reading input ends instead of hanging.
 	cmd.Stdout = out
 	cmd.Stderr = out
-	// Cancelling kills the whole group, so pipelines and children die too.
-	if err := c.Sandbox.Wrap(cmd); err != nil {
-		return dialog.ShellOutcome{}, err
-	}
-	procgroup.Own(cmd)
 	cmd.WaitDelay = shellWaitDelay
 	if err := cmd.Start(); err != nil {
 		return dialog.ShellOutcome{}, fmt.Errorf("starting %s in %s: %w", sh.Executable, c.Dir, err)
@@ -300,9 +297,9 @@ func (LocalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.Shell
 	// Wait answers ctx's error, not the shell's end, when the group was
 	// killed after the shell exited (a background child still held the
 	// output): that is a cancel like any other, reported below.
-	var exitErr *exec.ExitError
+	var exitErr *spawn.ExitError
 	cancelled := ctx.Err() != nil && errors.Is(waitErr, ctx.Err())
-	if waitErr != nil && !cancelled && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, exec.ErrWaitDelay) {
+	if waitErr != nil && !cancelled && !errors.As(waitErr, &exitErr) && !errors.Is(waitErr, spawn.ErrWaitDelay) {
 		return dialog.ShellOutcome{}, fmt.Errorf("running %q: %w", c.Command, waitErr)
 	}
 	o := dialog.ShellOutcome{PGID: pgid}
@@ -311,9 +308,9 @@ func (LocalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.Shell
 		// shell still ran, not once only its output was awaited. A killed
 		// group leaves nothing to report. (The group is gone or ours: an
 		// error here has no remedy.)
-		_ = procgroup.Kill(cmd)
+		_ = cmd.Kill()
 	} else {
-		o.Background = procgroup.Members(cmd)
+		o.Background = cmd.Members()
 	}
 	o.ExitCode, o.Signal = processEnd(cmd.ProcessState)
 	o.Output, o.Dropped = out.kept()
@@ -327,7 +324,7 @@ func (LocalRunner) Run(ctx context.Context, c dialog.ShellCommand) (dialog.Shell
 // not where the host's is). The
 // session's supervisor kills the command's group at its end or ctx's, as
 // the end of its pid namespace did, so nothing is left in the background.
-func runInSession(ctx context.Context, session *sandbox.Session, cmd *exec.Cmd, out *tailBuffer) (dialog.ShellOutcome, error) {
+func runInSession(ctx context.Context, session *sandbox.Session, cmd *spawn.Cmd, out *tailBuffer) (dialog.ShellOutcome, error) {
 	exit, err := session.Run(ctx, sandbox.Command{
 		Args: cmd.Args, Path: cmd.Path, Dir: cmd.Dir, Env: cmd.Env, Stdout: out, Stderr: out,
 	})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -14,8 +13,8 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/tools/background"
 )
 
@@ -110,16 +109,12 @@ func (LocalRunner) Start(_ context.Context, c dialog.ShellCommand) (dialog.Backg
 	}
 	// Not the call's context: the command outlives the call. Kill ends it.
 	sh := c.Shell.OrLocal()
-	cmd := sh.Command(context.Background(), c.Command)
+	cmd := sh.Command(context.Background(), c.Door, c.Why, c.Command)
 	cmd.Dir = c.Dir
 	cmd.Env = append(envredact.Sanitize(os.Environ(), c.Redaction), c.Env...)
 	p := &localProcess{cmd: cmd, out: &tailBuffer{max: limit}, done: make(chan struct{})}
 	cmd.Stdout = p.out
 	cmd.Stderr = p.out
-	if err := c.Sandbox.Wrap(cmd); err != nil {
-		return nil, err
-	}
-	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s in %s: %w", sh.Executable, c.Dir, err)
 	}
@@ -129,7 +124,7 @@ func (LocalRunner) Start(_ context.Context, c dialog.ShellCommand) (dialog.Backg
 
 // localProcess is a background command run by LocalRunner.
 type localProcess struct {
-	cmd  *exec.Cmd
+	cmd  *spawn.Cmd
 	out  *tailBuffer
 	done chan struct{}
 	// Set before done is closed.
@@ -154,7 +149,7 @@ func (p *localProcess) Exit() (code *int, sig string) { return p.code, p.signal 
 
 // Kill kills the process group: the command and what it started, also
 // what outlived the shell.
-func (p *localProcess) Kill() error { return procgroup.Kill(p.cmd) }
+func (p *localProcess) Kill() error { return p.cmd.Kill() }
 
 // listBackgroundParams: the tool takes only wait_for_previous.
 type listBackgroundParams struct{ waiting }
@@ -249,7 +244,7 @@ func readBackground(opts ShellOptions) *Defined[readBackgroundParams] {
 		Annotations: Annotations{Kind: dialog.KindRead},
 		Aliases:     []string{"ReadBackgroundOutputTool"},
 	}, func(p readBackgroundParams) (Call, error) {
-		c := &readBackgroundCall{pid: p.PID, lines: defaultTailLines, sandbox: opts.Sandbox}
+		c := &readBackgroundCall{pid: p.PID, lines: defaultTailLines, sandbox: sandbox.Of(opts.Door)}
 		if p.Lines != nil {
 			c.lines = *p.Lines
 		}

@@ -22,7 +22,7 @@ func TestReadBackgroundOutputSaysTheBubblewrapSandboxRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{Shell: ShellOptions{Sandbox: sb}}
+	opts := Options{Shell: ShellOptions{Door: doorOf(sb)}}
 	var reg background.Registry
 	t.Cleanup(func() { _ = reg.Close() })
 	for _, tt := range []struct {

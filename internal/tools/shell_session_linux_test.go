@@ -60,8 +60,8 @@ func TestShellInSessionReportsAsABwrapOfItsOwn(t *testing.T) {
 		{command: "echo started; sleep 30", inactivity: 300 * time.Millisecond},
 	} {
 		args := map[string]any{"command": tt.command, "dir_path": "sub"}
-		want := runShell(t, tw, ShellOptions{Sandbox: perCommand, Inactivity: tt.inactivity}, args)
-		got := runShell(t, tw, ShellOptions{Sandbox: session, Inactivity: tt.inactivity}, args)
+		want := runShell(t, tw, ShellOptions{Door: doorOf(perCommand), Inactivity: tt.inactivity}, args)
+		got := runShell(t, tw, ShellOptions{Door: doorOf(session), Inactivity: tt.inactivity}, args)
 		wantOut, gotOut := pgid.ReplaceAllString(want.Output, ""), pgid.ReplaceAllString(got.Output, "")
 		if gotOut != wantOut || got.Status != want.Status || got.Display != want.Display {
 			t.Errorf("%s: in the session\n%q (%v, %q)\nin a bwrap of its own\n%q (%v, %q)", tt.command, gotOut, got.Status, got.Display, wantOut, want.Status, want.Display)
@@ -77,7 +77,7 @@ func TestShellInSessionSharesOneSandbox(t *testing.T) {
 	ns := regexp.MustCompile(`pid:\[\d+\]`)
 	var seen []string
 	for range 2 {
-		out, _ := shellOutput(t, runShell(t, tw, ShellOptions{Sandbox: sb}, map[string]any{"command": "readlink /proc/self/ns/pid"}))
+		out, _ := shellOutput(t, runShell(t, tw, ShellOptions{Door: doorOf(sb)}, map[string]any{"command": "readlink /proc/self/ns/pid"}))
 		seen = append(seen, ns.FindString(out))
 	}
 	if seen[0] == "" || seen[0] != seen[1] {
@@ -93,11 +93,11 @@ func TestShellInSessionOutlivesACommandKillingItsSandbox(t *testing.T) {
 	sandboxtest.NeedBubblewrap(t)
 	tw := newTestWorkspace(t, nil)
 	sb := sessionSandbox(t, tw, t.TempDir())
-	call := build(t, tw.tool(ShellName, Options{Shell: ShellOptions{Sandbox: sb}}), map[string]any{"command": "kill -9 -1; echo after"})
+	call := build(t, tw.tool(ShellName, Options{Shell: ShellOptions{Door: doorOf(sb)}}), map[string]any{"command": "kill -9 -1; echo after"})
 	if _, err := call.Execute(t.Context(), CallInfo{}); err == nil || !strings.Contains(err.Error(), "the sandbox ended") {
 		t.Errorf("a command killing its sandbox: %v, want the sandbox's end", err)
 	}
-	out, _ := shellOutput(t, runShell(t, tw, ShellOptions{Sandbox: sb}, map[string]any{"command": "echo next"}))
+	out, _ := shellOutput(t, runShell(t, tw, ShellOptions{Door: doorOf(sb)}, map[string]any{"command": "echo next"}))
 	if !strings.Contains(out, "\nOutput: next\n") || !strings.Contains(out, "\nExit Code: 0\n") {
 		t.Errorf("the next command:\n%s", out)
 	}
@@ -120,7 +120,7 @@ func TestShellInSessionTellsTheSessionsNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = sb.Close() })
-	got := runShell(t, tw, ShellOptions{Sandbox: sb}, map[string]any{"command": "exit 3"})
+	got := runShell(t, tw, ShellOptions{Door: doorOf(sb)}, map[string]any{"command": "exit 3"})
 	if !strings.Contains(got.Output, "\nSandbox: "+sb.Session().Note()) {
 		t.Errorf("the model was not given the session's note %q:\n%s", sb.Session().Note(), got.Output)
 	}

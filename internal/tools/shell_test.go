@@ -15,7 +15,8 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/platformtest"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
+	"github.com/gemini-ls/gemini-ls/internal/spawn/spawntest"
 )
 
 // shellOutput splits a shell result into everything before the PGID line
@@ -139,7 +140,7 @@ func TestShellCancel(t *testing.T) {
 		res, err = call.Execute(ctx, CallInfo{})
 	}()
 	// Cancel once the background child exists.
-	child := procgrouptest.PID(t, tw.abs("child.pid"))
+	child := spawntest.PID(t, tw.abs("child.pid"))
 	cancel()
 	select {
 	case <-done:
@@ -156,7 +157,7 @@ func TestShellCancel(t *testing.T) {
 	if res.Status != dialog.StatusCancelled {
 		t.Errorf("Status = %q", res.Status)
 	}
-	procgrouptest.WaitGone(t, child)
+	spawntest.WaitGone(t, child)
 }
 
 // TestShellCancelWhileOutputIsAwaited: cancelling a command whose shell
@@ -174,9 +175,9 @@ func TestShellCancelWhileOutputIsAwaited(t *testing.T) {
 		}
 		done <- o
 	}()
-	child := procgrouptest.PID(t, filepath.Join(dir, "child.pid"))
+	child := spawntest.PID(t, filepath.Join(dir, "child.pid"))
 	cancel()
-	procgrouptest.WaitGone(t, child)
+	spawntest.WaitGone(t, child)
 	if o := <-done; o.Background != nil {
 		t.Errorf("background processes %v reported after the group was killed", o.Background)
 	}
@@ -250,7 +251,7 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 	code := 2
 	runner := &fakeRunner{outcome: dialog.ShellOutcome{Output: "made\n", ExitCode: &code}}
 	res := runShell(t, tw, ShellOptions{Runner: runner, Env: []string{"A=b"}}, map[string]any{"command": "make", "directory": "sub"})
-	want := dialog.ShellCommand{Command: "make", Shell: osshell.Local(), Dir: tw.abs("sub"), Env: []string{"A=b"}, OutputLimit: maxShellOutput}
+	want := dialog.ShellCommand{Command: "make", Shell: osshell.Local(), Dir: tw.abs("sub"), Env: []string{"A=b"}, OutputLimit: maxShellOutput, Why: spawn.UserCommand{What: ShellName}}
 	progress := runner.got.Progress
 	runner.got.Progress = nil
 	if !reflect.DeepEqual(runner.got, want) || progress == nil {

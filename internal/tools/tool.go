@@ -177,6 +177,10 @@ type CallInfo struct {
 	// Ask puts a question to the user through the session's front end;
 	// nil when the front end has no way to ask.
 	Ask AskFunc
+	// Confirm asks the user to approve what the call is about to do
+	// beyond what its Confirmation covered (starting a language server
+	// that may run the workspace's code); nil when nobody can be asked.
+	Confirm ConfirmFunc
 	// Background is the session's background processes, which
 	// run_shell_command's is_background adds to and the background tools
 	// read; nil where there is no session to own them (such calls fail,

@@ -14,15 +14,15 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
+	"github.com/gemini-ls/gemini-ls/internal/spawn/spawntest"
 )
 
 // serverCommand starts an HTTP server on a free loopback port in the
-// background (procgrouptest.HTTPServer, built for t), with a child of its
+// background (spawntest.HTTPServer, built for t), with a child of its
 // group that writes its pid to child.pid: ending the session must end the
 // group, not the server alone.
 func serverCommand(t *testing.T) string {
-	return "sleep 1000 & echo $! > child.pid; exec " + procgrouptest.HTTPServer(t)
+	return "sleep 1000 & echo $! > child.pid; exec " + spawntest.HTTPServer(t)
 }
 
 // backgroundTurns: the model names its topic, starts the server (command)
@@ -113,7 +113,7 @@ func wantServed(t *testing.T, command, root string, requests []geminitest.Reques
 	if server == 0 {
 		t.Fatalf("the model was told no background PID")
 	}
-	child = procgrouptest.PID(t, root+"/child.pid")
+	child = spawntest.PID(t, root+"/child.pid")
 	var listing string
 	for _, c := range last {
 		for _, p := range c.Parts {
@@ -129,7 +129,7 @@ func wantServed(t *testing.T, command, root string, requests []geminitest.Reques
 		t.Errorf("last read %q", out)
 	}
 	for _, pid := range []int{server, child} {
-		if !ended && !procgrouptest.Alive(pid) {
+		if !ended && !spawntest.Alive(pid) {
 			t.Fatalf("process %d is not running while the session lives", pid)
 		}
 	}
@@ -139,7 +139,7 @@ func wantServed(t *testing.T, command, root string, requests []geminitest.Reques
 func wantGone(t *testing.T, pids ...int) {
 	t.Helper()
 	for _, pid := range pids {
-		procgrouptest.WaitGone(t, pid)
+		spawntest.WaitGone(t, pid)
 	}
 }
 

@@ -20,7 +20,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
+	"github.com/gemini-ls/gemini-ls/internal/spawn/spawntest"
 )
 
 // testMCPServer is internal/tools/mcp/testdata/mcpserver, an MCP server built with
@@ -92,7 +92,7 @@ func declaration(reqs []geminitest.Request, i int, name string) *genai.FunctionD
 
 // processGone waits until pid has exited (or is a zombie nobody reaped yet).
 func processGone(ctx context.Context, pid int) bool {
-	for procgrouptest.Alive(pid) {
+	for spawntest.Alive(pid) {
 		select {
 		case <-ctx.Done():
 			return false
@@ -210,7 +210,7 @@ func TestMCPToolsThroughTheEditor(t *testing.T) {
 	for _, pid := range []int{server, child} {
 		if !processGone(h.ctx, pid) {
 			t.Errorf("process %d outlived gemini-ls", pid)
-			procgrouptest.Kill(pid)
+			spawntest.Kill(pid)
 		}
 	}
 }
@@ -233,7 +233,7 @@ func TestMCPServersEndWhenTheEditorGoesAway(t *testing.T) {
 	for _, pid := range []int{server, child} {
 		if !processGone(h.ctx, pid) {
 			t.Errorf("process %d outlived gemini-ls", pid)
-			procgrouptest.Kill(pid)
+			spawntest.Kill(pid)
 		}
 	}
 }

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // maxGitignore bounds the project's .gitignore, copied into the shadow
@@ -67,7 +67,7 @@ func (r shadowRepo) gitIn(ctx context.Context, stdin []byte, args ...string) ([]
 }
 
 func (r shadowRepo) run(ctx context.Context, workTree bool, dir string, stdin []byte, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = r.env(workTree)
 	if stdin != nil {
@@ -76,7 +76,7 @@ func (r shadowRepo) run(ctx context.Context, workTree bool, dir string, stdin []
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
+		if errors.Is(err, spawn.ErrNotFound) {
 			return nil, fmt.Errorf("%w (%v)", ErrNoGit, err)
 		}
 		if ctx.Err() != nil {

@@ -1,11 +1,13 @@
 package login
 
 import (
+	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"runtime"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // ErrNoBrowser is OpenBrowser's answer when NO_BROWSER asks for none.
@@ -26,24 +28,25 @@ func OpenBrowser(url string, getenv func(string) string) error {
 	if NoBrowser(getenv) {
 		return ErrNoBrowser
 	}
-	var cmd *exec.Cmd
+	var argv []string
 	switch browser := strings.TrimSpace(getenv("BROWSER")); {
 	case browser != "":
 		// BROWSER may hold several commands separated by colons: the first.
 		browser, _, _ = strings.Cut(browser, ":")
-		cmd = exec.Command(browser, url)
+		argv = []string{browser, url}
 	case runtime.GOOS == "darwin":
-		cmd = exec.Command("open", url)
+		argv = []string{"open", url}
 	case runtime.GOOS == "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+		argv = []string{"rundll32", "url.dll,FileProtocolHandler", url}
 	default:
-		cmd = exec.Command("xdg-open", url)
+		argv = []string{"xdg-open", url}
 	}
+	// Not tied to the sign-in's context: a browser started directly must
+	// outlive it.
+	cmd := spawn.Command(context.Background(), spawn.Helper{Name: "the browser"}, argv[0], argv[1:]...)
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("Failed to open browser: %w", err)
 	}
-	// Not tied to the sign-in's context: a browser started directly must
-	// outlive it. Reaped in the background.
-	go func() { _ = cmd.Wait() }()
+	go func() { _ = cmd.Wait() }() // reaped in the background
 	return nil
 }

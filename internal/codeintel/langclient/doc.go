@@ -19,6 +19,18 @@
 // else starts those whose own markers (not .git, which marks every
 // project) are at the root.
 //
+// Invariant: a server gemini-ls starts is a program that may run the
+// workspace's code (a workspace's TypeScript, build scripts, a project's
+// interpreter). Each starts through the session's door (package spawn)
+// for a spawn.LanguageServer: in the session's sandbox whenever there is
+// one, and, unless its switches keep it from running the workspace's
+// code (confine.go: the user's TypeScript for typescript-language-server,
+// an interpreter outside the workspace for pyright; gopls, whose go
+// command runs none of the module's code), only once the user said yes,
+// asked once a session through the request's Ask; nobody to ask is a
+// refusal the model is told. Its command, and what it runs in turn, are
+// found on a PATH without the workspace's directories.
+//
 // Invariant: one process per (root, server), started at the first
 // question that needs it (diagnostics never start one), in a process
 // group of its own so that it ends with the session (Close, or the

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,8 +12,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
-
-func lookPath(s serverSpec) (string, error) { return exec.LookPath(s.cmd[0]) }
 
 // lspDiagnostic is the part of LSP's Diagnostic the tools show.
 type lspDiagnostic struct {

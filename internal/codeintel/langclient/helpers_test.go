@@ -11,6 +11,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient/langservertest"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -54,13 +55,27 @@ func newManager(t *testing.T, root string, servers map[string]ServerConfig) *Man
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := New(ws, servers, nil)
+	m := New(ws, servers, spawn.NewDoor(spawn.Rules{Roots: ws.Roots}), nil)
+	allowAll(t, m)
 	t.Cleanup(func() {
 		if err := m.Close(context.Background()); err != nil {
 			t.Errorf("Close: %v", err)
 		}
 	})
 	return m
+}
+
+// allowAll has the user say yes, for m's session, to every server m
+// may start that is not confined: these tests are of what the servers
+// answer, not of the question (confine_test.go).
+func allowAll(t *testing.T, m *Manager) {
+	t.Helper()
+	yes := func(context.Context, spawn.Question) (bool, error) { return true, nil }
+	for _, s := range m.specs {
+		if err := m.door.Allow(context.Background(), spawn.LanguageServer{Name: s.name, Risk: "a test's code"}, yes); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // at is a request of op about the n-th (0-based) occurrence of symbol

@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -42,6 +43,9 @@ type Manager struct {
 	ws    *workspace.Workspace
 	specs []serverSpec
 	log   *zap.Logger
+	// door starts the servers: in the session's sandbox, and only with
+	// the user's yes where a server may run the workspace's code.
+	door *spawn.Door
 
 	// life ends the servers' processes: it ends at Close.
 	life     context.Context
@@ -74,15 +78,17 @@ type slot struct {
 
 // New is a Manager for ws's files, with the built-in servers as servers
 // (the settings' codeIntelligence.servers, which may be nil) overrides and
-// extends them. No server starts before a question needs it. log, which
-// may be nil, receives the servers' stderr and messages.
-func New(ws *workspace.Workspace, servers map[string]ServerConfig, log *zap.Logger) *Manager {
+// extends them, started through door (the session's). No server starts
+// before a question needs it. log, which may be nil, receives the
+// servers' stderr and messages.
+func New(ws *workspace.Workspace, servers map[string]ServerConfig, door *spawn.Door, log *zap.Logger) *Manager {
 	if log == nil {
 		log = zap.NewNop()
 	}
 	life, stop := context.WithCancel(context.Background())
 	return &Manager{
 		ws:              ws,
+		door:            door,
 		specs:           mergeServers(servers),
 		log:             log.Named("langclient"),
 		life:            life,
@@ -101,7 +107,7 @@ func New(ws *workspace.Workspace, servers map[string]ServerConfig, log *zap.Logg
 func (m *Manager) Available() bool {
 	m.availableOnce.Do(func() {
 		for _, s := range m.specs {
-			if _, err := lookPath(s); err == nil {
+			if _, err := m.lookPath(s); err == nil {
 				m.available = true
 				return
 			}
@@ -119,7 +125,7 @@ func (m *Manager) Ask(ctx context.Context, req codeintel.Request) (codeintel.Ans
 	if req.Op == codeintel.WorkspaceSymbols {
 		return m.workspaceSymbols(ctx, req)
 	}
-	srv, languageID, err := m.serverFor(ctx, req.Path, req.LanguageID)
+	srv, languageID, err := m.serverFor(ctx, req.Path, req.LanguageID, req.Ask)
 	if err != nil {
 		return codeintel.Answer{}, err
 	}
@@ -151,19 +157,20 @@ func (m *Manager) candidates(path, hint string) (specs []serverSpec, filetype st
 	return nil, "", fts
 }
 
-// serverFor is the server for path, started when not running, and the
-// file's language id; a *codeintel.NoServerError when none is on PATH.
-func (m *Manager) serverFor(ctx context.Context, path, hint string) (*server, string, error) {
+// serverFor is the server for path, started when not running (asking
+// through ask where the door says the user decides), and the file's
+// language id; a *codeintel.NoServerError when none is on PATH.
+func (m *Manager) serverFor(ctx context.Context, path, hint string, ask spawn.Ask) (*server, string, error) {
 	specs, ft, fts := m.candidates(path, hint)
 	var hints []string
 	for _, s := range specs {
-		cmdPath, err := lookPath(s)
+		cmdPath, err := m.lookPath(s)
 		if err != nil {
 			hints = append(hints, s.installHint())
 			continue
 		}
 		root := findRoot(path, m.ws.RootOf(path), s.rootMarkers)
-		srv, err := m.server(ctx, s, cmdPath, root)
+		srv, err := m.server(ctx, s, cmdPath, root, ask)
 		return srv, ft, err
 	}
 	return nil, "", &codeintel.NoServerError{Language: languageName(path, fts), Install: strings.Join(hints, " or ")}
@@ -183,6 +190,21 @@ func (m *Manager) running(path string) (*server, string) {
 	return nil, ""
 }
 
+// live is key's server when it started and still runs; nil when not.
+func (m *Manager) live(key serverKey) *server {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if sl := m.servers[key]; sl != nil && sl.alive() {
+		return sl.srv
+	}
+	return nil
+}
+
+// lookPath finds s's command as the door starts it: on PATH without the
+// workspace's directories, so that an activated project's own server
+// (node_modules/.bin on PATH) is not taken for the user's.
+func (m *Manager) lookPath(s serverSpec) (string, error) { return m.door.LookPath(s.cmd[0]) }
+
 // alive reports whether sl's server started and still runs.
 func (sl *slot) alive() bool {
 	select {
@@ -194,8 +216,15 @@ func (sl *slot) alive() bool {
 }
 
 // server is spec's server for root, started (once more after it died,
-// not twice) when not running.
-func (m *Manager) server(ctx context.Context, spec serverSpec, cmdPath, root string) (*server, error) {
+// not twice) when not running, once the door allows it.
+func (m *Manager) server(ctx context.Context, spec serverSpec, cmdPath, root string, ask spawn.Ask) (*server, error) {
+	if srv := m.live(serverKey{root, spec.name}); srv != nil {
+		return srv, nil
+	}
+	how := spec.launchOf(cmdPath, m.door)
+	if err := m.door.Allow(ctx, how.why, ask); err != nil {
+		return nil, err
+	}
 	key := serverKey{root, spec.name}
 	m.mu.Lock()
 	if m.closed {
@@ -227,7 +256,7 @@ func (m *Manager) server(ctx context.Context, spec serverSpec, cmdPath, root str
 		initCtx, stopStart := context.WithTimeout(m.life, startTimeout)
 		sl = &slot{starts: starts, ready: make(chan struct{}), stopStart: stopStart}
 		m.servers[key] = sl
-		go m.start(initCtx, sl, spec, cmdPath, root)
+		go m.start(initCtx, sl, spec, how, cmdPath, root)
 	}
 	m.mu.Unlock()
 	select {
@@ -240,9 +269,9 @@ func (m *Manager) server(ctx context.Context, spec serverSpec, cmdPath, root str
 
 // start starts sl's server, apart from any question's ctx: a question
 // given up on leaves the server starting for the next.
-func (m *Manager) start(initCtx context.Context, sl *slot, spec serverSpec, cmdPath, root string) {
+func (m *Manager) start(initCtx context.Context, sl *slot, spec serverSpec, how launch, cmdPath, root string) {
 	defer sl.stopStart()
-	sl.srv, sl.err = startServer(m.life, initCtx, spec, cmdPath, root, m.maxMessage, m.log)
+	sl.srv, sl.err = startServer(m.life, initCtx, m.door, spec, how, cmdPath, root, m.maxMessage, m.log)
 	close(sl.ready)
 }
 

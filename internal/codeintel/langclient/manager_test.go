@@ -17,6 +17,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -445,7 +446,8 @@ func TestStderrLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	core, logs := observer.New(zap.DebugLevel)
-	m := New(ws, fakeServers(exe), zap.New(core))
+	m := New(ws, fakeServers(exe), spawn.NewDoor(spawn.Rules{}), zap.New(core))
+	allowAll(t, m)
 	defer m.Close(context.Background())
 	if _, err := m.Ask(context.Background(), request(codeintel.Hover, file, "one\n")); err == nil {
 		t.Fatal("Ask succeeded of a server that died")

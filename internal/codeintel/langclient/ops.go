@@ -12,6 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -174,7 +175,7 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req codeintel.Request) (
 	srvs := m.runningIn(root, req.LanguageID)
 	if len(srvs) == 0 {
 		var err error
-		if srvs, err = m.startAt(ctx, root, req.LanguageID); err != nil {
+		if srvs, err = m.startAt(ctx, root, req.LanguageID, req.Ask); err != nil {
 			return codeintel.Answer{}, err
 		}
 	}
@@ -217,7 +218,7 @@ func (m *Manager) workspaceSymbols(ctx context.Context, req codeintel.Request) (
 
 // startAt starts, for workspaceSymbols, the servers whose markers are at
 // root and whose commands are on PATH, no two for one filetype.
-func (m *Manager) startAt(ctx context.Context, root, languageID string) ([]*server, error) {
+func (m *Manager) startAt(ctx context.Context, root, languageID string, ask spawn.Ask) ([]*server, error) {
 	var srvs []*server
 	var served []string
 	var errs []error
@@ -228,11 +229,11 @@ func (m *Manager) startAt(ctx context.Context, root, languageID string) ([]*serv
 		if slices.ContainsFunc(s.filetypes, func(ft string) bool { return slices.Contains(served, ft) }) || !s.hasOwnMarker(root) {
 			continue
 		}
-		cmdPath, err := lookPath(s)
+		cmdPath, err := m.lookPath(s)
 		if err != nil {
 			continue
 		}
-		srv, err := m.server(ctx, s, cmdPath, root)
+		srv, err := m.server(ctx, s, cmdPath, root, ask)
 		if err != nil {
 			errs = append(errs, err)
 			continue

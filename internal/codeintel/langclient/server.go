@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,7 +17,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 const (
@@ -39,9 +38,10 @@ const (
 // server is one running language server process, for one root.
 type server struct {
 	spec serverSpec
+	how  launch // how it was started: what it was told
 	root string
 	log  *zap.Logger
-	cmd  *exec.Cmd
+	cmd  *spawn.Cmd
 	conn *conn
 
 	exited  chan struct{} // closed once the process has exited and been waited for
@@ -100,9 +100,10 @@ type published struct {
 
 // startServer starts spec's command (found at path) in root and
 // initializes it, ending it when ctx ends; initCtx bounds the handshake.
-func startServer(ctx, initCtx context.Context, spec serverSpec, path, root string, maxMessage int, log *zap.Logger) (*server, error) {
+func startServer(ctx, initCtx context.Context, door *spawn.Door, spec serverSpec, how launch, path, root string, maxMessage int, log *zap.Logger) (*server, error) {
 	s := &server{
 		spec:         spec,
+		how:          how,
 		root:         root,
 		log:          log.With(zap.String("server", spec.name), zap.String("root", root)),
 		exited:       make(chan struct{}),
@@ -129,10 +130,14 @@ func startServer(ctx, initCtx context.Context, spec serverSpec, path, root strin
 		closeAll(inR, inW, outR, outW)
 		return nil, fmt.Errorf("starting %s: %w", spec.name, err)
 	}
-	s.cmd = exec.CommandContext(ctx, path, spec.cmd[1:]...)
+	s.cmd = door.Command(ctx, how.why, path, spec.cmd[1:]...)
 	s.cmd.Dir = root
+	if door.Confines(how.why) {
+		// The sandbox keeps the home read-only: caches (gopls's, the go
+		// command's) go to the command's own /tmp.
+		s.cmd.Env = append(os.Environ(), "XDG_CACHE_HOME=/tmp/.cache")
+	}
 	s.cmd.Stdin, s.cmd.Stdout, s.cmd.Stderr = inR, outW, errW
-	procgroup.Own(s.cmd)
 	if err := s.cmd.Start(); err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)
 		return nil, fmt.Errorf("starting %s (%s): %w", spec.name, path, err)
@@ -164,12 +169,12 @@ func startServer(ctx, initCtx context.Context, spec serverSpec, path, root strin
 		// A server that broke the protocol is ended: it is not to be
 		// trusted with the next request.
 		<-s.conn.done
-		_ = procgroup.Kill(s.cmd)
+		_ = s.cmd.Kill()
 		closeAll(outR)
 	}()
 
 	if err := s.initialize(initCtx); err != nil {
-		_ = procgroup.Kill(s.cmd)
+		_ = s.cmd.Kill()
 		<-s.exited
 		return nil, fmt.Errorf("starting %s: %w", spec.name, err)
 	}
@@ -303,6 +308,9 @@ func (s *server) initialize(ctx context.Context) error {
 		"workspaceFolders": []any{map[string]any{"uri": rootURI, "name": filepath.Base(s.root)}},
 		"capabilities":     ClientCapabilities(),
 	}
+	if s.how.initOptions != nil {
+		params["initializationOptions"] = s.how.initOptions
+	}
 	raw, err := s.conn.call(ctx, "initialize", params)
 	if err != nil {
 		return fmt.Errorf("initialize: %w", err)
@@ -347,7 +355,7 @@ func (s *server) handle(method string, params json.RawMessage, isRequest bool) (
 		_ = json.Unmarshal(params, &p)
 		out := make([]any, len(p.Items))
 		for i, item := range p.Items {
-			out[i] = configuration(item.Section)
+			out[i] = s.configuration(item.Section)
 		}
 		return out, nil
 	case "workspace/workspaceFolders":
@@ -635,7 +643,7 @@ func (s *server) shutdown(ctx context.Context) error {
 		case <-ctx.Done():
 		}
 	}
-	err := procgroup.Kill(s.cmd)
+	err := s.cmd.Kill()
 	<-s.exited // killed: Wait returns
 	return err
 }
@@ -644,11 +652,17 @@ func (s *server) shutdown(ctx context.Context) error {
 // asks about (workspace/configuration) beyond its defaults (nil: none):
 // pyright and basedpyright, left to their default, search only the files
 // the client opened for references and renames, so that a rename would
-// miss every file the agent had not asked about yet.
-func configuration(section string) any {
+// miss every file the agent had not asked about yet; and a Python
+// server runs the interpreter its launch chose (confine.go), not one it
+// would find itself.
+func (s *server) configuration(section string) any {
 	switch section {
 	case "python", "basedpyright":
-		return map[string]any{"analysis": map[string]any{"diagnosticMode": "workspace"}}
+		c := map[string]any{"analysis": map[string]any{"diagnosticMode": "workspace"}}
+		if section == "python" && s.how.pythonPath != "" {
+			c["pythonPath"] = s.how.pythonPath
+		}
+		return c
 	}
 	return nil
 }

@@ -34,6 +34,12 @@ type serverSpec struct {
 	rootMarkers []string
 	// install says how to get the server, for a NoServerError.
 	install string
+	// confine says how a built-in keeps the server from running the
+	// workspace's code; nil: it cannot be kept from it (confine.go).
+	confine confinement
+	// risk says what of the workspace the server may run, for the user's
+	// question where it is not confined.
+	risk string
 }
 
 // builtinServers are the servers known without configuration, in the
@@ -42,26 +48,33 @@ func builtinServers() []serverSpec {
 	return []serverSpec{
 		{name: "gopls", cmd: []string{"gopls"}, filetypes: []string{"go", "gomod", "gowork"},
 			rootMarkers: []string{"go.work", "go.mod", ".git"},
-			install:     "gopls (go install golang.org/x/tools/gopls@latest)"},
+			install:     "gopls (go install golang.org/x/tools/gopls@latest)",
+			confine:     goplsLaunch},
 		{name: "rust-analyzer", cmd: []string{"rust-analyzer"}, filetypes: []string{"rust"},
 			rootMarkers: []string{"Cargo.toml", ".git"},
-			install:     "rust-analyzer (rustup component add rust-analyzer)"},
+			install:     "rust-analyzer (rustup component add rust-analyzer)",
+			risk:        "the workspace's build scripts and procedural macros, and the programs its .cargo/config.toml and rust-toolchain.toml name (cargo runs them to load the project)"},
 		{name: "pyright", cmd: []string{"pyright-langserver", "--stdio"}, filetypes: []string{"python"},
 			rootMarkers: pythonMarkers,
-			install:     "pyright (npm install -g pyright)"},
+			install:     "pyright (npm install -g pyright)",
+			confine:     pyrightLaunch},
 		{name: "basedpyright", cmd: []string{"basedpyright-langserver", "--stdio"}, filetypes: []string{"python"},
 			rootMarkers: pythonMarkers,
-			install:     "basedpyright (pip install basedpyright)"},
+			install:     "basedpyright (pip install basedpyright)",
+			risk:        "the workspace's own Python interpreter (it looks for a .venv in the project)"},
 		{name: "typescript-language-server", cmd: []string{"typescript-language-server", "--stdio"},
 			filetypes:   []string{"typescript", "typescriptreact", "javascript", "javascriptreact"},
 			rootMarkers: []string{"tsconfig.json", "jsconfig.json", "package.json", ".git"},
-			install:     "typescript-language-server (npm install -g typescript-language-server typescript)"},
+			install:     "typescript-language-server (npm install -g typescript-language-server typescript)",
+			confine:     typescriptLaunch},
 		{name: "clangd", cmd: []string{"clangd"}, filetypes: []string{"c", "cpp"},
 			rootMarkers: []string{"compile_commands.json", ".clangd", ".git"},
-			install:     "clangd (your system's clangd package)"},
+			install:     "clangd (your system's clangd package)",
+			risk:        "the compilers and flags the workspace's compile_commands.json and .clangd name"},
 		{name: "jdtls", cmd: []string{"jdtls"}, filetypes: []string{"java"},
 			rootMarkers: []string{"pom.xml", "build.gradle", ".git"},
-			install:     "jdtls (Eclipse JDT Language Server)"},
+			install:     "jdtls (Eclipse JDT Language Server)",
+			risk:        "the workspace's Gradle or Maven build (its build scripts, plugins and wrapper)"},
 	}
 }
 
@@ -106,6 +119,8 @@ func overlay(s serverSpec, c ServerConfig) serverSpec {
 	if len(c.Cmd) > 0 && c.Cmd[0] != "" {
 		s.cmd = c.Cmd
 		s.install = "" // the built-in's advice is not for this command
+		// Nor its confinement: what this command runs is unknown.
+		s.confine, s.risk = nil, ""
 	}
 	if c.Filetypes != nil {
 		s.filetypes = c.Filetypes

@@ -11,13 +11,13 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // setupSource is files of run-gemini-cli's examples/workflows that
@@ -112,7 +112,7 @@ func setUpGitHubAt(ctx context.Context, dir string, at gitHubEndpoints, client *
 // must have a remote on github.com, as 0.61 asks of it.
 func gitHubRepositoryRoot(ctx context.Context, dir string) (string, error) {
 	remotes, err := git(ctx, dir, "remote", "-v")
-	if errors.Is(err, exec.ErrNotFound) {
+	if errors.Is(err, spawn.ErrNotFound) {
 		// Not 0.61's sentence, which would send the user looking for a
 		// repository they are in: a Windows often has no git.
 		return "", errors.New("Unable to determine the GitHub repository: git is not installed, and /setup-github needs it. Install git (https://git-scm.com) and run it again.")
@@ -129,7 +129,7 @@ func gitHubRepositoryRoot(ctx context.Context, dir string) (string, error) {
 
 // git is what `git args...` run in dir printed, trimmed.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
 	cmd.Dir = dir
 	out, err := cmd.Output()
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
-	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -28,8 +28,9 @@ type ToolShell struct {
 	Allow  func(ctx context.Context, command string) (bool, error)
 	Runner dialog.CommandRunner // nil for tools.LocalRunner
 	Dir    string
-	// Sandbox is where the commands run, as run_shell_command's do.
-	Sandbox *sandbox.Sandbox
+	// Door starts them: the session's, in its sandbox, as
+	// run_shell_command's.
+	Door *spawn.Door
 	// Redaction keeps secrets out of the commands' environment.
 	Redaction envredact.Policy
 	// Shell runs the commands, as it runs run_shell_command's; the zero
@@ -66,7 +67,8 @@ func (s ToolShell) Run(ctx context.Context, command string) (ShellResult, error)
 	if runner == nil {
 		runner = tools.LocalRunner{}
 	}
-	o, err := runner.Run(ctx, dialog.ShellCommand{Command: command, Shell: s.Shell, Dir: s.Dir, OutputLimit: maxShellOutput, Sandbox: s.Sandbox, Redaction: s.Redaction})
+	o, err := runner.Run(ctx, dialog.ShellCommand{Command: command, Shell: s.Shell, Dir: s.Dir, OutputLimit: maxShellOutput,
+		Door: s.Door, Why: spawn.UserCommand{What: "the user's !command or a custom command's !{…}"}, Redaction: s.Redaction})
 	if err != nil {
 		return ShellResult{}, err
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/origin"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/subagents"
 )
 
@@ -268,8 +268,7 @@ const maxCommandOutput = 64 << 10
 // runShell runs command in this machine's shell as 0.61 does (bash -c;
 // PowerShell on Windows), its process group ended with ctx.
 func runShell(ctx context.Context, command string) (string, error) {
-	cmd := osshell.Local().Command(ctx, command)
-	procgroup.Own(cmd)
+	cmd := osshell.Local().Command(ctx, nil, spawn.Configured{Setting: "a remote agent's auth", Kind: spawn.Credential}, command)
 	var out limitedBuffer
 	out.max = maxCommandOutput
 	cmd.Stdout = &out

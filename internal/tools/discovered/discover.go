@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -14,8 +13,7 @@ import (
 	"mvdan.cc/sh/v3/shell"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup"
-	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -47,9 +45,10 @@ type Config struct {
 	// DiscoveryTimeout bounds the discovery command; zero means
 	// DefaultDiscoveryTimeout.
 	DiscoveryTimeout time.Duration
-	// Sandbox is where calls run (the model's); nil: unsandboxed. The
-	// discovery command, the user's, runs outside.
-	Sandbox *sandbox.Sandbox
+	// Door starts both commands: the session's. The calls run in its
+	// sandbox; the discovery command, the user's, only where
+	// tools.sandboxHooksAndMCPServers asks.
+	Door *spawn.Door
 	// Redaction keeps secrets out of the calls' environment.
 	Redaction envredact.Policy
 }
@@ -137,11 +136,10 @@ func runDiscovery(ctx context.Context, cfg Config) ([]byte, error) {
 	defer cancel()
 	stdout := &limitedBuffer{max: maxDiscoveryOutput}
 	stderr := &limitedBuffer{max: 4 << 10}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := cfg.Door.Command(ctx, spawn.Configured{Setting: "tools.discoveryCommand", Kind: spawn.ToolDiscovery}, argv[0], argv[1:]...)
 	cmd.Dir = cfg.Dir
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = waitDelay
-	procgroup.Own(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
@@ -149,15 +147,15 @@ func runDiscovery(ctx context.Context, cfg Config) ([]byte, error) {
 	if err != nil || ctx.Err() != nil {
 		// A command that failed or was stopped leaves nothing running.
 		// Its group is gone or ours to kill: an error here has no remedy.
-		_ = procgroup.Kill(cmd)
+		_ = cmd.Kill()
 	}
-	var exitErr *exec.ExitError
+	var exitErr *spawn.ExitError
 	switch {
 	case ctx.Err() == context.DeadlineExceeded:
 		return nil, fmt.Errorf("it did not finish within %s and was killed", cfg.DiscoveryTimeout)
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
-	case errors.Is(err, exec.ErrWaitDelay):
+	case errors.Is(err, spawn.ErrWaitDelay):
 		return nil, errors.New("it exited leaving a process that held its output open, which was killed")
 	case stdout.dropped > 0:
 		return nil, fmt.Errorf("its output exceeded the size limit of %d bytes", maxDiscoveryOutput)

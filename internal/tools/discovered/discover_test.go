@@ -16,7 +16,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
+	"github.com/gemini-ls/gemini-ls/internal/spawn/spawntest"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -179,7 +179,7 @@ func TestCallCommandThatDoesNotExist(t *testing.T) {
 // has ended, failing after a deadline.
 func waitGone(t *testing.T, pidFile string) {
 	t.Helper()
-	procgrouptest.WaitGone(t, procgrouptest.PID(t, pidFile))
+	spawntest.WaitGone(t, spawntest.PID(t, pidFile))
 }
 
 func TestCancelKillsTheCallsChildren(t *testing.T) {
@@ -192,7 +192,7 @@ func TestCancelKillsTheCallsChildren(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { _, err := call.Execute(ctx, tools.CallInfo{}); done <- err }()
 	pidFile := filepath.Join(cfg.Dir, "hang.pid")
-	procgrouptest.PID(t, pidFile)
+	spawntest.PID(t, pidFile)
 	cancel()
 	select {
 	case err := <-done:

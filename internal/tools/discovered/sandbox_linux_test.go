@@ -9,6 +9,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -31,7 +32,7 @@ func TestCallRunsInTheBubblewrapSandbox(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg.Sandbox = sb
+			cfg.Door = spawn.NewDoor(spawn.Rules{Sandbox: sb})
 		}
 		call, err := discover(t, cfg)["discovered_tool_echo"].Build(map[string]any{"text": "hi"})
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 
@@ -15,7 +14,8 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -110,6 +110,10 @@ func (c *call) Confirmation() *tools.Confirmation {
 	}
 }
 
+// callReason is why the door starts a call's command: the model chose
+// its arguments, so it runs in the sandbox whenever there is one.
+var callReason = spawn.Configured{Setting: "tools.callCommand", Kind: spawn.DiscoveredTool}
+
 func (c *call) commandLine() string { return c.cfg.CallCommand + " " + c.original }
 
 // Execute runs callCommand NAME in the workspace root with the arguments on
@@ -121,19 +125,15 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 	stdout := &limitedBuffer{max: maxCallOutput}
 	stderr := &limitedBuffer{max: maxCallOutput}
 	argv := append(slices.Clip(c.callArgv), c.original)
-	cmd := exec.CommandContext(runCtx, argv[0], argv[1:]...)
+	cmd := c.cfg.Door.Command(runCtx, callReason, argv[0], argv[1:]...)
 	cmd.Dir = c.cfg.Dir
 	cmd.Env = envredact.Sanitize(os.Environ(), c.cfg.Redaction)
 	cmd.Stdin = bytes.NewReader(c.input)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = waitDelay
-	procgroup.Own(cmd)
 
 	errText, exitCode, signal := "(none)", "(none)", "(none)"
-	runErr := c.cfg.Sandbox.Wrap(cmd)
-	if runErr == nil {
-		runErr = cmd.Start()
-	}
+	runErr := cmd.Start()
 	if runErr == nil {
 		runErr = cmd.Wait()
 		exitCode, signal = tools.ExitStatus(cmd.ProcessState)
@@ -141,15 +141,15 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 	if runErr != nil || runCtx.Err() != nil {
 		// A call that failed or was stopped leaves nothing running. Its
 		// group is gone or ours to kill: an error here has no remedy.
-		_ = procgroup.Kill(cmd)
+		_ = cmd.Kill()
 	}
-	var exitErr *exec.ExitError
+	var exitErr *spawn.ExitError
 	switch {
 	case ctx.Err() != nil:
 		return tools.Result{}, ctx.Err()
 	case runCtx.Err() != nil:
 		errText = fmt.Sprintf("Command timed out after %s and was killed.", c.cfg.CallTimeout)
-	case errors.Is(runErr, exec.ErrWaitDelay):
+	case errors.Is(runErr, spawn.ErrWaitDelay):
 		errText = "The command exited leaving a process that held its output open, which was killed."
 	case runErr != nil && !errors.As(runErr, &exitErr):
 		errText = runErr.Error()
@@ -165,9 +165,9 @@ func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, err
 		"Exit Code: " + exitCode,
 		"Signal: " + signal,
 	}
-	if c.cfg.Sandbox.Enabled() {
+	if c.cfg.Door.Confines(callReason) {
 		// As for run_shell_command: the refusal may be the sandbox's.
-		lines = append(lines, "Sandbox: "+c.cfg.Sandbox.Note())
+		lines = append(lines, "Sandbox: "+sandbox.Of(c.cfg.Door).Note())
 	}
 	msg := strings.Join(lines, "\n")
 	return tools.Result{Error: msg, Status: dialog.StatusError, Display: msg}, nil

@@ -13,8 +13,8 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
-	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
 )
@@ -48,9 +48,10 @@ type Config struct {
 	// SignInTimeout bounds the wait for a user to sign in;
 	// oauth.DefaultTimeout when 0.
 	SignInTimeout time.Duration
-	// Sandbox is where stdio servers run (tools.sandboxHooksAndMCPServers);
-	// nil: unsandboxed.
-	Sandbox *sandbox.Sandbox
+	// Door starts the stdio servers: the session's, which runs them in
+	// its sandbox where tools.sandboxHooksAndMCPServers asks; nil: no
+	// sandbox.
+	Door *spawn.Door
 	// Redaction is security.environmentVariableRedaction: its allowed and
 	// blocked names count for stdio servers, always redacted.
 	Redaction envredact.Policy
@@ -220,7 +221,7 @@ func (m *Manager) Reload(ctx context.Context, servers map[string]settings.MCPSer
 func (m *Manager) launch(alias string, started func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	s := &server{alias: alias, cfg: serverConfig(m.servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version, sandbox: m.cfg.Sandbox, redaction: m.cfg.Redaction,
+	s := &server{alias: alias, cfg: serverConfig(m.servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version, door: m.cfg.Door, redaction: m.cfg.Redaction,
 		tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{}),
 		broken: make(chan struct{}), relisting: newRelisting(), resourcesChanged: make(chan struct{}, 1)}
 	s.showAuthURL = func(authURL string) { m.showAuthURL(alias, authURL) }

@@ -19,8 +19,8 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
-	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/spawn/spawntest"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/mcptest"
 )
@@ -361,12 +361,12 @@ func TestCloseEndsEveryProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	server := spawn.server.cmd.Process.Pid
-	if !procgrouptest.Alive(server) || !procgrouptest.Alive(child) {
+	if !spawntest.Alive(server) || !spawntest.Alive(child) {
 		t.Fatal("the processes are not running")
 	}
 	m.Close()
 	for _, pid := range []int{server, child} {
-		for procgrouptest.Alive(pid) {
+		for spawntest.Alive(pid) {
 			if ctx.Err() != nil {
 				t.Fatalf("process %d outlived Close", pid)
 			}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -16,8 +15,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
-	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
 )
 
@@ -35,11 +34,11 @@ type server struct {
 	cfg     serverConfig
 	dir     string
 	version string
-	sandbox *sandbox.Sandbox // stdio servers run in it; nil: not sandboxed
+	door    *spawn.Door // starts stdio servers, sandboxed or not
 	// redaction is security.environmentVariableRedaction.
 	redaction envredact.Policy
 
-	cmd    *exec.Cmd // stdio servers only; set before the goroutines start
+	cmd    *spawn.Cmd // stdio servers only; set before the goroutines start
 	stderr tail
 
 	// Remote servers only.
@@ -219,7 +218,7 @@ func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
 // stdioTransport runs the server's command, speaking on its stdin and
 // stdout.
 func (s *server) stdioTransport() (sdk.Transport, error) {
-	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
+	cmd := s.door.Command(context.Background(), spawn.Configured{Setting: "mcpServers." + s.alias, Kind: spawn.MCPServer}, s.cfg.Command, s.cfg.Args...)
 	cmd.Dir = s.dir
 	if s.cfg.Cwd != "" {
 		cmd.Dir = s.cfg.Cwd
@@ -231,12 +230,12 @@ func (s *server) stdioTransport() (sdk.Transport, error) {
 	cmd.Stderr = &s.stderr
 	// The pipes' copying must not wait for a child that kept them.
 	cmd.WaitDelay = terminateWait
-	if err := s.sandbox.Wrap(cmd); err != nil {
+	ready, err := cmd.Ready()
+	if err != nil {
 		return nil, err
 	}
-	ownGroup(cmd)
 	s.cmd = cmd
-	return treeTransport{&sdk.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, cmd}, nil
+	return treeTransport{&sdk.CommandTransport{Command: ready, TerminateDuration: terminateWait}, cmd}, nil
 }
 
 // treeTransport is a server's CommandTransport whose connection, closed,
@@ -244,7 +243,7 @@ func (s *server) stdioTransport() (sdk.Transport, error) {
 // (holdDescendants).
 type treeTransport struct {
 	*sdk.CommandTransport
-	cmd *exec.Cmd
+	cmd *spawn.Cmd
 }
 
 func (t treeTransport) Connect(ctx context.Context) (sdk.Connection, error) {
@@ -257,15 +256,15 @@ func (t treeTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 
 type treeConnection struct {
 	sdk.Connection
-	cmd *exec.Cmd
+	cmd *spawn.Cmd
 }
 
 // Close holds what the server started before the SDK's close ends the
 // server (closing its stdin, then killing it), and ends those once it has.
 func (c treeConnection) Close() error {
-	started := holdDescendants(c.cmd)
+	started := c.cmd.HoldDescendants()
 	err := c.Connection.Close()
-	started.kill()
+	started.Kill()
 	return err
 }
 
@@ -274,8 +273,8 @@ func (s *server) kill() {
 	if s.endConnection != nil {
 		s.endConnection()
 	}
-	if s.cmd != nil && s.cmd.Process != nil {
-		killGroup(s.cmd.Process.Pid)
+	if s.cmd != nil {
+		_ = s.cmd.Kill()
 	}
 }
 

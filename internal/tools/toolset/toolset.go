@@ -12,7 +12,6 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/discovered"
@@ -24,8 +23,6 @@ import (
 
 // Config is what a session's tools are made of.
 type Config struct {
-	// ServerSandbox is where stdio MCP servers run; nil: unsandboxed.
-	ServerSandbox *sandbox.Sandbox
 	// Tools configures the built-in tools; Build adds what the settings
 	// decide (DisableLLMCorrection).
 	Tools    tools.Options
@@ -115,7 +112,7 @@ func Build(ctx context.Context, c Config) *Set {
 			DiscoveryCommand: c.Settings.Tools.DiscoveryCommand,
 			CallCommand:      c.Settings.Tools.CallCommand,
 			Dir:              root,
-			Sandbox:          c.Tools.Shell.Sandbox,
+			Door:             c.Tools.Shell.Door,
 			Redaction:        c.Tools.Shell.Redaction,
 		}, warn)
 		set.Registry.AddSource(filteredSource{Source: set.discovery, filter: keep, discovered: true})
@@ -137,7 +134,7 @@ func Build(ctx context.Context, c Config) *Set {
 		}
 		set.mcp = mcp.Start(mcp.Config{Servers: c.Settings.MCPServers, Disabled: set.disabled(c.Settings.MCPServers),
 			Dir: root, Reserved: builtin, Logger: logger, Version: c.Version, TokenFile: tokenFile, ShowAuthURL: c.ShowAuthURL,
-			Sandbox: c.ServerSandbox, Redaction: c.Tools.Shell.Redaction})
+			Door: c.Tools.Shell.Door, Redaction: c.Tools.Shell.Redaction})
 		set.Registry.AddSource(filteredSource{Source: set.mcp, filter: keep})
 	}
 	return set

@@ -1,6 +1,6 @@
 //go:build unix
 
-package procgrouptest
+package spawntest
 
 import (
 	"os"

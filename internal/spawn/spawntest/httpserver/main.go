@@ -2,7 +2,7 @@
 // on a free loopback port until it is killed, and says so on stdout once
 // it listens: "Serving HTTP on 127.0.0.1 port N". It stands in for
 // `python3 -m http.server` where tests need a long-running server, so
-// that they need nothing but Go (procgrouptest.HTTPServer builds it).
+// that they need nothing but Go (spawntest.HTTPServer builds it).
 package main
 
 import (

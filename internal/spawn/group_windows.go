@@ -1,6 +1,7 @@
-package procgroup
+package spawn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -22,17 +23,17 @@ func inNewGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr.CreationFlags |= syscall.CREATE_NEW_PROCESS_GROUP
 }
 
-// kill kills p and the processes it started; os.ErrProcessDone once p
+// killGroup kills p and the processes it started; os.ErrProcessDone once p
 // was waited for. taskkill runs while p's handle is held open, which
 // keeps Windows from giving p's pid to another process, so taskkill
 // cannot reach a stranger. Wait closes that handle, and the pid may
 // then be another process's: nothing is killed.
-func kill(p *os.Process) error {
+func killGroup(p *os.Process) error {
 	var treeErr error
 	// WithHandle fails only once p was waited for: done, or released
 	// (Wait releases p on Windows).
 	if p.WithHandle(func(uintptr) {
-		treeErr = exec.Command("taskkill", "/T", "/F", "/PID", strconv.Itoa(p.Pid)).Run()
+		treeErr = Command(context.Background(), Helper{Name: "taskkill"}, "taskkill", "/T", "/F", "/PID", strconv.Itoa(p.Pid)).Run()
 	}) != nil {
 		return os.ErrProcessDone
 	}

@@ -1,4 +1,4 @@
-package procgrouptest
+package spawntest
 
 import (
 	"os/exec"
@@ -14,7 +14,7 @@ import (
 func HTTPServer(t testing.TB) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "httpserver"+exeSuffix())
-	build := exec.Command("go", "build", "-o", bin, "github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest/httpserver")
+	build := exec.Command("go", "build", "-o", bin, "github.com/gemini-ls/gemini-ls/internal/spawn/spawntest/httpserver")
 	build.Env = append(build.Environ(), "CGO_ENABLED=0")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the test HTTP server: %v\n%s", err, out)

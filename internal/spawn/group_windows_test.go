@@ -1,11 +1,10 @@
-package procgroup_test
+package spawn_test
 
 import (
 	"os"
-	"os/exec"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/internal/procgroup"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // Killing a command that was waited for is no error, and kills nothing:
@@ -18,12 +17,11 @@ func TestKillOfAWaitedCommand(t *testing.T) {
 	if comSpec == "" {
 		comSpec = "cmd.exe"
 	}
-	cmd := exec.CommandContext(t.Context(), comSpec, "/d", "/c", "exit 0")
-	procgroup.Own(cmd)
+	cmd := spawn.Command(t.Context(), testHelper, comSpec, "/d", "/c", "exit 0")
 	if err := cmd.Run(); err != nil {
 		t.Fatal(err)
 	}
-	if err := procgroup.Kill(cmd); err != nil {
+	if err := cmd.Kill(); err != nil {
 		t.Errorf("Kill = %v", err)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package procgroup
+package spawn
 
 import (
 	"os"
@@ -10,6 +10,6 @@ import (
 // Without process groups, only the command's own process is reached.
 func inNewGroup(*exec.Cmd) {}
 
-func kill(p *os.Process) error { return p.Kill() }
+func killGroup(p *os.Process) error { return p.Kill() }
 
 func groupMembers(int) []string { return nil }

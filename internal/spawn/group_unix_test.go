@@ -1,52 +1,50 @@
 //go:build unix
 
-package procgroup_test
+package spawn_test
 
 import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/internal/procgroup"
-	"github.com/gemini-ls/gemini-ls/internal/procgroup/procgrouptest"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
+	"github.com/gemini-ls/gemini-ls/internal/spawn/spawntest"
 )
 
 // backgrounding is a shell that leaves a child holding its stdout and
 // exits, the child's pid written to pidFile.
-func backgrounding(ctx context.Context, pidFile string) *exec.Cmd {
-	return exec.CommandContext(ctx, "sh", "-c", `sleep 300 & echo $! > "$1"`, "sh", pidFile)
+func backgrounding(ctx context.Context, pidFile string) *spawn.Cmd {
+	return spawn.Command(ctx, testHelper, "sh", "-c", `sleep 300 & echo $! > "$1"`, "sh", pidFile)
 }
 
 // TestKillEndsWhatTheCommandLeft: a command that exited leaving a child
-// holding its output ends in exec.ErrWaitDelay; the child is in its group,
+// holding its output ends in spawn.ErrWaitDelay; the child is in its group,
 // and Kill ends it.
 func TestKillEndsWhatTheCommandLeft(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	cmd := backgrounding(context.Background(), pidFile)
-	procgroup.Own(cmd)
 	cmd.Stdout = new(discard)
 	cmd.WaitDelay = 100 * time.Millisecond
-	if err := cmd.Run(); !errors.Is(err, exec.ErrWaitDelay) {
-		t.Fatalf("Run = %v, want %v", err, exec.ErrWaitDelay)
+	if err := cmd.Run(); !errors.Is(err, spawn.ErrWaitDelay) {
+		t.Fatalf("Run = %v, want %v", err, spawn.ErrWaitDelay)
 	}
-	child := procgrouptest.PID(t, pidFile)
-	if members := procgroup.Members(cmd); !slices.Contains(members, strconv.Itoa(child)) {
+	child := spawntest.PID(t, pidFile)
+	if members := cmd.Members(); !slices.Contains(members, strconv.Itoa(child)) {
 		t.Errorf("Members = %v, want the child %d among them", members, child)
 	}
-	if err := procgroup.Kill(cmd); err != nil {
+	if err := cmd.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	procgrouptest.WaitGone(t, child)
-	if err := procgroup.Kill(cmd); err != nil {
+	spawntest.WaitGone(t, child)
+	if err := cmd.Kill(); err != nil {
 		t.Errorf("killing an empty group: %v", err)
 	}
-	if members := procgroup.Members(cmd); members != nil {
+	if members := cmd.Members(); members != nil {
 		t.Errorf("Members of an empty group = %v", members)
 	}
 }
@@ -57,26 +55,24 @@ func TestCancelKillsTheGroup(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "child.pid")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "sh", "-c", `sleep 300 & echo $! > "$1"; wait`, "sh", pidFile)
-	procgroup.Own(cmd)
+	cmd := spawn.Command(ctx, testHelper, "sh", "-c", `sleep 300 & echo $! > "$1"; wait`, "sh", pidFile)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	child := procgrouptest.PID(t, pidFile)
+	child := spawntest.PID(t, pidFile)
 	cancel()
 	if err := cmd.Wait(); err == nil {
 		t.Error("a cancelled command succeeded")
 	}
-	procgrouptest.WaitGone(t, child)
+	spawntest.WaitGone(t, child)
 }
 
 func TestKillOfACommandNeverStarted(t *testing.T) {
-	cmd := exec.CommandContext(context.Background(), filepath.Join(t.TempDir(), "missing"))
-	procgroup.Own(cmd)
+	cmd := spawn.Command(context.Background(), testHelper, filepath.Join(t.TempDir(), "missing"))
 	if err := cmd.Run(); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("Run = %v, want not found", err)
 	}
-	if err := procgroup.Kill(cmd); err != nil {
+	if err := cmd.Kill(); err != nil {
 		t.Errorf("Kill = %v", err)
 	}
 }

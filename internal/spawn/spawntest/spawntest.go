@@ -1,7 +1,7 @@
-// Package procgrouptest tells a test whether processes a command started
+// Package spawntest tells a test whether processes a command started
 // are gone: the command writes a child's pid ($!) to a file, the test
 // reads it (PID) and waits for the process to end (WaitGone).
-package procgrouptest
+package spawntest
 
 import (
 	"os"

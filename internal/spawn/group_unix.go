@@ -1,6 +1,6 @@
 //go:build unix
 
-package procgroup
+package spawn
 
 import (
 	"errors"
@@ -19,9 +19,9 @@ func inNewGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr.Setpgid = true
 }
 
-// kill kills every process in the group p leads; an empty group is
+// killGroup kills every process in the group p leads; an empty group is
 // os.ErrProcessDone.
-func kill(p *os.Process) error {
+func killGroup(p *os.Process) error {
 	err := syscall.Kill(-p.Pid, syscall.SIGKILL)
 	if errors.Is(err, syscall.ESRCH) {
 		return os.ErrProcessDone

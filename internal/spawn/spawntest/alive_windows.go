@@ -1,4 +1,4 @@
-package procgrouptest
+package spawntest
 
 import "syscall"
 

@@ -1,38 +1,24 @@
-package mcp
+package spawn
 
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"syscall"
 	"unsafe"
 
 	"golang.org/x/sys/windows"
 )
 
-// Windows has no process groups: the server starts in a console process
-// group of its own, so that a Ctrl+C aimed at gemini-ls does not reach
-// it, and what it started (npx starts node, a .cmd file starts anything)
-// is ended through holdDescendants.
-func ownGroup(cmd *exec.Cmd) {
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.CreationFlags |= syscall.CREATE_NEW_PROCESS_GROUP
-}
-
-func killGroup(int) {}
-
-// descendants are processes a server started, held open: a held process's
+// Held are processes a command started, held open: a held process's
 // id is not given to another.
-type descendants []windows.Handle
+type Held []windows.Handle
 
-// holdDescendants holds the processes cmd's process started, and those
-// they started, while it still runs: Windows records each process's
-// parent by id, so once the server is gone what it started cannot be told
-// from strangers. A process older than its supposed parent is a stranger
+// HoldDescendants holds the processes c's process started, and those
+// they started, while it still runs, for Kill to end once c is closed:
+// Windows records each process's parent by id, so once c is gone what it
+// started cannot be told from strangers. A process older than its supposed parent is a stranger
 // that names an id the parent took over, and left alone.
-func holdDescendants(cmd *exec.Cmd) descendants {
+func (cmd *Cmd) HoldDescendants() Held {
 	if cmd == nil || cmd.Process == nil {
 		return nil
 	}
@@ -41,8 +27,8 @@ func holdDescendants(cmd *exec.Cmd) descendants {
 		return nil
 	}
 	defer windows.CloseHandle(root)
-	// Not yet waited for, cmd.Process still holds the server's handle, as
-	// it did when root was opened: root is the server, not a process that
+	// Not yet waited for, cmd.Process still holds the command's handle, as
+	// it did when root was opened: root is the command, not a process that
 	// took its id over. Signal 0 is no signal; it only tells that.
 	if errors.Is(cmd.Process.Signal(syscall.Signal(0)), os.ErrProcessDone) {
 		return nil
@@ -56,7 +42,7 @@ func holdDescendants(cmd *exec.Cmd) descendants {
 	if err != nil {
 		return nil
 	}
-	var held descendants
+	var held Held
 	var hold func(pid uint32, h windows.Handle)
 	hold = func(pid uint32, h windows.Handle) {
 		born := created(h)
@@ -77,8 +63,8 @@ func holdDescendants(cmd *exec.Cmd) descendants {
 	return held
 }
 
-// kill ends the held processes still running and lets go of them.
-func (d descendants) kill() {
+// Kill ends the held processes still running and lets go of them.
+func (d Held) Kill() {
 	for _, h := range d {
 		_ = windows.TerminateProcess(h, 1)
 		windows.CloseHandle(h)

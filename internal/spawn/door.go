@@ -1,0 +1,321 @@
+package spawn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// Door starts a session's programs by the session's rules. Its methods
+// are safe for concurrent use; a nil *Door has no rules (package doc).
+type Door struct {
+	rules Rules
+
+	// asking is held while the user is asked, so that one question is
+	// put at a time.
+	asking sync.Mutex
+	mu     sync.Mutex
+	// answers are the user's answers about language servers this
+	// session, by name: true to start, false not to.
+	answers map[string]bool
+}
+
+// Rules are what a session's door applies.
+type Rules struct {
+	// Sandbox confines what runs for the model; nil for none.
+	Sandbox Confiner
+	// SandboxServers has hooks and stdio MCP servers run in Sandbox too
+	// (tools.sandboxHooksAndMCPServers).
+	SandboxServers bool
+	// Roots are the workspace's roots: a helper found there is refused,
+	// a language server found there is not confined. nil: none.
+	Roots func() []string
+}
+
+// Confiner rewrites a command, not started, to run confined: the
+// sandbox (package sandbox).
+type Confiner interface {
+	// Enabled reports whether it confines anything at all.
+	Enabled() bool
+	// Confine rewrites c (its Path, Args, Env, ExtraFiles) to run
+	// confined.
+	Confine(c *Cmd) error
+}
+
+// Sandbox is the rules' sandbox: what confines the programs whose reason
+// runs sandboxed; nil for none.
+func (d *Door) Sandbox() Confiner {
+	if d == nil {
+		return nil
+	}
+	return d.rules.Sandbox
+}
+
+// NewDoor is a door that applies rules.
+func NewDoor(rules Rules) *Door {
+	return &Door{rules: rules, answers: make(map[string]bool)}
+}
+
+// Question is what the door asks the user before it starts a language
+// server that may run the workspace's code.
+type Question struct {
+	Title   string // "Start typescript-language-server?"
+	Details string // what it may run, and that the answer holds for the session
+}
+
+// Ask puts a yes-or-no question to the user, through whatever front end
+// the call came from; nil where nobody can be asked.
+type Ask func(ctx context.Context, q Question) (yes bool, err error)
+
+// RefusedError is a program the door would not start, and why.
+type RefusedError struct {
+	Why    Reason
+	Reason string
+}
+
+func (e *RefusedError) Error() string { return e.Why.String() + " was not started: " + e.Reason }
+
+// Allow decides, before a Command for why is made, whether it may start,
+// asking through ask when the rules say the user decides: only a
+// LanguageServer that is not confined needs a yes, given once a session
+// (a no holds for the session too). ask applies the session's approval
+// mode (the yolo mode answers yes); nil, nobody can be asked (headless):
+// a refusal. A refusal is a *RefusedError saying why, for the model.
+func (d *Door) Allow(ctx context.Context, why Reason, ask Ask) error {
+	ls, ok := why.(LanguageServer)
+	if !ok || ls.Confined {
+		return nil
+	}
+	if d == nil {
+		return &RefusedError{why, "it may run " + ls.Risk + ", and nobody can be asked here"}
+	}
+	// One question at a time: two calls wanting the same server ask once.
+	d.asking.Lock()
+	defer d.asking.Unlock()
+	if yes, asked := d.answer(ls.Name); asked {
+		if yes {
+			return nil
+		}
+		return &RefusedError{why, "the user declined it this session (it may run " + ls.Risk + ")"}
+	}
+	if ask == nil {
+		return &RefusedError{why, "it may run " + ls.Risk + ", and nobody can be asked here " +
+			"(a headless run starts it only in the yolo approval mode)"}
+	}
+	yes, err := ask(ctx, Question{
+		Title: "Start " + ls.Name + "?",
+		Details: ls.Name + " may run " + ls.Risk + ". It runs on this machine" + d.where(why) +
+			" for as long as the session lasts. Your answer holds for this session.",
+	})
+	switch {
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case err != nil:
+		return &RefusedError{why, "it may run " + ls.Risk + ", and the user could not be asked: " + err.Error()}
+	}
+	d.mu.Lock()
+	d.answers[ls.Name] = yes
+	d.mu.Unlock()
+	if !yes {
+		return &RefusedError{why, "the user declined it (it may run " + ls.Risk + ")"}
+	}
+	return nil
+}
+
+func (d *Door) answer(name string) (yes, asked bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	yes, asked = d.answers[name]
+	return yes, asked
+}
+
+// where says where why runs: in the sandbox or not, for a question.
+func (d *Door) where(why Reason) string {
+	if d.confiner(why) != nil {
+		return ", in the sandbox,"
+	}
+	return ""
+}
+
+// Confines reports whether a program started for why runs confined.
+func (d *Door) Confines(why Reason) bool { return d.confiner(why) != nil }
+
+// confiner is what confines a program started for why; nil for none.
+func (d *Door) confiner(why Reason) Confiner {
+	if d == nil || d.rules.Sandbox == nil || !d.rules.Sandbox.Enabled() {
+		return nil
+	}
+	switch r := why.(type) {
+	case UserCommand, LanguageServer:
+		return d.rules.Sandbox
+	case Configured:
+		switch {
+		case r.Kind == Credential:
+			return nil
+		case r.Kind == DiscoveredTool || d.rules.SandboxServers:
+			return d.rules.Sandbox
+		}
+		return nil
+	case Helper:
+		return nil
+	}
+	panic(fmt.Sprintf("spawn: a reason of no known kind: %T", why))
+}
+
+// Command is the program name, with args, to start for why, ended with
+// its process group when ctx ends. Nothing starts before its Start (or
+// Run, Output, CombinedOutput, Ready), which applies why's rule.
+func (d *Door) Command(ctx context.Context, why Reason, name string, args ...string) *Cmd {
+	c := &Cmd{Cmd: exec.CommandContext(ctx, name, args...), why: why, door: d}
+	ownGroup(c)
+	return c
+}
+
+// Command is a program started with no session's rules: a nil Door's.
+func Command(ctx context.Context, why Reason, name string, args ...string) *Cmd {
+	return (*Door)(nil).Command(ctx, why, name, args...)
+}
+
+// admit applies why's rule to c, not yet started: whether it may start
+// at all, then its confinement.
+func (d *Door) admit(c *Cmd) error {
+	switch c.why.(type) {
+	case Helper, LanguageServer:
+		// What they start in turn (node, python3, go) is found on a
+		// PATH without the workspace's directories.
+		c.Env = d.withPath(c.Env)
+	}
+	switch r := c.why.(type) {
+	case Helper:
+		if d.inRoots(c.Path) {
+			return &RefusedError{r, c.Path + " is in the workspace: gemini-ls runs its helpers only from outside it"}
+		}
+	case LanguageServer:
+		if err := d.admitServer(r, c.Path); err != nil {
+			return err
+		}
+	}
+	if cf := d.confiner(c.why); cf != nil {
+		if err := cf.Confine(c); err != nil {
+			return fmt.Errorf("confining %s: %w", c.why, err)
+		}
+	}
+	return nil
+}
+
+// admitServer lets a language server found at path start: confined and
+// not the workspace's own, or with the user's yes.
+func (d *Door) admitServer(r LanguageServer, path string) error {
+	if r.Confined && !d.inRoots(path) {
+		return nil
+	}
+	if d != nil {
+		if yes, _ := d.answer(r.Name); yes {
+			return nil
+		}
+	}
+	if r.Confined {
+		return &RefusedError{r, path + " is in the workspace, so it is the workspace's own code, and nobody allowed it this session"}
+	}
+	return &RefusedError{r, "it may run " + r.Risk + ", and nobody allowed it this session"}
+}
+
+// InRoots reports whether path, links followed, lies in the rules'
+// roots: a program found there is the workspace's own.
+func (d *Door) InRoots(path string) bool { return d.inRoots(path) }
+
+func (d *Door) inRoots(path string) bool {
+	if d == nil || d.rules.Roots == nil || path == "" {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		real = path
+	}
+	for _, root := range d.rules.Roots() {
+		if r, err := filepath.EvalSymlinks(root); err == nil {
+			root = r
+		}
+		if within(root, real) || within(root, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether path is dir or lies below it.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// LookPath finds the program name on the PATH the door gives helpers and
+// language servers: PATH without the workspace's directories (nor a
+// relative one), so that what it finds is not the workspace's. A name
+// with a separator is checked as it is.
+func (d *Door) LookPath(name string) (string, error) {
+	if strings.ContainsAny(name, `/\`) {
+		return exec.LookPath(name)
+	}
+	for _, dir := range filepath.SplitList(d.path(os.Getenv("PATH"))) {
+		if path, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
+			return path, nil
+		}
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+}
+
+// path is the list of directories list without those in the roots and
+// the relative ones.
+func (d *Door) path(list string) string {
+	var kept []string
+	for _, dir := range filepath.SplitList(list) {
+		if dir != "" && filepath.IsAbs(dir) && !d.inRoots(dir) {
+			kept = append(kept, dir)
+		}
+	}
+	return strings.Join(kept, string(filepath.ListSeparator))
+}
+
+// withPath is env (the process's when nil) with PATH as path says.
+func (d *Door) withPath(env []string) []string {
+	if env == nil {
+		env = os.Environ()
+	}
+	out := make([]string, 0, len(env)+1)
+	list := ""
+	for _, kv := range env {
+		if name, value, _ := strings.Cut(kv, "="); strings.EqualFold(name, "PATH") {
+			list = value // the last one wins, as exec's dedupEnv keeps it
+		} else {
+			out = append(out, kv)
+		}
+	}
+	return append(out, "PATH="+d.path(list))
+}
+
+// LookPath finds the program name as the door will, on PATH; a name
+// with a separator is checked as it is. A program found through a
+// relative PATH entry is refused (ErrDot), as Go refuses it.
+func LookPath(name string) (string, error) { return exec.LookPath(name) }
+
+// The errors a started program's end can be, as os/exec's.
+type ExitError = exec.ExitError
+
+var (
+	// ErrNotFound is LookPath's for a program not on PATH.
+	ErrNotFound = exec.ErrNotFound
+	// ErrWaitDelay is Wait's when the program exited but its output was
+	// still held open after WaitDelay.
+	ErrWaitDelay = exec.ErrWaitDelay
+)
+
+// IsNotFound reports whether err says a program was not found.
+func IsNotFound(err error) bool {
+	return errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist)
+}
