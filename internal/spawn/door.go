@@ -72,6 +72,10 @@ type Question struct {
 // the call came from; nil where nobody can be asked.
 type Ask func(ctx context.Context, q Question) (yes bool, err error)
 
+// ErrNobodyToAsk is an Ask's answer where the front end has nobody to
+// put the question to (a headless run).
+var ErrNobodyToAsk = errors.New("nobody can be asked")
+
 // RefusedError is a program the door would not start, and why.
 type RefusedError struct {
 	Why    Reason
@@ -103,9 +107,10 @@ func (d *Door) Allow(ctx context.Context, why Reason, ask Ask) error {
 		}
 		return &RefusedError{why, "the user declined it this session (it may run " + ls.Risk + ")"}
 	}
+	nobody := &RefusedError{why, "it may run " + ls.Risk + ", and nobody can be asked here " +
+		"(a headless run starts it only in the yolo approval mode)"}
 	if ask == nil {
-		return &RefusedError{why, "it may run " + ls.Risk + ", and nobody can be asked here " +
-			"(a headless run starts it only in the yolo approval mode)"}
+		return nobody
 	}
 	yes, err := ask(ctx, Question{
 		Title: "Start " + ls.Name + "?",
@@ -115,6 +120,8 @@ func (d *Door) Allow(ctx context.Context, why Reason, ask Ask) error {
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
+	case errors.Is(err, ErrNobodyToAsk):
+		return nobody
 	case err != nil:
 		return &RefusedError{why, "it may run " + ls.Risk + ", and the user could not be asked: " + err.Error()}
 	}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -149,20 +150,38 @@ func clip(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// askServer asks p, bounded, with errors the model can act on.
+// errServerTimeout ends a question the language server took too long
+// to answer.
+var errServerTimeout = errors.New("the language server took too long")
+
+// askServer asks p, bounded, with errors the model can act on. The bound
+// is the server's: it stops while the user is asked whether a server
+// may start (req.Ask).
 func askServer(ctx context.Context, p codeintel.Provider, req codeintel.Request) (codeintel.Answer, error) {
-	ask, cancel := context.WithTimeout(ctx, codeIntelTimeout)
-	defer cancel()
+	ask, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := time.AfterFunc(codeIntelTimeout, func() { cancel(errServerTimeout) })
+	defer timer.Stop()
+	if user := req.Ask; user != nil {
+		req.Ask = func(ctx context.Context, q spawn.Question) (bool, error) {
+			timer.Stop()
+			defer timer.Reset(codeIntelTimeout)
+			return user(ctx, q)
+		}
+	}
 	a, err := p.Ask(ask, req)
+	var refused *spawn.RefusedError
 	switch {
 	case err == nil:
 		return a, nil
 	case ctx.Err() != nil:
 		return a, ctx.Err()
-	case errors.Is(err, context.DeadlineExceeded):
+	case errors.Is(context.Cause(ask), errServerTimeout):
 		return a, fmt.Errorf("The language server did not answer within %s.", codeIntelTimeout)
 	case codeintel.IsNoServer(err):
 		return a, fmt.Errorf("No language server can answer for %s: %v.", filepath.Base(req.Path), err)
+	case errors.As(err, &refused):
+		return a, fmt.Errorf("No language server answered: %v.", err)
 	}
 	return a, fmt.Errorf("The language server answered with an error: %v", err)
 }

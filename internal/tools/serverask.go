@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
@@ -27,7 +28,10 @@ func serverAsk(info CallInfo) spawn.Ask {
 			Details: q.Details,
 			Subject: q.Title,
 		})
-		if err != nil {
+		switch {
+		case errors.Is(err, dialog.ErrCannotAsk):
+			return false, spawn.ErrNobodyToAsk
+		case err != nil:
 			return false, err
 		}
 		return outcome.Allows(), nil
