@@ -776,7 +776,7 @@ func (b *Built) checkpoints(o Options, set settings.Settings) *checkpoint.Store 
 		o.Warn("checkpointing is off", fmt.Errorf("general.checkpointing.enabled needs git, which was not found: %w", err))
 		return nil
 	}
-	store, err := checkpoint.New(settings.UserDir(b.Getenv), roots[0], o.Workspace.Documents())
+	store, err := checkpoint.New(settings.UserDir(b.Getenv), roots[0], o.Workspace.Documents(), b.Door)
 	if err != nil {
 		o.Warn("checkpointing is off", err)
 		return nil

@@ -179,6 +179,13 @@ func (d *Door) confiner(why Reason) Confiner {
 // Run, Output, CombinedOutput, Ready), which applies why's rule.
 func (d *Door) Command(ctx context.Context, why Reason, name string, args ...string) *Cmd {
 	c := &Cmd{Cmd: exec.CommandContext(ctx, name, args...), why: why, door: d}
+	switch why.(type) {
+	case Helper, LanguageServer:
+		// Found where the door looks: not in the workspace.
+		if path, err := d.LookPath(name); err == nil {
+			c.Path, c.Err = path, nil
+		}
+	}
 	ownGroup(c)
 	return c
 }

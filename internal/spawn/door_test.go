@@ -190,3 +190,26 @@ func TestThePathLeavesTheWorkspaceOut(t *testing.T) {
 		}
 	}
 }
+
+// A helper named by its bare name is the user's, found past one the
+// workspace put first on PATH: that one never runs.
+func TestAHelperIsFoundOutsideTheWorkspace(t *testing.T) {
+	trueProgram(t)
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ran := filepath.Join(root, "ran")
+	if err := os.WriteFile(filepath.Join(bin, "true"), []byte("#!/bin/sh\necho ran > "+ran+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	door := spawn.NewDoor(spawn.Rules{Roots: func() []string { return []string{root} }})
+	if err := door.Command(t.Context(), spawn.Helper{Name: "true"}, "true").Run(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("the workspace's true ran")
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -72,6 +73,9 @@ type Store struct {
 	// over disk's; nil for none.
 	docs *workspace.Documents
 	now  func() time.Time
+	// door starts git: the session's, which runs none found in the
+	// workspace (nil: no session's rules).
+	door *spawn.Door
 	// git serialises the runs of git on the shadow repository: the
 	// sessions of one process share it, and git's index takes one writer.
 	git sync.Mutex
@@ -79,8 +83,9 @@ type Store struct {
 
 // New is the Store of the project at root, its checkpoints under
 // geminiDir (~/.gemini); docs (nil for none) are the editor's open
-// documents, whose unsaved text is what a snapshot keeps of their files.
-func New(geminiDir, root string, docs *workspace.Documents) (*Store, error) {
+// documents, whose unsaved text is what a snapshot keeps of their files;
+// door (the session's, nil for none) starts git.
+func New(geminiDir, root string, docs *workspace.Documents, door *spawn.Door) (*Store, error) {
 	dirs, err := geminidir.New(geminiDir, root)
 	if err != nil {
 		return nil, err
@@ -89,7 +94,7 @@ func New(geminiDir, root string, docs *workspace.Documents) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding the project's root: %w", err)
 	}
-	return &Store{dirs: dirs, root: abs, docs: docs, now: time.Now}, nil
+	return &Store{dirs: dirs, root: abs, docs: docs, door: door, now: time.Now}, nil
 }
 
 // Checkpoint snapshots the workspace and writes req's checkpoint file,
@@ -148,7 +153,7 @@ func (s *Store) name(file, tool string) string {
 }
 
 func (s *Store) repo(tmp string) shadowRepo {
-	return shadowRepo{dir: s.dirs.HistoryOf(tmp), root: s.dirs.Root()}
+	return shadowRepo{dir: s.dirs.HistoryOf(tmp), root: s.dirs.Root(), door: s.door}
 }
 
 // List is the names of the project's checkpoints, as Gemini CLI shows

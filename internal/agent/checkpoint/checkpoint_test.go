@@ -42,7 +42,7 @@ func newProject(t *testing.T) project {
 		t.Fatalf("git init: %v: %s", err, out)
 	}
 	p.docs = workspace.NewDocuments()
-	store, err := checkpoint.New(p.gemini, p.root, p.docs)
+	store, err := checkpoint.New(p.gemini, p.root, p.docs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,7 +268,7 @@ func TestCheckpointUnchangedReusesTheSnapshot(t *testing.T) {
 // The shadow repository is never put inside the workspace.
 func TestShadowRepositoryInsideTheWorkspaceIsRefused(t *testing.T) {
 	root := t.TempDir()
-	store, err := checkpoint.New(filepath.Join(root, ".gemini"), root, nil)
+	store, err := checkpoint.New(filepath.Join(root, ".gemini"), root, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +286,7 @@ func TestShadowRepositoryInsideTheWorkspaceIsRefused(t *testing.T) {
 func TestCheckpointWithoutGitSaysSo(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "app")
 	write(t, filepath.Join(root, "a.txt"), "a\n")
-	store, err := checkpoint.New(filepath.Join(t.TempDir(), ".gemini"), root, nil)
+	store, err := checkpoint.New(filepath.Join(t.TempDir(), ".gemini"), root, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -30,6 +30,7 @@ const (
 type shadowRepo struct {
 	dir  string
 	root string
+	door *spawn.Door
 }
 
 // env is the environment git runs in: the process's without any GIT_*
@@ -67,7 +68,7 @@ func (r shadowRepo) gitIn(ctx context.Context, stdin []byte, args ...string) ([]
 }
 
 func (r shadowRepo) run(ctx context.Context, workTree bool, dir string, stdin []byte, args ...string) ([]byte, error) {
-	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
+	cmd := r.door.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = r.env(workTree)
 	if stdin != nil {
