@@ -61,8 +61,18 @@ func (d *dirWatch) addWrites(dir string) bool {
 	return d.addMask(dir, dirMask|unix.IN_CLOSE_WRITE)
 }
 
+// shortOf says dir, which the watch should tell of, cannot be watched:
+// what the kernel tells is not all from then on.
+func (d *dirWatch) shortOf(string) {
+	if d != nil {
+		d.short = true
+	}
+}
+
+// addMask watches dir for mask's events, and those it was watched for:
+// a directory walked again keeps its watch of files written.
 func (d *dirWatch) addMask(dir string, mask uint32) bool {
-	wd, err := unix.InotifyAddWatch(d.fd, dir, mask)
+	wd, err := unix.InotifyAddWatch(d.fd, dir, mask|unix.IN_MASK_ADD)
 	if err != nil {
 		d.short = d.short || errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.ENOMEM)
 		return false

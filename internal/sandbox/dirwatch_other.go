@@ -9,6 +9,7 @@ type dirWatch struct{}
 func newDirWatch() *dirWatch                               { return nil }
 func (d *dirWatch) add(string) bool                        { return false }
 func (d *dirWatch) addWrites(string) bool                  { return false }
+func (d *dirWatch) shortOf(string)                         {}
 func (d *dirWatch) wait() bool                             { return false }
 func (d *dirWatch) stop()                                  {}
 func (d *dirWatch) made() (entries []madeEntry, lost bool) { return nil, true }

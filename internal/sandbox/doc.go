@@ -49,7 +49,9 @@
 //     write there;
 //   - the git directories of the repositories in subdirectories that
 //     were there at the sandbox's first look (gitWatch's first walk,
-//     bounded), the user's, are kept as a root's: the same files
+//     breadth first and however deep, bounded in directories read, and
+//     those the roots' indexes then linked to as submodules, however
+//     deep), the user's, are kept as a root's: the same files
 //     read-only, their .git a mount point or, a file, read-only
 //     (gitProtector.userRepo);
 //   - a git directory a command made in the writable paths (git init
@@ -62,7 +64,15 @@
 //     records, and the editor runs it every few seconds); one that
 //     runs nothing is read again at each check (maxHarmless of them),
 //     since a program written into it later (an append to its config)
-//     makes no entry the kernel tells of;
+//     makes no entry the kernel tells of. None is missed for its depth:
+//     a directory made is read whole, and every check reads again the
+//     index of the roots' repositories, the user's and the harmless
+//     ones when it changed, each gitlink (a submodule git status enters)
+//     leading to the git directory at its path, however deep, seen made
+//     or not (past the first walk's bound, after the kernel dropped
+//     what it had to tell); one made where the watch does not see and
+//     in no index (git status in a root does not enter it, git run
+//     inside it would) is found only by a walk;
 //   - the .env and .env.* files in the writable paths, three levels deep
 //     (0.61's mask), cannot be read; a .env that gemini-ls's next start
 //     would read (Config.StartupFiles), made by a command, is renamed

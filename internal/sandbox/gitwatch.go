@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,15 +38,24 @@ import (
 // and the user and the model are told. One that runs nothing is read
 // again at every check (judge).
 //
-// The first look at a writable path (before the first command) walks
-// it, bounded: gitScanDepth directories below it, gitScanDirs
-// directories read in all. A repository made deeper, or past the bound
-// in a large workspace, is not seen. The directories it read are watched
+// The first look at a writable path (before the first command) reads
+// it breadth first, however deep, gitScanDirs directories in all (the
+// user's tree, which may be large). The directories it read are watched
 // (dirWatch, Linux's inotify): a later look reads only the directories
-// made since and the .git directories entries were made in, a few
-// microseconds when nothing was, where a walk of 10,000 directories
-// takes tens of milliseconds at every command. Where the kernel cannot
-// tell (another system, an overflow, too few watches) it walks again.
+// made since, whole, however deep (what a command made, mkdir -p of a
+// hundred levels at once among it), and the .git directories entries
+// were made in, a few microseconds when nothing was, where a walk of
+// 10,000 directories takes tens of milliseconds at every command. Where
+// the kernel cannot tell (another system, an overflow, too few watches)
+// it walks again, as the first look did.
+//
+// And at every look the indexes of the roots' repositories, the user's
+// and those judged harmless are read again when they changed (gitlinks):
+// each gitlink, a submodule git status enters, leads to the git
+// directory at its path, however deep, wherever the watch could not see
+// it made (past the first look's bound, after an overflow), and that
+// one's index to more. At the first look those they lead to are the
+// user's, as those the walk found.
 type gitWatch struct {
 	writable func() []string
 	roots    func() []string
@@ -75,6 +85,13 @@ type gitWatch struct {
 	following chan struct{}
 	// read is how many directories the last check read.
 	read int
+	// indexes are the gitlinks of each index read, by its path, with its
+	// stamp when read: read again when it changed.
+	indexes map[string]readIndex
+	// rootRepos are the roots' repositories, as the last check found.
+	rootRepos []repoAt
+	// scanDirs bounds a walk (gitScanDirs; less in tests).
+	scanDirs int
 }
 
 // madeEntry is an entry made or moved into a watched directory.
@@ -83,17 +100,30 @@ type madeEntry struct {
 	dir  bool
 }
 
-// Bounds on the walk that looks for git directories.
-const (
-	gitScanDepth = 6
-	gitScanDirs  = 10000
-)
+// gitScanDirs bounds a walk of a writable path: the first look, and a
+// look where the kernel cannot tell what was made. A directory made is
+// read whole.
+const gitScanDirs = 10000
+
+// watchedPerScan bounds the directories watched, watchedPerScan times
+// a walk's bound: a share of the user's limit that editors' file
+// watchers use too. Past it the watch is short, and each check walks.
+const watchedPerScan = 4
 
 // watchGitDirs is the sandbox's watch, which reads nothing until its
 // first check, before the first command: what is there then is the
 // user's.
 func (s *Sandbox) watchGitDirs() *gitWatch {
-	return &gitWatch{writable: s.writable, roots: s.roots, warn: s.cfg.Warn, seen: map[string]bool{}, known: map[string]bool{}, followed: true}
+	w := newGitWatch(s.writable, s.roots, s.cfg.Warn)
+	w.followed = true
+	return w
+}
+
+// newGitWatch is a watch of the git directories under writable, roots
+// being the workspace roots, telling warn (when set) of each set aside.
+func newGitWatch(writable, roots func() []string, warn func(string)) *gitWatch {
+	return &gitWatch{writable: writable, roots: roots, warn: warn, seen: map[string]bool{}, known: map[string]bool{},
+		indexes: map[string]readIndex{}, scanDirs: gitScanDirs}
 }
 
 // foundGitDir is a git directory found, and what to rename to set it
@@ -107,72 +137,151 @@ type foundGitDir struct {
 // check sets aside each git directory not known that runs a program.
 // The first check of a writable path walks it (bounded), watching the
 // directories it reads; a later one reads only what the kernel says was
-// made in them since, or walks again when it cannot say.
+// made in them since, or walks again when it cannot say; every one
+// follows the indexes' gitlinks.
 func (w *gitWatch) check() {
 	if w == nil {
 		return
 	}
 	w.mu.Lock()
-	for _, root := range w.roots() {
-		if real, err := filepath.EvalSymlinks(root); err == nil {
-			w.known[rootGitDir(real)] = true
-		}
-	}
-	var writable []string
-	for _, p := range w.writable() {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			writable = append(writable, real)
-		}
-	}
-	if w.notify == nil && len(w.seen) == 0 {
-		w.notify = newDirWatch()
-		if w.notify != nil && w.following == nil && w.followed {
-			w.following = make(chan struct{})
-			go w.follow(w.notify, w.following)
-		}
-	}
-	var found []foundGitDir
-	budget := gitScanDirs
+	w.knowRoots()
+	writable := realPaths(w.writable())
+	w.startWatching()
 	made, lost := w.notify.made()
 	lost = lost || w.walkNext
 	w.walkNext = false
+	walk := &gitWalk{left: w.scanDirs, onDir: w.watch}
+	found := slices.Clone(w.harmless)
 	for _, real := range writable {
 		switch {
 		case !w.seen[real]:
 			w.seen[real] = true
-			for _, f := range mergeFound(findGitDirs(real, &budget, w.watch)) {
-				w.known[f.dir] = true
-				w.user = append(w.user, f)
-			}
+			w.adopt(real, walk.findAt(real, real), writable)
 		case lost:
-			found = append(found, findGitDirs(real, &budget, w.watch)...)
+			found = append(found, walk.findAt(real, real)...)
 		}
 	}
+	whole := &gitWalk{left: math.MaxInt, onDir: w.watch}
 	if !lost {
-		found = append(found, w.madeGitDirs(made, writable, &budget)...)
+		found = append(found, w.madeGitDirs(made, writable, whole)...)
 	}
-	w.read = gitScanDirs - budget
-	said := w.judge(append(found, w.harmless...))
+	w.read = walk.read + whole.read
+	said := w.judgeAll(found, writable)
 	w.moved = append(w.moved, said...)
 	w.mu.Unlock()
 	warnEach(w.warn, said)
+}
+
+// knowRoots marks the roots' git directories known (the user's, kept
+// read-only), notes their repositories (rootRepos) and returns the
+// roots, resolved.
+func (w *gitWatch) knowRoots() []string {
+	roots := realPaths(w.roots())
+	w.rootRepos = w.rootRepos[:0]
+	for _, root := range roots {
+		dir := rootGitDir(root)
+		w.known[dir] = true
+		w.rootRepos = append(w.rootRepos, repoAt{dir, root})
+	}
+	return roots
+}
+
+// realPaths are paths resolved, those that cannot be left out.
+func realPaths(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			out = append(out, real)
+		}
+	}
+	return out
+}
+
+// startWatching makes the kernel's watch at the first check, and starts
+// following it when asked to.
+func (w *gitWatch) startWatching() {
+	if w.notify != nil || len(w.seen) > 0 {
+		return
+	}
+	w.notify = newDirWatch()
+	if w.notify != nil && w.following == nil && w.followed {
+		w.following = make(chan struct{})
+		go w.follow(w.notify, w.following)
+	}
+}
+
+// adopt makes the git directories found at the first look at the
+// writable path real the user's, and those the indexes of the roots
+// there and of theirs link to, however deep: known, kept read-only.
+func (w *gitWatch) adopt(real string, found []foundGitDir, writable []string) {
+	var sources []repoAt
+	for _, r := range w.rootRepos {
+		if workspace.Within(real, r.worktree) {
+			sources = append(sources, r)
+		}
+	}
+	for _, f := range mergeFound(found) {
+		w.known[f.dir] = true
+		w.user = append(w.user, f)
+		sources = append(sources, repoOf(f))
+	}
+	visited := map[string]bool{}
+	for len(sources) > 0 {
+		var next []repoAt
+		for _, f := range mergeFound(w.linked(sources, writable, visited)) {
+			if !w.known[f.dir] {
+				w.known[f.dir] = true
+				w.user = append(w.user, f)
+				next = append(next, repoOf(f))
+			}
+		}
+		sources = next
+	}
+}
+
+// judgeAll judges what was found, then what the indexes of the roots'
+// repositories, the user's and those judged harmless link to, and so
+// on until nothing new: git status enters each gitlink, however deep,
+// and the gitlinks of the submodules it enters.
+func (w *gitWatch) judgeAll(found []foundGitDir, writable []string) []string {
+	w.harmless = nil
+	judged, visited := map[string]bool{}, map[string]bool{}
+	said := w.judge(found, judged)
+	sources := slices.Clone(w.rootRepos)
+	for _, f := range w.user {
+		sources = append(sources, repoOf(f))
+	}
+	for n := 0; ; {
+		for _, f := range w.harmless[n:] {
+			sources = append(sources, repoOf(f))
+		}
+		n = len(w.harmless)
+		next := w.linked(sources, writable, visited)
+		if len(next) == 0 {
+			break
+		}
+		said = append(said, w.judge(next, judged)...)
+		sources = nil
+	}
+	w.forgetIndexes(visited)
+	return said
 }
 
 // maxHarmless bounds the git directories commands made that ran nothing
 // which a check reads again; past it, the next check walks.
 const maxHarmless = 1024
 
-// judge sets aside each git directory found, not known, that runs a
-// program, and keeps the others (harmless) to read again at the next
-// check: a command may then write a program into one with no entry
-// made (appending to its config), which the kernel does not tell. What
-// it set aside, it says.
-func (w *gitWatch) judge(found []foundGitDir) (said []string) {
-	w.harmless = nil
+// judge sets aside each git directory found, not known nor judged
+// already, that runs a program, and keeps the others (harmless) to read
+// again at the next check: a command may then write a program into one
+// with no entry made (appending to its config), which the kernel does
+// not tell. What it set aside, it says.
+func (w *gitWatch) judge(found []foundGitDir, judged map[string]bool) (said []string) {
 	for _, f := range mergeFound(found) {
-		if w.known[f.dir] {
+		if w.known[f.dir] || judged[f.dir] {
 			continue
 		}
+		judged[f.dir] = true
 		if _, err := os.Lstat(f.dir); err != nil {
 			continue // gone
 		}
@@ -243,18 +352,24 @@ func (w *gitWatch) follow(d *dirWatch, done chan struct{}) {
 	}
 }
 
-// watch has the kernel tell of what is made in dir, while fewer than
-// gitScanDirs directories are watched.
+// watch has the kernel tell of what is made in dir. Past watchedPerScan
+// walks' worth of directories it cannot: the watch is short, and each
+// check walks.
 func (w *gitWatch) watch(dir string) {
-	if w.notify != nil && w.notify.watched() < gitScanDirs {
+	switch {
+	case w.notify == nil:
+	case w.notify.watched() < watchedPerScan*w.scanDirs:
 		w.notify.add(dir)
+	default:
+		w.notify.shortOf(dir)
 	}
 }
 
 // madeGitDirs are the git directories the entries made lead to: a .git
 // made, the submodules' and worktrees' of a .git directory an entry was
-// made in, and those of a directory made (walked whole, as it is new).
-func (w *gitWatch) madeGitDirs(made []madeEntry, writable []string, budget *int) []foundGitDir {
+// made in, and those of a directory made (walked whole, as it is new,
+// however deep).
+func (w *gitWatch) madeGitDirs(made []madeEntry, writable []string, walk *gitWalk) []foundGitDir {
 	var out []foundGitDir
 	rescanned := map[string]bool{}
 	for _, e := range made {
@@ -269,10 +384,10 @@ func (w *gitWatch) madeGitDirs(made []madeEntry, writable []string, budget *int)
 		case inside:
 			if e.dir && !rescanned[dotgit] {
 				rescanned[dotgit] = true
-				out = append(out, innerGitDirs(dotgit, budget, w.watch)...)
+				out = append(out, walk.innerGitDirs(dotgit)...)
 			}
 		case filepath.Base(e.path) == ".git" || e.dir:
-			out = append(out, findGitDirsAt(root, e.path, budget, w.watch)...)
+			out = append(out, walk.findAt(root, e.path)...)
 		}
 	}
 	return out
@@ -292,6 +407,10 @@ func enclosingDotGit(path string) (string, bool) {
 // .git file names.
 func rootGitDir(root string) string {
 	dotgit := filepath.Join(root, ".git")
+	// Looked at first: a directory is not opened, at every check.
+	if info, err := os.Lstat(dotgit); err != nil || info.IsDir() {
+		return dotgit
+	}
 	if dir, ok := readGitFile(dotgit); ok {
 		return filepath.Clean(dir)
 	}
@@ -311,64 +430,75 @@ func (w *gitWatch) take() []string {
 	return out
 }
 
-// findGitDirs are the git directories under root: each .git directory,
-// the directory a .git file names (when it lies under root), and the
-// submodules' and linked worktrees' under a .git directory. budget
-// counts the directories it may still read; onDir is told of each
-// directory before it is read.
-func findGitDirs(root string, budget *int, onDir func(string)) []foundGitDir {
-	return findGitDirsAt(root, root, budget, onDir)
+// gitWalk reads directories for the git directories there, while it
+// may.
+type gitWalk struct {
+	left  int          // directories it may still read
+	read  int          // directories it read
+	onDir func(string) // told of each directory before it is read
 }
 
-// findGitDirsAt is findGitDirs of what lies at start, under root: a
-// directory, walked, or a .git entry.
-func findGitDirsAt(root, start string, budget *int, onDir func(string)) []foundGitDir {
-	var out []foundGitDir
-	entry := func(p string, isDir, isFile bool) {
-		switch {
-		case isDir:
-			out = append(out, foundGitDir{p, []string{p}})
-			out = append(out, innerGitDirs(p, budget, onDir)...)
-		case isFile:
-			if target, ok := readGitFile(p); ok {
-				target = filepath.Clean(target)
-				aside := []string{p}
-				if workspace.Within(root, target) {
-					aside = append(aside, target)
-				}
-				out = append(out, foundGitDir{target, aside})
-			}
-		}
+// next says the walk may read one more directory, and counts it.
+func (k *gitWalk) next() bool {
+	if k.left <= 0 {
+		return false
 	}
-	var walk func(dir string, depth int)
-	walk = func(dir string, depth int) {
-		if *budget <= 0 {
-			return
-		}
-		*budget--
-		onDir(dir)
-		entries, err := os.ReadDir(dir)
+	k.left--
+	k.read++
+	return true
+}
+
+// findAt are the git directories at start, under the writable path
+// root: start's own, a .git entry, or those in the directory start,
+// read breadth first, however deep: each .git directory, the directory
+// a .git file names (set aside with it when it lies under root), and
+// the submodules' and linked worktrees' under a .git directory.
+func (k *gitWalk) findAt(root, start string) []foundGitDir {
+	if filepath.Base(start) == ".git" {
+		info, err := os.Lstat(start)
 		if err != nil {
-			return
+			return nil
+		}
+		return k.dotGit(root, start, info.IsDir(), info.Mode().IsRegular())
+	}
+	var out []foundGitDir
+	for queue := []string{start}; len(queue) > 0 && k.next(); queue = queue[1:] {
+		k.onDir(queue[0])
+		entries, err := os.ReadDir(queue[0])
+		if err != nil {
+			continue
 		}
 		for _, e := range entries {
-			p := filepath.Join(dir, e.Name())
+			p := filepath.Join(queue[0], e.Name())
 			switch {
 			case e.Name() == ".git":
-				entry(p, e.IsDir(), e.Type().IsRegular())
-			case e.IsDir() && depth < gitScanDepth:
-				walk(p, depth+1)
+				out = append(out, k.dotGit(root, p, e.IsDir(), e.Type().IsRegular())...)
+			case e.IsDir():
+				queue = append(queue, p)
 			}
 		}
 	}
-	if filepath.Base(start) == ".git" {
-		if info, err := os.Lstat(start); err == nil {
-			entry(start, info.IsDir(), info.Mode().IsRegular())
-		}
-		return out
-	}
-	walk(start, 0)
 	return out
+}
+
+// dotGit are the git directories a .git entry at p leads to.
+func (k *gitWalk) dotGit(root, p string, isDir, isFile bool) []foundGitDir {
+	switch {
+	case isDir:
+		return append([]foundGitDir{{p, []string{p}}}, k.innerGitDirs(p)...)
+	case isFile:
+		target, ok := readGitFile(p)
+		if !ok {
+			return nil
+		}
+		target = filepath.Clean(target)
+		aside := []string{p}
+		if workspace.Within(root, target) {
+			aside = append(aside, target)
+		}
+		return []foundGitDir{{target, aside}}
+	}
+	return nil
 }
 
 // mergeFound is found with one entry per git directory, what leads to it
@@ -409,10 +539,10 @@ func boolInt(b bool) int {
 // innerGitDirs are the git directories under a .git directory: its
 // linked worktrees' and its submodules' (modules/…, a directory with a
 // HEAD, maxModuleDepth deep).
-func innerGitDirs(dotgit string, budget *int, onDir func(string)) []foundGitDir {
+func (k *gitWalk) innerGitDirs(dotgit string) []foundGitDir {
 	var out []foundGitDir
-	onDir(dotgit) // a modules or worktrees directory made in it
-	onDir(filepath.Join(dotgit, "worktrees"))
+	k.onDir(dotgit) // a modules or worktrees directory made in it
+	k.onDir(filepath.Join(dotgit, "worktrees"))
 	worktrees, _ := os.ReadDir(filepath.Join(dotgit, "worktrees"))
 	for _, e := range worktrees {
 		if e.IsDir() {
@@ -422,11 +552,10 @@ func innerGitDirs(dotgit string, budget *int, onDir func(string)) []foundGitDir 
 	}
 	var modules func(dir string, depth int)
 	modules = func(dir string, depth int) {
-		if depth > maxModuleDepth || *budget <= 0 {
+		if depth > maxModuleDepth || !k.next() {
 			return
 		}
-		*budget--
-		onDir(dir)
+		k.onDir(dir)
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
 			if !e.IsDir() {
@@ -435,7 +564,7 @@ func innerGitDirs(dotgit string, budget *int, onDir func(string)) []foundGitDir 
 			p := filepath.Join(dir, e.Name())
 			if _, err := os.Lstat(filepath.Join(p, "HEAD")); err == nil {
 				out = append(out, foundGitDir{p, []string{p}})
-				out = append(out, innerGitDirs(p, budget, onDir)...)
+				out = append(out, k.innerGitDirs(p)...)
 			} else {
 				modules(p, depth+1)
 			}

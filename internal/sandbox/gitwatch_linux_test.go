@@ -3,9 +3,13 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // A check reads only the directories made since the last one, as the
@@ -22,8 +26,8 @@ func TestGitWatchReadsOnlyWhatWasMade(t *testing.T) {
 		}
 	}
 	var warned []string
-	w := &gitWatch{writable: func() []string { return []string{root} }, roots: func() []string { return []string{root} },
-		warn: func(s string) { warned = append(warned, s) }, seen: map[string]bool{}, known: map[string]bool{}}
+	w := newGitWatch(func() []string { return []string{root} }, func() []string { return []string{root} },
+		func(s string) { warned = append(warned, s) })
 	defer w.close()
 	w.check()
 	if w.read < 311 {
@@ -64,8 +68,7 @@ func TestGitWatchReadsOnlyWhatWasMade(t *testing.T) {
 // it keeps maxHarmless, and the next check walks, finding them all.
 func TestGitWatchWalksPastTheHarmlessItKeeps(t *testing.T) {
 	root := t.TempDir()
-	w := &gitWatch{writable: func() []string { return []string{root} }, roots: func() []string { return []string{root} },
-		warn: func(string) {}, seen: map[string]bool{}, known: map[string]bool{}}
+	w := newGitWatch(func() []string { return []string{root} }, func() []string { return []string{root} }, func(string) {})
 	defer w.close()
 	w.check()
 	for i := range maxHarmless + 1 {
@@ -86,7 +89,10 @@ func TestGitWatchWalksPastTheHarmlessItKeeps(t *testing.T) {
 // BenchmarkGitWatchCheck is a check with nothing made, in a workspace of
 // 10,400 directories (past the walk's bound), through the kernel's word
 // (watched) and by walking (walked, as each check did before, and does
-// where the kernel cannot tell):
+// where the kernel cannot tell); then, the workspace a repository whose
+// index holds 10,000 files and 3 submodules, none checked out, through
+// the kernel's word (repository: the index is looked at, not read,
+// while it is unchanged):
 //
 //	go test -run '^$' -bench GitWatchCheck ./internal/sandbox/
 func BenchmarkGitWatchCheck(b *testing.B) {
@@ -102,8 +108,7 @@ func BenchmarkGitWatchCheck(b *testing.B) {
 	}
 	for _, watched := range []bool{true, false} {
 		b.Run(map[bool]string{true: "watched", false: "walked"}[watched], func(b *testing.B) {
-			w := &gitWatch{writable: func() []string { return []string{root} }, roots: func() []string { return []string{root} },
-				seen: map[string]bool{}, known: map[string]bool{}}
+			w := newGitWatch(func() []string { return []string{root} }, func() []string { return []string{root} }, nil)
 			defer w.close()
 			w.check()
 			if !watched {
@@ -115,4 +120,29 @@ func BenchmarkGitWatchCheck(b *testing.B) {
 			}
 		})
 	}
+	b.Run("repository", func(b *testing.B) {
+		sandboxtest.NeedGit(b)
+		var entries strings.Builder
+		for i := range 10000 {
+			fmt.Fprintf(&entries, "100644 %s\tsrc/%d/file.go\n", "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391", i)
+		}
+		for i := range 3 {
+			fmt.Fprintf(&entries, "160000 %s\tvendor/a/b/c/d/e/f/g/lib%d\n", gitlinkOID, i)
+		}
+		for _, args := range [][]string{{"init", "-q"}, {"update-index", "--index-info"}} {
+			cmd := exec.Command("git", args...)
+			cmd.Dir, cmd.Env, cmd.Stdin = root, gitEnv(b.TempDir()), strings.NewReader(entries.String())
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("git %s: %v %s", args, err, out)
+			}
+		}
+		w := newGitWatch(func() []string { return []string{root} }, func() []string { return []string{root} }, nil)
+		defer w.close()
+		w.check()
+		time.Sleep(2 * stampGrain) // the index's read settles
+		w.check()
+		for b.Loop() {
+			w.check()
+		}
+	})
 }
