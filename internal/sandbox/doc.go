@@ -28,7 +28,13 @@
 //   - in each root, the editors' and tools' project configuration that
 //     is there (protected's names: .vscode, .zed, .helix, .nvim.lua,
 //     .dir-locals.el, .envrc, .husky, .geminiignore…) is read-only, not
-//     made when missing;
+//     made when missing; one a command makes there is renamed aside
+//     (NAME+MadeSuffix), when the git directories are (below), the user
+//     and the model told, unless the editor has it open or the agent's
+//     edit tools wrote it with the user's approval (projectconfig.go):
+//     the tools read it, and run what it names, in a folder the user
+//     already trusts. Below a root none is watched: there the tools ask
+//     before they obey one, as in a folder just cloned;
 //   - Config.UserConfig (git's, Neovim's and fish's configuration where
 //     XDG_CONFIG_HOME puts it), where it lies in the writable paths, is
 //     read-only, made empty first when missing;

@@ -90,6 +90,9 @@ type gitWatch struct {
 	indexes map[string]readIndex
 	// rootRepos are the roots' repositories, as the last check found.
 	rootRepos []repoAt
+	// configs are the roots' project configuration that commands may
+	// not make (projectconfig.go).
+	configs *projectConfigs
 	// scanDirs bounds a walk (gitScanDirs; less in tests).
 	scanDirs int
 }
@@ -116,6 +119,7 @@ const watchedPerScan = 4
 func (s *Sandbox) watchGitDirs() *gitWatch {
 	w := newGitWatch(s.writable, s.roots, s.cfg.Warn)
 	w.followed = true
+	w.configs.open = s.cfg.OpenInEditor
 	return w
 }
 
@@ -123,7 +127,7 @@ func (s *Sandbox) watchGitDirs() *gitWatch {
 // being the workspace roots, telling warn (when set) of each set aside.
 func newGitWatch(writable, roots func() []string, warn func(string)) *gitWatch {
 	return &gitWatch{writable: writable, roots: roots, warn: warn, seen: map[string]bool{}, known: map[string]bool{},
-		indexes: map[string]readIndex{}, scanDirs: gitScanDirs}
+		indexes: map[string]readIndex{}, configs: newProjectConfigs(), scanDirs: gitScanDirs}
 }
 
 // foundGitDir is a git directory found, and what to rename to set it
@@ -134,8 +138,9 @@ type foundGitDir struct {
 	aside []string
 }
 
-// check sets aside each git directory not known that runs a program.
-// The first check of a writable path walks it (bounded), watching the
+// check sets aside each git directory not known that runs a program,
+// and each project configuration made in a root (projectConfigs). The
+// first check of a writable path walks it (bounded), watching the
 // directories it reads; a later one reads only what the kernel says was
 // made in them since, or walks again when it cannot say; every one
 // follows the indexes' gitlinks.
@@ -144,7 +149,7 @@ func (w *gitWatch) check() {
 		return
 	}
 	w.mu.Lock()
-	w.knowRoots()
+	roots := w.knowRoots()
 	writable := realPaths(w.writable())
 	w.startWatching()
 	made, lost := w.notify.made()
@@ -167,6 +172,7 @@ func (w *gitWatch) check() {
 	}
 	w.read = walk.read + whole.read
 	said := w.judgeAll(found, writable)
+	said = append(said, w.configs.check(roots, made, lost)...)
 	w.moved = append(w.moved, said...)
 	w.mu.Unlock()
 	warnEach(w.warn, said)
@@ -298,6 +304,17 @@ func (w *gitWatch) judge(found []foundGitDir, judged map[string]bool) (said []st
 		}
 	}
 	return said
+}
+
+// approve makes the project configuration holding paths, written by the
+// agent's edit tools with the user's approval, the user's.
+func (w *gitWatch) approve(paths []string) {
+	if w == nil {
+		return
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.configs.approve(paths)
 }
 
 // userGitDirs are the git directories that were in the writable paths

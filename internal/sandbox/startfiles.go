@@ -198,11 +198,16 @@ func moveAside(p string) string {
 	return fmt.Sprintf("%s was made while commands ran in the sandbox; gemini-ls reads it when it starts, outside the sandbox, where it could turn the sandbox off, so it was renamed %s; only the user can put it back (one a command makes there is moved aside again)", p, to)
 }
 
-// Approve stops watching paths, start-up files the user let the agent's
-// edit tools write (a .env proposed and accepted): they are the user's.
-// Once there, a command cannot change them (masked).
+// Approve stops watching paths, start-up files and project
+// configuration the user let the agent's edit tools write (a .env or a
+// .vscode/tasks.json proposed and accepted): they are the user's. Once
+// there, a command cannot change them (masked, governing).
 func (s *Sandbox) Approve(paths ...string) {
-	if s == nil || s.startFiles == nil {
+	if s == nil {
+		return
+	}
+	s.gitWatch.approve(paths)
+	if s.startFiles == nil {
 		return
 	}
 	s.startFiles.mu.Lock()
@@ -225,9 +230,10 @@ func (w *startFiles) unwatch(paths []string) {
 	dropRecord(record, held)
 }
 
-// TakeBack moves aside the start-up files commands made (startFiles)
-// and the git directories they made that run a program (gitWatch), and
-// says, once, what was moved since it last said: "" when nothing was.
+// TakeBack moves aside the start-up files commands made (startFiles),
+// the git directories they made that run a program and the project
+// configuration they made in a root (gitWatch), and says, once, what
+// was moved since it last said: "" when nothing was.
 // A command's result carries it, so the model knows its file is gone.
 func (s *Sandbox) TakeBack() string {
 	if s == nil {

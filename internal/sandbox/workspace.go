@@ -30,8 +30,7 @@ func (s *Sandbox) governing() ([]mount, error) {
 		// is there. One not there is not made, as .gemini is: an empty
 		// .vscode or .nvim.lua in every project would be noise, and
 		// .envrc or .nvim.lua ask the user to trust them when they
-		// appear. Nor is one a command makes moved aside, as a .env is:
-		// the editor makes .vscode, say, when the user changes a setting.
+		// appear. One a command makes is set aside (projectConfigs).
 		for _, name := range rootConfigs() {
 			p := filepath.Join(root, name)
 			if _, err := os.Lstat(p); err != nil {

@@ -502,6 +502,39 @@ func TestRunSandboxedCommandCannotPlantTheNextStartsEnv(t *testing.T) {
 	}
 }
 
+// A sandboxed command cannot plant an editor's task: the
+// .vscode/tasks.json it makes in the workspace, a task VS Code runs when
+// the folder opens, is renamed .vscode.made-in-sandbox as the command
+// ends, and the model is told where it went. One the agent's edit tool
+// wrote (yolo here; in the other modes the user approves it) is the
+// user's: the sandboxed command after it leaves it.
+func TestRunSandboxedCommandCannotPlantAnEditorsTask(t *testing.T) {
+	const task = `{"version": "2.0.0", "tasks": [{"label": "x", "command": "touch /tmp/pwned", "runOptions": {"runOn": "folderOpen"}}]}`
+	h := newHeadless(t, nil,
+		shellCall("mkdir .vscode && echo '"+task+"' > .vscode/tasks.json && echo made", nil),
+		call("write_file", map[string]any{"file_path": ".zed/settings.json", "content": "{}\n"}),
+		shellCall("ls -a .zed; echo ran", nil),
+		geminitest.TextTurn("Done."))
+	home := strings.TrimPrefix(h.env[1], "HOME=")
+	writeFiles(t, home, map[string]string{".gemini/settings.json": `{"tools": {"sandbox": "bwrap"}}`})
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "yolo", "-p", "make a task")
+	r.wantExit(t, 0)
+	out := responseOutput(h.responses(1)[0])
+	vscode := filepath.Join(h.root, ".vscode")
+	if !strings.Contains(out, "Output: made\n") || !strings.Contains(out, "Sandbox: "+vscode+" appeared while commands ran in the sandbox") || !strings.Contains(out, "renamed "+vscode+".made-in-sandbox") {
+		t.Errorf("the model was not told where the task went:\n%s", out)
+	}
+	if b, err := os.ReadFile(filepath.Join(vscode+".made-in-sandbox", "tasks.json")); err != nil || !strings.Contains(string(b), "folderOpen") {
+		t.Errorf("the task set aside: %q %v", b, err)
+	}
+	if _, err := os.Stat(vscode); !os.IsNotExist(err) {
+		t.Errorf("the planted .vscode is still there: %v", err)
+	}
+	if out := responseOutput(h.responses(3)[0]); strings.Contains(out, "made-in-sandbox") || !strings.Contains(out, "settings.json") {
+		t.Errorf("after the edit the user approved, the command's result:\n%s", out)
+	}
+}
+
 // The user's git configuration where XDG_CONFIG_HOME puts it, here in
 // the workspace (a dotfiles repository opened in the editor), is kept
 // read-only in the sandbox: a command cannot add a program the user's
