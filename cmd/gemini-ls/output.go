@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -657,7 +658,7 @@ func (o *streamOutput) toolResult(from dialog.Subagent, r dialog.ToolResult) {
 	ev := streamEvent{Type: "tool_result", ToolID: r.CallID, ToolName: r.Name, Status: "success", Output: &r.Display}
 	if r.Status != dialog.StatusOK {
 		ev.Status, ev.Output = "error", nil
-		ev.Error = &jsonError{Type: toolErrorType(r.Status), Message: r.Display}
+		ev.Error = &jsonError{Type: cmp.Or(r.ErrorType, toolErrorType(r.Status)), Message: r.Display}
 	}
 	o.emitFrom(from, ev)
 }

@@ -41,9 +41,10 @@ type ToolSet interface {
 	// agent keeps what it makes of one slice until it gets another.
 	// Nobody changes the slice or its declarations.
 	Declarations() []*genai.FunctionDeclaration
-	// UnknownToolError is the message sent to the model for a call to a
-	// tool that does not exist.
-	UnknownToolError(name string) string
+	// UnknownToolError is the message sent to the model for a call of a
+	// tool it was not told of: none of the tools declared (their names),
+	// or none of the set's.
+	UnknownToolError(name string, declared []string) string
 }
 
 // Config configures an Agent.

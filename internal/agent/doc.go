@@ -35,6 +35,11 @@
 // BeforeToolSelection hook's choice makes new ones, plan mode's write_file
 // and replace are copies.
 //
+// Invariant: a model's call runs only if it names a tool the request it
+// answers declared (undeclared.go): any other is answered in Gemini CLI
+// 0.61's words (`Tool "NAME" not found. …`), asks nobody and runs
+// nothing, and the user is told why.
+//
 // Invariant: every file change the agent lands (applied, or modified by
 // the user on the way) is journaled with its prompt's exchange (journal.go):
 // the file's exact bytes before the prompt's first change and after its

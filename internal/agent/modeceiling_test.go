@@ -124,6 +124,9 @@ func TestSubagentPlanUnattendedNeverRaisesTheMode(t *testing.T) {
 		Tools: reg, Workspace: ws, Agents: catalog{def}, ApprovalMode: dialog.ApprovalDefault,
 		Confirmer: front, Asker: front, Lander: front, Policy: policy.Load(nil, false),
 		PlansDir: func(string) (string, error) { return plans, nil },
+		// Declared headless, so that it runs: a tool nobody could
+		// approve is not offered, and a call of it runs nothing.
+		TrustedTools: []string{"raise"},
 	})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "go")

@@ -56,6 +56,7 @@ func (t *turn) request() (req modelRequest, hookReply *genai.GenerateContentResp
 	}
 	// Read per request: a call may have switched the mode mid-turn.
 	mode, plansDir := t.s.requestMode()
+	t.declared = declaredTools{key: toolsKey{mode: mode, plansDir: plansDir}, set: true}
 	system := t.system
 	if mode == dialog.ApprovalPlan && t.main == nil { // a subagent's system prompt has plan mode's constraint (subagentInstruction)
 		system += "\n\n" + a.planInstruction(plansDir)

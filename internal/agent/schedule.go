@@ -77,6 +77,8 @@ type toolRun struct {
 	// answered: the user answered a question the call put (CallInfo.Ask),
 	// so a mode it switches to is theirs (turn.switchMode).
 	answered atomic.Bool
+	// notFound: the call named no tool the model was told of (lookUp).
+	notFound bool
 }
 
 // pastQuestions marks run past the questions asked before it runs.

@@ -75,11 +75,11 @@ func (w *withAgents) Declarations() []*genai.FunctionDeclaration {
 	return w.decls
 }
 
-func (w *withAgents) UnknownToolError(name string) string {
+func (w *withAgents) UnknownToolError(name string, declared []string) string {
 	if w.inner == nil {
 		return fmt.Sprintf("Tool %q not found: no tools are available.", name)
 	}
-	return w.inner.UnknownToolError(name)
+	return w.inner.UnknownToolError(name, declared)
 }
 
 // subagentTools are a subagent's tools: those its definition names of the
@@ -99,7 +99,7 @@ func (s *subagentTools) Declarations() []*genai.FunctionDeclaration { return s.d
 
 // UnknownToolError is 0.61's createUnauthorizedToolError (bundle
 // chunk-JDPZ4CE3.js:348696).
-func (s *subagentTools) UnknownToolError(name string) string {
+func (s *subagentTools) UnknownToolError(name string, _ []string) string {
 	return fmt.Sprintf(unauthorizedTool, name)
 }
 

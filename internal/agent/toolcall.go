@@ -68,23 +68,16 @@ type builtCall struct {
 
 // buildCall finds the tool run's call names and builds the call, and
 // tells the user of it; ok false, with the result to answer with, when
-// there is no such tool or the call is not valid.
+// there is no such tool the model was told of (lookUp) or the call is
+// not valid.
 func (t *turn) buildCall(run *toolRun) (builtCall, tools.Result, bool) {
-	a, s, fc := t.s.agent, t.s, run.fc
+	s, fc := t.s, run.fc
 	event := dialog.ToolCall{CallID: fc.ID, Name: fc.Name, Title: fc.Name, Args: fc.Args}
 
-	var tool tools.Tool
-	found := false
-	if a.cfg.Tools != nil {
-		tool, found = a.cfg.Tools.Get(fc.Name)
-	}
+	tool, res, found := t.lookUp(run)
 	if !found {
-		msg := fmt.Sprintf("Tool %q not found: no tools are available.", fc.Name)
-		if a.cfg.Tools != nil {
-			msg = a.cfg.Tools.UnknownToolError(fc.Name)
-		}
 		t.emit(dialog.ToolCallEvent{Call: event})
-		return builtCall{}, tools.Result{Error: msg}, false
+		return builtCall{}, res, false
 	}
 	// Hooks, policy rules and the tool see the call as Gemini CLI 0.61
 	// would have made it, whichever names the model used; the history
@@ -431,12 +424,11 @@ func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 	if display == "" && res.Error != "" {
 		display = res.Error
 	}
-	t.emit(dialog.ToolResultEvent{Result: dialog.ToolResult{
-		CallID:  fc.ID,
-		Name:    fc.Name,
-		Status:  res.Status,
-		Display: display,
-	}})
+	result := dialog.ToolResult{CallID: fc.ID, Name: fc.Name, Status: res.Status, Display: display}
+	if run.notFound {
+		result.ErrorType = toolNotRegistered
+	}
+	t.emit(dialog.ToolResultEvent{Result: result})
 	return append([]*genai.Part{functionResponse(fc, t.cutToolOutput(fc, res))}, res.Parts...)
 }
 

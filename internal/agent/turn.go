@@ -40,6 +40,9 @@ type turn struct {
 	hookRunner atomic.Pointer[hookRunner]
 	// routed is the model an auto routed the prompt to; "" when none.
 	routed string
+	// declared is what the last model request declared: the tools its
+	// answer's calls may name (lookUp).
+	declared declaredTools
 	// questions lets one call at a time put a question to the user.
 	questions questionLine
 	// runs are the calls of the model answer being run (runCalls).

@@ -257,7 +257,7 @@ func TestUnknownToolAndInvalidArgs(t *testing.T) {
 	if len(fr) != 3 {
 		t.Fatalf("responses = %s", toJSON(fr))
 	}
-	if fr[0].Response["error"] != reg.UnknownToolError("delete_everything") {
+	if fr[0].Response["error"] != `Tool "delete_everything" not found. Did you mean "read_file"?` {
 		t.Errorf("unknown tool response = %v", fr[0].Response)
 	}
 	if fr[1].Response["error"] != "params must have required property 'path'" || fr[1].Response["output"] != nil {

@@ -263,6 +263,10 @@ type ToolResult struct {
 	Name    string
 	Status  Status
 	Display string // Markdown
+	// ErrorType is Gemini CLI 0.61's ToolErrorType of a failure gemini-ls
+	// tells apart where 0.61 names it in its output ("tool_not_registered":
+	// the call named no tool the model was told of); "" otherwise.
+	ErrorType string
 }
 
 // UsageReport is what a UsageEvent tells: the response's tokens, the

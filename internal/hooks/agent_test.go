@@ -76,7 +76,7 @@ func (o oneTool) Get(name string) (tools.Tool, bool) { return o.Tool, name == o.
 func (o oneTool) Declarations() []*genai.FunctionDeclaration {
 	return []*genai.FunctionDeclaration{o.Declaration()}
 }
-func (o oneTool) UnknownToolError(name string) string { return "no tool " + name }
+func (o oneTool) UnknownToolError(name string, _ []string) string { return "no tool " + name }
 
 // session is a new session of an agent with hooks, talking to srv, in
 // yolo mode.

@@ -1,10 +1,12 @@
 package tools
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf16"
 
 	"google.golang.org/genai"
 )
@@ -174,14 +176,81 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// UnknownToolError is the error message the model gets when it calls a tool
-// the registry does not hold.
-func (r *Registry) UnknownToolError(name string) string {
-	available := strings.Join(r.Names(), ", ")
-	if name == GetDiagnosticsName {
+// UnknownToolError is the error message the model gets when it calls a
+// tool it was not told of (declared, the names its request declared):
+// one the registry does not hold, or one it holds but the session does
+// not offer now (ToolNotFound).
+func (r *Registry) UnknownToolError(name string, declared []string) string {
+	if _, held := r.Get(name); name == GetDiagnosticsName && !held {
 		// gemini-ls's own tool, which a model may know of from another
 		// session: told why it is not here, not that it does not exist.
-		return fmt.Sprintf("Tool %q is not available here: it asks the user's editor for the diagnostics it shows, which only an editor connected over LSP that offers them can answer (not ACP clients, not headless runs). Available tools: %s", name, available)
+		return fmt.Sprintf("Tool %q is not available here: it asks the user's editor for the diagnostics it shows, which only an editor connected over LSP that offers them can answer (not ACP clients, not headless runs). Available tools: %s", name, strings.Join(declared, ", "))
 	}
-	return fmt.Sprintf("Tool %q not found in registry. Available tools: %s", name, available)
+	return ToolNotFound(name, declared)
+}
+
+// ToolNotFound is Gemini CLI 0.61's answer to a call of a tool it has
+// not (its Scheduler's tool_not_registered error, bundle chunk-JDPZ4CE3.js
+// _createToolNotFoundErroredToolCall and getToolSuggestion), word for
+// word: `Tool "NAME" not found.` and the three of declared nearest to
+// name by edit distance (of UTF-16 code units, as fast-levenshtein
+// counts), ties in 0.61's order of its tools (geminiCLIOrder), which
+// scripts and Gemini CLI's own tests match.
+func ToolNotFound(name string, declared []string) string {
+	msg := fmt.Sprintf("Tool %q not found.", name)
+	nearest := nearestNames(name, declared, 3)
+	switch len(nearest) {
+	case 0:
+		return msg
+	case 1:
+		return msg + ` Did you mean "` + nearest[0] + `"?`
+	}
+	return msg + ` Did you mean one of: "` + strings.Join(nearest, `", "`) + `"?`
+}
+
+// nearestNames are the n of names nearest to name by edit distance,
+// ties in 0.61's order.
+func nearestNames(name string, names []string, n int) []string {
+	type candidate struct {
+		name           string
+		distance, rank int
+	}
+	target := utf16.Encode([]rune(name))
+	cands := make([]candidate, len(names))
+	for i, other := range names {
+		o := utf16.Encode([]rune(other))
+		d, _ := levenshtein(target, o, len(target)+len(o))
+		cands[i] = candidate{name: other, distance: d, rank: geminiCLIRank(other, i)}
+	}
+	slices.SortStableFunc(cands, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(a.distance, b.distance), cmp.Compare(a.rank, b.rank))
+	})
+	out := make([]string, 0, min(n, len(cands)))
+	for _, c := range cands[:min(n, len(cands))] {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+// geminiCLIOrder is the order 0.61's registry holds its built-in tools
+// in (Config.createToolRegistry, bundle chunk-JDPZ4CE3.js:380938-380986),
+// activate_skill last: 0.61 registers it again once the skills are
+// loaded. Its suggestions list tied names in this order.
+var geminiCLIOrder = [...]string{
+	UpdateTopicName, ListDirectoryName, ReadFileName, GrepSearchName, GlobName, ReplaceName, WriteFileName,
+	WebFetchName, ReadResourceName, ListResourcesName, ShellName, ListBackgroundName, ReadBackgroundName,
+	WebSearchName, AskUserName, WriteTodosName, ExitPlanModeName, EnterPlanModeName,
+	TrackerCreateTaskName, TrackerUpdateTaskName, TrackerGetTaskName, TrackerListTasksName,
+	TrackerAddDependencyName, TrackerVisualizeName, InvokeAgentName, ActivateSkillName,
+}
+
+// geminiCLIRank is where 0.61 holds tool name among its tools, the i-th
+// declared: a built-in by geminiCLIOrder, any other (gemini-ls's own,
+// discovered and MCP tools, which 0.61 sorts after its built-ins) after
+// them in the order declared.
+func geminiCLIRank(name string, i int) int {
+	if r := slices.Index(geminiCLIOrder[:], name); r >= 0 {
+		return r
+	}
+	return len(geminiCLIOrder) + i
 }

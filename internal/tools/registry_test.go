@@ -3,7 +3,6 @@ package tools
 import (
 	"encoding/json"
 	"slices"
-	"strings"
 	"testing"
 
 	"google.golang.org/genai"
@@ -37,9 +36,36 @@ func TestRegistry(t *testing.T) {
 		t.Error(`Get("nope") found a tool`)
 	}
 
-	want := `Tool "foo" not found in registry. Available tools: ` + strings.Join(wantNames, ", ")
-	if got := reg.UnknownToolError("foo"); got != want {
+	want := ToolNotFound("foo", wantOrder)
+	if got := reg.UnknownToolError("foo", wantOrder); got != want {
 		t.Errorf("UnknownToolError:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// A call of a tool the model was not told of is answered in Gemini CLI
+// 0.61's words, its suggestions the three nearest of the tools declared,
+// ties in 0.61's order whatever order gemini-ls declares them in: what
+// 0.61 answered for these tools and declarations (headless, in each
+// mode: TestRunUndeclaredToolIsNotFoundAsInGeminiCLI runs both).
+func TestToolNotFoundIsGeminiCLIs(t *testing.T) {
+	defaultMode := []string{ListDirectoryName, ReadFileName, GlobName, GrepSearchName, WebSearchName, UpdateTopicName, EnterPlanModeName, InvokeAgentName}
+	autoEdit := []string{ListDirectoryName, ReadFileName, WriteFileName, ReplaceName, GlobName, GrepSearchName, WebFetchName, WebSearchName, UpdateTopicName, EnterPlanModeName, InvokeAgentName}
+	plan := []string{ListDirectoryName, ReadFileName, WriteFileName, ReplaceName, GlobName, GrepSearchName, WebSearchName, UpdateTopicName, ExitPlanModeName, InvokeAgentName}
+	for _, c := range []struct {
+		name     string
+		declared []string
+		want     string
+	}{
+		{ShellName, defaultMode, `Tool "run_shell_command" not found. Did you mean one of: "update_topic", "grep_search", "invoke_agent"?`},
+		{ShellName, autoEdit, `Tool "run_shell_command" not found. Did you mean one of: "update_topic", "grep_search", "replace"?`},
+		{WriteFileName, defaultMode, `Tool "write_file" not found. Did you mean one of: "read_file", "update_topic", "grep_search"?`},
+		{EnterPlanModeName, plan, `Tool "enter_plan_mode" not found. Did you mean one of: "exit_plan_mode", "replace", "read_file"?`},
+		{ShellName, []string{ReadFileName}, `Tool "run_shell_command" not found. Did you mean "read_file"?`},
+		{ShellName, nil, `Tool "run_shell_command" not found.`},
+	} {
+		if got := ToolNotFound(c.name, c.declared); got != c.want {
+			t.Errorf("ToolNotFound(%s, %q) =\n%s\nwant\n%s", c.name, c.declared, got, c.want)
+		}
 	}
 }
 

@@ -16,10 +16,12 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
-// Gemini CLI's plan-mode refusals, which the model reads.
+// Gemini CLI's plan-mode refusal of an edit, which the model reads, and
+// its answer to a shell command there: plan mode does not offer the
+// shell (0.61's plan.toml), so the call is not found, in 0.61's words.
 const (
-	planEditRefusal = "You are in Plan Mode and cannot modify source code. You may ONLY use write_file or replace to save plans to the designated plans directory as .md files."
-	planModeRefusal = "You are in Plan Mode with access to read-only tools. Execution of scripts (including those from skills) is blocked."
+	planEditRefusal   = "You are in Plan Mode and cannot modify source code. You may ONLY use write_file or replace to save plans to the designated plans directory as .md files."
+	planShellNotFound = `Tool "run_shell_command" not found. Did you mean one of: "update_topic", "grep_search", "replace"?`
 )
 
 // planWrite is the model writing its plan, name, where plan mode's system
@@ -64,10 +66,11 @@ func envHome(env []string) string {
 	return home
 }
 
-// `run --approval-mode plan` refuses every edit and shell command in
-// Gemini CLI's words, while the plan file in the session's plans
-// directory (~/.gemini/tmp/<project>/<session>/plans) is written and
-// files are read; nothing lands in the project.
+// `run --approval-mode plan` refuses every edit in Gemini CLI's words,
+// and has no shell for the model (0.61's plan.toml leaves it out: a call
+// of it is not found, as in 0.61), while the plan file in the session's
+// plans directory (~/.gemini/tmp/<project>/<session>/plans) is written
+// and files are read; nothing lands in the project.
 func TestRunPlanModeRefusesWrites(t *testing.T) {
 	h := newHeadless(t, editAndShellFiles, editAndShellTurns()[0],
 		geminitest.Turn{From: func(req geminitest.Request) geminitest.Turn {
@@ -87,7 +90,7 @@ func TestRunPlanModeRefusesWrites(t *testing.T) {
 	if len(fr) != 4 {
 		t.Fatalf("function responses = %+v", fr)
 	}
-	for i, want := range []string{planEditRefusal, planEditRefusal, planEditRefusal, planModeRefusal} {
+	for i, want := range []string{planEditRefusal, planEditRefusal, planEditRefusal, planShellNotFound} {
 		if got := responseError(fr[i]); got != want {
 			t.Errorf("%s response %d error = %q, want %q", fr[i].Name, i, got, want)
 		}
@@ -182,7 +185,7 @@ func TestACPPlanMode(t *testing.T) {
 	if got := responses(2)["error"]; got != planEditRefusal {
 		t.Errorf("write_file of main.go in plan mode: %v", got)
 	}
-	if got := responses(3)["error"]; got != planModeRefusal {
+	if got := responses(3)["error"]; got != planShellNotFound {
 		t.Errorf("run_shell_command in plan mode: %v", got)
 	}
 	if _, err := os.Stat(h.path("marker")); err == nil {
@@ -281,7 +284,7 @@ func TestLSPPlanMode(t *testing.T) {
 	if got := h.toolOutputs(2); len(got) != 1 || got[0] != "error: "+planEditRefusal {
 		t.Errorf("write_file of main.go in plan mode: %q", got)
 	}
-	if got := h.toolOutputs(3); len(got) != 1 || got[0] != "error: "+planModeRefusal {
+	if got := h.toolOutputs(3); len(got) != 1 || got[0] != "error: "+planShellNotFound {
 		t.Errorf("run_shell_command in plan mode: %q", got)
 	}
 	if got, open := h.client.Buffer(h.path("main.go")); got != "" || open || h.readFile("main.go") != "package main\n" {
@@ -334,7 +337,8 @@ func planAttack() []geminitest.Turn {
 // exit_plan_mode's result. In the default mode the command and the write
 // are refused; under auto_edit the write lands, as auto_edit lets it, and
 // the command, which only a person may allow, is refused; under plan the
-// run stays in plan mode and both are refused in its words.
+// run stays in plan mode, the write is refused in its words, and the
+// command is not found (plan mode offers no shell).
 func TestRunPlanApprovalNeverEscalates(t *testing.T) {
 	for _, tc := range []struct {
 		mode, told               string
@@ -342,7 +346,7 @@ func TestRunPlanApprovalNeverEscalates(t *testing.T) {
 	}{
 		{mode: "default", told: "returns to the mode it had before Plan Mode, not a more permissive one: Default mode"},
 		{mode: "auto_edit", told: "returns to the mode it had before Plan Mode, not a more permissive one: Auto-Edit mode", writeError: "-"},
-		{mode: "plan", told: "The plan was not approved: nobody can be asked in this run, and it started in Plan Mode, so it stays in Plan Mode", shellRefusal: planModeRefusal, writeError: planEditRefusal},
+		{mode: "plan", told: "The plan was not approved: nobody can be asked in this run, and it started in Plan Mode, so it stays in Plan Mode", shellRefusal: planShellNotFound, writeError: planEditRefusal},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			h := newHeadless(t, nil, planAttack()...)
@@ -399,7 +403,7 @@ func TestACPPlanCommand(t *testing.T) {
 	if first := h.model.Requests()[0].Contents; first[len(first)-1].Parts[0].Text != "add a flag" {
 		t.Errorf("the prompt sent: %+v", first[len(first)-1].Parts[0])
 	}
-	if r := h.functionResponses(1); len(r) != 1 || r[0]["error"] != planModeRefusal {
+	if r := h.functionResponses(1); len(r) != 1 || r[0]["error"] != planShellNotFound {
 		t.Errorf("the shell command after /plan: %v", r)
 	}
 }

@@ -96,7 +96,8 @@ func TestLSPPolicyRules(t *testing.T) {
 	}
 }
 
-// Headless, in auto_edit: the same rules deny rm and run the MCP tool;
+// Headless, in auto_edit: rm does not run (the shell is not offered),
+// the same rules run the MCP tool;
 // the write's ask_user, with nobody to ask, is refused in Gemini CLI's
 // words and writes nothing.
 func TestRunPolicyRules(t *testing.T) {
@@ -115,8 +116,10 @@ func TestRunPolicyRules(t *testing.T) {
 	if len(fr) != 3 {
 		t.Fatalf("function responses = %+v", fr)
 	}
-	if e := responseError(fr[0]); e != deniedByPolicy {
-		t.Errorf("rm error = %q, want %q", e, deniedByPolicy)
+	// Headless, no rule lets any shell command run, so the shell is not
+	// offered and rm is not found, as in 0.61, before any rule is read.
+	if e := responseError(fr[0]); !strings.HasPrefix(e, `Tool "run_shell_command" not found.`) {
+		t.Errorf("rm error = %q, want the shell not found", e)
 	}
 	if got := h.disk("build/keep.txt"); got != "keep\n" {
 		t.Errorf("build/keep.txt = %q: the denied command ran", got)
@@ -141,6 +144,7 @@ func TestRunWorkspacePolicyNeedsTrust(t *testing.T) {
 		".gemini/policies/no-reading.toml": `
 [[rule]]
 toolName = "read_file"
+argsPattern = "notes"
 decision = "deny"
 priority = 10
 denyMessage = "No reading in this project."
@@ -192,8 +196,10 @@ func TestRunReportsAMalformedPolicyFile(t *testing.T) {
 	if !strings.Contains(r.stderr, "[USER] Policy file error in "+broken+": TOML parsing failed") {
 		t.Errorf("stderr = %q, want it to name %s", r.stderr, broken)
 	}
-	if e := responseError(h.responses(1)[0]); e != "Tool execution denied by policy." {
-		t.Errorf("read_file error = %q, want good.toml's denial", e)
+	// good.toml denies read_file whatever its arguments, so it is not
+	// offered, and the call is not found, as in 0.61.
+	if e := responseError(h.responses(1)[0]); !strings.HasPrefix(e, `Tool "read_file" not found.`) {
+		t.Errorf("read_file error = %q, want good.toml's rule to leave it out", e)
 	}
 }
 
@@ -228,6 +234,7 @@ func TestRunPolicyFlags(t *testing.T) {
 		"rules/deny-read.toml": `
 [[rule]]
 toolName = "read_file"
+argsPattern = "notes"
 decision = "deny"
 priority = 10
 denyMessage = "No reading here."
@@ -237,6 +244,7 @@ denyMessage = "No reading here."
 	if err := os.WriteFile(admin, []byte(`
 [[rule]]
 toolName = "read_file"
+argsPattern = "notes"
 decision = "deny"
 priority = 10
 denyMessage = "The administrator says no."

@@ -580,14 +580,23 @@ func runEditAndShell(t *testing.T, args ...string) (*headless, []*genai.Function
 	return h, fr
 }
 
-// With nobody to ask, the default mode refuses edits and shell commands,
-// saying how to allow them, and the turn goes on.
+// With nobody to ask, the default mode offers the model no edits and no
+// shell (as Gemini CLI 0.61, which declares only what would run): their
+// calls are not found, as 0.61 answers them, and the user is told the
+// mode that offers each; the turn goes on.
 func TestRunDefaultModeRefusesEditsAndShell(t *testing.T) {
-	h, fr := runEditAndShell(t)
-	for i, want := range []string{"--approval-mode auto_edit", "--approval-mode auto_edit", "--approval-mode auto_edit", "--approval-mode yolo"} {
-		if e := responseError(fr[i]); !strings.Contains(e, want) {
-			t.Errorf("%s response %d error = %q, want it to mention %q", fr[i].Name, i, e, want)
+	h := newHeadless(t, editAndShellFiles, editAndShellTurns()...)
+	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "-p", "change things")
+	r.wantExit(t, 0)
+	fr := h.responses(1)
+	if r.stdout != "Finished.\n" || len(fr) != 4 {
+		t.Fatalf("stdout = %q, function responses = %+v", r.stdout, fr)
+	}
+	for i, mode := range []string{"auto_edit", "auto_edit", "auto_edit", "yolo"} {
+		if e := responseError(fr[i]); !strings.HasPrefix(e, `Tool "`+fr[i].Name+`" not found. Did you mean`) {
+			t.Errorf("%s response %d error = %q, want it not found", fr[i].Name, i, e)
 		}
+		contains(t, "stderr", r.stderr, fr[i].Name+" is not offered to the model in the default approval mode (the "+mode+" approval mode offers it; settings' tools.allowed can allow it)")
 	}
 	if got := h.disk("a.txt"); got != "one\ntwo\n" {
 		t.Errorf("a.txt = %q, want it unchanged", got)
@@ -603,7 +612,8 @@ func TestRunDefaultModeRefusesEditsAndShell(t *testing.T) {
 	}
 }
 
-// auto_edit applies edits to disk but still refuses shell commands.
+// auto_edit applies edits to disk but offers no shell: a command is not
+// found, as in Gemini CLI 0.61.
 func TestRunAutoEditAppliesEditsOnly(t *testing.T) {
 	h, fr := runEditAndShell(t, "--approval-mode", "auto_edit")
 	for i, want := range []string{
@@ -615,8 +625,8 @@ func TestRunAutoEditAppliesEditsOnly(t *testing.T) {
 			t.Errorf("response %d = %+v, want output %q", i, fr[i].Response, want)
 		}
 	}
-	if e := responseError(fr[3]); !strings.Contains(e, "--approval-mode yolo") {
-		t.Errorf("shell error = %q, want it to mention --approval-mode yolo", e)
+	if e := responseError(fr[3]); !strings.HasPrefix(e, `Tool "run_shell_command" not found.`) {
+		t.Errorf("shell error = %q, want the shell, which auto_edit does not offer, not found", e)
 	}
 	for name, want := range map[string]string{
 		"a.txt":        "one\nTWO\n",

@@ -99,7 +99,7 @@ func TestUnknownToolAndInvalidArgumentsKeepTheTurnGoing(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 	h.wantOutput(1,
-		`error: Tool "delete_everything" not found in registry. Available tools: activate_skill, ask_user, enter_plan_mode, exit_plan_mode, glob, google_web_search, grep_search, list_background_processes, list_directory, read_background_output, read_file, replace, run_shell_command, update_topic, web_fetch, write_file, write_todos`,
+		`error: Tool "delete_everything" not found. Did you mean one of: "update_topic", "grep_search", "write_file"?`,
 		"error: params/file_path must be string",
 		"error: params must have required property 'file_path'",
 		"error: params/offset must be integer",
