@@ -263,7 +263,7 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 		t.hooks().notifyPermission("edit", "Edit "+p.Change.Path, map[string]any{"filePath": p.Change.Path})
 	}
 	t.checkpoint(fc)
-	watch := tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, p.Change.Path)
+	watch := tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, s.agent.cfg.Workspace, p.Change.Path)
 	landIt := func() (dialog.Landing, error) {
 		return s.land(t.ctx, dialog.LandRequest{CallID: fc.ID, Change: p.Change, Ask: asks, CanAllowAlways: door.always})
 	}
@@ -339,7 +339,7 @@ func (t *turn) landFiles(run *toolRun, p *tools.FilesProposal, door verdict) (to
 	t.checkpoint(fc)
 	watches := make([]*tools.EditWatch, len(paths))
 	for i, path := range paths {
-		watches[i] = tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, path)
+		watches[i] = tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, s.agent.cfg.Workspace, path)
 	}
 	landIt := func() ([]dialog.Decision, error) {
 		return lander.LandFiles(t.ctx, dialog.LandFilesRequest{SessionID: s.id, CallID: fc.ID, Title: p.Title, Changes: changes, Ask: asks})

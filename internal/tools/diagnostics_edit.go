@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // After an edit lands, the model is told the errors the editor shows in
@@ -49,9 +50,14 @@ type EditWatch struct {
 }
 
 // WatchEdit asks the editor, through reader, for the diagnostics of the
-// file at path before an edit of it lands; nil when reader is nil or the
-// editor did not answer within settleBound.
-func WatchEdit(ctx context.Context, reader dialog.DiagnosticsReader, path string) *EditWatch {
+// file at path before an edit of it lands; nil when reader is nil, the
+// editor did not answer within settleBound, or the file is one the model
+// may not read (ignored, in .git: read_file's rules, as get_diagnostics
+// holds to them): its errors quote its text.
+func WatchEdit(ctx context.Context, reader dialog.DiagnosticsReader, ws *workspace.Workspace, path string) *EditWatch {
+	if ws != nil && hidden(ctx, ws, path, false) {
+		return nil
+	}
 	return watchEdit(ctx, reader, path, settling{interval: settleInterval, quiet: settleQuiet, bound: settleBound})
 }
 

@@ -263,7 +263,7 @@ func TestEditWatchBounds(t *testing.T) {
 		t.Errorf("warnings alone: %q, want %q", got, want)
 	}
 
-	if w := WatchEdit(ctx, nil, "/w/a.go"); w != nil || w.Introduced(ctx, "a.go") != "" {
+	if w := WatchEdit(ctx, nil, nil, "/w/a.go"); w != nil || w.Introduced(ctx, "a.go") != "" {
 		t.Errorf("no reader: %+v", w)
 	}
 	if w := watchEdit(ctx, &answers{fail: true}, "/w/a.go", timing); w != nil {
@@ -361,4 +361,37 @@ func TestGetDiagnosticsSaysWhatIsPending(t *testing.T) {
 	wantOutput(t, run(t, tool, map[string]any{"file_paths": []any{"a.go"}}),
 		"a.go:\nL2:9 error [compiler UndeclaredName] undefined: x\n\n"+
 			"(A language server has not yet checked the latest text of a.go: its diagnostics there may be of an older text and may change.)")
+}
+
+// An edit of a file the model may not read (ignored, in .git) is not
+// followed by the errors the editor shows in it: they quote its text.
+// The model's edits of the others are.
+func TestEditWatchTellsNothingOfAFileTheModelMayNotRead(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"a.go": "", ".geminiignore": "secret.go\n", "secret.go": "", ".git/config": ""})
+	ctx := context.Background()
+	editor := answersEverything{}
+	for _, name := range []string{"a.go", "secret.go", ".git/config"} {
+		editor[tw.abs(name)] = []dialog.EditorDiagnostic{{Line: 1, Column: 1, Severity: "error", Message: "the value is s3cr3t in " + name}}
+	}
+	for name, told := range map[string]bool{"a.go": true, "secret.go": false, ".git/config": false} {
+		w := WatchEdit(ctx, &firstEmpty{answersEverything: editor}, tw.ws, tw.abs(name))
+		if got := w.Introduced(ctx, name); strings.Contains(got, "s3cr3t") != told {
+			t.Errorf("%s: told %q, want its errors told: %v", name, got, told)
+		}
+	}
+}
+
+// firstEmpty answers nothing before the edit (its first answer), then as
+// its answersEverything does.
+type firstEmpty struct {
+	answersEverything
+	asked int
+}
+
+func (e *firstEmpty) Diagnostics(ctx context.Context, paths []string) ([]dialog.FileDiagnostics, error) {
+	e.asked++
+	if e.asked == 1 {
+		return []dialog.FileDiagnostics{{Path: paths[0]}}, nil
+	}
+	return e.answersEverything.Diagnostics(ctx, paths)
 }
