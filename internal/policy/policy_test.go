@@ -24,7 +24,7 @@ func fromFiles(e *policy.Engine) []*policy.Rule {
 	return slices.DeleteFunc(slices.Clone(e.Rules()), func(r *policy.Rule) bool { return r.Source == "Default: yolo.toml" })
 }
 
-func writeDir(t *testing.T, files map[string]string) string {
+func writeDir(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {
