@@ -96,6 +96,8 @@ endef
 # podman (with crun, and catatonit for --init) the container one, in an
 # image made of busybox-static and bash-static (sandboxtest.Podman), as
 # root and rootless (uidmap's newuidmap, sandboxtest.RootlessPodman).
+# GNU patch is what the memory inbox's patches are checked against, with
+# git apply (internal/memory).
 # python3 is the interpreter pyright looks for: without one on PATH, pyright
 # 1.1.414 leaves its analysis' progress open for good, and gemini-ls then
 # reports it still indexing at every question (a fresh machine's test-go
@@ -104,7 +106,7 @@ endef
 # gemini-ls as a reader would, static too, which on a fresh machine's cold
 # cache takes longer than go test's default 10 minutes for one package.
 test-go: gemini-cli otelcol langservers rootless-user
-	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static)
+	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static patch)
 	go test -race -count=1 -timeout 30m ./...
 	$(MAKE) test-linear
 

@@ -47,6 +47,12 @@
 //     refused too. A symlink is judged by its name and by its target. A
 //     refused import is a comment saying so, never the content; a refused
 //     context file is skipped and logged.
+//   - The inbox (inbox.go) holds what 0.61's auto memory, a model,
+//     proposes: its patches are read and placed as jsdiff places them
+//     (patch.go), in work linear in the file and the patch however they
+//     are made (place.go): a hunk is looked for from its line clamped into
+//     the file, and a patch costing more, only one whose hunks are out of
+//     order or name lines far past the file's end, is refused saying so.
 //
 // Reading never blocks and never leaves its scope: every file is read
 // through a workspace.Workspace rooted at the scope (sharing the editor's

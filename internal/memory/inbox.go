@@ -466,6 +466,9 @@ func patched(targets []target, ps []filePatch) ([]change, error) {
 		}
 		text, err := apply(source, p)
 		if err != nil {
+			if errors.Is(err, errTooFar) {
+				return nil, fmt.Errorf("Memory patch not applied to %s: %v.", t.path, err)
+			}
 			if t.isNew {
 				return nil, fmt.Errorf("Memory patch failed to apply for new file %s.", t.path)
 			}

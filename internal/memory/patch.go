@@ -3,6 +3,7 @@ package memory
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -77,8 +78,15 @@ func parseHunk(lines []string, at int) (hunk, int, error) {
 	if m == nil {
 		return hunk{}, 0, fmt.Errorf("unknown line %d %q", at+1, lines[at])
 	}
-	h := hunk{oldStart: atoi(m[1], 0), oldLines: atoi(m[2], 1), newStart: atoi(m[3], 0), newLines: atoi(m[4], 1)}
-	if h.oldLines == 0 {
+	var h hunk
+	for i, field := range []*int{&h.oldStart, &h.oldLines, &h.newStart, &h.newLines} {
+		n, err := headerNumber(m[i+1], i%2)
+		if err != nil {
+			return hunk{}, 0, fmt.Errorf("the hunk header at line %d: %w", at+1, err)
+		}
+		*field = n
+	}
+	if h.oldLines == 0 && h.oldStart < math.MaxInt {
 		h.oldStart++ // as jsdiff: a pure addition's start is the line after
 	}
 	oldSeen, newSeen := 0, 0
@@ -110,56 +118,52 @@ func parseHunk(lines []string, at int) (hunk, int, error) {
 	return h, i, nil
 }
 
-func atoi(s string, empty int) int {
+// headerNumber is a hunk header's line number or count, empty when it
+// is left out; one too large for an int is an error, not read as 0 or
+// wrapped, as strconv would have it.
+func headerNumber(s string, empty int) (int, error) {
 	if s == "" {
-		return empty
+		return empty, nil
 	}
-	n, _ := strconv.Atoi(s)
-	return n
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s is too large for a line number", s)
+	}
+	return n, nil
 }
 
 // errDoesNotApply: a hunk's context or removed lines are not in the file.
 var errDoesNotApply = errors.New("the patch does not apply")
 
+// errTooFar: placing the hunks would cost more than their file and the
+// patch are worth; only hunks out of order, or naming lines far past the
+// end of the file, can (see placeBudget).
+var errTooFar = errors.New("the patch's hunks are out of order or name lines far past the end of the file")
+
 // apply is jsdiff's applyPatch without fuzz, as 0.61 calls it: each hunk
-// goes where its context and removed lines match exactly, looked for
-// from its line (moved by the hunks before) outward; "\ No newline at
-// end of file" adds or removes the last newline.
+// goes where its context and removed lines match exactly, the nearest
+// place to its line (moved by the hunks before), a line after before one
+// before at the same distance; "\ No newline at end of file" adds or
+// removes the last newline. Unlike jsdiff, which walks line by line from
+// where the header says, past the end of the file too (a header's huge
+// line number spun for ever), the search starts within the file, as git
+// apply clamps it, and finds the same place in work linear in the file
+// and the patch (placer), or refuses the patch with errTooFar.
 func apply(source string, p filePatch) (string, error) {
 	if len(p.hunks) == 0 {
 		return source, nil
 	}
-	lines := strings.Split(source, "\n")
-	removeEOFNL, addEOFNL := eofNewline(p.hunks[len(p.hunks)-1])
-	switch {
-	case removeEOFNL && addEOFNL:
-		if lines[len(lines)-1] == "" {
-			return "", errDoesNotApply
-		}
-	case removeEOFNL:
-		if lines[len(lines)-1] != "" {
-			return "", errDoesNotApply
-		}
-		lines = lines[:len(lines)-1]
-	case addEOFNL:
-		if lines[len(lines)-1] == "" {
-			return "", errDoesNotApply
-		}
-		lines = append(lines, "")
+	lines, err := withEOFNewline(strings.Split(source, "\n"), p.hunks[len(p.hunks)-1])
+	if err != nil {
+		return "", err
 	}
+	pl := newPlacer(lines, p.hunks)
 	var out []string
 	minLine, offset := 0, 0
 	for _, h := range p.hunks {
-		start := h.oldStart + offset - 1
-		at := -1
-		for _, pos := range outward(start, minLine, len(lines)-h.oldLines) {
-			if matches(lines, pos, h) {
-				at = pos
-				break
-			}
-		}
-		if at < 0 {
-			return "", errDoesNotApply
+		at, err := pl.place(h, lineHint(h.oldStart, offset), minLine)
+		if err != nil {
+			return "", err
 		}
 		out = append(out, lines[minLine:at]...)
 		oldEnd := at
@@ -181,6 +185,41 @@ func apply(source string, p filePatch) (string, error) {
 	return strings.Join(out, "\n"), nil
 }
 
+// withEOFNewline is the file's lines with the last newline added or
+// removed as the last hunk's markers say, or errDoesNotApply when the
+// file does not end as the patch expects.
+func withEOFNewline(lines []string, last hunk) ([]string, error) {
+	removeEOFNL, addEOFNL := eofNewline(last)
+	endsInNewline := lines[len(lines)-1] == ""
+	switch {
+	case removeEOFNL && addEOFNL:
+		if endsInNewline {
+			return nil, errDoesNotApply
+		}
+	case removeEOFNL:
+		if !endsInNewline {
+			return nil, errDoesNotApply
+		}
+		lines = lines[:len(lines)-1]
+	case addEOFNL:
+		if endsInNewline {
+			return nil, errDoesNotApply
+		}
+		lines = append(lines, "")
+	}
+	return lines, nil
+}
+
+// lineHint is the 0-based line a hunk is looked for from: its old start
+// moved by offset, as the hunks before it moved, saturating where a
+// header's huge number would wrap.
+func lineHint(oldStart, offset int) int {
+	if offset > 1 && oldStart > math.MaxInt-(offset-1) {
+		return math.MaxInt
+	}
+	return oldStart + offset - 1
+}
+
 // eofNewline reads the last hunk's "\ No newline at end of file" marks:
 // after an added line the new file lacks the newline, after a removed one
 // the old file did.
@@ -198,37 +237,4 @@ func eofNewline(h hunk) (remove, add bool) {
 		prev = l
 	}
 	return remove, add
-}
-
-// matches reports whether h's context and removed lines are lines[pos:].
-func matches(lines []string, pos int, h hunk) bool {
-	i := pos
-	for _, l := range h.lines {
-		if l[0] != ' ' && l[0] != '-' {
-			continue
-		}
-		if i >= len(lines) || lines[i] != l[1:] {
-			return false
-		}
-		i++
-	}
-	return true
-}
-
-// outward lists the positions from start within [lo, hi], nearest first,
-// after first, as jsdiff's distanceIterator walks them.
-func outward(start, lo, hi int) []int {
-	var out []int
-	if start >= lo && start <= hi {
-		out = append(out, start)
-	}
-	for d := 1; start+d <= hi || start-d >= lo; d++ {
-		if start+d <= hi && start+d >= lo {
-			out = append(out, start+d)
-		}
-		if start-d >= lo && start-d <= hi {
-			out = append(out, start-d)
-		}
-	}
-	return out
 }

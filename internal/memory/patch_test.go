@@ -2,10 +2,13 @@ package memory
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
@@ -89,5 +92,85 @@ func TestInboxPointerAndTargets(t *testing.T) {
 	refused("link.patch", filepath.Join(dir, "link.md"))
 	if b, _ := os.ReadFile(outside); string(b) != "x\n" {
 		t.Errorf("the file outside was changed: %q", b)
+	}
+}
+
+// A hunk whose header names a line far past the end of the file (the
+// auto-memory agent, a model, writes the patches) is looked for from the
+// file's end, as git apply clamps it, not walked to line by line from
+// where it says: @@ -0111111111111 spun for minutes, 19 digits for ever.
+// It still lands where its lines are; a number too large for a line
+// number is refused as such.
+func TestHostilePatchEndsAtOnce(t *testing.T) {
+	source := "a\nx\nb\nx\nc\n"
+	for _, tc := range []struct{ name, start, want string }{
+		{"12 digits", "0111111111111", "a\nx\nb\ny\nc\n"},
+		{"19 digits", "1111111111111111111", "a\nx\nb\ny\nc\n"},
+		{"the largest int", "9223372036854775807", "a\nx\nb\ny\nc\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ps, err := parsePatch("--- /f\n+++ /f\n@@ -" + tc.start + " +0 @@\n-x\n+y\n")
+			if err != nil || len(ps) != 1 {
+				t.Fatalf("parsePatch: %v, %d files", err, len(ps))
+			}
+			type result struct {
+				text string
+				err  error
+			}
+			done := make(chan result, 1)
+			go func() {
+				text, err := apply(source, ps[0])
+				done <- result{text, err}
+			}()
+			select {
+			case r := <-done:
+				if r.err != nil || r.text != tc.want {
+					t.Errorf("got %q, %v; want %q", r.text, r.err, tc.want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("still applying after 10 s")
+			}
+		})
+	}
+	if _, err := parsePatch("--- /f\n+++ /f\n@@ -99999999999999999999 +1 @@\n-x\n+y\n"); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("a line number past any int: %v", err)
+	}
+}
+
+// A patch whose placing would cost more than a reading per line of the
+// file and the patch (hunks each said to be a million lines further, all
+// found near the start: each search crosses the file again) is refused
+// saying why, and so is the inbox's apply of it; one in order, its hunks
+// far from their lines, is not.
+func TestPatchTooCostlyToPlaceIsRefused(t *testing.T) {
+	var file, far, near strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&file, "l%d\n", i)
+		fmt.Fprintf(&far, "@@ -%d +%d @@\n-l%d\n+L%d\n", (i+1)*1000000, (i+1)*1000000, i, i)
+		fmt.Fprintf(&near, "@@ -%d +%d @@\n-l%d\n+L%d\n", 2000+i, 2000+i, i, i)
+	}
+	source := file.String() + strings.Repeat("f\n", 2000)
+	ps, err := parsePatch(far.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := apply(source, ps[0]); !errors.Is(err, errTooFar) {
+		t.Errorf("hunks a million lines apart: %v", err)
+	}
+	if ps, err = parsePatch(near.String()); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := apply(source, ps[0]); err != nil || !strings.HasPrefix(got, "L0\nL1\n") {
+		t.Errorf("hunks in order, 2000 lines from their lines: %.20q, %v", got, err)
+	}
+
+	dir := t.TempDir()
+	target := filepath.Join(dir, "notes.md")
+	write(t, target, source)
+	write(t, filepath.Join(dir, ".inbox", "private", "far.patch"), "--- "+target+"\n+++ "+target+"\n"+far.String())
+	in := Inbox{Dir: dir, GlobalFile: filepath.Join(t.TempDir(), "GEMINI.md")}
+	_, err = in.Apply(context.Background(), KindPrivate, "far.patch")
+	if err == nil || !strings.Contains(err.Error(), "out of order or name lines far past the end of the file") {
+		t.Errorf("the inbox's apply: %v", err)
 	}
 }
