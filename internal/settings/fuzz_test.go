@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,8 +36,11 @@ var jsoncSeeds = []string{
 // FuzzSettingsJSONC: stripping comments keeps every offset (same length,
 // line breaks in place, only comment and comma bytes blanked), leaves
 // plain JSON (its own output too) as it is; and an edit of a file that
-// parses leaves a file that parses, holding the value set (or no longer
-// the member deleted) and every other top-level member as it was.
+// parses changes one stretch of it, the value set (or the member added,
+// after what the object held; or the object a member is deleted from),
+// every other byte kept, keeps every comment but those in the text it
+// replaces or deletes, and leaves a file that parses as the old one did
+// with the one member set (or deleted): a round trip.
 //
 //	go test -run '^$' -fuzz FuzzSettingsJSONC ./internal/settings/
 func FuzzSettingsJSONC(f *testing.F) {
@@ -44,6 +48,9 @@ func FuzzSettingsJSONC(f *testing.F) {
 		f.Add([]byte(s), "mcpServers", "a", "v<&>\u2028", uint8(i))
 	}
 	f.Add([]byte("{\"x\": {\"y\": 1} // keep\n}"), "x", "y", "2", uint8(3))
+	f.Add([]byte("{\n  // servers\n  \"x\": {\n    // none yet\n  }\n}"), "x", "a", "v", uint8(1))
+	f.Add([]byte("{\"x\": {/* only */ \"y\": 1, // y\n}}"), "x", "y", "", uint8(5))
+	f.Add([]byte("{\"x\": {\"y\": 1 /* y */, \"z\": 2 // z\n}}"), "x", "", "v", uint8(2))
 	f.Fuzz(func(t *testing.T, src []byte, key1, key2, value string, op uint8) {
 		clean := stripJSONC(src)
 		checkStripped(t, src, clean)
@@ -78,13 +85,17 @@ func FuzzSettingsJSONC(f *testing.F) {
 		if err != nil {
 			return // refused, and nothing written
 		}
+		region, doomed := editExtent(src, keys, raw, op&4 != 0)
+		checkOneStretch(t, src, out, region, keys)
 		if out, err = restringify(src, out); err != nil {
 			t.Fatalf("restringify of an edit of %q: %v", src, err)
 		}
+		checkCommentsKept(t, src, out, doomed)
 		after, err := parseObject("settings.json", out)
 		if err != nil {
 			t.Fatalf("the edit of %q (keys %q) does not parse: %v\n%s", src, keys, err, out)
 		}
+		checkRoundTrip(t, src, after, keys, want, op&4 != 0)
 		got, has := lookupKeys(after, keys...)
 		if op&4 == 0 && (!has || !reflect.DeepEqual(got, want)) {
 			t.Fatalf("after setting %q to %s in %q: got %#v\n%s", keys, raw, src, got, out)
@@ -103,6 +114,161 @@ func FuzzSettingsJSONC(f *testing.F) {
 			}
 		}
 	})
+}
+
+// span is a stretch of a file, [from, to).
+type span struct{ from, to int }
+
+// editExtent is where setRaw (or deleteMember, del) edits src at keys:
+// the stretch it may change, and the stretches whose comments go with
+// the text it replaces or deletes.
+func editExtent(src []byte, keys []string, raw []byte, del bool) (region span, doomed []span) {
+	clean := stripJSONC(src)
+	open := skipSpace(clean, 0)
+	if open == len(clean) {
+		return span{0, len(src)}, nil
+	}
+	for i, key := range keys {
+		ms, _ := members(clean, open)
+		j, last := lastIndex(ms, key), i == len(keys)-1
+		switch {
+		case del && last:
+			for _, m := range ms {
+				if m.key == key {
+					doomed = append(doomed, memberExtent(clean, m))
+				}
+			}
+			return objectInside(clean, open), doomed
+		case j < 0: // appended, after what the object holds
+			inside := objectInside(clean, open)
+			if len(ms) > 0 {
+				return span{ms[len(ms)-1].valEnd, ms[len(ms)-1].valEnd}, nil
+			}
+			return inside, nil
+		case clean[ms[j].valStart] == '{' && (!last || raw[0] == '{'):
+			if !last {
+				open = ms[j].valStart
+				continue
+			}
+			return span{ms[j].valStart, ms[j].valEnd}, mergeDoomed(clean, ms[j].valStart, raw)
+		}
+		return span{ms[j].valStart, ms[j].valEnd}, []span{{ms[j].valStart, ms[j].valEnd}}
+	}
+	return span{}, nil
+}
+
+// mergeDoomed: merging raw into the object at open replaces the value of
+// each member raw has (the last of its name) and deletes every other.
+func mergeDoomed(clean []byte, open int, raw []byte) []span {
+	next, _ := rawMembers(raw)
+	ms, _ := members(clean, open)
+	var doomed []span
+	for i, m := range ms {
+		replaced := slices.ContainsFunc(next, func(n rawMember) bool { return n.key == m.key })
+		switch {
+		case !replaced:
+			doomed = append(doomed, memberExtent(clean, m))
+		case lastIndex(ms, m.key) == i:
+			doomed = append(doomed, span{m.valStart, m.valEnd})
+		}
+	}
+	return doomed
+}
+
+// memberExtent is a member's text through the comma after it.
+func memberExtent(clean []byte, m member) span {
+	if comma := skipSpace(clean, m.valEnd); comma < len(clean) && clean[comma] == ',' {
+		return span{m.keyStart, comma + 1}
+	}
+	return span{m.keyStart, m.valEnd}
+}
+
+// objectInside is what is between the braces of the object at open.
+func objectInside(clean []byte, open int) span {
+	end, _ := valueEnd(clean, open)
+	return span{open + 1, end - 1}
+}
+
+// checkOneStretch: out is src but for region.
+func checkOneStretch(t *testing.T, src, out []byte, region span, keys []string) {
+	t.Helper()
+	tail := len(src) - region.to
+	if len(out) < region.from+tail || !bytes.Equal(out[:region.from], src[:region.from]) || !bytes.Equal(out[len(out)-tail:], src[region.to:]) {
+		t.Fatalf("editing %q in %q changed more than %q:\n%s", keys, src, src[region.from:region.to], out)
+	}
+}
+
+// checkCommentsKept: every comment of src outside doomed is in out, in
+// order, and out has none src did not.
+func checkCommentsKept(t *testing.T, src, out []byte, doomed []span) {
+	t.Helper()
+	var keep []string
+	all := map[string]bool{}
+	for _, c := range comments(src) {
+		all[string(src[c.from:c.to])] = true
+		if !slices.ContainsFunc(doomed, func(d span) bool { return d.from <= c.from && c.to <= d.to }) {
+			keep = append(keep, string(src[c.from:c.to]))
+		}
+	}
+	for _, c := range comments(out) {
+		text := string(out[c.from:c.to])
+		if !all[text] {
+			t.Fatalf("the edit of %q wrote a comment %q\n%s", src, text, out)
+		}
+		if len(keep) > 0 && keep[0] == text {
+			keep = keep[1:]
+		}
+	}
+	if len(keep) > 0 {
+		t.Fatalf("the edit of %q lost the comment %q\n%s", src, keep[0], out)
+	}
+}
+
+// comments are the comments of src, where stripJSONC finds them.
+func comments(src []byte) []span {
+	clean := stripJSONC(src)
+	var out []span
+	for i := 0; i+1 < len(src); i++ {
+		if src[i] != '/' || clean[i] != ' ' {
+			continue
+		}
+		end := len(src)
+		if k := bytes.IndexByte(src[i:], '\n'); src[i+1] == '/' && k >= 0 {
+			end = i + k
+		} else if k := bytes.Index(src[i+2:], []byte("*/")); src[i+1] == '*' && k >= 0 {
+			end = i + 2 + k + 2
+		}
+		out = append(out, span{i, end})
+		i = end - 1
+	}
+	return out
+}
+
+// checkRoundTrip: after is what src parses as, with keys set to want, the
+// objects on the way made where missing, or deleted.
+func checkRoundTrip(t *testing.T, src []byte, after map[string]any, keys []string, want any, del bool) {
+	t.Helper()
+	expect, err := parseObject("settings.json", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := expect
+	for _, key := range keys[:len(keys)-1] {
+		inner, ok := obj[key].(map[string]any)
+		if !ok {
+			inner = map[string]any{}
+			obj[key] = inner
+		}
+		obj = inner
+	}
+	if del {
+		delete(obj, keys[len(keys)-1])
+	} else {
+		obj[keys[len(keys)-1]] = want
+	}
+	if !reflect.DeepEqual(after, expect) {
+		t.Fatalf("editing %q in %q read back as %#v, want %#v", keys, src, after, expect)
+	}
 }
 
 func checkStripped(t *testing.T, src, clean []byte) {

@@ -27,9 +27,12 @@ import (
 // JSON.stringify(settings, null, 2) writes it, with no final newline, so
 // the two tools write the same bytes; in a file with comments only the
 // changed values' text changes (0.61 re-indents the whole file), so the
-// comments and layout stay. A missing file is created; one that is not a
-// JSON object, or that another program changed meanwhile, is an error and
-// is left alone.
+// comments and layout stay: every comment but those inside a value
+// replaced or a member deleted, in an object that holds nothing else too
+// (a new member goes after them), and in a file of nothing else (the
+// object goes after them). A missing file is created; one that is not a
+// JSON object, or that another program changed meanwhile, is an error
+// and is left alone.
 func SetValue(ctx context.Context, path string, keys []string, value any) error {
 	raw, err := marshalPlain(value)
 	if err != nil {
@@ -166,7 +169,7 @@ func setRaw(src []byte, keys []string, raw []byte) ([]byte, error) {
 	clean := stripJSONC(src)
 	start := skipSpace(clean, 0)
 	if start == len(clean) {
-		return indentRaw(nestRaw(keys, raw), ""), nil
+		return intoNoObject(src, indentRaw(nestRaw(keys, raw), "")), nil
 	}
 	if clean[start] != '{' {
 		return nil, errors.New("the file does not hold a JSON object")
@@ -195,6 +198,42 @@ func setRaw(src []byte, keys []string, raw []byte) ([]byte, error) {
 		return replaceValue(src, m, raw), nil
 	}
 	return nil, errors.New("no key to set")
+}
+
+// intoNoObject is a file that holds no value, only blanks and comments,
+// with obj in it: after the comments, on a line of its own, unless the
+// file ends inside a block comment left open, which would hold it; then
+// before them.
+func intoNoObject(src, obj []byte) []byte {
+	end := blanksStart(src, 0, len(src))
+	if end == 0 {
+		return obj
+	}
+	text := append(slices.Clip(src[:end]), '\n')
+	if endsInComment(text) {
+		return append(append(obj, '\n'), src...)
+	}
+	return append(text, obj...)
+}
+
+// blanksStart is where the blanks ending src[from:to] start, past those
+// a line comment ends with, which are its own.
+func blanksStart(src []byte, from, to int) int {
+	end := from + len(bytes.TrimRight(src[from:to], " \t\r\n"))
+	if end > from && endsInComment(src[:end]) {
+		if nl := bytes.IndexByte(src[end:to], '\n'); nl >= 0 {
+			return end + nl
+		}
+		return to
+	}
+	return end
+}
+
+// endsInComment reports whether text ends inside a comment: a value
+// after it would be blanked too.
+func endsInComment(text []byte) bool {
+	probe := stripJSONC(append(slices.Clip(text), '0'))
+	return probe[len(probe)-1] != '0'
 }
 
 // mergeObject merges raw, an object, into the object m holds, as
@@ -340,7 +379,8 @@ func appendMember(src, clean []byte, open int, ms []member, key string, raw []by
 	inner := outer + "  "
 	text := quote(key) + ": " + string(indentRaw(raw, inner))
 	if len(ms) == 0 {
-		return splice(src, open+1, closing, "\n"+inner+text+"\n"+outer), nil
+		// After the comments the object may hold, which stay.
+		return splice(src, blanksStart(src, open+1, closing), closing, "\n"+inner+text+"\n"+outer), nil
 	}
 	if lastLine := indentOf(src, ms[len(ms)-1].keyStart); bytes.LastIndexByte(src[:ms[len(ms)-1].keyStart], '\n') > open {
 		inner = lastLine // the members' own indentation
@@ -398,13 +438,8 @@ func deleteLastMember(src []byte, keys []string) ([]byte, error) {
 			open = m.valStart
 			continue
 		}
-		switch {
-		case len(ms) == 1:
-			end, err := valueEnd(clean, open)
-			if err != nil {
-				return nil, err
-			}
-			return splice(src, open+1, end-1, ""), nil
+		if len(ms) == 1 {
+			return deleteOnlyMember(src, clean, open, m)
 		}
 		from := m.keyStart
 		if lineStart := bytes.LastIndexByte(src[:from], '\n') + 1; len(bytes.TrimLeft(src[lineStart:from], " \t")) == 0 {
@@ -432,6 +467,37 @@ func deleteLastMember(src []byte, keys []string) ([]byte, error) {
 		return splice(src, from, to, ""), nil
 	}
 	return src, nil
+}
+
+// deleteOnlyMember removes m, the only member of the object at open, and
+// a comma after it: its line too when nothing else is on it, never the
+// comments around it. An object left holding only blanks is written {},
+// as 0.61 writes it.
+func deleteOnlyMember(src, clean []byte, open int, m member) ([]byte, error) {
+	from, to := m.keyStart, m.valEnd
+	if comma := skipSpace(clean, to); comma < len(clean) && clean[comma] == ',' {
+		to = comma + 1
+	}
+	if lineStart := bytes.LastIndexByte(src[:from], '\n') + 1; len(bytes.TrimLeft(src[lineStart:from], " \t")) == 0 {
+		from = lineStart
+		rest := to
+		for rest < len(src) && (src[rest] == ' ' || src[rest] == '\t' || src[rest] == '\r') {
+			rest++
+		}
+		if rest < len(src) && src[rest] == '\n' {
+			to = rest + 1
+		}
+	}
+	out := splice(src, from, to, "")
+	cleanOut := stripJSONC(out)
+	end, err := valueEnd(cleanOut, open)
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(out[open+1:end-1])) == 0 {
+		return splice(out, open+1, end-1, ""), nil
+	}
+	return out, nil
 }
 
 // lastIndex is the index of the last member called key, as a JSON parser

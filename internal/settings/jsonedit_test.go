@@ -143,3 +143,48 @@ func TestDeleteValueDeletesEveryDuplicate(t *testing.T) {
 		t.Errorf("a refused delete changed the file:\n%s", data)
 	}
 }
+
+// A member set in an object that holds only comments goes after them,
+// and deleting an object's only member leaves the comments beside it:
+// the text between the braces was replaced whole, comments and all. A
+// file of only comments keeps them, the object after them (before a
+// comment left open, which would swallow it).
+func TestEditsKeepCommentsInAnObjectOfNoMembers(t *testing.T) {
+	for _, tc := range []struct {
+		name, before, after string
+		keys                []string
+		set                 bool
+	}{
+		{"set in an object of a line comment", "{\n  // my servers\n  \"mcpServers\": {\n    // none yet\n  }\n}",
+			"{\n  // my servers\n  \"mcpServers\": {\n    // none yet\n    \"a\": {\n      \"command\": \"x\"\n    }\n  }\n}", []string{"mcpServers", "a"}, true},
+		{"set in a file of a block comment", "{ /* nothing */ }",
+			"{ /* nothing */\n  \"mcpServers\": {\n    \"a\": {\n      \"command\": \"x\"\n    }\n  }\n}", []string{"mcpServers", "a"}, true},
+		{"set in an empty object, no comment", "{\n  // c\n  \"mcpServers\": {  }\n}",
+			"{\n  // c\n  \"mcpServers\": {\n    \"a\": {\n      \"command\": \"x\"\n    }\n  }\n}", []string{"mcpServers", "a"}, true},
+		{"set in a file of only a comment", "// my settings\n",
+			"// my settings\n{\n  \"mcpServers\": {\n    \"a\": {\n      \"command\": \"x\"\n    }\n  }\n}", []string{"mcpServers", "a"}, true},
+		{"set in a file ending inside a comment (found by FuzzSettingsJSONC)", "/* open",
+			"{\n  \"mcpServers\": {\n    \"a\": {\n      \"command\": \"x\"\n    }\n  }\n}\n/* open", []string{"mcpServers", "a"}, true},
+		{"delete the only member", "{\n  // c\n  \"mcpServers\": {\n    // keep me\n    \"a\": {} /* and me */\n  }\n}",
+			"{\n  // c\n  \"mcpServers\": {\n    // keep me\n /* and me */\n  }\n}", []string{"mcpServers", "a"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "settings.json")
+			if err := os.WriteFile(path, []byte(tc.before), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			if tc.set {
+				err = SetValue(t.Context(), path, tc.keys, map[string]string{"command": "x"})
+			} else {
+				_, err = DeleteValue(t.Context(), path, tc.keys)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, _ := os.ReadFile(path); string(got) != tc.after {
+				t.Errorf("got\n%s\nwant\n%s", got, tc.after)
+			}
+		})
+	}
+}
