@@ -5,9 +5,12 @@
 //
 // Positions: a character is what utf8.DecodeRuneInString reads, so in
 // text that is not UTF-8 each bad byte (a stray continuation byte too) is
-// one, the same to OffsetAt, PositionAt and every walk; an offset inside
-// a character or between \r and \n moves back to its start, and a
-// position past a line's end or the text's clamps to it.
+// one, the same to OffsetAt, PositionAt and every walk (in UTF-16 one
+// code unit, as the U+FFFD it decodes to is); an offset inside a
+// character or between \r and \n moves back to its start, and a
+// position past a line's end or the text's clamps to it. A didChange's
+// changes mean each applied to the text the last one left: applied in
+// runs, they give that text on any bytes.
 //
 // Paths: Resolve turns a tool's path into an absolute one with symlinks
 // resolved and refuses anything outside the roots (ErrOutsideRoots); the

@@ -178,7 +178,12 @@ func splice(text string, edits []byteEdit) string {
 // a multi-edit change (a rename, an applied WorkspaceEdit) as ranges in
 // descending document order, each one valid for the text the previous left;
 // such runs are resolved against one line index and spliced in one pass
-// instead of rebuilding the text per change.
+// instead of rebuilding the text per change, a change joining a run only
+// where it resolves as it would in the text the run leaves, so that the
+// batch always gives what the changes give one by one, on any bytes. In
+// invalid UTF-8 each byte that is no character's is a character of its
+// own, one UTF-16 code unit: the U+FFFD it decodes to, as Go's utf16 and
+// VS Code's decoder count it.
 func applyChanges(text string, changes []ContentChange, enc Encoding) (string, error) {
 	for i := 0; i < len(changes); {
 		if changes[i].Range == nil {
@@ -192,16 +197,18 @@ func applyChanges(text string, changes []ContentChange, enc Encoding) (string, e
 			r := *changes[i].Range
 			start, startExact := idx.offset(text, r.Start, enc)
 			end, endExact := idx.offset(text, r.End, enc)
-			if start > end {
-				return "", fmt.Errorf("change %d: range %s ends before it starts", i, r)
-			}
 			if n := len(run); n > 0 {
 				limit := run[n-1].start
 				if end > limit ||
 					!idx.resolvesBefore(text, r.Start, start, startExact, limit) ||
 					!idx.resolvesBefore(text, r.End, end, endExact, limit) {
-					break
+					break // resolved again in the text the run leaves
 				}
+			}
+			// Only now are the offsets those of the text the change is
+			// for: one the run left might not reverse them.
+			if start > end {
+				return "", fmt.Errorf("change %d: range %s ends before it starts", i, r)
 			}
 			run = append(run, byteEdit{start, end, changes[i].Text})
 		}
@@ -214,17 +221,35 @@ func applyChanges(text string, changes []ContentChange, enc Encoding) (string, e
 // resolvesBefore reports whether position p, resolved to offset in text,
 // resolves to the same offset in any text that keeps text[:limit] and
 // differs after it. That holds when p names an exact boundary before limit
-// (or at it, unless a \r there could pair with a \n coming after it), or
-// when p was clamped to a line whose line break lies wholly before limit.
+// (or at it, unless a \r there could pair with a \n coming after it), the
+// characters read to find it whole before limit; or when p was clamped to
+// a line whose line break lies wholly before limit.
 func (idx lineIndex) resolvesBefore(text string, p Position, offset int, exact bool, limit int) bool {
 	switch {
 	case p.Line < 0:
 		return true
 	case exact:
-		return offset < limit || offset == limit && (offset == 0 || text[offset-1] != '\r')
+		return (offset < limit || offset == limit && (offset == 0 || text[offset-1] != '\r')) &&
+			charactersEndBefore(text, offset, limit)
 	default:
 		return p.Line+1 < len(idx) && idx[p.Line+1] <= limit
 	}
+}
+
+// charactersEndBefore reports whether the characters a walk to offset
+// decodes, and the one it checks offset is not inside, read the same
+// whatever follows limit. A character is decoded from up to 4 bytes
+// (utf8.UTFMax): one starting within 3 bytes of limit may read past it,
+// and what follows there decides it when the bytes before limit begin a
+// sequence they do not finish: "\xe4\xb8" is two characters of invalid
+// UTF-8 before an "X", one (世) before a "\x96".
+func charactersEndBefore(text string, offset, limit int) bool {
+	for i := max(0, limit-(utf8.UTFMax-1)); i < offset && i < limit; i++ {
+		if utf8.RuneStart(text[i]) && !utf8.FullRuneInString(text[i:limit]) {
+			return false
+		}
+	}
+	return true
 }
 
 func (p Position) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Character) }
