@@ -7,7 +7,9 @@
 // The protocol's types and its connection come from
 // github.com/coder/acp-go-sdk; wire.go stands in front of that connection
 // so that a line that is not a JSON-RPC message is answered with the error
-// JSON-RPC asks for, and the connection lives on. The SDK's connection
+// JSON-RPC asks for, and the connection lives on; so is a request the
+// SDK's connection cannot read (an error member that is not a JSON-RPC
+// error), which it would drop: every request gets an answer. The SDK's connection
 // serves the client's requests; the requests gemini-ls sends the client
 // go through wire (calls.go), which matches their answers itself.
 //

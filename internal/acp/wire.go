@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -500,19 +501,20 @@ func check(line []byte) (code int, id json.RawMessage, why string) {
 		}
 		return codeInvalidRequest, nil, "a message must be a JSON object"
 	}
-	if err := json.Unmarshal(line, &m); err != nil {
-		return codeInvalidRequest, nil, "jsonrpc must be the string \"2.0\""
-	}
+	// Only jsonrpc can fail to decode, and the others are decoded still.
+	err := json.Unmarshal(line, &m)
 	if m.ID != nil {
 		if id = usableID(*m.ID); id == nil {
 			return codeInvalidRequest, nil, "id must be a string, a number or null"
 		}
 	}
 	switch {
-	case m.JSONRPC == nil || *m.JSONRPC != "2.0":
+	case err != nil || m.JSONRPC == nil || *m.JSONRPC != "2.0":
 		return codeInvalidRequest, id, "jsonrpc must be \"2.0\""
-	case m.Method == nil:
+	case m.Method == nil && id == nil:
 		return codeInvalidRequest, nil, "a message needs a method or an id"
+	case m.Method == nil: // null: an answer would have no method
+		return codeInvalidRequest, id, "method must be a non-empty string"
 	}
 	var name string
 	if json.Unmarshal(*m.Method, &name) != nil || name == "" {
@@ -523,7 +525,41 @@ func check(line []byte) (code int, id json.RawMessage, why string) {
 			return codeInvalidRequest, id, "params must be an object or an array"
 		}
 	}
+	if err := json.Unmarshal(line, new(sdkMessage)); err != nil {
+		return codeInvalidRequest, id, unreadableWhy(err)
+	}
 	return 0, nil, ""
+}
+
+// sdkMessage is how the SDK's connection reads every line (its
+// anyMessage): one it cannot read so is dropped unanswered, and the
+// request's sender waits forever. A request whose error member is not
+// a JSON-RPC error is one, and so is any member given twice with a value
+// of the wrong type first. Params and result it keeps whatever they are.
+type sdkMessage struct {
+	JSONRPC string            `json:"jsonrpc"`
+	ID      anyValue          `json:"id"`
+	Method  string            `json:"method"`
+	Params  anyValue          `json:"params"`
+	Result  anyValue          `json:"result"`
+	Error   *sdk.RequestError `json:"error"`
+}
+
+// anyValue takes any JSON value and keeps nothing of it.
+type anyValue struct{}
+
+func (*anyValue) UnmarshalJSON([]byte) error { return nil }
+
+// unreadableWhy says which member of a message the SDK cannot read.
+func unreadableWhy(err error) string {
+	typeErr, ok := errors.AsType[*json.UnmarshalTypeError](err)
+	switch {
+	case !ok || typeErr.Field == "":
+		return "the message cannot be read: " + err.Error()
+	case typeErr.Field == "error" || strings.HasPrefix(typeErr.Field, "error."):
+		return "error must be a JSON-RPC error object, with an integer code and a string message"
+	}
+	return fmt.Sprintf("%s cannot be a JSON %s", typeErr.Field, typeErr.Value)
 }
 
 func writeError(out io.Writer, code int, id json.RawMessage, why string) error {
