@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gemini-ls/gemini-ls/internal/shellquote"
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
@@ -165,7 +166,11 @@ func plainArg(arg string) bool {
 // Quote is arg as one literal word of s's command lines, as 0.61's
 // escapeShellArg writes it ("" for ""): in single quotes for PowerShell,
 // double quotes for cmd.exe (where %VAR% still expands, as in 0.61),
-// shell-quote's quoting for bash.
+// shell-quote's quoting for bash. PowerShell ends a single-quoted string
+// at any of its four single quotes, the typographic ones too (’ ends
+// 'it’s'), so each is doubled, as its own
+// CodeGeneration.EscapeSingleQuotedStringContent does; 0.61 doubles only
+// the ASCII one.
 func (s Shell) Quote(arg string) string {
 	switch {
 	case arg == "":
@@ -173,11 +178,30 @@ func (s Shell) Quote(arg string) string {
 	case (s.Kind == PowerShell || s.Kind == Cmd) && plainArg(arg):
 		return arg
 	case s.Kind == PowerShell:
-		return "'" + strings.ReplaceAll(arg, "'", "''") + "'"
+		return "'" + escapeSingleQuoted(arg) + "'"
 	case s.Kind == Cmd:
 		return `"` + strings.ReplaceAll(arg, `"`, `""`) + `"`
 	}
 	return shellquote.Quote(arg)
+}
+
+// powerShellSingleQuotes are the characters PowerShell's tokenizer takes
+// for a single quote: ' and ‘ ’ ‚ ‛.
+const powerShellSingleQuotes = "'\u2018\u2019\u201a\u201b"
+
+// escapeSingleQuoted is arg with each of PowerShell's single quotes
+// doubled, which inside a single-quoted string reads as one.
+func escapeSingleQuoted(arg string) string {
+	var b strings.Builder
+	for i := 0; i < len(arg); {
+		r, size := utf8.DecodeRuneInString(arg[i:])
+		if strings.ContainsRune(powerShellSingleQuotes, r) {
+			b.WriteString(arg[i : i+size])
+		}
+		b.WriteString(arg[i : i+size]) // as it is, invalid UTF-8 too
+		i += size
+	}
+	return b.String()
 }
 
 // Describe is how s runs a command, for the model, in 0.61's words where

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
@@ -95,6 +97,7 @@ func TestQuote(t *testing.T) {
 		{PowerShell, "$(Remove-Item x)", "'$(Remove-Item x)'"},
 		{PowerShell, "a`b;c", "'a`b;c'"},
 		{PowerShell, `C:\dir\file`, `'C:\dir\file'`},
+		{PowerShell, "it’s", "'it’’s'"},
 		{Cmd, "", ""},
 		{Cmd, "plain-word_1.2", "plain-word_1.2"},
 		{Cmd, "two words", `"two words"`},
@@ -110,6 +113,47 @@ func TestQuote(t *testing.T) {
 			t.Errorf("%v Quote(%q) = %q, want %q", tt.kind, tt.arg, got, tt.want)
 		}
 	}
+}
+
+// PowerShell reads each quoted word back as the value: its tokenizer
+// (ScanStringLiteral) ends a single-quoted string at any of ' ‘ ’ ‚ ‛
+// unless another follows, which it reads as that one. A typographic
+// quote ended the string, and what followed ran as code.
+func TestPowerShellQuoteReadsBack(t *testing.T) {
+	for _, value := range []string{
+		"it's", "it’s; Remove-Item -Recurse ~", "‘a’", "‚‛", "''", "'’'",
+		"$(x) `n @{}", "new\nline", "caf\xe9 '", "\xe2\x80 '",
+	} {
+		quoted := (Shell{Kind: PowerShell}).Quote(value)
+		if got, ok := readPowerShellSingleQuoted(quoted); !ok || got != value {
+			t.Errorf("Quote(%q) = %q, which PowerShell reads as %q (one word: %v)", value, quoted, got, ok)
+		}
+	}
+}
+
+// readPowerShellSingleQuoted is the string a word that is one
+// single-quoted PowerShell string means; false when it is not one.
+func readPowerShellSingleQuoted(word string) (string, bool) {
+	isQuote := func(r rune) bool { return strings.ContainsRune("'\u2018\u2019\u201a\u201b", r) }
+	r, size := utf8.DecodeRuneInString(word)
+	if !isQuote(r) {
+		return "", false
+	}
+	var b strings.Builder
+	for i := size; i < len(word); {
+		r, size := utf8.DecodeRuneInString(word[i:])
+		if isQuote(r) {
+			next, nextSize := utf8.DecodeRuneInString(word[i+size:])
+			if !isQuote(next) {
+				return b.String(), i+size == len(word)
+			}
+			i += size
+			size = nextSize
+		}
+		b.WriteString(word[i : i+size])
+		i += size
+	}
+	return b.String(), false // never closed
 }
 
 func TestCommand(t *testing.T) {

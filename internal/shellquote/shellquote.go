@@ -18,13 +18,16 @@ func Quote(value string) string {
 	case strings.ContainsFunc(value, func(r rune) bool { return r == '"' || r == '\\' || isSpace(r) }) && !strings.Contains(value, "'"):
 		return "'" + value + "'"
 	case strings.ContainsFunc(value, func(r rune) bool { return r == '"' || r == '\'' || isSpace(r) }):
+		// Byte by byte: the four escaped are ASCII, and every other byte,
+		// invalid UTF-8 too, must reach the shell as it is (a range over
+		// runes would write U+FFFD for it).
 		var b strings.Builder
 		b.WriteByte('"')
-		for _, r := range value {
-			if strings.ContainsRune("\"\\$`", r) {
+		for i := 0; i < len(value); i++ {
+			if strings.IndexByte("\"\\$`", value[i]) >= 0 {
 				b.WriteByte('\\')
 			}
-			b.WriteRune(r)
+			b.WriteByte(value[i])
 		}
 		b.WriteByte('"')
 		return b.String()

@@ -54,6 +54,13 @@ var hostile = []string{
 	"{{args}}",
 	"$'\\n'",
 	"%s",
+	// Bytes that are not UTF-8 (a file name in Latin-1), in each way of
+	// quoting: they were written as U+FFFD inside double quotes.
+	"it's caf\xe9",
+	"'\x80\xff",
+	"a b\xc3",
+	"caf\xe9!",
+	"\x01\x7f",
 }
 
 // Each value reaches a command run by "bash -c" as it was: printf prints
