@@ -205,35 +205,55 @@ func setRaw(src []byte, keys []string, raw []byte) ([]byte, error) {
 // file ends inside a block comment left open, which would hold it; then
 // before them.
 func intoNoObject(src, obj []byte) []byte {
-	end := blanksStart(src, 0, len(src))
-	if end == 0 {
+	c := scanComments(src, 0, len(src))
+	switch {
+	case c.end == 0:
 		return obj
-	}
-	text := append(slices.Clip(src[:end]), '\n')
-	if endsInComment(text) {
+	case c.open:
 		return append(append(obj, '\n'), src...)
 	}
-	return append(text, obj...)
+	return append(append(slices.Clip(src[:c.end]), '\n'), obj...)
 }
 
-// blanksStart is where the blanks ending src[from:to] start, past those
-// a line comment ends with, which are its own.
-func blanksStart(src []byte, from, to int) int {
-	end := from + len(bytes.TrimRight(src[from:to], " \t\r\n"))
-	if end > from && endsInComment(src[:end]) {
-		if nl := bytes.IndexByte(src[end:to], '\n'); nl >= 0 {
-			return end + nl
+// commentsScan is what scanComments finds between two offsets that hold
+// only blanks, comments and a comma.
+type commentsScan struct {
+	end   int  // where the last comment ends: the line break after a line comment
+	comma int  // the comma outside the comments, -1 when there is none
+	open  bool // the last comment is a block comment never closed
+}
+
+// scanComments reads src[from:to], which holds no value (the inside of
+// an object of no members, a file of no object): its comments, and the
+// one comma stripJSONC lets such an object hold as a trailing one ({,}).
+func scanComments(src []byte, from, to int) commentsScan {
+	c := commentsScan{end: from, comma: -1}
+	for i := from; i < to; {
+		rest := src[i:to]
+		switch {
+		case bytes.HasPrefix(rest, []byte("//")):
+			n := bytes.IndexByte(rest, '\n')
+			if n < 0 {
+				n = len(rest)
+			}
+			i += n
+			c.end = i
+		case bytes.HasPrefix(rest, []byte("/*")):
+			n := bytes.Index(rest[2:], []byte("*/"))
+			c.open = n < 0
+			if c.open {
+				n = len(rest) - 4
+			}
+			i += n + 4
+			c.end = i
+		case rest[0] == ',':
+			c.comma = i
+			i++
+		default:
+			i++
 		}
-		return to
 	}
-	return end
-}
-
-// endsInComment reports whether text ends inside a comment: a value
-// after it would be blanked too.
-func endsInComment(text []byte) bool {
-	probe := stripJSONC(append(slices.Clip(text), '0'))
-	return probe[len(probe)-1] != '0'
+	return c
 }
 
 // mergeObject merges raw, an object, into the object m holds, as
@@ -379,8 +399,14 @@ func appendMember(src, clean []byte, open int, ms []member, key string, raw []by
 	inner := outer + "  "
 	text := quote(key) + ": " + string(indentRaw(raw, inner))
 	if len(ms) == 0 {
-		// After the comments the object may hold, which stay.
-		return splice(src, blanksStart(src, open+1, closing), closing, "\n"+inner+text+"\n"+outer), nil
+		// After the comments the object may hold, which stay; a comma
+		// there, no longer trailing, goes.
+		c := scanComments(src, open+1, closing)
+		out := splice(src, c.end, closing, "\n"+inner+text+"\n"+outer)
+		if c.comma >= 0 && c.comma < c.end {
+			out = splice(out, c.comma, c.comma+1, "")
+		}
+		return out, nil
 	}
 	if lastLine := indentOf(src, ms[len(ms)-1].keyStart); bytes.LastIndexByte(src[:ms[len(ms)-1].keyStart], '\n') > open {
 		inner = lastLine // the members' own indentation
