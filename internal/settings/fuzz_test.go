@@ -233,10 +233,15 @@ func comments(src []byte) []span {
 			continue
 		}
 		end := len(src)
-		if k := bytes.IndexByte(src[i:], '\n'); src[i+1] == '/' && k >= 0 {
-			end = i + k
-		} else if k := bytes.Index(src[i+2:], []byte("*/")); src[i+1] == '*' && k >= 0 {
-			end = i + 2 + k + 2
+		switch src[i+1] {
+		case '/':
+			if k := bytes.IndexByte(src[i:], '\n'); k >= 0 {
+				end = i + k
+			}
+		case '*':
+			if k := bytes.Index(src[i+2:], []byte("*/")); k >= 0 {
+				end = i + 2 + k + 2
+			}
 		}
 		out = append(out, span{i, end})
 		i = end - 1
