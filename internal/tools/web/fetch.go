@@ -263,18 +263,21 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (Page, error) {
 	return page, nil
 }
 
-// toMarkdown converts an HTML document, links made absolute against base.
+// toMarkdown converts an HTML document, links made absolute against base,
+// its work bounded (bound.go): the Markdown of a page cut says so first.
 func toMarkdown(doc, base string) (title, markdown string, err error) {
-	root, err := html.Parse(strings.NewReader(doc))
+	bounded := boundHTML(doc)
+	root, err := html.Parse(strings.NewReader(bounded.doc))
 	if err != nil {
 		return "", "", err
 	}
+	restoreNames(root)
 	title = findTitle(root)
 	md, err := htmltomarkdown.ConvertNode(root, converter.WithDomain(base))
 	if err != nil {
 		return "", "", err
 	}
-	return title, string(md), nil
+	return title, bounded.cutNote() + string(md), nil
 }
 
 // findTitle is the text of the document's first <title>, spaces collapsed.
