@@ -351,9 +351,12 @@ const (
 // SubagentProgress).
 type Progress struct {
 	State State
-	// Text is the result so far, as the main agent would read it; Delta
-	// what Text gained since the last report ("" when it was rewritten,
-	// an artifact replaced).
+	// Delta is what the result, as the main agent would read it, gained
+	// since the last report ("" when it was rewritten: an artifact
+	// replaced, a message come after an artifact). Text is the whole
+	// result, in the last report only (Completed or Failed): while the
+	// run goes on it is "", as making it at every event would read all
+	// that came before.
 	Text, Delta string
 	// Activity is the agent's messages so far, one per status it sent;
 	// "Working..." before the first.
@@ -404,10 +407,10 @@ func (c *Client) Run(ctx context.Context, query string, progress func(Progress))
 		} else {
 			text = msg
 		}
-		r.report(Failed, text)
+		r.end(Failed, text)
 		return text, err
 	}
-	r.report(Completed, text)
+	r.end(Completed, text)
 	return text, nil
 }
 
@@ -416,19 +419,19 @@ type run struct {
 	c        *Client
 	progress func(Progress)
 	re       reassembler
-	last     string // Text last reported
 }
 
-func (r *run) report(s State, text string) {
+func (r *run) report(s State, text, delta string) {
 	if r.progress == nil {
 		return
 	}
-	delta := ""
-	if len(text) >= len(r.last) && text[:len(r.last)] == r.last {
-		delta = text[len(r.last):]
-	}
-	r.last = text
 	r.progress(Progress{State: s, Text: text, Delta: delta, Activity: r.re.activity(), TaskState: string(r.re.state)})
+}
+
+// end reports the run's end with its text: the reassembler's, reported
+// as it grew, and what Run added.
+func (r *run) end(s State, text string) {
+	r.report(s, text, text[r.re.Len():])
 }
 
 func (r *run) run(ctx context.Context, query string) (err error) {
@@ -472,7 +475,7 @@ func (r *run) run(ctx context.Context, query string) (err error) {
 	// A task the agent left running, its stream over or its blocking
 	// answer early, is asked after until it ends or stops for input; one
 	// that stands still for IdleTimeout is a silent server.
-	seen, since := r.re.String(), c.opts.now()
+	seen, since := r.re.changes, c.opts.now()
 	for r.following() {
 		if err := ctxtime.Sleep(ctx, c.opts.PollInterval); err != nil {
 			return err
@@ -485,8 +488,8 @@ func (r *run) run(ctx context.Context, query string) (err error) {
 		before := r.re.state
 		r.update(t)
 		now := c.opts.now()
-		if text := r.re.String(); text != seen || r.re.state != before {
-			seen, since = text, now
+		if r.re.changes != seen || r.re.state != before {
+			seen, since = r.re.changes, now
 		} else if now.Sub(since) > c.opts.IdleTimeout {
 			return fmt.Errorf("A2AClient getTask Error [%s]: %w for %v: the task stayed %s", c.def.Name, ErrSilent, c.opts.IdleTimeout, r.re.state)
 		}
@@ -497,7 +500,7 @@ func (r *run) run(ctx context.Context, query string) (err error) {
 // update takes in one event: the text, the session's ids (0.61
 // extractIdsFromResponse, bundle 350146), and a progress report.
 func (r *run) update(ev a2a.Event) {
-	r.re.update(ev)
+	appended, _ := r.re.update(ev)
 	c := r.c
 	var contextID string
 	var taskID a2a.TaskID
@@ -523,7 +526,7 @@ func (r *run) update(ev a2a.Event) {
 		c.taskID = taskID
 	}
 	c.mu.Unlock()
-	r.report(Running, r.re.String())
+	r.report(Running, "", appended)
 }
 
 func (r *run) taskID() a2a.TaskID {

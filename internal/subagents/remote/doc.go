@@ -16,4 +16,7 @@
 //     hang or unbounded memory.
 //   - Ending a run's context ends the run, and asks the agent to cancel
 //     the task (A2A tasks/cancel).
+//   - An event costs what it carries: the text is put together as the
+//     events come (reassemble.go), never read again whole until the run
+//     ends; a progress report carries what the text gained.
 package remote

@@ -19,127 +19,234 @@ const workingMsg = "Working..."
 
 // reassembler gathers a task's events into the text the main agent reads,
 // as 0.61's A2AResultReassembler does (bundle 349968): the agent's
-// messages one after another, then each artifact under a header.
+// messages one after another, then each artifact under a header. It keeps
+// the text in pieces and says at each event what the event did to it, so
+// that an event costs what it carries, not what came before: an agent
+// streaming an artifact byte by byte had it all read again at every
+// byte (16,000 one-byte events: 35 s).
 type reassembler struct {
-	messages  []string
+	messages []string        // each message's text, in order
+	msgText  strings.Builder // the messages' texts joined
+	trimmed  []string        // each message's text, trimmed
+	authTold bool            // authRequiredMsg is among the messages
+
 	artifacts []*artifact // in order of first appearance
-	state     a2a.TaskState
+	byID      map[a2a.ArtifactID]*artifact
+	artLen    int // the length of the artifacts' part of the text
+
+	state a2a.TaskState
+	// changes counts the events that changed the text.
+	changes int
 }
 
 type artifact struct {
-	id     a2a.ArtifactID
-	name   string
-	chunks []string
+	name string
+	text strings.Builder
 }
 
-func (r *reassembler) update(ev a2a.Event) {
-	switch e := ev.(type) {
+// header is the line over an artifact named name.
+func header(name string) string {
+	if name == "" {
+		return "Artifact:"
+	}
+	return "Artifact (" + name + "):"
+}
+
+// edit is what one event did to the text: grew by what it appended, or
+// was rewritten.
+type edit struct {
+	appended  []string
+	rewritten bool
+}
+
+func (e *edit) appendText(s string) {
+	if !e.rewritten && s != "" {
+		e.appended = append(e.appended, s)
+	}
+}
+
+func (e *edit) rewrite() { e.rewritten, e.appended = true, nil }
+
+// update takes in ev and returns what it appended to the text ("" when it
+// rewrote it or left it as it was) and whether it changed it.
+func (r *reassembler) update(ev a2a.Event) (appended string, changed bool) {
+	var e edit
+	switch ev := ev.(type) {
 	case *a2a.TaskStatusUpdateEvent:
-		r.state = e.Status.State
-		r.authRequired(e.Status.State)
-		r.push(e.Status.Message)
+		r.state = ev.Status.State
+		r.authRequired(ev.Status.State, &e)
+		r.push(ev.Status.Message, &e)
 	case *a2a.TaskArtifactUpdateEvent:
-		if e.Artifact == nil {
-			return
-		}
-		a := r.artifact(e.Artifact.ID)
-		text := partsText(e.Artifact.Parts)
-		if e.Append && a != nil {
-			a.chunks = append(a.chunks, text)
-			return
-		}
-		if a == nil {
-			a = &artifact{id: e.Artifact.ID}
-			r.artifacts = append(r.artifacts, a)
-		}
-		a.name = e.Artifact.Name
-		a.chunks = []string{text}
+		r.artifactUpdate(ev, &e)
 	case *a2a.Task:
-		r.state = e.Status.State
-		r.authRequired(e.Status.State)
-		r.push(e.Status.Message)
-		for _, art := range e.Artifacts {
-			if art == nil {
-				continue
-			}
-			a := r.artifact(art.ID)
-			if a == nil {
-				a = &artifact{id: art.ID}
-				r.artifacts = append(r.artifacts, a)
-			}
-			a.name = art.Name
-			a.chunks = []string{partsText(art.Parts)}
-		}
-		// A finished task that said nothing else: its last agent message.
-		if e.Status.State.Terminal() && len(r.messages) == 0 && len(r.artifacts) == 0 {
-			for _, m := range slices.Backward(e.History) {
-				if m != nil && strings.Contains(strings.ToLower(string(m.Role)), "agent") {
-					r.push(m)
-					break
-				}
-			}
-		}
+		r.task(ev, &e)
 	case *a2a.Message:
-		r.push(e)
+		r.push(ev, &e)
+	}
+	if !e.rewritten && len(e.appended) == 0 {
+		return "", false
+	}
+	r.changes++
+	return strings.Join(e.appended, ""), true
+}
+
+func (r *reassembler) artifactUpdate(ev *a2a.TaskArtifactUpdateEvent, e *edit) {
+	if ev.Artifact == nil {
+		return
+	}
+	a := r.byID[ev.Artifact.ID]
+	text := partsText(ev.Artifact.Parts)
+	switch {
+	case ev.Append && a != nil:
+		r.appendChunk(a, text, e)
+	case a == nil:
+		r.addArtifact(ev.Artifact.ID, ev.Artifact.Name, text, e)
+	default:
+		r.replace(a, ev.Artifact.Name, text, e)
 	}
 }
 
-func (r *reassembler) artifact(id a2a.ArtifactID) *artifact {
-	for _, a := range r.artifacts {
-		if a.id == id {
-			return a
+func (r *reassembler) task(t *a2a.Task, e *edit) {
+	r.state = t.Status.State
+	r.authRequired(t.Status.State, e)
+	r.push(t.Status.Message, e)
+	for _, art := range t.Artifacts {
+		if art == nil {
+			continue
+		}
+		text := partsText(art.Parts)
+		if a := r.byID[art.ID]; a != nil {
+			r.replace(a, art.Name, text, e)
+		} else {
+			r.addArtifact(art.ID, art.Name, text, e)
 		}
 	}
-	return nil
-}
-
-func (r *reassembler) authRequired(s a2a.TaskState) {
-	if s == a2a.TaskStateAuthRequired && !slices.Contains(r.messages, authRequiredMsg) {
-		r.messages = append(r.messages, authRequiredMsg)
+	// A finished task that said nothing else: its last agent message.
+	if t.Status.State.Terminal() && len(r.messages) == 0 && len(r.artifacts) == 0 {
+		for _, m := range slices.Backward(t.History) {
+			if m != nil && strings.Contains(strings.ToLower(string(m.Role)), "agent") {
+				r.push(m, e)
+				break
+			}
+		}
 	}
 }
 
-func (r *reassembler) push(m *a2a.Message) {
+// addArtifact puts a new artifact at the end of the text.
+func (r *reassembler) addArtifact(id a2a.ArtifactID, name, text string, e *edit) {
+	a := &artifact{name: name}
+	a.text.WriteString(text)
+	piece := header(name) + "\n" + text
+	sep := ""
+	if r.Len() > 0 {
+		sep = "\n\n"
+	}
+	if r.artLen > 0 {
+		r.artLen += len(sep) // between artifacts; else the messages'
+	}
+	r.artLen += len(piece)
+	if r.byID == nil {
+		r.byID = map[a2a.ArtifactID]*artifact{}
+	}
+	r.byID[id] = a
+	r.artifacts = append(r.artifacts, a)
+	e.appendText(sep + piece)
+}
+
+// appendChunk adds chunk to a's text: at the end of the text when a is
+// the last artifact.
+func (r *reassembler) appendChunk(a *artifact, chunk string, e *edit) {
+	if chunk == "" {
+		return
+	}
+	if a == r.artifacts[len(r.artifacts)-1] {
+		e.appendText(chunk)
+	} else {
+		e.rewrite()
+	}
+	a.text.WriteString(chunk)
+	r.artLen += len(chunk)
+}
+
+// replace gives a a new name and text: a change at the end of the text
+// when a is the last artifact, keeps its name and its text grew.
+func (r *reassembler) replace(a *artifact, name, text string, e *edit) {
+	old := a.text.String()
+	switch {
+	case name == a.name && text == old:
+		return
+	case name == a.name && strings.HasPrefix(text, old):
+		r.appendChunk(a, text[len(old):], e)
+		return
+	}
+	e.rewrite()
+	r.artLen += len(header(name)) - len(header(a.name)) + len(text) - len(old)
+	a.name = name
+	a.text.Reset()
+	a.text.WriteString(text)
+}
+
+func (r *reassembler) authRequired(s a2a.TaskState, e *edit) {
+	if s == a2a.TaskStateAuthRequired && !r.authTold {
+		r.addMessage(authRequiredMsg, e)
+	}
+}
+
+func (r *reassembler) push(m *a2a.Message, e *edit) {
 	if m == nil || m.Role == a2a.MessageRoleUser {
 		return
 	}
 	if t := partsText(m.Parts); t != "" && (len(r.messages) == 0 || r.messages[len(r.messages)-1] != t) {
-		r.messages = append(r.messages, t)
+		r.addMessage(t, e)
 	}
+}
+
+// addMessage puts t after the messages: at the end of the text while
+// there is no artifact.
+func (r *reassembler) addMessage(t string, e *edit) {
+	if r.artLen == 0 {
+		e.appendText(t)
+	} else {
+		e.rewrite()
+	}
+	r.messages = append(r.messages, t)
+	r.msgText.WriteString(t)
+	r.trimmed = append(r.trimmed, strings.TrimSpace(t))
+	r.authTold = r.authTold || t == authRequiredMsg
+}
+
+// Len is the length of the text so far.
+func (r *reassembler) Len() int {
+	if r.msgText.Len() > 0 && r.artLen > 0 {
+		return r.msgText.Len() + 2 + r.artLen
+	}
+	return r.msgText.Len() + r.artLen
 }
 
 // String is the text so far (0.61 toString).
 func (r *reassembler) String() string {
-	msgs := strings.Join(r.messages, "")
-	var arts []string
-	for _, a := range r.artifacts {
-		header := "Artifact:"
-		if a.name != "" {
-			header = "Artifact (" + a.name + "):"
+	var b strings.Builder
+	b.Grow(r.Len())
+	b.WriteString(r.msgText.String())
+	for i, a := range r.artifacts {
+		if i > 0 || b.Len() > 0 {
+			b.WriteString("\n\n")
 		}
-		arts = append(arts, header+"\n"+strings.Join(a.chunks, ""))
+		b.WriteString(header(a.name))
+		b.WriteByte('\n')
+		b.WriteString(a.text.String())
 	}
-	artText := strings.Join(arts, "\n\n")
-	switch {
-	case msgs != "" && artText != "":
-		return msgs + "\n\n" + artText
-	case msgs != "":
-		return msgs
-	}
-	return artText
+	return b.String()
 }
 
 // activity is the agent's messages so far, trimmed (0.61
-// toActivityItems); "Working..." before the first.
+// toActivityItems); "Working..." before the first. It is the
+// reassembler's own: not to be changed.
 func (r *reassembler) activity() []string {
-	if len(r.messages) == 0 {
+	if len(r.trimmed) == 0 {
 		return []string{workingMsg}
 	}
-	out := make([]string, len(r.messages))
-	for i, m := range r.messages {
-		out[i] = strings.TrimSpace(m)
-	}
-	return out
+	return slices.Clip(r.trimmed)
 }
 
 // partsText is 0.61's extractPartsText with no separator.

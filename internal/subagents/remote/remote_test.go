@@ -736,7 +736,7 @@ func TestCancelStopsTheTask(t *testing.T) {
 	var last remote.Progress
 	text, err := c.Run(ctx, "Take your time", func(p remote.Progress) {
 		last = p
-		if p.Text == "Started." {
+		if p.Delta == "Started." {
 			cancel()
 		}
 	})
