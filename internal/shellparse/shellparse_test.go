@@ -23,29 +23,48 @@ func call(t *testing.T, command string) *syntax.CallExpr {
 }
 
 // A word is static after quote removal only when bash changes it no
-// further.
+// further; line continuations are removed as bash removes them (issue
+// 84: r\<newline>m is rm). Text decodes $'…' too, as bash does ($'rm' is
+// rm).
 func TestStaticText(t *testing.T) {
 	for _, tc := range []struct {
 		word, want string
 		static     bool
+		// text and isText are Text's answer where it differs.
+		text   string
+		isText bool
 	}{
-		{`ls`, "ls", true},
-		{`\ls`, "ls", true},
-		{`'l s'`, "l s", true},
-		{`"a\"b\$c\d"`, `a"b$c\d`, true},
-		{`a"b"'c'`, "abc", true},
-		{`[`, "[", true},
-		{`$x`, "", false},
-		{`"$x"`, "", false},
-		{`*.go`, "", false},
-		{`~/x`, "", false},
-		{`a{b,c}`, "", false},
-		{`$'\x41'`, "", false},
-		{`$(ls)`, "", false},
+		{word: `ls`, want: "ls", static: true},
+		{word: `\ls`, want: "ls", static: true},
+		{word: `'l s'`, want: "l s", static: true},
+		{word: `"a\"b\$c\d"`, want: `a"b$c\d`, static: true},
+		{word: `a"b"'c'`, want: "abc", static: true},
+		{word: `[`, want: "[", static: true},
+		{word: `$x`},
+		{word: `"$x"`},
+		{word: `*.go`},
+		{word: `~/x`},
+		{word: `a{b,c}`},
+		{word: `$(ls)`},
+		{word: `$"x"`},
+		{word: "\"r\\\nm\"", want: "rm", static: true},
+		{word: "r\\\nm", want: "rm", static: true},
+		{word: "'r\\\nm'", want: "r\\\nm", static: true},
+		{word: `$'\x41'`, text: "A", isText: true},
+		{word: `$'\x72m'`, text: "rm", isText: true},
+		{word: `$'r\x00m'`, text: "r", isText: true}, // bash ends the text at a NUL
+		{word: `$'\cA'`},                             // mvdan.cc/sh's expand leaves \c as it is
 	} {
-		got, ok := shellparse.StaticText(call(t, "echo "+tc.word).Args[1])
-		if got != tc.want || ok != tc.static {
-			t.Errorf("%s: %q, %v; want %q, %v", tc.word, got, ok, tc.want, tc.static)
+		word := call(t, "echo "+tc.word).Args[1]
+		if got, ok := shellparse.StaticText(word); got != tc.want || ok != tc.static {
+			t.Errorf("StaticText %s: %q, %v; want %q, %v", tc.word, got, ok, tc.want, tc.static)
+		}
+		want, static := tc.want, tc.static
+		if tc.isText {
+			want, static = tc.text, true
+		}
+		if got, ok := shellparse.Text(word); got != want || ok != static {
+			t.Errorf("Text %s: %q, %v; want %q, %v", tc.word, got, ok, want, static)
 		}
 	}
 }

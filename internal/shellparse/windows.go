@@ -24,8 +24,14 @@ type Line struct {
 	// Unread is why the line may run what its Commands do not show
 	// (a substitution, a script block, a variable the shell expands
 	// before it splits the line, a command that runs code given as
-	// text); "" when nothing does.
+	// text), or names a command otherwise than as plain text (an
+	// escape); "" when nothing does.
 	Unread string
+	// Hidden is why the line may run commands that are not among its
+	// Commands at all: a substitution, a script block, a comment or
+	// quotes the reader does not follow, cmd.exe's %VAR%; "" when
+	// every command it runs is one of them (or one they start).
+	Hidden string
 	// Broken: the line cannot be read at all (a quote left open).
 	Broken bool
 }
@@ -42,6 +48,9 @@ type Command struct {
 	// Words are where the command's words are in the line, redirections
 	// left out.
 	Words []Span
+	// Args are the words as the command receives them: quotes and
+	// escapes removed, a word holding a variable not Static.
+	Args []Word
 }
 
 // Span is the byte offsets [Start, End) of a word in a line.
@@ -58,7 +67,7 @@ func SplitWindows(kind osshell.Kind, line string) Line {
 	switch kind {
 	case osshell.PowerShell:
 		if strings.ContainsAny(line, typographicQuotes) {
-			r.unread("it uses typographic quotes, which PowerShell reads as quotes")
+			r.hide("it uses typographic quotes, which PowerShell reads as quotes")
 		}
 	case osshell.Cmd:
 		// cmd.exe expands %VAR% (and !VAR!, when delayed expansion is
@@ -66,6 +75,9 @@ func SplitWindows(kind osshell.Kind, line string) Line {
 		// escapes them: the line's text does not show its commands.
 		if strings.ContainsAny(line, "%!^") {
 			r.unread("it uses cmd.exe's % or ! expansion or ^ escapes, which can hide commands")
+		}
+		if strings.Contains(line, "%") {
+			r.hide("it uses cmd.exe's % expansion, which can hide commands")
 		}
 	default:
 		panic("shellparse: SplitWindows of a " + kind.String() + " line; use Parse")
@@ -83,11 +95,24 @@ type winReader struct {
 	// cur is the command being read; nil between commands.
 	cur *Command
 	end int // where cur's last token ends
+	// spans and args hold the words of every command, each command's
+	// its own part of them: one array for the line, not one a command.
+	spans               []Span
+	args                []Word
+	firstSpan, firstArg int
 }
 
 func (r *winReader) unread(why string) {
 	if r.out.Unread == "" {
 		r.out.Unread = why
+	}
+}
+
+// hide records why the line may run commands its Commands do not show.
+func (r *winReader) hide(why string) {
+	r.unread(why)
+	if r.out.Hidden == "" {
+		r.out.Hidden = why
 	}
 }
 
@@ -102,6 +127,8 @@ func (r *winReader) read() {
 		switch c := r.line[r.i]; {
 		case isBlank(c):
 			r.i++
+		case r.continuation() > 0:
+			r.i += r.continuation()
 		case c == '\n', c == '\r', c == ';':
 			r.finish()
 			r.i++
@@ -119,12 +146,12 @@ func (r *winReader) read() {
 			r.redirect()
 		default:
 			start := r.i
-			text, plain := r.word()
-			if r.i < len(r.line) && (r.line[r.i] == '>' || r.line[r.i] == '<') && isStream(text, r.ps) {
+			w := r.word()
+			if r.i < len(r.line) && (r.line[r.i] == '>' || r.line[r.i] == '<') && isStream(w.text, r.ps) {
 				r.extend(start, r.i) // 2> : the stream a redirection takes
 				continue
 			}
-			r.addWord(start, r.i, text, plain)
+			r.addWord(start, r.i, w)
 		}
 	}
 	r.finish()
@@ -136,71 +163,133 @@ func isStream(text string, ps bool) bool {
 	return text != "" && strings.Trim(text, "0123456789") == "" || ps && text == "*"
 }
 
-// word reads a word from r.i: its text after quote removal, and whether
-// it is plain text (no quotes, no variable).
-func (r *winReader) word() (string, bool) {
+// readWord is a word as word reads it.
+type readWord struct {
+	// text is the word after quote and escape removal.
+	text string
+	// plain: no quotes, no variable, no escape.
+	plain bool
+	// static: no variable; the command receives text.
+	static bool
+}
+
+// word reads a word from r.i. Its text is the line's own, unless a
+// quote or escape makes it another.
+func (r *winReader) word() readWord {
 	var b strings.Builder
-	plain := true
-	start := r.i
-	for r.i < len(r.line) {
+	w := readWord{plain: true, static: true}
+	start, copied := r.i, r.i // line[copied:r.i] is text not yet in b
+	for r.i < len(r.line) && !endsWord(r.line[r.i]) && r.continuation() == 0 {
 		c := r.line[r.i]
 		switch {
-		case endsWord(c):
-			r.wordEnd(start)
-			return b.String(), plain
-		case c == '"':
-			plain = false
-			r.doubleQuoted(&b)
-		case c == '\'' && r.ps:
-			plain = false
-			r.singleQuoted(&b)
+		case c == '"' || c == '\'' && r.ps || c == '`' && r.ps || c == '^' && !r.ps:
+			b.WriteString(r.line[copied:r.i])
+			w.plain = false
+			w.static = r.transformed(&b) && w.static
+			copied = r.i
+		case r.ps:
+			plain, static := r.powerShellChar(r.i == start)
+			w.plain, w.static = w.plain && plain, w.static && static
+			r.i++
 		default:
-			if r.ps {
-				plain = r.powerShellChar(r.i == start) && plain
-			} else if c == '(' || c == ')' {
-				r.unread("it groups commands in parentheses")
+			if c == '(' || c == ')' {
+				r.hide("it groups commands in parentheses")
 			}
-			b.WriteByte(c)
+			w.static = w.static && c != '!'
 			r.i++
 		}
 	}
 	r.wordEnd(start)
-	return b.String(), plain
+	if w.plain {
+		w.text = r.line[start:r.i]
+	} else {
+		b.WriteString(r.line[copied:r.i])
+		w.text = b.String()
+	}
+	return w
+}
+
+// transformed reads the quoted text or escape at r.i into b, and reports
+// whether it is static.
+func (r *winReader) transformed(b *strings.Builder) bool {
+	switch r.line[r.i] {
+	case '"':
+		return r.doubleQuoted(b)
+	case '\'':
+		r.singleQuoted(b)
+	default:
+		r.escaped(b)
+	}
+	return true
+}
+
+// continuation is the length of the line continuation at r.i: a
+// backtick (PowerShell) or caret (cmd.exe) before a line break; 0 when
+// there is none. PowerShell reads it as a blank.
+func (r *winReader) continuation() int {
+	escape := byte('`')
+	if !r.ps {
+		escape = '^'
+	}
+	if r.line[r.i] != escape {
+		return 0
+	}
+	switch rest := r.line[r.i+1:]; {
+	case strings.HasPrefix(rest, "\n"):
+		return 2
+	case strings.HasPrefix(rest, "\r\n"):
+		return 3
+	}
+	return 0
+}
+
+// escaped reads an escape outside quotes at r.i: the character after a
+// backtick (PowerShell) or caret (cmd.exe) is taken as it is, a quote or
+// separator too.
+func (r *winReader) escaped(b *strings.Builder) {
+	r.unread("it escapes characters with a backtick or caret")
+	r.i++
+	if r.i == len(r.line) {
+		if !r.ps {
+			r.hide("it ends in a caret, which joins the line to what follows")
+		}
+		return
+	}
+	b.WriteByte(r.line[r.i])
+	r.i++
 }
 
 // wordEnd judges the word just read, from start.
 func (r *winReader) wordEnd(start int) {
 	if r.ps && r.line[start:r.i] == "--%" {
-		r.unread("it stops PowerShell's parsing (--%)")
+		r.hide("it stops PowerShell's parsing (--%)")
 	}
 }
 
 // powerShellChar judges the character at r.i, outside quotes, as
 // PowerShell's detectPowerShellSubstitution does in 0.61, and stricter:
-// it reports whether the character leaves the word plain text.
-func (r *winReader) powerShellChar(atWordStart bool) bool {
+// whether it leaves the word plain text, and static (no variable).
+func (r *winReader) powerShellChar(atWordStart bool) (plain, static bool) {
 	c := r.line[r.i]
 	next := byte(0)
 	if r.i+1 < len(r.line) {
 		next = r.line[r.i+1]
 	}
 	switch {
-	case c == '`':
-		r.unread("it escapes characters with a backtick")
 	case c == '$' && next == '(':
-		r.unread("it uses a subexpression $(…)")
+		r.hide("it uses a subexpression $(…)")
 	case c == '@' && strings.IndexByte("({'\"", next) >= 0:
-		r.unread("it uses an array subexpression, hash table or here-string (@…)")
+		r.hide("it uses an array subexpression, hash table or here-string (@…)")
 	case c == '(' || c == ')':
-		r.unread("it uses parentheses, which PowerShell evaluates as expressions")
+		r.hide("it uses parentheses, which PowerShell evaluates as expressions")
 	case c == '{' || c == '}':
-		r.unread("it has a script block, which runs code")
+		r.hide("it has a script block, which runs code")
 	case c == '#' && atWordStart:
-		r.unread("it has a comment")
-	case c == '$':
-		return false // a variable
+		r.hide("it has a comment")
+	case c == '$', c == '@' && atWordStart:
+		return false, false // a variable, or one splatted
 	}
-	return true
+	return true, true
 }
 
 // singleQuoted reads PowerShell's '…' from r.i (” is a quote).
@@ -222,8 +311,10 @@ func (r *winReader) singleQuoted(b *strings.Builder) {
 }
 
 // doubleQuoted reads "…" from r.i: PowerShell's, where "" and `" are
-// quotes and $(…) runs commands, or cmd.exe's, which escapes nothing.
-func (r *winReader) doubleQuoted(b *strings.Builder) {
+// quotes and $ expands, or cmd.exe's, which escapes nothing. It reports
+// whether what it read is static: no variable.
+func (r *winReader) doubleQuoted(b *strings.Builder) bool {
+	static := true
 	for r.i++; r.i < len(r.line); r.i++ {
 		c := r.line[r.i]
 		switch {
@@ -232,18 +323,34 @@ func (r *winReader) doubleQuoted(b *strings.Builder) {
 			r.i++
 		case c == '"':
 			r.i++
-			return
+			return static
 		case c == '`' && r.ps && r.i+1 < len(r.line):
 			r.i++
-			b.WriteByte(r.line[r.i])
+			static = writeEscaped(b, r.line[r.i]) && static
 		case c == '$' && r.ps && r.i+1 < len(r.line) && r.line[r.i+1] == '(':
-			r.unread("it uses a subexpression $(…)")
+			r.hide("it uses a subexpression $(…)")
+			b.WriteByte(c)
+		case c == '$' && r.ps:
+			static = false
 			b.WriteByte(c)
 		default:
 			b.WriteByte(c)
 		}
 	}
 	r.out.Broken = true
+	return static
+}
+
+// writeEscaped writes what PowerShell makes of a backtick and c inside
+// double quotes: `n a line break, `t a tab …, any other c itself. It
+// reports false for `u{…}, which it does not decode.
+func writeEscaped(b *strings.Builder, c byte) bool {
+	if i := strings.IndexByte("0abefnrtv", c); i >= 0 {
+		b.WriteByte("\x00\a\b\x1b\f\n\r\t\v"[i])
+		return true
+	}
+	b.WriteByte(c)
+	return c != 'u'
 }
 
 // redirect reads a redirection from r.i, at its < or >.
@@ -289,23 +396,24 @@ func (r *winReader) isNull(target string) bool {
 func (r *winReader) extend(start, end int) {
 	if r.cur == nil {
 		r.cur = &Command{Offset: start}
+		r.firstSpan, r.firstArg = len(r.spans), len(r.args)
 	}
 	r.end = end
 }
 
-// addWord adds the word [start, end), text after quote removal, to the
-// current command.
-func (r *winReader) addWord(start, end int, text string, plain bool) {
+// addWord adds the word w, at [start, end), to the current command.
+func (r *winReader) addWord(start, end int, w readWord) {
 	r.extend(start, end)
-	r.cur.Words = append(r.cur.Words, Span{start, end})
-	if len(r.cur.Words) > 1 {
+	r.spans = append(r.spans, Span{start, end})
+	r.args = append(r.args, Word{Text: w.text, Static: w.static})
+	if len(r.spans)-r.firstSpan > 1 {
 		return
 	}
-	if plain {
-		r.cur.Name = text
+	if w.plain {
+		r.cur.Name = w.text
 	}
-	if runsCode(r.ps, text) {
-		r.unread(text + " runs code the line does not show")
+	if runsCode(r.ps, w.text) {
+		r.unread(w.text + " runs code the line does not show")
 	}
 }
 
@@ -315,6 +423,10 @@ func (r *winReader) finish() {
 		return
 	}
 	r.cur.Text = r.line[r.cur.Offset:r.end]
+	if len(r.spans) > r.firstSpan {
+		r.cur.Words = r.spans[r.firstSpan:len(r.spans):len(r.spans)]
+		r.cur.Args = r.args[r.firstArg:len(r.args):len(r.args)]
+	}
 	r.out.Commands = append(r.out.Commands, *r.cur)
 	r.cur = nil
 }
@@ -324,7 +436,7 @@ func (r *winReader) finish() {
 // and aliases (any case), cmd.exe's built-ins, and the shells either
 // may start.
 func runsCode(ps bool, name string) bool {
-	name = windowsCommandName(name)
+	name = WindowsCommandName(name)
 	switch name {
 	case "powershell", "pwsh", "cmd", "bash", "sh", "wsl", "wscript", "cscript", "mshta", "rundll32", "runas":
 		return true
@@ -346,11 +458,4 @@ func runsCode(ps bool, name string) bool {
 		return true
 	}
 	return false
-}
-
-// windowsCommandName is name as Windows finds the program: its last
-// path element, in lower case, without .exe.
-func windowsCommandName(name string) string {
-	name = name[strings.LastIndexAny(name, `\/`)+1:]
-	return strings.TrimSuffix(strings.ToLower(name), ".exe")
 }
