@@ -42,6 +42,12 @@
 //     answer): a server that goes over, as with one endless line, is
 //     read no further, disconnected and StateFailed, saying so, and a
 //     call it was answering returns that; the session goes on.
+//   - A listing (tools/list, resources/list, prompts/list) is read page
+//     by page to at most maxListPages pages, maxListItems items and
+//     maxListBytes of items, all pages together (paging.go): past any,
+//     no page more is asked for, nothing of it is kept, and the user is
+//     told which server's listing it was and why (the server failed for
+//     its tools; a warning for its resources or prompts).
 //   - A server that answers 401 is signed in to at start-up only when its
 //     oauth block is enabled; otherwise, or when the sign-in fails or
 //     times out, it is StateUnauthenticated with Gemini CLI's words, and

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 )
 
@@ -13,21 +14,36 @@ import (
 const (
 	maxListPages = 100
 	maxListItems = 10_000
+	// maxListBytes bounds what one listing holds, all its pages together,
+	// as its items' JSON (what of a page is kept: members gemini-ls does
+	// not know are left out): as much as one message of a remote server
+	// may hold. Each page within the message bound, a hundred of them held
+	// 1.2 GiB.
+	maxListBytes = maxMessage
 )
 
 // listAll is every item of a listing list reads a page of (at cursor, ""
-// for the first), or why the listing was given up: past maxListPages or
-// maxListItems, or at a cursor the server gave before.
+// for the first), or why the listing was given up: past maxListPages,
+// maxListItems or maxListBytes, or at a cursor the server gave before.
+// It asks for no page past a bound, and keeps nothing of a listing given
+// up.
 func listAll[T any](ctx context.Context, what string, list func(ctx context.Context, cursor string) ([]T, string, error)) ([]T, error) {
 	var out []T
 	seen := map[string]bool{}
-	cursor := ""
+	cursor, size := "", 0
 	for page := 1; ; page++ {
 		items, next, err := list(ctx, cursor)
 		if err != nil {
 			return nil, err
 		}
 		out = append(out, items...)
+		encoded, err := json.Marshal(items)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: measuring a page: %w", what, err)
+		}
+		if size += len(encoded); size > maxListBytes {
+			return nil, fmt.Errorf("listing %s: the server offers more than %d MiB of %s, which gemini-ls does not read", what, maxListBytes>>20, what)
+		}
 		switch {
 		case next == "":
 			return out, nil
