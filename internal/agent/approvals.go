@@ -246,7 +246,12 @@ func (a *approvals) ruled(call policy.Call, name string, c *tools.Confirmation) 
 	case policy.AskUser:
 		if !a.policy.Interactive() {
 			refusal := fmt.Sprintf("Tool execution for %q requires user confirmation, which is not supported in non-interactive mode.", name)
-			if v.Why != "" {
+			switch {
+			case v.Why != "" && v.Rule != nil:
+				// A restricting rule may match what the line runs, which
+				// is not known before it runs (policy.restrict).
+				refusal += " The policy rules cannot judge it before it runs: " + v.Why + "."
+			case v.Why != "":
 				refusal += " A policy rule allows the command, but not all it does: " + v.Why + "."
 			}
 			return verdict{refusal: refusal}

@@ -14,8 +14,8 @@
 //     sorted, each top-level pair between NUL bytes). commandPrefix and
 //     commandRegex are argsPatterns, built as Gemini CLI builds them.
 //   - A shell command is decided as a whole and as each of the commands
-//     it runs (bash parsed, command substitutions and sh/bash/zsh -c
-//     scripts included): a deny of any
+//     it runs (bash parsed, command substitutions and the scripts of
+//     shells' -c, eval and here-documents included): a deny of any
 //     part denies, an ask of any part asks; an allow that covers the line
 //     but not every part lists the parts no rule decided (Verdict.Undecided)
 //     for the caller's own logic, and asks instead when the line
@@ -38,6 +38,20 @@
 //   - An allow rule's commandPrefix ends where the shell ends a word:
 //     git status"x" (git statusx) is not git status. Deny and ask_user
 //     rules match on their pattern alone, so that they only match more.
+//   - A deny or ask_user rule whose pattern may match a shell line is
+//     judged too against every command the line runs (runs.go), as the
+//     program it starts receives its words: quotes, escapes, line
+//     continuations and blanks removed, the program also named as the
+//     system finds it (/bin/rm, RM, C:\x\Git.EXE), through the wrappers
+//     that start another command (shellparse.Through, ThroughWindows),
+//     inside substitutions, scripts and here-documents fed to shells;
+//     PowerShell and cmd.exe commands in any case. Where such a command
+//     is not all known before it runs (a word that expands, a wrapper or
+//     script that cannot be read, a line that runs what it does not
+//     show, or cannot be parsed), a rule that may match it asks, in every
+//     mode, saying why (Verdict.Why), unless a rule of higher priority
+//     decides it first. Files a line runs (bash x.sh, source) are not
+//     judged.
 //   - Judging a shell line is linear in its length: it is parsed once,
 //     where its words end is computed once, and a line whose parts (which
 //     repeat the substitutions they hold) outgrow 32 bytes a byte is not

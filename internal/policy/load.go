@@ -416,7 +416,7 @@ func argsPatterns(f ruleFields) ([]string, error) {
 			open := strings.TrimSuffix(encoded.String(), `"`)
 			// The prefix ends at a space, a quote, or an escaped quote:
 			// "git" matches "git status", not "gitk".
-			patterns[i] = escapeRegex(`"command":`+open) + `(?:[\s"]|\\")`
+			patterns[i] = escapeRegex(`"command":`+open) + prefixEnd
 		}
 		return patterns, nil
 	case f.commandRegex != "":
@@ -424,6 +424,10 @@ func argsPatterns(f ruleFields) ([]string, error) {
 	}
 	return []string{f.args}, nil
 }
+
+// prefixEnd ends a command prefix's pattern: a blank, a quote, or an
+// escaped quote.
+const prefixEnd = `(?:[\s"]|\\")`
 
 // prefixOf is the command prefix of f's pattern i; "" for none.
 func prefixOf(f ruleFields, i int) string {

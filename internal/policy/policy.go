@@ -154,16 +154,32 @@ type Engine struct {
 	listing     func() []*Rule
 	interactive bool
 	problems    []Problem
+	// restrictsShell: a rule may deny or ask about a shell line by its
+	// arguments, so that the commands it runs are judged (runs.go);
+	// lastRestricting is the last such rule's index in rules.
+	restrictsShell  bool
+	lastRestricting int
+	// prefixLiterals let a command run match a command prefix without its
+	// pattern (runs.go); made on first use.
+	prefixLiterals func() map[*Rule]prefixLiteral
+	// folded are the restricting rules' patterns matching in any case,
+	// for Windows commands; made on first use.
+	folded func() map[*Rule]*regexp.Regexp
 }
 
 // New makes an engine of rules, sorted by priority (stable), for
 // interactive or headless sessions.
 func New(rules []*Rule, interactive bool) *Engine {
 	loaded := slices.Clone(rules) // in their order, which withListing keeps for equal priorities
+	sorted := sortByPriority(slices.Clone(rules))
 	return &Engine{
-		rules:       sortByPriority(slices.Clone(rules)),
-		listing:     sync.OnceValue(func() []*Rule { return withListing(loaded) }),
-		interactive: interactive,
+		rules:           sorted,
+		listing:         sync.OnceValue(func() []*Rule { return withListing(loaded) }),
+		interactive:     interactive,
+		restrictsShell:  lastRestricting(sorted) >= 0,
+		lastRestricting: lastRestricting(sorted),
+		prefixLiterals:  sync.OnceValue(func() map[*Rule]prefixLiteral { return prefixLiterals(sorted) }),
+		folded:          sync.OnceValue(func() map[*Rule]*regexp.Regexp { return foldedPatterns(sorted) }),
 	}
 }
 
@@ -234,9 +250,10 @@ func (e *Engine) first(c Call, wordEnd func(int) bool) *Rule {
 }
 
 // checkShell decides a shell line and each command it runs, as Gemini
-// CLI's checkShellCommand does.
+// CLI's checkShellCommand does, and judges the commands it runs as the
+// shell reads them by the rules that restrict (restrict).
 func (e *Engine) checkShell(c Call, command string) Verdict {
-	line, ok := parseShell(c.Shell, command)
+	line, ok := parseShell(c.Shell, command, e.restrictsShell)
 	var wordEnd func(int) bool
 	if line.words.across != nil { // parsed, if not read whole
 		wordEnd = line.words.at
@@ -249,6 +266,47 @@ func (e *Engine) checkShell(c Call, command string) Verdict {
 	if v.Decision == Deny {
 		return v
 	}
+	var restricted Verdict
+	if e.restrictsShell {
+		if restricted = e.restrict(c, line, ok, checkedByParts(command, line, ok)); restricted.Decision == Deny {
+			return restricted
+		}
+	}
+	v = e.checkParts(c, command, line, ok, top, v)
+	if v.Decision == Deny || restricted.Decision == "" || v.Decision == AskUser && v.Priority >= restricted.Priority {
+		return v
+	}
+	return restricted
+}
+
+// checkedByParts tells whether checkParts judges a text, as a command of
+// the line parsed (ok) as line: as a part, or as the whole line when that
+// is its only part. Lines of many parts are not looked through.
+func checkedByParts(command string, line shellLine, ok bool) func(string) bool {
+	return func(text string) bool {
+		switch {
+		case !ok:
+			return false
+		case !splitsIntoParts(command, line):
+			return text == command
+		case len(line.parts) > 32:
+			return false
+		}
+		return slices.ContainsFunc(line.parts, func(p shellPart) bool { return p.text == text })
+	}
+}
+
+// splitsIntoParts reports whether checkParts judges the line part by
+// part: it has more than one, or its one part is not the whole line.
+func splitsIntoParts(command string, line shellLine) bool {
+	return len(line.parts) > 1 || line.parts[0].text != strings.TrimSpace(command)
+}
+
+// checkParts is checkShell's decision by the line's parts: v, by the rule
+// top that matches the whole line, unless a part is denied or asks, or
+// the line redirects, cannot be parsed (ok) or does what its parts do
+// not show.
+func (e *Engine) checkParts(c Call, command string, line shellLine, ok bool, top *Rule, v Verdict) Verdict {
 	if !ok {
 		if v.Decision == Allow && c.Mode != ModeYolo {
 			return Verdict{Decision: AskUser, Priority: top.Priority, Why: line.unread()}
@@ -258,7 +316,7 @@ func (e *Engine) checkShell(c Call, command string) Verdict {
 	if v.Decision == Allow && !top.AllowRedirection && c.Mode != ModeAutoEdit && c.Mode != ModeYolo && line.redirects {
 		v = Verdict{Decision: AskUser, Priority: top.Priority, Why: "it redirects input or output"}
 	}
-	if len(line.parts) > 1 || line.parts[0].text != strings.TrimSpace(command) {
+	if splitsIntoParts(command, line) {
 		for _, part := range line.parts {
 			sub := c
 			sub.Args = shellArgs(c.Args, part.text)
@@ -301,6 +359,20 @@ func shellArgs(args map[string]any, part string) map[string]any {
 // ruleMatches decides.
 func (e *Engine) matches(r *Rule, c Call, name, stringified string) bool {
 	switch {
+	case !e.applies(r, c, name):
+		return false
+	case r.Args != nil && (c.Args == nil || !r.Args.MatchString(stringified)):
+		return false
+	case r.CommandPrefix != "" && r.Decision == Allow && !hasPrefix(c.Args["command"], r.CommandPrefix):
+		return false
+	}
+	return true
+}
+
+// applies reports whether r applies to c, called name, its arguments
+// apart.
+func (e *Engine) applies(r *Rule, c Call, name string) bool {
+	switch {
 	case len(r.Modes) > 0 && !slices.Contains(r.Modes, c.Mode):
 		return false
 	case r.Subagent != "": // gemini-ls runs no subagents
@@ -314,10 +386,6 @@ func (e *Engine) matches(r *Rule, c Call, name, stringified string) bool {
 	case !toolNameMatches(r.ToolName, name, c.Server):
 		return false
 	case !annotationsMatch(r.ToolAnnotations, c.Annotations):
-		return false
-	case r.Args != nil && (c.Args == nil || !r.Args.MatchString(stringified)):
-		return false
-	case r.CommandPrefix != "" && r.Decision == Allow && !hasPrefix(c.Args["command"], r.CommandPrefix):
 		return false
 	}
 	return true

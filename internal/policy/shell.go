@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -27,6 +26,15 @@ type shellLine struct {
 	// unmodelled is why the line does what its parts do not show, so that
 	// no rule can speak for it; "" when nothing does.
 	unmodelled string
+	// runs are the commands the line runs as the programs they start
+	// receive their words (runs.go), when withRuns: each simple command,
+	// and each command a wrapper at its head starts, however nested.
+	runs     []run
+	withRuns bool
+	// hidden is why the line may run commands that are not among its
+	// runs (eval of what expands, arithmetic on variables, a shell reading
+	// its input); "" when it runs none.
+	hidden string
 	// redirects reports whether the line redirects input or output
 	// anywhere (>, >>, <, <<, <<<, &> ...), as Gemini CLI's hasRedirection
 	// finds.
@@ -88,12 +96,13 @@ func newWordEnds(file *syntax.File, n int) wordEnds {
 // within bash -c scripts.
 const maxWrapperDepth = 4
 
-// parseShell reads command as kind reads it; false when it cannot.
-func parseShell(kind osshell.Kind, command string) (shellLine, bool) {
+// parseShell reads command as kind reads it, with its runs when
+// withRuns; false when it cannot.
+func parseShell(kind osshell.Kind, command string, withRuns bool) (shellLine, bool) {
+	line := shellLine{kind: kind, withRuns: withRuns, budget: partsPerByte*len(command) + minPartsBudget}
 	if kind != osshell.Bash {
-		return splitWindows(kind, command)
+		return line.splitWindows(command)
 	}
-	line := shellLine{budget: partsPerByte*len(command) + minPartsBudget}
 	words, ok := line.read(command, maxWrapperDepth)
 	line.words = words
 	return line, ok && len(line.parts) > 0 && line.budget >= 0
@@ -110,8 +119,8 @@ func (line *shellLine) unread() string {
 // splitWindows reads command as PowerShell or cmd.exe: its commands are
 // the parts, and what shellparse.SplitWindows cannot vouch for leaves
 // the line unmodelled, as bash's substitutions and eval do.
-func splitWindows(kind osshell.Kind, command string) (shellLine, bool) {
-	split := shellparse.SplitWindows(kind, command)
+func (line shellLine) splitWindows(command string) (shellLine, bool) {
+	split := shellparse.SplitWindows(line.kind, command)
 	across := make([]int32, len(command)+1)
 	for _, c := range split.Commands {
 		for _, w := range c.Words {
@@ -124,11 +133,28 @@ func splitWindows(kind osshell.Kind, command string) (shellLine, bool) {
 	for i := 1; i < len(across); i++ {
 		across[i] += across[i-1]
 	}
-	line := shellLine{kind: kind, words: wordEnds{across: across}, redirects: split.Redirects, unmodelled: split.Unread}
+	line.words, line.redirects, line.unmodelled = wordEnds{across: across}, split.Redirects, split.Unread
 	for _, c := range split.Commands {
 		line.parts = append(line.parts, shellPart{text: c.Text, words: wordEnds{across: across, offset: c.Offset}})
 	}
-	return line, !split.Broken && len(line.parts) > 0
+	if line.withRuns {
+		line.windowsRuns(split, maxWrapperDepth)
+	}
+	return line, !split.Broken && len(line.parts) > 0 && line.budget >= 0
+}
+
+// windowsRuns adds the runs of the commands of split, and of the
+// scripts their wrappers run, depth deep at most.
+func (line *shellLine) windowsRuns(split shellparse.Line, depth int) {
+	if split.Hidden != "" {
+		line.hide(split.Hidden)
+	}
+	if split.Broken {
+		line.hide("it runs a script that cannot be parsed")
+	}
+	for _, c := range split.Commands {
+		line.wrapped(c.Args, shellparse.ThroughWindows(line.kind, c.Args), depth, nil)
+	}
 }
 
 // The parts' budget: partsPerByte bytes a byte of the line, and
@@ -154,19 +180,21 @@ func (line *shellLine) read(command string, depth int) (wordEnds, bool) {
 			if n.Coprocess {
 				line.unmodel("it starts a coprocess")
 			}
+			if call, ok := n.Cmd.(*syntax.CallExpr); ok {
+				line.call(command, call, n.Redirs, depth)
+			}
 		case *syntax.CallExpr:
 			line.part(command, words, n)
-			line.call(command, n, depth)
 		case *syntax.DeclClause:
-			line.part(command, words, n)
+			line.sourcePart(command, words, n)
 			line.decl(n)
 		case *syntax.TestClause:
-			line.part(command, words, n)
+			line.sourcePart(command, words, n)
 		case *syntax.ArithmCmd:
-			line.part(command, words, n)
+			line.sourcePart(command, words, n)
 			line.arithmetic(n.X)
 		case *syntax.LetClause:
-			line.part(command, words, n)
+			line.sourcePart(command, words, n)
 			for _, x := range n.Exprs {
 				line.arithmetic(x)
 			}
@@ -176,11 +204,11 @@ func (line *shellLine) read(command string, depth int) (wordEnds, bool) {
 			line.assign(n)
 		case *syntax.BinaryTest:
 			if arithmeticTest(n.Op) && (!isNumberTest(n.X) || !isNumberTest(n.Y)) {
-				line.unmodel("it compares as arithmetic what expands")
+				line.hide("it compares as arithmetic what expands")
 			}
 		case *syntax.UnaryTest:
 			if n.Op == syntax.TsVarSet || n.Op == syntax.TsRefVar {
-				line.unmodel("it tests a variable name, which can hide commands")
+				line.hide("it tests a variable name, which can hide commands")
 			}
 		case *syntax.ParamExp:
 			line.paramExp(n)
@@ -188,19 +216,19 @@ func (line *shellLine) read(command string, depth int) (wordEnds, bool) {
 			// The parser keeps the pattern as text, but bash expands it:
 			// @(x|$(rm y)) runs rm.
 			if strings.ContainsAny(n.Pattern.Value, "$`") {
-				line.unmodel("it expands inside an extended glob")
+				line.hide("it expands inside an extended glob")
 			}
 		case *syntax.Redirect:
 			line.redirects = true
 			if n.N != nil && strings.Trim(n.N.Value, "0123456789") != "" {
-				line.unmodel("it assigns a file descriptor to a variable")
+				line.hide("it assigns a file descriptor to a variable")
 			}
 			if n.Hdoc != nil && !isLiteral(n.Hdoc) {
 				line.unmodel("it expands inside a here-document")
 			}
 		case *syntax.ForClause:
 			if _, words := n.Loop.(*syntax.WordIter); !words || n.Select {
-				line.unmodel("it runs an arithmetic for loop or a select menu")
+				line.hide("it runs an arithmetic for loop or a select menu")
 			} else {
 				line.unmodel("its for loop assigns a variable")
 			}
@@ -230,9 +258,22 @@ func (line *shellLine) part(command string, words wordEnds, n syntax.Node) {
 	}
 }
 
-// call judges a simple command: a builtin that runs shell code or reads
-// a variable name is not modelled, a shell wrapper's script is read.
-func (line *shellLine) call(command string, call *syntax.CallExpr, depth int) {
+// sourcePart records n as a part, and as a run its text as written (a
+// declaration, test or arithmetic command runs no program: its text is
+// what a rule may name).
+func (line *shellLine) sourcePart(command string, words wordEnds, n syntax.Node) {
+	line.part(command, words, n)
+	if text, ok := source(command, n); ok && line.withRuns {
+		line.addRun(run{text: text, known: len(text)})
+	}
+}
+
+// call judges a simple command, with the redirections of its
+// statement: a builtin that runs shell code or reads a variable name is
+// not modelled; the commands it runs through the wrappers at its head
+// are its runs, and the shell scripts they run (sh -c, eval, a shell fed
+// a here-document) are read as the line is.
+func (line *shellLine) call(command string, call *syntax.CallExpr, redirs []*syntax.Redirect, depth int) {
 	args := call.Args
 	// builtin, command and exec run the builtin or program they name.
 	for len(args) > 1 && shellparse.IsStaticIn(args[0], "builtin", "command", "exec") {
@@ -241,29 +282,114 @@ func (line *shellLine) call(command string, call *syntax.CallExpr, depth int) {
 			args = args[1:]
 		}
 	}
-	if len(args) == 0 {
-		return
+	if len(args) > 0 {
+		line.builtin(args)
 	}
+	if len(call.Args) > 0 {
+		words := shellparse.Words(command, call.Args)
+		line.wrapped(words, shellparse.Through(words), depth, redirs)
+	}
+}
+
+// builtin judges the builtin args name: one that runs shell code, or
+// changes what a command name runs, or reads a variable name.
+func (line *shellLine) builtin(args []*syntax.Word) {
 	name, ok := shellparse.StaticText(args[0])
 	switch {
 	case !ok:
-	case runsShellCode(name):
+	case name == "source" || name == ".":
+		// A script file is the business of the program that runs it.
 		line.unmodel(name + " runs shell code the line does not show")
+	case name == "eval" || name == "trap":
+		// Through reads their code when it is static.
+		line.unmodel(name + " runs shell code the line does not show")
+	case runsShellCode(name):
+		line.hide(name + " runs shell code the line does not show")
 	default:
 		if _, takes := shellparse.VariableNameArg(name, args[1:]); takes {
-			line.unmodel(name + " may take a variable name, which can hide commands")
+			line.hide(name + " may take a variable name, which can hide commands")
 		}
 	}
-	script, ok := wrappedScript(command, call)
+}
+
+// wrapped records what the command of words runs, through its wrappers
+// (runs): it and their commands as runs, and the script the last one
+// runs, read depth deep at most; the here-document or here-string of
+// redirs feeds a shell reading its input.
+func (line *shellLine) wrapped(words []shellparse.Word, runs shellparse.Runs, depth int, redirs []*syntax.Redirect) {
+	if line.withRuns {
+		line.addRuns(words)
+		for _, words := range runs.Commands {
+			line.addRuns(words)
+		}
+	}
+	script, kind := runs.Script, runs.ScriptShell
+	if runs.Stdin {
+		if script, kind = stdinScript(redirs); script == nil {
+			line.hide("it runs a shell that reads its commands from input the line does not show")
+		}
+	}
 	switch {
-	case !ok:
+	case runs.Unknown != "":
+		line.hide(runs.Unknown)
+	case script == nil:
 	case depth == 0:
-		line.unmodel("its shell scripts nest too deep")
-	default:
-		if _, ok := line.read(script, depth-1); !ok {
-			line.unmodel("its shell script cannot be parsed")
+		line.hide("its shell scripts nest too deep")
+	case kind == "bash":
+		if _, ok := line.read(script.Text, depth-1); !ok {
+			line.hide("its shell script cannot be parsed")
+		}
+	case line.withRuns:
+		k := osshell.PowerShell
+		if kind == "cmd" {
+			k = osshell.Cmd
+		}
+		inner := shellLine{kind: k, withRuns: true, budget: line.budget}
+		inner.windowsRuns(shellparse.SplitWindows(k, script.Text), depth-1)
+		line.runs, line.budget = append(line.runs, inner.runs...), inner.budget
+		if inner.hidden != "" {
+			line.hide(inner.hidden)
 		}
 	}
+}
+
+// stdinScript is the script a here-document or here-string of redirs
+// feeds a shell, in the language it reads; nil when none does, or when
+// what it holds expands.
+func stdinScript(redirs []*syntax.Redirect) (*shellparse.Word, string) {
+	for _, r := range redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.WordHdoc:
+			if text, ok := shellparse.StaticText(r.Word); ok {
+				return &shellparse.Word{Text: text + "\n", Static: true}, "bash"
+			}
+		case syntax.Hdoc, syntax.DashHdoc:
+			if text, ok := hereDocument(r); ok {
+				return &shellparse.Word{Text: text, Static: true}, "bash"
+			}
+		}
+	}
+	return nil, ""
+}
+
+// hereDocument is the text of a here-document, when bash passes it as it
+// is written: its delimiter is quoted, or it holds no expansion and no
+// backslash.
+func hereDocument(r *syntax.Redirect) (string, bool) {
+	if r.Hdoc == nil {
+		return "", true
+	}
+	if !isLiteral(r.Hdoc) {
+		return "", false
+	}
+	text := r.Hdoc.Lit()
+	if isLiteral(r.Word) && strings.ContainsAny(text, "\\$`") {
+		return "", false // an unquoted delimiter: bash reads escapes
+	}
+	return text, true
 }
 
 // isOption reports whether word is static text starting with -.
@@ -294,10 +420,10 @@ func (line *shellLine) decl(d *syntax.DeclClause) {
 		opt, ok := shellparse.StaticText(a.Value)
 		switch {
 		case !ok:
-			line.unmodel(d.Variant.Value + " takes a word that may expand to an assignment")
+			line.hide(d.Variant.Value + " takes a word that may expand to an assignment")
 		case strings.HasPrefix(opt, "-") || strings.HasPrefix(opt, "+"):
 			if strings.ContainsAny(opt, "in") {
-				line.unmodel(d.Variant.Value + " " + opt + " makes values arithmetic or names references")
+				line.hide(d.Variant.Value + " " + opt + " makes values arithmetic or names references")
 			}
 		}
 	}
@@ -306,7 +432,7 @@ func (line *shellLine) decl(d *syntax.DeclClause) {
 // arithmetic judges an arithmetic expression.
 func (line *shellLine) arithmetic(x syntax.ArithmExpr) {
 	if !pureArithmetic(x) {
-		line.unmodel("it uses arithmetic on variables, which can run commands hidden in them")
+		line.hide("it uses arithmetic on variables, which can run commands hidden in them")
 	}
 }
 
@@ -314,14 +440,14 @@ func (line *shellLine) arithmetic(x syntax.ArithmExpr) {
 // arithmetic.
 func (line *shellLine) assign(a *syntax.Assign) {
 	if a.Index != nil && !pureArithmetic(a.Index) {
-		line.unmodel("it assigns to a computed subscript, which can run commands hidden in variables")
+		line.hide("it assigns to a computed subscript, which can run commands hidden in variables")
 	}
 	if a.Array == nil {
 		return
 	}
 	for _, e := range a.Array.Elems {
 		if e.Index != nil && !pureArithmetic(e.Index) {
-			line.unmodel("it assigns to a computed subscript, which can run commands hidden in variables")
+			line.hide("it assigns to a computed subscript, which can run commands hidden in variables")
 		}
 	}
 }
@@ -332,16 +458,16 @@ func (line *shellLine) assign(a *syntax.Assign) {
 func (line *shellLine) paramExp(p *syntax.ParamExp) {
 	switch {
 	case p.Excl:
-		line.unmodel("it uses an indirect expansion, which can run commands hidden in variables")
+		line.hide("it uses an indirect expansion, which can run commands hidden in variables")
 	case p.Index != nil && !pureArithmetic(p.Index) && !isAllElements(p.Index):
-		line.unmodel("it expands a computed subscript, which can run commands hidden in variables")
+		line.hide("it expands a computed subscript, which can run commands hidden in variables")
 	case p.Slice != nil && (p.Slice.Offset != nil && !pureArithmetic(p.Slice.Offset) || p.Slice.Length != nil && !pureArithmetic(p.Slice.Length)):
-		line.unmodel("it expands a computed slice, which can run commands hidden in variables")
+		line.hide("it expands a computed slice, which can run commands hidden in variables")
 	case p.Flags != nil || p.NestedParam != nil || len(p.Modifiers) > 0 || p.Width || p.IsSet:
-		line.unmodel("it uses an expansion bash does not have")
+		line.hide("it uses an expansion bash does not have")
 	case p.Exp == nil:
 	case p.Exp.Op == syntax.OtherParamOps && !shellparse.IsStaticIn(p.Exp.Word, "Q", "E", "A", "K", "k", "a", "U", "u", "L"):
-		line.unmodel("it uses a ${…@…} transformation, which can run commands hidden in variables")
+		line.hide("it uses a ${…@…} transformation, which can run commands hidden in variables")
 	case p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull:
 		line.unmodel("it assigns a variable inside an expansion")
 	}
@@ -405,26 +531,4 @@ func source(command string, n syntax.Node) (string, bool) {
 		return "", false
 	}
 	return strings.TrimSpace(command[start:end]), true
-}
-
-// wrappedScript is the script of a call of a shell with -c: the third
-// word as the shell passes it when it is static, else its text without
-// the quotes around it (its expansions are the outer line's).
-func wrappedScript(command string, call *syntax.CallExpr) (string, bool) {
-	if len(call.Args) < 3 || call.Args[1].Lit() != "-c" {
-		return "", false
-	}
-	switch path.Base(call.Args[0].Lit()) {
-	case "sh", "bash", "zsh":
-	default:
-		return "", false
-	}
-	if script, ok := shellparse.StaticText(call.Args[2]); ok {
-		return script, true
-	}
-	script, ok := source(command, call.Args[2])
-	if len(script) >= 2 && (script[0] == '\'' || script[0] == '"') && script[len(script)-1] == script[0] {
-		script = script[1 : len(script)-1]
-	}
-	return script, ok
 }

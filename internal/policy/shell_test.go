@@ -223,3 +223,196 @@ priority = 100
 		}
 	}
 }
+
+// denyRules deny rm and git push; allowBeneath adds a rule below them
+// that allows every shell line (issue 84).
+const (
+	denyRules = `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = ["rm", "git push"]
+decision = "deny"
+priority = 500
+`
+	allowBeneath = `
+[[rule]]
+toolName = "run_shell_command"
+decision = "allow"
+priority = 100
+`
+)
+
+// denyCase is a line and what the deny rules of denyRules make of it.
+type denyCase struct {
+	kind    osshell.Kind
+	command string
+	want    policy.Decision
+}
+
+// A deny rule denies every line that would run what it names, as the
+// shell reads the line: blanks around it, its words after quote and
+// escape removal, through the wrappers that run another command, inside
+// substitutions (issue 84). A line whose words it cannot know before it
+// runs asks, unless no deny rule could match it.
+func TestDenyRuleJudgesWhatTheShellRuns(t *testing.T) {
+	var cases []denyCase
+	for _, command := range deniedBash {
+		cases = append(cases, denyCase{osshell.Bash, command, policy.Deny})
+	}
+	for _, command := range unjudgedBash {
+		cases = append(cases, denyCase{osshell.Bash, command, policy.AskUser})
+	}
+	cases = append(cases, windowsDenyCases...)
+	for _, beneath := range []string{"", allowBeneath} {
+		e := load(t, policy.TierUser, true, map[string]string{"deny.toml": denyRules + beneath})
+		noProblems(t, e)
+		for _, tc := range cases {
+			c := shell(tc.command)
+			c.Shell = tc.kind
+			if v := e.Check(c); v.Decision != tc.want {
+				t.Errorf("allow beneath %t, %v %q: %q (why %q), want %q", beneath != "", tc.kind, tc.command, v.Decision, v.Why, tc.want)
+			}
+		}
+	}
+}
+
+// deniedBash are bash lines that run rm or git push, each spelled as the
+// shell reads it but not as the rule is written.
+var deniedBash = []string{
+	// Blanks around the line.
+	" rm -rf x", "\trm -rf x", "rm -rf x\n", "git push\n", "git push\t", "  git push  ", "\ngit push origin main",
+	// Quotes, escapes and line continuations the shell removes.
+	`\rm -rf x`, `'rm' -rf x`, `"rm" -rf x`, "r\\\nm -rf x", `$'rm' -rf x`, `$'\x72m' x`, `r""m x`, `git "push"`,
+	`git 'pu'sh`, "git \\\npush", `"r\
+m" x`,
+	// A path to the program, in any case; a word that expands after the
+	// rule's words.
+	"/bin/rm x", "/usr/bin/git push", "./rm x", "RM x", "Git push", "rm -rf $x", `git push "$remote"`,
+	// Shell wrappers, with any flags.
+	"bash -c 'rm x'", "bash -lc 'rm x'", "bash -ec 'rm x'", "bash -e -c 'rm x'", "bash -c -- 'rm x'", "bash -o errexit -c 'rm x'",
+	"command bash -c 'rm x'", "exec bash -c 'rm x'", "dash -c 'rm x'", "ksh -c 'rm x'", "/bin/sh -c 'git push'", "bash --norc -c 'rm x'",
+	"bash -c 'bash -c \"rm x\"'", "bash <<'EOF'\nrm x\nEOF", "bash <<< 'rm x'", "sh -s <<EOF\ngit push\nEOF",
+	// Programs that run the command they are given.
+	"command rm x", "exec rm x", "exec -a foo rm x", "env rm x", "env -i FOO=1 rm x", "env -u HOME -- rm x", "nohup rm x",
+	"timeout 5 rm x", "timeout -s KILL -k 1 5 rm x", "nice -n 5 rm x", "sudo rm x", "sudo -u root -E rm x", "doas rm x",
+	"xargs rm", "xargs -0 -n 1 rm", "find . -name x -exec rm {} ;", "find . -execdir rm -f {} +", "setsid rm x", "stdbuf -oL rm x",
+	"busybox rm x", "time rm x", "command time -p rm x", "eval 'rm x'", "eval rm x", "trap 'rm x' EXIT",
+	// Inside lists, pipelines, substitutions, subshells, functions.
+	"echo a && rm x", "echo a | rm x", "echo $(rm x)", "echo `rm x`", "cat <(rm x)", "(rm x)", "{ rm x; }",
+	"f() { rm x; }", "if true; then rm x; fi", "x=$(git push)", "echo \"$(\\rm x)\"",
+}
+
+// unjudgedBash are bash lines that may run rm or git push, or not, as
+// what is not written in them decides: they ask.
+var unjudgedBash = []string{
+	"$x -rf y", `"$cmd" x`, "r$x x", "$(echo rm) x", "rm* x", "{rm,x}", "~/rm x", "git $sub", `git "$sub" origin`,
+	`bash -c "$x"`, "eval \"$x\"", "echo rm x | bash", "bash <<EOF\n$x\nEOF", "xargs -I{} {} x", "env -S 'rm x'",
+	"x='$(rm y)'; echo ${x@P}", "sudo -X rm x", "find . -exec $x {} ;",
+}
+
+// windowsDenyCases are PowerShell and cmd.exe lines: denied as they run
+// rm or git push, or asking when the line cannot be judged.
+var windowsDenyCases = []denyCase{
+	{osshell.PowerShell, " rm -rf x", policy.Deny},
+	{osshell.PowerShell, "rm -rf x\n", policy.Deny},
+	{osshell.PowerShell, "git push\n", policy.Deny},
+	{osshell.PowerShell, "\tgit push\t", policy.Deny},
+	{osshell.PowerShell, "RM x", policy.Deny},
+	{osshell.PowerShell, "Git PUSH", policy.Deny},
+	{osshell.PowerShell, `C:\tools\Git.EXE push`, policy.Deny},
+	{osshell.PowerShell, "& 'rm' x", policy.Deny},
+	{osshell.PowerShell, `& "git" push`, policy.Deny},
+	{osshell.PowerShell, "git 'push'", policy.Deny},
+	{osshell.PowerShell, "r`m x", policy.Deny},
+	{osshell.PowerShell, "echo a; rm x", policy.Deny},
+	{osshell.PowerShell, `cmd /c "rm x"`, policy.Deny},
+	{osshell.PowerShell, `cmd.exe /d /s /c rm x`, policy.Deny},
+	{osshell.PowerShell, `powershell -Command "rm x"`, policy.Deny},
+	{osshell.PowerShell, `powershell -NoProfile -NonInteractive -c 'git push'`, policy.Deny},
+	{osshell.PowerShell, `pwsh -c 'rm x'`, policy.Deny},
+	{osshell.PowerShell, `iex 'rm x'`, policy.Deny},
+	{osshell.PowerShell, "& $x", policy.AskUser},
+	{osshell.PowerShell, "$x x", policy.AskUser},
+	{osshell.PowerShell, "echo $(rm x)", policy.AskUser},
+	{osshell.PowerShell, "echo { rm x }", policy.AskUser},
+	{osshell.PowerShell, "iex $x", policy.AskUser},
+	{osshell.PowerShell, "powershell -EncodedCommand cgBtACAAeAA=", policy.AskUser},
+	{osshell.PowerShell, "Start-Process rm x", policy.AskUser},
+	{osshell.PowerShell, "Set-Alias ls rm; ls x", policy.AskUser},
+	{osshell.PowerShell, "wsl rm x", policy.AskUser},
+	{osshell.PowerShell, "pwsh -c \"rm $x\"", policy.AskUser},
+	{osshell.Cmd, " rm x", policy.Deny},
+	{osshell.Cmd, "git push\n", policy.Deny},
+	{osshell.Cmd, "r^m x", policy.Deny},
+	{osshell.Cmd, "RM x", policy.Deny},
+	{osshell.Cmd, `"rm" x`, policy.Deny},
+	{osshell.Cmd, `git "push"`, policy.Deny},
+	{osshell.Cmd, "echo a & rm x", policy.Deny},
+	{osshell.Cmd, `echo ^" & rm x "`, policy.Deny},
+	{osshell.Cmd, "cmd /c rm x", policy.Deny},
+	{osshell.Cmd, `cmd /c "git push"`, policy.Deny},
+	{osshell.Cmd, "start rm x", policy.AskUser},
+	{osshell.Cmd, "%x% y", policy.AskUser},
+	{osshell.Cmd, "echo %x%", policy.AskUser},
+}
+
+// A line that no deny rule could match is not asked about for want of
+// being judged: what its expansions hold cannot make it run rm or git
+// push.
+func TestDenyRuleLeavesWhatItCannotMatch(t *testing.T) {
+	e := load(t, policy.TierUser, true, map[string]string{"deny.toml": denyRules + allowBeneath})
+	for _, tc := range []denyCase{
+		{osshell.Bash, "ls $HOME", policy.Allow},
+		{osshell.Bash, `echo "$(date)" *.go`, policy.Allow},
+		{osshell.Bash, "git status $x", policy.Allow},
+		{osshell.Bash, "git pushx", policy.Allow},
+		{osshell.Bash, "rmdir x", policy.Allow},
+		{osshell.Bash, "bash -c 'ls x'", policy.Allow},
+		{osshell.Bash, "xargs ls", policy.Allow},
+		{osshell.Bash, "timeout 5 ls $x", policy.Allow},
+		{osshell.Bash, "command -v rm", policy.Allow},
+		// A script file is the business of the program that runs it, as
+		// any program's files are.
+		{osshell.Bash, "source ./script", policy.Allow},
+		{osshell.Bash, "bash ./script.sh", policy.Allow},
+		{osshell.PowerShell, "ls $HOME", policy.Allow},
+		{osshell.PowerShell, "& 'ls' x", policy.Allow},
+		{osshell.Cmd, "dir x", policy.Allow},
+	} {
+		c := shell(tc.command)
+		c.Shell = tc.kind
+		if v := e.Check(c); v.Decision != tc.want {
+			t.Errorf("%v %q: %q (why %q), want %q", tc.kind, tc.command, v.Decision, v.Why, tc.want)
+		}
+	}
+}
+
+// A rule of higher priority that decides a command first speaks for it,
+// as for any call: an allow of every git command outranks a deny of git
+// push, whatever the line's spelling, wrappers or expansions. The allow
+// rule still allows only lines it names as written (" git push" and sudo
+// are no rule's to allow: the approval mode decides them).
+func TestHigherAllowSpeaksBeforeADeny(t *testing.T) {
+	e := load(t, policy.TierUser, true, map[string]string{"rules.toml": `
+[[rule]]
+commandPrefix = "git"
+decision = "allow"
+priority = 900
+
+[[rule]]
+commandPrefix = "git push"
+decision = "deny"
+priority = 500
+`})
+	for command, want := range map[string]policy.Decision{
+		" git push":     "",
+		"sudo git push": "",
+		`git "push"`:    policy.Allow,
+		"git $sub":      policy.Allow,
+		"$x push":       policy.AskUser,
+	} {
+		if v := e.Check(shell(command)); v.Decision != want {
+			t.Errorf("%q: %q (why %q), want %q", command, v.Decision, v.Why, want)
+		}
+	}
+}

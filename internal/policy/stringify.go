@@ -21,6 +21,9 @@ func stableStringify(args map[string]any) string {
 		return ""
 	}
 	var b strings.Builder
+	if command, ok := args["command"].(string); ok { // a shell call's: most of it
+		b.Grow(len(command) + 64)
+	}
 	writeObject(&b, args, true)
 	return b.String()
 }
@@ -81,9 +84,42 @@ func writeObject(b *strings.Builder, m map[string]any, top bool) {
 	b.WriteByte('}')
 }
 
-// compareUTF16 orders strings as JavaScript's default sort does.
+// compareUTF16 orders strings as JavaScript's default sort does. Below
+// U+E000 (all argument names) UTF-16 orders as UTF-8 does, byte by byte.
 func compareUTF16(a, b string) int {
+	if belowE000(a) && belowE000(b) {
+		return strings.Compare(a, b)
+	}
 	return slices.Compare(utf16.Encode([]rune(a)), utf16.Encode([]rune(b)))
+}
+
+// belowE000 reports whether every character of s is below U+E000: its
+// UTF-8 lead bytes are below 0xEE.
+func belowE000(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xee {
+			return false
+		}
+	}
+	return true
+}
+
+// stringifyShell is stableStringify of a shell call's arguments with
+// command replaced (shellArgs), written at once: what each command of a
+// line is matched against.
+func stringifyShell(args map[string]any, command string) string {
+	var b strings.Builder
+	b.Grow(len(command) + 32)
+	b.WriteString("{\x00\"command\":")
+	jsjson.WriteString(&b, command)
+	b.WriteByte(0)
+	if dir, ok := args["dir_path"]; ok {
+		b.WriteString(",\x00\"dir_path\":")
+		writeValue(&b, dir)
+		b.WriteByte(0)
+	}
+	b.WriteByte('}')
+	return b.String()
 }
 
 // writeNumber writes f as JavaScript's Number#toString does for the

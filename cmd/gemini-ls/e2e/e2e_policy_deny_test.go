@@ -1,0 +1,81 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+)
+
+// denyRmAllowBeneath denies rm, with a rule below it that allows every
+// shell line.
+const denyRmAllowBeneath = `
+[[rule]]
+toolName = "run_shell_command"
+commandPrefix = "rm"
+decision = "deny"
+priority = 500
+
+[[rule]]
+toolName = "run_shell_command"
+decision = "allow"
+priority = 100
+`
+
+// Issue 84's Must-show, headless with bash: a deny rule on rm refuses
+// every line that runs rm, however the line spells it (blanks around it,
+// quotes, escapes, a line continuation, $'…', shell wrappers with any
+// flags), although a lower rule allows every shell line, and a stand-in
+// rm on PATH never runs; a line whose command is not known before it
+// runs is refused saying why (headless: nobody to ask); a line that runs
+// no rm runs.
+func TestRunDenyRuleRefusesEverySpellingWithBash(t *testing.T) {
+	for _, shell := range []string{"bash", "sh"} {
+		platformtest.Tool(t, shell)
+	}
+	marker := filepath.Join(t.TempDir(), "rm-ran")
+	bin := t.TempDir()
+	writeFiles(t, bin, map[string]string{"rm": "#!/bin/sh\necho \"rm $*\" >> '" + marker + "'\n"})
+	if err := os.Chmod(filepath.Join(bin, "rm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spellings := []string{
+		" rm x", "rm x\n", `\rm x`, `'rm' x`, `"rm" x`, "r\\\nm x", `$'rm' x`,
+		"bash -lc 'rm x'", "bash -ec 'rm x'", "bash -e -c 'rm x'", "bash -c -- 'rm x'",
+		"command bash -c 'rm x'", "exec bash -c 'rm x'", "sh -c 'rm x'", "env FOO=1 rm x", "echo x | xargs rm",
+	}
+	var calls []*genai.FunctionCall
+	for _, command := range append(spellings, `$(printf rm) x`, "echo kept") {
+		calls = append(calls, geminitest.Call("run_shell_command", map[string]any{"command": command}))
+	}
+	h := newHeadless(t, map[string]string{"x": "x\n"}, geminitest.CallTurn(calls...), geminitest.TextTurn("Finished."))
+	home, env := policyHome(t, map[string]string{"deny.toml": denyRmAllowBeneath})
+	trustFolder(t, home, h.root)
+	env = append(append(h.withoutEnv("PATH"), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
+	h.runIn(h.root, env, "run", "-p", "clean up").wantExit(t, 0)
+
+	fr := h.responses(1)
+	if len(fr) != len(calls) {
+		t.Fatalf("%d function responses, want %d", len(fr), len(calls))
+	}
+	for i, command := range spellings {
+		if e := responseError(fr[i]); e != "Tool execution denied by policy." {
+			t.Errorf("%q: %+v, want the policy's denial", command, fr[i].Response)
+		}
+	}
+	unknown := responseError(fr[len(spellings)])
+	if !strings.Contains(unknown, "The policy rules cannot judge it before it runs: it runs $(printf rm) x, whose words are not known before it runs, and the deny rule of User: deny.toml may match it") {
+		t.Errorf("the line whose command is not known: %q, want it refused saying why", unknown)
+	}
+	if e := responseError(fr[len(fr)-1]); e != "" {
+		t.Errorf("echo kept was refused: %s", e)
+	}
+	if ran, err := os.ReadFile(marker); err == nil {
+		t.Errorf("rm ran: %q", ran)
+	}
+}
