@@ -2,8 +2,10 @@ package policy
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -116,8 +118,8 @@ func bashCalls(command string) ([][]refWord, bool) {
 // referenceWord is w as mvdan.cc/sh's expand passes it to a command
 // (Fields: quotes and escapes removed), when it is static: parts of text and quotes only; outside quotes no glob or brace
 // character (* ? [ {) that a backslash does not escape, no ~ to begin
-// it; no $"…" (translated), no $'…' holding \c (which expand leaves
-// undecoded).
+// it; no $"…" (translated), no $'…' that bash decodes otherwise
+// (bashDiffers).
 func referenceWord(w *syntax.Word) refWord {
 	if w.Lit() == "[" { // no ] closes it: bash's test command, not a glob
 		return refWord{text: "[", static: true}
@@ -129,7 +131,7 @@ func referenceWord(w *syntax.Word) refWord {
 				return refWord{}
 			}
 		case *syntax.SglQuoted:
-			if p.Dollar && strings.Contains(p.Value, `\c`) {
+			if p.Dollar && bashDiffers(p.Value) {
 				return refWord{}
 			}
 		case *syntax.DblQuoted:
@@ -145,6 +147,46 @@ func referenceWord(w *syntax.Word) refWord {
 		return refWord{}
 	}
 	return refWord{text: fields[0], static: true}
+}
+
+// bashDiffers reports whether bash decodes the $'…' of value otherwise
+// than mvdan.cc/sh's expand does: \c (a control character, which expand
+// leaves as it is), an octal escape above \377 (bash keeps its low byte,
+// expand writes 0xff) or before an 8 or 9 (bash ends the number there,
+// expand reads a NUL), a \u or \U that is no Unicode character.
+func bashDiffers(value string) bool {
+	for i := 0; i+1 < len(value); i++ {
+		if value[i] != '\\' {
+			continue
+		}
+		rest := value[i+1:]
+		i++ // the escaped character is not an escape
+		switch {
+		case rest[0] == 'c':
+			return true
+		case rest[0] >= '0' && rest[0] <= '7':
+			digits := rest[:min(3, len(rest))]
+			if end := strings.IndexFunc(digits, func(r rune) bool { return r < '0' || r > '9' }); end >= 0 {
+				digits = digits[:end]
+			}
+			n, err := strconv.ParseUint(digits, 8, 16)
+			if err != nil || n > 0o377 {
+				return true
+			}
+		case rest[0] == 'u' || rest[0] == 'U':
+			hex := rest[1:min(len(rest), 9)]
+			if end := strings.IndexFunc(hex, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEF", r) }); end >= 0 {
+				hex = hex[:end]
+			}
+			if rest[0] == 'u' {
+				hex = hex[:min(4, len(hex))]
+			}
+			if n, err := strconv.ParseUint(hex, 16, 32); err == nil && !utf8.ValidRune(rune(n)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // expands reports whether bash may expand text, outside quotes (first:
