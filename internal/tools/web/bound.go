@@ -21,9 +21,9 @@ import (
 //     clones every formatting element its end tag did not close into each
 //     new paragraph ("reconstruct the active formatting elements"): 400
 //     unclosed <b>s and "<p>x" repeated made 1.6 million nodes of 19 KB.
-//     Under another name an element is closed where it ends, as in
-//     well-formed HTML; a stays an a, as the parser keeps at most one open
-//     and closes it at the next.
+//     Under another name an element ends with its end tag or its
+//     parent's, and is never copied; a stays an a, as the parser keeps at
+//     most one open and closes it at the next.
 //   - Text is written escaped, so that no '<' the parser reads starts a
 //     tag this reading did not see: the parser reads raw text (a <title>,
 //     a <style>) as markup inside an <svg>, and two texts once apart meet
@@ -32,9 +32,10 @@ import (
 //
 // Comments, which the converter drops, are dropped.
 
-// maxHTMLTokens bounds the tokens of a page converted to Markdown: a
-// quarter of a second of the slowest pages of them seen, and more text
-// than web_fetch hands on (250,000 characters, all pages together).
+// maxHTMLTokens bounds the tokens of a page converted to Markdown: about
+// a third of a second for the slowest pages tried, a 4 MiB page of
+// documentation, and more text than web_fetch hands on (250,000
+// characters, all pages together).
 const maxHTMLTokens = 250_000
 
 // renamedPrefix starts the name a formatting element has while parsed.
@@ -183,5 +184,5 @@ func (h boundedHTML) cutNote() string {
 	if h.kept == h.total {
 		return ""
 	}
-	return fmt.Sprintf("[gemini-ls converted only the first %d of this page's %d HTML tags and texts, to bound the work; the rest of the page is not shown.]\n\n", h.kept, h.total)
+	return fmt.Sprintf("[gemini-ls converted only the first %d of this page's %d HTML tags, texts and comments, to bound the work; the rest of the page is not shown.]\n\n", h.kept, h.total)
 }

@@ -128,7 +128,7 @@ func TestLongPageIsCutSayingSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	total := 2*maxHTMLTokens + 5 // title's 3, then 2 a paragraph
-	want := fmt.Sprintf("[gemini-ls converted only the first %d of this page's %d HTML tags and texts, to bound the work; the rest of the page is not shown.]\n\nword\n\n", maxHTMLTokens, total)
+	want := fmt.Sprintf("[gemini-ls converted only the first %d of this page's %d HTML tags, texts and comments, to bound the work; the rest of the page is not shown.]\n\nword\n\n", maxHTMLTokens, total)
 	if title != "Long" || !strings.HasPrefix(md, want) || strings.Contains(md, "LAST") {
 		t.Errorf("title %q, Markdown %.300q…", title, md)
 	}

@@ -24,6 +24,6 @@
 // HTML is converted to Markdown; other text is returned as it is. The
 // conversion's work is bounded, not only its bytes (bound.go): it is
 // linear in the page, the parser's tree grows by a few nodes a token at
-// most, and a page of more than maxHTMLTokens tags and texts is converted
-// up to there, its Markdown saying so first.
+// most, and a page of more than maxHTMLTokens tags, texts and comments
+// is converted up to there, its Markdown saying so first.
 package web
