@@ -9,6 +9,11 @@
 //     is read at every model request, so each request declares exactly the
 //     tools available then. Wait lets a front end with one prompt to run
 //     (headless) wait for start-up first, as Gemini CLI does.
+//   - A server is asked only for the listings its capabilities (its
+//     answer to initialize) declare: tools, resources, prompts, as Gemini
+//     CLI 0.61 asks. A listing it answers "Method not found" lists
+//     nothing, not a failure, as in 0.61; so a server of resources alone
+//     starts, with no tools, and its resources are offered.
 //   - A server that fails to start, or dies later, is reported once (a
 //     warning naming the server and why, with the end of its stderr) and
 //     its tools are withdrawn; the other servers keep working. A call that

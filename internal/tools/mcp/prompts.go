@@ -37,7 +37,7 @@ type PromptArgument struct {
 // listing failed, each named.
 func (m *Manager) Prompts(ctx context.Context) (prompts []Prompt, errs []error) {
 	for _, l := range m.liveServers() {
-		if r := l.session.InitializeResult(); r == nil || r.Capabilities == nil || r.Capabilities.Prompts == nil {
+		if declared(l.session).Prompts == nil {
 			continue
 		}
 		listCtx, cancel := context.WithTimeout(ctx, l.server.cfg.timeout())
@@ -49,6 +49,10 @@ func (m *Manager) Prompts(ctx context.Context) (prompts []Prompt, errs []error) 
 			return res.Prompts, res.NextCursor, nil
 		})
 		cancel()
+		if methodNotFound(err) {
+			// As Gemini CLI 0.61's discoverPrompts: none, not a failure.
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("listing the prompts of MCP server %s: %w", l.server.alias, err))
 			continue

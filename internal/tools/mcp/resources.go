@@ -2,10 +2,8 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -38,7 +36,7 @@ func (m *Manager) Resources() []Resource {
 // keeps its tools. They are listed again on
 // notifications/resources/list_changed (Manager.relistResources).
 func (s *server) resources(ctx context.Context, session *sdk.ClientSession) ([]Resource, error) {
-	if r := session.InitializeResult(); r == nil || r.Capabilities == nil || r.Capabilities.Resources == nil {
+	if declared(session).Resources == nil {
 		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
@@ -50,9 +48,8 @@ func (s *server) resources(ctx context.Context, session *sdk.ClientSession) ([]R
 		}
 		return res.Resources, res.NextCursor, nil
 	})
-	var rpcErr *jsonrpc.Error
 	switch {
-	case errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound:
+	case methodNotFound(err):
 		return nil, nil
 	case err != nil:
 		return nil, fmt.Errorf("listing resources: %w", err)

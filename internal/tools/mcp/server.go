@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
@@ -108,8 +109,13 @@ func (s *server) start(ctx context.Context) (*sdk.ClientSession, []*sdk.Tool, er
 	return session, listed, nil
 }
 
-// listTools lists the server's tools, bounded by its timeout.
+// listTools lists the server's tools, bounded by its timeout, as Gemini
+// CLI 0.61's discoverTools does: none from a server that declares no
+// tools capability (it is not asked) or does not know tools/list.
 func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]*sdk.Tool, error) {
+	if declared(session).Tools == nil {
+		return nil, nil
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
 	listed, err := listAll(ctx, "tools", func(ctx context.Context, cursor string) ([]*sdk.Tool, string, error) {
@@ -119,10 +125,30 @@ func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]*
 		}
 		return res.Tools, res.NextCursor, nil
 	})
-	if err != nil {
+	switch {
+	case methodNotFound(err):
+		return nil, nil
+	case err != nil:
 		return nil, fmt.Errorf("listing tools: %w", err)
 	}
 	return slices.DeleteFunc(listed, func(t *sdk.Tool) bool { return t == nil }), nil
+}
+
+// declared is what the server said at initialize it offers (none if it
+// said nothing): it is asked for those listings only.
+func declared(session *sdk.ClientSession) *sdk.ServerCapabilities {
+	if r := session.InitializeResult(); r != nil && r.Capabilities != nil {
+		return r.Capabilities
+	}
+	return &sdk.ServerCapabilities{}
+}
+
+// methodNotFound reports whether err is the server's "Method not found":
+// it does not know the listing asked for, which Gemini CLI 0.61 takes as
+// nothing to list, not a failure.
+func methodNotFound(err error) bool {
+	var rpcErr *jsonrpc.Error
+	return errors.As(err, &rpcErr) && rpcErr.Code == jsonrpc.CodeMethodNotFound
 }
 
 // broke records that the server broke a bound; the first such fails it.

@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -41,18 +43,83 @@ func ServeStdio(args []string) {
 		fmt.Fprintln(os.Stderr, "mcpserver: cannot open the database")
 		os.Exit(2)
 	}
-	server := sdk.NewServer(&sdk.Implementation{Name: "mcpserver", Version: "1"}, nil)
-	addContentTools(server)
-	addProcessTools(server)
-	addPrompts(server)
-	var slow slowCalls
-	server.AddTool(&sdk.Tool{Name: "slow", Description: "Sleeps, then says whether another slow call ran meanwhile.", InputSchema: map[string]any{
-		"type": "object", "properties": map[string]any{"ms": map[string]any{"type": "integer"}, "tag": map[string]any{"type": "string"}},
-	}}, slow.handle)
-	f.addOptional(server)
+	server := sdk.NewServer(&sdk.Implementation{Name: "mcpserver", Version: "1"}, f.options())
+	if f.onlyResources {
+		addOnlyResources(server)
+	} else {
+		addContentTools(server)
+		addProcessTools(server)
+		addPrompts(server)
+		var slow slowCalls
+		server.AddTool(&sdk.Tool{Name: "slow", Description: "Sleeps, then says whether another slow call ran meanwhile.", InputSchema: map[string]any{
+			"type": "object", "properties": map[string]any{"ms": map[string]any{"type": "integer"}, "tag": map[string]any{"type": "string"}},
+		}}, slow.handle)
+		f.addOptional(server)
+	}
+	if f.record != "" {
+		// Last: the outermost middleware, which sees every request.
+		recordMethods(server, f.record)
+	}
 	if err := server.Run(context.Background(), &sdk.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// options declares the capabilities -declare names on top of those the
+// SDK infers from what the server offers.
+func (f stdioFlags) options() *sdk.ServerOptions {
+	if f.declare == "" {
+		return nil
+	}
+	caps := &sdk.ServerCapabilities{}
+	for _, c := range strings.Split(f.declare, ",") {
+		switch c {
+		case "tools":
+			caps.Tools = &sdk.ToolCapabilities{}
+		case "prompts":
+			caps.Prompts = &sdk.PromptCapabilities{}
+		case "resources":
+			caps.Resources = &sdk.ResourceCapabilities{}
+		default:
+			log.Fatalf("mcpserver: -declare %q: a capability is tools, prompts or resources", c)
+		}
+	}
+	return &sdk.ServerOptions{Capabilities: caps}
+}
+
+// addOnlyResources offers the test's two resources and nothing else: a
+// tools or prompts request is answered "Method not found", as a server
+// built on the TypeScript SDK without those handlers answers it (the Go
+// SDK's server answers an empty list).
+func addOnlyResources(server *sdk.Server) {
+	addResources(server, nil)
+	server.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			if strings.HasPrefix(method, "tools/") || strings.HasPrefix(method, "prompts/") {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found"}
+			}
+			return next(ctx, method, req)
+		}
+	})
+}
+
+// recordMethods appends the method of every request the server receives
+// to the file at path, one a line, so that a test sees what a client
+// asked for.
+func recordMethods(server *sdk.Server, path string) {
+	server.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+			f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+			if err != nil {
+				return nil, fmt.Errorf("recording the request: %w", err)
+			}
+			_, werr := fmt.Fprintln(f, method)
+			if err := errors.Join(werr, f.Close()); err != nil {
+				return nil, fmt.Errorf("recording the request: %w", err)
+			}
+			return next(ctx, method, req)
+		}
+	})
 }
 
 // stdioFlags are ServeStdio's flags.
@@ -65,6 +132,9 @@ type stdioFlags struct {
 	extraResource       string
 	grow                bool
 	sleep               time.Duration
+	onlyResources       bool
+	declare             string
+	record              string
 }
 
 func parseStdioFlags(args []string) stdioFlags {
@@ -78,6 +148,9 @@ func parseStdioFlags(args []string) stdioFlags {
 	flags.StringVar(&f.extraResource, "resource", "", "also offer a text resource, named extra, at this URI")
 	flags.BoolVar(&f.grow, "grow", false, "offer grow, which adds a tool")
 	flags.DurationVar(&f.sleep, "sleep", 0, "only sleep this long, then exit: the child spawn starts")
+	flags.BoolVar(&f.onlyResources, "only-resources", false, "offer two resources and no tools or prompts, answering their requests Method not found")
+	flags.StringVar(&f.declare, "declare", "", "declare these capabilities (tools,prompts,resources) whatever is offered")
+	flags.StringVar(&f.record, "record", "", "append the method of every request received to this file")
 	_ = flags.Parse(args)
 	return f
 }

@@ -1,7 +1,8 @@
 // Command mcpserver is an MCP server for gemini-ls's tests, built with the
 // same SDK as the client. It speaks on stdin and stdout.
 //
-//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources | -unreadable-resources] [-resource URI] [-grow]
+//	mcpserver [-fail-at-start] [-extra NAME] [-resources | -broken-resources | -unreadable-resources] [-resource URI] [-grow] [-declare CAPS] [-record FILE]
+//	mcpserver -only-resources [-declare CAPS] [-record FILE]
 //	mcpserver -sleep DURATION
 //
 // Its tools: echo, add, image, resource, fail (an error result), crash
@@ -17,6 +18,14 @@
 // them. With -resource URI it offers one more resource, named extra, at
 // URI, its contents text. With -grow it offers grow, which adds a tool, grown, and
 // answers once it has sent notifications/tools/list_changed.
+//
+// With -only-resources it offers the two resources of -resources and
+// nothing else: it declares only resources, and answers a tools or
+// prompts request "Method not found", as a server built on the
+// TypeScript SDK without those handlers does. -declare CAPS declares
+// those capabilities (a comma-separated list of tools, prompts,
+// resources) whatever it offers. -record FILE appends the method of
+// every request it receives to FILE, one a line.
 //
 // The server is mcptest.ServeStdio, which the tests of internal/tools/mcp
 // run in their own binary.
