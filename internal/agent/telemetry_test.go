@@ -48,6 +48,8 @@ func (r *recorded) APIError(e telemetry.APIError) {
 	defer r.mu.Unlock()
 	r.errors = append(r.errors, e)
 }
+func (r *recorded) HookCall(telemetry.HookCall) {} // the hooks' Runner tells them
+
 func (r *recorded) ToolCall(e telemetry.ToolCall) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -31,6 +31,8 @@ func isFact(key attribute.Key) bool {
 	case "event.name", "event.timestamp", "session.id", "installation.id", "auth_type", "prompt_id",
 		"model", "model_name", "function_name", "decision", "tool_type", "mcp_server_name",
 		"error_type", "error.type", "status_code", "finish_reasons", "type",
+		// hook_name is the program alone without logPrompts (HookCall).
+		"hook_event_name", "hook_type", "hook_name",
 		"approval_mode", "core_tools_enabled", "mcp_servers", "output_format", "extensions", "extension_ids":
 		return true
 	}

@@ -16,6 +16,9 @@ type Recorder interface {
 	APIRequest(APIRequest)
 	APIResponse(APIResponse)
 	APIError(APIError)
+	// HookCall is gemini_cli.hook_call, once for each hook that ran, and
+	// counts it (gemini_cli.hook_call.count and .latency).
+	HookCall(HookCall)
 }
 
 // Sink is a Recorder that exports; Shutdown flushes what is pending and
@@ -34,6 +37,7 @@ func (Nop) ToolCall(ToolCall)              {}
 func (Nop) APIRequest(APIRequest)          {}
 func (Nop) APIResponse(APIResponse)        {}
 func (Nop) APIError(APIError)              {}
+func (Nop) HookCall(HookCall)              {}
 func (Nop) Shutdown(context.Context) error { return nil }
 
 // StartSession is 0.61's StartSessionEvent (gemini_cli.config): the
@@ -108,4 +112,27 @@ type APIError struct {
 	ErrorType           string
 	// StatusCode is the HTTP status; 0 when there was none.
 	StatusCode int
+}
+
+// HookCall is one hook that ran (gemini_cli.hook_call), as 0.61's
+// HookCallEvent tells it.
+type HookCall struct {
+	SessionID string
+	// Event is the hook event (BeforeTool, SessionStart, …); Name the
+	// hook's name, else its command; Type its type ("command").
+	Event, Name, Type string
+	Duration          time.Duration
+	// Success: it exited with code 0.
+	Success bool
+	// ExitCode is its exit code; nil when it did not exit by itself (it
+	// timed out, could not be started, was stopped).
+	ExitCode *int
+	// Input is the JSON object it read on stdin.
+	Input map[string]any
+	// Output is its output as 0.61 reads it: the JSON object it printed,
+	// or what its plain text stands for; nil when it printed nothing.
+	Output         any
+	Stdout, Stderr string
+	// Error says why it failed when it did not exit by itself; "" else.
+	Error string
 }

@@ -14,8 +14,9 @@ import (
 )
 
 // TestSameNamesAsGeminiCLI runs Gemini CLI 0.61 itself against the fake
-// model, a prompt with one tool call, exporting to a real collector, and
-// holds gemini-ls's names to what it sent: each event and metric name
+// model, a prompt with one tool call and two BeforeTool hooks (one times
+// out), exporting to a real collector, and holds gemini-ls's names to
+// what it sent: each event and metric name
 // gemini-ls emits is one 0.61 emitted too (api_error aside: this run has
 // none), under the same service.name, and each attribute gemini-ls puts
 // on an event is one 0.61 put on it.
@@ -32,7 +33,9 @@ func TestSameNamesAsGeminiCLI(t *testing.T) {
 		"model": {"skipNextSpeakerCheck": true},
 		"experimental": {"useModelRouter": false},
 		"general": {"disableAutoUpdate": true},
-		"telemetry": {"enabled": true, "otlpEndpoint": %q, "otlpProtocol": "http", "logPrompts": true}
+		"telemetry": {"enabled": true, "otlpEndpoint": %q, "otlpProtocol": "http", "logPrompts": true},
+		"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "name": "allow", "command": "echo '{\"decision\":\"allow\"}'"},
+			{"type": "command", "name": "slow", "command": "sleep 1", "timeout": 200}]}]}
 	}`, col.HTTP))
 	cmd := geminicli.Command(t, home, project, srv.URL, "-m", "gemini-2.5-flash", "--approval-mode", "yolo", "-p", "read a.txt", "-o", "text")
 	var out syncBuffer
@@ -46,7 +49,7 @@ func TestSameNamesAsGeminiCLI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("gemini: %v\n%s", err, out.String())
 	}
-	want := []string{"gemini_cli.config", "gemini_cli.user_prompt", "gemini_cli.api_request", "gemini_cli.api_response", "gemini_cli.tool_call"}
+	want := []string{"gemini_cli.config", "gemini_cli.user_prompt", "gemini_cli.api_request", "gemini_cli.api_response", "gemini_cli.tool_call", "gemini_cli.hook_call"}
 	theirs := parseOTLP(t, col.received(t, append(slices.Clone(want), wantMetrics...)...))
 
 	ours := startCollector(t)

@@ -16,8 +16,6 @@ import (
 	"go.opentelemetry.io/otel/exporters/otlp/otlplog/otlploghttp"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetricgrpc"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
-	"go.opentelemetry.io/otel/exporters/stdout/stdoutlog"
-	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/log"
 	"go.opentelemetry.io/otel/metric"
 	sdklog "go.opentelemetry.io/otel/sdk/log"
@@ -57,8 +55,8 @@ type Telemetry struct {
 	metrics *sdkmetric.MeterProvider
 	file    *os.File
 
-	sessions, toolCalls, apiRequests, tokens metric.Int64Counter
-	toolLatency, apiLatency                  metric.Int64Histogram
+	sessions, toolCalls, apiRequests, tokens, hookCalls metric.Int64Counter
+	toolLatency, apiLatency, hookLatency                metric.Int64Histogram
 }
 
 // New returns Nop when telemetry is off, else a Telemetry exporting to
@@ -77,10 +75,11 @@ func New(ctx context.Context, o Options) (Sink, error) {
 		redact:     NewRedactor(o.Secrets...),
 		now:        time.Now,
 	}
-	t.common = []attribute.KeyValue{attribute.Bool("interactive", o.Interactive)}
+	// 0.61's getCommonAttributes, in its order (session.id goes first).
 	if o.InstallationID != "" {
 		t.common = append(t.common, attribute.String("installation.id", o.InstallationID))
 	}
+	t.common = append(t.common, attribute.Bool("interactive", o.Interactive))
 	if o.AuthType != "" {
 		t.common = append(t.common, attribute.String("auth_type", o.AuthType))
 	}
@@ -107,7 +106,8 @@ func New(ctx context.Context, o Options) (Sink, error) {
 }
 
 // exporters makes 0.61's: the outfile's when set (it overrides the
-// endpoint), else OTLP over grpc (gzip, as 0.61) or http.
+// endpoint), writing what 0.61's file holds, else OTLP over grpc (gzip,
+// as 0.61) or http.
 func (t *Telemetry) exporters(ctx context.Context, c Config) (sdklog.Exporter, sdkmetric.Exporter, error) {
 	if c.Outfile != "" {
 		f, err := os.OpenFile(c.Outfile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
@@ -115,16 +115,10 @@ func (t *Telemetry) exporters(ctx context.Context, c Config) (sdklog.Exporter, s
 			return nil, nil, fmt.Errorf("opening the telemetry outfile: %w", err)
 		}
 		t.file = f
+		// 0.61's FileLogExporter and FileMetricExporter: the JavaScript
+		// SDK's objects, which its tools read (jsfile.go).
 		w := &lockedWriter{w: f}
-		logExp, err := stdoutlog.New(stdoutlog.WithWriter(w), stdoutlog.WithPrettyPrint())
-		if err != nil {
-			return nil, nil, fmt.Errorf("making the telemetry outfile's log exporter: %w", err)
-		}
-		metricExp, err := stdoutmetric.New(stdoutmetric.WithWriter(w), stdoutmetric.WithPrettyPrint())
-		if err != nil {
-			return nil, nil, fmt.Errorf("making the telemetry outfile's metric exporter: %w", err)
-		}
-		return logExp, metricExp, nil
+		return jsLogExporter{w: w}, jsMetricExporter{w: w}, nil
 	}
 	u, err := c.endpoint()
 	if err != nil {
@@ -173,6 +167,8 @@ func (t *Telemetry) instruments(m metric.Meter) error {
 	t.tokens = counter("gemini_cli.token.usage", "Counts the total number of tokens used.")
 	t.toolLatency = histogram("gemini_cli.tool.call.latency", "Latency of tool calls in milliseconds.")
 	t.apiLatency = histogram("gemini_cli.api.request.latency", "Latency of API requests in milliseconds.")
+	t.hookCalls = counter("gemini_cli.hook_call.count", "Counts hook calls, tagged by hook event name and success.")
+	t.hookLatency = histogram("gemini_cli.hook_call.latency", "Latency of hook calls in milliseconds.")
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("making the telemetry metrics: %w", err)
 	}
@@ -210,7 +206,7 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
-// attrs is common attributes and the session's, then kv.
+// attrs is the session's and the common attributes, then kv.
 func (t *Telemetry) attrs(sessionID string, kv ...attribute.KeyValue) []attribute.KeyValue {
 	out := make([]attribute.KeyValue, 0, len(t.common)+1+len(kv))
 	if sessionID != "" {
@@ -221,7 +217,8 @@ func (t *Telemetry) attrs(sessionID string, kv ...attribute.KeyValue) []attribut
 }
 
 // emit sends one log record as 0.61's logger.emit does: its body, its
-// attributes, event.name among them, as far as they are exported.
+// attributes as far as they are exported, in 0.61's order: the session's
+// and the common ones, event.name and event.timestamp, then the event's.
 func (t *Telemetry) emit(ctx context.Context, name, body string, attrs []attribute.KeyValue) {
 	var r log.Record
 	now := t.now()
@@ -229,11 +226,17 @@ func (t *Telemetry) emit(ctx context.Context, name, body string, attrs []attribu
 	r.SetTimestamp(now)
 	r.SetObservedTimestamp(now)
 	r.SetBody(attribute.StringValue(t.redact.String(body)))
+	common := len(t.common)
+	if len(attrs) > 0 && attrs[0].Key == "session.id" {
+		common++
+	}
+	common = min(common, len(attrs))
+	r.AddAttributes(t.exported(attrs[:common])...)
 	r.AddAttributes(
 		attribute.String("event.name", name),
 		attribute.String("event.timestamp", now.UTC().Format("2006-01-02T15:04:05.000Z07:00")),
 	)
-	r.AddAttributes(t.exported(attrs)...)
+	r.AddAttributes(t.exported(attrs[common:])...)
 	t.logger.Emit(ctx, r)
 }
 

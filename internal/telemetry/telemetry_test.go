@@ -43,11 +43,30 @@ func record(t *testing.T, r telemetry.Recorder) {
 		Duration: 30 * time.Millisecond, Success: true, Decision: "accept"})
 	r.APIError(telemetry.APIError{SessionID: "s-1", PromptID: "s-1########1", Model: "gemini-2.5-pro",
 		Duration: 40 * time.Millisecond, Error: `Error 400, Message: Invalid value at 'contents[0]' ("` + promptText + `")`, ErrorType: "INVALID_ARGUMENT", StatusCode: 400})
+	recordHooks(r)
+}
+
+// hookCommand is a hook's command with a credential among its arguments.
+const hookCommand = "/home/u/hooks/check.sh --token " + apiKey
+
+// recordHooks sends two hook calls: one that exited 0 with JSON output
+// quoting the prompt, and one that timed out.
+func recordHooks(r telemetry.Recorder) {
+	zero := 0
+	r.HookCall(telemetry.HookCall{SessionID: "s-1", Event: "BeforeTool", Name: hookCommand, Type: "command",
+		Duration: 23 * time.Millisecond, Success: true, ExitCode: &zero,
+		Input:  map[string]any{"session_id": "s-1", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command", "tool_input": map[string]any{"command": "go test <pkg> && echo"}},
+		Output: map[string]any{"decision": "allow", "reason": promptText},
+		Stdout: `{"decision":"allow","reason":"` + promptText + `"}` + "\n", Stderr: ""})
+	r.HookCall(telemetry.HookCall{SessionID: "s-1", Event: "AfterAgent", Name: "slow-check", Type: "command",
+		Duration: 60 * time.Second, Input: map[string]any{"prompt_response": "the model-written answer"},
+		Stdout: "", Stderr: "still thinking about " + promptText, Error: "it timed out after 1m0s and was stopped"})
 }
 
 var (
-	wantEvents  = []string{"gemini_cli.config", "gemini_cli.user_prompt", "gemini_cli.api_request", "gemini_cli.api_response", "gemini_cli.tool_call", "gemini_cli.api_error"}
-	wantMetrics = []string{"gemini_cli.session.count", "gemini_cli.tool.call.count", "gemini_cli.tool.call.latency", "gemini_cli.api.request.count", "gemini_cli.api.request.latency", "gemini_cli.token.usage"}
+	wantEvents  = []string{"gemini_cli.config", "gemini_cli.user_prompt", "gemini_cli.api_request", "gemini_cli.api_response", "gemini_cli.tool_call", "gemini_cli.api_error", "gemini_cli.hook_call"}
+	wantMetrics = []string{"gemini_cli.session.count", "gemini_cli.tool.call.count", "gemini_cli.tool.call.latency", "gemini_cli.api.request.count", "gemini_cli.api.request.latency", "gemini_cli.token.usage",
+		"gemini_cli.hook_call.count", "gemini_cli.hook_call.latency"}
 )
 
 func newSink(t *testing.T, c telemetry.Config) telemetry.Sink {
@@ -166,6 +185,7 @@ func TestLogPromptsFalseKeepsTheFacts(t *testing.T) {
 		"gemini_cli.api_response": {"response_text"},
 		"gemini_cli.tool_call":    {"error", "error.message", "function_args"},
 		"gemini_cli.api_error":    {"error", "error.message"},
+		"gemini_cli.hook_call":    {"error", "hook_input", "hook_output", "stderr", "stdout"},
 	}
 	for event, want := range withheld {
 		var lost []string
