@@ -402,7 +402,9 @@ func (b *Built) startMemory(set settings.Settings) {
 		Logger:     o.Logger,
 	})
 	if global := b.memory.GlobalFile(); global != "" {
-		if _, err := o.Workspace.Allow(global); err != nil {
+		// That one file, as Gemini CLI 0.61's isPathAllowed allows it:
+		// the rest of ~/.gemini stays out of the file tools' reach.
+		if _, err := o.Workspace.AllowFile(global); err != nil {
 			o.Warn("the model cannot edit the global "+filepath.Base(global), err)
 		}
 	}

@@ -79,9 +79,10 @@ func (w *Workspace) lstatListed(e DirEntry) (fs.FileInfo, error) {
 	return fi, nil
 }
 
-// isBase reports whether dir is a root or an allowed directory now.
+// isBase reports whether dir is a root, an allowed directory or an
+// allowed file's directory now.
 func (w *Workspace) isBase(dir string) bool {
-	return slices.Contains(w.Roots(), dir) || slices.Contains(w.allowed(), dir)
+	return slices.Contains(w.Roots(), dir) || slices.Contains(w.allowed(), dir) || slices.Contains(w.allowedFileDirs(), dir)
 }
 
 // get is base's kept handle, opened (again) when not kept or replaced

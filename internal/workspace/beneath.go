@@ -24,12 +24,17 @@ import (
 // directory holding it, and rel, real relative to base ("." for base
 // itself). The outermost, since a root or allowed directory inside
 // another lies where a command writing in the outer one can move
-// directories about. path is the name errors give.
+// directories about. An allowed file (AllowFile) outside them is
+// reached from its directory, rel its one name. path is the name errors
+// give.
 func (w *Workspace) beneathOf(path, real string) (base, rel string, err error) {
 	for _, dir := range append(w.Roots(), w.allowed()...) {
 		if within(dir, real) && (base == "" || len(dir) < len(base)) {
 			base = dir
 		}
+	}
+	if base == "" && w.isAllowedFile(real) {
+		base = filepath.Dir(real)
 	}
 	if base == "" {
 		return "", "", &outsideRootsError{path: path, resolved: real, roots: w.Roots()}

@@ -65,6 +65,17 @@
 // only when it is asked for that directory by name. Only what a caller
 // allows is reachable, never a parent of it.
 //
+// An allowed file (AllowFile: Gemini CLI's global GEMINI.md) is one file
+// outside the roots made reachable the same way, and nothing else of its
+// directory: no file beside it, no listing. Its symlinks are followed
+// when it is allowed, as Gemini CLI compares real paths, and from then
+// on it is its real path. Its directory is the base it is reached from
+// (opened and kept as a root's handle is), by its one name, so a
+// symlink put in its place later is refused as anywhere beneath a
+// root; a missing file and directory are made by the first write. A
+// base is only ever a directory: Allow refuses a file, AllowFile a
+// directory.
+//
 // Reads (ReadFile, Stat, ReadDir, Walk) see open documents first, including
 // ones not yet saved.
 //

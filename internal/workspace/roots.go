@@ -26,9 +26,11 @@ type Workspace struct {
 	buffers Buffers
 
 	// extraMu guards extra: directories outside the roots the agent may
-	// read and write in too (Allow), never roots.
+	// read and write in too (Allow), never roots; and files, single
+	// files outside them it may read and write (AllowFile).
 	extraMu sync.RWMutex
 	extra   []string
+	files   []string
 
 	// ignoreMu guards ignoreFiles, the ignore files that count
 	// (SetIgnoreFiles), and ignores, the parsed ignore files per
@@ -176,6 +178,11 @@ func (w *Workspace) Allow(dir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("allowing %s: %w", dir, err)
 	}
+	// A base is opened as a directory: a file allowed so could not be
+	// reached at all (AllowFile allows one).
+	if fi, err := os.Stat(real); err == nil && !fi.IsDir() {
+		return "", fmt.Errorf("allowing %s: it is not a directory", dir)
+	}
 	w.extraMu.Lock()
 	defer w.extraMu.Unlock()
 	if !slices.ContainsFunc(w.extra, func(dir string) bool { return samePath(dir, real) }) {
@@ -185,16 +192,20 @@ func (w *Workspace) Allow(dir string) (string, error) {
 }
 
 // scopeOf returns the innermost root or allowed directory containing the
-// absolute, cleaned path, or "" when none does: where its ignore rules
+// absolute, cleaned path, or the path itself when it is an allowed file
+// (AllowFile) and none does, or "" when none does: where its ignore rules
 // start, and whether it may be touched at all.
 func (w *Workspace) scopeOf(path string) string {
 	best := w.RootOf(path)
 	w.extraMu.RLock()
-	defer w.extraMu.RUnlock()
 	for _, dir := range w.extra {
 		if within(dir, path) && len(dir) > len(best) {
 			best = dir
 		}
+	}
+	w.extraMu.RUnlock()
+	if best == "" && w.isAllowedFile(path) {
+		return path
 	}
 	return best
 }
@@ -250,7 +261,7 @@ func (w *Workspace) Resolve(path string) (string, error) {
 	}
 	p, err := w.absolute(path)
 	if err == nil && hostOS == "windows" {
-		err = checkShare(p, append(w.Roots(), w.allowed()...))
+		err = checkShare(p, slices.Concat(w.Roots(), w.allowed(), w.allowedFileDirs()))
 	}
 	if err != nil {
 		return "", fmt.Errorf("resolving %s: %w", path, err)
