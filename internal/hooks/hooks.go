@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
+	"github.com/gemini-ls/gemini-ls/internal/telemetry"
 )
 
 // DefaultTimeout is how long a hook may run unless it says otherwise, as
@@ -56,6 +57,9 @@ type Config struct {
 	Redaction envredact.Policy
 	// Shell runs the hooks' commands; the zero Shell is osshell.Local().
 	Shell osshell.Shell
+	// Telemetry hears of every hook that ran (gemini_cli.hook_call);
+	// none when nil.
+	Telemetry telemetry.Recorder
 }
 
 // Runner runs the hooks of an event; it implements agent.Hooks.
@@ -98,6 +102,9 @@ func New(cfg Config) (*Runner, []error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	if cfg.Telemetry == nil {
+		cfg.Telemetry = telemetry.Nop{}
 	}
 	r := &Runner{cfg: cfg, byName: map[string][]entry{}}
 	r.SetDisabled(cfg.Disabled)

@@ -50,25 +50,12 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 	stdin, err := json.Marshal(input)
 	if err != nil {
 		res.failure = fmt.Sprintf("its input could not be encoded: %v", err)
+		r.record(ev, e, input, ran{failure: res.failure})
 		return r.logged(event, res, 0, nil, "")
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	sh := r.shell()
-	cmd := sh.Command(ctx, r.cfg.Door, spawn.Configured{Setting: "hooks." + event, Kind: spawn.Hook}, r.expand(sh, e.hook.Command, ev))
-	// A process the hook left behind may hold its output open; it does not
-	// keep the hook's result waiting.
-	cmd.WaitDelay = time.Second
-	cmd.Dir = r.cfg.ProjectDir
-	cmd.Env = append(r.environ(),
-		"GEMINI_PROJECT_DIR="+r.cfg.ProjectDir,
-		"GEMINI_CWD="+r.cfg.ProjectDir,
-		"GEMINI_SESSION_ID="+ev.SessionID,
-		"CLAUDE_PROJECT_DIR="+r.cfg.ProjectDir,
-	)
-	if ev.PlansDir != "" {
-		cmd.Env = append(cmd.Env, "GEMINI_PLANS_DIR="+ev.PlansDir)
-	}
+	cmd := r.command(ctx, e, ev)
 	cmd.Stdin = bytes.NewReader(stdin)
 	stdout, stderr := &boundedBuffer{max: maxOutput}, &boundedBuffer{max: maxOutput}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
@@ -84,12 +71,37 @@ func (r *Runner) run(ctx context.Context, e entry, ev agent.HookEvent, input map
 			r.cfg.Logger.Warn("a hook's processes could not be stopped", zap.String("event", event), zap.String("hook", res.name), zap.Error(kerr))
 		}
 	}
+	facts := ran{elapsed: elapsed, exitCode: exitCode(err, ctx.Err(), cmd.ProcessState), stdout: stdout.String(), stderr: stderr.String(), failure: res.failure}
 	if cancelled {
 		// What it hooked was cancelled, by the user: no failure to report.
 		r.cfg.Logger.Info("a hook was stopped, as what it hooked was cancelled", zap.String("event", event), zap.String("hook", res.name))
+		facts.failure = "it was stopped, as what it hooked was cancelled"
+		r.record(ev, e, input, facts)
 		return result{name: res.name}
 	}
+	r.record(ev, e, input, facts)
 	return r.logged(event, res, elapsed, cmd.ProcessState, stderr.String())
+}
+
+// command is hook e's command for ev, ready to run under ctx: in the
+// project, with Gemini CLI's variables.
+func (r *Runner) command(ctx context.Context, e entry, ev agent.HookEvent) *spawn.Cmd {
+	sh := r.shell()
+	cmd := sh.Command(ctx, r.cfg.Door, spawn.Configured{Setting: "hooks." + ev.Name, Kind: spawn.Hook}, r.expand(sh, e.hook.Command, ev))
+	// A process the hook left behind may hold its output open; it does not
+	// keep the hook's result waiting.
+	cmd.WaitDelay = time.Second
+	cmd.Dir = r.cfg.ProjectDir
+	cmd.Env = append(r.environ(),
+		"GEMINI_PROJECT_DIR="+r.cfg.ProjectDir,
+		"GEMINI_CWD="+r.cfg.ProjectDir,
+		"GEMINI_SESSION_ID="+ev.SessionID,
+		"CLAUDE_PROJECT_DIR="+r.cfg.ProjectDir,
+	)
+	if ev.PlansDir != "" {
+		cmd.Env = append(cmd.Env, "GEMINI_PLANS_DIR="+ev.PlansDir)
+	}
+	return cmd
 }
 
 // outcome is what a hook decided, or how it failed, from how its run

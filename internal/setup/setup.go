@@ -335,13 +335,14 @@ func build(ctx context.Context, o Options, distrust map[string]string) (*Built, 
 		b.Close()
 		return nil, &changedMeanwhile{roots: changed}
 	}
+	// Telemetry before the hooks, which tell it of each hook that runs.
+	b.telemetry = b.startTelemetry(ctx, set, creds)
 	b.Hooks = b.hooks(ctx, set)
 	p.tracker = b.trackerDir(set)
 	b.Tools = b.buildTools(ctx, set, p)
 	p.keys, p.trusted = b.allowedTools(set)
 	p.store, p.retention, p.maxTurns = b.sessionLimits(set)
 	b.Checkpoints = b.checkpoints(b.opts, set)
-	b.telemetry = b.startTelemetry(ctx, set, creds)
 	b.remote = newRemoteAgents(remote.Options{LookupEnv: b.lookupEnv})
 	b.Agent = agent.New(b.agentConfig(set, p))
 	return b, nil
@@ -580,6 +581,7 @@ func (b *Built) hooks(ctx context.Context, set settings.Settings) *hooks.Runner 
 		Disabled:   set.HooksConfig.Disabled,
 		ProjectDir: dir,
 		Logger:     o.Logger,
+		Telemetry:  b.telemetry,
 	})
 	for _, err := range problems {
 		o.Warn("a hook does not run", err)
