@@ -110,12 +110,13 @@ type hookedCall struct {
 // with instead, ok false. The model's call (named called) is left as the
 // model made it: the history keeps what the model asked for. args are its
 // arguments as Gemini CLI 0.61 names them (tools.NormalizeArgs), the
-// hooks' tool_input.
-func (h *hookRunner) beforeTool(called string, tool tools.Tool, call tools.Call, args map[string]any) (hookedCall, tools.Result, bool) {
+// hooks' tool_input. original is the name of the model's call when this
+// one is a hook's tail call in its place, else "".
+func (h *hookRunner) beforeTool(called, original string, tool tools.Tool, call tools.Call, args map[string]any) (hookedCall, tools.Result, bool) {
 	hooked := hookedCall{call: call, args: argsOrEmpty(args)}
 	var out HookOutcome // none when no hook runs: their input is not made
 	if h.handles(HookBeforeTool) {
-		out = h.fire(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args))
+		out = h.fire(HookBeforeTool, tool.Name(), toolHookInput(tool, hooked.args, original))
 	}
 	hooked.ask = out.Ask
 	switch {
@@ -151,11 +152,16 @@ func (h *hookRunner) beforeTool(called string, tool tools.Tool, call tools.Call,
 // 0.61 names it (an MCP tool's mcp_SERVER_TOOL, also for a call by the
 // name gemini-ls gave it before: tools.Renamed), and an MCP tool's call
 // has its server's mcp_context, as 0.61's has (hookEventHandler
-// fireBeforeToolEvent, chunk-JDPZ4CE3.js:363866).
-func toolHookInput(tool tools.Tool, args map[string]any) map[string]any {
+// fireBeforeToolEvent, chunk-JDPZ4CE3.js:363866). A hook's tail call
+// names, in original_request_name, the call of the model's it stands in
+// for (original), as 0.61's does.
+func toolHookInput(tool tools.Tool, args map[string]any, original string) map[string]any {
 	input := map[string]any{"tool_name": tool.Name(), "tool_input": args}
 	if m, ok := tool.(mcpContexted); ok {
 		input["mcp_context"] = m.MCPContext()
+	}
+	if original != "" {
+		input["original_request_name"] = original
 	}
 	return input
 }
@@ -174,29 +180,33 @@ func hookedArgs(args, changed map[string]any) map[string]any {
 }
 
 // afterTool runs the AfterTool hooks on the result of a call of tool
-// that ran with args, and returns the result the model is told.
-func (h *hookRunner) afterTool(tool tools.Tool, args map[string]any, res tools.Result) tools.Result {
+// that ran with args (a tail call in the place of the model's call named
+// original, when that is not ""), and returns the result the model is
+// told, and the call the hooks asked to run in its place (nil for none):
+// not when they stopped the agent or blocked the result, as in Gemini
+// CLI 0.61 (executeToolWithHooks).
+func (h *hookRunner) afterTool(tool tools.Tool, args map[string]any, original string, res tools.Result) (tools.Result, *HookTailCall) {
 	if !h.handles(HookAfterTool) {
-		return res
+		return res, nil
 	}
 	response := map[string]any{"llmContent": res.Output, "returnDisplay": res.Display}
 	if res.Error != "" {
 		response["llmContent"] = res.Error
 		response["error"] = map[string]any{"message": res.Error}
 	}
-	input := toolHookInput(tool, args)
+	input := toolHookInput(tool, args, original)
 	input["tool_response"] = response
 	out := h.fire(HookAfterTool, tool.Name(), input)
 	switch {
 	case out.Stop:
 		h.stopLater(out.StopReason)
-		return tools.Result{Error: hookStoppedPrefix + out.StopReason}
+		return tools.Result{Error: hookStoppedPrefix + out.StopReason}, nil
 	case out.Block:
-		return tools.Result{Error: hookBlockedResult + out.Reason}
+		return tools.Result{Error: hookBlockedResult + out.Reason}, nil
 	case out.AdditionalContext != "":
 		res = appendToResult(res, "\n\n"+hookContext(out.AdditionalContext))
 	}
-	return res
+	return res, out.TailCall
 }
 
 // selectTools runs the BeforeToolSelection hooks on a request to model

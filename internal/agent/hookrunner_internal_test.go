@@ -29,7 +29,7 @@ func TestHookRunnerOnItsOwn(t *testing.T) {
 	tool := namedTool("read_thing")
 
 	outcomes[HookAfterTool] = HookOutcome{AdditionalContext: "more", Messages: []string{"hello"}}
-	res := h.afterTool(tool, nil, tools.Result{Output: "out"})
+	res, _ := h.afterTool(tool, nil, "", tools.Result{Output: "out"})
 	if res.Output != "out\n\n<hook_context>more</hook_context>" {
 		t.Errorf("output %q, want the hook's context after it", res.Output)
 	}
@@ -38,7 +38,7 @@ func TestHookRunnerOnItsOwn(t *testing.T) {
 	}
 
 	outcomes[HookBeforeTool] = HookOutcome{Stop: true, StopReason: "enough"}
-	_, res, ok := h.beforeTool("read_thing", tool, nil, nil)
+	_, res, ok := h.beforeTool("read_thing", "", tool, nil, nil)
 	if ok || stopped != "enough" || res.Error != hookStoppedPrefix+"enough" {
 		t.Errorf("a stop: ok %v, stopped %q, error %q; want the loop stopped and the call answered", ok, stopped, res.Error)
 	}
@@ -69,10 +69,10 @@ func TestUnhandledToolEventsFireNothing(t *testing.T) {
 		fireQuiet: func(context.Context, string, string, map[string]any) HookOutcome { fired++; return HookOutcome{} },
 	}
 	tool := namedTool("read_thing")
-	if _, _, ok := h.beforeTool("read_thing", tool, nil, nil); !ok {
+	if _, _, ok := h.beforeTool("read_thing", "", tool, nil, nil); !ok {
 		t.Error("the call did not pass BeforeTool, which no hook handles")
 	}
-	if res := h.afterTool(tool, nil, tools.Result{Output: "out"}); res.Output != "out" {
+	if res, _ := h.afterTool(tool, nil, "", tools.Result{Output: "out"}); res.Output != "out" {
 		t.Errorf("AfterTool, which no hook handles, made the output %q", res.Output)
 	}
 	if fired != 0 {

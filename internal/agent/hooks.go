@@ -92,9 +92,25 @@ type HookOutcome struct {
 	// last hook's: for BeforeModel the answer used instead of the model's,
 	// for AfterModel the chunk's replacement.
 	LLMResponse map[string]any
+	// TailCall (AfterTool) is the call a hook asked to run next in the
+	// call's place (hookSpecificOutput.tailToolCallRequest, the last
+	// hook's): its result is what the model reads as the call's. Nil
+	// when none asked.
+	TailCall *HookTailCall
+	// ClearContext (AfterAgent): a hook asked that the conversation's
+	// history be cleared (hookSpecificOutput.clearContext), which is done
+	// when the hooks stop or block the agent, as in Gemini CLI.
+	ClearContext bool
 	// Messages are for the user: the hooks' systemMessages, and each
 	// failure of a hook.
 	Messages []string
+}
+
+// HookTailCall is a call an AfterTool hook asked for: a tool's name, as
+// the model would call it, and its arguments.
+type HookTailCall struct {
+	Name string
+	Args map[string]any
 }
 
 // HookToolConfig is the BeforeToolSelection hooks' choice of tools:

@@ -79,6 +79,9 @@ type toolRun struct {
 	answered atomic.Bool
 	// notFound: the call named no tool the model was told of (lookUp).
 	notFound bool
+	// tail: the call is one an AfterTool hook asked for in the place of
+	// a call of the model's (tailcall.go); nil for the model's own.
+	tail *tailOf
 }
 
 // pastQuestions marks run past the questions asked before it runs.

@@ -40,7 +40,7 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 
 	// The BeforeTool hooks first, then the approval door on the call as
 	// they left it, as in Gemini CLI 0.61 (beforeTool).
-	hooked, res, ok := t.hooks().beforeTool(run.fc.Name, built.tool, built.call, built.args)
+	hooked, res, ok := t.hooks().beforeTool(run.fc.Name, run.originalName(), built.tool, built.call, built.args)
 	if !ok {
 		return t.finish(run, res)
 	}
@@ -49,13 +49,19 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 		return t.finish(run, res)
 	}
 	res = t.execute(run, hooked.call, c, door)
+	var tail *HookTailCall
 	if res.Status != dialog.StatusCancelled && res.Status != dialog.StatusRejected {
 		if hooked.changed != nil {
 			res = appendToResult(res, modifiedNote(hooked.changed))
 		}
-		res = t.hooks().afterTool(built.tool, hooked.args, res)
+		res, tail = t.hooks().afterTool(built.tool, hooked.args, run.originalName(), res)
 	}
-	return t.finish(run, res)
+	parts := t.finish(run, res)
+	if tail != nil {
+		// An AfterTool hook's call in this one's place (tailcall.go).
+		return t.runTail(run, tail, parts)
+	}
+	return parts
 }
 
 // builtCall is a call of tool, its arguments as Gemini CLI 0.61 names

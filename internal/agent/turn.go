@@ -224,14 +224,35 @@ func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResul
 		out := h.fire(HookAfterAgent, "", map[string]any{"prompt": prompt, "prompt_response": res.Text, "stop_hook_active": retried})
 		switch {
 		case out.Stop:
-			return t.stopByHook(out.StopReason)
+			res = t.stopByHook(out.StopReason)
+			t.clearContextIf(out.ClearContext)
+			return res
 		case !out.Block:
 			return res
 		}
 		t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + out.Reason})
+		t.clearContextIf(out.ClearContext)
 		res = t.run(genai.NewContentFromText(out.Reason, genai.RoleUser))
 	}
 	return res
+}
+
+// clearContextIf empties the session's history when clear is set: an
+// AfterAgent hook that stopped or blocked the agent asked for it
+// (clearContext), and Gemini CLI 0.61 then starts its chat afresh
+// (resetChat): the model sees nothing of the conversation before, and
+// the saved session (its history and transcript) starts again from this
+// prompt, as after /clear. The user is told, in 0.61's words.
+func (t *turn) clearContextIf(clear bool) {
+	if !clear {
+		return
+	}
+	s := t.s
+	s.replaceChat(nil)
+	s.exchangesMu.Lock()
+	s.exchanges = nil
+	s.exchangesMu.Unlock()
+	t.emit(dialog.NoticeEvent{Text: "Conversation context has been cleared."})
 }
 
 // endByHook ends the turn a model hook ended, telling the user why. The

@@ -4,9 +4,13 @@
 // SessionEnd, PreCompress, BeforeModel, AfterModel, BeforeToolSelection,
 // Notification), with Gemini CLI's input on stdin, environment, exit
 // codes and output (packages/core/src/hooks). Runner implements
-// agent.Hooks and merges what an event's hooks decided; the agent decides
-// what an outcome does to its turn, and translates the model events'
-// llm_request and llm_response (internal/agent/hookmodel.go).
+// agent.Hooks and merges what an event's hooks decided (an AfterTool
+// hook's tailToolCallRequest, an AfterAgent hook's clearContext among
+// it); the agent decides what an outcome does to its turn, and translates
+// the model events' llm_request and llm_response
+// (internal/agent/hookmodel.go). Every hook that runs is told to
+// telemetry as Gemini CLI 0.61's gemini_cli.hook_call, with its output as
+// 0.61 reads it (telemetry.go).
 //
 // Invariants:
 //   - A hook never hangs or ends a turn by failing: each runs under its

@@ -49,6 +49,26 @@ func (o *output) toolInput() map[string]any {
 	return in
 }
 
+// tailCall is AfterTool's hookSpecificOutput.tailToolCallRequest, when
+// an object: {"name", "args"}. A name that is not text is "", which names
+// no tool, and arguments that are not an object are none, as Gemini CLI
+// passes them on for the tool to refuse.
+func (o *output) tailCall() *agent.HookTailCall {
+	req, ok := o.HookSpecificOutput["tailToolCallRequest"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	name, _ := req["name"].(string)
+	args, _ := req["args"].(map[string]any)
+	return &agent.HookTailCall{Name: name, Args: args}
+}
+
+// clearsContext is AfterAgent's hookSpecificOutput.clearContext: true.
+func (o *output) clearsContext() bool {
+	clear, _ := o.HookSpecificOutput["clearContext"].(bool)
+	return clear
+}
+
 // additionalContext is hookSpecificOutput.additionalContext, when text.
 func (o *output) additionalContext() string {
 	s, _ := o.HookSpecificOutput["additionalContext"].(string)
@@ -116,6 +136,12 @@ func merge(event string, results []result) agent.HookOutcome {
 		}
 		if event == agent.HookBeforeToolSelection {
 			tools.add(o.HookSpecificOutput["toolConfig"])
+		}
+		if tail := o.tailCall(); tail != nil && event == agent.HookAfterTool {
+			out.TailCall = tail // the last hook's, as Gemini CLI merges them
+		}
+		if o.clearsContext() && event == agent.HookAfterAgent {
+			out.ClearContext = true
 		}
 		if in := o.toolInput(); in != nil && event == agent.HookBeforeTool {
 			if out.ToolInput == nil {
