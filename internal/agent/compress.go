@@ -85,8 +85,6 @@ type compressor struct {
 
 // compressionTurn is what compression tells the prompt it runs in.
 type compressionTurn interface {
-	// firePreCompress runs the PreCompress hooks, told trigger.
-	firePreCompress(trigger string)
 	// compressed says the history was replaced by a summary.
 	compressed(dialog.CompressionInfo)
 }
@@ -114,7 +112,13 @@ func (t *turn) compressor() *compressor {
 // fatal: the history stays as it was and the request goes ahead. A summary
 // that would not make the history smaller is thrown away and, as in Gemini
 // CLI, not tried again in this session.
+//
+// The PreCompress hooks ("auto") run first, whether or not the history is
+// then compressed, as in Gemini CLI 0.61: its ChatCompressionService fires
+// them before each request of its loop, before it judges the threshold
+// (its history, never empty, holds its environment context).
 func (t *turn) compress() {
+	t.firePreCompress("auto")
 	c := t.compressor()
 	history, before, due := c.due()
 	if !due {
@@ -169,7 +173,7 @@ func (c *compressor) over(tokens int32) bool {
 // compress summarises history, before tokens long, logging a failure;
 // a summary that would not make it smaller stops compression for good.
 func (c *compressor) compress(ctx context.Context, history []*genai.Content, before int32) {
-	_, err := c.summarizeHistory(ctx, history, before, "auto")
+	_, err := c.summarizeHistory(ctx, history, before)
 	var grew *summaryGrewError
 	switch {
 	case err == nil, ctx.Err() != nil, errors.Is(err, ErrNothingToCompress):
@@ -196,14 +200,12 @@ func (e *summaryGrewError) Error() string {
 
 // summarizeHistory replaces the oldest 70% of history (the chat's
 // contents, before tokens long) with the model's summary, and tells the
-// user. On an error the history stays as it was. trigger is what the
-// PreCompress hooks are told: "auto", or "manual" for /compress.
-func (c *compressor) summarizeHistory(ctx context.Context, history []*genai.Content, before int32, trigger string) (dialog.CompressionInfo, error) {
+// user. On an error the history stays as it was.
+func (c *compressor) summarizeHistory(ctx context.Context, history []*genai.Content, before int32) (dialog.CompressionInfo, error) {
 	split := compressSplitPoint(history, 1-compressionPreserveFraction)
 	if split == 0 {
 		return dialog.CompressionInfo{}, ErrNothingToCompress
 	}
-	c.turn.firePreCompress(trigger)
 	summary, err := c.summarize(ctx, history[:split])
 	switch {
 	case ctx.Err() != nil:
@@ -251,7 +253,8 @@ func (s *Session) Compress(ctx context.Context) (dialog.CompressionInfo, error) 
 		before = estimateTokens(history)
 	}
 	t := &turn{s: s, ctx: ctx, emit: func(dialog.Event) {}, promptID: s.id + "########compress"}
-	info, err := t.compressor().summarizeHistory(ctx, history, before, "manual")
+	t.firePreCompress("manual") // as 0.61's /compress, however much there is to summarise
+	info, err := t.compressor().summarizeHistory(ctx, history, before)
 	if err != nil {
 		return dialog.CompressionInfo{}, err
 	}

@@ -38,13 +38,9 @@ func (g *summaryGenerator) CountTokens(context.Context, string, []*genai.Content
 
 // compressionRecorder is a compressionTurn that notes what it is told.
 type compressionRecorder struct {
-	triggers []string
-	infos    []dialog.CompressionInfo
+	infos []dialog.CompressionInfo
 }
 
-func (r *compressionRecorder) firePreCompress(trigger string) {
-	r.triggers = append(r.triggers, trigger)
-}
 func (r *compressionRecorder) compressed(info dialog.CompressionInfo) {
 	r.infos = append(r.infos, info)
 }
@@ -86,9 +82,6 @@ func TestCompressorOnItsOwn(t *testing.T) {
 		t.Fatalf("due = %v, before = %d; want due at 500", due, before)
 	}
 	comp.compress(context.Background(), history, before)
-	if len(rec.triggers) != 1 || rec.triggers[0] != "auto" {
-		t.Errorf("PreCompress triggers %v, want [auto]", rec.triggers)
-	}
 	if len(rec.infos) != 1 || rec.infos[0] != (dialog.CompressionInfo{Before: 500, After: 100}) {
 		t.Errorf("told %v, want one compression 500 → 100", rec.infos)
 	}

@@ -103,7 +103,13 @@
 // request only, and is merged back so that the parts hooks do not see
 // (calls, their responses, signatures) are kept (hookmodel.go). A
 // response they replace or give is what the user sees and the history
-// keeps.
+// keeps. An AfterTool hook may ask for a call to run in the place of the
+// one it hooked (tailcall.go): it goes through everything a model's call
+// does, and the model reads its result under its own call's id and name;
+// ten in a row at most. An AfterAgent hook that stops or blocks the agent
+// and asks to clear the context empties the history, as /clear does. The
+// PreCompress hooks run before every model request of a prompt, as in
+// Gemini CLI 0.61, whether or not the history is then compressed.
 //
 // Subagents (subagent.go): with Config.Agents, the model is offered
 // invoke_agent while an agent is enabled, and told of the agents. A local

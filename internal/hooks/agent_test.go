@@ -377,6 +377,38 @@ func TestPreCompressHookHearsCompression(t *testing.T) {
 	}
 }
 
+// TestPreCompressHookRunsBeforeEveryRequest: the PreCompress hooks
+// ("auto") run before each model request of a prompt, whether or not the
+// history is then compressed, as Gemini CLI 0.61 fires them (its
+// compression service fires them before it judges the threshold); here
+// nothing is compressed, and the hooks ran twice.
+func TestPreCompressHookRunsBeforeEveryRequest(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are command lines
+	dir := t.TempDir()
+	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("done"))
+	s := session(t, srv, &noteTool{}, dir, settings.Hooks{
+		"PreCompress": {def("auto", command(`cat >> pre-compress.jsonl; echo >> pre-compress.jsonl`, 0))},
+	})
+	var compressed bool
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := s.Prompt(ctx, dialog.Input{Text: "write a note"}, func(ev dialog.Event) {
+		_, c := ev.(dialog.CompressedEvent)
+		compressed = compressed || c
+	}); err != nil {
+		t.Fatal(err)
+	}
+	inputs := readLines(t, filepath.Join(dir, "pre-compress.jsonl"))
+	if len(inputs) != 2 || compressed {
+		t.Fatalf("the PreCompress hooks ran %d times (compressed: %v), want before each of the 2 requests", len(inputs), compressed)
+	}
+	for _, in := range inputs {
+		if in["trigger"] != "auto" || in["hook_event_name"] != "PreCompress" {
+			t.Errorf("PreCompress input %v", in)
+		}
+	}
+}
+
 // TestBeforeToolSelectionHookChoosesTools: the hooks read the request's
 // messages and choose the tools it offers: ANY forces a call of those
 // named, AUTO with names offers only those.
