@@ -27,6 +27,9 @@ type ran struct {
 // with what Gemini CLI 0.61's HookCallEvent carries: its output as 0.61
 // reads it, whatever gemini-ls made of it.
 func (r *Runner) record(ev agent.HookEvent, e entry, input map[string]any, how ran) {
+	if _, off := r.cfg.Telemetry.(telemetry.Nop); off {
+		return // its output is not read again for nothing
+	}
 	call := telemetry.HookCall{
 		SessionID: ev.SessionID,
 		Event:     ev.Name,
