@@ -3,8 +3,8 @@ package agent
 // A hook's tail call: an AfterTool hook may ask, in its
 // hookSpecificOutput.tailToolCallRequest ({"name", "args"}), that another
 // call run in the place of the one it hooked, as Gemini CLI 0.61's
-// scheduler does (Scheduler's _execute, bundle chunk-JDPZ4CE3.js, after
-// "result2.tailToolCallRequest"): the call asked for goes through all a
+// scheduler does (its _execute, bundle chunk-JDPZ4CE3.js:347847-347883;
+// executeToolWithHooks, :342091): the call asked for goes through all a
 // model's call goes through (the BeforeTool hooks, which read
 // original_request_name, the approval door, the AfterTool hooks, which
 // may ask for another), and its result answers the model's call: the

@@ -240,7 +240,7 @@ func (t *turn) runHooked(prompt string, input *genai.Content) dialog.PromptResul
 // clearContextIf empties the session's history when clear is set: an
 // AfterAgent hook that stopped or blocked the agent asked for it
 // (clearContext), and Gemini CLI 0.61 then starts its chat afresh
-// (resetChat): the model sees nothing of the conversation before, and
+// (resetChat; bundle chunk-JDPZ4CE3.js:346777-346806): the model sees nothing of the conversation before, and
 // the saved session (its history and transcript) starts again from this
 // prompt, as after /clear. The user is told, in 0.61's words.
 func (t *turn) clearContextIf(clear bool) {
