@@ -93,6 +93,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 0 && args[0] == sandbox.SupervisorArg {
 		return superviseSandbox(ctx, args[1:], stdin, stdout, stderr)
 	}
+	args = globalsAfterCommand(args)
 	if len(args) == 0 || args[0] == "" || args[0][0] == '-' {
 		// No command: serve, unless asked for help, which then is about
 		// every command rather than serve's flags alone, or for the
@@ -140,6 +141,24 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runHeadless(ctx, args, stdin, stdout, stderr)
 	}
 	return c.Run(ctx, args[1:], stdin, stdout, stderr)
+}
+
+// globalsAfterCommand is args with Gemini CLI's global flags (-d,
+// --debug) that come before a command's name moved after it
+// (cmdline.CommandFirst), as yargs takes them: `--debug extensions list`
+// runs extensions list; args as they are when no command follows them.
+func globalsAfterCommand(args []string) []string {
+	moved := cmdline.CommandFirst(args)
+	if len(moved) == 0 || len(args) == 0 || moved[0] == args[0] {
+		return args
+	}
+	if _, ok := lookup(moved[0]); ok {
+		return moved
+	}
+	if _, ok := notACommandHere(moved[0]); ok {
+		return moved
+	}
+	return args
 }
 
 // terminalHint is what a bare gemini-ls says on a terminal: one line.
@@ -230,7 +249,12 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok
 }
 
 // parseOptions is parseFlags for a command that takes arguments too.
+// Gemini CLI's global -d and --debug are taken, and mean nothing here,
+// where the command has none of its own.
 func parseOptions(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, ok bool) {
+	if fs.Lookup("debug") == nil {
+		args = cmdline.WithoutGlobalFlags(args)
+	}
 	fs.SetOutput(stderr)
 	fs.Usage = func() {} // the flag package calls it on every error too
 	if err := fs.Parse(args); err != nil {

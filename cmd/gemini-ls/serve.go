@@ -47,8 +47,14 @@ func serveFlagSet() *flag.FlagSet {
 func serveStdio(fs *flag.FlagSet, protocol string, args []string, stderr io.Writer, tell bool, run func(*zap.Logger) int) int {
 	var logs logFlags
 	logs.register(fs)
+	// Gemini CLI's global --debug, as run's: the log at debug level.
+	debug := fs.Bool("d", false, "Log at debug level (on stderr, unless --log-file)")
+	fs.BoolVar(debug, "debug", false, "Log at debug level (on stderr, unless --log-file)")
 	if code, ok := parseFlags(fs, args, stderr); !ok {
 		return code
+	}
+	if *debug && logs.level == "" {
+		logs.level = "debug"
 	}
 	log, closeLog, err := logs.logger(stderr, tell)
 	if err != nil {

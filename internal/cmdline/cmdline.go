@@ -2,7 +2,9 @@
 // Gemini CLI 0.61's (yargs'): commands, each with its usage line and
 // summary; help as yargs writes it (a usage line, what the command does,
 // its commands, then its options, each once with its aliases, its type
-// and its choices or default); and, after a mistake, where to look.
+// and its choices or default); after a mistake, where to look; and its
+// global flag, -d/--debug, which comes before a command as well as after
+// it (CommandFirst).
 //
 // It holds no command of its own: cmd/gemini-ls lists the commands and
 // parses their flags, internal/manage is the management commands, and
@@ -13,6 +15,7 @@ import (
 	"context"
 	"io"
 	"slices"
+	"strings"
 )
 
 // Command is one command: what its help shows, and how to run it.
@@ -57,4 +60,46 @@ func SeeHelp(command string) string {
 		return "run 'gemini-ls --help' for the commands"
 	}
 	return "run 'gemini-ls " + command + " --help' for its flags"
+}
+
+// IsGlobalFlag reports whether a is Gemini CLI 0.61's global flag, -d or
+// --debug (with =true or =false), which its yargs takes before a
+// command as well as after it, in any command.
+func IsGlobalFlag(a string) bool {
+	name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+	if !strings.HasPrefix(a, "-") || (name != "d" && name != "debug") {
+		return false
+	}
+	return !hasValue || value == "true" || value == "false"
+}
+
+// CommandFirst is args with the global flags (IsGlobalFlag) that come
+// before the first word moved after it: `--debug extensions install DIR`
+// is `extensions --debug install DIR`, whose command runs with the flag
+// as yargs runs it, rather than taking the words for a prompt. args
+// themselves when no such flag comes first, or a flag of another kind
+// (or nothing) follows them.
+func CommandFirst(args []string) []string {
+	i := 0
+	for i < len(args) && IsGlobalFlag(args[i]) {
+		i++
+	}
+	if i == 0 || i == len(args) || strings.HasPrefix(args[i], "-") {
+		return args
+	}
+	out := make([]string, 0, len(args))
+	out = append(out, args[i])
+	out = append(out, args[:i]...)
+	return append(out, args[i+1:]...)
+}
+
+// WithoutGlobalFlags is args without the global flags (IsGlobalFlag)
+// before any "--", for a command to which they mean nothing.
+func WithoutGlobalFlags(args []string) []string {
+	end := slices.Index(args, "--")
+	if end < 0 {
+		end = len(args)
+	}
+	out := slices.DeleteFunc(slices.Clone(args[:end]), IsGlobalFlag)
+	return append(out, args[end:]...)
 }

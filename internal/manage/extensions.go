@@ -184,6 +184,9 @@ func (s flagSpec) parse(args []string) (map[string]string, []string, error) {
 			pos = append(pos, a)
 			continue
 		}
+		if cmdline.IsGlobalFlag(a) {
+			continue // 0.61's --debug, which changes nothing here
+		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		opt, known := s.find(name)
 		if base, negated := strings.CutPrefix(name, "no-"); !known && negated && !hasValue {

@@ -38,6 +38,9 @@ const exitConfig = 52
 // shown.
 func (e mgmtEnv) unlessLocked(feature string, run func(context.Context, []string, io.Reader, io.Writer, io.Writer) int) func(context.Context, []string, io.Reader, io.Writer, io.Writer) int {
 	return func(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+		// `extensions --debug list` is `extensions list --debug`, as in
+		// 0.61: the subcommand's name comes first.
+		args = cmdline.CommandFirst(args)
 		if !cmdline.AsksHelp(args) && adminLocks(settings.LoadAdmin(e.getenv), feature) {
 			fmt.Fprintln(stderr, settings.AdminDisabledMessage(feature))
 			return exitConfig
