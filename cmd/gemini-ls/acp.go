@@ -19,6 +19,8 @@ import (
 func serveACP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	releaseStartUp()
 	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
+	var responses responseFlags
+	responses.register(fs)
 	// No ACP message carries warnings: stderr, the client's log of
 	// gemini-ls, gets them in words.
 	const tell = true
@@ -31,6 +33,7 @@ func serveACP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			SignIn:    login.Config{Endpoints: signInEndpoints()},
 
 			SandboxSupervisor: sandboxSupervisor(),
+			Responses:         responses.responses("."),
 		}); err != nil {
 			fmt.Fprintf(stderr, "gemini-ls acp: %v\n", err)
 			return 1

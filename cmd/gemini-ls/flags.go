@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 )
@@ -43,6 +44,7 @@ type runFlags struct {
 	allowedTools   listFlag
 	allowedMCP     listFlag
 	extensions     listFlag
+	responses      responseFlags
 	logs           logFlags
 	// notHere are the flags of 0.61 that do not apply in gemini-ls.
 	notHere []*notHereFlag
@@ -186,6 +188,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	list(&f.allowedTools, "Tools that run without asking (comma-separated or repeated), instead of settings' tools.allowed; deprecated in Gemini CLI for policies", "allowed-tools")
 	list(&f.allowedMCP, "The only MCP servers used (comma-separated or repeated), instead of settings' mcp.allowed and mcp.excluded", "allowed-mcp-server-names")
 	list(&f.extensions, "The only extensions enabled (comma-separated or repeated; none: no extension)", "e", "extensions")
+	f.order = append(f.order, f.responses.register(fs)...)
 	f.logs.register(fs)
 	for _, n := range []*notHereFlag{
 		{names: []string{"i", "prompt-interactive"}, why: "gemini-ls has no interactive terminal UI: run the prompt with -p, or chat in your editor"},
@@ -200,6 +203,39 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 		fs.Var(n, n.names[0], "Not in gemini-ls: "+n.why)
 		alias(n.names)
 	}
+}
+
+// responseFlags are Gemini CLI's flags that replay the model's answers
+// from a file, or record them in one (conversation.Responses), which
+// run and acp take.
+type responseFlags struct {
+	fake, fakeNonStrict, record string
+}
+
+// register declares the flags in fs and returns their names, in help's
+// order.
+func (r *responseFlags) register(fs *flag.FlagSet) []string {
+	fs.StringVar(&r.fake, "fake-responses", "", "Answer each model call with the next line of this file of recorded answers (as --record-responses writes them), never asking the model: no credentials needed; a call the next line is not for fails")
+	fs.StringVar(&r.fakeNonStrict, "fake-responses-non-strict", "", "As --fake-responses, each call answered by the first line left of its kind (stream, generate, count)")
+	fs.StringVar(&r.record, "record-responses", "", "Append each answer of the model to this file, a JSON line per call, for --fake-responses to replay")
+	return []string{"fake-responses", "fake-responses-non-strict", "record-responses"}
+}
+
+// responses are what the flags ask for, --fake-responses-non-strict
+// winning over --fake-responses as in Gemini CLI; relative paths are
+// taken from dir.
+func (r *responseFlags) responses(dir string) conversation.Responses {
+	var out conversation.Responses
+	switch {
+	case r.fakeNonStrict != "":
+		out.Replay, out.NonStrict = from(dir, []string{r.fakeNonStrict})[0], true
+	case r.fake != "":
+		out.Replay = from(dir, []string{r.fake})[0]
+	}
+	if r.record != "" {
+		out.Record = from(dir, []string{r.record})[0]
+	}
+	return out
 }
 
 const acpIsACommand = "ACP is its own command here: gemini-ls acp (or gemini-ls --acp with no other flag)"

@@ -106,7 +106,7 @@ func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return out.badUsage(fmt.Errorf("-C: %w", err))
 	}
-	host := f.host(log)
+	host := f.host(log, dir)
 	place := f.place(dir, ws, out, stderr)
 	// What lists and exits comes first, as in Gemini CLI: it needs
 	// neither a trusted folder nor a prompt, and starts nothing.
@@ -189,8 +189,8 @@ func runWorkspace(name string) (string, *workspace.Workspace, error) {
 // or "".
 func (f *runFlags) mode() dialog.ApprovalMode { return dialog.ApprovalMode(f.approvalMode) }
 
-// host is the conversation host of a run, which nobody attends.
-func (f *runFlags) host(log *zap.Logger) *conversation.Host[struct{}] {
+// host is the conversation host of a run in dir, which nobody attends.
+func (f *runFlags) host(log *zap.Logger, dir string) *conversation.Host[struct{}] {
 	getenv, lookupEnv := os.Getenv, os.LookupEnv
 	if f.skipTrust {
 		// As Gemini CLI's --skip-trust: the variable, for this run.
@@ -204,6 +204,7 @@ func (f *runFlags) host(log *zap.Logger) *conversation.Host[struct{}] {
 		Unattended: true,
 
 		SandboxSupervisor: sandboxSupervisor(),
+		Responses:         f.responses.responses(dir),
 	})
 }
 

@@ -33,6 +33,10 @@ type Options struct {
 	// supervisor (setup.Options): gemini-ls and its hidden subcommand;
 	// nil, each sandboxed command gets a bwrap of its own.
 	SandboxSupervisor []string
+	// Responses are where the model's answers come from or go besides
+	// the model (--fake-responses, --record-responses): each session
+	// replays its file from the start, as each of Gemini CLI's does.
+	Responses conversation.Responses
 }
 
 // server is one client connection; it implements the SDK's Agent.
@@ -125,6 +129,7 @@ func newServer(life context.Context, opts Options) *server {
 		Cancel:    "session/cancel",
 
 		SandboxSupervisor: opts.SandboxSupervisor,
+		Responses:         opts.Responses,
 	})
 	return s
 }

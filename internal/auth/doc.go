@@ -41,4 +41,12 @@
 //     instruction and content of a conversation's history once, as genai
 //     would, and sends it as it was encoded then (encoded.go): what was
 //     sent is taken as unchanging, as the agent's is.
+//   - Recorded answers are Gemini CLI 0.61's file of them, a JSON line per
+//     model call (responses.go): NewReplay answers every call from one
+//     and reaches no model, so it needs no credentials; NewRecorder
+//     appends each answer a generator gave, once the call ended, keeping
+//     what 0.61 keeps (candidates, usage), so either program replays the
+//     other's recordings. A recorder passes on to the generator it
+//     records what is asked of that generator (Close, ForgetConversation,
+//     CodeAssistClient).
 package auth

@@ -149,10 +149,10 @@ func (g *generator) Close() {
 	}
 }
 
-// CloseGenerator closes gen when NewGenerator made it (see its Close);
-// other generators have nothing to close.
+// CloseGenerator closes gen when NewGenerator made it (see its Close),
+// recorded or not (NewRecorder); other generators have nothing to close.
 func CloseGenerator(gen ContentGenerator) {
-	if g, ok := gen.(*generator); ok {
+	if g, ok := unwrap(gen).(*generator); ok {
 		g.Close()
 	}
 }
@@ -275,11 +275,12 @@ func (u unavailable) CountTokens(context.Context, string, []*genai.Content, *gen
 }
 
 // CodeAssistClient is gen's Code Assist client, made now if no request made it
-// yet, when gen is NewGenerator's for a type that reaches the model
-// through Code Assist (oauth-personal, cloud-shell, compute ADC); ok is
+// yet, when gen is NewGenerator's (recorded or not) for a type that
+// reaches the model through Code Assist (oauth-personal, cloud-shell,
+// compute ADC); ok is
 // false for any other generator.
 func CodeAssistClient(ctx context.Context, gen ContentGenerator) (client *codeassist.Client, ok bool, err error) {
-	g, isGenerator := gen.(*generator)
+	g, isGenerator := unwrap(gen).(*generator)
 	if !isGenerator {
 		return nil, false, nil
 	}

@@ -40,7 +40,14 @@ type Config struct {
 	Told *Told
 	// SandboxSupervisor is setup.Options'.
 	SandboxSupervisor []string
+	// Responses are where every build's model answers come from or go
+	// besides the model (setup.Options): each build replays its file
+	// from the start, as each of Gemini CLI's sessions does.
+	Responses Responses
 }
+
+// Responses are setup.Responses, for the front ends' options.
+type Responses = setup.Responses
 
 // Place is where one agent is built and what the front end chose for it:
 // the build's side of setup.Options.
@@ -201,6 +208,7 @@ func (h *Host[S]) options(place Place) setup.Options {
 		WithoutCredentials: place.WithoutCredentials,
 		Sandbox:            place.Sandbox,
 		SandboxSupervisor:  h.cfg.SandboxSupervisor,
+		Responses:          h.cfg.Responses,
 	}
 }
 

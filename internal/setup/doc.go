@@ -38,7 +38,9 @@
 //     the discovery command start in the background.
 //   - A problem with the configuration never stops the build: unreadable
 //     settings are reported through Options.Warn and left out; missing
-//     credentials leave Built.AuthErr set and the rest usable.
+//     credentials leave Built.AuthErr set and the rest usable. Replayed
+//     answers (Options.Responses) need no credentials; a file of them
+//     that cannot be read stops the build, saying which line is wrong.
 //   - The settings keys nothing reads are told through Options.Warn
 //     (UnreadSettings) once per process (Told), however often the
 //     settings are read.

@@ -146,6 +146,11 @@ type Options struct {
 	// discovery command is started for a front end that will only refuse.
 	WithoutCredentials bool
 
+	// Responses are Gemini CLI's --fake-responses,
+	// --fake-responses-non-strict and --record-responses: the model's
+	// answers read from a file, or recorded in one.
+	Responses Responses
+
 	// mcpSessionDisabled are the MCP servers the session turned off
 	// (/mcp disable --session), which Rebuild carries over.
 	mcpSessionDisabled []string
@@ -322,8 +327,12 @@ func build(ctx context.Context, o Options, distrust map[string]string) (*Built, 
 	if err != nil {
 		return nil, err
 	}
-	creds, gen, ok := b.credentials()
-	if !ok {
+	creds, gen, ok, err := b.credentials()
+	switch {
+	case err != nil:
+		b.Close()
+		return nil, err
+	case !ok:
 		return b, nil
 	}
 	b.startMemory(set)
@@ -373,20 +382,55 @@ func (b *Built) isolate(ctx context.Context, set settings.Settings) (systemPromp
 // reaches the model with them. Without credentials, b.AuthErr says why,
 // and ok is false unless the front end builds without them: then what
 // needs no model (/help, /tools, /mcp) works, and a model call says why
-// not.
-func (b *Built) credentials() (creds auth.Auth, gen auth.ContentGenerator, ok bool) {
+// not. Replaying recorded answers (Options.Responses) needs none; a file
+// of them that cannot be read is err.
+func (b *Built) credentials() (creds auth.Auth, gen auth.ContentGenerator, ok bool, err error) {
 	o := b.opts
-	creds, err := resolveAuth(b.Settings.Security.Auth, b.Getenv)
-	if err != nil {
-		b.AuthErr = err
-		return creds, auth.Unavailable(err), o.WithoutCredentials
+	creds, authErr := resolveAuth(b.Settings.Security.Auth, b.Getenv)
+	if o.Responses.Replay != "" {
+		// Recorded answers need no credentials: the model is never asked.
+		mode := auth.Strict
+		if o.Responses.NonStrict {
+			mode = auth.NonStrict
+		}
+		if gen, err = auth.NewReplay(o.Responses.Replay, mode); err != nil {
+			return creds, nil, false, err
+		}
+		b.generator = o.Responses.recorded(gen, o.Warn)
+		return creds, b.generator, true, nil
+	}
+	if authErr != nil {
+		b.AuthErr = authErr
+		return creds, auth.Unavailable(authErr), o.WithoutCredentials, nil
 	}
 	creds.Version = o.Version
 	// The generator makes its client on the first prompt.
 	gen = auth.NewGenerator(creds, auth.WithTransports(o.Transports),
 		auth.WithWarn(func(err error) { o.Warn("the Google login was refreshed but not saved", err) }))
-	b.generator = gen
-	return creds, gen, true
+	b.generator = o.Responses.recorded(gen, o.Warn)
+	return creds, b.generator, true, nil
+}
+
+// Responses are where the model's answers come from, or go, besides the
+// model: Gemini CLI's --fake-responses, --fake-responses-non-strict and
+// --record-responses (auth.NewReplay, auth.NewRecorder).
+type Responses struct {
+	// Replay is a file of recorded answers that answer every model call
+	// in the model's place, in order (auth.Strict), or with NonStrict the
+	// first left of the call's kind; "" for the model.
+	Replay    string
+	NonStrict bool
+	// Record is a file every answer is appended to; "" for none.
+	Record string
+}
+
+// recorded is gen, its answers recorded when r says so; a line that
+// could not be written is told to warn.
+func (r Responses) recorded(gen auth.ContentGenerator, warn func(string, error)) auth.ContentGenerator {
+	if r.Record == "" {
+		return gen
+	}
+	return auth.NewRecorder(gen, r.Record, func(err error) { warn("a model answer was not recorded", err) })
 }
 
 // startMemory makes the memory loader, lets the model edit the global

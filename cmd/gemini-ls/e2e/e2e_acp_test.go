@@ -50,6 +50,8 @@ type acpSetup struct {
 	// noLogFlags starts acp as editors do, without --log-file and
 	// --log-level; its stderr is still in the log's name + ".stderr".
 	noLogFlags bool
+	// args are more of acp's flags.
+	args []string
 }
 
 func startACP(t *testing.T, s acpSetup, turns ...geminitest.Turn) *acpHarness {
@@ -84,6 +86,7 @@ func (h *acpHarness) connect(s acpSetup) {
 	if s.noLogFlags {
 		args = args[:1]
 	}
+	args = append(args, s.args...)
 	h.proc = lsptest.StartCommand(t, bin, h.env, log, args...)
 	t.Cleanup(func() {
 		if t.Failed() {
