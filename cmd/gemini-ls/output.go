@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
@@ -32,10 +34,11 @@ type output interface {
 	// format's own way: nothing more in text.
 	warn(msg string)
 	end(o conversation.Outcome, st stats)
-	// abort ends a run that failed outside its turn (a bad flag, a
-	// folder not trusted, no credentials), exiting with code, in the
-	// format's own way: nothing more in text, whose stderr said it.
-	abort(code int, msg string)
+	// abort ends a run whose prompt failed before the model was asked,
+	// exiting with code, as 0.61's handleError does in the format: line
+	// on stderr in text, json's error object on stderr in its place,
+	// stream-json's error result on stdout after line.
+	abort(code int, line, msg string)
 }
 
 // report is a run's output: the format's on stdout, and on stderr
@@ -97,11 +100,11 @@ func (r *report) choose(format string) error {
 	var out output
 	switch format {
 	case "text":
-		out = &textOutput{w: r.stdout}
+		out = &textOutput{w: r.stdout, errw: r.stderr}
 	case "json":
-		out = &jsonOutput{w: r.stdout}
+		out = &jsonOutput{w: r.stdout, errw: r.stderr}
 	case "stream-json":
-		out = &streamOutput{enc: json.NewEncoder(r.stdout)}
+		out = &streamOutput{enc: json.NewEncoder(r.stdout), errw: r.stderr}
 	default:
 		return fmt.Errorf("the output format must be text, json or stream-json, not %q", format)
 	}
@@ -228,52 +231,48 @@ func (r *report) end(o conversation.Outcome, st stats) {
 	r.out.end(o, st)
 }
 
-// fail ends a run that failed before its turn or outside it: line (when
-// not "") on stderr, as every format says it, and in json and
-// stream-json the format's error result on stdout, as 0.61's handleError
-// writes it, so that a reader of stdout always gets one; code is the
-// exit status, returned.
-func (r *report) fail(code int, line, msg string) int {
+// fail ends a run that failed before its prompt ran (a bad flag, a
+// folder not trusted, no input): line (when not "") on stderr, whatever
+// the format, and nothing on stdout, as Gemini CLI 0.61 says these; code
+// is the exit status, returned.
+func (r *report) fail(code int, line string) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if line != "" {
 		fmt.Fprintln(r.stderr, line)
 	}
-	if r.out != nil {
-		r.out.abort(code, msg)
+	return code
+}
+
+// failAuth ends a run without usable credentials as 0.61's
+// validateNonInteractiveAuth does: under json its formatError object on
+// stderr (type Error, a session id of its own, code 41), else msg.
+func (r *report) failAuth(msg string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if j, ok := r.out.(*jsonOutput); ok {
+		j.formatError(uuid.NewString(), "Error", msg, exitAuth)
+	} else {
+		fmt.Fprintln(r.stderr, msg)
 	}
+	return exitAuth
+}
+
+// failPrompt ends a run whose prompt failed before the model was asked
+// (a command a run cannot do, a resource that could not be read), as
+// 0.61's handleError ends it: line on stderr and the format's error
+// (abort); code is the exit status, returned.
+func (r *report) failPrompt(code int, line, msg string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.out.abort(code, line, msg)
 	return code
 }
 
 // badUsage fails the run for err, a mistake in the command line, in one
 // line; 1, as Gemini CLI exits for its flags' mistakes.
 func (r *report) badUsage(err error) int {
-	return r.fail(exitError, "gemini-ls run: "+err.Error(), err.Error())
-}
-
-// formatIn is the output format args name (-o, --output-format), the
-// last one given; "" for none or one that is not a format. It is read
-// apart from the flag set so that a run whose flags fail to parse still
-// answers in the format it asked for.
-func formatIn(args []string) string {
-	format := ""
-	for i := 0; i < len(args); i++ {
-		name, value, hasValue := strings.Cut(strings.TrimLeft(args[i], "-"), "=")
-		switch {
-		case args[i] == "--":
-			return format
-		case !strings.HasPrefix(args[i], "-") || name != "o" && name != "output-format":
-			continue
-		case !hasValue && i+1 < len(args):
-			i++
-			value = args[i]
-		}
-		switch value {
-		case "text", "json", "stream-json":
-			format = value
-		}
-	}
-	return format
+	return r.fail(exitError, "gemini-ls run: "+err.Error())
 }
 
 // errorTypeOf names a run's failure by its exit code as 0.61 names its
@@ -313,7 +312,7 @@ func stripANSI(s string) string {
 // textOutput streams the model's text as it arrives, ending it with a
 // newline if it has none. A run that printed nothing leaves stdout empty.
 type textOutput struct {
-	w       io.Writer
+	w, errw io.Writer // stdout, stderr
 	wrote   bool
 	endedNL bool
 }
@@ -338,7 +337,7 @@ func (*textOutput) toolCall(dialog.Subagent, dialog.ToolCall)     {}
 func (*textOutput) toolResult(dialog.Subagent, dialog.ToolResult) {}
 func (*textOutput) failed(dialog.Subagent, error)                 {}
 
-func (*textOutput) abort(int, string) {}
+func (o *textOutput) abort(_ int, line, _ string) { fmt.Fprintln(o.errw, line) }
 
 func (o *textOutput) end(conversation.Outcome, stats) {
 	if o.wrote && !o.endedNL {
@@ -495,7 +494,7 @@ func errorOf(o conversation.Outcome) *jsonError {
 // jsonOutput prints one object when the run ends; its warnings, as
 // Gemini CLI's, are there only when there were some.
 type jsonOutput struct {
-	w         io.Writer
+	w, errw   io.Writer // stdout, stderr
 	sessionID string
 	warnings  []string
 }
@@ -523,16 +522,22 @@ func (o *jsonOutput) end(res conversation.Outcome, st stats) {
 	}{o.sessionID, res.Text, st, errorOf(res), o.warnings})
 }
 
-// abort prints 0.61's formatError object: the session, when there is
-// one, and the error with its exit code.
-func (o *jsonOutput) abort(code int, msg string) {
-	enc := json.NewEncoder(o.w)
+// abort prints 0.61's formatError object on stderr, as its
+// handleError's feedback: the session, and the error with its exit code.
+func (o *jsonOutput) abort(code int, _, msg string) {
+	o.formatError(o.sessionID, errorTypeOf(code), msg, code)
+}
+
+// formatError writes 0.61's JsonFormatter.formatError object on stderr,
+// as JSON.stringify indents it.
+func (o *jsonOutput) formatError(sessionID, typ, msg string, code int) {
+	enc := json.NewEncoder(o.errw)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	_ = enc.Encode(struct {
-		SessionID string    `json:"session_id,omitempty"`
+		SessionID string    `json:"session_id"`
 		Error     jsonError `json:"error"`
-		Warnings  []string  `json:"warnings,omitempty"`
-	}{o.sessionID, jsonError{Type: errorTypeOf(code), Message: stripANSI(msg), Code: code}, o.warnings})
+	}{sessionID, jsonError{Type: typ, Message: stripANSI(msg), Code: code}})
 }
 
 // streamOutput prints one JSON event per line as the run goes. A
@@ -540,6 +545,7 @@ func (o *jsonOutput) abort(code int, msg string) {
 // are; those before the run began follow its "init".
 type streamOutput struct {
 	enc     *json.Encoder
+	errw    io.Writer // stderr
 	begun   bool
 	pending []string
 }
@@ -684,8 +690,9 @@ func (o *streamOutput) end(res conversation.Outcome, st stats) {
 }
 
 // abort emits 0.61's handleError event: a result of status error, its
-// stats empty, after the warnings still pending.
-func (o *streamOutput) abort(code int, msg string) {
+// stats empty, after the warnings still pending; line goes to stderr.
+func (o *streamOutput) abort(code int, line, msg string) {
+	fmt.Fprintln(o.errw, line)
 	for _, w := range o.pending {
 		o.emit(streamEvent{Type: "error", Severity: "warning", Message: w})
 	}

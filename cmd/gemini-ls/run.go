@@ -134,7 +134,7 @@ func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	live, err := session(ctx, host, built, f.resume, f.sessionID, dir, out)
 	if err != nil {
-		return out.fail(exitInput, "gemini-ls: "+err.Error(), err.Error())
+		return out.fail(exitInput, "gemini-ls: "+err.Error())
 	}
 	if code := f.chooseMode(ctx, host, built, live, out); code != 0 {
 		return code
@@ -153,11 +153,8 @@ func parseRun(args []string, stdout, stderr io.Writer) (*runFlags, *report, int)
 	case errors.Is(err, flag.ErrHelp):
 		return nil, nil, 0
 	case err != nil:
-		// Said on stderr already; a reader of -o json still gets its
-		// result.
-		if out, ferr := newReport(formatIn(args), stdout, stderr); ferr == nil {
-			return nil, nil, out.fail(exitError, "", err.Error())
-		}
+		// Said on stderr already, and only there, whatever the format,
+		// as 0.61's yargs says it.
 		return nil, nil, exitError
 	}
 	if len(words) > 0 {
@@ -235,10 +232,10 @@ func buildRun(ctx context.Context, host *conversation.Host[struct{}], place conv
 	built, err := host.Build(ctx, place)
 	switch {
 	case errors.Is(err, dialog.ErrYoloDisabled):
-		return nil, out.fail(exitConfig, err.Error(), err.Error())
+		return nil, out.fail(exitConfig, err.Error())
 	case errors.Is(err, sandbox.ErrSetup):
 		// Nothing runs unsandboxed when a sandbox was asked for.
-		return nil, out.fail(exitSandbox, "gemini-ls: "+err.Error(), err.Error())
+		return nil, out.fail(exitSandbox, "gemini-ls: "+err.Error())
 	case err != nil:
 		return nil, out.badUsage(err)
 	}
@@ -265,10 +262,10 @@ func (f *runFlags) check(built *conversation.Build, dir string, out *report, std
 	}
 	if built.NotTrusted() != nil {
 		hint := untrustedHint(dir)
-		return out.fail(exitUntrusted, hint, hint)
+		return out.fail(exitUntrusted, hint)
 	}
 	if err := built.AuthErr(); err != nil {
-		return out.fail(exitAuth, err.Error(), err.Error())
+		return out.failAuth(err.Error())
 	}
 	return 0
 }
@@ -286,7 +283,7 @@ func (f *runFlags) chooseMode(ctx context.Context, host *conversation.Host[struc
 	}
 	if f.mode() != "" || raised {
 		if err := host.SetMode(ctx, live.ID(), ""); err != nil {
-			return out.fail(exitError, "gemini-ls: "+err.Error(), err.Error())
+			return out.fail(exitError, "gemini-ls: "+err.Error())
 		}
 	}
 	return 0
@@ -302,7 +299,7 @@ func promptOnce(ctx context.Context, host *conversation.Host[struct{}], built *c
 	out.begin(live.ID(), host.Model(built), input.Text)
 	o := host.Prompt(ctx, live.ID(), input, unattended{out})
 	if o.Ending == conversation.NotRun {
-		return out.fail(exitInput, "gemini-ls: "+o.NotRun.Error(), o.NotRun.Error())
+		return out.failPrompt(exitInput, "gemini-ls: "+o.NotRun.Error(), o.NotRun.Error())
 	}
 	out.end(o, statsOf(live.Stats(), live.Info().Usage, time.Since(start)))
 	return exitCode(o, stderr)
@@ -317,7 +314,7 @@ func (f *runFlags) input(ctx context.Context, stdin io.Reader, out *report) (inp
 		text, truncated, err := pipedInput(ctx, stdin)
 		if err != nil {
 			msg := "reading stdin: " + err.Error()
-			return "", false, out.fail(exitInput, "gemini-ls: "+msg, msg)
+			return "", false, out.fail(exitInput, "gemini-ls: "+msg)
 		}
 		if truncated {
 			out.warn(fmt.Sprintf("Warning: stdin input truncated to %d bytes.", maxStdin))
@@ -331,7 +328,7 @@ func (f *runFlags) input(ctx context.Context, stdin io.Reader, out *report) (inp
 	}
 	if input == "" {
 		const msg = "No input provided via stdin. Input can be provided by piping data into gemini-ls or using the --prompt option."
-		return "", false, out.fail(exitInput, "gemini-ls: "+msg, msg)
+		return "", false, out.fail(exitInput, "gemini-ls: "+msg)
 	}
 	return input, piped, 0
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,68 +47,39 @@ func TestRunAPIErrorsAreSentences(t *testing.T) {
 	}
 }
 
-// A run refused before its turn (a folder not trusted: exit 55) still
-// ends stdout with one well-formed JSON result of status error, 0.61's
-// handleError's, under stream-json and json alike; stderr says how to
-// trust the folder, for good with a command that does it.
-func TestRunUntrustedFolderJSONResult(t *testing.T) {
+// A run refused before its turn (a folder not trusted: exit 55) says so
+// on stderr alone, how to trust the folder for good with a command that
+// does it; stdout gets nothing under stream-json and json alike, as Gemini
+// CLI 0.61 writes nothing there (TestFatalErrorsWhereGeminiCLISaysThem).
+func TestRunUntrustedFolderSaysItOnStderr(t *testing.T) {
 	h := newHeadless(t, nil)
-	r := h.runIn(h.root, h.untrusted(), "run", "-o", "stream-json", "-p", "hi")
-	r.wantExit(t, exitUntrusted)
-	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	var last struct {
-		Type, Status string
-		Error        struct{ Type, Message string }
-		Stats        map[string]any
-	}
-	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil {
-		t.Fatalf("the last line is not JSON: %v\n%s", err, r.stdout)
-	}
-	if last.Type != "result" || last.Status != "error" || last.Error.Type != "FatalUntrustedWorkspaceError" ||
-		!strings.Contains(last.Error.Message, "not running in a trusted directory") || last.Stats == nil {
-		t.Errorf("the last event = %+v, want a result of status error", last)
-	}
-	contains(t, "stderr", r.stderr, "gemini-ls trust "+h.root)
-
-	r = h.runIn(h.root, h.untrusted(), "run", "-o", "json", "-p", "hi")
-	r.wantExit(t, exitUntrusted)
-	var obj struct {
-		Error *struct {
-			Type, Message string
-			Code          int
+	for _, format := range []string{"stream-json", "json", "text"} {
+		r := h.runIn(h.root, h.untrusted(), "run", "-o", format, "-p", "hi")
+		r.wantExit(t, exitUntrusted)
+		if r.stdout != "" {
+			t.Errorf("-o %s: stdout %q, want nothing", format, r.stdout)
 		}
-	}
-	dec := json.NewDecoder(strings.NewReader(r.stdout))
-	if err := dec.Decode(&obj); err != nil || dec.More() {
-		t.Fatalf("stdout is not one JSON object (%v):\n%s", err, r.stdout)
-	}
-	if obj.Error == nil || obj.Error.Type != "FatalUntrustedWorkspaceError" || obj.Error.Code != exitUntrusted ||
-		!strings.Contains(obj.Error.Message, "gemini-ls trust") {
-		t.Errorf("the object's error = %+v", obj.Error)
+		contains(t, "stderr", r.stderr, "not running in a trusted directory")
+		contains(t, "stderr", r.stderr, "gemini-ls trust "+h.root)
 	}
 	if n := len(h.model.Requests()); n != 0 {
 		t.Errorf("refused, yet %d model requests", n)
 	}
 }
 
-// A flag that does not parse still answers -o json in JSON, exit 1.
-func TestRunBadFlagJSONResult(t *testing.T) {
+// A flag that does not parse is said in one line on stderr, exit 1,
+// whatever the format: nothing on stdout, as 0.61's yargs.
+func TestRunBadFlagSaysItOnStderr(t *testing.T) {
 	h := newHeadless(t, nil)
-	r := h.run("run", "-o", "json", "--no-such-flag", "-p", "hi")
-	r.wantExit(t, exitError)
-	var obj struct {
-		Error struct{ Type, Message string }
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &obj); err != nil {
-		t.Fatalf("stdout is not JSON (%v):\n%s", err, r.stdout)
-	}
-	if !strings.Contains(obj.Error.Message, "no-such-flag") {
-		t.Errorf("the error = %+v, want the flag named", obj.Error)
-	}
-	r = h.run("run", "--output-format=stream-json", "--no-such-flag", "-p", "hi")
-	r.wantExit(t, exitError)
-	if !strings.Contains(r.stdout, `"type":"result"`) || !strings.Contains(r.stdout, `"status":"error"`) {
-		t.Errorf("stream-json stdout = %q, want a result of status error", r.stdout)
+	for _, args := range [][]string{
+		{"run", "-o", "json", "--no-such-flag", "-p", "hi"},
+		{"run", "--output-format=stream-json", "--no-such-flag", "-p", "hi"},
+	} {
+		r := h.run(args...)
+		r.wantExit(t, exitError)
+		if r.stdout != "" || !strings.Contains(r.stderr, "no-such-flag") {
+			t.Errorf("%q: stdout %q, stderr %q", args, r.stdout, r.stderr)
+		}
 	}
 }
 

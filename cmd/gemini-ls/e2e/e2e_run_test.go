@@ -764,18 +764,19 @@ func TestRunWithoutCredentials(t *testing.T) {
 				"• GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION environment variables.\n" +
 				"• GOOGLE_API_KEY environment variable (if using express mode).\n" +
 				"Update your environment and try again (no reload needed if using .env)!\n"
-			// -o json ends with 0.61's error result (handleError) on
-			// stdout, the message as it says it on stderr (issue 56).
+			// -o json: 0.61's error object (handleError's), on stderr
+			// in the message's place; nothing on stdout.
 			var res struct {
-				Error struct {
+				SessionID string `json:"session_id"`
+				Error     struct {
 					Type    string `json:"type"`
 					Message string `json:"message"`
 					Code    int    `json:"code"`
 				} `json:"error"`
 			}
-			if r.stderr != want || json.Unmarshal([]byte(r.stdout), &res) != nil ||
-				res.Error.Type != "FatalAuthenticationError" || res.Error.Message+"\n" != want || res.Error.Code != exitAuth {
-				t.Errorf("stdout = %q, stderr = %q; want stderr %q and it in a FatalAuthenticationError result", r.stdout, r.stderr, want)
+			if r.stdout != "" || json.Unmarshal([]byte(r.stderr), &res) != nil || res.SessionID == "" ||
+				res.Error.Type != "Error" || res.Error.Message+"\n" != want || res.Error.Code != exitAuth {
+				t.Errorf("stdout = %q, stderr = %q; want on stderr an Error object saying %q", r.stdout, r.stderr, want)
 			}
 		})
 	}
