@@ -117,9 +117,14 @@
 // stops it or its ctx is done. A caller bounds a search by time (a ctx
 // deadline), never by an entry count. Entries carry Ignored, from ignore
 // files read once per directory per listing, never per entry (Ignored
-// tells it of one path without a listing). The rules of every root (and
-// allowed directory) holding a path count, each read from its own root
-// down: a root nested in another (AddRoot, an editor's /proj and
+// tells it of one path without a listing). Every ignore file's rules
+// mean what they mean to git (package gitignore): a path of a root is
+// ignored by its .gitignore files and .git/info/exclude exactly when git
+// check-ignore says so (TestIgnoreMatchesGit, FuzzIgnoreMatchesGit ask
+// git), letters in any case on Windows and macOS (foldIgnoreCase), and
+// nothing below an ignored directory is re-included. The rules of every
+// root (and allowed directory) holding a path count, each read from its
+// own root down: a root nested in another (AddRoot, an editor's /proj and
 // /proj/pkg) never lifts the outer root's rules. Which ignore files count is
 // the workspace's one choice (SetIgnoreFiles: the settings'
 // context.fileFiltering; IgnoreFiles tells it, for another workspace over

@@ -1,16 +1,23 @@
 package workspace
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/gemini-ls/gemini-ls/internal/gitignore"
 )
+
+// foldIgnoreCase: ignore rules match ASCII letters without case where
+// file systems are case-insensitive by default (Windows, macOS), as git
+// does there (git init sets core.ignorecase on such a file system): a
+// rule naming secret.txt hides Secret.txt, the same file. Elsewhere they
+// match case for case, as git does.
+const foldIgnoreCase = runtime.GOOS == "windows" || runtime.GOOS == "darwin"
 
 // IgnoreFiles chooses the ignore files whose rules count, as Gemini CLI's
 // context.fileFiltering settings do. The zero value counts them all:
@@ -121,7 +128,7 @@ type ignoreRules struct {
 type rootRules struct {
 	files    IgnoreFiles // which ignore files count
 	root     string
-	parts    []string // the directory's path components below root
+	dir      string // the directory below root: "" or slash-separated, ending in '/'
 	patterns []gitignore.Pattern
 	all      bool // the directory is ignored, so is everything in it
 }
@@ -179,7 +186,7 @@ func (w *Workspace) descendRoot(ctx context.Context, r rootRules, name, dir stri
 	return rootRules{
 		files:    r.files,
 		root:     r.root,
-		parts:    append(slices.Clip(r.parts), name),
+		dir:      r.dir + name + "/",
 		patterns: appendPatterns(r.patterns, w.dirPatterns(ctx, r.files, r.root, dir, listing)),
 	}
 }
@@ -198,10 +205,7 @@ func (r rootRules) match(name string, isDir bool) bool {
 	if r.all {
 		return true
 	}
-	if len(r.patterns) == 0 {
-		return false
-	}
-	return gitignore.NewMatcher(r.patterns).Match(append(slices.Clip(r.parts), name), isDir)
+	return gitignore.Ignored(r.patterns, r.dir, name, isDir)
 }
 
 // appendPatterns never writes into base's backing array, so sibling
@@ -281,9 +285,9 @@ func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, 
 		return cached.patterns
 	}
 
-	var domain []string
+	var base string
 	if rel, err := filepath.Rel(root, dir); err == nil && rel != "." {
-		domain = strings.Split(rel, string(filepath.Separator))
+		base = filepath.ToSlash(rel)
 	}
 	var patterns []gitignore.Pattern
 	complete := true
@@ -298,7 +302,7 @@ func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, 
 			complete = complete && ctx.Err() == nil
 			continue
 		}
-		patterns = append(patterns, parseIgnore(data, domain)...)
+		patterns = append(patterns, gitignore.Parse(data, base, w.foldIgnoreCase)...)
 	}
 	if complete {
 		w.ignoreMu.Lock()
@@ -317,27 +321,4 @@ func listedAbsent(listing []listed, inDir bool, name string) bool {
 	}
 	i, found := slices.BinarySearchFunc(listing, name, func(e listed, name string) int { return strings.Compare(e.Name, name) })
 	return !found || listing[i].IsDir
-}
-
-// parseIgnore parses gitignore syntax; domain is the directory holding it.
-func parseIgnore(data []byte, domain []string) []gitignore.Pattern {
-	data = bytes.TrimPrefix(data, []byte(bom))
-	var patterns []gitignore.Pattern
-	// Split, not a bufio.Scanner: its 64 KB line limit ended the scan at
-	// a longer line (a long comment), silently dropping every rule after
-	// it. The file is already bounded (maxIgnoreFileSize).
-	for line := range strings.SplitSeq(string(data), "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		if strings.HasPrefix(line, `\#`) || strings.HasPrefix(line, `\!`) {
-			line = line[1:] // escaped literal; "!" literal stays a pattern char below
-			if line[0] == '!' {
-				line = `[!]` + line[1:]
-			}
-		}
-		patterns = append(patterns, gitignore.ParsePattern(line, domain))
-	}
-	return patterns
 }

@@ -3,6 +3,7 @@ package workspace
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -141,5 +142,19 @@ func TestNestedRootKeepsTheOuterRootsIgnoreRules(t *testing.T) {
 	}
 	if got := walkNames(t, w, root, true); !slices.Equal(got, append([]string{".geminiignore", "sub/"}, want...)) {
 		t.Errorf("a walk of the outer root found %q", got)
+	}
+}
+
+// Ignore rules match letters in any case where file systems ignore case
+// by default (Windows, macOS), as git does there, and case for case
+// elsewhere, as git does there: secret.txt hides Secret.txt only where
+// they are the same file.
+func TestIgnoreRulesFoldCaseWhereTheSystemDoes(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{".geminiignore": "secret.txt\n*.KEY\n", "Secret.txt": "", "id.key": ""})
+	fold := runtime.GOOS == "windows" || runtime.GOOS == "darwin"
+	for _, name := range []string{"Secret.txt", "id.key"} {
+		if ignored, err := w.Ignored(t.Context(), filepath.Join(root, name)); err != nil || ignored != fold {
+			t.Errorf("on %s, Ignored(%s) = %v, %v; want %v", runtime.GOOS, name, ignored, err, fold)
+		}
 	}
 }

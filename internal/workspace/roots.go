@@ -39,6 +39,11 @@ type Workspace struct {
 	ignoreFiles IgnoreFiles
 	ignores     map[ignoreKey]*ignoreFiles
 
+	// foldIgnoreCase: ignore rules match letters without case (the
+	// system's foldIgnoreCase; a test sets it, before any rule is read,
+	// to hold the folding to git's).
+	foldIgnoreCase bool
+
 	dirNames dirNames // listings' buffers
 	bases    baseDirs // the roots and allowed directories, kept open
 	// writes are the locks its changes' writes take (WriteLocks).
@@ -51,7 +56,7 @@ func New(roots []string, docs *Documents) (*Workspace, error) {
 	if len(roots) == 0 {
 		return nil, errors.New("creating workspace: no roots given")
 	}
-	w := &Workspace{docs: docs, ignores: make(map[ignoreKey]*ignoreFiles), writes: NewWriteLocks()}
+	w := &Workspace{docs: docs, ignores: make(map[ignoreKey]*ignoreFiles), foldIgnoreCase: foldIgnoreCase, writes: NewWriteLocks()}
 	if w.docs == nil {
 		w.docs = NewDocuments()
 	}

@@ -22,7 +22,6 @@ import (
 	_ "github.com/aymanbagabas/go-udiff/lcs"
 	_ "github.com/bmatcuk/doublestar/v4"
 	_ "github.com/coder/acp-go-sdk"
-	_ "github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	_ "github.com/go-json-experiment/json"
 	_ "github.com/go-json-experiment/json/jsontext"
 	_ "github.com/go-logr/stdr"
