@@ -60,6 +60,14 @@ zip_holds() { [ "$(unzip -Z1 "$dist/$1" | sort | tr '\n' ' ')" = "LICENSE README
 for p in windows-amd64 windows-arm64; do check "gemini-ls-$p.zip holds gemini-ls.exe, LICENSE and README.md" zip_holds "gemini-ls-$p.zip"; done
 check "gemini-ls-nvim.tar.gz is a plugin at gemini-ls.nvim/" \
   bash -c 'tar -tzf "$1" | grep -qx gemini-ls.nvim/lua/gemini/init.lua && tar -tzf "$1" | grep -qx gemini-ls.nvim/plugin/gemini.lua' _ "$dist/gemini-ls-nvim.tar.gz"
+# Every file of the plugin but its tests, so that what the README names
+# (lsp/gemini_ls.lua for vim.lsp.enable, doc/ for :help) is in it.
+nvim_holds() {
+  diff <(tar -tzf "$dist/gemini-ls-nvim.tar.gz" | grep -v '/$' | sort) \
+    <({ echo gemini-ls.nvim/LICENSE; git -C "$clone" ls-files editors/nvim | grep -v '^editors/nvim/tests/' |
+      sed 's|^editors/nvim/|gemini-ls.nvim/|'; } | sort)
+}
+check "gemini-ls-nvim.tar.gz holds every file of editors/nvim but its tests (lsp/gemini_ls.lua among them), and LICENSE" nvim_holds
 # package-install-file's form of a multi-file package: the directory
 # first, then the package's files and its gemini-ls-pkg.el.
 emacs_holds() {
