@@ -66,8 +66,8 @@ printf '{"%s": "DO_NOT_TRUST"}' "$ws" >"$work/home/.gemini/trustedFolders.json"
 printf 'a TODO here\n' >"$ws/notes.txt"
 start_fake --script "$here/scripts/prompt.json"
 path=/usr/local/bin:/usr/bin:/bin
-PATH=$path command -v gemini-ls >/dev/null && fail "gemini-ls is on PATH"
-PATH=$path command -v go >/dev/null && fail "go is on PATH"
+PATH=$path builtin command -v gemini-ls >/dev/null && fail "gemini-ls is on PATH"
+PATH=$path builtin command -v go >/dev/null && fail "go is on PATH"
 cmd=$(printf 'cd %q && env PATH=%q HOME=%q XDG_CONFIG_HOME=%q XDG_DATA_HOME=%q XDG_STATE_HOME=%q GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test GEMINI_MODEL=gemini-2.5-pro nvim -u %q -i NONE notes.txt' \
   "$ws" "$path" "$work/home" "$work/home/.config" "$work/home/.local/share" "$work/home/.local/state" "$url" "$work/init.lua")
 tm new-session -d -s "$session" -x 120 -y 30 "$cmd" || fail "tmux new-session failed"

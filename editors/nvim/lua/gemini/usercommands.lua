@@ -1,6 +1,7 @@
--- The plugin's user commands: defined by plugin/gemini.lua, or by setup()
--- where the plugin joined the runtimepath too late for plugin/ to be
--- sourced (a plugin manager's spec that appends editors/nvim).
+-- The plugin's user commands, and its help tags where they are missing:
+-- defined by plugin/gemini.lua, or by setup() where the plugin joined the
+-- runtimepath too late for plugin/ to be sourced (a plugin manager's spec
+-- that appends editors/nvim).
 local M = {}
 
 local function g()
@@ -59,6 +60,8 @@ function M.define()
     complete = function() return { "build", "cancel" } end,
     desc = "Install gemini-ls from the release in the background (build: with Go, from the plugin's checkout; cancel: stop it)",
   })
+  -- :help gemini, from a clone too (gemini.help).
+  require("gemini.help").ensure()
 end
 
 return M
