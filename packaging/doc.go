@@ -7,7 +7,10 @@
 //     clients install agents from;
 //   - mason/package.yaml: the package of mason-org/mason-registry, which
 //     mason.nvim installs from;
-//   - melpa/gemini-ls: the recipe of melpa/melpa.
+//   - melpa/gemini-ls: the recipe of melpa/melpa;
+//   - editors/vscode: the extension's manifest and icon, and the README
+//     its .vsix carries, the page the VS Code Marketplace and Open VSX
+//     show, whose every link must lead to a file of the packaged commit.
 //
 // Invariants the tests hold: every archive these files name is one that
 // `make dist` (scripts/dist.sh) builds, on an https release URL of the

@@ -19,8 +19,9 @@ import (
 // what the VS Code Marketplace and Open VSX take and show: no proposed
 // API (the Marketplace refuses an extension declaring
 // enabledApiProposals), a PNG icon of at least 128×128 (vsce refuses an
-// SVG one), the publisher, repository, license, categories, keywords and
-// engines.vscode; and .vscodeignore leaving out everything it does not
+// SVG one), a display name and description that say it is an
+// unofficial, third-party client (unofficialErrors), the publisher,
+// repository, license, categories, keywords and engines.vscode; and .vscodeignore leaving out everything it does not
 // name, so no dev file ships.
 func vscodeManifestErrors(fsys fs.FS) []string {
 	var errs []string
@@ -42,6 +43,7 @@ func vscodeManifestErrors(fsys fs.FS) []string {
 			fail("package.json has no %s", key)
 		}
 	}
+	errs = append(errs, unofficialErrors(str("displayName"), str("description"))...)
 	if repo, _ := m["repository"].(map[string]any); repo["url"] != repository {
 		fail("package.json's repository is %v, not %s", m["repository"], repository)
 	}
@@ -82,6 +84,21 @@ func vscodeManifestErrors(fsys fs.FS) []string {
 	return errs
 }
 
+// unofficialErrors holds the Marketplace listing's name and description
+// to saying what the extension is: a third-party client for Google's
+// Gemini, which a bare "Gemini" from publisher gemini-ls would pass for
+// Google's own (and a registry may refuse so).
+func unofficialErrors(displayName, description string) []string {
+	var errs []string
+	if !strings.Contains(strings.ToLower(displayName), "(unofficial)") {
+		errs = append(errs, fmt.Sprintf("the display name %q does not say (unofficial): it reads as Google's own extension", displayName))
+	}
+	if !strings.Contains(description, "third-party") || !strings.Contains(description, "not made or endorsed by Google") {
+		errs = append(errs, fmt.Sprintf("the description %q does not say it is a third-party client, not made or endorsed by Google", description))
+	}
+	return errs
+}
+
 // TestVSCodeManifest holds editors/vscode to vscodeManifestErrors.
 func TestVSCodeManifest(t *testing.T) {
 	for _, err := range vscodeManifestErrors(os.DirFS(filepath.Join(repoRoot, "editors", "vscode"))) {
@@ -103,6 +120,9 @@ func TestVSCodeManifestMutations(t *testing.T) {
 	testMutations(t, good, validate, []mutation[fstest.MapFS]{
 		{"proposed API", manifest(`"name": "gemini-ls",`, `"name": "gemini-ls", "enabledApiProposals": ["chatProvider"],`),
 			"package.json declares enabledApiProposals [chatProvider]"},
+		{"Google's name", manifest(`"displayName": "gemini-ls: Gemini agent (unofficial)"`, `"displayName": "Gemini"`),
+			`the display name "Gemini" does not say (unofficial)`},
+		{"no disclaimer", manifest("not made or endorsed by Google", "by Google"), "does not say it is a third-party client"},
 		{"no publisher", manifest(`"publisher": "gemini-ls",`, ""), "package.json has no publisher"},
 		{"another repository", manifest(`"url": "`+repository+`"`, `"url": "https://github.com/someone/gemini-ls"`),
 			"package.json's repository is"},
@@ -115,6 +135,6 @@ func TestVSCodeManifestMutations(t *testing.T) {
 			return fsys
 		}, "the icon media/icon.png is 64×64, under the Marketplace's 128×128"},
 		{".vscodeignore without **", edit(".vscodeignore", "**\n", ""), `.vscodeignore starts with "!dist/extension.js", not **`},
-		{".vscodeignore leaving out a file", edit(".vscodeignore", "!README.md", "README.md"), `.vscodeignore's "README.md"`},
+		{".vscodeignore leaving out a file", edit(".vscodeignore", "!LICENSE", "LICENSE"), `.vscodeignore's "LICENSE"`},
 	})
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the extension from a clean install of the locked dependencies, then
 # packages it:
-#   package.sh                      dist/gemini-ls.vsix, which carries no
+#   package.sh [-o DIR]             DIR/gemini-ls.vsix, which carries no
 #                                   server: it runs gemini.serverPath's or
 #                                   PATH's gemini-ls
 #   package.sh [-o DIR] TARGET=BIN ...
@@ -21,13 +21,23 @@ cd "$(dirname "$0")/.."
 npm ci --no-audit --no-fund --loglevel=error
 npm run build --silent
 
+# The README the Marketplace shows, its relative links made URLs of this
+# commit (scripts/marketplace-readme.mjs): $COMMIT (make dist's, -dirty
+# dropped), else the checkout's HEAD.
+commit=${COMMIT:-$(git rev-parse HEAD 2>/dev/null || true)}
+commit=${commit%-dirty}
+[[ $commit =~ ^[0-9a-f]{40}$ ]] || { echo "package.sh: not a git checkout: set COMMIT to the commit's 40-digit hash" >&2; exit 2; }
+readme=dist/marketplace/README.md
+mkdir -p "${readme%/*}"
+node scripts/marketplace-readme.mjs "$commit" README.md "$readme"
+
 # vsce_package ARGS... is vsce package, failed on any warning as well as
 # on an error: the Marketplace and Open VSX take a package vsce warns of
 # only after a question nobody is there to answer in the release workflow.
 vsce_package() {
   local log
   log=$(mktemp)
-  npx vsce package --no-dependencies "$@" 2>&1 | tee "$log"
+  npx vsce package --no-dependencies --readme-path "$readme" "$@" 2>&1 | tee "$log"
   if grep -q 'WARNING' "$log"; then
     echo "package.sh: vsce warned (above); the release would be held on it" >&2
     rm -f "$log"
@@ -38,7 +48,7 @@ vsce_package() {
 
 if (($# == 0)); then
   rm -rf server
-  vsce_package -o dist/gemini-ls.vsix
+  vsce_package -o "$out/gemini-ls.vsix"
   exit
 fi
 # server/ holds one platform's binary at a time, and only while it is packaged.

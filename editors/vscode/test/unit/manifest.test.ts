@@ -10,7 +10,8 @@ describe("package.json", () => {
   it("identifies the extension", () => {
     assert.equal(manifest.name, "gemini-ls");
     assert.equal(manifest.publisher, "gemini-ls");
-    assert.equal(manifest.displayName, "Gemini");
+    // Not "Gemini" alone: the listing says it is a third-party client, not Google's.
+    assert.equal(manifest.displayName, "gemini-ls: Gemini agent (unofficial)");
     assert.equal(manifest.engines.vscode, "^1.100.0");
     assert.equal(manifest.main, "./dist/extension.js");
     assert.deepEqual(manifest.activationEvents, ["onStartupFinished"]);
