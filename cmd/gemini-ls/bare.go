@@ -3,9 +3,13 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"flag"
 	"io"
-	"strings"
+	"slices"
+
+	"github.com/gemini-ls/gemini-ls/internal/cmdline"
+	"github.com/gemini-ls/gemini-ls/internal/spelling"
 )
 
 // servesFlags reports whether args are serve's flags alone, so a bare
@@ -56,37 +60,44 @@ func notACommandHere(name string) (string, bool) {
 	return "", false
 }
 
-// nearCommand is the command name that word misspells (one or two
-// letters off, and only a word), or "".
-func nearCommand(word string) string {
-	if strings.ContainsAny(word, " \t\n") || len(word) < 3 {
-		return ""
+// mistypedCommand is the command args[0], a word that names none, is
+// likely a typo of, when the line cannot be the prompt it would
+// otherwise be; "" when it can. Gemini CLI 0.61 takes any such word for
+// the prompt, and so does gemini-ls (fix the bug, test), except where a
+// prompt cannot be what was meant:
+//   - the line gives -p or --prompt too, beside which a word is refused
+//     anyway ("Cannot use both…"): the word is judged a typo when it is
+//     one edit from a command, or near it as spelling.Suggest judges
+//     (rn -p hi, extension -p hi);
+//   - the word is the line's only one, flags aside: a one-word prompt
+//     one edit from a command is a typo (rn, serv --stdio, verison);
+//   - the next word is a command of the group the word is near (mpc
+//     list, extension install).
+func mistypedCommand(args []string) string {
+	word, names := args[0], commandNames()
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	new(runFlags).register(fs)
+	line := cmdline.Scan(fs, args[1:])
+	switch {
+	case slices.ContainsFunc(line.Given, func(n string) bool { return n == "p" || n == "prompt" }):
+		return cmp.Or(spelling.Nearest(word, names, 1), spelling.Suggest(word, names))
+	case len(line.Words) == 0:
+		return spelling.Nearest(word, names, 1)
 	}
-	for _, c := range commands() {
-		if d := distance(word, c.Name); d > 0 && d <= 2 && d < len(c.Name)/2+1 {
-			return c.Name
+	near := spelling.Suggest(word, names)
+	if group, ok := lookup(near); ok {
+		if _, ok := cmdline.Find(group.Subcommands, line.Words[0]); ok {
+			return near
 		}
 	}
 	return ""
 }
 
-// distance is the Levenshtein distance between a and b.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
+// commandNames are the names of gemini-ls's commands.
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.Name)
 	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
+	return names
 }

@@ -260,6 +260,10 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 	fs.Usage = func() {}
 	var words []string
 	args = resumeWithoutValue(args)
+	if line := unknownArguments(fs, args); line != "" {
+		fmt.Fprintf(stderr, "%s\ngemini-ls run: %s\n", line, cmdline.SeeHelp("run"))
+		return nil, &usageMistake{line}
+	}
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
@@ -311,6 +315,21 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 		f.logs.level = "debug"
 	}
 	return words, nil
+}
+
+// unknownArguments is yargs' line for the flags of args fs does not
+// declare, each with the flag of fs (shown in help) it is likely a typo
+// of (cmdline.UnknownArguments); "" when fs declares them all.
+func unknownArguments(fs *flag.FlagSet, args []string) string {
+	unknown := cmdline.Scan(fs, args).Unknown
+	if len(unknown) == 0 {
+		return ""
+	}
+	var known []string
+	for _, o := range options(fs, nil) {
+		known = append(known, o.Names...)
+	}
+	return cmdline.UnknownArguments(unknown, append(known, "help"))
 }
 
 func (f *runFlags) usage(stderr io.Writer, msg string) error {

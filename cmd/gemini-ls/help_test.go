@@ -241,7 +241,7 @@ func TestHelpErrors(t *testing.T) {
 		{[]string{"help", "bogus"}, 2, `unknown command "bogus"`},
 		{[]string{"help", "run", "serve"}, 2, "unexpected arguments"},
 		{[]string{"version", "extra"}, 2, "unexpected arguments"},
-		{[]string{"run", "--bogus"}, 1, "flag provided but not defined: -bogus"},
+		{[]string{"run", "--bogus"}, 1, "Unknown argument: bogus"},
 		{[]string{"run", "-i", "hi"}, 1, "--prompt-interactive does not apply: gemini-ls has no interactive terminal UI"},
 		{[]string{"-w", "x", "-p", "hi"}, 1, "--worktree does not apply"},
 		{[]string{"--screen-reader", "-p", "hi"}, 1, "--screen-reader does not apply"},
@@ -263,9 +263,9 @@ func TestMistakesGetOneLine(t *testing.T) {
 		want string
 	}{
 		{[]string{"serv"}, 1, `gemini-ls: unknown command "serv" (did you mean "serve"?); run 'gemini-ls --help' for the commands`},
-		{[]string{"run", "--bogus"}, 1, "flag provided but not defined: -bogus\ngemini-ls run: run 'gemini-ls run --help' for its flags"},
-		{[]string{"--bogus"}, 1, "flag provided but not defined: -bogus\ngemini-ls run: run 'gemini-ls run --help' for its flags"},
-		{[]string{"serve", "--bogus"}, 2, "flag provided but not defined: -bogus\ngemini-ls serve: run 'gemini-ls serve --help' for its flags"},
+		{[]string{"run", "--bogus"}, 1, "Unknown argument: bogus\ngemini-ls run: run 'gemini-ls run --help' for its flags"},
+		{[]string{"--bogus"}, 1, "Unknown argument: bogus\ngemini-ls run: run 'gemini-ls run --help' for its flags"},
+		{[]string{"serve", "--bogus"}, 2, "Unknown argument: bogus\ngemini-ls serve: run 'gemini-ls serve --help' for its flags"},
 		{[]string{"version", "extra"}, 2, `gemini-ls version: unexpected arguments ["extra"]; run 'gemini-ls version --help' for its flags`},
 	} {
 		code, stdout, stderr := runMain(t, tc.args...)

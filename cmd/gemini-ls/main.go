@@ -133,7 +133,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			fmt.Fprintf(stderr, "gemini-ls: %s does not apply: %s\n", args[0], why)
 			return exitError
 		}
-		if near := nearCommand(args[0]); near != "" {
+		if near := mistypedCommand(args); near != "" {
 			fmt.Fprintf(stderr, "gemini-ls: unknown command %q (did you mean %q?); %s\n", args[0], near, cmdline.SeeHelp(""))
 			return exitError
 		}
@@ -257,6 +257,10 @@ func parseOptions(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, 
 	}
 	fs.SetOutput(stderr)
 	fs.Usage = func() {} // the flag package calls it on every error too
+	if line := unknownArguments(fs, args); line != "" {
+		fmt.Fprintf(stderr, "%s\ngemini-ls %s: %s\n", line, fs.Name(), cmdline.SeeHelp(fs.Name()))
+		return 2, false
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			writeCommandHelp(stderr, fs.Name(), options(fs, nil))

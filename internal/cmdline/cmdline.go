@@ -2,9 +2,11 @@
 // Gemini CLI 0.61's (yargs'): commands, each with its usage line and
 // summary; help as yargs writes it (a usage line, what the command does,
 // its commands, then its options, each once with its aliases, its type
-// and its choices or default); after a mistake, where to look; and its
-// global flag, -d/--debug, which comes before a command as well as after
-// it (CommandFirst).
+// and its choices or default); after a mistake, where to look, and
+// flags a command does not take in yargs' words with the flag each is
+// likely a typo of (Scan, UnknownArguments); and its global flag,
+// -d/--debug, which comes before a command as well as after it
+// (CommandFirst).
 //
 // It holds no command of its own: cmd/gemini-ls lists the commands and
 // parses their flags, internal/manage is the management commands, and
