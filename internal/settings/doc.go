@@ -18,5 +18,9 @@
 //     listed (UnreadKeys), as Gemini CLI's key or as unknown, against one
 //     catalogue of Gemini CLI 0.61's keys (catalogue.go), whose test holds
 //     it to Gemini CLI's configuration reference. A key read elsewhere is
-//     marked implemented there, in one line.
+//     marked implemented there, in one line. An unknown key carries the
+//     key at its place it is likely a typo of (Unread.Meant), if any.
+//   - A file that is not valid JSON, or whose value has the wrong type, is
+//     ignored whole, and its error says so, with where and, in plain
+//     words, what was expected and found (jsonerror.go).
 package settings

@@ -202,6 +202,10 @@ func readLayer(path string, getenv Getenv, given map[string]string) (map[string]
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if fe, ok := errors.AsType[*FileError](err); ok {
+		// Not a word of it counts: say so, lest the rest seem read.
+		return nil, []error{&FileError{Path: fe.Path, Line: fe.Line, Col: fe.Col, Err: fmt.Errorf("%w; the file was ignored", fe.Err)}}
+	}
 	if err != nil {
 		return nil, []error{err}
 	}
@@ -246,6 +250,7 @@ func parseObject(path string, src []byte) (map[string]any, error) {
 		case errors.As(err, &syntax):
 			// Offset is just past the offending byte.
 			fe.Line, fe.Col = position(src, syntax.Offset-1)
+			fe.Err = errors.New(jsonMistake(syntax.Error()))
 		case errors.As(err, &typ):
 			fe.Line, fe.Col = position(src, typ.Offset)
 			fe.Err = errors.New("the file must hold a JSON object")

@@ -126,8 +126,8 @@ func TestLoadMalformedFileIsReportedAndSkipped(t *testing.T) {
 	if fe.Path != bad || fe.Line != 4 || fe.Col != 5 {
 		t.Errorf("FileError = %s:%d:%d, want %s:4:5 (the missing comma)", fe.Path, fe.Line, fe.Col, bad)
 	}
-	if !strings.Contains(err.Error(), bad+":4:5") {
-		t.Errorf("error text %q does not name the file and position", err)
+	if want := "settings file " + bad + ":4:5: expected a comma or } after the value (a comma missing?), found '\"'; the file was ignored"; err.Error() != want {
+		t.Errorf("error text %q, want %q: the file, the position, what was expected and found, and that the file was ignored", err, want)
 	}
 	if s.Tools.DiscoveryCommand != "user-discover" || s.Tools.CallCommand != "" {
 		t.Errorf("settings = %+v, want the user's file only", s.Tools)

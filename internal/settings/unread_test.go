@@ -14,7 +14,8 @@ func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
 	home, root := t.TempDir(), t.TempDir()
 	user := writeSettings(t, home, `{
 		"$schema": "https://example.com/schema.json",
-		"general": {"vimMode": true, "defaultApprovalMode": "auto_edit", "preferredEditor": "vim"},
+		"general": {"vimMode": true, "defaultApprovalMode": "auto_edit", "preferredEditor": "vim", "defaultAproval": "yolo"},
+		"modle": {"name": "gemini-2.5-pro"},
 		"ui": {"theme": "GitHub", "footer": {"hideCWD": true}},
 		"model": {"name": "gemini-2.5-flash", "thinkingBudget": 0},
 		"telemetry": {"traces": false},
@@ -29,12 +30,14 @@ func TestLoadListsEachKeyItDoesNotRead(t *testing.T) {
 	}
 	want := []Unread{
 		{File: user, Key: "colour", Unknown: true},
+		{File: user, Key: "general.defaultAproval", Unknown: true, Meant: "general.defaultApprovalMode"},
 		{File: user, Key: "general.preferredEditor"},
 		{File: user, Key: "general.vimMode"},
 		{File: user, Key: "mcpServers.s.description"},
-		{File: user, Key: "mcpServers.s.tpc", Unknown: true},
+		{File: user, Key: "mcpServers.s.tpc", Unknown: true, Meant: "mcpServers.s.tcp"},
+		{File: user, Key: "modle", Unknown: true, Meant: "model"},
 		{File: user, Key: "telemetry.traces"},
-		{File: user, Key: "tools.shel", Unknown: true},
+		{File: user, Key: "tools.shel", Unknown: true, Meant: "tools.shell"},
 		{File: user, Key: "ui.footer.hideCWD"},
 		{File: user, Key: "ui.theme"},
 		{File: project, Key: "advanced.dnsResolutionOrder"},

@@ -85,8 +85,18 @@ func (t *Told) expiry(root string) *sync.Once {
 	return t.expiries[root]
 }
 
+// withMeant is an unknown key as told: with the key it is likely a typo
+// of, when there is one.
+func withMeant(k settings.Unread) string {
+	if k.Meant == "" {
+		return k.Key
+	}
+	return k.Key + " (did you mean " + k.Meant + "?)"
+}
+
 // unread words the keys of keys not told of before, one error per file
-// naming each key, and marks them told.
+// naming each key (an unknown one with the key it likely meant), and
+// marks them told.
 func (t *Told) unread(keys []settings.Unread) []error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -104,7 +114,7 @@ func (t *Told) unread(keys []settings.Unread) []error {
 			files = append(files, k.File)
 		}
 		if k.Unknown {
-			unknown[k.File] = append(unknown[k.File], k.Key)
+			unknown[k.File] = append(unknown[k.File], withMeant(k))
 		} else {
 			notImplemented[k.File] = append(notImplemented[k.File], k.Key)
 		}

@@ -24,7 +24,7 @@ func TestUnreadKeysAreToldOncePerProcess(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write(`{"ui": {"theme": "GitHub"}, "general": {"vimMode": true}, "colour": "blue"}`)
+	write(`{"ui": {"theme": "GitHub"}, "general": {"vimMode": true, "defaultAproval": "yolo"}, "colour": "blue", "modle": "pro"}`)
 	ws, err := workspace.New([]string{root}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,7 @@ func TestUnreadKeysAreToldOncePerProcess(t *testing.T) {
 	}
 	b := build()
 	want := "settings file " + userFile + ": gemini-ls does not implement Gemini CLI's general.vimMode, ui.theme; " +
-		"neither gemini-ls nor Gemini CLI has a setting colour; ignored"
+		"neither gemini-ls nor Gemini CLI has a setting colour, general.defaultAproval (did you mean general.defaultApprovalMode?), modle (did you mean model?); ignored"
 	if len(told) != 1 || told[0] != want {
 		t.Fatalf("told %q\nwant [%q]", told, want)
 	}

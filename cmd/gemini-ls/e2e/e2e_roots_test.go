@@ -37,7 +37,7 @@ func wantEachNamedOnce(t *testing.T, out, file string) {
 			t.Errorf("%s named %d times, want once:\n%s", key, n, out)
 		}
 	}
-	if !strings.Contains(out, "neither gemini-ls nor Gemini CLI has a setting colour, tools.sandboxx; ignored") {
+	if !strings.Contains(out, "neither gemini-ls nor Gemini CLI has a setting colour, tools.sandboxx (did you mean tools.sandbox?); ignored") {
 		t.Errorf("the unknown keys are not named as unknown:\n%s", out)
 	}
 	if strings.Contains(out, "model.name") {
