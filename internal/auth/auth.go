@@ -36,13 +36,16 @@ const (
 	FromDefault = "default"
 )
 
-// Messages shown when credentials are missing, as Gemini CLI words them;
-// noCredentials, when nothing chose a way in, adds the others gemini-ls
-// has, which Gemini CLI offers in its auth dialog instead.
+// Messages shown when credentials are missing, as Gemini CLI words them,
+// then where to get a key (a key the API refuses is told the same page,
+// apierror's setKey); noCredentials, when nothing chose a way in, adds
+// the others gemini-ls has, which Gemini CLI offers in its auth dialog
+// instead.
 const (
 	missingGeminiKey = "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!"
+	getGeminiKey     = "Get a key at https://aistudio.google.com/apikey"
 	noCredentials    = missingGeminiKey + "\n" +
-		"Or choose another way in:\n" +
+		getGeminiKey + ", or choose another way in:\n" +
 		"• " + codeassist.LoginHowTo + "\n" +
 		"• Vertex AI: set GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or with GOOGLE_API_KEY (express mode)."
 	missingVertex = "When using Vertex AI, you must specify either:\n" +
@@ -186,7 +189,7 @@ func (a Auth) missingKey() string {
 	if a.Source == FromDefault {
 		return noCredentials
 	}
-	return missingGeminiKey
+	return missingGeminiKey + "\n" + getGeminiKey + "."
 }
 
 // typeFromEnv is Gemini CLI's getAuthTypeFromEnv, for the types gemini-ls

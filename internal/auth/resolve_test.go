@@ -28,9 +28,12 @@ func toJSON(v any) string {
 }
 
 const (
-	missingKey = "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!"
+	// missingKey: 0.61's words, then where to get a key.
+	missingKey = "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!\n" +
+		"Get a key at https://aistudio.google.com/apikey."
 	// noCredentials: nothing chose a way in, so the user is told of each.
-	noCredentials = missingKey + "\nOr choose another way in:\n" +
+	noCredentials = "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!\n" +
+		"Get a key at https://aistudio.google.com/apikey, or choose another way in:\n" +
 		"• Sign in with Google: run `gemini-ls login` (or your editor's \"Gemini: Sign in with Google\"), or run `gemini` and choose \"Sign in with Google\"; both cache the same login.\n" +
 		"• Vertex AI: set GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or with GOOGLE_API_KEY (express mode)."
 	missingVertex = "When using Vertex AI, you must specify either:\n" +

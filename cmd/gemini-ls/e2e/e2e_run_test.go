@@ -731,7 +731,7 @@ func TestRunDefaultsToTheCurrentDirectory(t *testing.T) {
 // noCredentials is what every front end says when nothing chose a way
 // in: the reference's words about the key, then the other ways.
 const noCredentials = "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!\n" +
-	"Or choose another way in:\n" +
+	"Get a key at https://aistudio.google.com/apikey, or choose another way in:\n" +
 	"• Sign in with Google: run `gemini-ls login` (or your editor's \"Gemini: Sign in with Google\"), or run `gemini` and choose \"Sign in with Google\"; both cache the same login.\n" +
 	"• Vertex AI: set GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT and GOOGLE_CLOUD_LOCATION, or with GOOGLE_API_KEY (express mode)."
 
