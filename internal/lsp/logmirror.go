@@ -8,10 +8,13 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 )
 
 // mirrorWarnings tees warnings and errors to the client's log
-// (window/logMessage), so a user sees them without opening our log file:
+// (window/logMessage), and those marked for the user (mcp.UserNotice) to
+// window/showMessage too, so a user sees them without opening our log file:
 // in words, the record's message and its error, as an editor shows them
 // to a person; the other fields (paths, ids, durations) go to the log
 // file only, never zap's encoding of them.
@@ -48,8 +51,22 @@ func (c *clientLogCore) Write(e zapcore.Entry, fields []zapcore.Field) error {
 	if e.Level >= zapcore.ErrorLevel {
 		typ = protocol.MessageTypeError
 	}
-	msg := "gemini-ls: " + prose(e.Message, all)
-	return c.conn.Notify(context.Background(), "window/logMessage", &protocol.LogMessageParams{Type: typ, Message: msg})
+	words := prose(e.Message, all)
+	err := c.conn.Notify(context.Background(), "window/logMessage", &protocol.LogMessageParams{Type: typ, Message: "gemini-ls: " + words})
+	if err == nil && forTheUser(all) {
+		// An editor keeps its log out of sight: what the user must know
+		// (an MCP server that did not start) is shown, as warnUser shows.
+		err = c.conn.Notify(context.Background(), "window/showMessage", &protocol.ShowMessageParams{Type: typ, Message: "Gemini: " + words})
+	}
+	return err
+}
+
+// forTheUser reports whether a record's fields mark it for the user's
+// eyes (mcp.UserNotice).
+func forTheUser(fields []zapcore.Field) bool {
+	return slices.ContainsFunc(fields, func(f zapcore.Field) bool {
+		return f.Key == mcp.UserNotice && f.Type == zapcore.BoolType && f.Integer == 1
+	})
 }
 
 func (c *clientLogCore) Sync() error { return nil }

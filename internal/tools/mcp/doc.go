@@ -16,7 +16,9 @@
 //     starts, with no tools, and its resources are offered.
 //   - A server that fails to start, or dies later, is reported once (a
 //     warning naming the server and why, with the end of its stderr) and
-//     its tools are withdrawn; the other servers keep working. A call that
+//     its tools are withdrawn; the other servers keep working. A failure
+//     to start is marked for the user (UserNotice), so a front end shows
+//     it where the user looks. A call that
 //     lost its server returns only after the withdrawal, so the model's
 //     next request never offers a dead server's tools.
 //   - A stdio server does not inherit gemini-ls's variables that look like
