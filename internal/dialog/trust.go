@@ -22,21 +22,28 @@ type TrustRequest struct {
 	Changed string
 }
 
-// TrustOption is one answer to the trust question: its words, the
-// level it records in trustedFolders.json.
+// TrustOption is one answer to the trust question: its words, what it
+// does, and the level it records in trustedFolders.json.
 type TrustOption struct {
 	Label string
-	Level string
+	// Description says what choosing it does, beside the label where a
+	// front end shows options with their meaning (gemini/ask): Don't
+	// trust is not the same as declining to answer.
+	Description string
+	Level       string
 }
 
 // TrustOptions are the trust question's answers in Gemini CLI's order and
-// words. A front end offers exactly these; dismissing the question is no
-// answer, and records nothing.
+// words. A front end offers exactly these; dismissing the question
+// (declining it) is no answer, and records nothing.
 func TrustOptions() []TrustOption {
 	return []TrustOption{
-		{Label: "Trust folder", Level: settings.TrustFolder},
-		{Label: "Trust parent folder", Level: settings.TrustParent},
-		{Label: "Don't trust", Level: settings.DoNotTrust},
+		{Label: "Trust folder", Level: settings.TrustFolder,
+			Description: "Use this folder's own settings, commands, hooks, MCP servers, skills and GEMINI.md, and those of every folder in it; remembered"},
+		{Label: "Trust parent folder", Level: settings.TrustParent,
+			Description: "The same for the folder that holds this one, and every folder in it; remembered"},
+		{Label: "Don't trust", Level: settings.DoNotTrust,
+			Description: "Restricted mode: none of this folder's configuration is used; remembered, so you are not asked again"},
 	}
 }
 
@@ -55,7 +62,9 @@ func TrustLevelOf(label string) string {
 func (r TrustRequest) Title() string { return "Do you trust the files in this folder?" }
 
 // Text says which folder, what trusting it means, in Gemini CLI's words,
-// and what each answer does.
+// what each answer does, and what answering none (declining, closing
+// the question) does instead: Don't trust is remembered, declining is
+// not.
 func (r TrustRequest) Text() string {
 	again := ""
 	if r.Changed != "" {
@@ -65,7 +74,10 @@ func (r TrustRequest) Text() string {
 		"including custom commands, hooks, MCP servers, agent skills, and settings. "+
 		"These configurations could execute code on your behalf or change the behavior of the agent.\n\n"+
 		"Trust folder: this folder and every folder in it. Trust parent folder: %s and every folder in it. "+
-		"Don't trust: this folder runs in a restricted mode. /permissions trust changes the answer later.",
+		"Don't trust: this folder runs in a restricted mode, and you are not asked again. "+
+		"Each answer is remembered in trustedFolders.json; /permissions trust changes it later. "+
+		"Declining, or closing the question, answers nothing and remembers nothing: "+
+		"the folder stays restricted for now, and you are asked again the next time gemini-ls starts.",
 		r.Folder, again, filepath.Dir(r.Folder))
 }
 

@@ -49,11 +49,12 @@ func (p presenter) AskTrust(ctx context.Context, req dialog.TrustRequest) (strin
 }
 
 // askTrustPlugin puts the trust question as gemini/ask: one of the three
-// answers, by the level it records; declining answers nothing.
+// answers, by the level it records, each with what it does; declining
+// answers nothing.
 func (p presenter) askTrustPlugin(ctx context.Context, req dialog.TrustRequest) (string, error) {
 	q := askParams{SessionID: req.SessionID, Kind: "trust", Title: req.Title(), Text: req.Text(), Options: []askedOption{}}
 	for _, o := range dialog.TrustOptions() {
-		q.Options = append(q.Options, askedOption{ID: o.Level, Label: o.Label})
+		q.Options = append(q.Options, askedOption{ID: o.Level, Label: o.Label, Description: o.Description})
 	}
 	var res askResult
 	if err := p.s.askUser(ctx, "gemini/ask", q, &res); err != nil {

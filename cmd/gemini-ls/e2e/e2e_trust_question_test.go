@@ -215,6 +215,14 @@ func TestPermissionsTrust(t *testing.T) {
 	contains(t, "the reply", help.Text, "Trust level: TRUST_PARENT")
 	contains(t, "the reply", help.Text, "applies from the next prompt")
 	asGeminiCLIWrites(t, c.home, c.root, "TRUST_PARENT")
+	// Each answer comes with what it does, and the text says what
+	// declining does: our plugins show Decline beside Don't trust.
+	if q := h.client.Messages(lsptest.TrustQuestion); len(q) != 1 {
+		t.Errorf("%d trust questions on the wire, want 1", len(q))
+	} else {
+		contains(t, "gemini/ask", string(q[0].Params), `"label":"Don't trust","description":"Restricted mode: none of this folder's configuration is used; remembered, so you are not asked again"`)
+		contains(t, "gemini/ask", string(q[0].Params), "Declining, or closing the question, answers nothing and remembers nothing")
+	}
 
 	res := h.prompt(map[string]any{"prompt": "hi", "sessionId": help.SessionID})
 	if res.Text != "trusted now" || len(asked) != 1 {
