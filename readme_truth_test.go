@@ -245,13 +245,14 @@ func TestReadmeRouteMarksMutations(t *testing.T) {
 	}
 }
 
-// makeTargets are the Makefile's targets, each with its prerequisites and
-// its recipe's lines.
+// makeTarget is a target of the Makefile: its prerequisites and its
+// recipe's lines.
 type makeTarget struct {
 	deps   []string
 	recipe []string
 }
 
+// makeTargets are the Makefile's targets by name.
 func makeTargets(t *testing.T) map[string]*makeTarget {
 	t.Helper()
 	targets := map[string]*makeTarget{}
@@ -561,12 +562,13 @@ func spelled(n int) string {
 	return strconv.Itoa(n)
 }
 
-// readFile is the text of the repository's file at path, slash-separated.
+// readFile is the text of the repository's file at path, slash-separated,
+// with LF line ends, as a Windows checkout may not have them.
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.FromSlash(path))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(data)
+	return strings.ReplaceAll(string(data), "\r\n", "\n")
 }
