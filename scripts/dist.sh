@@ -8,7 +8,7 @@
 #                               its platform (linux-x64, darwin-arm64,
 #                               win32-x64, ...)
 #   gemini-ls-nvim.tar.gz       the Neovim plugin, shaped as a plugin
-#                               repository (lua/, plugin/, doc/) under
+#                               repository (lua/, plugin/, doc/, lsp/) under
 #                               gemini-ls.nvim/
 #   gemini-ls-VERSION.tar       the Emacs package (VERSION: gemini-ls.el's
 #                               Version header), its files under
@@ -84,7 +84,7 @@ echo "dist: packaged ${#vsix_pairs[@]} .vsix in $((SECONDS - start)) s"
 
 nvim=$work/gemini-ls.nvim
 mkdir -p "$nvim"
-cp -R editors/nvim/lua editors/nvim/plugin editors/nvim/doc editors/nvim/README.md LICENSE "$nvim/"
+cp -R editors/nvim/lua editors/nvim/plugin editors/nvim/doc editors/nvim/lsp editors/nvim/README.md LICENSE "$nvim/"
 stamp "$nvim"
 tar -C "$work" --sort=name --owner=0 --group=0 --numeric-owner -cf - gemini-ls.nvim |
   gzip -9n >"$dist/gemini-ls-nvim.tar.gz"
