@@ -1,4 +1,4 @@
-.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go langservers rootless-user test-linear test-windows gemini-cli test-gemini-cli-suite otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix screenshots bench bench-check stress
+.PHONY: build install demo dist lint actionlint fuzz fuzz-smoke test test-dist test-go langservers rootless-user test-linear test-windows gemini-cli test-gemini-cli-suite otelcol test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-emacs-newer test-helix vsix emacs-package screenshots bench bench-check stress
 
 # Static (no cgo): no dynamic loader to run at start-up, about a tenth
 # quicker from spawn to initialize (docs/benchmarks.md), and the binary runs
@@ -224,6 +224,12 @@ test-helix:
 
 vsix:
 	bash editors/vscode/scripts/package.sh
+
+# The Emacs package from this clone, for M-x package-install-file in Emacs
+# 28 and newer: build/gemini-ls-VERSION.tar (editors/emacs/make-package.sh),
+# the same package make dist ships. It prints the tar's path.
+emacs-package:
+	@bash editors/emacs/make-package.sh build
 
 # The committed pictures change only here: takes them afresh (the suites
 # that take pictures, into an emptied build/screenshots), then copies into

@@ -98,6 +98,11 @@ type Config struct {
 	// ~/.gemini/tmp/<project>, where the whole of a cut tool output is
 	// saved (truncate.go); nil: nowhere, and the model is told so.
 	ProjectTempDir func() (string, error)
+	// SessionContext begins each session's history with Gemini CLI's
+	// <session_context> (envcontext.go): the date, the system, the
+	// project's temporary directory and, with DirectoryTree (settings'
+	// context.includeDirectoryTree), the workspace's directories drawn.
+	SessionContext, DirectoryTree bool
 	// ToolOutputThreshold is how many characters of a shell command's
 	// output (or an MCP tool's text) the model is sent before the rest
 	// is cut (tools.truncateToolOutputThreshold); 0 or less cuts nothing.

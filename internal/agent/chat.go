@@ -35,6 +35,14 @@ type chat struct {
 	save func(sessionstore.Step)
 	// masks are the old tool outputs masked in what is sent (masking.go).
 	masks masker
+	// context is the session context every request begins with, nil
+	// for none (envcontext.go); never part of history, so never saved:
+	// a resumed session gets its own, as in Gemini CLI. head is the
+	// first content sent with it, made once for each first content, so
+	// that what is sent stays the same content from one request to the
+	// next (auth's encoding cache keys a conversation by it).
+	context *genai.Content
+	head    struct{ of, merged *genai.Content }
 }
 
 // record appends c to the history.
@@ -53,9 +61,10 @@ func (c *chat) recordStep(st sessionstore.Step) {
 
 // contents is the history to send: a model turn that answered nothing is
 // left out together with the input it answered, so the API never sees an
-// empty turn.
+// empty turn; the session context first, in the first user content, as
+// Gemini CLI 0.61 joins the two (coalesceConsecutiveRoles).
 func (c *chat) contents() []*genai.Content {
-	out := make([]*genai.Content, 0, len(c.history))
+	out := make([]*genai.Content, 0, len(c.history)+1)
 	for _, content := range c.history {
 		if content.Role == genai.RoleModel && len(content.Parts) == 0 {
 			if n := len(out); n > 0 && out[n-1].Role == genai.RoleUser {
@@ -65,7 +74,32 @@ func (c *chat) contents() []*genai.Content {
 		}
 		out = append(out, content)
 	}
-	return out
+	return c.withContext(out)
+}
+
+// withContext is contents with the session context first: joined to the
+// first content when that is the user's, else before it.
+func (c *chat) withContext(contents []*genai.Content) []*genai.Content {
+	switch {
+	case c.context == nil:
+		return contents
+	case len(contents) == 0 || contents[0].Role != genai.RoleUser:
+		return append([]*genai.Content{c.context}, contents...)
+	}
+	if c.head.of != contents[0] {
+		parts := append(append(make([]*genai.Part, 0, len(c.context.Parts)+len(contents[0].Parts)), c.context.Parts...), contents[0].Parts...)
+		c.head.of, c.head.merged = contents[0], &genai.Content{Role: genai.RoleUser, Parts: parts}
+	}
+	contents[0] = c.head.merged
+	return contents
+}
+
+// first is the first content the conversation sends, nil before any.
+func (c *chat) first() *genai.Content {
+	if contents := c.contents(); len(contents) > 0 {
+		return contents[0]
+	}
+	return nil
 }
 
 // callID returns the call's id, or a new one unique in the session.
@@ -117,6 +151,11 @@ func (t *modelTurn) add(c *chat, p *genai.Part) (dialog.Event, bool) {
 		}
 		t.calls = append(t.calls, &fc)
 		t.keep(&genai.Part{FunctionCall: &fc, ThoughtSignature: p.ThoughtSignature})
+		return nil, false
+	case isText(p) && p.Text == "" && p.ThoughtSignature == nil:
+		// The stream's last chunk often holds only an empty text: kept,
+		// it would go back to the model as an empty part ({}), which
+		// 0.61 leaves out (isValidContent).
 		return nil, false
 	case isText(p):
 		t.keep(&genai.Part{Text: p.Text, ThoughtSignature: p.ThoughtSignature})

@@ -89,7 +89,14 @@
 //
 // The system instruction is read for every prompt: the system prompt,
 // the enabled agent skills (Config.Skills, listed as Gemini CLI lists
-// them), then the memory.
+// them), then the memory. With Config.SessionContext, a main session's
+// requests begin with Gemini CLI's <session_context> (envcontext.go),
+// made at its first request and joined to its first user content, the
+// same content for every request after (the cache-friendly prefix); it
+// is never part of the history, so never saved, and a session resumed
+// or cleared gets a new one. What a model answer keeps of its stream
+// is what 0.61 keeps: no thoughts, and no empty text without a thought
+// signature (a stream's last chunk), which would go back as {}.
 //
 // Config.Hooks runs the user's hooks (hooks.go) at the session's events.
 // BeforeTool hooks run after the approval door let a call through and

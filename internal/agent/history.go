@@ -153,6 +153,11 @@ func textOf(c *genai.Content) string {
 // told of the editor, and shown the context files found on the way, anew:
 // what it was told is gone with the old history.
 func (s *Session) replaceChat(history []*genai.Content) {
+	if len(history) == 0 {
+		// Cleared: the next prompt begins a new chat, with a context of
+		// its own, as 0.61's /clear starts one.
+		s.chat.context = nil
+	}
 	s.chat.replace(history)
 	s.chat.promptTokens = 0
 	s.chat.compressionFailed = false

@@ -170,10 +170,7 @@ func (a *Agent) forgetConversation(c *Session) {
 	default:
 		return
 	}
-	var first *genai.Content
-	if len(c.chat.history) > 0 {
-		first = c.chat.history[0]
-	}
+	first := c.chat.first()
 	<-c.running
 	if first != nil {
 		g.ForgetConversation(first)

@@ -15,7 +15,6 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/bounded"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
-	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/subagents"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -365,18 +364,7 @@ func (a *Agent) subagentInstruction(ctx context.Context, parent *Session, set *s
 			b.WriteString("\n\n" + mem)
 		}
 	}
-	b.WriteString("\n\n# Environment Context\n")
-	var roots []string
-	if a.cfg.Workspace != nil {
-		roots = a.cfg.Workspace.Roots()
-	}
-	b.WriteString("- **Workspace Directories:**\n")
-	var trees []string
-	for _, r := range roots {
-		b.WriteString("  - " + r + "\n")
-		trees = append(trees, skills.WorkspaceStructure(ctx, a.cfg.Workspace, r))
-	}
-	b.WriteString("- **Directory Structure:**\n\n" + strings.Join(trees, "\n"))
+	b.WriteString("\n\n# Environment Context\n" + a.directoryContext(ctx))
 	if parent.ApprovalMode() == dialog.ApprovalPlan {
 		b.WriteString("\n\n# Execution Constraints\nYou are currently operating in Plan Mode. Your write tools are globally restricted to only modifying plan (.md) files in the plans directory: " + parent.plansDirOrNone() + "/. Do not attempt to modify source code directly.")
 	}

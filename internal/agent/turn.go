@@ -76,6 +76,7 @@ type turn struct {
 func (t *turn) run(input *genai.Content) dialog.PromptResult {
 	maxTurns := t.s.agent.cfg.MaxTurns
 	routed := false
+	t.beginContext()
 	for {
 		if maxTurns <= 0 || t.s.requests < maxTurns {
 			t.compress()

@@ -154,7 +154,7 @@ func schemaKeys() map[string]support {
 
 		"context.fileName":                                implemented,
 		"context.importFormat":                            notImplemented,
-		"context.includeDirectoryTree":                    notImplemented,
+		"context.includeDirectoryTree":                    implemented,
 		"context.discoveryMaxDirs":                        notImplemented,
 		"context.memoryBoundaryMarkers":                   notImplemented,
 		"context.includeDirectories":                      implemented,
@@ -426,7 +426,7 @@ func NotReadKeys() []NotRead {
 			"tools.shell.backgroundCompletionBehavior", "tools.shell.enableShellOutputEfficiency", "mcp.serverCommand",
 		}},
 		{"Not yet: the memory files (GEMINI.md).", []string{
-			"context.importFormat", "context.includeDirectoryTree", "context.discoveryMaxDirs", "context.memoryBoundaryMarkers",
+			"context.importFormat", "context.discoveryMaxDirs", "context.memoryBoundaryMarkers",
 		}},
 		{"Not yet: telemetry's traces.", []string{"telemetry.traces"}},
 		{"Not yet: an MCP server's other fields (no WebSocket transport, no service account impersonation; Gemini CLI sets extension itself).", []string{

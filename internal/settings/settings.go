@@ -446,6 +446,15 @@ type Context struct {
 	// reads obey, and whether an @path that names nothing is searched
 	// for.
 	FileFiltering FileFiltering `json:"fileFiltering"`
+	// IncludeDirectoryTree, unless false, draws the workspace's
+	// directories in the session's first message; read it through
+	// DrawsDirectoryTree.
+	IncludeDirectoryTree *bool `json:"includeDirectoryTree"`
+}
+
+// DrawsDirectoryTree is context.includeDirectoryTree: true unless false.
+func (c Context) DrawsDirectoryTree() bool {
+	return c.IncludeDirectoryTree == nil || *c.IncludeDirectoryTree
 }
 
 // FileFiltering is Gemini CLI's context.fileFiltering, what of it

@@ -561,6 +561,8 @@ func (b *Built) agentConfig(set settings.Settings, p agentParts) agent.Config {
 		PlansDir:             b.plansDir,
 		ModelConfigs:         b.modelConfigs(set),
 		ProjectTempDir:       projectTempDir(settings.UserDir(b.Getenv), firstRoot(b.projectRoots)),
+		SessionContext:       true,
+		DirectoryTree:        set.Context.DrawsDirectoryTree(),
 		ToolOutputThreshold:  set.Tools.ToolOutputThreshold(),
 		NoPlanRouting:        !set.General.Plan.RoutesByMode(),
 		Untrusted:            b.NotTrusted() != nil,

@@ -52,7 +52,7 @@ func TestACPBuiltinsAnswerWithoutTheModel(t *testing.T) {
 	requests(1)
 
 	h.command("who am I?")
-	c := h.model.Requests()[1].Contents
+	c := withoutSessionContext(h.model.Requests()[1].Contents)
 	if len(c) != 3 || c[0].Parts[0].Text != "my name is Ada" || c[1].Parts[0].Text != "Hello, Ada." || c[2].Parts[0].Text != "who am I?" {
 		t.Errorf("the prompt after /chat resume sent %d contents", len(c))
 	}

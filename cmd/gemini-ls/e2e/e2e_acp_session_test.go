@@ -503,7 +503,7 @@ func TestACPSlashCommands(t *testing.T) {
 	}
 	h.mustPrompt("do it", sdk.StopReasonEndTurn)
 	reqs = h.model.Requests()
-	last := reqs[len(reqs)-1].Contents
+	last := withoutSessionContext(reqs[len(reqs)-1].Contents)
 	if got := last[len(last)-1].Parts[0].Text; got != "do it" {
 		t.Errorf("the prompt reached the model as %q", got)
 	}

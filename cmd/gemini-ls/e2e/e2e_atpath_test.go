@@ -29,10 +29,13 @@ func userParts(t *testing.T, model *geminitest.Server) []string {
 	return partTexts(c[0].Parts)
 }
 
+// partTexts are the parts' texts (a stand-in for others), the session
+// context that begins a conversation left out.
 func partTexts(parts []*genai.Part) []string {
 	var out []string
 	for _, p := range parts {
 		switch {
+		case isSessionContext(p):
 		case p.InlineData != nil:
 			out = append(out, "<"+p.InlineData.MIMEType+">")
 		case p.FunctionResponse != nil:

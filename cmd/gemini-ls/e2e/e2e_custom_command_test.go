@@ -42,7 +42,9 @@ func lastUserText(t *testing.T, reqs []geminitest.Request, i int) string {
 	contents := reqs[i].Contents
 	var b strings.Builder
 	for _, p := range contents[len(contents)-1].Parts {
-		b.WriteString(p.Text)
+		if !isSessionContext(p) {
+			b.WriteString(p.Text)
+		}
 	}
 	return b.String()
 }

@@ -98,7 +98,7 @@ func TestEditorContextFullThenOnlyChanges(t *testing.T) {
 		t.Errorf("parts after the changes = %q", rest)
 	}
 	// The history keeps what the first prompt told.
-	if c := h.model.Requests()[1].Contents[0]; !strings.HasPrefix(c.Parts[0].Text, fullContextIntro) {
+	if c := withoutSessionContext(h.model.Requests()[1].Contents)[0]; !strings.HasPrefix(c.Parts[0].Text, fullContextIntro) {
 		t.Errorf("second request's history starts %q", c.Parts[0].Text)
 	}
 

@@ -93,8 +93,8 @@ func promptTexts(reqs []geminitest.Request) []string {
 	var out []string
 	contents := reqs[0].Contents
 	for _, p := range contents[len(contents)-1].Parts {
-		if p.Text != "" {
-			out = append(out, p.Text)
+		if text := afterSessionContext(p.Text); text != "" {
+			out = append(out, text)
 		}
 	}
 	return out

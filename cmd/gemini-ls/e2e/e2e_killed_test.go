@@ -108,7 +108,9 @@ func TestAKilledRunKeepsWhatItDid(t *testing.T) {
 func textOf(c *genai.Content) string {
 	var b strings.Builder
 	for _, p := range c.Parts {
-		b.WriteString(p.Text)
+		if !isSessionContext(p) {
+			b.WriteString(p.Text)
+		}
 	}
 	return b.String()
 }

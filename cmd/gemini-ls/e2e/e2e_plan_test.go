@@ -400,7 +400,7 @@ func TestACPPlanCommand(t *testing.T) {
 	if !slices.Equal(modes, []string{"plan"}) {
 		t.Errorf("current_mode_updates %v, want plan", modes)
 	}
-	if first := h.model.Requests()[0].Contents; first[len(first)-1].Parts[0].Text != "add a flag" {
+	if first := withoutSessionContext(h.model.Requests()[0].Contents); first[len(first)-1].Parts[0].Text != "add a flag" {
 		t.Errorf("the prompt sent: %+v", first[len(first)-1].Parts[0])
 	}
 	if r := h.functionResponses(1); len(r) != 1 || r[0]["error"] != planShellNotFound {

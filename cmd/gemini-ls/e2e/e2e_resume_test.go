@@ -15,7 +15,7 @@ import (
 // contentTexts is the role and first text of each content of a request.
 func contentTexts(contents []*genai.Content) []string {
 	var out []string
-	for _, c := range contents {
+	for _, c := range withoutSessionContext(contents) {
 		text := ""
 		for _, p := range c.Parts {
 			if p.Text != "" {

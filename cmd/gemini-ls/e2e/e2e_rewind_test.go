@@ -209,7 +209,7 @@ func (h *headless) writeFile(name, text string) {
 // wholeTexts is the role and whole text of each content of a request.
 func wholeTexts(contents []*genai.Content) []string {
 	var out []string
-	for _, c := range contents {
+	for _, c := range withoutSessionContext(contents) {
 		var b strings.Builder
 		for _, p := range c.Parts {
 			b.WriteString(p.Text)

@@ -196,7 +196,7 @@ func TestRunTextPrintsOnlyTheAnswer(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("the model saw %d requests, want 2", len(reqs))
 	}
-	if c := reqs[0].Contents; len(c) != 1 || c[0].Role != genai.RoleUser || len(c[0].Parts) != 1 || c[0].Parts[0].Text != "what does a.txt say?" {
+	if c := withoutSessionContext(reqs[0].Contents); len(c) != 1 || c[0].Role != genai.RoleUser || len(c[0].Parts) != 1 || c[0].Parts[0].Text != "what does a.txt say?" {
 		t.Errorf("first request contents = %s", reqs[0].Body)
 	}
 	if reqs[0].APIKey != "test-key" {

@@ -23,7 +23,7 @@ const echoHiHistory = "I ran the following shell command:\n```sh\necho hi\n```\n
 
 // hasUserText reports whether contents hold a user turn whose text is want.
 func hasUserText(contents []*genai.Content, want string) bool {
-	for _, c := range contents {
+	for _, c := range withoutSessionContext(contents) {
 		if c.Role == genai.RoleUser && len(c.Parts) == 1 && c.Parts[0].Text == want {
 			return true
 		}
@@ -114,7 +114,7 @@ func TestShellModePolicyDeny(t *testing.T) {
 // contentsText is contents' text, for a failure message.
 func contentsText(contents []*genai.Content) []string {
 	var out []string
-	for _, c := range contents {
+	for _, c := range withoutSessionContext(contents) {
 		var b strings.Builder
 		for _, p := range c.Parts {
 			b.WriteString(p.Text)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,9 +69,20 @@ func TestUntrustedFolderDotGeminiIsNeverRead(t *testing.T) {
 				return
 			}
 			for i, r := range reqs {
+				// The session context draws the workspace's files by name,
+				// as 0.61's does; what they hold, never.
+				rest, err := json.Marshal([]any{r.SystemInstruction, r.Tools, withoutSessionContext(r.Contents)})
+				if err != nil {
+					t.Fatal(err)
+				}
 				for _, leak := range []string{"puppet", "STRINGS ATTACHED"} {
-					if strings.Contains(string(r.Body), leak) {
+					if strings.Contains(string(rest), leak) {
 						t.Errorf("request %d carries the untrusted .gemini/'s %q", i, leak)
+					}
+				}
+				for _, leak := range []string{"repository's puppet", "STRINGS ATTACHED", "Pulls strings", "Works puppets"} {
+					if strings.Contains(string(r.Body), leak) {
+						t.Errorf("request %d carries what the untrusted .gemini/ holds: %q", i, leak)
 					}
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
@@ -181,7 +182,11 @@ func (h *harness) lastRequest() []string {
 	for _, c := range reqs[len(reqs)-1].Contents {
 		text := c.Role + ":"
 		for _, p := range c.Parts {
-			text += p.Text
+			// The session context that begins a conversation is not
+			// what these tests are about.
+			if !strings.HasPrefix(p.Text, "<session_context>") {
+				text += p.Text
+			}
 		}
 		texts = append(texts, text)
 	}
