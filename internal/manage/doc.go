@@ -16,8 +16,8 @@
 //     same exit statuses. Either tool undoes what the other did.
 //   - Nothing here builds an agent or talks to a model. A command reads
 //     the environment, the working directory and the files they name;
-//     mcp list connects to each server only to say whether it can, and
-//     stops every one before it returns.
+//     mcp list connects to each server only to say whether it can (and,
+//     past 0.61's line, why not), and stops every one before it returns.
 //   - A question is put on the terminal and answered on stdin, as 0.61
 //     puts it (a chat's through its Asker); with no answer (stdin ended) nothing is installed: an
 //     extension's install refuses and says why, a skill's ends as 0.61's

@@ -342,22 +342,35 @@ func (e mgmtEnv) mcpList(ctx context.Context, args []string, stderr io.Writer) i
 	if err != nil {
 		fmt.Fprintf(stderr, "Warning: %v\n", err)
 	}
-	connected := map[string]bool{}
+	var tried map[string]connection
 	if trusted {
-		connected = e.connectAll(ctx, slices.DeleteFunc(slices.Clone(servers), func(s listedServer) bool { return disabled[enablement.Normalize(s.name)] }), cwd, userDir)
+		tried = e.connectAll(ctx, slices.DeleteFunc(slices.Clone(servers), func(s listedServer) bool { return disabled[enablement.Normalize(s.name)] }), cwd, userDir)
 	}
 	fmt.Fprint(stderr, "Configured MCP servers:\n\n")
 	for _, s := range servers {
-		status := "\u2717 %s - Disconnected"
+		c, ok := tried[s.name]
 		switch {
 		case !trusted || disabled[enablement.Normalize(s.name)]:
-			status = "\u25cb %s - Disabled"
-		case connected[s.name]:
-			status = "\u2713 %s - Connected"
+			fmt.Fprintf(stderr, "\u25cb %s - Disabled\n", serverInfo(s))
+		case c.connected:
+			fmt.Fprintf(stderr, "\u2713 %s - Connected\n", serverInfo(s))
+		default:
+			// 0.61's line as it is, for scripts that match it; why on
+			// the next, which 0.61 does not say.
+			fmt.Fprintf(stderr, "\u2717 %s - Disconnected\n", serverInfo(s))
+			if ok && c.why != "" {
+				fmt.Fprintf(stderr, "    %s\n", c.why)
+			}
 		}
-		fmt.Fprintf(stderr, status+"\n", serverInfo(s))
 	}
 	return 0
+}
+
+// connection is how connecting to one server went: connected, or why
+// not.
+type connection struct {
+	connected bool
+	why       string
 }
 
 // serverInfo is how 0.61's mcp list describes a server.
@@ -385,9 +398,9 @@ func serverInfo(s listedServer) string {
 // connectAll connects to every server at once, through the client
 // gemini-ls runs them with, and reports which connected (handshake and
 // tool listing) within its timeout, 5 seconds when it has none, as
-// 0.61's testMCPConnection bounds it. Every server is stopped before it
-// returns.
-func (e mgmtEnv) connectAll(ctx context.Context, servers []listedServer, cwd, userDir string) map[string]bool {
+// 0.61's testMCPConnection bounds it, and why each other did not. Every
+// server is stopped before it returns.
+func (e mgmtEnv) connectAll(ctx context.Context, servers []listedServer, cwd, userDir string) map[string]connection {
 	cfg := map[string]settings.MCPServer{}
 	bound := mcpListTimeout
 	for _, s := range servers {
@@ -407,11 +420,31 @@ func (e mgmtEnv) connectAll(ctx context.Context, servers []listedServer, cwd, us
 	wait, cancel := context.WithTimeout(ctx, bound)
 	defer cancel()
 	_ = m.Wait(wait) // what did not connect in time is disconnected
-	out := map[string]bool{}
+	out := map[string]connection{}
 	for _, st := range m.Servers() {
-		out[st.Name] = st.State == mcp.StateReady
+		out[st.Name] = connection{connected: st.State == mcp.StateReady, why: notConnected(st, cfg[st.Name], bound)}
 	}
 	return out
+}
+
+// notConnected says why the server whose status is st did not connect
+// within bound, its own timeout when it has one; "" when it did.
+func notConnected(st mcp.ServerStatus, server settings.MCPServer, bound time.Duration) string {
+	switch st.State {
+	case mcp.StateReady:
+		return ""
+	case mcp.StateStarting:
+		if t := time.Duration(server.Timeout) * time.Millisecond; t > 0 {
+			return fmt.Sprintf("did not answer within %s, its timeout (mcpServers.%s.timeout)", t, st.Name)
+		}
+		return fmt.Sprintf("did not answer within %s, as long as mcp list waits for a server without a timeout (mcpServers.%s.timeout)", bound, st.Name)
+	case mcp.StateUnauthenticated:
+		return "needs a sign-in: run /mcp auth " + st.Name + " in a session"
+	}
+	if st.Error == "" {
+		return string(st.State)
+	}
+	return st.Error
 }
 
 // mcpEnable is `gemini-ls mcp enable|disable <name> [--session]`, what

@@ -144,7 +144,9 @@ func TestMCPAddWritesWhatGeminiCLIWrites(t *testing.T) {
 }
 
 // TestMCPAddedByGeminiLSSeenByGeminiCLI: servers gemini-ls adds, 0.61's
-// mcp list lists and connects to; and its mcp list output is gemini-ls's.
+// mcp list lists and connects to; and its mcp list output is gemini-ls's,
+// line for line, gemini-ls saying besides, under each server that did not
+// connect, why.
 func TestMCPAddedByGeminiLSSeenByGeminiCLI(t *testing.T) {
 	t.Parallel()
 	w := newMgmtWorld(t, true)
@@ -170,9 +172,29 @@ func TestMCPAddedByGeminiLSSeenByGeminiCLI(t *testing.T) {
 		}
 	}
 	ours := w.ls("mcp", "list")
-	if ours.stderr != theirs.stderr || ours.code != theirs.code {
+	if withoutReasons(ours.stderr) != theirs.stderr || ours.code != theirs.code {
 		t.Errorf("gemini-ls mcp list said (%d)\n%s\nGemini CLI said (%d)\n%s", ours.code, ours.stderr, theirs.code, theirs.stderr)
 	}
+	for _, why := range []string{
+		" (stdio) - Disconnected\n    connecting: fork/exec " + filepath.Dir(filepath.Dir(server)),
+		"/mcp (http) - Disconnected\n    connecting: ",
+	} {
+		if !strings.Contains(ours.stderr, why) {
+			t.Errorf("gemini-ls mcp list does not say why a server is disconnected (%q):\n%s", why, ours.stderr)
+		}
+	}
+}
+
+// withoutReasons is mcp list's output without the lines that say why a
+// server did not connect, which 0.61 does not say: 0.61's lines.
+func withoutReasons(out string) string {
+	var kept []string
+	for _, line := range strings.SplitAfter(out, "\n") {
+		if !strings.HasPrefix(line, "    ") {
+			kept = append(kept, line)
+		}
+	}
+	return strings.Join(kept, "")
 }
 
 // TestMCPAddedByGeminiCLIListedAndRemovedByGeminiLS: the reverse trip.
@@ -279,7 +301,7 @@ func TestMCPListTimeout(t *testing.T) {
 		`{"security": {"folderTrust": {"enabled": false}}, "mcpServers": {"mute": {"command": "sleep", "args": ["30"], "timeout": 300}}}`)
 	start := time.Now()
 	r := w.ls("mcp", "list")
-	if r.code != 0 || r.stderr != "Configured MCP servers:\n\n\u2717 mute: sleep 30 (stdio) - Disconnected\n" {
+	if r.code != 0 || !strings.HasPrefix(r.stderr, "Configured MCP servers:\n\n\u2717 mute: sleep 30 (stdio) - Disconnected\n    connecting: context deadline exceeded after 300ms") {
 		t.Errorf("(%d) %s", r.code, r.stderr)
 	}
 	if took := time.Since(start); took > 4*time.Second {
