@@ -1,10 +1,12 @@
 package agent
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -219,7 +221,9 @@ func (c *compressor) summarizeHistory(ctx context.Context, history []*genai.Cont
 		genai.NewContentFromText(summary, genai.RoleUser),
 		genai.NewContentFromText(compressionAcknowledgement, genai.RoleModel),
 	}, history[split:]...)
-	after := c.countTokens(ctx, compressed)
+	// Counted as it will be sent: the session context first, as 0.61
+	// counts the new history its getInitialChatHistory begins.
+	after := c.countTokens(ctx, c.chat.withContext(slices.Clone(compressed)))
 	c.log.compression(c.promptID, before, after)
 	if after >= before {
 		return dialog.CompressionInfo{}, &summaryGrewError{before: before, after: after}
@@ -312,7 +316,9 @@ func (t *turn) compressionTurnModel() string {
 
 // summarize asks the compression model for a <state_snapshot> of
 // contents, with the reference's compression prompt as the system
-// instruction, retried as chat requests are.
+// instruction, retried as chat requests are; then, as 0.61 does, asks it
+// to check that summary and give a final one, keeping the first when the
+// check says nothing.
 func (c *compressor) summarize(ctx context.Context, contents []*genai.Content) (string, error) {
 	instruction := "Generate a new <state_snapshot> based on the provided history."
 	if hasSnapshot(contents) {
@@ -326,12 +332,29 @@ func (c *compressor) summarize(ctx context.Context, contents []*genai.Content) (
 	if err != nil {
 		return "", fmt.Errorf("summarising the history: %w", err)
 	}
-	return strings.TrimSpace(responseText(resp)), nil
+	summary := responseText(resp)
+	check := append(contents[:len(contents):len(contents)],
+		genai.NewContentFromText(summary, genai.RoleModel), genai.NewContentFromText(summaryCheck, genai.RoleUser))
+	resp, err = generateAs(ctx, c.gen, c.retry, use, check, config, c.tellRetry("the compression check", use.Model))
+	if err != nil {
+		return "", fmt.Errorf("checking the history's summary: %w", err)
+	}
+	return cmp.Or(strings.TrimSpace(responseText(resp)), strings.TrimSpace(summary)), nil
 }
 
-// countTokens counts contents with the model's countTokens, or estimates
-// them as Gemini CLI does when that fails.
+// summaryCheck is 0.61's request for a final summary (its compression's
+// verification, bundle chunk-JDPZ4CE3.js:335705).
+const summaryCheck = "Critically evaluate the <state_snapshot> you just generated. Did you omit any specific technical details, file paths, tool results, or user constraints mentioned in the history? If anything is missing or could be more precise, generate a FINAL, improved <state_snapshot>. Otherwise, repeat the exact same <state_snapshot> again."
+
+// countTokens is 0.61's calculateRequestTokenCount of contents: the
+// model's countTokens when they hold an image, audio, a PDF or another
+// file (inline or by URI), estimated as Gemini CLI estimates otherwise or
+// when the count fails. 0.61 asks the model for no count of a text: a
+// recording of its calls has none to replay.
 func (c *compressor) countTokens(ctx context.Context, contents []*genai.Content) int32 {
+	if !hasMedia(contents) {
+		return estimateTokens(contents)
+	}
 	resp, err := c.gen.CountTokens(ctx, c.turnModel(), contents, nil)
 	if err != nil {
 		if !errors.Is(err, context.Canceled) {
@@ -340,6 +363,19 @@ func (c *compressor) countTokens(ctx context.Context, contents []*genai.Content)
 		return estimateTokens(contents)
 	}
 	return resp.TotalTokens
+}
+
+// hasMedia reports whether a part of contents is a file, inline or by
+// URI.
+func hasMedia(contents []*genai.Content) bool {
+	for _, c := range contents {
+		for _, p := range c.Parts {
+			if p.InlineData != nil || p.FileData != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // replace swaps the whole history for contents. epoch tells whoever keeps a

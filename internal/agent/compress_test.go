@@ -78,16 +78,16 @@ func equalTexts(t *testing.T, what string, got []*genai.Content, want ...string)
 	}
 }
 
-// quarterTokens is the fake server's countTokens answer for text: a
-// quarter of the characters, rounded up.
-func quarterTokens(contents []*genai.Content) int32 {
+// asciiEstimate is Gemini CLI's estimate of contents of ASCII text: a
+// quarter token a character.
+func asciiEstimate(contents []*genai.Content) int32 {
 	n := 0
 	for _, c := range contents {
 		for _, p := range c.Parts {
 			n += len(p.Text)
 		}
 	}
-	return int32((n + 3) / 4)
+	return int32(float64(n) / 4)
 }
 
 func methods(reqs []geminitest.Request) []string {
@@ -100,12 +100,22 @@ func methods(reqs []geminitest.Request) []string {
 
 const snapshot = "<state_snapshot><overall_goal>Understand the code base.</overall_goal></state_snapshot>"
 
+// summaryCheckText begins 0.61's request to check a summary.
+const summaryCheckText = "Critically evaluate the <state_snapshot> you just generated."
+
+// checked is srv answering every check of a summary with nothing, so
+// that the first summary stands, as 0.61 keeps it then.
+func checked(srv *geminitest.Server) *geminitest.Server {
+	srv.AddRule(geminitest.Rule{Contains: summaryCheckText, Turn: geminitest.TextTurn("")})
+	return srv
+}
+
 func TestCompressionThatShrinks(t *testing.T) {
 	turns := append(conversation(),
 		geminitest.TextTurn("<scratchpad>thinking</scratchpad>\n", snapshot), // the summary
 		answer("fourth answer", 200),
 	)
-	srv := geminitest.NewTestServer(t, turns...)
+	srv := checked(geminitest.NewTestServer(t, turns...))
 	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", TokenLimit: 1000})
 	s := a.NewSession()
 	converse(t, s)
@@ -114,8 +124,10 @@ func TestCompressionThatShrinks(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 
+	// The summary, its check and the request: as 0.61, no count of a
+	// history of text (estimated).
 	reqs := srv.Requests()[3:]
-	if got := methods(reqs); strings.Join(got, ",") != "generateContent,countTokens,streamGenerateContent" {
+	if got := methods(reqs); strings.Join(got, ",") != "generateContent,generateContent,streamGenerateContent" {
 		t.Fatalf("requests after the conversation = %v", got)
 	}
 	// The oldest exchange (70% of the characters and more) is summarised
@@ -137,12 +149,21 @@ func TestCompressionThatShrinks(t *testing.T) {
 		"model: Got it. Thanks for the additional context!",
 		"user: " + midPrompt, "model: " + midAnswer, "user: " + shortPrompt, "model: " + shortAnswer,
 	}
-	equalTexts(t, "counted history", reqs[1].Contents, compressed...)
+	// The check: the same history, the summary, and 0.61's request for a
+	// final one, on the same model and instruction.
+	check := reqs[1]
+	equalTexts(t, "check request", check.Contents,
+		"user: "+longPrompt, "model: "+longAnswer, "model: <scratchpad>thinking</scratchpad>\n"+snapshot,
+		"user: Critically evaluate the <state_snapshot> you just generated. Did you omit any specific technical details, file paths, tool results, or user constraints mentioned in the history? If anything is missing or could be more precise, generate a FINAL, improved <state_snapshot>. Otherwise, repeat the exact same <state_snapshot> again.")
+	if check.Model != summary.Model || toJSON(check.SystemInstruction) != toJSON(summary.SystemInstruction) {
+		t.Errorf("the check went to %s with %.80s", check.Model, toJSON(check.SystemInstruction))
+	}
 	equalTexts(t, "next request", reqs[2].Contents, append(compressed, "user: fourth")...)
 
-	// Before is what the last response reported, after the fake's count.
+	// Before is what the last response reported, after the estimate of
+	// the new history.
 	got := only[dialog.CompressedEvent](evs)
-	want := dialog.CompressionInfo{Before: 600, After: quarterTokens(reqs[1].Contents)}
+	want := dialog.CompressionInfo{Before: 600, After: asciiEstimate(reqs[2].Contents[:len(reqs[2].Contents)-1])}
 	if len(got) != 1 || got[0].Compression != want {
 		t.Errorf("compressed events = %+v, want one with %+v", got, want)
 	}
@@ -156,7 +177,7 @@ func TestCompressionAgainKeepsTheSnapshot(t *testing.T) {
 		geminitest.TextTurn(snapshot), answer("fourth answer", 700),
 		geminitest.TextTurn(snapshot), answer("fifth answer", 100),
 	)
-	srv := geminitest.NewTestServer(t, turns...)
+	srv := checked(geminitest.NewTestServer(t, turns...))
 	a, _ := newAgent(t, srv, agent.Config{TokenLimit: 1000})
 	s := a.NewSession()
 	converse(t, s)
@@ -168,7 +189,7 @@ func TestCompressionAgainKeepsTheSnapshot(t *testing.T) {
 	var second geminitest.Request
 	n := 0
 	for _, r := range srv.Requests() {
-		if r.Method == "generateContent" {
+		if r.Method == "generateContent" && r.Rule == nil { // a summary, not its check
 			if n++; n == 2 {
 				second = r
 			}
@@ -187,7 +208,7 @@ func TestCompressionThatWouldGrowIsDiscarded(t *testing.T) {
 		answer("fourth answer", 700),
 		answer("fifth answer", 800),
 	)
-	srv := geminitest.NewTestServer(t, turns...)
+	srv := checked(geminitest.NewTestServer(t, turns...))
 	a, _ := newAgent(t, srv, agent.Config{TokenLimit: 1000})
 	s := a.NewSession()
 	converse(t, s)
@@ -221,7 +242,7 @@ func TestFailedSummaryKeepsTheHistory(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			turns := append(conversation(), tc.summary, answer("fourth answer", 700),
 				geminitest.TextTurn(snapshot), answer("fifth answer", 100))
-			srv := geminitest.NewTestServer(t, turns...)
+			srv := checked(geminitest.NewTestServer(t, turns...))
 			a, _ := newAgent(t, srv, agent.Config{TokenLimit: 1000})
 			s := a.NewSession()
 			converse(t, s)
@@ -252,7 +273,7 @@ func TestSummaryIsRetried(t *testing.T) {
 		geminitest.ErrorTurn(503, "overloaded"), geminitest.TextTurn(snapshot),
 		answer("fourth answer", 100),
 	)
-	srv := geminitest.NewTestServer(t, turns...)
+	srv := checked(geminitest.NewTestServer(t, turns...))
 	a, sl := newAgent(t, srv, agent.Config{TokenLimit: 1000})
 	s := a.NewSession()
 	converse(t, s)
@@ -282,7 +303,7 @@ func TestNoCompressionUnderTheThreshold(t *testing.T) {
 
 func TestCompressionThresholdSetting(t *testing.T) {
 	turns := append(conversation(), geminitest.TextTurn(snapshot), answer("fourth answer", 100))
-	srv := geminitest.NewTestServer(t, turns...)
+	srv := checked(geminitest.NewTestServer(t, turns...))
 	// 600 of 2000 tokens passes a threshold of 0.25.
 	a, _ := newAgent(t, srv, agent.Config{TokenLimit: 2000, CompressionThreshold: 0.25})
 	s := a.NewSession()
@@ -295,7 +316,7 @@ func TestCompressionThresholdSetting(t *testing.T) {
 func TestCancelWhileSummarising(t *testing.T) {
 	slow := geminitest.TextTurn(snapshot)
 	slow.Delay = time.Minute // answered only if the client waits
-	srv := geminitest.NewTestServer(t, append(conversation(), slow)...)
+	srv := checked(geminitest.NewTestServer(t, append(conversation(), slow)...))
 	a, _ := newAgent(t, srv, agent.Config{TokenLimit: 1000})
 	s := a.NewSession()
 	converse(t, s)
@@ -319,7 +340,7 @@ func TestCancelWhileSummarising(t *testing.T) {
 // editor: the next prompt tells it all again.
 func TestCompressionResendsTheEditorContext(t *testing.T) {
 	turns := append(conversation(), geminitest.TextTurn(snapshot), answer("fourth answer", 100), answer("fifth answer", 100))
-	srv := geminitest.NewTestServer(t, turns...)
+	srv := checked(geminitest.NewTestServer(t, turns...))
 	a, _ := newAgent(t, srv, agent.Config{TokenLimit: 1000})
 	s := a.NewSession()
 	editor := &dialog.EditorContext{ActiveFile: &dialog.ActiveFile{Path: "/w/main.go"}}
@@ -392,7 +413,7 @@ func TestCompressionModelFollowsTheTurnsModel(t *testing.T) {
 			"gemini-2.5-pro", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := geminitest.NewTestServer(t, tc.turns...)
+			srv := checked(geminitest.NewTestServer(t, tc.turns...))
 			a, _ := newAgent(t, srv, agent.Config{Model: tc.model, TokenLimit: 1000})
 			s := a.NewSession()
 			converse(t, s)
@@ -434,7 +455,7 @@ func TestCompressionAfterAModelChange(t *testing.T) {
 		turns = append(turns, high, a)
 	}
 	turns = append(turns, geminitest.TextTurn(snapshot), answer("fourth answer", 100))
-	srv := geminitest.NewTestServer(t, turns...)
+	srv := checked(geminitest.NewTestServer(t, turns...))
 	a, _ := newAgent(t, srv, agent.Config{Model: "auto", TokenLimit: 1000})
 	s := a.NewSession()
 	converse(t, s)

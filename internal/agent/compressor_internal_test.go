@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"strings"
 	"testing"
 	"time"
 
@@ -19,6 +20,7 @@ type summaryGenerator struct {
 	summary string
 	tokens  int32
 	asked   []string // the models asked
+	counted int      // the countTokens calls
 }
 
 func (g *summaryGenerator) GenerateContentStream(context.Context, string, []*genai.Content, *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error] {
@@ -33,6 +35,7 @@ func (g *summaryGenerator) GenerateContent(_ context.Context, model string, _ []
 }
 
 func (g *summaryGenerator) CountTokens(context.Context, string, []*genai.Content, *genai.CountTokensConfig) (*genai.CountTokensResponse, error) {
+	g.counted++
 	return &genai.CountTokensResponse{TotalTokens: g.tokens}, nil
 }
 
@@ -64,8 +67,9 @@ func exchanges(n int) *chat {
 }
 
 // The compressor needs no session: its history, model and turn are
-// passed in. It summarises only past its threshold, tells the turn, and
-// gives up for good on a summary that would not be smaller.
+// passed in. It summarises only past its threshold, asks for the
+// summary and its check (0.61's two calls), tells the turn, and gives up
+// for good on a summary that would not be smaller.
 func TestCompressorOnItsOwn(t *testing.T) {
 	c := exchanges(4)
 	gen := &summaryGenerator{summary: "<state_snapshot>s</state_snapshot>", tokens: 100}
@@ -82,27 +86,43 @@ func TestCompressorOnItsOwn(t *testing.T) {
 		t.Fatalf("due = %v, before = %d; want due at 500", due, before)
 	}
 	comp.compress(context.Background(), history, before)
-	if len(rec.infos) != 1 || rec.infos[0] != (dialog.CompressionInfo{Before: 500, After: 100}) {
-		t.Errorf("told %v, want one compression 500 → 100", rec.infos)
+	after := estimateTokens(c.history)
+	if len(rec.infos) != 1 || rec.infos[0] != (dialog.CompressionInfo{Before: 500, After: after}) {
+		t.Errorf("told %v, want one compression 500 → %d (estimated)", rec.infos, after)
 	}
-	if c.history[0].Parts[0].Text != gen.summary || c.promptTokens != 100 || c.epoch != 1 {
+	if c.history[0].Parts[0].Text != gen.summary || c.promptTokens != after || c.epoch != 1 {
 		t.Errorf("history not replaced: first %q, tokens %d, epoch %d", c.history[0].Parts[0].Text, c.promptTokens, c.epoch)
 	}
-	if len(gen.asked) != 1 || gen.asked[0] != "gemini-3-flash-preview" {
-		t.Errorf("summarised on %v, want the flash compression model", gen.asked)
+	if len(gen.asked) != 2 || gen.asked[0] != "gemini-3-flash-preview" || gen.asked[1] != gen.asked[0] || gen.counted != 0 {
+		t.Errorf("summarised on %v and counted %d times, want the flash compression model twice (summary, check) and no count", gen.asked, gen.counted)
 	}
 
 	grown := exchanges(4)
 	grown.promptTokens = 600
-	gen.tokens = 600
+	gen.summary = strings.Repeat("a long-winded summary. ", 200) // about 1150 tokens
 	comp = newTestCompressor(grown, gen, rec)
 	history, before, _ = comp.due()
 	comp.compress(context.Background(), history, before)
 	if !grown.compressionFailed || grown.epoch != 0 {
-		t.Errorf("a summary as large as the history: failed %v, epoch %d; want it discarded for good", grown.compressionFailed, grown.epoch)
+		t.Errorf("a summary larger than the history: failed %v, epoch %d; want it discarded for good", grown.compressionFailed, grown.epoch)
 	}
 	if _, _, due := comp.due(); due {
 		t.Error("due again after a summary that would not be smaller")
+	}
+}
+
+// The compressed history is counted as 0.61 counts it: estimated, but
+// by the model when a part is a file (an image, a PDF).
+func TestCompressorCountsFilesWithTheModel(t *testing.T) {
+	gen := &summaryGenerator{tokens: 4242}
+	comp := newTestCompressor(&chat{}, gen, &compressionRecorder{})
+	texts := []*genai.Content{text(genai.RoleUser, "just words")}
+	if got := comp.countTokens(context.Background(), texts); got != estimateTokens(texts) || gen.counted != 0 {
+		t.Errorf("text counted %d (%d calls), want the estimate %d and no call", got, gen.counted, estimateTokens(texts))
+	}
+	image := []*genai.Content{{Role: genai.RoleUser, Parts: []*genai.Part{{InlineData: &genai.Blob{MIMEType: "image/png", Data: []byte("png")}}}}}
+	if got := comp.countTokens(context.Background(), image); got != 4242 || gen.counted != 1 {
+		t.Errorf("an image counted %d (%d calls), want the model's 4242", got, gen.counted)
 	}
 }
 

@@ -109,7 +109,7 @@ func TestCompressNow(t *testing.T) {
 	turns := append(conversation(),
 		geminitest.TextTurn(snapshot), // the summary
 		geminitest.TextTurn("fourth answer"))
-	srv := geminitest.NewTestServer(t, turns...)
+	srv := checked(geminitest.NewTestServer(t, turns...))
 	// A window so large that nothing would compress by itself.
 	a, _ := newAgent(t, srv, agent.Config{Store: store})
 	s := a.NewSession()

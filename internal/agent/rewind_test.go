@@ -279,7 +279,7 @@ func TestRewindConflictRevertedWhenTheUserSaysSo(t *testing.T) {
 // exact, and before prompt 1 everything goes, the summary too.
 func TestRewindAcrossCompression(t *testing.T) {
 	turns := append(conversation(), geminitest.TextTurn(snapshot))
-	srv := geminitest.NewTestServer(t, turns...)
+	srv := checked(geminitest.NewTestServer(t, turns...))
 	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", TokenLimit: 1000000})
 	s := a.NewSession()
 	converse(t, s)

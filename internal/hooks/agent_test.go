@@ -358,7 +358,8 @@ func TestHookStopsTheLoop(t *testing.T) {
 func TestPreCompressHookHearsCompression(t *testing.T) {
 	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
 	dir := t.TempDir()
-	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("<state_snapshot>short</state_snapshot>"))
+	// The summary, then its check (as 0.61 asks), which keeps it.
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"), geminitest.TextTurn("<state_snapshot>short</state_snapshot>"), geminitest.TextTurn(""))
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{
 		"PreCompress": {def("manual", command(`cat > pre-compress.json`, 0))},
 	})
