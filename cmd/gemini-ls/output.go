@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"strings"
 	"sync"
 	"time"
@@ -370,7 +371,8 @@ type apiStats struct {
 	TotalRequests  int   `json:"totalRequests"`
 	TotalErrors    int   `json:"totalErrors"`
 	TotalLatencyMS int64 `json:"totalLatencyMs"`
-	// ErrorsByType is empty: gemini-ls counts errors, not their types.
+	// ErrorsByType counts the errors by 0.61's names for them (ApiError,
+	// TypeError, NO_FINISH_REASON…; dialog.ModelStats).
 	ErrorsByType map[string]int `json:"errorsByType"`
 }
 
@@ -449,7 +451,10 @@ func statsOf(st dialog.Stats, session dialog.Usage, elapsed time.Duration) stats
 		DurationMS: elapsed.Milliseconds(),
 	}
 	for name, m := range st.Models {
-		api := apiStats{TotalRequests: m.Requests, TotalErrors: m.Errors, TotalLatencyMS: m.Latency.Milliseconds(), ErrorsByType: map[string]int{}}
+		api := apiStats{TotalRequests: m.Requests, TotalErrors: m.Errors, TotalLatencyMS: m.Latency.Milliseconds(), ErrorsByType: maps.Clone(m.ErrorsByType)}
+		if api.ErrorsByType == nil {
+			api.ErrorsByType = map[string]int{} // 0.61 writes {}
+		}
 		out.Models[name] = modelStats{
 			API:    api,
 			Tokens: tokensOf(m.Tokens),

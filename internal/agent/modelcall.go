@@ -2,6 +2,7 @@ package agent
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -245,8 +246,13 @@ func (t *turn) streamCounted(model string, req modelRequest) (*modelTurn, *genai
 	out, usage, shown, err := t.streamOnce(model, req)
 	_, loop := errors.AsType[*LoopError](err)
 	_, ended := errors.AsType[*hookEnd](err)
-	// A loop or a hook stopped an answer that came: not a failure.
-	t.s.statsRecord().request(model, a.cfg.Now().Sub(start), usageOf(usage), err != nil && !loop && !ended)
+	errorType := ""
+	// A loop or a hook stopped an answer that came: not a failure; nor
+	// is the user's cancelling it, which 0.61 does not count either.
+	if err != nil && !loop && !ended && !errors.Is(err, context.Canceled) {
+		errorType = requestErrorType(err, a.cfg.AuthType)
+	}
+	t.s.statsRecord().request(model, a.cfg.Now().Sub(start), usageOf(usage), errorType)
 	return out, usage, shown, err
 }
 

@@ -16,8 +16,9 @@ type statsRecord struct {
 }
 
 // request records one request to model that took latency; u is its
-// usage when it was answered.
-func (r *statsRecord) request(model string, latency time.Duration, u dialog.Usage, failed bool) {
+// usage when it was answered, errorType the name it failed under
+// (requestErrorType), "" when it did not fail.
+func (r *statsRecord) request(model string, latency time.Duration, u dialog.Usage, errorType string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.s.Models == nil {
@@ -25,8 +26,13 @@ func (r *statsRecord) request(model string, latency time.Duration, u dialog.Usag
 	}
 	m := r.s.Models[model]
 	m.Requests++
-	if failed {
+	if errorType != "" {
 		m.Errors++
+		m.ErrorsByType = maps.Clone(m.ErrorsByType) // a snapshot may hold the old one
+		if m.ErrorsByType == nil {
+			m.ErrorsByType = map[string]int{}
+		}
+		m.ErrorsByType[errorType]++
 	}
 	m.Latency += latency
 	m.Tokens = m.Tokens.Add(u)

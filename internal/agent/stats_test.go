@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"testing"
 
 	"google.golang.org/genai"
@@ -109,7 +110,32 @@ func TestStatsCountRequestsAndErrors(t *testing.T) {
 	if m.Requests != 3 || m.Errors != 2 || m.Tokens != (dialog.Usage{PromptTokens: 7, CandidatesTokens: 3, TotalTokens: 10}) {
 		t.Errorf("model stats = %+v", m)
 	}
+	// By Gemini CLI 0.61's name for them: the API's errors are ApiErrors.
+	if want := map[string]int{"ApiError": 2}; !maps.Equal(m.ErrorsByType, want) {
+		t.Errorf("errors by type = %v, want %v", m.ErrorsByType, want)
+	}
 	if fresh := a.NewSession().Stats(); len(fresh.Models) != 0 || len(fresh.Tools) != 0 {
 		t.Errorf("a new session's stats = %+v, want none", fresh)
+	}
+}
+
+// A request the user cancelled is a request, not an error, as Gemini CLI
+// 0.61 does not count an aborted one.
+func TestStatsDoNotCountACancelledRequestAsAnError(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.Turn{Chunks: []geminitest.Chunk{{Text: "I am start"}}, Hang: true})
+	a, _ := newAgent(t, srv, agent.Config{})
+	s := a.NewSession()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, func(ev dialog.Event) {
+		if _, ok := ev.(dialog.TextEvent); ok {
+			cancel()
+		}
+	})
+	if res.StopReason != dialog.StopCancelled {
+		t.Fatalf("result = %+v", res)
+	}
+	if m := s.Stats().Models["gemini-test"]; m.Requests != 1 || m.Errors != 0 || len(m.ErrorsByType) != 0 {
+		t.Errorf("model stats = %+v, want one request and no error", m)
 	}
 }

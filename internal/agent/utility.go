@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -109,7 +110,11 @@ func (u *utilityCaller) utilityJSON(what string, use models.Utility, system stri
 		if resp != nil {
 			usage = resp.UsageMetadata
 		}
-		u.stats.request(use.Model, u.now().Sub(start), usageOf(usage), err != nil)
+		errorType := ""
+		if err != nil && !errors.Is(err, context.Canceled) {
+			errorType = requestErrorType(err, u.log.authType)
+		}
+		u.stats.request(use.Model, u.now().Sub(start), usageOf(usage), errorType)
 		if err != nil {
 			u.log.error(use.Model, u.promptID, 0, err)
 			return "", fmt.Errorf("asking %s: %w", use.Model, err)

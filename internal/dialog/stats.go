@@ -18,8 +18,12 @@ type Stats struct {
 type ModelStats struct {
 	Requests int
 	Errors   int
-	Latency  time.Duration // summed over the requests
-	Tokens   Usage
+	// ErrorsByType counts the Errors by the name Gemini CLI 0.61 counts
+	// them under (its errorsByType: ApiError, TypeError, …); nil when
+	// there were none.
+	ErrorsByType map[string]int
+	Latency      time.Duration // summed over the requests
+	Tokens       Usage
 }
 
 // ToolStats counts the calls of one tool that ran or were refused.

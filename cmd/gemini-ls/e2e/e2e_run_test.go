@@ -407,6 +407,15 @@ func TestRunJSONReportsAnAPIError(t *testing.T) {
 	if res.SessionID == "" || res.Response != "" || res.Stats.Tools.TotalCalls != 0 || res.Stats.Tools.ByName == nil {
 		t.Errorf("result = %+v", res)
 	}
+	// Counted by Gemini CLI 0.61's name for it, @google/genai's ApiError.
+	for name, m := range res.Stats.Models {
+		if want := map[string]int{"ApiError": 1}; m.API.TotalErrors != 1 || !reflect.DeepEqual(m.API.ErrorsByType, want) {
+			t.Errorf("stats.models[%s].api = %+v, want 1 error, errorsByType %v", name, m.API, want)
+		}
+	}
+	if len(res.Stats.Models) != 1 {
+		t.Errorf("stats.models = %+v, want the one model asked", res.Stats.Models)
+	}
 	if !strings.Contains(r.stderr, "bad request") {
 		t.Errorf("stderr = %q, want the error", r.stderr)
 	}
