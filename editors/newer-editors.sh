@@ -144,12 +144,14 @@ esac
 # screenshot tests, git as on the host (project.el asks VC; vim.pack clones
 # with it), package-lint for the Emacs package's lint.sh. procps for
 # looking into a stuck run. curl in trixie for agent-shell: its shell-maker
-# refuses every prompt without curl 7.76 or newer.
+# refuses every prompt without curl 7.76 or newer; in testing for the
+# Neovim plugin's :GeminiInstall, which downloads with it (its time-out
+# tests: install_spec.lua, install.sh).
 case $suite in
   trixie) packages=(neovim emacs-nox elpa-package-lint tmux git procps curl) ;;
   # Testing rather than sid: only installable packages migrate there.
   # Its Emacs is trixie's 30 with fixes; Neovim is what moves.
-  testing) packages=(neovim tmux git procps) ;;
+  testing) packages=(neovim tmux git procps curl) ;;
   # Helix reached Debian only in sid (the hx package).
   sid) packages=(hx tmux git procps) ;;
   *) die "unknown suite $suite: trixie, testing or sid" ;;

@@ -121,7 +121,7 @@ describe(":GeminiInstall", function()
     eq("CGO_ENABLED=0", args[2], "go's environment")
     assert(args[3]:find("^build %-o %S+ %./cmd/gemini%-ls$"), "go's arguments: " .. args[3])
     local told = told_since(first)
-    assert(told:find("(ENOENT: no such file or directory); building gemini-ls with Go instead (the first build takes minutes; :GeminiInstall cancel stops it)", 1, true), "told: " .. told)
+    assert(told:find("(ENOENT: no such file or directory); building gemini-ls with Go instead, from the plugin's checkout (the first build takes minutes; :GeminiInstall cancel stops it)", 1, true), "told: " .. told)
     vim.cmd("GeminiInstall")
     assert(notes[#notes].msg:find("being installed already (building gemini-ls with Go; :GeminiInstall cancel stops it)", 1, true),
       "a second :GeminiInstall was told: " .. notes[#notes].msg)
@@ -137,7 +137,7 @@ describe(":GeminiInstall", function()
     local dir = fake_go()
     vim.cmd("GeminiInstall build")
     wait_for("go to start", function() return vim.fn.filereadable(dir .. "/go.pid") == 1 end)
-    eq("Gemini: building gemini-ls with Go (the first build takes minutes; :GeminiInstall cancel stops it)", notes[#notes].msg, "told")
+    eq("Gemini: building gemini-ls with Go; the first build takes minutes", notes[#notes].msg, "told")
     local pid = vim.fn.readfile(dir .. "/go.pid")[1]
     vim.cmd("GeminiInstall cancel")
     eq(false, install.running(), "an install under way after :GeminiInstall cancel")
@@ -174,6 +174,81 @@ describe(":GeminiInstall", function()
       "--cmd", "set rtp^=" .. plugin, "--cmd", "runtime plugin/gemini.lua", "+GeminiInstall build", "+qa" })
     eq(0, vim.v.shell_error, "nvim's exit status; it said: " .. out)
     eq(1, vim.fn.executable(data .. "/nvim/gemini-ls/gemini-ls"), "installed; nvim said: " .. out)
+  end)
+
+  -- A download host that takes the connection and never answers (a
+  -- listening port nobody accepts on): the download gives up after the
+  -- time-out, and the build with Go starts then, not at the system's
+  -- TCP time-out.
+  it("gives up on a host that never answers within its time-out, and builds with Go", function()
+    fresh_data()
+    local silent = vim.loop.new_tcp()
+    assert(silent:bind("127.0.0.1", 0))
+    assert(silent:listen(8, function() end))
+    local saved = install.timeouts
+    install.timeouts = { connect = 2, stall = 2, stall_bytes = 1024 }
+    local dir = fake_go()
+    gemini.config.release_url = ("http://127.0.0.1:%d/releases/latest/download/"):format(silent:getsockname().port)
+    local first = #notes
+    local started = vim.loop.now()
+    vim.cmd("GeminiInstall")
+    wait_for("go to start", function() return vim.fn.filereadable(dir .. "/go.pid") == 1 end, 20000)
+    local took = (vim.loop.now() - started) / 1000
+    install.timeouts = saved
+    silent:close()
+    assert(took >= 2 and took < 8, ("go started %.1f s after :GeminiInstall; the time-out is 2 s"):format(took))
+    local told = told_since(first)
+    assert(told:find("cannot download http://127.0.0.1:%d+/releases/latest/download/gemini%-ls%-%S+: less than 1024 bytes a second came for 2 s;"), "told: " .. told)
+    assert(told:find("; building gemini-ls with Go instead, from the plugin's checkout", 1, true), "told: " .. told)
+    vim.fn.writefile({}, dir .. "/go-on")
+    wait_for(":GeminiInstall to end", function() return not install.running() end)
+    assert(install.installed(), "not installed")
+  end)
+
+  it("builds with Go at once when the download host's name does not resolve", function()
+    fresh_data()
+    local dir = fake_go()
+    gemini.config.release_url = "http://gemini-ls-release.invalid/"
+    local first = #notes
+    local started = vim.loop.now()
+    vim.cmd("GeminiInstall")
+    wait_for("go to start", function() return vim.fn.filereadable(dir .. "/go.pid") == 1 end, 20000)
+    local took = (vim.loop.now() - started) / 1000
+    assert(took < install.timeouts.connect + 2, ("go started %.1f s after :GeminiInstall"):format(took))
+    local told = told_since(first)
+    assert(told:find("cannot download http://gemini-ls-release.invalid/gemini-ls-", 1, true) and told:find("building gemini-ls with Go instead", 1, true), "told: " .. told)
+    install.cancel()
+  end)
+
+  -- Where the plugin is in no checkout (the release's tarball), Go builds
+  -- the latest release with go install.
+  it("builds with go install of the latest release outside a checkout", function()
+    fresh_data()
+    local dir = fake_go()
+    local checkout = install.checkout
+    install.checkout = function() return nil end
+    local first = #notes
+    vim.cmd("GeminiInstall build")
+    wait_for("go to start", function() return vim.fn.filereadable(dir .. "/go.pid") == 1 end)
+    local args = vim.fn.readfile(dir .. "/go.args")
+    eq("CGO_ENABLED=0", args[2], "go's environment")
+    eq("install github.com/gemini-ls/gemini-ls/cmd/gemini-ls@latest", args[3], "go's arguments")
+    eq("GOBIN=" .. args[1], args[4], "GOBIN: go's own directory")
+    assert(told_since(first):find("building gemini-ls with Go (go install github.com/gemini-ls/gemini-ls/cmd/gemini-ls@latest); the first build takes minutes", 1, true), "told: " .. told_since(first))
+    vim.fn.writefile({}, dir .. "/go-on")
+    wait_for(":GeminiInstall to end", function() return not install.running() end)
+    install.checkout = checkout
+    assert(install.installed(), "not installed; told: " .. told_since(first))
+    eq(0, vim.fn.isdirectory(args[1]), "go's directory left behind")
+  end)
+
+  it("cuts its progress line to the space the command line has", function()
+    local long = "Gemini: downloading gemini-ls-linux-amd64.tar.gz… 12 s (:GeminiInstall cancel stops it)"
+    eq(long, install.fit(long, 200), "a line that fits")
+    local cut = install.fit(long, 40)
+    eq(40, vim.fn.strdisplaywidth(cut), "width of the cut line")
+    eq("Gemini: downloading gemini-ls-linux-amd…", cut, "the cut line")
+    eq("", install.fit(long, 0), "no space")
   end)
 
   it("knows the checkout it came in, to build from", function()

@@ -80,8 +80,11 @@ function M.client()
   end
   local argv = M.cmd()
   if vim.fn.executable(argv[1]) ~= 1 then
-    -- Once, not an error per buffer opened before :GeminiInstall.
-    g.notify_once("gemini-ls is not installed (no " .. argv[1] .. "): :GeminiInstall installs it", vim.log.levels.WARN)
+    -- Once, not an error per buffer opened before :GeminiInstall; short
+    -- enough for the command line of 80 columns, where a longer message
+    -- at start-up asks for Enter. A command of the user's own is named.
+    local which = argv[1] == "gemini-ls" and "" or (" (no " .. argv[1] .. ")")
+    g.notify_once("gemini-ls is not installed" .. which .. ": :GeminiInstall installs it", vim.log.levels.WARN)
     return nil
   end
   local buf = vim.api.nvim_get_current_buf()

@@ -322,17 +322,17 @@ end
 function M.install(how, on_done)
   if how == "cancel" then
     if not install.cancel() then
-      vim.notify("Gemini: no install of gemini-ls is under way")
+      install.tell("Gemini: no install of gemini-ls is under way")
     end
     return
   end
   install.command(how, M.config.release_url, function(bin)
-    if bin and not M.config.cmd and M.client_id then
-      -- A server that was running keeps its binary until the next start.
-      vim.notify("Gemini: :LspRestart or a new Neovim runs the new gemini-ls")
-    end
     if on_done then
       on_done(bin)
+    end
+    if bin and not M.config.cmd and M.client_id then
+      -- A server that was running keeps its binary until the next start.
+      return ":LspRestart or a new Neovim runs it"
     end
   end)
 end

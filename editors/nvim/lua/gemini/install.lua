@@ -1,10 +1,20 @@
 -- :GeminiInstall: puts gemini-ls where the plugin runs it from,
 -- stdpath("data")/gemini-ls, from the release (the archive for this
--- machine, checked against the release's SHA256SUMS), or built with Go from
--- the gemini-ls checkout the plugin came in.
+-- machine, checked against the release's SHA256SUMS), or built with Go:
+-- from the gemini-ls checkout the plugin came in, else with go install.
+-- A download that gets no answer gives up within the time-outs below, so
+-- the build with Go follows in seconds, not at the system's TCP time-out.
 local M = {}
 
 M.default_release_url = "https://github.com/gemini-ls/gemini-ls/releases/latest/download/"
+
+-- What go install builds where the plugin is not in a checkout: the
+-- latest release, as release_url's default downloads.
+M.go_package = "github.com/gemini-ls/gemini-ls/cmd/gemini-ls@latest"
+
+-- Seconds a download may take to connect (name lookup included), and may
+-- then go on with less than stall_bytes a second before it is given up.
+M.timeouts = { connect = 10, stall = 20, stall_bytes = 1024 }
 
 local uv = vim.uv or vim.loop
 
@@ -89,19 +99,67 @@ end
 M.cancel_hint = ":GeminiInstall cancel stops it"
 M.build_hint = "the first build takes minutes; " .. M.cancel_hint
 
+-- Whether vim.notify is Neovim's own, which shows a message on the
+-- command line, not another plugin's (nvim-notify, noice) in a window.
+local function builtin_notify()
+  local info = debug.getinfo(vim.notify, "S")
+  return info ~= nil and info.source:match("vim/_editor%.lua$") ~= nil
+end
+
+local highlights = { [vim.log.levels.ERROR] = "ErrorMsg", [vim.log.levels.WARN] = "WarningMsg" }
+
+--- Says msg, whole in :messages, and in one line on the command line:
+--- longer than the line has room for (v:echospace), Neovim would stop for
+--- Enter, so it is cut in the middle there, as Neovim cuts its own
+--- messages ('shortmess' T). vim.notify says it where it is another
+--- plugin's, or no screen shows it.
+function M.tell(msg, level)
+  level = level or vim.log.levels.INFO
+  if #vim.api.nvim_list_uis() == 0 or not builtin_notify() or vim.fn.strdisplaywidth(msg) <= vim.v.echospace then
+    return vim.notify(msg, level)
+  end
+  local shortmess = vim.o.shortmess
+  vim.opt.shortmess:append("T")
+  vim.cmd("echohl " .. (highlights[level] or "None"))
+  vim.cmd("echomsg " .. vim.fn.string(msg))
+  vim.cmd("echohl None")
+  vim.o.shortmess = shortmess
+end
+
+--- text cut to width screen cells, an ellipsis ending what was cut.
+function M.fit(text, width)
+  if vim.fn.strdisplaywidth(text) <= width then
+    return text
+  end
+  local n = vim.fn.strchars(text)
+  while n > 0 and vim.fn.strdisplaywidth(vim.fn.strcharpart(text, 0, n) .. "…") > width do
+    n = n - 1
+  end
+  return n > 0 and vim.fn.strcharpart(text, 0, n) .. "…" or ""
+end
+
+--- The progress line: what the install does and for how long.
+function M.progress_line()
+  return ("Gemini: %s… %d s (%s)"):format(current.what, elapsed(), M.cancel_hint)
+end
+
 -- progress shows, in place, what the install is doing and for how long,
--- so a Go build of minutes is never silent. Not in :messages (one line a
--- second would bury the rest), and not while the user types a command.
+-- so a Go build of minutes is never silent: one line cut to the space the
+-- command line has (v:echospace), as lazy.nvim and telescope keep their
+-- lines, since a longer one would ask for Enter at each update. Not in
+-- :messages (one line a second would bury the rest), and not while the
+-- user types a command.
 local function progress()
   if not current or vim.api.nvim_get_mode().mode ~= "n" then
     return
   end
-  vim.api.nvim_echo({ { ("Gemini: %s… %d s (%s)"):format(current.what, elapsed(), M.cancel_hint) } }, false, {})
+  vim.api.nvim_echo({ { M.fit(M.progress_line(), vim.v.echospace) } }, false, {})
 end
 
 -- step runs argv as the install's next step, saying what it does, then
--- next(output), or done(nil, why) when it fails (why starts with
--- opts.failed, else the command). Nothing follows a cancelled step.
+-- next(output), or done(nil, why) when it fails (why is opts.failed(code,
+-- output), else the command and its output). Nothing follows a cancelled
+-- step.
 local function step(what, argv, opts, done, next)
   local c = current
   c.what = what
@@ -111,13 +169,33 @@ local function step(what, argv, opts, done, next)
     end
     c.stop = nil
     if code ~= 0 then
-      return done(nil, (opts.failed or table.concat(argv, " ")) .. ": " .. vim.trim(out))
+      out = vim.trim(out)
+      return done(nil, opts.failed and opts.failed(code, out) or (table.concat(argv, " ") .. ": " .. out))
     end
     next(out)
   end)
 end
 
--- download saves url (https, http or file) as file, then next().
+-- curl's exit status when a time-out ended the transfer.
+local curl_timed_out = 28
+
+-- Why curl could not download url, in words: a time-out says which, and
+-- for how long.
+local function download_failed(url)
+  return function(code, out)
+    local t = M.timeouts
+    if code == curl_timed_out and out:find("Connection timed out", 1, true) then
+      return ("cannot download %s: no connection within %d s"):format(url, t.connect)
+    elseif code == curl_timed_out then
+      return ("cannot download %s: less than %d bytes a second came for %d s"):format(url, t.stall_bytes, t.stall)
+    end
+    return ("cannot download %s: %s"):format(url, out)
+  end
+end
+
+-- download saves url (https, http or file) as file, then next(). It
+-- gives up on a host that does not answer (M.timeouts) rather than
+-- retrying: the build with Go is the better next try.
 local function download(url, file, done, next)
   local path = url:match("^file://(.*)$")
   if path then
@@ -131,7 +209,11 @@ local function download(url, file, done, next)
   if vim.fn.executable("curl") ~= 1 then
     return done(nil, "downloading needs curl")
   end
-  step("downloading " .. url, { "curl", "-fsSL", "--retry", "2", "-o", file, url }, {}, done, function() next() end)
+  local t = M.timeouts
+  local argv = { "curl", "-fsSL", "--connect-timeout", tostring(t.connect),
+    "--speed-limit", tostring(t.stall_bytes), "--speed-time", tostring(t.stall), "-o", file, url }
+  local name = url:match("[^/]+$") or url
+  step("downloading " .. name, argv, { failed = download_failed(url) }, done, function() next() end)
 end
 
 -- sha256 gives next the SHA-256 of file in hex, or nil when nothing here
@@ -233,27 +315,49 @@ function M.checkout()
   end
 end
 
---- Builds gemini-ls with Go from the checkout in the background and
---- installs it, then done(bin), or done(nil, why); says so, unless
---- quiet (the caller said it).
-function M.build(done, quiet)
+--- How Go builds gemini-ls here, in words: from the checkout, else
+--- go install of the latest release.
+function M.build_source()
+  return M.checkout() and "from the plugin's checkout" or ("go install " .. M.go_package)
+end
+
+-- build_argv is the Go command that builds gemini-ls into dir, and how to
+-- run it: go build in the checkout, else go install into dir (GOBIN) from
+-- a directory of its own, where no go.mod is in the way.
+local function build_argv(dir)
   local root = M.checkout()
-  if not root then
-    return done(nil, "the plugin is not in a gemini-ls checkout to build from")
+  if root then
+    local argv = { "go", "build", "-o", dir .. "/" .. exe_name(), "./cmd/gemini-ls" }
+    return argv, { cwd = root, env = { CGO_ENABLED = "0" } }
   end
+  return { "go", "install", M.go_package }, { cwd = dir, env = { CGO_ENABLED = "0", GOBIN = dir } }
+end
+
+--- Builds gemini-ls with Go in the background and installs it, then
+--- done(bin), or done(nil, why); says so, unless quiet (the caller said
+--- it).
+function M.build(done, quiet)
   if vim.fn.executable("go") ~= 1 then
     return done(nil, "building needs Go (go.mod says which version)")
   end
-  local tmp = vim.fn.tempname() .. "-" .. exe_name()
-  current.cleanup = function() vim.fn.delete(tmp) end
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, "p")
+  current.cleanup = function() vim.fn.delete(dir, "rf") end
   if not quiet then
-    vim.notify("Gemini: building gemini-ls with Go (" .. M.build_hint .. ")")
+    -- Short: the progress line, which follows, has the rest.
+    local how = M.checkout() and "" or (" (go install " .. M.go_package .. ")")
+    M.tell("Gemini: building gemini-ls with Go" .. how .. "; the first build takes minutes")
   end
-  local opts = { cwd = root, env = { CGO_ENABLED = "0" }, failed = "go build failed" }
-  step("building gemini-ls with Go", { "go", "build", "-o", tmp, "./cmd/gemini-ls" }, opts, function(_, why)
-    vim.fn.delete(tmp)
+  local argv, opts = build_argv(dir)
+  opts.failed = function(_, out) return argv[2] == "build" and "go build failed: " .. out or ("go install failed: " .. out) end
+  step("building gemini-ls with Go", argv, opts, function(_, why)
+    vim.fn.delete(dir, "rf")
     done(nil, why)
-  end, function() done(place(tmp)) end)
+  end, function()
+    local bin, why = place(dir .. "/" .. exe_name())
+    vim.fn.delete(dir, "rf")
+    done(bin, why)
+  end)
 end
 
 --- Waits for the install under way, if any, to end; not when Neovim
@@ -284,22 +388,24 @@ function M.cancel()
   end
   vim.fn.timer_stop(c.timer)
   current = nil
-  vim.notify("Gemini: the install was cancelled after " .. math.floor((uv.now() - c.started) / 1000) .. " s; nothing was installed", vim.log.levels.WARN)
+  M.tell("Gemini: the install was cancelled after " .. math.floor((uv.now() - c.started) / 1000) .. " s; nothing was installed", vim.log.levels.WARN)
   return true
 end
 
 --- :GeminiInstall [build]: in the background, the release, else (or with
---- "build") a build with Go from the checkout; says what it does while it
---- runs and what it did; on_done(bin), bin nil when nothing was installed
---- (not called when the install is cancelled).
+--- "build") a build with Go; says what it does while it runs and what it
+--- did; on_done(bin), bin nil when nothing was installed (not called when
+--- the install is cancelled), may return a note said with the install.
 function M.command(how, release_url, on_done)
   on_done = on_done or function() end
   if current then
-    vim.notify("Gemini: gemini-ls is being installed already (" .. current.what .. "; " .. M.cancel_hint .. ")", vim.log.levels.WARN)
+    M.tell("Gemini: gemini-ls is being installed already (" .. current.what .. "; " .. M.cancel_hint .. ")", vim.log.levels.WARN)
     return
   end
   current = { what = "starting", started = uv.now() }
   current.timer = vim.fn.timer_start(1000, progress, { ["repeat"] = -1 })
+  -- The first line at once: the install says what it does from the start.
+  vim.schedule(progress)
   if #vim.api.nvim_list_uis() == 0 then
     -- Headless, as in `nvim --headless +GeminiInstall +qa` (a plugin
     -- manager's build step, a provisioning script), nobody waits at a
@@ -310,23 +416,29 @@ function M.command(how, release_url, on_done)
     vim.fn.timer_stop(current.timer)
     current = nil
     if not bin then
-      vim.notify("Gemini: gemini-ls was not installed: " .. err, vim.log.levels.ERROR)
+      M.tell("Gemini: gemini-ls was not installed: " .. err, vim.log.levels.ERROR)
       return on_done(nil)
     end
-    local version = vim.trim(vim.fn.system({ bin, "--version" }))
-    vim.notify("Gemini: installed " .. version .. " in " .. vim.fn.fnamemodify(M.dir(), ":~"))
-    on_done(bin)
+    -- "gemini-ls 0.1.0", without the commit: the line fits 80 columns.
+    local version = vim.trim(vim.fn.system({ bin, "--version" })):match("^%S+ %S+") or "gemini-ls"
+    -- What the caller adds (how to run it) goes in the same line: two
+    -- would stop Neovim for Enter.
+    local note = on_done(bin)
+    M.tell("Gemini: installed " .. version .. " in " .. vim.fn.fnamemodify(M.dir(), ":~") .. (note and ("; " .. note) or ""))
   end
   if how == "build" then
     return M.build(done)
   end
-  vim.notify("Gemini: downloading gemini-ls from " .. release_url .. " (" .. M.cancel_hint .. ")")
   M.download(release_url, function(bin, err, unverified)
-    -- No release to be had (offline, no archive for this machine): Go
-    -- builds one. An archive that fails its check is reported, not papered over.
-    if not bin and not unverified and M.checkout() and vim.fn.executable("go") == 1 then
-      vim.notify("Gemini: " .. err .. "; building gemini-ls with Go instead (" .. M.build_hint .. ")", vim.log.levels.WARN)
+    -- No release to be had (offline, a host that does not answer, no
+    -- archive for this machine): Go builds one. An archive that fails its
+    -- check is reported, not papered over.
+    if not bin and not unverified and vim.fn.executable("go") == 1 then
+      M.tell("Gemini: " .. err .. "; building gemini-ls with Go instead, " .. M.build_source() .. " (" .. M.build_hint .. ")", vim.log.levels.WARN)
       return M.build(done, true)
+    end
+    if not bin and not unverified then
+      err = err .. "; with Go on PATH, :GeminiInstall builds it instead (" .. M.build_source() .. ")"
     end
     done(bin, err)
   end)
