@@ -51,7 +51,10 @@ Shell commands the agent runs next then see the change on disk."
   buffer original proposed hunks created was-modified
   ;; The text the review last put in the buffer: anything else there
   ;; means the user edited it during the review.
-  shown)
+  shown
+  ;; The directory the diff's headers name the file relative to
+  ;; (`gemini-ls--review-root').
+  root)
 
 (defun gemini-ls--needs-confirmation-p (edit)
   "Non-nil if some change annotation of EDIT needs confirmation."
@@ -197,11 +200,22 @@ Or in `gemini-ls--edit-encoding' when it is bound."
   (let ((proj (with-current-buffer buffer (project-current))))
     (and proj (project-root proj))))
 
-(defun gemini-ls--display-name (buffer)
-  "BUFFER's file name relative to its project root, for diff headers."
-  (let ((file (buffer-file-name buffer))
-        (root (gemini-ls--project-root buffer)))
-    (if root (file-relative-name file root) (abbreviate-file-name file))))
+(defun gemini-ls--review-root (server buffer)
+  "The directory the review names BUFFER's file relative to.
+Its project's root; else, for a file of no project, the root of SERVER's
+project, the workspace the change was made in; else the file system's
+root.  So a diff header is a/NAME with NAME relative, as `diff-mode' and
+magit read it, never a//tmp/...: an absolute name after a/."
+  (let ((file (buffer-file-name buffer)))
+    (or (gemini-ls--project-root buffer)
+        (let ((root (and server (ignore-errors (project-root (eglot--project server))))))
+          (and root (file-in-directory-p file root) root))
+        (expand-file-name "/" (file-name-directory file)))))
+
+(defun gemini-ls--display-name (f)
+  "The name of F's file in the diff headers: relative to F's root."
+  (file-relative-name (buffer-file-name (gemini-ls--file-buffer f))
+                      (gemini-ls--file-root f)))
 
 (defun gemini-ls--edit-files (edit)
   "The file records of EDIT (a WorkspaceEdit), opening its files' buffers.
@@ -373,7 +387,7 @@ stays whole); an item longer than WIDTH gets a line of its own."
       (gemini-ls--help-width)))
      'shadow)
     (dolist (f (plist-get gemini-ls--review :files))
-      (let ((name (gemini-ls--display-name (gemini-ls--file-buffer f))))
+      (let ((name (gemini-ls--display-name f)))
         (insert (format "--- a/%s\n+++ b/%s\n" name name))
         (dolist (h (gemini-ls--file-hunks f))
           (let ((beg (point)))
@@ -499,11 +513,13 @@ If you edited a file's buffer during the review, it keeps your text."
          (buf (generate-new-buffer "*gemini review*")))
     (condition-case err
         (dolist (f files)
+          (setf (gemini-ls--file-root f)
+                (gemini-ls--review-root (gemini-ls--request-server req) (gemini-ls--file-buffer f)))
           (setf (gemini-ls--file-hunks f)
                 (gemini-ls--parse-hunks
                  (gemini-ls--diff (gemini-ls--file-original f)
                                   (gemini-ls--file-proposed f)
-                                  (gemini-ls--display-name (gemini-ls--file-buffer f))))))
+                                  (gemini-ls--display-name f)))))
       (error (kill-buffer buf)
              (gemini-ls--close-files files)
              (signal (car err) (cdr err))))
@@ -513,9 +529,10 @@ If you edited a file's buffer during the review, it keeps your text."
       ;; Rendering edits the buffer; diff-mode must not "fix" it.
       (let ((diff-update-on-the-fly nil)) (diff-mode))
       (gemini-ls-review-mode 1)
+      ;; Where the headers' names are relative to: diff-mode's
+      ;; `diff-goto-source' finds the files from there.
       (setq default-directory
-            (or (and files (gemini-ls--project-root (gemini-ls--file-buffer (car files))))
-                default-directory))
+            (or (and files (gemini-ls--file-root (car files))) default-directory))
       (setq-local header-line-format
                   (or (plist-get params :label) "Gemini: review the change"))
       (setq gemini-ls--review (list :files files :request req))

@@ -210,6 +210,27 @@ tmux-screens.sh sees it in a real one."
     (should entry)
     (eval (cadr entry) t)))
 
+(ert-deftest gemini-ls-test-review-names-a-file-of-no-project ()
+  "A file of no project is named relative to the server's workspace.
+The review's headers read --- a/a.txt, as `diff-mode' and magit expect,
+never a//tmp/...: an absolute name after a/; and `diff-mode' finds the
+file from them."
+  (gemini-ls-test--with-greeting-edit
+    ;; The file's directory is no project now; the server's is the one
+    ;; it was started for.
+    (let ((project-find-functions nil))
+      (should-not (with-current-buffer buf (project-current)))
+      (gemini-ls-test--start buf "greet Emacs")
+      (with-current-buffer (gemini-ls-test--review)
+        (should (string-match-p "^--- a/a\\.txt\n\\+\\+\\+ b/a\\.txt$" (buffer-string)))
+        (should-not (string-match-p "^--- a//" (buffer-string)))
+        (should (equal default-directory dir))
+        (goto-char (point-min))
+        (re-search-forward "^@@ ")
+        (should (equal (expand-file-name (diff-find-file-name)) (expand-file-name "a.txt" dir)))
+        (gemini-ls-review-accept-all))
+      (gemini-ls-test--wait-done))))
+
 (ert-deftest gemini-ls-test-edit-accepted ()
   "An accepted change reaches the file on disk; the tool line says ok.
 The review does not block Emacs; its answer goes as gemini/response."
