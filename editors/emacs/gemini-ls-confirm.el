@@ -159,6 +159,17 @@ A file changed since the agent's change is reverted anyway or kept;
 (defconst gemini-ls--decline "Decline"
   "The choice that dismisses a question of the model's.")
 
+(defun gemini-ls--dismissal (params)
+  "The choice that dismisses the question PARAMS: (LABEL . WHAT-IT-DOES).
+\"Decline\", as the server's text calls it; what it does, which ? shows
+beside what each option does, is said for the folder trust question in
+the server's words, so that it does not read as \"Don't trust\": it
+remembers nothing, and the question comes again."
+  (cons gemini-ls--decline
+        (if (equal (plist-get params :kind) "trust")
+            "Answer nothing, remember nothing: the folder stays restricted for now, and you are asked again the next time gemini-ls starts"
+          "Answer nothing")))
+
 (defun gemini-ls--question-prompt (params)
   "The minibuffer prompt of the `gemini/ask' question PARAMS.
 A plan to approve is not put in it whole: the server has the plan's
@@ -184,21 +195,22 @@ is, and the model is told the user answered nothing."
          (picks (cl-remove-if #'string-empty-p (mapcar #'string-trim picks)))
          (chosen (delq nil (mapcar (lambda (p) (cdr (assoc p labels))) picks)))
          (words (cl-remove-if (lambda (p) (assoc p labels)) picks)))
-    (if (or (member gemini-ls--decline picks)
+    (if (or (member (car (gemini-ls--dismissal params)) picks)
             (and (null picks) (not (eq t (plist-get params :multiple)))))
         (list :declined t)
       (append (list :chosen (vconcat chosen) :declined :json-false)
               (and words (list :text (string-join words ", ")))))))
 
-(defun gemini-ls--read-choice (prompt options)
-  "Read one of OPTIONS, at most 8, or \"Decline\", shown after PROMPT.
+(defun gemini-ls--read-choice (prompt options dismissal)
+  "Read one of OPTIONS, at most 8, or DISMISSAL's, shown after PROMPT.
+DISMISSAL is the choice that answers nothing, (LABEL . WHAT-IT-DOES).
 The options are numbered, as Gemini CLI numbers a question's choices,
 and a digit picks one; ? shows what each means.  Return the label
 picked."
   (let* ((labels (append (mapcar (lambda (o) (plist-get o :label)) options)
-                         (list gemini-ls--decline)))
+                         (list (car dismissal))))
          (descriptions (append (mapcar (lambda (o) (plist-get o :description)) options)
-                               (list "Answer nothing")))
+                               (list (cdr dismissal))))
          (choices (cl-loop for label in labels
                            for description in descriptions
                            for key from ?1
@@ -213,12 +225,14 @@ picked."
 
 (defun gemini-ls--question (params)
   "Put the model's question PARAMS (`gemini/ask') to the user.
-Return the result; \\[keyboard-quit] or \"Decline\" declines."
+Return the result; \\[keyboard-quit] or the dismissal declines
+\(`gemini-ls--dismissal')."
   (let* ((options (plist-get params :options))
          (free (eq t (plist-get params :freeText)))
          (prompt (gemini-ls--question-prompt params))
+         (dismissal (gemini-ls--dismissal params))
          (table (append (mapcar (lambda (o) (plist-get o :label)) options)
-                        (list gemini-ls--decline)))
+                        (list (car dismissal))))
          (descriptions (mapcar (lambda (o) (cons (plist-get o :label)
                                                  (plist-get o :description)))
                                options))
@@ -245,7 +259,7 @@ Return the result; \\[keyboard-quit] or \"Decline\" declines."
                  ;; lists them, a digit each.
                  ((and (not (or free (eq t (plist-get params :multiple))))
                        (< (length options) 9))
-                  (list (gemini-ls--read-choice prompt options)))
+                  (list (gemini-ls--read-choice prompt options dismissal)))
                  ((eq t (plist-get params :multiple))
                   (completing-read-multiple prompt collection nil (not free)))
                  (t (list (completing-read prompt collection nil (not free)))))))
@@ -279,7 +293,9 @@ Return the result; \\[keyboard-quit] or \"Decline\" declines."
 The options chosen, by their labels, then the user's own words; or
 that the user dismissed the question, or answered nothing."
   (if (eq (plist-get result :declined) t)
-      "dismissed"
+      (if (equal (plist-get params :kind) "trust")
+          "not answered: asked again when gemini-ls starts again"
+        "dismissed")
     (let* ((labels (mapcar (lambda (o) (cons (plist-get o :id) (plist-get o :label)))
                            (plist-get params :options)))
            (text (plist-get result :text))

@@ -1272,6 +1272,29 @@ project's GEMINI.md, and the next is not asked again."
                        (format "{\n  \"%s\": \"TRUST_FOLDER\"\n}" (directory-file-name dir))))
         (should (string-match-p "kumquat" (car (split-string (gemini-ls-test--file "/" gemini-ls-test--record) "\n" t))))))))
 
+(ert-deftest gemini-ls-test-trust-question-declined ()
+  "Declining the trust question says how it differs from \"Don't trust\".
+? at the question shows what each choice does: the server's words for
+the options, and for Decline that it remembers nothing and the question
+comes again.  Declined, nothing is recorded and the chat says the
+question was not answered."
+  (let* ((home (make-temp-file "gemini-home" t))
+         (process-environment (cons (concat "HOME=" home) process-environment)))
+    (gemini-ls-test--with-server [((text . "Untrusted for now."))] '(("a.txt" . "x\n"))
+      (let (offered)
+        (cl-letf (((symbol-function 'read-multiple-choice)
+                   (lambda (_prompt choices &rest _)
+                     (setq offered choices)
+                     (assq ?4 choices))))
+          (gemini-ls-test--prompt buf "hello"))
+        (should (equal (assq ?4 offered)
+                       '(?4 "Decline" "Answer nothing, remember nothing: the folder stays restricted for now, and you are asked again the next time gemini-ls starts")))
+        (should (string-match-p "remembered, so you are not asked again" (nth 2 (assq ?3 offered))))
+        (should-not (file-exists-p (expand-file-name ".gemini/trustedFolders.json" home)))
+        (should (string-match-p "→ not answered: asked again when gemini-ls starts again\n"
+                                (gemini-ls-test--chat)))
+        (should (string-match-p "Untrusted for now\\." (gemini-ls-test--chat)))))))
+
 (ert-deftest gemini-ls-test-ask-user-declined ()
   "Decline, or \\[keyboard-quit], at the model's question dismisses it."
   (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))

@@ -2,7 +2,9 @@
 # The folder trust question in a real interactive Emacs (emacs -nw inside
 # a detached tmux), in a project nobody trusted yet: the first prompt asks
 # it with its choices on screen, numbered as Gemini CLI numbers them, with
-# no TAB needed to see them (emacs-trust.txt); 1 trusts the folder, which
+# no TAB needed to see them (emacs-trust.txt), the question saying what
+# Decline does, and ? what each choice does, Don't trust remembered,
+# Decline not (emacs-trust-help.txt); 1 trusts the folder, which
 # Gemini CLI's trustedFolders.json records, and the prompt gets its answer
 # (emacs-trust-answered.txt).
 # Called by run.sh with GEMINI_LS_BIN and FAKEGEMINI_BIN set; prints
@@ -54,6 +56,19 @@ shot="$(screen)"
 grep -q 'Do you trust the files in this folder?' <<<"$shot" || fail "the choices show without their question"
 grep -qF "$proj" <<<"$shot" || fail "the question does not name the folder"
 printf '%s\n' "$shot" >"$(picture emacs-trust)"
+grep -q 'Declining, or closing the question, answers nothing' <<<"$shot" \
+  || fail "the question does not say what Decline does"
+# ? says what each choice does: Don't trust is remembered, Decline is not.
+keys '?'
+wait_for 'Multiple Choice Help' "the choices' help, at ?" 10
+# In columns, a choice's words under it.
+help="$(screen)"
+grep -q 'Restricted mode: none' <<<"$help" || fail "? does not say what Don't trust does"
+grep -q 'remembered, so' <<<"$help" || fail "? does not say Don't trust is remembered"
+grep -q 'Answer nothing,' <<<"$help" || fail "? does not say what Decline does"
+grep -q 'remember nothing: the' <<<"$help" || fail "? does not say Decline remembers nothing"
+printf '%s\n' "$help" >"$(picture emacs-trust-help)"
+screen >"$(picture emacs-trust-help)"
 keys 1
 wait_for 'The folder is trusted, and notes\.txt holds a TODO\.' "the answer after trusting the folder" 30
 grep -q 'Trust folder' <<<"$(screen)" || fail "the chat does not record the answer"
