@@ -35,6 +35,7 @@
 
 (declare-function gemini-ls--send "gemini-ls-protocol" (prompt context &optional server))
 (declare-function gemini-ls-approval-mode "gemini-ls-chat" ())
+(declare-function gemini-ls--tell "gemini-ls-updates" (words &optional face))
 
 ;; A repository's .dir-locals.el must not choose the program Emacs runs,
 ;; where it comes from, or what the agent may do: those options are
@@ -75,7 +76,11 @@ answered), from `gemini/models' and the model and usage updates.")
    (approval-mode :initform nil :accessor gemini-ls--server-approval-mode
                   :documentation "The approval mode every session follows
 unless it switched itself, as `gemini/models' says it; nil from a server
-that does not say."))
+that does not say.")
+   (auth :initform nil :accessor gemini-ls--server-auth
+         :documentation "Whether the server can reach the model, as
+`gemini/authStatus' says: a plist with :usable and, when not, :problem;
+nil until it said."))
   :documentation "The gemini-ls language server.")
 
 (defun gemini-ls--user-workspace-configuration (configuration server &rest args)
@@ -190,10 +195,12 @@ what the files' own language servers know with `gemini/languageFeature'."
 
 (defun gemini-ls--note-server (server)
   "Remember SERVER if it is a gemini-ls server (for the mode line).
-Its model is asked for at once, for the mode line to show."
+Its model, and whether it can reach the model, are asked for at once,
+for the mode line and the chat to show."
   (when (cl-typep server 'gemini-ls-server)
     (push server gemini-ls--servers)
     (gemini-ls--refresh-model server)
+    (gemini-ls--refresh-auth server)
     (gemini-ls--status-changed)))
 
 (add-hook 'eglot-connect-hook #'gemini-ls--note-server)
@@ -215,13 +222,21 @@ Its model is asked for at once, for the mode line to show."
                        (equal root (expand-file-name (project-root (eglot--project s))))))
                 gemini-ls--servers)))
 
+(defun gemini-ls--server-found-p ()
+  "Non-nil if the program `gemini-ls--server-program' names is there."
+  (let ((program (car (gemini-ls--server-program))))
+    (or (file-executable-p program) (executable-find program))))
+
+(defconst gemini-ls--not-installed
+  "The gemini-ls server is not installed: M-x gemini-ls-install-server installs it (or put gemini-ls on PATH)"
+  "What the user is told when there is no server to start.")
+
 (defun gemini-ls--start-server (project)
   "Start gemini-ls for PROJECT's chat and return it.
 eglot manages it for the chat's mode alone, so the project's files keep
 their own language servers."
-  (let ((program (car (gemini-ls--server-program))))
-    (unless (or (file-executable-p program) (executable-find program))
-      (user-error "The gemini-ls server is not installed: M-x gemini-ls-install-server, or put it on PATH")))
+  (unless (gemini-ls--server-found-p)
+    (user-error "%s" gemini-ls--not-installed))
   (with-temp-buffer
     ;; A buffer of no managed mode: `eglot' shuts down the current
     ;; buffer's server first, where it has one.
@@ -367,13 +382,38 @@ whose header line shows them."
            "")
          " ")))))
 
+(defvar gemini-ls--install)
+
+(defun gemini-ls--no-server-state ()
+  "The header line's words when no gemini-ls server is running: why, what to do."
+  (cond (gemini-ls--install
+         (propertize (format "installing gemini-ls: %s" (plist-get gemini-ls--install :what))
+                     'face 'warning))
+        ((not (gemini-ls--server-found-p))
+         (propertize "no server: M-x gemini-ls-install-server" 'face 'error
+                     'help-echo gemini-ls--not-installed))
+        (t (propertize "not running: the next prompt starts it" 'face 'warning))))
+
+(defun gemini-ls--auth-problem ()
+  "Why the model server cannot be reached, as the server said; else nil."
+  (let* ((server (gemini-ls--model-server))
+         (auth (and server (gemini-ls--server-auth server))))
+    (and auth (not (eq (plist-get auth :usable) t))
+         (or (plist-get auth :problem) "no credentials"))))
+
 (defun gemini-ls--header-state ()
-  "What Gemini does, the model and the approval mode, for the header line."
-  (let* ((status (or (gemini-ls--status) 'idle))
-         (words (or (gemini-ls--status-words status) "ready")))
+  "What Gemini does, the model and the approval mode, for the header line.
+Without a server, or credentials, it says so and what to do instead."
+  (let ((status (gemini-ls--status))
+        (problem (gemini-ls--auth-problem)))
     (string-join
-     (delq nil (list (propertize words 'face (gemini-ls--status-face status)
-                                 'help-echo (gemini-ls--status-help status))
+     (delq nil (list (cond ((null status) (gemini-ls--no-server-state))
+                           ((and problem (eq status 'idle))
+                            (propertize "no credentials: M-x gemini-ls-login" 'face 'error
+                                        'help-echo problem))
+                           (t (propertize (or (gemini-ls--status-words status) "ready")
+                                          'face (gemini-ls--status-face status)
+                                          'help-echo (gemini-ls--status-help status))))
                      (gemini-ls--model-indicator)
                      (gemini-ls--mode-indicator (gemini-ls-approval-mode))))
      " · ")))
@@ -434,6 +474,24 @@ An older server without it leaves the mode line without a model."
    :success-fn (lambda (result) (gemini-ls--adopt-models server result))
    :error-fn #'ignore
    :timeout-fn #'ignore))
+
+(defun gemini-ls--refresh-auth (server)
+  "Ask SERVER whether it can reach the model (`gemini/authStatus').
+When it cannot, the chat says why and the header line says so; an
+older server without the method says nothing."
+  (jsonrpc-async-request
+   server :gemini/authStatus (make-hash-table)
+   :success-fn (lambda (result) (gemini-ls--adopt-auth server result))
+   :error-fn #'ignore
+   :timeout-fn #'ignore))
+
+(defun gemini-ls--adopt-auth (server auth)
+  "Take AUTH, a `gemini/authStatus' result, as SERVER's; tell a problem."
+  (setf (gemini-ls--server-auth server) auth)
+  (unless (eq (plist-get auth :usable) t)
+    (gemini-ls--tell (concat "No credentials: " (or (plist-get auth :problem) "")
+                             "\nIn Emacs, M-x gemini-ls-login signs in with Google.")))
+  (force-mode-line-update t))
 
 (defun gemini-ls--model-choice-label (model current)
   "Return how MODEL, one of `gemini/models' models, is offered.

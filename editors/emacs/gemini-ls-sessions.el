@@ -343,7 +343,10 @@ machine."
     (jsonrpc-async-request
      server :gemini/login (if manual '(:manual t) (make-hash-table))
      :timeout 600
-     :success-fn (lambda (result) (message "Gemini: %s" (gemini-ls--login-message result)))
+     :success-fn (lambda (result)
+                   (when (plist-get result :auth)
+                     (gemini-ls--adopt-auth server (plist-get result :auth)))
+                   (message "Gemini: %s" (gemini-ls--login-message result)))
      :error-fn (lambda (err) (message "Gemini: %s" (plist-get err :message)))
      :timeout-fn (lambda () (message "Gemini: the sign-in did not end")))))
 
@@ -390,9 +393,17 @@ session as it is now."
 
 ;;;###autoload (autoload 'gemini-ls-chat "gemini-ls" nil t)
 (defun gemini-ls-chat ()
-  "Show the chat buffer."
+  "Show the chat buffer, with its server started.
+The server's start-up problems (a settings file ignored, an MCP server
+that did not start, no credentials) then show in the chat at once; so
+does why no server started (none installed, say)."
   (interactive)
-  (pop-to-buffer (gemini-ls--chat-buffer)))
+  (let ((chat (gemini-ls--chat-buffer)))
+    (pop-to-buffer chat)
+    (condition-case err
+        (with-current-buffer chat (gemini-ls--chat-server))
+      (error (gemini-ls--tell (error-message-string err) 'error)))
+    (force-mode-line-update t)))
 
 (provide 'gemini-ls-sessions)
 ;;; gemini-ls-sessions.el ends here

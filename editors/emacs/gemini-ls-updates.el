@@ -324,7 +324,7 @@ KIND and PARAMS are the update's."
 
 (defun gemini-ls--show-text (_server params)
   "Show the answer's text in PARAMS, streamed on after what came before."
-  (when (member gemini-ls--last-kind '("thought" "toolCall" "toolResult"))
+  (when (member gemini-ls--last-kind '("thought" "toolCall" "toolResult" "told"))
     (gemini-ls--fresh-line))
   (insert (or (plist-get params :text) "")))
 
@@ -478,6 +478,39 @@ update goes to the handler of its kind."
       (when (and session (null gemini-ls--session-id))
         (setq gemini-ls--session-id session))))
   (gemini-ls--insert-update (plist-get params :kind) params server))
+
+;;;; What the user must know: start-up problems
+
+;; The server tells of a problem that does not stop it (a settings file
+;; ignored, an MCP server that did not start, a hook that cannot run) with
+;; window/showMessage, which eglot shows in the echo area, where the next
+;; message hides it.  The chat, where the user looks, says it too, once.
+
+(defvar-local gemini-ls--told nil
+  "What the chat has told of the servers' problems, so each is told once.")
+
+(defun gemini-ls--tell (words &optional face)
+  "Say WORDS, a problem the user must know of, in the chat, once.
+As a quoted note in FACE (`warning' by default), lines and all."
+  (let ((chat (gemini-ls--chat-buffer)))
+    (unless (member words (buffer-local-value 'gemini-ls--told chat))
+      (with-current-buffer chat (push words gemini-ls--told))
+      (gemini-ls--with-chat
+        (gemini-ls--fresh-line)
+        (gemini-ls--insert-styled
+         (concat "> " (replace-regexp-in-string "\n" "\n> " (string-trim words)) "\n")
+         (or face 'warning))
+        (setq gemini-ls--last-kind "told")))))
+
+(cl-defmethod eglot-handle-notification :after
+  ((_server gemini-ls-server) (_method (eql window/showMessage)) &key type message
+   &allow-other-keys)
+  "Tell in the chat the server's MESSAGE of TYPE 1 or 2, an error or a warning.
+eglot has shown it in the echo area already."
+  (when (and (numberp type) (<= type 2) (stringp message))
+    (gemini-ls--tell (concat (if (eql type 1) "Error: " "Warning: ")
+                             (string-remove-prefix "Gemini: " message))
+                     (if (eql type 1) 'error 'warning))))
 
 (defun gemini-ls-toggle-thoughts ()
   "Show or hide the thoughts' text in the chat."

@@ -691,6 +691,88 @@ mode line says Gemini once: its mode, and no status beside it."
     (should-not (file-exists-p (expand-file-name "marker" dir)))
     (should (string-match-p "\\[cancelled\\]" (gemini-ls-test--chat)))))
 
+(defun gemini-ls-test--count-in-chat (regexp)
+  "How many times REGEXP matches in the chat's transcript."
+  (gemini-ls-test--count (gemini-ls-test--chat) regexp))
+
+(ert-deftest gemini-ls-test-startup-problems-in-chat ()
+  "Opening the chat starts its server, and its start-up problems show there.
+Once each, where the user looks, saying what was ignored: a broken
+settings.json (the whole file ignored), an MCP server that did not start
+\(its tools unavailable), no credentials (and how to sign in); the
+header line says there are no credentials, not \"ready\"."
+  (let* ((home (make-temp-file "gemini-home" t))
+         (dir (file-name-as-directory (make-temp-file "gemini-proj" t)))
+         (system (expand-file-name "system-settings.json" home))
+         (missing (expand-file-name "no-such-mcp-server" home))
+         (process-environment
+          (append (list (concat "HOME=" home) "GEMINI_API_KEY" "GOOGLE_API_KEY"
+                        "GOOGLE_GENAI_USE_VERTEXAI" "GEMINI_MODEL=gemini-test"
+                        "GEMINI_CLI_TRUST_WORKSPACE=true"
+                        (concat "GEMINI_CLI_SYSTEM_SETTINGS_PATH=" system))
+                  process-environment))
+         (project-find-functions (list (lambda (_) (cons 'transient dir))))
+         (gemini-ls-server-command (getenv "GEMINI_LS_BIN"))
+         (eglot-sync-connect t)
+         (inhibit-message t))
+    (make-directory (expand-file-name ".gemini" home))
+    (with-temp-file (expand-file-name ".gemini/settings.json" home)
+      (insert "{\"model\": {\"name\": \"gemini-test\",}\n"))
+    (with-temp-file system
+      (insert (format "{\"mcpServers\": {\"docs\": {\"command\": %S}}}" missing)))
+    (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+    (unwind-protect
+        (with-temp-buffer
+          (setq default-directory dir)
+          (gemini-ls-chat)
+          (gemini-ls-test--wait
+           (lambda () (and (string-match-p "MCP server docs" (gemini-ls-test--chat))
+                           (string-match-p "No credentials" (gemini-ls-test--chat))))
+           "the MCP server's failure and the credentials in the chat")
+          (let ((chat (gemini-ls-test--chat)))
+            (should (string-match-p
+                     (concat "^> Warning: settings file " (regexp-quote (expand-file-name ".gemini/settings.json" home))
+                             ":[0-9]+:[0-9]+: .*the file was ignored$")
+                     chat))
+            (should (string-match-p
+                     (concat "^> Warning: MCP server docs failed to start; its tools are unavailable: .*"
+                             (regexp-quote missing))
+                     chat))
+            (should (string-match-p "^> No credentials: GEMINI_API_KEY environment variable not found" chat))
+            (should (string-match-p "^> In Emacs, M-x gemini-ls-login signs in with Google\\.$" chat)))
+          (should (string-prefix-p "no credentials: M-x gemini-ls-login" (gemini-ls-test--header)))
+          ;; Once: opening the chat again, and the server saying it again,
+          ;; tell nothing more.
+          (gemini-ls-chat)
+          (eglot-handle-notification (gemini-ls--chat-server) 'window/showMessage :type 2
+                                     :message (concat "Gemini: MCP server docs failed to start; its tools are unavailable: connecting: fork/exec "
+                                                      missing ": no such file or directory."))
+          (should (= 1 (gemini-ls-test--count-in-chat "settings file")))
+          (should (= 1 (gemini-ls-test--count-in-chat "MCP server docs")))
+          (should (= 1 (gemini-ls-test--count-in-chat "No credentials"))))
+      (dolist (s gemini-ls--servers)
+        (ignore-errors (let ((eglot-autoreconnect nil)) (eglot-shutdown s))))
+      (kill-buffer "*gemini*")
+      (delete-directory home t)
+      (delete-directory dir t))))
+
+(ert-deftest gemini-ls-test-chat-without-server ()
+  "With no server installed, the chat says so and how to install one.
+In the chat, when it opens, and in its header line, not \"ready\"."
+  (let ((gemini-ls-server-command nil)
+        (gemini-ls-install-dir (make-temp-file "gemini-install" t))
+        (exec-path nil)
+        (inhibit-message t))
+    (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+    (unwind-protect
+        (progn
+          (gemini-ls-chat)
+          (should (equal (gemini-ls-test--chat)
+                         "> The gemini-ls server is not installed: M-x gemini-ls-install-server installs it (or put gemini-ls on PATH)\n"))
+          (should (equal (gemini-ls-test--header) "no server: M-x gemini-ls-install-server")))
+      (kill-buffer "*gemini*")
+      (delete-directory gemini-ls-install-dir t))))
+
 (ert-deftest gemini-ls-test-missing-key-warned-once ()
   "A prompt without credentials shows the server's error, warned once."
   (let ((gemini-ls-test--api-key nil)
@@ -2958,6 +3040,129 @@ not."
       (while (not result) (accept-process-output nil 0.05)))
     (should-not gemini-ls--install)
     result))
+
+(defun gemini-ls-test--fake-go (dir)
+  "Write a stand-in go in DIR: it notes how it ran in DIR/go.args, builds.
+The build copies GEMINI_LS_BIN where go build's -o, or go install's
+GOBIN, puts the binary."
+  (with-temp-file (expand-file-name "go" dir)
+    (insert "#!/bin/sh\n"
+            "printf '%s\\n' \"$PWD\" \"CGO_ENABLED=$CGO_ENABLED\" \"GOBIN=$GOBIN\" \"$*\" >\"$(dirname \"$0\")/go.args\"\n"
+            "case \"$1\" in\n"
+            "  build) cp \"$GEMINI_LS_BIN\" \"$3\" ;;\n"
+            "  install) cp \"$GEMINI_LS_BIN\" \"$GOBIN/gemini-ls\" ;;\n"
+            "  *) exit 2 ;;\n"
+            "esac\n"))
+  (set-file-modes (expand-file-name "go" dir) #o755))
+
+(defun gemini-ls-test--silent-server ()
+  "A loopback server that takes connections and never answers them."
+  (make-network-process :name "gemini-silent" :server t :host 'local :service t
+                        :noquery t :filter #'ignore))
+
+(ert-deftest gemini-ls-test-install-server-offline ()
+  "Offline, the install gives up within its time-out and offers Go.
+A release host that never answers, and one whose name does not
+resolve: url.el may never call back, but the install ends within
+`gemini-ls-install-connect-timeout' and asks whether Go builds the
+server instead; yes builds it (a stand-in go on PATH) and installs it,
+from the checkout this package sits in with go build, else with go
+install of the latest release into the install's directory."
+  (let* ((silent (gemini-ls-test--silent-server))
+         (fake (make-temp-file "gemini-fake-go" t))
+         (exec-path (cons fake exec-path))
+         (gemini-ls-install-connect-timeout 2)
+         (inhibit-message t))
+    (gemini-ls-test--fake-go fake)
+    (unwind-protect
+        (pcase-dolist (`(,url ,checkout)
+                       `((,(format "http://127.0.0.1:%d/" (process-contact silent :service)) t)
+                         ("http://gemini-ls.invalid/releases/" nil)))
+          (let* ((gemini-ls-install-dir (expand-file-name "bin/" (make-temp-file "gemini-install" t)))
+                 (gemini-ls-release-url url)
+                 (asked nil)
+                 (started (float-time)))
+            (cl-letf* ((real-checkout (symbol-function 'gemini-ls--checkout))
+                       ((symbol-function 'gemini-ls--checkout)
+                        (lambda () (and checkout (funcall real-checkout))))
+                       ((symbol-function 'y-or-n-p) (lambda (q) (push q asked) t)))
+              (let ((result (gemini-ls-test--install)))
+                (should (equal result (list (expand-file-name "gemini-ls" gemini-ls-install-dir) nil)))))
+            (should (< (- (float-time) started) 10))
+            (should (= 1 (length asked)))
+            (should (string-match-p "\\`Gemini: \\(no answer from [^ ]+ in 2 s (offline\\?)\\|cannot download http://gemini-ls\\.invalid/.*\\)\\.  Build gemini-ls with Go instead (go \\(build\\|install\\) .*, minutes)\\? \\'"
+                                    (car asked)))
+            (should (file-executable-p (expand-file-name "gemini-ls" gemini-ls-install-dir)))
+            (let ((args (split-string (gemini-ls-test--file fake "go.args") "\n" t)))
+              (should (equal (nth 1 args) "CGO_ENABLED=0"))
+              (if checkout
+                  (progn
+                    (should (equal (file-name-as-directory (nth 0 args)) (gemini-ls--checkout)))
+                    (should (string-match-p "\\`build -o /.*/gemini-ls \\./cmd/gemini-ls\\'" (nth 3 args))))
+                (should (equal (nth 3 args) (concat "install " gemini-ls-go-package)))
+                (should (equal (concat "GOBIN=" (nth 0 args)) (nth 2 args)))))
+            (delete-directory (file-name-directory (directory-file-name gemini-ls-install-dir)) t)))
+      (delete-process silent)
+      (delete-directory fake t))))
+
+(ert-deftest gemini-ls-test-install-server-offline-declined ()
+  "Offline, no to the build with Go installs nothing and says how to build.
+Without Go, nothing is asked and the install says where Go comes from."
+  (let* ((silent (gemini-ls-test--silent-server))
+         (fake (make-temp-file "gemini-fake-go" t))
+         (gemini-ls-install-dir (expand-file-name "bin/" (make-temp-file "gemini-install" t)))
+         (gemini-ls-release-url (format "http://127.0.0.1:%d/" (process-contact silent :service)))
+         (gemini-ls-install-connect-timeout 1)
+         (inhibit-message t))
+    (gemini-ls-test--fake-go fake)
+    (unwind-protect
+        (progn
+          (let ((exec-path (cons fake exec-path)))
+            (cl-letf (((symbol-function 'y-or-n-p) (lambda (_q) nil)))
+              (let ((result (gemini-ls-test--install)))
+                (should-not (car result))
+                (should (equal (cadr result) "no answer from 127.0.0.1 in 1 s (offline?); M-x gemini-ls-build-server builds it with Go")))))
+          (should-not (file-exists-p (expand-file-name "go.args" fake)))
+          (let ((exec-path (list (expand-file-name "empty" fake))) ; no go
+                (asked nil))
+            (cl-letf (((symbol-function 'y-or-n-p) (lambda (q) (push q asked) t)))
+              (let ((result (gemini-ls-test--install)))
+                (should-not (car result))
+                (should (string-match-p "\\`no answer from 127\\.0\\.0\\.1 in 1 s (offline\\?); with Go installed (https://go\\.dev/dl/), M-x gemini-ls-build-server builds it\\'"
+                                        (cadr result)))))
+            (should-not asked))
+          (should-not (file-exists-p gemini-ls-install-dir)))
+      (delete-process silent)
+      (delete-directory fake t))))
+
+(ert-deftest gemini-ls-test-install-progress-fits ()
+  "The install's progress is one line the echo area holds.
+The hint to cancel goes where the line would not fit, then the words
+are cut."
+  (let ((install (list :what "downloading gemini-ls-linux-amd64.tar.gz"
+                       :started (time-subtract (current-time) 12))))
+    (should (equal (gemini-ls--install-progress-line install 200)
+                   "Gemini: downloading gemini-ls-linux-amd64.tar.gz… 12 s (M-x gemini-ls-install-cancel stops it)"))
+    (should (equal (gemini-ls--install-progress-line install 80)
+                   "Gemini: downloading gemini-ls-linux-amd64.tar.gz… 12 s"))
+    (should (equal (gemini-ls--install-progress-line install 30)
+                   "Gemini: downloading gemini-ls…"))))
+
+(ert-deftest gemini-ls-test-header-without-server ()
+  "The chat's header says there is no server, and how to get one.
+Not \"ready\": while one installs, it says what the install does."
+  (let ((gemini-ls-server-command nil)
+        (gemini-ls-install-dir (make-temp-file "gemini-install" t))
+        (exec-path nil)
+        (gemini-ls--servers nil))
+    (unwind-protect
+        (progn
+          (should (equal (gemini-ls-test--header) "no server: M-x gemini-ls-install-server"))
+          (let ((gemini-ls--install (list :what "downloading SHA256SUMS")))
+            (should (equal (gemini-ls-test--header) "installing gemini-ls: downloading SHA256SUMS")))
+          (let ((gemini-ls-server-command (getenv "GEMINI_LS_BIN")))
+            (should (equal (gemini-ls-test--header) "not running: the next prompt starts it"))))
+      (delete-directory gemini-ls-install-dir t))))
 
 (ert-deftest gemini-ls-test-install-server-cancel ()
   "\[gemini-ls-install-cancel] stops the install under way.

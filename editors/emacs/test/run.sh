@@ -9,7 +9,10 @@
 # package-install-file and the server with gemini-ls-install-server, the
 # chat working beside a Python buffer's own server (emacs-install-*.txt),
 # tmux-trust.sh: the folder trust question with its choices on screen
-# (emacs-trust*.txt), and lint.sh: byte-compiler, checkdoc and package-lint clean; each is one
+# (emacs-trust*.txt), tmux-startup.sh: the server's start-up problems told
+# in the chat (emacs-startup-problems.txt), tmux-review-path.sh: the
+# review's headers for a file of no project (emacs-review-path.txt), and
+# lint.sh: byte-compiler, checkdoc and package-lint clean; each is one
 # more test in the count. ERT tests skipped (a language server missing) are
 # neither, and said.
 # The last line is "N passed, N failed"; exit status 1 on failure.
@@ -70,7 +73,8 @@ passed="$(sed -E 's/.*, ([0-9]+) results? as expected.*/\1/' <<<"$line")"
 skipped="$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line")"
 skipped=${skipped:-0}
 failed=$((total - passed - skipped))
-for screens in tmux-screens.sh stock-eglot.sh tmux-completion.sh tmux-install.sh tmux-trust.sh lint.sh; do
+for screens in tmux-screens.sh stock-eglot.sh tmux-completion.sh tmux-install.sh tmux-trust.sh \
+  tmux-startup.sh tmux-review-path.sh lint.sh; do
   if bash "$here/$screens"; then
     passed=$((passed + 1))
   else

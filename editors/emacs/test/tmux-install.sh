@@ -2,8 +2,18 @@
 # The package installed as its users install it, in a real interactive
 # Emacs (emacs -nw inside a detached tmux), with nothing on PATH that is
 # gemini-ls:
-#   - M-x package-install-file on gemini-ls-VERSION.tar (the package make
-#     dist ships, made by editors/emacs/make-package.sh);
+#   - M-x package-install-file on gemini-ls-VERSION.tar as `make
+#     emacs-package' makes it in a clone (editors/emacs/make-package.sh,
+#     the package make dist ships);
+#   - M-x gemini-ls-chat with no server yet: the chat and its header say
+#     so and how to install one (emacs-install-noserver.txt);
+#   - offline, in an 80-column Emacs: M-x gemini-ls-install-server from a
+#     release host that takes the connection and never answers; the
+#     progress is one line the echo area holds (emacs-install-offline.txt),
+#     and within its time-out (5 s here) the install gives up and offers a
+#     build with Go (emacs-install-fallback.txt); y builds it with a
+#     stand-in go on PATH (go install of the latest release) and installs
+#     it;
 #   - M-x gemini-ls-install-server from a release directory (a file: URL
 #     holding gemini-ls-OS-ARCH.tar.gz and SHA256SUMS, as make dist writes
 #     them), checked and unpacked into ~/.emacs.d/gemini-ls;
@@ -41,6 +51,26 @@ rm "$work/gemini-ls"
 # server of another name stands in for it.
 ln -s "$GEMINI_LS_BIN" "$work/bin/pyright-langserver"
 
+# A stand-in for Go: it notes how it ran, then "builds" gemini-ls where
+# go install puts it (GOBIN).
+cat >"$work/bin/go" <<'GO'
+#!/bin/sh
+printf '%s\n' "$PWD" "CGO_ENABLED=$CGO_ENABLED" "GOBIN=$GOBIN" "$*" >"$(dirname "$0")/go.args"
+[ "$1" = install ] || { echo "fake go: want install, got $*" >&2; exit 2; }
+cp "$GEMINI_LS_BIN" "$GOBIN/gemini-ls"
+GO
+chmod +x "$work/bin/go"
+
+# Offline: a release host that takes the connection and never answers.
+python3 -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
+print(s.getsockname()[1], flush=True); time.sleep(3600)' >"$work/silent.port" &
+silent_pid=$!
+trap 'kill "$silent_pid" 2>/dev/null; cleanup' EXIT
+for _ in $(seq 50); do [[ -s "$work/silent.port" ]] && break; sleep 0.1; done
+silent_port=$(cat "$work/silent.port")
+[[ -n "$silent_port" ]] || fail "the silent release host did not start"
+
 cat >"$work/script.json" <<JSON
 {"rules": [$classifier_rule],
  "turns": [{"chunks": [{"text": "greet returns Hello and the name."}]}]}
@@ -56,7 +86,8 @@ cat >"$work/init.el" <<EOF2
 (setq inhibit-startup-screen t
       make-backup-files nil
       suggest-key-bindings nil
-      gemini-ls-release-url "file://$work/release/"
+      gemini-ls-release-url "http://127.0.0.1:$silent_port/"
+      gemini-ls-install-connect-timeout 5
       project-find-functions (list (lambda (_) (cons 'transient "$proj/"))))
 (add-hook 'python-mode-hook #'eglot-ensure)
 EOF2
@@ -65,7 +96,7 @@ export TERM=xterm-256color
 tmux -L "$sock" -f /dev/null new-session -d -x 140 -y 40 \
   "cd '$proj' && env -u GOOGLE_API_KEY -u GOOGLE_GENAI_USE_VERTEXAI -u GEMINI_MODEL TERM=xterm-256color HOME='$work/home' \
    PATH='$work/bin:/usr/local/bin:/usr/bin:/bin' GEMINI_API_KEY=test \
-   GOOGLE_GEMINI_BASE_URL='$url' \
+   GOOGLE_GEMINI_BASE_URL='$url' GEMINI_LS_BIN='$GEMINI_LS_BIN' \
    emacs -nw -Q -l '$work/init.el'" || fail "tmux did not start"
 wait_for 'scratch' "Emacs to start"
 
@@ -77,7 +108,14 @@ mx() {
   keys Enter
 }
 
-package=$(bash "$here/../make-package.sh" "$work/dist") || fail "make-package.sh made no package"
+# The package as a clone makes it: make emacs-package, or where there is
+# no make (newer-editors.sh's chroot) the script its recipe runs.
+if command -v make >/dev/null; then
+  package=$(make -s -C "$root" emacs-package) || fail "make emacs-package made no package"
+else
+  package=$(bash "$root/editors/emacs/make-package.sh" "$root/build") || fail "make-package.sh made no package"
+fi
+[[ $package == "$root/build/gemini-ls-"*.tar && -f $package ]] || fail "make emacs-package made $package, not build/gemini-ls-VERSION.tar"
 version=$(basename "$package" .tar); version=${version#gemini-ls-}
 elpa="$work/home/.emacs.d/elpa/gemini-ls-$version"
 mx package-install-file
@@ -104,12 +142,50 @@ until all_compiled; do
   sleep 0.2
 done
 
+# No server yet: the chat says so, and how to install one, where it
+# would say "ready".
+mx gemini-ls-chat
+wait_for '^> The gemini-ls server is not installed: M-x gemini-ls-install-server installs it' "the chat to say no server is installed" 10
+wait_for 'no server: M-x gemini-ls-install-server' "the chat's header to say no server is installed" 5
+screen | grep -q 'ready' && fail "the chat says ready with no server installed"
+screen >"$(picture emacs-install-noserver)"
+
+# Offline, in an 80-column terminal.
+tmux -L "$sock" resize-window -x 80 -y 24
+sleep 0.5
+mx gemini-ls-install-server
+asked_at=$SECONDS
+# Counting the seconds, in one line the echo area holds.
+wait_for '^Gemini: downloading gemini-ls-linux-[a-z0-9]+\.tar\.gz… [2-4] s' "the install's progress line" 10
+last=$(screen | tail -1)
+(( ${#last} < 80 )) || fail "the progress line is wider than the echo area: $last"
+screen | tail -2 | head -1 | grep -q '^Gemini: ' && fail "the progress takes more than one line"
+screen >"$(picture emacs-install-offline)"
+wait_for 'no answer from 127\.0\.0\.1 in 5 s \(offline\?\)\.  Build gemini-ls with Go in' "the offer to build with Go" 15
+(( SECONDS - asked_at <= 10 )) || fail "the install gave up after $((SECONDS - asked_at)) s, its time-out being 5 s"
+screen >"$(picture emacs-install-fallback)"
+keys y
+wait_for '^Gemini: installed gemini-ls [^ ]+' "the build with Go to be installed" 30
+[[ -x "$work/home/.emacs.d/gemini-ls/gemini-ls" ]] || fail "no executable ~/.emacs.d/gemini-ls/gemini-ls after the build with Go"
+mapfile -t go_args <"$work/bin/go.args"
+[[ ${go_args[3]} == "install github.com/gemini-ls/gemini-ls/cmd/gemini-ls@latest" ]] || fail "go ran as: go ${go_args[3]}"
+[[ ${go_args[1]} == CGO_ENABLED=0 && ${go_args[2]} == "GOBIN=${go_args[0]}" ]] || fail "go ran with ${go_args[*]}"
+tmux -L "$sock" resize-window -x 140 -y 40
+rm "$work/home/.emacs.d/gemini-ls/gemini-ls"
+
+# Online: the release, from a file: URL.
+keys M-:
+wait_for '^Eval:' "the M-: prompt" 5
+type_text "(setq gemini-ls-release-url \"file://$work/release/\")"
+keys Enter
 mx gemini-ls-install-server
 # --version's words after the version: the commit, or why none is known
 # (a build without version control information, as CI's -buildvcs=false).
 wait_for 'installed gemini-ls [^ ]+( \(commit ([0-9a-f]+(-dirty)?|unknown: built without version control information)\))? in ~/\.emacs\.d/gemini-ls' "the server to be installed" 30
 [[ -x "$work/home/.emacs.d/gemini-ls/gemini-ls" ]] || fail "no executable ~/.emacs.d/gemini-ls/gemini-ls"
 
+# One window, as before the chat was opened.
+keys C-x 1
 keys C-x C-f
 wait_for 'Find file' "find-file's question" 5
 keys C-a C-k
