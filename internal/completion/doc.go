@@ -25,7 +25,8 @@
 //
 // The prompt (prompt.go) is a fill-in-the-middle request: a prefix and a
 // suffix window cut at line boundaries, the user's recent edits
-// (history.go, from every didChange), snippets of related open buffers,
+// (history.go, from the didChanges the front end passes to Changed: not
+// the agent's own edits landing), snippets of related open buffers,
 // the editor's diagnostics near the cursor and a short GEMINI.md.
 //
 // Next edit suggestions (nextedit.go) give the model the recent edits and

@@ -20,7 +20,10 @@
 // holds. A rewind's revert and an edit call's change across files (a
 // rename; revert.go) take one such turn for all their files: ONE
 // workspace/applyEdit, confirmed as a whole, and an edit call only where
-// the approval service asks.
+// the approval service asks. A didChange of a document while an edit of
+// it lands (or that brings an edit taken on the editor's word) is the
+// agent's, and completion never counts it among the user's recent edits
+// (sync.go, agentsChange).
 //
 // The protocol layer is thin and declared once: methods.go lists every
 // method served or sent, with its params and result types, the lifecycle

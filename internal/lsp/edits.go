@@ -89,6 +89,7 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d dialog.D
 		return dialog.Decision{Outcome: dialog.Refused, Reason: notShownReason}, false, nil
 	}
 	defer done()
+	defer s.landing.add(change.Path)()
 
 	// One look at the document serves the staleness check and the edit's
 	// version, so the edit goes out against the text it was checked on.

@@ -97,6 +97,46 @@ func (u *unsyncedEdits) add(path string, e unsyncedEdit) (remove func()) {
 	}
 }
 
+// landingPaths are the paths of the edits being landed, from their turn
+// to their outcome. A didChange of one of them meanwhile is the agent's
+// proposal arriving (or the editor's review putting the original back,
+// dropping a hunk), not the user's typing: it is kept out of completion's
+// recent edits, which would otherwise show the model the agent's change
+// as the user's.
+type landingPaths struct {
+	mu    sync.Mutex
+	count map[string]int
+}
+
+// add marks path as landing until the returned remove is called.
+func (l *landingPaths) add(path string) (remove func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.count == nil {
+		l.count = map[string]int{}
+	}
+	l.count[path]++
+	return func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.count[path]--; l.count[path] <= 0 {
+			delete(l.count, path)
+		}
+	}
+}
+
+// has reports whether an edit of any of paths is landing.
+func (l *landingPaths) has(paths ...string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, p := range paths {
+		if l.count[p] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // get returns the unsynced edit of path, if any.
 func (u *unsyncedEdits) get(path string) (unsyncedEdit, bool) {
 	u.mu.Lock()

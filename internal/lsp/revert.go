@@ -50,6 +50,9 @@ func (p presenter) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 		return nil, err
 	}
 	defer done()
+	for _, c := range req.Changes {
+		defer s.landing.add(c.Path)()
+	}
 
 	sent := p.landable(req, f, out) // the changes in the edit
 	if len(sent) == 0 {

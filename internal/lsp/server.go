@@ -93,9 +93,12 @@ type Server struct {
 	handlers inflight
 
 	// edits keeps one workspace/applyEdit in flight per client; unsynced
-	// are the edits it let go on the client's word, before their didChange.
+	// are the edits it let go on the client's word, before their didChange;
+	// landing the paths of the edits under way, whose didChanges are not
+	// the user's edits.
 	edits    editQueue
 	unsynced unsyncedEdits
+	landing  landingPaths
 
 	// host runs the sessions' prompts, one at a time in each, and says
 	// how each ended; its presenter (presenter.go) shows their events and

@@ -91,10 +91,26 @@ func (s *Server) didChange(p didChangeParams) error {
 	if err := s.docs.Change(path, p.TextDocument.Version, changes, enc); err != nil {
 		return fmt.Errorf("didChange %s: %w", p.TextDocument.URI, err)
 	}
-	if after, ok := s.docs.Get(path); ok {
+	if after, ok := s.docs.Get(path); ok && !s.agentsChange(path, after) {
 		s.completion.Changed(after.Path, before.Text, after.Text)
 	}
 	return nil
+}
+
+// agentsChange reports whether a didChange that left the document as
+// after is the agent's edit landing, not the user's typing: an edit of it
+// is under way, or the editor has just synchronised one it applied on its
+// word (unsynced).
+func (s *Server) agentsChange(path string, after workspace.Document) bool {
+	if s.landing.has(path, after.Path) {
+		return true
+	}
+	for _, p := range []string{path, after.Path} {
+		if u, ok := s.unsynced.get(p); ok && holds(after.Text, u.after) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) didClose(p textDocumentParams) error {
