@@ -72,6 +72,7 @@ describe(":GeminiInstall", function()
     -- Files opened before the install: told once what to do.
     vim.cmd("edit notes.txt")
     vim.cmd("edit numbers.txt")
+    vim.wait(100) -- the buffers are attached on the loop's next turn
     local hints = vim.tbl_filter(function(n) return n.msg:find(":GeminiInstall installs it", 1, true) end, notes)
     eq(1, #hints, "hints to install: " .. vim.inspect(notes))
     eq(vim.log.levels.WARN, hints[1].level, "the hint's level")

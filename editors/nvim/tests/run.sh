@@ -53,7 +53,8 @@ for spec in "$here"/*_spec.lua; do
 done
 # Real interactive Neovim in tmux, each writing its screens to
 # build/screenshots (or $GEMINI_SCREENSHOTS_DIR): screenshots.sh with our
-# plugin (nvim-*.txt), stock.sh with Neovim's built-in client and no plugin,
+# plugin (nvim-*.txt), review.sh (a review sent from Insert mode,
+# nvim-review-*.txt), stock.sh with Neovim's built-in client and no plugin,
 # configured as the README says (nvim-stock-*.txt), completion.sh,
 # copilot_lsp.sh with copilot-lsp.nvim and no plugin
 # (nvim-copilot-lsp-*.txt; Neovim 0.11 and newer), install.sh
@@ -72,6 +73,7 @@ tmux_test() {
 }
 filter=${1:-}
 tmux_test screenshots 60
+tmux_test review 90
 tmux_test stock 240
 tmux_test completion 120
 tmux_test copilot_lsp 120

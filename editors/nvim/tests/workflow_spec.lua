@@ -132,6 +132,9 @@ describe("workflow", function()
   it("one gemini-ls serves every buffer", function()
     vim.cmd("edit notes.txt")
     vim.cmd("edit numbers.txt")
+    -- Attached once the events' other autocommands ran (filetype
+    -- detection): on the next turn of the loop.
+    vim.wait(100)
     local ours = {}
     for _, c in ipairs((vim.lsp.get_clients or vim.lsp.get_active_clients)()) do
       if c.name == "gemini-ls" then

@@ -367,9 +367,15 @@ function M.setup(opts)
   vim.api.nvim_create_autocmd({ "BufEnter", "BufReadPost" }, {
     group = group,
     callback = function(a)
-      if client_of.attachable(a.buf) then
-        M.attach(a.buf)
-      end
+      -- After the event's other autocommands: Neovim turns filetype
+      -- detection on after init.lua, where setup() runs, so its BufRead
+      -- autocommands come after this one, and the document would be
+      -- opened with no language (didOpen's languageId "").
+      vim.schedule(function()
+        if client_of.attachable(a.buf) then
+          M.attach(a.buf)
+        end
+      end)
     end,
   })
   vim.api.nvim_create_autocmd("CmdlineChanged", { group = group, callback = commands.describe_typed })

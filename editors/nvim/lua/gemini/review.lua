@@ -1,5 +1,10 @@
 -- Review of a proposed change: a diff tab with the original text on the
--- left and the real buffer, holding the proposal, on the right.
+-- left and the real buffer, holding the proposal, on the right. The review
+-- opens in Normal mode, and the proposal cannot be changed but on purpose
+-- (gi, which the tab line then says), as keys meant for the review (ga,
+-- gr) typed in Insert mode would otherwise write themselves into it; no
+-- completion or next edit is asked in a buffer under review
+-- (M.reviewing), whose changes are the agent's, not the user's.
 local M = {}
 
 M.current = nil -- the review on screen, if any
@@ -54,9 +59,48 @@ local function show_tabline()
   return false
 end
 
+-- Runs fn with r's proposal modifiable, which it is not otherwise until
+-- the user asks (gi): the review's own changes to it (a reject, a hunk
+-- dropped or taken).
+local function with_modifiable(r, fn)
+  if not vim.api.nvim_buf_is_valid(r.buf) then
+    return fn()
+  end
+  local was = vim.bo[r.buf].modifiable
+  vim.bo[r.buf].modifiable = true
+  local ok, err = pcall(fn)
+  if vim.api.nvim_buf_is_valid(r.buf) then
+    vim.bo[r.buf].modifiable = was
+  end
+  if not ok then
+    error(err, 0)
+  end
+end
+
+--- Whether buf is under review (either side): the agent's proposal, not
+--- the user's code, so no completion or next edit is asked in it.
+function M.reviewing(buf)
+  local r = M.current
+  return r ~= nil and (r.buf == buf or r.orig == buf)
+end
+
+-- The completion and next edits of buf: paused while it is under review
+-- (Neovim 0.12's built-in inline completion asks by itself in Insert
+-- mode), on again after.
+local function pause_suggestions(buf, paused)
+  require("gemini.complete").pause(buf, paused)
+  if paused then
+    require("gemini.nextedit").abort(buf)
+  end
+end
+
 local function close(r)
   if M.current == r then
     M.current = nil
+  end
+  if r.kind == "text" and vim.api.nvim_buf_is_valid(r.buf) then
+    vim.bo[r.buf].modifiable = r.modifiable
+    pause_suggestions(r.buf, false)
   end
   if not M.current and #queue == 0 and vim.o.tabline == our_tabline then
     vim.o.tabline = ""
@@ -74,7 +118,7 @@ local function close(r)
   if vim.api.nvim_buf_is_valid(r.orig) then
     vim.api.nvim_buf_delete(r.orig, { force = true })
   end
-  for _, key in ipairs({ "ga", "gr", "gx", "gy" }) do
+  for _, key in ipairs({ "ga", "gr", "gx", "gy", "gi" }) do
     pcall(vim.api.nvim_buf_del_keymap, r.buf, "n", key)
   end
   if r.opts.on_close then
@@ -122,7 +166,9 @@ function M.reject(r)
     return
   end
   if r.kind == "text" and vim.api.nvim_buf_is_valid(r.buf) then
-    vim.api.nvim_buf_set_lines(r.buf, 0, -1, false, r.lines)
+    with_modifiable(r, function()
+      vim.api.nvim_buf_set_lines(r.buf, 0, -1, false, r.lines)
+    end)
     vim.bo[r.buf].modified = r.modified
   end
   finish(r, { applied = false })
@@ -135,13 +181,15 @@ function M.drop_hunk(r)
   if not r or r.kind ~= "text" then
     return
   end
-  if vim.api.nvim_get_current_buf() == r.orig then
-    vim.cmd("diffput " .. r.buf)
-  else
-    vim.api.nvim_win_call(r.win, function()
-      vim.cmd("diffget " .. r.orig)
-    end)
-  end
+  with_modifiable(r, function()
+    if vim.api.nvim_get_current_buf() == r.orig then
+      vim.cmd("diffput " .. r.buf)
+    else
+      vim.api.nvim_win_call(r.win, function()
+        vim.cmd("diffget " .. r.orig)
+      end)
+    end
+  end)
   vim.cmd("diffupdate")
 end
 
@@ -186,13 +234,37 @@ function M.take_hunk(r)
     if row >= first and row <= last then
       local with = cb > 0 and vim.list_slice(r.proposed, sb, sb + cb - 1) or {}
       local from = ca == 0 and sa or sa - 1
-      vim.api.nvim_buf_set_lines(r.buf, from, from + ca, false, with)
+      with_modifiable(r, function()
+        vim.api.nvim_buf_set_lines(r.buf, from, from + ca, false, with)
+      end)
       vim.cmd("diffupdate")
       return true
     end
   end
   vim.notify("Gemini: no hunk of the proposal here", vim.log.levels.INFO)
   return false
+end
+
+-- The keys of a text review, as the tab line shows them.
+local text_keys = "ga accept, gr reject, gx drop hunk, gy take hunk, gi edit, ]c/[c next/previous hunk"
+
+--- Makes the proposal editable, on purpose, and starts Insert mode in it:
+--- until then it is not, so that keys typed for the review never land in
+--- it. The tab line says it is being edited.
+function M.edit_proposal(r)
+  r = r or M.current
+  if not r or r.kind ~= "text" or not vim.api.nvim_win_is_valid(r.win) then
+    return
+  end
+  vim.bo[r.buf].modifiable = true
+  r.keys = "editing the proposal: " .. text_keys:gsub(", gi edit", "")
+  vim.api.nvim_set_current_win(r.win)
+  vim.cmd("startinsert")
+  if vim.o.tabline == our_tabline then
+    vim.cmd("redrawtabline")
+  else
+    vim.api.nvim_echo({ { r.label .. "  — " .. r.keys, "Title" } }, false, {})
+  end
 end
 
 --- Cancels the review without answering (the server withdrew its request).
@@ -383,6 +455,10 @@ local function open_text(r, step)
   end
   vim.lsp.util.apply_text_edits(plain, buf, r.opts.offset_encoding or "utf-16")
   r.proposed = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  -- Not editable but on purpose (gi); its suggestions paused.
+  r.modifiable = vim.bo[buf].modifiable
+  vim.bo[buf].modifiable = false
+  pause_suggestions(buf, true)
 
   new_tab(r, r.lines)
   local left = vim.api.nvim_get_current_win()
@@ -394,7 +470,7 @@ local function open_text(r, step)
   vim.api.nvim_win_set_buf(r.win, buf)
   vim.cmd("diffthis")
   label_sides(left, r.win, relative(vim.api.nvim_buf_get_name(buf)))
-  return "ga accept, gr reject, gx drop hunk, gy take hunk, ]c/[c next/previous hunk"
+  return text_keys
 end
 
 -- Opens the review of a file operation: for a deletion, the file's text
@@ -459,6 +535,7 @@ function open_step(step, respond, opts)
   if r.kind == "text" then
     maps.gx = { M.drop_hunk, "Gemini: drop the hunk under the cursor" }
     maps.gy = { M.take_hunk, "Gemini: take the proposal's hunk under the cursor" }
+    maps.gi = { M.edit_proposal, "Gemini: edit the proposal" }
   end
   for _, b in ipairs(r.buf == r.orig and { r.buf } or { r.buf, r.orig }) do
     for key, m in pairs(maps) do
@@ -479,6 +556,9 @@ function open_step(step, respond, opts)
   else
     vim.api.nvim_echo({ { r.label .. "  — " .. keys, "Title" } }, false, {})
   end
+  -- A review is read and decided in Normal mode, wherever the user was
+  -- typing when it came (the prompt area, sent with <C-s>).
+  vim.cmd("stopinsert")
 end
 
 -- Reviews the steps of a change one after another and answers once:
