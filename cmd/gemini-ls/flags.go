@@ -46,6 +46,9 @@ type runFlags struct {
 	extensions     listFlag
 	responses      responseFlags
 	logs           logFlags
+	// promptInteractive is 0.61's -i: an interactive session after its
+	// prompt, which gemini-ls has not (interactive).
+	promptInteractive interactiveFlag
 	// notHere are the flags of 0.61 that do not apply in gemini-ls.
 	notHere []*notHereFlag
 	// order is the flags' first names in the order declared, which help
@@ -83,6 +86,15 @@ func (f *notHereFlag) String() string   { return "" }
 func (f *notHereFlag) IsBoolFlag() bool { return true }
 func (f *notHereFlag) Set(string) error { f.given = true; return nil }
 func (f *notHereFlag) hiddenFromHelp()  {}
+
+// interactiveFlag is Gemini CLI's -i/--prompt-interactive, which takes
+// a prompt to start an interactive session with: gemini-ls has none,
+// and says so as 0.61 would (interactive).
+type interactiveFlag struct{ given bool }
+
+func (f *interactiveFlag) String() string   { return "" }
+func (f *interactiveFlag) Set(string) error { f.given = true; return nil }
+func (f *interactiveFlag) hiddenFromHelp()  {}
 
 // optionalBool is a boolean flag that tells "not given" (nil) from
 // false, as yargs' boolean options without a default.
@@ -188,10 +200,11 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	list(&f.allowedTools, "Tools that run without asking (comma-separated or repeated), instead of settings' tools.allowed; deprecated in Gemini CLI for policies", "allowed-tools")
 	list(&f.allowedMCP, "The only MCP servers used (comma-separated or repeated), instead of settings' mcp.allowed and mcp.excluded", "allowed-mcp-server-names")
 	list(&f.extensions, "The only extensions enabled (comma-separated or repeated; none: no extension)", "e", "extensions")
+	fs.Var(&f.promptInteractive, "i", "Not in gemini-ls: it has no interactive terminal UI")
+	alias([]string{"i", "prompt-interactive"})
 	f.order = append(f.order, f.responses.register(fs)...)
 	f.logs.register(fs)
 	for _, n := range []*notHereFlag{
-		{names: []string{"i", "prompt-interactive"}, why: "gemini-ls has no interactive terminal UI: run the prompt with -p, or chat in your editor"},
 		{names: []string{"w", "worktree"}, why: "gemini-ls does not create git worktrees: make one with git worktree add and run in it with -C"},
 		{names: []string{"screen-reader"}, why: "gemini-ls has no terminal UI to adapt: your editor's screen reader support applies"},
 		{names: []string{"session-file"}, why: "gemini-ls resumes saved sessions by --resume, not from a file"},

@@ -242,7 +242,9 @@ func TestHelpErrors(t *testing.T) {
 		{[]string{"help", "run", "serve"}, 2, "unexpected arguments"},
 		{[]string{"version", "extra"}, 2, "unexpected arguments"},
 		{[]string{"run", "--bogus"}, 1, "Unknown argument: bogus"},
-		{[]string{"run", "-i", "hi"}, 1, "--prompt-interactive does not apply: gemini-ls has no interactive terminal UI"},
+		// stdin is no terminal: 0.61's error, FatalInputError.
+		{[]string{"run", "-i", "hi"}, 42, "Error: The --prompt-interactive flag cannot be used when input is piped from stdin."},
+		{[]string{"--prompt-interactive", "say '2'.", "say '3'."}, 42, "Error: The --prompt-interactive flag cannot be used when input is piped from stdin."},
 		{[]string{"-w", "x", "-p", "hi"}, 1, "--worktree does not apply"},
 		{[]string{"--screen-reader", "-p", "hi"}, 1, "--screen-reader does not apply"},
 		{[]string{"--session-file=s.json", "-p", "hi"}, 1, "--session-file does not apply"},
@@ -343,5 +345,13 @@ func TestGroupHelp(t *testing.T) {
 		if _, _, help := runMain(t, tc.args...); !strings.Contains(help, "\n"+tc.line) {
 			t.Errorf("%q lacks %q:\n%s", tc.args, tc.line, help)
 		}
+	}
+}
+
+// At a terminal, -i says why gemini-ls has no interactive session.
+func TestInteractiveAtATerminal(t *testing.T) {
+	var stderr strings.Builder
+	if code := interactive(false, &stderr); code != exitError || !strings.Contains(stderr.String(), "--prompt-interactive does not apply: gemini-ls has no interactive terminal UI") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/cmdline"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
@@ -87,6 +88,9 @@ func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if out == nil {
 		return code
 	}
+	if f.promptInteractive.given {
+		return interactive(stdin == nil || !isTerminal(stdin), stderr)
+	}
 	// Sessions are listed and deleted as in Gemini CLI, before anything
 	// is built: no credentials or trust needed.
 	if f.listSessions {
@@ -106,6 +110,7 @@ func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return out.badUsage(fmt.Errorf("-C: %w", err))
 	}
+	out.runsIn(dir)
 	host := f.host(log, dir)
 	place := f.place(dir, ws, out, stderr)
 	// What lists and exits comes first, as in Gemini CLI: it needs
@@ -140,6 +145,18 @@ func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return code
 	}
 	return promptOnce(ctx, host, built, live, dialog.Input{Text: input, Piped: piped}, out, stderr)
+}
+
+// interactive ends a run given -i: where stdin is no terminal (piped),
+// with 0.61's error and exit status, as it could not read the terminal
+// either; else saying that gemini-ls has no interactive mode.
+func interactive(piped bool, stderr io.Writer) int {
+	if piped {
+		fmt.Fprintln(stderr, "Error: The --prompt-interactive flag cannot be used when input is piped from stdin.")
+		return exitInput
+	}
+	fmt.Fprintf(stderr, "gemini-ls run: --prompt-interactive does not apply: gemini-ls has no interactive terminal UI: run the prompt with -p, or chat in your editor; %s\n", cmdline.SeeHelp("run"))
+	return exitError
 }
 
 // parseRun parses run's command line into its flags and the report of
