@@ -191,6 +191,15 @@ func TestHelpListsEachFlagOnce(t *testing.T) {
 func TestHiddenFlagsStillRefuse(t *testing.T) {
 	hidden := 0
 	runFlagSet().VisitAll(func(fl *flag.Flag) {
+		if _, ok := fl.Value.(*interactiveFlag); ok {
+			// Given a prompt, as 0.61's; stdin here is no terminal.
+			hidden++
+			code, stdout, stderr := runMain(t, "run", "--"+fl.Name, "hi")
+			if code != exitInput || stdout != "" || !strings.Contains(stderr, "--prompt-interactive flag cannot be used when input is piped") {
+				t.Errorf("--%s: exit %d, stdout %q, stderr %q; want %d and 0.61's error", fl.Name, code, stdout, stderr, exitInput)
+			}
+			return
+		}
 		n, ok := fl.Value.(*notHereFlag)
 		if !ok {
 			if _, ok := fl.Value.(hiddenFlag); ok {
