@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -34,6 +35,11 @@ type output interface {
 	// warn carries a warning, which report has written to stderr, in the
 	// format's own way: nothing more in text.
 	warn(msg string)
+	// progress says what the run did that the answer may not (a call
+	// that ran, a file it wrote): text on stderr, a line each; the json
+	// formats, whose stats or events carry it, leave it out, as Gemini
+	// CLI 0.61's do.
+	progress(line string)
 	end(o conversation.Outcome, st stats)
 	// abort ends a run whose prompt failed before the model was asked,
 	// exiting with code, as 0.61's handleError does in the format: line
@@ -70,18 +76,49 @@ type report struct {
 	titles map[[2]string]string
 	// files counts the lines of the changes landed.
 	files fileStats
+	// dir is the run's directory, which the files written are named
+	// from.
+	dir string
 	// raw: the model's text is printed as it is; else without terminal
 	// escape sequences, as Gemini CLI strips them (--raw-output).
 	raw bool
 }
 
-// landed counts the lines change adds and removes.
+// landed counts the lines change adds and removes, and says the file
+// was written.
 func (r *report) landed(change workspace.FileChange) {
 	added, removed := workspace.DiffStat(change.Before, change.After)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.files.TotalLinesAdded += added
 	r.files.TotalLinesRemoved += removed
+	line := fmt.Sprintf("edited %s (+%d -%d)", r.shownPath(change.Path), added, removed)
+	if !change.Exists {
+		line = fmt.Sprintf("created %s (+%d)", r.shownPath(change.Path), added)
+	}
+	if r.out != nil {
+		r.out.progress(line)
+	}
+}
+
+// shownPath is path as the user named the run's directory: relative to
+// it when inside it.
+func (r *report) shownPath(path string) string {
+	if r.dir == "" {
+		return path
+	}
+	rel, err := filepath.Rel(r.dir, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return path
+	}
+	return rel
+}
+
+// runsIn names the files the run writes from dir, its directory.
+func (r *report) runsIn(dir string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.dir = dir
 }
 
 // newReport is a run's report in format; with format "", in the format
@@ -164,13 +201,16 @@ func (r *report) ToolCall(_ context.Context, from dialog.Subagent, c dialog.Tool
 	r.out.toolCall(from, c)
 }
 
-// ToolResult tells a call that did not succeed on stderr too.
+// ToolResult tells a call that did not succeed on stderr too, and one
+// that did as the format shows progress.
 func (r *report) ToolResult(_ context.Context, from dialog.Subagent, res dialog.ToolResult) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	key := [2]string{from.CallID, res.CallID}
 	if res.Status != dialog.StatusOK {
 		fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(from.Name, r.titles[key], res))
+	} else {
+		r.out.progress("\u2713 " + callName(from.Name, r.titles[key], res.Name))
 	}
 	delete(r.titles, key)
 	r.out.toolResult(from, res)
@@ -208,18 +248,23 @@ func (r *report) notDone(agent, title string, res dialog.ToolResult) string {
 	case dialog.StatusCancelled:
 		how = "was cancelled"
 	}
-	what := res.Name
-	if title != "" && title != res.Name {
+	// The first line says why; what follows (a refused edit's diff, a
+	// command's output) is the json formats' to carry.
+	why, _, _ := strings.Cut(strings.TrimSpace(res.Display), "\n")
+	return fmt.Sprintf("%s %s: %s", callName(agent, title, res.Name), how, why)
+}
+
+// callName names a call to the user: its tool, its title when that says
+// more, and the subagent that made it, if one did.
+func callName(agent, title, tool string) string {
+	what := tool
+	if title != "" && title != tool {
 		what += " (" + title + ")"
 	}
 	if agent != "" {
 		what = agent + ": " + what
 	}
-	why, rest, cut := strings.Cut(strings.TrimSpace(res.Display), "\n")
-	if cut && strings.TrimSpace(rest) != "" {
-		why += " …"
-	}
-	return fmt.Sprintf("%s %s: %s", what, how, why)
+	return what
 }
 
 func (r *report) end(o conversation.Outcome, st stats) {
@@ -312,15 +357,31 @@ func stripANSI(s string) string {
 
 // textOutput streams the model's text as it arrives, ending it with a
 // newline if it has none. A run that printed nothing leaves stdout empty.
+// What the run did besides (progress) goes to stderr, a line each.
 type textOutput struct {
 	w, errw io.Writer // stdout, stderr
 	wrote   bool
 	endedNL bool
+	// lineOpen: stdout's last text did not end its line, and no progress
+	// line has been started on a line of its own since.
+	lineOpen bool
 }
 
 func (o *textOutput) begin(string, string, string) {}
 
 func (o *textOutput) warn(string) {}
+
+// progress starts its line on a line of its own where stdout and
+// stderr share a terminal, without changing a byte of stdout.
+func (o *textOutput) progress(line string) {
+	if o.lineOpen {
+		line = "\n" + "gemini-ls: " + line
+		o.lineOpen = false
+	} else {
+		line = "gemini-ls: " + line
+	}
+	fmt.Fprintln(o.errw, line)
+}
 
 func (o *textOutput) text(from dialog.Subagent, text string) {
 	// A subagent's text is not the answer: its report comes back to the
@@ -329,6 +390,7 @@ func (o *textOutput) text(from dialog.Subagent, text string) {
 		fmt.Fprint(o.w, text)
 		o.wrote = true
 		o.endedNL = text[len(text)-1] == '\n'
+		o.lineOpen = !o.endedNL
 	}
 }
 
@@ -508,6 +570,8 @@ func (o *jsonOutput) begin(sessionID, _, _ string) { o.sessionID = sessionID }
 
 func (o *jsonOutput) warn(msg string) { o.warnings = append(o.warnings, msg) }
 
+func (*jsonOutput) progress(string) {}
+
 // Nothing is shown as it comes: the object comes at the end.
 func (*jsonOutput) text(dialog.Subagent, string)                  {}
 func (*jsonOutput) thought(dialog.Subagent, dialog.Thought)       {}
@@ -650,6 +714,8 @@ func (o *streamOutput) warn(msg string) {
 	}
 	o.emit(streamEvent{Type: "error", Severity: "warning", Message: msg})
 }
+
+func (*streamOutput) progress(string) {}
 
 func (o *streamOutput) text(from dialog.Subagent, text string) {
 	o.emitFrom(from, streamEvent{Type: "message", Role: "assistant", Content: text, Delta: true})
