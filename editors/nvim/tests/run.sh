@@ -54,7 +54,8 @@ done
 # Real interactive Neovim in tmux, each writing its screens to
 # build/screenshots (or $GEMINI_SCREENSHOTS_DIR): screenshots.sh with our
 # plugin (nvim-*.txt), review.sh (a review sent from Insert mode,
-# nvim-review-*.txt), stock.sh with Neovim's built-in client and no plugin,
+# nvim-review-*.txt), startup.sh (start-up problems told in the chat,
+# nvim-startup-problems.txt), stock.sh with Neovim's built-in client and no plugin,
 # configured as the README says (nvim-stock-*.txt), completion.sh,
 # copilot_lsp.sh with copilot-lsp.nvim and no plugin
 # (nvim-copilot-lsp-*.txt; Neovim 0.11 and newer), install.sh
@@ -74,6 +75,7 @@ tmux_test() {
 filter=${1:-}
 tmux_test screenshots 60
 tmux_test review 90
+tmux_test startup 60
 tmux_test stock 240
 tmux_test completion 120
 tmux_test copilot_lsp 120

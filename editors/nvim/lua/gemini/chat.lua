@@ -152,6 +152,33 @@ function M.show()
   return win
 end
 
+--- Whether a window shows the chat.
+function M.visible()
+  return #windows() > 0
+end
+
+-- The server's warnings shown in the chat, by text: each once.
+local told = {}
+
+--- Shows a warning or an error of the server that no prompt's updates
+--- carry (a broken settings file, an MCP server that did not start) in
+--- the chat, where the user reads what Gemini says, once for each text;
+--- the chat is made for it when there is none yet, and shows it when it
+--- opens. level is "Warning" or "Error". Reports whether it was shown.
+function M.notice(text, level)
+  text = vim.trim((text or ""):gsub("^Gemini: ", ""))
+  if text == "" or told[text] then
+    return false
+  end
+  told[text] = true
+  local lines = { "" }
+  for i, line in ipairs(vim.split(text, "\n", { plain = true })) do
+    table.insert(lines, (i == 1 and ("> " .. level .. ": ") or (line == "" and ">" or "> ")) .. line)
+  end
+  M.lines(lines)
+  return true
+end
+
 --- Empties the chat (a session shown afresh); its folds go with its lines.
 function M.clear()
   local buf = M.ensure()

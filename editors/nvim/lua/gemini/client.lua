@@ -95,8 +95,12 @@ function M.client()
   end
   client = g.client_id and vim.lsp.get_client_by_id(g.client_id)
   if client then
-    -- The statusline shows the model from the start.
-    M.when_ready(client, g.refresh_models)
+    -- The statusline shows the model from the start; the chat says at
+    -- once when there are no credentials.
+    M.when_ready(client, function(c)
+      g.refresh_models(c)
+      require("gemini.startup").check_auth(c)
+    end)
   end
   return client
 end

@@ -99,6 +99,12 @@ handlers["window/showDocument"] = function(err, params, ctx, config)
   return result
 end
 
+-- The server's warnings and errors outside a prompt: in the chat, once
+-- each (gemini.startup).
+handlers["window/showMessage"] = function(...)
+  return require("gemini.startup").show_message(...)
+end
+
 handlers["gemini/update"] = function(_, params)
   if params then
     local state = gemini().state
@@ -124,7 +130,7 @@ handlers["gemini/update"] = function(_, params)
     chat.update(params)
     -- A subagent's error ends the subagent, shown in its fold; the
     -- prompt goes on.
-    if params.kind == "error" and not params.parentCallId then
+    if params.kind == "error" and not params.parentCallId and not chat.visible() then
       gemini().notify_once(params.message)
     end
   end

@@ -38,6 +38,7 @@ M.config = {
 -- model: the model as the server reports it (gemini/models, then the
 -- model and usage updates): current (as named), name (as shown), models
 -- (the list to choose from) and answered (the model that last answered).
+-- auth: gemini/authStatus's result, once the server answered it.
 M.state = { session_id = nil, prompt_running = false, notified = {}, modes = {}, model = {} }
 
 local function notify_once(msg, level)
@@ -81,7 +82,9 @@ function M.chat_status()
     table.insert(parts, shown)
   end
   table.insert(parts, chat.mode_name(M.mode()))
-  if next(waiting) ~= nil then
+  if M.state.auth and M.state.auth.usable == false then
+    table.insert(parts, "no credentials: :GeminiLogin")
+  elseif next(waiting) ~= nil then
     table.insert(parts, "waiting for you")
   elseif M.state.prompt_running then
     table.insert(parts, "working…")
@@ -172,12 +175,16 @@ function M.prompt(text, context, on_done)
   client_of.client_call(client, "request", "gemini/prompt", params, function(err, result)
     M.state.prompt_running = false
     M.redraw_status()
+    -- The chat says what went wrong; a notification too only where no
+    -- window shows the chat.
     if err then
       chat.lines({ "", "Error: " .. (err.message or vim.inspect(err)) })
-      notify_once(err.message or vim.inspect(err))
+      if not chat.visible() then
+        notify_once(err.message or vim.inspect(err))
+      end
     elseif result then
       M.state.session_id = result.sessionId
-      if result.stopReason == "error" and result.error then
+      if result.stopReason == "error" and result.error and not chat.visible() then
         notify_once(result.error)
       end
       local note = chat.stop_note(result.stopReason)
@@ -253,6 +260,8 @@ function M.login(manual, on_done)
       else
         local msg, level = M.login_message(result)
         vim.notify(msg, level)
+        -- The chat's status says no credentials no more.
+        require("gemini.startup").adopt_auth(result.auth)
       end
       if on_done then
         on_done(err, result)
