@@ -11,10 +11,17 @@ install:
 
 # The README's offline demo: the agent, headless, against the fake model
 # the tests use (fakegemini, serving internal/agent/geminitest/testdata/demo.json),
-# running the real grep_search on this checkout. No key, no network; the
-# first run compiles both programs.
+# running the real grep_search on this checkout; its answer quotes what
+# the tool found. No key, no network. It says what it does first: the
+# first build downloads the modules and compiles both programs, a minute
+# or two, whose chatter (go: downloading …) is kept in
+# build/demo/build.log and shown only if the build fails.
 demo:
-	go run ./internal/agent/geminitest/cmd/fakegemini --script internal/agent/geminitest/testdata/demo.json -- go run ./cmd/gemini-ls run -C . --skip-trust -p "Where are the TODOs?"
+	@echo "building gemini-ls and the fake model (a minute or two the first time)…"
+	@mkdir -p build/demo
+	@go build -o build/demo/ ./cmd/gemini-ls ./internal/agent/geminitest/cmd/fakegemini >build/demo/build.log 2>&1 || { cat build/demo/build.log; exit 1; }
+	@echo 'asking the fake model "Where are the TODOs?" about this checkout (gemini-ls run -C . --skip-trust -p …)'
+	@build/demo/fakegemini --script internal/agent/geminitest/testdata/demo.json -- build/demo/gemini-ls run -C . --skip-trust -p "Where are the TODOs?"
 
 # The release artefacts, in dist/: the server for Linux, macOS and Windows
 # on amd64 and arm64, a VS Code .vsix per platform carrying its server, the

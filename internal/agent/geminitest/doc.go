@@ -46,7 +46,16 @@
 //   - "text": shorthand for one text chunk ("" answers with no parts at all);
 //     exclusive with "chunks".
 //   - "chunks": parts streamed in order, each
-//     {"text", "thought", "thoughtSignature" (base64), "call" {"id"?, "name", "args"}, "delay"}.
+//     {"text", "template", "thought", "thoughtSignature" (base64), "call" {"id"?, "name", "args"}, "delay"}.
+//     A "template" (in place of "text") is a Go text/template made into
+//     the chunk's text from each request the turn answers: .Result is
+//     the last function response's result as text (its "output", or its
+//     "error", when a string; else its JSON; "" when there is none),
+//     .Tool that function's name, and {{head N .Result}} its first N
+//     lines, then how many more there were. A script model can so say
+//     what a real tool found, which it cannot know in advance (the demo's
+//     grep_search on the checkout it runs in). A template that does not
+//     parse fails the script at load.
 //   - "error": {"code" (400-599), "status" (derived from code when omitted),
 //     "message", "retryDelay" (RetryInfo detail), "retryAfter" (header),
 //     "details" (more google.rpc details, e.g. a QuotaFailure, as Gemini

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"text/template"
 	"time"
 
 	"google.golang.org/genai"
@@ -91,6 +92,7 @@ type scriptTurn struct {
 
 type scriptChunk struct {
 	Text             string              `json:"text"`
+	Template         string              `json:"template"`
 	Thought          bool                `json:"thought"`
 	ThoughtSignature []byte              `json:"thoughtSignature"`
 	Call             *genai.FunctionCall `json:"call"`
@@ -132,20 +134,9 @@ func parseTurn(msg json.RawMessage) (Turn, error) {
 			t.Chunks = append(t.Chunks, Chunk{Text: *st.Text})
 		}
 	}
-	for i, sc := range st.Chunks {
-		if sc.Text == "" && sc.Call == nil && sc.ThoughtSignature == nil {
-			return Turn{}, fmt.Errorf("chunk %d: needs text, call or thoughtSignature", i+1)
-		}
-		if sc.Call != nil && sc.Call.Name == "" {
-			return Turn{}, fmt.Errorf("chunk %d: call needs a name", i+1)
-		}
-		t.Chunks = append(t.Chunks, Chunk{
-			Text:             sc.Text,
-			Thought:          sc.Thought,
-			ThoughtSignature: sc.ThoughtSignature,
-			Call:             sc.Call,
-			Delay:            time.Duration(sc.Delay),
-		})
+	templates, err := t.addChunks(st.Chunks)
+	if err != nil {
+		return Turn{}, err
 	}
 	if e := st.Error; e != nil {
 		if e.Code < 400 || e.Code > 599 {
@@ -169,7 +160,45 @@ func parseTurn(msg json.RawMessage) (Turn, error) {
 	if t.Chunks == nil && t.Err == nil && !t.Hang && !t.Cut {
 		return Turn{}, errors.New(`a turn needs "text", "chunks", "error", "hang" or "cut"`)
 	}
+	if len(templates) > 0 {
+		// Made from each request it answers, the rest of the turn as
+		// scripted.
+		base := t
+		t.From = func(req Request) Turn { return rendered(base, templates, req) }
+	}
 	return t, nil
+}
+
+// addChunks adds the script's chunks to t, and returns the templates of
+// those made from each request the turn answers, by index.
+func (t *Turn) addChunks(chunks []scriptChunk) (map[int]*template.Template, error) {
+	templates := map[int]*template.Template{}
+	for i, sc := range chunks {
+		if sc.Text == "" && sc.Template == "" && sc.Call == nil && sc.ThoughtSignature == nil {
+			return nil, fmt.Errorf("chunk %d: needs text, template, call or thoughtSignature", i+1)
+		}
+		if sc.Text != "" && sc.Template != "" {
+			return nil, fmt.Errorf(`chunk %d: "text" and "template" are exclusive`, i+1)
+		}
+		if sc.Call != nil && sc.Call.Name == "" {
+			return nil, fmt.Errorf("chunk %d: call needs a name", i+1)
+		}
+		if sc.Template != "" {
+			tm, err := parseChunkTemplate(sc.Template)
+			if err != nil {
+				return nil, fmt.Errorf("chunk %d: %w", i+1, err)
+			}
+			templates[len(t.Chunks)] = tm
+		}
+		t.Chunks = append(t.Chunks, Chunk{
+			Text:             sc.Text,
+			Thought:          sc.Thought,
+			ThoughtSignature: sc.ThoughtSignature,
+			Call:             sc.Call,
+			Delay:            time.Duration(sc.Delay),
+		})
+	}
+	return templates, nil
 }
 
 // duration reads a Go duration string such as "1.5s" or "200ms".

@@ -525,3 +525,50 @@ func TestAbortsAreRecorded(t *testing.T) {
 		t.Errorf("aborts %+v, want requests 1 and 2", aborts)
 	}
 }
+
+// A chunk's template is made from the request it answers: the last
+// function response's result, cut by head to its first lines, with how
+// many more there were said; the rest of the turn is as scripted.
+func TestScriptTemplateMadeFromTheRequest(t *testing.T) {
+	turns, err := geminitest.LoadScript(strings.NewReader(`[
+		{"chunks": [{"thought": true, "text": "**Reading**"}, {"template": "{{.Tool}} said:\n{{head 2 .Result}}"}], "finishReason": "STOP"},
+		{"chunks": [{"template": "[{{.Result}}]"}]}
+	]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := geminitest.NewTestServer(t, turns...)
+	c := newClient(t, srv)
+	contents := []*genai.Content{
+		genai.NewContentFromText("find them", genai.RoleUser),
+		genai.NewContentFromFunctionCall("grep_search", map[string]any{"pattern": "TODO"}, genai.RoleModel),
+		genai.NewContentFromFunctionResponse("grep_search", map[string]any{"output": "Found 3 matches\na.go:1: TODO one\nb.go:2: TODO two\nc.go:3: TODO three\n"}, genai.RoleUser),
+	}
+	resp, err := c.Models.GenerateContent(context.Background(), "m", contents, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := resp.Text(), "grep_search said:\nFound 3 matches\na.go:1: TODO one\n… (2 more lines)"; got != want {
+		t.Errorf("answer %q, want %q", got, want)
+	}
+	if parts := resp.Candidates[0].Content.Parts; len(parts) < 1 || !parts[0].Thought {
+		t.Errorf("the scripted thought is lost: %+v", parts)
+	}
+	// No function response: the template reads nothing, and says so.
+	resp, err = c.Models.GenerateContent(context.Background(), "m", genai.Text("hi"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resp.Text(); got != "[]" {
+		t.Errorf("answer without a function response %q, want []", got)
+	}
+	// A template that cannot be read fails the script at load.
+	for script, want := range map[string]string{
+		`[{"chunks": [{"template": "{{nosuch .Result}}"}]}]`: `chunk 1: template: `,
+		`[{"chunks": [{"text": "a", "template": "b"}]}]`:     `"text" and "template" are exclusive`,
+	} {
+		if _, err := geminitest.LoadScript(strings.NewReader(script)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("LoadScript(%s) = %v, want an error containing %q", script, err, want)
+		}
+	}
+}
