@@ -223,9 +223,13 @@ for the mode line and the chat to show."
                 gemini-ls--servers)))
 
 (defun gemini-ls--server-found-p ()
-  "Non-nil if the program `gemini-ls--server-program' names is there."
+  "Non-nil if the program `gemini-ls--server-program' names is there.
+A bare name is looked for on the variable `exec-path', as it is run,
+not in `default-directory'."
   (let ((program (car (gemini-ls--server-program))))
-    (or (file-executable-p program) (executable-find program))))
+    (if (file-name-absolute-p program)
+        (file-executable-p program)
+      (executable-find program))))
 
 (defconst gemini-ls--not-installed
   "The gemini-ls server is not installed: M-x gemini-ls-install-server installs it (or put gemini-ls on PATH)"

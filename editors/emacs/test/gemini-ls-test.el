@@ -714,6 +714,8 @@ header line says there are no credentials, not \"ready\"."
          (project-find-functions (list (lambda (_) (cons 'transient dir))))
          (gemini-ls-server-command (getenv "GEMINI_LS_BIN"))
          (eglot-sync-connect t)
+         ;; Only this test's server: the chat would follow another one.
+         (gemini-ls--servers nil)
          (inhibit-message t))
     (make-directory (expand-file-name ".gemini" home))
     (with-temp-file (expand-file-name ".gemini/settings.json" home)
@@ -759,18 +761,26 @@ header line says there are no credentials, not \"ready\"."
 (ert-deftest gemini-ls-test-chat-without-server ()
   "With no server installed, the chat says so and how to install one.
 In the chat, when it opens, and in its header line, not \"ready\"."
-  (let ((gemini-ls-server-command nil)
-        (gemini-ls-install-dir (make-temp-file "gemini-install" t))
-        (exec-path nil)
-        (inhibit-message t))
+  (let* ((gemini-ls-server-command nil)
+         (gemini-ls-install-dir (make-temp-file "gemini-install" t))
+         ;; A PATH without gemini-ls (nil would search default-directory).
+         (exec-path (list gemini-ls-install-dir))
+         (gemini-ls--servers nil)
+         (proj (file-name-as-directory (make-temp-file "gemini-proj" t))))
+    ;; A gemini-ls in the chat's directory (a clone's root after make
+    ;; build) is not on exec-path: it is not run.
+    (copy-file (getenv "GEMINI_LS_BIN") (expand-file-name "gemini-ls" proj))
     (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
     (unwind-protect
-        (progn
-          (gemini-ls-chat)
+        (save-window-excursion
+          (with-temp-buffer
+            (setq default-directory proj)
+            (let ((inhibit-message t)) (gemini-ls-chat)))
           (should (equal (gemini-ls-test--chat)
                          "> The gemini-ls server is not installed: M-x gemini-ls-install-server installs it (or put gemini-ls on PATH)\n"))
           (should (equal (gemini-ls-test--header) "no server: M-x gemini-ls-install-server")))
       (kill-buffer "*gemini*")
+      (delete-directory proj t)
       (delete-directory gemini-ls-install-dir t))))
 
 (ert-deftest gemini-ls-test-missing-key-warned-once ()
@@ -3151,10 +3161,10 @@ are cut."
 (ert-deftest gemini-ls-test-header-without-server ()
   "The chat's header says there is no server, and how to get one.
 Not \"ready\": while one installs, it says what the install does."
-  (let ((gemini-ls-server-command nil)
-        (gemini-ls-install-dir (make-temp-file "gemini-install" t))
-        (exec-path nil)
-        (gemini-ls--servers nil))
+  (let* ((gemini-ls-server-command nil)
+         (gemini-ls-install-dir (make-temp-file "gemini-install" t))
+         (exec-path (list gemini-ls-install-dir))
+         (gemini-ls--servers nil))
     (unwind-protect
         (progn
           (should (equal (gemini-ls-test--header) "no server: M-x gemini-ls-install-server"))
