@@ -60,8 +60,8 @@ func TestStreamJSONMarksSubagentEvents(t *testing.T) {
 	}
 }
 
-// text prints only the main agent's answer; a subagent's failed call is
-// told on stderr, named by its agent.
+// text prints only the main agent's answer; a subagent's calls are told
+// on stderr as the main agent's are, named by its agent.
 func TestTextLeavesOutSubagentText(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	r, err := newReport("text", &stdout, &stderr)
@@ -72,13 +72,15 @@ func TestTextLeavesOutSubagentText(t *testing.T) {
 	if got, want := stdout.String(), "Let me look.\nIn foo.go.\n"; got != want {
 		t.Errorf("stdout %q, want %q", got, want)
 	}
-	if got, want := stderr.String(), "gemini-ls: codebase_investigator: grep_search (SearchText '(') failed: bad pattern\n"; got != want {
+	if got, want := stderr.String(), "gemini-ls: \u2713 codebase_investigator: read_file (ReadFile foo.go)\n"+
+		"gemini-ls: codebase_investigator: grep_search (SearchText '(') failed: bad pattern\n"+
+		"gemini-ls: \u2713 invoke_agent (Delegate to codebase_investigator)\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
 }
 
 // A subagent numbers its calls its own way: its call_1 is not the main
-// agent's call_1, whose failure stderr still names by its title.
+// agent's call_1; stderr names each by its own title.
 func TestSubagentCallIDsAreItsOwn(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	r, err := newReport("text", &stdout, &stderr)
@@ -92,7 +94,8 @@ func TestSubagentCallIDsAreItsOwn(t *testing.T) {
 	r.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go"})
 	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK})
 	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusError, Display: "the subagent failed"})
-	if got, want := stderr.String(), "gemini-ls: invoke_agent (Delegate to codebase_investigator) failed: the subagent failed\n"; got != want {
+	if got, want := stderr.String(), "gemini-ls: \u2713 codebase_investigator: read_file (ReadFile foo.go)\n"+
+		"gemini-ls: invoke_agent (Delegate to codebase_investigator) failed: the subagent failed\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)
 	}
 }
