@@ -50,7 +50,12 @@ describe("folder trust", function()
     eq(1, #asked, "questions")
     assert(asked[1].prompt:find("Do you trust the files in this folder?", 1, true), asked[1].prompt)
     assert(asked[1].prompt:find(cwd, 1, true), asked[1].prompt)
-    eq({ "Trust folder", "Trust parent folder", "Don't trust", "Decline" }, asked[1].labels, "choices")
+    -- Gemini CLI 0.61's labels, each with what it does as the server
+    -- describes it (the descriptions are the server's: dialog).
+    local labels = vim.tbl_map(function(l) return (l:gsub(" — .*$", "")) end, asked[1].labels)
+    eq({ "Trust folder", "Trust parent folder", "Don't trust", "Decline" }, labels, "choices")
+    assert(asked[1].labels[1]:find("^Trust folder — .*remembered$"), asked[1].labels[1])
+    assert(asked[1].labels[3]:find("^Don't trust — Restricted mode"), asked[1].labels[3])
     eq('{\n  "' .. cwd .. '": "TRUST_FOLDER"\n}', read(trusted), "trustedFolders.json")
     local first
     for line in io.lines(os.getenv("GEMINI_REQUESTS")) do
