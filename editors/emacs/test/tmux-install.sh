@@ -61,10 +61,13 @@ cp "$GEMINI_LS_BIN" "$GOBIN/gemini-ls"
 GO
 chmod +x "$work/bin/go"
 
-# Offline: a release host that takes the connection and never answers.
-python3 -c 'import socket, time
-s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8)
-print(s.getsockname()[1], flush=True); time.sleep(3600)' >"$work/silent.port" &
+# Offline: a release host that takes the connection and never answers
+# (a batch Emacs, which every machine running this test has; its port on
+# stderr, which batch Emacs does not buffer).
+emacs --batch -Q --eval '(let ((s (make-network-process :name "silent" :server t :host "127.0.0.1"
+                                                       :service t :filter (quote ignore))))
+  (message "%d" (process-contact s :service))
+  (while t (accept-process-output nil 60)))' 2>"$work/silent.port" &
 silent_pid=$!
 trap 'kill "$silent_pid" 2>/dev/null; cleanup' EXIT
 for _ in $(seq 50); do [[ -s "$work/silent.port" ]] && break; sleep 0.1; done
