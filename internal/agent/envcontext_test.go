@@ -8,8 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"google.golang.org/genai"
-
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -26,15 +24,6 @@ func contextConfig(t *testing.T, now *time.Time, tmp string) (agent.Config, stri
 		Now:            func() time.Time { return *now },
 		ProjectTempDir: func() (string, error) { return tmp, nil },
 	}, root
-}
-
-// partTexts are c's parts' texts.
-func partTexts(c *genai.Content) []string {
-	var out []string
-	for _, p := range c.Parts {
-		out = append(out, p.Text)
-	}
-	return out
 }
 
 // A main session's first user content begins with Gemini CLI 0.61's

@@ -257,8 +257,8 @@ func prefixLiterals(rules []*Rule) map[*Rule]prefixLiteral {
 // the pattern: the literal, then a blank, a quote or an escaped quote, at
 // the one place "command":" can be.
 func prefixMatches(literal, stringified string) bool {
-	rest, ok := strings.CutPrefix(stringified, "{\x00")
-	if rest, ok = strings.CutPrefix(rest, literal); !ok {
+	rest, ok := strings.CutPrefix(strings.TrimPrefix(stringified, "{\x00"), literal)
+	if !ok {
 		return false
 	}
 	return rest != "" && strings.IndexByte("\t\n\f\r \"", rest[0]) >= 0 || strings.HasPrefix(rest, `\"`)
