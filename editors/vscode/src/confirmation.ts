@@ -4,7 +4,7 @@
 import * as vscode from "vscode";
 import { answerSummary, buildAnswer, declined, parseAskParams, type AskAnswer, type AskParams } from "./ask";
 import { canAsk } from "./chatModel";
-import type { Gemini } from "./extension";
+import type { Gemini } from "./gemini";
 import { confirmDialog, confirmOutcome } from "./present";
 import type { ConfirmOutcome, ConfirmParams } from "./protocol";
 

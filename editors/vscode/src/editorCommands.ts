@@ -16,7 +16,7 @@ import {
 } from "./context";
 import { contextItems, type EditorState } from "./contextItems";
 import { editSelectionNotice, editSelectionParams } from "./editSelection";
-import type { Gemini } from "./extension";
+import type { Gemini } from "./gemini";
 import { methods, type EditSelectionResult, type PromptContext } from "./protocol";
 import { isMethodNotFound } from "./sessions";
 import { errorMessage } from "./settings";

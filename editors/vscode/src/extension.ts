@@ -16,7 +16,8 @@ import { chooseMode, chooseModel, refreshModel, sendSettings, setApprovalMode, s
 import { modelForNewSession, modelName, type ModelState } from "./present";
 import { methods, type ApprovalMode, type PromptContext, type PromptParams, type PromptResult } from "./protocol";
 import { ReviewManager, type HunkRef } from "./review";
-import { restart, signIn, start, stopClient, type SetupNeed } from "./server";
+import type { Gemini, RunningPrompt, SetupNeed } from "./gemini";
+import { restart, signIn, start, stopClient } from "./server";
 import { newSession, pickSession, rewind } from "./sessionCommands";
 import { config, configuredMode, errorMessage, inlineCompletionEnabled } from "./settings";
 import { StatusBar } from "./status";
@@ -25,10 +26,10 @@ import { StatusBar } from "./status";
 const stopWaitMs = 5000;
 
 /** The running extension; VS Code's activate/deactivate pair has nowhere else to keep it. */
-let gemini: Gemini | undefined;
+let gemini: GeminiExtension | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
-  gemini = new Gemini(context);
+  gemini = new GeminiExtension(context);
   void start(gemini);
 }
 
@@ -38,13 +39,8 @@ export async function deactivate(): Promise<void> {
   gemini = undefined;
 }
 
-interface RunningPrompt {
-  done: Promise<void>;
-  cancel: vscode.CancellationTokenSource;
-}
-
-/** The extension's state, which the modules of each concern read and change. */
-export class Gemini {
+/** The extension's state (gemini.ts), built from the modules of each concern. */
+class GeminiExtension implements Gemini {
   readonly output = vscode.window.createOutputChannel("Gemini");
   readonly status = new StatusBar();
   /** The approval mode every session runs in: the setting's, until the mode picker chooses another. */
@@ -66,6 +62,7 @@ export class Gemini {
   model?: ModelState;
   /** Where a per-platform .vsix keeps its gemini-ls (server/). */
   readonly extensionDir: string;
+  readonly secrets: vscode.SecretStorage;
   /** What keeps the chat from working, shown as the welcome view in its place; "" when nothing does. */
   setup: SetupNeed = "";
   /** The rewind under way, whose revert the review names as one. */
@@ -73,6 +70,7 @@ export class Gemini {
 
   constructor(context: vscode.ExtensionContext) {
     this.extensionDir = context.extensionPath;
+    this.secrets = context.secrets;
     this.completion = new ChatCompletion(
       () => this.client,
       () => this.view,

@@ -2,7 +2,7 @@
 // that choose them, and the settings that send the choice to the server.
 
 import * as vscode from "vscode";
-import type { Gemini } from "./extension";
+import type { Gemini } from "./gemini";
 import { approvalModes } from "./modes";
 import { modelFromResult, modelName, modelPicks, type ModelState } from "./present";
 import { methods, type ApprovalMode, type ModelsResult } from "./protocol";

@@ -10,7 +10,7 @@ import { InlineCompletions } from "./completion";
 import { confirm } from "./confirmation";
 import { answerDiagnostics } from "./diagnostics";
 import { editorDiagnostic } from "./editorCommands";
-import type { Gemini } from "./extension";
+import type { Gemini, SetupNeed } from "./gemini";
 import { answerLanguageFeature, LanguageFeatureError } from "./languageFeatures";
 import { signIn as signInWithGoogle } from "./login";
 import { refreshModel, sendSettings, setModel } from "./modelCommands";
@@ -23,13 +23,6 @@ import { rewindDiffTitle } from "./sessionCommands";
 import { configuredMode, config, errorMessage, inlineCompletionEnabled } from "./settings";
 import { editorLanguageFeatures } from "./editorLanguageFeatures";
 import { receiveUpdate, serverToClient } from "./updates";
-
-/**
- * What keeps the chat from working, as the gemini.setup context key names
- * it for the welcome view (package.json's viewsWelcome): gemini-ls cannot
- * be started, or it has no way to reach the model; "" when nothing does.
- */
-export type SetupNeed = "" | "serverMissing" | "signedOut";
 
 /** Starts gemini-ls with the handlers of what it sends; the welcome view says so when it cannot be found or started. */
 export async function start(g: Gemini): Promise<void> {

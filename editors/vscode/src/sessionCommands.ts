@@ -3,7 +3,7 @@
 
 import * as vscode from "vscode";
 import { describeFiles, parseRewindPrompts, promptForTurn, rewindModes, rewindSummary, type RewindMode, type RewindPrompt, type RewindResult } from "./ask";
-import type { Gemini } from "./extension";
+import type { Gemini } from "./gemini";
 import { sessionPicks, type SessionPick } from "./present";
 import { methods, type ResumeSessionResult, type SessionInfo } from "./protocol";
 import { deleteSession, isMethodNotFound, listSessions, resumeSession, type Request } from "./sessions";
