@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,8 +15,20 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
-// DefaultFileName is the context file name when settings name none.
+// DefaultFileName is Gemini CLI's context file name, the first of
+// DefaultFileNames.
 const DefaultFileName = "GEMINI.md"
+
+// AgentsFileName is the context file most other agents read by default
+// (Codex, Cursor, Copilot, opencode, Zed, Antigravity).
+const AgentsFileName = "AGENTS.md"
+
+// DefaultFileNames are the context file names when settings name none:
+// GEMINI.md, then AGENTS.md. Gemini CLI 0.61 reads AGENTS.md only when
+// context.fileName names it; gemini-ls reads it by default on purpose,
+// so a repository written for the other agents gives the model its
+// context too.
+func DefaultFileNames() []string { return []string{DefaultFileName, AgentsFileName} }
 
 // MaxFileSize bounds one context file, and the text one file's imports
 // may add; Gemini CLI has no bound, but a context file is instructions,
@@ -31,7 +44,7 @@ type Config struct {
 	// the global context files; "" for none.
 	UserDir string
 	// FileNames are settings' context.fileName, in order; empty means
-	// GEMINI.md. A name may hold a subdirectory ("docs/AGENTS.md") but not
+	// DefaultFileNames. A name may hold a subdirectory ("docs/AGENTS.md") but not
 	// be absolute or climb out with "..".
 	FileNames []string
 	// Trusted reports whether a root is a trusted folder; an untrusted
@@ -64,10 +77,14 @@ type Loader struct {
 	ws      *workspace.Workspace
 	userDir string
 	names   []string
-	trusted func(string) bool
-	exts    []ExtensionFiles
-	guard   guard
-	log     *zap.Logger
+	// defaulted is true when names are DefaultFileNames: then AGENTS.md
+	// is named in the memory's heading only when one was read, so
+	// without one the model gets 0.61's words.
+	defaulted bool
+	trusted   func(string) bool
+	exts      []ExtensionFiles
+	guard     guard
+	log       *zap.Logger
 	// privateDir finds the private memory directory; private is it once
 	// found (under mu).
 	privateDir func() (string, error)
@@ -100,12 +117,31 @@ func New(cfg Config) *Loader {
 		}
 	}
 	l.names = cleanNames(cfg.FileNames, l.log)
+	l.defaulted = slices.Equal(l.names, DefaultFileNames())
 	l.guard = newGuard(l.userDir, l.names)
 	return l
 }
 
 // FileNames are the context file names the loader looks for.
 func (l *Loader) FileNames() []string { return append([]string(nil), l.names...) }
+
+// NamesDefaulted reports whether the names are DefaultFileNames, which
+// read AGENTS.md where Gemini CLI 0.61 would not.
+func (l *Loader) NamesDefaulted() bool { return l.defaulted }
+
+// ShownNames are the names the memory's heading gives for files read:
+// the configured names, but AGENTS.md left out of the defaults when no
+// file read is one, as 0.61 (which reads only GEMINI.md by default)
+// would word it.
+func (l *Loader) ShownNames(read []string) []string {
+	if !l.defaulted || slices.ContainsFunc(read, IsAgentsFile) {
+		return l.FileNames()
+	}
+	return []string{DefaultFileName}
+}
+
+// IsAgentsFile reports whether path is an AGENTS.md.
+func IsAgentsFile(path string) bool { return filepath.Base(path) == AgentsFileName }
 
 // cleanNames trims, deduplicates and checks the configured names.
 func cleanNames(names []string, log *zap.Logger) []string {
@@ -127,7 +163,7 @@ func cleanNames(names []string, log *zap.Logger) []string {
 		}
 	}
 	if len(out) == 0 {
-		return []string{DefaultFileName}
+		return DefaultFileNames()
 	}
 	return out
 }
@@ -150,7 +186,7 @@ type file struct {
 func (l *Loader) SystemMemory(ctx context.Context) (string, error) {
 	files := l.systemFiles()
 	blocks := make(map[tier][]string)
-	var all []string
+	var all, read []string
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return "", err
@@ -158,6 +194,7 @@ func (l *Loader) SystemMemory(ctx context.Context) (string, error) {
 		if text, ok := l.load(ctx, f); ok {
 			blocks[f.tier] = appendBlock(blocks[f.tier], f.path, text)
 			all = appendBlock(all, f.path, text)
+			read = append(read, f.path)
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -169,7 +206,7 @@ func (l *Loader) SystemMemory(ctx context.Context) (string, error) {
 	case len(blocks[tierPrivate]) > 0:
 		return renderTiers(blocks), nil
 	}
-	return renderUserMemory(strings.Join(all, "\n\n"), l.names), nil
+	return renderUserMemory(strings.Join(all, "\n\n"), l.ShownNames(read)), nil
 }
 
 // File is a context file in the memory: its path and the length in bytes

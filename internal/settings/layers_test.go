@@ -183,7 +183,8 @@ func TestStringListTakesBothForms(t *testing.T) {
 	if err != nil || !slices.Equal(s.Context.FileNames(), []string{"AGENTS.md", "GEMINI.md"}) {
 		t.Errorf("a list: %q, %v", s.Context.FileName, err)
 	}
-	if got := (Context{}).FileNames(); !slices.Equal(got, []string{"GEMINI.md"}) {
+	// Unset, AGENTS.md is read after GEMINI.md (0.61 reads GEMINI.md alone).
+	if got := (Context{}).FileNames(); !slices.Equal(got, []string{"GEMINI.md", "AGENTS.md"}) {
 		t.Errorf("unset: %q", got)
 	}
 }
@@ -295,7 +296,7 @@ func TestWithOverlay(t *testing.T) {
 	if err != nil || s.Model.Name != "m" || !slices.Equal(s.Tools.Exclude, []string{"x", "y"}) {
 		t.Errorf("hand-built: %+v, %v", s, err)
 	}
-	if got := s.Context.FileNames(); !slices.Equal(got, []string{"GEMINI.md"}) {
+	if got := s.Context.FileNames(); !slices.Equal(got, []string{"GEMINI.md", "AGENTS.md"}) {
 		t.Errorf("hand-built, context.fileName unset: %q, want the default", got)
 	}
 }

@@ -484,14 +484,20 @@ func (f FileFiltering) SearchesReferences() bool { return isNotFalse(f.EnableRec
 
 func isNotFalse(b *bool) bool { return b == nil || *b }
 
-// DefaultContextFileName is the context file's name when context.fileName
-// is unset.
+// DefaultContextFileName is Gemini CLI's context file name, the first of
+// the names read when context.fileName is unset.
 const DefaultContextFileName = "GEMINI.md"
 
-// FileNames is context.fileName, or GEMINI.md when it is unset or empty.
+// AgentsContextFileName is the context file other agents read by
+// default; gemini-ls reads it after GEMINI.md when context.fileName is
+// unset, where Gemini CLI 0.61 reads GEMINI.md alone.
+const AgentsContextFileName = "AGENTS.md"
+
+// FileNames is context.fileName, or GEMINI.md then AGENTS.md when it is
+// unset or empty.
 func (c Context) FileNames() []string {
 	if len(c.FileName) == 0 {
-		return []string{DefaultContextFileName}
+		return []string{DefaultContextFileName, AgentsContextFileName}
 	}
 	return c.FileName
 }
