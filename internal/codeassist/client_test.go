@@ -212,6 +212,8 @@ func TestSetupErrors(t *testing.T) {
 			"setting up Code Assist: Not in a supported region, Too young"},
 		{"onboarding without a project", codeassisttest.Options{}, "",
 			"setting up Code Assist: This account requires setting the GOOGLE_CLOUD_PROJECT or GOOGLE_CLOUD_PROJECT_ID env var. See https://goo.gle/gemini-cli-auth-docs#workspace-gca"},
+		{"an individual account, no longer served", codeassisttest.Options{UnsupportedClient: true}, "",
+			"setting up Code Assist: " + codeassist.IndividualSignInEnded + " (The Code Assist server said: " + codeassisttest.UnsupportedClientMessage + ")"},
 		{"numeric project", codeassisttest.Options{}, "12345",
 			`setting up Code Assist: Invalid Google Cloud Project ID: "12345". The GOOGLE_CLOUD_PROJECT (or GOOGLE_CLOUD_PROJECT_ID) environment variable must be set to your string-based Project ID (e.g., "my-project-123"), not your numeric Project Number. Please update your environment variables.`},
 	} {
@@ -223,6 +225,23 @@ func TestSetupErrors(t *testing.T) {
 				t.Errorf("err = %v\nwant %s", err, tc.want)
 			}
 		})
+	}
+}
+
+// The refusal of an individual account is a typed error front ends can
+// tell; a user naming a project is onboarded to Standard, not refused.
+func TestIndividualAccountRefused(t *testing.T) {
+	srv := codeassisttest.NewTestServer(t, codeassisttest.Options{AccessToken: "tok", UnsupportedClient: true})
+	_, err := newClient(srv, "").GenerateContent(context.Background(), "m", genai.Text("x"), nil)
+	var refused *codeassist.IndividualRefusedError
+	if !errors.As(err, &refused) || refused.ServerMessage != codeassisttest.UnsupportedClientMessage {
+		t.Fatalf("err = %v, want an IndividualRefusedError with the server's message", err)
+	}
+	if got := len(srv.RequestsFor("onboardUser")); got != 0 {
+		t.Errorf("onboardUser called %d times after the refusal", got)
+	}
+	if _, err := newClient(srv, "my-project").Setup(context.Background()); errors.As(err, &refused) {
+		t.Errorf("a user naming a project was refused as an individual: %v", err)
 	}
 }
 

@@ -24,6 +24,34 @@ var (
 	ErrProjectIDRequired = errors.New("This account requires setting the GOOGLE_CLOUD_PROJECT or GOOGLE_CLOUD_PROJECT_ID env var. See https://goo.gle/gemini-cli-auth-docs#workspace-gca")
 )
 
+// IndividualSignInEnded is the sentence a Google sign-in refused for an
+// individual account ends with: since 2026-06-18 the Code Assist server
+// no longer serves Gemini CLI's sign-in for individual accounts (free,
+// Google AI Pro and Ultra), which Google moved to Antigravity CLI; an API
+// key, Vertex AI and Code Assist Standard or Enterprise still work.
+const IndividualSignInEnded = "Sign in with Google no longer serves individual Google accounts (free, Google AI Pro or Ultra) since 2026-06-18; " +
+	"use a Gemini API key instead (create one at https://aistudio.google.com/apikey and set GEMINI_API_KEY), " +
+	"or Vertex AI, or a Gemini Code Assist Standard or Enterprise subscription with GOOGLE_CLOUD_PROJECT set."
+
+// IndividualRefusedError is the Code Assist server refusing an individual
+// account: loadCodeAssist reports the free tier ineligible with reason
+// UNSUPPORTED_CLIENT (Gemini CLI 0.61 then fails with the reason's message
+// alone, "Failed to sign in. Message: ..."). Its text is
+// IndividualSignInEnded with the server's message beside it, word for
+// word.
+type IndividualRefusedError struct {
+	// ServerMessage is the server's reasonMessage, as sent.
+	ServerMessage string
+}
+
+func (e *IndividualRefusedError) Error() string {
+	return IndividualSignInEnded + " (The Code Assist server said: " + e.ServerMessage + ")"
+}
+
+// reasonUnsupportedClient is the reason the server gives an individual
+// account it no longer serves through Gemini CLI's sign-in.
+const reasonUnsupportedClient = "UNSUPPORTED_CLIENT"
+
 // Tier ids setup.ts knows.
 const (
 	tierFree     = "free-tier"
@@ -148,8 +176,26 @@ func (c *Client) loadCodeAssist(ctx context.Context, meta clientMetadata, projec
 				return loadResponse{}, fmt.Errorf("Account validation required: %s (verify at %s, then try again)", t.ReasonMessage, t.ValidationURL)
 			}
 		}
+		// With a project named the user may be onboarded to Standard or
+		// Enterprise; without one the individual tier was the only way.
+		if project == "" {
+			if err := individualRefused(load); err != nil {
+				return loadResponse{}, err
+			}
+		}
 	}
 	return load, nil
+}
+
+// individualRefused is the refusal of an individual account, when load
+// holds it; nil otherwise.
+func individualRefused(load loadResponse) error {
+	for _, t := range load.IneligibleTiers {
+		if t.ReasonCode == reasonUnsupportedClient {
+			return &IndividualRefusedError{ServerMessage: t.ReasonMessage}
+		}
+	}
+	return nil
 }
 
 // currentUser is the user of a load with a current tier: its paid tier

@@ -63,6 +63,12 @@ type Options struct {
 	Project string
 	// IneligibleReasons are reported as ineligibleTiers.
 	IneligibleReasons []string
+	// UnsupportedClient answers loadCodeAssist as the real server has
+	// answered an individual account since 2026-06-18: no current tier,
+	// the Standard tier (which needs the user's own project) allowed, and
+	// the free tier ineligible with reason UNSUPPORTED_CLIENT and
+	// UnsupportedClientMessage.
+	UnsupportedClient bool
 	// PendingPolls is how many operation polls answer "not done" first.
 	PendingPolls int
 	// ExpiresIn is the lifetime of granted tokens, in seconds; 3600 when 0.
@@ -219,7 +225,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// UnsupportedClientMessage is the reasonMessage the real server gives an
+// individual account, word for word as Gemini CLI users have reported it
+// (google-gemini/gemini-cli issues 28229, 28745; 0.58's IneligibleTierError).
+const UnsupportedClientMessage = "This client is no longer supported for Gemini Code Assist for individuals. To continue using Gemini, please migrate to the Antigravity suite of products: https://antigravity.google"
+
+// unsupportedClient is the loadCodeAssist answer to an individual account.
+func unsupportedClient() map[string]any {
+	return map[string]any{
+		"allowedTiers": []map[string]any{{
+			"id": "standard-tier", "name": "Gemini Code Assist", "isDefault": true, "userDefinedCloudaicompanionProject": true,
+		}},
+		"ineligibleTiers": []map[string]string{{
+			"reasonCode": "UNSUPPORTED_CLIENT", "reasonMessage": UnsupportedClientMessage,
+			"tierId": "free-tier", "tierName": "Gemini Code Assist for individuals",
+		}},
+	}
+}
+
 func (s *Server) loadCodeAssist(w http.ResponseWriter) {
+	if s.opts.UnsupportedClient {
+		writeJSON(w, http.StatusOK, unsupportedClient())
+		return
+	}
 	resp := map[string]any{}
 	if s.opts.CurrentTier != nil {
 		resp["currentTier"] = s.opts.CurrentTier
