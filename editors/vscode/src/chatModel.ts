@@ -79,7 +79,7 @@ export type ChatEvent =
    * A new session (no id) or an earlier one to continue, with what was said
    * in it so far, in approval `mode` (the configured one, for a new session).
    */
-  | { type: "session"; sessionId?: string; title?: string; exchanges?: Exchange[]; mode: ApprovalMode }
+  | { type: "session"; sessionId?: string; title?: string; exchanges?: readonly Exchange[] | null; mode: ApprovalMode }
   /** The model asks: the question joins the running turn. */
   | { type: "ask"; id: number; params: AskParams }
   /** Question `id` was answered (`answer` in words) or, without one, withdrawn. */

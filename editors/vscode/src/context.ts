@@ -87,7 +87,7 @@ export function fixPrompt(diagnostics: readonly PromptDiagnostic[]): string {
   const lines = diagnostics.map((d) => {
     const origin = [d.source, d.code].filter((x) => x !== undefined && x !== "").join(" ");
     const where = `line ${d.range.start.line + 1}`;
-    return `- ${where}, ${severityNames[d.severity] ?? "problem"}${origin ? ` (${origin})` : ""}: ${d.message}`;
+    return `- ${where}, ${severityNames[d.severity ?? 0] ?? "problem"}${origin ? ` (${origin})` : ""}: ${d.message}`;
   });
   const noun = diagnostics.length === 1 ? "this problem" : "these problems";
   return `Fix ${noun}:\n${lines.join("\n")}`;

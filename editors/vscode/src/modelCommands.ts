@@ -53,7 +53,7 @@ export async function chooseModel(g: Gemini): Promise<void> {
     return;
   }
   setModel(g, modelFromResult(result));
-  const choice = await vscode.window.showQuickPick(modelPicks(result.models, result.current), {
+  const choice = await vscode.window.showQuickPick(modelPicks(result.models ?? [], result.current), {
     title: "Gemini: Choose Model",
     placeHolder: `Current: ${result.currentName}`,
     matchOnDescription: true,

@@ -92,7 +92,8 @@ export interface ConfirmButton {
 }
 
 /** What of a gemini/confirm question its buttons depend on. */
-export type ConfirmQuestion = Pick<ConfirmParams, "kind" | "canAllowAlways">;
+/** What the buttons of a confirmation rest on; a newer server may send a kind not listed in the schema. */
+export type ConfirmQuestion = { kind: ConfirmParams["kind"] | (string & {}); canAllowAlways?: boolean };
 
 /**
  * The buttons of gemini/confirm's modal for question q; dismissing the

@@ -167,7 +167,7 @@ export async function rewind(g: Gemini, turn?: number): Promise<void> {
     } finally {
       g.rewinding = undefined;
     }
-    const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", prompts: 0 }, g.chat.mode);
+    const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", updatedAt: "", prompts: 0, live: true }, g.chat.mode);
     g.apply({ type: "session", sessionId, title: g.chat.sessionTitle, exchanges: resumed.exchanges, mode: resumed.mode });
     const summary = rewindSummary(result, (f) => vscode.workspace.asRelativePath(f));
     void (summary.warn ? vscode.window.showWarningMessage(summary.text) : vscode.window.showInformationMessage(summary.text));

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { activity, applyEvent, canAsk, emptyChat, hiddenByQuestion, retryNote, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
 import { approvalModes, modeLabel } from "../../src/modes";
-import type { Update } from "../../src/protocol";
+import type { TokenUsage, Update } from "../../src/protocol";
+
+const noTokens: TokenUsage = { promptTokens: 0, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 0 };
 
 const sid = "KDETU2ENOYKKBHEMUBS6RVHMLT";
 
@@ -184,7 +186,7 @@ describe("chat model", () => {
   });
 
   it("ignores usage updates", () => {
-    const state = run({ type: "prompt", text: "p" }, update({ kind: "usage", promptTokens: 1, totalTokens: 2 }));
+    const state = run({ type: "prompt", text: "p" }, update({ kind: "usage", promptTokens: 1, candidatesTokens: 1, thoughtsTokens: 0, totalTokens: 2, promptUsage: noTokens, sessionUsage: noTokens }));
     assert.deepEqual(state.turns[0].items, []);
   });
 
@@ -197,8 +199,8 @@ describe("chat model", () => {
         sessionId: "EARLIER",
         title: "remember 42",
         exchanges: [
-          { prompt: "remember 42", answer: "noted: 42", stopReason: "end_turn" },
-          { prompt: "and loop", answer: "", stopReason: "loop_detected" },
+          { prompt: "remember 42", answer: "noted: 42", stopReason: "end_turn", updates: null },
+          { prompt: "and loop", answer: "", stopReason: "loop_detected", updates: null },
         ],
       },
     );
@@ -296,7 +298,7 @@ describe("chat model", () => {
     applyEvent(state, update({ kind: "toolCall", callId: "call_2", name: "read_file", title: "ReadFile a.go" }));
     const revBefore = state.turns[0].items[1].rev;
     applyEvent(state, update({ ...sub, kind: "toolResult", callId: "call_1", name: "grep_search", status: "ok", display: "found" }));
-    applyEvent(state, update({ ...sub, kind: "usage", totalTokens: 5 }));
+    applyEvent(state, update({ ...sub, kind: "usage", promptTokens: 5, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 5, promptUsage: noTokens, sessionUsage: noTokens }));
     applyEvent(state, update({ ...sub, kind: "error", message: "out of turns" }));
     applyEvent(state, update({ kind: "toolResult", callId: "call_1", name: "invoke_agent", status: "ok", display: "The parser is in a.go." }));
     const items = state.turns[0].items;

@@ -16,7 +16,7 @@ function recording(answer: (method: string, params: unknown) => unknown) {
 const usable: LoginResult = {
   email: "ada@example.com",
   credentialsFile: "/home/ada/.gemini/oauth_creds.json",
-  auth: { type: "oauth-personal", source: "default", usable: true },
+  auth: { type: "oauth-personal", source: "default", usable: true, variables: null, files: null },
 };
 
 describe("Sign in with Google", () => {

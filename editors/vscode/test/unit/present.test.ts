@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import type { SessionInfo, Update } from "../../src/protocol";
 import {
   confirmButtons,
   confirmDialog,
@@ -76,7 +77,8 @@ describe("sessionPicks", () => {
     const sessions = [
       // Made long ago, used a moment ago: it comes first.
       { sessionId: "A", title: "fix the build", createdAt: "2025-05-01T08:00:00Z", updatedAt: "2025-06-01T11:30:00Z", prompts: 1, live: true },
-      { sessionId: "B", title: "  ", createdAt: "2025-06-01T11:59:30Z", prompts: 3 },
+      // From a server older than gemini/listSessions: no updatedAt, no live.
+      { sessionId: "B", title: "  ", createdAt: "2025-06-01T11:59:30Z", prompts: 3 } as SessionInfo,
       { sessionId: "C", title: "old", createdAt: "2025-05-20T08:00:00Z", updatedAt: "2025-05-20T08:00:00Z", prompts: 2, live: false },
       { sessionId: "D", title: "last week", createdAt: "2025-05-28T08:00:00Z", updatedAt: "2025-05-29T12:00:00Z", prompts: 4, live: false },
       { sessionId: "E", title: "yesterday's", createdAt: "2025-05-31T08:00:00Z", updatedAt: "2025-05-31T08:00:00+02:00", prompts: 1, live: false },
@@ -98,9 +100,17 @@ describe("sessionPicks", () => {
   });
 });
 
+/** A usage update of model, its counts zero. */
+function usage(model: string): Update {
+  const none = { promptTokens: 0, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 0 };
+  return { sessionId: "S", kind: "usage", model, ...none, promptUsage: none, sessionUsage: none };
+}
+
 describe("the model", () => {
   // gemini/models' list, as gemini-ls answers it (docs/protocol.md §5f).
   const models = {
+    approvalMode: "default",
+    sandbox: "",
     current: "auto",
     currentName: "Auto",
     models: [
@@ -116,9 +126,9 @@ describe("the model", () => {
     const view = statusView({ ...idle, model });
     assert.equal(view.text, "$(sparkle) Gemini · Auto");
     assert.match(view.tooltip, /Model: Auto\. Run “Gemini: Choose Model”/);
-    model = modelAfterUpdate(model, { sessionId: "S", kind: "usage", model: "gemini-3.8-flash" })!;
+    model = modelAfterUpdate(model, usage("gemini-3.8-flash"))!;
     assert.equal(
-      modelLabel(modelAfterUpdate(model, { sessionId: "S", kind: "usage", model: "gemini-2.5-flash-lite", parentCallId: "call_1", agentName: "codebase_investigator" })),
+      modelLabel(modelAfterUpdate(model, { ...usage("gemini-2.5-flash-lite"), parentCallId: "call_1", agentName: "codebase_investigator" })),
       "Auto → gemini-3.8-flash",
       "a subagent's model is not the one the status bar shows",
     );
@@ -126,7 +136,7 @@ describe("the model", () => {
     assert.equal(statusView({ ...idle, reviews: 1, model }).text, "$(diff) Gemini: reviewing (1) · Auto → gemini-3.8-flash");
     model = modelAfterUpdate(model, { sessionId: "S", kind: "model", model: "gemini-3.1-pro-preview-customtools", name: "gemini-3.1-pro-preview" })!;
     assert.equal(modelLabel(model), "gemini-3.1-pro-preview");
-    model = modelAfterUpdate(model, { sessionId: "S", kind: "usage", model: "gemini-3.1-pro-preview-customtools" })!;
+    model = modelAfterUpdate(model, usage("gemini-3.1-pro-preview-customtools"))!;
     assert.equal(modelLabel(model), "gemini-3.1-pro-preview", "the model named answered: no arrow");
     assert.equal(statusView({ ...idle, server: "stopped", model }).text, "$(error) Gemini");
     assert.equal(statusView(idle).text, "$(sparkle) Gemini", "no model said yet");

@@ -51,9 +51,9 @@ function staleMethods(s: Schema): string[] {
 function unaskedConfirmations(s: Schema): string[] {
   return (s.$defs.ConfirmParams.properties.kind.enum as string[]).filter((kind) => {
     // No title: the question must not rest on the server's words alone.
-    const params: Partial<ConfirmParams> = { sessionId: "S1", callId: "call_1", kind, canAllowAlways: true };
+    const params = { sessionId: "S1", callId: "call_1", kind: kind as ConfirmParams["kind"], canAllowAlways: true };
     try {
-      const dialog = confirmDialog({ kind, ...params });
+      const dialog = confirmDialog(params);
       return dialog.message.trim() === "" || dialog.buttons.length === 0;
     } catch {
       return true;

@@ -147,7 +147,8 @@ describe("sessions against gemini-ls", () => {
 });
 
 describe("sessions from older servers", () => {
-  const live: SessionInfo = { sessionId: "A", title: "t", createdAt: "2025-06-01T11:30:00Z", prompts: 1 };
+  // As an older server lists it: no updatedAt, no live.
+  const live = { sessionId: "A", title: "t", createdAt: "2025-06-01T11:30:00Z", prompts: 1 } as SessionInfo;
   const notFound = Object.assign(new Error("method not found"), { code: methodNotFound });
 
   it("falls back to gemini/sessions and to continuing by id", async () => {
@@ -174,7 +175,7 @@ describe("sessions from older servers", () => {
 });
 
 describe("a resumed session's approval mode", () => {
-  const info: SessionInfo = { sessionId: "P", title: "plan it", createdAt: "2026-11-20T10:00:00Z", prompts: 1 };
+  const info: SessionInfo = { sessionId: "P", title: "plan it", createdAt: "2026-11-20T10:00:00Z", updatedAt: "2026-11-20T10:00:00Z", prompts: 1, live: true };
   const answering =
     (result: object): Request =>
     async <R>() =>
