@@ -95,6 +95,10 @@ func SystemDefaultsPath(getenv Getenv) string {
 // The keys of the files used that gemini-ls does not read (Gemini CLI's
 // that it does not implement, and keys of neither) are in UnreadKeys.
 //
+// The MCP servers of an Antigravity CLI user's files are added last,
+// under the names settings.json does not give (antigravity.go): the
+// user's always, a root's only in a trusted folder.
+//
 // Missing files are skipped. A file that cannot be read or parsed, holds a
 // value of the wrong type, grows past the bounds when expanded, or is a
 // root's in an untrusted folder (which is not even read) is left out; a
@@ -170,6 +174,7 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 		}
 	}
 	problems = append(problems, adminElsewhere...)
+	problems = append(problems, s.addAntigravityServers(getenv, roots, trust, given)...)
 	s = s.withAdminLocks()
 	s.given = given
 	s.unread = unread

@@ -65,6 +65,9 @@ type Settings struct {
 	unread []Unread
 	// projectHooks are the trusted roots' own hooks; Load sets it.
 	projectHooks []ProjectHooks
+	// antigravity are the Antigravity MCP files found and what was taken
+	// of each; Load sets it.
+	antigravity []AntigravityFile
 }
 
 // General is the "general" object.
