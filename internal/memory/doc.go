@@ -1,5 +1,9 @@
-// Package memory loads the user's context files (GEMINI.md, or the names
-// settings' context.fileName lists) as Gemini CLI does, for the model:
+// Package memory loads the user's context files (GEMINI.md then AGENTS.md,
+// or the names settings' context.fileName lists) as Gemini CLI does, for
+// the model. AGENTS.md by default is gemini-ls's own choice: 0.61 reads
+// GEMINI.md alone unless context.fileName names more; the memory's
+// heading names AGENTS.md only once one was read, so without one the
+// model gets 0.61's words.
 //
 //   - SystemMemory is the section appended to the system instruction: the
 //     global files in the user's Gemini directory (~/.gemini), then the
@@ -20,6 +24,11 @@
 //     tag per tier (<global_context>, <user_project_memory> framed as a
 //     private index, <extension_context>, <project_context>) instead of
 //     the heading and precedence rules.
+//   - Each trusted root's Antigravity rules (.agents/rules/*.md, rules.go)
+//     follow its context files, by name, their front matter dropped:
+//     those whose trigger is always_on or unset; a rule Antigravity
+//     applies on a judgement (glob, model_decision, manual) is not read,
+//     and RulesReport says why.
 //   - Discover is the just-in-time part: when a tool touches a path, the
 //     context files in its directory and in the parents below its root
 //     (the root and above are SystemMemory's) are returned once per

@@ -173,6 +173,9 @@ type file struct {
 	path  string // as found: directory + name, the name the wrapper shows
 	scope *scope
 	tier  tier
+	// rule is an Antigravity rule (rules.go): read without its front
+	// matter, and only when it applies to every request.
+	rule bool
 }
 
 // SystemMemory is the section for the end of the system instruction, as
@@ -287,11 +290,27 @@ func (l *Loader) systemFiles() []file {
 				}
 			}
 		}
+		for _, p := range l.ruleFiles(root) {
+			files = addRule(files, seen, p, sc)
+		}
 	}
 	for _, f := range l.privateFiles() {
 		add(f.path, f.scope, f.tier)
 	}
 	return files
+}
+
+// addRule adds the rule file at path to files unless seen holds it.
+func addRule(files []file, seen map[string]bool, path string, sc *scope) []file {
+	key := path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		key = real
+	}
+	if seen[key] {
+		return files
+	}
+	seen[key] = true
+	return append(files, file{path: path, scope: sc, tier: tierProject, rule: true})
 }
 
 // dirsDown lists the directories from top down to dir (both included);
@@ -377,6 +396,12 @@ func (l *Loader) load(ctx context.Context, f file) (string, bool) {
 	c = cached{deps: exp.deps, verdicts: exp.judged, text: text, ok: err == nil}
 	if err != nil {
 		l.log.Warn("skipping context file", zap.String("path", f.path), zap.Error(err))
+	}
+	if f.rule && c.ok {
+		var why string
+		if c.text, c.ok, why = ruleBody(c.text); !c.ok {
+			l.log.Info("not reading an Antigravity rule", zap.String("path", f.path), zap.String("why", why))
+		}
 	}
 	l.mu.Lock()
 	l.cache[key] = c
