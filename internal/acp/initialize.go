@@ -37,6 +37,7 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 			LoadSession:        true,
 			PromptCapabilities: sdk.PromptCapabilities{Image: true, Audio: true, EmbeddedContext: true},
 			McpCapabilities:    sdk.McpCapabilities{Http: true, Sse: true},
+			Auth:               sdk.AgentAuthCapabilities{Logout: &sdk.LogoutCapabilities{}},
 			SessionCapabilities: sdk.SessionCapabilities{
 				List:   &sdk.SessionListCapabilities{},
 				Close:  &sdk.SessionCloseCapabilities{},
@@ -74,7 +75,7 @@ func (s *server) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (s
 		return sdk.AuthenticateResponse{}, sdk.NewAuthRequired(map[string]any{"error": err.Error()})
 	}
 	s.mu.Lock()
-	s.authType = method
+	s.authType, s.loggedOut = method, false
 	if key != "" {
 		s.apiKey = key
 	}

@@ -59,6 +59,9 @@ type server struct {
 	client   sdk.ClientCapabilities
 	authType string // the method the client authenticated with; "" for settings'
 	apiKey   string // the key the client passed in authenticate's _meta
+	// loggedOut: logout was answered and authenticate not since
+	// (logout.go).
+	loggedOut bool
 
 	// host holds the live sessions, builds their agents and runs their
 	// prompts, one per session, each through its turn's view. It has its
@@ -141,6 +144,7 @@ func (s *server) connect(in io.Reader, out io.Writer) (closeSDK func()) {
 	s.out = newLockedWriter(out)
 	pr, pw := io.Pipe()
 	s.wire = newWire(s.out, s.log)
+	s.wire.own = s.ownMethods()
 	s.conn = sdk.NewAgentSideConnection(s, s.out, pr)
 	s.conn.SetLogger(slogFor(s.log))
 	go s.wire.serve(in, pw)

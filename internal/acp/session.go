@@ -94,6 +94,9 @@ func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk
 // additionalDirectories as more roots; the session is not yet known to
 // the server (start does that).
 func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*session, error) {
+	if err := s.signedOut(); err != nil {
+		return nil, err
+	}
 	for _, dir := range append([]string{cwd}, dirs...) {
 		name := "cwd"
 		if dir != cwd {

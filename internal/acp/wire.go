@@ -86,6 +86,10 @@ type wire struct {
 	pending map[int64]*pendingCall
 	// ended is why calls fail at once: the client's input ended.
 	ended error
+
+	// own are the requests wire answers itself (wire_own.go); nil, all
+	// go to the SDK's connection.
+	own *ownMethods
 }
 
 func newWire(out io.Writer, log *zap.Logger) *wire {
@@ -233,7 +237,7 @@ func (w *wire) serve(in io.Reader, toSDK *io.PipeWriter) {
 		if len(bytes.TrimSpace(line)) == 0 && !tooLong {
 			continue
 		}
-		if w.takeAnswer(line, tooLong) {
+		if w.takeAnswer(line, tooLong) || w.serveOwn(line, tooLong) {
 			continue
 		}
 		if werr := w.pass(line, tooLong, toSDK); werr != nil {

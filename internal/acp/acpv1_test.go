@@ -1,0 +1,229 @@
+package acp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/coder/acp-go-sdk"
+
+	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
+	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+)
+
+// v1Conn is a connection served in this process to a client that
+// declared caps; when the test ends, every message the agent wrote is
+// checked against the pinned ACP schema (schema_test.go).
+type v1Conn struct {
+	t    *testing.T
+	ctx  context.Context
+	c    *acptest.Client
+	init json.RawMessage // initialize's result, as the agent wrote it
+	env  map[string]string
+	ids  int
+}
+
+// v1Env is the environment of a served connection: a home of its own
+// and the fake model at url.
+func v1Env(t *testing.T, url string) map[string]string {
+	return platformtest.HomeVars(map[string]string{"GOOGLE_GEMINI_BASE_URL": url, "GEMINI_API_KEY": "test-key",
+		"GEMINI_CLI_TRUST_WORKSPACE": "true", "GEMINI_MODEL": "gemini-2.5-pro"}, t.TempDir())
+}
+
+func serveV1(t *testing.T, env map[string]string, caps sdk.ClientCapabilities, cfg acptest.Config) *v1Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	serverIn, clientOut := io.Pipe()
+	clientIn, serverOut := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(ctx, serverIn, serverOut, Options{Getenv: func(k string) string { return env[k] }, Version: "test"})
+	}()
+	v := &v1Conn{t: t, ctx: ctx, env: env, c: acptest.New(t, clientOut, clientIn, cfg)}
+	t.Cleanup(func() {
+		_ = clientOut.Close()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		cancel()
+		checkAgainstSchema(t, v.c)
+	})
+	v.init = v.request("initialize", sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: caps,
+		ClientInfo: &sdk.Implementation{Name: "acpv1-test", Version: "1"}})
+	return v
+}
+
+// rpcAnswer is an answer the agent wrote to one of the test's requests.
+type rpcAnswer struct {
+	Result json.RawMessage   `json:"result"`
+	Error  *sdk.RequestError `json:"error"`
+}
+
+func (a rpcAnswer) String() string {
+	if a.Error != nil {
+		return "error " + a.Error.Error()
+	}
+	return "result " + string(a.Result)
+}
+
+// call sends method with params as a request of the test's own (not the
+// SDK's, which lacks some of ACP v1's methods) and returns its answer.
+func (v *v1Conn) call(method string, params any) rpcAnswer {
+	v.t.Helper()
+	v.ids++
+	id := fmt.Sprintf(`"v1-%d"`, v.ids)
+	p, err := json.Marshal(params)
+	if err != nil {
+		v.t.Fatal(err)
+	}
+	if err := v.c.Send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":%q,"params":%s}`, id, method, p)); err != nil {
+		v.t.Fatal(err)
+	}
+	var a rpcAnswer
+	v.c.Wait(v.ctx, "the answer to "+method, func(c *acptest.Client) bool {
+		for _, line := range c.Received() {
+			var m struct {
+				ID json.RawMessage `json:"id"`
+				rpcAnswer
+			}
+			if json.Unmarshal([]byte(line), &m) == nil && string(m.ID) == id && (m.Result != nil || m.Error != nil) {
+				a = m.rpcAnswer
+				return true
+			}
+		}
+		return false
+	})
+	return a
+}
+
+// request is call's result; an error answer fails the test.
+func (v *v1Conn) request(method string, params any) json.RawMessage {
+	v.t.Helper()
+	a := v.call(method, params)
+	if a.Error != nil {
+		v.t.Fatalf("%s: %v", method, a.Error)
+	}
+	return a.Result
+}
+
+// newSession opens a session in root and returns its id.
+func (v *v1Conn) newSession(root string) sdk.SessionId {
+	v.t.Helper()
+	var res sdk.NewSessionResponse
+	if err := json.Unmarshal(v.request("session/new", sdk.NewSessionRequest{Cwd: root, McpServers: []sdk.McpServer{}}), &res); err != nil {
+		v.t.Fatal(err)
+	}
+	return res.SessionId
+}
+
+// prompt sends text to session id and waits for the turn to end.
+func (v *v1Conn) prompt(id sdk.SessionId, text string) sdk.PromptResponse {
+	v.t.Helper()
+	var res sdk.PromptResponse
+	if err := json.Unmarshal(v.request("session/prompt", sdk.PromptRequest{SessionId: id, Prompt: []sdk.ContentBlock{sdk.TextBlock(text)}}), &res); err != nil {
+		v.t.Fatal(err)
+	}
+	return res
+}
+
+// listed are the ids session/list lists.
+func (v *v1Conn) listed() []string {
+	v.t.Helper()
+	var res sdk.ListSessionsResponse
+	if err := json.Unmarshal(v.request("session/list", sdk.ListSessionsRequest{}), &res); err != nil {
+		v.t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range res.Sessions {
+		ids = append(ids, string(s.SessionId))
+	}
+	return ids
+}
+
+// session/delete deletes a session live here and one only saved; each is
+// gone from session/list and cannot be loaded; an id of none is
+// resource_not_found. initialize declares it.
+func TestSessionDelete(t *testing.T) {
+	model := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
+	v := serveV1(t, v1Env(t, model.URL), sdk.ClientCapabilities{}, acptest.Config{})
+	if !strings.Contains(string(v.init), `"sessionCapabilities":{`) || !strings.Contains(string(v.init), `"delete":{}`) {
+		t.Errorf("initialize does not declare sessionCapabilities.delete: %s", v.init)
+	}
+	root := t.TempDir()
+	live, saved := v.newSession(root), v.newSession(root)
+	v.prompt(live, "first")
+	v.prompt(saved, "second")
+	v.request("session/close", sdk.CloseSessionRequest{SessionId: saved})
+	if got := v.listed(); len(got) != 2 {
+		t.Fatalf("before deleting, session/list lists %q", got)
+	}
+	for _, id := range []sdk.SessionId{live, saved} {
+		if res := v.request("session/delete", map[string]any{"sessionId": id}); string(res) != "{}" {
+			t.Errorf("session/delete answered %s, want {}", res)
+		}
+	}
+	if got := v.listed(); len(got) != 0 {
+		t.Errorf("after deleting both, session/list lists %q", got)
+	}
+	again := v.call("session/delete", map[string]any{"sessionId": live})
+	if again.Error == nil || again.Error.Code != -32002 {
+		t.Errorf("deleting a deleted session answered %+v, want resource_not_found (-32002)", again)
+	}
+	load := v.call("session/load", sdk.LoadSessionRequest{SessionId: saved, Cwd: root, McpServers: []sdk.McpServer{}})
+	if load.Error == nil {
+		t.Errorf("a deleted session loaded: %s", load.Result)
+	}
+	if a := v.call("session/delete", map[string]any{}); a.Error == nil || a.Error.Code != -32602 {
+		t.Errorf("session/delete without a sessionId answered %+v, want invalid params", a)
+	}
+}
+
+// logout removes the cached Google login and the settings' choice of
+// sign-in, as /auth signout does, and no session opens until
+// authenticate, though a key is in the environment. initialize declares
+// it.
+func TestLogout(t *testing.T) {
+	model := geminitest.NewTestServer(t)
+	env := v1Env(t, model.URL)
+	gemini := filepath.Join(env["HOME"], ".gemini")
+	if err := os.MkdirAll(gemini, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	creds := filepath.Join(gemini, "oauth_creds.json")
+	settingsFile := filepath.Join(gemini, "settings.json")
+	for path, text := range map[string]string{
+		creds:        `{"access_token":"a","refresh_token":"r","token_type":"Bearer","expiry_date":1}`,
+		settingsFile: `{"security":{"auth":{"selectedType":"gemini-api-key"}},"ui":{"theme":"x"}}`,
+	} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := serveV1(t, env, sdk.ClientCapabilities{}, acptest.Config{})
+	if !strings.Contains(string(v.init), `"auth":{"logout":{}}`) {
+		t.Errorf("initialize does not declare auth.logout: %s", v.init)
+	}
+	root := t.TempDir()
+	v.newSession(root)
+	if res := v.request("logout", map[string]any{}); string(res) != "{}" {
+		t.Errorf("logout answered %s, want {}", res)
+	}
+	if _, err := os.Stat(creds); !os.IsNotExist(err) {
+		t.Errorf("the cached Google login is still there after logout: %v", err)
+	}
+	if b, err := os.ReadFile(settingsFile); err != nil || strings.Contains(string(b), "selectedType") || !strings.Contains(string(b), `"theme"`) {
+		t.Errorf("the user's settings after logout: %s, %v", b, err)
+	}
+	if a := v.call("session/new", sdk.NewSessionRequest{Cwd: root, McpServers: []sdk.McpServer{}}); a.Error == nil || a.Error.Code != -32000 {
+		t.Errorf("session/new after logout answered %+v, want auth_required (-32000)", a)
+	}
+	v.request("authenticate", sdk.AuthenticateRequest{MethodId: "gemini-api-key"})
+	v.newSession(root)
+}

@@ -1,0 +1,162 @@
+package acp
+
+// The requests wire answers itself rather than the SDK's connection:
+// those the pinned ACP schema (v1.21, testdata/acpschema) has and the
+// SDK's v0.13.0 types cannot say. session/delete is no method of the
+// SDK's, and its capability (sessionCapabilities.delete) no field of the
+// SDK's SessionCapabilities, so initialize's answer is the SDK's with
+// that member added.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	sdk "github.com/coder/acp-go-sdk"
+	"go.uber.org/zap"
+)
+
+// methodSessionDelete is ACP's session/delete, which the SDK lacks.
+const methodSessionDelete = "session/delete"
+
+// ownMethod answers one request's params with its result, or an error
+// (an *sdk.RequestError says its code).
+type ownMethod func(ctx context.Context, params json.RawMessage) (any, error)
+
+// ownMethods are the requests wire answers, each in a goroutine of its
+// own under life, as the SDK's connection serves each request.
+type ownMethods struct {
+	life     context.Context
+	handlers map[string]ownMethod
+}
+
+// ownMethods are the server's requests that wire answers.
+func (s *server) ownMethods() *ownMethods {
+	return &ownMethods{life: s.life, handlers: map[string]ownMethod{
+		sdk.AgentMethodInitialize: s.initializeV1,
+		methodSessionDelete:       s.deleteSession,
+	}}
+}
+
+// ownRequest is what serveOwn reads of a line.
+type ownRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+}
+
+// serveOwn takes line when it is a well-formed request of one of wire's
+// own methods, and answers it; anything else goes on to the SDK's
+// connection (which answers a malformed one as it answers any).
+func (w *wire) serveOwn(line []byte, tooLong bool) bool {
+	if w.own == nil || tooLong {
+		return false
+	}
+	var r ownRequest
+	if json.Unmarshal(line, &r) != nil || r.JSONRPC != "2.0" || usableID(r.ID) == nil {
+		return false
+	}
+	handle, ok := w.own.handlers[r.Method]
+	if !ok {
+		return false
+	}
+	go w.answerOwn(r, handle)
+	return true
+}
+
+// answerOwn answers request r with what handle says of it.
+func (w *wire) answerOwn(r ownRequest, handle ownMethod) {
+	if len(r.Params) == 0 {
+		r.Params = json.RawMessage("{}")
+	}
+	result, err := handle(w.own.life, r.Params)
+	if err != nil {
+		w.answerOwnError(r, err)
+		return
+	}
+	err = w.send(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Result  any             `json:"result"`
+	}{"2.0", r.ID, result})
+	if err != nil {
+		w.log.Debug("answering "+r.Method, zap.Error(err))
+	}
+}
+
+// answerOwnError answers r with err: its code when it is a JSON-RPC
+// error, else an internal error that says it.
+func (w *wire) answerOwnError(r ownRequest, err error) {
+	re, ok := errors.AsType[*sdk.RequestError](err)
+	if !ok {
+		re = sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	e := wireError{JSONRPC: "2.0", ID: r.ID}
+	e.Error.Code, e.Error.Message, e.Error.Data = re.Code, re.Message, re.Data
+	if serr := w.send(e); serr != nil {
+		w.log.Debug("answering "+r.Method, zap.Error(serr))
+	}
+}
+
+// decodeParams reads a request's params into p, as the SDK's connection
+// reads them: an unreadable one is invalid params.
+func decodeParams[T any](raw json.RawMessage, p *T) error {
+	if err := json.Unmarshal(raw, p); err != nil {
+		return invalidParams(fmt.Sprintf("the params cannot be read: %v", err))
+	}
+	return nil
+}
+
+// initializeV1 is Initialize, its answer saying also what the SDK's
+// types cannot: that gemini-ls deletes sessions (session/delete).
+func (s *server) initializeV1(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p sdk.InitializeRequest
+	if err := decodeParams(raw, &p); err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, invalidParams(err.Error())
+	}
+	res, err := s.Initialize(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("encoding initialize's answer: %w", err)
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, fmt.Errorf("reading initialize's answer: %w", err)
+	}
+	if fields["agentCapabilities"], err = withSessionDelete(fields["agentCapabilities"]); err != nil {
+		return nil, err
+	}
+	return fields, nil
+}
+
+// withSessionDelete is the agent capabilities caps with
+// sessionCapabilities.delete declared.
+func withSessionDelete(caps json.RawMessage) (json.RawMessage, error) {
+	var c map[string]json.RawMessage
+	if err := json.Unmarshal(caps, &c); err != nil {
+		return nil, fmt.Errorf("reading the agent capabilities: %w", err)
+	}
+	var sc map[string]json.RawMessage
+	if raw, ok := c["sessionCapabilities"]; ok {
+		if err := json.Unmarshal(raw, &sc); err != nil {
+			return nil, fmt.Errorf("reading the session capabilities: %w", err)
+		}
+	}
+	if sc == nil {
+		sc = map[string]json.RawMessage{}
+	}
+	sc["delete"] = json.RawMessage("{}")
+	var err error
+	if c["sessionCapabilities"], err = json.Marshal(sc); err != nil {
+		return nil, err
+	}
+	return json.Marshal(c)
+}
