@@ -2,15 +2,18 @@ package agent
 
 import (
 	"bytes"
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"go.uber.org/zap"
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -39,114 +42,133 @@ func maskable(name string) bool {
 	return true
 }
 
-// prunable is a function response masking would replace.
-type prunable struct {
+// pendingOutput is a tool output of the history not masked yet: where it
+// is (content, part) and its estimated tokens.
+type pendingOutput struct {
 	content, part int
 	tokens        int
 }
 
-// masker masks a session's old tool outputs in what is sent; the history
-// itself, and so the saved session, keeps them whole, as 0.61's recorded
-// sessions do. done remembers each part masked, so that it is saved once
-// and masked the same way in every later request.
+// masker masks a session's old tool outputs in its history itself, as
+// 0.61's setHistory does, so that what is saved, resumed and read by the
+// utility calls (router, loop check, compression) is the masked form,
+// and every later request repeats it byte for byte. It is incremental:
+// each content is scanned once, when it stops being the latest, and each
+// output encoded once; a request's work is the new contents and the
+// outputs of the protected window, not the whole history.
 type masker struct {
-	done map[*genai.Part]*genai.Part
-	// tokens are the estimated tokens of each function response the last
-	// scan saw (-1: masked already): a response stays as it was made, and
-	// encoding every earlier one again before each request made a
-	// prompt's scans grow with the square of its calls.
-	tokens map[*genai.FunctionResponse]int
-	// spare is the map the next scan fills, kept from the scan before.
-	spare map[*genai.FunctionResponse]int
+	// pending are the maskable outputs scanned and not masked, oldest
+	// first; pendingTokens their tokens in all.
+	pending       []pendingOutput
+	pendingTokens int
+	// scanned is how many contents of the history were scanned; last is
+	// the content at scanned-1 and epoch the chat's then, which tell a
+	// history replaced or cut (compressed, rewound, cleared) from one
+	// that grew: the scan then starts again.
+	scanned int
+	last    *genai.Content
+	epoch   int
 	// save writes a masked output whole and returns the file's path.
 	save func(name, callID, text string) (string, error)
 }
 
-// mask is contents with the older tool outputs masked as 0.61 masks them;
-// contents are not changed, the parts replaced are new.
-func (m *masker) mask(contents []*genai.Content) []*genai.Content {
-	out := m.withDone(contents)
-	found, total := m.prunables(out)
-	if total < maskMinPrunableTokens {
-		return out
+// mask masks history's older tool outputs as 0.61 masks them: the newest,
+// up to maskProtectedTokens, stay whole, and once the older ones come to
+// maskMinPrunableTokens each is replaced by a preview and the path of
+// the file that holds it whole. The latest content is never masked. A
+// content with an output masked is replaced by a copy in history (the
+// content itself, which others may hold, is not changed). It returns the
+// tokens saved, 0 when nothing was masked.
+func (m *masker) mask(history []*genai.Content, epoch int) (saved int) {
+	m.scan(history, epoch)
+	cut, total := m.prunable()
+	if cut < 0 || total < maskMinPrunableTokens {
+		return 0
 	}
-	for _, p := range found {
-		original := contents[p.content].Parts[p.part]
-		masked, err := m.masked(original)
-		if err != nil {
-			continue // the output stays whole: nothing is lost
-		}
-		if estimatePartTokens(masked) >= p.tokens {
+	kept := make([]pendingOutput, 0, len(m.pending)-cut)
+	for _, p := range m.pending[:cut+1] {
+		switch after, ok := m.maskOne(history, p); {
+		case ok:
+			saved += p.tokens - after
+		case after < 0: // not saved: tried again at the next request
+			kept = append(kept, p)
 			continue
 		}
-		if m.done == nil {
-			m.done = map[*genai.Part]*genai.Part{}
-		}
-		m.done[original] = masked
+		m.pendingTokens -= p.tokens // masked, or kept whole for good
 	}
-	return m.withDone(contents)
+	m.pending = append(kept, m.pending[cut+1:]...)
+	if m.scanned > 0 {
+		m.last = history[m.scanned-1]
+	}
+	return saved
 }
 
-// withDone is contents with the parts masked before replaced.
-func (m *masker) withDone(contents []*genai.Content) []*genai.Content {
-	if len(m.done) == 0 {
-		return contents
+// scan adds the outputs of the contents that are no longer the latest to
+// pending, starting again when the history is not the one last scanned
+// grown.
+func (m *masker) scan(history []*genai.Content, epoch int) {
+	if epoch != m.epoch || m.scanned > len(history) || (m.scanned > 0 && history[m.scanned-1] != m.last) {
+		*m = masker{save: m.save, epoch: epoch}
 	}
-	out := make([]*genai.Content, len(contents))
-	for i, c := range contents {
-		out[i] = c
-		for j, p := range c.Parts {
-			if masked, ok := m.done[p]; ok {
-				if out[i] == c {
-					cp := *c
-					cp.Parts = append([]*genai.Part(nil), c.Parts...)
-					out[i] = &cp
-				}
-				out[i].Parts[j] = masked
-			}
+	for i := m.scanned; i < len(history)-1; i++ {
+		if history[i].Role == genai.RoleUser && unanswered(history[i+1]) {
+			continue // never sent (chat.contents)
 		}
-	}
-	return out
-}
-
-// prunables are the tool outputs beyond the protected newest ones, newest
-// first, and their tokens in all (0.61's scan).
-func (m *masker) prunables(contents []*genai.Content) ([]prunable, int) {
-	var found []prunable
-	protected, total := 0, 0
-	seen := m.spare
-	if seen == nil {
-		seen = map[*genai.FunctionResponse]int{}
-	}
-	clear(seen)
-	// Those of responses no longer sent are dropped.
-	defer func() { m.tokens, m.spare = seen, m.tokens }()
-	for i := len(contents) - 2; i >= 0; i-- { // the latest turn is kept
-		parts := contents[i].Parts
-		for j := len(parts) - 1; j >= 0; j-- {
-			fr := parts[j].FunctionResponse
+		for j, part := range history[i].Parts {
+			fr := part.FunctionResponse
 			if fr == nil || !maskable(fr.Name) || fr.Response == nil {
 				continue
 			}
-			tokens, ok := m.tokens[fr]
-			if !ok {
-				tokens = responseTokens(fr)
+			if tokens := responseTokens(fr); tokens >= 0 {
+				m.pending = append(m.pending, pendingOutput{content: i, part: j, tokens: tokens})
+				m.pendingTokens += tokens
 			}
-			seen[fr] = tokens
-			if tokens < 0 {
-				continue
-			}
-			if protected <= maskProtectedTokens {
-				protected += tokens
-				if protected <= maskProtectedTokens {
-					continue
-				}
-			}
-			total += tokens
-			found = append(found, prunable{content: i, part: j, tokens: tokens})
 		}
 	}
-	return found, total
+	if n := len(history) - 1; n > m.scanned {
+		m.scanned, m.last = n, history[n-1]
+	}
+}
+
+// unanswered reports whether c is a model turn that answered nothing,
+// which is left out of what is sent with the input it answered.
+func unanswered(c *genai.Content) bool {
+	return c.Role == genai.RoleModel && len(c.Parts) == 0
+}
+
+// prunable is the index in pending of the newest output beyond the
+// protected newest ones (0.61's scan: the output that passes
+// maskProtectedTokens is the first not protected), -1 for none, and the
+// tokens of the outputs up to it.
+func (m *masker) prunable() (cut, total int) {
+	protected := 0
+	for i := len(m.pending) - 1; i >= 0; i-- {
+		protected += m.pending[i].tokens
+		if protected > maskProtectedTokens {
+			return i, m.pendingTokens - (protected - m.pending[i].tokens)
+		}
+	}
+	return -1, 0
+}
+
+// maskOne replaces p's output in history by its masked form and returns
+// the masked form's tokens; ok false with -1 when it could not be saved,
+// with the masked tokens when the masked form would not be smaller (the
+// output is then kept whole).
+func (m *masker) maskOne(history []*genai.Content, p pendingOutput) (tokens int, ok bool) {
+	c := history[p.content]
+	masked, err := m.masked(c.Parts[p.part])
+	if err != nil {
+		return -1, false // the output stays whole: nothing is lost
+	}
+	if tokens = estimatePartTokens(masked); tokens >= p.tokens {
+		return tokens, false
+	}
+	cp := *c
+	cp.Parts = slices.Clone(c.Parts)
+	cp.Parts[p.part] = masked
+	history[p.content] = &cp
+	return tokens, true
 }
 
 // responseTokens is 0.61's estimate of fr's tokens, its name's and its
@@ -288,23 +310,43 @@ func indentedJSON(v any) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// maskedContents is contents, the session's history, with its old tool
-// outputs masked as 0.61 masks them before each request.
-func (t *turn) maskedContents(contents []*genai.Content) []*genai.Content {
-	m := &t.s.chat.masks
+// maskHistory masks the old tool outputs of the session's history as
+// 0.61 does before each request (its tryMaskToolOutputs, after
+// compression and before the loop check and routing), so that every
+// request and utility call sees them masked. What it masked is saved
+// now (the session file is rewritten, as after a compression), so that
+// the session resumed sends the same bytes, and the prompt's tokens
+// counted by the last answer drop by those saved.
+func (t *turn) maskHistory() {
+	c := &t.s.chat
+	m := &c.masks
 	if m.save == nil {
 		a, id := t.s.agent, t.s.id
 		m.save = func(name, callID, text string) (string, error) { return a.saveMaskedOutput(id, name, callID, text) }
 	}
-	return m.mask(contents)
+	saved := m.mask(c.history, c.epoch)
+	if saved == 0 {
+		return
+	}
+	c.epoch++
+	m.epoch = c.epoch
+	c.promptTokens = max(0, c.promptTokens-int32(saved))
+	if err := t.s.persist(t.ctx, dialog.Usage{}, nil); err != nil {
+		t.s.agent.cfg.Logger.Warn("saving the session's masked tool outputs", zap.String("sessionId", t.s.id), zap.Error(err))
+	}
 }
 
 // saveMaskedOutput writes a masked tool output whole where 0.61 does:
-// ~/.gemini/tmp/<project>/tool-outputs/session-<id>/<tool>_<call>_<random>.txt.
+// ~/.gemini/tmp/<project>/tool-outputs/session-<id>/<tool>_<call>_<hash>.txt.
+// 0.61 ends the name with a random part, so a session resumed masks its
+// outputs again under new names, breaking the cache of every request
+// after and leaving another copy each time; here the last part is the
+// output's own hash: the same output of the same call of the session is
+// one file, and a call id used again (ids a resumed session numbers
+// anew) names another output's file apart.
 func (a *Agent) saveMaskedOutput(sessionID, name, callID, text string) (string, error) {
-	var random [4]byte
-	_, _ = rand.Read(random[:])
-	file := fmt.Sprintf("%s_%s_%s.txt", strings.ToLower(filenamePart(name)), strings.ToLower(filenamePart(callID)), hex.EncodeToString(random[:]))
+	sum := sha256.Sum256([]byte(text))
+	file := fmt.Sprintf("%s_%s_%s.txt", strings.ToLower(filenamePart(name)), strings.ToLower(filenamePart(callID)), hex.EncodeToString(sum[:6]))
 	path, err := a.writeToolOutput(sessionID, file, text)
 	if err != nil {
 		return "", fmt.Errorf("saving a masked tool output: %w", err)

@@ -13,10 +13,11 @@ import (
 	"google.golang.org/genai"
 )
 
-// The scan before each request encodes a tool output once, the first time
-// it sees it, not again before every later request of the session, and
-// allocates nothing for outputs it saw before; the estimate is the same.
-func TestMaskScanEncodesEachOutputOnce(t *testing.T) {
+// The scan before each request reads only the contents added since the
+// last (each output encoded once, when it stops being the latest), and
+// allocates nothing when none was added; a history replaced is scanned
+// again.
+func TestMaskScanReadsOnlyTheNewContents(t *testing.T) {
 	var contents []*genai.Content
 	for i := range 20 {
 		fr := &genai.FunctionResponse{ID: fmt.Sprint(i), Name: "grep_search", Response: map[string]any{"output": strings.Repeat("match\n", 1000)}}
@@ -24,18 +25,18 @@ func TestMaskScanEncodesEachOutputOnce(t *testing.T) {
 	}
 	contents = append(contents, &genai.Content{Role: "model", Parts: []*genai.Part{{Text: "latest"}}})
 	var m masker
-	found, total := m.prunables(contents)
-	allocs := testing.AllocsPerRun(10, func() {
-		again, againTotal := m.prunables(contents)
-		if len(again) != len(found) || againTotal != total {
-			t.Fatalf("a second scan found %d outputs, %d tokens; the first %d, %d", len(again), againTotal, len(found), total)
-		}
-	})
-	if allocs > 0 {
-		t.Errorf("a scan of 20 outputs seen before made %.0f allocations, want none", allocs)
+	m.scan(contents, 0)
+	want := (len("grep_search") + len(`{"output":"`) + 6000 + 1000 + len(`"}`)) / 4
+	if len(m.pending) != 20 || m.pending[0].tokens != want || m.pendingTokens != 20*want {
+		t.Fatalf("scanned %d outputs, the first %d tokens, %d in all; want 20, %d each", len(m.pending), m.pending[0].tokens, m.pendingTokens, want)
 	}
-	if want := (len("grep_search") + len(`{"output":"`) + 6000 + 1000 + len(`"}`)) / 4; m.tokens[contents[0].Parts[0].FunctionResponse] != want {
-		t.Errorf("estimated %d tokens, want %d", m.tokens[contents[0].Parts[0].FunctionResponse], want)
+	allocs := testing.AllocsPerRun(10, func() { m.scan(contents, 0) })
+	if allocs > 0 || len(m.pending) != 20 {
+		t.Errorf("a scan with nothing new made %.0f allocations and holds %d outputs, want none and 20", allocs, len(m.pending))
+	}
+	m.scan(contents[:5], 1) // compressed: a new epoch
+	if len(m.pending) != 4 || m.scanned != 4 {
+		t.Errorf("after the history was replaced: %d outputs, %d contents scanned; want 4, 4", len(m.pending), m.scanned)
 	}
 }
 

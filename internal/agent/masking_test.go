@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,9 +32,10 @@ func isMasked(c *genai.Content) bool {
 }
 
 // The newest 50,000 tokens of tool outputs stay whole; the older ones,
-// once they come to 30,000 tokens, are masked with a preview and the
-// file that holds them whole, the same way in every later request; the
-// history itself is not changed.
+// once they come to 30,000 tokens, are masked in the history with a
+// preview and the file that holds them whole, once: a later scan masks
+// nothing again; the contents replaced are copies, the originals (which
+// others may hold) are not changed.
 func TestMaskOldToolOutputs(t *testing.T) {
 	dir := t.TempDir()
 	saves := 0
@@ -43,14 +45,17 @@ func TestMaskOldToolOutputs(t *testing.T) {
 		return path, os.WriteFile(path, []byte(text), 0o600)
 	}}
 	history := maskHistory(10, 40_000) // about 10,000 tokens each
-	sent := m.mask(history)
+	original := slices.Clone(history)
+	if saved := m.mask(history, 0); saved < 50_000 {
+		t.Errorf("saved %d tokens, want those of six outputs", saved)
+	}
 	var masked []int
-	for i := 1; i < len(sent)-1; i += 2 {
-		if isMasked(sent[i]) {
+	for i := 1; i < len(history)-1; i += 2 {
+		if isMasked(history[i]) {
 			masked = append(masked, i/2)
 		}
-		if isMasked(history[i]) {
-			t.Fatal("the history itself was masked")
+		if isMasked(original[i]) {
+			t.Fatal("a content of the history was changed, not replaced")
 		}
 	}
 	// The four newest come to 40,000 tokens and some; the fifth newest
@@ -58,7 +63,7 @@ func TestMaskOldToolOutputs(t *testing.T) {
 	if fmt.Sprint(masked) != "[0 1 2 3 4 5]" {
 		t.Fatalf("masked calls %v, want the oldest six (the newest four kept)", masked)
 	}
-	out := sent[1].Parts[0].FunctionResponse.Response["output"].(string)
+	out := history[1].Parts[0].FunctionResponse.Response["output"].(string)
 	for _, want := range []string{"Command: step 0", "Output: line of step 0", "lines omitted] ...", "Exit Code: 0", "\n\nOutput too large. Full output available at: " + filepath.Join(dir, "run_shell_command_call_0.txt") + "\n</tool_output_masked>"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the masked output lacks %q:\n%s", want, out)
@@ -68,9 +73,14 @@ func TestMaskOldToolOutputs(t *testing.T) {
 	if err != nil || !strings.Contains(string(saved), "line of step 0") || !strings.HasPrefix(string(saved), "{\n  \"output\": ") {
 		t.Errorf("the saved output: %.80q, %v", saved, err)
 	}
-	again := m.mask(history)
-	if saves != 6 || again[1].Parts[0] != sent[1].Parts[0] {
-		t.Errorf("masked again: %d saves in all, want 6; the same part %v", saves, again[1].Parts[0] == sent[1].Parts[0])
+	first := history[1]
+	if again := m.mask(history, 0); again != 0 || saves != 6 || history[1] != first {
+		t.Errorf("masked again: %d tokens saved, %d saves in all, want 6; the same content %v", again, saves, history[1] == first)
+	}
+	// A fresh masker (a resumed session) finds them masked already.
+	fresh := &masker{save: m.save}
+	if again := fresh.mask(history, 0); again != 0 || saves != 6 {
+		t.Errorf("a fresh masker saved %d tokens, %d saves in all, want 6", again, saves)
 	}
 }
 
@@ -78,8 +88,12 @@ func TestMaskOldToolOutputs(t *testing.T) {
 func TestMaskKeepsASmallHistory(t *testing.T) {
 	m := &masker{save: func(string, string, string) (string, error) { t.Fatal("saved"); return "", nil }}
 	history := maskHistory(6, 40_000) // 60,000 tokens and some: 20,000 prunable
-	for i, c := range m.mask(history) {
-		if c != history[i] {
+	original := slices.Clone(history)
+	if saved := m.mask(history, 0); saved != 0 {
+		t.Errorf("saved %d tokens", saved)
+	}
+	for i, c := range history {
+		if c != original[i] {
 			t.Fatalf("content %d changed", i)
 		}
 	}

@@ -51,10 +51,7 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 // or their answer in the model's place (hookReply).
 func (t *turn) request() (req modelRequest, hookReply *genai.GenerateContentResponse, err error) {
 	a := t.s.agent
-	contents := t.s.chat.contents()
-	if t.main == nil { // 0.61 masks the main conversation's only
-		contents = t.maskedContents(contents)
-	}
+	contents := t.s.chat.contents() // masked at the loop's start (maskHistory)
 	// Read per request: a call may have switched the mode mid-turn.
 	mode, plansDir := t.s.requestMode()
 	t.declared = declaredTools{key: toolsKey{mode: mode, plansDir: plansDir}, set: true}

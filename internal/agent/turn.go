@@ -78,6 +78,11 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 	routed := false
 	t.beginContext()
 	for {
+		if t.main == nil { // 0.61 masks the main conversation's only
+			// Before compressing: masking keeps the prefix the cache
+			// holds, a summary replaces it.
+			t.maskHistory()
+		}
 		if maxTurns <= 0 || t.s.requests < maxTurns {
 			t.compress()
 		}
