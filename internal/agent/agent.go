@@ -439,7 +439,7 @@ func (a *Agent) offeredTools(mode dialog.ApprovalMode, plansDir string) []*genai
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.renew(decls)
-	key := toolsKey{mode: mode, plansDir: plansDir}
+	key := toolsKey{mode: mode, plansDir: plansDir, todos: models.DeclaresWriteTodos(a.configuredModel())}
 	if offered, ok := c.byMode[key]; ok {
 		return offered
 	}
@@ -472,6 +472,8 @@ type toolsCache struct {
 type toolsKey struct {
 	mode     dialog.ApprovalMode
 	plansDir string
+	// todos: the configured model is offered write_todos (offers).
+	todos bool
 }
 
 // maxToolSets bounds the modes and plans directories (one per session in

@@ -6,6 +6,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/models"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -16,7 +17,14 @@ import (
 // (headless) offers only what some rule or setting lets run in the
 // mode, and ask_user never; an editor's or an ACP client's offers all
 // but what a rule denies.
+//
+// A tool 0.61 offers only on some models is offered on those alone:
+// write_todos on a Gemini 2 model that is not a preview
+// (models.DeclaresWriteTodos), by the model configured.
 func (a *Agent) offers(name string, mode dialog.ApprovalMode) bool {
+	if name == tools.WriteTodosName && !models.DeclaresWriteTodos(a.configuredModel()) {
+		return false
+	}
 	if a.cfg.Policy == nil {
 		return true
 	}

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/models"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -254,7 +255,7 @@ func TestHeadlessDeclaresWhatRunsUnasked(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := tc.cfg
-			cfg.Tools = reg
+			cfg.Tools, cfg.Model = reg, models.Gemini25Flash // offered write_todos
 			if cfg.Policy == nil {
 				cfg.Policy = headless
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/models"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -90,7 +91,8 @@ func TestRequestBodiesAsBefore(t *testing.T) {
 		geminitest.TextTurn("Done."),
 	)
 	catalog, _ := userSkills(t, "review", "deploy")
-	a, _, root := toolsAgent(t, srv, catalog, agent.Config{})
+	// A Gemini 2 model, which is offered write_todos (the golden's).
+	a, _, root := toolsAgent(t, srv, catalog, agent.Config{Model: models.Gemini25Flash})
 	s := a.NewSession()
 	for _, step := range []struct {
 		mode dialog.ApprovalMode

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/models"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
@@ -57,6 +58,9 @@ func (t *turn) lookUp(run *toolRun) (tools.Tool, tools.Result, bool) {
 // offer it: the first mode of default, auto_edit and yolo that does, and
 // (outside plan mode, where settings allow nothing) tools.allowed.
 func (a *Agent) notOffered(name string, key toolsKey) string {
+	if model := a.configuredModel(); name == tools.WriteTodosName && !models.DeclaresWriteTodos(model) {
+		return fmt.Sprintf("%s is offered to the model only on Gemini 2 models, as Gemini CLI 0.61 offers it, not on %s, so the model's call of it did not run; the model was told the tool was not found.", name, model)
+	}
 	var offers []string
 	for _, mode := range []dialog.ApprovalMode{dialog.ApprovalDefault, dialog.ApprovalAutoEdit, dialog.ApprovalYolo} {
 		if mode != key.mode && slices.Contains(a.declaredNames(toolsKey{mode: mode, plansDir: key.plansDir}), name) {

@@ -193,3 +193,19 @@ func TestCompressionAlias(t *testing.T) {
 		}
 	}
 }
+
+// write_todos is offered as Gemini CLI 0.61 offers it: on a Gemini 2
+// model, never on Gemini 3, an auto or an alias.
+func TestDeclaresWriteTodos(t *testing.T) {
+	for model, want := range map[string]bool{
+		Gemini25Pro: true, Gemini25Flash: true, Gemini25FlashLite: true,
+		"gemini-2.0-flash": true, "gemini-2": true, "gemini-2.5-flash-preview-05-20": true,
+		Auto: false, AutoGemini25: false, AutoGemini3: false, Pro: false, Flash: false, FlashLite: false,
+		Gemini3ProPreview: false, Gemini31ProPreview: false, Gemini31ProPreviewCustomTools: false,
+		Gemini3FlashPreview: false, LatestFlash: false, "gemini-20": false, "gemma-4-31b-it": false, "": false,
+	} {
+		if got := DeclaresWriteTodos(model); got != want {
+			t.Errorf("DeclaresWriteTodos(%q) = %v, want %v", model, got, want)
+		}
+	}
+}
