@@ -12,6 +12,7 @@ import (
 	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
+	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/acp/acptest"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
@@ -226,4 +227,81 @@ func TestLogout(t *testing.T) {
 	}
 	v.request("authenticate", sdk.AuthenticateRequest{MethodId: "gemini-api-key"})
 	v.newSession(root)
+}
+
+// functionResponses is every function response in the model's last
+// request, as JSON.
+func functionResponses(t *testing.T, model *geminitest.Server) string {
+	t.Helper()
+	reqs := model.Requests()
+	if len(reqs) == 0 {
+		t.Fatal("the model was never asked")
+	}
+	var out []string
+	for _, c := range reqs[len(reqs)-1].Contents {
+		for _, p := range c.Parts {
+			if p.FunctionResponse != nil {
+				b, _ := json.Marshal(p.FunctionResponse.Response)
+				out = append(out, string(b))
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// A client that takes forms gets ask_user's questions as
+// elicitation/create, tied to the call: several options and the user's
+// own words, which a permission request cannot take, reach the model.
+// A client without the capability gets the permission request still.
+func TestAskUserByElicitation(t *testing.T) {
+	questions := []any{
+		map[string]any{"question": "Which databases?", "header": "DB", "type": "choice", "multiSelect": true,
+			"options": []any{map[string]any{"label": "Postgres", "description": "SQL"}, map[string]any{"label": "Redis", "description": "a cache"}}},
+		map[string]any{"question": "What should the service be called?", "header": "Name", "type": "text"},
+	}
+	ask := geminitest.CallTurn(&genai.FunctionCall{Name: "ask_user", Args: map[string]any{"questions": questions}})
+	model := geminitest.NewTestServer(t, ask, geminitest.TextTurn("Noted."))
+	var forms []json.RawMessage
+	answers := []string{`{"action":"accept","content":{"choices":["0","1"]}}`, `{"action":"accept","content":{"answer":"  ledger  "}}`}
+	cfg := acptest.Config{Rewrite: func(method string, id json.RawMessage, line []byte) []byte {
+		if method != methodElicitationCreate {
+			return line
+		}
+		n := len(forms)
+		forms = append(forms, id)
+		return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"result":%s}`, id, answers[min(n, len(answers)-1)])
+	}}
+	v := serveV1(t, v1Env(t, model.URL), sdk.ClientCapabilities{Elicitation: &sdk.ElicitationCapabilities{Form: &sdk.ElicitationFormCapabilities{}}}, cfg)
+	id := v.newSession(t.TempDir())
+	if res := v.prompt(id, "set up the service"); res.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("the prompt ended %q", res.StopReason)
+	}
+	if len(forms) != 2 {
+		t.Fatalf("%d elicitation/create requests, want one per question", len(forms))
+	}
+	if len(v.c.Permissions()) != 0 {
+		t.Errorf("a client that takes forms was asked by permission request too: %+v", v.c.Permissions())
+	}
+	var created []elicitRequest
+	for _, line := range v.c.Received() {
+		var m struct {
+			Method string        `json:"method"`
+			Params elicitRequest `json:"params"`
+		}
+		if json.Unmarshal([]byte(line), &m) == nil && m.Method == methodElicitationCreate {
+			created = append(created, m.Params)
+		}
+	}
+	if len(created) != 2 || created[0].SessionID != string(id) || created[0].ToolCallID == "" || !strings.Contains(created[0].Message, "Which databases?") {
+		t.Errorf("the forms asked: %+v", created)
+	}
+	got := functionResponses(t, model)
+	for _, want := range []string{"Postgres", "Redis", "ledger"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the model was not told %q: %s", want, got)
+		}
+	}
+	if strings.Contains(got, "could offer") {
+		t.Errorf("the model was told the editor could not offer something: %s", got)
+	}
 }

@@ -18,12 +18,16 @@ import (
 // a question option's, which are the options' own ids.
 const optionDecline sdk.PermissionOptionId = "_decline"
 
-// Ask puts a call's question to the user as a permission request about
+// Ask puts a call's question to the user as a form where the client
+// takes forms (elicit.go); else as a permission request about
 // the call: the question is the call's content, each option a permission
 // option (allow_once), and Decline. A permission request offers one
 // option and no words of the user's own; the model is told so.
 func (t *turn) Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
 	sess, q := t.sess, req.Question
+	if sess.srv.elicitsForms() {
+		return sess.elicit(ctx, req)
+	}
 	if len(q.Options) == 0 {
 		return dialog.Answer{}, fmt.Errorf("%w: this question needs an answer in the user's own words, which ACP's permission request cannot take", dialog.ErrCannotAsk)
 	}
