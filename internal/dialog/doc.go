@@ -16,4 +16,8 @@
 //   - It imports no package of gemini-ls above tools, so every layer from
 //     agent up, the front ends included, can use it without depending on
 //     the agent.
+//   - The json tags of the events' and questions' types are their names
+//     in LSP's wire (docs/protocol.md), whose types embed them: every
+//     field has one, "-" for what is not sent (lsp's
+//     TestEveryWireFieldIsNamed).
 package dialog

@@ -208,65 +208,77 @@ type Subagent struct {
 
 // RetryInfo describes a retry about to wait.
 type RetryInfo struct {
-	Attempt int // the attempt that failed, from 1
-	Delay   time.Duration
-	Reason  string // why it failed, in words
+	Attempt int `json:"attempt"` // the attempt that failed, from 1
+	// Delay goes on the wire in milliseconds (delayMs), not as a Duration.
+	Delay  time.Duration `json:"-"`
+	Reason string        `json:"reason"` // why it failed, in words
 }
 
 // CompressionInfo is the history's size in tokens before and after it was
 // compressed.
 type CompressionInfo struct {
-	Before, After int32
+	Before int32 `json:"tokensBefore"`
+	After  int32 `json:"tokensAfter"`
 }
 
 // Thought is a model thought split as the reference shows it: a **subject**
 // line and the rest.
 type Thought struct {
-	Subject     string
-	Description string
+	Subject     string `json:"subject,omitempty"`
+	Description string `json:"description,omitempty"`
 }
+
+// The json tags of the events' types are their fields' names in LSP's
+// gemini/update (docs/protocol.md 6), whose types embed them: a field
+// added here goes to the editors under its tag, and one tagged "-" does
+// not (lsp's tests refuse a field without a tag).
 
 // ToolCall is a call the model made, before it runs.
 type ToolCall struct {
-	CallID string
-	Name   string
-	Title  string
+	CallID string `json:"callId"`
+	Name   string `json:"name"`
+	Title  string `json:"title"`
 	// Kind is what the call can do; "" when the call could not be built.
-	Kind Kind
-	Args map[string]any
+	// On the wire it is toolKind: an update's kind is its own.
+	Kind Kind           `json:"toolKind,omitempty"`
+	Args map[string]any `json:"args,omitempty"`
 	// Path is the file the call is about, for the front end to show or
 	// follow (tools.Located: the file read_file reads, replace and
 	// write_file change, exit_plan_mode's plan); "" for most calls. Line
 	// is the 1-based line in it the call starts at (read_file's
-	// start_line); 0 for none.
-	Path string
-	Line int
+	// start_line); 0 for none. Path is absolute: each front end names it
+	// as it names files (LSP relative to the first root), so it is not
+	// sent as is.
+	Path string `json:"-"`
+	Line int    `json:"line,omitempty"`
 	// Todos is the to-do list the call sets (write_todos), which a front
 	// end shows as the session's plan; nil for any other call, empty
-	// when the call clears the list.
-	Todos []Todo
+	// when the call clears the list (sent empty, not left out).
+	Todos []Todo `json:"todos,omitzero"`
 	// PresentsPlan says Path is a plan the call asks the user to approve
 	// (exit_plan_mode): a front end opens it for the user to read.
-	PresentsPlan bool
+	PresentsPlan bool `json:"presentsPlan,omitempty"`
 }
 
 // Todo is one item of the model's to-do list: its description and its
 // status (pending, in_progress, completed, cancelled, blocked).
 type Todo struct {
-	Description string
-	Status      string
+	Description string `json:"description"`
+	Status      string `json:"status"`
 }
 
 // ToolResult is how a call ended.
 type ToolResult struct {
-	CallID  string
-	Name    string
-	Status  Status
-	Display string // Markdown
+	CallID string `json:"callId"`
+	Name   string `json:"name"`
+	Status Status `json:"status"`
+	// Display is Markdown, sent even empty (read_file of a whole file
+	// shows nothing).
+	Display string `json:"display"`
 	// ErrorType is Gemini CLI 0.61's ToolErrorType of a failure gemini-ls
 	// tells apart where 0.61 names it in its output ("tool_not_registered":
 	// the call named no tool the model was told of); "" otherwise.
-	ErrorType string
+	ErrorType string `json:"-"`
 }
 
 // UsageReport is what a UsageEvent tells: the response's tokens, the
@@ -279,15 +291,15 @@ type UsageReport struct {
 
 // Usage is the token accounting of one model response.
 type Usage struct {
-	PromptTokens     int32
-	CandidatesTokens int32
-	ThoughtsTokens   int32
-	TotalTokens      int32
+	PromptTokens     int32 `json:"promptTokens"`
+	CandidatesTokens int32 `json:"candidatesTokens"`
+	ThoughtsTokens   int32 `json:"thoughtsTokens"`
+	TotalTokens      int32 `json:"totalTokens"`
 	// CachedTokens are the part of PromptTokens served from the context
 	// cache; ToolUseTokens the tool-use prompt's (Gemini's
 	// cachedContentTokenCount and toolUsePromptTokenCount).
-	CachedTokens  int32
-	ToolUseTokens int32
+	CachedTokens  int32 `json:"cachedTokens"`
+	ToolUseTokens int32 `json:"toolUseTokens"`
 }
 
 // Add is the sum of u and v.

@@ -26,31 +26,34 @@ func (o ConfirmOutcome) Allows() bool {
 
 // ConfirmRequest asks the user to approve a call that is not an edit
 // (shell, web fetch, MCP tools).
+//
+// The json tags are its names in LSP's gemini/confirm (docs/protocol.md
+// 9), whose params embed it; a field tagged "-" is not sent.
 type ConfirmRequest struct {
-	SessionID string
-	CallID    string
+	SessionID string `json:"sessionId"`
+	CallID    string `json:"callId,omitempty"` // none for a switch of model
 	// Tool is the tool the call is of, for a front end that cannot ask
 	// to name in its refusal; "" when the question is not about a call
 	// (a switch of model, a rewind's conflict).
-	Tool    string
-	Kind    ConfirmKind
-	Title   string
-	Details string
+	Tool    string      `json:"-"`
+	Kind    ConfirmKind `json:"kind"`
+	Title   string      `json:"title"`
+	Details string      `json:"details"`
 	// Subject is what the question is about in one line, for a front
 	// end that shows a title alone (a shell command, the URLs fetched);
 	// "" when the call's title says it.
-	Subject string
+	Subject string `json:"-"`
 	// CanAllowAlways says that ProceedAlways would hold: calls like this
 	// one would run without asking for the rest of the session. The front
 	// end offers "always allow" only then; without it, ProceedAlways
 	// allows this call once, as ProceedOnce does.
-	CanAllowAlways bool
+	CanAllowAlways bool `json:"canAllowAlways"`
 	// Permanent, when not "", offers ProceedAlwaysAndSave under this
 	// label, Gemini CLI 0.61's ("Allow this command for all future
 	// sessions"); only with CanAllowAlways. SaveByDefault says it is the
 	// suggested answer (security.autoAddToPolicyByDefault).
-	Permanent     string
-	SaveByDefault bool
+	Permanent     string `json:"permanent,omitempty"`
+	SaveByDefault bool   `json:"saveByDefault,omitempty"`
 }
 
 // Confirmer asks the user. Each front end has one; it may return Cancel with

@@ -135,37 +135,41 @@ const (
 // exit_plan_mode's approval), presented by whichever front end runs the
 // session: a plugin's own UI, window/showMessageRequest, ACP's permission
 // request. No tool knows which.
+//
+// Its json tags, and Option's and Answer's, are their names in LSP's
+// gemini/ask (docs/protocol.md 9b), whose types embed them.
 type Question struct {
-	Kind  QuestionKind
-	Title string
+	Kind  QuestionKind `json:"kind"`
+	Title string       `json:"title"`
 	// Text is the question, Markdown.
-	Text    string
-	Options []Option
+	Text    string   `json:"text"`
+	Options []Option `json:"options"`
 	// Multiple lets the user choose more than one option.
-	Multiple bool
+	Multiple bool `json:"multiple"`
 	// FreeText lets the user answer in their own words instead.
-	FreeText bool
+	FreeText bool `json:"freeText"`
 }
 
 // Option is one answer a Question offers.
 type Option struct {
-	ID          string
-	Label       string
-	Description string
+	ID          string `json:"id"`
+	Label       string `json:"label"`
+	Description string `json:"description,omitempty"`
 }
 
 // Answer is the user's answer to a Question.
 type Answer struct {
 	// Chosen are the IDs of the options chosen.
-	Chosen []string
+	Chosen []string `json:"chosen"`
 	// Text is the user's own words, where the question allowed them.
-	Text string
+	Text string `json:"text"`
 	// Declined: the user dismissed the question without answering; that
 	// is an answer too, for the model to act on.
-	Declined bool
+	Declined bool `json:"declined"`
 	// Note says what the front end could not offer the user (a choice of
 	// several options, their own words), for the model; "" when nothing.
-	Note string
+	// The front end writes it, never the user's editor.
+	Note string `json:"-"`
 }
 
 // OneChoiceNote is the Answer.Note of a front end that offers one option
@@ -188,14 +192,15 @@ func (q Question) OneChoiceNote() string {
 var ErrCannotAsk = errors.New("cannot ask the user")
 
 // Topic is what the model says it is doing: Title and Summary when a new
-// phase starts, Intent always.
+// phase starts, Intent always. The json tags are its names in LSP's topic
+// update, which sends Summary (text) only with a new topic.
 type Topic struct {
-	Title   string
-	Summary string
-	Intent  string
+	Title   string `json:"title"`
+	Summary string `json:"text,omitempty"`
+	Intent  string `json:"intent,omitempty"`
 	// New reports whether Title starts a new topic, as against one more
 	// intent within the current.
-	New bool
+	New bool `json:"newTopic,omitempty"`
 }
 
 // ErrYoloDisabled refuses the yolo approval mode asked for at start-up

@@ -32,17 +32,15 @@ type askParams struct {
 	FreeText  bool          `json:"freeText"`
 }
 
-type askedOption struct {
-	ID          string `json:"id"`
-	Label       string `json:"label"`
-	Description string `json:"description,omitempty"`
-}
+// askedOption is an option as dialog's json tags name it. askParams
+// itself is wider than dialog.Question: it also asks the trust and
+// sign-in questions, whose kinds are no QuestionKind.
+type askedOption = dialog.Option
 
-// askResult is gemini/ask's result.
+// askResult is gemini/ask's result: an answer as its json tags name it
+// (its Note is the front end's, never the client's).
 type askResult struct {
-	Chosen   []string `json:"chosen"`
-	Text     string   `json:"text"`
-	Declined bool     `json:"declined"`
+	dialog.Answer
 }
 
 func (a presenter) Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
@@ -65,7 +63,7 @@ func (a presenter) askPlugin(ctx context.Context, req dialog.AskRequest) (dialog
 	if err := res.check(q); err != nil {
 		return dialog.Answer{}, fmt.Errorf("gemini/ask: %w", err)
 	}
-	return dialog.Answer{Chosen: res.Chosen, Text: res.Text, Declined: res.Declined}, nil
+	return res.Answer, nil
 }
 
 // check refuses an answer the question did not allow.

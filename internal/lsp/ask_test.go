@@ -19,12 +19,12 @@ func TestAskResultCheck(t *testing.T) {
 		res  askResult
 		want string
 	}{
-		{"one option", q, askResult{Chosen: []string{"1"}}, ""},
-		{"several where allowed", multi, askResult{Chosen: []string{"0", "1"}, Text: "and C"}, ""},
-		{"declined", q, askResult{Chosen: []string{"9"}, Declined: true}, ""},
-		{"not offered", q, askResult{Chosen: []string{"9"}}, `the answer chose option "9", which was not offered`},
-		{"several where one", q, askResult{Chosen: []string{"0", "1"}}, "the answer chose 2 options of a question that allows one"},
-		{"text not allowed", q, askResult{Text: "C"}, "the answer has text, which the question did not allow"},
+		{"one option", q, askResult{dialog.Answer{Chosen: []string{"1"}}}, ""},
+		{"several where allowed", multi, askResult{dialog.Answer{Chosen: []string{"0", "1"}, Text: "and C"}}, ""},
+		{"declined", q, askResult{dialog.Answer{Chosen: []string{"9"}, Declined: true}}, ""},
+		{"not offered", q, askResult{dialog.Answer{Chosen: []string{"9"}}}, `the answer chose option "9", which was not offered`},
+		{"several where one", q, askResult{dialog.Answer{Chosen: []string{"0", "1"}}}, "the answer chose 2 options of a question that allows one"},
+		{"text not allowed", q, askResult{dialog.Answer{Text: "C"}}, "the answer has text, which the question did not allow"},
 	} {
 		err := c.res.check(c.q)
 		got := ""

@@ -20,21 +20,10 @@ const (
 // model and rewinds' conflicts: gemini/confirm when the client implements
 // it, else window/showMessageRequest.
 
-// confirmParams are gemini/confirm's params.
+// confirmParams are gemini/confirm's params: the request as its json
+// tags name it (what is tagged "-" is not sent).
 type confirmParams struct {
-	SessionID string             `json:"sessionId"`
-	CallID    string             `json:"callId,omitempty"` // none for model_fallback
-	Kind      dialog.ConfirmKind `json:"kind"`
-	Title     string             `json:"title"`
-	Details   string             `json:"details"`
-	// CanAllowAlways says proceed_always would hold for later calls; the
-	// client offers it only then.
-	CanAllowAlways bool `json:"canAllowAlways"`
-	// Permanent, when present, offers proceed_always_and_save under this
-	// label (security.enablePermanentToolApproval); saveByDefault says
-	// it is the suggested answer (security.autoAddToPolicyByDefault).
-	Permanent     string `json:"permanent,omitempty"`
-	SaveByDefault bool   `json:"saveByDefault,omitempty"`
+	dialog.ConfirmRequest
 }
 
 type confirmResult struct {
@@ -45,9 +34,7 @@ func (c presenter) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dial
 	s := c.s
 	if s.features.get().Confirm {
 		var res confirmResult
-		params := confirmParams{SessionID: req.SessionID, CallID: req.CallID, Kind: req.Kind, Title: req.Title, Details: req.Details,
-			CanAllowAlways: req.CanAllowAlways, Permanent: req.Permanent, SaveByDefault: req.SaveByDefault}
-		if err := s.askUser(ctx, "gemini/confirm", params, &res); err != nil {
+		if err := s.askUser(ctx, "gemini/confirm", confirmParams{req}, &res); err != nil {
 			return dialog.Cancel, fmt.Errorf("gemini/confirm: %w", err)
 		}
 		switch res.Outcome {

@@ -78,22 +78,18 @@ type promptResult struct {
 	Error      string `json:"error,omitempty"`
 }
 
-// update is the gemini/update notification: one event of a running prompt.
-func usageOf(u dialog.Usage) usage {
-	return usage{PromptTokens: u.PromptTokens, CandidatesTokens: u.CandidatesTokens, ThoughtsTokens: u.ThoughtsTokens, TotalTokens: u.TotalTokens}
-}
-
 // updates shows a turn's events as gemini/update notifications, one of
 // each event's kind (and a saved turn's as its exchange's updates): send
-// sends one.
+// sends one. ws names the files of tool calls (nil: as given).
 type updates struct {
 	sessionID string
 	send      func(update)
+	ws        *workspace.Workspace
 }
 
 // show sends up, from a subagent or the main agent, with its header.
 func (u updates) show(up update, from dialog.Subagent) {
-	*up.head() = updateHead{SessionID: u.sessionID, Kind: up.kind(), ParentCallID: from.CallID, AgentName: from.Name}
+	*up.head() = updateHead{SessionID: u.sessionID, UpdateKind: up.kind(), ParentCallID: from.CallID, AgentName: from.Name}
 	u.send(up)
 }
 
@@ -102,19 +98,19 @@ func (u updates) Text(_ context.Context, from dialog.Subagent, text string) {
 }
 
 func (u updates) Thought(_ context.Context, from dialog.Subagent, t dialog.Thought) {
-	u.show(&thoughtUpdate{Subject: t.Subject, Description: t.Description}, from)
+	u.show(&thoughtUpdate{Thought: t}, from)
 }
 
 func (u updates) ToolCall(_ context.Context, from dialog.Subagent, c dialog.ToolCall) {
-	u.show(&toolCallUpdate{CallID: c.CallID, Name: c.Name, Title: c.Title, Args: c.Args}, from)
+	u.show(toolCallUpdateOf(c, u.ws), from)
 }
 
 func (u updates) ToolResult(_ context.Context, from dialog.Subagent, r dialog.ToolResult) {
-	u.show(&toolResultUpdate{CallID: r.CallID, Name: r.Name, Status: string(r.Status), Display: r.Display}, from)
+	u.show(&toolResultUpdate{ToolResult: r}, from)
 }
 
 func (u updates) Usage(_ context.Context, from dialog.Subagent, r dialog.UsageReport) {
-	u.show(&usageUpdate{Model: r.Model, usage: usageOf(r.Response), PromptUsage: usageOf(r.Prompt), SessionUsage: usageOf(r.Session)}, from)
+	u.show(usageUpdateOf(r), from)
 }
 
 func (u updates) Error(_ context.Context, from dialog.Subagent, err error) {
@@ -126,11 +122,11 @@ func (u updates) Error(_ context.Context, from dialog.Subagent, err error) {
 }
 
 func (u updates) Retry(_ context.Context, from dialog.Subagent, r dialog.RetryInfo) {
-	u.show(&retryUpdate{Attempt: r.Attempt, DelayMs: r.Delay.Milliseconds(), Reason: r.Reason}, from)
+	u.show(retryUpdateOf(r), from)
 }
 
 func (u updates) Compressed(_ context.Context, from dialog.Subagent, c dialog.CompressionInfo) {
-	u.show(&compressedUpdate{TokensBefore: c.Before, TokensAfter: c.After}, from)
+	u.show(&compressedUpdate{CompressionInfo: c}, from)
 }
 
 func (u updates) Notice(_ context.Context, from dialog.Subagent, text string) {
@@ -146,11 +142,7 @@ func (u updates) Model(_ context.Context, from dialog.Subagent, model string) {
 }
 
 func (u updates) Topic(_ context.Context, from dialog.Subagent, t dialog.Topic) {
-	up := &topicUpdate{Title: t.Title, Intent: t.Intent, NewTopic: t.New}
-	if t.New {
-		up.Text = t.Summary
-	}
-	u.show(up, from)
+	u.show(topicUpdateOf(t), from)
 }
 
 func (u updates) Commands(_ context.Context, from dialog.Subagent) {
@@ -205,7 +197,7 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 			s.log.Debug("sending gemini/update", zap.Error(err))
 		}
 	}
-	v := promptView{presenter{s}, updates{sess.ID(), notify}}
+	v := promptView{presenter{s}, updates{sess.ID(), notify, s.agentState.workspace()}}
 	// Cancellable by gemini/cancel, $/cancelRequest (ctx) and shutdown.
 	claim, err := s.host.Begin(ctx, sess.ID())
 	if err != nil {

@@ -102,7 +102,7 @@ func updateDefs(defs map[string]*jsonschema.Schema, opts *jsonschema.ForOptions)
 
 // exampleOf is u with protocol.md's session id, as the wire has it.
 func exampleOf(u update) any {
-	*u.head() = updateHead{SessionID: exampleSession, Kind: u.kind()}
+	*u.head() = updateHead{SessionID: exampleSession, UpdateKind: u.kind()}
 	b, err := json.Marshal(u)
 	if err != nil {
 		panic(err) // the examples are plain data
@@ -223,13 +223,10 @@ func UpdateKindsTable() string {
 	b.WriteString("| `kind` | Fields | Meaning |\n| --- | --- | --- |\n")
 	for _, k := range updateKinds() {
 		var fields []string
-		for _, f := range reflect.VisibleFields(reflect.TypeOf(k.example).Elem()) {
+		for _, f := range wireFields(reflect.TypeOf(k.example).Elem()) {
 			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if f.Anonymous || name == "" || f.Index[0] == 0 {
-				continue // the header, and embedded structs' own entry
-			}
 			field := "`" + name + "`"
-			if strings.Contains(opts, "omitempty") {
+			if strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero") {
 				field = "`" + name + "?`"
 			}
 			fields = append(fields, field)
@@ -240,4 +237,23 @@ func UpdateKindsTable() string {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", k.example.kind(), strings.Join(fields, ", "), strings.ReplaceAll(k.meaning, "|", `\|`))
 	}
 	return b.String()
+}
+
+// wireFields are the fields an update sends of its own, in order: those
+// of the dialog type it embeds included, the header and what is tagged
+// "-" left out. (reflect.VisibleFields would hide a field whose Go name
+// the header shares, as dialog.ToolCall's Kind, sent as toolKind.)
+func wireFields(t reflect.Type) []reflect.StructField {
+	var fields []reflect.StructField
+	for f := range t.Fields() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		switch {
+		case f.Type == reflect.TypeFor[updateHead]() || name == "-" || !f.IsExported() && !f.Anonymous:
+		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+			fields = append(fields, wireFields(f.Type)...)
+		default:
+			fields = append(fields, f)
+		}
+	}
+	return fields
 }

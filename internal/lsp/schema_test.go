@@ -79,7 +79,7 @@ func TestUpdatesMatchTheSchema(t *testing.T) {
 		conversation.Show(context.Background(), updates{"s", func(u update) {
 			seen[u.kind()] = true
 			validate("the update of a "+reflect.TypeOf(e).Name(), u)
-		}}, e)
+		}, nil}, e)
 	}
 	for _, k := range updateKinds() {
 		validate("the example of "+k.example.kind(), exampleOf(k.example))

@@ -112,7 +112,7 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 	for i, e := range tr {
 		x := &out[i]
 		*x = exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: e.Reason(), Updates: []update{}}
-		e.Show(ctx, updates{info.ID, func(u update) { x.Updates = append(x.Updates, u) }})
+		e.Show(ctx, updates{info.ID, func(u update) { x.Updates = append(x.Updates, u) }, s.agentState.workspace()})
 	}
 	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.Mode())}, nil
 }

@@ -54,7 +54,7 @@ func TestSubagentUpdatesNameTheirCall(t *testing.T) {
 			t.Errorf("update %s names a parent call or an agent without the other", b)
 		}
 		got = append(got, fmt.Sprintf("%s %v %v", u.kind(), parent, agent))
-	}})
+	}, nil})
 	want := []string{
 		"text <nil> <nil>",
 		"toolCall <nil> <nil>",

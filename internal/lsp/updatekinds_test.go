@@ -37,7 +37,7 @@ func TestEveryKindIsAnUpdateOfItsWord(t *testing.T) {
 			continue
 		}
 		var sent []update
-		conversation.Show(context.Background(), updates{"s", func(u update) { sent = append(sent, u) }}, e)
+		conversation.Show(context.Background(), updates{"s", func(u update) { sent = append(sent, u) }, nil}, e)
 		if len(sent) != 1 {
 			t.Errorf("a %s was sent as %d updates, want one", kind, len(sent))
 			continue

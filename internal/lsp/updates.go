@@ -1,24 +1,40 @@
 package lsp
 
+import (
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
+)
+
 // The payloads of gemini/update (docs/protocol.md 6), one type per kind,
 // each with only its own fields beside the header every update carries.
 // updateKinds lists them with an example and what each means: the wire
 // schema (docs/protocol.schema.json) and protocol.md's table of kinds are
 // generated from it (go generate .), and each editor client's tests hold
 // its handlers to the schema.
+//
+// An update embeds the dialog type of its event beside updateHead, so the
+// wire follows the dialog type: a field added there is sent under its
+// json tag (TestEveryWireFieldIsNamed refuses one without), and a field
+// tagged "-" is not. Where the wire names a field otherwise than the
+// dialog type holds it (a path, a delay), the update adds its own field
+// and its constructor (toolCallUpdateOf, …) fills it.
 
 // update is one gemini/update's params: a closed set, updateKinds.
 type update interface {
-	// kind is the update's word on the wire (updateHead.Kind).
+	// kind is the update's word on the wire (updateHead.UpdateKind).
 	kind() string
 	head() *updateHead
 }
 
 // updateHead is what every update carries: the session, the kind, and
 // for a subagent's event, its invoke_agent call and the agent's name.
+//
+// Its Go name for kind is UpdateKind: a Kind here would hide the Kind of
+// the dialog type an update embeds (dialog.ToolCall's, sent as toolKind)
+// from reflection, and so from the schema.
 type updateHead struct {
 	SessionID    string `json:"sessionId"`
-	Kind         string `json:"kind"`
+	UpdateKind   string `json:"kind"`
 	ParentCallID string `json:"parentCallId,omitempty"`
 	AgentName    string `json:"agentName,omitempty"`
 }
@@ -32,56 +48,45 @@ type textUpdate struct {
 
 type thoughtUpdate struct {
 	updateHead
-	Subject     string `json:"subject,omitempty"`
-	Description string `json:"description,omitempty"`
+	dialog.Thought
 }
 
+// toolCallUpdate is dialog.ToolCall with its file named as protocol.md
+// names files: relative to the first workspace root, or absolute outside
+// it (toolCallUpdateOf).
 type toolCallUpdate struct {
 	updateHead
-	CallID string         `json:"callId"`
-	Name   string         `json:"name"`
-	Title  string         `json:"title"`
-	Args   map[string]any `json:"args,omitempty"`
+	dialog.ToolCall
+	Path string `json:"path,omitempty"`
 }
 
 type toolResultUpdate struct {
 	updateHead
-	CallID string `json:"callId"`
-	Name   string `json:"name"`
-	Status string `json:"status"`
-	// Display is sent even empty: read_file of a whole file shows nothing.
-	Display string `json:"display"`
+	dialog.ToolResult
 }
 
+// usageUpdate is dialog.UsageReport with the response's counts inline,
+// as the first usage update had them: the report is spread, not embedded.
 type usageUpdate struct {
 	updateHead
 	// Model is the concrete model that answered; "" if unknown.
 	Model string `json:"model,omitempty"`
-	usage
+	dialog.Usage
 	// PromptUsage and SessionUsage are the sums so far.
-	PromptUsage  usage `json:"promptUsage"`
-	SessionUsage usage `json:"sessionUsage"`
+	PromptUsage  dialog.Usage `json:"promptUsage"`
+	SessionUsage dialog.Usage `json:"sessionUsage"`
 }
 
-// usage is a sum of token counts.
-type usage struct {
-	PromptTokens     int32 `json:"promptTokens"`
-	CandidatesTokens int32 `json:"candidatesTokens"`
-	ThoughtsTokens   int32 `json:"thoughtsTokens"`
-	TotalTokens      int32 `json:"totalTokens"`
-}
-
+// retryUpdate is dialog.RetryInfo with its delay in milliseconds.
 type retryUpdate struct {
 	updateHead
-	Attempt int    `json:"attempt"`
-	DelayMs int64  `json:"delayMs"`
-	Reason  string `json:"reason"`
+	dialog.RetryInfo
+	DelayMs int64 `json:"delayMs"`
 }
 
 type compressedUpdate struct {
 	updateHead
-	TokensBefore int32 `json:"tokensBefore"`
-	TokensAfter  int32 `json:"tokensAfter"`
+	dialog.CompressionInfo
 }
 
 type noticeUpdate struct {
@@ -106,17 +111,41 @@ type modelUpdate struct {
 	Name  string `json:"name"`
 }
 
-// topicUpdate: Text is the topic's summary when NewTopic starts it.
+// topicUpdate: the summary (text) is sent only when the topic is new
+// (topicUpdateOf).
 type topicUpdate struct {
 	updateHead
-	Title    string `json:"title"`
-	Intent   string `json:"intent,omitempty"`
-	NewTopic bool   `json:"newTopic,omitempty"`
-	Text     string `json:"text,omitempty"`
+	dialog.Topic
 }
 
 type commandsUpdate struct {
 	updateHead
+}
+
+// toolCallUpdateOf is c's update, its file named as ws shows it (a nil
+// ws, before initialize, names it as given).
+func toolCallUpdateOf(c dialog.ToolCall, ws *workspace.Workspace) *toolCallUpdate {
+	up := &toolCallUpdate{ToolCall: c}
+	if c.Path != "" {
+		up.Path = ws.Display(c.Path)
+	}
+	return up
+}
+
+func usageUpdateOf(r dialog.UsageReport) *usageUpdate {
+	return &usageUpdate{Model: r.Model, Usage: r.Response, PromptUsage: r.Prompt, SessionUsage: r.Session}
+}
+
+func retryUpdateOf(r dialog.RetryInfo) *retryUpdate {
+	return &retryUpdate{RetryInfo: r, DelayMs: r.Delay.Milliseconds()}
+}
+
+// topicUpdateOf is t's update: its summary only when t starts a topic.
+func topicUpdateOf(t dialog.Topic) *topicUpdate {
+	if !t.New {
+		t.Summary = ""
+	}
+	return &topicUpdate{Topic: t}
 }
 
 func (*textUpdate) kind() string       { return "text" }
@@ -148,11 +177,11 @@ func updateKinds() []updateKind {
 				"Once the prompt has text, the first delta of each later model answer starts with the line breaks that make a blank line before it: `\\n\\n`, or `\\n` when the text so far ends with one line break (nothing when it ends with a blank line). " +
 				"So text from separate model requests never runs together, and the deltas add up to the result's `text` ([5](#5-geminiprompt); an answer cut short by cancellation aside). " +
 				"The session's history keeps what the model said, without these breaks."},
-		{&thoughtUpdate{Subject: "Planning the change", Description: "I will edit greet."},
+		{&thoughtUpdate{Thought: dialog.Thought{Subject: "Planning the change", Description: "I will edit greet."}},
 			"A model thought. " +
 				"If the thought begins with a `**bold**` line, that line becomes `subject` and the rest becomes `description`. " +
 				"Otherwise the whole thought is `description`."},
-		{&toolCallUpdate{CallID: "call_1", Name: "replace", Title: "Edit main.go", Args: map[string]any{"file_path": "main.go", "old_string": `return "Hello"`, "new_string": `return "Hi"`}},
+		{&toolCallUpdate{ToolCall: dialog.ToolCall{CallID: "call_1", Name: "replace", Title: "Edit main.go", Kind: dialog.KindEdit, Args: map[string]any{"file_path": "main.go", "old_string": `return "Hello"`, "new_string": `return "Hi"`}}, Path: "main.go"},
 			"The model called a tool. " +
 				"`title` is one human-readable line, such as `Edit main.go`, `ReadFile main.go` or `Shell go test ./... " +
 				"(Run the tests)`. " +
@@ -163,21 +192,27 @@ func updateKinds() []updateKind {
 				"An edit refused with nobody asked (an editor that can neither preview nor ask, or that fails to apply it, giving a reason) is no user's no and cancels nothing. " +
 				"So the updates of calls running at once interleave: pair them by `callId`. " +
 				"Their questions (`gemini/confirm`, an edit's `workspace/applyEdit`, `ask_user`) still come one at a time, in call order; a call that needs no question does not wait for an unanswered one. " +
-				"The model gets the results in the order of its calls."},
-		{&toolResultUpdate{CallID: "call_1", Name: "replace", Status: "ok", Display: "```diff\n--- a/main.go\n+++ b/main.go\n@@ -1 +1 @@\n-func greet() string { return \"Hello\" }\n+func greet() string { return \"Hi\" }\n```"},
+				"The model gets the results in the order of its calls. " +
+				"What the call is, for the client to show: `toolKind`, what the tool does (`read`, `edit`, `search`, `execute`, `fetch`, `think`, `agent` or `other`; absent when the call could not be built); " +
+				"`path`, the file the call is about (the file `read_file` reads, `replace`, `write_file` and `rename_symbol` change, the plan `exit_plan_mode` presents), relative to the first workspace root or absolute outside it, as edit labels name files ([8.1](#81-how-a-change-is-confirmed)); " +
+				"`line`, the 1-based line in it the call starts at (`read_file`'s `start_line`, `rename_symbol`'s and `navigate_code`'s `line`; absent for a whole file, as for `replace` and `write_file`, whose place is known once the call runs); " +
+				"`todos`, the to-do list `write_todos` sets, each `{description, status}` (`status`: `pending`, `in_progress`, `completed`, `cancelled` or `blocked`), sent empty when the call clears the list and absent for any other call, the list the client shows as the session's plan, each call's replacing the last; " +
+				"`presentsPlan`, set when `path` is a plan the call asks the user to approve (`exit_plan_mode`)."},
+		{&toolResultUpdate{ToolResult: dialog.ToolResult{CallID: "call_1", Name: "replace", Status: dialog.StatusOK, Display: "```diff\n--- a/main.go\n+++ b/main.go\n@@ -1 +1 @@\n-func greet() string { return \"Hello\" }\n+func greet() string { return \"Hi\" }\n```"}},
 			"How the call ended. " +
 				"`status`: `ok`, `error`, `rejected` (the user or the approval mode refused) or `cancelled`. " +
 				"`display` is Markdown for the user. " +
 				"For an applied, modified or declined edit it contains a fenced `diff`."},
-		{&usageUpdate{Model: "gemini-3-flash-preview", usage: usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129}, PromptUsage: usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129}, SessionUsage: usage{PromptTokens: 530, CandidatesTokens: 96, ThoughtsTokens: 12, TotalTokens: 638}},
+		{&usageUpdate{Model: "gemini-3-flash-preview", Usage: dialog.Usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129, CachedTokens: 64}, PromptUsage: dialog.Usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129, CachedTokens: 64}, SessionUsage: dialog.Usage{PromptTokens: 530, CandidatesTokens: 96, ThoughtsTokens: 12, TotalTokens: 638, CachedTokens: 256}},
 			"Token counts of one model response, and `model`, the concrete model that gave it: where `auto` (the default) routed the prompt, or the model it fell back to. " +
-				"One is sent per model request; the four counts are not cumulative. " +
-				"`promptUsage` and `sessionUsage` are objects with the same four fields: the sums so far of this prompt and of the whole session (earlier prompts included, also those before a resume)."},
-		{&retryUpdate{Attempt: 1, DelayMs: 2000, Reason: "the model is rate-limited (429 RESOURCE_EXHAUSTED)"},
+				"One is sent per model request; its counts are not cumulative. " +
+				"`cachedTokens` is the part of `promptTokens` served from the context cache, `toolUseTokens` the tool-use prompt's (Gemini's `cachedContentTokenCount` and `toolUsePromptTokenCount`). " +
+				"`promptUsage` and `sessionUsage` are objects with the same six fields: the sums so far of this prompt and of the whole session (earlier prompts included, also those before a resume)."},
+		{&retryUpdate{RetryInfo: dialog.RetryInfo{Attempt: 1, Reason: "the model is rate-limited (429 RESOURCE_EXHAUSTED)"}, DelayMs: 2000},
 			"A model request failed (`reason`, in words: `the model is rate-limited (429 RESOURCE_EXHAUSTED)`, `could not connect to http://127.0.0.1:8080: connection refused`) and is tried again after `delayMs`. " +
 				"Sent before the wait; the wait ends early when the prompt is cancelled. " +
 				"`attempt` is the attempt that failed, from 1."},
-		{&compressedUpdate{TokensBefore: 612034, TokensAfter: 98211},
+		{&compressedUpdate{CompressionInfo: dialog.CompressionInfo{Before: 612034, After: 98211}},
 			"The history passed `model.compressionThreshold` of the model's window, and its oldest part was replaced by a summary. " +
 				"Sent only when the summary made the history smaller."},
 		{&noticeUpdate{Message: "Switched to gemini-2.5-flash for the rest of this session because gemini-2.5-pro is out of quota."},
@@ -192,7 +227,7 @@ func updateKinds() []updateKind {
 		{&modelUpdate{Model: "gemini-3.1-pro-preview-customtools", Name: "gemini-3.1-pro-preview"},
 			"`/model set` chose the model every session's next request goes to: `model` as named (what [`gemini/models`](#5f-geminimodels) calls `current`), `name` how it is shown (`currentName`). " +
 				"It holds until `/model set` or the settings (`initializationOptions`, `workspace/didChangeConfiguration`) choose another."},
-		{&topicUpdate{Title: "Serving files", Intent: "Start the server and check it serves.", NewTopic: true, Text: "Start a web server."},
+		{&topicUpdate{Topic: dialog.Topic{Title: "Serving files", Intent: "Start the server and check it serves.", New: true, Summary: "Start a web server."}},
 			"The model called `update_topic`: `title` is the session's topic, `intent` what the model means to do now, `newTopic` says the title starts a new topic, and then `text` is its summary."},
 		{&commandsUpdate{},
 			"The commands a prompt may start with were read again (`/commands reload`): a client that keeps the [`gemini/commands`](#5c-geminicommands) list asks for it anew."},
