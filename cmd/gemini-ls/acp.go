@@ -21,10 +21,16 @@ func serveACP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := flag.NewFlagSet("acp", flag.ContinueOnError)
 	var responses responseFlags
 	responses.register(fs)
+	// ACP's terminal sign-in (acp.TerminalSignInMethod): the client runs
+	// the agent as configured with --login, in a terminal.
+	signInFirst := fs.Bool("login", false, "Sign in with Google as `gemini-ls login` does, then exit (ACP's terminal sign-in)")
 	// No ACP message carries warnings: stderr, the client's log of
 	// gemini-ls, gets them in words.
 	const tell = true
 	return serveStdio(fs, "ACP", args, stderr, tell, func(log *zap.Logger) int {
+		if *signInFirst {
+			return signIn(ctx, nil, stdin, stdout, stderr)
+		}
 		if err := acp.Serve(ctx, stdin, stdout, acp.Options{
 			Logger:    log,
 			Version:   version,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -303,5 +304,42 @@ func TestAskUserByElicitation(t *testing.T) {
 	}
 	if strings.Contains(got, "could offer") {
 		t.Errorf("the model was told the editor could not offer something: %s", got)
+	}
+}
+
+// A client that declares terminal authentication is offered the Google
+// sign-in in a terminal (the agent run with --login); one that does not
+// is not, as the protocol asks; authenticate refuses it.
+func TestTerminalSignInOffered(t *testing.T) {
+	model := geminitest.NewTestServer(t)
+	terminalMethod := func(init json.RawMessage) json.RawMessage {
+		var res struct {
+			AuthMethods []json.RawMessage `json:"authMethods"`
+		}
+		if err := json.Unmarshal(init, &res); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range res.AuthMethods {
+			if strings.Contains(string(m), `"type":"terminal"`) {
+				return m
+			}
+		}
+		return nil
+	}
+	without := serveV1(t, v1Env(t, model.URL), sdk.ClientCapabilities{}, acptest.Config{})
+	if m := terminalMethod(without.init); m != nil {
+		t.Errorf("a client without terminal authentication was offered %s", m)
+	}
+	with := serveV1(t, v1Env(t, model.URL), sdk.ClientCapabilities{Auth: sdk.AuthCapabilities{Terminal: true}}, acptest.Config{})
+	m := terminalMethod(with.init)
+	var method struct {
+		ID   string   `json:"id"`
+		Args []string `json:"args"`
+	}
+	if err := json.Unmarshal(m, &method); err != nil || method.ID != TerminalSignInMethod || !slices.Equal(method.Args, []string{"--login"}) {
+		t.Errorf("the terminal sign-in offered: %s (%v)", m, err)
+	}
+	if a := with.call("authenticate", sdk.AuthenticateRequest{MethodId: TerminalSignInMethod}); a.Error == nil || a.Error.Code != -32602 {
+		t.Errorf("authenticate with the terminal method answered %v, want invalid params", a)
 	}
 }

@@ -23,7 +23,29 @@ func authMethods() []sdk.AuthMethod {
 	}
 }
 
+// terminalSignIn is the Google sign-in run in a terminal: the client runs
+// the agent as it is configured with --login appended (`gemini-ls acp
+// --login`), which signs in as `gemini-ls login` does, pasted code and
+// all where no browser opens here, and exits 0 once the login is cached.
+// Offered only to a client that declares terminal authentication, as the
+// protocol asks; the client never passes it to authenticate.
+func terminalSignIn() sdk.AuthMethod {
+	return sdk.AuthMethod{Terminal: &sdk.AuthMethodTerminalInline{
+		Id:          TerminalSignInMethod,
+		Name:        "Log in with Google in a terminal",
+		Description: sdk.Ptr("Sign in with Google in a terminal, with a code to paste where no browser opens (Code Assist Standard and Enterprise; individual Google accounts are served by Antigravity CLI now)"),
+		Args:        []string{"--login"},
+	}}
+}
+
+// TerminalSignInMethod is the id of terminalSignIn.
+const TerminalSignInMethod = "gemini-ls-login"
+
 func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.InitializeResponse, error) {
+	methods := authMethods()
+	if p.ClientCapabilities.Auth.Terminal {
+		methods = append(methods, terminalSignIn())
+	}
 	s.mu.Lock()
 	s.client = p.ClientCapabilities
 	s.mu.Unlock()
@@ -32,7 +54,7 @@ func (s *server) Initialize(_ context.Context, p sdk.InitializeRequest) (sdk.Ini
 		// too, and decides (the protocol's negotiation).
 		ProtocolVersion: sdk.ProtocolVersionNumber,
 		AgentInfo:       &sdk.Implementation{Name: "gemini-ls", Title: sdk.Ptr("gemini-ls"), Version: s.opts.Version},
-		AuthMethods:     authMethods(),
+		AuthMethods:     methods,
 		AgentCapabilities: sdk.AgentCapabilities{
 			LoadSession:        true,
 			PromptCapabilities: sdk.PromptCapabilities{Image: true, Audio: true, EmbeddedContext: true},
@@ -59,6 +81,9 @@ func (s *server) Authenticate(ctx context.Context, p sdk.AuthenticateRequest) (s
 	known := false
 	for _, m := range authMethods() {
 		known = known || m.Agent.Id == method
+	}
+	if method == TerminalSignInMethod {
+		return sdk.AuthenticateResponse{}, invalidParams(fmt.Sprintf("%s is a terminal sign-in: run the agent with --login in a terminal, then initialize again", method))
 	}
 	if !known {
 		return sdk.AuthenticateResponse{}, invalidParams(fmt.Sprintf("unknown auth method %q", p.MethodId))
