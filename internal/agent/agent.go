@@ -313,8 +313,9 @@ func (a *Agent) SetApprovalMode(mode dialog.ApprovalMode) {
 }
 
 // MemorySource supplies the user's memory (the GEMINI.md files and the
-// private MEMORY.md) that ends the system instruction, and the paths the
-// prompt tells the model to keep facts in; *memory.Loader satisfies it.
+// private MEMORY.md), which the session's first user content holds and
+// later prompts update (memoryturn.go), and the paths the prompt tells
+// the model to keep facts in; *memory.Loader satisfies it.
 type MemorySource interface {
 	SystemMemory(ctx context.Context) (string, error)
 	// PrivateIndex is the private project memory's MEMORY.md, "" for none.
@@ -324,21 +325,12 @@ type MemorySource interface {
 }
 
 // systemInstruction is the system prompt of session sessionID with the
-// enabled skills and the user's memory as they are now: read for every
-// prompt, so that the model's and the user's edits and /skills count from
-// the next one. With WriteSystemPrompt it is written out too, as 0.61
+// enabled skills as they are now: read for every prompt, so that /skills
+// counts from the next one. The memory is not in it (memoryturn.go): an
+// edit of GEMINI.md leaves it, and the cache of every request, as it was. With WriteSystemPrompt it is written out too, as 0.61
 // writes each system prompt it makes.
 func (a *Agent) systemInstruction(ctx context.Context, sessionID string) string {
 	system := a.basePrompt() + a.trackerProtocol(sessionID) + a.rootsNote() + a.sandboxNote()
-	if a.cfg.Memory != nil {
-		mem, err := a.cfg.Memory.SystemMemory(ctx)
-		if err != nil {
-			a.cfg.Logger.Warn("reading the GEMINI.md memory", zap.Error(err))
-		}
-		if mem != "" {
-			system += "\n\n" + mem
-		}
-	}
 	if a.cfg.WriteSystemPrompt != "" {
 		if err := writeSystemPrompt(a.cfg.WriteSystemPrompt, system); err != nil {
 			a.cfg.Logger.Warn("writing the system prompt (GEMINI_WRITE_SYSTEM_MD)", zap.Error(err))

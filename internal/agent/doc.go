@@ -87,9 +87,17 @@
 // lands a checkpoint's files through the same FilesLander, then puts
 // their executable bits back.
 //
-// The system instruction is read for every prompt: the system prompt,
+// The system instruction is read for every prompt: the system prompt and
 // the enabled agent skills (Config.Skills, listed as Gemini CLI lists
-// them), then the memory. With Config.SessionContext, a main session's
+// them). Invariant: no memory in it, so an edit of GEMINI.md changes no
+// byte of it or of the tools: the memory is a part of a main session's
+// first user content, a change of it a part of the next prompt's, both
+// kept in the history (memoryturn.go). Invariant: the main conversation's
+// old tool outputs are masked in the history itself before each request
+// (masking.go), before compression, routing and the loop check, so every
+// request and utility call sees them masked, and the session file holds
+// them masked: a session resumed sends its history byte for byte. With
+// Config.SessionContext, a main session's
 // requests begin with Gemini CLI's <session_context> (envcontext.go),
 // made at its first request and joined to its first user content, the
 // same content for every request after (the cache-friendly prefix); it

@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
@@ -175,5 +177,99 @@ func TestRouterReadsTheMaskedHistory(t *testing.T) {
 	}
 	if routed != 4 {
 		t.Errorf("%d routing requests, want one a prompt", routed)
+	}
+}
+
+// memory is a MemorySource whose memory the test edits.
+type memory struct {
+	mu   sync.Mutex
+	text string
+}
+
+func (m *memory) SystemMemory(context.Context) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.text, nil
+}
+func (m *memory) set(text string) {
+	m.mu.Lock()
+	m.text = text
+	m.mu.Unlock()
+}
+func (*memory) PrivateIndex() string { return "" }
+func (*memory) GlobalFile() string   { return "" }
+
+// modelOrder is a request as the model reads it, and its cache keeps its
+// prefix: the system instruction, the tools, then the contents (the
+// body's JSON puts the contents first).
+func modelOrder(r geminitest.Request) []byte {
+	return []byte(toJSON(r.SystemInstruction) + toJSON(r.Tools) + toJSON(r.Contents))
+}
+
+// Every request that adds only a turn repeats the one before it, in the
+// model's order, for at least 99% of its bytes: within a session, after
+// GEMINI.md was edited (the system instruction and the tools stay byte
+// for byte, the new memory comes with the next prompt) and after the
+// session is resumed. The memory is in the first user content, as
+// 0.61 puts the project's GEMINI.md, never in the system instruction.
+func TestEveryRequestRepeatsThePrevious(t *testing.T) {
+	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.Local)
+	tmp := t.TempDir()
+	mem := &memory{text: "# Contextual Instructions (GEMINI.md)\n<loaded_context>\nUse tabs.\n</loaded_context>"}
+	store := newStore(t)
+	srv := geminitest.NewTestServer(t)
+	for range 5 {
+		srv.Push(geminitest.TextTurn("done"))
+	}
+	base, _ := contextConfig(t, &now, tmp)
+	base.Memory, base.Store = mem, store
+	cfg := func() agent.Config { return base }
+	a, _ := newAgent(t, srv, cfg())
+	s := a.NewSession()
+	prompt(t, s, "one")
+	prompt(t, s, "two")
+	mem.set("# Contextual Instructions (GEMINI.md)\n<loaded_context>\nUse tabs. Name tests for what they hold.\n</loaded_context>")
+	prompt(t, s, "three")
+	now = now.Add(time.Hour)
+	prompt(t, s, "four")
+	b, _ := newAgent(t, srv, cfg())
+	resumed, err := b.Session(context.Background(), s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prompt(t, resumed, "five")
+
+	reqs := srv.Requests()
+	if len(reqs) != 5 {
+		t.Fatalf("%d requests, want 5", len(reqs))
+	}
+	for i, r := range reqs {
+		if strings.Contains(toJSON(r.SystemInstruction), "Use tabs") {
+			t.Errorf("request %d: the memory is in the system instruction", i+1)
+		}
+		if i > 0 && (toJSON(r.SystemInstruction) != toJSON(reqs[0].SystemInstruction) || toJSON(r.Tools) != toJSON(reqs[0].Tools)) {
+			t.Errorf("request %d: the system instruction or the tools changed", i+1)
+		}
+	}
+	if first := toJSON(reqs[0].Contents[0]); !strings.Contains(first, "Use tabs.") || !strings.Contains(first, "session_context") {
+		t.Errorf("the first user content lacks the session context or the memory: %.300s", first)
+	}
+	if last := reqs[2].Contents[len(reqs[2].Contents)-1]; !strings.Contains(toJSON(last), "Name tests for what they hold") {
+		t.Errorf("the prompt after the edit does not bring the new memory: %s", toJSON(last))
+	}
+	for i := 1; i < len(reqs); i++ {
+		prev, next := modelOrder(reqs[i-1]), modelOrder(reqs[i])
+		common := commonPrefix(prev, next)
+		share := float64(common) / float64(len(next))
+		t.Logf("request %d repeats %.2f%% of its %d bytes from request %d", i+1, 100*share, len(next), i)
+		// All of the previous request but the contents' closing bracket.
+		if common < len(prev)-1 {
+			t.Errorf("request %d changes request %d from byte %d of %d on", i+1, i, common, len(prev))
+		}
+		// The request after the edit brings the whole memory anew as
+		// well as a turn; every other one adds a turn only.
+		if i != 2 && share < 0.99 {
+			t.Errorf("request %d repeats %.2f%% of its bytes from the one before, want at least 99%%", i+1, 100*share)
+		}
 	}
 }

@@ -91,6 +91,7 @@ func (t *turn) run(input *genai.Content) dialog.PromptResult {
 			// classifier reads the history and the input apart.
 			routed = true
 			t.routed = t.route(t.s.chat.contents(), input)
+			input = t.withMemory(input) // not the router's to read
 		}
 		// The input is kept even if the model call fails, so function calls
 		// already in the history always have their responses.
