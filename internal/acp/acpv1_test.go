@@ -343,3 +343,49 @@ func TestTerminalSignInOffered(t *testing.T) {
 		t.Errorf("authenticate with the terminal method answered %v, want invalid params", a)
 	}
 }
+
+// sessionInfos are the session_info_updates the client got for id.
+func sessionInfos(c *acptest.Client, id sdk.SessionId) []*sdk.SessionSessionInfoUpdate {
+	var out []*sdk.SessionSessionInfoUpdate
+	for _, u := range c.Updates() {
+		if u.SessionId == id && u.Update.SessionInfoUpdate != nil {
+			out = append(out, u.Update.SessionInfoUpdate)
+		}
+	}
+	return out
+}
+
+// The topic the model names (update_topic) is the session's title, sent
+// as session_info_update with the time; each turn's end sends the time
+// the session was last active.
+func TestSessionInfoUpdate(t *testing.T) {
+	topic := geminitest.CallTurn(&genai.FunctionCall{Name: "update_topic", Args: map[string]any{
+		"title": "Fix the login bug", "summary": "Start on the login bug.", "strategic_intent": "Read the login code."}})
+	model := geminitest.NewTestServer(t, topic, geminitest.TextTurn("Done."), geminitest.TextTurn("Again."))
+	v := serveV1(t, v1Env(t, model.URL), sdk.ClientCapabilities{}, acptest.Config{})
+	id := v.newSession(t.TempDir())
+	before := time.Now().UTC().Add(-time.Second)
+	v.prompt(id, "fix the login")
+	infos := sessionInfos(v.c, id)
+	if len(infos) != 2 || infos[0].Title == nil || *infos[0].Title != "Fix the login bug" {
+		t.Fatalf("after a turn that named a topic, the session infos: %s", showInfos(infos))
+	}
+	if infos[1].Title != nil || infos[1].UpdatedAt == nil {
+		t.Errorf("the turn's end sent %s, want the time alone", showInfos(infos[1:]))
+	}
+	for _, info := range infos {
+		at, err := time.Parse(time.RFC3339, *info.UpdatedAt)
+		if err != nil || at.Before(before.Truncate(time.Second)) || at.After(time.Now().Add(time.Second)) {
+			t.Errorf("updatedAt %q is not the time now: %v", *info.UpdatedAt, err)
+		}
+	}
+	v.prompt(id, "again")
+	if infos := sessionInfos(v.c, id); len(infos) != 3 || infos[2].Title != nil {
+		t.Errorf("a turn that named no topic sent %s, want one more with the time alone", showInfos(infos))
+	}
+}
+
+func showInfos(infos []*sdk.SessionSessionInfoUpdate) string {
+	b, _ := json.Marshal(infos)
+	return string(b)
+}

@@ -126,6 +126,7 @@ func (t *turn) Compressed(ctx context.Context, _ dialog.Subagent, c dialog.Compr
 // each plan update replaces whole.
 func (t *turn) Topic(ctx context.Context, _ dialog.Subagent, topic dialog.Topic) {
 	t.sess.update(ctx, sdk.UpdateAgentThoughtText(topicThought(topic)))
+	t.sess.showTitle(ctx, topic)
 }
 
 func (t *turn) Notice(ctx context.Context, _ dialog.Subagent, text string) {

@@ -51,6 +51,7 @@ func (s *server) Prompt(ctx context.Context, p sdk.PromptRequest) (sdk.PromptRes
 		t.message(ctx, conversation.Sentence(o.NotRun.Error()))
 		return sdk.PromptResponse{StopReason: sdk.StopReasonEndTurn}, nil
 	}
+	sess.showActivity(ctx)
 	return t.answer(ctx, o)
 }
 
