@@ -61,6 +61,13 @@
 //     prompts), from which both available_commands_update and the
 //     dispatch of a "/name" prompt come; a !{…} of a custom command is
 //     asked about through session/request_permission before any runs.
+//   - Every message is one the protocol's own schema allows (pinned in
+//     testdata/acpschema, held by the tests); what the SDK's types lack
+//     (session/delete, and initialize's capability for it) wire answers
+//     itself (wire_own.go). A call's question is asked as a form
+//     (elicitation/create) where the client declares forms, else as a
+//     permission request; after logout no session opens until
+//     authenticate.
 //   - Nothing is written to stdout but protocol messages; logs go to the
 //     logger. So the sign-in authenticate runs for oauth-personal with no
 //     cached login (signin.go) opens the browser and logs the URL, and
