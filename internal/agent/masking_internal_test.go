@@ -100,3 +100,30 @@ func TestResponseTokensCountTheJSONWithoutKeepingIt(t *testing.T) {
 		t.Errorf("counting a %d-byte output allocated %d bytes, encoding it %d", len(big), counting, encoding)
 	}
 }
+
+// BenchmarkMaskPerRequest is the masking work of one request that adds a
+// call and its output to a session of n earlier calls: flat in n, each
+// content scanned once (before, each request walked the whole history).
+func BenchmarkMaskPerRequest(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			history := make([]*genai.Content, 0, 2*(n+b.N)+1)
+			turn := func(i int) {
+				fr := &genai.FunctionResponse{ID: fmt.Sprint(i), Name: "grep_search", Response: map[string]any{"output": "match\n"}}
+				history = append(history,
+					&genai.Content{Role: "model", Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{ID: fmt.Sprint(i), Name: "grep_search"}}}},
+					&genai.Content{Role: "user", Parts: []*genai.Part{{FunctionResponse: fr}}})
+			}
+			for i := range n {
+				turn(i)
+			}
+			m := masker{save: func(string, string, string) (string, error) { return "", nil }}
+			m.mask(history, 0)
+			b.ResetTimer()
+			for i := range b.N {
+				turn(n + i)
+				m.mask(history, 0)
+			}
+		})
+	}
+}
