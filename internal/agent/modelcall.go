@@ -183,7 +183,8 @@ func (t *turn) recordAnswer(out *modelTurn, usage *genai.GenerateContentResponse
 		t.s.chat.promptTokens = usage.PromptTokenCount
 		u := usageOf(usage)
 		t.result.Usage = t.result.Usage.Add(u)
-		t.emit(dialog.UsageEvent{Usage: dialog.UsageReport{Response: u, Prompt: t.result.Usage, Session: t.s.sessionUsage().Add(t.result.Usage), Model: model}})
+		fill := t.s.keepContextFill(usage.PromptTokenCount, model)
+		t.emit(dialog.UsageEvent{Usage: dialog.UsageReport{Response: u, Prompt: t.result.Usage, Session: t.s.sessionUsage().Add(t.result.Usage), Model: model, Context: fill}})
 	}
 	text := out.text.String()
 	t.result.Text += out.sep + text

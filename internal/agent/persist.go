@@ -137,6 +137,7 @@ func storeUsage(u dialog.Usage) sessionstore.Usage {
 	return sessionstore.Usage{
 		PromptTokens: int64(u.PromptTokens), CandidatesTokens: int64(u.CandidatesTokens),
 		ThoughtsTokens: int64(u.ThoughtsTokens), TotalTokens: int64(u.TotalTokens),
+		CachedTokens: int64(u.CachedTokens),
 	}
 }
 
@@ -144,6 +145,7 @@ func usageFromStore(u sessionstore.Usage) dialog.Usage {
 	return dialog.Usage{
 		PromptTokens: int32(u.PromptTokens), CandidatesTokens: int32(u.CandidatesTokens),
 		ThoughtsTokens: int32(u.ThoughtsTokens), TotalTokens: int32(u.TotalTokens),
+		CachedTokens: int32(u.CachedTokens),
 	}
 }
 

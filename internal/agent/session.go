@@ -48,6 +48,8 @@ type Session struct {
 	updated time.Time
 	prompts int
 	usage   dialog.Usage
+	// context is how full the model's window was at the last answer.
+	context dialog.ContextFill
 	lastUse uint64
 	// pins are the front ends' holds on the session (Pin): a session
 	// pinned is not dropped from memory.

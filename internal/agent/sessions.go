@@ -455,8 +455,23 @@ func (s *Session) info() dialog.SessionInfo {
 		UpdatedAt: s.updated,
 		Prompts:   s.prompts,
 		Usage:     s.usage,
+		Context:   s.context,
 		Live:      true,
 	}
+}
+
+// keepContextFill records how much of model's window the request just
+// answered took (used, its prompt tokens), for the session's info; a
+// subagent's own context is reported but not kept as the session's.
+func (s *Session) keepContextFill(used int32, model string) dialog.ContextFill {
+	fill := dialog.ContextFill{Used: used, Size: int32(s.agent.tokenLimit(model))}
+	if s.parent != nil {
+		return fill
+	}
+	s.agent.mu.Lock()
+	defer s.agent.mu.Unlock()
+	s.context = fill
+	return fill
 }
 
 // sessionUsage is the session's token usage before the running prompt.

@@ -282,11 +282,22 @@ type ToolResult struct {
 }
 
 // UsageReport is what a UsageEvent tells: the response's tokens, the
-// sums so far of the prompt and of the whole session, and the concrete
-// model that answered (where an auto routed the prompt).
+// sums so far of the prompt and of the whole session, the concrete
+// model that answered (where an auto routed the prompt), and how full
+// the model's context window is.
 type UsageReport struct {
 	Response, Prompt, Session Usage
 	Model                     string
+	Context                   ContextFill
+}
+
+// ContextFill is how much of a model's context window a request took:
+// Used is the request's prompt tokens as the model counted them (history,
+// system instruction and tools), Size the window of the model that
+// answered.
+type ContextFill struct {
+	Used int32 `json:"contextUsed"`
+	Size int32 `json:"contextSize"`
 }
 
 // Usage is the token accounting of one model response.

@@ -15,6 +15,9 @@ type SessionInfo struct {
 	UpdatedAt time.Time
 	Prompts   int
 	Usage     Usage // summed over the session
+	// Context is how full the model's window was at the session's last
+	// answer; zero before one (a resumed session's, until it answers).
+	Context ContextFill
 	// Live reports whether the session is in memory now (else it is on
 	// disk, and resuming it reads it back).
 	Live bool

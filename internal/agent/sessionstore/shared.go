@@ -247,11 +247,11 @@ func partsJSON(parts []*genai.Part) ([]byte, error) {
 }
 
 func tokensOf(u Usage) *tokens {
-	return &tokens{Input: u.PromptTokens, Output: u.CandidatesTokens, Thoughts: u.ThoughtsTokens, Total: u.TotalTokens}
+	return &tokens{Input: u.PromptTokens, Output: u.CandidatesTokens, Cached: u.CachedTokens, Thoughts: u.ThoughtsTokens, Total: u.TotalTokens}
 }
 
 func usageOf(t *tokens) Usage {
-	return Usage{PromptTokens: t.Input, CandidatesTokens: t.Output, ThoughtsTokens: t.Thoughts, TotalTokens: t.Total}
+	return Usage{PromptTokens: t.Input, CandidatesTokens: t.Output, CachedTokens: t.Cached, ThoughtsTokens: t.Thoughts, TotalTokens: t.Total}
 }
 
 func nonNilParts(parts []*genai.Part) []*genai.Part {

@@ -117,6 +117,9 @@ type Usage struct {
 	CandidatesTokens int64 `json:"candidates,omitempty"`
 	ThoughtsTokens   int64 `json:"thoughts,omitempty"`
 	TotalTokens      int64 `json:"total,omitempty"`
+	// CachedTokens are the part of PromptTokens the model's context cache
+	// served.
+	CachedTokens int64 `json:"cached,omitempty"`
 }
 
 func (u *Usage) add(v Usage) {
@@ -124,6 +127,7 @@ func (u *Usage) add(v Usage) {
 	u.CandidatesTokens += v.CandidatesTokens
 	u.ThoughtsTokens += v.ThoughtsTokens
 	u.TotalTokens += v.TotalTokens
+	u.CachedTokens += v.CachedTokens
 }
 
 // Turn is what one prompt adds to a session: Meta is the session's

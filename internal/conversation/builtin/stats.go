@@ -32,6 +32,10 @@ func sessionStats(_ context.Context, env Env, _ string) (Reply, error) {
 	fmt.Fprintf(&b, "- Approval mode: %s\n", env.Built.Agent.ApprovalMode())
 	fmt.Fprintf(&b, "- Prompts: %d\n", info.Prompts)
 	fmt.Fprintf(&b, "- Tokens: %d input, %d output, %d thinking, %d in all\n", u.PromptTokens, u.CandidatesTokens, u.ThoughtsTokens, u.TotalTokens)
+	fmt.Fprintf(&b, "- Cached: %d of the input tokens (%s), served from the model's context cache\n", u.CachedTokens, percent32(u.CachedTokens, u.PromptTokens))
+	if c := info.Context; c.Size > 0 {
+		fmt.Fprintf(&b, "- Context: %d of the model's %d tokens (%s) at the last request\n", c.Used, c.Size, percent32(c.Used, c.Size))
+	}
 	fmt.Fprintf(&b, "- Started: %s", info.CreatedAt.UTC().Format(time.RFC3339))
 	if c, ok := env.Built.CompletionStats(); ok {
 		fmt.Fprintf(&b, "\n\nCompletion in this editor, since gemini-ls started\n")
@@ -71,6 +75,12 @@ func modelStats(_ context.Context, env Env, _ string) (Reply, error) {
 	row("Avg latency", func(m dialog.ModelStats) string { return average(m.Latency, m.Requests) })
 	row("Tokens", func(m dialog.ModelStats) string { return fmt.Sprint(m.Tokens.TotalTokens) })
 	row("↳ Input", func(m dialog.ModelStats) string { return fmt.Sprint(m.Tokens.PromptTokens) })
+	if anyCached(models) {
+		// As 0.61's /stats model: the row only once the cache served some.
+		row("↳ Cache reads", func(m dialog.ModelStats) string {
+			return fmt.Sprintf("%d (%s)", m.Tokens.CachedTokens, percent32(m.Tokens.CachedTokens, m.Tokens.PromptTokens))
+		})
+	}
 	row("↳ Thoughts", func(m dialog.ModelStats) string { return fmt.Sprint(m.Tokens.ThoughtsTokens) })
 	row("↳ Output", func(m dialog.ModelStats) string { return fmt.Sprint(m.Tokens.CandidatesTokens) })
 	return Reply{Text: strings.TrimSuffix(b.String(), "\n")}, nil
@@ -112,6 +122,19 @@ func percent(n, total int) string {
 		return "0.0%"
 	}
 	return fmt.Sprintf("%.1f%%", float64(n)*100/float64(total))
+}
+
+// percent32 is percent of token counts.
+func percent32(n, total int32) string { return percent(int(n), int(total)) }
+
+// anyCached says whether the cache served any model's input.
+func anyCached(models map[string]dialog.ModelStats) bool {
+	for _, m := range models {
+		if m.Tokens.CachedTokens > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // average is d over n, rounded to the millisecond.
