@@ -75,6 +75,8 @@ type usageUpdate struct {
 	// PromptUsage and SessionUsage are the sums so far.
 	PromptUsage  dialog.Usage `json:"promptUsage"`
 	SessionUsage dialog.Usage `json:"sessionUsage"`
+	// ContextFill is how much of the model's window the request took.
+	dialog.ContextFill
 }
 
 // retryUpdate is dialog.RetryInfo with its delay in milliseconds.
@@ -133,7 +135,7 @@ func toolCallUpdateOf(c dialog.ToolCall, ws *workspace.Workspace) *toolCallUpdat
 }
 
 func usageUpdateOf(r dialog.UsageReport) *usageUpdate {
-	return &usageUpdate{Model: r.Model, Usage: r.Response, PromptUsage: r.Prompt, SessionUsage: r.Session}
+	return &usageUpdate{Model: r.Model, Usage: r.Response, PromptUsage: r.Prompt, SessionUsage: r.Session, ContextFill: r.Context}
 }
 
 func retryUpdateOf(r dialog.RetryInfo) *retryUpdate {
@@ -203,11 +205,12 @@ func updateKinds() []updateKind {
 				"`status`: `ok`, `error`, `rejected` (the user or the approval mode refused) or `cancelled`. " +
 				"`display` is Markdown for the user. " +
 				"For an applied, modified or declined edit it contains a fenced `diff`."},
-		{&usageUpdate{Model: "gemini-3-flash-preview", Usage: dialog.Usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129, CachedTokens: 64}, PromptUsage: dialog.Usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129, CachedTokens: 64}, SessionUsage: dialog.Usage{PromptTokens: 530, CandidatesTokens: 96, ThoughtsTokens: 12, TotalTokens: 638, CachedTokens: 256}},
+		{&usageUpdate{Model: "gemini-3-flash-preview", Usage: dialog.Usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129, CachedTokens: 64}, PromptUsage: dialog.Usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129, CachedTokens: 64}, SessionUsage: dialog.Usage{PromptTokens: 530, CandidatesTokens: 96, ThoughtsTokens: 12, TotalTokens: 638, CachedTokens: 256}, ContextFill: dialog.ContextFill{Used: 109, Size: 1048576}},
 			"Token counts of one model response, and `model`, the concrete model that gave it: where `auto` (the default) routed the prompt, or the model it fell back to. " +
 				"One is sent per model request; its counts are not cumulative. " +
 				"`cachedTokens` is the part of `promptTokens` served from the context cache, `toolUseTokens` the tool-use prompt's (Gemini's `cachedContentTokenCount` and `toolUsePromptTokenCount`). " +
-				"`promptUsage` and `sessionUsage` are objects with the same six fields: the sums so far of this prompt and of the whole session (earlier prompts included, also those before a resume)."},
+				"`promptUsage` and `sessionUsage` are objects with the same six fields: the sums so far of this prompt and of the whole session (earlier prompts included, also those before a resume). " +
+				"`contextUsed` is the request's prompt tokens (history, system instruction and tools, as the model counted them) and `contextSize` the model's context window: how full the window is."},
 		{&retryUpdate{RetryInfo: dialog.RetryInfo{Attempt: 1, Reason: "the model is rate-limited (429 RESOURCE_EXHAUSTED)"}, DelayMs: 2000},
 			"A model request failed (`reason`, in words: `the model is rate-limited (429 RESOURCE_EXHAUSTED)`, `could not connect to http://127.0.0.1:8080: connection refused`) and is tried again after `delayMs`. " +
 				"Sent before the wait; the wait ends early when the prompt is cancelled. " +
