@@ -405,6 +405,34 @@ whose header line shows them."
     (and auth (not (eq (plist-get auth :usable) t))
          (or (plist-get auth :problem) "no credentials"))))
 
+(defvar-local gemini-ls--usage nil
+  "What the chat's sessions have cost, from the server's usage updates.
+An alist of (SESSION-ID . PLIST), PLIST of :total and :cached (the
+session's tokens, and those the model's context cache served), :used
+and :size (the last request's prompt tokens, and the model's context
+window); the last session that answered first.")
+
+(defun gemini-ls--short-count (n)
+  "Token count N as people read it: 950, 12.3k, 1.05M."
+  (cond ((< n 1000) (number-to-string n))
+        ((< n 1000000) (replace-regexp-in-string "\\.0k\\'" "k" (format "%.1fk" (/ n 1000.0))))
+        (t (replace-regexp-in-string "\\.?0+M\\'" "M" (format "%.2fM" (/ n 1000000.0))))))
+
+(defun gemini-ls--usage-indicator (session)
+  "What SESSION has cost, for the header line; nil before it answered.
+As \"52k tokens, 40k cached · context 5%\".  SESSION nil is the last
+that answered (a first prompt's, named only by its result)."
+  (let ((u (if session (cdr (assoc session gemini-ls--usage)) (cdar gemini-ls--usage))))
+    (when u
+      (concat (format "%s tokens, %s cached"
+                      (gemini-ls--short-count (plist-get u :total))
+                      (gemini-ls--short-count (plist-get u :cached)))
+              (let ((size (plist-get u :size)))
+                (when (> size 0)
+                  (format " · context %d%%" (round (* 100.0 (plist-get u :used)) size))))))))
+
+(defvar gemini-ls--session-id)
+
 (defun gemini-ls--header-state ()
   "What Gemini does, the model and the approval mode, for the header line.
 Without a server, or credentials, it says so and what to do instead."
@@ -419,11 +447,13 @@ Without a server, or credentials, it says so and what to do instead."
                                           'face (gemini-ls--status-face status)
                                           'help-echo (gemini-ls--status-help status))))
                      (gemini-ls--model-indicator)
-                     (gemini-ls--mode-indicator (gemini-ls-approval-mode))))
+                     (gemini-ls--mode-indicator (gemini-ls-approval-mode))
+                     (gemini-ls--usage-indicator gemini-ls--session-id)))
      " · ")))
 
 (defun gemini-ls--header-line (&optional width)
   "The chat's header line: what Gemini does, the model, the approval mode.
+Then what the session has cost (`gemini-ls--usage-indicator').
 As gptel's and agent-shell's chats show them there; the keys that send
 and open the menu of the chat's commands at the right, where they fit in
 WIDTH columns, the width of the window being drawn by default."

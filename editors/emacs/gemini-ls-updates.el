@@ -427,11 +427,21 @@ start."
     (force-mode-line-update t)))
 
 (defun gemini-ls--take-usage (server params)
-  "Note the model that answered, in PARAMS, as SERVER's main agent's."
+  "Note the model that answered, in PARAMS, as SERVER's main agent's.
+And, in the chat, what its session has cost (`gemini-ls--usage')."
   (when (and server (plist-get params :model))
     (setf (gemini-ls--server-model server)
-          (plist-put (gemini-ls--server-model server) :answered (plist-get params :model)))
-    (force-mode-line-update t)))
+          (plist-put (gemini-ls--server-model server) :answered (plist-get params :model))))
+  (let ((session (plist-get params :sessionId))
+        (sums (plist-get params :sessionUsage)))
+    (when session
+      (setq gemini-ls--usage
+            (cons (cons session (list :total (or (plist-get sums :totalTokens) 0)
+                                      :cached (or (plist-get sums :cachedTokens) 0)
+                                      :used (or (plist-get params :contextUsed) 0)
+                                      :size (or (plist-get params :contextSize) 0)))
+                  (assoc-delete-all session gemini-ls--usage)))))
+  (force-mode-line-update t))
 
 (defun gemini-ls--retry-note (params)
   "\"Rate-limited ...; retrying in 2 s (attempt 1)\" for a retry update's PARAMS."

@@ -1641,6 +1641,31 @@ picked with /model set, which the next prompt goes to."
                  "gemini-2.5-pro"))
   (should-not (gemini-ls--model-label nil)))
 
+(ert-deftest gemini-ls-test-header-shows-usage ()
+  "The chat's header line says what the session has cost.
+Its tokens, those the model's context cache served, and how full the
+model's context window was at the last request: the answer's 52,000
+prompt tokens are 5% of gemini-test's 1,048,576."
+  (gemini-ls-test--with-server
+      [((text . "Counted.")
+        (usage . ((promptTokenCount . 52000) (cachedContentTokenCount . 40000)
+                  (candidatesTokenCount . 12) (totalTokenCount . 52012))))]
+      '(("a.txt" . "one\n"))
+    (with-current-buffer (gemini-ls--chat-buffer)
+      (should-not (string-match-p "tokens" (gemini-ls--header-line 200))))
+    (gemini-ls-test--prompt buf "count")
+    (with-current-buffer "*gemini*"
+      ;; The header line's % doubled, as a mode line construct needs.
+      (should (string-match-p "gemini-test · 52k tokens, 40k cached · context 5%% "
+                              (gemini-ls--header-line 200))))))
+
+(ert-deftest gemini-ls-test-short-count ()
+  "Token counts read as people read them."
+  (should (equal (gemini-ls--short-count 950) "950"))
+  (should (equal (gemini-ls--short-count 12345) "12.3k"))
+  (should (equal (gemini-ls--short-count 1048576) "1.05M"))
+  (should (equal (gemini-ls--short-count 2000000) "2M")))
+
 (ert-deftest gemini-ls-test-subagent-indented ()
   "A subagent's updates are indented under its invoke_agent call's line.
 Its calls' status is updated in place, its report comes at the end;
