@@ -58,7 +58,7 @@ func otherNames(prefix string, names []string) string {
 
 // about says what is running, never a secret: as Gemini CLI's /about,
 // for a bug report.
-func about(_ context.Context, env Env, _ string) (Reply, error) {
+func about(ctx context.Context, env Env, _ string) (Reply, error) {
 	var b strings.Builder
 	b.WriteString("About gemini-ls\n")
 	fmt.Fprintf(&b, "- Version: %s\n", orUnknown(env.Version))
@@ -74,6 +74,7 @@ func about(_ context.Context, env Env, _ string) (Reply, error) {
 	fmt.Fprintf(&b, "- Sandbox: %s\n", env.Built.Sandbox.Describe())
 	fmt.Fprintf(&b, "- OS: %s/%s\n", runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(&b, "- Go: %s", runtime.Version())
+	b.WriteString(antigravityFiles(ctx, env))
 	return Reply{Text: b.String()}, nil
 }
 

@@ -65,7 +65,7 @@ func TestHelp(t *testing.T) {
 		"- `/chat` (or `/resume`) — ",
 		"- `/quit` (or `/exit`) — ",
 		"- `/tasks` (or `/bg`, `/background`) — ",
-		"  - `reload` (or `refresh`) — Read the GEMINI.md files and MEMORY.md again",
+		"  - `reload` (or `refresh`) — Read the GEMINI.md and AGENTS.md files and MEMORY.md again",
 		"  - `save <tag>` — Save the conversation as a checkpoint",
 		"  - `inbox [apply|dismiss <private|global> [patch] | dismiss skill <name> | move <skill> <global|project>]` — Review what auto memory",
 		"- `/deploy` — Ship it (user)",
@@ -153,6 +153,34 @@ func TestMemory(t *testing.T) {
 	}
 	if err := h.fails(env, "/memory add"); !strings.Contains(err.Error(), "usage: /memory add <text>") {
 		t.Errorf("/memory add without text: %v", err)
+	}
+}
+
+// /memory show and list name AGENTS.md, read by default, and say that
+// Gemini CLI 0.61 would not have read it; with context.fileName set they
+// do not.
+func TestMemoryAgentsFileDivergesFromGeminiCLI(t *testing.T) {
+	h := newHarness(t)
+	agents := h.write("AGENTS.md", "Run make check.\n")
+	h.write("GEMINI.md", "Use tabs.\n")
+	env := h.conversation()
+	const note = "AGENTS.md is read by default beside GEMINI.md, as other agents read it; Gemini CLI 0.61 reads it only when context.fileName names it."
+	show := h.answer(env, "/memory show")
+	if !strings.HasPrefix(show, "Current memory content from 2 file(s):") || !strings.Contains(show, "Run make check.") || !strings.Contains(show, note) {
+		t.Errorf("/memory show said %q", show)
+	}
+	if strings.Index(show, "Use tabs.") > strings.Index(show, "Run make check.") {
+		t.Errorf("AGENTS.md came before GEMINI.md:\n%s", show)
+	}
+	list := h.answer(env, "/memory list")
+	if !strings.Contains(list, "2 context file(s) (GEMINI.md, AGENTS.md) in use") || !strings.Contains(list, "- "+agents+" (15 bytes)") || !strings.Contains(list, note) {
+		t.Errorf("/memory list said %q", list)
+	}
+
+	h.write(".gemini/settings.json", `{"context": {"fileName": ["GEMINI.md", "AGENTS.md"]}}`)
+	env = h.conversation()
+	if show := h.answer(env, "/memory show"); !strings.Contains(show, "Run make check.") || strings.Contains(show, note) {
+		t.Errorf("/memory show with context.fileName naming AGENTS.md said %q", show)
 	}
 }
 

@@ -19,8 +19,8 @@ func memorySubcommands() []Builtin {
 	return []Builtin{
 		{Command: command("show", "Show the memory the model is given", ""), Run: showMemory},
 		{Command: command("add", "Remember a fact in the global GEMINI.md", "<text>"), Run: addMemory, Changes: "the memory every later session is given"},
-		{Command: also(command("reload", "Read the GEMINI.md files and MEMORY.md again", ""), "refresh"), Run: reloadMemory},
-		{Command: command("list", "List the GEMINI.md files and MEMORY.md in use", ""), Run: listMemory},
+		{Command: also(command("reload", "Read the GEMINI.md and AGENTS.md files and MEMORY.md again", ""), "refresh"), Run: reloadMemory},
+		{Command: command("list", "List the GEMINI.md and AGENTS.md files and MEMORY.md in use", ""), Run: listMemory},
 		inboxCommand(),
 	}
 }
@@ -40,7 +40,16 @@ func showMemory(ctx context.Context, env Env, _ string) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	return Reply{Text: fmt.Sprintf("Current memory content from %d file(s):\n\n---\n%s\n---", len(files), text)}, nil
+	return Reply{Text: fmt.Sprintf("Current memory content from %d file(s):\n\n---\n%s\n---", len(files), text) + agentsNote(env, files)}, nil
+}
+
+// agentsNote says, when an AGENTS.md is in the memory because
+// context.fileName is unset, that Gemini CLI 0.61 would not have read it.
+func agentsNote(env Env, files []memory.File) string {
+	if len(env.Built.Settings.Context.FileName) > 0 || !slices.ContainsFunc(files, func(f memory.File) bool { return memory.IsAgentsFile(f.Path) }) {
+		return ""
+	}
+	return "\n\nAGENTS.md is read by default beside GEMINI.md, as other agents read it; Gemini CLI 0.61 reads it only when context.fileName names it. Set context.fileName to choose the names yourself."
 }
 
 // addMemory adds fact to the global GEMINI.md, under the heading Gemini
@@ -89,7 +98,11 @@ func listMemory(ctx context.Context, env Env, _ string) (Reply, error) {
 	if err != nil {
 		return Reply{}, err
 	}
-	names := strings.Join(mem.FileNames(), ", ")
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	names := strings.Join(mem.ShownNames(paths), ", ")
 	if len(files) == 0 {
 		return Reply{Text: fmt.Sprintf("No context files (%s) are in use.", names)}, nil
 	}
@@ -98,7 +111,7 @@ func listMemory(ctx context.Context, env Env, _ string) (Reply, error) {
 	for _, f := range files {
 		fmt.Fprintf(&b, "- %s (%s)\n", f.Path, size(f.Size))
 	}
-	return Reply{Text: strings.TrimSuffix(b.String(), "\n")}, nil
+	return Reply{Text: strings.TrimSuffix(b.String(), "\n") + agentsNote(env, files)}, nil
 }
 
 // autoMemoryOff is 0.61's answer to /memory inbox without auto memory.
