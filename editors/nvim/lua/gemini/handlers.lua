@@ -112,9 +112,10 @@ handlers["gemini/update"] = function(_, params)
       -- /model set: every session's model from now on.
       state.model.current, state.model.name, state.model.answered = params.model, params.name, nil
       pcall(vim.cmd, "redrawstatus!")
-    elseif params.kind == "usage" and params.model and not params.parentCallId then
+    elseif params.kind == "usage" and not params.parentCallId then
       -- The model that answered the main agent; a subagent's may differ.
-      state.model.answered = params.model
+      state.model.answered = params.model or state.model.answered
+      require("gemini.usage").update(params)
       pcall(vim.cmd, "redrawstatus!")
     end
     if params.kind == "mode" and params.sessionId then

@@ -74,7 +74,8 @@ function M.status()
 end
 
 --- The chat window's status: "Gemini · Auto · manual", the model and
---- the approval mode as 0.61 names them, then what Gemini is doing.
+--- the approval mode as 0.61 names them, the session's tokens, cached
+--- tokens and context fill, then what Gemini is doing.
 function M.chat_status()
   local parts = { "Gemini" }
   local shown = M.statusline():gsub("^Gemini: ", "")
@@ -82,6 +83,10 @@ function M.chat_status()
     table.insert(parts, shown)
   end
   table.insert(parts, chat.mode_name(M.mode()))
+  local cost = require("gemini.usage").status(M.state.session_id)
+  if cost ~= "" then
+    table.insert(parts, cost)
+  end
   if M.state.auth and M.state.auth.usable == false then
     table.insert(parts, "no credentials: :GeminiLogin")
   elseif next(waiting) ~= nil then
