@@ -346,6 +346,44 @@ const scenarios = [
     },
   },
   {
+    name: "v1",
+    title: "ACP v1: a question as a form, the session's title, session/delete, logout",
+    doc: "The client declares form elicitation: ask_user's question comes as elicitation/create, tied to the call, and the options chosen reach the model. The topic the model names is the session's title (session_info_update), and the turn's end sends the time. session/delete deletes the session, which session/list then leaves out. logout forgets the sign-in: session/new needs authenticate again.",
+    async run(t) {
+      const dir = workdir();
+      const questions = [{ question: "Which databases?", header: "DB", type: "choice", multiSelect: true, options: [{ label: "Postgres", description: "SQL" }, { label: "Redis", description: "a cache" }] }];
+      const fake = await t.fake(dir, [
+        call("update_topic", { title: "Pick the databases", summary: "Choose the stores.", strategic_intent: "Ask the user." }),
+        call("ask_user", { questions }),
+        text("Both, then."),
+      ]);
+      const elicit = () => ({ action: "accept", content: { choices: ["0", "1"] } });
+      const a = await t.agent({ dir, fake, caps: { ...noCaps, elicitation: { form: {} } }, elicit });
+      const init = await a.initialize();
+      const caps = init.agentCapabilities ?? {};
+      t.check("sessionCapabilities.delete and auth.logout", caps.sessionCapabilities?.delete != null && caps.auth?.logout != null, short(caps));
+      const { sessionId } = await a.newSession();
+      const res = await within(a.prompt("Set up storage"), 15000, "the prompt's answer");
+      t.check("prompt ends the turn", res.stopReason === "end_turn", short(res));
+      const form = a.elicitations[0];
+      t.check("the question as one form, tied to the call", a.elicitations.length === 1 && form.mode === "form" && form.sessionId === sessionId && !!form.toolCallId && form.requestedSchema?.properties?.choices?.type === "array", short(a.elicitations));
+      t.check("no permission request for it", a.permissions.length === 0, short(a.permissions));
+      t.check("both options reach the model", /Postgres/.test(outputOf(fake, 2) ?? "") && /Redis/.test(outputOf(fake, 2) ?? ""), short(outputOf(fake, 2)));
+      const infos = a.of("session_info_update");
+      t.check("the topic is the session's title", infos.some((u) => u.title === "Pick the databases" && u.updatedAt), short(infos));
+      t.check("the turn's end sends the time", infos.length >= 2 && !!infos.at(-1).updatedAt, short(infos));
+      await within(a.agent.request(methods.agent.session.delete, { sessionId }), 10000, "session/delete");
+      const list = await within(a.agent.request(methods.agent.session.list, { cwd: dir.root }), 10000, "session/list");
+      t.check("session/list leaves the deleted session out", !(list.sessions ?? []).some((s) => s.sessionId === sessionId), short(list));
+      await within(a.agent.request(methods.agent.logout, {}), 10000, "logout");
+      const refused = await a.agent.request(methods.agent.session.new, { cwd: dir.root, mcpServers: [] }).then(() => null, (err) => err);
+      t.check("after logout, session/new needs authenticate", refused?.code === -32000, short(refused));
+      await a.agent.request(methods.agent.authenticate, { methodId: "gemini-api-key" });
+      const again = await a.newSession();
+      t.check("after authenticate, sessions open again", typeof again.sessionId === "string", short(again));
+    },
+  },
+  {
     name: "modes",
     title: "Modes and commands",
     doc: "session/new offers the approval modes; the session's slash commands arrive as available_commands_update, and one runs without the model. In a folder the user trusts, the client switches to YOLO with session/set_mode, and the next command runs unasked; session/set_config_option changes the model. In a folder not trusted, YOLO is refused, as in Gemini CLI.",

@@ -146,6 +146,7 @@ export class Agent {
     this.agentAnswers = [];
     this.clientRequestIds = new Set();
     this.agentRequests = new Map(); // the agent's requests' methods, by id
+    this.elicitations = []; // the agent's elicitation/create params
     this.waiters = new Set();
     this.nextTerminal = 0;
     this.caps = opts.caps ?? { fs: { readTextFile: true, writeTextFile: true }, terminal: true };
@@ -265,6 +266,11 @@ export class Agent {
         const option = params.options.find((o) => o.kind === pick);
         if (!option) throw RequestError.invalidParams({ error: `no option of kind ${pick}` });
         return { outcome: { outcome: "selected", optionId: option.optionId } };
+      })
+      .onRequest(methods.client.elicitation.create, ({ params }) => {
+        rec(this.elicitations, params);
+        if (!this.opts.elicit) throw RequestError.methodNotFound(methods.client.elicitation.create);
+        return this.opts.elicit(params, this);
       })
       .onRequest(methods.client.fs.readTextFile, ({ params }) => {
         rec(this.reads, params);
