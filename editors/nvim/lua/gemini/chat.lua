@@ -13,10 +13,14 @@ M.status = function()
   return "Gemini"
 end
 M.keys = "<CR> prompt · <C-c> cancel · q close"
--- callId -> {mark, after, title, indent}: the call's line and the last line
--- of its block (answers, output, a subagent's run), as extmarks, which
--- lines inserted above them move.
+-- callId -> {mark, after, title, indent, location}: the call's line and
+-- the last line of its block (answers, output, a subagent's run), as
+-- extmarks, which lines inserted above them move; location is the file
+-- the call is about, {path, line, mark}, mark on its line in the block.
 local tool_lines = {}
+-- The to-do list write_todos set, shown as the chat's plan: {first, last}
+-- extmarks over its lines, which each list replaces in place.
+local plan = nil
 -- invoke_agent callId -> {last}: the subagent running under that call;
 -- last is what its last line is ("text" or "lines").
 local subagents = {}
@@ -113,11 +117,12 @@ function M.ensure()
   pcall(vim.api.nvim_buf_set_name, M.buf, "gemini://chat")
   vim.bo[M.buf].filetype = "markdown"
   vim.bo[M.buf].bufhidden = "hide"
-  tool_lines, subagents = {}, {}
+  tool_lines, subagents, plan = {}, {}, nil
   local keys = {
     ["<CR>"] = { "prompt", "Gemini: ask" },
     ["<C-c>"] = { "cancel", "Gemini: cancel the running prompt" },
     q = { "close", "Gemini: close the chat window" },
+    gf = { "follow", "Gemini: open the file of the call under the cursor, at its line" },
   }
   for key, k in pairs(keys) do
     vim.api.nvim_buf_set_keymap(M.buf, "n", key, "", {
@@ -127,6 +132,8 @@ function M.ensure()
       callback = function()
         if k[1] == "close" then
           pcall(vim.api.nvim_win_close, 0, false)
+        elseif k[1] == "follow" then
+          M.follow()
         elseif M.actions[k[1]] then
           M.actions[k[1]]()
         end
@@ -189,7 +196,7 @@ function M.clear()
       vim.cmd("normal! zE")
     end)
   end
-  tool_lines, subagents, last_kind = {}, {}, nil
+  tool_lines, subagents, last_kind, plan = {}, {}, nil, nil
 end
 
 local function scroll()
@@ -279,6 +286,123 @@ local function set_tool_line(key, status)
     return true
   end
   return false
+end
+
+-- The tag the kind of a call is shown by, after its line; none for a
+-- call of no particular kind.
+local kind_ns = vim.api.nvim_create_namespace("gemini-chat-kinds")
+local function tag_kind(t, kind)
+  if type(kind) ~= "string" or kind == "" or kind == "other" then
+    return
+  end
+  local row = marked(t.mark)
+  vim.api.nvim_buf_set_extmark(M.buf, kind_ns, row, 0, { virt_text = { { "[" .. kind .. "]", "Comment" } }, virt_text_pos = "eol" })
+end
+
+--- The kind tags of the chat's lines, by 0-based row.
+function M.kind_tags()
+  local tags = {}
+  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(M.buf, kind_ns, 0, -1, { details = true })) do
+    tags[m[2]] = m[4].virt_text[1][1]
+  end
+  return tags
+end
+
+--- "main.go:12" for a call's location; "main.go" for a whole file.
+function M.location_text(loc)
+  return loc.line and loc.line > 0 and (loc.path .. ":" .. loc.line) or loc.path
+end
+
+-- The to-do statuses as the plan shows them.
+local todo_icons = { pending = "○", in_progress = "◐", completed = "✓", cancelled = "⊘", blocked = "✗" }
+
+--- The plan's lines for a to-do list: "> Plan:", then each item.
+function M.plan_lines(todos)
+  if #todos == 0 then
+    return { "> Plan: none (the to-do list was cleared)" }
+  end
+  local lines = { "> Plan:" }
+  for _, todo in ipairs(todos) do
+    local status = todo.status or "pending"
+    table.insert(lines, string.format("> %s %s", todo_icons[status] or "?", todo.description or ""))
+  end
+  return lines
+end
+
+--- Shows a to-do list as the chat's plan: the first at the end of the
+--- chat, each later one in place of the last.
+local function show_plan(todos)
+  local lines = M.plan_lines(todos)
+  if not plan then
+    local at = M.lines(lines)
+    plan = { first = mark(at), last = mark(at + #lines - 1) }
+    return
+  end
+  local first, last = marked(plan.first), marked(plan.last)
+  vim.api.nvim_buf_set_lines(M.buf, first, last + 1, false, lines)
+  -- The replaced lines took the marks with them: set them anew.
+  mark(first, plan.first)
+  mark(first + #lines - 1, plan.last)
+end
+
+--- The 0-based rows the plan takes, first and last; nil when none.
+function M.plan_rows()
+  if plan then
+    return marked(plan.first), marked(plan.last)
+  end
+end
+
+--- The location of the call whose line, or location line, is row
+--- (0-based); nil when none.
+function M.location_at(row)
+  for _, t in pairs(tool_lines) do
+    if t.location and (marked(t.location.mark) == row or marked(t.mark) == row) then
+      return t.location
+    end
+  end
+end
+
+-- A window to open a file in from the chat: the last one used that is
+-- not the chat's, else a new split.
+local function editing_window()
+  local prev = vim.fn.win_getid(vim.fn.winnr("#"))
+  if prev ~= 0 and vim.api.nvim_win_get_buf(prev) ~= M.buf then
+    return prev
+  end
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    if vim.api.nvim_win_get_buf(win) ~= M.buf then
+      return win
+    end
+  end
+  vim.cmd("aboveleft vsplit")
+  return vim.api.nvim_get_current_win()
+end
+
+-- The directory the server names files from: its workspace root.
+local function root()
+  local ok, gemini = pcall(require, "gemini")
+  local client = ok and gemini.client and gemini.client()
+  return client and client.config.root_dir or vim.loop.cwd()
+end
+
+--- Opens the file of the call under the cursor (its line, or its
+--- location's line) at its line, in the window the user edits in; on
+--- any other line, gf as Neovim has it.
+function M.follow()
+  local loc = M.location_at(vim.api.nvim_win_get_cursor(0)[1] - 1)
+  if not loc then
+    pcall(vim.cmd, "normal! gf")
+    return
+  end
+  local path = loc.path
+  if not path:match("^/") and not path:match("^%a:[/\\]") then
+    path = root() .. "/" .. path
+  end
+  vim.api.nvim_set_current_win(editing_window())
+  vim.cmd("edit " .. vim.fn.fnameescape(path))
+  if loc.line and loc.line > 0 then
+    pcall(vim.api.nvim_win_set_cursor, 0, { loc.line, 0 })
+  end
 end
 
 -- Indents each line that is not empty.
@@ -518,6 +642,16 @@ function handlers.toolCall(u)
   local title = u.title or u.name
   local row = M.lines({ tool_line(title, "running") })
   track(u.callId, row, title, "")
+  local t = tool_lines[u.callId]
+  tag_kind(t, u.toolKind)
+  if type(u.path) == "string" and u.path ~= "" then
+    t.location = { path = u.path, line = tonumber(u.line) }
+    local at = block_lines(t, { "  → " .. M.location_text(t.location) })
+    t.location.mark = mark(at)
+  end
+  if type(u.todos) == "table" then
+    show_plan(u.todos)
+  end
 end
 
 function handlers.toolResult(u)
