@@ -55,6 +55,8 @@
 Each is (KEY . TOOL-NAME), KEY the callId (a subagent's: see
 `gemini-ls--subagent-call').")
 (defvar-local gemini-ls--tool-lines nil "Alist: callId -> marker of the status text.")
+(defvar-local gemini-ls--plan nil
+  "The chat's plan, write_todos's list: (START . END) markers, or nil.")
 (defvar-local gemini-ls--last-kind nil "Kind of the last update inserted.")
 (defvar-local gemini-ls--subagents nil
   "Alist: invoke_agent callId -> (MARKER . LAST-KIND) of its subagent's block.
@@ -288,6 +290,7 @@ mark, as agent-shell's lines wrap, not at the window's left edge."
   (with-current-buffer (gemini-ls--chat-buffer)
     (setq gemini-ls--tool-lines nil
           gemini-ls--subagents nil
+          gemini-ls--plan nil
           gemini-ls--last-kind nil))
   (gemini-ls--with-chat (delete-region (point-min) (point))))
 

@@ -343,15 +343,90 @@ KIND and PARAMS are the update's."
        'gemini-ls-thought 'gemini-ls-thought))
     (insert "\n")))
 
-(defun gemini-ls--show-tool-call (_server params)
-  "Show the tool call in PARAMS as running, until its result comes."
+(defun gemini-ls--show-tool-call (server params)
+  "Show the tool call in PARAMS as running, until its result comes.
+Its kind is a tag after its status; the file it is about, a line under
+it, a button that opens the file at the call's line (the file named
+from SERVER's project, as the server names files); the to-do list
+write_todos sets, the chat's plan (`gemini-ls--show-plan')."
   (gemini-ls--fresh-line)
   (gemini-ls--insert-styled (format "- %s " (or (plist-get params :title)
                                                 (plist-get params :name)))
                             'gemini-ls-tool)
-  (let ((m (point-marker)))
-    (insert "[running]\n")
-    (push (cons (plist-get params :callId) m) gemini-ls--tool-lines)))
+  (let ((m (point-marker))
+        (kind (plist-get params :toolKind))
+        (path (plist-get params :path)))
+    (insert "[running]")
+    (when (and (stringp kind) (not (member kind '("" "other"))))
+      (insert " ")
+      (gemini-ls--insert-styled (format "(%s)" kind) 'shadow))
+    (insert "\n")
+    (push (cons (plist-get params :callId) m) gemini-ls--tool-lines)
+    (when (and (stringp path) (not (string-empty-p path)))
+      (gemini-ls--insert-location server path (plist-get params :line)))
+    (let ((todos (plist-get params :todos)))
+      (when (or (vectorp todos) (and todos (listp todos)))
+        (gemini-ls--show-plan (append todos nil))))))
+
+(define-button-type 'gemini-ls-location
+  'action #'gemini-ls--follow-location
+  'help-echo "Open the file at the call's line"
+  'follow-link t)
+
+(defun gemini-ls--insert-location (server path line)
+  "Insert the line of a call's file PATH, at LINE: a button that opens it.
+PATH is relative to SERVER's project root, or absolute."
+  (let* ((root (or (and server (ignore-errors (project-root (eglot--project server))))
+                   default-directory))
+         (file (expand-file-name path root))
+         (line (and (integerp line) (> line 0) line)))
+    (insert "  → ")
+    (insert-text-button (if line (format "%s:%d" path line) path)
+                        'type 'gemini-ls-location
+                        'gemini-ls-file file 'gemini-ls-line line)
+    (insert "\n")))
+
+(defun gemini-ls--follow-location (button)
+  "Open the file of BUTTON, a call's location, at its line."
+  (find-file-other-window (button-get button 'gemini-ls-file))
+  (let ((line (button-get button 'gemini-ls-line)))
+    (when line
+      (goto-char (point-min))
+      (forward-line (1- line)))))
+
+(defconst gemini-ls--todo-marks
+  '(("pending" . "○") ("in_progress" . "◐") ("completed" . "✓")
+    ("cancelled" . "⊘") ("blocked" . "✗"))
+  "How the plan marks each status of a to-do.")
+
+(defun gemini-ls--plan-text (todos)
+  "The chat's plan for TODOS, write_todos's list, as lines of text."
+  (if (null todos)
+      "> Plan: none (the to-do list was cleared)\n"
+    (concat "> Plan:\n"
+            (mapconcat (lambda (todo)
+                         (format "> %s %s\n"
+                                 (or (cdr (assoc (plist-get todo :status) gemini-ls--todo-marks)) "?")
+                                 (plist-get todo :description)))
+                       todos ""))))
+
+(defun gemini-ls--show-plan (todos)
+  "Show TODOS, write_todos's list, as the chat's one plan.
+The first list goes at point; each later one replaces the last."
+  (let ((text (gemini-ls--plan-text todos)))
+    (if (and gemini-ls--plan (marker-buffer (car gemini-ls--plan)))
+        (save-excursion
+          (goto-char (car gemini-ls--plan))
+          (delete-region (car gemini-ls--plan) (cdr gemini-ls--plan))
+          (gemini-ls--insert-styled text 'gemini-ls-plan)
+          (set-marker (cdr gemini-ls--plan) (point)))
+      (let ((start (point-marker)))
+        (gemini-ls--insert-styled text 'gemini-ls-plan)
+        (setq gemini-ls--plan (cons start (point-marker)))))))
+
+(defface gemini-ls-plan '((t :inherit font-lock-doc-face))
+  "Face of the chat's plan, the model's to-do list."
+  :group 'gemini-ls)
 
 (defun gemini-ls--show-tool-result (_server params)
   "Show the status in PARAMS on its tool call's line."

@@ -972,6 +972,54 @@ One list per request: the texts of its contents' parts."
                      "\\`Could not delete the session “gone”: .*unknown session \"NOSUCHSESSION\""
                      (cadr err)))))))))
 
+(ert-deftest gemini-ls-test-tool-call-location ()
+  "A call's file and line show under its row, a button that opens them.
+Its kind is a tag after the status."
+  (gemini-ls-test--with-server
+      (vector '((chunks . [((call . ((name . "read_file")
+                                     (args . ((file_path . "b.txt") (start_line . 3))))))]))
+              '((text . "Read.")))
+      '(("a.txt" . "a\n") ("b.txt" . "one\ntwo\nthree\nfour\n"))
+    (gemini-ls-test--prompt buf "read b")
+    (let ((chat (gemini-ls-test--chat)))
+      (should (string-match-p "^- ReadFile b\\.txt.* \\[ok\\] (read)\n  → b\\.txt:3\n" chat)))
+    (with-current-buffer "*gemini*"
+      (goto-char (point-min))
+      (search-forward "→ ")
+      (let ((button (button-at (point))))
+        (should button)
+        (should (eq (button-type button) 'gemini-ls-location))
+        (push-button (point))
+        ;; The file, in the window the button chose, at the line.
+        (should (equal (buffer-file-name) (expand-file-name "b.txt" dir)))
+        (should (eq (window-buffer (selected-window)) (current-buffer)))
+        (should (= (line-number-at-pos) 3))
+        (should (looking-at "three"))))))
+
+(ert-deftest gemini-ls-test-plan-in-place ()
+  "write_todos's list is the chat's plan: one block, each list in its place."
+  (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
+  (gemini-ls--insert-update "toolCall" '(:callId "c1" :name "write_todos" :title "Set 2 todo(s)" :toolKind "think"
+                                         :todos [(:description "Read the code" :status "in_progress")
+                                                 (:description "Fix it" :status "pending")]))
+  (gemini-ls--insert-update "toolResult" '(:callId "c1" :name "write_todos" :status "ok" :display ""))
+  (gemini-ls--insert-update "text" '(:text "Reading."))
+  (gemini-ls--insert-update "toolCall" '(:callId "c2" :name "write_todos" :title "Set 2 todo(s)" :toolKind "think"
+                                         :todos [(:description "Read the code" :status "completed")
+                                                 (:description "Fix it" :status "in_progress")]))
+  (should (equal (gemini-ls-test--chat)
+                 (concat "- Set 2 todo(s) [ok] (think)\n"
+                         "> Plan:\n"
+                         "> ✓ Read the code\n"
+                         "> ◐ Fix it\n"
+                         "Reading.\n"
+                         "- Set 2 todo(s) [running] (think)\n")))
+  (gemini-ls--insert-update "toolCall" '(:callId "c3" :name "write_todos" :title "Clear" :toolKind "think" :todos []))
+  (should (string-prefix-p (concat "- Set 2 todo(s) [ok] (think)\n"
+                                   "> Plan: none (the to-do list was cleared)\n"
+                                   "Reading.\n")
+                           (gemini-ls-test--chat))))
+
 (ert-deftest gemini-ls-test-topic-shown ()
   "A topic update shows the title, the summary of a new topic and the intent."
   (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
