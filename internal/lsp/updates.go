@@ -195,7 +195,7 @@ func updateKinds() []updateKind {
 				"So the updates of calls running at once interleave: pair them by `callId`. " +
 				"Their questions (`gemini/confirm`, an edit's `workspace/applyEdit`, `ask_user`) still come one at a time, in call order; a call that needs no question does not wait for an unanswered one. " +
 				"The model gets the results in the order of its calls. " +
-				"What the call is, for the client to show: `toolKind`, what the tool does (`read`, `edit`, `search`, `execute`, `fetch`, `think`, `agent` or `other`; absent when the call could not be built); " +
+				"What the call is, for the client to show: `toolKind`, what the tool does (`read`, `edit`, `search`, `execute`, `fetch`, `think`, `agent`, `communicate` (`ask_user`) or `other`; absent when the call could not be built); " +
 				"`path`, the file the call is about (the file `read_file` reads, `replace`, `write_file` and `rename_symbol` change, the plan `exit_plan_mode` presents), relative to the first workspace root or absolute outside it, as edit labels name files ([8.1](#81-how-a-change-is-confirmed)); " +
 				"`line`, the 1-based line in it the call starts at (`read_file`'s `start_line`, `rename_symbol`'s and `navigate_code`'s `line`; absent for a whole file, as for `replace` and `write_file`, whose place is known once the call runs); " +
 				"`todos`, the to-do list `write_todos` sets, each `{description, status}` (`status`: `pending`, `in_progress`, `completed`, `cancelled` or `blocked`), sent empty when the call clears the list and absent for any other call, the list the client shows as the session's plan, each call's replacing the last; " +
