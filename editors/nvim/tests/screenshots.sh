@@ -145,7 +145,7 @@ wait_for "the model's question" 'Database: Which database should the service use
   || fail "the question is not shown once in the chat and once where it is answered"
 shot ask
 tm send-keys -t shot 2 Enter
-wait_for "the answer after the question" 'SQLite it is: one file, nothing to run\.' '│- ✓ Asking user: Which database should the service use\? \(ok\) *$' '│  Database → SQLite *$'
+wait_for "the answer after the question" 'SQLite it is: one file, nothing to run\.' '│- ✓ Asking user: Which database should the service use\? \(ok\) \[communicate\] *$' '│  Database → SQLite *$'
 shot ask-answered
 tail -n 1 "$work/requests.jsonl" | grep -qF '{\"answers\":{\"0\":\"SQLite\"}}' \
   || fail "the model was not told SQLite: $(tail -n 1 "$work/requests.jsonl" | head -c 2000)"
