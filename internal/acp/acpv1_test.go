@@ -389,3 +389,34 @@ func showInfos(infos []*sdk.SessionSessionInfoUpdate) string {
 	b, _ := json.Marshal(infos)
 	return string(b)
 }
+
+// After each of the model's answers the client is told how full the
+// window is: the tokens the request took and the model's window, as
+// usage_update; the second answer's request held more (the call and its
+// result).
+func TestUsageUpdateAfterEachAnswer(t *testing.T) {
+	read := geminitest.CallTurn(&genai.FunctionCall{Name: "list_directory", Args: map[string]any{"dir_path": "."}})
+	model := geminitest.NewTestServer(t, read, geminitest.TextTurn("Listed."))
+	v := serveV1(t, v1Env(t, model.URL), sdk.ClientCapabilities{}, acptest.Config{})
+	id := v.newSession(t.TempDir())
+	if res := v.prompt(id, "list the folder"); res.StopReason != sdk.StopReasonEndTurn {
+		t.Fatalf("the prompt ended %q", res.StopReason)
+	}
+	var usages []*sdk.SessionUsageUpdate
+	for _, u := range v.c.Updates() {
+		if u.SessionId == id && u.Update.UsageUpdate != nil {
+			usages = append(usages, u.Update.UsageUpdate)
+		}
+	}
+	if len(usages) != 2 {
+		t.Fatalf("%d usage_updates for two answers: %+v", len(usages), usages)
+	}
+	for _, u := range usages {
+		if u.Size != 1_048_576 || u.Used <= 0 || u.Cost != nil {
+			t.Errorf("usage_update %+v, want the tokens used of gemini-2.5-pro's 1048576 and no cost", *u)
+		}
+	}
+	if usages[1].Used <= usages[0].Used {
+		t.Errorf("the second request used %d tokens, the first %d: the call and its result count for nothing", usages[1].Used, usages[0].Used)
+	}
+}

@@ -22,9 +22,6 @@ type turn struct {
 	sess *session
 	// tail is the end of the turn's message so far, for say.
 	tail string
-
-	// The tokens are the answer's (PromptResponse.Usage), not updates.
-	conversation.IgnoreUsage
 }
 
 // newTurn is the view of the session's next prompt's turn.
