@@ -348,7 +348,7 @@ const scenarios = [
   {
     name: "v1",
     title: "ACP v1: a question as a form, the session's title, session/delete, logout",
-    doc: "The client declares form elicitation: ask_user's question comes as elicitation/create, tied to the call, and the options chosen reach the model. The topic the model names is the session's title (session_info_update), and the turn's end sends the time. session/delete deletes the session, which session/list then leaves out. logout forgets the sign-in: session/new needs authenticate again.",
+    doc: "The client declares form elicitation: ask_user's question comes as elicitation/create, tied to the call, and the options chosen reach the model. The topic the model names is the session's title (session_info_update), and the turn's end sends the time; each answer of the model sends how full the context window is (usage_update). session/delete deletes the session, which session/list then leaves out. logout forgets the sign-in: session/new needs authenticate again.",
     async run(t) {
       const dir = workdir();
       const questions = [{ question: "Which databases?", header: "DB", type: "choice", multiSelect: true, options: [{ label: "Postgres", description: "SQL" }, { label: "Redis", description: "a cache" }] }];
@@ -372,6 +372,8 @@ const scenarios = [
       const infos = a.of("session_info_update");
       t.check("the topic is the session's title", infos.some((u) => u.title === "Pick the databases" && u.updatedAt), short(infos));
       t.check("the turn's end sends the time", infos.length >= 2 && !!infos.at(-1).updatedAt, short(infos));
+      const usages = a.of("usage_update");
+      t.check("usage_update after each answer", usages.length === 3 && usages.every((u) => u.size === 1048576 && u.used > 0), short(usages));
       await within(a.agent.request(methods.agent.session.delete, { sessionId }), 10000, "session/delete");
       const list = await within(a.agent.request(methods.agent.session.list, { cwd: dir.root }), 10000, "session/list");
       t.check("session/list leaves the deleted session out", !(list.sessions ?? []).some((s) => s.sessionId === sessionId), short(list));
