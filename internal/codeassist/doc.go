@@ -9,7 +9,10 @@
 //   - The project is set up once per Client (loadCodeAssist, onboardUser
 //     and its operation when the account has no tier yet), on the first
 //     request, never while the Client is made; a failed setup is not kept,
-//     so the next request tries again.
+//     so the next request tries again. An individual account the server
+//     no longer serves (UNSUPPORTED_CLIENT, since 2026-06-18) fails setup
+//     with IndividualRefusedError, whose text says what works instead and
+//     keeps the server's message word for word.
 //   - Every error the server answers is a genai.APIError (code, message,
 //     status, details), as the genai SDK reports it for the Gemini API, so
 //     the agent's retry treats both backends alike.

@@ -11,7 +11,11 @@
 //   - Trust is one decision (DecideTrust, trust.go), made from the process
 //     environment and the non-workspace layers before any .env file is
 //     read; Load and LoadDotenv take it and never decide again.
-//   - An untrusted root's settings file is not read, let alone expanded.
+//   - An untrusted root's settings file is not read, let alone expanded;
+//     nor is its Antigravity .agents/mcp_config.json (antigravity.go),
+//     whose servers, like those of the user's Antigravity files, join
+//     mcpServers only under names settings.json does not give, each file's
+//     fate reported (AntigravityFiles).
 //   - Variable expansion is bounded per string and per file (expand.go),
 //     and no error shows a value that came from the environment.
 //   - Every key of a file Load uses that gemini-ls does not read is
