@@ -27,6 +27,8 @@ export class ChatView implements vscode.WebviewViewProvider {
     private readonly commands: () => SlashCommand[],
     /** The model as the picker shows it. */
     private readonly model: () => string,
+    /** Whether VS Code trusts the workspace: not, the chat says Restricted Mode. */
+    private readonly trusted: () => boolean,
     private readonly onRequest: (request: Exclude<ChatRequest, { type: "ready" }>) => void,
   ) {}
 
@@ -45,6 +47,7 @@ export class ChatView implements vscode.WebviewViewProvider {
         void view.webview.postMessage({ type: "state", state: this.state() } satisfies ChatMessage);
         void view.webview.postMessage({ type: "commands", commands: this.commands() } satisfies ChatMessage);
         void view.webview.postMessage({ type: "model", label: this.model() } satisfies ChatMessage);
+        void view.webview.postMessage({ type: "trust", trusted: this.trusted() } satisfies ChatMessage);
         for (const text of this.pendingInserts.splice(0)) {
           void view.webview.postMessage({ type: "insertPrompt", text } satisfies ChatMessage);
         }
@@ -85,6 +88,11 @@ export class ChatView implements vscode.WebviewViewProvider {
   /** Sends the model as the model picker shows it. */
   postModel(label: string): void {
     this.postMessage({ type: "model", label });
+  }
+
+  /** Says whether VS Code trusts the workspace now. */
+  postTrust(trusted: boolean): void {
+    this.postMessage({ type: "trust", trusted });
   }
 
   /** Puts a reference into the prompt box at its caret, once the webview has loaded. */
@@ -131,8 +139,25 @@ export class ChatView implements vscode.WebviewViewProvider {
 <header class="session-header">
   <span id="session-title" class="session-title">New session</span>
 </header>
+<div id="restricted" class="banner" role="status" hidden>
+  <span><strong>Restricted Mode.</strong> Gemini does not read this folder's .gemini/ (settings, commands, hooks, MCP servers) nor its GEMINI.md.</span>
+  <button type="button" class="secondary" data-command="workbench.trust.manage">Manage Workspace Trust</button>
+</div>
 <div id="messages" role="log" aria-live="polite">
   <div id="empty" class="empty">Ask Gemini about your code. The current file, selection and diagnostics go with each prompt. Every change is shown as a diff for you to accept or reject.</div>
+</div>
+<section id="plan" class="plan" aria-label="Plan" hidden>
+  <div class="plan-title">Plan <span id="plan-count" class="plan-count"></span></div>
+  <ol id="plan-items" class="plan-items"></ol>
+</section>
+<div id="pending-review" class="pending-review" role="status" hidden>
+  <div class="pending-review-title">Waiting for your review</div>
+  <ul id="pending-review-files" class="file-list"></ul>
+  <div class="command-buttons">
+    <button type="button" data-command="gemini.review.accept">Accept</button>
+    <button type="button" class="secondary" data-command="gemini.review.reject">Reject</button>
+    <button type="button" class="secondary" data-command="gemini.review.show">Show Diff</button>
+  </div>
 </div>
 <div id="working" class="working" hidden><span class="spinner" aria-hidden="true"></span><span id="working-text">Working…</span></div>
 <form id="composer" class="composer">
@@ -148,6 +173,7 @@ export class ChatView implements vscode.WebviewViewProvider {
   <div class="actions">
     <button id="mode-picker" type="button" class="chip picker" aria-haspopup="listbox" title="Approval mode: what Gemini may do without asking"><span class="visually-hidden">Approval mode: </span><span id="mode-text">Manual</span></button>
     <button id="model-picker" type="button" class="chip picker" aria-haspopup="listbox" title="Model"><span class="visually-hidden">Model: </span><span id="model-text">Model</span></button>
+    <span id="usage" class="usage" hidden></span>
     <span class="spacer"></span>
     <button id="stop" type="button" class="secondary" hidden>Stop</button>
     <button id="send" type="submit">Send</button>

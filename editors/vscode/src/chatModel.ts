@@ -3,7 +3,9 @@
 // reducer over the same events, so the view can be rebuilt from the state at
 // any time and otherwise follows event by event.
 
+import { confirmKind } from "./approval";
 import type { AskParams } from "./ask";
+import type { ChatCommand } from "./chatCommands";
 import { describeError } from "./errors";
 import type { ApprovalMode, Exchange, PromptResult, StopReason, ToolStatus, Update } from "./protocol";
 
@@ -25,6 +27,15 @@ export type Item = Revised &
         title: string;
         status: ToolLineStatus;
         display: string;
+        /** Where a shell command runs, as the model named it (dir_path); absent: the workspace folder. */
+        dir?: string;
+        /** The file the call is about, relative to the first workspace folder or absolute, and its 1-based line. */
+        path?: string;
+        line?: number;
+        /** What the tool does: read, edit, search, execute, fetch, think, agent, other. */
+        toolKind?: string;
+        /** The call set the session's to-do list (write_todos): the plan shows it, not the call's line. */
+        setsTodos?: boolean;
         /** The subagent this call (invoke_agent) runs: what it said and did, shown inside the call. */
         subagent?: Subagent;
         /**
@@ -33,7 +44,7 @@ export type Item = Revised &
          */
         asks?: boolean;
       }
-    | { kind: "error"; message: string; title: string; action: string }
+    | { kind: "error"; message: string; title: string; action: string; buttons: ChatCommand[] }
     /** A line about the turn, not from the model: a retry's wait ("status"), a notice or a compression, the session's topic. */
     | { kind: "note"; tone: "status" | "notice" | "topic"; text: string }
     /**
@@ -56,6 +67,13 @@ export interface Turn {
   stopReason?: StopReason;
 }
 
+/** A file an edit changed (or proposes to), with its lines added and removed. */
+export interface FileStat {
+  path: string;
+  added: number;
+  removed: number;
+}
+
 export interface ChatState {
   sessionId?: string;
   /** Set when the user continues an earlier session. */
@@ -66,6 +84,30 @@ export interface ChatState {
   busy: boolean;
   /** The user pressed Stop and the prompt has not answered yet. */
   stopping: boolean;
+  /** The files of the edits waiting for the user's review, as the chat tells them; [] when none waits. */
+  review: FileStat[];
+  /** The session's to-do list, as write_todos last set it: the chat's plan, updated in place; [] when none. */
+  todos: Todo[];
+  /** The session's tokens and how full the model's window is, from the main agent's last usage update. */
+  usage?: UsageState;
+}
+
+/** One item of the session's to-do list. */
+export interface Todo {
+  description: string;
+  /** pending, in_progress, completed, cancelled or blocked. */
+  status: string;
+}
+
+/** The figures the chat's footer shows. */
+export interface UsageState {
+  /** Tokens of the whole session so far. */
+  sessionTokens: number;
+  /** Of them, served from the context cache. */
+  cachedTokens: number;
+  /** The last request's prompt tokens, of the model's window: how full it is. */
+  contextUsed: number;
+  contextSize: number;
 }
 
 export type ChatEvent =
@@ -85,10 +127,12 @@ export type ChatEvent =
   /** Question `id` was answered (`answer` in words) or, without one, withdrawn. */
   | { type: "asked"; id: number; answer?: string }
   /** The user chose another approval mode; it holds for every session from the next request. */
-  | { type: "mode"; mode: ApprovalMode };
+  | { type: "mode"; mode: ApprovalMode }
+  /** The edits waiting for the user's review now: their files. */
+  | { type: "review"; files: FileStat[] };
 
 export function emptyChat(mode: ApprovalMode = "default"): ChatState {
-  return { mode, turns: [], busy: false, stopping: false };
+  return { mode, turns: [], busy: false, stopping: false, review: [], todos: [] };
 }
 
 export function applyEvent(state: ChatState, event: ChatEvent): void {
@@ -127,6 +171,8 @@ export function applyEvent(state: ChatState, event: ChatEvent): void {
       }));
       state.busy = false;
       state.stopping = false;
+      state.todos = [];
+      state.usage = undefined;
       return;
     case "ask": {
       const turn = currentTurn(state);
@@ -134,7 +180,8 @@ export function applyEvent(state: ChatState, event: ChatEvent): void {
         return;
       }
       const call = findCall(turn.items, event.params.callId);
-      if (call !== undefined) {
+      // An approval stands beside its call, which then shows what the command did.
+      if (call !== undefined && event.params.kind !== confirmKind) {
         call.asks = true;
         call.rev++;
       }
@@ -153,11 +200,27 @@ export function applyEvent(state: ChatState, event: ChatEvent): void {
     case "mode":
       state.mode = event.mode;
       return;
+    case "review": {
+      state.review = event.files;
+      // A running edit's line says whether it waits for the review.
+      for (const item of currentTurn(state)?.items ?? []) {
+        if (item.kind === "tool" && item.status === "running") {
+          item.rev++;
+        }
+      }
+      return;
+    }
   }
 }
 
 type Question = Extract<Item, { kind: "question" }>;
 type ToolItem = Extract<Item, { kind: "tool" }>;
+
+/** The call callId of the running turn, or inside a subagent's part of one; undefined when none. */
+export function runningCall(state: ChatState, callId: string): ToolItem | undefined {
+  const turn = currentTurn(state);
+  return turn === undefined ? undefined : findCall(turn.items, callId);
+}
 
 /** The call callId among items, or inside a subagent's part of one ("" finds none). */
 function findCall(items: readonly Item[], callId: string): ToolItem | undefined {
@@ -270,6 +333,18 @@ function applyUpdate(state: ChatState, update: Update): void {
     addError(state, update.message);
     return;
   }
+  if (update.kind === "toolCall" && update.todos !== undefined) {
+    // Each write_todos replaces the list: the plan is drawn again in place.
+    state.todos = (update.todos ?? []).map((t) => ({ description: t.description, status: t.status }));
+  }
+  if (update.kind === "usage") {
+    state.usage = {
+      sessionTokens: update.sessionUsage.totalTokens,
+      cachedTokens: update.sessionUsage.cachedTokens,
+      contextUsed: update.contextUsed,
+      contextSize: update.contextSize,
+    };
+  }
   applyToItems(turn.items, update);
 }
 
@@ -334,6 +409,11 @@ export const updateHandlers: { readonly [K in Update["kind"]]: UpdateHandler<K> 
       title: update.title || update.name,
       status: "running",
       display: "",
+      ...(typeof update.args?.dir_path === "string" && { dir: update.args.dir_path }),
+      ...(update.path && { path: update.path }),
+      ...(update.line && { line: update.line }),
+      ...(update.toolKind && { toolKind: update.toolKind }),
+      ...(update.todos !== undefined && { setsTodos: true }),
       rev: 0,
     });
   },
@@ -422,7 +502,7 @@ function addError(state: ChatState, message: string): void {
     return;
   }
   const help = describeError(message);
-  turn.items.push({ kind: "error", message, title: help.title, action: help.action, rev: 0 });
+  turn.items.push({ kind: "error", message, title: help.title, action: help.action, buttons: help.buttons ?? [], rev: 0 });
 }
 
 function endTurn(state: ChatState, stopReason: StopReason): void {

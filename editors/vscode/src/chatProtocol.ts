@@ -1,6 +1,7 @@
 // Messages between the extension and the chat webview.
 
 import type { AskAnswer } from "./ask";
+import { chatCommands, type ChatCommand } from "./chatCommands";
 import type { ChatEvent, ChatState } from "./chatModel";
 import type { ContextItem } from "./contextItems";
 import type { SlashCommand } from "./slashCommands";
@@ -26,7 +27,11 @@ export type ChatRequest =
   | { type: "addContext" }
   /** A code block's Copy and Insert at Cursor. */
   | { type: "copy"; text: string }
-  | { type: "insertCode"; text: string };
+  | { type: "insertCode"; text: string }
+  /** One of the chat's buttons that run a command. */
+  | { type: "run"; command: ChatCommand }
+  /** A tool call's file, opened at its line (1-based; absent: the top). */
+  | { type: "open"; path: string; line?: number };
 
 /** Messages to the webview. */
 export type ChatMessage =
@@ -41,7 +46,9 @@ export type ChatMessage =
   /** The model as the model picker shows it: "Auto", "gemini-2.5-flash"; "" before the server said. */
   | { type: "model"; label: string }
   /** A reference Add Context chose, for the prompt box at its caret. */
-  | { type: "insertPrompt"; text: string };
+  | { type: "insertPrompt"; text: string }
+  /** Whether VS Code trusts the workspace; not: Restricted Mode, which the chat says. */
+  | { type: "trust"; trusted: boolean };
 
 export function parseChatRequest(msg: unknown): ChatRequest | undefined {
   if (typeof msg !== "object" || msg === null) {
@@ -64,6 +71,12 @@ export function parseChatRequest(msg: unknown): ChatRequest | undefined {
     case "copy":
     case "insertCode":
       return typeof m.text === "string" ? { type: m.type, text: m.text } : undefined;
+    case "run":
+      return chatCommands.some((c) => c === m.command) ? { type: "run", command: m.command as ChatCommand } : undefined;
+    case "open":
+      return typeof m.path === "string" && m.path !== "" && (m.line === undefined || (Number.isInteger(m.line) && (m.line as number) >= 1))
+        ? { type: "open", path: m.path, line: m.line as number | undefined }
+        : undefined;
     case "ready":
     case "cancel":
     case "commands":

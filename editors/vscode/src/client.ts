@@ -16,6 +16,8 @@ export interface ServerSettings {
   approvalMode: string;
   /** gemini.inlineCompletion.enabled: false tells the server to offer no completion. */
   inlineCompletion: boolean;
+  /** Set in the server's environment over VS Code's: the workspace's trust, the key the user entered. */
+  env: Record<string, string>;
 }
 
 /**
@@ -70,8 +72,11 @@ export function createClient(settings: ServerSettings, output: vscode.OutputChan
   const client = new LanguageClient(
     "gemini",
     "Gemini",
-    // The environment is inherited, so GEMINI_API_KEY and friends reach the server.
-    { command: settings.command, args: ["serve", "--log-level", "debug"] },
+    // The environment is inherited, so GEMINI_API_KEY and friends reach the
+    // server; the extension's own (trust, a key entered) are set over it,
+    // in the process's environment only: never in a file, nor in a message
+    // the trace logs.
+    { command: settings.command, args: ["serve", "--log-level", "debug"], options: { env: { ...process.env, ...settings.env } } },
     {
       documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
       initializationOptions,

@@ -1,15 +1,17 @@
-// The server's questions to the user: gemini/confirm as VS Code's modal, and
-// gemini/ask in the chat when it is on screen, else a QuickPick / InputBox.
+// The server's questions to the user, in the chat when it is on screen:
+// gemini/confirm (else VS Code's modal) and gemini/ask (else a QuickPick /
+// InputBox).
 
 import * as vscode from "vscode";
 import { answerSummary, buildAnswer, declined, parseAskParams, type AskAnswer, type AskParams } from "./ask";
-import { canAsk } from "./chatModel";
+import { confirmAsk, confirmFromAnswer } from "./approval";
+import { canAsk, runningCall } from "./chatModel";
 import type { Gemini } from "./gemini";
 import { confirmDialog, confirmOutcome } from "./present";
 import type { ConfirmOutcome, ConfirmParams } from "./protocol";
 
 /** gemini/confirm as VS Code's own modal: its buttons (Allow Once, and Always Allow where it would hold), or dismiss to reject. */
-export async function confirm(params: ConfirmParams): Promise<{ outcome: ConfirmOutcome }> {
+async function confirmModal(params: ConfirmParams): Promise<{ outcome: ConfirmOutcome }> {
   const dialog = confirmDialog(params);
   const choice = await vscode.window.showWarningMessage(dialog.message, { modal: true, detail: dialog.detail }, ...dialog.buttons.map((b) => b.label));
   return { outcome: confirmOutcome(params, choice) };
@@ -21,6 +23,20 @@ export class Questions {
   private lastId = 0;
 
   constructor(private readonly g: Gemini) {}
+
+  /**
+   * gemini/confirm: in the chat when it is on screen with the prompt
+   * running in it (approval.ts: the command, where it runs, what Always
+   * Allow covers; one click answers), else VS Code's modal.
+   */
+  async answerConfirm(params: ConfirmParams, token: vscode.CancellationToken): Promise<{ outcome: ConfirmOutcome }> {
+    const g = this.g;
+    if (!g.view.isShowing() || !canAsk(g.chat)) {
+      return confirmModal(params);
+    }
+    const answer = await this.askInChat(confirmAsk(params, runningCall(g.chat, params.callId ?? "")?.dir), token);
+    return { outcome: confirmFromAnswer(answer) };
+  }
 
   /**
    * gemini/ask: in the chat when it is on screen with the prompt that asks
@@ -43,6 +59,12 @@ export class Questions {
       }
       return answer;
     }
+    return this.askInChat(params, token);
+  }
+
+  /** Puts a question in the chat and waits for its answer; a cancelled request takes it away, declined. */
+  private askInChat(params: AskParams, token: vscode.CancellationToken): Promise<AskAnswer> {
+    const g = this.g;
     const id = ++this.lastId;
     return new Promise<AskAnswer>((resolve) => {
       const cancelled = token.onCancellationRequested(() => {

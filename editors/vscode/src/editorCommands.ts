@@ -2,6 +2,7 @@
 // Ask About Selection, Edit Selection, Add Context), and the editor as the
 // plain data they send.
 
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { referencePath } from "./atFiles";
 import {
@@ -215,4 +216,20 @@ export async function insertAtCursor(text: string): Promise<void> {
 export function editorContext(): PromptContext | undefined {
   const snapshot = editorSnapshot();
   return snapshot && promptContext(snapshot);
+}
+
+/**
+ * Opens a file a tool call named at its line (1-based; none: the top), as
+ * Copilot Chat's file links do: a path relative to the first workspace
+ * folder, or absolute.
+ */
+export async function openAtLine(file: string, line: number | undefined): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const uri = path.isAbsolute(file) || folder === undefined ? vscode.Uri.file(file) : vscode.Uri.joinPath(folder, file);
+  const at = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
+  try {
+    await vscode.window.showTextDocument(uri, { selection: new vscode.Range(at, at), preview: true });
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Could not open ${file}: ${errorMessage(err)}`);
+  }
 }

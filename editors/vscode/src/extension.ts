@@ -11,16 +11,19 @@ import type { ChatRequest } from "./chatProtocol";
 import { acceptCompletion, NextEdits } from "./completion";
 import { Questions } from "./confirmation";
 import { contextItems } from "./contextItems";
-import { addContext, ask, askSelection, editorContext, editorState, editSelection, explain, fixDiagnostics, insertAtCursor } from "./editorCommands";
+import { addContext, ask, askSelection, editorContext, editorState, editSelection, explain, fixDiagnostics, insertAtCursor, openAtLine } from "./editorCommands";
 import { chooseMode, chooseModel, refreshModel, sendSettings, setApprovalMode, setModel } from "./modelCommands";
 import { modelForNewSession, modelName, type ModelState } from "./present";
 import { methods, type ApprovalMode, type PromptContext, type PromptParams, type PromptResult } from "./protocol";
 import { ReviewManager, type HunkRef } from "./review";
 import type { Gemini, RunningPrompt, SetupNeed } from "./gemini";
-import { restart, signIn, start, stopClient } from "./server";
+import { checkSignIn, restart, signIn, start, stopClient } from "./server";
+import { enterApiKey, forgetApiKey, keyEnv, openAiStudio } from "./apiKey";
+import { describeError } from "./errors";
 import { newSession, pickSession, rewind } from "./sessionCommands";
 import { config, configuredMode, errorMessage, inlineCompletionEnabled } from "./settings";
 import { StatusBar } from "./status";
+import { isPermissionsCommand, restrictedPermissions } from "./trust";
 
 /** How long New Session waits for a stopped prompt to answer before moving on. */
 const stopWaitMs = 5000;
@@ -30,6 +33,7 @@ let gemini: GeminiExtension | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   gemini = new GeminiExtension(context);
+  void gemini.refreshKeyContext();
   void start(gemini);
 }
 
@@ -81,6 +85,7 @@ class GeminiExtension implements Gemini {
       () => this.chat,
       () => this.completion.commands,
       () => modelName(this.model),
+      () => vscode.workspace.isTrusted,
       (request) => this.onChatRequest(request),
     );
     this.reviews = new ReviewManager({
@@ -92,7 +97,11 @@ class GeminiExtension implements Gemini {
         }
         return vscode.workspace.applyEdit(await client.protocol2CodeConverter.asWorkspaceEdit(edit as LspWorkspaceEdit));
       },
-      onDidChangeReviews: (reviews) => this.status.update({ reviews }),
+      onDidChangeReviews: (reviews) => {
+        this.status.update({ reviews });
+        // The chat tells the review too, with Accept and Reject there (toolView.ts).
+        this.apply({ type: "review", files: this.reviews.pendingFiles() });
+      },
     });
     this.nextEdits = new NextEdits(
       () => this.client,
@@ -116,6 +125,11 @@ class GeminiExtension implements Gemini {
           void sendSettings(this).then(() => refreshModel(this));
         }
       }),
+      // Trusted in VS Code now: gemini-ls starts again trusting the folder (trust.ts).
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.view.postTrust(true);
+        void restart(this);
+      }),
       ...this.commands(),
     );
   }
@@ -136,6 +150,12 @@ class GeminiExtension implements Gemini {
       register("gemini.rewind", () => rewind(this)),
       register("gemini.restartServer", () => restart(this)),
       register("gemini.signIn", (manual?: unknown) => signIn(this, manual === true)),
+      register("gemini.enterApiKey", () => this.enterApiKey()),
+      register("gemini.forgetApiKey", () => this.forgetApiKey()),
+      register("gemini.openAiStudio", () => openAiStudio()),
+      register("gemini.retry", () => this.retry()),
+      register("gemini.signInMenu", () => this.signInMenu()),
+      register("gemini.statusMenu", () => this.statusMenu()),
       register("gemini.chooseModel", () => chooseModel(this)),
       register("gemini.chooseMode", () => chooseMode(this)),
       register("gemini.addContext", (uri?: unknown) => addContext(this, uri)),
@@ -154,10 +174,86 @@ class GeminiExtension implements Gemini {
     ];
   }
 
+  /** Stores a key the user enters and starts gemini-ls again with it (apiKey.ts). */
+  private async enterApiKey(): Promise<void> {
+    if (await enterApiKey(this.secrets)) {
+      await this.refreshKeyContext();
+      await this.retry();
+    }
+  }
+
+  private async forgetApiKey(): Promise<void> {
+    const forgot = await forgetApiKey(this.secrets);
+    await this.refreshKeyContext();
+    if (forgot) {
+      await restart(this);
+      void vscode.window.showInformationMessage("Gemini: the API key entered in VS Code is forgotten.");
+    }
+  }
+
+  /**
+   * Starts gemini-ls again, as after a key was entered or a login made
+   * elsewhere, and sends again the last prompt when it failed: Copilot
+   * Chat's Retry.
+   */
+  private async retry(): Promise<void> {
+    const last = this.chat.turns.at(-1);
+    const again = last?.done === true && last.stopReason === "error" ? last.prompt : undefined;
+    await restart(this);
+    await checkSignIn(this);
+    if (again !== undefined && this.setup === "") {
+      await this.prompt(again, undefined);
+    } else {
+      await this.openChat();
+    }
+  }
+
+  /** The status bar item's menu when Gemini cannot reach the model: the ways to fix it. */
+  private async signInMenu(): Promise<void> {
+    const picks: (vscode.QuickPickItem & { command: string })[] = [
+      { label: "$(key) Enter API Key", description: "kept in VS Code's secret storage", command: "gemini.enterApiKey" },
+      { label: "$(account) Sign in with Google", command: "gemini.signIn" },
+      { label: "$(link-external) Get a Key in Google AI Studio", command: "gemini.openAiStudio" },
+      { label: "$(refresh) Retry", command: "gemini.retry" },
+      { label: "$(output) Show Log", command: "gemini.showLog" },
+    ];
+    const pick = await vscode.window.showQuickPick(picks, { title: "Gemini cannot reach the model", placeHolder: "How should Gemini sign in?" });
+    if (pick !== undefined) {
+      await vscode.commands.executeCommand(pick.command);
+    }
+  }
+
+  /** The status bar item's menu, as Copilot's status item offers its useful actions. */
+  private async statusMenu(): Promise<void> {
+    const picks: (vscode.QuickPickItem & { command: string })[] = [
+      { label: "$(comment-discussion) Open Chat", command: "gemini.openChat" },
+      { label: "$(add) New Session", command: "gemini.newSession" },
+      { label: "$(history) Show Sessions", command: "gemini.sessions" },
+      { label: "$(sparkle) Choose Model", description: modelName(this.model), command: "gemini.chooseModel" },
+      { label: "$(shield) Choose Approval Mode", command: "gemini.chooseMode" },
+      { label: "$(key) Enter API Key", command: "gemini.enterApiKey" },
+      { label: "$(gear) Open Settings", command: "gemini.openSettings" },
+      { label: "$(output) Show Log", command: "gemini.showLog" },
+      { label: "$(debug-restart) Restart Server", command: "gemini.restartServer" },
+    ];
+    const pick = await vscode.window.showQuickPick(picks, { title: "Gemini" });
+    if (pick !== undefined) {
+      await vscode.commands.executeCommand(pick.command);
+    }
+  }
+
+  /** Sets gemini.hasApiKey, which shows Forget API Key in the palette only where there is one. */
+  async refreshKeyContext(): Promise<void> {
+    const env = await keyEnv(this.secrets);
+    await vscode.commands.executeCommand("setContext", "gemini.hasApiKey", env.GEMINI_API_KEY !== undefined);
+  }
+
   /** Applies a chat event to the state and passes it on to the view. */
   apply(event: ChatEvent): void {
     const wasBusy = this.chat.busy;
     applyEvent(this.chat, event);
+    // Rewind is offered where there is a prompt to go back before.
+    void vscode.commands.executeCommand("setContext", "gemini.hasTurns", this.chat.turns.length > 0);
     if (this.chat.busy !== wasBusy) {
       // Gemini: Cancel's key works while a prompt runs.
       void vscode.commands.executeCommand("setContext", "gemini.busy", this.chat.busy);
@@ -166,7 +262,8 @@ class GeminiExtension implements Gemini {
       setModel(this, modelForNewSession(this.model));
     }
     this.view.post(event);
-    this.status.update({ working: this.chat.busy, activity: runningTool(this.chat), model: this.model });
+    const authProblem = keyProblemOf(event);
+    this.status.update({ working: this.chat.busy, activity: runningTool(this.chat), model: this.model, ...(authProblem && { authProblem }) });
   }
 
   private onChatRequest(request: Exclude<ChatRequest, { type: "ready" }>): void {
@@ -207,6 +304,12 @@ class GeminiExtension implements Gemini {
       case "insertCode":
         void insertAtCursor(request.text);
         return;
+      case "run":
+        void vscode.commands.executeCommand(request.command);
+        return;
+      case "open":
+        void openAtLine(request.path, request.line);
+        return;
     }
   }
 
@@ -224,6 +327,12 @@ class GeminiExtension implements Gemini {
     }
     if (this.running !== undefined) {
       void vscode.window.showInformationMessage("Gemini is still answering. Wait for it, or stop it first.");
+      return;
+    }
+    if (!vscode.workspace.isTrusted && isPermissionsCommand(text)) {
+      // Only VS Code's workspace trust decides in VS Code: /permissions is not run (trust.ts).
+      this.apply({ type: "prompt", text });
+      this.apply({ type: "failed", message: restrictedPermissions });
       return;
     }
     const client = this.client;
@@ -294,4 +403,18 @@ class GeminiExtension implements Gemini {
     await stopClient(this);
     vscode.Disposable.from(...this.disposables).dispose();
   }
+}
+
+/** What an event says keeps Gemini from the model (a key missing or refused), for the status bar; undefined when nothing. */
+function keyProblemOf(event: ChatEvent): string | undefined {
+  const message =
+    event.type === "failed" ? event.message
+    : event.type === "result" && event.result.stopReason === "error" ? event.result.error
+    : event.type === "update" && event.update.kind === "error" ? event.update.message
+    : undefined;
+  if (message === undefined) {
+    return undefined;
+  }
+  const help = describeError(message);
+  return help.buttons?.includes("gemini.enterApiKey") ? help.title : undefined;
 }

@@ -10,7 +10,7 @@ import type { ChatCompletion } from "./chatCompletion";
 import type { ChatEvent, ChatState } from "./chatModel";
 import type { NextEdits } from "./completion";
 import type { ModelState } from "./present";
-import type { ApprovalMode, PromptContext } from "./protocol";
+import type { ApprovalMode, ConfirmOutcome, ConfirmParams, PromptContext } from "./protocol";
 import type { ReviewManager } from "./review";
 import type { StatusBar } from "./status";
 
@@ -30,6 +30,7 @@ export interface RunningPrompt {
 /** The model's questions (gemini/ask), as the server's handler hands them on. */
 export interface AskHandler {
   answerAsk(params: unknown, token: vscode.CancellationToken): Promise<unknown>;
+  answerConfirm(params: ConfirmParams, token: vscode.CancellationToken): Promise<{ outcome: ConfirmOutcome }>;
 }
 
 /** The extension's state, which the modules of each concern read and change. */

@@ -15,6 +15,8 @@ export interface StatusInput {
   activity?: string;
   /** The model as the server reports it; absent until it has said. */
   model?: ModelState;
+  /** What keeps Gemini from reaching the model (no key or login, a key refused); absent when nothing does. */
+  authProblem?: string;
 }
 
 /** The model as the server reports it: gemini/models, then the model and usage updates. */
@@ -50,7 +52,9 @@ export interface StatusView {
   text: string;
   tooltip: string;
   /** What clicking the item does. */
-  command: "gemini.openChat" | "gemini.review.show" | "gemini.restartServer";
+  command: "gemini.openChat" | "gemini.review.show" | "gemini.restartServer" | "gemini.signInMenu" | "gemini.statusMenu";
+  /** Drawn on the status bar's error background, as VS Code draws items that need the user. */
+  error?: boolean;
 }
 
 export function statusView(s: StatusInput): StatusView {
@@ -70,6 +74,14 @@ function baseStatusView(s: StatusInput): StatusView {
   if (s.server === "stopped") {
     return { text: "$(error) Gemini", tooltip: "gemini-ls is not running. Click to start it again.", command: "gemini.restartServer" };
   }
+  if (s.authProblem !== undefined && s.server === "running" && !s.working) {
+    return {
+      text: "$(error) Gemini: sign in",
+      tooltip: `${s.authProblem} Click to enter an API key or sign in with Google.`,
+      command: "gemini.signInMenu",
+      error: true,
+    };
+  }
   if (s.reviews > 0) {
     return {
       text: `$(diff) Gemini: reviewing (${s.reviews})`,
@@ -81,7 +93,7 @@ function baseStatusView(s: StatusInput): StatusView {
     const what = s.server === "starting" ? "Starting gemini-ls…" : s.activity ? `Gemini: ${s.activity}` : "Gemini is working…";
     return { text: "$(loading~spin) Gemini", tooltip: what, command: "gemini.openChat" };
   }
-  return { text: "$(sparkle) Gemini", tooltip: "Gemini is ready. Click to open the chat.", command: "gemini.openChat" };
+  return { text: "$(sparkle) Gemini", tooltip: "Gemini is ready. Click for the chat, the model, the mode and the rest.", command: "gemini.statusMenu" };
 }
 
 export const confirmChoices = { once: "Allow Once", always: "Always Allow" } as const;
@@ -91,7 +103,6 @@ export interface ConfirmButton {
   outcome: ConfirmOutcome;
 }
 
-/** What of a gemini/confirm question its buttons depend on. */
 /** What the buttons of a confirmation rest on; a newer server may send a kind not listed in the schema. */
 export type ConfirmQuestion = { kind: ConfirmParams["kind"] | (string & {}); canAllowAlways?: boolean };
 

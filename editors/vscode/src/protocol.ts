@@ -638,8 +638,8 @@ export type RetryUpdate = {
   parentCallId?: string;
   agentName?: string;
   attempt: number;
-  delayMs: number;
   reason: string;
+  delayMs: number;
 };
 
 export type RewindParams = {
@@ -696,7 +696,7 @@ export type ThoughtUpdate = {
   description?: string;
 };
 
-/** The model called a tool. `title` is one human-readable line, such as `Edit main.go`, `ReadFile main.go` or `Shell go test ./... (Run the tests)`. The server sends it once the model's answer has finished streaming, just before the call runs. The calls of one answer run at once, as Gemini CLI 0.61 runs them: a `replace` or `write_file` call, and any call whose arguments carry `"wait_for_previous": true`, starts only once every earlier call of the answer has ended, and the later ones wait for it; the others run together. An `update_topic` call runs first, alone. When the user declines a call's question (`gemini/confirm`) or an edit (at its preview, its question or its `workspace/applyEdit`), the calls after the next such waiting point are not run: their `toolResult` has status `cancelled`. An edit refused with nobody asked (an editor that can neither preview nor ask, or that fails to apply it, giving a reason) is no user's no and cancels nothing. So the updates of calls running at once interleave: pair them by `callId`. Their questions (`gemini/confirm`, an edit's `workspace/applyEdit`, `ask_user`) still come one at a time, in call order; a call that needs no question does not wait for an unanswered one. The model gets the results in the order of its calls. */
+/** The model called a tool. `title` is one human-readable line, such as `Edit main.go`, `ReadFile main.go` or `Shell go test ./... (Run the tests)`. The server sends it once the model's answer has finished streaming, just before the call runs. The calls of one answer run at once, as Gemini CLI 0.61 runs them: a `replace` or `write_file` call, and any call whose arguments carry `"wait_for_previous": true`, starts only once every earlier call of the answer has ended, and the later ones wait for it; the others run together. An `update_topic` call runs first, alone. When the user declines a call's question (`gemini/confirm`) or an edit (at its preview, its question or its `workspace/applyEdit`), the calls after the next such waiting point are not run: their `toolResult` has status `cancelled`. An edit refused with nobody asked (an editor that can neither preview nor ask, or that fails to apply it, giving a reason) is no user's no and cancels nothing. So the updates of calls running at once interleave: pair them by `callId`. Their questions (`gemini/confirm`, an edit's `workspace/applyEdit`, `ask_user`) still come one at a time, in call order; a call that needs no question does not wait for an unanswered one. The model gets the results in the order of its calls. What the call is, for the client to show: `toolKind`, what the tool does (`read`, `edit`, `search`, `execute`, `fetch`, `think`, `agent`, `communicate` (`ask_user`) or `other`; absent when the call could not be built); `path`, the file the call is about (the file `read_file` reads, `replace`, `write_file` and `rename_symbol` change, the plan `exit_plan_mode` presents), relative to the first workspace root or absolute outside it, as edit labels name files ([8.1](#81-how-a-change-is-confirmed)); `line`, the 1-based line in it the call starts at (`read_file`'s `start_line`, `rename_symbol`'s and `navigate_code`'s `line`; absent for a whole file, as for `replace` and `write_file`, whose place is known once the call runs); `todos`, the to-do list `write_todos` sets, each `{description, status}` (`status`: `pending`, `in_progress`, `completed`, `cancelled` or `blocked`), sent empty when the call clears the list and absent for any other call, the list the client shows as the session's plan, each call's replacing the last; `presentsPlan`, set when `path` is a plan the call asks the user to approve (`exit_plan_mode`). */
 export type ToolCallUpdate = {
   sessionId: string;
   kind: "toolCall";
@@ -705,7 +705,15 @@ export type ToolCallUpdate = {
   callId: string;
   name: string;
   title: string;
+  toolKind?: string;
   args?: Record<string, unknown>;
+  line?: number;
+  todos?: null | Array<{
+    description: string;
+    status: string;
+  }>;
+  presentsPlan?: boolean;
+  path?: string;
 };
 
 /** How the call ended. `status`: `ok`, `error`, `rejected` (the user or the approval mode refused) or `cancelled`. `display` is Markdown for the user. For an applied, modified or declined edit it contains a fenced `diff`. */
@@ -727,9 +735,9 @@ export type TopicUpdate = {
   parentCallId?: string;
   agentName?: string;
   title: string;
+  text?: string;
   intent?: string;
   newTopic?: boolean;
-  text?: string;
 };
 
 export type TunneledCancel = {
@@ -755,7 +763,7 @@ export type TunneledResponse = {
 /** gemini/update's params: one of the kinds, told apart by `kind`. */
 export type Update = TextUpdate | ThoughtUpdate | ToolCallUpdate | ToolResultUpdate | UsageUpdate | RetryUpdate | CompressedUpdate | NoticeUpdate | ErrorUpdate | ModeUpdate | ModelUpdate | TopicUpdate | CommandsUpdate;
 
-/** Token counts of one model response, and `model`, the concrete model that gave it: where `auto` (the default) routed the prompt, or the model it fell back to. One is sent per model request; the four counts are not cumulative. `promptUsage` and `sessionUsage` are objects with the same four fields: the sums so far of this prompt and of the whole session (earlier prompts included, also those before a resume). */
+/** Token counts of one model response, and `model`, the concrete model that gave it: where `auto` (the default) routed the prompt, or the model it fell back to. One is sent per model request; its counts are not cumulative. `cachedTokens` is the part of `promptTokens` served from the context cache, `toolUseTokens` the tool-use prompt's (Gemini's `cachedContentTokenCount` and `toolUsePromptTokenCount`). `promptUsage` and `sessionUsage` are objects with the same six fields: the sums so far of this prompt and of the whole session (earlier prompts included, also those before a resume). `contextUsed` is the request's prompt tokens (history, system instruction and tools, as the model counted them) and `contextSize` the model's context window: how full the window is. */
 export type UsageUpdate = {
   sessionId: string;
   kind: "usage";
@@ -766,18 +774,26 @@ export type UsageUpdate = {
   candidatesTokens: number;
   thoughtsTokens: number;
   totalTokens: number;
+  cachedTokens: number;
+  toolUseTokens: number;
   promptUsage: {
     promptTokens: number;
     candidatesTokens: number;
     thoughtsTokens: number;
     totalTokens: number;
+    cachedTokens: number;
+    toolUseTokens: number;
   };
   sessionUsage: {
     promptTokens: number;
     candidatesTokens: number;
     thoughtsTokens: number;
     totalTokens: number;
+    cachedTokens: number;
+    toolUseTokens: number;
   };
+  contextUsed: number;
+  contextSize: number;
 };
 
 /** What gemini/prompt's context carries: the file, the selection, the diagnostics. */

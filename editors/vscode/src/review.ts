@@ -5,6 +5,7 @@
 // accepted or rejected the change, as a whole or hunk by hunk.
 
 import * as path from "node:path";
+import type { FileStat } from "./chatModel";
 import * as vscode from "vscode";
 import { planEdit, proposedText, minimalReplacement, type FileChange, type WorkspaceEdit } from "./edits";
 import { acceptHunk, hunkAtLine, outcomeByHunks, pendingHunks, rejectHunk, startHunks, type HunkState } from "./hunks";
@@ -175,6 +176,8 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
       for (const file of review.files) {
         await showDiff(file);
       }
+      // The proposal is in the editors now: the chat counts its lines.
+      this.changed();
     } catch (err) {
       await this.finish(review, "reject");
       return { applied: false, failureReason: message(err) };
@@ -383,6 +386,21 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
     } else {
       review.resolve({ applied: false, ...(failureReason !== undefined && { failureReason }) });
     }
+  }
+
+  /** The files waiting for review, each with the lines its pending hunks add and remove, for the chat. */
+  pendingFiles(): FileStat[] {
+    return this.reviews.flatMap((review) =>
+      review.files.map((file) => {
+        const current = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.uri.toString())?.getText() ?? file.hunks.base;
+        const hunks = pendingHunks(file.hunks, current);
+        return {
+          path: vscode.workspace.asRelativePath(file.uri, false),
+          added: hunks.reduce((n, h) => n + h.currentEnd - h.currentStart, 0),
+          removed: hunks.reduce((n, h) => n + h.baseEnd - h.baseStart, 0),
+        };
+      }),
+    );
   }
 
   private changed(): void {

@@ -7,7 +7,6 @@ import * as vscode from "vscode";
 import { ResponseError, State, type LanguageClient } from "vscode-languageclient/node";
 import { createClient } from "./client";
 import { InlineCompletions } from "./completion";
-import { confirm } from "./confirmation";
 import { answerDiagnostics } from "./diagnostics";
 import { editorDiagnostic } from "./editorCommands";
 import type { Gemini, SetupNeed } from "./gemini";
@@ -23,6 +22,8 @@ import { rewindDiffTitle } from "./sessionCommands";
 import { configuredMode, config, errorMessage, inlineCompletionEnabled } from "./settings";
 import { editorLanguageFeatures } from "./editorLanguageFeatures";
 import { receiveUpdate, serverToClient } from "./updates";
+import { keyEnv } from "./apiKey";
+import { trustEnv } from "./trust";
 
 /** Starts gemini-ls with the handlers of what it sends; the welcome view says so when it cannot be found or started. */
 export async function start(g: Gemini): Promise<void> {
@@ -48,6 +49,7 @@ export async function start(g: Gemini): Promise<void> {
       model: settings.get<string>("model", ""),
       approvalMode: configuredMode(),
       inlineCompletion: inlineCompletionEnabled(),
+      env: { ...trustEnv(vscode.workspace.isTrusted), ...(await keyEnv(g.secrets)) },
     },
     g.output,
   );
@@ -106,7 +108,7 @@ function registerHandlers(g: Gemini, client: LanguageClient): void {
     "window/showMessage": (params: { type: number; message: string }) => showServerMessage(params),
   };
   const requests: Record<Request, (params: any, token: vscode.CancellationToken) => unknown> = {
-    [methods.confirm]: (params: ConfirmParams) => confirm(params),
+    [methods.confirm]: (params: ConfirmParams, token) => g.questions.answerConfirm(params, token),
     [methods.ask]: (params: unknown, token) => g.questions.answerAsk(params, token),
     [methods.diagnostics]: (params: unknown) =>
       answerDiagnostics(
@@ -153,6 +155,7 @@ export async function checkSignIn(g: Gemini): Promise<void> {
     const report = await client.sendRequest<AuthReport>(methods.authStatus);
     if (g.client === client) {
       setSetup(g, report.usable ? "" : "signedOut");
+      g.status.update({ authProblem: report.usable ? undefined : report.problem || "Gemini has no API key and no Google login." });
     }
   } catch (err) {
     // An older server without gemini/authStatus: the first prompt's error says what is missing.

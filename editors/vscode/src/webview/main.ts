@@ -1,12 +1,15 @@
 // The chat webview: keeps a copy of the chat state by running the same
 // reducer as the extension, and redraws only the items whose rev changed.
 
+import { confirmKind } from "../approval";
 import { buildAnswer, questionHeading, type AskAnswer, type AskParams } from "../ask";
 import { activity, applyEvent, emptyChat, hiddenByQuestion, type ChatState, type Item, type Turn } from "../chatModel";
+import { chatCommandLabels, type ChatCommand } from "../chatCommands";
 import type { ChatMessage, ChatRequest } from "../chatProtocol";
 import { insertReference } from "../contextItems";
 import { modeLabel } from "../modes";
 import { structuredReport } from "../report";
+import { diffStat, isEdit, statText, toolOutcome, turnChanges } from "../toolView";
 import { CommandCompletion } from "./completion";
 import { renderMarkdown } from "./markdown";
 
@@ -24,6 +27,13 @@ const sessionTitle = byId<HTMLSpanElement>("session-title");
 const modePicker = byId<HTMLButtonElement>("mode-picker");
 const modeText = byId<HTMLSpanElement>("mode-text");
 const modelText = byId<HTMLSpanElement>("model-text");
+const restricted = byId<HTMLDivElement>("restricted");
+const pendingReview = byId<HTMLDivElement>("pending-review");
+const plan = byId<HTMLElement>("plan");
+const planItems = byId<HTMLOListElement>("plan-items");
+const planCount = byId<HTMLSpanElement>("plan-count");
+const usage = byId<HTMLSpanElement>("usage");
+const pendingReviewFiles = byId<HTMLUListElement>("pending-review-files");
 
 let state: ChatState = emptyChat();
 const completion = new CommandCompletion(prompt, {
@@ -73,6 +83,9 @@ window.addEventListener("message", (e: MessageEvent<ChatMessage>) => {
   } else if (msg.type === "insertPrompt") {
     insertIntoPrompt(msg.text);
     return;
+  } else if (msg.type === "trust") {
+    restricted.hidden = msg.trusted;
+    return;
   }
   scheduleRender();
 });
@@ -105,6 +118,14 @@ stop.addEventListener("click", () => vscode.postMessage({ type: "cancel" }));
 modePicker.addEventListener("click", () => vscode.postMessage({ type: "pickMode" }));
 byId("model-picker").addEventListener("click", () => vscode.postMessage({ type: "pickModel" }));
 byId("add-context").addEventListener("click", () => vscode.postMessage({ type: "addContext" }));
+// The chat's command buttons (an error's Enter API Key, Restricted Mode's
+// Manage Workspace Trust, a review's Accept), wherever they are drawn.
+document.body.addEventListener("click", (e) => {
+  const button = (e.target as Element).closest<HTMLButtonElement>("button[data-command]");
+  if (button !== null) {
+    vscode.postMessage({ type: "run", command: button.dataset.command as ChatCommand });
+  }
+});
 // A code block's Copy and Insert at Cursor, for every answer drawn now or later.
 messages.addEventListener("click", (e) => {
   const button = (e.target as Element).closest<HTMLButtonElement>("button[data-code-action]");
@@ -158,6 +179,10 @@ function render(): void {
   stop.textContent = state.stopping ? "Stopping…" : "Stop";
   working.hidden = !state.busy;
   workingText.textContent = activity(state);
+  drawPlan();
+  drawUsage();
+  pendingReview.hidden = state.review.length === 0;
+  pendingReviewFiles.replaceChildren(...state.review.map((f) => fileRow(f.path, statText(f))));
   if (atBottom) {
     messages.scrollTop = messages.scrollHeight;
   }
@@ -166,6 +191,7 @@ function render(): void {
 function renderTurn(turn: Turn, index: number): void {
   const el = messages.querySelector<HTMLElement>(`.turn[data-turn="${index}"]`) ?? createTurn(turn, index);
   renderItems(el, turn.items);
+  drawTurnChanges(el, turn);
   const end = endNote(turn);
   let endEl = el.querySelector<HTMLElement>(":scope > .turn-end");
   if (end !== "" && endEl === null) {
@@ -177,6 +203,133 @@ function renderTurn(turn: Turn, index: number): void {
     endEl.textContent = end;
     endEl.hidden = end === "";
   }
+}
+
+/** The marks of a to-do's status, as Copilot Chat's and Claude Code's plans draw them. */
+const todoMarks: Record<string, string> = { pending: "○", in_progress: "◐", completed: "●", cancelled: "⊘", blocked: "⚠" };
+
+/**
+ * The session's to-do list as the chat's plan: one list, its rows changed
+ * in place as write_todos sets it anew (a row's element is kept, its
+ * status and text redrawn), never the list repeated.
+ */
+function drawPlan(): void {
+  plan.hidden = state.todos.length === 0;
+  const done = state.todos.filter((t) => t.status === "completed").length;
+  planCount.textContent = state.todos.length === 0 ? "" : `${done} of ${state.todos.length} done`;
+  while (planItems.children.length > state.todos.length) {
+    planItems.lastElementChild?.remove();
+  }
+  state.todos.forEach((todo, i) => {
+    let row = planItems.children[i] as HTMLLIElement | undefined;
+    if (row === undefined) {
+      row = document.createElement("li");
+      row.append(span("todo-mark"), span("todo-text"));
+      planItems.append(row);
+    }
+    row.dataset.status = todo.status;
+    child(row, ".todo-mark").textContent = todoMarks[todo.status] ?? "○";
+    child(row, ".todo-mark").setAttribute("aria-label", todo.status.replace("_", " "));
+    child(row, ".todo-text").textContent = todo.description;
+  });
+}
+
+/** The session's tokens and how full the model's window is, in the footer. */
+function drawUsage(): void {
+  const u = state.usage;
+  usage.hidden = u === undefined;
+  if (u === undefined) {
+    return;
+  }
+  // A server (or model) that did not count the window says only the tokens.
+  const fill = u.contextSize > 0 && u.contextUsed > 0 ? (100 * u.contextUsed) / u.contextSize : undefined;
+  const fillText = fill === undefined ? "" : fill < 1 ? "<1% of context · " : `${Math.round(fill)}% of context · `;
+  usage.textContent = `${fillText}${tokens(u.sessionTokens)} tokens`;
+  usage.title =
+    `This session: ${u.sessionTokens.toLocaleString("en")} tokens, ${u.cachedTokens.toLocaleString("en")} of them from the cache.` +
+    (u.contextSize > 0 ? `\nLast request: ${u.contextUsed.toLocaleString("en")} of the model's ${u.contextSize.toLocaleString("en")}-token window.` : "");
+}
+
+/** A token count as it fits in a footer: 950, 12.3k, 1.2M. */
+function tokens(n: number): string {
+  return n < 1000 ? String(n) : n < 1_000_000 ? `${(n / 1000).toFixed(1)}k` : `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/** Under an ended turn that changed files, the list of them, each opening its file, as Copilot Chat lists a turn's changes. */
+function drawTurnChanges(el: HTMLElement, turn: Turn): void {
+  const files = turn.done ? turnChanges(turn) : [];
+  let list = el.querySelector<HTMLElement>(":scope > .turn-changes");
+  if (files.length === 0) {
+    list?.remove();
+    return;
+  }
+  if (list === null) {
+    list = div("turn-changes");
+    const end = el.querySelector(":scope > .turn-end");
+    if (end !== null) {
+      end.before(list);
+    } else {
+      el.append(list);
+    }
+  }
+  const title = div("turn-changes-title");
+  title.textContent = `Changed ${files.length === 1 ? "1 file" : `${files.length} files`}`;
+  const ul = document.createElement("ul");
+  ul.className = "file-list";
+  ul.append(...files.map((f) => fileRow(f.path, statText(f))));
+  list.replaceChildren(title, ul);
+}
+
+/**
+ * A call's title, its file a link that opens it at its line (Copilot
+ * Chat's "Read config.go, lines 1–40"): the path where the title names
+ * it, else after the title.
+ */
+function drawToolTitle(el: HTMLElement, title: string, path: string | undefined, line: number | undefined): void {
+  if (path === undefined) {
+    el.textContent = title;
+    return;
+  }
+  const base = path.split("/").at(-1) ?? path;
+  const named = title.includes(path) ? path : title.includes(base) ? base : undefined;
+  const where = line === undefined ? "" : `, line ${line}`;
+  if (named === undefined) {
+    el.replaceChildren(document.createTextNode(`${title} `), fileLink(path, line, path + where));
+    return;
+  }
+  const at = title.indexOf(named);
+  el.replaceChildren(
+    document.createTextNode(title.slice(0, at)),
+    fileLink(path, line, named),
+    document.createTextNode(title.slice(at + named.length) + where),
+  );
+}
+
+/** A file as a link that opens it (at line, 1-based, when given), with a note after it. */
+function fileRow(path: string, note: string, line?: number): HTMLLIElement {
+  const li = document.createElement("li");
+  li.append(fileLink(path, line));
+  if (note !== "") {
+    const n = span("file-note");
+    n.textContent = ` ${note}`;
+    li.append(n);
+  }
+  return li;
+}
+
+/** A link that opens path at line in the editor. */
+function fileLink(path: string, line?: number, text = path): HTMLAnchorElement {
+  const a = document.createElement("a");
+  a.href = "#";
+  a.className = "file-link";
+  a.textContent = text;
+  a.title = line === undefined ? `Open ${path}` : `Open ${path} at line ${line}`;
+  a.addEventListener("click", (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    vscode.postMessage({ type: "open", path, line });
+  });
+  return a;
 }
 
 /** Draws items into el: a turn, or a subagent's part of one, each item redrawn when its rev changed. */
@@ -250,14 +403,14 @@ function createItem(item: Item): HTMLElement {
       const el = document.createElement("details");
       el.className = "tool-call";
       const summary = document.createElement("summary");
-      summary.append(span("tool-icon"), span("tool-title"), span("tool-status"));
+      summary.append(span("tool-icon"), span("tool-title"), span("tool-stat"), span("tool-status"));
       el.append(summary, div("tool-display markdown"));
       return el;
     }
     case "error": {
       const el = div("error");
       el.setAttribute("role", "alert");
-      el.append(div("error-title"), div("error-action"), div("error-message"));
+      el.append(div("error-title"), div("error-action"), div("error-message"), div("command-buttons"));
       return el;
     }
     case "note": {
@@ -296,6 +449,7 @@ function questionForm(id: number, params: AskParams): HTMLElement {
   const error = div("question-error");
   error.setAttribute("role", "alert");
   const chosen = new Set<string>();
+  const answer = (a: AskAnswer) => vscode.postMessage({ type: "answer", id, answer: a });
   for (const option of params.options) {
     if (params.multiple) {
       const label = document.createElement("label");
@@ -321,6 +475,11 @@ function questionForm(id: number, params: AskParams): HTMLElement {
       button.setAttribute("aria-pressed", "false");
       button.append(optionText(option.label, option.description));
       button.addEventListener("click", () => {
+        if (params.kind === confirmKind) {
+          // An approval is one click, as Copilot Chat's Allow and Skip.
+          answer({ chosen: [option.id], text: "", declined: false });
+          return;
+        }
         const on = !chosen.has(option.id);
         error.textContent = "";
         chosen.clear();
@@ -349,7 +508,11 @@ function questionForm(id: number, params: AskParams): HTMLElement {
   decline.type = "button";
   decline.className = "question-decline secondary";
   decline.textContent = "Decline";
-  const answer = (a: AskAnswer) => vscode.postMessage({ type: "answer", id, answer: a });
+  if (params.kind === confirmKind) {
+    submit.hidden = true;
+    decline.textContent = "Deny";
+    options.firstElementChild?.classList.remove("secondary");
+  }
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const built = buildAnswer(params, [...chosen], params.freeText ? words.value : "");
@@ -456,14 +619,6 @@ function optionText(label: string, description: string | undefined): HTMLElement
   return el;
 }
 
-const statusWords: Record<string, string> = {
-  running: "running",
-  ok: "done",
-  error: "failed",
-  rejected: "rejected",
-  cancelled: "cancelled",
-};
-
 function drawItem(el: HTMLElement, item: Item): void {
   switch (item.kind) {
     case "text":
@@ -474,13 +629,21 @@ function drawItem(el: HTMLElement, item: Item): void {
       child(el, "summary").textContent = item.subject || "Thinking";
       child(el, ".thought-body").innerHTML = renderMarkdown(item.description);
       return;
-    case "tool":
+    case "tool": {
       el.dataset.status = item.status;
-      // A call that asks shows as its question, once.
-      el.hidden = hiddenByQuestion(item);
+      const outcome = toolOutcome(item, state.review.length > 0);
+      el.dataset.outcome = outcome.tone;
+      // A call that asks shows as its question, once; one that set the to-do list, as the plan.
+      el.hidden = hiddenByQuestion(item) || (item.setsTodos === true && (item.status === "ok" || item.status === "running"));
+      if (item.toolKind !== undefined) {
+        el.dataset.kind = item.toolKind;
+      }
       // Its own parts only: a subagent's calls inside it have theirs.
-      child(el, ":scope > summary > .tool-title").textContent = item.title;
-      child(el, ":scope > summary > .tool-status").textContent = statusWords[item.status] ?? item.status;
+      drawToolTitle(child(el, ":scope > summary > .tool-title"), item.title, item.path, item.line);
+      child(el, ":scope > summary > .tool-status").textContent = outcome.words;
+      // An edit's lines added and removed, as Copilot Chat counts them.
+      const stats = isEdit(item.name) && item.status === "ok" ? diffStat(item.display) : [];
+      child(el, ":scope > summary > .tool-stat").textContent = stats.length === 1 ? statText(stats[0]) : "";
       drawDisplay(child(el, ":scope > .tool-display"), item.display);
       if (item.subagent !== undefined) {
         // A subagent's calls and text, inside its invoke_agent call, above its report.
@@ -494,10 +657,12 @@ function drawItem(el: HTMLElement, item: Item): void {
       }
       el.classList.toggle("has-display", item.display !== "" || item.subagent !== undefined);
       return;
+    }
     case "error":
       child(el, ".error-title").textContent = item.title;
       child(el, ".error-action").textContent = item.action;
       child(el, ".error-message").textContent = item.message;
+      child(el, ".command-buttons").replaceChildren(...item.buttons.map(commandButton));
       return;
     case "note":
       el.textContent = item.text;
@@ -512,6 +677,16 @@ function drawItem(el: HTMLElement, item: Item): void {
       }
       return;
   }
+}
+
+/** A button that runs one of the chat's commands (chatCommands.ts); the first is the primary one. */
+function commandButton(command: ChatCommand, index: number): HTMLButtonElement {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.dataset.command = command;
+  b.className = index === 0 ? "" : "secondary";
+  b.textContent = chatCommandLabels[command];
+  return b;
 }
 
 function child(el: HTMLElement, selector: string): HTMLElement {

@@ -213,7 +213,7 @@ class ModelProxy {
     req.on('data', (c) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const entry = { path: req.url, body: body.toString('utf8') };
+      const entry = { path: req.url, body: body.toString('utf8'), headers: req.headers };
       if (!req.url.includes(':countTokens')) (ruled(this.script, entry) ? this.ruled : this.requests).push(entry);
       fs.appendFileSync(path.join(this.artifacts, 'model-requests.log'), `${req.method} ${req.url}\n${entry.body}\n\n`);
       if (!this.upstream) {
@@ -322,11 +322,15 @@ class Workbench {
   // platform installs the per-platform .vsix instead, with no
   // gemini.serverPath and neither go nor gemini-ls on PATH, as on a user's
   // machine.
-  static async start({ id, bin, vsix, platformVsix, workspace, home, artifacts, modelURL, noKey = false, platform = false, settings = {} }) {
+  // restricted runs VS Code's workspace trust, with the folder not trusted
+  // (Restricted Mode) and no question at start-up, where every other
+  // scenario runs with it off (all trusted).
+  static async start({ id, bin, vsix, platformVsix, workspace, home, artifacts, modelURL, noKey = false, platform = false, settings = {}, restricted = false }) {
     const w = new Workbench();
     w.id = id;
     w.noKey = noKey;
-    w.variant = variant({ noKey, platform, settings });
+    w.variant = variant({ noKey, platform, settings, restricted, workspace, home });
+    w.root = path.join(artifacts, `code-server-${id}`);
     if (platform) vsix = platformVsix;
     w.artifacts = artifacts;
     const root = path.join(artifacts, `code-server-${id}`);
@@ -336,6 +340,13 @@ class Workbench {
     await fsp.mkdir(ext, { recursive: true });
     const user = workbenchSettings(path.join(bin, 'gemini-ls'));
     if (platform) delete user['gemini.serverPath'];
+    if (restricted) {
+      Object.assign(user, {
+        'security.workspace.trust.enabled': true,
+        'security.workspace.trust.startupPrompt': 'never',
+        'security.workspace.trust.banner': 'never',
+      });
+    }
     await fsp.writeFile(path.join(ud, 'User/settings.json'), JSON.stringify({ ...user, ...settings }, null, 2));
     w.extensions = ext;
     await fsp.writeFile(path.join(root, 'config.yaml'), 'auth: none\ncert: false\n');
@@ -367,7 +378,7 @@ class Workbench {
     // end the extension host and the file watcher with it.
     w.proc = spawn(codeServer, [
       '--config', path.join(root, 'config.yaml'), '--auth', 'none', '--bind-addr', `127.0.0.1:${w.port}`,
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
+      '--disable-telemetry', '--disable-update-check', ...(restricted ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override',
       '--user-data-dir', ud, '--extensions-dir', ext, workspace,
     ], { env, detached: true, stdio: ['ignore', out, out] });
     fs.closeSync(out);
@@ -810,6 +821,28 @@ async function makeHome(dir, workspace) {
   }
 }
 
+// The trust scenario's folder's GEMINI.md says it: the model is told it only where the folder is trusted.
+const trustMarker = 'TRUST-MARKER-e2e-5b1f';
+
+// claimedWorkspace is the scenarios' workspace path (claimWorkspace made it).
+async function claimedWorkspace() {
+  return path.join(os.tmpdir(), 'gemini-ls-vscode-e2e', 'workspace');
+}
+
+// slashList opens the chat's "/" list and gives its commands, closed again.
+async function slashList(frame) {
+  const box = frame.locator('textarea#prompt');
+  await box.fill('/');
+  await box.press('End');
+  await box.dispatchEvent('input');
+  const list = frame.locator('#command-list');
+  await list.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
+  const names = await list.locator('li').allInnerTexts().catch(() => []);
+  await box.fill('');
+  await box.dispatchEvent('input');
+  return names.join('\n');
+}
+
 // Each scenario brings its own model script: the turns the fake answers its
 // prompt's requests with, in order.
 const scenarios = [
@@ -879,12 +912,26 @@ const scenarios = [
       const lens = w.page.locator('.monaco-diff-editor .editor.modified .codelens-decoration a', { hasText: 'Accept Hunk' });
       await lens.first().waitFor({ timeout: 15_000 });
       await w.screenshot(path.join(screenshotsDir, 'vscode-review.png'));
-      await w.command('Gemini: Accept Change');
+      // The chat tells the review too: the call waits for it, and the files with Accept and Reject there.
+      await waitForOutcome(tool, 'waiting', 'waiting for your review');
+      const pending = frame.locator('#pending-review');
+      await pending.waitFor({ state: 'visible', timeout: 10_000 });
+      const said = await pending.innerText();
+      assert(said.includes('accept.go') && said.includes('+1 −1'), `the chat's pending review says ${JSON.stringify(said)}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-review-in-chat.png'));
+      await pending.locator('button[data-command="gemini.review.accept"]').click();
       await waitFor('accept.go saved with the change', async () => (await fsp.readFile(file, 'utf8')) === before.replace('"Hello, "', '"Hi, "'));
       await waitForStatus(tool, 'ok');
       await waitForRequests(ctx, 2);
       assert(ctx.requests[1].body.includes('Successfully modified file'), `the model was not told "Successfully modified file": ${functionResponses(ctx.requests[1].body)}`);
       await frame.locator('.message.assistant', { hasText: 'greet now says Hi' }).first().waitFor();
+      await pending.waitFor({ state: 'hidden', timeout: 10_000 });
+      // The turn ends with the files it changed, each a link, with its lines.
+      const changes = frame.locator('.turn-changes').first();
+      await changes.waitFor({ timeout: 10_000 });
+      const listed = await changes.innerText();
+      assert(listed.includes('Changed 1 file') && listed.includes('accept.go') && listed.includes('+1 −1'), `the turn's changes say ${JSON.stringify(listed)}`);
+      assert((await tool.locator(':scope > summary .tool-stat').innerText()).trim() === '+1 −1', 'the edit\'s line does not count its lines');
     },
   },
   {
@@ -943,7 +990,7 @@ const scenarios = [
   },
   {
     name: 'confirm-allow',
-    title: 'a shell command confirmed with "Allow Once" in the modal: it runs',
+    title: 'a shell command confirmed with "Allow Once" in the chat (no modal): it runs',
     script: [
       { chunks: [
         { call: { name: 'run_shell_command', args: { command: 'echo allowed > allow-marker.txt', description: 'Write a marker file.' } } },
@@ -954,13 +1001,18 @@ const scenarios = [
       await w.reset();
       const marker = path.join(ctx.workspace, 'allow-marker.txt');
       const frame = await w.prompt('Write the allow marker');
-      const dialog = w.dialog();
-      await dialog.waitFor({ timeout: 30_000 });
-      assert((await dialog.innerText()).includes('echo allowed > allow-marker.txt'), `the confirmation does not show the command: ${await dialog.innerText()}`);
+      // Asked in the chat, not in a modal: the command, where it runs, what Always Allow covers.
+      const approval = frame.locator('form.question', { hasText: 'echo allowed > allow-marker.txt' }).first();
+      await approval.waitFor({ timeout: 30_000 });
+      const said = await approval.innerText();
+      // A redirection is asked every time (the server's title says so): no Always Allow.
+      assert(said.includes('Runs in the workspace folder') && said.includes('asked every time'), `the approval does not say where it runs and why it is asked every time: ${said}`);
+      assert(await approval.locator('button.question-option', { hasText: /^Always Allow$/ }).count() === 0, 'Always Allow is offered for a command it cannot cover');
+      assert(await w.dialog().count() === 0, 'a modal asks besides the chat');
       assert(!fs.existsSync(marker), 'the command ran before it was confirmed');
       const tool = frame.locator('.tool-call', { hasText: 'allow-marker.txt' }).first();
-      await dialog.locator('.monaco-button', { hasText: /^Allow Once$/ }).click();
-      await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      await approval.locator('button.question-option', { hasText: /^Allow Once$/ }).click();
+      await approval.waitFor({ state: 'detached', timeout: 10_000 });
       await waitForStatus(tool, 'ok');
       assert(fs.readFileSync(marker, 'utf8') === 'allowed\n', 'allow-marker.txt does not hold the command\'s output');
       await waitForRequests(ctx, 2);
@@ -968,10 +1020,106 @@ const scenarios = [
     },
   },
   {
-    name: 'confirm-cancel',
-    title: 'a shell command whose confirmation is cancelled: it does not run, the call is rejected',
+    name: 'shell-failed',
+    title: 'a shell command that exits 127 says failed in its line, never done with a tick',
     script: [
       { chunks: [
+        { call: { name: 'run_shell_command', args: { command: 'gemini-e2e-no-such-command --version', description: 'Print the version.' } } },
+      ] },
+      { text: 'That command is not installed.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const frame = await w.prompt('Print the version of gemini-e2e-no-such-command');
+      // Asked in the chat: the command, where it runs, and what Always Allow would let run.
+      const approval = frame.locator('form.question', { hasText: 'gemini-e2e-no-such-command --version' }).first();
+      await approval.waitFor({ timeout: 30_000 });
+      const said = await approval.innerText();
+      assert(said.includes('Runs in the workspace folder') && said.includes('lets gemini-e2e-no-such-command run with any arguments, without asking, for the rest of the session'),
+        `the approval does not say where it runs and what Always Allow covers: ${said}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-shell-approval.png'));
+      await approval.locator('button.question-option', { hasText: /^Allow Once$/ }).click();
+      const tool = frame.locator('.tool-call', { hasText: 'gemini-e2e-no-such-command' }).first();
+      // The server reports the call as ok (its result is the command's), with the exit code in its display.
+      await waitForStatus(tool, 'ok');
+      await waitForOutcome(tool, 'failed', 'failed (exit 127)');
+      const icon = await tool.locator(':scope > summary .tool-icon').evaluate((el) => getComputedStyle(el, '::before').content);
+      assert(icon === '"✗"', `the failed command's icon is ${icon}, want ✗`);
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('Exit Code: 127'), 'the model was not told the exit code');
+      await frame.locator('.message.assistant', { hasText: 'That command is not installed.' }).first().waitFor();
+      await w.screenshot(path.join(screenshotsDir, 'vscode-tool-failed.png'));
+    },
+  },
+  {
+    name: 'tool-link',
+    title: 'a tool call names its file as a link: a click opens the file at the call\'s line',
+    script: [
+      { chunks: [{ call: { name: 'read_file', args: { file_path: 'sum.go', start_line: 5, end_line: 7 } } }] },
+      { text: 'Lines 5 to 7 hold the loop.' },
+    ],
+    async run(w) {
+      await w.reset();
+      const frame = await w.prompt('What is on line 5 of sum.go?');
+      const tool = frame.locator('.tool-call', { hasText: 'sum.go' }).first();
+      await waitForOutcome(tool, 'done', 'done');
+      assert((await tool.getAttribute('data-kind')) === 'read', `the read's kind is ${await tool.getAttribute('data-kind')}`);
+      const link = tool.locator(':scope > summary a.file-link', { hasText: 'sum.go' });
+      await link.waitFor({ timeout: 5000 });
+      assert((await tool.locator(':scope > summary .tool-title').innerText()).includes('line 5'), 'the call\'s line does not say its line');
+      await frame.locator('.message.assistant', { hasText: 'Lines 5 to 7 hold the loop.' }).first().waitFor();
+      await link.click();
+      await w.page.locator('.tabs-container .tab.active', { hasText: 'sum.go' }).waitFor({ timeout: 15_000 });
+      await waitFor('the cursor on line 5 of sum.go', async () => /Ln 5, Col 1/.test(await w.page.locator('.statusbar').innerText()), { timeout: 10_000 });
+      assert(await tool.evaluate((el) => !el.open), 'the click on the link also opened the call\'s details');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-tool-link.png'));
+    },
+  },
+  {
+    name: 'plan',
+    title: 'write_todos is the chat\'s plan, one list updated in place: the same rows change status, no list repeated',
+    // write_todos is declared to Gemini 2 models only, as Gemini CLI 0.61 declares it.
+    settings: { 'gemini.model': 'gemini-2.5-flash' },
+    script: [
+      { chunks: [{ call: { name: 'write_todos', args: { todos: [
+        { description: 'Read sum.go', status: 'in_progress' },
+        { description: 'Use a range loop', status: 'pending' },
+        { description: 'Run the tests', status: 'pending' },
+      ] } } }] },
+      { chunks: [{ call: { name: 'write_todos', args: { todos: [
+        { description: 'Read sum.go', status: 'completed' },
+        { description: 'Use a range loop', status: 'in_progress' },
+        { description: 'Run the tests', status: 'pending' },
+      ] } } }] },
+      { text: 'The plan is under way.' },
+    ],
+    async run(w) {
+      await w.reset();
+      const frame = await w.prompt('Plan the change to sum.go');
+      const plan = frame.locator('#plan');
+      await plan.waitFor({ state: 'visible', timeout: 30_000 });
+      const rows = plan.locator('li');
+      await waitFor('the plan\'s three rows', async () => (await rows.count()) === 3, { timeout: 10_000 });
+      // Mark the first row's element: the update must change it, not draw another.
+      await rows.first().evaluate((el) => el.setAttribute('data-e2e-first', 'yes'));
+      await frame.locator('.message.assistant', { hasText: 'The plan is under way.' }).first().waitFor({ timeout: 30_000 });
+      await waitFor('Read sum.go completed', async () => (await rows.first().getAttribute('data-status')) === 'completed', { timeout: 10_000 });
+      assert((await rows.first().getAttribute('data-e2e-first')) === 'yes', 'the plan was drawn anew, not updated in place');
+      assert((await rows.count()) === 3 && await frame.locator('#plan').count() === 1, 'the plan is repeated');
+      assert((await rows.nth(1).getAttribute('data-status')) === 'in_progress', 'the second to-do is not in progress');
+      assert((await plan.innerText()).includes('1 of 3 done'), `the plan says ${await plan.innerText()}`);
+      // The list is not repeated as the calls' raw text.
+      const shown = await frame.locator('#messages').innerText();
+      assert(!shown.includes('[ ]') && !shown.includes('[x]'), `the chat repeats the to-do list as text: ${shown.slice(0, 400)}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-plan.png'));
+    },
+  },
+  {
+    name: 'confirm-cancel',
+    title: 'a shell command asked while the chat is hidden: VS Code\'s modal asks, and Cancel refuses it: it does not run, the call is refused',
+    script: [
+      // The delay leaves time to hide the chat before the question comes.
+      { delay: '8s', chunks: [
         { call: { name: 'run_shell_command', args: { command: 'echo ran > cancel-marker.txt', description: 'Write a marker file.' } } },
       ] },
       { text: 'I did not run it.' },
@@ -979,13 +1127,16 @@ const scenarios = [
     async run(w, ctx) {
       await w.reset();
       const marker = path.join(ctx.workspace, 'cancel-marker.txt');
-      const frame = await w.prompt('Write the cancel marker');
+      await w.prompt('Write the cancel marker');
+      await w.command('View: Show Explorer');
       const dialog = w.dialog();
       await dialog.waitFor({ timeout: 30_000 });
-      const tool = frame.locator('.tool-call', { hasText: 'cancel-marker.txt' }).first();
       await dialog.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
       await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
+      const frame = await w.openChat();
+      const tool = frame.locator('.tool-call', { hasText: 'cancel-marker.txt' }).first();
       await waitForStatus(tool, 'rejected');
+      await waitForOutcome(tool, 'refused', 'refused');
       await waitForRequests(ctx, 2);
       assert(ctx.requests[1].body.includes('The user declined to run this command.'), `the model was not told the command was declined: ${functionResponses(ctx.requests[1].body)}`);
       await frame.locator('.message.assistant', { hasText: 'I did not run it.' }).first().waitFor();
@@ -1886,9 +2037,9 @@ const scenarios = [
   },
   {
     name: 'keys',
-    title: 'Ctrl+Alt+A asks about the selection (and asks plainly without one); Ctrl+Alt+X stops the prompt running',
+    title: 'Ctrl+K A asks about the selection (and asks plainly without one); Ctrl+K X stops the prompt running; no Ctrl+Alt chord (AltGr on Windows)',
     script: [
-      // Long enough for the test to press Ctrl+Alt+X while it waits.
+      // Long enough for the test to press Ctrl+K X while it waits.
       { delay: '20s', text: 'Too late.' },
     ],
     async run(w, ctx) {
@@ -1897,29 +2048,29 @@ const scenarios = [
       const input = w.page.locator('.quick-input-widget input[type="text"]');
       const title = w.page.locator('.quick-input-widget .quick-input-title');
       // No selection: Gemini: Ask.
-      await w.page.keyboard.press('Control+Alt+KeyA');
+      await chord(w, 'KeyA');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
-      assert((await title.innerText()).trim() === 'Gemini: Ask', `Ctrl+Alt+A without a selection opened ${JSON.stringify(await title.innerText())}`);
+      assert((await title.innerText()).trim() === 'Gemini: Ask', `Ctrl+K A without a selection opened ${JSON.stringify(await title.innerText())}`);
       await w.page.keyboard.press('Escape');
       await input.waitFor({ state: 'hidden', timeout: 5000 });
       // A selection: Gemini: Ask About Selection, whose prompt carries the selection.
       await w.page.locator('.part.editor .editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
       await w.page.keyboard.press('Shift+ArrowDown');
-      await w.page.keyboard.press('Control+Alt+KeyA');
+      await chord(w, 'KeyA');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
-      assert((await title.innerText()).includes('Gemini: Ask About Selection'), `Ctrl+Alt+A on a selection opened ${JSON.stringify(await title.innerText())}`);
+      assert((await title.innerText()).includes('Gemini: Ask About Selection'), `Ctrl+K A on a selection opened ${JSON.stringify(await title.innerText())}`);
       await input.fill('What is this line?');
       await w.page.keyboard.press('Enter');
       const frame = await w.chatFrame();
       await frame.locator('.message.user', { hasText: 'What is this line?' }).waitFor({ timeout: 15_000 });
       await waitForRequests(ctx, 1);
       assert(userText(ctx.requests[0].body).includes('"selectedText"'), `the prompt did not carry the selection: ${userText(ctx.requests[0].body).slice(0, 600)}`);
-      // Ctrl+Alt+X from the editor stops it: a click gives the editor the keyboard back.
+      // Ctrl+K X from the editor stops it: a click gives the editor the keyboard back.
       await w.page.locator('.part.editor .editor-instance .monaco-editor .view-lines').first().click();
       await w.page.locator('.part.editor .editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
-      await w.page.keyboard.press('Control+Alt+KeyX');
+      await chord(w, 'KeyX');
       await frame.locator('.turn-end', { hasText: 'Stopped.' }).first().waitFor({ timeout: 15_000 });
-      assert(await frame.locator('.message.assistant', { hasText: 'Too late.' }).count() === 0, 'the answer came after Ctrl+Alt+X');
+      assert(await frame.locator('.message.assistant', { hasText: 'Too late.' }).count() === 0, 'the answer came after Ctrl+K X');
     },
   },
   {
@@ -2126,15 +2277,22 @@ const scenarios = [
   },
   {
     name: 'nokey',
-    title: 'no GEMINI_API_KEY and no Google login: the welcome view in the chat\'s place, with Sign in with Google and the key to set',
+    title: 'no GEMINI_API_KEY and no Google login: the welcome view in the chat\'s place, with Enter API Key, Sign in with Google, AI Studio and Retry; the status bar item in its error state',
     noKey: true,
     script: [],
     async run(w, ctx) {
       await w.command('Gemini: Open Chat');
       const welcome = await expectWelcome(w, 'Sign in to chat with Gemini about your code.');
       const text = await welcome.innerText();
-      assert(text.includes('GEMINI_API_KEY') && text.includes('Google AI Studio'), `the welcome does not say how to use a key: ${text}`);
-      await welcome.locator('.monaco-button', { hasText: /^Sign in with Google$/ }).waitFor({ timeout: 5000 });
+      assert(text.includes('Google AI Studio') && !text.includes('GEMINI_API_KEY'), `the welcome does not say how to enter a key: ${text}`);
+      for (const button of ['Enter API Key', 'Sign in with Google', 'Get a Key in Google AI Studio', 'Retry']) {
+        await welcome.locator('.monaco-button', { hasText: new RegExp(`^${escapeRegExp(button)}$`) }).waitFor({ timeout: 5000 });
+      }
+      // The status bar item says it too, on the error background, as VS Code draws items that need the user.
+      const item = w.page.locator('.statusbar-item', { hasText: 'Gemini: sign in' }).first();
+      await item.waitFor({ timeout: 10_000 });
+      assert(/error-kind|statusbar-item-error|background-color/.test((await item.getAttribute('class')) + (await item.getAttribute('style') || '')) || await item.evaluate((el) => getComputedStyle(el).backgroundColor !== 'rgba(0, 0, 0, 0)'),
+        'the status bar item is not on an error background');
       await w.screenshot(path.join(screenshotsDir, 'vscode-welcome.png'));
       // A prompt from the palette shows the welcome and sends nothing.
       await w.command('Gemini: Ask');
@@ -2144,6 +2302,86 @@ const scenarios = [
       await w.page.keyboard.press('Enter');
       await welcome.waitFor({ timeout: 5000 });
       assert(ctx.requests.length === 0, 'a prompt reached the model without a key');
+    },
+  },
+  {
+    name: 'api-key',
+    title: 'an API key entered in VS Code (Enter API Key) reaches gemini-ls from the secret storage and is written to no file',
+    noKey: true,
+    script: [{ text: 'Hello with the key you entered.' }],
+    async run(w, ctx) {
+      const key = 'AIzaE2E-entered-in-vscode-7d41c9';
+      await w.command('Gemini: Open Chat');
+      const welcome = await expectWelcome(w, 'Sign in to chat with Gemini about your code.');
+      await welcome.locator('.monaco-button', { hasText: /^Enter API Key$/ }).click();
+      const input = w.page.locator('.quick-input-widget input[type="password"]');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      const title = await w.page.locator('.quick-input-widget .quick-input-title').innerText();
+      assert(title.includes('Gemini: Enter API Key'), `the key's input box is titled ${JSON.stringify(title)}`);
+      await input.fill(key);
+      await w.page.keyboard.press('Enter');
+      // gemini-ls starts again with the key: the chat takes the welcome's place.
+      const frame = await w.chatFrame(60_000);
+      await w.page.locator('.statusbar-item', { hasText: 'Gemini: sign in' }).waitFor({ state: 'detached', timeout: 30_000 });
+      await w.prompt('Say hello');
+      await frame.locator('.message.assistant', { hasText: 'Hello with the key you entered.' }).waitFor({ timeout: 30_000 });
+      await waitForRequests(ctx, 1);
+      const sent = ctx.requests[0].headers['x-goog-api-key'];
+      assert(sent === key, `the model request carried the key ${JSON.stringify(sent)}, want the one entered`);
+      // In no file: not the settings, the workspace, the home, gemini-ls's state or VS Code's logs.
+      const files = await filesHolding([w.root, ctx.home, ctx.workspace], key);
+      assert(files.length === 0, `the key is written in ${JSON.stringify(files)}`);
+    },
+  },
+  {
+    name: 'trust',
+    title: 'VS Code\'s workspace trust is gemini-ls\'s: Restricted Mode reads nothing of the folder\'s .gemini/, /permissions cannot get round it; trusted in VS Code, no second question',
+    restricted: true,
+    async prepare(artifacts) {
+      // A folder no rule of trustedFolders.json decides, with a .gemini/ of its own.
+      const workspace = path.join(path.dirname(await claimedWorkspace()), 'trust-later');
+      await fsp.rm(workspace, { recursive: true, force: true });
+      await fsp.mkdir(path.join(workspace, '.gemini/commands'), { recursive: true });
+      await fsp.writeFile(path.join(workspace, 'GEMINI.md'), `Project rule: ${trustMarker}.\n`);
+      await fsp.writeFile(path.join(workspace, '.gemini/commands/folderonly.toml'), 'description = "A command of the folder"\nprompt = "Run the folder command."\n');
+      await fsp.writeFile(path.join(workspace, 'main.go'), 'package main\n');
+      const home = path.join(artifacts, 'home-untrusting');
+      await fsp.mkdir(path.join(home, '.gemini'), { recursive: true });
+      return { workspace, home };
+    },
+    script: [
+      { text: 'Answered in Restricted Mode.' },
+      { text: 'Answered in the trusted folder.' },
+    ],
+    async run(w, ctx) {
+      const frame = await w.openChat();
+      const banner = frame.locator('#restricted');
+      await banner.waitFor({ state: 'visible', timeout: 15_000 });
+      assert((await banner.innerText()).includes('Restricted Mode'), `the banner says ${await banner.innerText()}`);
+      // /permissions does not get round VS Code's trust: it is not run, and Manage Workspace Trust is offered.
+      await w.prompt('/permissions trust');
+      const refused = frame.locator('.error', { hasText: 'Restricted Mode' }).first();
+      await refused.waitFor({ timeout: 15_000 });
+      await refused.locator('button[data-command="workbench.trust.manage"]').waitFor({ timeout: 5000 });
+      await w.screenshot(path.join(screenshotsDir, 'vscode-restricted.png'));
+      await w.prompt('What are the project rules?');
+      await frame.locator('.message.assistant', { hasText: 'Answered in Restricted Mode.' }).waitFor({ timeout: 30_000 });
+      assert(!requestText(ctx.requests[0].body).includes(trustMarker), 'the folder\'s GEMINI.md reached the model in Restricted Mode');
+      assert(await frame.locator('.question-item').count() === 0, 'gemini-ls asked its own trust question in Restricted Mode');
+      const commands = await w.command('Gemini: New Session').then(() => slashList(frame));
+      assert(!commands.includes('/folderonly'), `the folder's .gemini/commands were read in Restricted Mode: ${commands}`);
+      // Trusted in VS Code: trusted for gemini-ls, no question of its own.
+      await frame.locator('#restricted button[data-command="workbench.trust.manage"]').click();
+      const trustButton = w.page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
+      await trustButton.waitFor({ timeout: 15_000 });
+      await trustButton.click();
+      await banner.waitFor({ state: 'hidden', timeout: 15_000 });
+      await w.command('View: Close All Editors');
+      await waitFor('gemini-ls restarted trusting the folder, its command listed', async () => (await slashList(await w.chatFrame())).includes('/folderonly'), { timeout: 30_000, interval: 1000 });
+      const trusted = await w.prompt('What are the project rules now?');
+      await trusted.locator('.message.assistant', { hasText: 'Answered in the trusted folder.' }).waitFor({ timeout: 30_000 });
+      assert(requestText(ctx.requests[1].body).includes(trustMarker), 'the trusted folder\'s GEMINI.md did not reach the model');
+      assert(await trusted.locator('.question-item').count() === 0, 'gemini-ls asked a second trust question in a folder VS Code trusts');
     },
   },
   {
@@ -2167,8 +2405,8 @@ const scenarios = [
 // variant names what a scenario needs of its code-server's start: no API
 // key, more user settings; a scenario whose needs differ from the running
 // one's gets a code-server of its own.
-function variant({ noKey, platform, settings }) {
-  return JSON.stringify({ noKey: Boolean(noKey), platform: Boolean(platform), settings: settings || {} });
+function variant({ noKey, platform, settings, restricted, workspace, home }) {
+  return JSON.stringify({ noKey: Boolean(noKey), platform: Boolean(platform), settings: settings || {}, restricted: Boolean(restricted), workspace, home });
 }
 
 // A scenario's script is its turns, or {turns, rules} when rules answer
@@ -2219,6 +2457,38 @@ function withQuietRules(script) {
 
 function assert(cond, msg) {
   if (!cond) throw new Error(msg);
+}
+
+// chord presses Ctrl+K, then key: the extension's keys (no Ctrl+Alt
+// chord, which is AltGr on Windows keyboards).
+async function chord(w, key) {
+  await w.page.keyboard.press('Control+KeyK');
+  await w.page.keyboard.press(key);
+}
+
+// waitForOutcome waits for a tool call's line to say what became of it
+// (data-outcome: done, failed, refused, cancelled, waiting), in words too.
+async function waitForOutcome(tool, want, words) {
+  await waitFor(`the tool call's data-outcome="${want}"`, async () => (await tool.getAttribute('data-outcome')) === want, { timeout: 30_000 })
+    .catch(async (e) => {
+      throw new Error(`${e.message} (it is "${await tool.getAttribute('data-outcome').catch(() => '?')}": ${(await tool.innerText().catch(() => '')).slice(0, 200)})`);
+    });
+  const said = (await tool.locator(':scope > summary .tool-status').innerText()).trim();
+  assert(said === words, `the tool call's line says ${JSON.stringify(said)}, want ${JSON.stringify(words)}`);
+}
+
+// filesHolding lists the files under dirs whose bytes hold text.
+async function filesHolding(dirs, text) {
+  const found = [];
+  const visit = async (dir) => {
+    for (const e of await fsp.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) await visit(p);
+      else if (e.isFile() && (await fsp.readFile(p).catch(() => Buffer.alloc(0))).includes(text)) found.push(p);
+    }
+  };
+  for (const d of dirs) await visit(d);
+  return found;
 }
 
 async function waitForStatus(tool, want) {
@@ -2411,18 +2681,22 @@ async function main() {
     let instance = 0;
     for (const s of selected) {
       const t0 = Date.now();
-      const ctx = { workspace, requests: [], ruled: [] };
       let fake;
+      // A scenario may bring its own folder and home (the trust scenario: a
+      // folder with a .gemini/ of its own, a home that trusts nothing).
+      const own = s.prepare ? await s.prepare(artifacts) : {};
+      const ctx = { workspace: own.workspace || workspace, home: own.home || home, requests: [], ruled: [] };
       try {
         // One code-server for the run; a fresh one after a failure, so a
         // review a failed scenario left open cannot block the next.
         // A scenario that needs another environment (no API key) gets its
         // own code-server; the next scenario gets an ordinary one again.
-        if (w && w.variant !== variant(s)) {
+        const want = variant({ ...s, workspace: ctx.workspace, home: ctx.home });
+        if (w && w.variant !== want) {
           await w.stop();
           w = null;
         }
-        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, platformVsix, workspace, home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey), platform: Boolean(s.platform), settings: s.settings });
+        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, platformVsix, workspace: ctx.workspace, home: ctx.home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey), platform: Boolean(s.platform), settings: s.settings, restricted: Boolean(s.restricted) });
         const scriptFile = path.join(artifacts, `${s.name}.script.json`);
         await fsp.writeFile(scriptFile, JSON.stringify(withQuietRules(s.script), null, 2));
         fake = await FakeGemini.start(bin, scriptFile, path.join(artifacts, `${s.name}.fakegemini.log`));

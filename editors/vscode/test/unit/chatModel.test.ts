@@ -4,7 +4,8 @@ import { activity, applyEvent, canAsk, emptyChat, hiddenByQuestion, retryNote, r
 import { approvalModes, modeLabel } from "../../src/modes";
 import type { TokenUsage, Update } from "../../src/protocol";
 
-const noTokens: TokenUsage = { promptTokens: 0, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 0 };
+const noTokens: TokenUsage = { promptTokens: 0, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 0, cachedTokens: 0, toolUseTokens: 0 };
+const noWindow = { cachedTokens: 0, toolUseTokens: 0, contextUsed: 0, contextSize: 0 };
 
 const sid = "KDETU2ENOYKKBHEMUBS6RVHMLT";
 
@@ -186,7 +187,7 @@ describe("chat model", () => {
   });
 
   it("ignores usage updates", () => {
-    const state = run({ type: "prompt", text: "p" }, update({ kind: "usage", promptTokens: 1, candidatesTokens: 1, thoughtsTokens: 0, totalTokens: 2, promptUsage: noTokens, sessionUsage: noTokens }));
+    const state = run({ type: "prompt", text: "p" }, update({ kind: "usage", promptTokens: 1, candidatesTokens: 1, thoughtsTokens: 0, totalTokens: 2, promptUsage: noTokens, sessionUsage: noTokens, ...noWindow }));
     assert.deepEqual(state.turns[0].items, []);
   });
 
@@ -298,7 +299,7 @@ describe("chat model", () => {
     applyEvent(state, update({ kind: "toolCall", callId: "call_2", name: "read_file", title: "ReadFile a.go" }));
     const revBefore = state.turns[0].items[1].rev;
     applyEvent(state, update({ ...sub, kind: "toolResult", callId: "call_1", name: "grep_search", status: "ok", display: "found" }));
-    applyEvent(state, update({ ...sub, kind: "usage", promptTokens: 5, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 5, promptUsage: noTokens, sessionUsage: noTokens }));
+    applyEvent(state, update({ ...sub, kind: "usage", promptTokens: 5, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 5, promptUsage: noTokens, sessionUsage: noTokens, ...noWindow }));
     applyEvent(state, update({ ...sub, kind: "error", message: "out of turns" }));
     applyEvent(state, update({ kind: "toolResult", callId: "call_1", name: "invoke_agent", status: "ok", display: "The parser is in a.go." }));
     const items = state.turns[0].items;

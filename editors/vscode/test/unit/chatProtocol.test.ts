@@ -35,3 +35,21 @@ describe("parseChatRequest", () => {
     assert.equal(parseChatRequest({ type: "rewind", turn: 0.5 }), undefined);
   });
 });
+
+describe("the chat's command buttons", () => {
+  it("run only the chat's own commands, whatever the webview asks", () => {
+    assert.deepEqual(parseChatRequest({ type: "run", command: "gemini.enterApiKey" }), { type: "run", command: "gemini.enterApiKey" });
+    assert.deepEqual(parseChatRequest({ type: "run", command: "workbench.trust.manage" }), { type: "run", command: "workbench.trust.manage" });
+    for (const command of ["workbench.action.terminal.sendSequence", "gemini.forgetApiKey", "", 3]) {
+      assert.equal(parseChatRequest({ type: "run", command }), undefined, String(command));
+    }
+  });
+
+  it("open a file by its path, at a 1-based line", () => {
+    assert.deepEqual(parseChatRequest({ type: "open", path: "main.go", line: 12 }), { type: "open", path: "main.go", line: 12 });
+    assert.deepEqual(parseChatRequest({ type: "open", path: "main.go" }), { type: "open", path: "main.go", line: undefined });
+    for (const bad of [{ path: "" }, { path: "a.go", line: 0 }, { path: "a.go", line: 1.5 }, { line: 3 }]) {
+      assert.equal(parseChatRequest({ type: "open", ...bad }), undefined, JSON.stringify(bad));
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { describeError } from "../../src/errors";
+import { restrictedPermissions } from "../../src/trust";
 
 describe("describeError", () => {
   const cases: Array<[string, string]> = [
@@ -16,11 +17,24 @@ describe("describeError", () => {
     it(`explains ${title}`, () => {
       const help = describeError(message);
       assert.equal(help.title, title);
-      assert.notEqual(help.action, "");
+      assert.ok(help.action !== "" || (help.buttons ?? []).length > 0, "says or offers what to do");
     });
   }
 
+  it("offers to enter a key, sign in, get a key and retry where the key is missing or refused, never an environment variable", () => {
+    for (const message of [cases[0][0], cases[3][0]]) {
+      const help = describeError(message);
+      assert.deepEqual(help.buttons, ["gemini.enterApiKey", "gemini.signIn", "gemini.openAiStudio", "gemini.retry"]);
+      assert.doesNotMatch(help.action, /GEMINI_API_KEY|environment/);
+    }
+  });
+
+  it("offers Manage Workspace Trust for /permissions in Restricted Mode", () => {
+    assert.deepEqual(describeError(restrictedPermissions).buttons, ["workbench.trust.manage"]);
+  });
+
   it("falls back to the message itself for anything else", () => {
     assert.deepEqual(describeError("stream broke"), { title: "Gemini failed.", action: "" });
+    assert.equal(describeError("stream broke").buttons, undefined);
   });
 });

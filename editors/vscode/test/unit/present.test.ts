@@ -102,8 +102,8 @@ describe("sessionPicks", () => {
 
 /** A usage update of model, its counts zero. */
 function usage(model: string): Update {
-  const none = { promptTokens: 0, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 0 };
-  return { sessionId: "S", kind: "usage", model, ...none, promptUsage: none, sessionUsage: none };
+  const none = { promptTokens: 0, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 0, cachedTokens: 0, toolUseTokens: 0 };
+  return { sessionId: "S", kind: "usage", model, ...none, promptUsage: none, sessionUsage: none, contextUsed: 0, contextSize: 0 };
 }
 
 describe("the model", () => {
