@@ -256,11 +256,13 @@ bench:
 
 # The figures docs/benchmarks.md follows ("Guarding the figures": spawn to
 # initialize against a trivial server, the 8-call turn's overhead, CPU and
-# peak RSS, the sandbox against bare bwrap, the soak's flatness) against
-# their previous values in bench/figures.json: each printed with the
-# change, REGRESSION and exit status 1 for one more than 20% worse. Not in
-# CI (the machine's load moves them); run before each release. About 4
-# minutes. `make bench-check UPDATE=1` records this run's figures instead.
+# peak RSS, the sandbox against bare bwrap, the soak's flatness, each
+# token task's input against Gemini CLI 0.61) against their previous values
+# in bench/figures.json: each printed with the change, REGRESSION and exit
+# status 1 for one more than 20% worse (a task's tokens: 5%). Not in CI
+# (the machine's load moves them); run before each release. About 15
+# minutes (TOKENS=0: 4). `make bench-check UPDATE=1` records this run's
+# figures instead.
 bench-check:
 	UPDATE=$(UPDATE) bash bench/check.sh
 

@@ -9,13 +9,48 @@ type figure struct {
 	What   string
 }
 
+// allowed is the growth f may show before it is flagged: a count of
+// tokens does not depend on the machine's load, so it may grow by
+// tokenGrowth only; the rest by regressionRatio.
+func (f figure) allowed() float64 {
+	switch f.Metric {
+	case "input-tokens", "cost-tokens":
+		return tokenGrowth
+	}
+	return regressionRatio
+}
+
+// tokenGrowth is what a task's tokens may grow (issue 89): they do not
+// depend on the machine's load, so 5% is a change of what is sent.
+const tokenGrowth = 1.05
+
+// tokenFigures are BenchmarkTokens's, two a task: its raw input tokens
+// and its cost with the cache counted, gemini-ls's.
+func tokenFigures() []figure {
+	var out []figure
+	for _, task := range []struct{ name, what string }{
+		{"turn8", "one 8-tool turn"},
+		{"resume30", "30 prompts in one session, --resume"},
+		{"read208", "a 208 KB file read, then 10 prompts"},
+		{"read208x2", "two 208 KB reads, then 10 prompts"},
+		{"memory-edit", "10 prompts, the model editing GEMINI.md at the fifth"},
+		{"compression", "a 208 KB read, then 5 prompts, compressing"},
+	} {
+		bench := "BenchmarkTokens/" + task.name
+		out = append(out,
+			figure{"tokens-" + task.name + "-input", bench, "input-tokens", task.what + ": input tokens (request JSON / 4, utility calls included)"},
+			figure{"tokens-" + task.name + "-cost", bench, "cost-tokens", task.what + ": input tokens with the cache counted (repeated input at a quarter)"})
+	}
+	return out
+}
+
 // followed are the issue's figures (docs/benchmarks.md, "Guarding the
 // figures"). Most are ratios measured within one run (to a trivial
 // server, to bare bwrap, to the soak's own earlier sample), which the
 // load of a shared machine cancels out of; the times and the RSS are not,
 // and a regression of theirs is worth a second run before believing it.
 func followed() []figure {
-	return []figure{
+	return append([]figure{
 		{"spawn-init-ratio", "BenchmarkSpawnToInitialize", "init-ratio-median",
 			"spawn → initialize, ÷ a trivial Go LSP server's (median of per-iteration ratios)"},
 		{"turn8-overhead-ms-per-call", "BenchmarkTurn8ToolCalls", "overhead/call-median-ms",
@@ -56,5 +91,5 @@ func followed() []figure {
 			"ACP soak, sessions left open: RSS after 200 sessions ÷ after 40"},
 		{"soak-acp-open-fds-growth", "BenchmarkSoakACPLeftOpen", "fds-growth",
 			"ACP soak, sessions left open: open files after 200 sessions ÷ after 40"},
-	}
+	}, tokenFigures()...)
 }

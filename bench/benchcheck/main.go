@@ -1,7 +1,8 @@
 // Command benchcheck compares the figures of a benchmark run (go test
 // -bench output on stdin) with the previous ones in a figures file
 // (bench/figures.json), prints each figure, its previous value and the
-// change, and exits 1 when one is more than 20% worse: `make bench-check`
+// change, and exits 1 when one is more than 20% worse (a task's tokens:
+// 5%, figure.allowed): `make bench-check`
 // (bench/check.sh) runs the benchmarks and then this. With -update it
 // writes the run's figures into the file instead of failing. With -before
 // and -after (files of go test -bench output, one a run) it prints the
@@ -66,7 +67,7 @@ func run(in io.Reader, out io.Writer, path string, update bool, rec record) erro
 		return nil
 	}
 	if n := regressions(rows); n > 0 {
-		return fmt.Errorf("%d figure(s) more than %.0f%% worse than %s", n, (regressionRatio-1)*100, path)
+		return fmt.Errorf("%d figure(s) worse than %s by more than each allows (20%%; tokens 5%%)", n, path)
 	}
 	return nil
 }
