@@ -83,6 +83,13 @@ type compressor struct {
 	// tellRetry is the onRetry of a request of what to model.
 	tellRetry func(what, model string) func(attempt int, err error, wait time.Duration)
 	turn      compressionTurn
+	// fixedTokens estimates what every request sends besides the
+	// history (the system instruction, the tools), which an estimate of
+	// the history leaves out and the API's count does not; saveOutput
+	// writes a tool output whole, the summary request given it cut
+	// (compress_input.go). Either may be nil.
+	fixedTokens func() int32
+	saveOutput  func(name, callID, text string) (string, error)
 }
 
 // compressionTurn is what compression tells the prompt it runs in.
@@ -106,6 +113,12 @@ func (t *turn) compressor() *compressor {
 		promptID:   t.promptID,
 		tellRetry:  t.utility().tellRetry,
 		turn:       t,
+		fixedTokens: func() int32 {
+			return t.s.fixedTokens(t.ctx, t.system)
+		},
+		saveOutput: func(name, callID, text string) (string, error) {
+			return a.saveMaskedOutput(t.s.id, name, callID, text)
+		},
 	}
 }
 
@@ -158,8 +171,9 @@ func (c *compressor) due() (history []*genai.Content, before int32, due bool) {
 		return nil, 0, false
 	}
 	if before == 0 {
-		// No response counted it yet (a resumed session).
-		before = estimateTokens(history)
+		// No response counted it yet (a resumed session): the estimate
+		// counts what the API's count does.
+		before = estimateTokens(history) + c.fixed()
 	}
 	if !c.over(before) {
 		return nil, 0, false
@@ -229,7 +243,8 @@ func (c *compressor) summarizeHistory(ctx context.Context, history []*genai.Cont
 		return dialog.CompressionInfo{}, &summaryGrewError{before: before, after: after}
 	}
 	c.chat.replace(compressed)
-	c.chat.promptTokens = after
+	// The next request's prompt as the API counts it, until it does.
+	c.chat.promptTokens = after + c.fixed()
 	info := dialog.CompressionInfo{Before: before, After: after}
 	c.turn.compressed(info)
 	return info, nil
@@ -254,7 +269,7 @@ func (s *Session) Compress(ctx context.Context) (dialog.CompressionInfo, error) 
 	}
 	before := s.chat.promptTokens
 	if before == 0 {
-		before = estimateTokens(history)
+		before = estimateTokens(history) + s.fixedTokens(ctx, "")
 	}
 	t := &turn{s: s, ctx: ctx, emit: func(dialog.Event) {}, promptID: s.id + "########compress"}
 	t.firePreCompress("manual") // as 0.61's /compress, however much there is to summarise
@@ -320,6 +335,7 @@ func (t *turn) compressionTurnModel() string {
 // to check that summary and give a final one, keeping the first when the
 // check says nothing.
 func (c *compressor) summarize(ctx context.Context, contents []*genai.Content) (string, error) {
+	contents = c.forSummary(contents)
 	instruction := "Generate a new <state_snapshot> based on the provided history."
 	if hasSnapshot(contents) {
 		instruction = "A previous <state_snapshot> exists in the history. You MUST integrate all still-relevant information from that snapshot into the new one, updating it with the more recent events. Do not lose established constraints or critical knowledge."

@@ -14,6 +14,13 @@
 // (ask_user) does so through CallInfo.Ask, never knowing which front end
 // presents it; nil there means nobody can answer, and the model is told.
 //
+// Invariant: a call tells the front ends what it is (Present: its title,
+// kind, file and line, to-dos) from its arguments alone, never reading
+// (a transcript's calls are presented long after their files changed).
+// An edit names the line it changes only once the agent has prepared it
+// (Prepare), just before it runs: the call then reads its file, and runs
+// on that read, so the file is read once.
+//
 // Invariant: declarations are made once and shared, never changed. The
 // registry makes each registered tool's declaration on first use and
 // hands out the same slice of them until a tool comes or goes (a Source:

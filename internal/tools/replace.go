@@ -119,14 +119,73 @@ type replaceCall struct {
 	// Gemini CLI 0.61 edits it as any other; here no failure shows its
 	// lines, and it is never sent to the correction model.
 	hidden bool
+	// prepared is the file as Prepare read it, which Execute runs on;
+	// nil when it was not prepared (Execute reads it then).
+	prepared *replaceRead
+	// line is where the edit starts, as Prepare found it; 0 when not
+	// found or not prepared.
+	line int
+}
+
+// replaceRead is the file a replace call runs on, read once, and where
+// old_string is in it.
+type replaceRead struct {
+	file  workspace.File
+	text  string
+	err   error
+	loc   located
+	found bool
 }
 
 func (c *replaceCall) Title() string { return "Edit " + c.tool.ws.Display(c.path) }
 
 func (c *replaceCall) Confirmation() *Confirmation { return EditConfirmation(c.path) }
 
-// Location is the file changed.
-func (c *replaceCall) Location() (string, int) { return c.path, 0 }
+// Location is the file changed and, once prepared, the line the edit
+// starts at. Gemini CLI 0.61's edit tool gives its file alone
+// (toolLocations: {path}); the line is gemini-ls's, so an editor opens
+// the file where the edit is.
+func (c *replaceCall) Location() (string, int) { return c.path, c.line }
+
+// Prepare reads the file as the edit runs on it (the editor's buffer
+// where it is open) and finds the line old_string starts at, by the
+// matching the edit uses: its first occurrence; none when not found. An
+// empty old_string creates the file, which then starts at line 1.
+func (c *replaceCall) Prepare(ctx context.Context) {
+	if c.oldString == "" {
+		if _, err := c.tool.ws.Stat(c.path); errors.Is(err, workspace.ErrNotExist) {
+			c.line = 1
+		}
+		return
+	}
+	r := c.read(ctx)
+	c.prepared = &r
+	if r.found {
+		c.line = lineOf(r.text, r.loc.splices[0].start)
+	}
+}
+
+// read reads the file and finds old_string in it.
+func (c *replaceCall) read(ctx context.Context) replaceRead {
+	f, err := c.tool.ws.ReadFile(ctx, c.path, workspace.MaxFileSize)
+	if err != nil {
+		return replaceRead{err: err}
+	}
+	r := replaceRead{file: f, text: string(f.Content)}
+	r.loc, r.found = locate(r.text, c.oldString, c.newString)
+	return r
+}
+
+// takeRead is the file as Prepare read it, else as read now. A file
+// changed since (by a BeforeTool hook) is caught where the change is
+// prepared (apply): the edit then fails, saying so.
+func (c *replaceCall) takeRead(ctx context.Context) replaceRead {
+	if r := c.prepared; r != nil {
+		c.prepared = nil
+		return *r
+	}
+	return c.read(ctx)
+}
 
 func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	ws := c.tool.ws
@@ -153,17 +212,16 @@ func (c *replaceCall) Execute(ctx context.Context, _ CallInfo) (Result, error) {
 	if c.oldString == "" {
 		return failure("Failed to edit. Attempted to create a file that already exists."), nil
 	}
-	f, err := ws.ReadFile(ctx, c.path, workspace.MaxFileSize)
-	if err != nil {
-		return Result{}, fmt.Errorf("reading %s: %w", c.path, err)
+	r := c.takeRead(ctx)
+	if r.err != nil {
+		return Result{}, fmt.Errorf("reading %s: %w", c.path, r.err)
 	}
 	// The rules hold of the file read, not only of its name.
-	c.hidden = c.hidden || readHidden(ctx, ws, c.path, f, false)
-	text := string(f.Content)
-	if loc, ok := locate(text, c.oldString, c.newString); ok {
-		return c.apply(ctx, text, loc, "")
+	c.hidden = c.hidden || readHidden(ctx, ws, c.path, r.file, false)
+	if r.found {
+		return c.apply(ctx, r.text, r.loc, "")
 	}
-	return c.fix(ctx, text)
+	return c.fix(ctx, r.text)
 }
 
 // apply proposes text with loc's splices made, when loc found exactly the

@@ -61,13 +61,34 @@ type SessionScope struct {
 
 // Located is a call about one file the user may follow as it runs, as
 // Gemini CLI 0.61's toolLocations: the file read_file reads (at its
-// start_line), the file replace and write_file change, exit_plan_mode's
-// plan. ACP sends it as the tool call's location (an editor following the
-// agent opens it); LSP shows the plan with window/showDocument.
+// start_line), the file replace and write_file change (at the line the
+// change starts, once Prepare found it), exit_plan_mode's plan. ACP sends
+// it as the tool call's location (an editor following the agent opens
+// it); LSP sends it in the toolCall update and shows the plan with
+// window/showDocument.
 type Located interface {
 	// Location is the file, absolute, and the 1-based line in it the call
 	// starts at; 0 for none.
 	Location() (path string, line int)
+}
+
+// Preparing is a call that reads the file it works on before it is
+// presented, so that its location names the line it changes, not only
+// the file: replace the line old_string starts at, write_file the first
+// line it changes. The call keeps what it read and runs on it, so the
+// file is read once (the read is bounded as the run's: a file too large
+// to edit is not read, and has no line). A call presented without it (a
+// transcript's, whose file has changed since) reads nothing.
+type Preparing interface {
+	Prepare(ctx context.Context)
+}
+
+// Prepare has c read what it works on when it is Preparing; the agent
+// calls it on the call it is about to run, before Present.
+func Prepare(ctx context.Context, c Call) {
+	if p, ok := c.(Preparing); ok {
+		p.Prepare(ctx)
+	}
 }
 
 // Presenting is a call that tells the front ends more of itself than its
