@@ -98,6 +98,9 @@ func (t *turn) buildCall(run *toolRun) (builtCall, tools.Result, bool) {
 		t.emit(dialog.ToolCallEvent{Call: event})
 		return builtCall{}, tools.Result{Error: err.Error()}, false
 	}
+	// The call reads its file as it starts, so that what is shown of it
+	// names the line an edit starts at, then runs on that read.
+	tools.Prepare(t.ctx, call)
 	tools.Present(tool, call, &event)
 	t.emit(dialog.ToolCallEvent{Call: event})
 	return builtCall{tool: tool, args: args, call: call}, tools.Result{}, true

@@ -246,7 +246,8 @@ type ToolCall struct {
 	// follow (tools.Located: the file read_file reads, replace and
 	// write_file change, exit_plan_mode's plan); "" for most calls. Line
 	// is the 1-based line in it the call starts at (read_file's
-	// start_line); 0 for none. Path is absolute: each front end names it
+	// start_line, the line an edit changes first: tools.Preparing); 0
+	// for none. Path is absolute: each front end names it
 	// as it names files (LSP relative to the first root), so it is not
 	// sent as is.
 	Path string `json:"-"`

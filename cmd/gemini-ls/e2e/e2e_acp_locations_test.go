@@ -13,7 +13,8 @@ import (
 // Each tool call's tool_call carries the locations Gemini CLI 0.61's
 // toolLocations gives, so an editor following the agent (Zed) opens the
 // file at the line: read_file its file at start_line, replace and
-// write_file the file they change; a call about no one file, none.
+// write_file the file they change, at the line the change starts (0.61
+// gives their file alone); a call about no one file, none.
 func TestACPToolCallLocations(t *testing.T) {
 	h := startACP(t, acpSetup{files: map[string]string{"a.go": aGo}},
 		call("read_file", map[string]any{"file_path": "a.go", "start_line": 3.0}),
@@ -31,8 +32,8 @@ func TestACPToolCallLocations(t *testing.T) {
 	want := []string{
 		"ReadFile a.go (lines 3-2002) [" + h.path("a.go") + ":3]",
 		"ReadFile a.go [" + h.path("a.go") + "]",
-		"Edit a.go [" + h.path("a.go") + "]",
-		"WriteFile b.txt [" + h.path("b.txt") + "]",
+		"Edit a.go [" + h.path("a.go") + ":3]",
+		"WriteFile b.txt [" + h.path("b.txt") + ":1]",
 		"FindFiles *.go []",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
