@@ -54,16 +54,10 @@ type output interface {
 // (refused, failed or cancelled), as Gemini CLI writes its warnings and
 // the tools it could not run there. json and stream-json carry the
 // warnings too, and the calls in their stats. It shows the run's turn
-// (conversation.Events). Safe for concurrent use: setup's warnings may
+// (Show: the port run hands with its prompt shows the events through it).
+// Safe for concurrent use: setup's warnings may
 // come from any goroutine.
 type report struct {
-	// No format shows these, nor does stderr.
-	conversation.IgnoreUsage
-	conversation.IgnoreMode
-	conversation.IgnoreModel
-	conversation.IgnoreTopic
-	conversation.IgnoreCommands
-
 	mu             sync.Mutex
 	stdout, stderr io.Writer
 	// out is the format's, nil until it is chosen; early are the
@@ -175,6 +169,31 @@ func (r *report) begin(sessionID, model, prompt string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.out.begin(sessionID, model, prompt)
+}
+
+// Show shows ev as the method of its kind says; no format shows usage,
+// a switch of mode or model, a topic or the command list's change, nor
+// does stderr.
+func (r *report) Show(ctx context.Context, from dialog.Subagent, ev dialog.Event) {
+	switch ev := ev.(type) {
+	case dialog.TextEvent:
+		r.Text(ctx, from, ev.Text)
+	case dialog.ThoughtEvent:
+		r.Thought(ctx, from, ev.Thought)
+	case dialog.ToolCallEvent:
+		r.ToolCall(ctx, from, ev.Call)
+	case dialog.ToolResultEvent:
+		r.ToolResult(ctx, from, ev.Result)
+	case dialog.ErrorEvent:
+		r.Error(ctx, from, ev.Err)
+	case dialog.RetryEvent:
+		r.Retry(ctx, from, ev.Retry)
+	case dialog.CompressedEvent:
+		r.Compressed(ctx, from, ev.Compression)
+	case dialog.NoticeEvent:
+		r.Notice(ctx, from, ev.Text)
+	case dialog.UsageEvent, dialog.ModeEvent, dialog.ModelEvent, dialog.TopicEvent, dialog.CommandsEvent:
+	}
 }
 
 // Text is the answer, as it comes.

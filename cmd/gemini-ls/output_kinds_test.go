@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
@@ -52,7 +51,7 @@ func TestStreamJSONShowsEveryKind(t *testing.T) {
 		}
 		r.begin("s1", "gemini-test", "hi")
 		stdout.Reset()
-		conversation.Show(context.Background(), r, e)
+		r.Show(context.Background(), dialog.Subagent{}, e)
 		var got []string
 		for line := range strings.SplitSeq(strings.TrimSpace(stdout.String()), "\n") {
 			if line == "" {

@@ -117,16 +117,19 @@ type replayed struct {
 	out []sdk.SessionUpdate
 }
 
-func (r *replayed) Text(_ context.Context, _ dialog.Subagent, text string) {
-	r.out = appendText(r.out, sdk.UpdateAgentMessageText, text)
-}
-
-func (r *replayed) ToolCall(_ context.Context, _ dialog.Subagent, c dialog.ToolCall) {
-	r.out = append(r.out, toolCallUpdate(c))
-}
-
-func (r *replayed) ToolResult(_ context.Context, _ dialog.Subagent, res dialog.ToolResult) {
-	r.out = append(r.out, toolResultUpdate(res, nil))
+// Show adds ev's session/update; a saved turn holds text, calls and
+// their results, and nothing else (conversation.ReplayView).
+func (r *replayed) Show(_ context.Context, _ dialog.Subagent, ev dialog.Event) {
+	switch ev := ev.(type) {
+	case dialog.TextEvent:
+		r.out = appendText(r.out, sdk.UpdateAgentMessageText, ev.Text)
+	case dialog.ToolCallEvent:
+		r.out = append(r.out, toolCallUpdate(ev.Call))
+	case dialog.ToolResultEvent:
+		r.out = append(r.out, toolResultUpdate(ev.Result, nil))
+	case dialog.ThoughtEvent, dialog.UsageEvent, dialog.ErrorEvent, dialog.RetryEvent, dialog.CompressedEvent,
+		dialog.NoticeEvent, dialog.ModeEvent, dialog.ModelEvent, dialog.TopicEvent, dialog.CommandsEvent:
+	}
 }
 
 // appendPrompt shows a prompt as a user message of its own. Clients join

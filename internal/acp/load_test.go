@@ -70,12 +70,12 @@ func TestReplayUpdatesTranslateTheSharedReplay(t *testing.T) {
 	ctx, main := t.Context(), dialog.Subagent{}
 	r := &replayed{}
 	r.out = appendPrompt(r.out, "What is in @a.go?", conversation.Done)
-	r.Text(ctx, main, "Let me look.")
-	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: dialog.KindRead, Args: map[string]any{"file_path": "a.go", "start_line": 3.0}, Path: "/w/a.go", Line: 3})
-	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "c1", Name: "read_file", Status: dialog.StatusOK, Display: "package a"})
-	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "c2", Name: "run_shell_command", Title: "false", Kind: dialog.KindExecute})
-	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "c2", Name: "run_shell_command", Status: dialog.StatusError, Display: "declined"})
-	r.Text(ctx, main, "It is package a.")
+	r.Show(ctx, main, dialog.TextEvent{Text: "Let me look."})
+	r.Show(ctx, main, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "c1", Name: "read_file", Title: "a.go", Kind: dialog.KindRead, Args: map[string]any{"file_path": "a.go", "start_line": 3.0}, Path: "/w/a.go", Line: 3}})
+	r.Show(ctx, main, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "c1", Name: "read_file", Status: dialog.StatusOK, Display: "package a"}})
+	r.Show(ctx, main, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "c2", Name: "run_shell_command", Title: "false", Kind: dialog.KindExecute}})
+	r.Show(ctx, main, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "c2", Name: "run_shell_command", Status: dialog.StatusError, Display: "declined"}})
+	r.Show(ctx, main, dialog.TextEvent{Text: "It is package a."})
 	checkUpdates(t, r.out,
 		"user: What is in @a.go?",
 		"agent: Let me look.",

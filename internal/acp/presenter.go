@@ -12,8 +12,9 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// turn is the view of one prompt's turn in a session
-// (conversation.View): its events are shown with session/update, its
+// turn is the port of one prompt's turn in a session
+// (conversation.View, handed with the prompt): its events are shown with
+// session/update (Show), its
 // questions asked with session/request_permission (Land and Confirm in
 // permission.go, LandFiles in revert.go, Ask in ask.go, AskTrust in
 // trust.go). Being the turn's own, it starts the message the turn's
@@ -22,6 +23,39 @@ type turn struct {
 	sess *session
 	// tail is the end of the turn's message so far, for say.
 	tail string
+}
+
+// Show shows ev with session/update, as the method of its kind says.
+// A model answer's tokens are a usage_update (usage.go).
+func (t *turn) Show(ctx context.Context, from dialog.Subagent, ev dialog.Event) {
+	switch ev := ev.(type) {
+	case dialog.TextEvent:
+		t.Text(ctx, from, ev.Text)
+	case dialog.ThoughtEvent:
+		t.Thought(ctx, from, ev.Thought)
+	case dialog.ToolCallEvent:
+		t.ToolCall(ctx, from, ev.Call)
+	case dialog.ToolResultEvent:
+		t.ToolResult(ctx, from, ev.Result)
+	case dialog.ErrorEvent:
+		t.Error(ctx, from, ev.Err)
+	case dialog.RetryEvent:
+		t.Retry(ctx, from, ev.Retry)
+	case dialog.CompressedEvent:
+		t.Compressed(ctx, from, ev.Compression)
+	case dialog.TopicEvent:
+		t.Topic(ctx, from, ev.Topic)
+	case dialog.NoticeEvent:
+		t.Notice(ctx, from, ev.Text)
+	case dialog.ModeEvent:
+		t.Mode(ctx, from, ev.Mode)
+	case dialog.ModelEvent:
+		t.Model(ctx, from, ev.Model)
+	case dialog.CommandsEvent:
+		t.Commands(ctx, from)
+	case dialog.UsageEvent:
+		t.Usage(ctx, from, ev.Usage)
+	}
 }
 
 // newTurn is the view of the session's next prompt's turn.

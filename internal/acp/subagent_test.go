@@ -60,7 +60,7 @@ func TestSubagentUnderItsCall(t *testing.T) {
 		t.Fatalf("confirm = %v, %v", outcome, err)
 	}
 	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_1", Name: tools.ShellName, Status: dialog.StatusOK, Display: "ok"})
-	v.Usage(ctx, sub, dialog.UsageReport{Response: dialog.Usage{TotalTokens: 5}})
+	v.Show(ctx, sub, dialog.UsageEvent{Usage: dialog.UsageReport{Response: dialog.Usage{TotalTokens: 5}}})
 	v.Error(ctx, sub, errors.New("out of turns"))
 	v.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK, Display: "The tests pass."})
 

@@ -30,7 +30,7 @@ const maxAgentsListed = 5
 // prompt on. Declined, or nobody to ask (headless), they stay held back
 // and the next session asks again, as 0.61's "Do not enable (Ask again
 // next time)".
-func (s *Session) acknowledgeAgents(ctx context.Context, emit func(dialog.Event)) {
+func (s *Session) acknowledgeAgents(ctx context.Context, port dialog.Port, emit func(dialog.Event)) {
 	ack, ok := s.agent.cfg.Agents.(AgentAcknowledger)
 	if !ok || s.askedAgents {
 		return
@@ -49,7 +49,7 @@ func (s *Session) acknowledgeAgents(ctx context.Context, emit func(dialog.Event)
 		}
 		fmt.Fprintf(&b, "\n- %s: %s", e.Definition.Name, e.Definition.Description)
 	}
-	outcome, err := s.ask(ctx, dialog.ConfirmRequest{Kind: dialog.ConfirmAgents, Title: "New Agents Discovered", Details: b.String()})
+	outcome, err := s.ask(ctx, port, dialog.ConfirmRequest{Kind: dialog.ConfirmAgents, Title: "New Agents Discovered", Details: b.String()})
 	if err != nil && !errors.Is(err, dialog.ErrCannotAsk) && !errors.Is(err, errNoConfirmer) && ctx.Err() == nil {
 		s.agent.cfg.Logger.Warn("asking about the project's agents", zap.Error(err))
 	}

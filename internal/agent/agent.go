@@ -65,15 +65,12 @@ type Config struct {
 	// stays as typed, not searched for as "**/*path*" (settings'
 	// context.fileFiltering.enableRecursiveFileSearch false).
 	NoReferenceSearch bool
-	// Confirmer asks the user before calls that need approval. Without one,
-	// such calls are declined unless ApprovalMode is yolo.
-	Confirmer dialog.Confirmer
-	// Asker puts calls' questions to the user; without one, a call that
-	// asks is told nobody can answer.
-	Asker dialog.Asker
-	// Lander presents and lands the edits' changes; edits fail without
-	// one.
-	Lander dialog.ChangeLander
+	// Landed is told of the files a landing changed (an edit call's, a
+	// rewind's, a restore's), for those who must know what the agent
+	// wrote (setup: the language servers it started, the sandbox); nil
+	// tells nobody. The user is reached only through the port handed
+	// with the call that starts a turn (dialog.Port).
+	Landed func(ctx context.Context, paths []string)
 	// Diagnostics asks the user's editor for the diagnostics it shows:
 	// after an edit lands, the model is told the errors new in the file
 	// (tools.EditWatch). None when nil (the editor cannot answer).

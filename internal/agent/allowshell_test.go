@@ -18,7 +18,7 @@ import (
 
 // A command run for the user (a custom command's !{…}) is decided as a
 // run_shell_command call of it is: tools.allowed and yolo let it run
-// unasked; else the Confirmer is asked the shell call's question.
+// unasked; else the port is asked the shell call's question.
 func TestAllowShellDecidedAsShellCalls(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -37,10 +37,9 @@ func TestAllowShellDecidedAsShellCalls(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			conf := always(tc.answer)
-			tc.cfg.Confirmer = conf
 			tc.cfg.Tools = tools.NewRegistry((&shellTool{}).tool())
-			a, _ := newAgent(t, geminitest.NewTestServer(t), tc.cfg)
-			allowed, err := a.NewSession().AllowShell(ctx, tc.command)
+			a, _ := newAgent(t, geminitest.NewTestServer(t), tc.cfg, front{confirmer: conf})
+			allowed, err := a.NewSession().AllowShell(ctx, tc.command, portOf(a, nil))
 			if err != nil || allowed != tc.allowed {
 				t.Errorf("AllowShell = %v, %v; want %v", allowed, err, tc.allowed)
 			}
@@ -62,13 +61,13 @@ func TestAllowShellSharesAlwaysAllowWithShellCalls(t *testing.T) {
 	srv := geminitest.NewTestServer(t, shellTurn("git status", "ls"), geminitest.TextTurn("ok"))
 	sh := &shellTool{}
 	conf := always(dialog.ProceedAlways)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
 	s := a.NewSession()
-	if allowed, err := s.AllowShell(ctx, "git log"); !allowed || err != nil {
+	if allowed, err := s.AllowShell(ctx, "git log", portFor(s, nil)); !allowed || err != nil {
 		t.Fatalf("AllowShell(git log) = %v, %v", allowed, err)
 	}
 	prompt(t, s, "look")
-	if allowed, err := s.AllowShell(ctx, "ls -la"); !allowed || err != nil {
+	if allowed, err := s.AllowShell(ctx, "ls -la", portFor(s, nil)); !allowed || err != nil {
 		t.Fatalf("AllowShell(ls -la) = %v, %v", allowed, err)
 	}
 	var details []string
@@ -85,18 +84,18 @@ func TestAllowShellSharesAlwaysAllowWithShellCalls(t *testing.T) {
 }
 
 // Where nobody can be asked, AllowShell says so with ErrCannotAsk, from
-// the Confirmer or for want of one.
+// the port or for want of one.
 func TestAllowShellNobodyToAsk(t *testing.T) {
 	ctx := context.Background()
 	a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{})
-	if allowed, err := a.NewSession().AllowShell(ctx, "ls"); allowed || !errors.Is(err, dialog.ErrCannotAsk) {
-		t.Errorf("without a Confirmer: %v, %v; want ErrCannotAsk", allowed, err)
+	if allowed, err := a.NewSession().AllowShell(ctx, "ls", nil); allowed || !errors.Is(err, dialog.ErrCannotAsk) {
+		t.Errorf("without a port: %v, %v; want ErrCannotAsk", allowed, err)
 	}
 	nobody := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		return dialog.Cancel, errors.Join(dialog.ErrCannotAsk, errors.New("headless"))
 	}}
-	b, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Confirmer: nobody})
-	if allowed, err := b.NewSession().AllowShell(ctx, "ls"); allowed || !errors.Is(err, dialog.ErrCannotAsk) {
+	b, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{}, front{confirmer: nobody})
+	if allowed, err := b.NewSession().AllowShell(ctx, "ls", portOf(b, nil)); allowed || !errors.Is(err, dialog.ErrCannotAsk) {
 		t.Errorf("with a Confirmer that cannot ask: %v, %v; want ErrCannotAsk", allowed, err)
 	}
 }
@@ -138,8 +137,8 @@ priority = 100
 		{dialog.ApprovalYolo, "make all", true, true},
 	} {
 		conf := always(dialog.ProceedOnce)
-		a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{ApprovalMode: tc.mode, Confirmer: conf, Policy: engine, Tools: tools.NewRegistry((&shellTool{}).tool())})
-		allowed, err := a.NewSession().AllowShell(ctx, tc.command)
+		a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{ApprovalMode: tc.mode, Policy: engine, Tools: tools.NewRegistry((&shellTool{}).tool())}, front{confirmer: conf})
+		allowed, err := a.NewSession().AllowShell(ctx, tc.command, portOf(a, nil))
 		if allowed != tc.allowed || (err != nil) != !tc.allowed {
 			t.Errorf("%s in %s: AllowShell = %v, %v; want %v", tc.command, tc.mode, allowed, err, tc.allowed)
 		}

@@ -54,8 +54,8 @@ func TestToolsAreJudgedByWhatTheySayTheyAre(t *testing.T) {
 
 	srv := geminitest.NewTestServer(t, calls, geminitest.TextTurn("ok"))
 	conf := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: dialog.ApprovalPlan, Confirmer: conf,
-		PlansDir: func(string) (string, error) { return t.TempDir(), nil }})
+	a, _ := newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: dialog.ApprovalPlan,
+		PlansDir: func(string) (string, error) { return t.TempDir(), nil }}, front{confirmer: conf})
 	if res, _ := prompt(t, a.NewSession(), "plan"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -85,7 +85,7 @@ func TestToolsAreJudgedByWhatTheySayTheyAre(t *testing.T) {
 
 	srv = geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("probe_fetch", nil)), geminitest.TextTurn("ok"))
 	conf = always(dialog.Cancel)
-	a, _ = newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: dialog.ApprovalAutoEdit, Confirmer: conf})
+	a, _ = newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: dialog.ApprovalAutoEdit}, front{confirmer: conf})
 	if res, _ := prompt(t, a.NewSession(), "fetch"); res.Err != nil {
 		t.Fatal(res.Err)
 	}

@@ -353,15 +353,15 @@ func policyMode(mode dialog.ApprovalMode) policy.Mode {
 // errNoConfirmer: a call needs the user's approval and no front end asks.
 var errNoConfirmer = errors.New("no one can be asked for approval")
 
-// approve asks the user, through the Confirmer, whether call, which
+// approve asks the user, through port, whether call, which
 // needs c approved, may run, once decide said to ask, and records their
 // "always allow", offered only where it would hold (always, the
 // verdict's), and saves it as a policy rule when they chose it for all
 // future sessions; notice tells the user a rule that could not be
 // saved. callID is the call the question is about ("" for none). err
 // is why nobody answered (the outcome is then Cancel): errNoConfirmer,
-// the Confirmer's error, or ctx's.
-func (s *Session) approve(ctx context.Context, callID string, call policy.Call, tool string, c *tools.Confirmation, always bool, notice func(string)) (dialog.ConfirmOutcome, error) {
+// the port's error, or ctx's.
+func (s *Session) approve(ctx context.Context, port dialog.Port, callID string, call policy.Call, tool string, c *tools.Confirmation, always bool, notice func(string)) (dialog.ConfirmOutcome, error) {
 	req := dialog.ConfirmRequest{
 		CallID:         callID,
 		Tool:           tool,
@@ -376,7 +376,7 @@ func (s *Session) approve(ctx context.Context, callID string, call policy.Call, 
 		req.Permanent = permanentLabel(call)
 		req.SaveByDefault = s.approvals.always.SaveByDefault && call.Name != tools.ShellName
 	}
-	outcome, err := s.ask(ctx, req)
+	outcome, err := s.ask(ctx, port, req)
 	switch {
 	case err != nil: // nobody answered: nothing to record
 	case outcome == dialog.ProceedAlwaysAndSave && permanent:
@@ -435,7 +435,7 @@ func (a *approvals) savedRule(call policy.Call, c *tools.Confirmation) policy.Sa
 // through the same door, so tools.allowed, yolo and the user's "always
 // allow" (given to either) count alike. false with a nil error is the
 // user's no; an error is why nobody could say yes.
-func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) {
+func (s *Session) AllowShell(ctx context.Context, command string, port dialog.Port) (bool, error) {
 	c := tools.ShellConfirmation(s.approvals.shell, command)
 	v := s.approvals.decide(policy.Call{Name: tools.ShellName, Args: map[string]any{"command": command}}, tools.ShellName, c)
 	switch {
@@ -446,7 +446,7 @@ func (s *Session) AllowShell(ctx context.Context, command string) (bool, error) 
 	}
 	call := policy.Call{Name: tools.ShellName, Args: map[string]any{"command": command}}
 	notice := func(text string) { s.agent.cfg.Logger.Warn(text) }
-	outcome, err := s.approve(ctx, "", call, tools.ShellName, c, v.always, notice)
+	outcome, err := s.approve(ctx, port, "", call, tools.ShellName, c, v.always, notice)
 	switch {
 	case errors.Is(err, errNoConfirmer):
 		return false, fmt.Errorf("%w: no front end can ask whether to run %q", dialog.ErrCannotAsk, command)

@@ -22,12 +22,12 @@ func TestCancelMidStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var evs events
-	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, func(ev dialog.Event) {
+	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, portFor(s, func(ev dialog.Event) {
 		evs.emit(ev)
 		if _, ok := ev.(dialog.TextEvent); ok {
 			cancel() // the server keeps the stream open: only cancelling ends it
 		}
-	})
+	}))
 	if res.StopReason != dialog.StopCancelled || !errors.Is(res.Err, context.Canceled) {
 		t.Fatalf("result = %+v", res)
 	}
@@ -72,7 +72,7 @@ func TestCancelMidConfirmation(t *testing.T) {
 		<-ctx.Done() // the user never answers
 		return dialog.Cancel, ctx.Err()
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
 	s := a.NewSession()
 	res, evs := promptCtx(ctx, s, "test")
 	if res.StopReason != dialog.StopCancelled {
@@ -156,7 +156,7 @@ func TestPromptToABusySessionWaits(t *testing.T) {
 
 	gaveUp, stop := context.WithCancel(context.Background())
 	stop()
-	if res, err := s.Prompt(gaveUp, dialog.Input{Text: "given up"}, nil); err != nil || res.StopReason != dialog.StopCancelled {
+	if res, err := s.Prompt(gaveUp, dialog.Input{Text: "given up"}, portFor(s, nil)); err != nil || res.StopReason != dialog.StopCancelled {
 		t.Errorf("a prompt given up on while another runs: %+v, %v; want it cancelled", res, err)
 	}
 	secondDone := make(chan dialog.PromptResult)

@@ -47,8 +47,7 @@ func checkpointSetup(t *testing.T, cp *checkpointer) (*agent.Session, string, *d
 	must(t, err)
 	srv := geminitest.NewTestServer(t, write(path, "after\n"), geminitest.TextTurn("done"))
 	user := &diskUser{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit,
-		Lander: user, Workspace: ws, Checkpointer: cp})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws, Checkpointer: cp}, front{lander: user})
 	return a.NewSession(), path, user
 }
 
@@ -106,7 +105,7 @@ func TestRestoreFilesLandsOneChange(t *testing.T) {
 		{Path: created},
 		{Path: same, Exists: true, Content: []byte("same\n")},
 		{Path: filepath.Join(dir, "link"), Exists: true, Skip: "a link"},
-	})
+	}, portFor(s, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,15 +163,15 @@ func TestRestoreFilesPutsTheExecutableBitBack(t *testing.T) {
 	ws, err := workspace.New([]string{dir}, nil)
 	must(t, err)
 	srv := geminitest.NewTestServer(t)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), Lander: declined, Workspace: ws})
-	if _, err := a.NewSession().RestoreFiles(context.Background(), "Restore", targets); err != nil {
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), Workspace: ws}, front{lander: declined})
+	if _, err := a.NewSession().RestoreFiles(context.Background(), "Restore", targets, portOf(a, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if mode(t, unset) != 0o644 || mode(t, set) != 0o755 {
 		t.Errorf("after a declined restore: unset.sh %v, set.txt %v; want the modes left", mode(t, unset), mode(t, set))
 	}
 
-	files, err := s.RestoreFiles(context.Background(), "Restore", targets)
+	files, err := s.RestoreFiles(context.Background(), "Restore", targets, portFor(s, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,11 +216,11 @@ func TestRestoreFilesSaysWhenTheModeWasNotSet(t *testing.T) {
 	dir := t.TempDir()
 	ws, err := workspace.New([]string{dir}, nil)
 	must(t, err)
-	a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Lander: &bufferOnly{}, Workspace: ws})
+	a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Workspace: ws}, front{lander: &bufferOnly{}})
 	files, err := a.NewSession().RestoreFiles(context.Background(), "Restore", []agent.FileTarget{
 		{Path: filepath.Join(dir, "run.sh"), Exists: true, Executable: true, Content: []byte("#!/bin/sh\n")},
 		{Path: filepath.Join(dir, "notes.txt"), Exists: true, Content: []byte("notes\n")},
-	})
+	}, portOf(a, nil))
 	if err != nil {
 		t.Fatal(err)
 	}

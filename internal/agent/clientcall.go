@@ -18,10 +18,11 @@ import (
 // model turn: Gemini CLI's client-initiated call, which its /restore
 // schedules for the call a checkpoint was taken before. It is run as the
 // model's calls are, by the same code: through the session's approval
-// door (the user is asked, through the Confirmer or with the edit's
-// change, wherever they would be), an edit landed through the front end
-// and checkpointed and journaled as any. emit (which may be nil) hears
-// its ToolCallEvent and ToolResultEvent; the result is returned too.
+// door (the user is asked, through port's Confirm or with the edit's
+// change, wherever they would be), an edit landed through port and
+// checkpointed and journaled as any. port (nil: nobody is told or asked)
+// is shown its ToolCallEvent and ToolResultEvent; the result is returned
+// too.
 //
 // The call and its answer are recorded in the history as Gemini CLI
 // records the client-initiated calls it keeps: the call as the model's
@@ -29,28 +30,27 @@ import (
 // declined). A file it changed is journaled with the conversation's last
 // prompt, which a rewind to that prompt takes back. It waits for a
 // running prompt (or for ctx).
-func (s *Session) RunCall(ctx context.Context, name string, args map[string]any, emit func(dialog.Event)) (dialog.ToolResult, error) {
+func (s *Session) RunCall(ctx context.Context, name string, args map[string]any, port dialog.Port) (dialog.ToolResult, error) {
 	if err := s.hold(ctx); err != nil {
 		return dialog.ToolResult{}, err
 	}
 	defer s.end()
-	if emit == nil {
-		emit = func(dialog.Event) {}
-	}
 	fc := &genai.FunctionCall{Name: name, Args: maps.Clone(args)}
 	if fc.Args == nil {
 		fc.Args = map[string]any{}
 	}
 	fc.ID = s.chat.callID(fc)
 	var result dialog.ToolResult
+	show := showing(ctx, port)
 	t := &turn{
-		s:   s,
-		ctx: ctx,
-		emit: func(ev dialog.Event) {
+		s:    s,
+		ctx:  ctx,
+		port: port,
+		show: func(from dialog.Subagent, ev dialog.Event) {
 			if r, ok := ev.(dialog.ToolResultEvent); ok {
 				result = r.Result
 			}
-			emit(ev)
+			show(from, ev)
 		},
 		promptID: fmt.Sprintf("%s########%d", s.id, s.promptCount()),
 		journal:  s.lastPromptJournal(),
@@ -61,7 +61,7 @@ func (s *Session) RunCall(ctx context.Context, name string, args map[string]any,
 	s.chat.record(&genai.Content{Role: genai.RoleUser, Parts: t.runCall(&toolRun{fc: fc, start: s.agent.cfg.Now()})})
 	s.keepJournal(t.journal)
 	if err := s.persist(ctx, dialog.Usage{}, nil); err != nil {
-		emit(dialog.NoticeEvent{Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
+		show(dialog.Subagent{}, dialog.NoticeEvent{Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
 	}
 	return result, nil
 }

@@ -51,8 +51,7 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 			})
 			cp := &checkpointer{path: path}
 			srv := geminitest.NewTestServer(t, write(path, "after\n"), geminitest.TextTurn("done"), geminitest.TextTurn("next"))
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalDefault,
-				Lander: diskFiles{lander}, Workspace: ws, Checkpointer: cp})
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalDefault, Workspace: ws, Checkpointer: cp}, front{lander: diskFiles{lander}})
 			s := a.NewSession()
 			if res, _ := prompt(t, s, "edit"); res.StopReason != dialog.StopEndTurn {
 				t.Fatalf("prompt: %+v", res)
@@ -60,7 +59,7 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 			asked, decline = nil, !tc.allow
 
 			var evs events
-			res, err := s.RunCall(context.Background(), "write", map[string]any{"path": path, "text": "again\n"}, evs.emit)
+			res, err := s.RunCall(context.Background(), "write", map[string]any{"path": path, "text": "again\n"}, portFor(s, evs.emit))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +92,7 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 				t.Errorf("the model reads %s; want %q", got, tc.response)
 			}
 
-			if _, err := s.Rewind(context.Background(), 1, dialog.RewindCode); err != nil {
+			if _, err := s.Rewind(context.Background(), 1, dialog.RewindCode, portFor(s, nil)); err != nil {
 				t.Fatal(err)
 			}
 			if got := read(t, path); got != "before\n" {

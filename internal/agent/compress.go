@@ -271,7 +271,7 @@ func (s *Session) Compress(ctx context.Context) (dialog.CompressionInfo, error) 
 	if before == 0 {
 		before = estimateTokens(history) + s.fixedTokens(ctx, "")
 	}
-	t := &turn{s: s, ctx: ctx, emit: func(dialog.Event) {}, promptID: s.id + "########compress"}
+	t := &turn{s: s, ctx: ctx, show: func(dialog.Subagent, dialog.Event) {}, promptID: s.id + "########compress"}
 	t.firePreCompress("manual") // as 0.61's /compress, however much there is to summarise
 	info, err := t.compressor().summarizeHistory(ctx, history, before)
 	if err != nil {

@@ -45,7 +45,7 @@ func TestConfirmation(t *testing.T) {
 			)
 			sh := &shellTool{}
 			conf := always(tc.outcome)
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
 			s := a.NewSession()
 			_, evs1 := prompt(t, s, "test it")
 			_, evs2 := prompt(t, s, "build it")
@@ -89,7 +89,7 @@ func TestAlwaysAllowIsPerSessionAndPerKey(t *testing.T) {
 	)
 	sh := &shellTool{}
 	conf := always(dialog.ProceedAlways)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
 	prompt(t, a.NewSession(), "one")
 	prompt(t, a.NewSession(), "two")
 	var details []string
@@ -114,7 +114,7 @@ func TestConfirmRequestSaysWhetherAlwaysHolds(t *testing.T) {
 	)
 	sh := &shellTool{}
 	conf := always(dialog.ProceedAlways)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
 	s := a.NewSession()
 	for _, p := range []string{"one", "two", "three", "four"} {
 		prompt(t, s, p)
@@ -137,7 +137,7 @@ func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
 	broken := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		return "", errors.New("client went away")
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: broken})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: broken})
 	_, evs := prompt(t, a.NewSession(), "clean")
 	if r := only[dialog.ToolResultEvent](evs)[0].Result; r.Status != dialog.StatusError {
 		t.Errorf("result = %+v", r)
@@ -160,7 +160,7 @@ func TestYoloSkipsConfirmation(t *testing.T) {
 	srv := geminitest.NewTestServer(t, shellTurn("make"), geminitest.TextTurn("built"))
 	sh := &shellTool{}
 	conf := always(dialog.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf, ApprovalMode: dialog.ApprovalYolo})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), ApprovalMode: dialog.ApprovalYolo}, front{confirmer: conf})
 	prompt(t, a.NewSession(), "build")
 	if len(conf.asked()) != 0 || !slices.Equal(sh.commands(), []string{"make"}) {
 		t.Errorf("asked %d times, ran %q", len(conf.asked()), sh.commands())
@@ -226,7 +226,7 @@ func TestEditsAskedPerMode(t *testing.T) {
 		t.Run(string(tc.mode), func(t *testing.T) {
 			srv := geminitest.NewTestServer(t, edit("once\n"), edit("always\n"), edit("later\n"), geminitest.TextTurn("ok"))
 			fe := &frontEnd{t: t}
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: tc.mode, Lander: fe, Confirmer: fe})
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: tc.mode}, front{lander: fe, confirmer: fe})
 			s := a.NewSession()
 			_, evs := prompt(t, s, "edit")
 			if got := fe.asked(); !slices.Equal(got, tc.ask) {
@@ -267,7 +267,7 @@ func TestDeclinedEditIsNotAllowedLater(t *testing.T) {
 		asked = append(asked, req.Ask)
 		return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined it"}}, nil
 	})
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), Lander: lander})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool())}, front{lander: lander})
 	_, evs := prompt(t, a.NewSession(), "edit")
 	if !slices.Equal(asked, []bool{true, true}) {
 		t.Errorf("asked = %v", asked)
@@ -279,14 +279,16 @@ func TestDeclinedEditIsNotAllowedLater(t *testing.T) {
 	}
 }
 
-// Without a front end to land it, an edit fails and says so; nothing is
-// written.
+// Without a port to land it, an edit fails and says so, to the model;
+// nothing is written.
 func TestEditWithoutLander(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call(tools.ReplaceName, map[string]any{"text": "a\n"})), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: dialog.ApprovalYolo})
-	_, evs := prompt(t, a.NewSession(), "edit")
-	if r := only[dialog.ToolResultEvent](evs)[0].Result; r.Status != dialog.StatusError || r.Display != "no front end lands file changes; the change was not applied" {
-		t.Errorf("result %+v", r)
+	if _, err := a.NewSession().Prompt(t.Context(), dialog.Input{Text: "edit"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if fr := responses(t, srv.Requests()[1]); len(fr) != 1 || fr[0].Response["error"] != "no front end lands file changes; the change was not applied" {
+		t.Errorf("the model was told %s", toJSON(fr))
 	}
 }
 
@@ -303,7 +305,7 @@ func TestConfirmerThatCannotAskExplainsItself(t *testing.T) {
 	nobody := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		return dialog.Cancel, fmt.Errorf("%w: rerun with --approval-mode yolo", dialog.ErrCannotAsk)
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: nobody})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: nobody})
 	_, evs := prompt(t, a.NewSession(), "build")
 	if r := only[dialog.ToolResultEvent](evs)[0].Result; r.Status != dialog.StatusRejected {
 		t.Errorf("result = %+v, want rejected", r)
@@ -361,7 +363,7 @@ func TestAlwaysAllowCoversOnlyAllowedCommands(t *testing.T) {
 		}
 		return dialog.Cancel, nil
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
 	prompt(t, a.NewSession(), "list")
 	var asked []string
 	for _, r := range conf.asked() {
@@ -389,7 +391,7 @@ func TestAlwaysAllowRecordsEveryCommand(t *testing.T) {
 	)
 	sh := &shellTool{}
 	conf := always(dialog.ProceedAlways)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
 	s := a.NewSession()
 	prompt(t, s, "one")
 	prompt(t, s, "two")
@@ -423,7 +425,7 @@ func TestEditKindWithoutProposalIsAskedBeforeRunning(t *testing.T) {
 			}}, nil
 	}}
 	conf := always(dialog.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(memory), Confirmer: conf, Lander: landerFunc(func(context.Context, dialog.LandRequest) (dialog.Landing, error) {
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(memory)}, front{confirmer: conf, lander: landerFunc(func(context.Context, dialog.LandRequest) (dialog.Landing, error) {
 		t.Error("a call that proposes no change was handed to the lander")
 		return dialog.Landing{}, nil
 	})})
@@ -463,11 +465,11 @@ func TestEditQuestionSaysWhetherAlwaysHolds(t *testing.T) {
 				}
 				return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Applied}, AllowAlways: true}, nil
 			})
-			cfg := agent.Config{Tools: tools.NewRegistry(editTool()), Lander: lander}
+			cfg := agent.Config{Tools: tools.NewRegistry(editTool())}
 			if tc.policy != nil {
 				cfg.Policy = tc.policy
 			}
-			a, _ := newAgent(t, srv, cfg)
+			a, _ := newAgent(t, srv, cfg, front{lander: lander})
 			prompt(t, a.NewSession(), "edit twice")
 			if !slices.Equal(offered, tc.want) {
 				t.Errorf("questions offered always allow %v, want %v", offered, tc.want)

@@ -15,9 +15,12 @@
 // good, then the approval mode. A rule's deny refuses in Gemini CLI's
 // words; its ask_user asks in every mode, and refuses where the policy
 // engine is headless. Nothing else decides. When the user
-// must be asked, the turn asks the front end: a Confirmer for a call, or,
-// for an edit, the ChangeLander with the proposed change and Ask set; the
-// front end presents the question, lands only what was allowed, and
+// must be asked, the turn asks the front end through the port handed
+// with the call that started the turn (dialog.Port, as the MCP Go SDK
+// hands a handler its request's session): Confirm for a call, or, for
+// an edit, Land with the proposed change and Ask set; no port is set for
+// the build, and no question is routed by session id. The front end
+// presents the question, lands only what was allowed, and
 // reports the user's "always allow", which the turn records in the
 // service. Front ends never look permissions up. A shell command a front
 // end runs for the user (a custom command's !{…}) passes the same door as
@@ -47,8 +50,8 @@
 // saved with the session. Session.Rewind (rewind.go) takes back the
 // conversation from a prompt on, the journaled changes since, or both; a
 // revert never overwrites a file changed since the agent's last change
-// without the user's yes, and is landed through the front end's
-// FilesLander as one change the user previews.
+// without the user's yes, and is landed through the port of the call
+// (LandFiles) as one change the user previews.
 //
 // The approval mode is the agent's, unless a session chose its own (the
 // planning tools through Result.Mode, /plan): then the session's, until
@@ -84,7 +87,7 @@
 // general.checkpointing.enabled), every edit's change is preceded by a
 // checkpoint: the workspace and the history, which ends with the call.
 // A failed checkpoint is a notice; the edit goes on. Session.RestoreFiles
-// lands a checkpoint's files through the same FilesLander, then puts
+// lands a checkpoint's files through the same LandFiles, then puts
 // their executable bits back.
 //
 // The system instruction is read for every prompt: the system prompt and

@@ -15,8 +15,8 @@ import (
 type FallbackMode string
 
 const (
-	// FallbackAsk asks the user through Config.Confirmer. Where nobody can
-	// be asked (no Confirmer, or it returns ErrCannotAsk) the model is kept,
+	// FallbackAsk asks the user through the prompt's port. Where nobody
+	// can be asked (no port, or it returns ErrCannotAsk) the model is kept,
 	// as Gemini CLI keeps it when not interactive. The default.
 	FallbackAsk FallbackMode = "ask"
 	// FallbackAlways switches without asking, and says so.
@@ -152,7 +152,7 @@ func (t *turn) fallBack(model, why string, cause error) (bool, error) {
 		return false, nil
 	case FallbackAlways:
 	default:
-		outcome, err := t.s.ask(t.ctx, dialog.ConfirmRequest{
+		outcome, err := t.s.ask(t.ctx, t.port, dialog.ConfirmRequest{
 			Kind:  dialog.ConfirmModelFallback,
 			Title: fmt.Sprintf("Switch to %s?", to),
 			Details: fmt.Sprintf("%s. Switch to %s for the rest of this session and try again? Otherwise this prompt stops.",

@@ -48,7 +48,7 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 			core, logs := observer.New(zapcore.InfoLevel)
 			srv := geminitest.NewTestServer(t, dailyQuota(), geminitest.TextTurn("from flash"), geminitest.TextTurn("flash again"), geminitest.TextTurn("other session"))
 			c := always(answer)
-			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c, Logger: zap.New(core)})
+			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Logger: zap.New(core)}, front{confirmer: c})
 			s := a.NewSession()
 			res, evs := prompt(t, s, "hi")
 			if res.StopReason != dialog.StopEndTurn || res.Text != "from flash" {
@@ -93,7 +93,7 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 func TestProQuotaUserDeclines(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota(), geminitest.TextTurn("still pro"))
 	c := always(dialog.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c})
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools"}, front{confirmer: c})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "hi")
 	var apiErr genai.APIError
@@ -133,7 +133,7 @@ func TestProQuotaWithNobodyToAsk(t *testing.T) {
 			if tc.switched {
 				srv.Push(geminitest.TextTurn("from flash"))
 			}
-			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: tc.confirmer, Fallback: tc.mode})
+			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Fallback: tc.mode}, front{confirmer: tc.confirmer})
 			res, evs := prompt(t, a.NewSession(), "hi")
 			if tc.switched {
 				if res.Text != "from flash" || len(only[dialog.NoticeEvent](evs)) != 1 {
@@ -155,7 +155,7 @@ func TestProQuotaWithNobodyToAsk(t *testing.T) {
 func TestFallbackNeverAsksNobody(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
 	c := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c, Fallback: agent.FallbackNever})
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Fallback: agent.FallbackNever}, front{confirmer: c})
 	if res, _ := prompt(t, a.NewSession(), "hi"); res.StopReason != dialog.StopError || len(c.asked()) != 0 {
 		t.Errorf("result %+v after asking %d times", res, len(c.asked()))
 	}
@@ -171,7 +171,7 @@ func TestPersistentRateLimitFallsBack(t *testing.T) {
 		geminitest.TextTurn("flash here"),
 	)
 	c := always(dialog.ProceedAlways)
-	a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c, Retry: dialog.RetryPolicy{Rand: func() float64 { return 0.5 }}})
+	a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Retry: dialog.RetryPolicy{Rand: func() float64 { return 0.5 }}}, front{confirmer: c})
 	res, evs := prompt(t, a.NewSession(), "hi")
 	if res.Text != "flash here" {
 		t.Fatalf("result = %+v", res)
@@ -204,7 +204,7 @@ func TestPersistentRateLimitNotSwitched(t *testing.T) {
 	rateLimited := geminitest.ErrorTurn(429, "Resource has been exhausted (e.g. check quota).")
 	t.Run("declined", func(t *testing.T) {
 		srv := geminitest.NewTestServer(t, rateLimited, rateLimited)
-		a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: always(dialog.Cancel)})
+		a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools"}, front{confirmer: always(dialog.Cancel)})
 		res, _ := prompt(t, a.NewSession(), "hi")
 		var apiErr genai.APIError
 		if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
@@ -226,7 +226,7 @@ func TestPersistentRateLimitNotSwitched(t *testing.T) {
 func TestQuotaOnNonProModel(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
 	c := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3-flash-preview", Confirmer: c, Fallback: agent.FallbackAlways})
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3-flash-preview", Fallback: agent.FallbackAlways}, front{confirmer: c})
 	res, _ := prompt(t, a.NewSession(), "hi")
 	if res.StopReason != dialog.StopError || len(c.asked()) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("result %+v, asked %d times, %d requests", res, len(c.asked()), len(srv.Requests()))
@@ -241,7 +241,7 @@ func TestCancelWhileAskingForFallback(t *testing.T) {
 		<-ctx.Done()
 		return dialog.Cancel, ctx.Err()
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Confirmer: c})
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools"}, front{confirmer: c})
 	if res, _ := promptCtx(ctx, a.NewSession(), "hi"); res.StopReason != dialog.StopCancelled {
 		t.Errorf("result = %+v", res)
 	}
@@ -252,7 +252,7 @@ func TestCancelWhileAskingForFallback(t *testing.T) {
 func TestProQuotaOutsideAChainDoesNotFallBack(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
 	c := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Confirmer: c, Fallback: agent.FallbackAlways})
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Fallback: agent.FallbackAlways}, front{confirmer: c})
 	res, _ := prompt(t, a.NewSession(), "hi")
 	if res.StopReason != dialog.StopError || len(c.asked()) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("result = %+v, asked %d, %d requests", res, len(c.asked()), len(srv.Requests()))

@@ -23,15 +23,16 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
-// newAgent returns an agent talking to srv through the real genai client.
+// newAgent returns an agent talking to srv through the real genai client,
+// whose calls are handed ports answering as fe (at most one) does.
 // Retry waits are recorded instead of slept.
-func newAgent(t *testing.T, srv *geminitest.Server, cfg agent.Config) (*agent.Agent, *sleeps) {
+func newAgent(t *testing.T, srv *geminitest.Server, cfg agent.Config, fe ...front) (*agent.Agent, *sleeps) {
 	t.Helper()
-	return newAgentAt(t, srv.URL, cfg)
+	return newAgentAt(t, srv.URL, cfg, fe...)
 }
 
 // newAgentAt is newAgent with the model API at baseURL.
-func newAgentAt(t *testing.T, baseURL string, cfg agent.Config) (*agent.Agent, *sleeps) {
+func newAgentAt(t *testing.T, baseURL string, cfg agent.Config, fe ...front) (*agent.Agent, *sleeps) {
 	t.Helper()
 	cfg.Generator = auth.NewGenerator(auth.Auth{
 		Type:    auth.GeminiAPIKey,
@@ -52,7 +53,11 @@ func newAgentAt(t *testing.T, baseURL string, cfg agent.Config) (*agent.Agent, *
 	if cfg.Retry.InitialDelay == 0 {
 		cfg.Retry.InitialDelay = 10 * time.Millisecond
 	}
-	return agent.New(cfg), sl
+	a := agent.New(cfg)
+	for _, f := range fe {
+		keepFront(t, a, f)
+	}
+	return a, sl
 }
 
 // sleeps records the retry waits.
@@ -140,7 +145,7 @@ func prompt(t *testing.T, s *agent.Session, text string) (dialog.PromptResult, e
 
 func promptCtx(ctx context.Context, s *agent.Session, text string) (dialog.PromptResult, events) {
 	var evs events
-	res, err := s.Prompt(ctx, dialog.Input{Text: text}, evs.emit)
+	res, err := s.Prompt(ctx, dialog.Input{Text: text}, portFor(s, evs.emit))
 	if err != nil {
 		res = dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}

@@ -116,8 +116,8 @@ func TestBeforeToolHooksHearCallsThePolicyDenies(t *testing.T) {
 	shell := &shellTool{}
 	hooks := &toolHooks{}
 	conf := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool(), shell.tool()), Hooks: hooks, Confirmer: conf,
-		Policy: policyOf(t, true, secretRules)})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool(), shell.tool()), Hooks: hooks,
+		Policy: policyOf(t, true, secretRules)}, front{confirmer: conf})
 	if res, _ := prompt(t, a.NewSession(), "read it"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -153,7 +153,7 @@ func TestBeforeToolHookBlockAsksNobody(t *testing.T) {
 		return agent.HookOutcome{Block: true, Reason: "no builds today"}
 	}}
 	conf := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(shell.tool()), Hooks: hooks, Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(shell.tool()), Hooks: hooks}, front{confirmer: conf})
 	if res, _ := prompt(t, a.NewSession(), "build"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -186,8 +186,8 @@ func TestBeforeToolHookRewriteGoesThroughTheDoor(t *testing.T) {
 		return agent.HookOutcome{ToolInput: map[string]any{"path": rewrites[path]}}
 	}}
 	conf := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Hooks: hooks, Confirmer: conf,
-		Policy: policyOf(t, true, secretRules)})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Hooks: hooks,
+		Policy: policyOf(t, true, secretRules)}, front{confirmer: conf})
 	if res, _ := prompt(t, a.NewSession(), "read them"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -318,8 +318,8 @@ func TestBeforeToolHookAskAsksTheUser(t *testing.T) {
 			shell := &shellTool{}
 			hooks := &toolHooks{before: func(agent.HookEvent) agent.HookOutcome { return agent.HookOutcome{Ask: true} }}
 			conf := always(dialog.ProceedOnce)
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(shell.tool(), readTool()), Hooks: hooks, Confirmer: conf,
-				ApprovalMode: dialog.ApprovalYolo, Policy: policyOf(t, tc.interactive, "")})
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(shell.tool(), readTool()), Hooks: hooks,
+				ApprovalMode: dialog.ApprovalYolo, Policy: policyOf(t, tc.interactive, "")}, front{confirmer: conf})
 			if res, _ := prompt(t, a.NewSession(), "push"); res.Err != nil {
 				t.Fatal(res.Err)
 			}

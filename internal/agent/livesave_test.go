@@ -45,7 +45,7 @@ func TestARunningPromptIsOnDiskAsItGoes(t *testing.T) {
 	}
 	srv := geminitest.NewTestServer(t, look(shellTurn("make")), look(geminitest.TextTurn("built")))
 	sh := &shellTool{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: always(dialog.ProceedOnce), Store: store})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Store: store}, front{confirmer: always(dialog.ProceedOnce)})
 	s := a.NewSession()
 	id = s.ID()
 	if res, _ := prompt(t, s, "build it"); res.Text != "built" {

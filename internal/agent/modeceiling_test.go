@@ -44,7 +44,7 @@ func TestCallCannotRaiseTheModeUnasked(t *testing.T) {
 			geminitest.TextTurn("ok"),
 		)
 		raise := fakeTool{name: "raise", build: func(map[string]any) (tools.Call, error) { return raiseCall{ask: ask}, nil }}
-		a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(raise), ApprovalMode: dialog.ApprovalDefault, Asker: &planAsker{}})
+		a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(raise), ApprovalMode: dialog.ApprovalDefault}, front{asker: &planAsker{}})
 		s := a.NewSession()
 		if res, _ := prompt(t, s, "raise"); res.Err != nil {
 			t.Fatal(res.Err)
@@ -119,15 +119,13 @@ func TestSubagentPlanUnattendedNeverRaisesTheMode(t *testing.T) {
 		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "planned"})),
 		geminitest.TextTurn("done"),
 	)
-	front := unattendedFront{}
+	user := unattendedFront{}
 	a, _ := newAgent(t, srv, agent.Config{
-		Tools: reg, Workspace: ws, Agents: catalog{def}, ApprovalMode: dialog.ApprovalDefault,
-		Confirmer: front, Asker: front, Lander: front, Policy: policy.Load(nil, false),
+		Tools: reg, Workspace: ws, Agents: catalog{def}, ApprovalMode: dialog.ApprovalDefault, Policy: policy.Load(nil, false),
 		PlansDir: func(string) (string, error) { return plans, nil },
 		// Declared headless, so that it runs: a tool nobody could
 		// approve is not offered, and a call of it runs nothing.
-		TrustedTools: []string{"raise"},
-	})
+		TrustedTools: []string{"raise"}}, front{confirmer: user, asker: user, lander: user})
 	s := a.NewSession()
 	res, evs := prompt(t, s, "go")
 	if res.Err != nil || res.Text != "done" {

@@ -35,7 +35,7 @@ func TestAToolCalledByAnOlderNameIsJudgedByItsOwn(t *testing.T) {
 	reg := tools.NewRegistry(readTool())
 	reg.AddSource(source{evil})
 	conf := always(dialog.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Confirmer: conf, TrustedTools: []string{tools.ShellName}})
+	a, _ := newAgent(t, srv, agent.Config{Tools: reg, TrustedTools: []string{tools.ShellName}}, front{confirmer: conf})
 	if res, _ := prompt(t, a.NewSession(), "go"); res.Err != nil {
 		t.Fatal(res.Err)
 	}

@@ -132,8 +132,7 @@ func TestTwoReplacesOfOneFileLandInOrder(t *testing.T) {
 	), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws})...),
-		Workspace: ws, Lander: &diskLander{}, ApprovalMode: dialog.ApprovalAutoEdit,
-	})
+		Workspace: ws, ApprovalMode: dialog.ApprovalAutoEdit}, front{lander: &diskLander{}})
 	prompt(t, a.NewSession(), "edit")
 	got, err := os.ReadFile(file)
 	if err != nil || string(got) != "three\n" {
@@ -162,7 +161,7 @@ func TestReadOnlyCallDoesNotWaitOnAQuestion(t *testing.T) {
 		geminitest.Call("run_shell_command", map[string]any{"command": "make"}),
 		geminitest.Call("read_file", map[string]any{"path": "a"}),
 	), geminitest.TextTurn("ok"))
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), reader), Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), reader)}, front{confirmer: conf})
 	prompt(t, a.NewSession(), "go")
 	if got := sh.commands(); len(got) != 1 {
 		t.Errorf("ran %q: the question waited for the read, which waited for it", got)
@@ -196,7 +195,7 @@ func TestQuestionsReachTheFrontEndOneAtATime(t *testing.T) {
 	conf, overlap := overlapWatch()
 	sh := &shellTool{}
 	srv := geminitest.NewTestServer(t, shellTurn("make a", "make b", "make c"), geminitest.TextTurn("ok"))
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
 	prompt(t, a.NewSession(), "go")
 	if len(overlap) > 0 {
 		t.Errorf("%d questions were put while another was open", len(overlap))
@@ -330,7 +329,7 @@ func TestADeclinedCallCancelsTheLaterBatches(t *testing.T) {
 		geminitest.Call("read_file", map[string]any{"path": "c"}),
 		geminitest.Call("no_such_tool", nil),
 	), geminitest.TextTurn("ok"))
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), reader), Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), reader)}, front{confirmer: conf})
 	_, evs := prompt(t, a.NewSession(), "go")
 	if asked := conf.asked(); len(asked) != 1 || asked[0].Details != "make a" {
 		t.Errorf("asked %+v, want only about make a", asked)
@@ -391,7 +390,7 @@ func TestADeclinedEditCancelsTheLaterCallsARefusedOneDoesNot(t *testing.T) {
 				geminitest.Call(tools.ReplaceName, map[string]any{"text": "no\n"}),
 				geminitest.Call("read_file", map[string]any{"path": "a"}),
 			), geminitest.TextTurn("ok"))
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool(), reader), Lander: lander})
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool(), reader)}, front{lander: lander})
 			prompt(t, a.NewSession(), "go")
 			fr := responses(t, srv.Requests()[1])
 			if read.Load() != c.ran || len(fr) != 2 || fr[0].Response["error"] != "This change was not applied: no. The file was not modified." {

@@ -24,14 +24,12 @@ func TestPermanentApprovalIsSavedAndHonouredNextTime(t *testing.T) {
 	conf := always(dialog.ProceedAlwaysAndSave)
 	a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{
 		Tools:       tools.NewRegistry((&shellTool{}).tool()),
-		Confirmer:   conf,
-		AlwaysAllow: agent.AlwaysAllow{SavedPolicy: saved},
-	})
+		AlwaysAllow: agent.AlwaysAllow{SavedPolicy: saved}}, front{confirmer: conf})
 	s := a.NewSession()
-	if ok, err := s.AllowShell(ctx, "git log"); !ok || err != nil {
+	if ok, err := s.AllowShell(ctx, "git log", portFor(s, nil)); !ok || err != nil {
 		t.Fatalf("AllowShell(git log) = %v, %v", ok, err)
 	}
-	if ok, err := s.AllowShell(ctx, "git status"); !ok || err != nil {
+	if ok, err := s.AllowShell(ctx, "git status", portFor(s, nil)); !ok || err != nil {
 		t.Fatalf("AllowShell(git status) = %v, %v", ok, err)
 	}
 	asked := conf.asked()
@@ -44,11 +42,9 @@ func TestPermanentApprovalIsSavedAndHonouredNextTime(t *testing.T) {
 
 	next := always(dialog.Cancel)
 	b, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{
-		Tools:     tools.NewRegistry((&shellTool{}).tool()),
-		Confirmer: next,
-		Policy:    policy.Load([]policy.Source{{Tier: policy.TierWorkspace, Path: dir}}, true),
-	})
-	if ok, err := b.NewSession().AllowShell(ctx, "git diff"); !ok || err != nil || len(next.asked()) != 0 {
+		Tools:  tools.NewRegistry((&shellTool{}).tool()),
+		Policy: policy.Load([]policy.Source{{Tier: policy.TierWorkspace, Path: dir}}, true)}, front{confirmer: next})
+	if ok, err := b.NewSession().AllowShell(ctx, "git diff", portOf(b, nil)); !ok || err != nil || len(next.asked()) != 0 {
 		t.Errorf("the next agent: AllowShell(git diff) = %v, %v, asked %+v; want it allowed by the saved rule", ok, err, next.asked())
 	}
 }
@@ -70,10 +66,10 @@ func TestAlwaysAllowOffers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			conf := always(tc.answer)
-			a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Tools: tools.NewRegistry((&shellTool{}).tool()), Confirmer: conf, AlwaysAllow: tc.allow})
+			a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Tools: tools.NewRegistry((&shellTool{}).tool()), AlwaysAllow: tc.allow}, front{confirmer: conf})
 			s := a.NewSession()
 			for _, command := range []string{"git log", "git status"} {
-				if ok, err := s.AllowShell(ctx, command); !ok || err != nil {
+				if ok, err := s.AllowShell(ctx, command, portFor(s, nil)); !ok || err != nil {
 					t.Fatalf("AllowShell(%s) = %v, %v", command, ok, err)
 				}
 			}
@@ -102,12 +98,12 @@ func TestPermanentApprovalOfOtherTools(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("probe_tool", nil)), geminitest.TextTurn("ok"))
 	conf := always(dialog.ProceedAlwaysAndSave)
 	probe := newAnnotatedTool("probe_tool", tools.Annotations{}, &tools.Confirmation{Kind: "fetch", AllowKeys: []string{"probe_tool"}})
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(probe, (&shellTool{}).tool()), Confirmer: conf, AlwaysAllow: allow})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(probe, (&shellTool{}).tool()), AlwaysAllow: allow}, front{confirmer: conf})
 	s := a.NewSession()
 	if res, _ := prompt(t, s, "probe"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	if ok, err := s.AllowShell(context.Background(), "make"); !ok || err != nil {
+	if ok, err := s.AllowShell(context.Background(), "make", portFor(s, nil)); !ok || err != nil {
 		t.Fatalf("AllowShell(make) = %v, %v", ok, err)
 	}
 	asked := conf.asked()

@@ -38,13 +38,13 @@ func TestSessionResumedByANewAgent(t *testing.T) {
 	)
 	sh := &shellTool{}
 	conf := always(dialog.ProceedAlways)
-	first, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf, Store: store})
+	first, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Store: store}, front{confirmer: conf})
 	s := first.NewSession()
 	if res, _ := prompt(t, s, "build it\nplease"); res.Text != "built" {
 		t.Fatalf("first prompt = %+v", res)
 	}
 
-	second, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: conf, Store: store})
+	second, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Store: store}, front{confirmer: conf})
 	list, err := second.Sessions(context.Background(), "")
 	if err != nil || len(list) != 1 || list[0].ID != s.ID() || list[0].Title != "build it" || list[0].Prompts != 1 || list[0].Live {
 		t.Fatalf("Sessions = %+v, %v", list, err)
@@ -118,7 +118,7 @@ func TestDroppedSessionIsResumedFromDisk(t *testing.T) {
 		t.Errorf("resumed request = %d contents", len(last.Contents))
 	}
 	// first's old value is a dropped session: prompting it is refused.
-	if _, err := first.Prompt(context.Background(), dialog.Input{Text: "stale"}, nil); err == nil && first != back {
+	if _, err := first.Prompt(context.Background(), dialog.Input{Text: "stale"}, portFor(first, nil)); err == nil && first != back {
 		t.Error("a prompt to the dropped session object ran")
 	}
 }
@@ -147,7 +147,7 @@ func TestSessionModeSurvivesARestart(t *testing.T) {
 		geminitest.TextTurn("Following."),
 	)
 	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...)
-	first, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Store: store, PlansDir: plansDir, Asker: &planAsker{choose: tools.PlanApproveAutoEdit}})
+	first, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Store: store, PlansDir: plansDir}, front{asker: &planAsker{choose: tools.PlanApproveAutoEdit}})
 	approved, planning := first.NewSession(), first.NewSession()
 	approved.SetApprovalMode(dialog.ApprovalPlan)
 	prompt(t, approved, "done planning")

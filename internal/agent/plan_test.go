@@ -87,8 +87,7 @@ func TestPlanModeSession(t *testing.T) {
 	lander, asker, conf := &diskLander{}, &planAsker{choose: tools.PlanApproveAutoEdit}, always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
-		Workspace: ws, Lander: lander, Confirmer: conf, Asker: asker, PlansDir: plansDir,
-	})
+		Workspace: ws, PlansDir: plansDir}, front{lander: lander, confirmer: conf, asker: asker})
 	s := a.NewSession()
 
 	res, evs := prompt(t, s, "Plan a new flag")
@@ -223,8 +222,7 @@ func TestApprovedPlanInAnUntrustedFolder(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "p.md"})), geminitest.TextTurn("ok"))
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
-		Workspace: ws, Asker: &planAsker{choose: tools.PlanApproveAutoEdit}, PlansDir: func(string) (string, error) { return plans, nil }, Untrusted: true,
-	})
+		Workspace: ws, PlansDir: func(string) (string, error) { return plans, nil }, Untrusted: true}, front{asker: &planAsker{choose: tools.PlanApproveAutoEdit}})
 	s := a.NewSession()
 	s.SetApprovalMode(dialog.ApprovalPlan)
 	_, evs := prompt(t, s, "done planning")
@@ -282,9 +280,8 @@ func TestPlanModeThroughSymlinks(t *testing.T) {
 	)
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
-		Workspace: ws, Lander: &diskLander{}, Confirmer: always(dialog.ProceedOnce),
-		PlansDir: func(string) (string, error) { return plans, nil },
-	})
+		Workspace: ws,
+		PlansDir:  func(string) (string, error) { return plans, nil }}, front{lander: &diskLander{}, confirmer: always(dialog.ProceedOnce)})
 	a.SetApprovalMode(dialog.ApprovalPlan)
 	if res, _ := prompt(t, a.NewSession(), "Plan it"); res.Err != nil {
 		t.Fatal(res.Err)

@@ -41,7 +41,7 @@ func TestChangeInARootRemovedBeforeItLandsIsRefused(t *testing.T) {
 		landed++
 		return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Applied}}, nil
 	})
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(removing), Lander: lander, Workspace: ws, ApprovalMode: dialog.ApprovalYolo})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(removing), Workspace: ws, ApprovalMode: dialog.ApprovalYolo}, front{lander: lander})
 	prompt(t, a.NewSession(), "write")
 	if landed != 0 {
 		t.Errorf("the front end was handed the change %d time(s)", landed)

@@ -79,8 +79,8 @@ func TestARenameAcrossFilesIsJudgedByEveryFile(t *testing.T) {
 				geminitest.CallTurn(geminitest.Call(tools.RenameSymbolName, map[string]any{"file_path": tc.start, "line": 1, "symbol": "Foo", "new_name": "Bar"})),
 				geminitest.TextTurn("done"))
 			lander := &filesLander{}
-			a, _ := newAgent(t, srv, agent.Config{Tools: reg, ApprovalMode: tc.mode, Lander: lander, Workspace: ws,
-				PlansDir: func(string) (string, error) { return filepath.Join(dir, "plans"), nil }})
+			a, _ := newAgent(t, srv, agent.Config{Tools: reg, ApprovalMode: tc.mode, Workspace: ws,
+				PlansDir: func(string) (string, error) { return filepath.Join(dir, "plans"), nil }}, front{lander: lander})
 			prompt(t, a.NewSession(), "rename Foo to Bar")
 			wantAsked := tc.other == ".vscode/tasks.go"
 			switch {

@@ -30,14 +30,14 @@ type FileTarget struct {
 }
 
 // RestoreFiles puts the files back to targets, landed through the
-// front end's FilesLander as one change the user previews (titled
+// port's LandFiles as one change the user previews (titled
 // title), as a rewind's revert is: deleted files are recreated, files
 // created since are removed. Once the landing went through (the user
 // did not decline it), each target's file on disk gets its executable
 // bit back, the one mode git keeps; one that cannot is reported in its
 // ModeNotSet. It reports each file's outcome, in order. It waits for a
 // running prompt (or for ctx).
-func (s *Session) RestoreFiles(ctx context.Context, title string, targets []FileTarget) ([]dialog.FileRevert, error) {
+func (s *Session) RestoreFiles(ctx context.Context, title string, targets []FileTarget, port dialog.Port) ([]dialog.FileRevert, error) {
 	if err := s.hold(ctx); err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (s *Session) RestoreFiles(ctx context.Context, title string, targets []File
 		landed = append(landed, k)
 	}
 	if len(changes) > 0 {
-		if err := s.landFiles(ctx, title, changes, landed, out); err != nil {
+		if err := s.landFiles(ctx, port, title, changes, landed, out); err != nil {
 			return nil, fmt.Errorf("restoring files: %w", err)
 		}
 		if !slices.ContainsFunc(landed, func(k int) bool { return out[k].Outcome == dialog.Reverted }) {

@@ -50,7 +50,7 @@ func plans(exchanges []sessionstore.Exchange) []*revertPlan {
 
 // revert takes the files exchanges changed back, asking about conflicts
 // first, and landing the rest as one change.
-func (s *Session) revert(ctx context.Context, prompt int, exchanges []sessionstore.Exchange) ([]dialog.FileRevert, error) {
+func (s *Session) revert(ctx context.Context, port dialog.Port, prompt int, exchanges []sessionstore.Exchange) ([]dialog.FileRevert, error) {
 	ps := plans(exchanges)
 	if len(ps) == 0 {
 		return nil, nil
@@ -64,7 +64,7 @@ func (s *Session) revert(ctx context.Context, prompt int, exchanges []sessionsto
 	var landed []int // out's index of each change
 	for k, p := range ps {
 		out[k] = dialog.FileRevert{Path: p.path}
-		change, outcome, reason, err := s.revertChange(ctx, ws, prompt, p)
+		change, outcome, reason, err := s.revertChange(ctx, port, ws, prompt, p)
 		if err != nil {
 			return nil, err
 		}
@@ -79,7 +79,7 @@ func (s *Session) revert(ctx context.Context, prompt int, exchanges []sessionsto
 		return out, nil
 	}
 	title := fmt.Sprintf("Revert the agent's changes since prompt %d (%d %s)", prompt, len(changes), plural(len(changes), "file", "files"))
-	if err := s.landFiles(ctx, title, changes, landed, out); err != nil {
+	if err := s.landFiles(ctx, port, title, changes, landed, out); err != nil {
 		return nil, fmt.Errorf("reverting the agent's changes: %w", err)
 	}
 	return out, nil
@@ -87,8 +87,8 @@ func (s *Session) revert(ctx context.Context, prompt int, exchanges []sessionsto
 
 // landFiles lands changes as one through the door and records
 // each one's outcome in out, at its index in landed.
-func (s *Session) landFiles(ctx context.Context, title string, changes []dialog.RevertChange, landed []int, out []dialog.FileRevert) error {
-	decisions, err := s.landAll(ctx, title, changes)
+func (s *Session) landFiles(ctx context.Context, port dialog.Port, title string, changes []dialog.RevertChange, landed []int, out []dialog.FileRevert) error {
+	decisions, err := s.landAll(ctx, port, title, changes)
 	if errors.Is(err, errNoFilesLander) {
 		for _, k := range landed {
 			out[k].Outcome, out[k].Reason = dialog.NotReverted, err.Error()
@@ -114,7 +114,7 @@ func (s *Session) landFiles(ctx context.Context, title string, changes []dialog.
 
 // revertChange is p's revert from what the file holds now, or, when
 // there is none to land, the file's outcome and why.
-func (s *Session) revertChange(ctx context.Context, ws *workspace.Workspace, prompt int, p *revertPlan) (dialog.RevertChange, dialog.RevertOutcome, string, error) {
+func (s *Session) revertChange(ctx context.Context, port dialog.Port, ws *workspace.Workspace, prompt int, p *revertPlan) (dialog.RevertChange, dialog.RevertOutcome, string, error) {
 	if p.unjournaled != "" {
 		return dialog.RevertChange{}, dialog.NotReverted, "its change was not journaled: " + p.unjournaled, nil
 	}
@@ -130,7 +130,7 @@ func (s *Session) revertChange(ctx context.Context, ws *workspace.Workspace, pro
 	case !p.existed && !now.Exists, p.existed && now.Exists && bytes.Equal(current, p.target):
 		return dialog.RevertChange{}, dialog.Unchanged, "", nil
 	case !now.Exists || !bytes.Equal(current, p.left):
-		revert, err := s.askAboutConflict(ctx, prompt, p.path)
+		revert, err := s.askAboutConflict(ctx, port, prompt, p.path)
 		if err != nil || !revert {
 			reason := "it was changed after the agent's last change, and the user chose to keep it"
 			if err != nil {
@@ -149,8 +149,8 @@ func (s *Session) revertChange(ctx context.Context, ws *workspace.Workspace, pro
 }
 
 // askAboutConflict asks the user whether to revert path anyway.
-func (s *Session) askAboutConflict(ctx context.Context, prompt int, path string) (bool, error) {
-	outcome, err := s.ask(ctx, dialog.ConfirmRequest{
+func (s *Session) askAboutConflict(ctx context.Context, port dialog.Port, prompt int, path string) (bool, error) {
+	outcome, err := s.ask(ctx, port, dialog.ConfirmRequest{
 		Kind:  dialog.ConfirmRewind,
 		Title: fmt.Sprintf("Revert %s anyway?", path),
 		Details: fmt.Sprintf("%s was changed after the agent last changed it. Reverting it to what it held before prompt %d discards those changes too; "+

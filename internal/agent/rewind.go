@@ -33,12 +33,12 @@ func (s *Session) RewindPoints() []dialog.RewindPoint {
 // transcript and the saved session), the agent's file changes since
 // (each file back to what it held before the agent first changed it at
 // or after the prompt) or both. A file changed since the agent last
-// changed it is a conflict: the user is asked (through the Confirmer)
+// changed it is a conflict: the user is asked (through port's Confirm)
 // whether to revert it anyway, and it is kept when they say no or
-// nobody can be asked. The revert is landed through the FilesLander, as
+// nobody can be asked. The revert is landed through port's LandFiles, as
 // one change the user previews. It waits for a running prompt (or for
 // ctx).
-func (s *Session) Rewind(ctx context.Context, prompt int, mode dialog.RewindMode) (dialog.RewindResult, error) {
+func (s *Session) Rewind(ctx context.Context, prompt int, mode dialog.RewindMode, port dialog.Port) (dialog.RewindResult, error) {
 	mode, err := dialog.ParseRewindMode(string(mode))
 	if err != nil {
 		return dialog.RewindResult{}, err
@@ -56,7 +56,7 @@ func (s *Session) Rewind(ctx context.Context, prompt int, mode dialog.RewindMode
 	i := prompt - 1
 	res := dialog.RewindResult{Prompt: prompt, Mode: mode}
 	if mode != dialog.RewindConversation {
-		files, err := s.revert(ctx, prompt, exchanges[i:])
+		files, err := s.revert(ctx, port, prompt, exchanges[i:])
 		if err != nil {
 			return res, err
 		}

@@ -96,8 +96,7 @@ func newRewindSetup(t *testing.T, answer dialog.ConfirmOutcome, extra ...geminit
 	r.srv = geminitest.NewTestServer(t, append(turns, extra...)...)
 	store := newStore(t)
 	r.newAgent = func() *agent.Agent {
-		a, _ := newAgent(t, r.srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit,
-			Lander: r.user, Confirmer: r.user, Workspace: ws, Store: store})
+		a, _ := newAgent(t, r.srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws, Store: store}, front{lander: r.user, confirmer: r.user})
 		return a
 	}
 	return r
@@ -163,7 +162,7 @@ func TestRewindBothToBeforeTheFirstPrompt(t *testing.T) {
 	r.converse(t, s)
 	must(t, os.WriteFile(r.b, []byte("the user's B\n"), 0o644))
 
-	res, err := s.Rewind(context.Background(), 1, dialog.RewindBoth)
+	res, err := s.Rewind(context.Background(), 1, dialog.RewindBoth, portFor(s, nil))
 	must(t, err)
 	if got := read(t, r.a); got != r.aOriginal {
 		t.Errorf("a.txt = %q, want the original %q", got, r.aOriginal)
@@ -211,7 +210,7 @@ func TestRewindConversationKeepsTheEarlierPrompts(t *testing.T) {
 	r := newRewindSetup(t, dialog.Cancel, geminitest.TextTurn("fresh"))
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
-	res, err := s.Rewind(context.Background(), 2, dialog.RewindConversation)
+	res, err := s.Rewind(context.Background(), 2, dialog.RewindConversation, portFor(s, nil))
 	must(t, err)
 	if res.Removed != 2 || len(res.Files) != 0 || len(res.Notes) != 1 {
 		t.Errorf("result = %+v", res)
@@ -228,7 +227,7 @@ func TestRewindConversationKeepsTheEarlierPrompts(t *testing.T) {
 		t.Errorf("points = %+v", pts)
 	}
 	// The prompt is gone now, and the error says so in words.
-	_, err = s.Rewind(context.Background(), 2, dialog.RewindConversation)
+	_, err = s.Rewind(context.Background(), 2, dialog.RewindConversation, portFor(s, nil))
 	if !errors.Is(err, dialog.ErrNoSuchPrompt) || !strings.HasSuffix(err.Error(), "the conversation has 1 prompt") {
 		t.Errorf("rewinding a removed prompt: %v", err)
 	}
@@ -242,7 +241,7 @@ func TestRewindCodeOnlyFromALaterPrompt(t *testing.T) {
 	r := newRewindSetup(t, dialog.Cancel)
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
-	res, err := s.Rewind(context.Background(), 3, dialog.RewindCode)
+	res, err := s.Rewind(context.Background(), 3, dialog.RewindCode, portFor(s, nil))
 	must(t, err)
 	if got := read(t, r.a); got != "\ufeffone\r\nTWO\r\n" {
 		t.Errorf("a.txt = %q, want what prompt 2 left", got)
@@ -267,7 +266,7 @@ func TestRewindConflictRevertedWhenTheUserSaysSo(t *testing.T) {
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
 	must(t, os.WriteFile(r.b, []byte("the user's B\n"), 0o644))
-	if _, err := s.Rewind(context.Background(), 2, dialog.RewindCode); err != nil {
+	if _, err := s.Rewind(context.Background(), 2, dialog.RewindCode, portFor(s, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if got := read(t, r.b); got != "b\n" {
@@ -292,7 +291,7 @@ func TestRewindAcrossCompression(t *testing.T) {
 		t.Fatalf("compressed history = %v", texts(before))
 	}
 	// Prompt 3 is after the summary: cut exactly.
-	res, err := s.Rewind(context.Background(), 3, dialog.RewindConversation)
+	res, err := s.Rewind(context.Background(), 3, dialog.RewindConversation, portFor(s, nil))
 	must(t, err)
 	history, _ := s.History()
 	equalTexts(t, "before prompt 3", history, texts(before[:4])...)
@@ -301,7 +300,7 @@ func TestRewindAcrossCompression(t *testing.T) {
 	}
 	// Prompt 1 was summarised, prompt 2 is the first after the summary:
 	// the summary stays, as it tells of prompt 1 alone.
-	res, err = s.Rewind(context.Background(), 2, dialog.RewindConversation)
+	res, err = s.Rewind(context.Background(), 2, dialog.RewindConversation, portFor(s, nil))
 	must(t, err)
 	history, _ = s.History()
 	equalTexts(t, "before prompt 2", history, texts(before[:2])...)
@@ -311,7 +310,7 @@ func TestRewindAcrossCompression(t *testing.T) {
 	if pts := s.RewindPoints(); len(pts) != 1 {
 		t.Errorf("points = %+v", pts)
 	}
-	res, err = s.Rewind(context.Background(), 1, dialog.RewindConversation)
+	res, err = s.Rewind(context.Background(), 1, dialog.RewindConversation, portFor(s, nil))
 	must(t, err)
 	if history, _ = s.History(); len(history) != 0 {
 		t.Errorf("history before prompt 1 = %v", texts(history))
@@ -330,12 +329,12 @@ func TestRewindReportsAnUnjournaledChange(t *testing.T) {
 	must(t, err)
 	srv := geminitest.NewTestServer(t, write(big, strings.Repeat("x", 1<<20+1)), geminitest.TextTurn("done"))
 	user := &diskUser{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Lander: user, Confirmer: user, Workspace: ws})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws}, front{lander: user, confirmer: user})
 	s := a.NewSession()
 	if res, _ := prompt(t, s, "big"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
 	}
-	res, err := s.Rewind(context.Background(), 1, dialog.RewindCode)
+	res, err := s.Rewind(context.Background(), 1, dialog.RewindCode, portFor(s, nil))
 	must(t, err)
 	if len(res.Files) != 1 || res.Files[0].Outcome != dialog.NotReverted || !strings.Contains(res.Files[0].Reason, "not journaled") {
 		t.Errorf("files = %+v, want big.txt not reverted because it was not journaled", res.Files)
@@ -355,8 +354,7 @@ func TestRewindTakesAwayABOMTheModelAdded(t *testing.T) {
 	must(t, err)
 	srv := geminitest.NewTestServer(t, write(plain, "\ufeffPLAIN\n"), geminitest.TextTurn("done"))
 	user := &diskUser{answer: dialog.Cancel}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit,
-		Lander: user, Confirmer: user, Workspace: ws, Store: newStore(t)})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws, Store: newStore(t)}, front{lander: user, confirmer: user})
 	s := a.NewSession()
 	if res, _ := prompt(t, s, "add a BOM"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
@@ -364,7 +362,7 @@ func TestRewindTakesAwayABOMTheModelAdded(t *testing.T) {
 	if got := read(t, plain); got != "\ufeffPLAIN\n" {
 		t.Fatalf("after the edit plain.txt = %q", got)
 	}
-	res, err := s.Rewind(context.Background(), 1, dialog.RewindCode)
+	res, err := s.Rewind(context.Background(), 1, dialog.RewindCode, portFor(s, nil))
 	must(t, err)
 	if got := read(t, plain); got != "plain\n" {
 		t.Errorf("plain.txt = %q after the rewind, want its original %q (no BOM); files %+v", got, "plain\n", res.Files)

@@ -56,10 +56,8 @@ func TestPlanModeRoutesAnAuto(t *testing.T) {
 			a, _ := newAgent(t, srv, agent.Config{
 				Model:     "auto",
 				Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
-				Workspace: ws, Lander: &diskLander{}, Confirmer: always(dialog.ProceedOnce),
-				Asker: &planAsker{choose: tools.PlanApproveAutoEdit}, PlansDir: func(string) (string, error) { return plans, nil },
-				NoPlanRouting: tc.off,
-			})
+				Workspace: ws, PlansDir: func(string) (string, error) { return plans, nil },
+				NoPlanRouting: tc.off}, front{lander: &diskLander{}, confirmer: always(dialog.ProceedOnce), asker: &planAsker{choose: tools.PlanApproveAutoEdit}})
 			s := a.NewSession()
 			s.SetApprovalMode(dialog.ApprovalPlan)
 			if res, _ := prompt(t, s, "plan a flag"); res.Err != nil {

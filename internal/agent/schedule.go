@@ -117,7 +117,7 @@ func (n nature) narrationFirst(calls []*genai.FunctionCall) []*genai.FunctionCal
 // started are answered as cancelled, and the running ones end as their
 // tools see it; none outlives runCalls.
 func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
-	sc := scheduler{nature: nature(t.s.agent.annotations), declined: t.hasDeclined, start: t.startCall, ended: t.ended, swapEmit: t.swapEmit}
+	sc := scheduler{nature: nature(t.s.agent.annotations), declined: t.hasDeclined, start: t.startCall, ended: t.ended, swapShow: t.swapShow}
 	calls = sc.nature.narrationFirst(calls)
 	t.runs = make([]*toolRun, len(calls))
 	for i, fc := range calls {
@@ -128,10 +128,10 @@ func (t *turn) runCalls(calls []*genai.FunctionCall) *genai.Content {
 	return sc.run(t.runs)
 }
 
-// swapEmit has the turn's events go to emit, and returns where they went.
-func (t *turn) swapEmit(emit func(dialog.Event)) func(dialog.Event) {
-	was := t.emit
-	t.emit = emit
+// swapShow has the turn's events go to show, and returns where they went.
+func (t *turn) swapShow(show func(dialog.Subagent, dialog.Event)) func(dialog.Subagent, dialog.Event) {
+	was := t.show
+	t.show = show
 	return was
 }
 
@@ -145,9 +145,9 @@ type scheduler struct {
 	// the parts answering call i (turn.startCall, turn.ended).
 	start func(run *toolRun) []*genai.Part
 	ended func(answers [][]*genai.Part, i int, parts []*genai.Part)
-	// swapEmit has the turn's events go to emit, returning where they
+	// swapShow has the turn's events go to show, returning where they
 	// went before.
-	swapEmit func(emit func(dialog.Event)) func(dialog.Event)
+	swapShow func(show func(dialog.Subagent, dialog.Event)) func(dialog.Subagent, dialog.Event)
 }
 
 // run runs runs' calls and returns the content answering them all, in
@@ -184,8 +184,8 @@ func (sc scheduler) runBatch(runs []*toolRun, lo, hi int, answers [][]*genai.Par
 		sc.ended(answers, lo, sc.start(runs[lo]))
 		return
 	}
-	events := make(chan dialog.Event)
-	emit := sc.swapEmit(func(ev dialog.Event) { events <- ev })
+	events := make(chan shownEvent)
+	show := sc.swapShow(func(from dialog.Subagent, ev dialog.Event) { events <- shownEvent{from, ev} })
 	var running sync.WaitGroup
 	for i := lo; i < hi; i++ {
 		running.Go(func() { sc.ended(answers, i, sc.start(runs[i])) })
@@ -194,11 +194,11 @@ func (sc scheduler) runBatch(runs []*toolRun, lo, hi int, answers [][]*genai.Par
 	go func() { running.Wait(); close(done) }()
 	for {
 		select {
-		case ev := <-events:
-			emit(ev)
+		case e := <-events:
+			show(e.from, e.ev)
 		case <-done:
 			// Every send was taken before its call returned.
-			sc.swapEmit(emit)
+			sc.swapShow(show)
 			return
 		}
 	}
@@ -336,4 +336,11 @@ func ask[R any](t *turn, run *toolRun, question func() (R, error)) (R, error) {
 		defer t.clock.Resume()
 	}
 	return question()
+}
+
+// shownEvent is an event of a call running in a batch, on its way to the
+// turn's goroutine, with the subagent it is of.
+type shownEvent struct {
+	from dialog.Subagent
+	ev   dialog.Event
 }

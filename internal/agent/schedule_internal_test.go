@@ -26,7 +26,7 @@ func TestSchedulerOnItsOwn(t *testing.T) {
 	}
 	var mu sync.Mutex
 	var emitted []string
-	var emit func(dialog.Event) = func(ev dialog.Event) { emitted = append(emitted, ev.(dialog.NoticeEvent).Text) }
+	var show func(dialog.Subagent, dialog.Event) = func(_ dialog.Subagent, ev dialog.Event) { emitted = append(emitted, ev.(dialog.NoticeEvent).Text) }
 	declined := false
 	arrived, bothIn := make(chan struct{}, 2), make(chan struct{})
 	go func() { <-arrived; <-arrived; close(bothIn) }()
@@ -35,7 +35,7 @@ func TestSchedulerOnItsOwn(t *testing.T) {
 		declined: func() bool { return declined },
 		start: func(run *toolRun) []*genai.Part {
 			mu.Lock()
-			current := emit
+			current := show
 			mu.Unlock()
 			if run.fc.Name == "a" || run.fc.Name == "b" {
 				arrived <- struct{}{}
@@ -48,7 +48,7 @@ func TestSchedulerOnItsOwn(t *testing.T) {
 			if run.fc.Name == "alone" {
 				declined = true
 			}
-			current(dialog.NoticeEvent{Text: run.fc.Name})
+			current(dialog.Subagent{}, dialog.NoticeEvent{Text: run.fc.Name})
 			return []*genai.Part{genai.NewPartFromText(run.fc.Name)}
 		},
 		ended: func(answers [][]*genai.Part, i int, parts []*genai.Part) {
@@ -56,11 +56,11 @@ func TestSchedulerOnItsOwn(t *testing.T) {
 			defer mu.Unlock()
 			answers[i] = parts
 		},
-		swapEmit: func(to func(dialog.Event)) func(dialog.Event) {
+		swapShow: func(to func(dialog.Subagent, dialog.Event)) func(dialog.Subagent, dialog.Event) {
 			mu.Lock()
 			defer mu.Unlock()
-			was := emit
-			emit = to
+			was := show
+			show = to
 			return was
 		},
 	}

@@ -220,8 +220,11 @@ func (s *Session) ID() string { return s.id }
 
 // Prompt sends parts to the model and runs the turn: model answers, tool
 // calls and their results, until the model answers without calling a tool.
-// emit (which may be nil) hears every event, in order, on the caller's
-// goroutine.
+// port is the user of this turn (dialog.Port), handed with the call as
+// the MCP Go SDK hands a handler its request's session: it is shown
+// every event, in order, on the caller's goroutine (a subagent's with
+// the subagent it is of), and asked every question the turn asks; nil
+// tells and asks nobody.
 //
 // A session runs one prompt at a time: Prompt on a busy session waits for
 // it (or for ctx), and on a session dropped from memory since it was
@@ -230,7 +233,7 @@ func (s *Session) ID() string { return s.id }
 // the turn promptly with StopCancelled; the history stays valid for the
 // next prompt (calls the model made are answered as cancelled, and a model
 // answer cut short is not kept).
-func (s *Session) Prompt(ctx context.Context, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
+func (s *Session) Prompt(ctx context.Context, in dialog.Input, port dialog.Port) (dialog.PromptResult, error) {
 	if err := s.begin(ctx, cmp.Or(in.Text, in.Command)); err != nil {
 		if ctx.Err() != nil {
 			return dialog.PromptResult{StopReason: dialog.StopCancelled, Err: ctx.Err()}, nil
@@ -238,13 +241,12 @@ func (s *Session) Prompt(ctx context.Context, in dialog.Input, emit func(dialog.
 		return dialog.PromptResult{}, err
 	}
 	defer s.end()
-	return s.prompt(ctx, in, emit), nil
+	return s.prompt(ctx, in, port), nil
 }
 
-func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.Event)) dialog.PromptResult {
-	if emit == nil {
-		emit = func(dialog.Event) {}
-	}
+func (s *Session) prompt(ctx context.Context, in dialog.Input, port dialog.Port) dialog.PromptResult {
+	show := showing(ctx, port)
+	emit := func(ev dialog.Event) { show(dialog.Subagent{}, ev) }
 	if err := ctx.Err(); err != nil {
 		return dialog.PromptResult{StopReason: dialog.StopCancelled, Err: err}
 	}
@@ -258,7 +260,7 @@ func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.
 		emit(dialog.ErrorEvent{Err: err})
 		return dialog.PromptResult{StopReason: dialog.StopError, Err: err}
 	}
-	s.acknowledgeAgents(ctx, emit)
+	s.acknowledgeAgents(ctx, port, emit)
 	parts, err := s.inputParts(ctx, in, emit)
 	if err != nil {
 		if ctx.Err() != nil {
@@ -271,7 +273,8 @@ func (s *Session) prompt(ctx context.Context, in dialog.Input, emit func(dialog.
 	t := &turn{
 		s:        s,
 		ctx:      ctx,
-		emit:     emit,
+		port:     port,
+		show:     show,
 		promptID: fmt.Sprintf("%s########%d", s.id, s.promptCount()),
 		system:   s.agent.systemInstruction(ctx, s.id),
 		journal:  newJournal(s.journalSize()),

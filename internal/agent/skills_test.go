@@ -52,7 +52,7 @@ func TestModelActivatesSkill(t *testing.T) {
 		geminitest.TextTurn("done"),
 	)
 	asked := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Tools: registry, Skills: catalog, Confirmer: asked})
+	a, _ := newAgent(t, srv, agent.Config{Tools: registry, Skills: catalog}, front{confirmer: asked})
 	s := a.NewSession()
 	prompt(t, s, "cut a release")
 
@@ -100,7 +100,7 @@ func TestPlanModeActivatesSkillAfterAsking(t *testing.T) {
 		geminitest.TextTurn("planned"),
 	)
 	asked := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Tools: registry, Skills: catalog, Confirmer: asked, ApprovalMode: dialog.ApprovalPlan})
+	a, _ := newAgent(t, srv, agent.Config{Tools: registry, Skills: catalog, ApprovalMode: dialog.ApprovalPlan}, front{confirmer: asked})
 	prompt(t, a.NewSession(), "plan a release")
 	answer := responses(t, srv.Requests()[1])
 	if len(asked.asked()) != 1 || len(answer) != 1 || !strings.HasPrefix(fmt.Sprint(answer[0].Response["output"]), "<activated_skill") {

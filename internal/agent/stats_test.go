@@ -66,7 +66,7 @@ func TestStatsCountCallsAndDecisions(t *testing.T) {
 		return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Applied, Content: req.Change.After}}, nil
 	})
 	sh := &shellTool{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), readTool(), editTool()), Confirmer: conf, Lander: lander})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), readTool(), editTool())}, front{confirmer: conf, lander: lander})
 	s := a.NewSession()
 	if res, _ := prompt(t, s, "work"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt = %+v", res)
@@ -127,11 +127,11 @@ func TestStatsDoNotCountACancelledRequestAsAnError(t *testing.T) {
 	s := a.NewSession()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, func(ev dialog.Event) {
+	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, portFor(s, func(ev dialog.Event) {
 		if _, ok := ev.(dialog.TextEvent); ok {
 			cancel()
 		}
-	})
+	}))
 	if res.StopReason != dialog.StopCancelled {
 		t.Fatalf("result = %+v", res)
 	}

@@ -153,14 +153,14 @@ func (t *turn) delegator(run *toolRun) tools.Delegator {
 	if a.cfg.Agents == nil {
 		return nil
 	}
-	emit := t.emit // the batch's, which hands events to the prompt's goroutine
+	show := t.show // the batch's, which hands events to the prompt's goroutine
 	return func(ctx context.Context, name, prompt string) (tools.Result, error) {
 		def, ok := a.cfg.Agents.Lookup(name)
 		if !ok {
 			return tools.Result{}, fmt.Errorf("Subagent '%s' not found.", name)
 		}
 		tag := dialog.Subagent{CallID: callID, Name: def.Name}
-		tagged := func(ev dialog.Event) { emit(dialog.FromSubagent(ev, tag)) }
+		tagged := func(ev dialog.Event) { show(tag, ev) }
 		if def.Kind == subagents.Remote {
 			text, err := "", errors.New("remote agents are not available here")
 			if a.cfg.Remote != nil {
@@ -263,7 +263,8 @@ func (t *turn) newSubagentRun(ctx context.Context, callID string, def subagents.
 	}
 	run.turn = &turn{
 		s:        cs,
-		emit:     emit,
+		port:     t.port,
+		show:     func(_ dialog.Subagent, ev dialog.Event) { emit(ev) },
 		promptID: fmt.Sprintf("%s-%s", t.promptID, def.Name),
 		system:   system,
 		main:     t,

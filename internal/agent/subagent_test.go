@@ -111,7 +111,11 @@ func TestSubagentRunsApartAndReports(t *testing.T) {
 	)
 	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}, Version: "9.9.9"})
 	s := a.NewSession()
-	res, evs := prompt(t, s, "find alpha")
+	res, seen := promptShown(t, s, "find alpha")
+	var evs events
+	for _, e := range seen {
+		evs.emit(e.ev)
+	}
 	if res.StopReason != dialog.StopEndTurn || res.Text != "done" {
 		t.Fatalf("result %+v", res)
 	}
@@ -155,13 +159,17 @@ func TestSubagentRunsApartAndReports(t *testing.T) {
 		t.Errorf("the main history holds the subagent's read: %s", toJSON(last.Contents))
 	}
 
-	for _, ev := range only[dialog.ToolCallEvent](evs) {
+	for _, e := range seen {
+		call, ok := e.ev.(dialog.ToolCallEvent)
+		if !ok {
+			continue
+		}
 		wantTag := dialog.Subagent{CallID: "inv1", Name: "investigator"}
-		if ev.Call.Name == tools.InvokeAgentName {
+		if call.Call.Name == tools.InvokeAgentName {
 			wantTag = dialog.Subagent{}
 		}
-		if ev.Subagent != wantTag {
-			t.Errorf("%s's event says %+v", ev.Call.Name, ev.Subagent)
+		if e.from != wantTag {
+			t.Errorf("%s's event came from %+v, want %+v", call.Call.Name, e.from, wantTag)
 		}
 	}
 	if n := len(only[dialog.ToolCallEvent](evs)); n != 3 {
@@ -207,11 +215,10 @@ func TestSubagentCannotCallToolsItWasNotGiven(t *testing.T) {
 		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "could not write"})),
 		geminitest.TextTurn("done"),
 	)
-	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}, ApprovalMode: dialog.ApprovalYolo,
-		Lander: landerFunc(func(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
-			dec, err := tools.LandOnDisk(ctx, req.Change)
-			return dialog.Landing{Decision: dec}, err
-		})})
+	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}, ApprovalMode: dialog.ApprovalYolo}, front{lander: landerFunc(func(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
+		dec, err := tools.LandOnDisk(ctx, req.Change)
+		return dialog.Landing{Decision: dec}, err
+	})})
 	prompt(t, a.NewSession(), "go")
 	reqs := srv.Requests()
 	if slices.Contains(offeredNames(reqs[1]), tools.WriteFileName) {
@@ -251,8 +258,8 @@ func TestSubagentEditsPassTheSameDoor(t *testing.T) {
 				return dialog.Landing{Decision: dec, AllowAlways: req.Ask && req.CanAllowAlways}, err
 			})
 			plans := t.TempDir()
-			a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{def}, Lander: lander,
-				PlansDir: func(string) (string, error) { return plans, nil }})
+			a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{def},
+				PlansDir: func(string) (string, error) { return plans, nil }}, front{lander: lander})
 			s := a.NewSession()
 			s.SetApprovalMode(mode) // the session's own mode, as /plan sets it
 			prompt(t, s, "go")
@@ -526,7 +533,7 @@ func TestRemoteSubagent(t *testing.T) {
 	} {
 		srv := geminitest.NewTestServer(t, geminitest.CallTurn(invoke("i1", "far", "ask them")), geminitest.TextTurn("ok"))
 		a, _ := newAgent(t, srv, agent.Config{Agents: catalog{def}, Remote: tc.r})
-		_, evs := prompt(t, a.NewSession(), "go")
+		_, seen := promptShown(t, a.NewSession(), "go")
 		if !slices.Equal(tc.r.got, []string{"far: ask them"}) {
 			t.Errorf("invoked %q", tc.r.got)
 		}
@@ -534,11 +541,12 @@ func TestRemoteSubagent(t *testing.T) {
 			t.Errorf("answer %s, want %q", toJSON(fr), tc.want)
 		}
 		var marked bool
-		for _, ev := range only[dialog.TextEvent](evs) {
-			marked = marked || ev.Text == "working" && ev.Subagent == dialog.Subagent{CallID: "i1", Name: "far"}
+		for _, e := range seen {
+			text, ok := e.ev.(dialog.TextEvent)
+			marked = marked || ok && text.Text == "working" && e.from == dialog.Subagent{CallID: "i1", Name: "far"}
 		}
 		if !marked {
-			t.Errorf("the remote run's event is not marked: %+v", only[dialog.TextEvent](evs))
+			t.Errorf("the remote run's event is not marked: %+v", seen)
 		}
 	}
 }
@@ -563,7 +571,7 @@ func TestSubagentsAskOneAtATime(t *testing.T) {
 		sub, sub, sub, sub,
 		geminitest.TextTurn("ok"),
 	)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Agents: catalog{mk("a1"), mk("b1")}, Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Agents: catalog{mk("a1"), mk("b1")}}, front{confirmer: conf})
 	prompt(t, a.NewSession(), "go")
 	if len(overlap) > 0 {
 		t.Errorf("%d questions were put while another was open", len(overlap))
@@ -730,7 +738,7 @@ func TestSubagentClockPausedWhileAsking(t *testing.T) {
 		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "made"})),
 		geminitest.TextTurn("ok"),
 	)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Agents: catalog{def}, Confirmer: conf})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Agents: catalog{def}}, front{confirmer: conf})
 	agent.SetSubagentDeadline(a, d.deadline)
 	prompt(t, a.NewSession(), "go")
 	if !slices.Equal(during, []string{"pause"}) || !slices.Equal(d.clock, []string{"pause", "resume"}) {
@@ -754,16 +762,20 @@ func TestSubagentCallIDsAreItsOwn(t *testing.T) {
 		geminitest.TextTurn("done"),
 	)
 	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}})
-	_, evs := prompt(t, a.NewSession(), "find alpha")
+	_, shownEvents := promptShown(t, a.NewSession(), "find alpha")
 	seen := map[string]string{}
-	for _, ev := range only[dialog.ToolCallEvent](evs) {
+	for _, e := range shownEvents {
+		ev, ok := e.ev.(dialog.ToolCallEvent)
+		if !ok {
+			continue
+		}
 		id := ev.Call.CallID
 		if other, dup := seen[id]; dup {
 			t.Errorf("call id %q is both %s's and %s's", id, other, ev.Call.Name)
 		}
 		seen[id] = ev.Call.Name
-		if ev.Subagent.CallID != "" && !strings.HasPrefix(id, ev.Subagent.CallID+".") {
-			t.Errorf("subagent call %s has id %q, not under %q", ev.Call.Name, id, ev.Subagent.CallID)
+		if e.from.CallID != "" && !strings.HasPrefix(id, e.from.CallID+".") {
+			t.Errorf("subagent call %s has id %q, not under %q", ev.Call.Name, id, e.from.CallID)
 		}
 	}
 	if len(seen) != 3 {
@@ -837,7 +849,7 @@ func TestProjectAgentsAreAcknowledgedFirst(t *testing.T) {
 		srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
 		cat := &ackCatalog{agent: subagents.Definition{Name: "scout", Description: "Scouts the repo.", Kind: subagents.Local, Source: subagents.Project}}
 		user := &answering{outcome: c.outcome}
-		a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Agents: cat, Confirmer: user})
+		a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Agents: cat}, front{confirmer: user})
 		s := a.NewSession()
 		prompt(t, s, "hi")
 		prompt(t, s, "again")

@@ -66,7 +66,7 @@ func TestTelemetryEvents(t *testing.T) {
 	srv := geminitest.NewTestServer(t, calls, done, geminitest.ErrorTurn(400, "bad request"))
 	rec := &recorded{}
 	sh := &shellTool{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Confirmer: always(dialog.ProceedOnce), Telemetry: rec})
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Telemetry: rec}, front{confirmer: always(dialog.ProceedOnce)})
 	s := a.NewSession()
 	if res, _ := prompt(t, s, "run the tests"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt = %+v", res)

@@ -222,7 +222,7 @@ func (t *turn) confirm(run *toolRun, call policy.Call, c *tools.Confirmation, al
 		}
 		t.hooks().notifyPermission(string(c.Kind), c.Title, map[string]any{"details": c.Details})
 		notice := func(text string) { t.emit(dialog.NoticeEvent{Text: text}) }
-		return t.s.approve(t.ctx, fc.ID, call, fc.Name, c, always, notice)
+		return t.s.approve(t.ctx, t.port, fc.ID, call, fc.Name, c, always, notice)
 	})
 	if unasked {
 		return tools.Result{}, true
@@ -265,7 +265,7 @@ func decisionOf(o dialog.ConfirmOutcome) dialog.CallDecision {
 // service records it.
 func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door verdict) (tools.Result, error) {
 	s, fc, asks := t.s, run.fc, door.ask
-	if err := s.canLand(); err != nil {
+	if err := canLand(t.port); err != nil {
 		return tools.Result{}, err
 	}
 	if asks {
@@ -274,7 +274,7 @@ func (t *turn) land(run *toolRun, c *tools.Confirmation, p *tools.Proposal, door
 	t.checkpoint(fc)
 	watch := tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, s.agent.cfg.Workspace, p.Change.Path)
 	landIt := func() (dialog.Landing, error) {
-		return s.land(t.ctx, dialog.LandRequest{CallID: fc.ID, Change: p.Change, Ask: asks, CanAllowAlways: door.always})
+		return s.land(t.ctx, t.port, dialog.LandRequest{CallID: fc.ID, Change: p.Change, Ask: asks, CanAllowAlways: door.always})
 	}
 	var landing dialog.Landing
 	var err error
@@ -325,12 +325,8 @@ func (t *turn) journalLanded(change workspace.FileChange, d dialog.Decision) {
 // errors the editor shows since in the files that changed.
 func (t *turn) landFiles(run *toolRun, p *tools.FilesProposal, door verdict) (tools.Result, error) {
 	s, fc := t.s, run.fc
-	if err := s.canLand(); err != nil {
+	if err := canLand(t.port); err != nil {
 		return tools.Result{}, err
-	}
-	lander, ok := s.agent.cfg.Lander.(dialog.FilesLander)
-	if !ok {
-		return tools.Result{}, errNoFilesLander
 	}
 	paths := make([]string, len(p.Changes))
 	changes := make([]dialog.RevertChange, len(p.Changes))
@@ -351,7 +347,9 @@ func (t *turn) landFiles(run *toolRun, p *tools.FilesProposal, door verdict) (to
 		watches[i] = tools.WatchEdit(t.ctx, s.agent.cfg.Diagnostics, s.agent.cfg.Workspace, path)
 	}
 	landIt := func() ([]dialog.Decision, error) {
-		return lander.LandFiles(t.ctx, dialog.LandFilesRequest{SessionID: s.id, CallID: fc.ID, Title: p.Title, Changes: changes, Ask: asks})
+		ds, err := t.port.LandFiles(t.ctx, dialog.LandFilesRequest{SessionID: s.id, CallID: fc.ID, Title: p.Title, Changes: changes, Ask: asks})
+		s.landedFiles(t.ctx, changes, ds)
+		return ds, err
 	}
 	var decisions []dialog.Decision
 	var err error
@@ -455,7 +453,7 @@ func functionResponse(fc *genai.FunctionCall, res tools.Result) *genai.Part {
 // mode answers yes as it allows every call; nil where the front end asks
 // nobody.
 func (t *turn) confirmer(run *toolRun) tools.ConfirmFunc {
-	if t.s.agent.cfg.Confirmer == nil {
+	if t.port == nil {
 		return nil
 	}
 	return func(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
@@ -463,19 +461,19 @@ func (t *turn) confirmer(run *toolRun) tools.ConfirmFunc {
 			return dialog.ProceedOnce, nil
 		}
 		req.CallID, req.Tool = run.fc.ID, run.fc.Name
-		return ask(t, run, func() (dialog.ConfirmOutcome, error) { return t.s.ask(ctx, req) })
+		return ask(t, run, func() (dialog.ConfirmOutcome, error) { return t.s.ask(ctx, t.port, req) })
 	}
 }
 
 // asker is how run's call asks the user, once no other call's question
 // is before them; nil when the front end cannot.
 func (t *turn) asker(run *toolRun) tools.AskFunc {
-	if !t.s.canQuestion() {
+	if t.port == nil {
 		return nil
 	}
 	return func(ctx context.Context, q dialog.Question) (dialog.Answer, error) {
 		a, err := ask(t, run, func() (dialog.Answer, error) {
-			return t.s.question(ctx, run.fc.ID, q)
+			return t.s.question(ctx, t.port, run.fc.ID, q)
 		})
 		if err == nil {
 			run.answered.Store(true)

@@ -15,9 +15,16 @@ import (
 
 // turn is one Prompt in progress.
 type turn struct {
-	s        *Session
-	ctx      context.Context
-	emit     func(dialog.Event)
+	s   *Session
+	ctx context.Context
+	// port is the user of the call that started the turn (Prompt,
+	// RunCall), a subagent's its main turn's: what its events are shown
+	// to and its questions put to; nil when nobody can be told or asked.
+	port dialog.Port
+	// show hands the turn's events on, each with the subagent it is of
+	// (zero for the main agent's); a batch of calls running at once
+	// swaps it (scheduler.swapShow).
+	show     func(from dialog.Subagent, ev dialog.Event)
 	promptID string
 	// system is the system instruction of the prompt's requests.
 	system string
@@ -272,4 +279,16 @@ func (t *turn) endByHook(end *hookEnd) dialog.PromptResult {
 	}
 	t.emit(dialog.NoticeEvent{Text: hookBlockedPrompt + end.reason})
 	return t.stop(dialog.StopEndTurn, nil)
+}
+
+// emit shows ev, an event of the turn's own agent.
+func (t *turn) emit(ev dialog.Event) { t.show(dialog.Subagent{}, ev) }
+
+// showing is how a turn started by a call with port shows its events: on
+// port, under the call's ctx; nowhere when port is nil.
+func showing(ctx context.Context, port dialog.Port) func(dialog.Subagent, dialog.Event) {
+	if port == nil {
+		return func(dialog.Subagent, dialog.Event) {}
+	}
+	return func(from dialog.Subagent, ev dialog.Event) { port.Show(ctx, from, ev) }
 }

@@ -24,11 +24,12 @@ func TestUndeclaredToolsAreNotFound(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		cfg   agent.Config
-		enter string // what a call of enter_plan_mode is answered
-		shell string // and one of the shell
-		told  string // and the user
+		conf  *confirmer // the user's, nil for nobody
+		enter string     // what a call of enter_plan_mode is answered
+		shell string     // and one of the shell
+		told  string     // and the user
 	}{
-		{name: "editor in plan mode", cfg: agent.Config{Policy: policy.Load(nil, true), Confirmer: always(dialog.ProceedAlways), ApprovalMode: dialog.ApprovalPlan},
+		{name: "editor in plan mode", cfg: agent.Config{Policy: policy.Load(nil, true), ApprovalMode: dialog.ApprovalPlan}, conf: always(dialog.ProceedAlways),
 			enter: `Tool "enter_plan_mode" not found. Did you mean "read_file"?`, shell: `Tool "run_shell_command" not found. Did you mean "read_file"?`,
 			told: "run_shell_command is not offered to the model in the plan approval mode (the default approval mode offers it), so the model's call of it did not run; the model was told the tool was not found."},
 		{name: "headless", cfg: agent.Config{Policy: policy.Load(nil, false)},
@@ -54,8 +55,12 @@ func TestUndeclaredToolsAreNotFound(t *testing.T) {
 			)
 			cfg := tc.cfg
 			cfg.Tools = tools.NewRegistry(readTool(), shell.tool(), enter)
-			conf, _ := cfg.Confirmer.(*confirmer)
-			a, _ := newAgent(t, srv, cfg)
+			conf := tc.conf
+			var fe []front
+			if conf != nil {
+				fe = append(fe, front{confirmer: conf})
+			}
+			a, _ := newAgent(t, srv, cfg, fe...)
 			res, evs := prompt(t, a.NewSession(), "go")
 			if res.StopReason != dialog.StopEndTurn {
 				t.Fatalf("result = %+v", res)

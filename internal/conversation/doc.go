@@ -29,7 +29,8 @@
 // session, one busy error, in one wording that names how the front end
 // cancels: Config.Cancel; the agent's own lock only orders), runs a
 // prompt or a command through the view the front end makes for that
-// turn (View: one method per kind of event, and the turn's questions)
+// turn (View: the turn's dialog.Port, events and questions alike, and
+// the folder trust question)
 // and returns one typed Outcome, the only ending a front end reads: how
 // the turn ended (Ending, and its Reason in the wires' word), its
 // Headline and Explanation, the model's text and tokens, a command's
@@ -50,18 +51,21 @@
 //     the Outcome in its wire's words (ACP's stop reasons, headless's exit
 //     statuses);
 //   - a View of each turn, made for it and handed the host with its
-//     prompt (view.go): the turn's events reach it one method per kind
-//     (Events: a kind added fails to compile in every front end until
-//     it shows the kind or embeds the kind's Ignore type), and the
-//     turn's questions its Questions: Land and LandFiles land edits,
-//     Confirm and Ask put the agent's questions, AskTrust the folder
-//     trust question (trust.go: Claim.AskTrust before a prompt,
+//     prompt (view.go), which the host hands the agent with the call
+//     that runs the turn, as the MCP Go SDK hands a handler its
+//     request's session: the turn's events reach its Show, each with
+//     the subagent it is of, and the front end switches on dialog's
+//     kinds (TestSwitchesOverClosedSetsAreExhaustive holds every such
+//     switch to every kind); Land and LandFiles land edits, Confirm and
+//     Ask put the agent's questions and the commands', AskTrust the
+//     folder trust question (trust.go: Claim.AskTrust before a prompt,
 //     Claim.Move to continue it in a build made anew when the folder's
 //     trust changed). Every question the agent asks leaves through the
 //     agent's approval door (the session's), reverts and switches of
-//     model included, and reaches the view of the turn running in the
-//     session that asks: never a host-wide one. A rewind's questions go
-//     to the Questions its claim is given (Claim.Rewind).
+//     model included, and reaches the port of the call that started the
+//     turn: no port is set for a build, and nothing routes a question
+//     by session id. A rewind's questions go to the port its claim is
+//     handed (Claim.Rewind).
 //
 // It keeps only what its wire alone needs (LSP's progress tokens, ACP's
 // tool-call contents), as the host's per-session State. The in-process
@@ -77,9 +81,9 @@
 // Replay, List) and the Build, and the words they exchange with it (the
 // events' contents, the requests a view answers, the Input a prompt
 // takes) are package dialog's, which the agent speaks too; the agent's
-// events as values (dialog.Event) reach a front end only as calls of its
-// view's methods (Show, a type switch over dialog's kinds), and a saved
-// session's only through Exchange.Show.
+// events as values (dialog.Event) reach a front end only through the
+// Show of the port it handed with the turn, and a saved session's only
+// through Exchange.Show (a ReplayView: the same Show).
 // LandRevertOnDisk (disk.go) lands a revert's file on disk for a view
 // with no editor, as LandOnDisk an edit; RunLocally and StartLocally
 // (local.go) run a shell command on this machine for a front end whose

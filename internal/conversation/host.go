@@ -151,8 +151,8 @@ func NewHost[S any](cfg Config) *Host[S] {
 		running: make(chan struct{}, dialog.MaxRunningSessions), live: map[string]*Live[S]{}, asked: map[string]bool{}}
 }
 
-// Build builds an agent for place, its questions put through the view
-// of the turn that asks them. ctx's values are kept, not its end (see
+// Build builds an agent for place; each turn's events and questions go
+// to the view handed with its prompt (dialog.Port). ctx's values are kept, not its end (see
 // setup.Build). A build without credentials is returned with its AuthErr
 // set (and no agent, unless place.WithoutCredentials).
 func (h *Host[S]) Build(ctx context.Context, place Place) (*Build, error) {
@@ -186,9 +186,6 @@ func (h *Host[S]) options(place Place) setup.Options {
 		Logger:             h.cfg.Logger,
 		Warn:               place.Warn,
 		ShowAuthURL:        place.ShowAuthURL,
-		Lander:             asking{&h.turns},
-		Confirmer:          asking{&h.turns},
-		Asker:              asking{&h.turns},
 		ShellRunner:        place.ShellRunner,
 		Diagnostics:        place.Diagnostics,
 		CodeIntel:          place.CodeIntel,
@@ -628,19 +625,17 @@ func (c *Claim[S]) End() {
 // events are shown through v, and its questions put through v.
 func (c *Claim[S]) Prompt(in dialog.Input, v View) Outcome {
 	h, l, tctx := c.h, c.live, c.turn.Context()
-	c.turn.ask(v)
 	h.Ready(tctx, l)
-	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Trust: v, Confirm: v, Unattended: h.cfg.Unattended}, in, func(e dialog.Event) { Show(tctx, v, e) })
+	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Port: v, Trust: v, Unattended: h.cfg.Unattended}, in)
 	return outcomeOf(res, err)
 }
 
 // Rewind goes back to before prompt in the claim's session (see
 // agent.Session.Rewind), as what runs in its turn: a changed file's
-// conflict is asked and the revert landed through q, under the claim's
-// context, so that Cancel stops it.
-func (c *Claim[S]) Rewind(prompt int, mode dialog.RewindMode, q Questions) (dialog.RewindResult, error) {
-	c.turn.ask(q)
-	return c.live.session.Rewind(c.turn.Context(), prompt, mode)
+// conflict is asked and the revert landed through port, under the
+// claim's context, so that Cancel stops it.
+func (c *Claim[S]) Rewind(prompt int, mode dialog.RewindMode, port dialog.Port) (dialog.RewindResult, error) {
+	return c.live.session.Rewind(c.turn.Context(), prompt, mode, port)
 }
 
 // ErrYoloRefused is SetMode's refusal of the yolo mode where settings'

@@ -390,24 +390,24 @@ type sessionView struct {
 	name    string
 	asked   chan<- string
 	answers <-chan dialog.ConfirmOutcome
-
-	conversation.IgnoreText
-	conversation.IgnoreThought
-	conversation.IgnoreToolCall
-	conversation.IgnoreToolResult
-	conversation.IgnoreUsage
-	conversation.IgnoreError
-	conversation.IgnoreRetry
-	conversation.IgnoreCompressed
-	conversation.IgnoreNotice
-	conversation.IgnoreMode
-	conversation.IgnoreModel
-	conversation.IgnoreTopic
-	conversation.IgnoreCommands
 }
 
+func (v sessionView) Show(context.Context, dialog.Subagent, dialog.Event) {}
+
 func (v sessionView) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
-	v.asked <- v.name + ": " + req.Details
+	return v.wait(ctx, "confirm "+req.Details)
+}
+
+func (v sessionView) Ask(ctx context.Context, req dialog.AskRequest) (dialog.Answer, error) {
+	if o, err := v.wait(ctx, "ask "+req.Question.Text); err != nil || o == dialog.Cancel {
+		return dialog.Answer{Declined: true}, err
+	}
+	return dialog.Answer{Chosen: []string{req.Question.Options[0].ID}}, nil
+}
+
+// wait says what reached the view, and waits for the test's answer.
+func (v sessionView) wait(ctx context.Context, what string) (dialog.ConfirmOutcome, error) {
+	v.asked <- v.name + ": " + what
 	select {
 	case o := <-v.answers:
 		return o, nil
@@ -424,25 +424,32 @@ func (v sessionView) LandFiles(context.Context, dialog.LandFilesRequest) ([]dial
 	return nil, errors.New("no reverts here")
 }
 
-func (v sessionView) Ask(context.Context, dialog.AskRequest) (dialog.Answer, error) {
-	return dialog.Answer{}, dialog.ErrCannotAsk
-}
-
 func (v sessionView) AskTrust(context.Context, dialog.TrustRequest) (string, error) {
 	return "", dialog.ErrCannotAsk
 }
 
-// Two sessions of one build run a turn each at once: each turn's
-// question reaches the view that turn was given, not the other's.
+// askUser is a model turn calling ask_user with question, of one choice.
+func askUser(question string) geminitest.Turn {
+	return geminitest.CallTurn(geminitest.Call("ask_user", map[string]any{"questions": []any{map[string]any{
+		"header": "Pick", "question": question, "type": "choice",
+		"options": []any{map[string]any{"label": "Yes", "description": ""}, map[string]any{"label": "No", "description": ""}},
+	}}}))
+}
+
+// Two sessions of one build run a turn each at once, each asking a
+// confirmation (run_shell_command) and then a question (ask_user) while
+// the other's question waits: each question reaches the view its own
+// turn was handed with its prompt, never the other's.
 func TestQuestionsReachTheViewOfTheirTurn(t *testing.T) {
 	f, built := hostFor(t, true,
 		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "echo first"})),
 		geminitest.CallTurn(geminitest.Call("run_shell_command", map[string]any{"command": "echo second"})),
+		askUser("First's question?"), askUser("Second's question?"),
 		geminitest.TextTurn("Done."), geminitest.TextTurn("Done."))
 	one, other := f.host.Open(built, false, struct{}{}), f.host.Open(built, false, struct{}{})
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // hang guard
 	defer cancel()
-	asked := make(chan string, 2)
+	asked := make(chan string, 4)
 	oneAnswers, otherAnswers := make(chan dialog.ConfirmOutcome, 2), make(chan dialog.ConfirmOutcome, 2)
 	outcomes := make(chan conversation.Outcome, 2)
 	prompt := func(l *conversation.Live[struct{}], v sessionView) {
@@ -458,16 +465,23 @@ func TestQuestionsReachTheViewOfTheirTurn(t *testing.T) {
 		}
 	}
 
+	// Each question waits for its answer while the other turn asks, so
+	// the model's turns go to the sessions in this order.
 	go prompt(one, sessionView{name: "one", asked: asked, answers: oneAnswers})
-	first := next() // one's turn waits for its answer while the other runs
+	got := []string{next()}
 	go prompt(other, sessionView{name: "other", asked: asked, answers: otherAnswers})
-	second := next()
-	if first != "one: echo first" || second != "other: echo second" {
-		t.Errorf("the questions reached %q and %q, want each its own turn's view", first, second)
+	got = append(got, next())
+	oneAnswers <- dialog.Cancel
+	got = append(got, next())
+	otherAnswers <- dialog.Cancel
+	got = append(got, next())
+	want := []string{"one: confirm echo first", "other: confirm echo second", "one: ask First's question?", "other: ask Second's question?"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the questions reached %q, want %q: each its own turn's view", got, want)
 		cancel()
 	}
-	oneAnswers <- dialog.Cancel
-	otherAnswers <- dialog.Cancel
+	oneAnswers <- dialog.ProceedOnce
+	otherAnswers <- dialog.ProceedOnce
 	for range 2 {
 		if o := <-outcomes; o.Ending != conversation.Done && ctx.Err() == nil {
 			t.Errorf("a turn ended %+v", o)

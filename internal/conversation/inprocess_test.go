@@ -35,19 +35,6 @@ type chanFront struct {
 	outcomes  chan conversation.Outcome
 	shown     chan string
 	questions chan question
-
-	// What it does not show, it says.
-	conversation.IgnoreThought
-	conversation.IgnoreToolResult
-	conversation.IgnoreUsage
-	conversation.IgnoreError
-	conversation.IgnoreRetry
-	conversation.IgnoreCompressed
-	conversation.IgnoreNotice
-	conversation.IgnoreMode
-	conversation.IgnoreModel
-	conversation.IgnoreTopic
-	conversation.IgnoreCommands
 }
 
 func newChanFront(cfg conversation.Config) *chanFront {
@@ -90,14 +77,17 @@ func (f *chanFront) ask(ctx context.Context, what string) (bool, error) {
 	}
 }
 
-// Text shows the model's text.
-func (f *chanFront) Text(_ context.Context, _ dialog.Subagent, text string) {
-	f.shown <- "text: " + text
-}
-
-// ToolCall shows a call by its tool.
-func (f *chanFront) ToolCall(_ context.Context, _ dialog.Subagent, c dialog.ToolCall) {
-	f.shown <- "call: " + c.Name
+// Show shows the model's text, and a call by its tool; what it does not
+// show, it says.
+func (f *chanFront) Show(_ context.Context, _ dialog.Subagent, ev dialog.Event) {
+	switch ev := ev.(type) {
+	case dialog.TextEvent:
+		f.shown <- "text: " + ev.Text
+	case dialog.ToolCallEvent:
+		f.shown <- "call: " + ev.Call.Name
+	case dialog.ThoughtEvent, dialog.ToolResultEvent, dialog.UsageEvent, dialog.ErrorEvent, dialog.RetryEvent,
+		dialog.CompressedEvent, dialog.NoticeEvent, dialog.ModeEvent, dialog.ModelEvent, dialog.TopicEvent, dialog.CommandsEvent:
+	}
 }
 
 // Land lands an allowed change on disk, asking first where it must.

@@ -34,24 +34,8 @@ type Exchange struct {
 // compression summarised away shows its answer as its one text.
 func (x Exchange) Show(ctx context.Context, v ReplayView) {
 	for _, e := range x.events {
-		Show(ctx, replayed{ReplayView: v}, e)
+		v.Show(ctx, dialog.Subagent{}, e)
 	}
-}
-
-// replayed is a ReplayView as a view of every kind: what a saved turn
-// does not hold, it never shows.
-type replayed struct {
-	ReplayView
-	IgnoreThought
-	IgnoreUsage
-	IgnoreError
-	IgnoreRetry
-	IgnoreCompressed
-	IgnoreNotice
-	IgnoreMode
-	IgnoreModel
-	IgnoreTopic
-	IgnoreCommands
 }
 
 // Reason is how the prompt ended in the wires' word (Ending.Reason);

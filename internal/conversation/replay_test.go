@@ -49,18 +49,21 @@ type recorded struct {
 	results []dialog.ToolResult
 }
 
-func (r *recorded) Text(_ context.Context, _ dialog.Subagent, text string) {
-	r.lines = append(r.lines, "text "+text)
-}
-
-func (r *recorded) ToolCall(_ context.Context, _ dialog.Subagent, c dialog.ToolCall) {
-	r.calls = append(r.calls, c)
-	r.lines = append(r.lines, fmt.Sprintf("call %s %q %s", c.CallID, c.Title, c.Kind))
-}
-
-func (r *recorded) ToolResult(_ context.Context, _ dialog.Subagent, res dialog.ToolResult) {
-	r.results = append(r.results, res)
-	r.lines = append(r.lines, fmt.Sprintf("result %s %s %q", res.CallID, res.Status, res.Display))
+func (r *recorded) Show(_ context.Context, _ dialog.Subagent, ev dialog.Event) {
+	switch ev := ev.(type) {
+	case dialog.TextEvent:
+		r.lines = append(r.lines, "text "+ev.Text)
+	case dialog.ToolCallEvent:
+		c := ev.Call
+		r.calls = append(r.calls, c)
+		r.lines = append(r.lines, fmt.Sprintf("call %s %q %s", c.CallID, c.Title, c.Kind))
+	case dialog.ToolResultEvent:
+		res := ev.Result
+		r.results = append(r.results, res)
+		r.lines = append(r.lines, fmt.Sprintf("result %s %s %q", res.CallID, res.Status, res.Display))
+	default:
+		r.lines = append(r.lines, fmt.Sprintf("unexpected %T", ev))
+	}
 }
 
 func check(t *testing.T, got []Exchange, want ...string) {

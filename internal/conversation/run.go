@@ -20,11 +20,12 @@ import (
 type Session struct {
 	Agent *agent.Session
 	Built *setup.Built
-	// Trust puts /permissions trust's question, and Confirm the
-	// questions of other commands (/extensions install); nil: nobody
-	// can answer.
-	Trust   dialog.TrustAsker
-	Confirm dialog.Confirmer
+	// Port is the turn's user (dialog.Port): the turn's events are
+	// shown there and its questions, the agent's and the commands', put
+	// there; nil: nobody is told or asked.
+	Port dialog.Port
+	// Trust puts /permissions trust's question; nil: nobody can answer.
+	Trust dialog.TrustAsker
 	// Unattended: no person typed the prompt (Config.Unattended), so a
 	// built-in that changes what the agent may do is refused.
 	Unattended bool
@@ -97,8 +98,8 @@ func commandsOf(ctx context.Context, built *setup.Built) (list []commands.Comman
 	return append(list, user.List...), user
 }
 
-// Run runs in as the turn's prompt in sess, emitting every event on the
-// caller's goroutine, and says how the turn ended. A prompt "!command"
+// Run runs in as the turn's prompt in sess, showing every event on
+// sess.Port from the caller's goroutine, and says how the turn ended. A prompt "!command"
 // runs command in the workspace without the model (shell.go), once the
 // session's approval door allows it; a prompt "/name args" runs a
 // command:
@@ -117,9 +118,10 @@ func commandsOf(ctx context.Context, built *setup.Built) (list []commands.Comman
 // sends no command there silently. A "/path/like" prompt goes as typed.
 // A refused prompt (the agent session dropped meanwhile) is the
 // agent's error.
-func (t *Turn) Run(sess Session, in dialog.Input, emit func(dialog.Event)) (dialog.PromptResult, error) {
-	if emit == nil {
-		emit = func(dialog.Event) {}
+func (t *Turn) Run(sess Session, in dialog.Input) (dialog.PromptResult, error) {
+	emit := func(dialog.Event) {}
+	if sess.Port != nil {
+		emit = func(ev dialog.Event) { sess.Port.Show(t.ctx, dialog.Subagent{}, ev) }
 	}
 	res, err := t.run(sess, in, emit)
 	if err != nil && t.ctx.Err() != nil {
@@ -134,7 +136,7 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 	}
 	inv, ok := commands.Parse(in.Text)
 	if !ok || inv.Name == "" {
-		return sess.Agent.Prompt(t.ctx, in, emit)
+		return sess.Agent.Prompt(t.ctx, in, sess.Port)
 	}
 	list, user := commandsOf(t.ctx, sess.Built)
 	// Told whichever command the prompt names: a file skipped may be the
@@ -147,7 +149,7 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 		if err != nil {
 			return dialog.PromptResult{}, err
 		}
-		return sess.Agent.Prompt(t.ctx, in, emit)
+		return sess.Agent.Prompt(t.ctx, in, sess.Port)
 	}
 	if b, ok := builtin.Find(inv.Name); ok {
 		return t.builtin(sess, b, list, user, inv, in, emit)
@@ -159,7 +161,7 @@ func (t *Turn) run(sess Session, in dialog.Input, emit func(dialog.Event)) (dial
 		emit(dialog.TextEvent{Text: answer})
 		return dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: answer}, nil
 	}
-	return sess.Agent.Prompt(t.ctx, in, emit)
+	return sess.Agent.Prompt(t.ctx, in, sess.Port)
 }
 
 // notACommand is what gemini-ls answers, without the model, to inv, which
@@ -196,9 +198,8 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 		Version:  sess.Built.Version(),
 		Commands: list,
 		User:     user,
-		Emit:     emit,
+		Port:     sess.Port,
 		Trust:    sess.Trust,
-		Confirm:  sess.Confirm,
 
 		Unattended: sess.Unattended,
 		Piped:      in.Piped,
@@ -228,7 +229,7 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 		if reply.Input.Text != "" {
 			prompt.Parts = append([]*genai.Part{genai.NewPartFromText(reply.Input.Text)}, prompt.Parts...)
 		}
-		return sess.Agent.Prompt(t.ctx, prompt, emit)
+		return sess.Agent.Prompt(t.ctx, prompt, sess.Port)
 	}
 	emit(dialog.TextEvent{Text: reply.Text})
 	return dialog.PromptResult{StopReason: dialog.StopEndTurn, Text: reply.Text}, nil
@@ -237,7 +238,7 @@ func (t *Turn) builtin(sess Session, b builtin.Builtin, list []commands.Command,
 // expand is what invocation inv of one of the user's commands sends the
 // model, in's attachments and editor state after it.
 func expand(ctx context.Context, sess Session, user commands.UserCommands, inv commands.Invocation, in dialog.Input, emit func(dialog.Event)) (dialog.Input, error) {
-	exp, err := user.Expand(ctx, inv, commandShell(sess.Built, sess.Agent), commands.WorkspaceFiles{WS: sess.Built.Workspace()})
+	exp, err := user.Expand(ctx, inv, commandShell(sess.Built, sess.Agent, sess.Port), commands.WorkspaceFiles{WS: sess.Built.Workspace()})
 	if err != nil {
 		return in, &CommandError{Command: user.Source(inv.Name), Err: err}
 	}

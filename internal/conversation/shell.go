@@ -40,7 +40,7 @@ func shellPrompt(text string) (string, bool) {
 // and records it in the conversation, in as one of its prompts.
 // A command that was refused or could not run is a *CommandError.
 func (t *Turn) shell(sess Session, in dialog.Input, command string, emit func(dialog.Event)) (dialog.PromptResult, error) {
-	sh := commandShell(sess.Built, sess.Agent)
+	sh := commandShell(sess.Built, sess.Agent, sess.Port)
 	if err := sh.Confirm(t.ctx, []string{command}); err != nil {
 		return dialog.PromptResult{}, &CommandError{Command: "the shell command", Err: err}
 	}

@@ -49,13 +49,13 @@ func (c *Claim[S]) AskTrust(in dialog.Input, v View) {
 		if !errors.Is(err, dialog.ErrCannotAsk) {
 			h.logger().Warn("asking whether to trust the folder", zap.String("folder", folder), zap.Error(err))
 		}
-		v.Notice(ctx, dialog.Subagent{}, dialog.Untrusted)
+		v.Show(ctx, dialog.Subagent{}, dialog.NoticeEvent{Text: dialog.Untrusted})
 		return
 	case level == "":
 		return
 	}
 	if err := c.built.SetTrust(ctx, folder, level); err != nil {
-		v.Notice(ctx, dialog.Subagent{}, "The folder's trust was not recorded: "+err.Error())
+		v.Show(ctx, dialog.Subagent{}, dialog.NoticeEvent{Text: "The folder's trust was not recorded: " + err.Error()})
 	}
 }
 

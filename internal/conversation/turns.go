@@ -26,9 +26,6 @@ type Turn struct {
 	cancel    context.CancelFunc
 	done      chan struct{}
 	once      sync.Once
-	// questions are what the turn's questions go to (asking); guarded
-	// by turns.mu.
-	questions Questions
 }
 
 // Begin claims sessionID for a prompt running under ctx. A session
@@ -121,22 +118,3 @@ func (ts *Turns) Stop(ctx context.Context, sessionID string) {
 
 // Cancel asks the turn to stop; End still ends it.
 func (t *Turn) Cancel() { t.cancel() }
-
-// ask makes q what the turn's questions go to from now on.
-func (t *Turn) ask(q Questions) {
-	t.turns.mu.Lock()
-	defer t.turns.mu.Unlock()
-	t.questions = q
-}
-
-// questions is what the questions of sessionID's running turn go to;
-// false when none runs, or it was given none.
-func (ts *Turns) questions(sessionID string) (Questions, bool) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	t, ok := ts.running[sessionID]
-	if !ok || t.questions == nil {
-		return nil, false
-	}
-	return t.questions, true
-}

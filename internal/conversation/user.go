@@ -6,6 +6,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/conversation/builtin"
 	"github.com/gemini-ls/gemini-ls/internal/conversation/commands"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/setup"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
@@ -40,10 +41,11 @@ func userCommands(ctx context.Context, built *setup.Built) commands.UserCommands
 // commandShell runs a custom command's !{…} commands in the first root,
 // each once sess's approval door allows it as it would a
 // run_shell_command call of it (asking through the front end where it
-// must); none runs while that tool is not enabled.
-func commandShell(built *setup.Built, sess *agent.Session) commands.Shell {
+// must: port); none runs while that tool is not enabled.
+func commandShell(built *setup.Built, sess *agent.Session, port dialog.Port) commands.Shell {
 	_, enabled := built.Tools.Registry.Get(tools.ShellName)
-	return commands.ToolShell{Enabled: enabled, Allow: sess.AllowShell, Dir: root(built), Door: built.Door, Redaction: built.Redaction, Shell: built.Shell}
+	allow := func(ctx context.Context, command string) (bool, error) { return sess.AllowShell(ctx, command, port) }
+	return commands.ToolShell{Enabled: enabled, Allow: allow, Dir: root(built), Door: built.Door, Redaction: built.Redaction, Shell: built.Shell}
 }
 
 // root is the workspace root commands run in: the first.

@@ -1,8 +1,12 @@
 // Package dialog is the vocabulary the agent and its front ends speak
 // through the conversation host: what a prompt takes (Input, the
 // editor's context), what a turn emits (Event: a closed set of kinds,
-// each a struct of only its own fields, Kinds one of each), what it asks of the user (ConfirmRequest, AskRequest,
-// LandRequest, LandFilesRequest) and what the user answered, how it
+// each a struct of only its own fields, Kinds one of each, which a front
+// end switches on; the subagent an event is of travels beside it), what
+// it asks of the user (ConfirmRequest, AskRequest, LandRequest,
+// LandFilesRequest) and what the user answered, the one port a front end
+// makes for each turn and hands with the call that starts it (Port:
+// Show, Land, LandFiles, Confirm, Ask), how it
 // ended (PromptResult, StopReason: the agent's words, which a front end
 // reads as conversation's Outcome), what a session shows of itself
 // (SessionInfo, Stats, rewind points), and the ports a front end

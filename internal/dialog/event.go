@@ -1,55 +1,36 @@
 package dialog
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // Event is one thing that happened during a turn, in order, as the
 // agent emits it: one of the kinds below, each a struct of its own
 // fields, as go/ast's nodes are (Kinds lists one of each). A front end
-// never reads one: the conversation host hands each to the method of the
-// turn's view that shows its kind.
+// switches on them (TestSwitchesOverClosedSetsAreExhaustive holds every
+// such switch of a front end, cmd or the host to name each kind, those
+// it leaves out in an empty case). Which subagent an event is of travels
+// beside it (Port.Show's from), not inside it.
 type Event interface {
-	// From is the subagent run the event is of; zero for the main
-	// agent's own events.
-	From() Subagent
 	// isEvent closes the set of kinds to this package's.
 	isEvent()
 }
 
-// Origin is what every kind of event carries besides its own fields.
-type Origin struct {
-	// Subagent says the event is a subagent's, of the invoke_agent call
-	// that runs it: front ends show it nested under that call. Zero for
-	// the main agent's own events.
-	Subagent Subagent
-}
-
-// From is the subagent run the event is of.
-func (o Origin) From() Subagent { return o.Subagent }
-
 // TextEvent is a piece of the model's text, to append to what it said.
 type TextEvent struct {
-	Origin
 	Text string // a delta
 }
 
 // ThoughtEvent is one of the model's thoughts.
 type ThoughtEvent struct {
-	Origin
 	Thought Thought
 }
 
 // ToolCallEvent is a call the model made, before it runs.
 type ToolCallEvent struct {
-	Origin
 	Call ToolCall
 }
 
 // ToolResultEvent is how a call ended.
 type ToolResultEvent struct {
-	Origin
 	Result ToolResult
 }
 
@@ -57,39 +38,33 @@ type ToolResultEvent struct {
 // and of the whole session, and the concrete model that answered (where
 // an auto routed the prompt).
 type UsageEvent struct {
-	Origin
 	Usage UsageReport
 }
 
 // ErrorEvent is what failed the turn, or a subagent's run.
 type ErrorEvent struct {
-	Origin
 	Err error
 }
 
 // RetryEvent: a model request failed and is tried again after a wait.
 type RetryEvent struct {
-	Origin
 	Retry RetryInfo
 }
 
 // CompressedEvent: the history was summarised to fit the context window.
 type CompressedEvent struct {
-	Origin
 	Compression CompressionInfo
 }
 
 // NoticeEvent is something the user must be told that is not the model's
 // text, such as a switch to the fallback model.
 type NoticeEvent struct {
-	Origin
 	Text string
 }
 
 // ModeEvent: a call (the planning tools) or a command (/plan) switched
 // the session's approval mode to Mode.
 type ModeEvent struct {
-	Origin
 	Mode ApprovalMode
 }
 
@@ -97,7 +72,6 @@ type ModeEvent struct {
 // requests go to from now on; Model is it as named (an alias or a
 // concrete model).
 type ModelEvent struct {
-	Origin
 	Model string
 }
 
@@ -105,15 +79,12 @@ type ModelEvent struct {
 // the session's topic now. Front ends show it where they show the turn's
 // progress.
 type TopicEvent struct {
-	Origin
 	Topic Topic
 }
 
 // CommandsEvent: the commands a prompt may start with were read again
 // (/commands reload); a front end that pushes its list sends it anew.
-type CommandsEvent struct {
-	Origin
-}
+type CommandsEvent struct{}
 
 func (TextEvent) isEvent()       {}
 func (ThoughtEvent) isEvent()    {}
@@ -149,55 +120,8 @@ func Kinds() []Event {
 	}
 }
 
-// FromSubagent is e marked as an event of subagent run s (its
-// invoke_agent call's).
-func FromSubagent(e Event, s Subagent) Event {
-	from := Origin{Subagent: s}
-	switch e := e.(type) {
-	case TextEvent:
-		e.Origin = from
-		return e
-	case ThoughtEvent:
-		e.Origin = from
-		return e
-	case ToolCallEvent:
-		e.Origin = from
-		return e
-	case ToolResultEvent:
-		e.Origin = from
-		return e
-	case UsageEvent:
-		e.Origin = from
-		return e
-	case ErrorEvent:
-		e.Origin = from
-		return e
-	case RetryEvent:
-		e.Origin = from
-		return e
-	case CompressedEvent:
-		e.Origin = from
-		return e
-	case NoticeEvent:
-		e.Origin = from
-		return e
-	case ModeEvent:
-		e.Origin = from
-		return e
-	case ModelEvent:
-		e.Origin = from
-		return e
-	case TopicEvent:
-		e.Origin = from
-		return e
-	case CommandsEvent:
-		e.Origin = from
-		return e
-	}
-	panic(fmt.Sprintf("dialog.FromSubagent: an event of no kind this package declares: %T", e))
-}
-
-// Subagent names the subagent run an event belongs to.
+// Subagent names the subagent run an event belongs to; its zero value
+// is the main agent.
 type Subagent struct {
 	// CallID is the id of the main agent's invoke_agent call that runs
 	// it; "" for the main agent's own events.

@@ -54,33 +54,3 @@ func TestKindsListsEveryKind(t *testing.T) {
 		t.Error("event.go declares no kinds: the marker method was renamed?")
 	}
 }
-
-// An event of every kind can be marked as a subagent's, and keeps its
-// own fields.
-func TestFromSubagentMarksEveryKind(t *testing.T) {
-	sub := Subagent{CallID: "call_1", Name: "codebase_investigator"}
-	for _, e := range Kinds() {
-		got, unmarked := fromSubagentRecovering(e, sub)
-		if unmarked != nil {
-			t.Errorf("%T cannot be marked: %v", e, unmarked)
-			continue
-		}
-		if got.From() != sub {
-			t.Errorf("%T marked as %+v is from %+v", e, sub, got.From())
-		}
-		if reflect.TypeOf(got) != reflect.TypeOf(e) {
-			t.Errorf("%T marked is a %T", e, got)
-		}
-	}
-	n := FromSubagent(NoticeEvent{Text: "x"}, sub).(NoticeEvent)
-	if n.Text != "x" || n.Subagent != sub {
-		t.Errorf("marked notice %+v", n)
-	}
-}
-
-// fromSubagentRecovering is FromSubagent(e, s), or what it panicked with
-// for a kind it does not know.
-func fromSubagentRecovering(e Event, s Subagent) (marked Event, unmarked any) {
-	defer func() { unmarked = recover() }()
-	return FromSubagent(e, s), nil
-}

@@ -103,14 +103,21 @@ func sessionWith(t *testing.T, srv *geminitest.Server, project string, hs settin
 // the notices the user was shown.
 func prompt(t *testing.T, s *agent.Session, text string) (dialog.PromptResult, []string) {
 	t.Helper()
+	return promptAsking(t, s, text, nil)
+}
+
+// promptAsking is prompt, its confirmations put to confirmer (nobody's
+// when nil).
+func promptAsking(t *testing.T, s *agent.Session, text string, confirmer dialog.Confirmer) (dialog.PromptResult, []string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var notices []string
-	res, err := s.Prompt(ctx, dialog.Input{Text: text}, func(ev dialog.Event) {
+	res, err := s.Prompt(ctx, dialog.Input{Text: text}, port{confirmer: confirmer, show: func(ev dialog.Event) {
 		if notice, ok := ev.(dialog.NoticeEvent); ok {
 			notices = append(notices, notice.Text)
 		}
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,10 +400,10 @@ func TestPreCompressHookRunsBeforeEveryRequest(t *testing.T) {
 	var compressed bool
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if _, err := s.Prompt(ctx, dialog.Input{Text: "write a note"}, func(ev dialog.Event) {
+	if _, err := s.Prompt(ctx, dialog.Input{Text: "write a note"}, port{show: func(ev dialog.Event) {
 		_, c := ev.(dialog.CompressedEvent)
 		compressed = compressed || c
-	}); err != nil {
+	}}); err != nil {
 		t.Fatal(err)
 	}
 	inputs := readLines(t, filepath.Join(dir, "pre-compress.jsonl"))
@@ -464,8 +471,8 @@ func TestNotificationHookHearsPermissionQuestions(t *testing.T) {
 	srv := geminitest.NewTestServer(t, writeCall("a.md"), geminitest.TextTurn("ok"))
 	tool := &noteTool{confirm: &tools.Confirmation{Kind: "execute", Title: "Allow note?", Details: "write a.md", AllowKeys: []string{"write_note"}}}
 	s := sessionWith(t, srv, dir, settings.Hooks{"Notification": {def("", command(`cat >> notifications.jsonl; echo >> notifications.jsonl`, 0))}},
-		agent.Config{Tools: oneTool{tool}, Confirmer: allowOnce{}})
-	prompt(t, s, "write")
+		agent.Config{Tools: oneTool{tool}})
+	promptAsking(t, s, "write", allowOnce{})
 	if ran := tool.paths(); len(ran) != 1 {
 		t.Fatalf("ran %v", ran)
 	}
@@ -569,11 +576,11 @@ func TestCancelStopsAHookAndItsCall(t *testing.T) {
 	guard := time.AfterFunc(60*time.Second, cancel)
 	defer guard.Stop()
 	var notices []string
-	res, err := s.Prompt(ctx, dialog.Input{Text: "write"}, func(ev dialog.Event) {
+	res, err := s.Prompt(ctx, dialog.Input{Text: "write"}, port{show: func(ev dialog.Event) {
 		if notice, ok := ev.(dialog.NoticeEvent); ok {
 			notices = append(notices, notice.Text)
 		}
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

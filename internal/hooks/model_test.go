@@ -108,11 +108,11 @@ func TestBeforeModelHookAnswersInsteadOfTheModel(t *testing.T) {
 	s := session(t, srv, &noteTool{}, dir, settings.Hooks{agent.HookBeforeModel: {def("", command(
 		`cat >/dev/null; echo '{"hookSpecificOutput":{"llm_response":{"candidates":[{"content":{"role":"model","parts":["a cached ","answer"]}}]}}}'`, 0))}})
 	var shown strings.Builder
-	res, err := s.Prompt(t.Context(), dialog.Input{Text: "hello"}, func(ev dialog.Event) {
+	res, err := s.Prompt(t.Context(), dialog.Input{Text: "hello"}, port{show: func(ev dialog.Event) {
 		if text, ok := ev.(dialog.TextEvent); ok {
 			shown.WriteString(text.Text)
 		}
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -264,12 +264,12 @@ func TestCancelStopsAnAfterModelHook(t *testing.T) {
 	guard := time.AfterFunc(60*time.Second, cancel)
 	defer guard.Stop()
 	var shown []dialog.Event
-	res, err := s.Prompt(ctx, dialog.Input{Text: "talk"}, func(ev dialog.Event) {
+	res, err := s.Prompt(ctx, dialog.Input{Text: "talk"}, port{show: func(ev dialog.Event) {
 		switch ev.(type) {
 		case dialog.NoticeEvent, dialog.TextEvent:
 			shown = append(shown, ev)
 		}
-	})
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,50 +173,36 @@ type commandView struct {
 	tr    *transcript
 	prog  *progress
 	plans *shownPlans
-
-	// Neither shows these.
-	conversation.IgnoreThought
-	conversation.IgnoreUsage
-	conversation.IgnoreCompressed
-	conversation.IgnoreModel
-	conversation.IgnoreCommands
 }
 
-func (v commandView) Text(_ context.Context, from dialog.Subagent, text string) {
-	v.tr.text(from, text)
-	v.prog.text(from, text)
-}
-
-func (v commandView) ToolCall(ctx context.Context, from dialog.Subagent, c dialog.ToolCall) {
-	v.tr.toolCall(from, c)
-	v.prog.toolCall(from, c)
-	if v.s.showPlan(ctx, c) {
-		v.plans.shown(c.CallID, c.Path)
+// Show shows ev in the transcript, the progress or both, and opens a
+// plan a call presents; neither shows thoughts, usage, compressions, a
+// model's switch or the command list's change.
+func (v commandView) Show(ctx context.Context, from dialog.Subagent, ev dialog.Event) {
+	switch ev := ev.(type) {
+	case dialog.TextEvent:
+		v.tr.text(from, ev.Text)
+		v.prog.text(from, ev.Text)
+	case dialog.ToolCallEvent:
+		v.tr.toolCall(from, ev.Call)
+		v.prog.toolCall(from, ev.Call)
+		if v.s.showPlan(ctx, ev.Call) {
+			v.plans.shown(ev.Call.CallID, ev.Call.Path)
+		}
+	case dialog.ToolResultEvent:
+		v.tr.toolResult(from, ev.Result)
+	case dialog.ErrorEvent:
+		v.tr.failed(from, ev.Err)
+	case dialog.NoticeEvent:
+		v.tr.notice(from, ev.Text)
+	case dialog.ModeEvent:
+		v.tr.mode(from, ev.Mode)
+	case dialog.RetryEvent:
+		v.prog.retry(from, ev.Retry)
+	case dialog.TopicEvent:
+		v.prog.topic(from, ev.Topic)
+	case dialog.ThoughtEvent, dialog.UsageEvent, dialog.CompressedEvent, dialog.ModelEvent, dialog.CommandsEvent:
 	}
-}
-
-func (v commandView) ToolResult(_ context.Context, from dialog.Subagent, r dialog.ToolResult) {
-	v.tr.toolResult(from, r)
-}
-
-func (v commandView) Error(_ context.Context, from dialog.Subagent, err error) {
-	v.tr.failed(from, err)
-}
-
-func (v commandView) Notice(_ context.Context, from dialog.Subagent, text string) {
-	v.tr.notice(from, text)
-}
-
-func (v commandView) Mode(_ context.Context, from dialog.Subagent, mode dialog.ApprovalMode) {
-	v.tr.mode(from, mode)
-}
-
-func (v commandView) Retry(_ context.Context, from dialog.Subagent, r dialog.RetryInfo) {
-	v.prog.retry(from, r)
-}
-
-func (v commandView) Topic(_ context.Context, from dialog.Subagent, t dialog.Topic) {
-	v.prog.topic(from, t)
 }
 
 // summary is the one line that ends the progress: how the turn ended

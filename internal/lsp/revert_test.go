@@ -312,7 +312,7 @@ func TestTranscriptRecordsTheAnswerToAnEditCallOfSeveralFiles(t *testing.T) {
 		req.Ask = ask
 		tr := &transcript{}
 		v := commandView{presenter: presenter{s}, tr: tr, prog: &progress{}}
-		v.ToolCall(t.Context(), dialog.Subagent{}, dialog.ToolCall{CallID: "call_1", Name: "rename_symbol", Title: "Rename greet to hello"})
+		v.Show(t.Context(), dialog.Subagent{}, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "call_1", Name: "rename_symbol", Title: "Rename greet to hello"}})
 		if _, err := v.LandFiles(t.Context(), req); err != nil {
 			t.Fatal(err)
 		}

@@ -81,7 +81,7 @@ func (s *Server) rewind(ctx context.Context, p rewindParams) (rewindResult, erro
 		return rewindResult{}, unclaimed(err)
 	}
 	defer claim.End()
-	res, err := claim.Rewind(*p.Prompt, mode, presenter{s})
+	res, err := claim.Rewind(*p.Prompt, mode, quietPort{presenter{s}})
 	switch {
 	case errors.Is(err, dialog.ErrNoSuchPrompt):
 		return rewindResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: prompt: %v", err)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/readme"
 )
@@ -76,10 +75,10 @@ func TestUpdatesMatchTheSchema(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, e := range dialog.Kinds() {
-		conversation.Show(context.Background(), updates{"s", func(u update) {
+		updates{"s", func(u update) {
 			seen[u.kind()] = true
 			validate("the update of a "+reflect.TypeOf(e).Name(), u)
-		}, nil}, e)
+		}, nil}.Show(context.Background(), dialog.Subagent{}, e)
 	}
 	for _, k := range updateKinds() {
 		validate("the example of "+k.example.kind(), exampleOf(k.example))

@@ -13,26 +13,27 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 
-	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
 // subagentTurn shows through v a turn whose invoke_agent call (call_1)
 // runs codebase_investigator, which reads a file and says something
 // before its report comes back as the call's result.
-func subagentTurn(ctx context.Context, v conversation.Events) {
+func subagentTurn(ctx context.Context, v interface {
+	Show(context.Context, dialog.Subagent, dialog.Event)
+}) {
 	main, sub := dialog.Subagent{}, dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
-	v.Text(ctx, main, "Let me delegate.\n")
-	v.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Kind: dialog.KindAgent, Title: "Delegate to codebase_investigator"})
-	v.Thought(ctx, sub, dialog.Thought{Subject: "Looking", Description: "at foo.go"})
-	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}})
-	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK})
-	v.Text(ctx, sub, "foo.go holds the parser.\n")
-	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_2", Name: "grep_search", Title: "SearchText 'parse'"})
-	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_2", Name: "grep_search", Status: dialog.StatusError, Display: "bad pattern"})
-	v.Usage(ctx, sub, dialog.UsageReport{Response: dialog.Usage{TotalTokens: 9}})
-	v.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK, Display: "The parser is in foo.go."})
-	v.Text(ctx, main, "Found it.\n")
+	v.Show(ctx, main, dialog.TextEvent{Text: "Let me delegate.\n"})
+	v.Show(ctx, main, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Kind: dialog.KindAgent, Title: "Delegate to codebase_investigator"}})
+	v.Show(ctx, sub, dialog.ThoughtEvent{Thought: dialog.Thought{Subject: "Looking", Description: "at foo.go"}})
+	v.Show(ctx, sub, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}}})
+	v.Show(ctx, sub, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK}})
+	v.Show(ctx, sub, dialog.TextEvent{Text: "foo.go holds the parser.\n"})
+	v.Show(ctx, sub, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "call_2", Name: "grep_search", Title: "SearchText 'parse'"}})
+	v.Show(ctx, sub, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "call_2", Name: "grep_search", Status: dialog.StatusError, Display: "bad pattern"}})
+	v.Show(ctx, sub, dialog.UsageEvent{Usage: dialog.UsageReport{Response: dialog.Usage{TotalTokens: 9}}})
+	v.Show(ctx, main, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK, Display: "The parser is in foo.go."}})
+	v.Show(ctx, main, dialog.TextEvent{Text: "Found it.\n"})
 }
 
 // A subagent's gemini/update names its invoke_agent call and the agent;

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -45,7 +44,7 @@ func TestToolCallUpdateTellsWhatTheToolIs(t *testing.T) {
 			`{"sessionId":"s","kind":"toolCall","callId":"c6","name":"nope","title":"nope","args":{"x":1}}`},
 	} {
 		var sent []update
-		conversation.Show(context.Background(), updates{"s", func(u update) { sent = append(sent, u) }, ws}, dialog.ToolCallEvent{Call: c.call})
+		updates{"s", func(u update) { sent = append(sent, u) }, ws}.Show(context.Background(), dialog.Subagent{}, dialog.ToolCallEvent{Call: c.call})
 		if len(sent) != 1 {
 			t.Fatalf("%s: sent %d updates, want one", c.name, len(sent))
 		}

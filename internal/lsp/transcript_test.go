@@ -126,9 +126,9 @@ func TestTranscriptNamesApprovalModes(t *testing.T) {
 	tr := &transcript{}
 	v := commandView{tr: tr}
 	for _, m := range []dialog.ApprovalMode{dialog.ApprovalPlan, dialog.ApprovalDefault, dialog.ApprovalAutoEdit, dialog.ApprovalYolo} {
-		v.Mode(t.Context(), dialog.Subagent{}, m)
+		v.Show(t.Context(), dialog.Subagent{}, dialog.ModeEvent{Mode: m})
 	}
-	v.Mode(t.Context(), dialog.Subagent{CallID: "call_1"}, dialog.ApprovalYolo) // a subagent's is not the session's
+	v.Show(t.Context(), dialog.Subagent{CallID: "call_1"}, dialog.ModeEvent{Mode: dialog.ApprovalYolo}) // a subagent's is not the session's
 	want := "> Approval mode: plan\n\n> Approval mode: manual\n\n> Approval mode: auto-accept edits\n\n> Approval mode: YOLO\n\n"
 	if got := tr.render(); got != want {
 		t.Errorf("transcript:\n%s\nwant:\n%s", got, want)

@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
@@ -37,7 +36,7 @@ func TestEveryKindIsAnUpdateOfItsWord(t *testing.T) {
 			continue
 		}
 		var sent []update
-		conversation.Show(context.Background(), updates{"s", func(u update) { sent = append(sent, u) }, nil}, e)
+		updates{"s", func(u update) { sent = append(sent, u) }, nil}.Show(context.Background(), dialog.Subagent{}, e)
 		if len(sent) != 1 {
 			t.Errorf("a %s was sent as %d updates, want one", kind, len(sent))
 			continue

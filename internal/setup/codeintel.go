@@ -2,13 +2,11 @@ package setup
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/codeintel"
 	"github.com/gemini-ls/gemini-ls/internal/codeintel/langclient"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
-	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
@@ -71,62 +69,21 @@ func languageServers(in map[string]settings.LanguageServer) map[string]langclien
 	return out
 }
 
-// lander is the front end's Lander, telling of each file a landing
-// changed those who must know: the language servers gemini-ls started,
-// so that their next answers count in the agent's edits
-// (langclient.Manager.Changed), and the sandbox, which then leaves a .env
-// the user let the agent write where it is (Sandbox.Approve).
-func (b *Built) lander() dialog.ChangeLander {
-	if b.opts.Lander == nil || (b.langServers == nil && !b.Sandbox.Enabled()) {
-		return b.opts.Lander
+// landed tells of each file a landing changed those who must know: the
+// language servers gemini-ls started, so that their next answers count
+// in the agent's edits (langclient.Manager.Changed), and the sandbox,
+// which then leaves a .env the user let the agent write where it is
+// (Sandbox.Approve); nil when there is nobody to tell.
+func (b *Built) landed() func(ctx context.Context, paths []string) {
+	if b.langServers == nil && !b.Sandbox.Enabled() {
+		return nil
 	}
-	return tellingLander{b.opts.Lander, b.langServers, b.Sandbox}
-}
-
-// tellingLander lands through its front end's lander, then tells the
-// servers (when any) and the sandbox (when any) of what landed.
-type tellingLander struct {
-	dialog.ChangeLander
-	servers *langclient.Manager
-	sandbox *sandbox.Sandbox
-}
-
-func (l tellingLander) Land(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
-	landing, err := l.ChangeLander.Land(ctx, req)
-	if err == nil && landed(landing.Decision) {
-		l.tell(ctx, req.Change.Path)
-	}
-	return landing, err
-}
-
-func (l tellingLander) LandFiles(ctx context.Context, req dialog.LandFilesRequest) ([]dialog.Decision, error) {
-	files, ok := l.ChangeLander.(dialog.FilesLander)
-	if !ok {
-		return nil, errors.New("this front end cannot land changes of several files")
-	}
-	ds, err := files.LandFiles(ctx, req)
-	var paths []string
-	for i, d := range ds {
-		if i < len(req.Changes) && landed(d) {
-			paths = append(paths, req.Changes[i].Path)
+	servers, box := b.langServers, b.Sandbox
+	return func(ctx context.Context, paths []string) {
+		box.Approve(paths...)
+		if servers != nil {
+			// What the servers make of it is theirs; an edit never fails for it.
+			_ = servers.Changed(ctx, paths)
 		}
 	}
-	l.tell(ctx, paths...)
-	return ds, err
-}
-
-func (l tellingLander) tell(ctx context.Context, paths ...string) {
-	if len(paths) == 0 {
-		return
-	}
-	l.sandbox.Approve(paths...)
-	if l.servers != nil {
-		// What the servers make of it is theirs; an edit never fails for it.
-		_ = l.servers.Changed(ctx, paths)
-	}
-}
-
-// landed reports whether d changed the file.
-func landed(d dialog.Decision) bool {
-	return d.Outcome == dialog.Applied || d.Outcome == dialog.Modified || d.Outcome == dialog.Stale
 }

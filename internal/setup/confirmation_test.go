@@ -30,7 +30,7 @@ func TestConfirmationRequiredAsksOverWhatAllows(t *testing.T) {
 			a.env["GEMINI_API_KEY"] = "k"
 			writeFile(t, filepath.Join(a.home, ".gemini", "settings.json"), tc.settings)
 			b := a.build(t, tc.mode)
-			ok, err := b.Agent.NewSession().AllowShell(context.Background(), "git push --force origin main")
+			ok, err := b.Agent.NewSession().AllowShell(context.Background(), "git push --force origin main", nil)
 			// No front end here can ask: a call that asks is refused so.
 			if asked := !ok && errors.Is(err, dialog.ErrCannotAsk); asked != tc.asks {
 				t.Errorf("git push: allowed %v (%v), want asked %v", ok, err, tc.asks)

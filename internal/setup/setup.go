@@ -64,13 +64,6 @@ type Options struct {
 	// server; nil logs it as a warning (headless: on stderr).
 	ShowAuthURL func(server, authURL string)
 
-	// Lander presents and lands edits, Confirmer asks about other calls:
-	// the front end's doors, which never decide what is allowed.
-	Lander    dialog.ChangeLander
-	Confirmer dialog.Confirmer
-	// Asker puts calls' questions to the user (ask_user, plan approval);
-	// nil when the front end cannot ask.
-	Asker dialog.Asker
 	// ShellRunner runs run_shell_command's commands; on this machine
 	// when nil. ACP runs them in the client's terminal.
 	ShellRunner dialog.CommandRunner
@@ -551,9 +544,7 @@ func (b *Built) agentConfig(set settings.Settings, p agentParts) agent.Config {
 		Remote:               b.remote,
 		Version:              o.Version,
 		SubagentTools:        []tools.Tool{tools.NewGetInternalDocs(geminils.Docs())},
-		Confirmer:            o.Confirmer,
-		Asker:                o.Asker,
-		Lander:               b.lander(),
+		Landed:               b.landed(),
 		Diagnostics:          b.editDiagnostics(),
 		Checkpointer:         b.checkpointer(),
 		Hooks:                b.hookRunner(),

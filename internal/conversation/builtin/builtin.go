@@ -30,19 +30,18 @@ type Env struct {
 	// User are the user's commands as read for this prompt: the custom
 	// commands with their files, the MCP prompts, the files skipped.
 	User commands.UserCommands
-	// Emit shows the user what a built-in runs on the way, as a prompt's
-	// events are shown (the call /restore proposes again); nil for none.
-	Emit func(dialog.Event)
+	// Port is the turn's user (dialog.Port): what a built-in runs on the
+	// way is shown there, as a prompt's events are (the call /restore
+	// proposes again), and its questions (/extensions install's consent,
+	// a rewind's conflicts, a restore's preview) are put there, as the
+	// agent's are; nil when nobody can be told or asked.
+	Port dialog.Port
 	// Agents are the subagents /agents manages; nil when the session has
 	// none (/agents then says so).
 	Agents Agents
 	// Trust puts /permissions trust's question; nil when nobody can
 	// answer it.
 	Trust dialog.TrustAsker
-	// Confirm puts a command's question (/extensions install's consent)
-	// through the door the agent's confirmations go; nil when nobody
-	// can answer it.
-	Confirm dialog.Confirmer
 	// Unattended: no person typed the command (headless: text from a
 	// pipe or -p), so a command that Changes what the agent may do is
 	// refused (a *TypedOnlyError).

@@ -60,7 +60,7 @@
 //     trust changed.
 //   - /extensions install, uninstall, link and update, and /skills link,
 //     run package manage's code, the command line's (manage.Chat); their
-//     questions go through Env.Confirm, the agent's confirmation door,
+//     questions go through Env.Port, the turn's port the agent asks on,
 //     and nobody to answer refuses (--consent, typed by the user, is
 //     the consent). A change to the installed extensions, and
 //     /extensions reload, mark the build stale

@@ -86,12 +86,12 @@ func installedFingerprint(env Env) string {
 }
 
 // askInChat is how a command run in the chat asks its user: through the
-// front end's confirmation door (Env.Confirm), the question as the
+// turn's port (Env.Port), the question as the
 // title, what it is about as the details. An error wrapping
 // dialog.ErrCannotAsk says nobody can answer.
 func askInChat(ctx context.Context, env Env) manage.Asker {
 	return func(text, question string, _ bool) (bool, error) {
-		if env.Confirm == nil {
+		if env.Port == nil {
 			return false, fmt.Errorf("%w: nobody can answer questions here", dialog.ErrCannotAsk)
 		}
 		title := strings.TrimSpace(question)
@@ -102,7 +102,7 @@ func askInChat(ctx context.Context, env Env) manage.Asker {
 		if env.Session != nil {
 			req.SessionID = env.Session.ID()
 		}
-		outcome, err := env.Confirm.Confirm(ctx, req)
+		outcome, err := env.Port.Confirm(ctx, req)
 		if err != nil {
 			return false, err
 		}

@@ -30,6 +30,21 @@ func (c *confirmer) Confirm(_ context.Context, req dialog.ConfirmRequest) (dialo
 	return c.answer, nil
 }
 
+// The rest of a port: a command shows nothing and asks nothing else here.
+func (c *confirmer) Show(context.Context, dialog.Subagent, dialog.Event) {}
+
+func (c *confirmer) Land(context.Context, dialog.LandRequest) (dialog.Landing, error) {
+	return dialog.Landing{}, dialog.ErrCannotAsk
+}
+
+func (c *confirmer) LandFiles(context.Context, dialog.LandFilesRequest) ([]dialog.Decision, error) {
+	return nil, dialog.ErrCannotAsk
+}
+
+func (c *confirmer) Ask(context.Context, dialog.AskRequest) (dialog.Answer, error) {
+	return dialog.Answer{}, dialog.ErrCannotAsk
+}
+
 // extensionSource is a developer's extension directory: its manifest at
 // version, a context file and a /hello command.
 func (h *harness) extensionSource(dir, version string) string {
@@ -49,7 +64,7 @@ func TestExtensionsInstallInChat(t *testing.T) {
 	src := h.extensionSource(filepath.Join(t.TempDir(), "greeter-src"), "1.0.0")
 	env := h.conversation()
 	door := &confirmer{answer: dialog.ProceedOnce}
-	env.Confirm = door
+	env.Port = door
 	got := h.answer(env, "/extensions install "+src)
 	if !strings.Contains(got, `Extension "greeter" installed successfully and enabled.`) || !strings.Contains(got, "before its next prompt") {
 		t.Errorf("/extensions install said %q", got)
@@ -90,11 +105,11 @@ func TestExtensionsInstallRefused(t *testing.T) {
 	installed := filepath.Join(h.home, ".gemini", "extensions", "greeter")
 
 	env := h.conversation()
-	env.Confirm = &confirmer{answer: dialog.Cancel}
+	env.Port = &confirmer{answer: dialog.Cancel}
 	if err := h.fails(env, "/extensions install "+src); !strings.Contains(err.Error(), "cancelled") {
 		t.Errorf("declined: %v", err)
 	}
-	env.Confirm = &confirmer{} // cannot ask
+	env.Port = &confirmer{} // cannot ask
 	err := h.fails(env, "/extensions install "+src)
 	if !strings.Contains(err.Error(), "pass --consent") {
 		t.Errorf("nobody to ask: %v", err)
@@ -103,7 +118,7 @@ func TestExtensionsInstallRefused(t *testing.T) {
 		t.Fatalf("a refused install left %s (%v), stale %v", installed, err, env.Built.Stale())
 	}
 	door := &confirmer{}
-	env.Confirm = door
+	env.Port = door
 	if got := h.answer(env, "/extensions install "+src+" --consent"); !strings.Contains(got, "installed successfully") || len(door.asked) != 0 {
 		t.Errorf("--consent: %q, asked %+v", got, door.asked)
 	}
@@ -118,7 +133,7 @@ func TestExtensionsRelativePathsAreTheWorkspaces(t *testing.T) {
 	h.extensionSource(filepath.Join(h.root, "vendor", "greeter"), "1.0.0")
 	h.write(filepath.Join(h.root, "my-skills", "tidy", "SKILL.md"), "---\nname: tidy\ndescription: tidies up\n---\nTidy.\n")
 	env := h.conversation()
-	env.Confirm = &confirmer{answer: dialog.ProceedOnce}
+	env.Port = &confirmer{answer: dialog.ProceedOnce}
 	if got := h.answer(env, "/extensions install vendor/greeter"); !strings.Contains(got, "installed successfully") {
 		t.Errorf("install of a relative path: %q", got)
 	}
@@ -140,7 +155,7 @@ func TestExtensionsLinkAndUpdateInChat(t *testing.T) {
 	h := newHarness(t)
 	src := h.extensionSource(filepath.Join(t.TempDir(), "greeter-src"), "1.0.0")
 	env := h.conversation()
-	env.Confirm = &confirmer{answer: dialog.ProceedOnce}
+	env.Port = &confirmer{answer: dialog.ProceedOnce}
 	if got := h.answer(env, "/extensions link "+src); !strings.Contains(got, `Extension "greeter" linked successfully and enabled.`) {
 		t.Errorf("/extensions link said %q", got)
 	}
@@ -150,10 +165,10 @@ func TestExtensionsLinkAndUpdateInChat(t *testing.T) {
 	h.answer(env, "/extensions uninstall greeter")
 
 	env = h.conversation()
-	env.Confirm = &confirmer{answer: dialog.ProceedOnce}
+	env.Port = &confirmer{answer: dialog.ProceedOnce}
 	h.answer(env, "/extensions install "+src)
 	env = h.conversation()
-	env.Confirm = &confirmer{answer: dialog.ProceedOnce}
+	env.Port = &confirmer{answer: dialog.ProceedOnce}
 	if got := h.answer(env, "/extensions update greeter"); !strings.Contains(got, `Extension "greeter" is already up to date.`) || env.Built.Stale() {
 		t.Errorf("update, nothing new: %q (stale %v)", got, env.Built.Stale())
 	}
@@ -192,7 +207,7 @@ func TestSkillsLinkInChat(t *testing.T) {
 	h.write(filepath.Join(src, "tidy", "SKILL.md"), "---\nname: tidy\ndescription: tidies up\n---\nTidy.\n")
 	env := h.conversation()
 	door := &confirmer{answer: dialog.ProceedOnce}
-	env.Confirm = door
+	env.Port = door
 	got := h.answer(env, "/skills link "+src+" --scope workspace")
 	if !strings.Contains(got, `Successfully linked skills from "`+src+`" (workspace).`) || !strings.Contains(got, "applies from the next request") {
 		t.Errorf("/skills link said %q", got)
@@ -206,7 +221,7 @@ func TestSkillsLinkInChat(t *testing.T) {
 	if got := h.answer(env, "/skills list"); !strings.Contains(got, "**tidy**") {
 		t.Errorf("/skills list after the link: %q", got)
 	}
-	env.Confirm = &confirmer{answer: dialog.Cancel}
+	env.Port = &confirmer{answer: dialog.Cancel}
 	if err := h.fails(env, "/skills link "+src); !strings.Contains(err.Error(), "cancelled") {
 		t.Errorf("declined: %v", err)
 	}
@@ -247,7 +262,7 @@ func TestExtensionsInstallFromGitInChat(t *testing.T) {
 	bare := filepath.Join(t.TempDir(), "greeter.git")
 	gitCommit(t, wc, bare, "1.0.0")
 	env := h.conversation()
-	env.Confirm = &confirmer{answer: dialog.ProceedOnce}
+	env.Port = &confirmer{answer: dialog.ProceedOnce}
 	if got := h.answer(env, "/extensions install file://"+bare+" --ref main --auto-update"); !strings.Contains(got, `Extension "greeter" installed successfully and enabled.`) {
 		t.Fatalf("install from git said %q", got)
 	}
@@ -258,7 +273,7 @@ func TestExtensionsInstallFromGitInChat(t *testing.T) {
 	h.extensionSource(wc, "2.0.0")
 	gitCommit(t, wc, bare, "2.0.0")
 	env = h.conversation()
-	env.Confirm = &confirmer{answer: dialog.ProceedOnce}
+	env.Port = &confirmer{answer: dialog.ProceedOnce}
 	if got := h.answer(env, "/extensions update greeter"); !strings.Contains(got, `Extension "greeter" successfully updated: 1.0.0 → 2.0.0.`) || !env.Built.Stale() {
 		t.Errorf("update from git said %q (stale %v)", got, env.Built.Stale())
 	}

@@ -47,7 +47,7 @@ func restore(ctx context.Context, env Env, args string) (Reply, error) {
 		return Reply{}, fmt.Errorf("the checkpoint %q was not restored: %w", name, err)
 	}
 	name = strings.TrimSuffix(name, ".json")
-	files, err := env.Session.RestoreFiles(ctx, fmt.Sprintf("Restore the files to checkpoint %s (%d %s)", name, len(targets), plural(len(targets), "file", "files")), targets)
+	files, err := env.Session.RestoreFiles(ctx, fmt.Sprintf("Restore the files to checkpoint %s (%d %s)", name, len(targets), plural(len(targets), "file", "files")), targets, env.Port)
 	if err != nil {
 		return Reply{}, fmt.Errorf("the checkpoint %q was not restored: %w", name, err)
 	}
@@ -67,7 +67,7 @@ func restore(ctx context.Context, env Env, args string) (Reply, error) {
 		}
 		fmt.Fprintf(&b, "\nRestored the conversation to that moment (%d %s).\n", prompts(history), plural(prompts(history), "prompt", "prompts"))
 	}
-	res, err := env.Session.RunCall(ctx, cp.ToolCall.Name, cp.ToolCall.Args, env.Emit)
+	res, err := env.Session.RunCall(ctx, cp.ToolCall.Name, cp.ToolCall.Args, env.Port)
 	if err != nil {
 		fmt.Fprintf(&b, "\nThe call %s was not proposed again: %v", callText(cp), err)
 		return Reply{Text: b.String()}, nil

@@ -38,7 +38,7 @@ func rewind(ctx context.Context, env Env, args string) (Reply, error) {
 	if err != nil {
 		return Reply{}, usage(fmt.Sprintf("unknown mode %q", fields[1]))
 	}
-	res, err := env.Session.Rewind(ctx, n, mode)
+	res, err := env.Session.Rewind(ctx, n, mode, env.Port)
 	if err != nil {
 		return Reply{}, fmt.Errorf("the rewind failed: %w", err)
 	}
