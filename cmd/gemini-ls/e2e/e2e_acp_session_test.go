@@ -507,8 +507,13 @@ func TestACPSlashCommands(t *testing.T) {
 	h.mustPrompt("do it", sdk.StopReasonEndTurn)
 	reqs = h.model.Requests()
 	last := withoutSessionContext(reqs[len(reqs)-1].Contents)
-	if got := last[len(last)-1].Parts[0].Text; got != "do it" {
+	if got := lastUserText(t, reqs, len(reqs)-1); got != "do it" {
 		t.Errorf("the prompt reached the model as %q", got)
+	}
+	// The summary took the memory given at the start: the prompt after
+	// gives it again, as it now reads.
+	if got := givenMemory(geminitest.Request{Contents: last[len(last)-1:]}); !strings.Contains(got, "Use tabs. Always.") {
+		t.Errorf("the prompt after /compress gives the memory as %q", got)
 	}
 	// The compressed history went with it.
 	if !strings.Contains(last[0].Parts[0].Text, "<state_snapshot>the gist</state_snapshot>") {
@@ -525,9 +530,13 @@ func TestACPSlashCommands(t *testing.T) {
 		t.Errorf("/init said %q", got)
 	}
 	reqs = h.model.Requests()
-	last = reqs[len(reqs)-1].Contents
-	if got := last[len(last)-1].Parts[0].Text; !strings.Contains(got, "generate a comprehensive GEMINI.md file") {
+	if got := lastUserText(t, reqs, len(reqs)-1); !strings.Contains(got, "generate a comprehensive GEMINI.md file") {
 		t.Errorf("/init sent %.100q", got)
+	}
+	// GEMINI.md is gone: the model is told no context file is loaded.
+	last = reqs[len(reqs)-1].Contents
+	if got := givenMemory(geminitest.Request{Contents: last[len(last)-1:]}); !strings.Contains(got, "none is loaded now") {
+		t.Errorf("/init's prompt gives the memory as %q", got)
 	}
 	if _, err := os.Stat(gemini); !os.IsNotExist(err) {
 		t.Errorf("/init wrote GEMINI.md itself: %v", err)

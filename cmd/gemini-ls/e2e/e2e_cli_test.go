@@ -115,13 +115,13 @@ func TestRunExtensionFlags(t *testing.T) {
 		r := h.runIn(h.root, env, "run", "-e", tc.only, "-p", "hi")
 		r.wantExit(t, 0)
 		reqs := h.model.Requests()
-		system := systemText(t, reqs, len(reqs)-1)
+		last := reqs[len(reqs)-1]
 		for _, s := range tc.has {
-			contains(t, "-e "+tc.only, system, s)
+			contains(t, "-e "+tc.only+": the first user content's memory", firstMemory(last), s)
 		}
 		for _, s := range tc.hasn {
-			if strings.Contains(system, s) {
-				t.Errorf("-e %s: the system instruction holds %s", tc.only, s)
+			if strings.Contains(string(last.Body), s) {
+				t.Errorf("-e %s: the request holds %s", tc.only, s)
 			}
 		}
 		if strings.Contains(tc.only, "missing") {

@@ -98,8 +98,9 @@ func TestSettingsLayersAndDidChangeConfiguration(t *testing.T) {
 }
 
 // The user's and the project's GEMINI.md files reach the model in the
-// system instruction, as Gemini CLI sends them, and a file the user edits
-// counts from the next prompt.
+// first user content, as Gemini CLI sends them (the system instruction
+// holds none of them), and a file the user edits counts from the next
+// prompt, whose content gives the memory anew.
 func TestGeminiMdReachesTheModel(t *testing.T) {
 	home := t.TempDir()
 	writeFiles(t, home, map[string]string{".gemini/GEMINI.md": "Always answer in French."})
@@ -108,30 +109,27 @@ func TestGeminiMdReachesTheModel(t *testing.T) {
 		env:     []string{"HOME=" + home, "GEMINI_CLI_TRUST_WORKSPACE=true"},
 		files:   map[string]string{"GEMINI.md": "This project uses tabs.\n@docs/style.md", "docs/style.md": "Imported style rule."},
 	}, geminitest.TextTurn("oui"), geminitest.TextTurn("encore"))
-	system := func(i int) string {
-		si := h.model.Requests()[i].SystemInstruction
-		if si == nil || len(si.Parts) == 0 {
-			return ""
-		}
-		return si.Parts[0].Text
-	}
 	first := h.prompt(map[string]any{"prompt": "hi"})
-	got := system(0)
+	got := firstMemory(h.model.Requests()[0])
 	for _, want := range []string{
 		"--- Context from: " + home + "/.gemini/GEMINI.md ---", "Always answer in French.",
 		"--- Context from: " + h.path("GEMINI.md") + " ---", "This project uses tabs.", "Imported style rule.",
 	} {
 		if !strings.Contains(got, want) {
-			t.Errorf("system instruction lacks %q:\n%s", want, got)
+			t.Errorf("the first user content's memory lacks %q:\n%s", want, got)
 		}
 	}
 	if strings.Index(got, "Always answer in French.") > strings.Index(got, "This project uses tabs.") {
 		t.Error("the global file must come before the project's")
 	}
+	if system := systemText(t, h.model.Requests(), 0); strings.Contains(system, "Always answer in French.") {
+		t.Errorf("the memory is in the system instruction:\n%s", system)
+	}
 	writeFiles(t, home, map[string]string{".gemini/GEMINI.md": "Always answer in German."})
 	h.prompt(map[string]any{"prompt": "again", "sessionId": first.SessionID})
-	if got := system(1); !strings.Contains(got, "Always answer in German.") || strings.Contains(got, "French") {
-		t.Errorf("the edited global file is not seen by the next prompt:\n%s", got)
+	second := h.model.Requests()[1].Contents
+	if got := givenMemory(geminitest.Request{Contents: second[len(second)-1:]}); !strings.Contains(got, "Always answer in German.") || strings.Contains(got, "French") {
+		t.Errorf("the edited global file is not given with the next prompt:\n%s", got)
 	}
 }
 

@@ -33,7 +33,9 @@ func commandHome(t *testing.T, files map[string]string) string {
 	return home
 }
 
-// lastUserText is the text of the last user content of a model request.
+// lastUserText is the text of the last user content of a model request,
+// without the session context and the memory (<context_files>) the
+// agent puts before a prompt.
 func lastUserText(t *testing.T, reqs []geminitest.Request, i int) string {
 	t.Helper()
 	if i >= len(reqs) {
@@ -42,7 +44,7 @@ func lastUserText(t *testing.T, reqs []geminitest.Request, i int) string {
 	contents := reqs[i].Contents
 	var b strings.Builder
 	for _, p := range contents[len(contents)-1].Parts {
-		if !isSessionContext(p) {
+		if !isSessionContext(p) && !isContextFiles(p) {
 			b.WriteString(p.Text)
 		}
 	}

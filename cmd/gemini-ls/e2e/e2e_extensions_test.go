@@ -105,7 +105,7 @@ const offRefused = "/off is not a command (/help lists them). Nothing was sent t
 
 // checkExtensionsReachedModel checks the model's requests after
 // extensionPrompts: the enabled extensions' context files are in the
-// system instruction, the copied one's server's tools are declared and
+// memory of the first user content, the copied one's server's tools are declared and
 // its tool ran, the commands were expanded; nothing of the disabled one
 // reached the model.
 func checkExtensionsReachedModel(t *testing.T, reqs []geminitest.Request) {
@@ -113,14 +113,13 @@ func checkExtensionsReachedModel(t *testing.T, reqs []geminitest.Request) {
 	if len(reqs) != 3 {
 		t.Fatalf("%d model requests, want 3", len(reqs))
 	}
-	var system strings.Builder
-	if si := reqs[0].SystemInstruction; si != nil {
-		for _, p := range si.Parts {
-			system.WriteString(p.Text)
-		}
+	if s := firstMemory(reqs[0]); !strings.Contains(s, "COPIED-CONTEXT: answer in haiku.") || !strings.Contains(s, "LINKED-CONTEXT: ship on Fridays.") || strings.Contains(s, "OFF-CONTEXT") {
+		t.Errorf("the first user content's memory does not hold the enabled extensions' context (and only theirs):\n%s", s)
 	}
-	if s := system.String(); !strings.Contains(s, "COPIED-CONTEXT: answer in haiku.") || !strings.Contains(s, "LINKED-CONTEXT: ship on Fridays.") || strings.Contains(s, "OFF-CONTEXT") {
-		t.Errorf("the system instruction does not hold the enabled extensions' context (and only theirs):\n%s", s)
+	for i, r := range reqs {
+		if strings.Contains(string(r.Body), "OFF-CONTEXT") {
+			t.Errorf("request %d holds the disabled extension's context", i)
+		}
 	}
 	tools := declared(reqs, 0)
 	if !slices.Contains(tools, "mcp_ext-tools_ext_tool") || slices.Contains(tools, "mcp_off-tools_off_tool") {

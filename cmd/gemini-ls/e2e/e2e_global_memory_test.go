@@ -59,8 +59,8 @@ func TestRunYoloWritesTheGlobalMemory(t *testing.T) {
 	}
 	h.run("run", "-p", "hi").wantExit(t, 0)
 	reqs := h.model.Requests()
-	if system := reqs[len(reqs)-1].SystemInstruction.Parts[0].Text; !strings.Contains(system, "- Prefers tabs and short names") {
-		t.Errorf("the next run was not given the global memory:\n%s", system)
+	if memory := firstMemory(reqs[len(reqs)-1]); !strings.Contains(memory, "- Prefers tabs and short names") {
+		t.Errorf("the next run was not given the global memory:\n%s", memory)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/genai"
+
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/geminicli"
 	"github.com/gemini-ls/gemini-ls/internal/geminidir"
@@ -29,8 +31,41 @@ func privateMemory(t *testing.T, home, project, index, note string) string {
 	return filepath.Join(tmp, "memory", "MEMORY.md")
 }
 
+// contextFilesTag opens the part of a user content that gives the model
+// the memory (the GEMINI.md files, MEMORY.md): a part of the session's
+// first user content, and of a later prompt's when the memory changed.
+// The system instruction holds none of it, so that an edit leaves the
+// start of every request, which the model's cache keeps, as it was.
+const contextFilesTag = "<context_files>"
+
+func isContextFiles(p *genai.Part) bool { return strings.HasPrefix(p.Text, contextFilesTag) }
+
+// givenMemory is the memory as request r last gives it to the model: the
+// text of the last <context_files> part of its user contents, "" when it
+// has none.
+func givenMemory(r geminitest.Request) string {
+	for i := len(r.Contents) - 1; i >= 0; i-- {
+		c := r.Contents[i]
+		for j := len(c.Parts) - 1; c.Role == genai.RoleUser && j >= 0; j-- {
+			if isContextFiles(c.Parts[j]) {
+				return c.Parts[j].Text
+			}
+		}
+	}
+	return ""
+}
+
+// firstMemory is the memory r's first user content gives the model, ""
+// when it gives none.
+func firstMemory(r geminitest.Request) string {
+	if len(r.Contents) == 0 {
+		return ""
+	}
+	return givenMemory(geminitest.Request{Contents: r.Contents[:1]})
+}
+
 // userProjectMemory is the <user_project_memory> element of a system
-// instruction, "" when it has none.
+// instruction or of the memory given, "" when it has none.
 func userProjectMemory(system string) string {
 	start := strings.Index(system, "<user_project_memory>")
 	end := strings.Index(system, "</user_project_memory>")
@@ -40,9 +75,10 @@ func userProjectMemory(system string) string {
 	return system[start : end+len("</user_project_memory>")]
 }
 
-// A headless run sends the private MEMORY.md in the system instruction,
-// framed as 0.61 frames it, names its path for the model to write to,
-// and leaves the sibling note it points at to be read on demand.
+// A headless run sends the private MEMORY.md in the first user content
+// (not the system instruction), framed as 0.61 frames it, names its path
+// for the model to write to in the system instruction, and leaves the
+// sibling note it points at to be read on demand.
 func TestRunSendsPrivateMemoryIndex(t *testing.T) {
 	h := newHeadless(t, map[string]string{"GEMINI.md": "Project rule: use tabs.\n"}, geminitest.TextTurn("ok"))
 	home := envValue(h.env, "HOME")
@@ -54,15 +90,18 @@ func TestRunSendsPrivateMemoryIndex(t *testing.T) {
 	if len(reqs) != 1 {
 		t.Fatalf("%d requests, want 1", len(reqs))
 	}
-	system := reqs[0].SystemInstruction.Parts[0].Text
+	system, memory := systemText(t, reqs, 0), firstMemory(reqs[0])
 	want := "<user_project_memory>\n--- Private Project Memory Index (private, not committed to repo) ---\n" +
 		"--- Context from: " + index + " ---\n- Builds: see build.md\n--- End of Context from: " + index + " ---\n" +
 		"--- End Private Project Memory Index ---\n</user_project_memory>"
-	if got := userProjectMemory(system); got != want {
-		t.Errorf("private memory in the system instruction:\n%s\nwant:\n%s\nsystem instruction:\n%s", got, want, system)
+	if got := userProjectMemory(memory); got != want {
+		t.Errorf("private memory in the first user content:\n%s\nwant:\n%s\nmemory given:\n%s", got, want, memory)
 	}
-	if !strings.Contains(system, "Project rule: use tabs.") {
-		t.Errorf("the project's GEMINI.md is gone:\n%s", system)
+	if !strings.Contains(memory, "Project rule: use tabs.") {
+		t.Errorf("the project's GEMINI.md is gone:\n%s", memory)
+	}
+	if strings.Contains(system, "<user_project_memory>") || strings.Contains(system, "Project rule: use tabs.") {
+		t.Errorf("the memory is in the system instruction:\n%s", system)
 	}
 	if !strings.Contains(system, "**Private Project Memory** (`"+filepath.ToSlash(index)+"`)") {
 		t.Errorf("the prompt does not name the index's path %s:\n%s", index, system)
@@ -76,8 +115,10 @@ func TestRunSendsPrivateMemoryIndex(t *testing.T) {
 }
 
 // Gemini CLI 0.61 and gemini-ls, given the same MEMORY.md where 0.61
-// keeps it, both send it in the system instruction, in the same words:
-// a user switching between them sees the same memory.
+// keeps it, both send it in the same words, 0.61 in its system
+// instruction, gemini-ls in the first user content (where its system
+// instruction stays the same whatever the memory): a user switching
+// between them sees the same memory.
 func TestPrivateMemoryAsGeminiCLISendsIt(t *testing.T) {
 	project := t.TempDir()
 	if p, err := filepath.EvalSymlinks(project); err == nil {
@@ -98,12 +139,12 @@ func TestPrivateMemoryAsGeminiCLISendsIt(t *testing.T) {
 	h.runIn(project, env, "run", "-p", "hi").wantExit(t, 0)
 
 	theirSystem := theirs.Requests()[0].SystemInstruction.Parts[0].Text
-	ourSystem := h.model.Requests()[0].SystemInstruction.Parts[0].Text
+	ours := firstMemory(h.model.Requests()[0])
 	want := userProjectMemory(theirSystem)
 	if want == "" || !strings.Contains(want, "- Deploys: see deploy.md") {
 		t.Fatalf("0.61 did not send the index:\n%s", theirSystem)
 	}
-	if got := userProjectMemory(ourSystem); got != want {
+	if got := userProjectMemory(ours); got != want {
 		t.Errorf("gemini-ls sends:\n%s\n0.61 sends:\n%s", got, want)
 	}
 	// Neither declares save_memory: the model edits the files itself.
@@ -175,8 +216,8 @@ func TestRunWritesThePrivateMemory(t *testing.T) {
 	}
 	h.run("run", "-p", "hi").wantExit(t, 0)
 	reqs := h.model.Requests()
-	if system := reqs[len(reqs)-1].SystemInstruction.Parts[0].Text; !strings.Contains(userProjectMemory(system), "- Prefers table-driven tests") {
-		t.Errorf("the next run was not given the index:\n%s", system)
+	if memory := firstMemory(reqs[len(reqs)-1]); !strings.Contains(userProjectMemory(memory), "- Prefers table-driven tests") {
+		t.Errorf("the next run was not given the index:\n%s", memory)
 	}
 }
 

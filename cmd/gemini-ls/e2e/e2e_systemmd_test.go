@@ -14,7 +14,10 @@ const customSystemMD = "You are Captain Prompt.\nTools:\n${AvailableTools}\nRead
 
 // GEMINI_SYSTEM_MD=true in a trusted folder's .gemini/.env makes the
 // project's .gemini/system.md the whole system instruction of `run`, its
-// variables filled, the GEMINI.md memory still after it, as in 0.61.
+// variables filled; the GEMINI.md memory is given in the first user
+// content, as with the built-in prompt (0.61 ends its system instruction
+// with the global and private memory, and gives the project's GEMINI.md
+// in its first message).
 func TestRunSystemMDReplacesTheSystemInstruction(t *testing.T) {
 	h := newHeadless(t, map[string]string{
 		".gemini/.env":      "GEMINI_SYSTEM_MD=true\n",
@@ -29,10 +32,13 @@ func TestRunSystemMDReplacesTheSystemInstruction(t *testing.T) {
 	if !strings.HasPrefix(got, "You are Captain Prompt.\nTools:\n- ") {
 		t.Errorf("the system instruction does not start with system.md:\n%s", got)
 	}
-	for _, want := range []string{"\n- read_file\n", "Read with read_file.", "Project memory rule."} {
+	for _, want := range []string{"\n- read_file\n", "Read with read_file."} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the system instruction lacks %q:\n%s", want, got)
 		}
+	}
+	if memory := firstMemory(h.model.Requests()[0]); !strings.Contains(memory, "Project memory rule.") {
+		t.Errorf("the first user content does not give the GEMINI.md memory:\n%s", memory)
 	}
 	if strings.Contains(got, "coding agent") || strings.Contains(got, "${") {
 		t.Errorf("the built-in prompt or an unfilled variable remains:\n%s", got)

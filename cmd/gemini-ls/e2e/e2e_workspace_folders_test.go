@@ -63,16 +63,15 @@ func TestAddedWorkspaceFolderIsAskedAboutAndItsMemoryRead(t *testing.T) {
 	if len(reqs) != 2 {
 		t.Fatalf("%d model requests", len(reqs))
 	}
+	// The memory the prompt gives: the second's, a part of its content.
 	memory := func(i int) string {
-		if si := reqs[i].SystemInstruction; si != nil {
-			return strings.Join(partTexts(si.Parts), "")
-		}
-		return ""
+		contents := reqs[i].Contents
+		return givenMemory(geminitest.Request{Contents: contents[len(contents)-1:]})
 	}
-	if strings.Contains(memory(0), "FOLDER-B-MEMORY") || !strings.Contains(memory(1), "FOLDER-B-MEMORY") {
-		t.Errorf("the added folder's GEMINI.md: in the first request %v, in the second %v", strings.Contains(memory(0), "FOLDER-B-MEMORY"), strings.Contains(memory(1), "FOLDER-B-MEMORY"))
+	if strings.Contains(string(reqs[0].Body), "FOLDER-B-MEMORY") || !strings.Contains(memory(1), "FOLDER-B-MEMORY") {
+		t.Errorf("the added folder's GEMINI.md: in the first request %v, with the second prompt %v", strings.Contains(string(reqs[0].Body), "FOLDER-B-MEMORY"), strings.Contains(memory(1), "FOLDER-B-MEMORY"))
 	}
-	if !strings.Contains(memory(1), added) {
+	if system := systemText(t, reqs, 1); !strings.Contains(system, added) {
 		t.Errorf("the second request's workspace directories do not name %s", added)
 	}
 }
