@@ -1,6 +1,7 @@
 -- script: toolcall.json
 -- A tool call's row says what the call is about: the file and line it
--- reads or edits, on a line of its own that gf follows to that line, its
+-- reads or edits (an edit's line is where its change starts in the
+-- editor's text), on a line of its own that gf follows to that line, its
 -- kind as a tag; write_todos's list is the chat's plan, one block that
 -- each list replaces in place.
 local gemini = require("gemini")
@@ -38,7 +39,15 @@ end
 describe("tool calls", function()
   local plans = {}
   it("show the file and line of each call, its kind, and the to-do list as one plan updated in place", function()
-    vim.cmd("edit numbers.txt")
+    -- notes.txt's TODO is on line 1 on disk and on line 3 in the editor,
+    -- unsaved: the edit's line is the editor's.
+    vim.cmd("edit notes.txt")
+    local notes = vim.api.nvim_get_current_buf()
+    vim.api.nvim_buf_set_lines(notes, 0, 0, false, { "# Notes", "" })
+    vim.cmd("hide edit numbers.txt")
+    wait_for("notes.txt open in the server", function()
+      return gemini.client_id ~= nil and vim.lsp.buf_is_attached(notes, gemini.client_id)
+    end)
     -- The plan as it stands after each write_todos call.
     local handle = chat.handlers.toolCall
     chat.handlers.toolCall = function(u)
@@ -57,7 +66,7 @@ describe("tool calls", function()
     eq(nil, done.err, "error")
     local text = table.concat(chat_lines(), "\n")
     assert(text:find("- ✓ ReadFile numbers.txt (lines 3-4) (ok)\n  → numbers.txt:3\n", 1, true), text)
-    assert(text:find("- ✓ Edit notes.txt (ok)\n  → notes.txt\n", 1, true), text)
+    assert(text:find("- ✓ Edit notes.txt (ok)\n  → notes.txt:3\n", 1, true), text)
     local tags = chat.kind_tags()
     eq("[read]", tags[row_of("- ✓ ReadFile")], "the read's kind")
     eq("[edit]", tags[row_of("- ✓ Edit")], "the edit's kind")
@@ -69,7 +78,7 @@ describe("tool calls", function()
     eq({ "> ✓ Read the numbers", "> ✓ Fix the note" }, vim.api.nvim_buf_get_lines(chat.buf, row_of("> Plan:") + 1, row_of("> Plan:") + 3, false), "the plan in the chat")
   end)
 
-  it("opens the file of a call at its line with gf, from its location line or its own line", function()
+  it("opens the file of a call at its line with gf, from its location line or its own line, an edit's where it changed", function()
     local win = chat.show()
     vim.api.nvim_set_current_win(win)
     -- The read's output is folded under its line: open the folds to
@@ -84,6 +93,7 @@ describe("tool calls", function()
     vim.api.nvim_win_set_cursor(win, { row_of("- ✓ Edit") + 1, 0 })
     vim.api.nvim_feedkeys("gf", "mx", false)
     eq(vim.fn.resolve(vim.fn.getcwd() .. "/notes.txt"), vim.fn.resolve(vim.api.nvim_buf_get_name(0)), "the edited file gf opened")
-    eq("done here", vim.api.nvim_buf_get_lines(0, 0, 1, false)[1], "the edited file's text")
+    eq(3, vim.api.nvim_win_get_cursor(0)[1], "the line of the edit gf went to")
+    eq("done here", vim.api.nvim_get_current_line(), "the edited line")
   end)
 end)
