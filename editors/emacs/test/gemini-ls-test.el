@@ -974,27 +974,42 @@ One list per request: the texts of its contents' parts."
 
 (ert-deftest gemini-ls-test-tool-call-location ()
   "A call's file and line show under its row, a button that opens them.
-Its kind is a tag after the status."
-  (gemini-ls-test--with-server
-      (vector '((chunks . [((call . ((name . "read_file")
-                                     (args . ((file_path . "b.txt") (start_line . 3))))))]))
-              '((text . "Read.")))
-      '(("a.txt" . "a\n") ("b.txt" . "one\ntwo\nthree\nfour\n"))
-    (gemini-ls-test--prompt buf "read b")
-    (let ((chat (gemini-ls-test--chat)))
-      (should (string-match-p "^- ReadFile b\\.txt.* \\[ok\\] (read)\n  → b\\.txt:3\n" chat)))
-    (with-current-buffer "*gemini*"
-      (goto-char (point-min))
-      (search-forward "→ ")
-      (let ((button (button-at (point))))
-        (should button)
-        (should (eq (button-type button) 'gemini-ls-location))
-        (push-button (point))
-        ;; The file, in the window the button chose, at the line.
-        (should (equal (buffer-file-name) (expand-file-name "b.txt" dir)))
-        (should (eq (window-buffer (selected-window)) (current-buffer)))
-        (should (= (line-number-at-pos) 3))
-        (should (looking-at "three"))))))
+Its kind is a tag after the status.  An edit's line is where its change
+starts in the editor's text, unsaved lines included."
+  (let ((gemini-ls-initialization-options '(:approvalMode "auto_edit"))
+        (process-environment (cons "GEMINI_CLI_TRUST_WORKSPACE=true" process-environment)))
+    (gemini-ls-test--with-server
+        (vector '((chunks . [((call . ((name . "read_file")
+                                       (args . ((file_path . "b.txt") (start_line . 3))))))]))
+                '((chunks . [((call . ((name . "replace")
+                                       (args . ((file_path . "a.txt") (old_string . "TODO")
+                                                (new_string . "done"))))))]))
+                '((text . "Read and fixed.")))
+        '(("a.txt" . "a\nTODO\n") ("b.txt" . "one\ntwo\nthree\nfour\n"))
+      ;; a.txt's TODO is on line 2 on disk and on line 4 in the editor,
+      ;; unsaved: the edit's line is the editor's.
+      (with-current-buffer buf
+        (goto-char (point-min))
+        (insert "# Notes\n\n")
+        (eglot--signal-textDocument/didChange))
+      (gemini-ls-test--prompt buf "read b, fix a")
+      (let ((chat (gemini-ls-test--chat)))
+        (should (string-match-p "^- ReadFile b\\.txt.* \\[ok\\] (read)\n  → b\\.txt:3\n" chat))
+        (should (string-match-p "^- Edit a\\.txt \\[ok\\] (edit)\n  → a\\.txt:4\n" chat)))
+      (dolist (at '(("b.txt" 3 "three") ("a.txt" 4 "done")))
+        (with-current-buffer "*gemini*"
+          (goto-char (point-min))
+          (search-forward (format "→ %s:" (car at)))
+          (goto-char (+ (match-beginning 0) 2))
+          (let ((button (button-at (point))))
+            (should button)
+            (should (eq (button-type button) 'gemini-ls-location))
+            (push-button (point))
+            ;; The file, in the window the button chose, at the line.
+            (should (equal (buffer-file-name) (expand-file-name (car at) dir)))
+            (should (eq (window-buffer (selected-window)) (current-buffer)))
+            (should (= (line-number-at-pos) (nth 1 at)))
+            (should (looking-at (nth 2 at)))))))))
 
 (ert-deftest gemini-ls-test-plan-in-place ()
   "write_todos's list is the chat's plan: one block, each list in its place."
