@@ -9,11 +9,11 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap/zapcore"
 
-	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
 // mirrorWarnings tees warnings and errors to the client's log
-// (window/logMessage), and those marked for the user (mcp.UserNotice) to
+// (window/logMessage), and those marked for the user (dialog.UserNoticeKey) to
 // window/showMessage too, so a user sees them without opening our log file:
 // in words, the record's message and its error, as an editor shows them
 // to a person; the other fields (paths, ids, durations) go to the log
@@ -62,10 +62,10 @@ func (c *clientLogCore) Write(e zapcore.Entry, fields []zapcore.Field) error {
 }
 
 // forTheUser reports whether a record's fields mark it for the user's
-// eyes (mcp.UserNotice).
+// eyes (dialog.UserNoticeKey).
 func forTheUser(fields []zapcore.Field) bool {
 	return slices.ContainsFunc(fields, func(f zapcore.Field) bool {
-		return f.Key == mcp.UserNotice && f.Type == zapcore.BoolType && f.Integer == 1
+		return f.Key == dialog.UserNoticeKey && f.Type == zapcore.BoolType && f.Integer == 1
 	})
 }
 

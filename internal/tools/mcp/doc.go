@@ -17,7 +17,7 @@
 //   - A server that fails to start, or dies later, is reported once (a
 //     warning naming the server and why, with the end of its stderr) and
 //     its tools are withdrawn; the other servers keep working. A failure
-//     to start is marked for the user (UserNotice), so a front end shows
+//     to start is marked for the user (dialog.UserNoticeKey), so a front end shows
 //     it where the user looks. A call that
 //     lost its server returns only after the withdrawal, so the model's
 //     next request never offers a dead server's tools.

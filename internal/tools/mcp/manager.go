@@ -12,18 +12,13 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
 )
-
-// UserNotice is the key of a log field, true on a record the user must be
-// shown where they look, not only in a log: a server that did not start,
-// whose tools the model then lacks. A front end that mirrors its log to
-// the editor (the LSP server) picks such records out by it.
-const UserNotice = "userNotice"
 
 // DefaultTimeout bounds each request to a server (start-up, listing, a
 // call) when its settings give no timeout, as in Gemini CLI.
@@ -381,7 +376,7 @@ func (m *Manager) run(s *server, started func()) {
 			}
 			m.setStatus(s, state, 0, s.explain(err))
 			m.log.Warn("MCP server "+s.alias+" failed to start; its tools are unavailable",
-				zap.String("server", s.alias), zap.String("error", s.explain(err)), zap.Bool(UserNotice, true))
+				zap.String("server", s.alias), zap.String("error", s.explain(err)), zap.Bool(dialog.UserNoticeKey, true))
 		}
 		return
 	}
