@@ -20,6 +20,7 @@ var sameWordElsewhere = map[string]string{
 	"internal/agent/sessionstore/file.go:replace": "a session file's record kind",
 	"internal/lsp/updates.go:replace":             "the wire schema's example of a toolCall (a front end names no tool)",
 	"internal/tools/editfix.go:replace":           "a property of the edit-fixing model's answer schema",
+	"internal/memory/rules.go:glob":               "an Antigravity rule's trigger (trigger: glob)",
 }
 
 // A built-in tool's name is written once, in toolnames.go: every other
