@@ -104,8 +104,11 @@
 // requests begin with Gemini CLI's <session_context> (envcontext.go),
 // made at its first request and joined to its first user content, the
 // same content for every request after (the cache-friendly prefix); it
-// is never part of the history, so never saved, and a session resumed
-// or cleared gets a new one. What a model answer keeps of its stream
+// is not part of the history but saved with the session, once
+// (Snapshot.Context): invariant, a session resumed sends it as it was
+// first sent, so its requests repeat the ones before from their first
+// byte whatever the date and the tree became; a session cleared gets a
+// new one. What a model answer keeps of its stream
 // is what 0.61 keeps: no thoughts, and no empty text without a thought
 // signature (a stream's last chunk), which would go back as {}.
 //

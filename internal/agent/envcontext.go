@@ -22,10 +22,11 @@ const sessionContextTag = "<session_context>"
 // its words but two: it names gemini-ls, and the date, always written
 // "Monday, January 2, 2006", is not said to follow the user's locale.
 // 0.61 ends it with the project's and extensions' GEMINI.md files;
-// gemini-ls keeps every memory file in the system instruction
-// (systemInstruction), so none is repeated here. Made once, at the
-// session's first request: the request's prefix stays the same for the
-// whole session, whatever the date and the tree become.
+// gemini-ls gives every memory file in a part of its own after it
+// (memoryturn.go). Made once, at the session's first request, and saved
+// with the session (sessionstore's Snapshot.Context): the request's
+// prefix stays the same for the whole session, resumed too, whatever
+// the date and the tree become. 0.61 makes a new one at each resume.
 func (a *Agent) sessionContext(ctx context.Context) *genai.Content {
 	var b strings.Builder
 	b.WriteString(sessionContextTag + "\nThis is gemini-ls. We are setting up the context for our chat.\n")
@@ -73,6 +74,34 @@ func nodePlatform(goos string) string {
 		return "sunos"
 	}
 	return goos
+}
+
+// contextText is the session context's text as saved, "" for none.
+func (c *chat) contextText() string {
+	if c.context == nil {
+		return ""
+	}
+	return textOf(c.context)
+}
+
+// unsavedContext is the session context's text when the session's file
+// does not hold it yet, else "": it is written once.
+func (s *Session) unsavedContext() string {
+	if s.saved.context == s.chat.context {
+		return ""
+	}
+	return s.chat.contextText()
+}
+
+// restoreContext makes text, the session context a resumed session's
+// file holds, the one its requests begin with again, byte for byte,
+// where the agent gives one (Config.SessionContext).
+func (s *Session) restoreContext(text string) {
+	if text == "" || !s.agent.cfg.SessionContext || s.parent != nil {
+		return
+	}
+	s.chat.context = genai.NewContentFromText(text, genai.RoleUser)
+	s.saved.context = s.chat.context
 }
 
 // beginContext gives the session its session context at its first

@@ -59,7 +59,10 @@ func (s *Session) saveStep(st sessionstore.Step) {
 		if s.place == nil {
 			s.place = sessionstore.NewPlace(false)
 		}
-		l.rec, err = s.agent.cfg.Store.Begin(l.ctx, sessionstore.Begin{Meta: s.storeMeta(), Prompt: l.prompt, History: s.chat.history[s.saved.contents:], Place: s.place})
+		l.rec, err = s.agent.cfg.Store.Begin(l.ctx, sessionstore.Begin{Meta: s.storeMeta(), Prompt: l.prompt, History: s.chat.history[s.saved.contents:], Context: s.unsavedContext(), Place: s.place})
+		if err == nil {
+			s.saved.context = s.chat.context
+		}
 	case s.saved.contents == n-1:
 		err = l.rec.Record(st)
 	default:

@@ -17,11 +17,12 @@ import (
 
 // persisted is where a session stands with its file: how much of the
 // history is saved, and in which epoch of the chat (a compression starts
-// a new one, and the whole history is then rewritten). Only the running
-// prompt touches it.
+// a new one, and the whole history is then rewritten), and the session
+// context it holds (nil for none). Only the running prompt touches it.
 type persisted struct {
 	contents int
 	epoch    int
+	context  *genai.Content
 }
 
 // save writes what the prompt added (its exchange, with the journal of
@@ -86,6 +87,7 @@ func (s *Session) persist(ctx context.Context, usage dialog.Usage, ex *sessionst
 		snap := sessionstore.Snapshot{
 			Meta: meta, History: s.chat.history, Allow: s.approvals.keys(),
 			Usage: storeUsage(s.sessionUsage()), Exchanges: exchanges,
+			Context: s.chat.contextText(),
 		}
 		switch {
 		case rec != nil && ex == nil: // during the prompt
@@ -100,7 +102,7 @@ func (s *Session) persist(ctx context.Context, usage dialog.Usage, ex *sessionst
 	} else {
 		turn := sessionstore.Turn{
 			Meta: meta, History: s.chat.history[s.saved.contents:], Allow: s.approvals.keys(),
-			Usage: storeUsage(usage), Exchange: ex,
+			Usage: storeUsage(usage), Exchange: ex, Context: s.unsavedContext(),
 		}
 		if rec != nil {
 			err = rec.Commit(ctx, turn)
@@ -112,7 +114,7 @@ func (s *Session) persist(ctx context.Context, usage dialog.Usage, ex *sessionst
 	if err != nil {
 		return err
 	}
-	s.saved = persisted{contents: len(s.chat.history), epoch: s.chat.epoch}
+	s.saved = persisted{contents: len(s.chat.history), epoch: s.chat.epoch, context: s.chat.context}
 	return nil
 }
 
@@ -172,6 +174,7 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	// The contents closing an interrupted prompt go to disk with the
 	// next save.
 	s.saved = persisted{contents: snap.Saved}
+	s.restoreContext(snap.Context)
 	s.approvals.allowAlways(snap.Allow...)
 	s.mode, s.approvedPlan = a.restoredMode(dialog.ApprovalMode(snap.Meta.Mode)), snap.Meta.ApprovedPlan
 	s.startSource, s.resumed = "resume", true

@@ -432,7 +432,7 @@ func (s *Session) onDisk() bool {
 	if !s.agent.persists() || !s.resumed && s.saved.contents == 0 {
 		return false
 	}
-	return s.saved == persisted{contents: len(s.chat.history), epoch: s.chat.epoch}
+	return s.saved == persisted{contents: len(s.chat.history), epoch: s.chat.epoch, context: s.chat.context}
 }
 
 // busy reports whether s is running a prompt.

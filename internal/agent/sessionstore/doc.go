@@ -34,7 +34,11 @@
 // answer's calls under one id, re-written as each ends, as 0.61 re-writes
 // a message); a line 0.61 reads as metadata with, under "$geminiLs", step
 // "end" and what 0.61 has no place for: the metadata, the approvals, the
-// usage, the exchange with its file-edit journal. A prompt's text is
+// usage, the exchange with its file-edit journal; and, once (with the
+// prompt it was made for, and in a rewrite), the session context the
+// conversation's requests begin with (Snapshot.Context), which 0.61 does
+// not read: it leaves a <session_context> message out of a resumed
+// history and makes its own. A prompt's text is
 // written once, in its message: the running prompt and the exchange
 // name that message ("promptOf") rather than repeat a text it holds
 // (storeonce.go). Each gemini-ls record and message mark carries the
@@ -103,6 +107,9 @@
 //	{"kind":"content","history":[…],"partial":true}        results so far
 //	{"kind":"prompt","ends":true,…}
 //	{"kind":"meta",…}
+//
+// A begin, prompt or replace record may hold "context", the session
+// context (Snapshot.Context), written once as in a shared file.
 //
 // History is genai's own JSON encoding of []*genai.Content, so function
 // calls and responses, inline data and thought signatures round-trip.

@@ -47,6 +47,9 @@ type record struct {
 	Running *Exchange `json:"running,omitempty"`
 	Ends    bool      `json:"ends,omitempty"`
 	Partial bool      `json:"partial,omitempty"`
+	// Context is the session context (Snapshot.Context), written once:
+	// by the record of the prompt it was made for, or a replace.
+	Context string `json:"context,omitempty"`
 }
 
 // encode is rec as one line. JSON escapes newlines inside strings, so the
@@ -342,6 +345,9 @@ type legacyState struct {
 // apply takes one record other than meta.
 func (st *legacyState) apply(rec record) {
 	s := &st.snap
+	if rec.Kind == kindReplace || rec.Context != "" {
+		s.Context = rec.Context
+	}
 	switch rec.Kind {
 	case kindReplace:
 		s.History, s.Allow, s.Usage, s.Exchanges = nil, nil, Usage{}, nil

@@ -27,6 +27,9 @@ type Begin struct {
 	// contents closing an interrupted prompt (Snapshot.Saved), then the
 	// prompt's input, last.
 	History []*genai.Content
+	// Context is the session context, when it is not on disk yet
+	// (Turn.Context).
+	Context string
 	// Place, when not nil, is where the session's file is, kept by the
 	// session from one prompt to the next: Begin opens the file it names
 	// (checked to be that file still) and keeps the file it opened there.
@@ -102,12 +105,12 @@ func (s *Store) Begin(ctx context.Context, b Begin) (*Recorder, error) {
 	var line net.Buffers
 	if sf.chats == "" {
 		var enc []byte
-		enc, err = encode(record{Kind: kindBegin, Meta: &b.Meta, History: b.History, Running: &r.prompt})
+		enc, err = encode(record{Kind: kindBegin, Meta: &b.Meta, History: b.History, Running: &r.prompt, Context: b.Context})
 		line = net.Buffers{enc}
 	} else {
 		r.root = root
 		var msgs []message
-		line, msgs, r.promptOf, err = s.promptLine(b.Meta, root, lsRecord{V: sharedVersion, Step: stepBegin, Running: &r.prompt}, b.History, Usage{}, nil)
+		line, msgs, r.promptOf, err = s.promptLine(b.Meta, root, lsRecord{V: sharedVersion, Step: stepBegin, Running: &r.prompt, Context: b.Context}, b.History, Usage{}, nil)
 		if n := len(msgs); n > 0 {
 			r.prompt.MessageID = msgs[n-1].ID
 		}
@@ -334,7 +337,7 @@ func (r *Recorder) Commit(ctx context.Context, t Turn) error {
 		if r.promptOf != "" {
 			stored = &r.prompt
 		}
-		buf, _, _, err = r.s.promptLine(t.Meta, r.root, lsRecord{V: sharedVersion, Step: stepEnd, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange}, t.History, t.Usage, stored)
+		buf, _, _, err = r.s.promptLine(t.Meta, r.root, lsRecord{V: sharedVersion, Step: stepEnd, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange, Context: t.Context}, t.History, t.Usage, stored)
 	}
 	if err != nil {
 		r.closeFile()

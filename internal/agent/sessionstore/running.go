@@ -79,6 +79,9 @@ func (r *runningPrompt) exchange() Exchange {
 // middle are made again at each load.
 func (snap *Snapshot) close() {
 	h := snap.History
+	if len(h) == 0 {
+		snap.Context = "" // no conversation left (rewound away): the next begins anew
+	}
 	out := make([]*genai.Content, 0, len(h)+2)
 	tail := 0 // contents added at the end
 	for i := 0; i < len(h); i++ {

@@ -87,6 +87,11 @@ type lsRecord struct {
 	Usage     *Usage     `json:"usage,omitempty"`
 	Exchange  *Exchange  `json:"exchange,omitempty"`
 	Exchanges []Exchange `json:"exchanges,omitempty"`
+	// Context is the session context the conversation's requests begin
+	// with, written once (the prompt it was made for, a rewrite): 0.61
+	// leaves a message that starts <session_context> out of a resumed
+	// history, and makes its own.
+	Context string `json:"context,omitempty"`
 }
 
 // message is one of 0.61's MessageRecords.
@@ -398,6 +403,8 @@ type shared struct {
 	// prompt ended.
 	running     *runningPrompt
 	interrupted bool
+	// context is the last session context a gemini-ls record gave.
+	context string
 
 	// end is the offset just past the last complete line.
 	end int64
@@ -731,6 +738,9 @@ func displayText(m *decoded) string {
 
 // record takes gemini-ls's record of a prompt (or of the whole session).
 func (s *shared) record(ls *lsRecord) {
+	if ls.Replace || ls.Context != "" {
+		s.context = ls.Context
+	}
 	switch {
 	case ls.Replace:
 		s.running = openRunning(ls.Running)
@@ -1031,7 +1041,7 @@ func (s *shared) snapshot(root string) Snapshot {
 	for _, u := range s.tokens61 {
 		usage.add(u)
 	}
-	snap := Snapshot{Meta: s.meta(root), History: s.history(), Allow: s.allow, Usage: usage, Exchanges: s.exchanges, Interrupted: s.interrupted}
+	snap := Snapshot{Meta: s.meta(root), History: s.history(), Allow: s.allow, Usage: usage, Exchanges: s.exchanges, Interrupted: s.interrupted, Context: s.context}
 	snap.close()
 	return snap
 }

@@ -230,6 +230,9 @@ func (s *Store) appendTurn(ctx context.Context, t Turn, step string) error {
 				}
 			}
 			old.Usage.add(t.Usage)
+			if t.Context != "" {
+				old.Context = t.Context
+			}
 			if t.Exchange != nil {
 				old.Exchanges = append(old.Exchanges, *t.Exchange)
 			}
@@ -238,7 +241,7 @@ func (s *Store) appendTurn(ctx context.Context, t Turn, step string) error {
 			return fmt.Errorf("saving session %s: %w", id, err)
 		}
 	}
-	line, _, _, err := s.promptLine(t.Meta, root, lsRecord{V: sharedVersion, Step: step, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange}, t.History, t.Usage, nil)
+	line, _, _, err := s.promptLine(t.Meta, root, lsRecord{V: sharedVersion, Step: step, Allow: t.Allow, Usage: &t.Usage, Exchange: t.Exchange, Context: t.Context}, t.History, t.Usage, nil)
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
@@ -343,7 +346,7 @@ func (s *Store) Replace(ctx context.Context, snap Snapshot) error {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
 	usage := snap.Usage
-	line, _, _, err := s.promptLine(snap.Meta, root, lsRecord{V: sharedVersion, Replace: true, Running: snap.Running, Allow: snap.Allow, Usage: &usage, Exchanges: snap.Exchanges}, snap.History, Usage{}, nil)
+	line, _, _, err := s.promptLine(snap.Meta, root, lsRecord{V: sharedVersion, Replace: true, Running: snap.Running, Allow: snap.Allow, Usage: &usage, Exchanges: snap.Exchanges, Context: snap.Context}, snap.History, Usage{}, nil)
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}

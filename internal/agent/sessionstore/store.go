@@ -140,6 +140,10 @@ type Turn struct {
 	Allow    []string
 	Usage    Usage
 	Exchange *Exchange // nil when the prompt left none to show
+	// Context is the session context the conversation's requests begin
+	// with (<session_context>), as first sent, when it is not on disk
+	// yet; "" otherwise.
+	Context string
 }
 
 // Exchange is one prompt as the user saw it: what they asked, the model's
@@ -195,6 +199,11 @@ type Snapshot struct {
 	// Running (Replace) is the prompt under way when a session is
 	// rewritten during it: what the user typed and the answer so far.
 	Running *Exchange
+	// Context is the session context the conversation's requests begin
+	// with (<session_context>), as first sent, so that a resumed session
+	// sends it again byte for byte; "" for none, and (Load) for a
+	// session with no history left, which begins anew.
+	Context string
 }
 
 // Store keeps sessions as files in one directory. It holds no mutable
@@ -356,7 +365,7 @@ func (s *Store) appendLegacy(ctx context.Context, t Turn, ends bool) error {
 
 // legacyTurn is the prompt record of t and the meta line committing it.
 func legacyTurn(t Turn, ends bool) ([]byte, error) {
-	rec := record{Kind: kindPrompt, History: t.History, Allow: t.Allow, Usage: &t.Usage, Ends: ends}
+	rec := record{Kind: kindPrompt, History: t.History, Allow: t.Allow, Usage: &t.Usage, Ends: ends, Context: t.Context}
 	if t.Exchange != nil {
 		rec.Exchanges = []Exchange{*t.Exchange}
 	}
@@ -384,7 +393,7 @@ func (s *Store) replaceLegacy(ctx context.Context, snap Snapshot) error {
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
-	body, err := encode(record{Kind: kindReplace, History: snap.History, Allow: snap.Allow, Usage: &snap.Usage, Exchanges: snap.Exchanges, Running: snap.Running})
+	body, err := encode(record{Kind: kindReplace, History: snap.History, Allow: snap.Allow, Usage: &snap.Usage, Exchanges: snap.Exchanges, Running: snap.Running, Context: snap.Context})
 	if err != nil {
 		return fmt.Errorf("saving session %s: %w", id, err)
 	}
