@@ -38,8 +38,9 @@ func TestAllowShellDecidedAsShellCalls(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			conf := always(tc.answer)
 			tc.cfg.Tools = tools.NewRegistry((&shellTool{}).tool())
-			a, _ := newAgent(t, geminitest.NewTestServer(t), tc.cfg, front{confirmer: conf})
-			allowed, err := a.NewSession().AllowShell(ctx, tc.command, portOf(a, nil))
+			ui := front{confirmer: conf}
+			a, _ := newAgent(t, geminitest.NewTestServer(t), tc.cfg)
+			allowed, err := a.NewSession().AllowShell(ctx, tc.command, ui.port(nil))
 			if err != nil || allowed != tc.allowed {
 				t.Errorf("AllowShell = %v, %v; want %v", allowed, err, tc.allowed)
 			}
@@ -61,13 +62,14 @@ func TestAllowShellSharesAlwaysAllowWithShellCalls(t *testing.T) {
 	srv := geminitest.NewTestServer(t, shellTurn("git status", "ls"), geminitest.TextTurn("ok"))
 	sh := &shellTool{}
 	conf := always(dialog.ProceedAlways)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
 	s := a.NewSession()
-	if allowed, err := s.AllowShell(ctx, "git log", portFor(s, nil)); !allowed || err != nil {
+	if allowed, err := s.AllowShell(ctx, "git log", ui.port(nil)); !allowed || err != nil {
 		t.Fatalf("AllowShell(git log) = %v, %v", allowed, err)
 	}
-	prompt(t, s, "look")
-	if allowed, err := s.AllowShell(ctx, "ls -la", portFor(s, nil)); !allowed || err != nil {
+	ui.prompt(t, s, "look")
+	if allowed, err := s.AllowShell(ctx, "ls -la", ui.port(nil)); !allowed || err != nil {
 		t.Fatalf("AllowShell(ls -la) = %v, %v", allowed, err)
 	}
 	var details []string
@@ -94,8 +96,9 @@ func TestAllowShellNobodyToAsk(t *testing.T) {
 	nobody := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		return dialog.Cancel, errors.Join(dialog.ErrCannotAsk, errors.New("headless"))
 	}}
-	b, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{}, front{confirmer: nobody})
-	if allowed, err := b.NewSession().AllowShell(ctx, "ls", portOf(b, nil)); allowed || !errors.Is(err, dialog.ErrCannotAsk) {
+	ui := front{confirmer: nobody}
+	b, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{})
+	if allowed, err := b.NewSession().AllowShell(ctx, "ls", ui.port(nil)); allowed || !errors.Is(err, dialog.ErrCannotAsk) {
 		t.Errorf("with a Confirmer that cannot ask: %v, %v; want ErrCannotAsk", allowed, err)
 	}
 }
@@ -137,8 +140,9 @@ priority = 100
 		{dialog.ApprovalYolo, "make all", true, true},
 	} {
 		conf := always(dialog.ProceedOnce)
-		a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{ApprovalMode: tc.mode, Policy: engine, Tools: tools.NewRegistry((&shellTool{}).tool())}, front{confirmer: conf})
-		allowed, err := a.NewSession().AllowShell(ctx, tc.command, portOf(a, nil))
+		ui := front{confirmer: conf}
+		a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{ApprovalMode: tc.mode, Policy: engine, Tools: tools.NewRegistry((&shellTool{}).tool())})
+		allowed, err := a.NewSession().AllowShell(ctx, tc.command, ui.port(nil))
 		if allowed != tc.allowed || (err != nil) != !tc.allowed {
 			t.Errorf("%s in %s: AllowShell = %v, %v; want %v", tc.command, tc.mode, allowed, err, tc.allowed)
 		}

@@ -55,8 +55,8 @@ func TestToolsAreJudgedByWhatTheySayTheyAre(t *testing.T) {
 	srv := geminitest.NewTestServer(t, calls, geminitest.TextTurn("ok"))
 	conf := always(dialog.ProceedOnce)
 	a, _ := newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: dialog.ApprovalPlan,
-		PlansDir: func(string) (string, error) { return t.TempDir(), nil }}, front{confirmer: conf})
-	if res, _ := prompt(t, a.NewSession(), "plan"); res.Err != nil {
+		PlansDir: func(string) (string, error) { return t.TempDir(), nil }})
+	if res, _ := (front{confirmer: conf}).prompt(t, a.NewSession(), "plan"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	reqs := srv.Requests()
@@ -85,8 +85,8 @@ func TestToolsAreJudgedByWhatTheySayTheyAre(t *testing.T) {
 
 	srv = geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("probe_fetch", nil)), geminitest.TextTurn("ok"))
 	conf = always(dialog.Cancel)
-	a, _ = newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: dialog.ApprovalAutoEdit}, front{confirmer: conf})
-	if res, _ := prompt(t, a.NewSession(), "fetch"); res.Err != nil {
+	a, _ = newAgent(t, srv, agent.Config{Tools: registry(), ApprovalMode: dialog.ApprovalAutoEdit})
+	if res, _ := (front{confirmer: conf}).prompt(t, a.NewSession(), "fetch"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	if r := responses(t, srv.Requests()[1]); len(r) != 1 || str(r[0].Response["output"]) != "ran probe_fetch" || len(conf.asked()) != 0 {

@@ -22,7 +22,7 @@ func TestCancelMidStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var evs events
-	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, portFor(s, func(ev dialog.Event) {
+	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, front{}.port(func(ev dialog.Event) {
 		evs.emit(ev)
 		if _, ok := ev.(dialog.TextEvent); ok {
 			cancel() // the server keeps the stream open: only cancelling ends it
@@ -72,9 +72,10 @@ func TestCancelMidConfirmation(t *testing.T) {
 		<-ctx.Done() // the user never answers
 		return dialog.Cancel, ctx.Err()
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
 	s := a.NewSession()
-	res, evs := promptCtx(ctx, s, "test")
+	res, evs := ui.promptCtx(ctx, s, "test")
 	if res.StopReason != dialog.StopCancelled {
 		t.Fatalf("result = %+v", res)
 	}
@@ -92,7 +93,7 @@ func TestCancelMidConfirmation(t *testing.T) {
 			t.Errorf("result = %+v, want cancelled", ev.Result)
 		}
 	}
-	prompt(t, s, "next")
+	ui.prompt(t, s, "next")
 	checkCancelledHistory(t, srv.Requests()[1], "The user cancelled the operation before this call ran.")
 }
 
@@ -156,7 +157,7 @@ func TestPromptToABusySessionWaits(t *testing.T) {
 
 	gaveUp, stop := context.WithCancel(context.Background())
 	stop()
-	if res, err := s.Prompt(gaveUp, dialog.Input{Text: "given up"}, portFor(s, nil)); err != nil || res.StopReason != dialog.StopCancelled {
+	if res, err := s.Prompt(gaveUp, dialog.Input{Text: "given up"}, front{}.port(nil)); err != nil || res.StopReason != dialog.StopCancelled {
 		t.Errorf("a prompt given up on while another runs: %+v, %v; want it cancelled", res, err)
 	}
 	secondDone := make(chan dialog.PromptResult)

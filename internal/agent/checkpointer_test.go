@@ -37,26 +37,28 @@ func (c *checkpointer) Checkpoint(_ context.Context, req agent.CheckpointRequest
 	return c.err
 }
 
-func checkpointSetup(t *testing.T, cp *checkpointer) (*agent.Session, string, *diskUser) {
+// checkpointSetup is a session whose model writes path, with the front
+// its prompts are put to: user, landing the edit on disk.
+func checkpointSetup(t *testing.T, cp *checkpointer) (s *agent.Session, path string, ui front, user *diskUser) {
 	t.Helper()
 	dir := t.TempDir()
-	path := filepath.Join(dir, "a.txt")
+	path = filepath.Join(dir, "a.txt")
 	must(t, os.WriteFile(path, []byte("before\n"), 0o644))
 	cp.path = path
 	ws, err := workspace.New([]string{dir}, nil)
 	must(t, err)
 	srv := geminitest.NewTestServer(t, write(path, "after\n"), geminitest.TextTurn("done"))
-	user := &diskUser{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws, Checkpointer: cp}, front{lander: user})
-	return a.NewSession(), path, user
+	user = &diskUser{}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws, Checkpointer: cp})
+	return a.NewSession(), path, front{lander: user}, user
 }
 
 // The checkpoint is taken before the edit lands, with the history ending
 // with the model's call, and the call's name and arguments.
 func TestCheckpointBeforeTheEditLands(t *testing.T) {
 	cp := &checkpointer{}
-	s, path, _ := checkpointSetup(t, cp)
-	if res, _ := prompt(t, s, "edit"); res.StopReason != dialog.StopEndTurn {
+	s, path, ui, _ := checkpointSetup(t, cp)
+	if res, _ := ui.prompt(t, s, "edit"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
 	}
 	if len(cp.reqs) != 1 || cp.found[0] != "before\n" {
@@ -75,8 +77,8 @@ func TestCheckpointBeforeTheEditLands(t *testing.T) {
 // A checkpoint that fails is told as a notice, and the edit goes on.
 func TestFailedCheckpointIsANoticeAndTheEditGoesOn(t *testing.T) {
 	cp := &checkpointer{err: errors.New("git is broken")}
-	s, path, _ := checkpointSetup(t, cp)
-	res, evs := prompt(t, s, "edit")
+	s, path, ui, _ := checkpointSetup(t, cp)
+	res, evs := ui.prompt(t, s, "edit")
 	if res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
 	}
@@ -94,7 +96,7 @@ func TestFailedCheckpointIsANoticeAndTheEditGoesOn(t *testing.T) {
 // removed, one already as it was is left, and a skipped one reported.
 func TestRestoreFilesLandsOneChange(t *testing.T) {
 	cp := &checkpointer{}
-	s, path, user := checkpointSetup(t, cp)
+	s, path, ui, user := checkpointSetup(t, cp)
 	dir := filepath.Dir(path)
 	gone, created, same := filepath.Join(dir, "gone.txt"), filepath.Join(dir, "new.txt"), filepath.Join(dir, "same.txt")
 	must(t, os.WriteFile(created, []byte("new\n"), 0o644))
@@ -105,7 +107,7 @@ func TestRestoreFilesLandsOneChange(t *testing.T) {
 		{Path: created},
 		{Path: same, Exists: true, Content: []byte("same\n")},
 		{Path: filepath.Join(dir, "link"), Exists: true, Skip: "a link"},
-	}, portFor(s, nil))
+	}, ui.port(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +150,7 @@ func (declinedFiles) LandFiles(_ context.Context, req dialog.LandFilesRequest) (
 func TestRestoreFilesPutsTheExecutableBitBack(t *testing.T) {
 	platformtest.Unix(t, "executable bits to restore")
 	cp := &checkpointer{}
-	s, path, _ := checkpointSetup(t, cp)
+	s, path, ui, _ := checkpointSetup(t, cp)
 	dir := filepath.Dir(path)
 	gone, unset, set := filepath.Join(dir, "gone.sh"), filepath.Join(dir, "unset.sh"), filepath.Join(dir, "set.txt")
 	must(t, os.WriteFile(unset, []byte("#!/bin/sh\n"), 0o644))
@@ -163,15 +165,15 @@ func TestRestoreFilesPutsTheExecutableBitBack(t *testing.T) {
 	ws, err := workspace.New([]string{dir}, nil)
 	must(t, err)
 	srv := geminitest.NewTestServer(t)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), Workspace: ws}, front{lander: declined})
-	if _, err := a.NewSession().RestoreFiles(context.Background(), "Restore", targets, portOf(a, nil)); err != nil {
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), Workspace: ws})
+	if _, err := a.NewSession().RestoreFiles(context.Background(), "Restore", targets, front{lander: declined}.port(nil)); err != nil {
 		t.Fatal(err)
 	}
 	if mode(t, unset) != 0o644 || mode(t, set) != 0o755 {
 		t.Errorf("after a declined restore: unset.sh %v, set.txt %v; want the modes left", mode(t, unset), mode(t, set))
 	}
 
-	files, err := s.RestoreFiles(context.Background(), "Restore", targets, portFor(s, nil))
+	files, err := s.RestoreFiles(context.Background(), "Restore", targets, ui.port(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,11 +218,12 @@ func TestRestoreFilesSaysWhenTheModeWasNotSet(t *testing.T) {
 	dir := t.TempDir()
 	ws, err := workspace.New([]string{dir}, nil)
 	must(t, err)
-	a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Workspace: ws}, front{lander: &bufferOnly{}})
+	ui := front{lander: &bufferOnly{}}
+	a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Workspace: ws})
 	files, err := a.NewSession().RestoreFiles(context.Background(), "Restore", []agent.FileTarget{
 		{Path: filepath.Join(dir, "run.sh"), Exists: true, Executable: true, Content: []byte("#!/bin/sh\n")},
 		{Path: filepath.Join(dir, "notes.txt"), Exists: true, Content: []byte("notes\n")},
-	}, portOf(a, nil))
+	}, ui.port(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,15 +51,16 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 			})
 			cp := &checkpointer{path: path}
 			srv := geminitest.NewTestServer(t, write(path, "after\n"), geminitest.TextTurn("done"), geminitest.TextTurn("next"))
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalDefault, Workspace: ws, Checkpointer: cp}, front{lander: diskFiles{lander}})
+			ui := front{lander: diskFiles{lander}}
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalDefault, Workspace: ws, Checkpointer: cp})
 			s := a.NewSession()
-			if res, _ := prompt(t, s, "edit"); res.StopReason != dialog.StopEndTurn {
+			if res, _ := ui.prompt(t, s, "edit"); res.StopReason != dialog.StopEndTurn {
 				t.Fatalf("prompt: %+v", res)
 			}
 			asked, decline = nil, !tc.allow
 
 			var evs events
-			res, err := s.RunCall(context.Background(), "write", map[string]any{"path": path, "text": "again\n"}, portFor(s, evs.emit))
+			res, err := s.RunCall(context.Background(), "write", map[string]any{"path": path, "text": "again\n"}, ui.port(evs.emit))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +80,7 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 				t.Errorf("checkpoints %d; want the call's, its history ending with it", n)
 			}
 
-			prompt(t, s, "next")
+			ui.prompt(t, s, "next")
 			reqs := srv.Requests()
 			last := reqs[len(reqs)-1].Contents
 			n := len(last)
@@ -92,7 +93,7 @@ func TestRunCallPassesTheDoorAndIsRecorded(t *testing.T) {
 				t.Errorf("the model reads %s; want %q", got, tc.response)
 			}
 
-			if _, err := s.Rewind(context.Background(), 1, dialog.RewindCode, portFor(s, nil)); err != nil {
+			if _, err := s.Rewind(context.Background(), 1, dialog.RewindCode, ui.port(nil)); err != nil {
 				t.Fatal(err)
 			}
 			if got := read(t, path); got != "before\n" {

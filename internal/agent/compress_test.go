@@ -346,7 +346,7 @@ func TestCompressionResendsTheEditorContext(t *testing.T) {
 	editor := &dialog.EditorContext{ActiveFile: &dialog.ActiveFile{Path: "/w/main.go"}}
 	send := func(text string) {
 		t.Helper()
-		if res, err := s.Prompt(context.Background(), dialog.Input{Text: text, Editor: editor}, portFor(s, nil)); err != nil || res.StopReason != dialog.StopEndTurn {
+		if res, err := s.Prompt(context.Background(), dialog.Input{Text: text, Editor: editor}, front{}.port(nil)); err != nil || res.StopReason != dialog.StopEndTurn {
 			t.Fatalf("prompt %.10q: %+v, %v", text, res, err)
 		}
 	}

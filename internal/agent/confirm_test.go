@@ -45,10 +45,11 @@ func TestConfirmation(t *testing.T) {
 			)
 			sh := &shellTool{}
 			conf := always(tc.outcome)
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
+			ui := front{confirmer: conf}
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
 			s := a.NewSession()
-			_, evs1 := prompt(t, s, "test it")
-			_, evs2 := prompt(t, s, "build it")
+			_, evs1 := ui.prompt(t, s, "test it")
+			_, evs2 := ui.prompt(t, s, "build it")
 
 			asked := conf.asked()
 			if len(asked) != tc.asked {
@@ -89,9 +90,10 @@ func TestAlwaysAllowIsPerSessionAndPerKey(t *testing.T) {
 	)
 	sh := &shellTool{}
 	conf := always(dialog.ProceedAlways)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
-	prompt(t, a.NewSession(), "one")
-	prompt(t, a.NewSession(), "two")
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
+	ui.prompt(t, a.NewSession(), "one")
+	ui.prompt(t, a.NewSession(), "two")
 	var details []string
 	for _, r := range conf.asked() {
 		details = append(details, r.Details)
@@ -114,10 +116,11 @@ func TestConfirmRequestSaysWhetherAlwaysHolds(t *testing.T) {
 	)
 	sh := &shellTool{}
 	conf := always(dialog.ProceedAlways)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
 	s := a.NewSession()
 	for _, p := range []string{"one", "two", "three", "four"} {
-		prompt(t, s, p)
+		ui.prompt(t, s, p)
 	}
 	var asked []string
 	for _, r := range conf.asked() {
@@ -137,8 +140,9 @@ func TestConfirmerErrorAndMissingConfirmer(t *testing.T) {
 	broken := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		return "", errors.New("client went away")
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: broken})
-	_, evs := prompt(t, a.NewSession(), "clean")
+	ui := front{confirmer: broken}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
+	_, evs := ui.prompt(t, a.NewSession(), "clean")
 	if r := only[dialog.ToolResultEvent](evs)[0].Result; r.Status != dialog.StatusError {
 		t.Errorf("result = %+v", r)
 	}
@@ -160,8 +164,9 @@ func TestYoloSkipsConfirmation(t *testing.T) {
 	srv := geminitest.NewTestServer(t, shellTurn("make"), geminitest.TextTurn("built"))
 	sh := &shellTool{}
 	conf := always(dialog.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), ApprovalMode: dialog.ApprovalYolo}, front{confirmer: conf})
-	prompt(t, a.NewSession(), "build")
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), ApprovalMode: dialog.ApprovalYolo})
+	ui.prompt(t, a.NewSession(), "build")
 	if len(conf.asked()) != 0 || !slices.Equal(sh.commands(), []string{"make"}) {
 		t.Errorf("asked %d times, ran %q", len(conf.asked()), sh.commands())
 	}
@@ -226,9 +231,10 @@ func TestEditsAskedPerMode(t *testing.T) {
 		t.Run(string(tc.mode), func(t *testing.T) {
 			srv := geminitest.NewTestServer(t, edit("once\n"), edit("always\n"), edit("later\n"), geminitest.TextTurn("ok"))
 			fe := &frontEnd{t: t}
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: tc.mode}, front{lander: fe, confirmer: fe})
+			ui := front{lander: fe, confirmer: fe}
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool()), ApprovalMode: tc.mode})
 			s := a.NewSession()
-			_, evs := prompt(t, s, "edit")
+			_, evs := ui.prompt(t, s, "edit")
 			if got := fe.asked(); !slices.Equal(got, tc.ask) {
 				t.Errorf("asked = %v, want %v", got, tc.ask)
 			}
@@ -267,8 +273,9 @@ func TestDeclinedEditIsNotAllowedLater(t *testing.T) {
 		asked = append(asked, req.Ask)
 		return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined it"}}, nil
 	})
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool())}, front{lander: lander})
-	_, evs := prompt(t, a.NewSession(), "edit")
+	ui := front{lander: lander}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool())})
+	_, evs := ui.prompt(t, a.NewSession(), "edit")
 	if !slices.Equal(asked, []bool{true, true}) {
 		t.Errorf("asked = %v", asked)
 	}
@@ -305,8 +312,9 @@ func TestConfirmerThatCannotAskExplainsItself(t *testing.T) {
 	nobody := &confirmer{answer: func(context.Context, dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 		return dialog.Cancel, fmt.Errorf("%w: rerun with --approval-mode yolo", dialog.ErrCannotAsk)
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: nobody})
-	_, evs := prompt(t, a.NewSession(), "build")
+	ui := front{confirmer: nobody}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
+	_, evs := ui.prompt(t, a.NewSession(), "build")
 	if r := only[dialog.ToolResultEvent](evs)[0].Result; r.Status != dialog.StatusRejected {
 		t.Errorf("result = %+v, want rejected", r)
 	}
@@ -363,8 +371,9 @@ func TestAlwaysAllowCoversOnlyAllowedCommands(t *testing.T) {
 		}
 		return dialog.Cancel, nil
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
-	prompt(t, a.NewSession(), "list")
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
+	ui.prompt(t, a.NewSession(), "list")
 	var asked []string
 	for _, r := range conf.asked() {
 		asked = append(asked, r.Details)
@@ -391,10 +400,11 @@ func TestAlwaysAllowRecordsEveryCommand(t *testing.T) {
 	)
 	sh := &shellTool{}
 	conf := always(dialog.ProceedAlways)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
 	s := a.NewSession()
-	prompt(t, s, "one")
-	prompt(t, s, "two")
+	ui.prompt(t, s, "one")
+	ui.prompt(t, s, "two")
 	var asked []string
 	for _, r := range conf.asked() {
 		asked = append(asked, r.Details)
@@ -425,11 +435,12 @@ func TestEditKindWithoutProposalIsAskedBeforeRunning(t *testing.T) {
 			}}, nil
 	}}
 	conf := always(dialog.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(memory)}, front{confirmer: conf, lander: landerFunc(func(context.Context, dialog.LandRequest) (dialog.Landing, error) {
+	ui := front{confirmer: conf, lander: landerFunc(func(context.Context, dialog.LandRequest) (dialog.Landing, error) {
 		t.Error("a call that proposes no change was handed to the lander")
 		return dialog.Landing{}, nil
-	})})
-	prompt(t, a.NewSession(), "remember")
+	})}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(memory)})
+	ui.prompt(t, a.NewSession(), "remember")
 	if len(conf.asked()) != 1 || ran {
 		t.Errorf("asked %d times, ran %v; want asked once and declined", len(conf.asked()), ran)
 	}
@@ -469,8 +480,9 @@ func TestEditQuestionSaysWhetherAlwaysHolds(t *testing.T) {
 			if tc.policy != nil {
 				cfg.Policy = tc.policy
 			}
-			a, _ := newAgent(t, srv, cfg, front{lander: lander})
-			prompt(t, a.NewSession(), "edit twice")
+			ui := front{lander: lander}
+			a, _ := newAgent(t, srv, cfg)
+			ui.prompt(t, a.NewSession(), "edit twice")
 			if !slices.Equal(offered, tc.want) {
 				t.Errorf("questions offered always allow %v, want %v", offered, tc.want)
 			}

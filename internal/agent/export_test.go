@@ -22,7 +22,3 @@ const MaxBlanks = maxBlanks
 // LimitClosed bounds the ids a remembers of the sessions it dropped
 // unsaved to n, for its test.
 func LimitClosed(a *Agent, n int) { a.closed = bounded.New[string, struct{}](n) }
-
-// AgentOf is the agent s is a session of, for a test to find the port
-// its agent's prompts are handed.
-func AgentOf(s *Session) *Agent { return s.agent }

@@ -48,9 +48,10 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 			core, logs := observer.New(zapcore.InfoLevel)
 			srv := geminitest.NewTestServer(t, dailyQuota(), geminitest.TextTurn("from flash"), geminitest.TextTurn("flash again"), geminitest.TextTurn("other session"))
 			c := always(answer)
-			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Logger: zap.New(core)}, front{confirmer: c})
+			ui := front{confirmer: c}
+			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Logger: zap.New(core)})
 			s := a.NewSession()
-			res, evs := prompt(t, s, "hi")
+			res, evs := ui.prompt(t, s, "hi")
 			if res.StopReason != dialog.StopEndTurn || res.Text != "from flash" {
 				t.Fatalf("result = %+v", res)
 			}
@@ -69,10 +70,10 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 			}
 			// The rest of the session uses Flash, without telling again; a
 			// new session is told once.
-			if _, evs := prompt(t, s, "more"); len(only[dialog.NoticeEvent](evs)) != 0 {
+			if _, evs := ui.prompt(t, s, "more"); len(only[dialog.NoticeEvent](evs)) != 0 {
 				t.Errorf("told again: %v", only[dialog.NoticeEvent](evs))
 			}
-			if _, evs := prompt(t, a.NewSession(), "other"); len(only[dialog.NoticeEvent](evs)) != 1 {
+			if _, evs := ui.prompt(t, a.NewSession(), "other"); len(only[dialog.NoticeEvent](evs)) != 1 {
 				t.Errorf("another session was not told of the switch: %v", evs.kinds())
 			}
 			if got := modelsAsked(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3-flash-preview", "gemini-3-flash-preview", "gemini-3-flash-preview"}) {
@@ -93,9 +94,10 @@ func TestProQuotaFallsBackWhenTheUserAgrees(t *testing.T) {
 func TestProQuotaUserDeclines(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota(), geminitest.TextTurn("still pro"))
 	c := always(dialog.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools"}, front{confirmer: c})
+	ui := front{confirmer: c}
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools"})
 	s := a.NewSession()
-	res, evs := prompt(t, s, "hi")
+	res, evs := ui.prompt(t, s, "hi")
 	var apiErr genai.APIError
 	if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
 		t.Fatalf("result = %+v, want the quota error", res)
@@ -103,7 +105,7 @@ func TestProQuotaUserDeclines(t *testing.T) {
 	if len(c.asked()) != 1 || len(only[dialog.NoticeEvent](evs)) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("asked %d times, events %v, %d requests", len(c.asked()), evs.kinds(), len(srv.Requests()))
 	}
-	prompt(t, s, "again")
+	ui.prompt(t, s, "again")
 	if got := modelsAsked(srv.Requests()); !slices.Equal(got, []string{"gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview-customtools"}) {
 		t.Errorf("models requested = %v", got)
 	}
@@ -133,8 +135,9 @@ func TestProQuotaWithNobodyToAsk(t *testing.T) {
 			if tc.switched {
 				srv.Push(geminitest.TextTurn("from flash"))
 			}
-			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Fallback: tc.mode}, front{confirmer: tc.confirmer})
-			res, evs := prompt(t, a.NewSession(), "hi")
+			ui := front{confirmer: tc.confirmer}
+			a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Fallback: tc.mode})
+			res, evs := ui.prompt(t, a.NewSession(), "hi")
 			if tc.switched {
 				if res.Text != "from flash" || len(only[dialog.NoticeEvent](evs)) != 1 {
 					t.Errorf("result = %+v, events %v", res, evs.kinds())
@@ -155,8 +158,9 @@ func TestProQuotaWithNobodyToAsk(t *testing.T) {
 func TestFallbackNeverAsksNobody(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
 	c := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Fallback: agent.FallbackNever}, front{confirmer: c})
-	if res, _ := prompt(t, a.NewSession(), "hi"); res.StopReason != dialog.StopError || len(c.asked()) != 0 {
+	ui := front{confirmer: c}
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Fallback: agent.FallbackNever})
+	if res, _ := ui.prompt(t, a.NewSession(), "hi"); res.StopReason != dialog.StopError || len(c.asked()) != 0 {
 		t.Errorf("result %+v after asking %d times", res, len(c.asked()))
 	}
 }
@@ -171,8 +175,9 @@ func TestPersistentRateLimitFallsBack(t *testing.T) {
 		geminitest.TextTurn("flash here"),
 	)
 	c := always(dialog.ProceedAlways)
-	a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Retry: dialog.RetryPolicy{Rand: func() float64 { return 0.5 }}}, front{confirmer: c})
-	res, evs := prompt(t, a.NewSession(), "hi")
+	ui := front{confirmer: c}
+	a, sl := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools", Retry: dialog.RetryPolicy{Rand: func() float64 { return 0.5 }}})
+	res, evs := ui.prompt(t, a.NewSession(), "hi")
 	if res.Text != "flash here" {
 		t.Fatalf("result = %+v", res)
 	}
@@ -204,8 +209,9 @@ func TestPersistentRateLimitNotSwitched(t *testing.T) {
 	rateLimited := geminitest.ErrorTurn(429, "Resource has been exhausted (e.g. check quota).")
 	t.Run("declined", func(t *testing.T) {
 		srv := geminitest.NewTestServer(t, rateLimited, rateLimited)
-		a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools"}, front{confirmer: always(dialog.Cancel)})
-		res, _ := prompt(t, a.NewSession(), "hi")
+		ui := front{confirmer: always(dialog.Cancel)}
+		a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools"})
+		res, _ := ui.prompt(t, a.NewSession(), "hi")
 		var apiErr genai.APIError
 		if res.StopReason != dialog.StopError || !errors.As(res.Err, &apiErr) || apiErr.Code != 429 {
 			t.Errorf("result = %+v", res)
@@ -226,8 +232,9 @@ func TestPersistentRateLimitNotSwitched(t *testing.T) {
 func TestQuotaOnNonProModel(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
 	c := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3-flash-preview", Fallback: agent.FallbackAlways}, front{confirmer: c})
-	res, _ := prompt(t, a.NewSession(), "hi")
+	ui := front{confirmer: c}
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3-flash-preview", Fallback: agent.FallbackAlways})
+	res, _ := ui.prompt(t, a.NewSession(), "hi")
 	if res.StopReason != dialog.StopError || len(c.asked()) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("result %+v, asked %d times, %d requests", res, len(c.asked()), len(srv.Requests()))
 	}
@@ -241,8 +248,9 @@ func TestCancelWhileAskingForFallback(t *testing.T) {
 		<-ctx.Done()
 		return dialog.Cancel, ctx.Err()
 	}}
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools"}, front{confirmer: c})
-	if res, _ := promptCtx(ctx, a.NewSession(), "hi"); res.StopReason != dialog.StopCancelled {
+	ui := front{confirmer: c}
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-3.1-pro-preview-customtools"})
+	if res, _ := ui.promptCtx(ctx, a.NewSession(), "hi"); res.StopReason != dialog.StopCancelled {
 		t.Errorf("result = %+v", res)
 	}
 }
@@ -252,8 +260,9 @@ func TestCancelWhileAskingForFallback(t *testing.T) {
 func TestProQuotaOutsideAChainDoesNotFallBack(t *testing.T) {
 	srv := geminitest.NewTestServer(t, dailyQuota())
 	c := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Fallback: agent.FallbackAlways}, front{confirmer: c})
-	res, _ := prompt(t, a.NewSession(), "hi")
+	ui := front{confirmer: c}
+	a, _ := newAgent(t, srv, agent.Config{Model: "gemini-2.5-pro", Fallback: agent.FallbackAlways})
+	res, _ := ui.prompt(t, a.NewSession(), "hi")
 	if res.StopReason != dialog.StopError || len(c.asked()) != 0 || len(srv.Requests()) != 1 {
 		t.Errorf("result = %+v, asked %d, %d requests", res, len(c.asked()), len(srv.Requests()))
 	}

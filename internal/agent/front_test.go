@@ -3,43 +3,54 @@ package agent_test
 import (
 	"context"
 	"fmt"
-	"sync"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// front is what a test's user answers with: the parts of the port its
-// agent's calls are handed (dialog.Port), each nil when the test's user
-// cannot answer that way.
+// front is the user a test's prompts are put to: the parts of the port
+// each call is handed (dialog.Port), each nil when that user cannot
+// answer that way. A test hands its front with each call (ui.prompt,
+// ui.port); the zero front is a user who can answer nothing.
 type front struct {
 	confirmer dialog.Confirmer
 	lander    dialog.ChangeLander
 	asker     dialog.Asker
 }
 
-// fronts are the fronts of this package's tests' agents, as newAgent was
-// given them; each leaves with its test.
-var fronts sync.Map // *agent.Agent → front
-
-// keepFront makes f the front of a's calls for the rest of t.
-func keepFront(t *testing.T, a *agent.Agent, f front) {
-	fronts.Store(a, f)
-	t.Cleanup(func() { fronts.Delete(a) })
+// port is the port a front end hands a call answered by f, showing the
+// call's events through emit (nil: nowhere).
+func (f front) port(emit func(dialog.Event)) dialog.Port {
+	return testPort{front: f, emit: emit}
 }
 
-// portFor is the port a front end hands a call of s: its agent's front,
-// showing the call's events through emit (nil: nowhere).
-func portFor(s *agent.Session, emit func(dialog.Event)) dialog.Port {
-	return portOf(agent.AgentOf(s), emit)
+// prompt puts text to s with f answering, and records what it emitted.
+func (f front) prompt(t *testing.T, s *agent.Session, text string) (dialog.PromptResult, events) {
+	t.Helper()
+	return f.promptCtx(context.Background(), s, text)
 }
 
-// portOf is the port a front end hands a call of a session of a.
-func portOf(a *agent.Agent, emit func(dialog.Event)) dialog.Port {
-	f, _ := fronts.Load(a)
-	fe, _ := f.(front)
-	return testPort{front: fe, emit: emit}
+// promptCtx is prompt under ctx; an error is the result's.
+func (f front) promptCtx(ctx context.Context, s *agent.Session, text string) (dialog.PromptResult, events) {
+	var evs events
+	res, err := s.Prompt(ctx, dialog.Input{Text: text}, f.port(evs.emit))
+	if err != nil {
+		res = dialog.PromptResult{StopReason: dialog.StopError, Err: err}
+	}
+	return res, evs
+}
+
+// prompt puts text to s where nobody can answer a question (the zero
+// front).
+func prompt(t *testing.T, s *agent.Session, text string) (dialog.PromptResult, events) {
+	t.Helper()
+	return front{}.prompt(t, s, text)
+}
+
+// promptCtx is prompt under ctx.
+func promptCtx(ctx context.Context, s *agent.Session, text string) (dialog.PromptResult, events) {
+	return front{}.promptCtx(ctx, s, text)
 }
 
 // testPort is a test's dialog.Port: a part its front lacks answers that
@@ -94,7 +105,7 @@ type shown struct {
 func promptShown(t *testing.T, s *agent.Session, text string) (dialog.PromptResult, []shown) {
 	t.Helper()
 	var out []shown
-	port := fromPort{testPort: portFor(s, nil).(testPort), show: func(from dialog.Subagent, ev dialog.Event) {
+	port := fromPort{show: func(from dialog.Subagent, ev dialog.Event) {
 		out = append(out, shown{from, ev})
 	}}
 	res, err := s.Prompt(t.Context(), dialog.Input{Text: text}, port)

@@ -23,16 +23,15 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
-// newAgent returns an agent talking to srv through the real genai client,
-// whose calls are handed ports answering as fe (at most one) does.
+// newAgent returns an agent talking to srv through the real genai client.
 // Retry waits are recorded instead of slept.
-func newAgent(t *testing.T, srv *geminitest.Server, cfg agent.Config, fe ...front) (*agent.Agent, *sleeps) {
+func newAgent(t *testing.T, srv *geminitest.Server, cfg agent.Config) (*agent.Agent, *sleeps) {
 	t.Helper()
-	return newAgentAt(t, srv.URL, cfg, fe...)
+	return newAgentAt(t, srv.URL, cfg)
 }
 
 // newAgentAt is newAgent with the model API at baseURL.
-func newAgentAt(t *testing.T, baseURL string, cfg agent.Config, fe ...front) (*agent.Agent, *sleeps) {
+func newAgentAt(t *testing.T, baseURL string, cfg agent.Config) (*agent.Agent, *sleeps) {
 	t.Helper()
 	cfg.Generator = auth.NewGenerator(auth.Auth{
 		Type:    auth.GeminiAPIKey,
@@ -53,11 +52,7 @@ func newAgentAt(t *testing.T, baseURL string, cfg agent.Config, fe ...front) (*a
 	if cfg.Retry.InitialDelay == 0 {
 		cfg.Retry.InitialDelay = 10 * time.Millisecond
 	}
-	a := agent.New(cfg)
-	for _, f := range fe {
-		keepFront(t, a, f)
-	}
-	return a, sl
+	return agent.New(cfg), sl
 }
 
 // sleeps records the retry waits.
@@ -136,20 +131,6 @@ func (e events) byCall(ids ...string) events {
 		lo = hi
 	}
 	return out
-}
-
-func prompt(t *testing.T, s *agent.Session, text string) (dialog.PromptResult, events) {
-	t.Helper()
-	return promptCtx(context.Background(), s, text)
-}
-
-func promptCtx(ctx context.Context, s *agent.Session, text string) (dialog.PromptResult, events) {
-	var evs events
-	res, err := s.Prompt(ctx, dialog.Input{Text: text}, portFor(s, evs.emit))
-	if err != nil {
-		res = dialog.PromptResult{StopReason: dialog.StopError, Err: err}
-	}
-	return res, evs
 }
 
 // responses returns the functionResponses in a request's last content.

@@ -116,9 +116,10 @@ func TestBeforeToolHooksHearCallsThePolicyDenies(t *testing.T) {
 	shell := &shellTool{}
 	hooks := &toolHooks{}
 	conf := always(dialog.ProceedOnce)
+	ui := front{confirmer: conf}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool(), shell.tool()), Hooks: hooks,
-		Policy: policyOf(t, true, secretRules)}, front{confirmer: conf})
-	if res, _ := prompt(t, a.NewSession(), "read it"); res.Err != nil {
+		Policy: policyOf(t, true, secretRules)})
+	if res, _ := ui.prompt(t, a.NewSession(), "read it"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	want := []string{`{"command":"rm -rf build"}`, `{"path":"secret.txt"}`}
@@ -153,8 +154,9 @@ func TestBeforeToolHookBlockAsksNobody(t *testing.T) {
 		return agent.HookOutcome{Block: true, Reason: "no builds today"}
 	}}
 	conf := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(shell.tool()), Hooks: hooks}, front{confirmer: conf})
-	if res, _ := prompt(t, a.NewSession(), "build"); res.Err != nil {
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(shell.tool()), Hooks: hooks})
+	if res, _ := ui.prompt(t, a.NewSession(), "build"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	if asked := conf.asked(); len(asked) != 0 {
@@ -186,9 +188,10 @@ func TestBeforeToolHookRewriteGoesThroughTheDoor(t *testing.T) {
 		return agent.HookOutcome{ToolInput: map[string]any{"path": rewrites[path]}}
 	}}
 	conf := always(dialog.ProceedOnce)
+	ui := front{confirmer: conf}
 	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Hooks: hooks,
-		Policy: policyOf(t, true, secretRules)}, front{confirmer: conf})
-	if res, _ := prompt(t, a.NewSession(), "read them"); res.Err != nil {
+		Policy: policyOf(t, true, secretRules)})
+	if res, _ := ui.prompt(t, a.NewSession(), "read them"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	const note = "\n\n[System] Tool input parameters (path) were modified by a hook before execution."
@@ -318,9 +321,10 @@ func TestBeforeToolHookAskAsksTheUser(t *testing.T) {
 			shell := &shellTool{}
 			hooks := &toolHooks{before: func(agent.HookEvent) agent.HookOutcome { return agent.HookOutcome{Ask: true} }}
 			conf := always(dialog.ProceedOnce)
+			ui := front{confirmer: conf}
 			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(shell.tool(), readTool()), Hooks: hooks,
-				ApprovalMode: dialog.ApprovalYolo, Policy: policyOf(t, tc.interactive, "")}, front{confirmer: conf})
-			if res, _ := prompt(t, a.NewSession(), "push"); res.Err != nil {
+				ApprovalMode: dialog.ApprovalYolo, Policy: policyOf(t, tc.interactive, "")})
+			if res, _ := ui.prompt(t, a.NewSession(), "push"); res.Err != nil {
 				t.Fatal(res.Err)
 			}
 			asked, ran := conf.asked(), shell.commands()

@@ -45,10 +45,11 @@ func TestARunningPromptIsOnDiskAsItGoes(t *testing.T) {
 	}
 	srv := geminitest.NewTestServer(t, look(shellTurn("make")), look(geminitest.TextTurn("built")))
 	sh := &shellTool{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Store: store}, front{confirmer: always(dialog.ProceedOnce)})
+	ui := front{confirmer: always(dialog.ProceedOnce)}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Store: store})
 	s := a.NewSession()
 	id = s.ID()
-	if res, _ := prompt(t, s, "build it"); res.Text != "built" {
+	if res, _ := ui.prompt(t, s, "build it"); res.Text != "built" {
 		t.Fatalf("prompt = %+v", res)
 	}
 	if len(seen) != 2 {

@@ -44,9 +44,10 @@ func TestCallCannotRaiseTheModeUnasked(t *testing.T) {
 			geminitest.TextTurn("ok"),
 		)
 		raise := fakeTool{name: "raise", build: func(map[string]any) (tools.Call, error) { return raiseCall{ask: ask}, nil }}
-		a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(raise), ApprovalMode: dialog.ApprovalDefault}, front{asker: &planAsker{}})
+		ui := front{asker: &planAsker{}}
+		a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(raise), ApprovalMode: dialog.ApprovalDefault})
 		s := a.NewSession()
-		if res, _ := prompt(t, s, "raise"); res.Err != nil {
+		if res, _ := ui.prompt(t, s, "raise"); res.Err != nil {
 			t.Fatal(res.Err)
 		}
 		want := dialog.ApprovalDefault
@@ -120,14 +121,15 @@ func TestSubagentPlanUnattendedNeverRaisesTheMode(t *testing.T) {
 		geminitest.TextTurn("done"),
 	)
 	user := unattendedFront{}
+	ui := front{confirmer: user, asker: user, lander: user}
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools: reg, Workspace: ws, Agents: catalog{def}, ApprovalMode: dialog.ApprovalDefault, Policy: policy.Load(nil, false),
 		PlansDir: func(string) (string, error) { return plans, nil },
 		// Declared headless, so that it runs: a tool nobody could
 		// approve is not offered, and a call of it runs nothing.
-		TrustedTools: []string{"raise"}}, front{confirmer: user, asker: user, lander: user})
+		TrustedTools: []string{"raise"}})
 	s := a.NewSession()
-	res, evs := prompt(t, s, "go")
+	res, evs := ui.prompt(t, s, "go")
 	if res.Err != nil || res.Text != "done" {
 		t.Fatalf("result %+v", res)
 	}

@@ -35,8 +35,9 @@ func TestAToolCalledByAnOlderNameIsJudgedByItsOwn(t *testing.T) {
 	reg := tools.NewRegistry(readTool())
 	reg.AddSource(source{evil})
 	conf := always(dialog.Cancel)
-	a, _ := newAgent(t, srv, agent.Config{Tools: reg, TrustedTools: []string{tools.ShellName}}, front{confirmer: conf})
-	if res, _ := prompt(t, a.NewSession(), "go"); res.Err != nil {
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: reg, TrustedTools: []string{tools.ShellName}})
+	if res, _ := ui.prompt(t, a.NewSession(), "go"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	if ran || len(conf.asked()) != 1 {

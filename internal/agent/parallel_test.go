@@ -130,10 +130,11 @@ func TestTwoReplacesOfOneFileLandInOrder(t *testing.T) {
 		geminitest.Call("replace", map[string]any{"file_path": "a.txt", "old_string": "one", "new_string": "two"}),
 		geminitest.Call("replace", map[string]any{"file_path": "a.txt", "old_string": "two", "new_string": "three"}),
 	), geminitest.TextTurn("ok"))
+	ui := front{lander: &diskLander{}}
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws})...),
-		Workspace: ws, ApprovalMode: dialog.ApprovalAutoEdit}, front{lander: &diskLander{}})
-	prompt(t, a.NewSession(), "edit")
+		Workspace: ws, ApprovalMode: dialog.ApprovalAutoEdit})
+	ui.prompt(t, a.NewSession(), "edit")
 	got, err := os.ReadFile(file)
 	if err != nil || string(got) != "three\n" {
 		t.Errorf("file = %q (%v), want three: %s", got, err, toJSON(responses(t, srv.Requests()[1])))
@@ -161,8 +162,9 @@ func TestReadOnlyCallDoesNotWaitOnAQuestion(t *testing.T) {
 		geminitest.Call("run_shell_command", map[string]any{"command": "make"}),
 		geminitest.Call("read_file", map[string]any{"path": "a"}),
 	), geminitest.TextTurn("ok"))
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), reader)}, front{confirmer: conf})
-	prompt(t, a.NewSession(), "go")
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), reader)})
+	ui.prompt(t, a.NewSession(), "go")
 	if got := sh.commands(); len(got) != 1 {
 		t.Errorf("ran %q: the question waited for the read, which waited for it", got)
 	}
@@ -195,8 +197,9 @@ func TestQuestionsReachTheFrontEndOneAtATime(t *testing.T) {
 	conf, overlap := overlapWatch()
 	sh := &shellTool{}
 	srv := geminitest.NewTestServer(t, shellTurn("make a", "make b", "make c"), geminitest.TextTurn("ok"))
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())}, front{confirmer: conf})
-	prompt(t, a.NewSession(), "go")
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool())})
+	ui.prompt(t, a.NewSession(), "go")
 	if len(overlap) > 0 {
 		t.Errorf("%d questions were put while another was open", len(overlap))
 	}
@@ -329,8 +332,9 @@ func TestADeclinedCallCancelsTheLaterBatches(t *testing.T) {
 		geminitest.Call("read_file", map[string]any{"path": "c"}),
 		geminitest.Call("no_such_tool", nil),
 	), geminitest.TextTurn("ok"))
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), reader)}, front{confirmer: conf})
-	_, evs := prompt(t, a.NewSession(), "go")
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), reader)})
+	_, evs := ui.prompt(t, a.NewSession(), "go")
 	if asked := conf.asked(); len(asked) != 1 || asked[0].Details != "make a" {
 		t.Errorf("asked %+v, want only about make a", asked)
 	}
@@ -390,8 +394,9 @@ func TestADeclinedEditCancelsTheLaterCallsARefusedOneDoesNot(t *testing.T) {
 				geminitest.Call(tools.ReplaceName, map[string]any{"text": "no\n"}),
 				geminitest.Call("read_file", map[string]any{"path": "a"}),
 			), geminitest.TextTurn("ok"))
-			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool(), reader)}, front{lander: lander})
-			prompt(t, a.NewSession(), "go")
+			ui := front{lander: lander}
+			a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(editTool(), reader)})
+			ui.prompt(t, a.NewSession(), "go")
 			fr := responses(t, srv.Requests()[1])
 			if read.Load() != c.ran || len(fr) != 2 || fr[0].Response["error"] != "This change was not applied: no. The file was not modified." {
 				t.Fatalf("read: %v, want %v; responses = %s", read.Load(), c.ran, toJSON(fr))

@@ -22,14 +22,15 @@ func TestPermanentApprovalIsSavedAndHonouredNextTime(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "policies")
 	saved := filepath.Join(dir, policy.AutoSavedFile)
 	conf := always(dialog.ProceedAlwaysAndSave)
+	ui := front{confirmer: conf}
 	a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{
 		Tools:       tools.NewRegistry((&shellTool{}).tool()),
-		AlwaysAllow: agent.AlwaysAllow{SavedPolicy: saved}}, front{confirmer: conf})
+		AlwaysAllow: agent.AlwaysAllow{SavedPolicy: saved}})
 	s := a.NewSession()
-	if ok, err := s.AllowShell(ctx, "git log", portFor(s, nil)); !ok || err != nil {
+	if ok, err := s.AllowShell(ctx, "git log", ui.port(nil)); !ok || err != nil {
 		t.Fatalf("AllowShell(git log) = %v, %v", ok, err)
 	}
-	if ok, err := s.AllowShell(ctx, "git status", portFor(s, nil)); !ok || err != nil {
+	if ok, err := s.AllowShell(ctx, "git status", ui.port(nil)); !ok || err != nil {
 		t.Fatalf("AllowShell(git status) = %v, %v", ok, err)
 	}
 	asked := conf.asked()
@@ -43,8 +44,8 @@ func TestPermanentApprovalIsSavedAndHonouredNextTime(t *testing.T) {
 	next := always(dialog.Cancel)
 	b, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{
 		Tools:  tools.NewRegistry((&shellTool{}).tool()),
-		Policy: policy.Load([]policy.Source{{Tier: policy.TierWorkspace, Path: dir}}, true)}, front{confirmer: next})
-	if ok, err := b.NewSession().AllowShell(ctx, "git diff", portOf(b, nil)); !ok || err != nil || len(next.asked()) != 0 {
+		Policy: policy.Load([]policy.Source{{Tier: policy.TierWorkspace, Path: dir}}, true)})
+	if ok, err := b.NewSession().AllowShell(ctx, "git diff", front{confirmer: next}.port(nil)); !ok || err != nil || len(next.asked()) != 0 {
 		t.Errorf("the next agent: AllowShell(git diff) = %v, %v, asked %+v; want it allowed by the saved rule", ok, err, next.asked())
 	}
 }
@@ -66,10 +67,11 @@ func TestAlwaysAllowOffers(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			conf := always(tc.answer)
-			a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Tools: tools.NewRegistry((&shellTool{}).tool()), AlwaysAllow: tc.allow}, front{confirmer: conf})
+			ui := front{confirmer: conf}
+			a, _ := newAgent(t, geminitest.NewTestServer(t), agent.Config{Tools: tools.NewRegistry((&shellTool{}).tool()), AlwaysAllow: tc.allow})
 			s := a.NewSession()
 			for _, command := range []string{"git log", "git status"} {
-				if ok, err := s.AllowShell(ctx, command, portFor(s, nil)); !ok || err != nil {
+				if ok, err := s.AllowShell(ctx, command, ui.port(nil)); !ok || err != nil {
 					t.Fatalf("AllowShell(%s) = %v, %v", command, ok, err)
 				}
 			}
@@ -98,12 +100,13 @@ func TestPermanentApprovalOfOtherTools(t *testing.T) {
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call("probe_tool", nil)), geminitest.TextTurn("ok"))
 	conf := always(dialog.ProceedAlwaysAndSave)
 	probe := newAnnotatedTool("probe_tool", tools.Annotations{}, &tools.Confirmation{Kind: "fetch", AllowKeys: []string{"probe_tool"}})
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(probe, (&shellTool{}).tool()), AlwaysAllow: allow}, front{confirmer: conf})
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(probe, (&shellTool{}).tool()), AlwaysAllow: allow})
 	s := a.NewSession()
-	if res, _ := prompt(t, s, "probe"); res.Err != nil {
+	if res, _ := ui.prompt(t, s, "probe"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
-	if ok, err := s.AllowShell(context.Background(), "make", portFor(s, nil)); !ok || err != nil {
+	if ok, err := s.AllowShell(context.Background(), "make", ui.port(nil)); !ok || err != nil {
 		t.Fatalf("AllowShell(make) = %v, %v", ok, err)
 	}
 	asked := conf.asked()

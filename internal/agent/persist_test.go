@@ -38,13 +38,14 @@ func TestSessionResumedByANewAgent(t *testing.T) {
 	)
 	sh := &shellTool{}
 	conf := always(dialog.ProceedAlways)
-	first, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Store: store}, front{confirmer: conf})
+	ui := front{confirmer: conf}
+	first, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Store: store})
 	s := first.NewSession()
-	if res, _ := prompt(t, s, "build it\nplease"); res.Text != "built" {
+	if res, _ := ui.prompt(t, s, "build it\nplease"); res.Text != "built" {
 		t.Fatalf("first prompt = %+v", res)
 	}
 
-	second, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Store: store}, front{confirmer: conf})
+	second, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Store: store})
 	list, err := second.Sessions(context.Background(), "")
 	if err != nil || len(list) != 1 || list[0].ID != s.ID() || list[0].Title != "build it" || list[0].Prompts != 1 || list[0].Live {
 		t.Fatalf("Sessions = %+v, %v", list, err)
@@ -53,7 +54,7 @@ func TestSessionResumedByANewAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, _ := prompt(t, resumed, "again"); res.Text != "built again" {
+	if res, _ := ui.prompt(t, resumed, "again"); res.Text != "built again" {
 		t.Fatalf("resumed prompt = %+v", res)
 	}
 	if n := len(conf.asked()); n != 1 {
@@ -118,7 +119,7 @@ func TestDroppedSessionIsResumedFromDisk(t *testing.T) {
 		t.Errorf("resumed request = %d contents", len(last.Contents))
 	}
 	// first's old value is a dropped session: prompting it is refused.
-	if _, err := first.Prompt(context.Background(), dialog.Input{Text: "stale"}, portFor(first, nil)); err == nil && first != back {
+	if _, err := first.Prompt(context.Background(), dialog.Input{Text: "stale"}, front{}.port(nil)); err == nil && first != back {
 		t.Error("a prompt to the dropped session object ran")
 	}
 }
@@ -147,14 +148,15 @@ func TestSessionModeSurvivesARestart(t *testing.T) {
 		geminitest.TextTurn("Following."),
 	)
 	reg := tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...)
-	first, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Store: store, PlansDir: plansDir}, front{asker: &planAsker{choose: tools.PlanApproveAutoEdit}})
+	ui := front{asker: &planAsker{choose: tools.PlanApproveAutoEdit}}
+	first, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Store: store, PlansDir: plansDir})
 	approved, planning := first.NewSession(), first.NewSession()
 	approved.SetApprovalMode(dialog.ApprovalPlan)
-	prompt(t, approved, "done planning")
+	ui.prompt(t, approved, "done planning")
 	planning.SetApprovalMode(dialog.ApprovalPlan)
-	prompt(t, planning, "keep planning")
+	ui.prompt(t, planning, "keep planning")
 	follower := first.NewSession() // never chose a mode
-	prompt(t, follower, "hello")
+	ui.prompt(t, follower, "hello")
 	if approved.ApprovalMode() != dialog.ApprovalAutoEdit || approved.ApprovedPlan() != plan {
 		t.Fatalf("before the restart: mode %q, approved plan %q", approved.ApprovalMode(), approved.ApprovedPlan())
 	}

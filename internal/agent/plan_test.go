@@ -85,12 +85,13 @@ func TestPlanModeSession(t *testing.T) {
 		geminitest.TextTurn("Done."),
 	)
 	lander, asker, conf := &diskLander{}, &planAsker{choose: tools.PlanApproveAutoEdit}, always(dialog.ProceedOnce)
+	ui := front{lander: lander, confirmer: conf, asker: asker}
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
-		Workspace: ws, PlansDir: plansDir}, front{lander: lander, confirmer: conf, asker: asker})
+		Workspace: ws, PlansDir: plansDir})
 	s := a.NewSession()
 
-	res, evs := prompt(t, s, "Plan a new flag")
+	res, evs := ui.prompt(t, s, "Plan a new flag")
 	if res.Err != nil {
 		t.Fatal(res.Err)
 	}
@@ -176,7 +177,7 @@ func TestPlanModeSession(t *testing.T) {
 		}
 	}
 
-	if res, _ := prompt(t, s, "Implement it"); res.Err != nil {
+	if res, _ := ui.prompt(t, s, "Implement it"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	if data, _ := os.ReadFile(main); string(data) != "package main // implemented\n" {
@@ -220,12 +221,13 @@ func TestApprovedPlanInAnUntrustedFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv := geminitest.NewTestServer(t, geminitest.CallTurn(geminitest.Call(tools.ExitPlanModeName, map[string]any{"plan_filename": "p.md"})), geminitest.TextTurn("ok"))
+	ui := front{asker: &planAsker{choose: tools.PlanApproveAutoEdit}}
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
-		Workspace: ws, PlansDir: func(string) (string, error) { return plans, nil }, Untrusted: true}, front{asker: &planAsker{choose: tools.PlanApproveAutoEdit}})
+		Workspace: ws, PlansDir: func(string) (string, error) { return plans, nil }, Untrusted: true})
 	s := a.NewSession()
 	s.SetApprovalMode(dialog.ApprovalPlan)
-	_, evs := prompt(t, s, "done planning")
+	_, evs := ui.prompt(t, s, "done planning")
 	if s.ApprovalMode() != dialog.ApprovalDefault {
 		t.Errorf("the session's mode is %q, want default", s.ApprovalMode())
 	}
@@ -278,12 +280,13 @@ func TestPlanModeThroughSymlinks(t *testing.T) {
 		),
 		geminitest.TextTurn("Planned."),
 	)
+	ui := front{lander: &diskLander{}, confirmer: always(dialog.ProceedOnce)}
 	a, _ := newAgent(t, srv, agent.Config{
 		Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
 		Workspace: ws,
-		PlansDir:  func(string) (string, error) { return plans, nil }}, front{lander: &diskLander{}, confirmer: always(dialog.ProceedOnce)})
+		PlansDir:  func(string) (string, error) { return plans, nil }})
 	a.SetApprovalMode(dialog.ApprovalPlan)
-	if res, _ := prompt(t, a.NewSession(), "Plan it"); res.Err != nil {
+	if res, _ := ui.prompt(t, a.NewSession(), "Plan it"); res.Err != nil {
 		t.Fatal(res.Err)
 	}
 	fr := responses(t, srv.Requests()[1])

@@ -248,7 +248,7 @@ func BenchmarkPromptSevenToolTurns(b *testing.B) {
 	})
 	onePrompt := func() {
 		s := a.NewSession()
-		res, err := s.Prompt(ctx, dialog.Input{Text: "What does main call?"}, portFor(s, func(dialog.Event) {}))
+		res, err := s.Prompt(ctx, dialog.Input{Text: "What does main call?"}, front{}.port(func(dialog.Event) {}))
 		if err != nil || res.StopReason != dialog.StopEndTurn || res.Err != nil || res.ToolCalls != len(sevenToolCalls) {
 			b.Fatalf("prompt: %v; result %+v", err, res)
 		}

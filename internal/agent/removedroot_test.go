@@ -41,8 +41,9 @@ func TestChangeInARootRemovedBeforeItLandsIsRefused(t *testing.T) {
 		landed++
 		return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Applied}}, nil
 	})
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(removing), Workspace: ws, ApprovalMode: dialog.ApprovalYolo}, front{lander: lander})
-	prompt(t, a.NewSession(), "write")
+	ui := front{lander: lander}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(removing), Workspace: ws, ApprovalMode: dialog.ApprovalYolo})
+	ui.prompt(t, a.NewSession(), "write")
 	if landed != 0 {
 		t.Errorf("the front end was handed the change %d time(s)", landed)
 	}

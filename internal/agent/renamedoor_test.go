@@ -79,9 +79,10 @@ func TestARenameAcrossFilesIsJudgedByEveryFile(t *testing.T) {
 				geminitest.CallTurn(geminitest.Call(tools.RenameSymbolName, map[string]any{"file_path": tc.start, "line": 1, "symbol": "Foo", "new_name": "Bar"})),
 				geminitest.TextTurn("done"))
 			lander := &filesLander{}
+			ui := front{lander: lander}
 			a, _ := newAgent(t, srv, agent.Config{Tools: reg, ApprovalMode: tc.mode, Workspace: ws,
-				PlansDir: func(string) (string, error) { return filepath.Join(dir, "plans"), nil }}, front{lander: lander})
-			prompt(t, a.NewSession(), "rename Foo to Bar")
+				PlansDir: func(string) (string, error) { return filepath.Join(dir, "plans"), nil }})
+			ui.prompt(t, a.NewSession(), "rename Foo to Bar")
 			wantAsked := tc.other == ".vscode/tasks.go"
 			switch {
 			case tc.refused && len(lander.asked) != 0:

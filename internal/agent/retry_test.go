@@ -253,7 +253,7 @@ func TestRetryInfoWaitShownThenSuccess(t *testing.T) {
 	var evs events
 	w := &watchedSleeps{evs: &evs}
 	a, _ := newAgent(t, srv, agent.Config{Retry: dialog.RetryPolicy{Sleep: w.sleep}})
-	res, _ := a.NewSession().Prompt(context.Background(), dialog.Input{Text: "hi"}, portOf(a, evs.emit))
+	res, _ := a.NewSession().Prompt(context.Background(), dialog.Input{Text: "hi"}, front{}.port(evs.emit))
 	if res.StopReason != dialog.StopEndTurn || res.Text != "done" {
 		t.Fatalf("result = %+v", res)
 	}

@@ -76,6 +76,7 @@ type rewindSetup struct {
 	aOriginal    string
 	srv          *geminitest.Server
 	user         *diskUser
+	ui           front // answering as user does
 	newAgent     func() *agent.Agent
 }
 
@@ -84,6 +85,7 @@ func newRewindSetup(t *testing.T, answer dialog.ConfirmOutcome, extra ...geminit
 	dir := t.TempDir()
 	r := &rewindSetup{dir: dir, a: filepath.Join(dir, "a.txt"), b: filepath.Join(dir, "b.txt"), c: filepath.Join(dir, "c.txt"),
 		aOriginal: "\ufeffone\r\ntwo\r\n", user: &diskUser{answer: answer}}
+	r.ui = front{lander: r.user, confirmer: r.user}
 	must(t, os.WriteFile(r.a, []byte(r.aOriginal), 0o644))
 	must(t, os.WriteFile(r.b, []byte("b\n"), 0o644))
 	ws, err := workspace.New([]string{dir}, nil)
@@ -96,7 +98,7 @@ func newRewindSetup(t *testing.T, answer dialog.ConfirmOutcome, extra ...geminit
 	r.srv = geminitest.NewTestServer(t, append(turns, extra...)...)
 	store := newStore(t)
 	r.newAgent = func() *agent.Agent {
-		a, _ := newAgent(t, r.srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws, Store: store}, front{lander: r.user, confirmer: r.user})
+		a, _ := newAgent(t, r.srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws, Store: store})
 		return a
 	}
 	return r
@@ -112,7 +114,7 @@ func must(t *testing.T, err error) {
 func (r *rewindSetup) converse(t *testing.T, s *agent.Session) {
 	t.Helper()
 	for _, p := range []string{"first", "second", "third"} {
-		if res, _ := prompt(t, s, p); res.StopReason != dialog.StopEndTurn {
+		if res, _ := r.ui.prompt(t, s, p); res.StopReason != dialog.StopEndTurn {
 			t.Fatalf("prompt %s: %+v", p, res)
 		}
 	}
@@ -162,7 +164,7 @@ func TestRewindBothToBeforeTheFirstPrompt(t *testing.T) {
 	r.converse(t, s)
 	must(t, os.WriteFile(r.b, []byte("the user's B\n"), 0o644))
 
-	res, err := s.Rewind(context.Background(), 1, dialog.RewindBoth, portFor(s, nil))
+	res, err := s.Rewind(context.Background(), 1, dialog.RewindBoth, r.ui.port(nil))
 	must(t, err)
 	if got := read(t, r.a); got != r.aOriginal {
 		t.Errorf("a.txt = %q, want the original %q", got, r.aOriginal)
@@ -196,7 +198,7 @@ func TestRewindBothToBeforeTheFirstPrompt(t *testing.T) {
 	if len(resumed.RewindPoints()) != 0 {
 		t.Errorf("resumed points = %+v", resumed.RewindPoints())
 	}
-	if res, _ := prompt(t, resumed, "again"); res.StopReason != dialog.StopEndTurn {
+	if res, _ := r.ui.prompt(t, resumed, "again"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt after the rewind: %+v", res)
 	}
 	reqs := r.srv.Requests()
@@ -210,7 +212,7 @@ func TestRewindConversationKeepsTheEarlierPrompts(t *testing.T) {
 	r := newRewindSetup(t, dialog.Cancel, geminitest.TextTurn("fresh"))
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
-	res, err := s.Rewind(context.Background(), 2, dialog.RewindConversation, portFor(s, nil))
+	res, err := s.Rewind(context.Background(), 2, dialog.RewindConversation, r.ui.port(nil))
 	must(t, err)
 	if res.Removed != 2 || len(res.Files) != 0 || len(res.Notes) != 1 {
 		t.Errorf("result = %+v", res)
@@ -227,7 +229,7 @@ func TestRewindConversationKeepsTheEarlierPrompts(t *testing.T) {
 		t.Errorf("points = %+v", pts)
 	}
 	// The prompt is gone now, and the error says so in words.
-	_, err = s.Rewind(context.Background(), 2, dialog.RewindConversation, portFor(s, nil))
+	_, err = s.Rewind(context.Background(), 2, dialog.RewindConversation, r.ui.port(nil))
 	if !errors.Is(err, dialog.ErrNoSuchPrompt) || !strings.HasSuffix(err.Error(), "the conversation has 1 prompt") {
 		t.Errorf("rewinding a removed prompt: %v", err)
 	}
@@ -241,7 +243,7 @@ func TestRewindCodeOnlyFromALaterPrompt(t *testing.T) {
 	r := newRewindSetup(t, dialog.Cancel)
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
-	res, err := s.Rewind(context.Background(), 3, dialog.RewindCode, portFor(s, nil))
+	res, err := s.Rewind(context.Background(), 3, dialog.RewindCode, r.ui.port(nil))
 	must(t, err)
 	if got := read(t, r.a); got != "\ufeffone\r\nTWO\r\n" {
 		t.Errorf("a.txt = %q, want what prompt 2 left", got)
@@ -266,7 +268,7 @@ func TestRewindConflictRevertedWhenTheUserSaysSo(t *testing.T) {
 	s := r.newAgent().NewSession()
 	r.converse(t, s)
 	must(t, os.WriteFile(r.b, []byte("the user's B\n"), 0o644))
-	if _, err := s.Rewind(context.Background(), 2, dialog.RewindCode, portFor(s, nil)); err != nil {
+	if _, err := s.Rewind(context.Background(), 2, dialog.RewindCode, r.ui.port(nil)); err != nil {
 		t.Fatal(err)
 	}
 	if got := read(t, r.b); got != "b\n" {
@@ -291,7 +293,7 @@ func TestRewindAcrossCompression(t *testing.T) {
 		t.Fatalf("compressed history = %v", texts(before))
 	}
 	// Prompt 3 is after the summary: cut exactly.
-	res, err := s.Rewind(context.Background(), 3, dialog.RewindConversation, portFor(s, nil))
+	res, err := s.Rewind(context.Background(), 3, dialog.RewindConversation, front{}.port(nil))
 	must(t, err)
 	history, _ := s.History()
 	equalTexts(t, "before prompt 3", history, texts(before[:4])...)
@@ -300,7 +302,7 @@ func TestRewindAcrossCompression(t *testing.T) {
 	}
 	// Prompt 1 was summarised, prompt 2 is the first after the summary:
 	// the summary stays, as it tells of prompt 1 alone.
-	res, err = s.Rewind(context.Background(), 2, dialog.RewindConversation, portFor(s, nil))
+	res, err = s.Rewind(context.Background(), 2, dialog.RewindConversation, front{}.port(nil))
 	must(t, err)
 	history, _ = s.History()
 	equalTexts(t, "before prompt 2", history, texts(before[:2])...)
@@ -310,7 +312,7 @@ func TestRewindAcrossCompression(t *testing.T) {
 	if pts := s.RewindPoints(); len(pts) != 1 {
 		t.Errorf("points = %+v", pts)
 	}
-	res, err = s.Rewind(context.Background(), 1, dialog.RewindConversation, portFor(s, nil))
+	res, err = s.Rewind(context.Background(), 1, dialog.RewindConversation, front{}.port(nil))
 	must(t, err)
 	if history, _ = s.History(); len(history) != 0 {
 		t.Errorf("history before prompt 1 = %v", texts(history))
@@ -329,12 +331,13 @@ func TestRewindReportsAnUnjournaledChange(t *testing.T) {
 	must(t, err)
 	srv := geminitest.NewTestServer(t, write(big, strings.Repeat("x", 1<<20+1)), geminitest.TextTurn("done"))
 	user := &diskUser{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws}, front{lander: user, confirmer: user})
+	ui := front{lander: user, confirmer: user}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws})
 	s := a.NewSession()
-	if res, _ := prompt(t, s, "big"); res.StopReason != dialog.StopEndTurn {
+	if res, _ := ui.prompt(t, s, "big"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
 	}
-	res, err := s.Rewind(context.Background(), 1, dialog.RewindCode, portFor(s, nil))
+	res, err := s.Rewind(context.Background(), 1, dialog.RewindCode, ui.port(nil))
 	must(t, err)
 	if len(res.Files) != 1 || res.Files[0].Outcome != dialog.NotReverted || !strings.Contains(res.Files[0].Reason, "not journaled") {
 		t.Errorf("files = %+v, want big.txt not reverted because it was not journaled", res.Files)
@@ -354,15 +357,16 @@ func TestRewindTakesAwayABOMTheModelAdded(t *testing.T) {
 	must(t, err)
 	srv := geminitest.NewTestServer(t, write(plain, "\ufeffPLAIN\n"), geminitest.TextTurn("done"))
 	user := &diskUser{answer: dialog.Cancel}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws, Store: newStore(t)}, front{lander: user, confirmer: user})
+	ui := front{lander: user, confirmer: user}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(writeTool(ws)), ApprovalMode: dialog.ApprovalAutoEdit, Workspace: ws, Store: newStore(t)})
 	s := a.NewSession()
-	if res, _ := prompt(t, s, "add a BOM"); res.StopReason != dialog.StopEndTurn {
+	if res, _ := ui.prompt(t, s, "add a BOM"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt: %+v", res)
 	}
 	if got := read(t, plain); got != "\ufeffPLAIN\n" {
 		t.Fatalf("after the edit plain.txt = %q", got)
 	}
-	res, err := s.Rewind(context.Background(), 1, dialog.RewindCode, portFor(s, nil))
+	res, err := s.Rewind(context.Background(), 1, dialog.RewindCode, ui.port(nil))
 	must(t, err)
 	if got := read(t, plain); got != "plain\n" {
 		t.Errorf("plain.txt = %q after the rewind, want its original %q (no BOM); files %+v", got, "plain\n", res.Files)

@@ -53,20 +53,21 @@ func TestPlanModeRoutesAnAuto(t *testing.T) {
 			turns = append(turns, tc.turns...)
 			turns = append(turns, geminitest.TextTurn("Done."))
 			srv := geminitest.NewTestServer(t, turns...)
+			ui := front{lander: &diskLander{}, confirmer: always(dialog.ProceedOnce), asker: &planAsker{choose: tools.PlanApproveAutoEdit}}
 			a, _ := newAgent(t, srv, agent.Config{
 				Model:     "auto",
 				Tools:     tools.NewRegistry(tools.Builtin(tools.Options{Workspace: ws, Plan: tools.PlanOptions{Enabled: true}})...),
 				Workspace: ws, PlansDir: func(string) (string, error) { return plans, nil },
-				NoPlanRouting: tc.off}, front{lander: &diskLander{}, confirmer: always(dialog.ProceedOnce), asker: &planAsker{choose: tools.PlanApproveAutoEdit}})
+				NoPlanRouting: tc.off})
 			s := a.NewSession()
 			s.SetApprovalMode(dialog.ApprovalPlan)
-			if res, _ := prompt(t, s, "plan a flag"); res.Err != nil {
+			if res, _ := ui.prompt(t, s, "plan a flag"); res.Err != nil {
 				t.Fatal(res.Err)
 			}
 			if s.ApprovedPlan() == "" {
 				t.Fatal("the plan was not approved")
 			}
-			if res, _ := prompt(t, s, "carry it out"); res.Err != nil {
+			if res, _ := ui.prompt(t, s, "carry it out"); res.Err != nil {
 				t.Fatal(res.Err)
 			}
 			var got []string

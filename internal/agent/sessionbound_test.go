@@ -169,7 +169,7 @@ func startHangingPrompt(t *testing.T, a *agent.Agent) (*agent.Session, func()) {
 	answering, done := make(chan struct{}, 1), make(chan struct{})
 	go func() {
 		defer close(done)
-		_, _ = s.Prompt(ctx, dialog.Input{Text: "hang"}, portFor(s, func(e dialog.Event) {
+		_, _ = s.Prompt(ctx, dialog.Input{Text: "hang"}, front{}.port(func(e dialog.Event) {
 			if _, ok := e.(dialog.TextEvent); ok {
 				select {
 				case answering <- struct{}{}:

@@ -52,9 +52,10 @@ func TestModelActivatesSkill(t *testing.T) {
 		geminitest.TextTurn("done"),
 	)
 	asked := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Tools: registry, Skills: catalog}, front{confirmer: asked})
+	ui := front{confirmer: asked}
+	a, _ := newAgent(t, srv, agent.Config{Tools: registry, Skills: catalog})
 	s := a.NewSession()
-	prompt(t, s, "cut a release")
+	ui.prompt(t, s, "cut a release")
 
 	reqs := srv.Requests()
 	if len(reqs) != 2 {
@@ -100,8 +101,9 @@ func TestPlanModeActivatesSkillAfterAsking(t *testing.T) {
 		geminitest.TextTurn("planned"),
 	)
 	asked := always(dialog.ProceedOnce)
-	a, _ := newAgent(t, srv, agent.Config{Tools: registry, Skills: catalog, ApprovalMode: dialog.ApprovalPlan}, front{confirmer: asked})
-	prompt(t, a.NewSession(), "plan a release")
+	ui := front{confirmer: asked}
+	a, _ := newAgent(t, srv, agent.Config{Tools: registry, Skills: catalog, ApprovalMode: dialog.ApprovalPlan})
+	ui.prompt(t, a.NewSession(), "plan a release")
 	answer := responses(t, srv.Requests()[1])
 	if len(asked.asked()) != 1 || len(answer) != 1 || !strings.HasPrefix(fmt.Sprint(answer[0].Response["output"]), "<activated_skill") {
 		t.Errorf("in plan mode: asked %d times, answer %s; want one question and the skill", len(asked.asked()), toJSON(answer))

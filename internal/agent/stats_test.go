@@ -66,9 +66,10 @@ func TestStatsCountCallsAndDecisions(t *testing.T) {
 		return dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Applied, Content: req.Change.After}}, nil
 	})
 	sh := &shellTool{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), readTool(), editTool())}, front{confirmer: conf, lander: lander})
+	ui := front{confirmer: conf, lander: lander}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool(), readTool(), editTool())})
 	s := a.NewSession()
-	if res, _ := prompt(t, s, "work"); res.StopReason != dialog.StopEndTurn {
+	if res, _ := ui.prompt(t, s, "work"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt = %+v", res)
 	}
 
@@ -127,7 +128,7 @@ func TestStatsDoNotCountACancelledRequestAsAnError(t *testing.T) {
 	s := a.NewSession()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, portFor(s, func(ev dialog.Event) {
+	res, _ := s.Prompt(ctx, dialog.Input{Text: "first"}, front{}.port(func(ev dialog.Event) {
 		if _, ok := ev.(dialog.TextEvent); ok {
 			cancel()
 		}

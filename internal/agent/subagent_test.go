@@ -215,11 +215,12 @@ func TestSubagentCannotCallToolsItWasNotGiven(t *testing.T) {
 		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "could not write"})),
 		geminitest.TextTurn("done"),
 	)
-	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}, ApprovalMode: dialog.ApprovalYolo}, front{lander: landerFunc(func(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
+	ui := front{lander: landerFunc(func(ctx context.Context, req dialog.LandRequest) (dialog.Landing, error) {
 		dec, err := tools.LandOnDisk(ctx, req.Change)
 		return dialog.Landing{Decision: dec}, err
-	})})
-	prompt(t, a.NewSession(), "go")
+	})}
+	a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{investigator()}, ApprovalMode: dialog.ApprovalYolo})
+	ui.prompt(t, a.NewSession(), "go")
 	reqs := srv.Requests()
 	if slices.Contains(offeredNames(reqs[1]), tools.WriteFileName) {
 		t.Errorf("write_file declared to the subagent")
@@ -258,11 +259,12 @@ func TestSubagentEditsPassTheSameDoor(t *testing.T) {
 				return dialog.Landing{Decision: dec, AllowAlways: req.Ask && req.CanAllowAlways}, err
 			})
 			plans := t.TempDir()
+			ui := front{lander: lander}
 			a, _ := newAgent(t, srv, agent.Config{Tools: reg, Workspace: ws, Agents: catalog{def},
-				PlansDir: func(string) (string, error) { return plans, nil }}, front{lander: lander})
+				PlansDir: func(string) (string, error) { return plans, nil }})
 			s := a.NewSession()
 			s.SetApprovalMode(mode) // the session's own mode, as /plan sets it
-			prompt(t, s, "go")
+			ui.prompt(t, s, "go")
 			reqs := srv.Requests()
 			if len(reqs) != 4 || !strings.HasPrefix(systemText(reqs[1]), "You edit.") || !strings.HasPrefix(systemText(reqs[2]), "You edit.") {
 				t.Fatalf("the subagent did not make requests 2 and 3 of %d", len(reqs))
@@ -280,7 +282,7 @@ func TestSubagentEditsPassTheSameDoor(t *testing.T) {
 				// The user's "always allow" of the subagent's edit is the
 				// session's: the main agent's next edit lands unasked.
 				srv.Push(geminitest.CallTurn(call("e2", tools.ReplaceName, map[string]any{"file_path": path, "old_string": "beta", "new_string": "gamma", "instruction": "rename"})), geminitest.TextTurn("ok"))
-				prompt(t, s, "again")
+				ui.prompt(t, s, "again")
 				if len(landed) != 2 || landed[1].CallID != "e2" || landed[1].Ask {
 					t.Errorf("landed %+v", landed)
 				}
@@ -571,8 +573,9 @@ func TestSubagentsAskOneAtATime(t *testing.T) {
 		sub, sub, sub, sub,
 		geminitest.TextTurn("ok"),
 	)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Agents: catalog{mk("a1"), mk("b1")}}, front{confirmer: conf})
-	prompt(t, a.NewSession(), "go")
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Agents: catalog{mk("a1"), mk("b1")}})
+	ui.prompt(t, a.NewSession(), "go")
 	if len(overlap) > 0 {
 		t.Errorf("%d questions were put while another was open", len(overlap))
 	}
@@ -738,9 +741,10 @@ func TestSubagentClockPausedWhileAsking(t *testing.T) {
 		geminitest.CallTurn(call("c1", tools.CompleteTaskName, map[string]any{"result": "made"})),
 		geminitest.TextTurn("ok"),
 	)
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Agents: catalog{def}}, front{confirmer: conf})
+	ui := front{confirmer: conf}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Agents: catalog{def}})
 	agent.SetSubagentDeadline(a, d.deadline)
-	prompt(t, a.NewSession(), "go")
+	ui.prompt(t, a.NewSession(), "go")
 	if !slices.Equal(during, []string{"pause"}) || !slices.Equal(d.clock, []string{"pause", "resume"}) {
 		t.Errorf("clock while asking %v, after %v", during, d.clock)
 	}
@@ -849,10 +853,11 @@ func TestProjectAgentsAreAcknowledgedFirst(t *testing.T) {
 		srv := geminitest.NewTestServer(t, geminitest.TextTurn("one"), geminitest.TextTurn("two"))
 		cat := &ackCatalog{agent: subagents.Definition{Name: "scout", Description: "Scouts the repo.", Kind: subagents.Local, Source: subagents.Project}}
 		user := &answering{outcome: c.outcome}
-		a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Agents: cat}, front{confirmer: user})
+		ui := front{confirmer: user}
+		a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(readTool()), Agents: cat})
 		s := a.NewSession()
-		prompt(t, s, "hi")
-		prompt(t, s, "again")
+		ui.prompt(t, s, "hi")
+		ui.prompt(t, s, "again")
 		if len(user.asked) != 1 || user.asked[0].Kind != dialog.ConfirmAgents || user.asked[0].Title != "New Agents Discovered" ||
 			user.asked[0].Details != "The following agents were found in this project. Please review them:\n\n- scout: Scouts the repo." {
 			t.Errorf("%s: asked %+v, want one question about scout", c.outcome, user.asked)

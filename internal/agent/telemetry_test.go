@@ -66,12 +66,13 @@ func TestTelemetryEvents(t *testing.T) {
 	srv := geminitest.NewTestServer(t, calls, done, geminitest.ErrorTurn(400, "bad request"))
 	rec := &recorded{}
 	sh := &shellTool{}
-	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Telemetry: rec}, front{confirmer: always(dialog.ProceedOnce)})
+	ui := front{confirmer: always(dialog.ProceedOnce)}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(sh.tool()), Telemetry: rec})
 	s := a.NewSession()
-	if res, _ := prompt(t, s, "run the tests"); res.StopReason != dialog.StopEndTurn {
+	if res, _ := ui.prompt(t, s, "run the tests"); res.StopReason != dialog.StopEndTurn {
 		t.Fatalf("prompt = %+v", res)
 	}
-	prompt(t, s, "again")
+	ui.prompt(t, s, "again")
 
 	rec.mu.Lock()
 	defer rec.mu.Unlock()

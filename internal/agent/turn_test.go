@@ -457,7 +457,7 @@ func TestEmptyPrompt(t *testing.T) {
 	srv := geminitest.NewTestServer(t)
 	a, _ := newAgent(t, srv, agent.Config{})
 	var evs events
-	res, _ := a.NewSession().Prompt(context.Background(), dialog.Input{}, portOf(a, evs.emit))
+	res, _ := a.NewSession().Prompt(context.Background(), dialog.Input{}, front{}.port(evs.emit))
 	if res.StopReason != dialog.StopError || res.Err == nil || len(only[dialog.ErrorEvent](evs)) != 1 {
 		t.Errorf("result = %+v, events %v", res, evs.kinds())
 	}

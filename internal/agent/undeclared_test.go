@@ -56,12 +56,12 @@ func TestUndeclaredToolsAreNotFound(t *testing.T) {
 			cfg := tc.cfg
 			cfg.Tools = tools.NewRegistry(readTool(), shell.tool(), enter)
 			conf := tc.conf
-			var fe []front
+			var ui front
 			if conf != nil {
-				fe = append(fe, front{confirmer: conf})
+				ui.confirmer = conf
 			}
-			a, _ := newAgent(t, srv, cfg, fe...)
-			res, evs := prompt(t, a.NewSession(), "go")
+			a, _ := newAgent(t, srv, cfg)
+			res, evs := ui.prompt(t, a.NewSession(), "go")
 			if res.StopReason != dialog.StopEndTurn {
 				t.Fatalf("result = %+v", res)
 			}
