@@ -171,60 +171,43 @@ func (r *report) begin(sessionID, model, prompt string) {
 	r.out.begin(sessionID, model, prompt)
 }
 
-// Show shows ev as the method of its kind says; no format shows usage,
-// a switch of mode or model, a topic or the command list's change, nor
-// does stderr.
-func (r *report) Show(ctx context.Context, from dialog.Subagent, ev dialog.Event) {
+// Show shows ev: the answer, thoughts, calls and errors as the format
+// does; what is not the answer (a retry's wait, a compression, a notice)
+// on stderr in words, as warn. No format shows usage, a switch of mode
+// or model, a topic or the command list's change, nor does stderr.
+func (r *report) Show(_ context.Context, from dialog.Subagent, ev dialog.Event) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	switch ev := ev.(type) {
 	case dialog.TextEvent:
-		r.Text(ctx, from, ev.Text)
+		text := ev.Text
+		if !r.raw {
+			text = stripANSI(text)
+		}
+		r.out.text(from, text)
 	case dialog.ThoughtEvent:
-		r.Thought(ctx, from, ev.Thought)
+		r.out.thought(from, ev.Thought)
 	case dialog.ToolCallEvent:
-		r.ToolCall(ctx, from, ev.Call)
+		// Its title names it on stderr if it fails.
+		r.titles[[2]string{from.CallID, ev.Call.CallID}] = ev.Call.Title
+		r.out.toolCall(from, ev.Call)
 	case dialog.ToolResultEvent:
-		r.ToolResult(ctx, from, ev.Result)
+		r.toolResult(from, ev.Result)
 	case dialog.ErrorEvent:
-		r.Error(ctx, from, ev.Err)
+		r.out.failed(from, ev.Err)
 	case dialog.RetryEvent:
-		r.Retry(ctx, from, ev.Retry)
+		r.warnLocked(fmt.Sprintf("%s; trying again in %s (attempt %d)", ev.Retry.Reason, ev.Retry.Delay.Round(time.Millisecond), ev.Retry.Attempt+1))
 	case dialog.CompressedEvent:
-		r.Compressed(ctx, from, ev.Compression)
+		r.warnLocked(fmt.Sprintf("the conversation was compressed from %d to %d tokens", ev.Compression.Before, ev.Compression.After))
 	case dialog.NoticeEvent:
-		r.Notice(ctx, from, ev.Text)
+		r.warnLocked(ev.Text)
 	case dialog.UsageEvent, dialog.ModeEvent, dialog.ModelEvent, dialog.TopicEvent, dialog.CommandsEvent:
 	}
 }
 
-// Text is the answer, as it comes.
-func (r *report) Text(_ context.Context, from dialog.Subagent, text string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.raw {
-		text = stripANSI(text)
-	}
-	r.out.text(from, text)
-}
-
-func (r *report) Thought(_ context.Context, from dialog.Subagent, t dialog.Thought) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.out.thought(from, t)
-}
-
-// ToolCall keeps the call's title, for stderr to name it by if it fails.
-func (r *report) ToolCall(_ context.Context, from dialog.Subagent, c dialog.ToolCall) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.titles[[2]string{from.CallID, c.CallID}] = c.Title
-	r.out.toolCall(from, c)
-}
-
-// ToolResult tells a call that did not succeed on stderr too, and one
-// that did as the format shows progress.
-func (r *report) ToolResult(_ context.Context, from dialog.Subagent, res dialog.ToolResult) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
+// toolResult tells a call that did not succeed on stderr too, and one
+// that did as the format shows progress. r.mu is held.
+func (r *report) toolResult(from dialog.Subagent, res dialog.ToolResult) {
 	key := [2]string{from.CallID, res.CallID}
 	if res.Status != dialog.StatusOK {
 		fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(from.Name, r.titles[key], res))
@@ -233,27 +216,6 @@ func (r *report) ToolResult(_ context.Context, from dialog.Subagent, res dialog.
 	}
 	delete(r.titles, key)
 	r.out.toolResult(from, res)
-}
-
-func (r *report) Error(_ context.Context, from dialog.Subagent, err error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.out.failed(from, err)
-}
-
-// What is not the answer goes to stderr, in words: a retry's wait, a
-// compression, a notice.
-
-func (r *report) Retry(_ context.Context, _ dialog.Subagent, info dialog.RetryInfo) {
-	r.warn(fmt.Sprintf("%s; trying again in %s (attempt %d)", info.Reason, info.Delay.Round(time.Millisecond), info.Attempt+1))
-}
-
-func (r *report) Compressed(_ context.Context, _ dialog.Subagent, c dialog.CompressionInfo) {
-	r.warn(fmt.Sprintf("the conversation was compressed from %d to %d tokens", c.Before, c.After))
-}
-
-func (r *report) Notice(_ context.Context, _ dialog.Subagent, text string) {
-	r.warn(text)
 }
 
 // notDone says which call did not succeed (by its title; a subagent's

@@ -29,15 +29,15 @@ func TestTextSaysWhatTheRunDid(t *testing.T) {
 		ctx, main := context.Background(), dialog.Subagent{}
 		r.begin("s1", "gemini-test", "hi")
 		out.Reset()
-		r.Text(ctx, main, "Looking")
-		r.ToolCall(ctx, main, dialog.ToolCall{CallID: "1", Name: "grep_search", Title: `SearchText "TODO"`})
-		r.ToolResult(ctx, main, dialog.ToolResult{CallID: "1", Name: "grep_search", Status: dialog.StatusOK, Display: "Found 2 matches"})
+		r.Show(ctx, main, dialog.TextEvent{Text: "Looking"})
+		r.Show(ctx, main, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "1", Name: "grep_search", Title: `SearchText "TODO"`}})
+		r.Show(ctx, main, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "1", Name: "grep_search", Status: dialog.StatusOK, Display: "Found 2 matches"}})
 		r.landed(workspace.FileChange{Path: filepath.Join(dir, "a.txt"), Exists: true, Before: "a\n", After: "b\n"})
 		r.landed(workspace.FileChange{Path: filepath.Join(dir, "sub", "new.txt"), After: "x\ny\n"})
 		r.landed(workspace.FileChange{Path: elsewhere, After: "z\n"})
-		r.ToolCall(ctx, main, dialog.ToolCall{CallID: "2", Name: "replace", Title: "Edit a.txt"})
-		r.ToolResult(ctx, main, dialog.ToolResult{CallID: "2", Name: "replace", Status: dialog.StatusRejected,
-			Display: "Not applied: edits need confirmation.\n\n--- a.txt\n+++ a.txt\n-a\n+b\n"})
+		r.Show(ctx, main, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "2", Name: "replace", Title: "Edit a.txt"}})
+		r.Show(ctx, main, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "2", Name: "replace", Status: dialog.StatusRejected,
+			Display: "Not applied: edits need confirmation.\n\n--- a.txt\n+++ a.txt\n-a\n+b\n"}})
 		if format == "text" {
 			return out.String(), errOut.String()
 		}

@@ -18,16 +18,16 @@ func subagentRun(r *report) {
 	ctx, main := context.Background(), dialog.Subagent{}
 	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	r.begin("s1", "gemini-test", "where is the parser?")
-	r.Text(ctx, main, "Let me look.\n")
-	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
-	r.Text(ctx, sub, "Reading foo.go.")
-	r.Thought(ctx, sub, dialog.Thought{Subject: "Looking", Description: "at foo.go"})
-	r.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}})
-	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_1", Name: "read_file", Status: dialog.StatusOK})
-	r.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_2", Name: "grep_search", Title: "SearchText '('"})
-	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_2", Name: "grep_search", Status: dialog.StatusError, Display: "bad pattern"})
-	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK, Display: "The parser is in foo.go."})
-	r.Text(ctx, main, "In foo.go.")
+	r.Show(ctx, main, dialog.TextEvent{Text: "Let me look.\n"})
+	r.Show(ctx, main, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}})
+	r.Show(ctx, sub, dialog.TextEvent{Text: "Reading foo.go."})
+	r.Show(ctx, sub, dialog.ThoughtEvent{Thought: dialog.Thought{Subject: "Looking", Description: "at foo.go"}})
+	r.Show(ctx, sub, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "sub_1", Name: "read_file", Title: "ReadFile foo.go", Args: map[string]any{"file_path": "foo.go"}}})
+	r.Show(ctx, sub, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "sub_1", Name: "read_file", Status: dialog.StatusOK}})
+	r.Show(ctx, sub, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "sub_2", Name: "grep_search", Title: "SearchText '('"}})
+	r.Show(ctx, sub, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "sub_2", Name: "grep_search", Status: dialog.StatusError, Display: "bad pattern"}})
+	r.Show(ctx, main, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK, Display: "The parser is in foo.go."}})
+	r.Show(ctx, main, dialog.TextEvent{Text: "In foo.go."})
 	r.end(conversation.Outcome{Ending: conversation.Done, Text: "Let me look.\nIn foo.go."}, stats{})
 }
 
@@ -90,10 +90,10 @@ func TestSubagentCallIDsAreItsOwn(t *testing.T) {
 	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	r.begin("s1", "gemini-test", "p")
 	ctx, main := t.Context(), dialog.Subagent{}
-	r.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
-	r.ToolCall(ctx, sub, dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go"})
-	r.ToolResult(ctx, sub, dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK})
-	r.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusError, Display: "the subagent failed"})
+	r.Show(ctx, main, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}})
+	r.Show(ctx, sub, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "call_1", Name: "read_file", Title: "ReadFile foo.go"}})
+	r.Show(ctx, sub, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "call_1", Name: "read_file", Status: dialog.StatusOK}})
+	r.Show(ctx, main, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusError, Display: "the subagent failed"}})
 	if got, want := stderr.String(), "gemini-ls: \u2713 codebase_investigator: read_file (ReadFile foo.go)\n"+
 		"gemini-ls: invoke_agent (Delegate to codebase_investigator) failed: the subagent failed\n"; got != want {
 		t.Errorf("stderr %q, want %q", got, want)

@@ -25,36 +25,65 @@ type turn struct {
 	tail string
 }
 
-// Show shows ev with session/update, as the method of its kind says.
-// A model answer's tokens are a usage_update (usage.go).
+// Show shows ev with session/update. A subagent's text, calls and error
+// are shown under its invoke_agent call (subagent.go); what is not the
+// subagent's own (a notice, a switch of mode) is shown as the main
+// agent's.
 func (t *turn) Show(ctx context.Context, from dialog.Subagent, ev dialog.Event) {
+	sess, sub := t.sess, from.CallID != ""
 	switch ev := ev.(type) {
 	case dialog.TextEvent:
-		t.Text(ctx, from, ev.Text)
+		if sub {
+			sess.subagentText(ctx, from, ev.Text)
+		} else {
+			t.message(ctx, ev.Text)
+		}
 	case dialog.ThoughtEvent:
-		t.Thought(ctx, from, ev.Thought)
+		// A subagent's thoughts are its own: the main agent's thoughts
+		// would read them as the main agent's.
+		if !sub {
+			sess.update(ctx, sdk.UpdateAgentThoughtText(thoughtText(ev.Thought)))
+		}
 	case dialog.ToolCallEvent:
-		t.ToolCall(ctx, from, ev.Call)
+		t.toolCall(ctx, from, ev.Call)
 	case dialog.ToolResultEvent:
-		t.ToolResult(ctx, from, ev.Result)
+		t.toolResult(ctx, from, ev.Result)
 	case dialog.ErrorEvent:
-		t.Error(ctx, from, ev.Err)
+		if sub {
+			sess.subagentError(ctx, from, ev.Err)
+		} else {
+			// The answer says it (PromptResponse's error).
+			sess.log.Debug("turn error", zap.Error(ev.Err))
+		}
 	case dialog.RetryEvent:
-		t.Retry(ctx, from, ev.Retry)
+		// A subagent's retries are its own accounting.
+		if !sub {
+			sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The model request failed (%s); trying again in %s.\n", ev.Retry.Reason, ev.Retry.Delay.Round(100_000_000))))
+		}
 	case dialog.CompressedEvent:
-		t.Compressed(ctx, from, ev.Compression)
+		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The history was compressed from %d to %d tokens.\n", ev.Compression.Before, ev.Compression.After)))
 	case dialog.TopicEvent:
-		t.Topic(ctx, from, ev.Topic)
+		// A thought, not the plan: the plan is write_todos' list, which
+		// each plan update replaces whole.
+		sess.update(ctx, sdk.UpdateAgentThoughtText(topicThought(ev.Topic)))
+		sess.showTitle(ctx, ev.Topic)
 	case dialog.NoticeEvent:
-		t.Notice(ctx, from, ev.Text)
+		t.say(ctx, ev.Text)
 	case dialog.ModeEvent:
-		t.Mode(ctx, from, ev.Mode)
+		// A planning tool switched the mode: the modes and the config
+		// options show it.
+		sess.modeChanged(ctx)
+		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
 	case dialog.ModelEvent:
-		t.Model(ctx, from, ev.Model)
+		// /model set chose the model: the model option shows it.
+		sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
 	case dialog.CommandsEvent:
-		t.Commands(ctx, from)
+		// /commands reload read them again: the client lists them as read
+		// now.
+		cmds, _ := conversation.Commands(ctx, sess.setup())
+		sess.update(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: available(cmds)}})
 	case dialog.UsageEvent:
-		t.Usage(ctx, from, ev.Usage)
+		t.usage(ctx, from, ev.Usage)
 	}
 }
 
@@ -80,32 +109,19 @@ func lastRunes(s string, n int) string {
 	return string(r[max(0, len(r)-n):])
 }
 
-// A subagent's text, calls and error are shown under its invoke_agent
-// call (subagent.go); what is not the subagent's own (a notice, a switch
-// of mode) is shown as the main agent's.
-
-func (t *turn) Text(ctx context.Context, from dialog.Subagent, text string) {
-	if from.CallID != "" {
-		t.sess.subagentText(ctx, from, text)
-		return
+// thoughtText is a model's thought as a thought_message shows it: its
+// subject in bold over its description.
+func thoughtText(th dialog.Thought) string {
+	if th.Subject == "" {
+		return th.Description
 	}
-	t.message(ctx, text)
+	return "**" + th.Subject + "**\n" + th.Description
 }
 
-func (t *turn) Thought(ctx context.Context, from dialog.Subagent, th dialog.Thought) {
-	if from.CallID != "" {
-		// Its thoughts are its own: the main agent's thoughts would read
-		// them as the main agent's.
-		return
-	}
-	text := th.Description
-	if th.Subject != "" {
-		text = "**" + th.Subject + "**\n" + text
-	}
-	t.sess.update(ctx, sdk.UpdateAgentThoughtText(text))
-}
-
-func (t *turn) ToolCall(ctx context.Context, from dialog.Subagent, c dialog.ToolCall) {
+// toolCall shows a call: the main agent's as a tool_call (with the plan
+// write_todos gives and the plan file exit_plan_mode presents), a
+// subagent's under its invoke_agent call.
+func (t *turn) toolCall(ctx context.Context, from dialog.Subagent, c dialog.ToolCall) {
 	sess := t.sess
 	if from.CallID != "" {
 		sess.subagentCall(ctx, from, c)
@@ -121,7 +137,9 @@ func (t *turn) ToolCall(ctx context.Context, from dialog.Subagent, c dialog.Tool
 	}
 }
 
-func (t *turn) ToolResult(ctx context.Context, from dialog.Subagent, r dialog.ToolResult) {
+// toolResult shows a call's result: the main agent's as its
+// tool_call_update, a subagent's under its invoke_agent call.
+func (t *turn) toolResult(ctx context.Context, from dialog.Subagent, r dialog.ToolResult) {
 	sess := t.sess
 	if from.CallID != "" {
 		sess.subagentResult(ctx, from, r)
@@ -131,59 +149,6 @@ func (t *turn) ToolResult(ctx context.Context, from dialog.Subagent, r dialog.To
 	// An invoke_agent call keeps what its subagent did above its report.
 	content := append(sess.takeAttached(r.CallID), sess.takeSubagent(r.CallID)...)
 	sess.update(ctx, toolResultUpdate(r, content))
-}
-
-func (t *turn) Error(ctx context.Context, from dialog.Subagent, err error) {
-	if from.CallID != "" {
-		t.sess.subagentError(ctx, from, err)
-		return
-	}
-	// The answer says it (PromptResponse's error).
-	t.sess.log.Debug("turn error", zap.Error(err))
-}
-
-func (t *turn) Retry(ctx context.Context, from dialog.Subagent, r dialog.RetryInfo) {
-	if from.CallID != "" {
-		return // the subagent's own accounting
-	}
-	t.sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The model request failed (%s); trying again in %s.\n", r.Reason, r.Delay.Round(100_000_000))))
-}
-
-func (t *turn) Compressed(ctx context.Context, _ dialog.Subagent, c dialog.CompressionInfo) {
-	t.sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The history was compressed from %d to %d tokens.\n", c.Before, c.After)))
-}
-
-// Topic is a thought, not the plan: the plan is write_todos' list, which
-// each plan update replaces whole.
-func (t *turn) Topic(ctx context.Context, _ dialog.Subagent, topic dialog.Topic) {
-	t.sess.update(ctx, sdk.UpdateAgentThoughtText(topicThought(topic)))
-	t.sess.showTitle(ctx, topic)
-}
-
-func (t *turn) Notice(ctx context.Context, _ dialog.Subagent, text string) {
-	t.say(ctx, text)
-}
-
-// Mode: a planning tool switched the mode: the modes and the config
-// options show it.
-func (t *turn) Mode(ctx context.Context, _ dialog.Subagent, _ dialog.ApprovalMode) {
-	sess := t.sess
-	sess.modeChanged(ctx)
-	sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
-}
-
-// Model: /model set chose the model: the model option shows it.
-func (t *turn) Model(ctx context.Context, _ dialog.Subagent, _ string) {
-	sess := t.sess
-	sess.update(ctx, sdk.SessionUpdate{ConfigOptionUpdate: &sdk.SessionConfigOptionUpdate{ConfigOptions: sess.configOptions()}})
-}
-
-// Commands: /commands reload read them again: the client lists them as
-// read now.
-func (t *turn) Commands(ctx context.Context, _ dialog.Subagent) {
-	sess := t.sess
-	cmds, _ := conversation.Commands(ctx, sess.setup())
-	sess.update(ctx, sdk.SessionUpdate{AvailableCommandsUpdate: &sdk.SessionAvailableCommandsUpdate{AvailableCommands: available(cmds)}})
 }
 
 // topicThought is update_topic's topic as a thought is shown: its title

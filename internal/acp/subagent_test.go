@@ -49,20 +49,20 @@ func TestSubagentUnderItsCall(t *testing.T) {
 	sub := dialog.Subagent{CallID: "call_1", Name: "codebase_investigator"}
 	v, main := sess.newTurn(), dialog.Subagent{}
 
-	v.Text(ctx, main, "Let me delegate.")
-	v.ToolCall(ctx, main, dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"})
-	v.Thought(ctx, sub, dialog.Thought{Subject: "Looking", Description: "around"})
-	v.Text(ctx, sub, "I'll run ")
-	v.Text(ctx, sub, "the tests.")
-	v.ToolCall(ctx, sub, dialog.ToolCall{CallID: "sub_1", Name: tools.ShellName, Title: "Shell go test", Kind: dialog.KindExecute, Args: map[string]any{"command": "go test"}})
+	v.Show(ctx, main, dialog.TextEvent{Text: "Let me delegate."})
+	v.Show(ctx, main, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "call_1", Name: "invoke_agent", Title: "Delegate to codebase_investigator"}})
+	v.Show(ctx, sub, dialog.ThoughtEvent{Thought: dialog.Thought{Subject: "Looking", Description: "around"}})
+	v.Show(ctx, sub, dialog.TextEvent{Text: "I'll run "})
+	v.Show(ctx, sub, dialog.TextEvent{Text: "the tests."})
+	v.Show(ctx, sub, dialog.ToolCallEvent{Call: dialog.ToolCall{CallID: "sub_1", Name: tools.ShellName, Title: "Shell go test", Kind: dialog.KindExecute, Args: map[string]any{"command": "go test"}}})
 	outcome, err := v.Confirm(ctx, asked("s1", "sub_1", shellRequest("go test")))
 	if err != nil || outcome != dialog.ProceedOnce {
 		t.Fatalf("confirm = %v, %v", outcome, err)
 	}
-	v.ToolResult(ctx, sub, dialog.ToolResult{CallID: "sub_1", Name: tools.ShellName, Status: dialog.StatusOK, Display: "ok"})
+	v.Show(ctx, sub, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "sub_1", Name: tools.ShellName, Status: dialog.StatusOK, Display: "ok"}})
 	v.Show(ctx, sub, dialog.UsageEvent{Usage: dialog.UsageReport{Response: dialog.Usage{TotalTokens: 5}}})
-	v.Error(ctx, sub, errors.New("out of turns"))
-	v.ToolResult(ctx, main, dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK, Display: "The tests pass."})
+	v.Show(ctx, sub, dialog.ErrorEvent{Err: errors.New("out of turns")})
+	v.Show(ctx, main, dialog.ToolResultEvent{Result: dialog.ToolResult{CallID: "call_1", Name: "invoke_agent", Status: dialog.StatusOK, Display: "The tests pass."}})
 
 	client.Wait(ctx, "the invoke_agent call's end", func(c *acptest.Client) bool {
 		for _, u := range c.ToolCallUpdates("call_1") {

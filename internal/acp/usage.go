@@ -11,13 +11,13 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
-// Usage sends usage_update after each answer of the main agent's model:
+// usage sends usage_update after each answer of the main agent's model:
 // used is the tokens the request put in the window (its prompt, as the
 // model counted it), size the window of the model that answered. No cost:
 // gemini-ls knows no prices, and the schema makes cost optional. The
 // prompt's tokens in all are its answer's (PromptResponse.Usage). A
 // subagent's answers fill a window of their own, not the session's.
-func (t *turn) Usage(ctx context.Context, from dialog.Subagent, u dialog.UsageReport) {
+func (t *turn) usage(ctx context.Context, from dialog.Subagent, u dialog.UsageReport) {
 	if from.CallID != "" || u.Context.Size <= 0 {
 		return
 	}

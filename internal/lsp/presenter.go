@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"fmt"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // presenter puts a turn's questions (the questions of its dialog.Port)
@@ -47,37 +49,62 @@ func (v promptView) Show(ctx context.Context, from dialog.Subagent, ev dialog.Ev
 	}
 }
 
+// updates shows a turn's events as gemini/update notifications, one of
+// each event's kind (and a saved turn's as its exchange's updates): send
+// sends one. ws names the files of tool calls (nil: as given).
+type updates struct {
+	sessionID string
+	send      func(update)
+	ws        *workspace.Workspace
+}
+
 // Show sends ev as the gemini/update of its kind (a saved turn's too,
-// as its exchange's updates).
-func (u updates) Show(ctx context.Context, from dialog.Subagent, ev dialog.Event) {
+// as its exchange's updates), from a subagent or the main agent, with
+// its header.
+func (u updates) Show(_ context.Context, from dialog.Subagent, ev dialog.Event) {
+	up := updateOf(ev, u.ws)
+	*up.head() = updateHead{SessionID: u.sessionID, UpdateKind: up.kind(), ParentCallID: from.CallID, AgentName: from.Name}
+	u.send(up)
+}
+
+// updateOf is the gemini/update of ev's kind, its header not yet set.
+// ws names a tool call's file (nil: as given).
+func updateOf(ev dialog.Event, ws *workspace.Workspace) update {
 	switch ev := ev.(type) {
 	case dialog.TextEvent:
-		u.Text(ctx, from, ev.Text)
+		return &textUpdate{Text: ev.Text}
 	case dialog.ThoughtEvent:
-		u.Thought(ctx, from, ev.Thought)
+		return &thoughtUpdate{Thought: ev.Thought}
 	case dialog.ToolCallEvent:
-		u.ToolCall(ctx, from, ev.Call)
+		return toolCallUpdateOf(ev.Call, ws)
 	case dialog.ToolResultEvent:
-		u.ToolResult(ctx, from, ev.Result)
+		return &toolResultUpdate{ToolResult: ev.Result}
 	case dialog.UsageEvent:
-		u.Usage(ctx, from, ev.Usage)
+		return usageUpdateOf(ev.Usage)
 	case dialog.ErrorEvent:
-		u.Error(ctx, from, ev.Err)
+		up := &errorUpdate{}
+		if ev.Err != nil {
+			up.Message = ev.Err.Error()
+		}
+		return up
 	case dialog.RetryEvent:
-		u.Retry(ctx, from, ev.Retry)
+		return retryUpdateOf(ev.Retry)
 	case dialog.CompressedEvent:
-		u.Compressed(ctx, from, ev.Compression)
+		return &compressedUpdate{CompressionInfo: ev.Compression}
 	case dialog.NoticeEvent:
-		u.Notice(ctx, from, ev.Text)
+		return &noticeUpdate{Message: ev.Text}
 	case dialog.ModeEvent:
-		u.Mode(ctx, from, ev.Mode)
+		return &modeUpdate{Mode: string(ev.Mode)}
 	case dialog.ModelEvent:
-		u.Model(ctx, from, ev.Model)
+		return chosenModel(ev.Model)
 	case dialog.TopicEvent:
-		u.Topic(ctx, from, ev.Topic)
+		return topicUpdateOf(ev.Topic)
 	case dialog.CommandsEvent:
-		u.Commands(ctx, from)
+		return &commandsUpdate{}
 	}
+	// dialog.Event is sealed and the switch whole
+	// (TestSwitchesOverClosedSetsAreExhaustive).
+	panic(fmt.Sprintf("lsp: no gemini/update for a %T", ev))
 }
 
 // showPlan opens, before exit_plan_mode asks for approval, the plan it
