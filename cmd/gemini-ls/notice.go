@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"go.uber.org/zap/zapcore"
 )
 
@@ -67,7 +68,7 @@ func notice(msg string, fields []zapcore.Field) string {
 	}
 	var rest []string
 	for _, k := range keys {
-		if v, ok := enc.Fields[k]; ok && k != "error" && k != "errorVerbose" {
+		if v, ok := enc.Fields[k]; ok && !notWords(k) {
 			rest = append(rest, fmt.Sprintf("%s: %v", k, v))
 		}
 	}
@@ -76,4 +77,11 @@ func notice(msg string, fields []zapcore.Field) string {
 	}
 	b.WriteString("\n")
 	return b.String()
+}
+
+// notWords says key is a field the line leaves out: the error, said
+// already, and the marker of a record for the user's eyes, which is how
+// it reached them, not what it says.
+func notWords(key string) bool {
+	return key == "error" || key == "errorVerbose" || key == dialog.UserNoticeKey
 }
