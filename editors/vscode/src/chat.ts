@@ -14,10 +14,19 @@ export const chatViewId = "gemini.chat";
 /** The view in the chat's place while it cannot work: package.json's viewsWelcome says what to do. */
 export const welcomeViewId = "gemini.welcome";
 
-export class ChatView implements vscode.WebviewViewProvider {
-  private view?: vscode.WebviewView;
+/** A place the chat is drawn: the side bar's view, or an editor tab. */
+interface Surface {
+  webview: vscode.Webview;
+  visible(): boolean;
   /** The webview has loaded its script and been sent the whole state. */
-  private ready = false;
+  ready: boolean;
+}
+
+export class ChatView implements vscode.WebviewViewProvider {
+  /** Where the chat is drawn now; each follows the same state, event by event. */
+  private readonly surfaces: Surface[] = [];
+  /** The chat in an editor tab, when one is open. */
+  private panel?: vscode.WebviewPanel;
   /** References for the prompt box that came while the webview was loading. */
   private pendingInserts: string[] = [];
 
@@ -33,23 +42,41 @@ export class ChatView implements vscode.WebviewViewProvider {
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
-    this.view = view;
-    this.ready = false;
+    this.attach(view.webview, () => view.visible, view.onDidDispose);
+  }
+
+  /** Opens the chat in an editor tab beside the active editor, as Copilot Chat's and Claude Code's can be; the same session as the side bar's. */
+  openInEditor(): void {
+    if (this.panel !== undefined) {
+      this.panel.reveal();
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel("gemini.chatEditor", "Gemini Chat", vscode.ViewColumn.Beside, { retainContextWhenHidden: true });
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, "media", "gemini.svg");
+    this.panel = panel;
+    panel.onDidDispose(() => (this.panel = undefined));
+    this.attach(panel.webview, () => panel.visible, panel.onDidDispose);
+  }
+
+  private attach(webview: vscode.Webview, visible: () => boolean, onDidDispose: vscode.Event<void>): void {
+    const surface: Surface = { webview, visible, ready: false };
+    this.surfaces.push(surface);
     const media = vscode.Uri.joinPath(this.extensionUri, "media");
     const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
-    view.webview.options = { enableScripts: true, localResourceRoots: [media, dist] };
-    view.webview.html = this.html(view.webview, media, dist);
-    view.webview.onDidReceiveMessage((msg: unknown) => {
+    webview.options = { enableScripts: true, localResourceRoots: [media, dist] };
+    webview.html = this.html(webview, media, dist);
+    webview.onDidReceiveMessage((msg: unknown) => {
       const request = parseChatRequest(msg);
       if (request?.type === "ready") {
-        // From here on the view follows event by event.
-        this.ready = true;
-        void view.webview.postMessage({ type: "state", state: this.state() } satisfies ChatMessage);
-        void view.webview.postMessage({ type: "commands", commands: this.commands() } satisfies ChatMessage);
-        void view.webview.postMessage({ type: "model", label: this.model() } satisfies ChatMessage);
-        void view.webview.postMessage({ type: "trust", trusted: this.trusted() } satisfies ChatMessage);
+        // From here on the surface follows event by event.
+        surface.ready = true;
+        const send = (m: ChatMessage) => void webview.postMessage(m);
+        send({ type: "state", state: this.state() });
+        send({ type: "commands", commands: this.commands() });
+        send({ type: "model", label: this.model() });
+        send({ type: "trust", trusted: this.trusted() });
         for (const text of this.pendingInserts.splice(0)) {
-          void view.webview.postMessage({ type: "insertPrompt", text } satisfies ChatMessage);
+          send({ type: "insertPrompt", text });
         }
         // The chat has opened: a good moment to bring the command list up to date.
         this.onRequest({ type: "commands" });
@@ -57,17 +84,12 @@ export class ChatView implements vscode.WebviewViewProvider {
         this.onRequest(request);
       }
     });
-    view.onDidDispose(() => {
-      if (this.view === view) {
-        this.view = undefined;
-        this.ready = false;
-      }
-    });
+    onDidDispose(() => this.surfaces.splice(this.surfaces.indexOf(surface), 1));
   }
 
   /** Whether the chat is on screen to show a question in. */
   isShowing(): boolean {
-    return this.view !== undefined && this.ready && this.view.visible;
+    return this.surfaces.some((s) => s.ready && s.visible());
   }
 
   /** Forwards an event the extension already applied to its state. */
@@ -97,16 +119,18 @@ export class ChatView implements vscode.WebviewViewProvider {
 
   /** Puts a reference into the prompt box at its caret, once the webview has loaded. */
   insertIntoPrompt(text: string): void {
-    if (this.view !== undefined && this.ready) {
-      void this.view.webview.postMessage({ type: "insertPrompt", text } satisfies ChatMessage);
+    if (this.surfaces.some((s) => s.ready)) {
+      this.postMessage({ type: "insertPrompt", text });
     } else {
       this.pendingInserts.push(text);
     }
   }
 
   private postMessage(message: ChatMessage): void {
-    if (this.view !== undefined && this.ready) {
-      void this.view.webview.postMessage(message);
+    for (const surface of this.surfaces) {
+      if (surface.ready) {
+        void surface.webview.postMessage(message);
+      }
     }
   }
 
@@ -144,7 +168,13 @@ export class ChatView implements vscode.WebviewViewProvider {
   <button type="button" class="secondary" data-command="workbench.trust.manage">Manage Workspace Trust</button>
 </div>
 <div id="messages" role="log" aria-live="polite">
-  <div id="empty" class="empty">Ask Gemini about your code. The current file, selection and diagnostics go with each prompt. Every change is shown as a diff for you to accept or reject.</div>
+  <div id="empty" class="empty">Ask Gemini about your code. The current file, selection and diagnostics go with each prompt. Every change is shown as a diff for you to accept or reject.
+    <div class="suggestions" aria-label="Suggested prompts">
+      <button type="button" class="chip" data-suggest="Explain what the current file does.">Explain the current file</button>
+      <button type="button" class="chip" data-suggest="Find bugs in the selected code and explain each one.">Find bugs in the selection</button>
+      <button type="button" class="chip" data-suggest="Write unit tests for the current file.">Write tests for this file</button>
+    </div>
+  </div>
 </div>
 <section id="plan" class="plan" aria-label="Plan" hidden>
   <div class="plan-title">Plan <span id="plan-count" class="plan-count"></span></div>

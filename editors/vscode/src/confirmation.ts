@@ -25,13 +25,14 @@ export class Questions {
   constructor(private readonly g: Gemini) {}
 
   /**
-   * gemini/confirm: in the chat when it is on screen with the prompt
+   * gemini/confirm: in the chat when it is on screen with a prompt
    * running in it (approval.ts: the command, where it runs, what Always
    * Allow covers; one click answers), else VS Code's modal.
    */
   async answerConfirm(params: ConfirmParams, token: vscode.CancellationToken): Promise<{ outcome: ConfirmOutcome }> {
     const g = this.g;
-    if (!g.view.isShowing() || !canAsk(g.chat)) {
+    // Outside a running prompt (a rewind's conflict) there is no turn to ask in: the modal asks.
+    if (!g.view.isShowing() || !g.chat.busy) {
       return confirmModal(params);
     }
     const answer = await this.askInChat(confirmAsk(params, runningCall(g.chat, params.callId ?? "")?.dir), token);

@@ -139,6 +139,7 @@ class GeminiExtension implements Gemini {
     const register = (id: string, run: (...args: any[]) => unknown) => vscode.commands.registerCommand(id, run);
     return [
       register("gemini.openChat", () => this.openChat()),
+      register("gemini.openChatInEditor", () => this.view.openInEditor()),
       register("gemini.ask", (text?: unknown) => ask(this, text)),
       register("gemini.explain", () => explain(this)),
       register("gemini.fixDiagnostics", () => fixDiagnostics(this)),

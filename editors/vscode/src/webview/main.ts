@@ -126,6 +126,13 @@ document.body.addEventListener("click", (e) => {
     vscode.postMessage({ type: "run", command: button.dataset.command as ChatCommand });
   }
 });
+// A suggested prompt of the empty chat (Copilot Chat's suggestions): sent as if typed.
+empty.addEventListener("click", (e) => {
+  const text = (e.target as Element).closest<HTMLButtonElement>("button[data-suggest]")?.dataset.suggest;
+  if (text !== undefined && !state.busy) {
+    vscode.postMessage({ type: "prompt", text });
+  }
+});
 // A code block's Copy and Insert at Cursor, for every answer drawn now or later.
 messages.addEventListener("click", (e) => {
   const button = (e.target as Element).closest<HTMLButtonElement>("button[data-code-action]");

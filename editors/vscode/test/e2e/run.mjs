@@ -1076,6 +1076,31 @@ const scenarios = [
     },
   },
   {
+    name: 'chat-editor',
+    title: 'the chat opens in an editor tab too (Open Chat in Editor), the same session as the side bar\'s',
+    script: [{ text: 'Answered in both.' }],
+    async run(w) {
+      await w.reset();
+      await w.command('Gemini: Open Chat in Editor');
+      await w.page.locator('.tabs-container .tab.active', { hasText: 'Gemini Chat' }).waitFor({ timeout: 15_000 });
+      const frames = await waitFor('the chat in the side bar and in the editor', async () => {
+        const found = [];
+        for (const f of w.page.frames()) {
+          if (!f.isDetached() && await f.$('textarea#prompt').catch(() => null)) found.push(f);
+        }
+        return found.length === 2 ? found : null;
+      }, { timeout: 30_000, interval: 250 });
+      const box = frames[1].locator('textarea#prompt');
+      await box.click();
+      await box.fill('Answer in both');
+      await box.press('Enter');
+      for (const f of frames) {
+        await f.locator('.message.assistant', { hasText: 'Answered in both.' }).waitFor({ timeout: 30_000 });
+      }
+      await w.command('View: Close All Editors');
+    },
+  },
+  {
     name: 'plan',
     title: 'write_todos is the chat\'s plan, one list updated in place: the same rows change status, no list repeated',
     // write_todos is declared to Gemini 2 models only, as Gemini CLI 0.61 declares it.
@@ -1445,9 +1470,8 @@ const scenarios = [
       // The default approval mode in 0.61's word for it ("shift+tab to manual"), never "Ask".
       const mode = frame.locator('#mode-text');
       assert((await mode.innerText()) === 'Manual', `a new session's mode shows as ${JSON.stringify(await mode.innerText())}, not the configured default, Manual`);
-      const dialog = w.dialog();
-      await dialog.waitFor({ timeout: 30_000 });
-      await dialog.locator('.monaco-button', { hasText: /^Allow Once$/ }).click();
+      // Entering plan mode is confirmed in the chat, as every gemini/confirm with the chat on screen.
+      await frame.locator('form.question button.question-option', { hasText: /^Allow Once$/ }).first().click({ timeout: 30_000 });
       await waitFor('the header to show Plan', async () => (await mode.innerText()) === 'Plan', { timeout: 30_000 });
       const question = frame.locator('form.question');
       await question.waitFor({ timeout: 30_000 });
@@ -1464,7 +1488,8 @@ const scenarios = [
       await w.screenshot(path.join(screenshotsDir, 'vscode-plan-approval.png'));
       await question.locator('button.question-option', { hasText: 'manually accept edits' }).click();
       await question.locator('button.question-submit').click();
-      const record = frame.locator('.question-answered');
+      // The plan's record (the first answered question is entering plan mode).
+      const record = frame.locator('.question-answered', { hasText: 'Approve the plan?' });
       await record.waitFor({ timeout: 10_000 });
       assert((await record.locator('.question-answer').innerText()).trim() === 'Yes, manually accept edits', `the approval is not recorded: ${await record.innerText()}`);
       await frame.locator('.message.assistant', { hasText: 'Implementing the plan.' }).first().waitFor({ timeout: 30_000 });

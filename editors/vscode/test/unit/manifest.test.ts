@@ -1,6 +1,6 @@
 // The names end-to-end tests and users rely on, pinned by the extension's contract.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 
 const manifest = JSON.parse(readFileSync(new URL("../../package.json", `file://${__filename}`), "utf8"));
@@ -115,7 +115,7 @@ describe("package.json", () => {
   it("puts New Session and History as icons in the chat's title bar, the rest in its menu", () => {
     const title = contributes.menus["view/title"].filter((m: { when: string }) => m.when === "view == gemini.chat");
     const inBar = title.filter((m: { group: string }) => m.group.startsWith("navigation")).map((m: { command: string }) => m.command);
-    assert.deepEqual(inBar, ["gemini.newSession", "gemini.sessions"]);
+    assert.deepEqual(inBar, ["gemini.newSession", "gemini.sessions", "gemini.openChatInEditor"]);
     const icon = (id: string) => contributes.commands.find((c: { command: string }) => c.command === id)?.icon;
     assert.equal(icon("gemini.newSession"), "$(add)");
     assert.equal(icon("gemini.sessions"), "$(history)");
@@ -164,6 +164,18 @@ describe("package.json", () => {
     assert.equal(when("gemini.forgetApiKey"), "gemini.hasApiKey");
     assert.equal(when("gemini.rewind"), "gemini.hasTurns");
     assert.equal(when("gemini.statusMenu"), "false");
+  });
+
+  it("has a walkthrough whose steps' pictures are packaged and whose commands are the extension's or VS Code's", () => {
+    const [walk] = contributes.walkthroughs;
+    assert.equal(walk.id, "gemini.start");
+    for (const step of walk.steps) {
+      assert.ok(existsSync(new URL(`../../${step.media.markdown}`, `file://${__filename}`)), `${step.media.markdown} is missing`);
+      for (const [, command] of step.description.matchAll(/\(command:([\w.]+)\)/g)) {
+        const ours = contributes.commands.some((c: { command: string }) => c.command === command);
+        assert.ok(ours || command.startsWith("workbench."), `${step.id} links ${command}, which nothing registers`);
+      }
+    }
   });
 
   it("takes Tab and Escape for a next edit only while one is shown, and never from ghost text or the suggest widget", () => {
