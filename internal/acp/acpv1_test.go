@@ -344,17 +344,6 @@ func TestTerminalSignInOffered(t *testing.T) {
 	}
 }
 
-// sessionInfos are the session_info_updates the client got for id.
-func sessionInfos(c *acptest.Client, id sdk.SessionId) []*sdk.SessionSessionInfoUpdate {
-	var out []*sdk.SessionSessionInfoUpdate
-	for _, u := range c.Updates() {
-		if u.SessionId == id && u.Update.SessionInfoUpdate != nil {
-			out = append(out, u.Update.SessionInfoUpdate)
-		}
-	}
-	return out
-}
-
 // The topic the model names (update_topic) is the session's title, sent
 // as session_info_update with the time; each turn's end sends the time
 // the session was last active.
@@ -366,7 +355,7 @@ func TestSessionInfoUpdate(t *testing.T) {
 	id := v.newSession(t.TempDir())
 	before := time.Now().UTC().Add(-time.Second)
 	v.prompt(id, "fix the login")
-	infos := sessionInfos(v.c, id)
+	infos := infosWritten(t, v.c, id)
 	if len(infos) != 2 || infos[0].Title == nil || *infos[0].Title != "Fix the login bug" {
 		t.Fatalf("after a turn that named a topic, the session infos: %s", showInfos(infos))
 	}
@@ -380,9 +369,68 @@ func TestSessionInfoUpdate(t *testing.T) {
 		}
 	}
 	v.prompt(id, "again")
-	if infos := sessionInfos(v.c, id); len(infos) != 3 || infos[2].Title != nil {
+	if infos := infosWritten(t, v.c, id); len(infos) != 3 || infos[2].Title != nil {
 		t.Errorf("a turn that named no topic sent %s, want one more with the time alone", showInfos(infos))
 	}
+}
+
+// A session is listed by the last topic the model named, not its first
+// prompt, and a client that loads or resumes it is told, before the
+// answer, that title and the time it was last active, as session/list
+// gives them (session_info_update, checked against the schema).
+func TestSessionInfoShownOnLoad(t *testing.T) {
+	model := geminitest.NewTestServer(t,
+		topicTurn("Fix the login bug"), geminitest.TextTurn("Fixed."),
+		topicTurn("Write the tests"), geminitest.TextTurn("Written."))
+	env := v1Env(t, model.URL)
+	root := t.TempDir()
+	first := serveV1(t, env, sdk.ClientCapabilities{}, acptest.Config{})
+	id := first.newSession(root)
+	first.prompt(id, "fix the login\nit fails")
+	first.prompt(id, "now the tests")
+	var list sdk.ListSessionsResponse
+	if err := json.Unmarshal(first.request("session/list", sdk.ListSessionsRequest{}), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Sessions) != 1 || list.Sessions[0].Title == nil || *list.Sessions[0].Title != "Write the tests" || list.Sessions[0].UpdatedAt == nil {
+		t.Fatalf("session/list: %+v; want the session titled by its last topic", list.Sessions)
+	}
+	saved := list.Sessions[0]
+	for _, method := range []string{"session/load", "session/resume"} {
+		v := serveV1(t, env, sdk.ClientCapabilities{}, acptest.Config{})
+		v.request(method, sdk.LoadSessionRequest{SessionId: id, Cwd: root, McpServers: []sdk.McpServer{}})
+		infos := infosWritten(t, v.c, id)
+		if len(infos) != 1 || infos[0].Title == nil || *infos[0].Title != *saved.Title || infos[0].UpdatedAt == nil || *infos[0].UpdatedAt != *saved.UpdatedAt {
+			t.Errorf("%s sent the session infos %s; want one, the saved title %q and time %s", method, showInfos(infos), *saved.Title, *saved.UpdatedAt)
+		}
+	}
+}
+
+// infosWritten are the session_info_updates for id among the lines the
+// agent wrote so far, in order: those written before an answer are read
+// once the answer is.
+func infosWritten(t *testing.T, c *acptest.Client, id sdk.SessionId) []*sdk.SessionSessionInfoUpdate {
+	t.Helper()
+	var out []*sdk.SessionSessionInfoUpdate
+	for _, line := range c.Received() {
+		var m struct {
+			Method string                  `json:"method"`
+			Params sdk.SessionNotification `json:"params"`
+		}
+		if json.Unmarshal([]byte(line), &m) != nil || m.Method != "session/update" {
+			continue
+		}
+		if m.Params.SessionId == id && m.Params.Update.SessionInfoUpdate != nil {
+			out = append(out, m.Params.Update.SessionInfoUpdate)
+		}
+	}
+	return out
+}
+
+// topicTurn is the model naming a topic with update_topic.
+func topicTurn(title string) geminitest.Turn {
+	return geminitest.CallTurn(&genai.FunctionCall{Name: "update_topic", Args: map[string]any{
+		"title": title, "summary": "Start on it.", "strategic_intent": "Read the code."}})
 }
 
 func showInfos(infos []*sdk.SessionSessionInfoUpdate) string {

@@ -29,6 +29,8 @@
 //     the MCP servers the client passed over those of settings, as Gemini
 //     CLI builds one config per session. The agent session's id is the
 //     ACP session id, so a saved session loads by the id the client knows.
+//     A session loaded or resumed is shown its saved title and last
+//     activity (session_info_update), as session/list lists it.
 //   - A connection keeps at most MaxIdleSessions idle sessions built
 //     (park.go): clients leave sessions open (Zed's archived threads),
 //     and each holds a build and its MCP servers. Past the bound the least

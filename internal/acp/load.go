@@ -33,6 +33,7 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 		// The session is loaded all the same: the model has its history.
 		sess.log.Warn("replaying the session's history", zap.Error(err))
 	}
+	sess.showSaved(ctx)
 	return sdk.LoadSessionResponse{Modes: sess.modes(), Models: sess.modelState(), ConfigOptions: sess.configOptions()}, nil
 }
 
@@ -43,6 +44,7 @@ func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) 
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
+	sess.showSaved(ctx)
 	return sdk.ResumeSessionResponse{Modes: sess.modes(), Models: sess.modelState(), ConfigOptions: sess.configOptions()}, nil
 }
 
@@ -198,7 +200,7 @@ func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (s
 			break
 		}
 		last = m
-		info := sdk.SessionInfo{SessionId: sdk.SessionId(m.ID), Cwd: m.Root, UpdatedAt: sdk.Ptr(m.UpdatedAt.UTC().Format(time.RFC3339))}
+		info := sdk.SessionInfo{SessionId: sdk.SessionId(m.ID), Cwd: m.Root, UpdatedAt: isoTime(m.UpdatedAt)}
 		if m.Title != "" {
 			info.Title = sdk.Ptr(m.Title)
 		}

@@ -32,7 +32,26 @@ func (sess *session) showActivity(ctx context.Context) {
 	sess.update(ctx, sdk.SessionUpdate{SessionInfoUpdate: &sdk.SessionSessionInfoUpdate{UpdatedAt: now()}})
 }
 
-// now is the time as ACP's session info spells it (ISO 8601, UTC).
-func now() *string {
-	return sdk.Ptr(time.Now().UTC().Format(time.RFC3339))
+// showSaved tells the client, as a session is loaded or resumed, what
+// it lists the session by as saved: its title (the last topic the model
+// named, else its first prompt) and when it was last active, as
+// session/list gives them, for a client that shows the session anew.
+func (sess *session) showSaved(ctx context.Context) {
+	info := sess.current().Info()
+	u := &sdk.SessionSessionInfoUpdate{}
+	if info.Title != "" {
+		u.Title = &info.Title
+	}
+	if !info.UpdatedAt.IsZero() {
+		u.UpdatedAt = isoTime(info.UpdatedAt)
+	}
+	sess.update(ctx, sdk.SessionUpdate{SessionInfoUpdate: u})
+}
+
+// now is the time as ACP's session info spells it.
+func now() *string { return isoTime(time.Now()) }
+
+// isoTime is t as ACP's session info spells a time (ISO 8601, UTC).
+func isoTime(t time.Time) *string {
+	return sdk.Ptr(t.UTC().Format(time.RFC3339))
 }

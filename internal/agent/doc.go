@@ -59,6 +59,9 @@
 // session's mode, and the plan last approved in it, are saved with it and
 // restored on resume, within what the agent allows (persist.go,
 // restoredMode: an untrusted folder lowers auto_edit and yolo to default).
+// A session is titled by its first prompt's first line until the model
+// names a new topic (update_topic): then by that topic's title, saved
+// with it, so its list shows what it is about now (Session.retitle).
 //
 // Invariant: only a person raises the approval mode. A call's switch of
 // it (Result.Mode) never makes the session more permissive than the

@@ -401,6 +401,21 @@ func (s *Session) begin(ctx context.Context, text string) error {
 	return nil
 }
 
+// retitle makes a new topic's title (update_topic's) the session's:
+// what it is about now, which its list shows and its next save keeps,
+// in place of its first prompt. A subagent's topic is its own.
+func (s *Session) retitle(topic dialog.Topic) {
+	line, _, _ := strings.Cut(strings.TrimSpace(topic.Title), "\n")
+	title := strings.TrimSpace(line)
+	if !topic.New || title == "" || s.parent != nil {
+		return
+	}
+	a := s.agent
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s.title = ellipsis.Cut(title, sessionstore.TitleRunes)
+}
+
 // hold waits for s to run nothing else (or for ctx), then holds it
 // until end. The host runs one thing at a time in a session, so only a
 // caller of the agent's own ever waits.

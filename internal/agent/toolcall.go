@@ -127,6 +127,7 @@ func (t *turn) execute(run *toolRun, call tools.Call, c *tools.Confirmation, doo
 	case res.Mode != "":
 		res = t.switchMode(res, run.answered.Load())
 	case res.Topic != nil:
+		s.retitle(*res.Topic)
 		t.emit(dialog.TopicEvent{Topic: *res.Topic})
 	}
 	return res
