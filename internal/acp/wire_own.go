@@ -48,14 +48,18 @@ type ownRequest struct {
 }
 
 // serveOwn takes line when it is a well-formed request of one of wire's
-// own methods, and answers it; anything else goes on to the SDK's
-// connection (which answers a malformed one as it answers any).
+// own methods, and answers it; anything else goes on to pass, which
+// answers a malformed request (params that are not an object, say) as
+// an invalid request whatever its method.
 func (w *wire) serveOwn(line []byte, tooLong bool) bool {
 	if w.own == nil || tooLong {
 		return false
 	}
+	if code, _, _ := check(line); code != 0 {
+		return false
+	}
 	var r ownRequest
-	if json.Unmarshal(line, &r) != nil || r.JSONRPC != "2.0" || usableID(r.ID) == nil {
+	if json.Unmarshal(line, &r) != nil || usableID(r.ID) == nil {
 		return false
 	}
 	handle, ok := w.own.handlers[r.Method]

@@ -144,3 +144,42 @@ func TestMaxReadAnswerFitsAWholeFile(t *testing.T) {
 		t.Errorf("maxReadAnswer is %d bytes; a %d-byte file can take %d (%.0f bytes a byte)", maxReadAnswer, workspace.MaxFileSize, need, worst)
 	}
 }
+
+// A request of a method wire answers itself (initialize, session/delete)
+// is checked as any other: one that is not a valid JSON-RPC request
+// (params neither an object nor an array) is an invalid request,
+// -32600, never handed to the method, whose answer to params it cannot
+// read would be invalid params, -32602.
+func TestWireOwnMethodsAnswerMalformedRequestsAsInvalid(t *testing.T) {
+	u := startWire(t, maxReadAnswer)
+	called := make(chan json.RawMessage, 8)
+	u.w.own = &ownMethods{life: t.Context(), handlers: map[string]ownMethod{
+		"initialize": func(_ context.Context, params json.RawMessage) (any, error) {
+			called <- params
+			return map[string]int{"protocolVersion": 1}, nil
+		},
+	}}
+	for i, params := range []string{`"x"`, `5`, `true`} {
+		fmt.Fprintf(u.client, `{"jsonrpc":"2.0","id":%d,"method":"initialize","params":%s}`+"\n", i+1, params)
+		line, err := u.sent.ReadBytes('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a struct {
+			ID    int `json:"id"`
+			Error *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(line, &a); err != nil || a.ID != i+1 || a.Error == nil || a.Error.Code != codeInvalidRequest {
+			t.Errorf("params %s answered %s, want id %d and code %d", params, line, i+1, codeInvalidRequest)
+		}
+	}
+	fmt.Fprintln(u.client, `{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"protocolVersion":1}}`)
+	if line, err := u.sent.ReadBytes('\n'); err != nil || !strings.Contains(string(line), `"result":{"protocolVersion":1}`) {
+		t.Errorf("a well-formed initialize answered %s, %v", line, err)
+	}
+	if len(called) != 1 {
+		t.Errorf("the method was called %d times, want once (the well-formed request)", len(called))
+	}
+}
