@@ -49,6 +49,8 @@ type server struct {
 
 	// prepareRename: the server offers textDocument/prepareRename.
 	prepareRename bool
+	// confined: the sandbox runs it, in a process namespace of its own.
+	confined bool
 
 	// mu guards docs, and is held from a document's sync to the sending
 	// of the request that needs it, so that request sees that text.
@@ -132,7 +134,8 @@ func startServer(ctx, initCtx context.Context, door *spawn.Door, spec serverSpec
 	}
 	s.cmd = door.Command(ctx, how.why, path, spec.cmd[1:]...)
 	s.cmd.Dir = root
-	if door.Confines(how.why) {
+	s.confined = door.Confines(how.why)
+	if s.confined {
 		// The sandbox keeps the home read-only: caches (gopls's, the go
 		// command's) go to the command's own /tmp.
 		s.cmd.Env = append(os.Environ(), "XDG_CACHE_HOME=/tmp/.cache")
@@ -300,8 +303,17 @@ func ClientCapabilities() map[string]any {
 // answers: no more than it does.
 func (s *server) initialize(ctx context.Context) error {
 	rootURI := fileURI(s.root)
+	// A server watches the process named here and exits once it is gone
+	// (typescript-language-server checks with kill(pid, 0)). In the
+	// sandbox's process namespace gemini-ls's pid names nobody, so the
+	// confined server would end at its first look: it is told none, and
+	// the sandbox ends it with gemini-ls instead (--die-with-parent).
+	var pid any = os.Getpid()
+	if s.confined {
+		pid = nil
+	}
 	params := map[string]any{
-		"processId":        os.Getpid(),
+		"processId":        pid,
 		"clientInfo":       map[string]any{"name": "gemini-ls"},
 		"rootUri":          rootURI,
 		"rootPath":         s.root,
