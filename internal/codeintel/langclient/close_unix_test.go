@@ -5,6 +5,7 @@ package langclient
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -56,19 +57,30 @@ func TestCloseWhileStarting(t *testing.T) {
 	if _, err := m.Ask(ctx, request(codeintel.Hover, file, "one\n")); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Ask = %v, want the context's end", err)
 	}
+	pid := loggedPID(t, log)
 	if err := m.Close(context.Background()); err != nil {
 		t.Fatal(err)
-	}
-	var pid int
-	for _, line := range received(t, log) {
-		if n, ok := strings.CutPrefix(line, "pid "); ok {
-			pid, _ = strconv.Atoi(n)
-		}
-	}
-	if pid == 0 {
-		t.Fatal("the fake logged no pid")
 	}
 	if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
 		t.Errorf("the starting server's process %d after Close: kill 0 = %v, want ESRCH", pid, err)
 	}
+}
+
+// loggedPID waits for the fake to log its pid, which a loaded machine may
+// take a while to start doing: the server is still starting, never
+// answering, so it is there to be seen.
+func loggedPID(t *testing.T, log string) int {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		data, _ := os.ReadFile(log)
+		for _, line := range strings.Split(string(data), "\n") {
+			if n, ok := strings.CutPrefix(line, "pid "); ok {
+				if pid, err := strconv.Atoi(strings.TrimSpace(n)); err == nil {
+					return pid
+				}
+			}
+		}
+	}
+	t.Fatal("the fake logged no pid in 30 s")
+	return 0
 }
