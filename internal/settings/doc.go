@@ -9,8 +9,11 @@
 //
 // Invariants:
 //   - Trust is one decision (DecideTrust, trust.go), made from the process
-//     environment and the non-workspace layers before any .env file is
-//     read; Load and LoadDotenv take it and never decide again.
+//     environment (with the editor's standing decision a front end adds,
+//     EditorTrustVariable) and the non-workspace layers before any .env
+//     file is read; Load and LoadDotenv take it and never decide again.
+//     Only GEMINI_CLI_TRUST_WORKSPACE=true, the user's yes for a run,
+//     trusts a root without checking it against the sandboxes' trail.
 //   - An untrusted root's settings file is not read, let alone expanded;
 //     nor is its Antigravity .agents/mcp_config.json (antigravity.go),
 //     whose servers, like those of the user's Antigravity files, join

@@ -148,3 +148,63 @@ func TestRecheckFindsWhatChangedWhileItWasRead(t *testing.T) {
 		t.Errorf("a distrusted folder is checked again: %q", got)
 	}
 }
+
+// The editor's trust (VS Code's workspace trust) is a standing decision
+// about the folder, as a rule is, not the user's yes for a run: a root it
+// trusts whose configuration a sandboxed command could have changed is
+// not trusted, and is asked about, until the user says so again; with no
+// such change it is trusted though no rule covers it. The editor's
+// "false" trusts nothing and asks about nothing, folder trust off or not.
+func TestTheEditorsTrustIsCheckedAgainstTheTrailAsARuleIs(t *testing.T) {
+	c := newTrustCase(t, "")
+	c.vars["XDG_STATE_HOME"] = ""
+	c.vars[EditorTrustVariable] = "true"
+	app := filepath.Join(c.root, "packages", "app")
+	time.Sleep(2500 * time.Millisecond) // the root's own files, made before the window and its slack
+	if trust, _ := DecideTrust(env(c.vars), []string{c.root}); !trust.Trusted(c.root) {
+		t.Fatalf("trusted by the editor, no rule, nothing changed: not trusted: %v", trust.Why(c.root))
+	}
+	window, err := SandboxTrail(env(c.vars)).Open([]string{c.root}, []string{c.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeSettings(t, app, `{"tools": {"discoveryCommand": "planted"}}`)
+	if err := window.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	trust, _ := DecideTrust(env(c.vars), []string{app})
+	if trust.Trusted(app) {
+		t.Fatal("the editor's trust vouches for a folder a sandboxed command configured")
+	}
+	if got := trust.Undecided(); len(got) != 1 || got[0] != app {
+		t.Errorf("Undecided() = %q, want the folder asked about again", got)
+	}
+	if got := trust.Changed(app); !strings.Contains(got, filepath.Join(app, ".gemini", "settings.json")) {
+		t.Errorf("Changed() = %q, want the changed file", got)
+	}
+	if s, _ := Load(env(c.vars), []string{app}, trust); s.Tools.DiscoveryCommand == "planted" {
+		t.Error("the planted settings were read")
+	}
+
+	time.Sleep(50 * time.Millisecond) // a yes a clock tick after the change at least
+	if err := RecordTrust(context.Background(), env(c.vars), app, TrustFolder); err != nil {
+		t.Fatal(err)
+	}
+	if trust, _ := DecideTrust(env(c.vars), []string{app}); !trust.Trusted(app) {
+		t.Errorf("confirmed again, it is still not trusted: %v", trust.Why(app))
+	}
+
+	c.vars[EditorTrustVariable] = "false"
+	c.vars["GEMINI_CLI_SYSTEM_SETTINGS_PATH"] = filepath.Join(c.home, "system.json")
+	if err := os.WriteFile(c.vars["GEMINI_CLI_SYSTEM_SETTINGS_PATH"], []byte(`{"security": {"folderTrust": {"enabled": false}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trust, _ = DecideTrust(env(c.vars), []string{app})
+	if trust.Trusted(app) || len(trust.Undecided()) != 0 {
+		t.Errorf("the editor's false: Trusted %v, Undecided %q; want untrusted and not asked about", trust.Trusted(app), trust.Undecided())
+	}
+	if why := trust.Why(app); why == nil || !strings.Contains(why.Error(), "Manage Workspace Trust") {
+		t.Errorf("Why() = %v, want how to trust it in the editor", why)
+	}
+}

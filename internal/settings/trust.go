@@ -30,16 +30,22 @@ import (
 //  1. GEMINI_CLI_TRUST_WORKSPACE=true or false in the process environment
 //     decides outright (a .env file is read only after the decision, so it
 //     cannot make its own folder trusted);
-//  2. security.folderTrust.enabled, merged from the system defaults, the
+//  2. GEMINI_LS_EDITOR_TRUST (EditorTrustVariable), gemini-ls's own: an
+//     editor's standing decision about the workspace it opened (VS Code's
+//     workspace trust, handed over in the LSP initializationOptions, or
+//     set by whatever starts gemini-ls): "true" trusts every root as a
+//     TRUST_FOLDER rule would, "false" trusts none and asks about none;
+//  3. security.folderTrust.enabled, merged from the system defaults, the
 //     user's settings and the system settings (which win): false trusts
 //     every folder; it is on unless the winning layer says false, so
 //     system settings that turn it on enforce it over the user's;
-//  3. ~/.gemini/trustedFolders.json (or $GEMINI_CLI_TRUSTED_FOLDERS_PATH),
+//  4. ~/.gemini/trustedFolders.json (or $GEMINI_CLI_TRUSTED_FOLDERS_PATH),
 //     its longest matching rule winning: TRUST_FOLDER (that folder and
 //     below), TRUST_PARENT (the folder's parent and below) or DO_NOT_TRUST.
 //     A folder no rule covers is not trusted.
 //
-// A root trusted by a rule, or by folder trust being off, whose own
+// A root trusted by a rule, by the editor, or by folder trust being off,
+// whose own
 // configuration a sandboxed command could have changed (the sandboxes'
 // trail, internal/sandboxtrail) is then not trusted, and asked about,
 // until the user trusts it again (RecordTrust). What such a root holds is
@@ -57,6 +63,15 @@ const (
 	TrustParent = "TRUST_PARENT"
 	DoNotTrust  = "DO_NOT_TRUST"
 )
+
+// EditorTrustVariable says what the editor decided about the workspace:
+// "true" or "false". Unlike GEMINI_CLI_TRUST_WORKSPACE, the user's yes
+// for one run, it is a standing decision about the folder, as a rule of
+// trustedFolders.json is, so a root it trusts is checked against the
+// sandboxes' trail as a rule's is. Read from the process environment, or
+// from the environment a front end gives the build (the LSP server's
+// initializationOptions.workspaceTrust), never from a .env.
+const EditorTrustVariable = "GEMINI_LS_EDITOR_TRUST"
 
 // Trust is the decision of which workspace roots are trusted folders. The
 // zero Trust trusts nothing.
@@ -116,7 +131,7 @@ func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 // the .env files its loader looks for), it is not trusted until the user
 // says so again (RecordTrust), and is asked about, as a root no rule
 // decides. GEMINI_CLI_TRUST_WORKSPACE=true, the user's yes for the run,
-// is not checked.
+// is not checked; the editor's trust (EditorTrustVariable) is.
 func (t Trust) sandboxed(trail func() (sandboxtrail.Snapshot, error), root string) (decided bool, why error) {
 	snap, err := trail()
 	var found []sandboxtrail.Finding
@@ -281,6 +296,7 @@ func (t Trust) Untrusted() []string {
 // folderTrust decides whether one folder is trusted.
 type folderTrust struct {
 	env     string            // GEMINI_CLI_TRUST_WORKSPACE
+	editor  string            // EditorTrustVariable
 	enabled bool              // security.folderTrust.enabled
 	rules   map[string]string // trustedFolders.json: path → level
 	rulesAt string            // where the rules came from
@@ -312,7 +328,7 @@ func folderTrustEnabled(getenv Getenv) bool {
 // loadTrust reads what decides trust besides the settings. A
 // trustedFolders.json that cannot be read trusts nothing, and is reported.
 func loadTrust(getenv Getenv, enabled bool) (folderTrust, error) {
-	ft := folderTrust{env: getenv("GEMINI_CLI_TRUST_WORKSPACE"), enabled: enabled}
+	ft := folderTrust{env: getenv("GEMINI_CLI_TRUST_WORKSPACE"), editor: getenv(EditorTrustVariable), enabled: enabled}
 	ft.rulesAt = TrustedFoldersPath(getenv)
 	if ft.rulesAt == "" {
 		return ft, nil
@@ -342,6 +358,10 @@ func (ft folderTrust) check(root string) (decided bool, why error) {
 		return true, nil
 	case ft.env == "false":
 		return true, errors.New("GEMINI_CLI_TRUST_WORKSPACE=false says the workspace is not trusted")
+	case ft.editor == "true":
+		return true, nil // checked against the sandboxes' trail, as a rule is
+	case ft.editor == "false":
+		return true, errors.New("the editor does not trust the workspace (VS Code's Restricted Mode, for one); trust it in the editor (in VS Code: Manage Workspace Trust)")
 	case !ft.enabled:
 		return true, nil
 	}
