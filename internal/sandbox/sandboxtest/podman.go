@@ -36,7 +36,7 @@ func Podman(t *testing.T) (image string, env []string) {
 	}
 	// What env holds is set in this process's environment, which podman
 	// inherits.
-	run := podmanRunner(func(args ...string) *exec.Cmd { return exec.CommandContext(t.Context(), podman, args...) })
+	run := podmanRunner(func(args ...string) *exec.Cmd { return boundedCommand(t, CommandTimeout, podman, args...) })
 	if out, err := run(nil, "info"); err != nil {
 		need(t, fmt.Errorf("podman does not answer `podman info`: %v\n%s", err, out))
 	}
@@ -72,6 +72,10 @@ func podmanRunner(command func(args ...string) *exec.Cmd) runner {
 func firstContainer(t *testing.T, what string, run runner, dir string, use func(conf string), probe ...string) {
 	t.Helper()
 	out, err := run(nil, probe...)
+	if t.Failed() {
+		// The probe did not end (boundedCommand): no workaround helps.
+		t.FailNow()
+	}
 	if err != nil {
 		conf, werr := writePodmanWorkarounds(dir)
 		if werr != nil {

@@ -69,9 +69,10 @@ func RootlessPodman(t *testing.T) *Rootless {
 	return r
 }
 
-// Command is name run as the user, with Env.
+// Command is name run as the user, with Env, failing t if it has not
+// ended within CommandTimeout.
 func (r *Rootless) Command(t *testing.T, name string, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(t.Context(), name, args...)
+	cmd := boundedCommand(t, CommandTimeout, name, args...)
 	cmd.Env = r.Env
 	cmd.Dir = r.Dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(r.UID), Gid: uint32(r.GID)}}
