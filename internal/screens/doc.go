@@ -14,5 +14,7 @@
 // Invariants: a mask rule replaces only text that no two runs share, and
 // keeps its length (in runes); what is not masked is copied as the test
 // wrote it. A committed picture no test wrote is reported, never deleted
-// silently.
+// silently. Only the pictures directly in the committed folder are the
+// tests': a folder in it (docs/screenshots/before, pictures kept for
+// comparison that no test takes) is neither compared nor reported.
 package screens
