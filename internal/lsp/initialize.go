@@ -37,6 +37,10 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 	opts.Model, _ = p.InitializationOptions["model"].(string)
 	mode, _ := p.InitializationOptions["approvalMode"].(string)
 	opts.ApprovalMode = dialog.ApprovalMode(mode)
+	trust, err := editorTrust(p.InitializationOptions)
+	if err != nil {
+		return initializeResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: initializationOptions: %v", err)
+	}
 	roots, err := p.roots()
 	if err != nil {
 		return initializeResult{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: %v", err)
@@ -56,11 +60,14 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 		Workspace:    ws,
 		Warn:         s.warnUser,
 		ShowAuthURL:  s.showAuthURL,
-		Overlay:      p.InitializationOptions,
+		Overlay:      withoutEditorTrust(p.InitializationOptions),
 		Model:        opts.Model,
 		ApprovalMode: opts.ApprovalMode,
 		// The built-ins that need no model answer before sign-in.
 		WithoutCredentials: true,
+	}
+	if trust != "" {
+		place.Getenv, place.LookupEnv = withEditorTrust(s.opts.Getenv, s.opts.LookupEnv, trust)
 	}
 	if features.Diagnostics {
 		place.Diagnostics = diagnosticsReader{s}

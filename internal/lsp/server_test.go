@@ -121,6 +121,7 @@ func TestUnusableInitializationOptionsAreRefused(t *testing.T) {
 		{map[string]any{"model": map[string]any{"name": 42}}, "model.name"},
 		{map[string]any{"approvalMode": "sometimes"}, `"sometimes" is not one of default, auto_edit, plan, yolo`},
 		{map[string]any{"general": map[string]any{"defaultApprovalMode": "always"}}, "general.defaultApprovalMode"},
+		{map[string]any{"workspaceTrust": "yes"}, "workspaceTrust must be true or false"},
 	} {
 		_, err := c.Initialize(ctx, []string{root}, tc.opts)
 		if err == nil || !strings.Contains(err.Error(), "invalid params: initializationOptions") || !strings.Contains(err.Error(), tc.want) {

@@ -97,3 +97,61 @@ func TestTrustQuestionAgainForAFolderASandboxConfigured(t *testing.T) {
 		t.Errorf("trusted again, the first prompt's request does not offer the project's MCP tool")
 	}
 }
+
+// An editor's own trust (VS Code's workspace trust, in
+// initializationOptions.workspaceTrust) is a standing decision, as a rule
+// is: a folder it trusts is trusted with no question while no sandboxed
+// command could have changed its configuration; once one could have, the
+// first prompt asks about it again, saying what changed, and the folder's
+// MCP server runs only after "Trust folder". The editor's false trusts
+// nothing and asks nothing.
+func TestTheEditorsTrustIsAskedAgainAfterASandboxConfigured(t *testing.T) {
+	home := t.TempDir()
+	parent := newRoot(t, nil)
+	app := filepath.Join(parent, "app")
+	project := map[string]string{
+		".gemini/settings.json": settingsJSON(t, map[string]any{"tester": map[string]any{"command": mcpServerBinary(t)}}),
+	}
+	editorTrusted := map[string]any{"workspaceTrust": true}
+
+	writeFiles(t, parent, project)
+	h, a := startTrustingWith(t, trustCase{home: home, root: parent}, editorTrusted, "Trust folder", geminitest.TextTurn("untouched"))
+	h.command("first")
+	if a.count() != 0 {
+		t.Errorf("the editor trusts the folder, nothing changed it, yet it was asked about: %q", a.asked)
+	}
+	if reqs := h.model.Requests(); len(reqs) != 1 || !slices.Contains(declared(reqs, 0), serverTool) {
+		t.Errorf("trusted by the editor, the folder's MCP tool is not offered")
+	}
+
+	trail := settings.SandboxTrail(func(name string) string { return map[string]string{"HOME": home}[name] })
+	window, err := trail.Open([]string{parent}, []string{parent})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, app, project)
+	if err := window.Close(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(50 * time.Millisecond) // a yes a clock tick after the change at least
+
+	h, a = startTrustingWith(t, trustCase{home: home, root: app}, map[string]any{"workspaceTrust": false}, "Trust folder", geminitest.TextTurn("restricted"))
+	h.command("first")
+	if a.count() != 0 {
+		t.Errorf("the editor does not trust the folder, yet it was asked about: %q", a.asked)
+	}
+	if reqs := h.model.Requests(); len(reqs) != 1 || slices.Contains(declared(reqs, 0), serverTool) {
+		t.Errorf("untrusted by the editor, the folder's MCP tool is offered")
+	}
+
+	h, a = startTrustingWith(t, trustCase{home: home, root: app}, editorTrusted, "Trust folder", geminitest.TextTurn("one"), geminitest.TextTurn("two"))
+	h.command("first")
+	if a.count() != 1 {
+		t.Fatalf("asked %d times, want once: the editor's trust does not vouch for what a sandboxed command changed", a.count())
+	}
+	contains(t, "the question", a.asked[0], "Asked again: "+filepath.Join(app, ".gemini", "settings.json")+" was changed at ")
+	h.command("second")
+	if reqs := h.model.Requests(); len(reqs) != 2 || !slices.Contains(declared(reqs, 0), serverTool) {
+		t.Errorf("trusted again, the first prompt's request does not offer the project's MCP tool")
+	}
+}

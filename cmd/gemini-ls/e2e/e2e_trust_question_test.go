@@ -91,7 +91,13 @@ func (a *trustAnswers) count() int {
 // on c's workspace, answering the trust question with answer.
 func startTrusting(t *testing.T, c trustCase, answer string, turns ...geminitest.Turn) (*harness, *trustAnswers) {
 	t.Helper()
-	h := start(t, setup{profile: lsptest.VSCode(), root: c.root, env: []string{"HOME=" + c.home}}, turns...)
+	return startTrustingWith(t, c, nil, answer, turns...)
+}
+
+// startTrustingWith is startTrusting with initializationOptions opts.
+func startTrustingWith(t *testing.T, c trustCase, opts map[string]any, answer string, turns ...geminitest.Turn) (*harness, *trustAnswers) {
+	t.Helper()
+	h := start(t, setup{profile: lsptest.VSCode(), root: c.root, opts: opts, env: []string{"HOME=" + c.home}}, turns...)
 	a := &trustAnswers{answer: answer}
 	h.client.OnTrust = a.ask
 	return h, a
