@@ -24,7 +24,13 @@ import (
 )
 
 const (
-	// maxGrepMatches caps how many matching lines grep_search returns.
+	// defaultGrepMatches is how many matching lines grep_search returns
+	// when the call sets no total_max_matches: Gemini CLI 0.61's
+	// DEFAULT_TOTAL_MAX_MATCHES. A larger default cost a turn that greps
+	// a common word thousands of tokens in each of its later requests.
+	defaultGrepMatches = 100
+	// maxGrepMatches caps how many matching lines grep_search returns,
+	// whatever total_max_matches asks.
 	maxGrepMatches = 2000
 	// maxGrepFileSize is the largest file grep_search searches; larger
 	// ones (bundles, dumps, data) are skipped unread and counted.
@@ -66,7 +72,7 @@ type grepParams struct {
 	CaseSensitive     bool    `json:"case_sensitive,omitempty" jsonschema:"If true, search is case-sensitive. Defaults to false (ignore case) if omitted."`
 	FixedStrings      bool    `json:"fixed_strings,omitempty" jsonschema:"If true, treats the pattern as a literal string instead of a regular expression. Defaults to false if omitted."`
 	MaxMatchesPerFile *int    `json:"max_matches_per_file,omitempty" jsonschema:"Optional: Maximum number of matches to return per file. Use this to prevent being overwhelmed by repetitive matches in large files."`
-	TotalMaxMatches   *int    `json:"total_max_matches,omitempty" jsonschema:"Optional: Maximum number of total matches to return. Use this to limit the overall size of the response. Defaults to 2000 if omitted."`
+	TotalMaxMatches   *int    `json:"total_max_matches,omitempty" jsonschema:"Optional: Maximum number of total matches to return. Use this to limit the overall size of the response. Defaults to 100 if omitted."`
 	ExcludePattern    string  `json:"exclude_pattern,omitempty" jsonschema:"Optional: A regular expression pattern to exclude from the search results. If a line matches both the pattern and the exclude_pattern, it will be omitted."`
 	Context           *int    `json:"context,omitempty" jsonschema:"Show this many lines of context around each match (equivalent to grep -C). Defaults to 0 if omitted."`
 	After             *int    `json:"after,omitempty" jsonschema:"Show this many lines after each match (equivalent to grep -A). Defaults to 0 if omitted."`
@@ -109,7 +115,7 @@ func (t *grepTool) build(p grepParams) (Call, error) {
 	if p.IncludePattern != "" && !doublestar.ValidatePattern(p.IncludePattern) {
 		return nil, fmt.Errorf("params/include_pattern: invalid glob pattern %q", p.IncludePattern)
 	}
-	total, perFile := maxGrepMatches, maxGrepMatches
+	total, perFile := defaultGrepMatches, maxGrepMatches
 	if p.TotalMaxMatches != nil {
 		if total = *p.TotalMaxMatches; total < 1 {
 			return nil, errors.New("params/total_max_matches must be >= 1")

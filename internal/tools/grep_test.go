@@ -230,19 +230,30 @@ L1: // TODO never saved
 ---`)
 }
 
+// Without total_max_matches a search returns 0.61's 100 matches, saying
+// so; a call may ask for more, up to maxGrepMatches.
 func TestGrepSearchCapsMatches(t *testing.T) {
 	var b strings.Builder
 	for i := range 2100 {
 		fmt.Fprintf(&b, "hit %d\n", i)
 	}
 	tw := newTestWorkspace(t, map[string]string{"many.txt": b.String()})
-	res := run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "hit"})
-	header, _, _ := strings.Cut(res.Output, "\n")
-	if header != `Found 2000 matches for pattern "hit" in the workspace directory (results limited to 2000 matches for performance):` {
-		t.Errorf("header = %q", header)
-	}
-	if !strings.HasSuffix(res.Output, "\nL2000: hit 1999\n---") {
-		t.Errorf("output ends %q", res.Output[len(res.Output)-40:])
+	tool := tw.tool(GrepSearchName, Options{})
+	for _, c := range []struct {
+		args map[string]any
+		want int
+	}{
+		{map[string]any{"pattern": "hit"}, 100},
+		{map[string]any{"pattern": "hit", "total_max_matches": 5000.0}, 2000},
+	} {
+		res := run(t, tool, c.args)
+		header, _, _ := strings.Cut(res.Output, "\n")
+		if want := fmt.Sprintf(`Found %d matches for pattern "hit" in the workspace directory (results limited to %d matches for performance):`, c.want, c.want); header != want {
+			t.Errorf("%v: header = %q, want %q", c.args, header, want)
+		}
+		if want := fmt.Sprintf("\nL%d: hit %d\n---", c.want, c.want-1); !strings.HasSuffix(res.Output, want) {
+			t.Errorf("%v: output ends %q, want %q", c.args, res.Output[len(res.Output)-40:], want)
+		}
 	}
 }
 
@@ -521,7 +532,7 @@ func TestGrepSearchBoundsContextLines(t *testing.T) {
 		"a.txt": strings.Repeat("hit\na\nb\nc\nd\n", 1500),
 		"b.txt": "before\nhit in b\nafter\n",
 	})
-	res := run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "hit", "context": 2.0})
+	res := run(t, tw.tool(GrepSearchName, Options{}), map[string]any{"pattern": "hit", "context": 2.0, "total_max_matches": float64(maxGrepMatches)})
 	contextLines := strings.Count(res.Output, "- ")
 	if contextLines != maxGrepContextLines {
 		t.Errorf("%d context lines shown, want %d", contextLines, maxGrepContextLines)
