@@ -134,11 +134,8 @@ func startServer(ctx, initCtx context.Context, door *spawn.Door, spec serverSpec
 	}
 	s.cmd = door.Command(ctx, how.why, path, spec.cmd[1:]...)
 	s.cmd.Dir = root
-	s.confined = door.Confines(how.why)
-	if s.confined {
-		// The sandbox keeps the home read-only: caches (gopls's, the go
-		// command's) go to the command's own /tmp.
-		s.cmd.Env = append(os.Environ(), "XDG_CACHE_HOME=/tmp/.cache")
+	if s.confined = door.Confines(how.why); s.confined {
+		s.cmd.Env = confinedEnv()
 	}
 	s.cmd.Stdin, s.cmd.Stdout, s.cmd.Stderr = inR, outW, errW
 	if err := s.cmd.Start(); err != nil {
@@ -677,4 +674,11 @@ func (s *server) configuration(section string) any {
 		return c
 	}
 	return nil
+}
+
+// confinedEnv is a confined server's environment: the sandbox keeps the
+// home read-only, so caches (gopls's, the go command's) go to the
+// command's own /tmp.
+func confinedEnv() []string {
+	return append(os.Environ(), "XDG_CACHE_HOME=/tmp/.cache")
 }
