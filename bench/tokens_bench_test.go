@@ -175,7 +175,28 @@ func runTokenTask(b *testing.B, task tokenTask, agent tokenAgent) tokenBill {
 			b.Fatalf("%s, %s, prompt %d left %d scripted turns unused", task.name, agent.name, i+1, left)
 		}
 	}
+	writeTokenBodies(b, task.name, agent.name, model.Requests())
 	return billOf(model.Requests())
+}
+
+// writeTokenBodies writes each request's body to
+// $TOKENS_BODIES/TASK/AGENT/NNN-MODEL.json, when set, to read what a
+// request held.
+func writeTokenBodies(b *testing.B, task, agent string, reqs []geminitest.Request) {
+	root := os.Getenv("TOKENS_BODIES")
+	if root == "" {
+		return
+	}
+	dir := filepath.Join(root, task, strings.ReplaceAll(agent, " ", "-"))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	for i, r := range reqs {
+		name := fmt.Sprintf("%03d-%s-%s.json", i+1, r.Method, r.Model)
+		if err := os.WriteFile(filepath.Join(dir, name), r.Body, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // BenchmarkTokens runs issue 89's tasks with gemini-ls and with Gemini
@@ -189,7 +210,8 @@ func runTokenTask(b *testing.B, task tokenTask, agent tokenAgent) tokenBill {
 // requests after the first (prefix-share-median, -min); gcli-* the same
 // for 0.61, and the ratios gemini-ls ÷ 0.61. The figures do not depend
 // on the machine: make bench-check flags a task whose tokens grew more
-// than 5%. TOKENS_REPORT names a file for each request's figures.
+// than 5%. TOKENS_REPORT names a file for each request's figures,
+// TOKENS_BODIES a directory for each request's body.
 func BenchmarkTokens(b *testing.B) {
 	agents := []tokenAgent{geminiLSAgent()}
 	if os.Getenv("TOKENS_GEMINI_CLI") != "0" {
@@ -247,7 +269,8 @@ func writeTokenReport(b *testing.B, task string, bills []tokenBill) {
 	for i, bill := range bills {
 		agent := [...]string{"gemini-ls", "0.61"}[i]
 		for n, r := range bill {
-			fmt.Fprintf(f, "%s\t%s\t%d\t%s\t%.0f\t%.3f\t%v\n", task, agent, n+1, r.Model, r.Tokens, r.Share, r.First)
+			fmt.Fprintf(f, "%s\t%s\t%d\t%s\t%.0f\t%.3f\t%v\t%.0f\t%.0f\t%.0f\t%d\n", task, agent, n+1, r.Model, r.Tokens, r.Share, r.First,
+				r.System, r.Tools, r.Contents, r.Turns)
 		}
 	}
 }

@@ -29,6 +29,11 @@ type requestCost struct {
 	// First: no earlier request of the session went to its model, so
 	// nothing could be cached for it.
 	First bool
+	// System, Tools and Contents are the request's parts in tokens
+	// (characters / 4 of each as the model reads it), for the report.
+	System, Tools, Contents float64
+	// Turns is the number of contents.
+	Turns int
 }
 
 // Billed is the request's input with the repeated part at cachedRate.
@@ -48,7 +53,8 @@ func billOf(reqs []geminitest.Request) tokenBill {
 		}
 		order := modelOrderOf(r)
 		first := !slices.ContainsFunc(seen, func(o modelOrder) bool { return o.model == r.Model })
-		bill = append(bill, requestCost{Model: r.Model, Tokens: float64(len(r.Body)) / 4, Share: order.shareWith(seen), First: first})
+		bill = append(bill, requestCost{Model: r.Model, Tokens: float64(len(r.Body)) / 4, Share: order.shareWith(seen), First: first,
+			System: jsonTokens(r.SystemInstruction), Tools: jsonTokens(r.Tools), Contents: jsonTokens(r.Contents), Turns: len(r.Contents)})
 		seen = append(seen, order)
 	}
 	return bill
@@ -89,6 +95,12 @@ func (o modelOrder) shareWith(earlier []modelOrder) float64 {
 		}
 	}
 	return float64(longest) / float64(len(o.bytes))
+}
+
+// jsonTokens is v's JSON in characters / 4.
+func jsonTokens(v any) float64 {
+	enc, _ := json.Marshal(v)
+	return float64(len(enc)) / 4
 }
 
 func commonPrefix(a, b []byte) int {
@@ -170,5 +182,33 @@ func TestBillCountsTheRepeatedPrefix(t *testing.T) {
 	}
 	if bill.Input() != bill[0].Tokens+bill[1].Tokens+bill[2].Tokens || bill.Cost() >= bill.Input() {
 		t.Errorf("input %.1f, cost %.1f", bill.Input(), bill.Cost())
+	}
+}
+
+// The cached part of a request is what it repeats of ANY earlier request
+// of the session to its model, not only the one just before: a request
+// that goes back to a long history after a short detour (another
+// prompt's short request, a utility call between) is billed its repeat
+// of the long one at a quarter.
+func TestBillCountsTheRepeatOfAnyEarlierRequest(t *testing.T) {
+	long := request("pro", "system", "one", "two", "three")
+	detour := request("pro", "system", "other")
+	router := request("flash", "router", "one")
+	back := request("pro", "system", "one", "two", "three", "four")
+	routerAgain := request("flash", "router", "one", "two")
+	bill := billOf([]geminitest.Request{long, detour, router, back, routerAgain})
+	want := float64(len(modelOrderOf(long).bytes)) / float64(len(modelOrderOf(back).bytes))
+	if bill[3].Share != want {
+		t.Errorf("the request back to the long history repeats %.3f of it, want %.3f (all of the long request)", bill[3].Share, want)
+	}
+	if bill[1].Share >= bill[3].Share || bill[1].Share == 0 {
+		t.Errorf("the detour's share %.3f: it repeats the system instruction alone", bill[1].Share)
+	}
+	routerWant := float64(len(modelOrderOf(router).bytes)) / float64(len(modelOrderOf(routerAgain).bytes))
+	if bill[4].Share != routerWant {
+		t.Errorf("the second utility call repeats %.3f of the first, want %.3f: a utility model's prefix is its own", bill[4].Share, routerWant)
+	}
+	if got, want := bill.Cost(), bill[0].Tokens+bill[1].Billed()+bill[2].Tokens+bill[3].Tokens*(1-0.75*want)+bill[4].Billed(); got != want {
+		t.Errorf("cost %.2f, want %.2f", got, want)
 	}
 }
