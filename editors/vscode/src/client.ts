@@ -9,6 +9,8 @@ import {
   type FeatureState,
   type StaticFeature,
 } from "vscode-languageclient/node";
+import { serverEnv } from "./serverEnv";
+import { trustOptions } from "./trust";
 
 export interface ServerSettings {
   command: string;
@@ -16,8 +18,10 @@ export interface ServerSettings {
   approvalMode: string;
   /** gemini.inlineCompletion.enabled: false tells the server to offer no completion. */
   inlineCompletion: boolean;
-  /** Set in the server's environment over VS Code's: the workspace's trust, the key the user entered. */
-  env: Record<string, string>;
+  /** Set in the server's environment over VS Code's (undefined: unset): the workspace's trust, the key the user entered. */
+  env: Record<string, string | undefined>;
+  /** Whether VS Code trusts the workspace, handed over in initializationOptions (trust.ts). */
+  workspaceTrust: boolean;
 }
 
 /**
@@ -61,7 +65,7 @@ export interface GeminiClient {
 }
 
 export function createClient(settings: ServerSettings, output: vscode.OutputChannel): GeminiClient {
-  const initializationOptions: Record<string, unknown> = { approvalMode: settings.approvalMode };
+  const initializationOptions: Record<string, unknown> = { approvalMode: settings.approvalMode, ...trustOptions(settings.workspaceTrust) };
   if (settings.model.trim() !== "") {
     initializationOptions.model = settings.model.trim();
   }
@@ -76,7 +80,7 @@ export function createClient(settings: ServerSettings, output: vscode.OutputChan
     // server; the extension's own (trust, a key entered) are set over it,
     // in the process's environment only: never in a file, nor in a message
     // the trace logs.
-    { command: settings.command, args: ["serve", "--log-level", "debug"], options: { env: { ...process.env, ...settings.env } } },
+    { command: settings.command, args: ["serve", "--log-level", "debug"], options: { env: serverEnv(process.env, settings.env) } },
     {
       documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],
       initializationOptions,

@@ -50,6 +50,7 @@ export async function start(g: Gemini): Promise<void> {
       approvalMode: configuredMode(),
       inlineCompletion: inlineCompletionEnabled(),
       env: { ...trustEnv(vscode.workspace.isTrusted), ...(await keyEnv(g.secrets)) },
+      workspaceTrust: vscode.workspace.isTrusted,
     },
     g.output,
   );

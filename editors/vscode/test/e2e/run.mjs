@@ -2410,6 +2410,59 @@ const scenarios = [
     },
   },
   {
+    name: 'trust-changed',
+    title: 'A folder VS Code trusts whose .gemini/ a sandboxed command could have changed: gemini-ls asks again in the chat, saying what changed, and reads the .gemini/ only once the user trusts it again',
+    async prepare(artifacts) {
+      // A folder no rule decides, which VS Code trusts (trust off: all trusted), with a .gemini/ of its own.
+      const parent = path.join(path.dirname(await claimedWorkspace()), 'trust-changed');
+      await fsp.rm(parent, { recursive: true, force: true });
+      const workspace = path.join(parent, 'app');
+      await fsp.mkdir(path.join(workspace, '.gemini/commands'), { recursive: true });
+      await fsp.writeFile(path.join(workspace, 'GEMINI.md'), `Project rule: ${trustMarker}.\n`);
+      await fsp.writeFile(path.join(workspace, '.gemini/commands/folderonly.toml'), 'description = "A command of the folder"\nprompt = "Run the folder command."\n');
+      await fsp.writeFile(path.join(workspace, 'main.go'), 'package main\n');
+      const home = path.join(artifacts, 'home-trust-changed');
+      await fsp.rm(home, { recursive: true, force: true });
+      await fsp.mkdir(path.join(home, '.gemini'), { recursive: true });
+      return { workspace, home };
+    },
+    script: [
+      { text: 'Answered once trusted again.' },
+    ],
+    async run(w, ctx) {
+      let frame = await w.openChat();
+      await waitFor('the folder VS Code trusts read, its command listed', async () => (await slashList(frame)).includes('/folderonly'), { timeout: 30_000, interval: 1000 });
+      // Its .gemini/ was written while a sandbox's commands could write in
+      // the folder above (gemini-ls's sandbox trail, in its state
+      // directory: a window from before the files to now).
+      const parent = fs.realpathSync(path.dirname(ctx.workspace));
+      const now = BigInt(Date.now()) * 1_000_000n;
+      const window = `{"writable":${JSON.stringify([parent])},"roots":${JSON.stringify([parent])},"from":${now - 600_000_000_000n},"to":${now}}\n`;
+      const trail = path.join(w.root, 'state', 'gemini-ls', 'sandbox-trail');
+      await fsp.mkdir(trail, { recursive: true, mode: 0o700 });
+      await fsp.writeFile(path.join(trail, 'closed.jsonl'), window, { mode: 0o600 });
+      await sleep(100); // the user's yes comes a clock tick after the change at least
+      await w.command('Gemini: Restart Server');
+      frame = await w.chatFrame();
+      await waitFor('gemini-ls restarted not reading the changed .gemini/', async () => {
+        const list = await slashList(frame);
+        return list.includes('/permissions') && !list.includes('/folderonly');
+      }, { timeout: 30_000, interval: 1000 });
+      // VS Code still trusts the folder, yet the first prompt asks first, in the chat, saying what changed.
+      await w.prompt('What are the project rules?');
+      const question = frame.locator('form.question', { hasText: 'Do you trust the files in this folder?' });
+      await question.waitFor({ timeout: 30_000 });
+      const text = await question.innerText();
+      assert(text.includes('Asked again:') && text.includes(path.join(fs.realpathSync(ctx.workspace), '.gemini')), `the question does not say what changed: ${text}`);
+      assert(ctx.requests.length === 0, 'the model was asked before the user trusted the changed folder again');
+      await question.locator('button.question-option', { hasText: /^Trust folder/ }).click();
+      await question.locator('button.question-submit').click();
+      await frame.locator('.message.assistant', { hasText: 'Answered once trusted again.' }).waitFor({ timeout: 30_000 });
+      assert(requestText(ctx.requests[0].body).includes(trustMarker), 'trusted again, the folder\'s GEMINI.md did not reach the model');
+      await waitFor('trusted again, its command listed', async () => (await slashList(frame)).includes('/folderonly'), { timeout: 30_000, interval: 1000 });
+    },
+  },
+  {
     name: 'no-server',
     title: 'gemini.serverPath names no program: the welcome view says so and links the setting',
     settings: { 'gemini.serverPath': '/nonexistent/gemini-ls' },
