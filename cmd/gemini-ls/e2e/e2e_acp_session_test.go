@@ -87,6 +87,8 @@ func replayed(u sdk.SessionUpdate) string {
 		return fmt.Sprintf("tool_call_update %s %q", *u.ToolCallUpdate.Status, text)
 	case u.AvailableCommandsUpdate != nil:
 		return "available_commands_update"
+	case u.SessionInfoUpdate != nil && u.SessionInfoUpdate.Title != nil && u.SessionInfoUpdate.UpdatedAt != nil:
+		return "session_info " + *u.SessionInfoUpdate.Title
 	}
 	b, _ := json.Marshal(u)
 	return string(b)
@@ -133,6 +135,7 @@ func TestACPSessionLoadedAfterRestart(t *testing.T) {
 		"tool_call ReadFile a.go read pending",
 		`tool_call_update completed "package a\n"`,
 		"agent: It is package a.",
+		"session_info What is in a.go?", // as session/list has it
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replayed before the answer:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -187,7 +190,7 @@ func TestACPCancelledPromptReplayedApart(t *testing.T) {
 			got = append(got, replayed(u))
 		}
 	}
-	want := []string{"user: first prompt", "agent: (Cancelled.)", "user: second prompt", "agent: Second answer."}
+	want := []string{"user: first prompt", "agent: (Cancelled.)", "user: second prompt", "agent: Second answer.", "session_info first prompt"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replayed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -238,10 +241,16 @@ func TestACPSessionResumedAndReloaded(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.session = id
+	// The session's title and time, as session/list has them, and none
+	// of its history.
+	var sent []string
 	for _, u := range h.since(0) {
 		if u.AvailableCommandsUpdate == nil {
-			t.Errorf("session/resume replayed %s", replayed(u))
+			sent = append(sent, replayed(u))
 		}
+	}
+	if !slices.Equal(sent, []string{"session_info one"}) {
+		t.Errorf("session/resume sent %q, want its title alone", sent)
 	}
 	if res.Modes == nil || len(res.ConfigOptions) != 2 {
 		t.Errorf("session/resume answered %+v", res)

@@ -294,7 +294,7 @@ func TestSessionOfGeminiCLILoadedOverACP(t *testing.T) {
 			got = append(got, replayed(u))
 		}
 	}
-	if len(got) == 0 || got[0] != "user: What is in a.txt?" || got[len(got)-1] != "agent: The file says hello." {
+	if n := len(got); n < 2 || got[0] != "user: What is in a.txt?" || got[n-2] != "agent: The file says hello." || got[n-1] != "session_info What is in a.txt?" {
 		t.Errorf("session/load replayed:\n%s", strings.Join(got, "\n"))
 	}
 	h.mustPrompt("What did it say?", sdk.StopReasonEndTurn)
