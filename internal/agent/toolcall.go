@@ -432,7 +432,7 @@ func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 	if display == "" && res.Error != "" {
 		display = res.Error
 	}
-	result := dialog.ToolResult{CallID: fc.ID, Name: fc.Name, Status: res.Status, Display: display}
+	result := dialog.ToolResult{CallID: fc.ID, Name: fc.Name, Status: res.Status, Display: display, Found: res.Found}
 	if run.notFound {
 		result.ErrorType = toolNotRegistered
 	}

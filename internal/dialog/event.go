@@ -204,6 +204,19 @@ type ToolResult struct {
 	// tells apart where 0.61 names it in its output ("tool_not_registered":
 	// the call named no tool the model was told of); "" otherwise.
 	ErrorType string `json:"-"`
+	// Found is what a search found, for a front end to list as links
+	// (grep_search's matching lines, glob's files, list_directory's
+	// entries), in the result's order; nil for any other call. Paths
+	// are absolute: each front end names them as it names files.
+	Found []Location `json:"-"`
+}
+
+// Location is a place a result names: a file or directory (absolute)
+// and a 1-based line in it, 0 for none.
+type Location struct {
+	Path string
+	Line int
+	Dir  bool
 }
 
 // UsageReport is what a UsageEvent tells: the response's tokens, the

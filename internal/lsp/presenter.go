@@ -78,7 +78,7 @@ func updateOf(ev dialog.Event, ws *workspace.Workspace) update {
 	case dialog.ToolCallEvent:
 		return toolCallUpdateOf(ev.Call, ws)
 	case dialog.ToolResultEvent:
-		return &toolResultUpdate{ToolResult: ev.Result}
+		return toolResultUpdateOf(ev.Result, ws)
 	case dialog.UsageEvent:
 		return usageUpdateOf(ev.Usage)
 	case dialog.ErrorEvent:

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"strconv"
+
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -60,10 +62,27 @@ type toolCallUpdate struct {
 	Path string `json:"path,omitempty"`
 }
 
+// toolResultUpdate is dialog.ToolResult with what a search found named
+// as protocol.md names files, at most maxFound of it
+// (toolResultUpdateOf).
 type toolResultUpdate struct {
 	updateHead
 	dialog.ToolResult
+	Found      []foundPlace `json:"found,omitempty"`
+	FoundTotal int          `json:"foundTotal,omitempty"`
 }
+
+// foundPlace is a place a search found: a file or directory and its
+// 1-based line (absent for none).
+type foundPlace struct {
+	Path string `json:"path"`
+	Line int    `json:"line,omitempty"`
+	Dir  bool   `json:"dir,omitempty"`
+}
+
+// maxFound bounds the places a toolResult lists: a grep of a common word
+// finds thousands of lines, and a client lists a few.
+const maxFound = 100
 
 // usageUpdate is dialog.UsageReport with the response's counts inline,
 // as the first usage update had them: the report is spread, not embedded.
@@ -130,6 +149,20 @@ func toolCallUpdateOf(c dialog.ToolCall, ws *workspace.Workspace) *toolCallUpdat
 	up := &toolCallUpdate{ToolCall: c}
 	if c.Path != "" {
 		up.Path = ws.Display(c.Path)
+	}
+	return up
+}
+
+// toolResultUpdateOf is r's update, the first maxFound places it found
+// named as ws shows them, and how many it found in all.
+func toolResultUpdateOf(r dialog.ToolResult, ws *workspace.Workspace) *toolResultUpdate {
+	up := &toolResultUpdate{ToolResult: r}
+	if len(r.Found) == 0 {
+		return up
+	}
+	up.FoundTotal = len(r.Found)
+	for _, l := range r.Found[:min(len(r.Found), maxFound)] {
+		up.Found = append(up.Found, foundPlace{Path: ws.Display(l.Path), Line: l.Line, Dir: l.Dir})
 	}
 	return up
 }
@@ -204,7 +237,9 @@ func updateKinds() []updateKind {
 			"How the call ended. " +
 				"`status`: `ok`, `error`, `rejected` (the user or the approval mode refused) or `cancelled`. " +
 				"`display` is Markdown for the user. " +
-				"For an applied, modified or declined edit it contains a fenced `diff`."},
+				"For an applied, modified or declined edit it contains a fenced `diff`. " +
+				"`found`, for a search (`grep_search`, `glob`, `list_directory`), is what it found, for the client to list as links, in the order the model was told it: each `{path, line, dir}`, `path` named as `toolCall`'s is, `line` the 1-based line of a `grep_search` match (absent for a file), `dir` set for a directory; at most " + strconv.Itoa(maxFound) + " of them, `foundTotal` how many there were in all. " +
+				"Both are absent for any other call, and for a search that found nothing."},
 		{&usageUpdate{Model: "gemini-3-flash-preview", Usage: dialog.Usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129, CachedTokens: 64}, PromptUsage: dialog.Usage{PromptTokens: 109, CandidatesTokens: 20, TotalTokens: 129, CachedTokens: 64}, SessionUsage: dialog.Usage{PromptTokens: 530, CandidatesTokens: 96, ThoughtsTokens: 12, TotalTokens: 638, CachedTokens: 256}, ContextFill: dialog.ContextFill{Used: 109, Size: 1048576}},
 			"Token counts of one model response, and `model`, the concrete model that gave it: where `auto` (the default) routed the prompt, or the model it fell back to. " +
 				"One is sent per model request; its counts are not cumulative. " +

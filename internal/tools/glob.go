@@ -321,12 +321,14 @@ func (c *globCall) report(w *globWalk, note, displayNote string) Result {
 		display = fmt.Sprintf("Found %d matching file(s); the newest %d listed.", matched, len(files))
 	}
 	b.WriteString(":")
+	found := make([]dialog.Location, 0, len(files))
 	for _, e := range files {
 		b.WriteString("\n")
 		b.WriteString(quoteName(e.Path))
+		found = append(found, dialog.Location{Path: e.Path})
 	}
 	b.WriteString(note)
-	return Result{Output: b.String(), Display: display + displayNote}
+	return Result{Output: b.String(), Display: display + displayNote, Found: found}
 }
 
 // newestFiles keeps the limit most recently modified of the files added

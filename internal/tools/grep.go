@@ -613,7 +613,23 @@ func (c *grepCall) format(kept []grepOutcome, found *firstMatches, omitted works
 	slices.SortFunc(kept, func(a, b grepOutcome) int { return strings.Compare(a.file.rel, b.file.rel) })
 	writeGrepFiles(&b, kept)
 	b.WriteString(note)
-	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d %s.", count, term) + displayNote}
+	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d %s.", count, term) + displayNote, Found: grepFound(kept, true)}
+}
+
+// grepFound is what kept lists, for the user to open: each match's line
+// (lines), else each file.
+func grepFound(kept []grepOutcome, lines bool) []dialog.Location {
+	var found []dialog.Location
+	for _, o := range kept {
+		if !lines {
+			found = append(found, dialog.Location{Path: o.file.entry.Path})
+			continue
+		}
+		for _, m := range o.matches {
+			found = append(found, dialog.Location{Path: o.file.entry.Path, Line: m.line})
+		}
+	}
+	return found
 }
 
 // writeGrepFiles writes kept's files, each its matches and the context
@@ -675,5 +691,5 @@ func (c *grepCall) formatNames(kept []grepOutcome, where, filter string, limited
 		b.WriteString("\n" + o.file.rel)
 	}
 	b.WriteString(note)
-	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d files.", len(kept)) + displayNote}
+	return Result{Output: b.String(), Display: fmt.Sprintf("Found %d files.", len(kept)) + displayNote, Found: grepFound(kept, false)}
 }

@@ -139,7 +139,11 @@ func (c *listDirectoryCall) Execute(ctx context.Context, info CallInfo) (Result,
 		display += " " + note
 	}
 	b.WriteString(discoverContext(ctx, c.memory, info.SessionID, c.dir))
-	return Result{Output: b.String(), Display: display}, nil
+	found := make([]dialog.Location, 0, len(shown))
+	for _, e := range shown {
+		found = append(found, dialog.Location{Path: e.Path, Dir: e.IsDir})
+	}
+	return Result{Output: b.String(), Display: display, Found: found}, nil
 }
 
 // shownEntries are the entries the listing shows, directories first and

@@ -169,6 +169,9 @@ type Result struct {
 	Status dialog.Status
 	// Display is Markdown for the user.
 	Display string
+	// Found is what a search found, in the order Output lists it, for
+	// the user to open (dialog.ToolResult.Found); nil for other calls.
+	Found []dialog.Location
 	// Proposal, when set, is an edit's change, not landed yet: the call's
 	// result is what Proposal.Settle makes of what became of it. Every
 	// other field is then unset.

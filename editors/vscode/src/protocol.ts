@@ -716,7 +716,7 @@ export type ToolCallUpdate = {
   path?: string;
 };
 
-/** How the call ended. `status`: `ok`, `error`, `rejected` (the user or the approval mode refused) or `cancelled`. `display` is Markdown for the user. For an applied, modified or declined edit it contains a fenced `diff`. */
+/** How the call ended. `status`: `ok`, `error`, `rejected` (the user or the approval mode refused) or `cancelled`. `display` is Markdown for the user. For an applied, modified or declined edit it contains a fenced `diff`. `found`, for a search (`grep_search`, `glob`, `list_directory`), is what it found, for the client to list as links, in the order the model was told it: each `{path, line, dir}`, `path` named as `toolCall`'s is, `line` the 1-based line of a `grep_search` match (absent for a file), `dir` set for a directory; at most 100 of them, `foundTotal` how many there were in all. Both are absent for any other call, and for a search that found nothing. */
 export type ToolResultUpdate = {
   sessionId: string;
   kind: "toolResult";
@@ -726,6 +726,12 @@ export type ToolResultUpdate = {
   name: string;
   status: string;
   display: string;
+  found?: null | Array<{
+    path: string;
+    line?: number;
+    dir?: boolean;
+  }>;
+  foundTotal?: number;
 };
 
 /** The model called `update_topic`: `title` is the session's topic, `intent` what the model means to do now, `newTopic` says the title starts a new topic, and then `text` is its summary. */
