@@ -12,6 +12,7 @@ import (
 //go:generate go run ./internal/readme/cmd/readme README.md docs/configuration.md
 //go:generate go run ./internal/lsp/cmd/protocol docs/protocol.schema.json docs/protocol.md
 //go:generate node editors/vscode/scripts/gen-protocol.mjs
+//go:generate go run ./internal/models/cmd/vscodemodels editors/vscode/package.json
 
 //go:embed README.md docs/*.md
 var docs embed.FS
