@@ -11,7 +11,8 @@ import (
 
 // gemini-ls starts language servers only in a trusted folder: a server
 // runs the project's tools. With a server configured (this test's own
-// binary stands for one: only its presence on the path is looked at),
+// binary stands for one: only its presence on the path is looked at,
+// and the workspace holds a Go file it serves),
 // an untrusted folder gets neither code-intelligence tool, a trusted one
 // both, and codeIntelligence.enabled false none anywhere.
 func TestCodeIntelligenceOnlyInATrustedFolder(t *testing.T) {
@@ -30,6 +31,7 @@ func TestCodeIntelligenceOnlyInATrustedFolder(t *testing.T) {
 	}
 
 	home, root := t.TempDir(), t.TempDir()
+	writeFile(t, filepath.Join(root, "main.go"), "package main\n") // a file the server serves
 	b, _ := buildWith(t, home, root, map[string]any{"codeIntelligence": server}, nil, &Told{})
 	if declared(b) {
 		t.Error("an untrusted folder was given the language servers gemini-ls starts")

@@ -124,9 +124,10 @@ func TestRunNavigatesAndRenamesWithGopls(t *testing.T) {
 	}
 }
 
-// With no language server on PATH the tools are not declared at all;
-// with one for another language only, a call about a Go file ends at
-// once saying what to install.
+// With no language server on PATH the tools are not declared at all,
+// nor with one for a language the workspace has no file of; with one
+// for the workspace's other language only, a call about a Go file ends
+// at once saying what to install.
 func TestRunWithoutGoplsSaysSo(t *testing.T) {
 	bare := t.TempDir() // a PATH holding no language server
 	for _, tool := range []string{"gopls", "pyright-langserver", "basedpyright-langserver", "typescript-language-server", "rust-analyzer", "clangd", "jdtls"} {
@@ -140,12 +141,23 @@ func TestRunWithoutGoplsSaysSo(t *testing.T) {
 		t.Errorf("with no language server the model was offered %v", names)
 	}
 
-	// A Python server configured (any command on PATH), no Go one.
+	// A Python server configured (any command on PATH), no Go one: in a
+	// workspace of Go alone it could answer nothing.
+	pythonServer := map[string]string{".gemini/settings.json": `{"codeIntelligence": {"servers": {"mypy-ls": {"cmd": ["` + filepath.Base(os.Args[0]) + `"], "filetypes": ["python"]}}}}`}
+	h = newHeadless(t, goModule, geminitest.TextTurn("Nothing to navigate with."))
+	writeFiles(t, h.root, pythonServer)
+	h.runIn(h.root, withPath(h.env, filepath.Dir(os.Args[0])), "run", "-p", "where is Greet used?").wantExit(t, 0)
+	if names := declared(h.model.Requests(), 0); slices.Contains(names, "navigate_code") || slices.Contains(names, "rename_symbol") {
+		t.Errorf("with a language server for no file of the workspace the model was offered %v", names)
+	}
+
+	// The same with a Python script beside the Go.
 	h = newHeadless(t, goModule,
 		geminitest.CallTurn(geminitest.Call("navigate_code", map[string]any{"operation": "references", "file_path": "main.go", "line": 10, "symbol": "Greet"})),
 		geminitest.TextTurn("No server."),
 	)
-	writeFiles(t, h.root, map[string]string{".gemini/settings.json": `{"codeIntelligence": {"servers": {"mypy-ls": {"cmd": ["` + filepath.Base(os.Args[0]) + `"], "filetypes": ["python"]}}}}`})
+	writeFiles(t, h.root, pythonServer)
+	writeFiles(t, h.root, map[string]string{"scripts/gen.py": "print('hello')\n"})
 	h.runIn(h.root, withPath(h.env, filepath.Dir(os.Args[0])), "run", "-p", "where is Greet used?").wantExit(t, 0)
 	if got, want := responseText(h.responses(1)[0].Response), "error: No language server can answer for main.go: no language server is available for Go files; install gopls"; !strings.HasPrefix(got, want) {
 		t.Errorf("navigate_code without gopls answered:\n%s\nwant:\n%s…", got, want)

@@ -7,7 +7,8 @@
 // New makes a Manager for a workspace and the settings' servers; Ask is
 // codeintel.Provider's, Diagnostics dialog.DiagnosticsReader's; Changed
 // tells the running servers of files the agent wrote; Available says
-// whether any server is installed at all; Close ends them all.
+// whether a server installed serves a file the workspace holds (among
+// the first entries read breadth first); Close ends them all.
 //
 // Servers come from a table: built-in defaults by language, overridden
 // and extended by the settings' codeIntelligence.servers (ServerConfig,

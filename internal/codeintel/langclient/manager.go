@@ -102,16 +102,20 @@ func New(ws *workspace.Workspace, servers map[string]ServerConfig, door *spawn.D
 	}
 }
 
-// Available reports whether any server's command is on PATH, looked up
-// once: whether the code-intelligence tools may be of use at all.
+// Available reports whether a server whose command is on PATH serves a
+// file the workspace holds (holdsServedFile), looked up once: whether the
+// code-intelligence tools can be of use at all. A server on PATH for
+// languages the workspace has none of would have both tools declared in
+// every request, some 800 tokens, for nothing.
 func (m *Manager) Available() bool {
 	m.availableOnce.Do(func() {
+		var onPath []serverSpec
 		for _, s := range m.specs {
 			if _, err := m.lookPath(s); err == nil {
-				m.available = true
-				return
+				onPath = append(onPath, s)
 			}
 		}
+		m.available = len(onPath) > 0 && holdsServedFile(m.ws.Roots(), onPath)
 	})
 	return m.available
 }

@@ -87,18 +87,39 @@ func TestNoServerOnPath(t *testing.T) {
 	}
 }
 
+// The code-intelligence tools are of use only where a server on PATH
+// serves a file the workspace holds: not with an empty PATH, not with a
+// server for a language the workspace has none of (nor only in a hidden
+// directory, nor past the bounded look), and with one whose file is a
+// level down.
 func TestAvailable(t *testing.T) {
-	root := writeTree(t, nil)
-	t.Setenv("PATH", t.TempDir())
-	if newManager(t, root, nil).Available() {
-		t.Error("Available with an empty PATH")
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !newManager(t, root, fakeServers(exe)).Available() {
-		t.Error("not Available with a configured server's command present")
+	crowded := map[string]string{"zz.fake": ""} // read after the others
+	for i := range maxLanguageLook {
+		crowded[fmt.Sprintf("n%05d.txt", i)] = ""
+	}
+	for _, c := range []struct {
+		name    string
+		files   map[string]string
+		servers map[string]ServerConfig
+		want    bool
+	}{
+		{"an empty PATH", map[string]string{"pkg/a.fake": ""}, nil, false},
+		{"a server for none of its files", map[string]string{"README.md": "", "pkg/a.go": ""}, fakeServers(exe), false},
+		{"its file only in a hidden directory", map[string]string{".cache/a.fake": ""}, fakeServers(exe), false},
+		{"its file past the bounded look", crowded, fakeServers(exe), false},
+		{"its file a level down", map[string]string{"README.md": "", "pkg/a.fake": ""}, fakeServers(exe), true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := writeTree(t, c.files)
+			t.Setenv("PATH", t.TempDir())
+			if got := newManager(t, root, c.servers).Available(); got != c.want {
+				t.Errorf("Available = %v, want %v", got, c.want)
+			}
+		})
 	}
 }
 
