@@ -1,7 +1,20 @@
 // Bundles the extension (Node, CommonJS, vscode external) and the chat
-// webview script (browser) with esbuild; with --tests, also the unit tests.
+// webview script (browser) with esbuild, and copies the codicons' font and
+// stylesheet (@vscode/codicons, pinned) beside them for the chat; with
+// --tests, also the unit tests.
 import { build } from "esbuild";
-import { readdirSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync } from "node:fs";
+
+// The chat's icons are VS Code's own (codicons): the webview cannot use the
+// workbench's font, so the extension carries it, with its licence (CC BY 4.0).
+mkdirSync("dist/codicons", { recursive: true });
+for (const [from, to] of [
+  ["dist/codicon.css", "codicon.css"],
+  ["dist/codicon.ttf", "codicon.ttf"],
+  ["LICENSE", "LICENSE"],
+]) {
+  copyFileSync(`node_modules/@vscode/codicons/${from}`, `dist/codicons/${to}`);
+}
 
 const common = { bundle: true, logLevel: "warning", legalComments: "none" };
 

@@ -142,6 +142,8 @@ export class ChatView implements vscode.WebviewViewProvider {
   private html(webview: vscode.Webview, media: vscode.Uri, dist: vscode.Uri): string {
     const nonce = randomBytes(16).toString("base64");
     const css = webview.asWebviewUri(vscode.Uri.joinPath(media, "chat.css"));
+    // VS Code's icons (codicons), which the extension carries: a webview cannot use the workbench's font.
+    const codicons = webview.asWebviewUri(vscode.Uri.joinPath(dist, "codicons", "codicon.css"));
     const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, "webview.js"));
     const csp = [
       "default-src 'none'",
@@ -156,6 +158,7 @@ export class ChatView implements vscode.WebviewViewProvider {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${codicons}">
 <link rel="stylesheet" href="${css}">
 <title>Gemini</title>
 </head>

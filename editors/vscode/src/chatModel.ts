@@ -29,11 +29,16 @@ export type Item = Revised &
         display: string;
         /** Where a shell command runs, as the model named it (dir_path); absent: the workspace folder. */
         dir?: string;
+        /** A shell call's command line (run_shell_command's command), for the terminal that shows its output. */
+        command?: string;
         /** The file the call is about, relative to the first workspace folder or absolute, and its 1-based line. */
         path?: string;
         line?: number;
         /** What the tool does: read, edit, search, execute, fetch, think, agent, other. */
         toolKind?: string;
+        /** What a search found (grep_search's lines, glob's files, list_directory's entries), as the server listed them, and how many in all. */
+        found?: FoundPlace[];
+        foundTotal?: number;
         /** The call set the session's to-do list (write_todos): the plan shows it, not the call's line. */
         setsTodos?: boolean;
         /** The subagent this call (invoke_agent) runs: what it said and did, shown inside the call. */
@@ -65,6 +70,13 @@ export interface Turn {
   items: Item[];
   done: boolean;
   stopReason?: StopReason;
+}
+
+/** A place a search found: a file (or directory) relative to the first workspace folder or absolute, and its 1-based line. */
+export interface FoundPlace {
+  path: string;
+  line?: number;
+  dir?: boolean;
 }
 
 /** A file an edit changed (or proposes to), with its lines added and removed. */
@@ -220,6 +232,17 @@ type ToolItem = Extract<Item, { kind: "tool" }>;
 export function runningCall(state: ChatState, callId: string): ToolItem | undefined {
   const turn = currentTurn(state);
   return turn === undefined ? undefined : findCall(turn.items, callId);
+}
+
+/** The call callId of any turn, or inside a subagent's part of one; undefined when none. */
+export function callById(state: ChatState, callId: string): ToolItem | undefined {
+  for (const turn of state.turns) {
+    const found = findCall(turn.items, callId);
+    if (found !== undefined) {
+      return found;
+    }
+  }
+  return undefined;
 }
 
 /** The call callId among items, or inside a subagent's part of one ("" finds none). */
@@ -410,6 +433,7 @@ export const updateHandlers: { readonly [K in Update["kind"]]: UpdateHandler<K> 
       status: "running",
       display: "",
       ...(typeof update.args?.dir_path === "string" && { dir: update.args.dir_path }),
+      ...(typeof update.args?.command === "string" && { command: update.args.command }),
       ...(update.path && { path: update.path }),
       ...(update.line && { line: update.line }),
       ...(update.toolKind && { toolKind: update.toolKind }),
@@ -422,6 +446,10 @@ export const updateHandlers: { readonly [K in Update["kind"]]: UpdateHandler<K> 
     if (call?.kind === "tool") {
       call.status = update.status;
       call.display = update.display ?? "";
+      if (update.found) {
+        call.found = update.found.map((f) => ({ path: f.path, ...(f.line && { line: f.line }), ...(f.dir && { dir: true }) }));
+        call.foundTotal = update.foundTotal ?? update.found.length;
+      }
       call.rev++;
     } else {
       items.push({

@@ -30,8 +30,10 @@ export type ChatRequest =
   | { type: "insertCode"; text: string }
   /** One of the chat's buttons that run a command. */
   | { type: "run"; command: ChatCommand }
-  /** A tool call's file, opened at its line (1-based; absent: the top). */
-  | { type: "open"; path: string; line?: number };
+  /** A tool call's file, opened at its line (1-based; absent: the top); a directory is shown in the Explorer. */
+  | { type: "open"; path: string; line?: number; dir?: boolean }
+  /** A shell call's output in a terminal (the call's by id: the extension's state has its output). */
+  | { type: "openTerminal"; callId: string };
 
 /** Messages to the webview. */
 export type ChatMessage =
@@ -75,8 +77,10 @@ export function parseChatRequest(msg: unknown): ChatRequest | undefined {
       return chatCommands.some((c) => c === m.command) ? { type: "run", command: m.command as ChatCommand } : undefined;
     case "open":
       return typeof m.path === "string" && m.path !== "" && (m.line === undefined || (Number.isInteger(m.line) && (m.line as number) >= 1))
-        ? { type: "open", path: m.path, line: m.line as number | undefined }
+        ? { type: "open", path: m.path, line: m.line as number | undefined, ...(m.dir === true && { dir: true }) }
         : undefined;
+    case "openTerminal":
+      return typeof m.callId === "string" && m.callId !== "" ? { type: "openTerminal", callId: m.callId } : undefined;
     case "ready":
     case "cancel":
     case "commands":

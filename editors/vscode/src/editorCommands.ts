@@ -224,12 +224,22 @@ export function editorContext(): PromptContext | undefined {
  * folder, or absolute.
  */
 export async function openAtLine(file: string, line: number | undefined): Promise<void> {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const uri = path.isAbsolute(file) || folder === undefined ? vscode.Uri.file(file) : vscode.Uri.joinPath(folder, file);
+  const uri = workspaceUri(file);
   const at = new vscode.Position(Math.max(0, (line ?? 1) - 1), 0);
   try {
     await vscode.window.showTextDocument(uri, { selection: new vscode.Range(at, at), preview: true });
   } catch (err) {
     void vscode.window.showErrorMessage(`Could not open ${file}: ${errorMessage(err)}`);
   }
+}
+
+/** A path the server names (relative to the first workspace folder, or absolute) as a URI. */
+function workspaceUri(file: string): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  return path.isAbsolute(file) || folder === undefined ? vscode.Uri.file(file) : vscode.Uri.joinPath(folder, file);
+}
+
+/** Shows a directory a search found in the Explorer: it has no editor to open. */
+export async function revealFolder(dir: string): Promise<void> {
+  await vscode.commands.executeCommand("revealInExplorer", workspaceUri(dir));
 }

@@ -6,12 +6,12 @@ import * as vscode from "vscode";
 import type { LanguageClient, WorkspaceEdit as LspWorkspaceEdit } from "vscode-languageclient/node";
 import { ChatView, chatViewId, welcomeViewId } from "./chat";
 import { ChatCompletion } from "./chatCompletion";
-import { applyEvent, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
+import { applyEvent, callById, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
 import type { ChatRequest } from "./chatProtocol";
 import { acceptCompletion, NextEdits } from "./completion";
 import { Questions } from "./confirmation";
 import { contextItems } from "./contextItems";
-import { addContext, ask, askSelection, editorContext, editorState, editSelection, explain, fixDiagnostics, insertAtCursor, openAtLine } from "./editorCommands";
+import { addContext, ask, askSelection, editorContext, editorState, editSelection, explain, fixDiagnostics, insertAtCursor, openAtLine, revealFolder } from "./editorCommands";
 import { chooseMode, chooseModel, refreshModel, sendSettings, setApprovalMode, setModel } from "./modelCommands";
 import { modelForNewSession, modelName, type ModelState } from "./present";
 import { methods, type ApprovalMode, type PromptContext, type PromptParams, type PromptResult } from "./protocol";
@@ -22,6 +22,7 @@ import { enterApiKey, forgetApiKey, keyEnv, openAiStudio } from "./apiKey";
 import { describeError } from "./errors";
 import { newSession, pickSession, rewind } from "./sessionCommands";
 import { config, configuredMode, errorMessage, inlineCompletionEnabled } from "./settings";
+import { ShellTerminals } from "./shellTerminal";
 import { StatusBar } from "./status";
 import { isPermissionsCommand, restrictedPermissions } from "./trust";
 
@@ -62,6 +63,8 @@ class GeminiExtension implements Gemini {
   private readonly disposables: vscode.Disposable[] = [];
   /** The chat's open questions (gemini/ask). */
   readonly questions = new Questions(this);
+  /** The terminals showing shell calls' output, opened from their rows. */
+  private readonly shellTerminals = new ShellTerminals();
   /** The model as gemini-ls reports it, for the status bar. */
   model?: ModelState;
   /** Where a per-platform .vsix keeps its gemini-ls (server/). */
@@ -113,6 +116,7 @@ class GeminiExtension implements Gemini {
       this.status,
       this.reviews,
       this.nextEdits,
+      this.shellTerminals,
       vscode.window.registerWebviewViewProvider(chatViewId, this.view),
       // The welcome view is a tree view with nothing in it: VS Code shows viewsWelcome there.
       vscode.window.registerTreeDataProvider(welcomeViewId, { getChildren: () => [], getTreeItem: (item: vscode.TreeItem) => item }),
@@ -309,7 +313,10 @@ class GeminiExtension implements Gemini {
         void vscode.commands.executeCommand(request.command);
         return;
       case "open":
-        void openAtLine(request.path, request.line);
+        void (request.dir ? revealFolder(request.path) : openAtLine(request.path, request.line));
+        return;
+      case "openTerminal":
+        this.shellTerminals.show(callById(this.chat, request.callId));
         return;
     }
   }

@@ -4,7 +4,7 @@
 // edit's files with their added and removed lines, from the diff its
 // result shows. Pure data: shared by the extension host and the webview.
 
-import type { FileStat, Item, Turn } from "./chatModel";
+import type { FileStat, FoundPlace, Item, Turn } from "./chatModel";
 
 type ToolItem = Extract<Item, { kind: "tool" }>;
 
@@ -96,4 +96,79 @@ export function turnChanges(turn: Pick<Turn, "items">): FileStat[] {
 /** "+6 −1", as Copilot Chat counts an edit's lines. */
 export function statText(f: Pick<FileStat, "added" | "removed">): string {
   return `+${f.added} −${f.removed}`;
+}
+
+/** The codicon of what a call does (its toolKind), as Copilot Chat marks its tools; "tools" for any other. */
+export function kindIcon(toolKind: string | undefined): string {
+  const icons: Record<string, string> = {
+    read: "file",
+    edit: "edit",
+    search: "search",
+    execute: "terminal",
+    fetch: "globe",
+    think: "lightbulb",
+    agent: "hubot",
+    communicate: "comment",
+  };
+  return (toolKind !== undefined && icons[toolKind]) || "tools";
+}
+
+/** The codicon of what became of a call: never a check for a failure. */
+export const outcomeIcons: Record<ToolTone, string> = {
+  running: "loading",
+  waiting: "clock",
+  done: "check",
+  failed: "error",
+  refused: "circle-slash",
+  cancelled: "debug-stop",
+};
+
+/** The codicon of a to-do's status in the plan. */
+export function todoIcon(status: string): string {
+  const icons: Record<string, string> = {
+    pending: "circle-large-outline",
+    in_progress: "loading",
+    completed: "pass-filled",
+    cancelled: "circle-slash",
+    blocked: "warning",
+  };
+  return icons[status] ?? "circle-large-outline";
+}
+
+/** A diff line's part in a coloured diff: added, removed, a hunk's head, a file's head, or context. */
+export type DiffLineKind = "add" | "del" | "hunk" | "meta" | "context";
+
+/**
+ * What each line of a unified diff is, for its colour: a file's heads
+ * (before a hunk, or a "---" and "+++" pair) are meta, so a removed line
+ * reading "-- x" inside a hunk is a removal, not a head.
+ */
+export function diffLineKinds(lines: readonly string[]): DiffLineKind[] {
+  let inHunk = false;
+  return lines.map((line, i) => {
+    if (line.startsWith("@@")) {
+      inHunk = true;
+      return "hunk";
+    }
+    // A file's head: "--- a/x" then "+++ b/x" (a next file's, after a hunk), or anything before the first hunk.
+    const head = (line.startsWith("--- ") && lines[i + 1]?.startsWith("+++ ")) || (line.startsWith("+++ ") && lines[i - 1]?.startsWith("--- "));
+    if (!inHunk || head || line.startsWith("diff ")) {
+      inHunk = false;
+      return "meta";
+    }
+    return line.startsWith("+") ? "add" : line.startsWith("-") ? "del" : "context";
+  });
+}
+
+/** How many places of a search the chat lists before "and N more". */
+export const foundShown = 20;
+
+/**
+ * The places of a search the chat lists, the first `limit`, and how many
+ * more it found (those the server left out of its list included): a row
+ * each, "main.go:12" for a line.
+ */
+export function foundRows(found: readonly FoundPlace[], total: number, limit = foundShown): { rows: { place: FoundPlace; label: string }[]; more: number } {
+  const rows = found.slice(0, limit).map((place) => ({ place, label: place.line === undefined ? (place.dir ? `${place.path}/` : place.path) : `${place.path}:${place.line}` }));
+  return { rows, more: Math.max(total, found.length) - rows.length };
 }

@@ -3,13 +3,14 @@
 
 import { confirmKind } from "../approval";
 import { buildAnswer, questionHeading, type AskAnswer, type AskParams } from "../ask";
-import { activity, applyEvent, emptyChat, hiddenByQuestion, type ChatState, type Item, type Turn } from "../chatModel";
+import { activity, applyEvent, emptyChat, hiddenByQuestion, type ChatState, type FileStat, type FoundPlace, type Item, type Turn } from "../chatModel";
 import { chatCommandLabels, type ChatCommand } from "../chatCommands";
 import type { ChatMessage, ChatRequest } from "../chatProtocol";
 import { insertReference } from "../contextItems";
 import { modeLabel } from "../modes";
 import { structuredReport } from "../report";
-import { diffStat, isEdit, statText, toolOutcome, turnChanges } from "../toolView";
+import { shellTranscript } from "../shellOutput";
+import { diffLineKinds, diffStat, foundRows, isEdit, kindIcon, outcomeIcons, statText, todoIcon, toolOutcome, turnChanges } from "../toolView";
 import { CommandCompletion } from "./completion";
 import { renderMarkdown } from "./markdown";
 
@@ -189,7 +190,7 @@ function render(): void {
   drawPlan();
   drawUsage();
   pendingReview.hidden = state.review.length === 0;
-  pendingReviewFiles.replaceChildren(...state.review.map((f) => fileRow(f.path, statText(f))));
+  pendingReviewFiles.replaceChildren(...state.review.map((f) => fileRow(f.path, f)));
   if (atBottom) {
     messages.scrollTop = messages.scrollHeight;
   }
@@ -212,9 +213,6 @@ function renderTurn(turn: Turn, index: number): void {
   }
 }
 
-/** The marks of a to-do's status, as Copilot Chat's and Claude Code's plans draw them. */
-const todoMarks: Record<string, string> = { pending: "○", in_progress: "◐", completed: "●", cancelled: "⊘", blocked: "⚠" };
-
 /**
  * The session's to-do list as the chat's plan: one list, its rows changed
  * in place as write_todos sets it anew (a row's element is kept, its
@@ -235,7 +233,8 @@ function drawPlan(): void {
       planItems.append(row);
     }
     row.dataset.status = todo.status;
-    child(row, ".todo-mark").textContent = todoMarks[todo.status] ?? "○";
+    // Each status its codicon, as Copilot Chat's and Claude Code's plans mark them.
+    child(row, ".todo-mark").className = `todo-mark codicon codicon-${todoIcon(todo.status)}${todo.status === "in_progress" ? " codicon-modifier-spin" : ""}`;
     child(row, ".todo-mark").setAttribute("aria-label", todo.status.replace("_", " "));
     child(row, ".todo-text").textContent = todo.description;
   });
@@ -283,7 +282,7 @@ function drawTurnChanges(el: HTMLElement, turn: Turn): void {
   title.textContent = `Changed ${files.length === 1 ? "1 file" : `${files.length} files`}`;
   const ul = document.createElement("ul");
   ul.className = "file-list";
-  ul.append(...files.map((f) => fileRow(f.path, statText(f))));
+  ul.append(...files.map((f) => fileRow(f.path, f)));
   list.replaceChildren(title, ul);
 }
 
@@ -312,29 +311,75 @@ function drawToolTitle(el: HTMLElement, title: string, path: string | undefined,
   );
 }
 
-/** A file as a link that opens it (at line, 1-based, when given), with a note after it. */
-function fileRow(path: string, note: string, line?: number): HTMLLIElement {
+/** A file as a link that opens it (at line, 1-based, when given), with a note after it: words, or an edit's lines added and removed. */
+function fileRow(path: string, note: string | FileStat, line?: number): HTMLLIElement {
   const li = document.createElement("li");
   li.append(fileLink(path, line));
   if (note !== "") {
     const n = span("file-note");
-    n.textContent = ` ${note}`;
+    if (typeof note === "string") {
+      n.textContent = ` ${note}`;
+    } else {
+      n.append(" ", ...statNodes(note));
+    }
     li.append(n);
   }
   return li;
 }
 
-/** A link that opens path at line in the editor. */
-function fileLink(path: string, line?: number, text = path): HTMLAnchorElement {
+/** "+6 −1" with each count in its theme colour (the SCM's added and deleted), as Copilot Chat counts an edit. */
+function statNodes(f: FileStat): Node[] {
+  const [added, removed] = statText(f).split(" ");
+  const a = span("stat-added");
+  a.textContent = added;
+  const r = span("stat-removed");
+  r.textContent = removed;
+  return [a, document.createTextNode(" "), r];
+}
+
+/** An icon of VS Code's (a codicon), for the screen reader named by label or hidden. */
+function codicon(name: string, label?: string): HTMLSpanElement {
+  const el = span(`codicon codicon-${name}`);
+  if (label === undefined) {
+    el.setAttribute("aria-hidden", "true");
+  } else {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", label);
+  }
+  return el;
+}
+
+/**
+ * A diff's lines, each in its colour (the theme's diff editor and SCM
+ * colours): the fenced diffs of an edit's result, drawn by Markdown as
+ * plain text, wrapped line by line.
+ */
+function colourDiffs(el: HTMLElement): void {
+  for (const code of el.querySelectorAll<HTMLElement>("pre > code.language-diff")) {
+    const lines = (code.textContent ?? "").replace(/\n$/, "").split("\n");
+    const kinds = diffLineKinds(lines);
+    code.replaceChildren(
+      ...lines.map((line, i) => {
+        const l = span(`diff-line diff-${kinds[i]}`);
+        // A block a line (the colour the width of the block), so no newline of its own.
+        l.textContent = line === "" ? " " : line;
+        return l;
+      }),
+    );
+  }
+}
+
+/** A link that opens path at line in the editor (a directory: shows it in the Explorer). */
+function fileLink(path: string, line?: number, text = path, dir = false): HTMLAnchorElement {
   const a = document.createElement("a");
   a.href = "#";
   a.className = "file-link";
   a.textContent = text;
-  a.title = line === undefined ? `Open ${path}` : `Open ${path} at line ${line}`;
+  a.title = dir ? `Show ${path} in the Explorer` : line === undefined ? `Open ${path}` : `Open ${path} at line ${line}`;
   a.addEventListener("click", (e) => {
     e.preventDefault();
     e.stopPropagation();
-    vscode.postMessage({ type: "open", path, line });
+    vscode.postMessage({ type: "open", path, line, ...(dir && { dir }) });
   });
   return a;
 }
@@ -410,7 +455,7 @@ function createItem(item: Item): HTMLElement {
       const el = document.createElement("details");
       el.className = "tool-call";
       const summary = document.createElement("summary");
-      summary.append(span("tool-icon"), span("tool-title"), span("tool-stat"), span("tool-status"));
+      summary.append(span("tool-icon"), span("tool-kind"), span("tool-title"), span("tool-stat"), span("tool-status"), terminalButton(item.callId));
       el.append(summary, div("tool-display markdown"));
       return el;
     }
@@ -596,6 +641,7 @@ function drawDisplay(el: HTMLElement, display: string): void {
   const report = display === "" ? undefined : structuredReport(display);
   if (report === undefined) {
     el.innerHTML = display === "" ? "" : renderMarkdown(display);
+    colourDiffs(el);
     return;
   }
   const summary = div("report-summary markdown");
@@ -648,10 +694,12 @@ function drawItem(el: HTMLElement, item: Item): void {
       // Its own parts only: a subagent's calls inside it have theirs.
       drawToolTitle(child(el, ":scope > summary > .tool-title"), item.title, item.path, item.line);
       child(el, ":scope > summary > .tool-status").textContent = outcome.words;
+      drawToolIcons(el, outcome.tone, item.toolKind);
       // An edit's lines added and removed, as Copilot Chat counts them.
       const stats = isEdit(item.name) && item.status === "ok" ? diffStat(item.display) : [];
-      child(el, ":scope > summary > .tool-stat").textContent = stats.length === 1 ? statText(stats[0]) : "";
+      child(el, ":scope > summary > .tool-stat").replaceChildren(...(stats.length === 1 ? statNodes(stats[0]) : []));
       drawDisplay(child(el, ":scope > .tool-display"), item.display);
+      drawFound(el, item.found, item.foundTotal);
       if (item.subagent !== undefined) {
         // A subagent's calls and text, inside its invoke_agent call, above its report.
         let inner = el.querySelector<HTMLElement>(":scope > .subagent");
@@ -662,7 +710,9 @@ function drawItem(el: HTMLElement, item: Item): void {
         }
         renderItems(inner, item.subagent.items);
       }
-      el.classList.toggle("has-display", item.display !== "" || item.subagent !== undefined);
+      el.classList.toggle("has-display", item.display !== "" || item.subagent !== undefined || item.found !== undefined);
+      // A shell call that ran offers its output in a terminal, as Copilot Chat's "Show terminal".
+      child(el, ":scope > summary > .tool-terminal").hidden = item.command === undefined || item.status === "running" || shellTranscript(item.display) === undefined;
       return;
     }
     case "error":
@@ -684,6 +734,69 @@ function drawItem(el: HTMLElement, item: Item): void {
       }
       return;
   }
+}
+
+/** A call's icons: what became of it (a spinner while it runs) and what it does, codicons as Copilot Chat's. */
+function drawToolIcons(el: HTMLElement, tone: keyof typeof outcomeIcons, toolKind: string | undefined): void {
+  const status = child(el, ":scope > summary > .tool-icon");
+  status.className = `tool-icon codicon codicon-${outcomeIcons[tone]}${tone === "running" ? " codicon-modifier-spin" : ""}`;
+  status.setAttribute("aria-hidden", "true");
+  const kind = child(el, ":scope > summary > .tool-kind");
+  kind.className = `tool-kind codicon codicon-${kindIcon(toolKind)}`;
+  kind.setAttribute("aria-hidden", "true");
+  kind.title = toolKind ?? "";
+}
+
+/**
+ * What a search found, as a list of links under its line (Copilot Chat's
+ * search results): each file, or each matching line, opening it there; a
+ * directory shown in the Explorer. The first few, then "and N more".
+ */
+function drawFound(el: HTMLElement, found: FoundPlace[] | undefined, total: number | undefined): void {
+  let list = el.querySelector<HTMLElement>(":scope > .found-list");
+  if (found === undefined || found.length === 0) {
+    list?.remove();
+    return;
+  }
+  if (list === null) {
+    list = document.createElement("ul");
+    list.className = "found-list file-list";
+    list.setAttribute("aria-label", "Found");
+    child(el, ":scope > .tool-display").before(list);
+  }
+  const { rows, more } = foundRows(found, total ?? found.length);
+  const items = rows.map(({ place, label }) => {
+    const li = document.createElement("li");
+    li.append(codicon(place.dir ? "folder" : "file"), " ", fileLink(place.path, place.line, label, place.dir));
+    return li;
+  });
+  if (more > 0) {
+    const li = document.createElement("li");
+    li.className = "found-more";
+    li.textContent = `and ${more} more`;
+    items.push(li);
+  }
+  list.replaceChildren(...items);
+}
+
+/** A shell call's "Open in terminal": the extension shows the call's output in a terminal. */
+function terminalButton(callId: string): HTMLButtonElement {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "tool-terminal secondary";
+  // An icon beside the call's words, as Copilot Chat's; its name for the screen reader and the tooltip.
+  const label = span("visually-hidden");
+  label.textContent = "Open in terminal";
+  b.append(codicon("terminal"), label);
+  b.title = "Show the command and its output in a terminal";
+  b.hidden = true;
+  b.addEventListener("click", (e) => {
+    // The row's details stay as they were.
+    e.preventDefault();
+    e.stopPropagation();
+    vscode.postMessage({ type: "openTerminal", callId });
+  });
+  return b;
 }
 
 /** A button that runs one of the chat's commands (chatCommands.ts); the first is the primary one. */

@@ -310,6 +310,8 @@ const workbenchSettings = (serverPath) => ({
   // it came and went with timing, and took the Escape meant for a next
   // edit (VS Code closes the list first).
   'editor.wordBasedSuggestions': 'off',
+  // The terminal drawn in the DOM (xterm's DOM renderer), where the test reads its text.
+  'terminal.integrated.gpuAcceleration': 'off',
 });
 
 class Workbench {
@@ -787,6 +789,11 @@ async function makeWorkspace(dir) {
     'insert.go': 'package main\n\n',
     'sum.go': sumGo(indexLoop),
     'auto.txt': 'manual\n',
+    'colour.go': greet('Hello'),
+    // The search-list scenario's: 26 lines with "needle", a directory.
+    'found/a.txt': 'alpha\nneedle one\nbeta\n',
+    'found/many.txt': Array.from({ length: 25 }, (_, i) => `needle ${i + 1}\n`).join(''),
+    'found/sub/c.txt': 'gamma\n',
     'ts/tsconfig.json': '{ "compilerOptions": { "target": "ES2022", "module": "ES2022", "strict": true }, "include": ["*.ts"] }\n',
     'ts/greet.ts': greetTs('greet'),
     'ts/main.ts': mainTs('greet'),
@@ -1043,12 +1050,204 @@ const scenarios = [
       // The server reports the call as ok (its result is the command's), with the exit code in its display.
       await waitForStatus(tool, 'ok');
       await waitForOutcome(tool, 'failed', 'failed (exit 127)');
-      const icon = await tool.locator(':scope > summary .tool-icon').evaluate((el) => getComputedStyle(el, '::before').content);
-      assert(icon === '"✗"', `the failed command's icon is ${icon}, want ✗`);
+      const icon = await tool.locator(':scope > summary .tool-icon').getAttribute('class');
+      assert(/\bcodicon-error\b/.test(icon) && !/codicon-check/.test(icon), `the failed command's icon is ${icon}, want codicon-error`);
       await waitForRequests(ctx, 2);
       assert(ctx.requests[1].body.includes('Exit Code: 127'), 'the model was not told the exit code');
       await frame.locator('.message.assistant', { hasText: 'That command is not installed.' }).first().waitFor();
       await w.screenshot(path.join(screenshotsDir, 'vscode-tool-failed.png'));
+    },
+  },
+  {
+    name: 'shell-terminal',
+    title: 'a shell call\'s row offers Open in terminal: a terminal shows the command, its output as the result reported it, the cut and how it ended',
+    script: [
+      { chunks: [
+        // 700 lines of 101 bytes: more than the 64 KiB gemini-ls keeps, fewer than the terminal's 1000 lines of scrollback.
+        { call: { name: 'run_shell_command', args: { command: "for i in $(seq 1 700); do printf '%0100d\\n' $i; done; exit 3", description: 'Print 700 long lines.' } } },
+      ] },
+      { text: 'The command printed 700 lines and exited 3.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const frame = await w.prompt('Print 700 long lines');
+      const approval = frame.locator('form.question', { hasText: 'seq 1 700' }).first();
+      await approval.waitFor({ timeout: 30_000 });
+      await approval.locator('button.question-option', { hasText: /^Allow Once$/ }).click();
+      const tool = frame.locator('.tool-call', { hasText: 'seq 1 700' }).first();
+      await waitForOutcome(tool, 'failed', 'failed (exit 3)');
+      await waitForRequests(ctx, 2);
+      await frame.locator('.message.assistant', { hasText: 'exited 3' }).first().waitFor();
+      const open = tool.locator(':scope > summary button.tool-terminal');
+      await open.waitFor({ state: 'visible', timeout: 5000 }).catch(() => { throw new Error('the shell call\'s row offers no Open in terminal'); });
+      assert((await open.innerText()).includes('Open in terminal'), `the button says ${JSON.stringify(await open.innerText())}`);
+      await open.click();
+      assert(await tool.evaluate((el) => !el.open), 'the click on Open in terminal also opened the call\'s details');
+      const rows = w.page.locator('.part.panel .terminal-wrapper.active .xterm-rows');
+      await waitFor('the terminal to show the output\'s last line and the exit code', async () => {
+        const text = await terminalText(rows);
+        return text.includes(`${'0'.repeat(97)}700`) && text.includes('Exit code 3') ? text : null;
+      }, { timeout: 15_000 });
+      const bottom = await terminalText(rows);
+      // The result kept the last 65536 of 70700 bytes: the terminal says the first 5164 are not shown.
+      const cut = '[Output cut: gemini-ls kept the last 65,536 of 70,700 bytes; the first 5,164 are not shown.]';
+      assert(bottom.includes(cut), `the terminal's end does not say what was cut: ${bottom.slice(-400)}`);
+      const name = await w.page.locator('.part.panel').innerText();
+      assert(name.includes('Gemini: for i in $(seq 1 700)'), `the terminal is not named for the command: ${name.slice(0, 300)}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-shell-terminal.png'));
+      await w.command('Terminal: Scroll to Top');
+      const top = await waitFor('the terminal\'s top', async () => {
+        const text = await terminalText(rows);
+        return text.includes('$ for i in') ? text : null;
+      }, { timeout: 10_000 });
+      assert(top.includes(`$ for i in $(seq 1 700); do printf '%0100d\\n' $i; done; exit 3`), `the terminal does not start with the command: ${top.slice(0, 300)}`);
+      assert(top.includes(cut), `the terminal's top does not say what was cut: ${top.slice(0, 400)}`);
+      // What was cut is not shown: the first lines are gone.
+      assert(!top.includes(`${'0'.repeat(98)}10\n`), 'the terminal shows a line the result did not keep');
+      await w.command('View: Hide Panel');
+    },
+  },
+  {
+    name: 'codicons',
+    title: 'the chat draws VS Code\'s codicons (from the .vsix\'s own font) for a call\'s kind and outcome, and an edit\'s +/- and diff in the theme\'s diff colours',
+    script: [
+      { chunks: [
+        { call: { name: 'read_file', args: { file_path: 'colour.go' } } },
+        { call: { name: 'replace', args: { file_path: 'colour.go', old_string: 'return "Hello, " + name', new_string: 'return "Hi, " + name' } } },
+      ] },
+      { text: 'greet in colour.go now says Hi.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const frame = await w.prompt('Make greet in colour.go say Hi');
+      await waitForReview(w, 'colour.go', 'Hi, ');
+      const pending = frame.locator('#pending-review');
+      await pending.waitFor({ state: 'visible', timeout: 10_000 });
+      await pending.locator('button[data-command="gemini.review.accept"]').click();
+      await frame.locator('.message.assistant', { hasText: 'now says Hi' }).first().waitFor({ timeout: 30_000 });
+      await waitForRequests(ctx, 2);
+      const read = frame.locator('.tool-call[data-kind="read"]').first();
+      const edit = frame.locator('.tool-call[data-kind="edit"]').first();
+      await waitForOutcome(edit, 'done', 'done');
+      // Codicons, not text glyphs: each row's outcome and kind.
+      const classes = async (tool, part) => (await tool.locator(`:scope > summary .${part}`).getAttribute('class')) || '';
+      for (const [tool, kind] of [[read, 'file'], [edit, 'edit']]) {
+        assert(/\bcodicon\b/.test(await classes(tool, 'tool-icon')) && /\bcodicon-check\b/.test(await classes(tool, 'tool-icon')), `a done call's icon is ${await classes(tool, 'tool-icon')}`);
+        assert(/\bcodicon-/.test(await classes(tool, 'tool-kind')) && (await classes(tool, 'tool-kind')).includes(`codicon-${kind}`), `the ${kind} call's kind icon is ${await classes(tool, 'tool-kind')}`);
+      }
+      // The font is the .vsix's (dist/codicons), loaded under the webview's CSP, and draws the icon.
+      const font = await frame.evaluate(async () => {
+        await document.fonts.ready;
+        const el = document.querySelector('.tool-call .tool-icon');
+        return {
+          family: getComputedStyle(el).fontFamily,
+          loaded: [...document.fonts].some((f) => f.family.replace(/"/g, '') === 'codicon' && f.status === 'loaded'),
+          glyph: getComputedStyle(el, '::before').content,
+        };
+      });
+      assert(font.family.includes('codicon') && font.loaded, `the codicon font is not loaded in the chat: ${JSON.stringify(font)}`);
+      assert(/^"[\ue000-\uf8ff]"$/.test(font.glyph), `the icon draws ${font.glyph}, not a codicon's glyph`);
+      // The edit's +1 −1 and its diff in the theme's colours (the Source Control view's and the diff editor's).
+      const colours = await frame.evaluate(() => {
+        const resolve = (prop, value) => {
+          const probe = document.createElement('span');
+          probe.style[prop] = value;
+          document.body.append(probe);
+          const c = getComputedStyle(probe)[prop];
+          probe.remove();
+          return c;
+        };
+        return {
+          added: resolve('color', 'var(--vscode-gitDecoration-addedResourceForeground)'),
+          deleted: resolve('color', 'var(--vscode-gitDecoration-deletedResourceForeground)'),
+          inserted: resolve('backgroundColor', 'var(--vscode-diffEditor-insertedLineBackground, var(--vscode-diffEditor-insertedTextBackground))'),
+          text: getComputedStyle(document.body).color,
+        };
+      });
+      assert(colours.added !== colours.text && colours.deleted !== colours.text, `the theme gives no added/deleted colours: ${JSON.stringify(colours)}`);
+      const stat = edit.locator(':scope > summary .tool-stat');
+      assert((await stat.innerText()).trim() === '+1 −1', `the edit's line counts ${JSON.stringify(await stat.innerText())}`);
+      assert(await stat.locator('.stat-added').evaluate((el) => getComputedStyle(el).color) === colours.added, 'the +1 is not in the added colour');
+      assert(await stat.locator('.stat-removed').evaluate((el) => getComputedStyle(el).color) === colours.deleted, 'the −1 is not in the deleted colour');
+      await edit.locator(':scope > summary .tool-status').click();
+      const added = edit.locator('.tool-display .diff-add', { hasText: 'Hi, ' }).first();
+      await added.waitFor({ timeout: 5000 }).catch(() => { throw new Error('the edit\'s diff has no coloured added line'); });
+      assert(await added.evaluate((el) => getComputedStyle(el).color) === colours.added, 'the added line is not in the added colour');
+      assert(await added.evaluate((el) => getComputedStyle(el).backgroundColor) === colours.inserted, 'the added line has not the diff editor\'s inserted background');
+      const removed = edit.locator('.tool-display .diff-del', { hasText: 'Hello, ' }).first();
+      assert(await removed.evaluate((el) => getComputedStyle(el).color) === colours.deleted, 'the removed line is not in the deleted colour');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-chat-codicons.png'));
+    },
+  },
+  {
+    name: 'settings',
+    title: 'Gemini: Open Settings shows gemini.model as a dropdown of the models gemini-ls offers, and each setting says what it does and when to change it',
+    script: [],
+    async run(w) {
+      await w.reset();
+      await w.command('Gemini: Open Settings');
+      const model = w.page.locator('.settings-editor [data-key="gemini.model"]').first();
+      await model.waitFor({ timeout: 15_000 });
+      const options = await model.locator('select').first().evaluate((el) => [...el.options].map((o) => o.text)).catch(() => null);
+      assert(options !== null, `gemini.model is not a dropdown in the Settings editor: ${(await model.innerText()).slice(0, 300)}`);
+      for (const want of ['Default', 'Auto', 'gemini-3.1-pro-preview', 'gemini-2.5-pro', 'gemini-3.8-flash']) {
+        assert(options.includes(want), `gemini.model's dropdown lacks ${want}: ${JSON.stringify(options)}`);
+      }
+      const said = await model.locator('.setting-item-description').innerText();
+      assert(said.includes('Choose one model to get the same model every time'), `gemini.model's description says ${JSON.stringify(said)}`);
+      assert(await model.locator('.setting-item-description a', { hasText: 'Models and their limits' }).count() === 1, 'gemini.model\'s description has no link to the models');
+      // Each setting says when you would change it, in words for users (the
+      // User tab's: serverPath and approvalMode, the machine's, are under Remote).
+      for (const [key, words] of [['gemini.autoSave', 'Turn it off to save accepted changes yourself'], ['gemini.trace.server', 'when something goes wrong'], ['gemini.nextEdit.enabled', 'Turn it off if the suggestions distract you']]) {
+        const row = w.page.locator(`.settings-editor [data-key="${key}"]`).first();
+        await row.scrollIntoViewIfNeeded().catch(() => {});
+        await row.waitFor({ timeout: 10_000 });
+        const text = await row.locator('.setting-item-description').innerText();
+        assert(text.includes(words), `${key}'s description says ${JSON.stringify(text)}, want it to say ${JSON.stringify(words)}`);
+      }
+      await w.screenshot(path.join(screenshotsDir, 'vscode-settings.png'));
+      await w.command('View: Close All Editors');
+    },
+  },
+  {
+    name: 'search-list',
+    title: 'grep_search, glob and list_directory show what they found as links (a grep\'s lines, the files, the entries), the first 20 then "and N more"; a click opens the file at the line',
+    script: [
+      { chunks: [
+        { call: { name: 'grep_search', args: { pattern: 'needle', dir_path: 'found' } } },
+        { call: { name: 'glob', args: { pattern: '**/*.txt', dir_path: 'found' } } },
+        { call: { name: 'list_directory', args: { dir_path: 'found' } } },
+      ] },
+      { text: 'The needles are in found/.' },
+    ],
+    async run(w) {
+      await w.reset();
+      const frame = await w.prompt('Where are the needles?');
+      await frame.locator('.message.assistant', { hasText: 'The needles are in found/.' }).first().waitFor({ timeout: 30_000 });
+      const grep = frame.locator('.tool-call[data-kind="search"]', { hasText: 'needle' }).first();
+      await waitForOutcome(grep, 'done', 'done');
+      await grep.locator(':scope > summary .tool-status').click();
+      const rows = async (tool) => (await tool.locator(':scope > .found-list li').allInnerTexts()).map((t) => t.trim());
+      const grepRows = await waitFor('the grep\'s list of lines', async () => {
+        const r = await rows(grep);
+        return r.length > 0 ? r : null;
+      }, { timeout: 5000 }).catch(async () => { throw new Error(`the grep shows no list of what it found: ${(await grep.innerText()).slice(0, 300)}`); });
+      const wantGrep = ['found/a.txt:2', ...Array.from({ length: 19 }, (_, i) => `found/many.txt:${i + 1}`), 'and 6 more'];
+      assert(JSON.stringify(grepRows) === JSON.stringify(wantGrep), `the grep lists ${JSON.stringify(grepRows)}, want ${JSON.stringify(wantGrep)}`);
+      const glob = frame.locator('.tool-call[data-kind="search"]', { hasText: '*.txt' }).first();
+      await glob.locator(':scope > summary .tool-status').click();
+      const globRows = (await rows(glob)).sort();
+      assert(JSON.stringify(globRows) === JSON.stringify(['found/a.txt', 'found/many.txt', 'found/sub/c.txt']), `the glob lists ${JSON.stringify(globRows)}`);
+      const ls = frame.locator('.tool-call', { hasText: 'ReadFolder' }).first();
+      await ls.locator(':scope > summary .tool-status').click();
+      const lsRows = await rows(ls);
+      assert(JSON.stringify(lsRows) === JSON.stringify(['found/sub/', 'found/a.txt', 'found/many.txt']), `the listing lists ${JSON.stringify(lsRows)}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-search-list.png'));
+      // A line opens its file there.
+      await grep.locator(':scope > .found-list a.file-link', { hasText: 'found/many.txt:7' }).click();
+      await w.page.locator('.tabs-container .tab.active', { hasText: 'many.txt' }).waitFor({ timeout: 15_000 });
+      await waitFor('the cursor on line 7 of many.txt', async () => /Ln 7, Col 1/.test(await w.page.locator('.statusbar').innerText()), { timeout: 10_000 });
+      await w.command('View: Close All Editors');
     },
   },
   {
@@ -2647,6 +2846,11 @@ async function waitForReview(w, file, proposed) {
   await page.locator('.tabs-container .tab.active', { hasText: file }).waitFor({ timeout: 30_000 });
   const modified = page.locator('.monaco-diff-editor .editor.modified .view-lines');
   await waitFor(`the review diff of ${file} showing ${JSON.stringify(proposed)}`, async () => (await viewText(modified)).includes(proposed), { timeout: 30_000 });
+}
+
+// terminalText is the text a terminal's rows show, a line each (xterm's DOM renderer).
+async function terminalText(rows) {
+  return (await rows.locator(':scope > div').allInnerTexts()).map((l) => l.replace(/\u00a0/g, ' ').trimEnd()).join('\n');
 }
 
 // viewText is the text an editor shows. Monaco renders spaces as U+00A0.

@@ -51,5 +51,14 @@ describe("the chat's command buttons", () => {
     for (const bad of [{ path: "" }, { path: "a.go", line: 0 }, { path: "a.go", line: 1.5 }, { line: 3 }]) {
       assert.equal(parseChatRequest({ type: "open", ...bad }), undefined, JSON.stringify(bad));
     }
+    assert.deepEqual(parseChatRequest({ type: "open", path: "pkg", dir: true }), { type: "open", path: "pkg", line: undefined, dir: true });
+    assert.deepEqual(parseChatRequest({ type: "open", path: "pkg", dir: "yes" }), { type: "open", path: "pkg", line: undefined });
+  });
+
+  it("open a shell call's output in a terminal by the call's id", () => {
+    assert.deepEqual(parseChatRequest({ type: "openTerminal", callId: "call_1" }), { type: "openTerminal", callId: "call_1" });
+    for (const bad of [{}, { callId: "" }, { callId: 3 }]) {
+      assert.equal(parseChatRequest({ type: "openTerminal", ...bad }), undefined, JSON.stringify(bad));
+    }
   });
 });

@@ -209,6 +209,32 @@ describe("package.json", () => {
     }
   });
 
+  it("describes each setting for users: what it does and when you would change it; the model from a list", () => {
+    const p: Record<string, { description?: string; markdownDescription?: string; enum?: string[]; enumItemLabels?: string[] }> = contributes.configuration.properties;
+    for (const [name, setting] of Object.entries(p)) {
+      const text = setting.markdownDescription ?? setting.description ?? "";
+      assert.ok(text.split(/\s+/).length >= 25, `${name}'s description is ${text.split(/\s+/).length} words: say what it does and when to change it`);
+      assert.match(text, /\b(when|if|Set it|Turn it|Choose|Leave it|change it)\b/, `${name}'s description does not say when you would change it`);
+    }
+    const model = p["gemini.model"];
+    assert.equal(model.enum?.[0], "", "gemini.model's list does not start with the server's default");
+    assert.ok((model.enum?.length ?? 0) > 3 && model.enumItemLabels?.length === model.enum?.length, "gemini.model lists no models, or labels not each");
+  });
+
+  it("carries what the chat's webview loads: its script, stylesheet, and the codicons' font and licence, pinned", () => {
+    const carried = readFileSync(new URL("../../.vscodeignore", `file://${__filename}`), "utf8").split("\n");
+    const chat = readFileSync(new URL("../../src/chat.ts", `file://${__filename}`), "utf8");
+    assert.ok(chat.includes('joinPath(dist, "codicons", "codicon.css")'), "the chat does not load the codicons' stylesheet");
+    for (const file of ["!dist/webview.js", "!dist/codicons/**", "!media/**"]) {
+      assert.ok(carried.includes(file), `.vscodeignore leaves out ${file.slice(1)}, which the chat loads`);
+    }
+    assert.match(manifest.devDependencies["@vscode/codicons"], /^\d+\.\d+\.\d+$/, "@vscode/codicons is not pinned to one version");
+    const build = readFileSync(new URL("../../scripts/build.mjs", `file://${__filename}`), "utf8");
+    for (const file of ["codicon.css", "codicon.ttf", "LICENSE"]) {
+      assert.ok(build.includes(`"${file}"`), `scripts/build.mjs does not copy the codicons' ${file} into dist/codicons`);
+    }
+  });
+
   it("registers each contributed command in the code", () => {
     const source = readFileSync(new URL("../../src/extension.ts", `file://${__filename}`), "utf8");
     for (const { command } of contributes.commands) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { diffStat, statText, toolOutcome, turnChanges } from "../../src/toolView";
+import { diffLineKinds, diffStat, foundRows, kindIcon, outcomeIcons, statText, toolOutcome, turnChanges } from "../../src/toolView";
 
 const shell = (display: string) => ({ name: "run_shell_command", status: "ok", display });
 const replaceDiff = "```diff\n--- a/config.go\n+++ b/config.go\n@@ -1,2 +1,3 @@\n-a\n+b\n+c\n d\n```";
@@ -39,5 +39,36 @@ describe("an edit's files", () => {
       ],
     };
     assert.deepEqual(turnChanges(turn), [{ path: "config.go", added: 4, removed: 2 }]);
+  });
+});
+
+describe("a call's icons", () => {
+  it("are codicons of what the call does, and of what became of it (no check for a failure)", () => {
+    assert.equal(kindIcon("execute"), "terminal");
+    assert.equal(kindIcon("search"), "search");
+    assert.equal(kindIcon(undefined), "tools");
+    assert.equal(kindIcon("nonsense"), "tools");
+    assert.equal(outcomeIcons.failed, "error");
+    assert.equal(outcomeIcons.done, "check");
+  });
+});
+
+describe("a coloured diff", () => {
+  it("tells additions, removals, hunks and file heads apart, a removed \"-- x\" line included", () => {
+    const lines = ["--- a/q.sql", "+++ b/q.sql", "@@ -1,2 +1,2 @@", "--- old comment", "+-- new comment", " keep", "--- a/r.sql", "+++ b/r.sql", "@@ -1 +1 @@", "-x", "+y"];
+    assert.deepEqual(diffLineKinds(lines), ["meta", "meta", "hunk", "del", "add", "context", "meta", "meta", "hunk", "del", "add"]);
+  });
+});
+
+describe("what a search found", () => {
+  it("lists the first few places, a line as path:line and a directory with its slash, then how many more (those the server left out too)", () => {
+    const found = [{ path: "pkg", dir: true }, { path: "main.go", line: 9 }, { path: "README.md" }];
+    assert.deepEqual(foundRows(found, 3).rows.map((r) => r.label), ["pkg/", "main.go:9", "README.md"]);
+    assert.equal(foundRows(found, 3).more, 0);
+    const many = Array.from({ length: 100 }, (_, i) => ({ path: "a.go", line: i + 1 }));
+    const { rows, more } = foundRows(many, 1500);
+    assert.equal(rows.length, 20);
+    assert.equal(rows.at(-1)?.label, "a.go:20");
+    assert.equal(more, 1480);
   });
 });
