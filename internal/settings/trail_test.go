@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -206,5 +207,62 @@ func TestTheEditorsTrustIsCheckedAgainstTheTrailAsARuleIs(t *testing.T) {
 	}
 	if why := trust.Why(app); why == nil || !strings.Contains(why.Error(), "Manage Workspace Trust") {
 		t.Errorf("Why() = %v, want how to trust it in the editor", why)
+	}
+}
+
+// "Don't trust", answered when the editor's trust is asked about again
+// (a sandboxed command could have changed the folder's configuration),
+// records DO_NOT_TRUST for that folder, and that outranks the editor's
+// trust: the folder stays restricted at every start and is not asked
+// about again, as the answer says, until /permissions trust (a yes,
+// RecordTrust) trusts it. A DO_NOT_TRUST of a folder above the root is
+// less specific than the editor's trust of the root itself, which
+// outranks it.
+func TestDontTrustOfTheFolderItselfOutranksTheEditorsTrust(t *testing.T) {
+	c := newTrustCase(t, "")
+	app := filepath.Join(c.root, "packages", "app")
+	if err := os.MkdirAll(app, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The root (above app) distrusted, as a trustedFolders.json rule.
+	above := strings.Trim(strconv.Quote(c.root), `"`)
+	if err := os.WriteFile(filepath.Join(c.home, ".gemini", "trustedFolders.json"), []byte(`{"`+above+`": "DO_NOT_TRUST"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c.vars["XDG_STATE_HOME"] = ""
+	c.vars[EditorTrustVariable] = "true"
+	time.Sleep(2500 * time.Millisecond) // the root's own files, made before the window and its slack
+	if trust, _ := DecideTrust(env(c.vars), []string{app}); !trust.Trusted(app) {
+		t.Fatalf("trusted by the editor, distrusted only above: not trusted: %v", trust.Why(app))
+	}
+	window, err := SandboxTrail(env(c.vars)).Open([]string{c.root}, []string{c.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeSettings(t, app, `{"tools": {"discoveryCommand": "planted"}}`)
+	if err := window.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if trust, _ := DecideTrust(env(c.vars), []string{app}); len(trust.Undecided()) != 1 {
+		t.Fatalf("the editor's trust of a folder a sandboxed command configured: Undecided() = %q, want it asked about", trust.Undecided())
+	}
+
+	if err := RecordTrust(context.Background(), env(c.vars), app, DoNotTrust); err != nil {
+		t.Fatal(err)
+	}
+	trust, _ := DecideTrust(env(c.vars), []string{app})
+	if trust.Trusted(app) || len(trust.Undecided()) != 0 {
+		t.Errorf("after Don't trust, with the editor's trust: Trusted %v, Undecided %q; want restricted and not asked again", trust.Trusted(app), trust.Undecided())
+	}
+	if why := trust.Why(app); why == nil || !strings.Contains(why.Error(), "DO_NOT_TRUST; /permissions trust changes that") {
+		t.Errorf("Why() = %v, want the rule and how to change it", why)
+	}
+
+	time.Sleep(50 * time.Millisecond) // a yes a clock tick after the change at least
+	if err := RecordTrust(context.Background(), env(c.vars), app, TrustFolder); err != nil {
+		t.Fatal(err)
+	}
+	if trust, _ := DecideTrust(env(c.vars), []string{app}); !trust.Trusted(app) {
+		t.Errorf("trusted again with /permissions trust, it is not trusted: %v", trust.Why(app))
 	}
 }

@@ -34,7 +34,10 @@ import (
 //     editor's standing decision about the workspace it opened (VS Code's
 //     workspace trust, handed over in the LSP initializationOptions, or
 //     set by whatever starts gemini-ls): "true" trusts every root as a
-//     TRUST_FOLDER rule would, "false" trusts none and asks about none;
+//     TRUST_FOLDER rule of the root would, so a DO_NOT_TRUST rule of the
+//     root itself (the user's "Don't trust" of that folder) outranks it,
+//     and one of a folder above does not; "false" trusts none and asks
+//     about none;
 //  3. security.folderTrust.enabled, merged from the system defaults, the
 //     user's settings and the system settings (which win): false trusts
 //     every folder; it is on unless the winning layer says false, so
@@ -359,31 +362,17 @@ func (ft folderTrust) check(root string) (decided bool, why error) {
 	case ft.env == "false":
 		return true, errors.New("GEMINI_CLI_TRUST_WORKSPACE=false says the workspace is not trusted")
 	case ft.editor == "true":
-		return true, nil // checked against the sandboxes' trail, as a rule is
+		return true, ft.overEditor(root)
 	case ft.editor == "false":
 		return true, errors.New("the editor does not trust the workspace (VS Code's Restricted Mode, for one); trust it in the editor (in VS Code: Manage Workspace Trust)")
 	case !ft.enabled:
 		return true, nil
 	}
-	real := realPath(root)
-	bestLen, best := -1, ""
-	for rule, level := range ft.rules {
-		effective := rule
-		if level == TrustParent {
-			effective = filepath.Dir(rule)
-		}
-		// The most specific rule wins: Gemini CLI compares the rules' lengths,
-		// which it writes cleaned. On a tie, distrust wins.
-		n := len(filepath.Clean(rule))
-		if within(realPath(effective), real) && (n > bestLen || n == bestLen && level == DoNotTrust) {
-			bestLen, best = n, level
-		}
-	}
-	switch best {
+	switch best, _ := ft.rule(root); best {
 	case TrustFolder, TrustParent:
 		return true, nil
 	case DoNotTrust:
-		return true, fmt.Errorf("%s marks the folder %s %s; /permissions trust changes that", ft.rulesAt, root, DoNotTrust)
+		return true, ft.markedDoNotTrust(root)
 	}
 	where := ft.rulesAt
 	if where == "" {
@@ -394,6 +383,48 @@ func (ft folderTrust) check(root string) (decided bool, why error) {
 	return false, fmt.Errorf("the folder %s is not trusted. "+
 		"Trust it for good with /permissions trust in your editor or Gemini CLI, or from a shell with: gemini-ls trust %s (it records it in %s); "+
 		"for one run, set GEMINI_CLI_TRUST_WORKSPACE=true", root, osshell.Local().Quote(root), where)
+}
+
+// overEditor is why root, which the editor trusts, is not trusted: a
+// DO_NOT_TRUST rule of root itself (the answer Don't trust records), the
+// user's word about that very folder, where the editor's is about the
+// workspace. The editor trusts root as a TRUST_FOLDER rule of root would,
+// and such a tie goes to distrust; a rule of a folder above root is less
+// specific, and the editor's trust outranks it. Nil when root is trusted,
+// though still checked against the sandboxes' trail, as a rule is.
+func (ft folderTrust) overEditor(root string) error {
+	// folder covers root, so root within folder too is root itself
+	// (compared as within does, case aside where file systems ignore it).
+	if level, folder := ft.rule(root); level == DoNotTrust && within(realPath(root), folder) {
+		return ft.markedDoNotTrust(root)
+	}
+	return nil
+}
+
+// markedDoNotTrust is why root, which a DO_NOT_TRUST rule covers, is not
+// trusted, and how to change it.
+func (ft folderTrust) markedDoNotTrust(root string) error {
+	return fmt.Errorf("%s marks the folder %s %s; /permissions trust changes that", ft.rulesAt, root, DoNotTrust)
+}
+
+// rule is the level of the most specific rule covering root ("" when
+// none does) and the folder it trusts or distrusts, symlinks resolved.
+func (ft folderTrust) rule(root string) (level, folder string) {
+	real := realPath(root)
+	bestLen := -1
+	for rule, l := range ft.rules {
+		effective := rule
+		if l == TrustParent {
+			effective = filepath.Dir(rule)
+		}
+		// The most specific rule wins: Gemini CLI compares the rules' lengths,
+		// which it writes cleaned. On a tie, distrust wins.
+		n := len(filepath.Clean(rule))
+		if at := realPath(effective); within(at, real) && (n > bestLen || n == bestLen && l == DoNotTrust) {
+			bestLen, level, folder = n, l, at
+		}
+	}
+	return level, folder
 }
 
 // realPath is path with symlinks resolved, when it exists.

@@ -103,8 +103,10 @@ func TestTrustQuestionAgainForAFolderASandboxConfigured(t *testing.T) {
 // is: a folder it trusts is trusted with no question while no sandboxed
 // command could have changed its configuration; once one could have, the
 // first prompt asks about it again, saying what changed, and the folder's
-// MCP server runs only after "Trust folder". The editor's false trusts
-// nothing and asks nothing.
+// MCP server runs only after "Trust folder". "Don't trust", answered
+// to that question, is remembered over the editor's trust: the next
+// start does not ask again and runs the folder restricted, until
+// /permissions trust. The editor's false trusts nothing and asks nothing.
 func TestTheEditorsTrustIsAskedAgainAfterASandboxConfigured(t *testing.T) {
 	home := t.TempDir()
 	parent := newRoot(t, nil)
@@ -144,14 +146,33 @@ func TestTheEditorsTrustIsAskedAgainAfterASandboxConfigured(t *testing.T) {
 		t.Errorf("untrusted by the editor, the folder's MCP tool is offered")
 	}
 
-	h, a = startTrustingWith(t, trustCase{home: home, root: app}, editorTrusted, "Trust folder", geminitest.TextTurn("one"), geminitest.TextTurn("two"))
+	h, a = startTrustingWith(t, trustCase{home: home, root: app}, editorTrusted, "Don't trust", geminitest.TextTurn("refused"))
 	h.command("first")
 	if a.count() != 1 {
 		t.Fatalf("asked %d times, want once: the editor's trust does not vouch for what a sandboxed command changed", a.count())
 	}
 	contains(t, "the question", a.asked[0], "Asked again: "+filepath.Join(app, ".gemini", "settings.json")+" was changed at ")
+	contains(t, "the question", a.asked[0], "Don't trust: this folder runs in a restricted mode, and you are not asked again.")
+	if reqs := h.model.Requests(); len(reqs) != 1 || slices.Contains(declared(reqs, 0), serverTool) {
+		t.Errorf("not trusted, the folder's MCP tool is offered")
+	}
+
+	h, a = startTrustingWith(t, trustCase{home: home, root: app}, editorTrusted, "Trust folder", geminitest.TextTurn("still restricted"), geminitest.TextTurn("two"))
+	h.command("first")
+	if a.count() != 0 {
+		t.Fatalf("after Don't trust, the next start asked again: %q", a.asked)
+	}
+	if reqs := h.model.Requests(); len(reqs) != 1 || slices.Contains(declared(reqs, 0), serverTool) {
+		t.Errorf("after Don't trust, the editor's trust vouches for the folder: its MCP tool is offered")
+	}
+	time.Sleep(50 * time.Millisecond) // a yes a clock tick after the change at least
+	_, reply := h.command("/permissions trust")
+	contains(t, "/permissions trust", reply, "Trust level: TRUST_FOLDER")
+	if a.count() != 1 {
+		t.Fatalf("/permissions trust asked %d times, want once", a.count())
+	}
 	h.command("second")
-	if reqs := h.model.Requests(); len(reqs) != 2 || !slices.Contains(declared(reqs, 0), serverTool) {
-		t.Errorf("trusted again, the first prompt's request does not offer the project's MCP tool")
+	if reqs := h.model.Requests(); len(reqs) != 2 || !slices.Contains(declared(reqs, 1), serverTool) {
+		t.Errorf("trusted again, the next prompt's request does not offer the project's MCP tool")
 	}
 }
