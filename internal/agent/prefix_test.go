@@ -125,16 +125,6 @@ func commonPrefix(a, b []byte) int {
 	return n
 }
 
-// prefixShares is, for each request after the first, the share of its
-// body that repeats the previous request's from the first byte.
-func prefixShares(reqs []geminitest.Request) []float64 {
-	var shares []float64
-	for i := 1; i < len(reqs); i++ {
-		shares = append(shares, float64(commonPrefix(reqs[i-1].Body, reqs[i].Body))/float64(len(reqs[i].Body)))
-	}
-	return shares
-}
-
 // The classifier of an auto model reads the history with the big read
 // masked: its request never holds the output whole, and stays under
 // 2,000 tokens (its instruction included) on every prompt after.
