@@ -7,6 +7,7 @@ import { confirmKind } from "./approval";
 import type { AskParams } from "./ask";
 import type { ChatCommand } from "./chatCommands";
 import { describeError } from "./errors";
+import type { UsageState } from "./present";
 import type { ApprovalMode, Exchange, PromptResult, StopReason, ToolStatus, Update } from "./protocol";
 
 export type ToolLineStatus = "running" | ToolStatus;
@@ -109,17 +110,6 @@ export interface Todo {
   description: string;
   /** pending, in_progress, completed, cancelled or blocked. */
   status: string;
-}
-
-/** The figures the chat's footer shows. */
-export interface UsageState {
-  /** Tokens of the whole session so far. */
-  sessionTokens: number;
-  /** Of them, served from the context cache. */
-  cachedTokens: number;
-  /** The last request's prompt tokens, of the model's window: how full it is. */
-  contextUsed: number;
-  contextSize: number;
 }
 
 export type ChatEvent =

@@ -268,7 +268,7 @@ class GeminiExtension implements Gemini {
     }
     this.view.post(event);
     const authProblem = keyProblemOf(event);
-    this.status.update({ working: this.chat.busy, activity: runningTool(this.chat), model: this.model, ...(authProblem && { authProblem }) });
+    this.status.update({ working: this.chat.busy, activity: runningTool(this.chat), model: this.model, usage: this.chat.usage, ...(authProblem && { authProblem }) });
   }
 
   private onChatRequest(request: Exclude<ChatRequest, { type: "ready" }>): void {

@@ -17,6 +17,46 @@ export interface StatusInput {
   model?: ModelState;
   /** What keeps Gemini from reaching the model (no key or login, a key refused); absent when nothing does. */
   authProblem?: string;
+  /** The session's tokens and the window's fill; absent until the model has answered. */
+  usage?: UsageState;
+}
+
+/** The session's tokens and how full the model's window is: what the chat's footer and the status bar item show. */
+export interface UsageState {
+  /** Tokens of the whole session so far. */
+  sessionTokens: number;
+  /** Of them, served from the context cache. */
+  cachedTokens: number;
+  /** The last request's prompt tokens, of the model's window: how full it is. */
+  contextUsed: number;
+  contextSize: number;
+}
+
+/** The usage in words: `fill` ("25%", "<1%"; "" where the window was not counted), `text` for the chat's footer, `detail` for a tooltip. */
+export interface UsageView {
+  fill: string;
+  text: string;
+  detail: string;
+}
+
+export function usageView(u: UsageState): UsageView {
+  // A server (or model) that did not count the window says only the tokens.
+  const counted = u.contextSize > 0 && u.contextUsed > 0;
+  const percent = counted ? (100 * u.contextUsed) / u.contextSize : 0;
+  const fill = !counted ? "" : percent < 1 ? "<1%" : `${Math.round(percent)}%`;
+  const sum = `${shortTokens(u.sessionTokens)} tokens, ${shortTokens(u.cachedTokens)} cached`;
+  return {
+    fill,
+    text: fill === "" ? sum : `${fill} of context · ${sum}`,
+    detail:
+      `This session: ${u.sessionTokens.toLocaleString("en")} tokens, ${u.cachedTokens.toLocaleString("en")} of them from the cache.` +
+      (u.contextSize > 0 ? `\nLast request: ${u.contextUsed.toLocaleString("en")} of the model's ${u.contextSize.toLocaleString("en")}-token window.` : ""),
+  };
+}
+
+/** A token count as it fits in a footer: 950, 12.3k, 1.2M. */
+function shortTokens(n: number): string {
+  return n < 1000 ? String(n) : n < 1_000_000 ? `${(n / 1000).toFixed(1)}k` : `${(n / 1_000_000).toFixed(1)}M`;
 }
 
 /** The model as the server reports it: gemini/models, then the model and usage updates. */
@@ -59,14 +99,33 @@ export interface StatusView {
 
 export function statusView(s: StatusInput): StatusView {
   const view = baseStatusView(s);
-  const model = modelLabel(s.model);
-  if (model === "" || s.server === "stopped") {
+  if (s.server === "stopped") {
+    return view;
+  }
+  return withUsage(withModel(view, modelLabel(s.model)), s.usage);
+}
+
+function withModel(view: StatusView, model: string): StatusView {
+  if (model === "") {
     return view;
   }
   return {
     ...view,
     text: `${view.text} · ${model}`,
     tooltip: `${view.tooltip}\nModel: ${model}. Run “Gemini: Choose Model” to choose another.`,
+  };
+}
+
+/** The window's fill after the model, as the chat's footer has it; the session's tokens in the tooltip. */
+function withUsage(view: StatusView, usage: UsageState | undefined): StatusView {
+  if (usage === undefined) {
+    return view;
+  }
+  const u = usageView(usage);
+  return {
+    ...view,
+    text: u.fill === "" ? view.text : `${view.text} · ${u.fill} context`,
+    tooltip: `${view.tooltip}\n${u.detail}`,
   };
 }
 

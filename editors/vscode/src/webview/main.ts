@@ -8,6 +8,7 @@ import { chatCommandLabels, type ChatCommand } from "../chatCommands";
 import type { ChatMessage, ChatRequest } from "../chatProtocol";
 import { insertReference } from "../contextItems";
 import { modeLabel } from "../modes";
+import { usageView } from "../present";
 import { structuredReport } from "../report";
 import { shellTranscript } from "../shellOutput";
 import { diffLineKinds, diffStat, foundRows, isEdit, kindIcon, outcomeIcons, statText, todoIcon, toolOutcome, turnChanges } from "../toolView";
@@ -240,25 +241,16 @@ function drawPlan(): void {
   });
 }
 
-/** The session's tokens and how full the model's window is, in the footer. */
+/** The session's tokens, the cached ones and how full the model's window is, in the footer. */
 function drawUsage(): void {
   const u = state.usage;
   usage.hidden = u === undefined;
   if (u === undefined) {
     return;
   }
-  // A server (or model) that did not count the window says only the tokens.
-  const fill = u.contextSize > 0 && u.contextUsed > 0 ? (100 * u.contextUsed) / u.contextSize : undefined;
-  const fillText = fill === undefined ? "" : fill < 1 ? "<1% of context · " : `${Math.round(fill)}% of context · `;
-  usage.textContent = `${fillText}${tokens(u.sessionTokens)} tokens`;
-  usage.title =
-    `This session: ${u.sessionTokens.toLocaleString("en")} tokens, ${u.cachedTokens.toLocaleString("en")} of them from the cache.` +
-    (u.contextSize > 0 ? `\nLast request: ${u.contextUsed.toLocaleString("en")} of the model's ${u.contextSize.toLocaleString("en")}-token window.` : "");
-}
-
-/** A token count as it fits in a footer: 950, 12.3k, 1.2M. */
-function tokens(n: number): string {
-  return n < 1000 ? String(n) : n < 1_000_000 ? `${(n / 1000).toFixed(1)}k` : `${(n / 1_000_000).toFixed(1)}M`;
+  const view = usageView(u);
+  usage.textContent = view.text;
+  usage.title = view.detail;
 }
 
 /** Under an ended turn that changed files, the list of them, each opening its file, as Copilot Chat lists a turn's changes. */

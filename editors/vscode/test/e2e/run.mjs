@@ -1275,6 +1275,44 @@ const scenarios = [
     },
   },
   {
+    name: 'usage',
+    title: 'the session\'s tokens, the cached ones and the context fill, as the model reported them, in the chat\'s footer and the status bar item',
+    // Two answers of one prompt, each with Gemini's usageMetadata: the
+    // session is their sum, the fill the last request's prompt tokens of
+    // the model's 1,048,576-token window (Flash's, where auto routed it).
+    script: [
+      {
+        chunks: [{ call: { name: 'read_file', args: { file_path: 'sum.go' } } }],
+        usage: { promptTokenCount: 200_000, cachedContentTokenCount: 150_000, candidatesTokenCount: 1_000, totalTokenCount: 201_000 },
+      },
+      {
+        text: 'sum.go adds the numbers in a loop.',
+        usage: { promptTokenCount: 262_144, cachedContentTokenCount: 200_000, candidatesTokenCount: 2_000, totalTokenCount: 264_144 },
+      },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const frame = await w.prompt('What does sum.go do?');
+      await frame.locator('.message.assistant', { hasText: 'adds the numbers in a loop' }).first().waitFor({ timeout: 30_000 });
+      await waitForRequests(ctx, 2);
+      const footer = frame.locator('#usage');
+      const text = '25% of context · 465.1k tokens, 350.0k cached';
+      await waitFor(`the chat's footer to say ${JSON.stringify(text)}`, async () => (await footer.isVisible()) && (await footer.innerText()).trim() === text, { timeout: 10_000 });
+      const detail = 'This session: 465,144 tokens, 350,000 of them from the cache.\nLast request: 262,144 of the model\'s 1,048,576-token window.';
+      assert((await footer.getAttribute('title')) === detail, `the footer's tooltip says ${JSON.stringify(await footer.getAttribute('title'))}`);
+      // The status bar item: the fill after the model, the figures in its tooltip.
+      const item = w.page.locator('.statusbar-item', { hasText: 'Gemini' }).filter({ hasText: '% context' }).first();
+      await waitFor('the status bar item to say 25% context', async () => /· 25% context$/.test((await item.innerText().catch(() => '')).trim()), { timeout: 10_000 });
+      await item.hover();
+      const hover = w.page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'This session:' }).first();
+      await hover.waitFor({ timeout: 10_000 });
+      const said = (await hover.innerText()).replace(/\s+/g, ' ');
+      assert(said.includes('This session: 465,144 tokens, 350,000 of them from the cache.') && said.includes('Last request: 262,144 of the model\'s 1,048,576-token window.'),
+        `the status bar item's tooltip says ${JSON.stringify(said)}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-usage.png'));
+    },
+  },
+  {
     name: 'chat-editor',
     title: 'the chat opens in an editor tab too (Open Chat in Editor), the same session as the side bar\'s',
     script: [{ text: 'Answered in both.' }],

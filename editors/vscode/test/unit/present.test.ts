@@ -13,6 +13,7 @@ import {
   isSettingsEcho,
   modelForNewSession,
   statusView,
+  usageView,
 } from "../../src/present";
 
 describe("statusView", () => {
@@ -29,6 +30,28 @@ describe("statusView", () => {
     const view = statusView({ server: "stopped", working: false, reviews: 0 });
     assert.equal(view.command, "gemini.restartServer");
     assert.equal(view.text, "$(error) Gemini");
+  });
+});
+
+describe("usage", () => {
+  const usage = { sessionTokens: 465_144, cachedTokens: 350_000, contextUsed: 262_144, contextSize: 1_048_576 };
+  it("says the window's fill, the session's tokens and the cached ones", () => {
+    const view = usageView(usage);
+    assert.equal(view.text, "25% of context · 465.1k tokens, 350.0k cached");
+    assert.equal(view.detail, "This session: 465,144 tokens, 350,000 of them from the cache.\nLast request: 262,144 of the model's 1,048,576-token window.");
+    assert.equal(usageView({ ...usage, contextUsed: 900 }).fill, "<1%");
+  });
+  it("says only the tokens where the window was not counted", () => {
+    const view = usageView({ ...usage, contextUsed: 0, contextSize: 0 });
+    assert.equal(view.fill, "");
+    assert.equal(view.text, "465.1k tokens, 350.0k cached");
+    assert.equal(view.detail, "This session: 465,144 tokens, 350,000 of them from the cache.");
+  });
+  it("puts the fill in the status bar item, the figures in its tooltip", () => {
+    const view = statusView({ server: "running", working: false, reviews: 0, model: { current: "auto", name: "Auto" }, usage });
+    assert.equal(view.text, "$(sparkle) Gemini · Auto · 25% context");
+    assert.match(view.tooltip, /\nThis session: 465,144 tokens, 350,000 of them from the cache\.\nLast request: 262,144 of the model's 1,048,576-token window\.$/);
+    assert.equal(statusView({ server: "stopped", working: false, reviews: 0, usage }).text, "$(error) Gemini", "a stopped server shows no stale figures");
   });
 });
 
