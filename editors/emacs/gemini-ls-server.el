@@ -420,16 +420,20 @@ window); the last session that answered first.")
 
 (defun gemini-ls--usage-indicator (session)
   "What SESSION has cost, for the header line; nil before it answered.
-As \"52k tokens, 40k cached · context 5%\".  SESSION nil is the last
-that answered (a first prompt's, named only by its result)."
-  (let ((u (if session (cdr (assoc session gemini-ls--usage)) (cdar gemini-ls--usage))))
+As \"52k tokens, 40k cached · context 5%\": the cached tokens only when
+the cache served some, the context only once it is 1% full or more, as
+eglot and magit keep their header lines short.  SESSION nil, a new
+session's chat before its first update, has cost nothing yet."
+  (let ((u (and session (cdr (assoc session gemini-ls--usage)))))
     (when u
-      (concat (format "%s tokens, %s cached"
-                      (gemini-ls--short-count (plist-get u :total))
-                      (gemini-ls--short-count (plist-get u :cached)))
-              (let ((size (plist-get u :size)))
-                (when (> size 0)
-                  (format " · context %d%%" (round (* 100.0 (plist-get u :used)) size))))))))
+      (let ((cached (plist-get u :cached))
+            (size (plist-get u :size)))
+        (concat (gemini-ls--short-count (plist-get u :total)) " tokens"
+                (when (> cached 0)
+                  (format ", %s cached" (gemini-ls--short-count cached)))
+                (let ((percent (if (> size 0) (round (* 100.0 (plist-get u :used)) size) 0)))
+                  (when (>= percent 1)
+                    (format " · context %d%%" percent))))))))
 
 (defvar gemini-ls--session-id)
 
@@ -448,7 +452,9 @@ Without a server, or credentials, it says so and what to do instead."
                                           'help-echo (gemini-ls--status-help status))))
                      (gemini-ls--model-indicator)
                      (gemini-ls--mode-indicator (gemini-ls-approval-mode))
-                     (gemini-ls--usage-indicator gemini-ls--session-id)))
+                     ;; A running server's session's: without one the
+                     ;; header says only what to do.
+                     (and status (gemini-ls--usage-indicator gemini-ls--session-id))))
      " · ")))
 
 (defun gemini-ls--header-line (&optional width)

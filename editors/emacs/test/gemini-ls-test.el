@@ -560,6 +560,14 @@ Evaluated here: `format-mode-line' gives \"\" in batch Emacs."
     (should (equal header-line-format '(:eval (gemini-ls--header-line))))
     (substring-no-properties (gemini-ls--header-state))))
 
+(defun gemini-ls-test--header-after-turn-p (state)
+  "Whether the chat's header line is STATE then the session's cost, short.
+The fake model's answers count their tokens roughly and none cached, in
+a context window well under 1% full: the cost is the tokens alone, with
+no \"0 cached\" and no \"context 0%\"."
+  (string-match-p (concat "\\`" (regexp-quote state) " · [0-9.]+k? tokens\\'")
+                  (gemini-ls-test--header)))
+
 (ert-deftest gemini-ls-test-directory-cannot-configure-the-server ()
   "A repository's .dir-locals.el chooses neither the server nor its settings.
 The options naming a program, where it comes from, or what the agent
@@ -606,7 +614,7 @@ mode line says Gemini once: its mode, and no status beside it."
         (gemini-ls-test--prompt buf "plan it"))
       (should (= asked 1)))
     (should (equal (gemini-ls-approval-mode) "plan"))
-    (should (equal (gemini-ls-test--header) "ready · gemini-test · plan"))
+    (should (gemini-ls-test--header-after-turn-p "ready · gemini-test · plan"))
     (should (equal (gemini-ls-test--status) "Gemini (gemini-test, plan) "))
     (should (string-match-p "^> mode: plan$" (gemini-ls-test--chat)))))
 
@@ -1012,7 +1020,7 @@ starts in the editor's text, unsaved lines included."
             (should (looking-at (nth 2 at)))))))))
 
 (ert-deftest gemini-ls-test-plan-in-place ()
-  "write_todos's list is the chat's plan: one block, each list in its place."
+  "The write_todos list is the chat's plan: one block, each in its place."
   (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
   (gemini-ls--insert-update "toolCall" '(:callId "c1" :name "write_todos" :title "Set 2 todo(s)" :toolKind "think"
                                          :todos [(:description "Read the code" :status "in_progress")
@@ -1376,9 +1384,10 @@ reach the model; the chat records the answer under the question."
         (should (equal (mapcar annotate offered) '(" — Relational." " — One file." "" "")))
         (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
                        '("{\"answers\":{\"0\":\"SQLite\"}}")))
-        ;; The chat shows the question once, on its call's line, and
-        ;; records the answer under it, as Gemini CLI does.
-        (should (string-match-p "^- Asking user: Which database\\? \\[ok\\]\n  Database → SQLite\nSQLite it is\\."
+        ;; The chat shows the question once, on its call's line (its
+        ;; kind after the status), and records the answer under it, as
+        ;; Gemini CLI does.
+        (should (string-match-p "^- Asking user: Which database\\? \\[ok\\] (communicate)\n  Database → SQLite\nSQLite it is\\."
                                 (gemini-ls-test--chat)))
         (should (= 1 (gemini-ls-test--count (gemini-ls-test--chat) "Which database")))
         (cl-letf (((symbol-function 'completing-read-multiple)
@@ -1389,7 +1398,7 @@ reach the model; the chat records the answer under the question."
         (should (equal asked "Database: Which database? (several, comma-separated) "))
         (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
                        '("{\"answers\":{\"0\":\"PostgreSQL, Redis, and a cache\"}}")))
-        (should (string-match-p "\\[ok\\]\n  Database → PostgreSQL, Redis, and a cache\nBoth, then\\."
+        (should (string-match-p "\\[ok\\] (communicate)\n  Database → PostgreSQL, Redis, and a cache\nBoth, then\\."
                                 (gemini-ls-test--chat)))))))
 
 (defun gemini-ls-test--count (text regexp)
@@ -1465,7 +1474,7 @@ question was not answered."
         (should (equal asked "Database: Which database? ")))
       (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
                      '("User dismissed ask_user dialog without answering.")))
-      (should (string-match-p "\\]\n  Database → dismissed\n" (gemini-ls-test--chat)))
+      (should (string-match-p "\\[ok\\] (communicate)\n  Database → dismissed\n" (gemini-ls-test--chat)))
       (cl-letf (((symbol-function 'completing-read) (lambda (&rest _) (signal 'quit nil))))
         (gemini-ls-test--prompt buf "pick again"))
       (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
@@ -1485,7 +1494,7 @@ Gemini CLI's Done does; Decline there still declines."
         (gemini-ls-test--prompt buf "set up storage"))
       (should (equal (gemini-ls-test--tool-outputs gemini-ls-test--record)
                      '("{\"answers\":{}}")))
-      (should (string-match-p "\\]\n  Database → nothing\n" (gemini-ls-test--chat)))
+      (should (string-match-p "\\[ok\\] (communicate)\n  Database → nothing\n" (gemini-ls-test--chat)))
       (cl-letf (((symbol-function 'completing-read-multiple)
                  (lambda (&rest _) (list gemini-ls--decline))))
         (gemini-ls-test--prompt buf "set up storage again"))
@@ -1721,6 +1730,22 @@ prompt tokens are 5% of gemini-test's 1,048,576."
       ;; The header line's % doubled, as a mode line construct needs.
       (should (string-match-p "gemini-test · 52k tokens, 40k cached · context 5%% "
                               (gemini-ls--header-line 200))))))
+
+(ert-deftest gemini-ls-test-usage-indicator-short ()
+  "The header line's cost says what is worth saying, and only its session's.
+The cached tokens once the cache served some, the context once it is 1%
+full; a new session's chat, before its first update, shows no cost of
+the session before."
+  (with-temp-buffer
+    (setq gemini-ls--usage
+          '(("s2" :total 397 :cached 0 :used 397 :size 1048576)
+            ("s1" :total 52012 :cached 40000 :used 52000 :size 1048576)))
+    (should (equal (gemini-ls--usage-indicator "s2") "397 tokens"))
+    (should (equal (gemini-ls--usage-indicator "s1") "52k tokens, 40k cached · context 5%"))
+    (should-not (gemini-ls--usage-indicator nil))
+    (should-not (gemini-ls--usage-indicator "s3"))
+    (setq gemini-ls--usage '(("s4" :total 900 :cached 0 :used 900 :size 0)))
+    (should (equal (gemini-ls--usage-indicator "s4") "900 tokens"))))
 
 (ert-deftest gemini-ls-test-short-count ()
   "Token counts read as people read them."
@@ -3328,11 +3353,11 @@ mode the server says it runs in (`gemini/models')."
       (cl-letf (((symbol-function 'read-multiple-choice)
                  (lambda (_prompt choices &rest _) (assq ?y choices))))
         (gemini-ls-test--prompt buf "plan it"))
-      (should (equal (gemini-ls-test--header) "ready · gemini-test · plan"))
+      (should (gemini-ls-test--header-after-turn-p "ready · gemini-test · plan"))
       ;; The default mode, which the server runs in already, takes the
       ;; session out of plan mode: the server says so too.
       (with-current-buffer buf (gemini-ls-set-approval-mode "default"))
-      (gemini-ls-test--wait (lambda () (equal (gemini-ls-test--header) "ready · gemini-test"))
+      (gemini-ls-test--wait (lambda () (gemini-ls-test--header-after-turn-p "ready · gemini-test"))
                             "the header line to show the default mode")
       (should (equal (plist-get (jsonrpc-request server :gemini/resumeSession
                                                  (list :sessionId (gemini-ls--chat-value
@@ -3340,11 +3365,11 @@ mode the server says it runs in (`gemini/models')."
                                 :mode)
                      "default"))
       (with-current-buffer buf (gemini-ls-set-approval-mode "auto_edit"))
-      (gemini-ls-test--wait (lambda () (equal (gemini-ls-test--header)
-                                              "ready · gemini-test · auto-accept edits"))
+      (gemini-ls-test--wait (lambda () (gemini-ls-test--header-after-turn-p
+                                        "ready · gemini-test · auto-accept edits"))
                             "the header line to show the new mode")
       (with-current-buffer buf (gemini-ls-set-approval-mode "default"))
-      (gemini-ls-test--wait (lambda () (equal (gemini-ls-test--header) "ready · gemini-test"))
+      (gemini-ls-test--wait (lambda () (gemini-ls-test--header-after-turn-p "ready · gemini-test"))
                             "the header line to show the default mode"))))
 
 (ert-deftest gemini-ls-test-set-approval-mode-refused ()

@@ -176,8 +176,10 @@ keys A
 wait_for 'Done: `greet` now returns' "the answer after the review"
 wait_for 'Edit greet.py \[ok\]' "the edit's tool line to say ok" 5
 wait_for 'say \*\*Hi\*\* instead of Hello' "the streamed answer" 5
-# The chat's header line: ready, the model auto routed the prompt to.
-wait_for '(^|\|) ready · Auto → [^ ]+ +C-c C-c send · C-c C-d menu' "the chat's header line, ready" 5
+# The chat's header line: ready, the model auto routed the prompt to, the
+# session's tokens (none cached by the fake, its context under 1%: neither
+# said).
+wait_for '(^|\|) ready · Auto → [^ ]+ · [0-9.]+k? tokens +C-c C-c send · C-c C-d menu' "the chat's header line, ready" 5
 shot="$(picture emacs-chat)"
 screen >"$shot"
 grep -q '> thought: Planning the change' "$shot" || fail "chat screen lacks the folded thought"
@@ -351,5 +353,5 @@ wait_for 'change\) Yes, manually accept edits$' "TAB to complete the approval" 5
 keys Enter
 wait_for 'Implementing the plan\.' "the answer after the approval"
 wait_for 'Plan Approval → Yes, manually accept edits' "the approval recorded in the chat" 5
-wait_for '(^|\|) ready · Auto → [^ ]+ +C-c C-c send' "the header line to leave plan mode" 5
+wait_for '(^|\|) ready · Auto → [^ ]+ · [0-9.]+k? tokens +C-c C-c send' "the header line to leave plan mode" 5
 echo "PASS tmux-screens"
