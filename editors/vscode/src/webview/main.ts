@@ -13,7 +13,7 @@ import { structuredReport } from "../report";
 import { shellTranscript } from "../shellOutput";
 import { diffLineKinds, diffStat, foundRows, isEdit, kindIcon, outcomeIcons, statText, todoIcon, toolOutcome, turnChanges } from "../toolView";
 import { CommandCompletion } from "./completion";
-import { renderMarkdown } from "./markdown";
+import { askedHTML, renderMarkdown } from "./markdown";
 
 declare function acquireVsCodeApi(): { postMessage(msg: ChatRequest): void };
 
@@ -590,9 +590,10 @@ function answeredQuestion(params: AskParams, answer: string): HTMLElement {
   const name = span("question-asked-title");
   name.textContent = questionName(params);
   asked.append(name);
-  if (params.kind !== "plan_approval" && params.text.trim() !== "") {
-    const text = span("question-asked-text");
-    text.textContent = params.text.trim();
+  const html = askedHTML(params);
+  if (html !== "") {
+    const text = div("question-asked-text markdown");
+    text.innerHTML = html;
     asked.append(" ", text);
   }
   const reply = div("message user question-answer");

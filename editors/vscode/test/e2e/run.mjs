@@ -1020,6 +1020,11 @@ const scenarios = [
       const tool = frame.locator('.tool-call', { hasText: 'allow-marker.txt' }).first();
       await approval.locator('button.question-option', { hasText: /^Allow Once$/ }).click();
       await approval.waitFor({ state: 'detached', timeout: 10_000 });
+      // The answered approval keeps the command as a code block, as it was asked, not its Markdown's fences.
+      const asked = frame.locator('.question-answered .question-asked-text').first();
+      await asked.waitFor({ timeout: 10_000 });
+      assert((await asked.locator('pre code').innerText()).trim() === 'echo allowed > allow-marker.txt', `the answered approval's command is not a code block: ${await asked.innerHTML()}`);
+      assert(!(await asked.innerText()).includes('```'), `the answered approval shows its Markdown's fences: ${await asked.innerText()}`);
       await waitForStatus(tool, 'ok');
       assert(fs.readFileSync(marker, 'utf8') === 'allowed\n', 'allow-marker.txt does not hold the command\'s output');
       await waitForRequests(ctx, 2);

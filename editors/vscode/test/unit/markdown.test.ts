@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { renderMarkdown } from "../../src/webview/markdown";
+import { confirmAsk } from "../../src/approval";
+import { askedHTML, renderMarkdown } from "../../src/webview/markdown";
 
 describe("renderMarkdown", () => {
   it("renders the model's Markdown", () => {
@@ -16,5 +17,21 @@ describe("renderMarkdown", () => {
 
   it("drops javascript: links", () => {
     assert.doesNotMatch(renderMarkdown("[x](javascript:alert(1))"), /href="javascript:/);
+  });
+});
+
+describe("askedHTML", () => {
+  it("renders an answered shell approval's command as a code block, not its fences", () => {
+    const params = confirmAsk({ sessionId: "S", callId: "c1", kind: "execute", title: "Run?", details: "echo allowed > allow-marker.txt", canAllowAlways: false }, undefined);
+    const html = askedHTML(params);
+    assert.match(html, /^<pre><code class="language-sh">echo allowed &gt; allow-marker.txt\n<\/code><\/pre>\n<p>Runs in the workspace folder\.<\/p>/);
+    assert.doesNotMatch(html, /```/);
+  });
+
+  it("renders a question's words, and repeats no plan", () => {
+    assert.equal(askedHTML({ kind: "ask", text: " Which **database**? " }), "Which <strong>database</strong>?", "one paragraph runs on from the title");
+    assert.equal(askedHTML({ kind: "ask", text: "One.\n\nTwo." }), "<p>One.</p>\n<p>Two.</p>\n");
+    assert.equal(askedHTML({ kind: "plan_approval", text: "# The plan" }), "");
+    assert.equal(askedHTML({ kind: "ask", text: "  " }), "");
   });
 });
