@@ -6,7 +6,10 @@ local gemini = require("gemini")
 gemini.setup({ cmd = { os.getenv("GEMINI_LS") } })
 
 local function chat_statusline()
+  -- As wide as a chat window that has room for every segment.
+  vim.o.columns = 200
   local win = gemini.chat.show()
+  vim.api.nvim_win_set_width(win, 120)
   return vim.api.nvim_eval_statusline(vim.wo[win].statusline, { winid = win, maxwidth = 120 }).str
 end
 

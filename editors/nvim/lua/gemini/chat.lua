@@ -7,10 +7,10 @@ local M = {}
 M.buf = nil
 -- What the chat's keys do; set by the plugin (prompt, cancel).
 M.actions = {}
--- The chat window's status line, left of its keys; set by the plugin
--- (model, mode, what is running).
-M.status = function()
-  return "Gemini"
+-- The chat window's status line, left of its keys, as segments {text,
+-- drop}; set by the plugin (model, mode, usage, what is running).
+M.segments = function()
+  return { { text = "Gemini" } }
 end
 M.keys = "<CR> prompt · <C-c> cancel · q close"
 -- callId -> {mark, after, title, indent, location}: the call's line and
@@ -87,6 +87,52 @@ function M.foldtext()
   return string.format("%s  (%d more %s)", line, n, n == 1 and "line" or "lines")
 end
 
+--- Segments' texts as the status line shows them, " · " between.
+function M.join(segments)
+  local texts = {}
+  for _, s in ipairs(segments) do
+    table.insert(texts, s.text)
+  end
+  return table.concat(texts, " · ")
+end
+
+--- The segments that fit beside the keys in width columns, as lualine
+--- does it: while the line is too wide, the segment with the lowest drop
+--- rank goes; segments without one stay whatever the width.
+function M.fit(segments, keys, width)
+  local kept = vim.deepcopy(segments)
+  -- "left keys ": a space before the keys and one after them.
+  local room = width - vim.api.nvim_strwidth(keys) - 2
+  while vim.api.nvim_strwidth(M.join(kept)) > room do
+    local lowest
+    for i, s in ipairs(kept) do
+      if s.drop and (not lowest or s.drop < kept[lowest].drop) then
+        lowest = i
+      end
+    end
+    if not lowest then
+      break
+    end
+    table.remove(kept, lowest)
+  end
+  return kept
+end
+
+local function escape(text)
+  return (text:gsub("%%", "%%%%"))
+end
+
+--- The chat window's status line ('statusline' as %!): the segments that
+--- fit, then the keys at the right. What a window too narrow even for the
+--- model, the mode and the keys cuts is the end of the keys.
+function M.statusline()
+  local win = vim.g.statusline_winid or 0
+  -- A global status line (laststatus=3) spans the screen.
+  local width = vim.o.laststatus == 3 and vim.o.columns or vim.api.nvim_win_get_width(win)
+  local left = M.join(M.fit(M.segments(), M.keys, width))
+  return escape(left) .. " %=%<" .. escape(M.keys) .. " "
+end
+
 -- Sets up a window showing the chat: wrapped at words, indented lines
 -- wrapped under their indent, the chat's folds, its status line.
 local function dress(win)
@@ -99,8 +145,7 @@ local function dress(win)
   wo.foldtext = "v:lua.require'gemini.chat'.foldtext()"
   -- No dots after a fold's text: it reads as a line of the chat.
   wo.fillchars = "fold: "
-  -- Too narrow a window cuts the keys, not the model or the mode.
-  wo.statusline = "%{luaeval('require(\"gemini.chat\").status()')} %=%<" .. M.keys:gsub("%%", "%%%%") .. " "
+  wo.statusline = "%!v:lua.require'gemini.chat'.statusline()"
   vim.api.nvim_win_call(win, function()
     vim.cmd("normal! zE")
   end)

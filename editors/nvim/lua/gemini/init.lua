@@ -73,30 +73,47 @@ function M.status()
   return ""
 end
 
---- The chat window's status: "Gemini · Auto · manual", the model and
---- the approval mode as 0.61 names them, the session's tokens, cached
---- tokens and context fill, then what Gemini is doing.
-function M.chat_status()
-  local parts = { "Gemini" }
+--- What Gemini is doing, as a status line segment; nil when idle.
+--- Missing credentials say why nothing works: kept longer than the label.
+local function doing()
+  if M.state.auth and M.state.auth.usable == false then
+    return { text = "no credentials: :GeminiLogin", drop = 4 }
+  elseif next(waiting) ~= nil then
+    return { text = "waiting for you", drop = 2 }
+  elseif M.state.prompt_running then
+    return { text = "working…", drop = 2 }
+  end
+end
+
+--- The chat window's status as segments in the order shown: "Gemini",
+--- the model and the approval mode as 0.61 names them, the session's
+--- usage, then what Gemini is doing. A narrow window drops the segment
+--- with the lowest drop rank first; the model and the mode (no rank)
+--- always show, and the usage goes before anything else.
+function M.chat_segments()
+  local segments = { { text = "Gemini", drop = 3 } }
   local shown = M.statusline():gsub("^Gemini: ", "")
   if shown ~= "" then
-    table.insert(parts, shown)
+    table.insert(segments, { text = shown })
   end
-  table.insert(parts, chat.mode_name(M.mode()))
+  table.insert(segments, { text = chat.mode_name(M.mode()) })
   local cost = require("gemini.usage").status(M.state.session_id)
   if cost ~= "" then
-    table.insert(parts, cost)
+    table.insert(segments, { text = cost, drop = 1 })
   end
-  if M.state.auth and M.state.auth.usable == false then
-    table.insert(parts, "no credentials: :GeminiLogin")
-  elseif next(waiting) ~= nil then
-    table.insert(parts, "waiting for you")
-  elseif M.state.prompt_running then
-    table.insert(parts, "working…")
+  local now = doing()
+  if now then
+    table.insert(segments, now)
   end
-  return table.concat(parts, " · ")
+  return segments
 end
-chat.status = M.chat_status
+chat.segments = M.chat_segments
+
+--- The chat window's whole status, as wide a window shows it:
+--- "Gemini · Auto · manual · 52k tok · 40k cached · 5% ctx · working…".
+function M.chat_status()
+  return chat.join(M.chat_segments())
+end
 
 --- The current session's approval mode ("default", "auto_edit", "plan" or
 --- "yolo"): the last the server reported, else the one configured.

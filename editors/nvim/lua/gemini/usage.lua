@@ -34,16 +34,16 @@ function M.short(n)
   return (string.format("%.2fM", n / 1000000):gsub("%.?0+M$", "M"))
 end
 
---- The session's figures for a status line: "52k tokens, 40k cached ·
---- context 5%"; "" before it has any.
+--- The session's figures for a status line, short as lualine's are:
+--- "52k tok · 40k cached · 5% ctx"; "" before it has any.
 function M.status(session_id)
   local u = M.sessions[session_id or M.last]
   if not u then
     return ""
   end
-  local text = string.format("%s tokens, %s cached", M.short(u.total), M.short(u.cached))
+  local text = string.format("%s tok · %s cached", M.short(u.total), M.short(u.cached))
   if u.size > 0 then
-    text = text .. string.format(" · context %d%%", math.floor(u.used * 100 / u.size + 0.5))
+    text = text .. string.format(" · %d%% ctx", math.floor(u.used * 100 / u.size + 0.5))
   end
   return text
 end
