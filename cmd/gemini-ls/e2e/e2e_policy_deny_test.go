@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/genai"
-
-	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
@@ -49,20 +46,8 @@ func TestRunDenyRuleRefusesEverySpellingWithBash(t *testing.T) {
 		"bash -lc 'rm x'", "bash -ec 'rm x'", "bash -e -c 'rm x'", "bash -c -- 'rm x'",
 		"command bash -c 'rm x'", "exec bash -c 'rm x'", "sh -c 'rm x'", "env FOO=1 rm x", "echo x | xargs rm",
 	}
-	var calls []*genai.FunctionCall
-	for _, command := range append(spellings, `$(printf rm) x`, "echo kept") {
-		calls = append(calls, geminitest.Call("run_shell_command", map[string]any{"command": command}))
-	}
-	h := newHeadless(t, map[string]string{"x": "x\n"}, geminitest.CallTurn(calls...), geminitest.TextTurn("Finished."))
-	home, env := policyHome(t, map[string]string{"deny.toml": denyRmAllowBeneath})
-	trustFolder(t, home, h.root)
-	env = append(append(h.withoutEnv("PATH"), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
-	h.runIn(h.root, env, "run", "-p", "clean up").wantExit(t, 0)
-
-	fr := h.responses(1)
-	if len(fr) != len(calls) {
-		t.Fatalf("%d function responses, want %d", len(fr), len(calls))
-	}
+	_, fr := runShellUnderPolicies(t, map[string]string{"x": "x\n"}, map[string]string{"deny.toml": denyRmAllowBeneath}, bin,
+		append(spellings, `$(printf rm) x`, "echo kept")...)
 	for i, command := range spellings {
 		if e := responseError(fr[i]); e != "Tool execution denied by policy." {
 			t.Errorf("%q: %+v, want the policy's denial", command, fr[i].Response)

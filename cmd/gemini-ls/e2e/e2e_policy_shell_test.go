@@ -56,21 +56,12 @@ func TestRunSavedGitStatusRuleCoversOnlyGitStatusWithBash(t *testing.T) {
 		{"a late ${x@P}", "git status && x='$(touch pwned-by-prompt)' && git status ${x@P}", "pwned-by-prompt"},
 		{"a glued quote", `git status"x"`, ""},
 	}
-	var calls []*genai.FunctionCall
+	var commands []string
 	for _, b := range bypasses {
-		calls = append(calls, geminitest.Call("run_shell_command", map[string]any{"command": b.command}))
+		commands = append(commands, b.command)
 	}
-	calls = append(calls, geminitest.Call("run_shell_command", map[string]any{"command": "git status"}))
-	h := newHeadless(t, map[string]string{"a.txt": "a\n"}, geminitest.CallTurn(calls...), geminitest.TextTurn("Finished."))
-	home, env := policyHome(t, map[string]string{"auto-saved.toml": savedGitStatus})
-	trustFolder(t, home, h.root)
-	env = append(append(h.withoutEnv("PATH"), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
-	h.runIn(h.root, env, "run", "-p", "check the status").wantExit(t, 0)
-
-	fr := h.responses(1)
-	if len(fr) != len(calls) {
-		t.Fatalf("%d function responses, want %d", len(fr), len(calls))
-	}
+	h, fr := runShellUnderPolicies(t, map[string]string{"a.txt": "a\n"}, map[string]string{"auto-saved.toml": savedGitStatus}, bin,
+		append(commands, "git status")...)
 	for i, b := range bypasses {
 		t.Logf("%s: %s", b.class, responseError(fr[i]))
 		if e := responseError(fr[i]); e == "" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"google.golang.org/genai"
 )
 
 // userPolicies is a user's ~/.gemini/policies/policies.toml: a denied
@@ -47,6 +48,28 @@ func policyHome(t *testing.T, files map[string]string) (string, []string) {
 	}
 	writeFiles(t, home, prefixed)
 	return home, []string{"HOME=" + home}
+}
+
+// runShellUnderPolicies runs a headless turn in a trusted folder holding
+// files, the user's policy files policies, and bin first on PATH, whose
+// model calls run_shell_command with each of commands at once; it returns
+// the run and the model's function responses, one a command, in order.
+func runShellUnderPolicies(t *testing.T, files, policies map[string]string, bin string, commands ...string) (*headless, []*genai.FunctionResponse) {
+	t.Helper()
+	var calls []*genai.FunctionCall
+	for _, command := range commands {
+		calls = append(calls, geminitest.Call("run_shell_command", map[string]any{"command": command}))
+	}
+	h := newHeadless(t, files, geminitest.CallTurn(calls...), geminitest.TextTurn("Finished."))
+	home, env := policyHome(t, policies)
+	trustFolder(t, home, h.root)
+	env = append(append(h.withoutEnv("PATH"), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
+	h.runIn(h.root, env, "run", "-p", "run these").wantExit(t, 0)
+	fr := h.responses(1)
+	if len(fr) != len(calls) {
+		t.Fatalf("%d function responses, want %d", len(fr), len(calls))
+	}
+	return h, fr
 }
 
 // policyWorkspace is a workspace whose settings start the test MCP
