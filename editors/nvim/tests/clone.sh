@@ -19,15 +19,9 @@ shots="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
 mkdir -p "$shots"
 work=$(mktemp -d)
 sock="gemini-nvim-clone-$$" session=clone
+name=clone
 # shellcheck source=tmux.sh
 . "$here/tmux.sh"
-fail() {
-  echo "fail clone: $*" | tee -a "$results"
-  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
-  exit 1
-}
-pass() { echo "pass clone $*" | tee -a "$results"; }
-command() { tm send-keys -t "$session" Escape; tm send-keys -t "$session" -l ":$1"; tm send-keys -t "$session" Enter; }
 
 # The repository the README's URL names: this one's plugin, at the same
 # path, committed as git has it (no doc/tags, which .gitignore leaves out).

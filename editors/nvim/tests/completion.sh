@@ -26,14 +26,13 @@ sent="$work/sent.txt"
 : >"$sent"
 
 sock="gemini-nvim-completion-$$" session=compl
+name=completion
 # shellcheck source=tmux.sh
 . "$here/tmux.sh"
 
-fail() {
-  echo "fail completion: $*" | tee -a "$results"
-  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
+# What fail tells beside the last screen.
+fail_details() {
   echo "  the client sent (last 15):"; tail -n 15 "$sent" | cut -c1-300 | sed 's/^/    /'
-  exit 1
 }
 
 # wait_gone WHAT PATTERN: polls the screen until grep -E no longer finds

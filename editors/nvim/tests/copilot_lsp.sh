@@ -34,14 +34,13 @@ requests="$work/requests.jsonl"
 : >"$sent"
 
 sock="gemini-nvim-copilot-lsp-$$" session=copilot
+name=copilot_lsp
 # shellcheck source=tmux.sh
 . "$here/tmux.sh"
 
-fail() {
-  echo "fail copilot_lsp: $*" | tee -a "$results"
-  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
+# What fail tells beside the last screen.
+fail_details() {
   echo "  the client sent (last 15):"; tail -n 15 "$sent" | cut -c1-300 | sed 's/^/    /'
-  exit 1
 }
 
 # wait_sent WHAT PATTERN: polls until the client sent a message matching

@@ -24,15 +24,9 @@ shots="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
 mkdir -p "$shots"
 work=$(mktemp -d)
 sock="gemini-nvim-install-$$" session=install
+name=install
 # shellcheck source=tmux.sh
 . "$here/tmux.sh"
-fail() {
-  echo "fail install: $*" | tee -a "$results"
-  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
-  exit 1
-}
-pass() { echo "pass install $*" | tee -a "$results"; }
-command() { tm send-keys -t "$session" Escape; tm send-keys -t "$session" -l ":$1"; tm send-keys -t "$session" Enter; }
 
 ws="$work/project" go="$work/go"
 mkdir -p "$ws" "$go" "$work/release" "$work/home"

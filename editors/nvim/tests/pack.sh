@@ -18,15 +18,9 @@ shots="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
 mkdir -p "$shots"
 work=$(mktemp -d)
 sock="gemini-nvim-pack-$$" session=pack
+name=pack
 # shellcheck source=tmux.sh
 . "$here/tmux.sh"
-fail() {
-  echo "fail pack: $*" | tee -a "$results"
-  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
-  exit 1
-}
-pass() { echo "pass pack $*" | tee -a "$results"; }
-command() { tm send-keys -t "$session" Escape; tm send-keys -t "$session" -l ":$1"; tm send-keys -t "$session" Enter; }
 
 # The repository the README's URL names: this one's plugin, at the same
 # path, committed.

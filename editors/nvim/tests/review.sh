@@ -29,16 +29,13 @@ printf '{"%s": "DO_NOT_TRUST"}' "$ws" >"$work/home/.gemini/trustedFolders.json"
 sent="$work/sent.txt"
 : >"$sent"
 sock="gemini-nvim-review-$$" session=review
+name=review
 # shellcheck source=tmux.sh
 . "$here/tmux.sh"
-fail() {
-  echo "fail review: $*" | tee -a "$results"
-  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
+# What fail tells beside the last screen.
+fail_details() {
   echo "  the client sent (last 10):"; tail -n 10 "$sent" | cut -c1-300 | sed 's/^/    /'
-  exit 1
 }
-pass() { echo "pass review $*" | tee -a "$results"; }
-command() { tm send-keys -t "$session" Escape; tm send-keys -t "$session" -l ":$1"; tm send-keys -t "$session" Enter; }
 # no_completion_asked: the client asked no completion or next edit, and
 # the model was asked none.
 no_completion_asked() {

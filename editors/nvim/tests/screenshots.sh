@@ -43,14 +43,10 @@ printf '{"general": {"plan": {"directory": ".gemini/plans"}}}\n' >"$ws/.gemini/s
 printf '# Cache the numbers\n\n1. Read numbers.txt once.\n2. Keep its lines in memory.\n' >"$ws/.gemini/plans/cache.md"
 
 sock="gemini-nvim-$$" session=shot
+name=screenshots
 # shellcheck source=tmux.sh
 . "$here/tmux.sh"
 
-fail() {
-  echo "fail screenshots: $*" | tee -a "$results"
-  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
-  exit 1
-}
 
 # shot NAME: saves the screen last waited for as the picture NAME.
 shot() { printf '%s\n' "$screen" >"$(picture "$1")"; }

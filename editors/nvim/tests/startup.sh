@@ -20,14 +20,11 @@ shots="${GEMINI_SCREENSHOTS_DIR:-$repo/build/screenshots}"
 mkdir -p "$shots"
 work=$(mktemp -d)
 sock="gemini-nvim-startup-$$" session=startup
+name=startup
 # shellcheck source=tmux.sh
 . "$here/tmux.sh"
-fail() {
-  echo "fail startup: $*" | tee -a "$results"
-  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
-  exit 1
-}
-pass() { echo "pass startup $*" | tee -a "$results"; }
+# command, with a pause after Escape, as this test has sent it since it was
+# written (tmux.sh's sends the keys at once).
 command() { tm send-keys -t "$session" Escape; sleep 0.2; tm send-keys -t "$session" -l ":$1"; tm send-keys -t "$session" Enter; }
 
 ws="$work/project"

@@ -35,16 +35,14 @@ requests="$work/requests.jsonl" # what reached the model (fakegemini --record)
 
 export LANG=${LANG:-C.UTF-8}
 sock="gemini-nvim-stock-$$" session=stock
+name=stock
 # shellcheck source=tmux.sh
 . "$here/tmux.sh"
 
-fail() {
-  echo "fail stock: $*" | tee -a "$results"
-  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
+# What fail tells beside the last screen.
+fail_details() {
   echo "  client log:"; sed 's/^/    /' "$log"
-  exit 1
 }
-pass() { echo "pass stock $*" | tee -a "$results"; }
 
 # wait_log WHAT PATTERN [TENTHS]: polls the client log for a line matching
 # grep -E PATTERN.

@@ -1,8 +1,11 @@
-# Sourced by screenshots.sh and stock.sh: a private tmux server for one
+# Sourced by the tests that drive a real Neovim in tmux (screenshots.sh,
+# stock.sh, review.sh and the others): a private tmux server for one
 # interactive Neovim, so nothing collides with the user's or another run's,
-# and a wait for what its screen shows. The sourcing script sets sock (the
-# server's name), session, work (removed at exit) and fail (reports, exits);
-# fakegemini is started by start_fake, from $bin.
+# a wait for what its screen shows, and how a test reports. The sourcing
+# script sets name (its word in the results file), results, sock (the
+# server's name), session and work (removed at exit), and may define
+# fail_details (what a failure tells beside the last screen); fakegemini is
+# started by start_fake, from $bin.
 export TERM=xterm-256color
 # The pictures of Neovim 0.7, the oldest supported, are named as they
 # always were (nvim-chat.txt); a newer Neovim's carry its version
@@ -13,6 +16,19 @@ picture() {
   if [ "$nvim_version" = 0.7 ]; then echo "$shots/nvim-$1.txt"; else echo "$shots/nvim-$1-$nvim_version.txt"; fi
 }
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
+
+# fail WHY: a "fail NAME: WHY" line in the results, the last screen and
+# fail_details' account after it; the test ends.
+fail() {
+  echo "fail $name: $*" | tee -a "$results"
+  if [ -n "${screen:-}" ]; then echo "  last screen:"; sed 's/^/    /' <<<"$screen"; fi
+  if declare -F fail_details >/dev/null; then fail_details; fi
+  exit 1
+}
+# pass WHAT: a "pass NAME WHAT" line in the results.
+pass() { echo "pass $name $*" | tee -a "$results"; }
+# command CMD: runs the Ex command CMD, from Normal mode.
+command() { tm send-keys -t "$session" Escape; tm send-keys -t "$session" -l ":$1"; tm send-keys -t "$session" Enter; }
 # shellcheck source=../../italic-marks.sh
 . "$(dirname "${BASH_SOURCE[0]}")/../../italic-marks.sh"
 fake=
