@@ -25,14 +25,7 @@ printf '{"mcpServers": {"docs": {"command": "%s"}}}\n' "$work/no-such-mcp-server
 echo "[]" >"$work/script.json"
 start_fake --script "$work/script.json"
 
-init_el
-cat >>"$work/init.el" <<EOF2
-(setq gemini-ls-server-command "$GEMINI_LS_BIN"
-      inhibit-startup-screen t
-      make-backup-files nil
-      suggest-key-bindings nil
-      project-find-functions (list (lambda (_) (cons 'transient "$proj/"))))
-EOF2
+chat_init_el
 
 export TERM=xterm-256color
 tmux -L "$sock" -f /dev/null new-session -d -x 140 -y 40 \

@@ -40,6 +40,19 @@ init_el() {
 (require 'gemini-ls)
 EOF
 }
+# chat_init_el: init_el, then a chat's plain set-up: gemini-ls from
+# $GEMINI_LS_BIN, no start-up screen, backups or key hints, and $proj as
+# the project.
+chat_init_el() {
+  init_el
+  cat >>"$work/init.el" <<EOF
+(setq gemini-ls-server-command "$GEMINI_LS_BIN"
+      inhibit-startup-screen t
+      make-backup-files nil
+      suggest-key-bindings nil
+      project-find-functions (list (lambda (_) (cons 'transient "$proj/"))))
+EOF
+}
 work="$(mktemp -d)"
 fake_pid=""
 cleanup() {
