@@ -450,7 +450,10 @@ Without a server, or credentials, it says so and what to do instead."
                            (t (propertize (or (gemini-ls--status-words status) "ready")
                                           'face (gemini-ls--status-face status)
                                           'help-echo (gemini-ls--status-help status))))
-                     (gemini-ls--model-indicator)
+                     ;; The model of a running server: without one, another
+                     ;; buffer's server (eglot's current one, which Emacs 30
+                     ;; finds after an earlier chat) is not this chat's.
+                     (and status (gemini-ls--model-indicator))
                      (gemini-ls--mode-indicator (gemini-ls-approval-mode))
                      ;; A running server's session's: without one the
                      ;; header says only what to do.
