@@ -101,9 +101,13 @@ M.build_hint = "the first build takes minutes; " .. M.cancel_hint
 
 -- Whether vim.notify is Neovim's own, which shows a message on the
 -- command line, not another plugin's (nvim-notify, noice) in a window.
+-- Neovim's own Lua names its file (vim/_editor.lua), or, built into the
+-- binary without debug information as from 0.12, none ("?"); a plugin's
+-- always names its file.
 local function builtin_notify()
   local info = debug.getinfo(vim.notify, "S")
-  return info ~= nil and info.source:match("vim/_editor%.lua$") ~= nil
+  local source = info and info.source or ""
+  return source:match("vim/_editor%.lua$") ~= nil or source == "?"
 end
 
 local highlights = { [vim.log.levels.ERROR] = "ErrorMsg", [vim.log.levels.WARN] = "WarningMsg" }
