@@ -34,3 +34,41 @@ describe("window/showMessage", function()
     eq(nil, chat_text():find("now using", 1, true), "the chat holds the info message")
   end)
 end)
+
+describe("the line pointing to the chat", function()
+  -- What the plugin echoes, caught; the chat shown and closed first, so
+  -- the warnings the tests above told are seen.
+  local echoed = {}
+  local function told(message)
+    handler(nil, { type = 2, message = message }, { client_id = 0 }, {})
+  end
+  local function next_echo()
+    local n = #echoed
+    assert(vim.wait(2000, function() return #echoed > n end), "no line pointing to the chat")
+    return echoed[#echoed]
+  end
+  local function seen()
+    vim.api.nvim_win_close(gemini.chat.show(), true)
+  end
+  local echo = vim.api.nvim_echo
+  vim.api.nvim_echo = function(chunks, history, opts)
+    table.insert(echoed, chunks[1][1])
+    return echo(chunks, history, opts)
+  end
+
+  it("keeps the pointer when the problem is cut to the line's width", function()
+    seen()
+    told("Gemini: " .. string.rep("a long warning ", 12))
+    local line = next_echo()
+    assert(line:find(" %(in the chat: :Gemini%)$"), line)
+    assert(vim.fn.strdisplaywidth(line) <= vim.v.echospace, line)
+  end)
+
+  it("counts every problem told since the chat was last on screen, when they come apart", function()
+    seen()
+    told("Gemini: the first problem")
+    eq("Gemini: the first problem (in the chat: :Gemini)", next_echo())
+    told("Gemini: the second problem")
+    eq("Gemini: 2 problems to know of, in the chat (:Gemini)", next_echo())
+  end)
+end)

@@ -154,12 +154,22 @@ local function dress(win)
   end
 end
 
+--- How many times a window has come to show the chat: what was told in
+--- it before the last showing has been on screen.
+M.showings = 0
+
 function M.ensure()
   if M.buf and vim.api.nvim_buf_is_valid(M.buf) then
     return M.buf
   end
   M.buf = vim.api.nvim_create_buf(true, true)
   pcall(vim.api.nvim_buf_set_name, M.buf, "gemini://chat")
+  vim.api.nvim_create_autocmd("BufWinEnter", {
+    buffer = M.buf,
+    callback = function()
+      M.showings = M.showings + 1
+    end,
+  })
   vim.bo[M.buf].filetype = "markdown"
   vim.bo[M.buf].bufhidden = "hide"
   tool_lines, subagents, plan = {}, {}, nil

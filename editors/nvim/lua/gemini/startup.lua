@@ -16,30 +16,50 @@ local function gemini()
   return require("gemini")
 end
 
--- First lines told while the chat was not on screen, not yet pointed to.
-local unseen = {}
+-- First lines told since the chat was last on screen, and the chat's
+-- showings (chat.showings) when that list was begun: problems that come
+-- apart (a slow start sends the missing key after the settings file) are
+-- counted together until the user opens the chat.
+local unseen, begun_at = {}, nil
+local pointing = false
+
+--- The line pointing to the chat for the first lines in unseen, within
+--- width cells: the pointer is never what is cut.
+function M.pointer(lines, width)
+  local fit = require("gemini.install").fit
+  if #lines > 1 then
+    return fit(("Gemini: %d problems to know of, in the chat (:Gemini)"):format(#lines), width)
+  end
+  local suffix = " (in the chat: :Gemini)"
+  return fit(lines[1], width - vim.fn.strdisplaywidth(suffix)) .. suffix
+end
 
 -- Points to the chat, once for the problems told together (a server's
 -- start-up sends several): one echo, as two in a row would stop for Enter.
 local function point_to_chat()
-  if #unseen == 1 then
-    vim.defer_fn(function()
-      if #unseen == 0 or chat.visible() then
-        unseen = {}
-        return
-      end
-      local line = #unseen == 1 and (unseen[1] .. " (in the chat: :Gemini)")
-        or ("Gemini: %d problems to know of, in the chat (:Gemini)"):format(#unseen)
-      unseen = {}
-      vim.api.nvim_echo({ { require("gemini.install").fit(line, vim.v.echospace), "WarningMsg" } }, false, {})
-    end, 50)
+  if pointing then
+    return
   end
+  pointing = true
+  vim.defer_fn(function()
+    pointing = false
+    if #unseen == 0 or chat.visible() then
+      return
+    end
+    vim.api.nvim_echo({ { M.pointer(unseen, vim.v.echospace), "WarningMsg" } }, false, {})
+  end, 50)
 end
 
 --- Tells text in the chat as level ("Warning", "Error", "No credentials"),
 --- once; points to the chat when it is not on screen.
 function M.tell(text, level)
-  if chat.notice(text, level) and not chat.visible() then
+  if not chat.notice(text, level) then
+    return
+  end
+  if chat.visible() or begun_at ~= chat.showings then
+    unseen, begun_at = {}, chat.showings
+  end
+  if not chat.visible() then
     local first = vim.split(vim.trim(text), "\n", { plain = true })[1]
     table.insert(unseen, "Gemini: " .. first:gsub("^Gemini: ", ""))
     point_to_chat()
