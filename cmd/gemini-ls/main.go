@@ -81,12 +81,13 @@ func main() {
 	os.Exit(code)
 }
 
-// releaseStartUp lets go of the code only start-up ran
-// (startup.ReleaseCodePages), beside the run, which does not wait for it.
-// The long-running commands call it as they start; the LSP server once
-// the editor has read its initialize result, since until then every page
-// released and mapped back again is the editor's wait.
-func releaseStartUp() { go startup.ReleaseCodePages() }
+// releaseStartUp lets go of the code and read-only data only start-up
+// touched (startup.ReleaseExecutablePages), beside the run, which does
+// not wait for it. The long-running commands call it as they start; the
+// LSP server once the editor has read its initialize result, since until
+// then every page released and mapped back again is the editor's wait; a
+// headless run again once it is built, before its turn.
+func releaseStartUp() { go startup.ReleaseExecutablePages() }
 
 // run dispatches the subcommand and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {

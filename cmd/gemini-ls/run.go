@@ -127,6 +127,9 @@ func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return code
 	}
 	defer built.Close()
+	// Building (settings, policies, the tools' schemas, memory) touched
+	// code and data the turn does not: about 3 MiB of the turn's peak.
+	releaseStartUp()
 	if code := f.check(built, dir, out, stderr); code != 0 {
 		return code
 	}

@@ -26,7 +26,7 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 			Getenv:    os.Getenv,
 			LookupEnv: os.LookupEnv,
 			SignIn:    login.Config{Endpoints: signInEndpoints()},
-			StartedUp: startup.ReleaseCodePages,
+			StartedUp: startup.ReleaseExecutablePages,
 
 			SandboxSupervisor: sandboxSupervisor(),
 		})

@@ -3,13 +3,15 @@ package startup
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"syscall"
 )
 
-func releaseCodePages() {
+func releaseExecutablePages() {
 	if traced() {
 		return
 	}
@@ -17,7 +19,7 @@ func releaseCodePages() {
 	if err != nil {
 		return
 	}
-	for _, m := range codeMappings(exe) {
+	for _, m := range codeMappings(exe, !positionIndependent(exe)) {
 		// MADV_DONTNEED on a private file mapping drops this process's
 		// page table entries; the next access maps the file's page again.
 		syscall.Syscall(syscall.SYS_MADVISE, m.start, m.end-m.start, syscall.MADV_DONTNEED)
@@ -28,8 +30,10 @@ func releaseCodePages() {
 type mapping struct{ start, end uintptr }
 
 // codeMappings are the executable (r-xp) mappings of the file exe, as
-// /proc/self/maps lists them.
-func codeMappings(exe string) []mapping {
+// /proc/self/maps lists them, and with readOnly its read-only data's
+// (r--p: type descriptors, strings, the function tables), which start-up
+// touches as widely as code.
+func codeMappings(exe string, readOnly bool) []mapping {
 	f, err := os.Open("/proc/self/maps")
 	if err != nil {
 		return nil
@@ -40,7 +44,7 @@ func codeMappings(exe string) []mapping {
 	for sc.Scan() {
 		// 00400000-01174000 r-xp 00000000 08:01 1234 /path/to/gemini-ls
 		fields := strings.Fields(sc.Text())
-		if len(fields) != 6 || fields[1] != "r-xp" || fields[5] != exe {
+		if len(fields) != 6 || fields[5] != exe || !(fields[1] == "r-xp" || readOnly && fields[1] == "r--p") {
 			continue
 		}
 		lo, hi, _ := strings.Cut(fields[0], "-")
@@ -51,6 +55,29 @@ func codeMappings(exe string) []mapping {
 		}
 	}
 	return out
+}
+
+// positionIndependent reports whether exe is a position-independent
+// executable (ELF type ET_DYN, -buildmode=pie), or may be. Its read-only
+// data is not all the file's: the loader relocates some of it in place
+// (RELRO) before making it read-only, and dropping those pages would map
+// back the file's unrelocated bytes.
+func positionIndependent(exe string) bool {
+	f, err := os.Open(exe)
+	if err != nil {
+		return true
+	}
+	defer f.Close()
+	var header [18]byte // e_ident (16 bytes), then e_type
+	if _, err := io.ReadFull(f, header[:]); err != nil || string(header[:4]) != "\x7fELF" {
+		return true
+	}
+	order := binary.ByteOrder(binary.LittleEndian)
+	if header[5] == 2 { // ELFDATA2MSB
+		order = binary.BigEndian
+	}
+	const execType = 2 // ET_EXEC
+	return order.Uint16(header[16:]) != execType
 }
 
 // traced reports whether a tracer (a debugger) is attached to this

@@ -8,9 +8,11 @@ import (
 	"encoding/json"
 	"math/big"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"testing"
+	"unsafe"
 )
 
 // resident reports whether the page holding address pc is mapped in this
@@ -53,7 +55,7 @@ func work(t *testing.T) {
 // before. (Code run after the release, here the test's own, is mapped
 // again with the 64 KiB around it, which may hold one of the functions
 // looked at; not most of them.)
-func TestReleaseCodePages(t *testing.T) {
+func TestReleaseExecutablePages(t *testing.T) {
 	if traced() {
 		t.Skip("a debugger is attached: nothing is released")
 	}
@@ -69,7 +71,7 @@ func TestReleaseCodePages(t *testing.T) {
 			t.Fatalf("code at %#x just ran and is not resident", pc)
 		}
 	}
-	ReleaseCodePages()
+	ReleaseExecutablePages()
 	released := 0
 	for _, pc := range code {
 		if !resident(t, pagemap, pc) {
@@ -83,6 +85,90 @@ func TestReleaseCodePages(t *testing.T) {
 	for _, pc := range code {
 		if !resident(t, pagemap, pc) {
 			t.Errorf("code at %#x ran again and is not resident", pc)
+		}
+	}
+}
+
+// workData is where some of the read-only data work reads lies: the type
+// descriptors of types in packages far apart in the binary.
+func workData() []uintptr {
+	var addrs []uintptr
+	for _, v := range []any{flate.Writer{}, json.Decoder{}, regexp.Regexp{}, big.Int{}, sha512.Size} {
+		// An interface's first word is its type descriptor, in the
+		// executable's read-only data.
+		addrs = append(addrs, (*[2]uintptr)(unsafe.Pointer(&v))[0])
+	}
+	return addrs
+}
+
+// The read-only data start-up read is no longer resident once released,
+// and reads as before.
+func TestReleaseExecutablePagesReleasesReadOnlyData(t *testing.T) {
+	if traced() {
+		t.Skip("a debugger is attached: nothing is released")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if positionIndependent(exe) {
+		t.Skip("the test binary is position-independent: its read-only data is kept")
+	}
+	pagemap, err := os.Open("/proc/self/pagemap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pagemap.Close()
+	data := workData()
+	for _, a := range data {
+		if !resident(t, pagemap, a) {
+			t.Fatalf("the type descriptor at %#x was just read and is not resident", a)
+		}
+	}
+	ReleaseExecutablePages()
+	released := 0
+	for _, a := range data {
+		if !resident(t, pagemap, a) {
+			released++
+		}
+	}
+	if released < len(data)/2+1 {
+		t.Errorf("%d of %d type descriptors' pages released", released, len(data))
+	}
+	work(t)
+	if got := reflect.TypeOf(regexp.Regexp{}).Name(); got != "Regexp" {
+		t.Errorf("a released type descriptor reads %q", got)
+	}
+}
+
+// An executable that is not ET_EXEC (a PIE, whose loader relocated part
+// of its read-only data) or not ELF is taken as position-independent.
+func TestPositionIndependent(t *testing.T) {
+	dir := t.TempDir()
+	header := func(kind uint16) []byte {
+		h := make([]byte, 64)
+		copy(h, "\x7fELF\x02\x01\x01")
+		binary.LittleEndian.PutUint16(h[16:], kind)
+		return h
+	}
+	for name, c := range map[string]struct {
+		content []byte
+		want    bool
+	}{
+		"exec":    {header(2), false},
+		"pie":     {header(3), true},
+		"script":  {[]byte("#!/bin/sh\n"), true},
+		"empty":   {nil, true},
+		"missing": {nil, true},
+	} {
+		path := filepath.Join(dir, name)
+		if name != "missing" {
+			if err := os.WriteFile(path, c.content, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := positionIndependent(path); got != c.want {
+			t.Errorf("%s: positionIndependent = %v, want %v", name, got, c.want)
 		}
 	}
 }

@@ -2,4 +2,4 @@
 
 package startup
 
-func releaseCodePages() {}
+func releaseExecutablePages() {}
