@@ -2,6 +2,7 @@ package bench
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"testing"
 
@@ -15,6 +16,16 @@ import (
 // model: a quarter of the full rate (docs/benchmarks.md, "What a session
 // costs in tokens").
 const cachedRate = 0.25
+
+// What an explicit cache (the Gemini API's cachedContents) costs to keep:
+// storageRate is a token kept an hour, in input tokens at the full rate
+// (Gemini 2.5 Pro's published $4.50 per million tokens an hour against
+// its $1.25 per million of input; 2.5 Flash's $1.00 against $0.30 is
+// 3.3), and cacheTTLHours the API's default time to live, an hour.
+const (
+	storageRate   = 3.6
+	cacheTTLHours = 1.0
+)
 
 // requestCost is one model request's share of a task's bill.
 type requestCost struct {
@@ -34,6 +45,11 @@ type requestCost struct {
 	System, Tools, Contents float64
 	// Turns is the number of contents.
 	Turns int
+	// Fixed is the share of the request that is its system instruction
+	// and tools, what an explicit cache would hold, and fixedKey those
+	// bytes, to tell when they change.
+	Fixed    float64
+	fixedKey string
 }
 
 // Billed is the request's input with the repeated part at cachedRate.
@@ -54,7 +70,8 @@ func billOf(reqs []geminitest.Request) tokenBill {
 		order := modelOrderOf(r)
 		first := !slices.ContainsFunc(seen, func(o modelOrder) bool { return o.model == r.Model })
 		bill = append(bill, requestCost{Model: r.Model, Tokens: float64(len(r.Body)) / 4, Share: order.shareWith(seen), First: first,
-			System: jsonTokens(r.SystemInstruction), Tools: jsonTokens(r.Tools), Contents: jsonTokens(r.Contents), Turns: len(r.Contents)})
+			System: jsonTokens(r.SystemInstruction), Tools: jsonTokens(r.Tools), Contents: jsonTokens(r.Contents), Turns: len(r.Contents),
+			Fixed: float64(order.fixed) / float64(max(len(order.bytes), 1)), fixedKey: string(order.bytes[:order.fixed])})
 		seen = append(seen, order)
 	}
 	return bill
@@ -66,6 +83,8 @@ func billOf(reqs []geminitest.Request) tokenBill {
 type modelOrder struct {
 	model string
 	bytes []byte
+	// fixed is how many of bytes are the system instruction and tools.
+	fixed int
 }
 
 func modelOrderOf(r geminitest.Request) modelOrder {
@@ -76,10 +95,11 @@ func modelOrderOf(r geminitest.Request) modelOrder {
 	}
 	add(r.SystemInstruction)
 	add(r.Tools)
+	fixed := len(b)
 	for _, c := range r.Contents {
 		add(c)
 	}
-	return modelOrder{model: r.Model, bytes: b}
+	return modelOrder{model: r.Model, bytes: b, fixed: fixed}
 }
 
 // shareWith is the longest start o has in common with an earlier request
@@ -127,6 +147,35 @@ func (b tokenBill) Cost() float64 {
 	sum := 0.0
 	for _, r := range b {
 		sum += r.Billed()
+	}
+	return sum
+}
+
+// ExplicitCost is the task's cost had each model's system instruction
+// and tools been put in an explicit cache (cachedContents) by its first
+// request and kept hours: the cache made at the full rate (as Vertex AI
+// documents a cache's creation) and stored at storageRate, each request
+// then billed that part at cachedRate and the rest as implicit caching
+// bills it (the most explicit caching could give: the API may not serve
+// both). A request whose system instruction or tools differ from its
+// model's cache makes another.
+func (b tokenBill) ExplicitCost(hours float64) float64 {
+	sum := 0.0
+	cached := map[string]string{} // model → the fixed part its cache holds
+	for _, r := range b {
+		fixed := r.Tokens * r.Fixed
+		rest := r.Tokens - fixed
+		restShare := 0.0
+		if rest > 0 {
+			restShare = max(0, r.Tokens*r.Share-fixed) / rest
+		}
+		sum += rest * (1 - (1-cachedRate)*restShare)
+		if cached[r.Model] == r.fixedKey {
+			sum += fixed * cachedRate
+			continue
+		}
+		cached[r.Model] = r.fixedKey
+		sum += fixed + fixed*storageRate*hours
 	}
 	return sum
 }
@@ -210,5 +259,33 @@ func TestBillCountsTheRepeatOfAnyEarlierRequest(t *testing.T) {
 	}
 	if got, want := bill.Cost(), bill[0].Tokens+bill[1].Billed()+bill[2].Tokens+bill[3].Tokens*(1-0.75*want)+bill[4].Billed(); got != want {
 		t.Errorf("cost %.2f, want %.2f", got, want)
+	}
+}
+
+// An explicit cache of the system instruction and tools bills them at
+// the cached rate on every request of its model after the one that made
+// it, as implicit caching already does for a request that repeats them,
+// and adds its storage: with nothing else between them, it costs what
+// implicit caching costs plus the hours kept. A request whose system
+// instruction changed makes a second cache.
+func TestExplicitCacheCostsImplicitsPlusItsStorage(t *testing.T) {
+	first := request("pro", "system", "one")
+	second := request("pro", "system", "one", "two")
+	changed := request("pro", "another system", "one", "two", "three")
+	bill := billOf([]geminitest.Request{first, second})
+	if got, want := bill.ExplicitCost(0), bill.Cost(); math.Abs(got-want) > 1e-9 {
+		t.Errorf("explicit cost kept no time = %.3f, want implicit's %.3f", got, want)
+	}
+	fixed := bill[0].Tokens * bill[0].Fixed
+	if fixed <= 0 || fixed >= bill[0].Tokens {
+		t.Fatalf("the first request's fixed part is %.1f of %.1f tokens", fixed, bill[0].Tokens)
+	}
+	if got, want := bill.ExplicitCost(2), bill.Cost()+fixed*storageRate*2; math.Abs(got-want) > 1e-9 {
+		t.Errorf("explicit cost kept two hours = %.3f, want %.3f", got, want)
+	}
+	remade := billOf([]geminitest.Request{first, second, changed})
+	twoCaches := fixed + remade[2].Tokens*remade[2].Fixed
+	if got, want := remade.ExplicitCost(1)-remade.ExplicitCost(0), twoCaches*storageRate; math.Abs(got-want) > 1e-9 {
+		t.Errorf("storage of an hour = %.3f, want two caches' %.3f", got, want)
 	}
 }
