@@ -327,7 +327,7 @@ func TestServersThatFailToStartAreReportedOnce(t *testing.T) {
 	slices.Sort(w) // they come as the servers fail
 	for i, wants := range [][]string{
 		{"server=broken", "cannot open the database", "exit status 2"},
-		{"server=missing", `"gemini-ls-no-such-mcp-server": executable file not found`},
+		{"server=missing", `cannot start gemini-ls-no-such-mcp-server: executable file not found`},
 		{"server=nothing", "no command, httpUrl or url is configured"},
 	} {
 		for _, want := range wants {

@@ -216,6 +216,9 @@ func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
 			return nil, err
 		}
 		session, err := client.Connect(ctx, watchingTransport{transport, s.relisting}, nil)
+		if name, cause, ok := spawn.NotStarted(err); ok {
+			return nil, fmt.Errorf("connecting: cannot start %s: %w", name, cause)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("connecting: %w", err)
 		}
