@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -27,8 +28,9 @@ func TestTrustOptionsSayWhatEachDoes(t *testing.T) {
 	if len(want) != 0 {
 		t.Errorf("no option for %v", want)
 	}
-	text := TrustRequest{Folder: "/home/ada/proj"}.Text()
-	for _, w := range []string{"Trust parent folder: /home/ada", "Don't trust: this folder runs in a restricted mode, and you are not asked again",
+	folder := filepath.FromSlash("/home/ada/proj")
+	text := TrustRequest{Folder: folder}.Text()
+	for _, w := range []string{"Trust parent folder: " + filepath.Dir(folder), "Don't trust: this folder runs in a restricted mode, and you are not asked again",
 		"Declining, or closing the question, answers nothing and remembers nothing", "asked again the next time gemini-ls starts"} {
 		if !strings.Contains(text, w) {
 			t.Errorf("the question's text does not say %q:\n%s", w, text)
