@@ -184,9 +184,17 @@ while read -r name dir; do
   fi
   printf 'test-windows: %-40s %4d passed %3d skipped %3d failed  %4d s%s\n' "$dir" "$p" "$s" "$f" "$secs" "$note"
   if [ "$f" != 0 ] || [ -n "$note" ]; then
+    # Each failed test with what it said: go test -v prints a test's
+    # messages before its --- FAIL line, under the last === RUN, CONT or
+    # NAME naming it.
+    awk '/^=== (RUN|CONT|NAME)/ { cur = $3; next }
+         /^[[:space:]]*--- FAIL/ { print "    fail " $3; n = split(said[$3], l, "\n"); for (i = 1; i < n && i <= 20; i++) print "      " l[i]; next }
+         /^[[:space:]]*--- / { next }
+         { if (cur != "") said[cur] = said[cur] $0 "\n" }' "$log"
     # head may close the pipe early: not a failure of the summary.
-    { grep -E -A15 '^\s*--- FAIL|^panic:|^FAIL|timed out' "$log" || true; } | head -80 | sed 's/^/    /' || true
+    { grep -E -A15 '^panic:|timed out' "$log" || true; } | head -60 | sed 's/^/    /' || true
     [ "$f" != 0 ] || tail -20 "$log" | sed 's/^/    /'
+    grep -E '^\s*--- FAIL' "$log" | sed "s|^ *--- FAIL: \([^ ]*\).*|$dir \1|" >>"$bin/failed" || true
   fi
   # Every skip with its reason: the line t.Skip printed, just before.
   # go test -v names the test whose output follows (=== RUN, CONT,
@@ -200,5 +208,7 @@ if [ -s "$bin/uncompiled" ]; then
   broken=$((broken + $(wc -l <"$bin/uncompiled")))
   sed 's/^/test-windows: does not compile for Windows: /' "$bin/uncompiled"
 fi
+# The failed tests again, last: a CI log's tail names them.
+[ ! -s "$bin/failed" ] || sed 's/^/test-windows: failed: /' "$bin/failed"
 echo "test-windows: $total_pass passed, $total_skip skipped, $total_fail failed, $broken test binaries broken, in $((SECONDS - start)) s"
 [ "$total_fail" = 0 ] && [ "$broken" = 0 ]
