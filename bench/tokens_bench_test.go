@@ -253,6 +253,18 @@ func reportBill(b *testing.B, prefix string, bill tokenBill) {
 	// tools in explicit caches: made, then kept the API's default hour.
 	b.ReportMetric(bill.ExplicitCost(cacheTTLHours), prefix+"explicit-cost-tokens")
 	b.ReportMetric(float64(len(bill)), prefix+"requests")
+	// How many of the agent's requests do not begin with the whole of the
+	// one before (a masked or compressed history), and the least part.
+	if r := bill.AgentRepeats(); len(r) > 0 {
+		below := 0
+		for _, v := range r {
+			if v < 0.99 {
+				below++
+			}
+		}
+		b.ReportMetric(float64(below), prefix+"agent-repeat-below-99")
+		b.ReportMetric(r[0], prefix+"agent-repeat-min")
+	}
 	if s := bill.Shares(); len(s) > 0 {
 		b.ReportMetric(s[len(s)/2], prefix+"prefix-share-median")
 		b.ReportMetric(s[0], prefix+"prefix-share-min")

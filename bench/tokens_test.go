@@ -40,6 +40,13 @@ type requestCost struct {
 	// First: no earlier request of the session went to its model, so
 	// nothing could be cached for it.
 	First bool
+	// Repeats is the part of the previous request to the same model that
+	// this one begins with, byte for byte: 1 when it only appended to it
+	// (0 for a model's first request).
+	Repeats float64
+	// Agent: a request of the agent's loop (streamed), not a utility
+	// call (the router, the loop check, compression).
+	Agent bool
 	// System, Tools and Contents are the request's parts in tokens
 	// (characters / 4 of each as the model reads it), for the report.
 	System, Tools, Contents float64
@@ -69,7 +76,15 @@ func billOf(reqs []geminitest.Request) tokenBill {
 		}
 		order := modelOrderOf(r)
 		first := !slices.ContainsFunc(seen, func(o modelOrder) bool { return o.model == r.Model })
+		repeats := 0.0
+		for i := len(seen) - 1; i >= 0; i-- {
+			if prev := seen[i]; prev.model == r.Model {
+				repeats = float64(commonPrefix(order.bytes, prev.bytes)) / float64(max(len(prev.bytes), 1))
+				break
+			}
+		}
 		bill = append(bill, requestCost{Model: r.Model, Tokens: float64(len(r.Body)) / 4, Share: order.shareWith(seen), First: first,
+			Repeats: repeats, Agent: r.Method == "streamGenerateContent",
 			System: jsonTokens(r.SystemInstruction), Tools: jsonTokens(r.Tools), Contents: jsonTokens(r.Contents), Turns: len(r.Contents),
 			Fixed: float64(order.fixed) / float64(max(len(order.bytes), 1)), fixedKey: string(order.bytes[:order.fixed])})
 		seen = append(seen, order)
@@ -180,6 +195,19 @@ func (b tokenBill) ExplicitCost(hours float64) float64 {
 	return sum
 }
 
+// AgentRepeats are, sorted, the part of its previous request each of the
+// agent's requests but its first begins with.
+func (b tokenBill) AgentRepeats() []float64 {
+	var out []float64
+	for _, r := range b {
+		if r.Agent && !r.First {
+			out = append(out, r.Repeats)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Shares are the requests' cached-prefix shares, sorted, but for each
 // model's first request, which nothing could be cached for.
 func (b tokenBill) Shares() []float64 {
@@ -217,6 +245,15 @@ func TestBillCountsTheRepeatedPrefix(t *testing.T) {
 	}
 	if bill[0].Share != 0 || bill[2].Share != 0 || !bill[0].First || bill[1].First || !bill[2].First {
 		t.Errorf("shares %v: the first request and another model's share nothing", bill)
+	}
+	if bill[1].Repeats != 1 || bill[0].Repeats != 0 || bill[2].Repeats != 0 {
+		t.Errorf("repeats %v: the second request appends to the first whole; a model's first repeats nothing", bill)
+	}
+	if r := bill.AgentRepeats(); len(r) != 1 || r[0] != 1 {
+		t.Errorf("agent repeats %v, want the second request's alone", r)
+	}
+	if changed := billOf([]geminitest.Request{first, request("pro", "system", "two")}); changed[1].Repeats >= 1 {
+		t.Errorf("a request that changed the one before repeats %.3f of it", changed[1].Repeats)
 	}
 	if s := bill.Shares(); len(s) != 1 || s[0] != bill[1].Share {
 		t.Errorf("shares %v, want the second request's alone: each model's first is left out", s)
