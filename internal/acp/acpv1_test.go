@@ -441,12 +441,13 @@ func showInfos(infos []*sdk.SessionSessionInfoUpdate) string {
 // After each of the model's answers the client is told how full the
 // window is: the tokens the request took and the model's window, as
 // usage_update; the second answer's request held more (the call and its
-// result).
+// result). Loaded or resumed, the session is told the last one again.
 func TestUsageUpdateAfterEachAnswer(t *testing.T) {
 	read := geminitest.CallTurn(&genai.FunctionCall{Name: "list_directory", Args: map[string]any{"dir_path": "."}})
 	model := geminitest.NewTestServer(t, read, geminitest.TextTurn("Listed."))
 	v := serveV1(t, v1Env(t, model.URL), sdk.ClientCapabilities{}, acptest.Config{})
-	id := v.newSession(t.TempDir())
+	root := t.TempDir()
+	id := v.newSession(root)
 	if res := v.prompt(id, "list the folder"); res.StopReason != sdk.StopReasonEndTurn {
 		t.Fatalf("the prompt ended %q", res.StopReason)
 	}
@@ -466,5 +467,21 @@ func TestUsageUpdateAfterEachAnswer(t *testing.T) {
 	}
 	if usages[1].Used <= usages[0].Used {
 		t.Errorf("the second request used %d tokens, the first %d: the call and its result count for nothing", usages[1].Used, usages[0].Used)
+	}
+
+	// Loaded or resumed in another connection, the session's meter shows
+	// the last answer's fill again at once, before any answer.
+	for _, method := range []string{"session/load", "session/resume"} {
+		w := serveV1(t, v.env, sdk.ClientCapabilities{}, acptest.Config{})
+		w.request(method, sdk.LoadSessionRequest{SessionId: id, Cwd: root, McpServers: []sdk.McpServer{}})
+		var shown []*sdk.SessionUsageUpdate
+		for _, u := range w.c.Updates() {
+			if u.SessionId == id && u.Update.UsageUpdate != nil {
+				shown = append(shown, u.Update.UsageUpdate)
+			}
+		}
+		if len(shown) != 1 || shown[0].Used != usages[1].Used || shown[0].Size != usages[1].Size {
+			t.Errorf("%s sent the usage_updates %+v; want the last answer's %+v", method, shown, *usages[1])
+		}
 	}
 }

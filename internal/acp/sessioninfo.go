@@ -35,7 +35,8 @@ func (sess *session) showActivity(ctx context.Context) {
 // showSaved tells the client, as a session is loaded or resumed, what
 // it lists the session by as saved: its title (the last topic the model
 // named, else its first prompt) and when it was last active, as
-// session/list gives them, for a client that shows the session anew.
+// session/list gives them, for a client that shows the session anew; and
+// how full the model's window was at its last answer (usage_update).
 func (sess *session) showSaved(ctx context.Context) {
 	info := sess.current().Info()
 	u := &sdk.SessionSessionInfoUpdate{}
@@ -46,6 +47,11 @@ func (sess *session) showSaved(ctx context.Context) {
 		u.UpdatedAt = isoTime(info.UpdatedAt)
 	}
 	sess.update(ctx, sdk.SessionUpdate{SessionInfoUpdate: u})
+	// How full the window was at its last answer, saved with it: the
+	// client's context meter shows it before the next answer does.
+	if info.Context.Size > 0 {
+		sess.update(ctx, sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{Used: int(max(info.Context.Used, 0)), Size: int(info.Context.Size)}})
+	}
 }
 
 // now is the time as ACP's session info spells it.

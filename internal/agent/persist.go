@@ -132,6 +132,7 @@ func (s *Session) storeMeta() sessionstore.Meta {
 		ID: s.id, Root: s.root, Title: s.title, Model: a.activeModel(),
 		Created: s.created, Updated: s.updated, Prompts: s.prompts,
 		Mode: string(mode), ApprovedPlan: plan,
+		ContextUsed: s.context.Used, ContextSize: s.context.Size,
 	}
 }
 
@@ -168,6 +169,7 @@ func (a *Agent) resume(ctx context.Context, id string) (*Session, error) {
 	s := a.newSession(id, snap.Meta.Root, snap.Meta.Created)
 	s.title, s.updated, s.prompts = snap.Meta.Title, snap.Meta.Updated, snap.Meta.Prompts
 	s.usage = usageFromStore(snap.Usage)
+	s.context = dialog.ContextFill{Used: snap.Meta.ContextUsed, Size: snap.Meta.ContextSize}
 	s.exchanges = snap.Exchanges
 	s.chat.history = snap.History
 	s.chat.calls = countCalls(snap.History) // new call ids must not repeat old ones

@@ -43,7 +43,8 @@ func TestUsageReportsContextFill(t *testing.T) {
 }
 
 // The cached tokens are part of the session's usage saved with it: a
-// resumed session's sum still counts them.
+// resumed session's sum still counts them; the context window's fill is
+// saved too.
 func TestCachedTokensSurviveResume(t *testing.T) {
 	store := newStore(t)
 	srv := geminitest.NewTestServer(t, usageTurn("one", 500, 300), usageTurn("two", 900, 700))
@@ -58,6 +59,11 @@ func TestCachedTokensSurviveResume(t *testing.T) {
 	}
 	if got := resumed.Info().Usage.CachedTokens; got != 300 {
 		t.Fatalf("resumed session's cached tokens = %d, want the 300 saved", got)
+	}
+	// And how full the window was: shown again on resume, before the
+	// session answers.
+	if got, want := resumed.Info().Context, (dialog.ContextFill{Used: 500, Size: agent.DefaultTokenLimit}); got != want {
+		t.Errorf("resumed session's context = %+v, want the %+v saved", got, want)
 	}
 	_, evs := prompt(t, resumed, "second")
 	us := only[dialog.UsageEvent](evs)

@@ -16,7 +16,8 @@ type SessionInfo struct {
 	Prompts   int
 	Usage     Usage // summed over the session
 	// Context is how full the model's window was at the session's last
-	// answer; zero before one (a resumed session's, until it answers).
+	// answer, kept with it on disk; zero before one (and in a session
+	// saved before it was kept, until it answers again).
 	Context ContextFill
 	// Live reports whether the session is in memory now (else it is on
 	// disk, and resuming it reads it back).

@@ -100,6 +100,12 @@ type Meta struct {
 	// approved in it; both "" in files saved before they were kept.
 	Mode         string `json:"mode,omitempty"`
 	ApprovedPlan string `json:"approvedPlan,omitempty"`
+	// ContextUsed and ContextSize are how full the model's context window
+	// was at the session's last answer, the prompt's tokens and the
+	// window's (dialog.ContextFill): shown again when it is resumed, as
+	// the tokens it used are. Zero in files saved before they were kept.
+	ContextUsed int32 `json:"contextUsed,omitempty"`
+	ContextSize int32 `json:"contextSize,omitempty"`
 	// Shared: the session is in Gemini CLI 0.61's place and format, where
 	// both programs list and resume it; false for one of the old
 	// gemini-ls-only directory. DisplayName is what 0.61's list shows of
