@@ -74,6 +74,11 @@ type resumeSessionResult struct {
 	// Mode is the approval mode the session continues in, as a
 	// gemini/update of kind "mode" names it: its own, saved with it.
 	Mode string `json:"mode"`
+	// Usage is what the session has cost, as a gemini/update of kind
+	// "usage" tells it after an answer: its tokens so far (sessionUsage)
+	// and how full the model's window was at its last answer, saved with
+	// it; none for a session that never answered.
+	Usage *usageUpdate `json:"usage,omitempty"`
 }
 
 // exchange is one prompt of a resumed session's transcript.
@@ -114,7 +119,12 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 		*x = exchange{Prompt: e.Prompt, Answer: e.Answer, StopReason: e.Reason(), Updates: []update{}}
 		e.Show(ctx, updates{info.ID, func(u update) { x.Updates = append(x.Updates, u) }, s.agentState.workspace()})
 	}
-	return resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.Mode())}, nil
+	res := resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.Mode())}
+	if info.Usage != (dialog.Usage{}) || info.Context.Size > 0 {
+		res.Usage = usageUpdateOf(dialog.UsageReport{Session: info.Usage, Context: info.Context})
+		*res.Usage.head() = updateHead{SessionID: info.ID, UpdateKind: res.Usage.kind()}
+	}
+	return res, nil
 }
 
 type deleteSessionParams struct {

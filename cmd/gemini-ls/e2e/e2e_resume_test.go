@@ -38,11 +38,14 @@ type listedSession struct {
 }
 
 // A session outlives the server: a new server process, as after an editor
-// restart, lists it, shows its transcript and continues it, and the model
-// sees the whole earlier conversation.
+// restart, lists it, shows its transcript, what it has cost (its tokens,
+// the cached among them, how full the window was) and continues it, and
+// the model sees the whole earlier conversation.
 func TestSessionResumedByANewServerProcess(t *testing.T) {
 	home := t.TempDir()
-	first := start(t, setup{profile: lsptest.Plugin(), env: []string{"HOME=" + home}}, geminitest.TextTurn("noted: 42"))
+	noted := geminitest.TextTurn("noted: 42")
+	noted.Usage = &genai.GenerateContentResponseUsageMetadata{PromptTokenCount: 1200, CachedContentTokenCount: 400, CandidatesTokenCount: 5, TotalTokenCount: 1205}
+	first := start(t, setup{profile: lsptest.Plugin(), env: []string{"HOME=" + home}}, noted)
 	old := first.prompt(map[string]any{"prompt": "remember 42\nplease"})
 	if old.StopReason != "end_turn" {
 		t.Fatalf("first prompt: %+v", old)
@@ -74,6 +77,16 @@ func TestSessionResumedByANewServerProcess(t *testing.T) {
 			Answer     string `json:"answer"`
 			StopReason string `json:"stopReason"`
 		} `json:"exchanges"`
+		Usage *struct {
+			SessionID    string `json:"sessionId"`
+			Kind         string `json:"kind"`
+			SessionUsage struct {
+				TotalTokens  int `json:"totalTokens"`
+				CachedTokens int `json:"cachedTokens"`
+			} `json:"sessionUsage"`
+			ContextUsed int `json:"contextUsed"`
+			ContextSize int `json:"contextSize"`
+		} `json:"usage"`
 	}
 	if err := second.client.Call(second.ctx, "gemini/resumeSession", map[string]any{"sessionId": old.SessionID}, &resumed); err != nil {
 		t.Fatal(err)
@@ -81,6 +94,10 @@ func TestSessionResumedByANewServerProcess(t *testing.T) {
 	if !resumed.Session.Live || len(resumed.Exchanges) != 1 || resumed.Exchanges[0].Prompt != "remember 42\nplease" ||
 		resumed.Exchanges[0].Answer != "noted: 42" || resumed.Exchanges[0].StopReason != "end_turn" {
 		t.Errorf("resumed = %+v", resumed)
+	}
+	if u := resumed.Usage; u == nil || u.Kind != "usage" || u.SessionID != old.SessionID || u.SessionUsage.TotalTokens != 1205 ||
+		u.SessionUsage.CachedTokens != 400 || u.ContextUsed != 1200 || u.ContextSize <= 0 {
+		t.Errorf("resumed usage = %+v, want the session's 1205 tokens, 400 cached, 1200 of the window used", u)
 	}
 
 	res := second.prompt(map[string]any{"prompt": "what was it?", "sessionId": old.SessionID})
