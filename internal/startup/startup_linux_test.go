@@ -59,26 +59,10 @@ func TestReleaseExecutablePages(t *testing.T) {
 	if traced() {
 		t.Skip("a debugger is attached: nothing is released")
 	}
-	pagemap, err := os.Open("/proc/self/pagemap")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pagemap.Close()
+	pagemap := openPagemap(t)
 	work(t)
 	code := workCode()
-	for _, pc := range code {
-		if !resident(t, pagemap, pc) {
-			t.Fatalf("code at %#x just ran and is not resident", pc)
-		}
-	}
-	ReleaseExecutablePages()
-	released := 0
-	for _, pc := range code {
-		if !resident(t, pagemap, pc) {
-			released++
-		}
-	}
-	if released < len(code)/2+1 {
+	if released := release(t, pagemap, code, "code"); released < len(code)/2+1 {
 		t.Errorf("%d of %d functions' code released", released, len(code))
 	}
 	work(t)
@@ -87,6 +71,35 @@ func TestReleaseExecutablePages(t *testing.T) {
 			t.Errorf("code at %#x ran again and is not resident", pc)
 		}
 	}
+}
+
+func openPagemap(t *testing.T) *os.File {
+	t.Helper()
+	pagemap, err := os.Open("/proc/self/pagemap")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pagemap.Close() })
+	return pagemap
+}
+
+// release checks that the pages at addrs (what they hold, for the
+// message) are resident, releases the executable's pages, and returns
+// how many of addrs no longer are.
+func release(t *testing.T, pagemap *os.File, addrs []uintptr, what string) (released int) {
+	t.Helper()
+	for _, a := range addrs {
+		if !resident(t, pagemap, a) {
+			t.Fatalf("the %s at %#x was just used and is not resident", what, a)
+		}
+	}
+	ReleaseExecutablePages()
+	for _, a := range addrs {
+		if !resident(t, pagemap, a) {
+			released++
+		}
+	}
+	return released
 }
 
 // workData is where some of the read-only data work reads lies: the type
@@ -114,25 +127,8 @@ func TestReleaseExecutablePagesReleasesReadOnlyData(t *testing.T) {
 	if positionIndependent(exe) {
 		t.Skip("the test binary is position-independent: its read-only data is kept")
 	}
-	pagemap, err := os.Open("/proc/self/pagemap")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pagemap.Close()
 	data := workData()
-	for _, a := range data {
-		if !resident(t, pagemap, a) {
-			t.Fatalf("the type descriptor at %#x was just read and is not resident", a)
-		}
-	}
-	ReleaseExecutablePages()
-	released := 0
-	for _, a := range data {
-		if !resident(t, pagemap, a) {
-			released++
-		}
-	}
-	if released < len(data)/2+1 {
+	if released := release(t, openPagemap(t), data, "type descriptor"); released < len(data)/2+1 {
 		t.Errorf("%d of %d type descriptors' pages released", released, len(data))
 	}
 	work(t)
