@@ -74,11 +74,11 @@ type resumeSessionResult struct {
 	// Mode is the approval mode the session continues in, as a
 	// gemini/update of kind "mode" names it: its own, saved with it.
 	Mode string `json:"mode"`
-	// Usage is what the session has cost, as a gemini/update of kind
-	// "usage" tells it after an answer: its tokens so far (sessionUsage)
-	// and how full the model's window was at its last answer, saved with
-	// it; none for a session that never answered.
-	Usage *usageUpdate `json:"usage,omitempty"`
+	// Usage is what the session has cost, a gemini/update of kind
+	// "usage" as one tells it after an answer: its tokens so far
+	// (sessionUsage) and how full the model's window was at its last
+	// answer, saved with it; none for a session that never answered.
+	Usage update `json:"usage,omitempty"`
 }
 
 // exchange is one prompt of a resumed session's transcript.
@@ -121,8 +121,9 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 	}
 	res := resumeSessionResult{Session: sessionInfoOf(info), Exchanges: out, Mode: string(sess.Mode())}
 	if info.Usage != (dialog.Usage{}) || info.Context.Size > 0 {
-		res.Usage = usageUpdateOf(dialog.UsageReport{Session: info.Usage, Context: info.Context})
-		*res.Usage.head() = updateHead{SessionID: info.ID, UpdateKind: res.Usage.kind()}
+		u := usageUpdateOf(dialog.UsageReport{Session: info.Usage, Context: info.Context})
+		*u.head() = updateHead{SessionID: info.ID, UpdateKind: u.kind()}
+		res.Usage = u
 	}
 	return res, nil
 }

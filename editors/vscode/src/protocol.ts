@@ -629,37 +629,7 @@ export type ResumeSessionResult = {
     updates: null | Update[];
   }>;
   mode: string;
-  usage?: null | {
-    sessionId: string;
-    kind: string;
-    parentCallId?: string;
-    agentName?: string;
-    model?: string;
-    promptTokens: number;
-    candidatesTokens: number;
-    thoughtsTokens: number;
-    totalTokens: number;
-    cachedTokens: number;
-    toolUseTokens: number;
-    promptUsage: {
-      promptTokens: number;
-      candidatesTokens: number;
-      thoughtsTokens: number;
-      totalTokens: number;
-      cachedTokens: number;
-      toolUseTokens: number;
-    };
-    sessionUsage: {
-      promptTokens: number;
-      candidatesTokens: number;
-      thoughtsTokens: number;
-      totalTokens: number;
-      cachedTokens: number;
-      toolUseTokens: number;
-    };
-    contextUsed: number;
-    contextSize: number;
-  };
+  usage?: Update;
 };
 
 /** A model request failed (`reason`, in words: `the model is rate-limited (429 RESOURCE_EXHAUSTED)`, `could not connect to http://127.0.0.1:8080: connection refused`) and is tried again after `delayMs`. Sent before the wait; the wait ends early when the prompt is cancelled. `attempt` is the attempt that failed, from 1. */
