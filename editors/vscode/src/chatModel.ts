@@ -8,7 +8,7 @@ import type { AskParams } from "./ask";
 import type { ChatCommand } from "./chatCommands";
 import { describeError } from "./errors";
 import type { UsageState } from "./present";
-import type { ApprovalMode, Exchange, PromptResult, StopReason, ToolStatus, Update } from "./protocol";
+import type { ApprovalMode, Exchange, PromptResult, StopReason, ToolStatus, Update, UsageUpdate } from "./protocol";
 
 export type ToolLineStatus = "running" | ToolStatus;
 
@@ -121,9 +121,10 @@ export type ChatEvent =
   | { type: "stopping" }
   /**
    * A new session (no id) or an earlier one to continue, with what was said
-   * in it so far, in approval `mode` (the configured one, for a new session).
+   * in it so far and, where the server says, what it has cost (`usage`), in
+   * approval `mode` (the configured one, for a new session).
    */
-  | { type: "session"; sessionId?: string; title?: string; exchanges?: readonly Exchange[] | null; mode: ApprovalMode }
+  | { type: "session"; sessionId?: string; title?: string; exchanges?: readonly Exchange[] | null; mode: ApprovalMode; usage?: UsageUpdate }
   /** The model asks: the question joins the running turn. */
   | { type: "ask"; id: number; params: AskParams }
   /** Question `id` was answered (`answer` in words) or, without one, withdrawn. */
@@ -174,7 +175,8 @@ export function applyEvent(state: ChatState, event: ChatEvent): void {
       state.busy = false;
       state.stopping = false;
       state.todos = [];
-      state.usage = undefined;
+      // A continued session's figures show at once, not from its next answer; another session's are not its own.
+      state.usage = event.usage !== undefined && event.usage.sessionId === event.sessionId ? usageOf(event.usage) : undefined;
       return;
     case "ask": {
       const turn = currentTurn(state);
@@ -351,14 +353,19 @@ function applyUpdate(state: ChatState, update: Update): void {
     state.todos = (update.todos ?? []).map((t) => ({ description: t.description, status: t.status }));
   }
   if (update.kind === "usage") {
-    state.usage = {
-      sessionTokens: update.sessionUsage.totalTokens,
-      cachedTokens: update.sessionUsage.cachedTokens,
-      contextUsed: update.contextUsed,
-      contextSize: update.contextSize,
-    };
+    state.usage = usageOf(update);
   }
   applyToItems(turn.items, update);
+}
+
+/** The session's tokens and the window's fill as a usage update tells them: a live one, or a resumed session's. */
+function usageOf(update: UsageUpdate): UsageState {
+  return {
+    sessionTokens: update.sessionUsage.totalTokens,
+    cachedTokens: update.sessionUsage.cachedTokens,
+    contextUsed: update.contextUsed,
+    contextSize: update.contextSize,
+  };
 }
 
 /**

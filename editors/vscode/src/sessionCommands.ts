@@ -5,8 +5,8 @@ import * as vscode from "vscode";
 import { describeFiles, parseRewindPrompts, promptForTurn, rewindModes, rewindSummary, type RewindMode, type RewindPrompt, type RewindResult } from "./ask";
 import type { Gemini } from "./gemini";
 import { sessionPicks, type SessionPick } from "./present";
-import { methods, type ResumeSessionResult, type SessionInfo } from "./protocol";
-import { deleteSession, isMethodNotFound, listSessions, resumeSession, type Request } from "./sessions";
+import { methods, type SessionInfo } from "./protocol";
+import { deleteSession, isMethodNotFound, listSessions, resumeSession, type Request, type ResumedSession } from "./sessions";
 import { errorMessage } from "./settings";
 
 export async function newSession(g: Gemini): Promise<void> {
@@ -49,14 +49,14 @@ export async function pickSession(g: Gemini): Promise<void> {
     return;
   }
   await g.stopPrompt();
-  let resumed: Required<ResumeSessionResult>;
+  let resumed: ResumedSession;
   try {
     resumed = await resumeSession(request, choice.sessionId, choice.session, g.approvalMode);
   } catch (err) {
     void vscode.window.showErrorMessage(`Could not continue the session “${choice.title}”: ${errorMessage(err)}`);
     return;
   }
-  g.apply({ type: "session", sessionId: resumed.session.sessionId, title: choice.title, exchanges: resumed.exchanges, mode: resumed.mode });
+  g.apply({ type: "session", sessionId: resumed.session.sessionId, title: choice.title, exchanges: resumed.exchanges, mode: resumed.mode, usage: resumed.usage });
   await g.openChat();
 }
 
@@ -168,7 +168,7 @@ export async function rewind(g: Gemini, turn?: number): Promise<void> {
       g.rewinding = undefined;
     }
     const resumed = await resumeSession(request, sessionId, { sessionId, title: "", createdAt: "", updatedAt: "", prompts: 0, live: true }, g.chat.mode);
-    g.apply({ type: "session", sessionId, title: g.chat.sessionTitle, exchanges: resumed.exchanges, mode: resumed.mode });
+    g.apply({ type: "session", sessionId, title: g.chat.sessionTitle, exchanges: resumed.exchanges, mode: resumed.mode, usage: resumed.usage });
     const summary = rewindSummary(result, (f) => vscode.workspace.asRelativePath(f));
     void (summary.warn ? vscode.window.showWarningMessage(summary.text) : vscode.window.showInformationMessage(summary.text));
   } catch (err) {

@@ -3,7 +3,7 @@
 // gemini/sessions for older servers), gemini/resumeSession and
 // gemini/deleteSession.
 
-import { methods, type ApprovalMode, type ResumeSessionResult, type SessionInfo, type SessionsResult } from "./protocol";
+import { methods, type ApprovalMode, type Exchange, type ResumeSessionResult, type SessionInfo, type SessionsResult, type UsageUpdate } from "./protocol";
 
 /** JSON-RPC's MethodNotFound: a server older than the method asked. */
 export const methodNotFound = -32601;
@@ -33,25 +33,31 @@ export async function listSessions(request: Request, root: string | undefined): 
   return result?.sessions ?? [];
 }
 
+/** A session the server made live again, as the chat shows it. */
+export interface ResumedSession {
+  session: SessionInfo;
+  exchanges: Exchange[];
+  mode: ApprovalMode;
+  /** What the session has cost so far, as a live usage update tells it; absent from a server too old to say, or for a session that never answered. */
+  usage?: UsageUpdate;
+}
+
 /**
  * Makes session `id` live in the server (a session saved by an earlier
- * server too) and returns what was said in it, and its approval mode:
- * the server's, else `mode`. A server without gemini/resumeSession
- * continues its live sessions by id alone: then the session is `fallback`
- * and there is nothing to show.
+ * server too) and returns what was said in it, what it has cost, and its
+ * approval mode: the server's, else `mode`. A server without
+ * gemini/resumeSession continues its live sessions by id alone: then the
+ * session is `fallback` and there is nothing to show.
  */
-export async function resumeSession(
-  request: Request,
-  id: string,
-  fallback: SessionInfo,
-  mode: ApprovalMode,
-): Promise<Required<ResumeSessionResult>> {
+export async function resumeSession(request: Request, id: string, fallback: SessionInfo, mode: ApprovalMode): Promise<ResumedSession> {
   try {
     const result = await request<ResumeSessionResult>(methods.resumeSession, { sessionId: id });
+    const usage = usageUpdateOf(result.usage);
     return {
       session: result.session ?? fallback,
       exchanges: result.exchanges ?? [],
       mode: typeof result.mode === "string" && result.mode !== "" ? result.mode : mode,
+      ...(usage && { usage }),
     };
   } catch (err) {
     if (isMethodNotFound(err)) {
@@ -59,6 +65,11 @@ export async function resumeSession(
     }
     throw err;
   }
+}
+
+/** The result's usage as the usage update it is; undefined where there is none, or it is not one. */
+function usageUpdateOf(u: ResumeSessionResult["usage"]): UsageUpdate | undefined {
+  return u?.kind === "usage" && typeof u.sessionUsage === "object" && u.sessionUsage !== null ? (u as UsageUpdate) : undefined;
 }
 
 /**

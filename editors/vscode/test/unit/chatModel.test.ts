@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { activity, applyEvent, canAsk, emptyChat, hiddenByQuestion, retryNote, runningTool, type ChatEvent, type ChatState } from "../../src/chatModel";
 import { approvalModes, modeLabel } from "../../src/modes";
-import type { TokenUsage, Update } from "../../src/protocol";
+import { usageView } from "../../src/present";
+import type { TokenUsage, Update, UsageUpdate } from "../../src/protocol";
 
 const noTokens: TokenUsage = { promptTokens: 0, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 0, cachedTokens: 0, toolUseTokens: 0 };
 const noWindow = { cachedTokens: 0, toolUseTokens: 0, contextUsed: 0, contextSize: 0 };
@@ -189,6 +190,24 @@ describe("chat model", () => {
   it("ignores usage updates", () => {
     const state = run({ type: "prompt", text: "p" }, update({ kind: "usage", promptTokens: 1, candidatesTokens: 1, thoughtsTokens: 0, totalTokens: 2, promptUsage: noTokens, sessionUsage: noTokens, ...noWindow }));
     assert.deepEqual(state.turns[0].items, []);
+  });
+
+  it("shows a continued session's usage at once, as its live usage update showed it", () => {
+    const spent = { ...noTokens, promptTokens: 1200, candidatesTokens: 5, totalTokens: 1205, cachedTokens: 400 };
+    const saved: UsageUpdate = { sessionId: "EARLIER", kind: "usage", promptTokens: 0, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 0, cachedTokens: 0, toolUseTokens: 0, promptUsage: noTokens, sessionUsage: spent, contextUsed: 1200, contextSize: 1_048_576 };
+    const live = run({ type: "prompt", text: "p" }, { type: "update", update: saved });
+    const figures = { sessionTokens: 1205, cachedTokens: 400, contextUsed: 1200, contextSize: 1_048_576 };
+    assert.deepEqual(live.usage, figures);
+
+    const resumed = run({ type: "session", mode: "default", sessionId: "EARLIER", exchanges: [], usage: saved });
+    assert.deepEqual(resumed.usage, live.usage, "before any prompt of its own");
+    assert.equal(usageView(resumed.usage!).text, "<1% of context · 1.2k tokens, 400 cached");
+
+    // An older server says none; a new session has none; another session's are not this one's.
+    assert.equal(run({ type: "session", mode: "default", sessionId: "EARLIER", exchanges: [] }).usage, undefined);
+    applyEvent(resumed, { type: "session", mode: "default" });
+    assert.equal(resumed.usage, undefined);
+    assert.equal(run({ type: "session", mode: "default", sessionId: "OTHER", exchanges: [], usage: saved }).usage, undefined);
   });
 
   it("shows a continued session's earlier prompts and answers as ended turns", () => {

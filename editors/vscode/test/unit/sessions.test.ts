@@ -49,7 +49,9 @@ describe("sessions against gemini-ls", () => {
     bins = binaries();
     execFileSync("mkdir", ["-p", home, workspace]);
     const script = join(tmp, "script.json");
-    writeFileSync(script, JSON.stringify([{ text: "noted: 42" }, { text: "it was 42" }, { text: "noted: 7" }]));
+    // The first answer's usage, as Gemini counts it, is what the resumed session has cost.
+    const usage = { promptTokenCount: 1200, cachedContentTokenCount: 400, candidatesTokenCount: 5, totalTokenCount: 1205 };
+    writeFileSync(script, JSON.stringify([{ text: "noted: 42", usage }, { text: "it was 42" }, { text: "noted: 7" }]));
     fake = spawn(bins.fake, ["--script", script, "--record", record], { stdio: ["ignore", "pipe", "inherit"] });
     baseURL = await new Promise<string>((res, rej) => {
       let out = "";
@@ -111,8 +113,14 @@ describe("sessions against gemini-ls", () => {
 
     const resumed = await resumeSession(second.request, pick.sessionId, pick.session, "default");
     const chat = emptyChat();
-    applyEvent(chat, { type: "session", mode: "default", sessionId: resumed.session.sessionId, title: pick.title, exchanges: resumed.exchanges });
+    applyEvent(chat, { type: "session", mode: "default", sessionId: resumed.session.sessionId, title: pick.title, exchanges: resumed.exchanges, usage: resumed.usage });
     assert.equal(chat.sessionId, old.sessionId);
+    // Its bill shows before its next answer: the tokens, the cached ones, the window's fill.
+    assert.deepEqual(
+      chat.usage && [chat.usage.sessionTokens, chat.usage.cachedTokens, chat.usage.contextUsed, chat.usage.contextSize > 0],
+      [1205, 400, 1200, true],
+      `the resumed session's usage: ${JSON.stringify(resumed.usage)}`,
+    );
     assert.deepEqual(
       chat.turns.map((t) => [t.prompt, t.items.map((i) => i.kind === "text" && i.text), t.stopReason]),
       [["remember 42", ["noted: 42"], "end_turn"]],
@@ -171,6 +179,29 @@ describe("sessions from older servers", () => {
     };
     await assert.rejects(listSessions(request, undefined), /unknown session/);
     await assert.rejects(resumeSession(request, "A", live, "default"), /unknown session/);
+  });
+});
+
+describe("a resumed session's usage", () => {
+  const info: SessionInfo = { sessionId: "P", title: "plan it", createdAt: "2026-11-20T10:00:00Z", updatedAt: "2026-11-20T10:00:00Z", prompts: 1, live: true };
+  const answering =
+    (result: object): Request =>
+    async <R>() =>
+      result as R;
+
+  const noTokens = { promptTokens: 0, candidatesTokens: 0, thoughtsTokens: 0, totalTokens: 0, cachedTokens: 0, toolUseTokens: 0 };
+  const usage = { sessionId: "P", kind: "usage", ...noTokens, promptUsage: noTokens, sessionUsage: { ...noTokens, totalTokens: 9 }, contextUsed: 0, contextSize: 0 };
+  const resumedUsage = async (result: object) => (await resumeSession(answering({ session: info, exchanges: [], mode: "plan", ...result }), "P", info, "default")).usage;
+
+  it("is the server's usage update", async () => {
+    assert.deepEqual(await resumedUsage({ usage }), usage);
+  });
+
+  it("is absent where an older server says none, or where what it says is no usage update", async () => {
+    assert.equal(await resumedUsage({}), undefined);
+    assert.equal(await resumedUsage({ usage: null }), undefined);
+    assert.equal(await resumedUsage({ usage: { ...usage, kind: "bill" } }), undefined, "a kind this client does not know");
+    assert.equal(await resumedUsage({ usage: { sessionId: "P", kind: "usage" } }), undefined, "a usage without its figures");
   });
 });
 
