@@ -19,6 +19,21 @@ end
 
 local keys = "<CR> prompt · <C%-c> cancel · q close $"
 
+-- Stops gemini-ls and forgets the plugin's session, chat and figures, as
+-- a new Neovim would start.
+local function restart()
+  local old = gemini.client_id
+  vim.lsp.stop_client(old, true)
+  wait_for("gemini-ls to stop", function() return vim.lsp.get_client_by_id(old) == nil end)
+  gemini.state.session_id = nil
+  local usage = require("gemini.usage")
+  usage.sessions, usage.last = {}, nil
+  vim.api.nvim_buf_delete(gemini.chat.buf, { force = true })
+  gemini.chat.buf = nil
+  gemini.attach(0)
+  assert(gemini.client_id ~= old, "the same client after the restart")
+end
+
 describe("the session's usage", function()
   it("shows tokens, cached tokens and context fill after an answer", function()
     vim.cmd("edit notes.txt")
@@ -78,5 +93,50 @@ describe("the session's usage", function()
     eq("12.3k", usage.short(12345), "thousands")
     eq("1.05M", usage.short(1048576), "millions")
     eq("2M", usage.short(2000000), "round millions")
+  end)
+
+  it("shows a resumed session's figures at once, before its next answer", function()
+    local session = gemini.state.session_id
+    assert(session, "no session to resume")
+    restart()
+    assert(not chat_statusline():find("tok", 1, true), "tokens before the resume: " .. chat_statusline())
+    local done
+    gemini.resume(session, nil, function(err)
+      done = { err = err }
+    end)
+    wait_for("the resume", function() return done ~= nil end)
+    eq(nil, done.err, "error")
+    local line = chat_statusline()
+    assert(line:find("^Gemini · gemini%-2%.5%-pro · manual · 52k tok · 40k cached · 5%% ctx +" .. keys), line)
+  end)
+
+  it("keeps the figures it has when a resume's answer has none, as an older server's", function()
+    local session = gemini.state.session_id
+    gemini.resumed(session, nil, nil, { session = { sessionId = session }, exchanges = {}, mode = "default" })
+    local line = chat_statusline()
+    assert(line:find("^Gemini · gemini%-2%.5%-pro · manual · 52k tok · 40k cached · 5%% ctx +" .. keys), line)
+  end)
+
+  it("shows the server's figures for the session after a rewind, whatever Neovim held", function()
+    local usage = require("gemini.usage")
+    usage.sessions[gemini.state.session_id] = { total = 7, cached = 0, used = 0, size = 0 }
+    vim.ui.select = function(items, opts, cb)
+      if opts.prompt == "Rewind to before" then
+        return cb(items[1], 1)
+      end
+      for i, m in ipairs(items) do
+        if m.mode == "conversation" then
+          return cb(m, i)
+        end
+      end
+    end
+    local done
+    gemini.rewind(function(err)
+      done = { err = err }
+    end)
+    wait_for("the rewind", function() return done ~= nil end)
+    eq(nil, done.err, "error")
+    local line = chat_statusline()
+    assert(line:find("^Gemini · gemini%-2%.5%-pro · manual · 52k tok · 40k cached · 5%% ctx +" .. keys), line)
   end)
 end)

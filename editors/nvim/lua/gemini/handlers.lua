@@ -105,6 +105,16 @@ handlers["window/showMessage"] = function(...)
   return require("gemini.startup").show_message(...)
 end
 
+--- Takes a usage update of the main agent: a live one, or the one a
+--- gemini/resumeSession result carries. The status line shows it.
+function M.take_usage(params)
+  local state = gemini().state
+  -- The model that answered the main agent; a subagent's may differ.
+  state.model.answered = params.model or state.model.answered
+  require("gemini.usage").update(params)
+  pcall(vim.cmd, "redrawstatus!")
+end
+
 handlers["gemini/update"] = function(_, params)
   if params then
     local state = gemini().state
@@ -113,10 +123,7 @@ handlers["gemini/update"] = function(_, params)
       state.model.current, state.model.name, state.model.answered = params.model, params.name, nil
       pcall(vim.cmd, "redrawstatus!")
     elseif params.kind == "usage" and not params.parentCallId then
-      -- The model that answered the main agent; a subagent's may differ.
-      state.model.answered = params.model or state.model.answered
-      require("gemini.usage").update(params)
-      pcall(vim.cmd, "redrawstatus!")
+      M.take_usage(params)
     end
     if params.kind == "mode" and params.sessionId then
       -- The first prompt's session is named by its result, after its updates.

@@ -117,9 +117,19 @@ local function adopt_mode(session_id, result)
   end
 end
 
+-- Shows the session's usage from a resumeSession result as a live usage
+-- update would, where the server says it (older servers, and sessions
+-- that never answered, have none): its figures do not wait for the next
+-- answer.
+local function adopt_usage(result)
+  if type(result.usage) == "table" then
+    require("gemini.handlers").take_usage(result.usage)
+  end
+end
+
 --- Shows what gemini/resumeSession of session id (titled title) answered:
---- the earlier conversation in the chat, the session's approval mode in
---- the statusline; the next prompt goes to the session.
+--- the earlier conversation in the chat, the session's approval mode and
+--- usage in the statusline; the next prompt goes to the session.
 function M.resumed(id, title, err, result)
   chat.show()
   if err and err.code == method_not_found then
@@ -134,6 +144,7 @@ function M.resumed(id, title, err, result)
     local session = result.session or {}
     gemini().state.session_id = session.sessionId or id
     adopt_mode(gemini().state.session_id, result)
+    adopt_usage(result)
     chat.lines(exchange_lines({ "", "---", "_(continuing: " .. (session.title or title or id) .. ")_" }, result.exchanges))
   end
 end
@@ -246,6 +257,7 @@ local function reload_chat(client, header, on_done)
   client_of.client_call(client, "request", "gemini/resumeSession", { sessionId = gemini().state.session_id }, function(err, result)
     if not err then
       adopt_mode(gemini().state.session_id, result)
+      adopt_usage(result)
       chat.clear()
       chat.lines(exchange_lines({ header }, result.exchanges))
     end
