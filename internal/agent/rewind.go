@@ -96,6 +96,11 @@ func (s *Session) cutConversation(i int, exchanges []sessionstore.Exchange) (not
 	s.exchangesMu.Lock()
 	s.exchanges = s.exchanges[:i:i]
 	s.exchangesMu.Unlock()
+	// How full the window was went with the prompts cut: it is known
+	// again at the next answer.
+	s.agent.mu.Lock()
+	s.context = dialog.ContextFill{}
+	s.agent.mu.Unlock()
 	return notes
 }
 

@@ -71,3 +71,32 @@ func TestCachedTokensSurviveResume(t *testing.T) {
 		t.Errorf("usage after resume = %+v, want 1000 cached of 1400", us)
 	}
 }
+
+// A conversation rewound no longer holds what the last request held: how
+// full the window is is unknown until the next answer, in this process
+// and after a resume, while the tokens spent stay spent.
+func TestRewindForgetsTheContextFill(t *testing.T) {
+	store := newStore(t)
+	srv := geminitest.NewTestServer(t, usageTurn("one", 500, 0), usageTurn("two", 900, 0))
+	a, _ := newAgent(t, srv, agent.Config{Store: store})
+	s := a.NewSession()
+	prompt(t, s, "first")
+	prompt(t, s, "second")
+	if s.Info().Context.Used != 900 {
+		t.Fatalf("context before the rewind = %+v", s.Info().Context)
+	}
+	if _, err := s.Rewind(context.Background(), 2, dialog.RewindConversation, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Info(); got.Context != (dialog.ContextFill{}) || got.Usage.TotalTokens != 1404 {
+		t.Errorf("after the rewind: context %+v, tokens %d; want no context known and the 1404 tokens spent", got.Context, got.Usage.TotalTokens)
+	}
+	second, _ := newAgent(t, srv, agent.Config{Store: store})
+	resumed, err := second.Session(context.Background(), s.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resumed.Info().Context; got != (dialog.ContextFill{}) {
+		t.Errorf("resumed after the rewind: context %+v, want none known", got)
+	}
+}
