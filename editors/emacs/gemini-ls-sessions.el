@@ -140,6 +140,16 @@ Older servers say none; then the mode is left as it was."
         (setf (alist-get session gemini-ls--modes nil nil #'equal) mode))
       (force-mode-line-update t))))
 
+(defun gemini-ls--adopt-usage (server result)
+  "Take what the session has cost from SERVER's `gemini/resumeSession' RESULT.
+Its `usage' is a usage update, as SERVER sends after an answer: it goes
+where those go, so the header line shows the session's tokens and
+context at once, not at its next answer.  Older servers, and sessions
+that never answered, send none; then nothing changes."
+  (let ((usage (plist-get result :usage)))
+    (when usage
+      (gemini-ls--insert-update "usage" usage server))))
+
 (defun gemini-ls-resume (id &optional title server)
   "Continue session ID (TITLE for the chat) of SERVER.
 The server resumes it, a session saved by an earlier server too, and the
@@ -153,7 +163,8 @@ chat shows its earlier prompts and answers; the next prompt continues it."
           (with-current-buffer chat
             (setq gemini-ls--session-id (or (plist-get session :sessionId) id)
                   gemini-ls--chat-server server)
-            (gemini-ls--adopt-mode gemini-ls--session-id result))
+            (gemini-ls--adopt-mode gemini-ls--session-id result)
+            (gemini-ls--adopt-usage server result))
           (gemini-ls--insert-transcript (or (plist-get session :title) title id)
                                         (append (plist-get result :exchanges) nil)))
       (jsonrpc-error

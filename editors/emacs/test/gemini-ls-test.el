@@ -1504,7 +1504,8 @@ Gemini CLI's Done does; Decline there still declines."
 (ert-deftest gemini-ls-test-resume-takes-mode ()
   "A resumed session's approval mode is the one its server says.
 The `gemini/resumeSession' result's, in the header line; a result
-without one (an older server) leaves the configured mode."
+without one (an older server) leaves the configured mode, and takes no
+usage."
   (let ((gemini-ls-initialization-options nil)
         (answer nil))
     (cl-letf (((symbol-function 'jsonrpc-request)
@@ -1523,7 +1524,9 @@ without one (an older server) leaves the configured mode."
             (should (equal (gemini-ls-approval-mode) "auto_edit"))
             (setq answer '(:session (:sessionId "S-OLD") :exchanges []))
             (gemini-ls-resume "S-OLD" nil 'server)
-            (should (equal (gemini-ls-approval-mode) "default")))
+            (should (equal (gemini-ls-approval-mode) "default"))
+            ;; Nor does it say what the session cost: the chat knows none.
+            (should-not (assoc "S-OLD" (gemini-ls--chat-value 'gemini-ls--usage))))
         (kill-buffer (gemini-ls--chat-buffer))))))
 
 (ert-deftest gemini-ls-test-rewind-conflict-choices ()
@@ -1730,6 +1733,34 @@ prompt tokens are 5% of gemini-test's 1,048,576."
       ;; The header line's % doubled, as a mode line construct needs.
       (should (string-match-p "gemini-test · 52k tokens, 40k cached · context 5%% "
                               (gemini-ls--header-line 200))))))
+
+(ert-deftest gemini-ls-test-resumed-session-shows-usage ()
+  "A resumed session's header line shows what it has cost, at once.
+From the `gemini/resumeSession' result's usage, which the server saved
+with the session: resumed in a new chat by a new server process, before
+any answer there, as the header line showed it after the last answer."
+  (gemini-ls-test--with-server
+      [((text . "Counted.")
+        (usage . ((promptTokenCount . 52000) (cachedContentTokenCount . 40000)
+                  (candidatesTokenCount . 12) (totalTokenCount . 52012))))]
+      '(("a.txt" . "one\n"))
+    (gemini-ls-test--prompt buf "count")
+    (let ((id (gemini-ls--chat-value 'gemini-ls--session-id)))
+      (should id)
+      ;; Restart: a new server process, a new chat that has seen no
+      ;; usage update.
+      (let ((eglot-autoreconnect nil))
+        (ignore-errors (eglot-shutdown server))
+        (when (jsonrpc-running-p server) (jsonrpc-shutdown server t)))
+      (kill-buffer "*gemini*")
+      (with-current-buffer buf
+        (apply #'eglot (eglot--guess-contact))
+        (setq server (eglot-current-server)))
+      (gemini-ls-resume id "count" server)
+      (should (equal id (gemini-ls--chat-value 'gemini-ls--session-id)))
+      (with-current-buffer "*gemini*"
+        (should (string-match-p "gemini-test · 52k tokens, 40k cached · context 5%% "
+                                (gemini-ls--header-line 200)))))))
 
 (ert-deftest gemini-ls-test-usage-indicator-short ()
   "The header line's cost says what is worth saying, and only its session's.
