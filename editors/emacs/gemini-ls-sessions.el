@@ -285,6 +285,8 @@ the string picked."
    :success-fn
    (lambda (result)
      (gemini-ls--adopt-mode session result)
+     ;; A conversation rewound forgets how full the window was.
+     (gemini-ls--adopt-usage server result)
      (gemini-ls--clear-transcript)
      (gemini-ls--with-chat (insert (format "*%s*\n" header)))
      (gemini-ls--insert-exchanges (append (plist-get result :exchanges) nil))

@@ -1763,6 +1763,36 @@ any answer there, as the header line showed it after the last answer."
         (should (string-match-p "gemini-test · 52k tokens, 40k cached · context 5%% "
                                 (gemini-ls--header-line 200)))))))
 
+(ert-deftest gemini-ls-test-rewind-forgets-context-fill ()
+  "After a rewind of the conversation the header line shows no context fill.
+The window's fill went with the prompts cut; the tokens spent stay.  As
+the `gemini/resumeSession' that reloads the chat says, not as the last
+answer's usage update said."
+  (gemini-ls-test--with-server
+      (let ((answer '((text . "Counted.")
+                      (usage . ((promptTokenCount . 52000) (cachedContentTokenCount . 40000)
+                                (candidatesTokenCount . 12) (totalTokenCount . 52012))))))
+        (vector answer answer))
+      '(("a.txt" . "one\n"))
+    (gemini-ls-test--prompt buf "count")
+    (gemini-ls-test--prompt buf "count again")
+    (with-current-buffer "*gemini*"
+      (should (string-match-p "gemini-test · 104k tokens, 80k cached · context 5%% "
+                              (gemini-ls--header-line 200))))
+    (cl-letf (((symbol-function 'completing-read)
+               (lambda (_prompt table &rest _) (nth 1 (all-completions "" table))))
+              ((symbol-function 'read-multiple-choice)
+               (lambda (_prompt choices &rest _) (assq ?2 choices))))
+      (let ((default-directory dir))
+        (with-current-buffer buf (gemini-ls-rewind))))
+    (gemini-ls-test--wait (lambda () (string-match-p "\\`\\*Rewound to before prompt 2\\*"
+                                                     (gemini-ls-test--chat)))
+                          "the chat reloaded after the rewind")
+    (with-current-buffer "*gemini*"
+      (should (string-match-p "gemini-test · 104k tokens, 80k cached +"
+                              (gemini-ls--header-line 200)))
+      (should-not (string-match-p "context" (gemini-ls--header-line 200))))))
+
 (ert-deftest gemini-ls-test-usage-indicator-short ()
   "The header line's cost says what is worth saying, and only its session's.
 The cached tokens once the cache served some, the context once it is 1%
