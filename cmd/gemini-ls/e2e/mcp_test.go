@@ -176,7 +176,7 @@ func TestMCPAddedByGeminiLSSeenByGeminiCLI(t *testing.T) {
 		t.Errorf("gemini-ls mcp list said (%d)\n%s\nGemini CLI said (%d)\n%s", ours.code, ours.stderr, theirs.code, theirs.stderr)
 	}
 	for _, why := range []string{
-		" (stdio) - Disconnected\n    connecting: fork/exec " + filepath.Dir(filepath.Dir(server)),
+		" (stdio) - Disconnected\n    connecting: cannot start " + filepath.Dir(filepath.Dir(server)),
 		"/mcp (http) - Disconnected\n    connecting: ",
 	} {
 		if !strings.Contains(ours.stderr, why) {
