@@ -89,6 +89,8 @@ func replayed(u sdk.SessionUpdate) string {
 		return "available_commands_update"
 	case u.SessionInfoUpdate != nil && u.SessionInfoUpdate.Title != nil && u.SessionInfoUpdate.UpdatedAt != nil:
 		return "session_info " + *u.SessionInfoUpdate.Title
+	case u.UsageUpdate != nil && u.UsageUpdate.Used > 0 && u.UsageUpdate.Size > 0:
+		return "usage_update"
 	}
 	b, _ := json.Marshal(u)
 	return string(b)
@@ -136,6 +138,7 @@ func TestACPSessionLoadedAfterRestart(t *testing.T) {
 		`tool_call_update completed "package a\n"`,
 		"agent: It is package a.",
 		"session_info What is in a.go?", // as session/list has it
+		"usage_update",                  // how full the window was at its last answer
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replayed before the answer:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -190,7 +193,7 @@ func TestACPCancelledPromptReplayedApart(t *testing.T) {
 			got = append(got, replayed(u))
 		}
 	}
-	want := []string{"user: first prompt", "agent: (Cancelled.)", "user: second prompt", "agent: Second answer.", "session_info first prompt"}
+	want := []string{"user: first prompt", "agent: (Cancelled.)", "user: second prompt", "agent: Second answer.", "session_info first prompt", "usage_update"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("replayed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -241,16 +244,16 @@ func TestACPSessionResumedAndReloaded(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.session = id
-	// The session's title and time, as session/list has them, and none
-	// of its history.
+	// The session's title and time, as session/list has them, how full
+	// the window was at its last answer, and none of its history.
 	var sent []string
 	for _, u := range h.since(0) {
 		if u.AvailableCommandsUpdate == nil {
 			sent = append(sent, replayed(u))
 		}
 	}
-	if !slices.Equal(sent, []string{"session_info one"}) {
-		t.Errorf("session/resume sent %q, want its title alone", sent)
+	if !slices.Equal(sent, []string{"session_info one", "usage_update"}) {
+		t.Errorf("session/resume sent %q, want its title and its window's fill alone", sent)
 	}
 	if res.Modes == nil || len(res.ConfigOptions) != 2 {
 		t.Errorf("session/resume answered %+v", res)

@@ -315,7 +315,7 @@ const scenarios = [
   {
     name: "load",
     title: "session/list and session/load after a restart",
-    doc: "A session is saved as it goes. A new agent process lists it, loads it (the history is replayed as session/updates before the answer, with the saved title and time as session_info_update), and the conversation goes on.",
+    doc: "A session is saved as it goes. A new agent process lists it, loads it (the history is replayed as session/updates before the answer, with the saved title and time as session_info_update, and how full the context window was at its last answer as usage_update), and the conversation goes on.",
     async run(t) {
       const dir = workdir();
       const fake = await t.fake(dir, [text("Noted: kumquat."), text("The word was kumquat.")]);
@@ -339,6 +339,8 @@ const scenarios = [
       t.check("session/load answers", loaded !== undefined);
       const infos = a.of("session_info_update");
       t.check("session/load tells the saved title and time", infos.length === 1 && infos[0].title === "Remember the word kumquat." && !!infos[0].updatedAt, short(infos));
+      const usages = a.of("usage_update");
+      t.check("session/load tells how full the window was", usages.length === 1 && usages[0].size === 1048576 && usages[0].used > 0, short(usages));
       t.check("the user's message replayed", a.text("user_message_chunk").includes("kumquat"), short(a.of("user_message_chunk")));
       t.check("the agent's message replayed", a.text().includes("Noted: kumquat."), short(a.text()));
       const res = await within(a.prompt("Which word?"), 10000, "the prompt after load");
