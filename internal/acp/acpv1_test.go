@@ -407,11 +407,23 @@ func TestSessionInfoShownOnLoad(t *testing.T) {
 }
 
 // infosWritten are the session_info_updates for id among the lines the
-// agent wrote so far, in order: those written before an answer are read
-// once the answer is.
+// agent wrote so far, in order.
 func infosWritten(t *testing.T, c *acptest.Client, id sdk.SessionId) []*sdk.SessionSessionInfoUpdate {
 	t.Helper()
 	var out []*sdk.SessionSessionInfoUpdate
+	for _, u := range updatesWritten(c, id) {
+		if u.SessionInfoUpdate != nil {
+			out = append(out, u.SessionInfoUpdate)
+		}
+	}
+	return out
+}
+
+// updatesWritten are the session/updates for id among the lines the
+// agent wrote so far, in order: those written before an answer are read
+// once the answer is (the client's handler may not have seen them yet).
+func updatesWritten(c *acptest.Client, id sdk.SessionId) []sdk.SessionUpdate {
+	var out []sdk.SessionUpdate
 	for _, line := range c.Received() {
 		var m struct {
 			Method string                  `json:"method"`
@@ -420,8 +432,8 @@ func infosWritten(t *testing.T, c *acptest.Client, id sdk.SessionId) []*sdk.Sess
 		if json.Unmarshal([]byte(line), &m) != nil || m.Method != "session/update" {
 			continue
 		}
-		if m.Params.SessionId == id && m.Params.Update.SessionInfoUpdate != nil {
-			out = append(out, m.Params.Update.SessionInfoUpdate)
+		if m.Params.SessionId == id {
+			out = append(out, m.Params.Update)
 		}
 	}
 	return out
@@ -452,9 +464,9 @@ func TestUsageUpdateAfterEachAnswer(t *testing.T) {
 		t.Fatalf("the prompt ended %q", res.StopReason)
 	}
 	var usages []*sdk.SessionUsageUpdate
-	for _, u := range v.c.Updates() {
-		if u.SessionId == id && u.Update.UsageUpdate != nil {
-			usages = append(usages, u.Update.UsageUpdate)
+	for _, u := range updatesWritten(v.c, id) {
+		if u.UsageUpdate != nil {
+			usages = append(usages, u.UsageUpdate)
 		}
 	}
 	if len(usages) != 2 {
@@ -475,9 +487,9 @@ func TestUsageUpdateAfterEachAnswer(t *testing.T) {
 		w := serveV1(t, v.env, sdk.ClientCapabilities{}, acptest.Config{})
 		w.request(method, sdk.LoadSessionRequest{SessionId: id, Cwd: root, McpServers: []sdk.McpServer{}})
 		var shown []*sdk.SessionUsageUpdate
-		for _, u := range w.c.Updates() {
-			if u.SessionId == id && u.Update.UsageUpdate != nil {
-				shown = append(shown, u.Update.UsageUpdate)
+		for _, u := range updatesWritten(w.c, id) {
+			if u.UsageUpdate != nil {
+				shown = append(shown, u.UsageUpdate)
 			}
 		}
 		if len(shown) != 1 || shown[0].Used != usages[1].Used || shown[0].Size != usages[1].Size {
