@@ -49,9 +49,7 @@ func (sess *session) showSaved(ctx context.Context) {
 	sess.update(ctx, sdk.SessionUpdate{SessionInfoUpdate: u})
 	// How full the window was at its last answer, saved with it: the
 	// client's context meter shows it before the next answer does.
-	if info.Context.Size > 0 {
-		sess.update(ctx, sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{Used: int(max(info.Context.Used, 0)), Size: int(info.Context.Size)}})
-	}
+	sess.showFill(ctx, info.Context)
 }
 
 // now is the time as ACP's session info spells it.

@@ -18,8 +18,18 @@ import (
 // prompt's tokens in all are its answer's (PromptResponse.Usage). A
 // subagent's answers fill a window of their own, not the session's.
 func (t *turn) usage(ctx context.Context, from dialog.Subagent, u dialog.UsageReport) {
-	if from.CallID != "" || u.Context.Size <= 0 {
+	if from.CallID != "" {
 		return
 	}
-	t.sess.update(ctx, sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{Used: int(max(u.Context.Used, 0)), Size: int(u.Context.Size)}})
+	t.sess.showFill(ctx, u.Context)
+}
+
+// showFill sends usage_update with how full the window is (fill), when
+// the window's size is known: after an answer, or as a saved session is
+// loaded.
+func (sess *session) showFill(ctx context.Context, fill dialog.ContextFill) {
+	if fill.Size <= 0 {
+		return
+	}
+	sess.update(ctx, sdk.SessionUpdate{UsageUpdate: &sdk.SessionUsageUpdate{Used: int(max(fill.Used, 0)), Size: int(fill.Size)}})
 }
