@@ -19,7 +19,7 @@ func releaseExecutablePages() {
 	if err != nil {
 		return
 	}
-	for _, m := range codeMappings(exe, !positionIndependent(exe)) {
+	for _, m := range executableMappings(exe, !positionIndependent(exe)) {
 		// MADV_DONTNEED on a private file mapping drops this process's
 		// page table entries; the next access maps the file's page again.
 		syscall.Syscall(syscall.SYS_MADVISE, m.start, m.end-m.start, syscall.MADV_DONTNEED)
@@ -29,11 +29,11 @@ func releaseExecutablePages() {
 // mapping is an address range of this process.
 type mapping struct{ start, end uintptr }
 
-// codeMappings are the executable (r-xp) mappings of the file exe, as
+// executableMappings are the code (r-xp) mappings of the file exe, as
 // /proc/self/maps lists them, and with readOnly its read-only data's
 // (r--p: type descriptors, strings, the function tables), which start-up
 // touches as widely as code.
-func codeMappings(exe string, readOnly bool) []mapping {
+func executableMappings(exe string, readOnly bool) []mapping {
 	f, err := os.Open("/proc/self/maps")
 	if err != nil {
 		return nil
