@@ -859,6 +859,22 @@ One list per request: the texts of its contents' parts."
 
 ;; A new server, as after Emacs restarted, lists the session an earlier one
 ;; saved, shows its conversation, and the next prompt continues it.
+;; Emacs 30's eglot may trip over its own change tracker while shutting
+;; down in batch (as the cleanup of every test does); the process must
+;; end either way.
+(defun gemini-ls-test--restart-server (server buf &optional new-chat)
+  "Stop SERVER and connect BUF to a new gemini-ls process, as after a restart.
+With NEW-CHAT, the chat buffer goes too, between the two.  Return the
+new server."
+  (let ((eglot-autoreconnect nil))
+    (ignore-errors (eglot-shutdown server))
+    (when (jsonrpc-running-p server) (jsonrpc-shutdown server t)))
+  (when new-chat
+    (kill-buffer "*gemini*"))
+  (with-current-buffer buf
+    (apply #'eglot (eglot--guess-contact))
+    (eglot-current-server)))
+
 (ert-deftest gemini-ls-test-session-resumed-after-restart ()
   "A session saved by an earlier gemini-ls is listed, shown and continued."
   (let ((gemini-ls-test--record (make-temp-file "gemini-requests" nil ".jsonl")))
@@ -873,16 +889,7 @@ One list per request: the texts of its contents' parts."
             offered)
         (should first)
         ;; Restart: a new server process, a new chat.
-        ;; Emacs 30's eglot may trip over its own change tracker while
-        ;; shutting down in batch (as the cleanup of every test does); the
-        ;; process must end either way.
-        (let ((eglot-autoreconnect nil))
-          (ignore-errors (eglot-shutdown server))
-          (when (jsonrpc-running-p server) (jsonrpc-shutdown server t)))
-        (kill-buffer "*gemini*")
-        (with-current-buffer buf
-          (apply #'eglot (eglot--guess-contact))
-          (setq server (eglot-current-server)))
+        (setq server (gemini-ls-test--restart-server server buf t))
         (cl-letf (((symbol-function 'completing-read)
                    (lambda (_prompt table &rest _)
                      (setq offered (all-completions "" table))
@@ -933,12 +940,7 @@ One list per request: the texts of its contents' parts."
                   (restart ()
                     ;; A new server process, as after Emacs restarted; the
                     ;; chat stays.
-                    (let ((eglot-autoreconnect nil))
-                      (ignore-errors (eglot-shutdown server))
-                      (when (jsonrpc-running-p server) (jsonrpc-shutdown server t)))
-                    (with-current-buffer buf
-                      (apply #'eglot (eglot--guess-contact))
-                      (setq server (eglot-current-server))))
+                    (setq server (gemini-ls-test--restart-server server buf)))
                   (delete (pick answer)
                     (cl-letf (((symbol-function 'completing-read)
                                (lambda (prompt table &rest _)
@@ -1750,13 +1752,7 @@ any answer there, as the header line showed it after the last answer."
       (should id)
       ;; Restart: a new server process, a new chat that has seen no
       ;; usage update.
-      (let ((eglot-autoreconnect nil))
-        (ignore-errors (eglot-shutdown server))
-        (when (jsonrpc-running-p server) (jsonrpc-shutdown server t)))
-      (kill-buffer "*gemini*")
-      (with-current-buffer buf
-        (apply #'eglot (eglot--guess-contact))
-        (setq server (eglot-current-server)))
+      (setq server (gemini-ls-test--restart-server server buf t))
       (gemini-ls-resume id "count" server)
       (should (equal id (gemini-ls--chat-value 'gemini-ls--session-id)))
       ;; The cost alone: the model's name comes with the new server's
