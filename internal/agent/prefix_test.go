@@ -170,6 +170,54 @@ func TestRouterReadsTheMaskedHistory(t *testing.T) {
 	}
 }
 
+// The classifier reads the conversation, not the scene: neither the
+// session context nor the memory, first given or changed, reaches a
+// routing request, while the main requests carry both. 0.61 sends them
+// whenever they are among the last contents: its early routing requests
+// held the workspace's tree, and those after a GEMINI.md edit the whole
+// new memory.
+func TestRouterReadsNeitherTheSessionContextNorTheMemory(t *testing.T) {
+	now := time.Date(2026, 11, 28, 9, 0, 0, 0, time.Local)
+	srv := geminitest.NewTestServer(t)
+	srv.AddRule(geminitest.Rule{Contains: "complexity_score", Turn: geminitest.TextTurn(`{"complexity_reasoning":"simple","complexity_score":10}`)})
+	for range 3 {
+		srv.Push(geminitest.TextTurn("done"))
+	}
+	cfg, _ := contextConfig(t, &now, t.TempDir())
+	mem := &memory{text: "# Contextual Instructions (GEMINI.md)\n<loaded_context>\nUse tabs.\n</loaded_context>"}
+	cfg.Model, cfg.Memory = "auto", mem
+	a, _ := newAgent(t, srv, cfg)
+	s := a.NewSession()
+	prompt(t, s, "one")
+	mem.set("# Contextual Instructions (GEMINI.md)\n<loaded_context>\nUse spaces.\n</loaded_context>")
+	prompt(t, s, "two")
+	prompt(t, s, "three")
+
+	routed, main := 0, 0
+	for _, r := range srv.Requests() {
+		contents := toJSON(r.Contents)
+		if r.Rule == nil {
+			main++
+			if !strings.Contains(contents, "session_context") || !strings.Contains(contents, "Use tabs.") || main > 1 && !strings.Contains(contents, "Use spaces.") {
+				t.Errorf("main request %d lacks the session context or the memory", r.Seq)
+			}
+			continue
+		}
+		routed++
+		for _, scene := range []string{"session_context", "context_files", "Use tabs.", "Use spaces."} {
+			if strings.Contains(contents, scene) {
+				t.Errorf("routing request %d holds %q: %.300s", r.Seq, scene, contents)
+			}
+		}
+		if !strings.Contains(contents, "one") {
+			t.Errorf("routing request %d lacks the conversation: %s", r.Seq, contents)
+		}
+	}
+	if routed != 3 || main != 3 {
+		t.Errorf("%d routing and %d main requests, want 3 and 3", routed, main)
+	}
+}
+
 // memory is a MemorySource whose memory the test edits.
 type memory struct {
 	mu   sync.Mutex

@@ -2,6 +2,8 @@ package agent
 
 import (
 	"encoding/json"
+	"slices"
+	"strings"
 
 	"google.golang.org/genai"
 
@@ -67,6 +69,7 @@ func (r router) route(history []*genai.Content, input *genai.Content) string {
 		}
 	}
 	numerical := models.NumericalClassifier(r.configured)
+	history = conversation(history)
 	var contents []*genai.Content
 	var system string
 	var schema map[string]any
@@ -118,6 +121,32 @@ func classifierChoice(text string, numerical bool) (models.Choice, bool) {
 		return c, true
 	}
 	return "", false
+}
+
+// conversation is history without the parts that set the scene: the
+// session context and the memory. They tell where the work happens, not
+// how hard the prompt is; 0.61 gives the classifier whatever is among the
+// last contents, so its first prompts' routing requests carry the
+// workspace's tree (some 900 tokens) and a changed GEMINI.md is sent whole
+// with the next two prompts'. A content left with no part is left out.
+func conversation(history []*genai.Content) []*genai.Content {
+	out := make([]*genai.Content, 0, len(history))
+	for _, c := range history {
+		if c.Role == genai.RoleUser && slices.ContainsFunc(c.Parts, setsTheScene) {
+			parts := slices.DeleteFunc(slices.Clone(c.Parts), setsTheScene)
+			if len(parts) == 0 {
+				continue
+			}
+			c = &genai.Content{Role: c.Role, Parts: parts}
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// setsTheScene is whether p is the session context or a memory part.
+func setsTheScene(p *genai.Part) bool {
+	return strings.HasPrefix(p.Text, sessionContextTag) || strings.HasPrefix(p.Text, contextFilesTag+"\n")
 }
 
 // numericalContext is the history the complexity classifier reads: the
