@@ -47,12 +47,12 @@ func bigWorkspace(t *testing.T) (*testWorkspace, workspacetest.BigTree) {
 func TestGlobFindsEveryMatchInAHugeDirectory(t *testing.T) {
 	tw, tree := bigWorkspace(t)
 	res := run(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": workspacetest.MatchPattern})
-	want := fmt.Sprintf("Found 10 file(s) matching %q within %s, sorted by modification time (newest first):\n%s\n", workspacetest.MatchPattern, tw.root, tree.Newest)
+	want := fmt.Sprintf("Found 10 file(s) matching %q within %s, sorted by modification time (newest first), paths relative to the workspace root:\n%s\n", workspacetest.MatchPattern, tw.root, relSlash(tw.root, tree.Newest))
 	if !strings.HasPrefix(res.Output, want) {
 		t.Errorf("Output:\n%s\nwant it to start with:\n%s", res.Output, want)
 	}
 	for _, m := range tree.Matches {
-		wantContains(t, res.Output, "\n"+m)
+		wantContains(t, res.Output, "\n"+relSlash(tw.root, m))
 	}
 }
 

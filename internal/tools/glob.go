@@ -36,7 +36,7 @@ func glob(ws *workspace.Workspace) *Defined[globParams] {
 	return Define(Spec{
 		Name: GlobName,
 		Description: "Efficiently finds files matching specific glob patterns (e.g., `src/**/*.ts`, `**/*.md`), " +
-			"returning absolute paths sorted by modification time (newest first). Ideal for quickly locating files based on their name or path structure, especially in large codebases. " +
+			"returning paths relative to the workspace root (absolute outside it), sorted by modification time (newest first). Ideal for quickly locating files based on their name or path structure, especially in large codebases. " +
 			"Skips .git, node_modules and ignored files.",
 		Annotations: Annotations{Kind: dialog.KindSearch, ReadOnly: true},
 		Aliases:     []string{"GlobTool"},
@@ -314,7 +314,10 @@ func (c *globCall) report(w *globWalk, note, displayNote string) Result {
 	case w.gitIgnored > 0:
 		fmt.Fprintf(&b, " (%d additional files were ignored)", w.gitIgnored)
 	}
-	b.WriteString(", sorted by modification time (newest first)")
+	// Relative to the workspace root, where every tool resolves a
+	// relative path: 0.61 lists absolute paths, and a hundred files
+	// repeated the root's path a hundred times in every later request.
+	b.WriteString(", sorted by modification time (newest first), paths relative to the workspace root")
 	display := fmt.Sprintf("Found %d matching file(s).", matched)
 	if unlisted := matched - len(files); unlisted > 0 {
 		fmt.Fprintf(&b, "; the newest %d are listed, %d more are not: search a narrower path or pattern to see them", len(files), unlisted)
@@ -324,7 +327,7 @@ func (c *globCall) report(w *globWalk, note, displayNote string) Result {
 	found := make([]dialog.Location, 0, len(files))
 	for _, e := range files {
 		b.WriteString("\n")
-		b.WriteString(quoteName(e.Path))
+		b.WriteString(quoteName(c.ws.Display(e.Path)))
 		found = append(found, dialog.Location{Path: e.Path})
 	}
 	b.WriteString(note)

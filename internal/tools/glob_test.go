@@ -3,6 +3,7 @@ package tools
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,8 +35,8 @@ func TestGlob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantOutput(t, res, `Found 2 file(s) matching "**/*.go" within `+tw.root+` (1 additional files were ignored), sorted by modification time (newest first):`+"\n"+
-		tw.abs("pkg/util/strings.go")+"\n"+tw.abs("main.go"))
+	wantOutput(t, res, `Found 2 file(s) matching "**/*.go" within `+tw.root+` (1 additional files were ignored), sorted by modification time (newest first), paths relative to the workspace root:`+"\n"+
+		"pkg/util/strings.go\nmain.go")
 
 	// .gitignore lifted, build/gen.go is found, and nothing is reported
 	// ignored; respect_gemini_ignore changes nothing.
@@ -45,13 +46,13 @@ func TestGlob(t *testing.T) {
 		{"pattern": "**/*.go", "respect_git_ignore": false, "respect_gemini_ignore": false},
 	} {
 		wantOutput(t, run(t, tool, args),
-			`Found 3 file(s) matching "**/*.go" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+
-				tw.abs("pkg/util/strings.go")+"\n"+tw.abs("main.go")+"\n"+tw.abs("build/gen.go"))
+			`Found 3 file(s) matching "**/*.go" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\n"+
+				"pkg/util/strings.go\nmain.go\nbuild/gen.go")
 	}
 
 	// "*" does not cross directories.
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "*.go"}),
-		`Found 1 file(s) matching "*.go" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("main.go"))
+		`Found 1 file(s) matching "*.go" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\nmain.go")
 
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.rs"}), `No files found matching pattern "**/*.rs" within `+tw.root)
 }
@@ -63,30 +64,30 @@ func TestGlobCaseAndIgnore(t *testing.T) {
 	tool := tw.tool(GlobName, Options{})
 
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "src/*.tsx"}),
-		`Found 1 file(s) matching "src/*.tsx" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("src/App.TSX"))
+		`Found 1 file(s) matching "src/*.tsx" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\nsrc/App.TSX")
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "src/*.tsx", "case_sensitive": true}),
 		`No files found matching pattern "src/*.tsx" within `+tw.root)
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.{ts,tsx}", "ignore": []any{"test/**"}}),
-		`Found 2 file(s) matching "**/*.{ts,tsx}" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("src/App.TSX")+"\n"+tw.abs("src/util.ts"))
+		`Found 2 file(s) matching "**/*.{ts,tsx}" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\nsrc/App.TSX\nsrc/util.ts")
 	// A search directory makes the pattern relative to it.
 	if title := build(t, tool, map[string]any{"pattern": "*.ts", "path": "src"}).Title(); title != "FindFiles *.ts in src" {
 		t.Errorf("Title = %q", title)
 	}
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "*.ts", "path": "src"}),
-		`Found 1 file(s) matching "*.ts" within `+tw.abs("src")+`, sorted by modification time (newest first):`+"\n"+tw.abs("src/util.ts"))
+		`Found 1 file(s) matching "*.ts" within `+tw.abs("src")+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\nsrc/util.ts")
 	// "**/" then a name is matched on the last name alone (faster): the
 	// same answers, case folded or not, and a "/" after it still counts.
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.TSX"}),
-		`Found 1 file(s) matching "**/*.TSX" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("src/App.TSX"))
+		`Found 1 file(s) matching "**/*.TSX" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\nsrc/App.TSX")
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.TSX", "case_sensitive": true}),
-		`Found 1 file(s) matching "**/*.TSX" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("src/App.TSX"))
+		`Found 1 file(s) matching "**/*.TSX" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\nsrc/App.TSX")
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/*.tsx", "case_sensitive": true}),
 		`No files found matching pattern "**/*.tsx" within `+tw.root)
 	wantOutput(t, run(t, tool, map[string]any{"pattern": "**/test/*.ts"}),
-		`Found 1 file(s) matching "**/test/*.ts" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("test/a.ts"))
+		`Found 1 file(s) matching "**/test/*.ts" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\ntest/a.ts")
 	// An absolute pattern inside the search directory works too.
 	wantOutput(t, run(t, tool, map[string]any{"pattern": tw.abs("test") + "/*.ts"}),
-		`Found 1 file(s) matching "`+tw.abs("test")+`/*.ts" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("test/a.ts"))
+		`Found 1 file(s) matching "`+tw.abs("test")+`/*.ts" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\ntest/a.ts")
 }
 
 func TestGlobTiesSortByPath(t *testing.T) {
@@ -96,8 +97,8 @@ func TestGlobTiesSortByPath(t *testing.T) {
 	}
 	tw.touch("c.txt", time.Minute)
 	wantOutput(t, run(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": "*.txt"}),
-		`Found 3 file(s) matching "*.txt" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+
-			tw.abs("c.txt")+"\n"+tw.abs("a.txt")+"\n"+tw.abs("b.txt"))
+		`Found 3 file(s) matching "*.txt" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\n"+
+			"c.txt\na.txt\nb.txt")
 }
 
 func TestGlobSeesUnsavedDocuments(t *testing.T) {
@@ -105,7 +106,7 @@ func TestGlobSeesUnsavedDocuments(t *testing.T) {
 	tw.touch("old.go", 0)
 	tw.open("pkg/new.go", "package pkg\n") // open in the editor, never saved
 	wantOutput(t, run(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": "**/*.go"}),
-		`Found 2 file(s) matching "**/*.go" within `+tw.root+`, sorted by modification time (newest first):`+"\n"+tw.abs("pkg/new.go")+"\n"+tw.abs("old.go"))
+		`Found 2 file(s) matching "**/*.go" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:`+"\npkg/new.go\nold.go")
 }
 
 func TestGlobErrors(t *testing.T) {
@@ -199,7 +200,7 @@ func TestGlobWalksOnlyWhereMatchesCanBe(t *testing.T) {
 	} {
 		res := run(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": tt.pattern})
 		for _, f := range tt.want {
-			wantContains(t, res.Output, "\n"+tw.abs(f))
+			wantContains(t, res.Output, "\n"+f)
 		}
 		if !strings.Contains(res.Output, fmt.Sprintf("Found %d file(s)", len(tt.want))) {
 			t.Errorf("%s: %s", tt.pattern, res.Output)
@@ -207,5 +208,34 @@ func TestGlobWalksOnlyWhereMatchesCanBe(t *testing.T) {
 		if got := strings.Contains(res.Output, note); got != tt.walked {
 			t.Errorf("%s: other/ listed %v, want %v:\n%s", tt.pattern, got, tt.walked, res.Output)
 		}
+	}
+}
+
+// glob lists each file relative to the workspace root, where read_file
+// resolves it back to the same file, and a file of another root by its
+// absolute path: a relative one would name a file of the first root.
+func TestGlobPathsAreRelativeToTheWorkspaceRoot(t *testing.T) {
+	tw := newTestWorkspace(t, map[string]string{"src/a.ts": "first\n"})
+	other, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "b.ts"), []byte("second\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := tw.ws.AddRoot(other); err != nil {
+		t.Fatal(err)
+	}
+	glob := tw.tool(GlobName, Options{})
+	out := run(t, glob, map[string]any{"pattern": "*.ts", "dir_path": "src"}).Output
+	if !strings.HasSuffix(out, "paths relative to the workspace root:\nsrc/a.ts") {
+		t.Errorf("a file of the first root:\n%s", out)
+	}
+	if got := run(t, tw.tool(ReadFileName, Options{}), map[string]any{"file_path": "src/a.ts"}).Output; got != "first\n" {
+		t.Errorf("read_file of the listed path = %q", got)
+	}
+	out = run(t, glob, map[string]any{"pattern": "*.ts", "dir_path": other}).Output
+	if !strings.HasSuffix(out, "\n"+filepath.Join(other, "b.ts")) {
+		t.Errorf("a file of another root is not listed by its absolute path:\n%s", out)
 	}
 }

@@ -136,9 +136,9 @@ func TestGrepSearchSkipsDevicesInsideTheRoots(t *testing.T) {
 func TestGlobInAHostileWorkspace(t *testing.T) {
 	tw := newHostileWorkspace(t)
 	res := runBounded(t, tw.tool(GlobName, Options{}), map[string]any{"pattern": "*.txt"})
-	wantOutput(t, res, `Found 2 file(s) matching "*.txt" within `+tw.root+`, sorted by modification time (newest first):
-"`+tw.root+`/new\nline.txt"
-`+tw.abs("ok.txt")+`
+	wantOutput(t, res, `Found 2 file(s) matching "*.txt" within `+tw.root+`, sorted by modification time (newest first), paths relative to the workspace root:
+"new\nline.txt"
+ok.txt
 
 (skipped 2 symlinks leading outside the workspace, 1 special file (device, FIFO or socket), 1 broken symlink or unreadable entry)`)
 }
