@@ -17,7 +17,8 @@ func maskHistory(n, size int) []*genai.Content {
 	var out []*genai.Content
 	for i := range n {
 		id := fmt.Sprintf("call_%d", i)
-		body := fmt.Sprintf("Command: step %d\nDirectory: (root)\nOutput: %s\nError: (none)\nExit Code: 0", i, strings.Repeat(fmt.Sprintf("line of step %d\n", i), size/15))
+		// A failed command's result, as the shell tool writes it.
+		body := fmt.Sprintf("Output: %s\nExit Code: 1\nProcess Group PGID: %d", strings.Repeat(fmt.Sprintf("line of step %d\n", i), size/15), 4000+i)
 		out = append(out,
 			&genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{{FunctionCall: &genai.FunctionCall{ID: id, Name: "run_shell_command"}}}},
 			&genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{FunctionResponse: &genai.FunctionResponse{ID: id, Name: "run_shell_command", Response: map[string]any{"output": body}}}}},
@@ -64,7 +65,7 @@ func TestMaskOldToolOutputs(t *testing.T) {
 		t.Fatalf("masked calls %v, want the oldest six (the newest four kept)", masked)
 	}
 	out := history[1].Parts[0].FunctionResponse.Response["output"].(string)
-	for _, want := range []string{"Command: step 0", "Output: line of step 0", "lines omitted] ...", "Exit Code: 0", "\n\nOutput too large. Full output available at: " + filepath.Join(dir, "run_shell_command_call_0.txt") + "\n</tool_output_masked>"} {
+	for _, want := range []string{"Output: line of step 0", "lines omitted] ...", "\nExit Code: 1\nProcess Group PGID: 4000\n", "\n\nOutput too large. Full output available at: " + filepath.Join(dir, "run_shell_command_call_0.txt") + "\n</tool_output_masked>"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the masked output lacks %q:\n%s", want, out)
 		}
@@ -81,6 +82,22 @@ func TestMaskOldToolOutputs(t *testing.T) {
 	fresh := &masker{save: m.save}
 	if again := fresh.mask(history, 0); again != 0 || saves != 6 {
 		t.Errorf("a fresh masker saved %d tokens, %d saves in all, want 6", again, saves)
+	}
+}
+
+// A command stopped before it ended is told in a sentence and its output,
+// with no sections: its preview keeps the sentence and the output's
+// first and last lines, as 0.61's does.
+func TestShellPreviewOfAStoppedCommand(t *testing.T) {
+	var lines []string
+	for i := range 30 {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	const stopped = "Command was cancelled before it could complete. Below is the output before it was cancelled:"
+	got := shellPreview(map[string]any{"output": stopped + "\n" + strings.Join(lines, "\n")})
+	want := stopped + "\n" + strings.Join(lines[:9], "\n") + "\n\n... [11 lines omitted] ...\n\n" + strings.Join(lines[20:], "\n")
+	if got != want {
+		t.Errorf("preview\n%s\nwant\n%s", got, want)
 	}
 }
 

@@ -51,7 +51,7 @@ func shell(ws *workspace.Workspace, opts ShellOptions) *Defined[shellParams] {
 // getCommandDescription), which tell the model the shell whose syntax
 // to use.
 func shellDescriptions(sh osshell.Shell) (tool, command string) {
-	const returns = "in the workspace and returns its combined stdout and stderr (the last 64 KiB), exit code and signal. " +
+	const returns = "in the workspace and returns its combined stdout and stderr (the last 64 KiB); its exit code only when not 0, a signal only when one killed it. " +
 		"The user must approve it. Commands are killed after a timeout; do not start interactive programs."
 	switch sh.Kind {
 	case osshell.PowerShell:
@@ -192,37 +192,22 @@ var errInactive = errors.New("no output for too long")
 // context, runCtx the command's (the call's, ended early when the
 // command printed nothing for too long).
 func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) Result {
-	status := dialog.StatusOK
-	errText := "(none)"
+	status, stopped := dialog.StatusOK, ""
 	switch {
 	case ctx.Err() != nil:
-		status, errText = dialog.StatusCancelled, "Command was cancelled before it could complete."
+		// Not 0.61's "cancelled by user": the call also ends when its
+		// session does (the client gone, the server shut down).
+		status, stopped = dialog.StatusCancelled, "Command was cancelled before it could complete."
 	case context.Cause(runCtx) == errInactive:
 		// 0.61's words, its minutes to one decimal.
-		status, errText = dialog.StatusError, fmt.Sprintf("Command was automatically cancelled because it exceeded the timeout of %.1f minutes without output.", c.opts.Inactivity.Minutes())
+		status, stopped = dialog.StatusError, fmt.Sprintf("Command was automatically cancelled because it exceeded the timeout of %.1f minutes without output.", c.opts.Inactivity.Minutes())
 	}
-	// Gemini CLI writes "(none)" for what it does not know, as it does for
-	// what did not happen.
-	background := "(none)"
-	if len(o.Background) > 0 {
-		background = strings.Join(o.Background, ", ")
-	}
-	pgid := "(none)"
-	if o.PGID > 0 {
-		pgid = strconv.Itoa(o.PGID)
-	}
-	exitCode, signal := exitText(o.ExitCode, o.Signal)
-
+	exitCode, _ := exitText(o.ExitCode, o.Signal)
 	output := outputText(o.Output, o.Dropped)
+	llm := shellReport(stopped, output, o)
 	if strings.TrimSpace(output) == "" {
 		output = "(empty)"
 	}
-	dir := "(root)"
-	if c.hasDir {
-		dir = c.ws.Display(c.dir)
-	}
-	llm := fmt.Sprintf("Command: %s\nDirectory: %s\nOutput: %s\nError: %s\nExit Code: %s\nSignal: %s\nBackground PIDs: %s\nProcess Group PGID: %s",
-		c.command, dir, output, errText, exitCode, signal, background, pgid)
 	// A .env the command made, which the next start would read outside
 	// the sandbox, is moved aside now: the model is told where it went.
 	sb := sandbox.Of(c.opts.Door)
@@ -243,8 +228,8 @@ func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) R
 	}
 
 	var display string
-	if errText != "(none)" {
-		display = errText
+	if stopped != "" {
+		display = stopped
 	} else if exitCode != "0" {
 		display = "Exit code " + exitCode
 	}
@@ -262,6 +247,41 @@ func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) R
 		display += "\n\n" + moved
 	}
 	return Result{Output: llm, Status: status, Display: display}
+}
+
+// shellReport is what the model is told of a command that ended as o,
+// output its output's text (outputText): as Gemini CLI 0.61 tells it,
+// only what happened. After the output, a line for an exit code that is
+// not 0, a signal, background processes, a process group; not the
+// command or directory the model wrote itself, nor "(none)" for each
+// thing that did not happen, which every later request of the session
+// would carry again. A command stopped (stopped says why) is told in
+// 0.61's sentences, what it printed after them.
+func shellReport(stopped, output string, o dialog.ShellOutcome) string {
+	empty := strings.TrimSpace(output) == ""
+	if stopped != "" {
+		if empty {
+			return stopped + " There was no output before it was cancelled."
+		}
+		return stopped + " Below is the output before it was cancelled:\n" + output
+	}
+	if empty {
+		output = "(empty)"
+	}
+	lines := []string{"Output: " + output}
+	if o.ExitCode != nil && *o.ExitCode != 0 {
+		lines = append(lines, "Exit Code: "+strconv.Itoa(*o.ExitCode))
+	}
+	if o.Signal != "" {
+		lines = append(lines, "Signal: "+o.Signal)
+	}
+	if len(o.Background) > 0 {
+		lines = append(lines, "Background PIDs: "+strings.Join(o.Background, ", "))
+	}
+	if o.PGID > 0 {
+		lines = append(lines, "Process Group PGID: "+strconv.Itoa(o.PGID))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // LocalRunner runs commands on this machine: their shell in a process

@@ -60,7 +60,7 @@ func TestShell(t *testing.T) {
 		t.Fatal(err)
 	}
 	head, pgid := shellOutput(t, res)
-	if head != "Command: echo hi\nDirectory: (root)\nOutput: hi\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n" || pgid <= 0 {
+	if head != "Output: hi\n" || pgid <= 0 {
 		t.Errorf("output %q", res.Output)
 	}
 	if res.Status != dialog.StatusOK || res.Display != "```\nhi\n```" {
@@ -68,7 +68,7 @@ func TestShell(t *testing.T) {
 	}
 
 	res = runShell(t, tw, ShellOptions{}, map[string]any{"command": "pwd; ls", "directory": "sub"})
-	if head, _ := shellOutput(t, res); head != "Command: pwd; ls\nDirectory: sub\nOutput: "+tw.abs("sub")+"\nf.txt\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\n" {
+	if head, _ := shellOutput(t, res); head != "Output: "+tw.abs("sub")+"\nf.txt\n" {
 		t.Errorf("output %q", res.Output)
 	}
 }
@@ -79,15 +79,14 @@ func TestShellExitCodesAndOutput(t *testing.T) {
 	for _, tc := range []struct {
 		command, want string
 	}{
-		{"exit 3", "Output: (empty)\nError: (none)\nExit Code: 3\nSignal: (none)\n"},
-		{"echo out; echo err >&2; false", "Output: out\nerr\nError: (none)\nExit Code: 1\nSignal: (none)\n"},
-		{"kill -TERM $$", "Output: (empty)\nError: (none)\nExit Code: (none)\nSignal: SIGTERM\n"},
-		{"cat; echo done", "Output: done\nError: (none)\nExit Code: 0\nSignal: (none)\n"}, // stdin is empty, not the server's
-		{"printf '  indented\\n\\n\\n'", "Output:   indented\nError: (none)\nExit Code: 0\nSignal: (none)\n"},
+		{"exit 3", "Output: (empty)\nExit Code: 3\n"},
+		{"echo out; echo err >&2; false", "Output: out\nerr\nExit Code: 1\n"},
+		{"kill -TERM $$", "Output: (empty)\nSignal: SIGTERM\n"},
+		{"cat; echo done", "Output: done\n"}, // stdin is empty, not the server's
+		{"printf '  indented\\n\\n\\n'", "Output:   indented\n"},
 	} {
 		res := runShell(t, tw, ShellOptions{}, map[string]any{"command": tc.command})
-		head, _ := shellOutput(t, res)
-		if !strings.HasSuffix(head, tc.want+"Background PIDs: (none)\n") || !strings.HasPrefix(head, "Command: "+tc.command+"\nDirectory: (root)\n") {
+		if head, _ := shellOutput(t, res); head != tc.want {
 			t.Errorf("%s: output %q", tc.command, res.Output)
 		}
 		if res.Status != dialog.StatusOK {
@@ -100,21 +99,51 @@ func TestShellExitCodesAndOutput(t *testing.T) {
 	}
 }
 
+// The model is told what happened only, as Gemini CLI 0.61 tells it: not
+// the command and directory it wrote itself, nor "(none)" for each thing
+// that did not happen, which every later request of the session would
+// carry again; an exit code that is not 0, and a signal, are told.
+func TestShellReportsOnlyWhatHappened(t *testing.T) {
+	platformtest.UnixShell(t)
+	tw := newTestWorkspace(t, map[string]string{"sub/a.txt": "", "sub/b.txt": ""})
+	ok := runShell(t, tw, ShellOptions{}, map[string]any{"command": "ls", "dir_path": "sub"})
+	for _, unsaid := range []string{"(none)", "Exit Code", "Command:", "Directory:", "Error:", "Signal:", "Background PIDs:"} {
+		if strings.Contains(ok.Output, unsaid) {
+			t.Errorf("a command that succeeded is reported with %q: %q", unsaid, ok.Output)
+		}
+	}
+	if !regexp.MustCompile(`^Output: a\.txt\nb\.txt\nProcess Group PGID: \d+$`).MatchString(ok.Output) {
+		t.Errorf("a command that succeeded is reported as %q", ok.Output)
+	}
+	failed := runShell(t, tw, ShellOptions{}, map[string]any{"command": "echo no >&2; exit 2"})
+	if !strings.HasPrefix(failed.Output, "Output: no\nExit Code: 2\nProcess Group PGID: ") || strings.Contains(failed.Output, "(none)") {
+		t.Errorf("a command that failed is reported as %q", failed.Output)
+	}
+	killed := runShell(t, tw, ShellOptions{}, map[string]any{"command": "kill -KILL $$"})
+	if !strings.HasPrefix(killed.Output, "Output: (empty)\nSignal: SIGKILL\nProcess Group PGID: ") || strings.Contains(killed.Output, "Exit Code") {
+		t.Errorf("a command killed by a signal is reported as %q", killed.Output)
+	}
+}
+
 func TestShellEnv(t *testing.T) {
 	platformtest.UnixShell(t)
 	tw := newTestWorkspace(t, nil)
 	t.Setenv("GEMINI_LS_INHERITED", "inherited")
 	res := runShell(t, tw, ShellOptions{Env: []string{"GEMINI_LS_EXTRA=extra", "GEMINI_LS_INHERITED=overridden"}},
 		map[string]any{"command": "echo $GEMINI_LS_EXTRA $GEMINI_LS_INHERITED $HOME"})
-	wantContains(t, res.Output, "\nOutput: extra overridden "+os.Getenv("HOME")+"\n")
+	if want := "Output: extra overridden " + os.Getenv("HOME") + "\n"; !strings.HasPrefix(res.Output, want) {
+		t.Errorf("output %q, want it to start %q", res.Output, want)
+	}
 }
 
 func TestShellOutputKeepsTail(t *testing.T) {
 	platformtest.UnixShell(t)
 	tw := newTestWorkspace(t, nil)
 	res := runShell(t, tw, ShellOptions{}, map[string]any{"command": "head -c 100000 /dev/zero | tr '\\0' a; echo; echo END"})
-	wantContains(t, res.Output, "\nOutput: [Output truncated: showing the last 65536 of 100005 bytes]\naaaa")
-	wantContains(t, res.Output, "a\nEND\nError: (none)\n")
+	if want := "Output: [Output truncated: showing the last 65536 of 100005 bytes]\naaaa"; !strings.HasPrefix(res.Output, want) {
+		t.Errorf("output %.100q, want it to start %q", res.Output, want)
+	}
+	wantContains(t, res.Output, "a\nEND\nProcess Group PGID: ")
 }
 
 func TestTailBufferDoesNotSplitCharacters(t *testing.T) {
@@ -150,8 +179,8 @@ func TestShellCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, _ := shellOutput(t, res)
-	if !strings.HasSuffix(head, "Output: started\nError: Command was cancelled before it could complete.\nExit Code: (none)\nSignal: SIGKILL\nBackground PIDs: (none)\n") {
+	// 0.61's form for a command cancelled: a sentence, then the output.
+	if res.Output != "Command was cancelled before it could complete. Below is the output before it was cancelled:\nstarted" {
 		t.Errorf("output %q", res.Output)
 	}
 	if res.Status != dialog.StatusCancelled {
@@ -190,8 +219,7 @@ func TestShellInactivityTimeout(t *testing.T) {
 	platformtest.UnixShell(t)
 	tw := newTestWorkspace(t, nil)
 	res := runShell(t, tw, ShellOptions{Inactivity: 200 * time.Millisecond}, map[string]any{"command": "echo started; sleep 30"})
-	head, _ := shellOutput(t, res)
-	if !strings.HasSuffix(head, "Output: started\nError: Command was automatically cancelled because it exceeded the timeout of 0.0 minutes without output.\nExit Code: (none)\nSignal: SIGKILL\nBackground PIDs: (none)\n") {
+	if res.Output != "Command was automatically cancelled because it exceeded the timeout of 0.0 minutes without output. Below is the output before it was cancelled:\nstarted" {
 		t.Errorf("output %q", res.Output)
 	}
 	if res.Status != dialog.StatusError {
@@ -200,7 +228,7 @@ func TestShellInactivityTimeout(t *testing.T) {
 	// Eight lines 0.2 s apart: 1.6 s in all, five times a 1 s limit's
 	// margin between two lines.
 	res = runShell(t, tw, ShellOptions{Inactivity: time.Second}, map[string]any{"command": "for i in 1 2 3 4 5 6 7 8; do echo $i; sleep 0.2; done"})
-	if !strings.Contains(res.Output, "\nError: (none)\nExit Code: 0\n") || res.Status != dialog.StatusOK {
+	if head, _ := shellOutput(t, res); head != "Output: 1\n2\n3\n4\n5\n6\n7\n8\n" || res.Status != dialog.StatusOK {
 		t.Errorf("a command printing every 0.2 s under a 1 s inactivity limit ended %q, %q", res.Output, res.Status)
 	}
 }
@@ -257,8 +285,9 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 	if !reflect.DeepEqual(runner.got, want) || progress == nil {
 		t.Errorf("the runner got %+v (progress %v), want %+v with a progress for the inactivity timeout", runner.got, progress != nil, want)
 	}
-	// What the runner cannot know reads "(none)", as in Gemini CLI.
-	if res.Output != "Command: make\nDirectory: sub\nOutput: made\nError: (none)\nExit Code: 2\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: (none)" {
+	// What the runner cannot know (its process group) is not said, as
+	// in Gemini CLI 0.61.
+	if res.Output != "Output: made\nExit Code: 2" {
 		t.Errorf("output %q", res.Output)
 	}
 	if res.Status != dialog.StatusOK || res.Display != "Exit code 2\n\n```\nmade\n```" {
@@ -269,7 +298,7 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 	// cut by an unknown amount says so.
 	runner = &fakeRunner{outcome: dialog.ShellOutcome{Output: "tail\n", Dropped: -1, Signal: "SIGTERM", Live: true, Background: []string{"7", "8"}, PGID: 7}}
 	res = runShell(t, tw, ShellOptions{Runner: runner}, map[string]any{"command": "run"})
-	if res.Output != "Command: run\nDirectory: (root)\nOutput: [Output truncated: showing the last 5 bytes]\ntail\nError: (none)\nExit Code: (none)\nSignal: SIGTERM\nBackground PIDs: 7, 8\nProcess Group PGID: 7" {
+	if res.Output != "Output: [Output truncated: showing the last 5 bytes]\ntail\nSignal: SIGTERM\nBackground PIDs: 7, 8\nProcess Group PGID: 7" {
 		t.Errorf("output %q", res.Output)
 	}
 	if res.Display != "Exit code (none)" {
@@ -286,7 +315,7 @@ func TestShellRunsThroughTheRunner(t *testing.T) {
 	runner = &fakeRunner{wait: true, outcome: dialog.ShellOutcome{Signal: "SIGKILL", Live: true}}
 	res = runShell(t, tw, ShellOptions{Runner: runner, Inactivity: 50 * time.Millisecond}, map[string]any{"command": "sleep 30"})
 	const inactive = "Command was automatically cancelled because it exceeded the timeout of 0.0 minutes without output."
-	if !strings.Contains(res.Output, "\nError: "+inactive+"\nExit Code: (none)\nSignal: SIGKILL\n") || res.Status != dialog.StatusError {
+	if res.Output != inactive+" There was no output before it was cancelled." || res.Status != dialog.StatusError {
 		t.Errorf("timed out: %q, %q", res.Output, res.Status)
 	}
 	if res.Display != inactive {

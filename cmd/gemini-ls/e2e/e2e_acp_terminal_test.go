@@ -110,7 +110,8 @@ func TestACPTerminalRunsShellCommand(t *testing.T) {
 	if len(resp) != 1 {
 		t.Fatalf("function responses %v", resp)
 	}
-	want := "Command: echo hello; pwd; ls\nDirectory: sub\nOutput: hello\n" + h.path("sub") + "\nf.txt\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: (none)"
+	// What happened only: the client's terminal has no process group.
+	want := "Output: hello\n" + h.path("sub") + "\nf.txt"
 	if got, _ := resp[0]["output"].(string); got != want {
 		t.Errorf("the model got %q\nwant %q", got, want)
 	}
@@ -128,7 +129,7 @@ func TestACPTerminalFailingCommand(t *testing.T) {
 		t.Error("the terminal was not released")
 	}
 	resp := h.functionResponses(1)
-	if got, _ := resp[0]["output"].(string); !strings.Contains(got, "\nOutput: oops\nError: (none)\nExit Code: 3\nSignal: (none)\n") {
+	if got, _ := resp[0]["output"].(string); got != "Output: oops\nExit Code: 3" {
 		t.Errorf("the model got %q", got)
 	}
 	updates := h.client.ToolCallUpdates(shellToolCall(t, h.client).ToolCallId)
@@ -175,7 +176,7 @@ func TestACPShellWithoutTerminalRunsLocally(t *testing.T) {
 		t.Errorf("made.txt: %q, %v", b, err)
 	}
 	got, _ := h.functionResponses(1)[0]["output"].(string)
-	if !regexp.MustCompile(`\nOutput: local\nError: \(none\)\nExit Code: 0\nSignal: \(none\)\nBackground PIDs: \(none\)\nProcess Group PGID: \d+$`).MatchString(got) {
+	if !regexp.MustCompile(`^Output: local\nProcess Group PGID: \d+$`).MatchString(got) {
 		t.Errorf("the model got %q", got)
 	}
 	updates := h.client.ToolCallUpdates(shellToolCall(t, h.client).ToolCallId)

@@ -136,7 +136,7 @@ func TestRunCutsLongShellOutput(t *testing.T) {
 	if len(sent) > 5000 {
 		t.Fatalf("the model was sent %d characters of a 20,000-character output with threshold 2000:\n%.300s…", len(sent), sent)
 	}
-	for _, want := range []string{"Output too large. Showing first 400 and last 1,600 characters. For full output see: ", "characters omitted] ...", "line 00000 of output", "line 00951 of output", "Exit Code: 0"} {
+	for _, want := range []string{"Output too large. Showing first 400 and last 1,600 characters. For full output see: ", "characters omitted] ...", "line 00000 of output", "line 00951 of output", "\nProcess Group PGID: "} {
 		if !strings.Contains(sent, want) {
 			t.Errorf("the cut output lacks %q:\n%s", want, sent)
 		}

@@ -128,7 +128,7 @@ func runSandboxProbes(t *testing.T, userSettings string, env []string, args ...s
 	}
 	for i, p := range probes {
 		out := responseOutput(fr[i])
-		ok := strings.Contains(out, "\nExit Code: 0\n")
+		ok := shellSucceeded(out)
 		switch {
 		case ok != p.sandboxed:
 			t.Errorf("%s: succeeded = %v, want %v:\n%s", p.name, ok, p.sandboxed, out)
@@ -205,7 +205,7 @@ func TestRunUnsandboxedProbesSucceed(t *testing.T) {
 	r := h.runIn(h.root, append(h.env, trustTheWorkspace()...), "run", "--approval-mode", "yolo", "-p", "probe")
 	r.wantExit(t, 0)
 	for i, fr := range h.responses(1) {
-		if out := responseOutput(fr); !strings.Contains(out, "\nExit Code: 0\n") || strings.Contains(out, "Sandbox:") {
+		if out := responseOutput(fr); !shellSucceeded(out) || strings.Contains(out, "Sandbox:") {
 			t.Errorf("%s unsandboxed:\n%s", probes[i].name, out)
 		}
 	}
@@ -275,7 +275,7 @@ func TestLSPSandboxedCommandsAndEditConfirmation(t *testing.T) {
 		t.Fatalf("tool outputs = %q", out)
 	}
 	for i, p := range probes {
-		ok := strings.Contains(out[i], "\nExit Code: 0\n")
+		ok := shellSucceeded(out[i])
 		if ok != p.sandboxed || strings.Contains(out[i], "SECRET") || (!ok && !strings.Contains(out[i], "Sandbox: ")) {
 			t.Errorf("%s: succeeded = %v, want %v:\n%s", p.name, ok, p.sandboxed, out[i])
 		}
