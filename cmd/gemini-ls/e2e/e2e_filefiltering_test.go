@@ -30,16 +30,15 @@ func filteringFiles(t *testing.T, filtering map[string]any) map[string]string {
 	}
 }
 
-// globFinds is what the model's glob for "*.txt" found: the file names.
+// globFinds is what the model's glob for "*.txt" found: the file names,
+// listed after its first line relative to the workspace root.
 func globFinds(t *testing.T, h *headless) []string {
 	t.Helper()
-	var names []string
-	for _, line := range strings.Split(responseOutput(h.responses(1)[0]), "\n") {
-		if strings.HasPrefix(line, h.root) {
-			names = append(names, strings.TrimPrefix(line, h.root+"/"))
-		}
+	lines := strings.Split(responseOutput(h.responses(1)[0]), "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "Found ") {
+		t.Fatalf("glob's output: %q", lines)
 	}
-	return names
+	return lines[1:]
 }
 
 // context.fileFiltering chooses the ignore files glob (and every search)
