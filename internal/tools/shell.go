@@ -216,10 +216,11 @@ func (c *shellCall) report(ctx, runCtx context.Context, o dialog.ShellOutcome) R
 		llm += "\nSandbox: " + moved
 	}
 	note := ""
-	if exitCode != "0" && sb.Enabled() {
+	if exitCode != "0" && stopped == "" && sb.Enabled() {
 		// What the sandbox refused reads as any failure: say it may be
-		// the sandbox, so the model asks rather than retries. A command
-		// runs in the session's sandbox when there is one (LocalRunner).
+		// the sandbox, so the model asks rather than retries; not of a
+		// command stopped, which says why it failed. A command runs in
+		// the session's sandbox when there is one (LocalRunner).
 		note = sb.Note()
 		if session := sb.Session(); session != nil {
 			note = session.Note()

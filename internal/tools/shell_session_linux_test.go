@@ -125,3 +125,25 @@ func TestShellInSessionTellsTheSessionsNote(t *testing.T) {
 		t.Errorf("the model was not given the session's note %q:\n%s", sb.Session().Note(), got.Output)
 	}
 }
+
+// A command stopped for printing nothing too long failed for that, not
+// for the sandbox: neither the model nor the user is told it may be the
+// sandbox's refusal, which a command that ended on its own with an
+// error is.
+func TestAStoppedCommandIsNotBlamedOnTheSandbox(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
+	tw := newTestWorkspace(t, nil)
+	sb, err := sandbox.New(sandbox.Config{Command: sandbox.Bubblewrap, Why: "test"}, tw.ws.Roots, t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := ShellOptions{Door: doorOf(sb), Inactivity: 300 * time.Millisecond}
+	stopped := runShell(t, tw, opts, map[string]any{"command": "echo started; sleep 30"})
+	if !strings.HasPrefix(stopped.Output, "Command was automatically cancelled") || strings.Contains(stopped.Output, "Sandbox:") || strings.Contains(stopped.Display, "Sandboxed:") {
+		t.Errorf("a stopped command:\n%s\n%s", stopped.Output, stopped.Display)
+	}
+	failed := runShell(t, tw, opts, map[string]any{"command": "exit 3"})
+	if !strings.Contains(failed.Output, "\nSandbox: "+sb.Note()) || !strings.Contains(failed.Display, "Sandboxed: "+sb.Describe()) {
+		t.Errorf("a failed command:\n%s\n%s", failed.Output, failed.Display)
+	}
+}
