@@ -31,8 +31,13 @@ var rules = []rule{
 	// A clock time in a file's name: agent-shell's transcripts,
 	// 2026-11-24-01-03-18.md.
 	{"timestamp", regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}-\d{2}-\d{2}-\d{2}\b`), 0},
-	// mktemp's directories: /tmp/tmp.Ab3dE6gH9j.
-	{"mktemp", regexp.MustCompile(`/tmp/tmp\.([A-Za-z0-9]{10})`), 0},
+	// mktemp's directories: /tmp/tmp.Ab3dE6gH9j, maybe wrapped: after
+	// its first slash by a chat's window, or in Emacs's echo area by a
+	// backslash and a newline at the window's edge.
+	{"mktemp", regexp.MustCompile(`\btmp/tmp\.((?:[A-Za-z0-9](?:\\\n)?){9}[A-Za-z0-9])`), 0},
+	// Neovim's temporary directory (tempname()): /tmp/nvimfcId9f/1, and
+	// from 0.11 on /tmp/nvim.USER/sRz4Jw/0.
+	{"nvim tempdir", regexp.MustCompile(`/tmp/nvim(?:\.[a-z_][a-z0-9_-]*/)?([A-Za-z0-9]{6})/`), 0},
 	// A gemini.prompt transcript's day and session id:
 	// transcripts/2026-11-24-make-greet-say-hi-1a2b3c4d.md.
 	{"transcript", regexp.MustCompile(`transcripts/(\d{4}-\d{2}-\d{2})-(?:[^/\s]*-)?([0-9a-z]{8})\.md`), 0},
@@ -67,13 +72,14 @@ func Mask(text string) string {
 }
 
 // blank is s with each rune with (else 'x') but the separators '-', '.',
-// '/' and ':': the same for every run's id, time or directory.
+// '/' and ':', and a wrap's backslash and newline: the same for every
+// run's id, time or directory.
 func blank(s string, with rune) string {
 	if with == 0 {
 		with = 'x'
 	}
 	return strings.Map(func(r rune) rune {
-		if strings.ContainsRune("-./:", r) {
+		if strings.ContainsRune("-./:\\\n", r) {
 			return r
 		}
 		return with

@@ -24,6 +24,12 @@ func TestMask(t *testing.T) {
 			"Transcript: /tmp/tmp.xxxxxxxxxx/state/gemini-ls/transcripts/xxxx-xx-xx-make-greet-say-hi-xxxxxxxx.md"},
 		{" NOR   ~/.local/state/gemini-ls/transcripts/2026-11-24-1a2b3c4d.md    1 sel  1:1",
 			" NOR   ~/.local/state/gemini-ls/transcripts/xxxx-xx-xx-xxxxxxxx.md    1 sel  1:1"},
+		{"  - OK: gemini-ls found: /tmp/nvimND7afH/1", "  - OK: gemini-ls found: /tmp/nvimxxxxxx/1"},
+		{"- ✅ OK gemini-ls found: /tmp/nvim.root/sRz4Jw/0", "- ✅ OK gemini-ls found: /tmp/nvim.root/xxxxxx/0"},
+		// A chat window wraps after the first slash.
+		{"connecting: cannot start /\n~   │tmp/tmp.DOB94lh8Io/no-such-mcp-server", "connecting: cannot start /\n~   │tmp/tmp.xxxxxxxxxx/no-such-mcp-server"},
+		// Emacs's echo area wraps a long line with a backslash.
+		{"connecting: cannot start /tmp/tmp.RV5h\\\nkRRBWR/no-such-mcp-server", "connecting: cannot start /tmp/tmp.xxxx\\\nxxxxxx/no-such-mcp-server"},
 		// Helix's spinner, at any frame, in the status line only.
 		{" NOR ⣽ greet.py [+]    1 sel  48:1\n INS ⢿ shop.py\n \"⣽\" NOR ⣽ x", " NOR ⣾ greet.py [+]    1 sel  48:1\n INS ⣾ shop.py\n \"⣽\" NOR ⣽ x"},
 		{"Created project/.agent-shell/transcripts/2026-11-24-01-03-18.md",
