@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/enablement"
@@ -73,7 +74,7 @@ func scopeFile(scope, cwd, userDir string) string {
 	if scope == "user" {
 		return filepath.Join(userDir, "settings.json")
 	}
-	return filepath.Join(cwd, ".gemini", "settings.json")
+	return configfiles.ProjectSettings(cwd)
 }
 
 // mcpServerEntry is a stdio entry as 0.61 writes it, its members in

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 )
@@ -66,7 +67,7 @@ func (e mgmtEnv) skillsCommand(ctx context.Context, args []string, stdin io.Read
 // skillsDir is the skills directory of a scope.
 func skillsDir(scope, cwd, userDir string) string {
 	if scope == "workspace" {
-		return filepath.Join(cwd, ".gemini", "skills")
+		return configfiles.Skills(cwd)[0]
 	}
 	return filepath.Join(userDir, "skills")
 }
@@ -274,7 +275,7 @@ func (e mgmtEnv) disabledSkills() (disabledSkills, error) {
 		return disabledSkills{}, err
 	}
 	d := disabledSkills{
-		workspace: settingsScope{"workspace", filepath.Join(cwd, ".gemini", "settings.json")},
+		workspace: settingsScope{"workspace", configfiles.ProjectSettings(cwd)},
 		user:      settingsScope{"user", filepath.Join(userDir, "settings.json")},
 		lists:     map[string][]string{},
 	}

@@ -9,6 +9,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/frontmatter"
 )
 
@@ -28,7 +29,7 @@ const maxRules = 100
 const triggerAlwaysOn = "always_on"
 
 // RulesDir is a root's Antigravity rules directory.
-func RulesDir(root string) string { return filepath.Join(root, ".agents", "rules") }
+func RulesDir(root string) string { return configfiles.AgentsRules(root) }
 
 // ruleFiles are root's rule files, by name, at most maxRules of them.
 func (l *Loader) ruleFiles(root string) []string {

@@ -3,12 +3,9 @@ package memory
 import (
 	"path/filepath"
 	"strings"
-)
 
-// geminiDirName is the name of Gemini CLI's directories, the user's
-// (~/.gemini) and a project's (<root>/.gemini): both hold settings, and
-// the user's holds the cached logins, tokens and .env.
-const geminiDirName = ".gemini"
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
+)
 
 // secretName reports the files of a Gemini directory that hold
 // credentials or identifiers without a .json name.
@@ -78,7 +75,7 @@ func (g guard) inGeminiDir(path string) bool {
 		}
 	}
 	for _, part := range strings.Split(filepath.Dir(path), string(filepath.Separator)) {
-		if strings.EqualFold(part, geminiDirName) {
+		if strings.EqualFold(part, configfiles.Gemini) {
 			return true
 		}
 	}

@@ -12,49 +12,18 @@
 // Claude Code guards its own settings, .git, .vscode, .idea, .husky and
 // the shell's startup files the same way.
 //
-// The set (Set.Why), each name matched against every component of a path:
-//
-//   - .gemini: the user's (~/.gemini) and each project's configuration:
-//     settings (hooks, MCP servers, tools.allowed, the approval mode),
-//     policies, commands, agents, skills, extensions, system.md, .env,
-//     trustedFolders.json, GEMINI.md's global file.
-//   - .geminiignore: the files the agent may not read.
-//   - .env: the environment gemini-ls and Gemini CLI start with; in a
-//     trusted folder it may set anything, GEMINI_CLI_SYSTEM_SETTINGS_PATH
-//     and GEMINI_SYSTEM_MD among it.
-//   - .git, .gitconfig, .husky: git's configuration and hooks
-//     (core.hooksPath, core.fsmonitor, aliases, filters), which git runs.
-//   - .vscode, .idea, .zed, .helix: editors' project settings (gemini-ls's
-//     own among them), tasks, run configurations and the language servers
-//     they start; and any file named *.code-workspace (an ending, not a
-//     name: VS Code's workspace file holds settings, tasks and launch
-//     configurations as .vscode does).
-//   - .config/git, .config/nvim, .config/fish (names of several
-//     components, matched in a row): git's (config, attributes),
-//     Neovim's (init.lua, init.vim) and fish's (config.fish) XDG
-//     configuration, the same as .gitconfig, .nvim.lua and .bashrc; and
-//     the same directories where XDG_CONFIG_HOME puts them (XDGConfig,
-//     among a Set's paths).
-//   - .nvim.lua, .nvimrc, .exrc, .dir-locals.el, .dir-locals-2.el:
-//     Neovim's, Vim's and Emacs's project configuration, which they
-//     evaluate, and gemini-ls's settings there.
-//   - .envrc: direnv's script, which the user's shell runs on entering
-//     the directory.
-//   - the shell's startup files (.bashrc, .bash_profile, .bash_login,
-//     .bash_logout, .profile, .zshrc, .zshenv, .zprofile, .zlogin,
-//     .zlogout): run by every shell the user starts.
-//   - .ssh: ssh's configuration (ProxyCommand and LocalCommand run
-//     commands) and authorized_keys (who may log in).
-//   - and the paths a Set is made with (New): for gemini-ls, those its
-//     settings put elsewhere (the system settings, defaults and policies,
-//     settings' policyPaths and adminPolicyPaths, the trusted folders
-//     file, a GEMINI_SYSTEM_MD file, the enabled extensions' directories).
-//
-// Left out: GEMINI.md (context, not permission: its imports stay inside
-// their scope and never read a secret, internal/memory; the global one is
-// under ~/.gemini), .gitignore (it hides files from searches as a
-// convenience, not a guard), and build files and scripts, which are the
-// project's code and run only when asked to.
+// The set (Set.Why): the names internal/configfiles declares, each
+// matched against every component of a path (several components in a
+// row for .config/git and its like), and its endings (*.code-workspace);
+// there each says what it holds and why it is there: gemini-ls's own
+// configuration (.gemini, .agents, .env, .geminiignore), which its
+// loaders take their paths from, and git's, the editors', the shells'
+// and ssh's. The names under .config are protected too where
+// XDG_CONFIG_HOME puts them (XDGConfig, among a Set's paths), and so are
+// the paths a Set is made with (New): for gemini-ls, those its settings
+// put elsewhere (the system settings, defaults and policies, settings'
+// policyPaths and adminPolicyPaths, the trusted folders file, a
+// GEMINI_SYSTEM_MD file, the enabled extensions' directories).
 //
 // Invariants: matching never misses a spelling the file system takes for
 // the same file. Names are compared with Unicode case folding (a

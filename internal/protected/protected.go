@@ -6,59 +6,25 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 )
 
 // names are the protected names, each with what it is, worded to follow
-// "is" or "holds" in what the user and the model are told.
-var names = [...]struct{ name, what string }{
-	{".gemini", "gemini-ls's and Gemini CLI's configuration: settings with their hooks and MCP servers, policies, commands, agents, skills, extensions, system.md and .env"},
-	{".geminiignore", "the list of files the agent may not read"},
-	{".env", "the environment gemini-ls and Gemini CLI start with, which may point them at other settings"},
-	{".git", "git's configuration and the hooks git runs"},
-	{".gitconfig", "git's configuration, which names commands git runs"},
-	{".husky", "hooks git runs"},
-	{".vscode", "VS Code's project settings and tasks"},
-	{".idea", "JetBrains IDEs' project settings and run configurations"},
-	{".zed", "Zed's project settings and tasks"},
-	{".helix", "Helix's project settings and the language servers it starts"},
-	{".nvim.lua", "Neovim's project configuration, which it runs"},
-	{".nvimrc", "Neovim's project configuration, which it runs"},
-	{".exrc", "Vim's and Neovim's project configuration, which they run"},
-	{".dir-locals.el", "Emacs's directory-local variables, which it evaluates"},
-	{".dir-locals-2.el", "Emacs's directory-local variables, which it evaluates"},
-	{".envrc", "direnv's script, which the shell runs on entering the directory"},
-	{".bashrc", "a shell startup file, run by every shell the user starts"},
-	{".bash_profile", "a shell startup file, run by every shell the user starts"},
-	{".bash_login", "a shell startup file, run by every shell the user starts"},
-	{".bash_logout", "a shell startup file, run by every shell the user starts"},
-	{".profile", "a shell startup file, run by every shell the user starts"},
-	{".zshrc", "a shell startup file, run by every shell the user starts"},
-	{".zshenv", "a shell startup file, run by every shell the user starts"},
-	{".zprofile", "a shell startup file, run by every shell the user starts"},
-	{".zlogin", "a shell startup file, run by every shell the user starts"},
-	{".zlogout", "a shell startup file, run by every shell the user starts"},
-	{".ssh", "ssh's configuration, whose commands ssh runs, and the keys that may log in"},
-	// The same programs' configuration where XDG puts it: a name of
-	// several components matches them in a row.
-	{".config/git", "git's configuration (config, attributes), which names commands git runs"},
-	{".config/nvim", "Neovim's configuration (init.lua, init.vim), which it runs"},
-	{".config/fish", "fish's configuration (config.fish, conf.d), run by every shell the user starts"},
-}
-
-// suffixes are the protected name endings: a file named anything
-// followed by one, with what it is, as names.
-var suffixes = [...]struct{ suffix, what string }{
-	{".code-workspace", "a VS Code workspace file: its settings, tasks and launch configurations, as .vscode's"},
-}
+// "is" or "holds" in what the user and the model are told, and suffixes
+// the protected endings (*.code-workspace): the declarations of
+// internal/configfiles, where the loaders take their paths from.
+func names() []configfiles.File    { return configfiles.Names() }
+func suffixes() []configfiles.File { return configfiles.Endings() }
 
 // Names are the protected names, in their order: what a project may hold
 // that configures a program run later, outside gemini-ls's say. A name
 // of several components is separated by slashes. The protected endings
 // (*.code-workspace) are not among them.
 func Names() []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = n.name
+	var out []string
+	for _, n := range names() {
+		out = append(out, n.Name)
 	}
 	return out
 }
@@ -72,9 +38,9 @@ func XDGConfig(configHome string) []Path {
 		return nil
 	}
 	var out []Path
-	for _, n := range names {
-		if rest, ok := strings.CutPrefix(n.name, ".config/"); ok {
-			out = append(out, Path{Path: filepath.Join(configHome, filepath.FromSlash(rest)), What: n.what})
+	for _, n := range names() {
+		if rest, ok := strings.CutPrefix(n.Name, ".config/"); ok {
+			out = append(out, Path{Path: filepath.Join(configHome, filepath.FromSlash(rest)), What: n.What})
 		}
 	}
 	return out
@@ -135,15 +101,16 @@ func (s Set) Why(path string) string {
 // names (folded).
 func byName(path string) string {
 	parts := strings.Split(path, string(filepath.Separator))
+	ns, sfs := names(), suffixes()
 	for i, part := range parts {
-		for _, n := range names {
-			if end, ok := matchName(parts, i, n.name); ok {
-				return phrase(strings.Join(parts[:end], string(filepath.Separator)), end == len(parts), n.what)
+		for _, n := range ns {
+			if end, ok := matchName(parts, i, n.Name); ok {
+				return phrase(strings.Join(parts[:end], string(filepath.Separator)), end == len(parts), n.What)
 			}
 		}
-		for _, sf := range suffixes {
-			if endsWithFold(folded(part), sf.suffix) {
-				return phrase(strings.Join(parts[:i+1], string(filepath.Separator)), i == len(parts)-1, sf.what)
+		for _, sf := range sfs {
+			if suffix, _ := sf.Ending(); endsWithFold(folded(part), suffix) {
+				return phrase(strings.Join(parts[:i+1], string(filepath.Separator)), i == len(parts)-1, sf.What)
 			}
 		}
 	}
@@ -191,12 +158,13 @@ func (s Set) byPath(path string) string {
 // links resolved), is a link to it or to a directory holding it.
 func byLink(real string) string {
 	depth := 0
+	ns := names()
 	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
 		if depth++; depth > MaxDepth {
 			return fmt.Sprintf("%s is more than %d directories deep, past where gemini-ls looks for a protected file linking to it", real, MaxDepth)
 		}
-		for _, n := range names {
-			link := filepath.Join(dir, n.name)
+		for _, n := range ns {
+			link := filepath.Join(dir, n.Name)
 			if info, err := os.Lstat(link); err != nil || info.Mode()&fs.ModeSymlink == 0 {
 				continue
 			}
@@ -211,7 +179,7 @@ func byLink(real string) string {
 			// yet protects the file.
 			target = resolve(target)
 			if exact, ok := within(real, target); ok {
-				return phrase(link+" (a link to "+target+")", exact, n.what)
+				return phrase(link+" (a link to "+target+")", exact, n.What)
 			}
 		}
 		if filepath.Dir(dir) == dir {

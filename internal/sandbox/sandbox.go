@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/sandboxtrail"
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
@@ -64,7 +65,7 @@ type Sandbox struct {
 // geminiDir ("": home's .gemini).
 func New(cfg Config, roots func() []string, home, geminiDir string) (*Sandbox, error) {
 	if geminiDir == "" && home != "" {
-		geminiDir = filepath.Join(home, ".gemini")
+		geminiDir = configfiles.GeminiDir(home)
 	}
 	tool := cfg.Command
 	if tool == Runsc {

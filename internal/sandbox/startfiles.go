@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/heldfile"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -57,7 +58,7 @@ func (s *Sandbox) watchStartFiles() *startFiles {
 	writable := s.writable()
 	var governed []string
 	for _, root := range s.roots() {
-		governed = append(governed, root+string(os.PathSeparator)+".gemini")
+		governed = append(governed, configfiles.GeminiDir(root))
 	}
 	for _, p := range s.cfg.StartupFiles {
 		inWritable := slices.ContainsFunc(writable, func(dir string) bool { return workspace.Within(dir, p) })

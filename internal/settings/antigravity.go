@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 )
 
 // Antigravity CLI (agy), to which Google moved Gemini CLI's individual
@@ -36,7 +38,7 @@ func AntigravityUserMCPFiles(userDir string) []string {
 // AntigravityProjectMCPFile is a root's Antigravity MCP file, read only
 // in a trusted folder.
 func AntigravityProjectMCPFile(root string) string {
-	return filepath.Join(root, ".agents", "mcp_config.json")
+	return configfiles.AntigravityMCP(root)
 }
 
 // AntigravityFile is what became of one Antigravity file gemini-ls looks

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
@@ -75,7 +76,7 @@ func LoadDotenv(lookup LookupEnv, opts DotenvOptions) (getenv Getenv, path strin
 	}
 	// Files in a .gemini directory are gemini-ls's own; the exclusions are
 	// for a project's .env, written for the project's tools.
-	projectFile := filepath.Base(filepath.Dir(path)) != ".gemini"
+	projectFile := filepath.Base(filepath.Dir(path)) != configfiles.Gemini
 	for key, value := range parseDotenv(src) {
 		if !opts.Trusted {
 			if !slices.Contains(untrustedEnvVars, key) {
@@ -98,8 +99,8 @@ func findEnvFile(start, home string, trusted, ignoreLocal bool) string {
 	for _, p := range DotenvCandidates(start, home) {
 		dir := filepath.Dir(p)
 		switch {
-		case filepath.Base(dir) == ".gemini" && !trusted:
-		case filepath.Base(dir) != ".gemini" && ignoreLocal && dir != home:
+		case filepath.Base(dir) == configfiles.Gemini && !trusted:
+		case filepath.Base(dir) != configfiles.Gemini && ignoreLocal && dir != home:
 		default:
 			if _, err := os.Stat(p); err == nil {
 				return p
@@ -121,7 +122,7 @@ func DotenvCandidates(start, home string) []string {
 		dir = ""
 	}
 	for dir != "" {
-		out = append(out, filepath.Join(dir, ".gemini", ".env"), filepath.Join(dir, ".env"))
+		out = append(out, configfiles.In(dir, configfiles.Env), filepath.Join(dir, configfiles.Env))
 		parent := filepath.Dir(dir)
 		if parent == dir {
 			break
@@ -129,7 +130,7 @@ func DotenvCandidates(start, home string) []string {
 		dir = parent
 	}
 	if home != "" {
-		out = append(out, filepath.Join(home, ".gemini", ".env"), filepath.Join(home, ".env"))
+		out = append(out, configfiles.In(home, configfiles.Env), filepath.Join(home, configfiles.Env))
 	}
 	return out
 }

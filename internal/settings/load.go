@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 )
 
 // Getenv looks up an environment variable; "" when unset.
@@ -22,7 +24,7 @@ func UserDir(getenv Getenv) string {
 	if home == "" {
 		return ""
 	}
-	return filepath.Join(home, ".gemini")
+	return configfiles.GeminiDir(home)
 }
 
 // FileError is a settings file that could not be used, with where it
@@ -141,7 +143,7 @@ func Load(getenv Getenv, roots []string, trust Trust) (Settings, error) {
 	}
 	layers := []map[string]any{schemaDefaults(), systemDefaults, user}
 	for _, root := range roots {
-		path := filepath.Join(root, ".gemini", "settings.json")
+		path := configfiles.ProjectSettings(root)
 		why := trust.Why(root)
 		if why == nil || seen[path] {
 			layer := read(path)

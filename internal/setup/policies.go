@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/policy"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -62,7 +63,7 @@ func (b *Built) policySources(set settings.Settings, extensions []policy.Source)
 	sources := append([]policy.Source(nil), extensions...)
 	userDir := settings.UserDir(b.Getenv)
 	for _, root := range b.opts.Workspace.Roots() {
-		dir := filepath.Join(root, ".gemini")
+		dir := configfiles.GeminiDir(root)
 		if b.Trust.Trusted(root) && dir != userDir {
 			sources = append(sources, policy.Source{Tier: policy.TierWorkspace, Path: filepath.Join(dir, "policies")})
 		}

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	geminils "github.com/gemini-ls/gemini-ls"
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
 	"github.com/gemini-ls/gemini-ls/internal/osshell"
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
@@ -640,7 +641,7 @@ func (b *Built) announceProjectHooks(ctx context.Context, set settings.Settings)
 				fmt.Fprintf(&list, "\n  - %s", name)
 			}
 			b.opts.Warn(ProjectHooksAnnounced, fmt.Errorf("The following project-level hooks have been detected in this workspace (%s):%s\n\nThese hooks will be executed. If you did not configure these hooks or do not trust this project, please review the project settings (%s) and remove them.",
-				p.Root, list.String(), filepath.Join(p.Root, ".gemini", "settings.json")))
+				p.Root, list.String(), configfiles.ProjectSettings(p.Root)))
 		}
 		if err != nil {
 			b.opts.Warn("the project hooks announced were not recorded", err)

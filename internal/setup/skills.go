@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 )
@@ -64,7 +65,7 @@ func (b *Built) SkillSettingsFiles() (user, workspace string) {
 		user = filepath.Join(dir, "settings.json")
 	}
 	if roots := b.opts.Workspace.Roots(); len(roots) > 0 && b.Trust.Trusted(roots[0]) {
-		workspace = filepath.Join(roots[0], ".gemini", "settings.json")
+		workspace = configfiles.ProjectSettings(roots[0])
 		if workspace == user {
 			workspace = "" // the home directory's file is the user's
 		}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -42,7 +43,7 @@ type withheldVar struct{ name, path string }
 // repository would be choosing the model's instructions.
 func loadSystemPrompt(getenv settings.Getenv, dir string, untrusted []string) (systemPrompt, error) {
 	var sp systemPrompt
-	defaultPath := filepath.Join(dir, ".gemini", "system.md")
+	defaultPath := configfiles.In(dir, "system.md")
 	inUntrusted := func(name, path string) bool {
 		if !insideAny(untrusted, path) {
 			return false

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
@@ -81,11 +82,11 @@ func (c *Catalog) Reload() []Problem {
 	}
 	if c.cfg.UserDir != "" {
 		d.addDir(filepath.Join(c.cfg.UserDir, "skills"), "", nil)
-		d.addDir(filepath.Join(filepath.Dir(c.cfg.UserDir), ".agents", "skills"), "", nil)
+		d.addDir(configfiles.Skills(filepath.Dir(c.cfg.UserDir))[1], "", nil)
 	}
 	// The first root is read last: it wins.
 	for _, root := range slices.Backward(c.cfg.Roots) {
-		dirs := []string{filepath.Join(root, ".gemini", "skills"), filepath.Join(root, ".agents", "skills")}
+		dirs := configfiles.Skills(root)
 		if c.cfg.Trusted == nil || !c.cfg.Trusted(root) {
 			d.noticeUntrusted(dirs)
 			continue

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -253,7 +254,7 @@ func discover(ctx context.Context, opts Options) ([]Entry, []error) {
 }
 
 func (d *discovery) addProject(ctx context.Context) {
-	found := d.readDir(ctx, filepath.Join(d.opts.ProjectRoot, ".gemini", "agents"))
+	found := d.readDir(ctx, configfiles.In(d.opts.ProjectRoot, "agents"))
 	if len(found) == 0 {
 		return
 	}

@@ -4,8 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 )
 
 // hooksNotRead is why an Antigravity hooks.json is not read: public
@@ -33,7 +34,7 @@ func antigravityFiles(ctx context.Context, env Env) string {
 		}
 	}
 	for _, root := range env.Built.Workspace().Roots() {
-		if p := filepath.Join(root, ".agents", "hooks.json"); exists(p) {
+		if p := configfiles.AgentsHooks(root); exists(p) {
 			lines = append(lines, fmt.Sprintf("  - %s (hooks): %s", p, hooksNotRead))
 		}
 	}

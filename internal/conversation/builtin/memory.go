@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/memory"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -263,7 +264,7 @@ func moveInboxSkill(_ context.Context, env Env, args string) (Reply, error) {
 	if len(fields) != 2 || (fields[1] != "global" && fields[1] != "project") {
 		return Reply{}, subUsage("memory inbox", "move", "<skill> <global|project>", "name the skill and where it goes")
 	}
-	dir, label := filepath.Join(env.Root, ".gemini", "skills"), ".gemini/skills"
+	dir, label := configfiles.Skills(env.Root)[0], ".gemini/skills"
 	if fields[1] == "global" {
 		user := settings.UserDir(env.Built.Getenv)
 		if user == "" {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/tomldepth"
@@ -86,7 +87,7 @@ func Dir(userDir string) string {
 }
 
 // ProjectDir is the directory root's commands are in.
-func ProjectDir(root string) string { return filepath.Join(root, ".gemini", "commands") }
+func ProjectDir(root string) string { return configfiles.In(root, "commands") }
 
 // Load reads the custom commands of the user's directory (userDir as
 // settings.UserDir gives it) and, when root is trusted, of root's
