@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gemini-ls/gemini-ls/internal/protected"
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 )
 
 // governing are the mounts that keep read-only, in each workspace root,
@@ -23,21 +23,27 @@ func (s *Sandbox) governing() ([]mount, error) {
 		if info, err := os.Stat(root); err != nil || !info.IsDir() {
 			continue // a root gone: nothing to plant in, nothing to make
 		}
-		if err := g.keep(filepath.Join(root, ".gemini"), emptyDir); err != nil {
-			return nil, err
-		}
-		// The editors', git's and the shell's project configuration that
-		// is there. One not there is not made, as .gemini is: an empty
-		// .vscode or .nvim.lua in every project would be noise, and
-		// .envrc or .nvim.lua ask the user to trust them when they
-		// appear. One a command makes is set aside (projectConfigs).
-		for _, name := range rootConfigs() {
-			p := filepath.Join(root, name)
-			if _, err := os.Lstat(p); err != nil {
-				continue // not there: one stat, not keep's resolving of the path
-			}
-			if err := g.keep(p, none); err != nil {
-				return nil, err
+		for _, f := range configfiles.Names() {
+			p := filepath.Join(root, filepath.FromSlash(f.Name))
+			switch f.Sandbox {
+			case configfiles.MadeEmpty:
+				if err := g.keep(p, emptyDir); err != nil {
+					return nil, err
+				}
+			case configfiles.KeptOrSetAside:
+				// The editors', git's and the shell's project
+				// configuration, and .agents, that is there. One not
+				// there is not made, as .gemini is: an empty .vscode or
+				// .nvim.lua in every project would be noise, and .envrc
+				// or .nvim.lua ask the user to trust them when they
+				// appear. One a command makes is set aside
+				// (projectConfigs).
+				if _, err := os.Lstat(p); err != nil {
+					continue // not there: one stat, not keep's resolving of the path
+				}
+				if err := g.keep(p, none); err != nil {
+					return nil, err
+				}
 			}
 		}
 		if err := g.root(root); err != nil {
@@ -72,15 +78,21 @@ func (s *Sandbox) governing() ([]mount, error) {
 	return g.mounts, nil
 }
 
-// rootConfigs are the names in a root, besides .gemini, .git and .env
-// (kept otherwise), whose file configures a program run outside the
-// sandbox later, as protected lists them: .vscode's tasks, .zed's and
-// .helix's language servers, .nvim.lua, .dir-locals.el, .envrc, .husky's
-// hooks, .geminiignore (0.61 keeps it read-only too).
+// rootConfigs are the names in a root whose file configures a program
+// run outside the sandbox later, that a sandbox keeps read-only where
+// there and sets aside where a command makes one: those
+// internal/configfiles declares so (KeptOrSetAside), .agents' MCP
+// servers, .vscode's tasks, .zed's and .helix's language servers,
+// .nvim.lua, .dir-locals.el, .envrc, .husky's hooks, .geminiignore (0.61
+// keeps it read-only too). .gemini is made, .git and .env kept otherwise.
 func rootConfigs() []string {
-	return slices.DeleteFunc(protected.Names(), func(name string) bool {
-		return name == ".gemini" || name == ".git" || name == ".env"
-	})
+	var out []string
+	for _, f := range configfiles.Names() {
+		if f.Sandbox == configfiles.KeptOrSetAside {
+			out = append(out, f.Name)
+		}
+	}
+	return out
 }
 
 // maskDepth and maskSkipped are how far 0.61 looks for .env files under

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -64,13 +65,14 @@ const (
 )
 
 // Changed returns the files of folder's own configuration (everything in
-// folder/.gemini, directories included, since a file removed loosens it
-// too, and the files of also that exist: the .env files its loader looks
-// for) whose change time falls within a window in which a sandbox's
+// each of configfiles.Folder: folder/.gemini, .agents, .env and
+// .geminiignore, directories included, since a file removed loosens it
+// too; and the files of also that exist: the .env files its loader looks
+// for above it) whose change time falls within a window in which a sandbox's
 // commands could write where they lie, later than the user's last
 // Accept of folder; files first, then directories, each in path order.
 // What lies in a window's roots' .gemini is not suspect: that sandbox
-// kept it read-only. Links are not followed: a link's own change time
+// kept it read-only (governed). Links are not followed: a link's own change time
 // counts.
 func (t Trail) Changed(ctx context.Context, folder string, also []string) ([]Finding, error) {
 	snap, err := t.Read(ctx)
@@ -104,9 +106,9 @@ func (s Snapshot) Changed(folder string, also []string) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	files, err := configuration(folder, also, slices.ContainsFunc(ws, func(w Window) bool {
-		return couldWriteIn(w, filepath.Join(folder, ".gemini"))
-	}))
+	files, err := configuration(folder, also, func(dir string) bool {
+		return slices.ContainsFunc(ws, func(w Window) bool { return couldWriteIn(w, dir) })
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -150,10 +152,7 @@ func windowOf(ws []Window, path string, c int64) (Window, string, bool) {
 		if c < plus(w.From, -slack) || c > plus(to, slack) {
 			continue
 		}
-		governed := slices.ContainsFunc(w.Roots, func(root string) bool {
-			return workspace.Within(filepath.Join(root, ".gemini"), path)
-		})
-		if governed {
+		if governed(w, path) {
 			continue
 		}
 		for _, writable := range w.Writable {
@@ -184,48 +183,73 @@ type configFile struct {
 	info fs.FileInfo
 }
 
+// governed reports whether path lies in what w's sandbox kept
+// read-only in each of its roots, made empty where missing
+// (configfiles.MadeEmpty: .gemini), which its commands could not
+// change.
+func governed(w Window, path string) bool {
+	for _, f := range configfiles.Names() {
+		if f.Sandbox != configfiles.MadeEmpty {
+			continue
+		}
+		for _, root := range w.Roots {
+			if workspace.Within(filepath.Join(root, filepath.FromSlash(f.Name)), path) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // couldWriteIn reports whether w's commands could write in dir or
 // below it: one of its writable paths holds dir or lies in it, and dir
-// is not in a root's .gemini.
+// is not governed.
 func couldWriteIn(w Window, dir string) bool {
-	for _, root := range w.Roots {
-		if workspace.Within(filepath.Join(root, ".gemini"), dir) {
-			return false
-		}
+	if governed(w, dir) {
+		return false
 	}
 	return slices.ContainsFunc(w.Writable, func(writable string) bool {
 		return workspace.Within(writable, dir) || workspace.Within(dir, writable)
 	})
 }
 
-// configuration lists the files of also that exist and, when walk says
-// a window could have written there, folder's .gemini, bounded.
-func configuration(folder string, also []string, walk bool) ([]configFile, error) {
-	var out []configFile
-	dotGemini := filepath.Join(folder, ".gemini")
-	if walk {
-		var err error
-		if out, err = walkBounded(dotGemini); err != nil {
+// configuration lists folder's own configuration (configfiles.Folder:
+// .gemini, .agents, .env, .geminiignore), each where walk says a window
+// could have written there, a directory with everything in it, bounded;
+// and the files of also that exist.
+func configuration(folder string, also []string, walk func(dir string) bool) ([]configFile, error) {
+	var declared, seen []string
+	var files []configFile
+	for _, name := range configfiles.Folder() {
+		p := filepath.Join(folder, filepath.FromSlash(name))
+		declared = append(declared, p)
+		if !walk(p) {
+			continue
+		}
+		found, err := walkBounded(p)
+		if err != nil {
 			return nil, fmt.Errorf("checking %s's configuration against the sandboxes' trail: %w", folder, err)
 		}
+		files = append(files, found...)
 	}
 	for _, p := range also {
 		p = filepath.Join(canonical(filepath.Dir(p)), filepath.Base(p))
-		if workspace.Within(dotGemini, p) {
+		if slices.ContainsFunc(declared, func(dir string) bool { return workspace.Within(dir, p) }) || slices.Contains(seen, p) {
 			continue // listed already
 		}
+		seen = append(seen, p)
 		if info, err := os.Lstat(p); err == nil {
-			out = append(out, configFile{p, info})
+			files = append(files, configFile{p, info})
 		}
 	}
 	// Files before directories: a file says more of what was planted.
-	slices.SortFunc(out, func(a, b configFile) int {
+	slices.SortFunc(files, func(a, b configFile) int {
 		if a.info.IsDir() != b.info.IsDir() {
 			return map[bool]int{true: 1, false: -1}[a.info.IsDir()]
 		}
 		return strings.Compare(a.path, b.path)
 	})
-	return out, nil
+	return files, nil
 }
 
 // walkBounded lists dir and everything in it, links not followed, at

@@ -5,14 +5,16 @@
 // A sandbox keeps the workspace roots' .gemini read-only and moves aside
 // a .env its commands make where the next start at those roots would
 // read one. Below a root it cannot: a command may make
-// packages/app/.gemini/settings.json naming an MCP server or a hook, or
+// packages/app/.gemini/settings.json naming an MCP server or a hook,
+// packages/app/.agents/mcp_config.json naming one, or
 // packages/app/.env saying GEMINI_SANDBOX=false, and a session opened
 // later in packages/app (trusted, being inside a trusted folder) would
 // run them outside any sandbox. Watching for such files as they are made
 // would take a walk of the tree per command. The trail takes the other
 // way: it records the time spans (Windows) in which a sandbox's
 // commands could write below its writable paths, and a folder's trust is
-// then decided with its configuration's change times in view (Changed):
+// then decided with its configuration's change times in view (Changed:
+// what internal/configfiles declares of a folder, configfiles.Folder):
 // a file changed in such a span, not accepted since, makes the folder
 // one to ask about again.
 //

@@ -54,12 +54,17 @@ func TestWhatASandboxCouldHaveWrittenIsFound(t *testing.T) {
 	}
 	write(t, filepath.Join(app, ".gemini", "settings.json"), `{"mcpServers": {"x": {"command": "evil"}}}`)
 	write(t, filepath.Join(app, ".env"), "GEMINI_SANDBOX=false\n")
+	write(t, filepath.Join(app, ".agents", "mcp_config.json"), `{"mcpServers": {"y": {"command": "evil"}}}`)
+	write(t, filepath.Join(app, ".geminiignore"), "")
 	write(t, filepath.Join(root, ".gemini", "settings.json"), "{}") // the user's, in the editor
 
 	envs := []string{filepath.Join(app, ".env"), filepath.Join(root, ".env")}
 	want := []string{
+		filepath.Join(app, ".agents", "mcp_config.json"),
 		filepath.Join(app, ".env"),
 		filepath.Join(app, ".gemini", "settings.json"),
+		filepath.Join(app, ".geminiignore"),
+		filepath.Join(app, ".agents"),
 		filepath.Join(app, ".gemini"),
 	}
 	if got := changedFiles(t, tr, app, envs...); strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -89,6 +94,9 @@ func TestWhatASandboxCouldHaveWrittenIsFound(t *testing.T) {
 	}
 	if got := changedFiles(t, tr, app, envs...); len(got) != 0 {
 		t.Errorf("accepted, still found %q", got)
+	}
+	if err := os.RemoveAll(filepath.Join(app, ".agents")); err != nil {
+		t.Fatal(err)
 	}
 	w2, err := tr.Open([]string{root}, []string{root})
 	if err != nil {

@@ -131,7 +131,8 @@ func DecideTrust(getenv Getenv, roots []string) (Trust, error) {
 // off) against the sandboxes' trail (internal/sandboxtrail, read once
 // for all the roots: trail): when a
 // sandboxed command could have changed its configuration (its .gemini,
-// the .env files its loader looks for), it is not trusted until the user
+// .agents and .geminiignore, configfiles.Folder, and the .env files its
+// loader looks for), it is not trusted until the user
 // says so again (RecordTrust), and is asked about, as a root no rule
 // decides. GEMINI_CLI_TRUST_WORKSPACE=true, the user's yes for the run,
 // is not checked; the editor's trust (EditorTrustVariable) is.

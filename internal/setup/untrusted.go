@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/skills"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -36,7 +36,10 @@ func (b *Built) tellUntrusted(withheld []withheldVar) {
 			}
 		}
 		names := dotGeminiEntries(root)
-		if len(names) == 0 && len(mine) == 0 {
+		// A folder asked about again is told of whatever changed (an
+		// .agents file, a .env), with or without a .gemini.
+		again := b.Trust.Changed(root) != ""
+		if len(names) == 0 && len(mine) == 0 && !again {
 			continue
 		}
 		if !b.opts.Told.first("untrusted\x00" + root) {
@@ -49,6 +52,9 @@ func (b *Built) tellUntrusted(withheld []withheldVar) {
 		if len(mine) > 0 {
 			what = append(what, strings.Join(mine, " and ")+" not used (the built-in system prompt is)")
 		}
+		if len(what) == 0 {
+			what = append(what, root+"'s own configuration is not used")
+		}
 		b.opts.Warn(UntrustedProject, fmt.Errorf("%s: %v", strings.Join(what, ", and "), b.Trust.Why(root)))
 	}
 }
@@ -56,7 +62,7 @@ func (b *Built) tellUntrusted(withheld []withheldVar) {
 // dotGeminiEntries are the names in root's .gemini directory, sorted,
 // at most maxListed of them (then how many more); none when it has none.
 func dotGeminiEntries(root string) []string {
-	entries, err := os.ReadDir(filepath.Join(root, ".gemini"))
+	entries, err := os.ReadDir(configfiles.GeminiDir(root))
 	if err != nil {
 		return nil
 	}
@@ -75,7 +81,7 @@ func dotGeminiEntries(root string) []string {
 // of a project root that is not trusted, which tellUntrusted tells of.
 func (b *Built) inUntrustedDotGemini(path string) bool {
 	for _, root := range b.Trust.Untrusted() {
-		if workspace.Within(filepath.Join(root, ".gemini"), path) {
+		if workspace.Within(configfiles.GeminiDir(root), path) {
 			return true
 		}
 	}
