@@ -104,7 +104,9 @@ endef
 # image made of busybox-static and bash-static (sandboxtest.Podman), as
 # root and rootless (uidmap's newuidmap, sandboxtest.RootlessPodman).
 # GNU patch is what the memory inbox's patches are checked against, with
-# git apply (internal/memory).
+# git apply (internal/memory). strace traces a start of gemini-ls for the
+# files it reads, each of which internal/configfiles must declare
+# (TestEveryConfigurationReadIsDeclared).
 # python3 is the interpreter pyright looks for: without one on PATH, pyright
 # 1.1.414 leaves its analysis' progress open for good, and gemini-ls then
 # reports it still indexing at every question (a fresh machine's test-go
@@ -113,7 +115,7 @@ endef
 # gemini-ls as a reader would, static too, which on a fresh machine's cold
 # cache takes longer than go test's default 10 minutes for one package.
 test-go: gemini-cli otelcol langservers rootless-user
-	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static patch)
+	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static patch strace)
 	go test -race -count=1 -timeout 30m ./...
 	$(MAKE) test-linear
 
