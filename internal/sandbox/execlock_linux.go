@@ -1,11 +1,15 @@
 package sandbox
 
 import (
+	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // usualBinDirs are where a program is looked for besides the command's
@@ -64,7 +68,7 @@ func (s *Sandbox) execLocks(env []string) ([]mount, []string) {
 
 // searchDirs are the directories a program's name is looked for in: the
 // absolute entries of env's PATH (execvp's default without one), then
-// usualBinDirs, each at its real path, once.
+// usualBinDirs, each once.
 func searchDirs(env []string) []string {
 	path := "/bin:/usr/bin"
 	for _, kv := range env {
@@ -77,9 +81,8 @@ func searchDirs(env []string) []string {
 		if !filepath.IsAbs(dir) {
 			continue // a relative entry is the working directory's, which changes
 		}
-		real, err := filepath.EvalSymlinks(dir)
-		if err == nil && !slices.Contains(out, real) {
-			out = append(out, real)
+		if dir = filepath.Clean(dir); !slices.Contains(out, dir) {
+			out = append(out, dir)
 		}
 	}
 	return out
@@ -97,7 +100,8 @@ func programFiles(name string, dirs []string) []string {
 	}
 	var out []string
 	for _, c := range candidates {
-		if !filepath.IsAbs(c) {
+		// Most names are in none of the directories: one lstat each.
+		if _, err := os.Lstat(c); err != nil || !filepath.IsAbs(c) {
 			continue
 		}
 		real, err := filepath.EvalSymlinks(c)
@@ -113,33 +117,86 @@ func programFiles(name string, dirs []string) []string {
 
 // withHardLinks is files with the other names, in dirs, of those of
 // them that have more than one: the same program by another name. Only
-// a file with several links costs a read of the directories.
+// a file with several links costs a read of the directories, whose
+// entries are matched by the inode number the directory gives, then
+// checked by a stat.
 func withHardLinks(files, dirs []string) []string {
 	out := slices.Clone(files)
+	var scanned []string
 	for _, f := range files {
 		fi, err := os.Stat(f)
 		if err != nil {
 			continue
 		}
-		if st, ok := fi.Sys().(*syscall.Stat_t); !ok || st.Nlink < 2 {
+		st, ok := fi.Sys().(*syscall.Stat_t)
+		if !ok || st.Nlink < 2 {
 			continue
 		}
-		for _, dir := range dirs {
-			entries, err := os.ReadDir(dir)
-			if err != nil {
+		// The directories' inode numbers are stat's on the file systems
+		// programs live on (ext4, xfs, btrfs, tmpfs); where they are not
+		// (an overlay's merged directory), the file's own entry, in the
+		// directory read first, does not match, and every name is checked.
+		faithful := true
+		scanned = scanned[:0]
+		for i, dir := range append([]string{filepath.Dir(f)}, dirs...) {
+			// At its real path, as every mount's destination is (bwrapArgs).
+			real, err := filepath.EvalSymlinks(dir)
+			if err != nil || slices.Contains(scanned, real) {
 				continue
 			}
-			for _, e := range entries {
-				if !e.Type().IsRegular() {
-					continue
-				}
-				info, err := e.Info()
-				p := filepath.Join(dir, e.Name())
-				if err == nil && os.SameFile(fi, info) && !slices.Contains(out, p) {
+			scanned = append(scanned, real)
+			names, all := namesOfInode(real, st.Ino)
+			if i == 0 {
+				faithful = slices.Contains(names, filepath.Base(f))
+			}
+			if !faithful {
+				names = all
+			}
+			for _, name := range names {
+				p := filepath.Join(real, name)
+				if info, err := os.Lstat(p); err == nil && os.SameFile(fi, info) && !slices.Contains(out, p) {
 					out = append(out, p)
 				}
 			}
 		}
 	}
 	return out
+}
+
+// namesOfInode are the names of the regular files in dir whose entries
+// give the inode number ino (getdents' d_ino), and all of them.
+func namesOfInode(dir string, ino uint64) (matching, all []string) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil
+	}
+	defer unix.Close(fd)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err != nil || n <= 0 {
+			break
+		}
+		for off := 0; off+19 <= n; {
+			// struct linux_dirent64: d_ino, d_off, d_reclen, d_type, d_name.
+			entIno := binary.NativeEndian.Uint64(buf[off:])
+			reclen := int(binary.NativeEndian.Uint16(buf[off+16:]))
+			if reclen == 0 || off+reclen > n {
+				break
+			}
+			name := buf[off+19 : off+reclen]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			off += reclen
+			if buf[off-reclen+18] != unix.DT_REG {
+				continue
+			}
+			all = append(all, string(name))
+			if entIno == ino {
+				matching = append(matching, string(name))
+			}
+		}
+	}
+	return matching, all
 }

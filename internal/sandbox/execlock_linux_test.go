@@ -226,3 +226,18 @@ func stat(t *testing.T, p string) os.FileInfo {
 	}
 	return fi
 }
+
+// What the lock adds to each command's start (bwrapArgs runs it for
+// every command, the session's too): rm, one link, and perl, whose
+// hard links cost a read of the directories searched.
+func BenchmarkExecLocks(b *testing.B) {
+	for _, program := range []string{"rm", "perl"} {
+		b.Run(program, func(b *testing.B) {
+			sb := &Sandbox{cfg: Config{Command: Bubblewrap, DeniedPrograms: func() []string { return []string{program} }}}
+			env := os.Environ()
+			for b.Loop() {
+				sb.execLocks(env)
+			}
+		})
+	}
+}
