@@ -101,6 +101,24 @@
 //     ~/.docker/config.json, ~/.netrc, git's credential stores and their
 //     like (secretPaths, geminiSecrets);
 //   - /tmp is private to the command;
+//   - under bubblewrap, the programs the policy denies outright
+//     (Config.DeniedPrograms: a deny of run_shell_command(rm)) do not
+//     start, however a line spells them: /dev/null is bound read-only
+//     over each file such a program is (execLocks: its name on the
+//     command's PATH and in /bin, /usr/bin, /usr/local/bin, /sbin,
+//     /usr/sbin, links followed, and its hard links there), so its exec
+//     fails with EACCES and a read of it (a copy, the dynamic loader
+//     handed it) yields nothing. The shells every command runs in (sh,
+//     bash) are never locked. Not covered: the program from elsewhere
+//     (a copy made outside, or fetched), another program doing its work
+//     (an interpreter's own unlink, busybox's applets), a directory only
+//     a line's own PATH names, a file the host replaces while a
+//     session's sandbox runs, and containers, whose programs are the
+//     image's (docs/security.md). Landlock's execute right would not
+//     do better: the loader maps a file without the right (ld.so
+//     /usr/bin/rm runs rm under a ruleset that refuses it), a ruleset
+//     only grants (refusing one file is granting its siblings one by
+//     one), and a bwrap per command has nowhere to apply it;
 //   - no Unix socket of the host is reachable: a seccomp filter
 //     (seccomp.go) refuses socket(AF_UNIX) and io_uring, and /run,
 //     /var/run and $XDG_RUNTIME_DIR are empty tmpfs; the sockets

@@ -123,6 +123,11 @@ type Config struct {
 	// below a root whose configuration they changed is asked about
 	// again. The zero Trail records nothing.
 	Trail sandboxtrail.Trail
+	// DeniedPrograms, when set, answers the programs the policy denies
+	// outright (policy.Engine.DeniedPrograms), asked for each command:
+	// under bubblewrap none of them starts (execLocks), whatever the
+	// spelling that names it.
+	DeniedPrograms func() []string
 }
 
 // Resolve is the sandbox r asks for, nil when none, or an error saying

@@ -224,6 +224,9 @@ func (s *Sandbox) Describe() string {
 	if len(s.cfg.Ports) > 0 {
 		extra += ", ports " + strings.Join(s.cfg.Ports, ", ") + " published"
 	}
+	if _, locked := s.execLocks(s.environ(nil)); len(locked) > 0 {
+		extra += ", denied programs refused at exec: " + strings.Join(locked, ", ")
+	}
 	return fmt.Sprintf("%s, from %s: workspace writable, rest read-only, secrets hidden, %s, %s%s", what, s.cfg.Why, network, sockets, extra)
 }
 
@@ -276,7 +279,18 @@ func (s *Sandbox) note(inSession bool) string {
 	}
 	return "The command ran in a sandbox: only the workspace" + allowedText(s.cfg.AllowedPaths) +
 		" and a private /tmp are writable, the rest of the file system is read-only, the project's settings, the files through which git runs programs (.git/config, .git/hooks, .git/commondir and their like) and the editors' and tools' project configuration in a workspace root (.vscode, .idea, .zed, .helix, .husky, .nvim.lua, .exrc, .dir-locals.el, .envrc, .geminiignore) are read-only, a .env made where gemini-ls reads one at start-up is renamed .env.made-in-sandbox, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials, the project's .env files, and environment variables that may hold secrets such as API keys) are hidden, " +
-		sockets + ", and " + network + "." + mounted + s.linkedGitNote() + " A write, read or connection it refuses fails as above; do not retry it, ask the user."
+		sockets + ", and " + network + "." + mounted + s.linkedGitNote() + s.lockedNote() + " A write, read or connection it refuses fails as above; do not retry it, ask the user."
+}
+
+// lockedNote tells the model which programs the sandbox refuses to
+// start (execLocks), so that the "Permission denied" of one reads as
+// the user's policy, not a fault to work around; "" when none is.
+func (s *Sandbox) lockedNote() string {
+	_, locked := s.execLocks(s.environ(nil))
+	if len(locked) == 0 {
+		return ""
+	}
+	return " The programs the user's policy denies (" + strings.Join(locked, ", ") + ") cannot start in the sandbox: a \"Permission denied\" on running one is that refusal, and running it another way is not allowed either."
 }
 
 // abstractSocketsOpen says the host's abstract Unix sockets are
@@ -519,6 +533,8 @@ func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
 	mounts = append(mounts, s.masked()...)
 	mounts = append(mounts, s.socketMounts()...)
 	mounts = append(mounts, linksMasked(mounts, links)...)
+	locks, _ := s.execLocks(env)
+	mounts = append(mounts, locks...)
 	// Every destination is a resolved path, so this is the order in which
 	// bwrap mounts over them: deeper ones over shallower ones.
 	slices.SortStableFunc(mounts, func(a, b mount) int { return len(a.dest) - len(b.dest) })

@@ -1245,6 +1245,9 @@ func (b *Built) sandbox(ctx context.Context, set settings.Settings) (*sandbox.Sa
 	}
 	cfg.WatchDir = sandboxWatchDir(b.opts.Getenv)
 	cfg.Trail = settings.SandboxTrail(b.opts.Getenv)
+	// The policy is loaded after the sandbox (build), before any command
+	// runs: each asks it then.
+	cfg.DeniedPrograms = func() []string { return b.Policy.DeniedPrograms() }
 	cfg.OpenInEditor = func(path string) bool {
 		_, open := b.opts.Workspace.Documents().Get(path)
 		return open
