@@ -29,6 +29,10 @@
 //     environment; a variable nothing defines stays as written. The
 //     values variables give are Extension.Redacted, kept out of messages,
 //     and may add at most maxGrowth bytes to a manifest.
+//   - The manifest, its install record, its hooks file, the enablement
+//     file and extension_integrity.json are read as Gemini CLI's
+//     JSON.parse reads them: members by exact name, the last of a name
+//     winning (jsjson.Decode).
 //   - An extension's MCP server never skips confirmations: its "trust" is
 //     dropped, as Gemini CLI drops it.
 //   - A disabled extension is listed, and contributes nothing (Active

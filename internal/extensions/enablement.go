@@ -2,7 +2,6 @@ package extensions
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
@@ -41,7 +41,7 @@ func readEnablement(dir string) (enablement, error) {
 		return nil, fmt.Errorf("reading %s, so every extension is enabled: %w", path, err)
 	}
 	var e enablement
-	if err := json.Unmarshal(data, &e); err != nil {
+	if err := jsjson.Decode(data, &e); err != nil {
 		return nil, fmt.Errorf("reading %s, so every extension is enabled: %w", path, err)
 	}
 	return e, nil
@@ -132,7 +132,7 @@ func changeEnablement(ctx context.Context, path string, change func(enablement) 
 	return sharedlock.Rewrite(ctx, path, maxFileSize, func(before []byte) ([]byte, error) {
 		e := enablement{}
 		if len(before) > 0 {
-			if err := json.Unmarshal(before, &e); err != nil {
+			if err := jsjson.Decode(before, &e); err != nil {
 				return nil, fmt.Errorf("%s is not valid, so it was left as it is: %w", path, err)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
@@ -389,7 +390,7 @@ func readInstallMetadata(installDir string) (InstallMetadata, error) {
 		return InstallMetadata{}, fmt.Errorf("reading %s: %w", path, err)
 	}
 	var meta InstallMetadata
-	if err := json.Unmarshal(data, &meta); err != nil {
+	if err := jsjson.Decode(data, &meta); err != nil {
 		return InstallMetadata{}, fmt.Errorf("%s is not valid JSON: %w", path, err)
 	}
 	return meta, nil
@@ -415,14 +416,15 @@ func readManifest(dir string) (map[string]any, error) {
 	return raw, nil
 }
 
-// decode fills m from raw, a decoded manifest.
+// decode fills m from raw, a decoded manifest, by exact member names as
+// Gemini CLI reads it.
 func decode(raw map[string]any, m *manifest) error {
 	data, err := json.Marshal(raw)
 	if err != nil {
 		return err
 	}
 	*m = manifest{}
-	return json.Unmarshal(data, m)
+	return jsjson.Decode(data, m)
 }
 
 // check is the manifest's required fields, as Gemini CLI checks them.

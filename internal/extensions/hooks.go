@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"maps"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
@@ -29,7 +30,7 @@ func (e Extension) Hooks() (settings.Hooks, error) {
 	var raw struct {
 		Hooks map[string]any `json:"hooks"`
 	}
-	if err := json.Unmarshal(data, &raw); err != nil || raw.Hooks == nil {
+	if err := jsjson.Decode(data, &raw); err != nil || raw.Hooks == nil {
 		return nil, fmt.Errorf("extension %q: invalid hooks configuration in %s: \"hooks\" property must be an object", e.Name, path)
 	}
 	hydrated, err := json.Marshal(walkStrings(map[string]any(raw.Hooks), e.Hydrate))
@@ -37,7 +38,7 @@ func (e Extension) Hooks() (settings.Hooks, error) {
 		return nil, fmt.Errorf("extension %q: its hooks: %w", e.Name, err)
 	}
 	var hooks settings.Hooks
-	if err := json.Unmarshal(hydrated, &hooks); err != nil {
+	if err := jsjson.Decode(hydrated, &hooks); err != nil {
 		return nil, fmt.Errorf("extension %q: invalid hooks configuration in %s: %w", e.Name, path, err)
 	}
 	return hooks, nil

@@ -20,6 +20,7 @@ import (
 
 	"golang.org/x/crypto/scrypt"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
@@ -80,7 +81,7 @@ func (m Manager) recordIntegrity(ctx context.Context, name string, rec Record) e
 	return sharedlock.Rewrite(ctx, path, maxFileSize, func(data []byte) ([]byte, error) {
 		store := integrityStore{Store: map[string]integrityRecord{}}
 		if data != nil {
-			if err := json.Unmarshal(data, &store); err != nil || store.Store == nil {
+			if err := jsjson.Decode(data, &store); err != nil || store.Store == nil {
 				return nil, fmt.Errorf("%s cannot be read, so it was left as it is", path)
 			}
 			content, err := stableJSON(store.Store)

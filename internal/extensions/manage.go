@@ -2,7 +2,6 @@ package extensions
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
 )
@@ -140,7 +140,7 @@ func readRecord(installDir string) (Record, error) {
 		return Record{}, fmt.Errorf("reading %s: %w", path, err)
 	}
 	var rec Record
-	if err := json.Unmarshal(data, &rec); err != nil {
+	if err := jsjson.Decode(data, &rec); err != nil {
 		return Record{}, fmt.Errorf("%s is not valid JSON: %w", path, err)
 	}
 	return rec, nil

@@ -3,9 +3,10 @@
 // Gemini CLI. The YAML is parsed by go.yaml.in/yaml/v3, whose cost is
 // linear in the input and whose nesting stops at a depth of 10000, so a
 // repository's file cannot make reading it slow; this package types the
-// parsed nodes as js-yaml's core schema does. Mappings, lists and scalars:
-// plain ones typed (null, booleans, numbers), quoted and block ones
-// strings. What YAML refuses is an error, and so are several documents,
+// parsed nodes as js-yaml 4's default schema does (js-yaml 4.1.0's
+// resolvers, ported). Mappings, lists and scalars: plain ones typed (null,
+// booleans, numbers as js-yaml reads them, .5 and 0b101 and -0x10 among
+// them, timestamps as Date), quoted and block ones strings. What YAML refuses is an error, and so are several documents,
 // duplicated keys and keys that are not scalars. Anchors, aliases and
 // tags are beyond what these files hold: such a value is Kind Other,
 // which nobody reads as a string, and an alias is never expanded.
@@ -15,6 +16,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -33,6 +35,9 @@ const (
 	Bool
 	List
 	Map
+	// Date is a plain scalar js-yaml reads as a timestamp (2024-01-01),
+	// a Date in JavaScript: not a string. Text is as written.
+	Date
 	// Other is a value of YAML beyond the subset (an alias, a tag):
 	// neither a string nor anything else one reads.
 	Other
@@ -52,6 +57,8 @@ func (k Kind) String() string {
 		return "array"
 	case Map:
 		return "object"
+	case Date:
+		return "date" // zod's name
 	}
 	return "unsupported value"
 }
@@ -234,10 +241,11 @@ func convert(n *yaml.Node) (Value, error) {
 
 func str(s string) Value { return Value{Kind: String, Text: s} }
 
-// nonString are plain scalars YAML's core schema reads as another type.
-var nonString = lazyregexp.New(`^(?:~|null|Null|NULL|true|True|TRUE|false|False|FALSE|[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|0x[0-9a-fA-F_]+|0o[0-7_]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
-
-// typed is a plain scalar as YAML's core schema types it.
+// typed is a plain scalar as js-yaml 4's default schema types it: its
+// implicit types tried in its order, null, bool, int, float, timestamp
+// (js-yaml 4.1.0's lib/type/*.js, lib/schema/default.js), the first that
+// resolves the text taking it. The merge key (<<) is not typed: no
+// front matter Gemini CLI reads has one.
 func typed(text string) Value {
 	switch {
 	case text == "" || text == "~" || text == "null" || text == "Null" || text == "NULL":
@@ -246,30 +254,136 @@ func typed(text string) Value {
 		return Value{Kind: Bool, Bool: true, Text: text}
 	case text == "false" || text == "False" || text == "FALSE":
 		return Value{Kind: Bool, Text: text}
-	case nonString.MatchString(text):
-		if n, ok := number(text); ok {
-			return Value{Kind: Number, Num: n, Text: text}
-		}
+	case isYAMLInt(text):
+		return Value{Kind: Number, Num: yamlInt(text), Text: text}
+	case isYAMLFloat(text):
+		return Value{Kind: Number, Num: yamlFloat(text), Text: text}
+	case yamlDate.MatchString(text) || yamlTimestamp.MatchString(text):
+		return Value{Kind: Date, Text: text}
 	}
 	return str(text)
 }
 
-// number reads a plain scalar nonString matched as a number.
-func number(text string) (float64, bool) {
-	t := strings.ReplaceAll(text, "_", "")
-	switch strings.TrimLeft(t, "+-") {
-	case ".inf", ".Inf", ".INF":
-		if strings.HasPrefix(t, "-") {
-			return math.Inf(-1), true
+// isYAMLInt is js-yaml's resolveYamlInteger: an optional sign, then
+// 0b, 0x or 0o and digits of the base, or decimal digits; underscores
+// anywhere after the prefix but not first in a decimal nor last.
+func isYAMLInt(text string) bool {
+	i := 0
+	if i < len(text) && (text[i] == '-' || text[i] == '+') {
+		i++
+	}
+	if i < len(text) && text[i] == '0' {
+		if i+1 == len(text) {
+			return true
 		}
-		return math.Inf(1), true
-	case ".nan", ".NaN", ".NAN":
-		return math.NaN(), true
+		i++
+		var digit func(byte) bool
+		switch text[i] {
+		case 'b':
+			digit = func(c byte) bool { return c == '0' || c == '1' }
+		case 'x':
+			digit = func(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+		case 'o':
+			digit = func(c byte) bool { return '0' <= c && c <= '7' }
+		}
+		if digit != nil {
+			return digits(text[i+1:], digit)
+		}
 	}
-	if strings.HasPrefix(t, "0x") || strings.HasPrefix(t, "0o") {
-		n, err := strconv.ParseInt(t[2:], map[byte]int{'x': 16, 'o': 8}[t[1]], 64)
-		return float64(n), err == nil
+	if i < len(text) && text[i] == '_' {
+		return false
 	}
-	n, err := strconv.ParseFloat(t, 64)
-	return n, err == nil
+	return digits(text[i:], func(c byte) bool { return '0' <= c && c <= '9' })
 }
+
+// digits reports whether s is digits and underscores, at least one
+// digit, not ending in an underscore.
+func digits(s string, digit func(byte) bool) bool {
+	seen := false
+	for i := range len(s) {
+		switch c := s[i]; {
+		case c == '_':
+		case digit(c):
+			seen = true
+		default:
+			return false
+		}
+	}
+	return seen && !strings.HasSuffix(s, "_")
+}
+
+// yamlInt is js-yaml's constructYamlInteger of a text isYAMLInt accepts:
+// the sign times JavaScript's parseInt of the digits in their base.
+func yamlInt(text string) float64 {
+	t := strings.ReplaceAll(text, "_", "")
+	sign := 1.0
+	if t[0] == '-' || t[0] == '+' {
+		if t[0] == '-' {
+			sign = -1
+		}
+		t = t[1:]
+	}
+	if t == "0" {
+		return 0 // -0 too: js-yaml returns 0 before the sign counts
+	}
+	base := 10
+	if len(t) > 2 && t[0] == '0' {
+		switch t[1] {
+		case 'b':
+			base = 2
+		case 'x':
+			base = 16
+		case 'o':
+			base = 8
+		}
+		if base != 10 {
+			t = t[2:]
+		}
+	}
+	if base == 10 {
+		n, _ := strconv.ParseFloat(t, 64) // correctly rounded, as parseInt's
+		return sign * n
+	}
+	n, _ := new(big.Int).SetString(t, base)
+	f, _ := new(big.Float).SetInt(n).Float64()
+	return sign * f
+}
+
+// yamlFloat is js-yaml's YAML_FLOAT_PATTERN: a signed decimal with an
+// optional fraction and exponent, an unsigned one starting with its
+// point (.5), ±.inf, .nan.
+var yamlFloatPattern = lazyregexp.New(`^(?:[-+]?(?:[0-9][0-9_]*)(?:\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\.[0-9_]+(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$`)
+
+// isYAMLFloat is js-yaml's resolveYamlFloat: the pattern, not ending in
+// an underscore.
+func isYAMLFloat(text string) bool {
+	return yamlFloatPattern.MatchString(text) && !strings.HasSuffix(text, "_")
+}
+
+// yamlFloat is js-yaml's constructYamlFloat: underscores dropped, the
+// sign times parseFloat of the rest (±Infinity past a double's range).
+func yamlFloat(text string) float64 {
+	t := strings.ToLower(strings.ReplaceAll(text, "_", ""))
+	sign := 1.0
+	if t[0] == '-' || t[0] == '+' {
+		if t[0] == '-' {
+			sign = -1
+		}
+		t = t[1:]
+	}
+	switch t {
+	case ".inf":
+		return sign * math.Inf(1)
+	case ".nan":
+		return math.NaN()
+	}
+	n, _ := strconv.ParseFloat(t, 64) // ±Inf with ErrRange, as parseFloat
+	return sign * n
+}
+
+// js-yaml's YAML_DATE_REGEXP and YAML_TIMESTAMP_REGEXP: a plain scalar
+// either matches is a Date in JavaScript.
+var (
+	yamlDate      = lazyregexp.New(`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`)
+	yamlTimestamp = lazyregexp.New(`^[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?$`)
+)

@@ -102,7 +102,7 @@ func checkWellFormed(t *testing.T, text string, v Value, depth int) {
 		for _, x := range v.List {
 			checkWellFormed(t, text, x, depth+1)
 		}
-	case Null, String, Number, Bool, Other:
+	case Null, String, Number, Bool, Date, Other:
 		if v.Keys != nil || v.Fields != nil || v.List != nil {
 			t.Fatalf("Parse(%q): a %v holding a list or fields: %+v", text, v.Kind, v)
 		}

@@ -10,7 +10,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -18,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/sharedlock"
@@ -161,7 +161,7 @@ func (p Dirs) registry() map[string]string {
 		Projects map[string]string `json:"projects"`
 	}
 	if data, err := safefile.Read(filepath.Join(p.geminiDir, registryFile), maxRegistrySize); err == nil {
-		_ = json.Unmarshal(data, &reg)
+		_ = jsjson.Decode(data, &reg) // as Gemini CLI's JSON.parse: "Projects" is not "projects"
 	}
 	return reg.Projects
 }

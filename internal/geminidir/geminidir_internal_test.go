@@ -2,6 +2,7 @@ package geminidir
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -75,5 +76,27 @@ func TestClaimWaitsForTheRegistryLock(t *testing.T) {
 	})
 	if owner, err := dirs.owner(dir); err != nil || owner != dirs.root {
 		t.Errorf("after the wait the claim is %q, owned by %q (%v)", dir, owner, err)
+	}
+}
+
+// projects.json is read as Gemini CLI's JSON.parse reads it: "Projects"
+// is not "projects", and does not undo it.
+func TestRegistryReadByExactNames(t *testing.T) {
+	gemini := t.TempDir()
+	root := filepath.Join(t.TempDir(), "app")
+	if err := os.Mkdir(root, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	dirs, err := New(gemini, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _ := json.Marshal(dirs.root)
+	registry := `{"projects": {` + string(key) + `: "kept"}, "Projects": {` + string(key) + `: "folded"}}`
+	if err := os.WriteFile(filepath.Join(gemini, registryFile), []byte(registry), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := dirs.registry()[dirs.root]; got != "kept" {
+		t.Errorf("registry[%s] = %q, want the id \"projects\" gives", dirs.root, got)
 	}
 }

@@ -21,6 +21,9 @@
 //     stopped because what it hooked was cancelled is only logged. Only
 //     a decision (deny/block, "continue": false, exit code 2) stops
 //     anything.
+//   - A hook's output is read as Gemini CLI's JSON.parse reads it: by
+//     exact member names, the last of a name winning ({"Decision":
+//     "block"} blocks nothing; output.go, jsjson.Decode).
 //   - Only what settings decided runs: setup builds a Runner only when
 //     hooksConfig.enabled is not false, from the merged settings, which
 //     hold no workspace hooks in a folder that is not trusted;

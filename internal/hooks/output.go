@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent"
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 )
 
 // output is a hook's JSON output, as Gemini CLI reads it.
@@ -21,7 +22,9 @@ type output struct {
 }
 
 // parseOutput reads text as a hook's JSON output: an object, or a JSON
-// string holding one, as Gemini CLI accepts.
+// string holding one, as Gemini CLI accepts; with JSON.parse's exact
+// member names, the last of a name winning ({"Decision": "block"} does not
+// block).
 func parseOutput(text string) (*output, bool) {
 	if text == "" {
 		return nil, false
@@ -34,7 +37,7 @@ func parseOutput(text string) (*output, bool) {
 		text = s
 	}
 	var out output
-	if err := json.Unmarshal([]byte(text), &out); err != nil {
+	if err := jsjson.Decode([]byte(text), &out); err != nil {
 		return nil, false
 	}
 	return &out, true

@@ -1,6 +1,11 @@
 // Package jsjson reads and writes JSON as JavaScript's JSON.parse and
 // JSON.stringify(value, null, 2) do, for the files gemini-ls writes byte
-// for byte as Gemini CLI 0.61 writes them (/export-session, /chat share).
+// for byte as Gemini CLI 0.61 writes them (/export-session, /chat share),
+// and Decode reads into Go types every JSON Gemini CLI reads with
+// JSON.parse (hook output, settings, extension manifests, MCP configs,
+// trusted folders): encoding/json alone would match member names without
+// case and merge a member given twice, where JavaScript reads exact names
+// and only the last of them.
 //
 // Invariants:
 //   - A value is nil (null), bool, float64 (or int, written as a
@@ -11,6 +16,10 @@
 //   - A number is a double, written as JavaScript writes one (1e+21,
 //     1.5e-7, -0 as 0); one too large for a double is Infinity, which
 //     Stringify writes as null, as JSON.stringify does.
+//   - Decode sets a field only from a member of exactly its JSON name,
+//     the last of that name, whole, at every depth; a value that decodes
+//     itself (json.RawMessage, an Unmarshaler, an any) gets its text with
+//     the duplicates already resolved.
 //   - Strings are escaped as JSON.stringify escapes them: the quote, the
 //     backslash and the controls below U+0020, nothing else (U+2028 and
 //     non-ASCII stay as they are). A byte that is not UTF-8 is U+FFFD.

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 )
 
 // Over is a copy of cfg (nil for none) with gen, a resolved
@@ -59,7 +61,7 @@ func setField(f reflect.Value, val any) error {
 		return err
 	}
 	fresh := reflect.New(f.Type())
-	if err := json.Unmarshal(raw, fresh.Interface()); err != nil {
+	if err := jsjson.Decode(raw, fresh.Interface()); err != nil {
 		return err
 	}
 	f.Set(fresh.Elem())

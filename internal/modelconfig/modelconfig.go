@@ -13,6 +13,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 )
 
 // MaxAliasDepth bounds an alias's extends chain, as 0.61's
@@ -144,13 +146,14 @@ func decodeAlias(v any) (Alias, error) {
 	return a, err
 }
 
-// decode reads a settings' JSON value into out.
+// decode reads a settings' JSON value into out, by exact member names
+// as Gemini CLI reads it.
 func decode(v, out any) error {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(raw, out)
+	return jsjson.Decode(raw, out)
 }
 
 // Resolve is the model and generation config of a request for k, as

@@ -182,3 +182,15 @@ func FuzzResolve(f *testing.F) {
 		}
 	})
 }
+
+// An alias is read by exact member names, as Gemini CLI reads settings:
+// "modelconfig" is not "modelConfig", nor "Model" "model".
+func TestAliasReadByExactNames(t *testing.T) {
+	s := mustNew(t, map[string]any{"exact": map[string]any{
+		"modelConfig": map[string]any{"model": "kept", "mOdel": "case"},
+		"modelconfig": map[string]any{"model": "folded"},
+	}}, nil, nil, nil)
+	if got, err := s.Resolve(Key{Model: "exact"}); err != nil || got.Model != "kept" {
+		t.Errorf("exact: %+v %v, want the model \"modelConfig\" names", got, err)
+	}
+}

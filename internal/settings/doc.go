@@ -27,6 +27,10 @@
 //     it to Gemini CLI's configuration reference. A key read elsewhere is
 //     marked implemented there, in one line. An unknown key carries the
 //     key at its place it is likely a typo of (Unread.Meant), if any.
+//   - Members are read as Gemini CLI's JSON.parse reads them: by exact
+//     name ("excludetools" is not "excludeTools"), the last of a name
+//     winning whole, at every depth (jsjson.Decode); every decode of a
+//     file's value into a struct goes through fromMap or fromValue.
 //   - A file that is not valid JSON, or whose value has the wrong type, is
 //     ignored whole, and its error says so, with where and, in plain
 //     words, what was expected and found (jsonerror.go).

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 )
 
 // HookEvents are the events of Gemini CLI's hooks, the keys of "hooks".
@@ -61,7 +63,7 @@ func (h *Hooks) UnmarshalJSON(data []byte) error {
 			continue
 		}
 		var defs []HookDefinition
-		if err := json.Unmarshal(list, &defs); err != nil {
+		if err := jsjson.Decode(list, &defs); err != nil {
 			return fmt.Errorf("hooks.%s must be an array of {matcher, hooks: [{type, command, name, timeout}]}: %w", event, err)
 		}
 		out[event] = defs

@@ -12,6 +12,7 @@ import (
 	"runtime"
 
 	"github.com/gemini-ls/gemini-ls/internal/configfiles"
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 )
 
 // Getenv looks up an environment variable; "" when unset.
@@ -267,13 +268,14 @@ func parseObject(path string, src []byte) (map[string]any, error) {
 	return obj, nil
 }
 
-// fromMap decodes a JSON object into v.
+// fromMap decodes a JSON object into v by exact member names, as Gemini
+// CLI reads it ("excludetools" is not "excludeTools").
 func fromMap(obj map[string]any, v any) error {
 	data, err := json.Marshal(obj)
 	if err != nil {
 		return err
 	}
-	err = json.Unmarshal(data, v)
+	err = jsjson.Decode(data, v)
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) && typ.Field != "" {
 		return fmt.Errorf("%s must be %s, not %s", typ.Field, jsonTypeName(typ.Type), typ.Value)

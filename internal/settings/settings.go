@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 )
 
 // Settings is the part of Gemini CLI's settings.json that gemini-ls reads,
@@ -341,13 +343,14 @@ func (s Settings) ThinkingBudgetFor(model string) *int {
 	return s.Model.ThinkingBudget
 }
 
-// fromValue decodes v, a value as a file holds it, into out.
+// fromValue decodes v, a value as a file holds it, into out by exact
+// member names.
 func fromValue(v, out any) error {
 	raw, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	return json.Unmarshal(raw, out)
+	return jsjson.Decode(raw, out)
 }
 
 // Skills is the "skills" object: agent skills (package skills).

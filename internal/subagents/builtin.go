@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/jsjson"
 	"github.com/gemini-ls/gemini-ls/internal/models"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -183,13 +184,13 @@ func formatHelpReport(report any) string {
 		if string(bytes.TrimSpace(v)) == "null" {
 			return ""
 		}
-		_ = json.Unmarshal(v, &r)
+		_ = jsjson.Decode(v, &r)
 	default:
 		b, err := json.Marshal(v)
 		if err != nil {
 			return ""
 		}
-		_ = json.Unmarshal(b, &r)
+		_ = jsjson.Decode(b, &r)
 	}
 	answer := ""
 	if r.Answer != nil {

@@ -71,6 +71,7 @@ func TestMarkdownErrorsNameFileAndField(t *testing.T) {
 		{"unknown key", "---\nname: a\ndescription: d\nmodel: x\ncolour: red\n---\n", []string{"(Local Agent) Unrecognized key(s) in object: 'colour'"}},
 		{"max_turns", "---\nname: a\ndescription: d\nmax_turns: 0\ntimeout_mins: 1.5\n---\n", []string{"max_turns: Number must be greater than 0", "timeout_mins: Expected integer, received float"}},
 		{"temperature type", "---\nname: a\ndescription: d\ntemperature: hot\n---\n", []string{"temperature: Expected number, received string"}},
+		{"a date is no string", "---\nname: a\ndescription: 2024-01-01\n---\n", []string{"description: Expected string, received date"}},
 		{"mcp_servers", "---\nname: a\ndescription: d\nmcp_servers:\n  s:\n    command: x\n---\n", []string{"mcp_servers: gemini-ls does not run an agent's own MCP servers"}},
 		{"bad url", "---\nkind: remote\nname: a\nagent_card_url: not a url\n---\n", []string{"(Remote Agent) agent_card_url: Invalid url"}},
 		{"bad card JSON", "---\nname: a\nagent_card_json: '{x'\n---\n", []string{"agent_card_json: agent_card_json must be valid JSON"}},
@@ -120,5 +121,14 @@ func TestMarkdownHugeLimitsStayPositive(t *testing.T) {
 	d := parseOne(t, "---\nname: a\ndescription: d\ntimeout_mins: 1e300\nmax_turns: 1e19\n---\n")
 	if d.MaxTurns <= 1<<30 || d.Timeout < 100*365*24*time.Hour {
 		t.Errorf("max turns %d, time-out %v: want the largest", d.MaxTurns, d.Timeout)
+	}
+}
+
+// The numbers of an agent's front matter are typed as js-yaml types them
+// in Gemini CLI: .5, 0x10 and +0o3 are numbers.
+func TestMarkdownNumbersAsJSYAML(t *testing.T) {
+	d := parseOne(t, "---\nname: a\ndescription: d\ntemperature: .5\nmax_turns: 0x10\ntimeout_mins: +0o3\n---\n")
+	if *d.Temperature != 0.5 || d.MaxTurns != 16 || d.Timeout != 3*time.Minute {
+		t.Errorf("temperature %v, max_turns %d, timeout %v; want 0.5, 16, 3m", *d.Temperature, d.MaxTurns, d.Timeout)
 	}
 }
