@@ -21,11 +21,13 @@ const foldIgnoreCase = runtime.GOOS == "windows" || runtime.GOOS == "darwin"
 
 // IgnoreFiles chooses the ignore files whose rules count, as Gemini CLI's
 // context.fileFiltering settings do. The zero value counts them all:
-// .gitignore and then .geminiignore in every directory, and at a root
-// .git/info/exclude below both.
+// .gitignore and then .geminiignore in every directory, and below both
+// git's from above a root in a repository (repoIgnoreOf), or at a root
+// outside any its .git/info/exclude.
 type IgnoreFiles struct {
-	// SkipGit: .gitignore files and .git/info/exclude ignore nothing
-	// (respectGitIgnore false).
+	// SkipGit: git's rules ignore nothing: .gitignore files (above a
+	// root too), info/exclude, core.excludesFile (respectGitIgnore
+	// false).
 	SkipGit bool
 	// SkipGemini: .geminiignore files ignore nothing (respectGeminiIgnore
 	// false).

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/gitignore/gitignoretest"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
 // repoKind is how the repository above a root is made.
@@ -70,17 +71,11 @@ func newAboveLayout(t testing.TB, git string, kind repoKind, root string, xdg bo
 	return l
 }
 
-// path is where a case's file name lies: its first component says below
-// what (top, gitdir, common, home, xdg, base); $BASE in content is base.
+// write writes content to the file name (appending), which lies where
+// path says; $BASE in content is base.
 func (l aboveLayout) write(t testing.TB, name, content string) {
 	t.Helper()
-	where, rest, _ := strings.Cut(name, "/")
-	dir := map[string]string{"top": l.top, "gitdir": l.gitDir, "common": l.common, "home": l.env["HOME"],
-		"xdg": filepath.Join(l.base, "xdg"), "base": l.base}[where]
-	if dir == "" {
-		t.Fatalf("%q: not below a directory of the layout", name)
-	}
-	p := filepath.Join(dir, filepath.FromSlash(rest))
+	p := l.path(t, name)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -93,6 +88,19 @@ func (l aboveLayout) write(t testing.TB, name, content string) {
 	if _, err := f.WriteString(strings.ReplaceAll(content, "$BASE", l.base)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// path is where a case's file name lies: its first component says below
+// what (top, gitdir, common, home, xdg, base).
+func (l aboveLayout) path(t testing.TB, name string) string {
+	t.Helper()
+	where, rest, _ := strings.Cut(name, "/")
+	dir := map[string]string{"top": l.top, "gitdir": l.gitDir, "common": l.common, "home": l.env["HOME"],
+		"xdg": filepath.Join(l.base, "xdg"), "base": l.base}[where]
+	if dir == "" {
+		t.Fatalf("%q: not below a directory of the layout", name)
+	}
+	return filepath.Join(dir, filepath.FromSlash(rest))
 }
 
 // gitEnv is the layout's user environment for a git run.
@@ -127,7 +135,8 @@ type aboveCase struct {
 	name  string
 	root  string            // below the top, slash-separated
 	xdg   bool              // XDG_CONFIG_HOME set; else git's default is ~/.config
-	files map[string]string // named as aboveLayout.write names them
+	files map[string]string // named as aboveLayout.path names them
+	links map[string]string // symlinks, named so, to files named so
 	paths []string          // made below the root; a trailing '/' makes a directory
 }
 
@@ -190,6 +199,12 @@ var aboveCases = []aboveCase{
 	{name: "the root at the top", root: ".", xdg: true, files: map[string]string{
 		"common/info/exclude": "*.secret\n", "xdg/git/ignore": "*.o\n", "common/config": "[core]\n\tignorecase = true\n", "top/.gitignore": "!Keep.O\n",
 	}, paths: []string{"a.SECRET", "x.o", "keep.o", "d/y.O"}},
+	// Git reads a work tree's .gitignore only when it is no symlink (git
+	// 2.32 on), and the other files wherever their symlinks lead.
+	{name: "symlinks", root: "app", files: map[string]string{
+		"base/elsewhere.ignore": "*.x\n", "base/exclude": "*.y\n", "base/user": "*.z\n",
+	}, links: map[string]string{"top/.gitignore": "base/elsewhere.ignore", "common/info/exclude": "base/exclude", "home/.config/git/ignore": "base/user"},
+		paths: []string{"a.x", "a.y", "a.z"}},
 	// Git reads extensions only where core.repositoryformatversion is set
 	// (git init sets it; gitignoretest.Repo does not).
 	{name: "config.worktree under extensions.worktreeConfig", root: "app", files: map[string]string{
@@ -226,6 +241,14 @@ func TestIgnoreBelowTheTopMatchesGit(t *testing.T) {
 				l := newAboveLayout(t, git, kind, c.root, c.xdg)
 				for name, content := range c.files {
 					l.write(t, name, content)
+				}
+				for name, target := range c.links {
+					link := l.path(t, name)
+					if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					_ = os.Remove(link) // git init's info/exclude
+					platformtest.Symlink(t, l.path(t, target), link)
 				}
 				for _, p := range c.paths {
 					if err := makePath(l.root, p); err != nil {
@@ -307,4 +330,43 @@ func FuzzIgnoreBelowTheTopMatchesGit(f *testing.F) {
 		}
 		l.checkAsGit(t, git, paths)
 	})
+}
+
+// BenchmarkIgnored is one Ignored of a file in a root by itself, in a
+// repository's top and below a linked worktree's top (three .gitignore
+// files above it, info/exclude, a user's configuration and excludes
+// file), the repository's files read once and stat-ed each time after.
+func BenchmarkIgnored(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		kind repoKind
+		root string
+	}{{"no repository", -1, ""}, {"repository's top", plainRepo, "."}, {"below a linked worktree's top", madeWorktree, "a/b/c"}} {
+		b.Run(c.name, func(b *testing.B) {
+			var root string
+			env := map[string]string{"HOME": b.TempDir(), "GIT_CONFIG_NOSYSTEM": "1"}
+			if c.kind < 0 {
+				root = b.TempDir()
+			} else {
+				l := newAboveLayout(b, "", c.kind, c.root, false)
+				for name, content := range map[string]string{
+					"top/.gitignore": "*.o\n", "top/a/.gitignore": "*.a\n", "top/a/b/.gitignore": "*.b\n",
+					"common/info/exclude": "*.x\n", "home/.gitconfig": "[core]\n\texcludesFile = ~/ignore\n", "home/ignore": "*.swp\n",
+				} {
+					l.write(b, name, content)
+				}
+				root, env = l.root, l.env
+			}
+			if err := makePath(root, "d/file.go"); err != nil {
+				b.Fatal(err)
+			}
+			w := gitWorkspace(b, root, false, env)
+			path := filepath.Join(w.Roots()[0], "d", "file.go")
+			for b.Loop() {
+				if ignored, err := w.Ignored(b.Context(), path); err != nil || ignored {
+					b.Fatal(ignored, err)
+				}
+			}
+		})
+	}
 }
