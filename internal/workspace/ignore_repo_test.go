@@ -370,3 +370,40 @@ func BenchmarkIgnored(b *testing.B) {
 		})
 	}
 }
+
+// A linked worktree inside its main repository's work tree (where a
+// session's worktree may be made) is a work tree of its own: the main
+// tree's .gitignore files, which may ignore the worktree's directory,
+// hold nothing in it, and the main repository's info/exclude holds, as
+// git check-ignore run in the worktree says.
+func TestIgnoreInAWorktreeInsideTheMainTree(t *testing.T) {
+	git := gitignoretest.Git(t)
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := filepath.Join(base, "home")
+	main := filepath.Join(base, "main")
+	wt := filepath.Join(main, ".gemini", "worktrees", "s1")
+	gitignoretest.Worktree(t, git, main, wt, home)
+	for name, content := range map[string]string{
+		".gitignore": "*.log\n.gemini/\n", ".gemini/.gitignore": "*\n", ".git/info/exclude": "*.secret\n",
+		".gemini/worktrees/s1/app/a.log": "", ".gemini/worktrees/s1/app/b.secret": "", ".gemini/worktrees/s1/app/c.txt": "",
+	} {
+		if err := writeFile(main, name, content); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"HOME": home, "GIT_CONFIG_NOSYSTEM": "1"}
+	for _, root := range []string{wt, filepath.Join(wt, "app")} {
+		paths := treePaths(t, root)
+		verdicts := gitignoretest.CheckIgnoreIn(t, git, root, []string{"HOME=" + home}, nil, paths)
+		w := gitWorkspace(t, root, false, env)
+		checkWorkspaceAsGit(t, w, IgnoreFiles{}, verdicts)
+		for name, want := range map[string]bool{"a.log": false, "b.secret": true, "c.txt": false} {
+			if ignored, err := w.Ignored(t.Context(), filepath.Join(wt, "app", name)); err != nil || ignored != want {
+				t.Errorf("root %s: Ignored(%s) = %v, %v; want %v", root, name, ignored, err, want)
+			}
+		}
+	}
+}
