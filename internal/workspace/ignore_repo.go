@@ -158,6 +158,15 @@ func (r *repoReader) env(name string) string {
 	return v
 }
 
+// home is the home directory as git finds it: $HOME, and on Windows,
+// where git for Windows sets HOME from it when unset, %USERPROFILE%.
+func (r *repoReader) home() string {
+	if home := r.env("HOME"); home != "" || runtime.GOOS != "windows" {
+		return home
+	}
+	return r.env("USERPROFILE")
+}
+
 // ignore reads root's rules from the repository whose top is top.
 func (r *repoReader) ignore(files IgnoreFiles, root, top string, fold bool) repoIgnore {
 	gitDir, commonDir := r.gitDirs(top)
@@ -245,7 +254,7 @@ type gitConfig struct {
 // it; includeIf is not (its conditions are not judged here), so a value
 // set only under an includeIf is missed.
 func (r *repoReader) config(gitDir, commonDir string) gitConfig {
-	c := gitConfig{home: r.env("HOME")}
+	c := gitConfig{home: r.home()}
 	if nosystem, _ := gitconfig.Bool(r.env("GIT_CONFIG_NOSYSTEM")); !nosystem {
 		if system, ok := r.lookupEnv("GIT_CONFIG_SYSTEM"); ok {
 			r.configFile(&c, system, 0, false)
@@ -337,7 +346,7 @@ func (r *repoReader) xdgConfig(name string) string {
 	if xdg := r.env("XDG_CONFIG_HOME"); xdg != "" {
 		return filepath.Join(xdg, "git", name)
 	}
-	if home := r.env("HOME"); home != "" {
+	if home := r.home(); home != "" {
 		return filepath.Join(home, ".config", "git", name)
 	}
 	return ""
