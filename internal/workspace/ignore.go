@@ -16,7 +16,8 @@ import (
 // file systems are case-insensitive by default (Windows, macOS), as git
 // does there (git init sets core.ignorecase on such a file system): a
 // rule naming secret.txt hides Secret.txt, the same file. Elsewhere they
-// match case for case, as git does.
+// match case for case, as git does. A repository's core.ignorecase says
+// otherwise for the roots in it (repoIgnoreOf).
 const foldIgnoreCase = runtime.GOOS == "windows" || runtime.GOOS == "darwin"
 
 // IgnoreFiles chooses the ignore files whose rules count, as Gemini CLI's
