@@ -1,5 +1,6 @@
 // Package gitignore reads ignore files (.gitignore, .geminiignore,
-// .git/info/exclude) and matches paths against their rules as git does:
+// .git/info/exclude, core.excludesFile) and matches paths against their
+// rules as git does:
 // dir.c's reading of a rule and wildmatch.c's glob, tested against git
 // check-ignore itself (the workspace's TestIgnoreMatchesGit and
 // FuzzIgnoreMatchesGit).
@@ -12,7 +13,10 @@
 // everything inside, and any other "**" is a '*'. Later rules win over
 // earlier ones: a caller gives the rules of every file in force in order,
 // lowest first (git: core.excludesFile, .git/info/exclude, then each
-// directory's .gitignore from the root down).
+// directory's .gitignore from the work tree's top down, the directories
+// above a workspace root too: package workspace finds and reads them),
+// each parsed with its base relative to the one directory the paths
+// given to Ignored are relative to (the top).
 //
 // Paths and rules are bytes: text that is not UTF-8 is compared byte by
 // byte. Matching is case-sensitive unless a Parse asks to fold ASCII

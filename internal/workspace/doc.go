@@ -119,10 +119,34 @@
 // files read once per directory per listing, never per entry (Ignored
 // tells it of one path without a listing). Every ignore file's rules
 // mean what they mean to git (package gitignore): a path of a root is
-// ignored by its .gitignore files and .git/info/exclude exactly when git
-// check-ignore says so (TestIgnoreMatchesGit, FuzzIgnoreMatchesGit ask
-// git), letters in any case on Windows and macOS (foldIgnoreCase), and
-// nothing below an ignored directory is re-included. The rules of every
+// ignored by git's rules exactly when git check-ignore run in the root
+// says so (TestIgnoreMatchesGit, FuzzIgnoreMatchesGit,
+// TestIgnoreBelowTheTopMatchesGit, FuzzIgnoreBelowTheTopMatchesGit ask
+// git), and nothing below an ignored directory is re-included. A root in
+// a git repository (the nearest work tree's top from the root up,
+// gitmark's: not a sandbox's empty .git) starts with git's rules from
+// above it, read as git reads them from the top down (ignore_repo.go):
+// core.excludesFile (by default $XDG_CONFIG_HOME/git/ignore, else
+// ~/.config/git/ignore), the common directory's info/exclude (a linked
+// worktree's .git file names its git directory, whose commondir names the
+// main repository's), the .gitignore of the top and of every directory
+// down to the root, none below a directory they ignore (the root
+// ignored, all of it is); letters match in any case as the repository's
+// core.ignorecase says, else on Windows and macOS (foldIgnoreCase). Git's
+// configuration is read from its files (package gitconfig; include.path
+// followed, includeIf not), never asked of git: nothing the repository
+// configures runs. Above a root nothing is read but what git reads there
+// (the top's .git, commondir, the configuration files, the excludes
+// file, info/exclude, the .gitignore files on the way down: regular
+// files, at most 1 MiB, a .gitignore no symlink, as git 2.32 on), and
+// what was read is stat-ed again at each use, read again when changed.
+// These files are opened by name as git opens them, symlinks followed,
+// not beneath a root's handle, a top's .git inside the root too: the
+// one exception to the rule above, for files that only ever add or take
+// back ignore rules, and that the agent's writes (package protected) and
+// sandboxed commands (package sandbox) cannot change unasked.
+// An allowed directory reads nothing above itself; a root outside any
+// repository reads its own .git/info/exclude. The rules of every
 // root (and allowed directory) holding a path count, each read from its
 // own root down: a root nested in another (AddRoot, an editor's /proj and
 // /proj/pkg) never lifts the outer root's rules. Which ignore files count is

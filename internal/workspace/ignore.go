@@ -16,16 +16,19 @@ import (
 // file systems are case-insensitive by default (Windows, macOS), as git
 // does there (git init sets core.ignorecase on such a file system): a
 // rule naming secret.txt hides Secret.txt, the same file. Elsewhere they
-// match case for case, as git does.
+// match case for case, as git does. A repository's core.ignorecase says
+// otherwise for the roots in it (repoIgnoreOf).
 const foldIgnoreCase = runtime.GOOS == "windows" || runtime.GOOS == "darwin"
 
 // IgnoreFiles chooses the ignore files whose rules count, as Gemini CLI's
 // context.fileFiltering settings do. The zero value counts them all:
-// .gitignore and then .geminiignore in every directory, and at a root
-// .git/info/exclude below both.
+// .gitignore and then .geminiignore in every directory, and below both
+// git's from above a root in a repository (repoIgnoreOf), or at a root
+// outside any its .git/info/exclude.
 type IgnoreFiles struct {
-	// SkipGit: .gitignore files and .git/info/exclude ignore nothing
-	// (respectGitIgnore false).
+	// SkipGit: git's rules ignore nothing: .gitignore files (above a
+	// root too), info/exclude, core.excludesFile (respectGitIgnore
+	// false).
 	SkipGit bool
 	// SkipGemini: .geminiignore files ignore nothing (respectGeminiIgnore
 	// false).
@@ -51,10 +54,14 @@ func (f IgnoreFiles) inEveryDir() []string {
 	return names
 }
 
-// atRoot are the ignore files read at root, lowest priority first.
-func (f IgnoreFiles) atRoot(root string) []string {
+// atRoot are the ignore files read at root, lowest priority first;
+// inRepo: a git repository holds root, whose info/exclude is read with
+// the rules from above root (repoIgnore), not root's .git/info/exclude.
+func (f IgnoreFiles) atRoot(root string, inRepo bool) []string {
 	var files []string
-	if !f.SkipGit {
+	if !f.SkipGit && !inRepo {
+		// Outside any repository git answers nothing; a .git of root's
+		// own still counts, as it always has.
 		files = append(files, filepath.Join(root, ".git", "info", "exclude"))
 	}
 	for _, name := range f.inEveryDir() {
@@ -127,10 +134,22 @@ type ignoreRules struct {
 // rootRules are the patterns of one root in force inside a directory.
 type rootRules struct {
 	files    IgnoreFiles // which ignore files count
-	root     string
-	dir      string // the directory below root: "" or slash-separated, ending in '/'
+	origin   ruleOrigin
+	dir      string // the directory below origin.top: "" or slash-separated, ending in '/'
 	patterns []gitignore.Pattern
 	all      bool // the directory is ignored, so is everything in it
+}
+
+// scopeRules are the patterns in force inside the scope (root or allowed
+// directory) root itself: git's from above it (repoIgnoreOf), then its
+// own ignore files'.
+func (w *Workspace) scopeRules(ctx context.Context, files IgnoreFiles, root string) rootRules {
+	repo := w.repoIgnoreOf(files, root)
+	r := rootRules{files: files, origin: repo.origin, dir: repo.dir, all: repo.all}
+	if !r.all {
+		r.patterns = appendPatterns(repo.patterns, w.dirPatterns(ctx, files, repo.origin, root, nil))
+	}
+	return r
 }
 
 // rulesFor collects the patterns in force inside dir, from each root
@@ -145,7 +164,7 @@ func (w *Workspace) rulesFor(ctx context.Context, files IgnoreFiles, dir string)
 
 // rootRulesFor collects root's patterns in force inside dir.
 func (w *Workspace) rootRulesFor(ctx context.Context, files IgnoreFiles, root, dir string) rootRules {
-	r := rootRules{files: files, root: root, patterns: w.dirPatterns(ctx, files, root, root, nil)}
+	r := w.scopeRules(ctx, files, root)
 	if dir == root {
 		return r
 	}
@@ -174,20 +193,20 @@ func (w *Workspace) descend(ctx context.Context, r ignoreRules, name, dir string
 	if !ignored && w.isScope(dir) {
 		// A walk entering a root nested in the one it began in: that
 		// root's rules (its .git/info/exclude, custom files) hold below.
-		out.scopes = append(out.scopes, rootRules{files: r.files, root: dir, patterns: w.dirPatterns(ctx, r.files, dir, dir, nil)})
+		out.scopes = append(out.scopes, w.scopeRules(ctx, r.files, dir))
 	}
 	return out
 }
 
 func (w *Workspace) descendRoot(ctx context.Context, r rootRules, name, dir string, ignored bool, listing []listed) rootRules {
 	if r.all || ignored {
-		return rootRules{files: r.files, root: r.root, all: true}
+		return rootRules{files: r.files, origin: r.origin, all: true}
 	}
 	return rootRules{
 		files:    r.files,
-		root:     r.root,
+		origin:   r.origin,
 		dir:      r.dir + name + "/",
-		patterns: appendPatterns(r.patterns, w.dirPatterns(ctx, r.files, r.root, dir, listing)),
+		patterns: appendPatterns(r.patterns, w.dirPatterns(ctx, r.files, r.origin, dir, listing)),
 	}
 }
 
@@ -217,7 +236,10 @@ func appendPatterns(base, more []gitignore.Pattern) []gitignore.Pattern {
 	return append(slices.Clip(base), more...)
 }
 
-type ignoreKey struct{ files, root, dir string }
+type ignoreKey struct {
+	files, root, top, dir string
+	fold                  bool
+}
 
 // ignoreFiles caches one directory's parsed ignore files; stamps tell
 // when a file was added, removed or rewritten since.
@@ -237,17 +259,18 @@ type fileStamp struct {
 const maxIgnoreFileSize = 1 << 20
 
 // dirPatterns returns the patterns of dir's own ignore files, those
-// files counts, with domains relative to root. Their stamps (is the cache
+// files counts, with bases relative to origin.top. Their stamps (is the cache
 // still good?) are stat-ed, only for the files dir's listing (when given)
 // shows: the files are read once and then only when they change.
-func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, dir string, listing []listed) []gitignore.Pattern {
+func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, origin ruleOrigin, dir string, listing []listed) []gitignore.Pattern {
+	root := origin.root
 	names := counted.inEveryDir()
 	if dir != root && !slices.ContainsFunc(names, func(name string) bool { return !listedAbsent(listing, true, name) }) {
 		return nil // the listing shows none: most directories of a walk
 	}
 	var files []string
 	if dir == root {
-		files = counted.atRoot(root)
+		files = counted.atRoot(root, origin.inRepo)
 	} else {
 		for _, name := range names {
 			files = append(files, filepath.Join(dir, name))
@@ -277,7 +300,7 @@ func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, 
 		b.release()
 	}
 
-	key := ignoreKey{counted.key(), root, dir}
+	key := ignoreKey{counted.key(), root, origin.top, dir, origin.fold}
 	w.ignoreMu.Lock()
 	cached, ok := w.ignores[key]
 	w.ignoreMu.Unlock()
@@ -286,7 +309,7 @@ func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, 
 	}
 
 	var base string
-	if rel, err := filepath.Rel(root, dir); err == nil && rel != "." {
+	if rel, err := filepath.Rel(origin.top, dir); err == nil && rel != "." {
 		base = filepath.ToSlash(rel)
 	}
 	var patterns []gitignore.Pattern
@@ -302,7 +325,7 @@ func (w *Workspace) dirPatterns(ctx context.Context, counted IgnoreFiles, root, 
 			complete = complete && ctx.Err() == nil
 			continue
 		}
-		patterns = append(patterns, gitignore.Parse(data, base, w.foldIgnoreCase)...)
+		patterns = append(patterns, gitignore.Parse(data, base, origin.fold)...)
 	}
 	if complete {
 		w.ignoreMu.Lock()

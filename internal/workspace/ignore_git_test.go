@@ -232,11 +232,31 @@ func asGemini(t testing.TB, root string) {
 // .gitignore's verdict stands for the .geminiignore it became).
 func checkIgnoredAsGit(t testing.TB, root string, fold bool, files IgnoreFiles, verdicts []gitignoretest.Verdict) {
 	t.Helper()
+	home := t.TempDir()
+	checkWorkspaceAsGit(t, gitWorkspace(t, root, fold, map[string]string{"HOME": home, "XDG_CONFIG_HOME": home, "GIT_CONFIG_NOSYSTEM": "1"}), files, verdicts)
+}
+
+// gitWorkspace is a workspace over root folding case as fold says (as
+// git does without core.ignorecase set), reading git's variables from
+// env alone, as the test's git run does.
+func gitWorkspace(t testing.TB, root string, fold bool, env map[string]string) *Workspace {
+	t.Helper()
 	w, err := New([]string{root}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	w.foldIgnoreCase = fold
+	w.lookupEnv = func(name string) (string, bool) {
+		v, ok := env[name]
+		return v, ok
+	}
+	return w
+}
+
+// checkWorkspaceAsGit holds w, counting files, to each of git's verdicts
+// on paths relative to its root, through Ignored and a walk's entries.
+func checkWorkspaceAsGit(t testing.TB, w *Workspace, files IgnoreFiles, verdicts []gitignoretest.Verdict) {
+	t.Helper()
 	w.SetIgnoreFiles(files)
 	walked := walkIgnored(t, w)
 	for _, v := range verdicts {

@@ -38,6 +38,13 @@ type Workspace struct {
 	ignoreMu    sync.Mutex
 	ignoreFiles IgnoreFiles
 	ignores     map[ignoreKey]*ignoreFiles
+	// repos are each root's reading of the git repository holding it
+	// (repoIgnoreOf), under ignoreMu too.
+	repos map[repoKey]*repoRead
+	// lookupEnv tells git's variables (HOME, XDG_CONFIG_HOME,
+	// GIT_CONFIG_*) as git would see them: the process's environment
+	// (a test gives its own).
+	lookupEnv func(string) (string, bool)
 
 	// foldIgnoreCase: ignore rules match letters without case (the
 	// system's foldIgnoreCase; a test sets it, before any rule is read,
@@ -56,7 +63,8 @@ func New(roots []string, docs *Documents) (*Workspace, error) {
 	if len(roots) == 0 {
 		return nil, errors.New("creating workspace: no roots given")
 	}
-	w := &Workspace{docs: docs, ignores: make(map[ignoreKey]*ignoreFiles), foldIgnoreCase: foldIgnoreCase, writes: NewWriteLocks()}
+	w := &Workspace{docs: docs, ignores: make(map[ignoreKey]*ignoreFiles), repos: make(map[repoKey]*repoRead),
+		lookupEnv: os.LookupEnv, foldIgnoreCase: foldIgnoreCase, writes: NewWriteLocks()}
 	if w.docs == nil {
 		w.docs = NewDocuments()
 	}

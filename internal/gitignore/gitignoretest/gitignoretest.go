@@ -1,7 +1,8 @@
 // Package gitignoretest asks git itself which paths its ignore rules
 // ignore (git check-ignore), for tests that hold a matcher to git's word.
 // The git run reads no configuration but the repository's and the
-// test's: not the user's or the system's, nor their core.excludesFile.
+// test's: not the system's, nor the real user's (HOME and
+// XDG_CONFIG_HOME are the test's), nor their core.excludesFile.
 package gitignoretest
 
 import (
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,8 +68,21 @@ func Repo(t testing.TB, dir string) {
 
 // CheckIgnore is git check-ignore's word on each of paths (relative to
 // the repository at repo, slash-separated, no NUL byte), one git run for
-// all of them; fold runs it with core.ignorecase.
+// all of them; fold runs it with core.ignorecase. The user's
+// configuration is an empty directory's.
 func CheckIgnore(t testing.TB, git, repo string, fold bool, paths []string) []Verdict {
+	t.Helper()
+	home := t.TempDir()
+	return CheckIgnoreIn(t, git, repo, []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home},
+		[]string{"-c", "core.ignorecase=" + strconv.FormatBool(fold)}, paths)
+}
+
+// CheckIgnoreIn is git check-ignore's word on each of paths, relative to
+// dir (a work tree's top or a directory below it, where git runs), with
+// the user's environment env (HOME, XDG_CONFIG_HOME: a test's own
+// directories, never the real user's) and git's options before the
+// command (-c name=value). Git reads no system configuration.
+func CheckIgnoreIn(t testing.TB, git, dir string, env, options []string, paths []string) []Verdict {
 	t.Helper()
 	var in bytes.Buffer
 	for _, p := range paths {
@@ -79,13 +94,11 @@ func CheckIgnore(t testing.TB, git, repo string, fold bool, paths []string) []Ve
 	// skipped, saying so.
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, git, "-c", "core.ignorecase="+strconv.FormatBool(fold),
-		"check-ignore", "--no-index", "--verbose", "--non-matching", "-z", "--stdin")
-	cmd.Dir = repo
+	args := append(slices.Clone(options), "check-ignore", "--no-index", "--verbose", "--non-matching", "-z", "--stdin")
+	cmd := exec.CommandContext(ctx, git, args...)
+	cmd.Dir = dir
 	cmd.Stdin = &in
-	home := t.TempDir()
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + home,
-		"GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C"}
+	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C"}, env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -97,6 +110,53 @@ func CheckIgnore(t testing.TB, git, repo string, fold bool, paths []string) []Ve
 		t.Fatalf("git check-ignore %q: %v\n%s", paths, err, stderr.String())
 	}
 	return parseVerdicts(t, out, paths)
+}
+
+// Worktree makes main a git repository with one empty commit and wt a
+// linked worktree of it (git worktree add), git reading the user's
+// configuration from the empty directory home: the layout the coming
+// worktree sessions make, .git in wt a file naming main's
+// .git/worktrees/<name>, whose commondir names main's .git.
+func Worktree(t testing.TB, git, main, wt, home string) {
+	t.Helper()
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "XDG_CONFIG_HOME=" + home, "GIT_CONFIG_NOSYSTEM=1", "LC_ALL=C"}
+	for _, args := range [][]string{
+		{"-c", "init.defaultBranch=main", "init", "-q", main},
+		{"-C", main, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "--allow-empty", "-m", "empty"},
+		{"-C", main, "worktree", "add", "-q", wt},
+	} {
+		ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+		cmd := exec.CommandContext(ctx, git, args...)
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("git %q: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// LinkedRepo makes main a repository as Repo does and wt a linked
+// worktree of it by writing what git worktree add writes (wt/.git
+// naming main/.git/worktrees/wt, whose commondir names main/.git),
+// without a git run: a fuzz input's layout. Worktree makes the real one.
+func LinkedRepo(t testing.TB, main, wt string) {
+	t.Helper()
+	Repo(t, main)
+	gitDir := filepath.Join(main, ".git", "worktrees", filepath.Base(wt))
+	for name, content := range map[string]string{
+		filepath.Join(gitDir, "HEAD"):      "ref: refs/heads/wt\n",
+		filepath.Join(gitDir, "commondir"): "../..\n",
+		filepath.Join(gitDir, "gitdir"):    filepath.Join(wt, ".git") + "\n",
+		filepath.Join(wt, ".git"):          "gitdir: " + gitDir + "\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // parseVerdicts reads check-ignore -v -n -z's records: source, line,
