@@ -62,7 +62,7 @@ func (s *server) remoteTransport(endpoint string, sse bool) sdk.Transport {
 		token:        s.token,
 		unauthorized: &s.unauthorized,
 		refused:      s.broke,
-		base:         &boundedTransport{limit: maxMessage, exceeded: s.broke, base: http.DefaultTransport},
+		base:         &boundedTransport{limit: maxMessage, exceeded: s.broke, base: s.transport},
 	}}
 	if sse {
 		return &sdk.SSEClientTransport{Endpoint: endpoint, HTTPClient: client}
@@ -142,6 +142,11 @@ func closeBody(req *http.Request) {
 // stored OAuth sign-in's, if any.
 func (s *server) tokenSource() (func(context.Context) (string, error), error) {
 	if s.cfg.AuthProviderType == settings.MCPAuthGoogleCredentials {
+		// The token goes nowhere but to Google, over https.
+		endpoint, _ := s.cfg.remoteURL()
+		if err := checkGoogleURL(endpoint); err != nil {
+			return nil, err
+		}
 		var scopes []string
 		if s.cfg.OAuth != nil {
 			scopes = s.cfg.OAuth.Scopes
