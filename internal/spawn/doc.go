@@ -55,4 +55,7 @@
 //     that holds no relative directory and none in the workspace: the
 //     rules' roots and the directory it runs in, links followed (for a
 //     nil door that directory is the only root it knows).
+//   - No program starts with EditorKeyVar in its environment, whatever
+//     its reason and whoever built its environment: the API key an
+//     editor keeps for the user is gemini-ls's alone.
 package spawn

@@ -226,6 +226,8 @@ func (d *Door) admit(c *Cmd) error {
 			return fmt.Errorf("confining %s: %w", c.why, err)
 		}
 	}
+	// Last, over whatever built the environment, the confiner included.
+	c.Env = withoutEditorKey(c.Env)
 	return nil
 }
 

@@ -261,3 +261,32 @@ func TestTheNilDoorPassesOverTheWorkspaceOnPath(t *testing.T) {
 		})
 	}
 }
+
+// No program the door starts gets the editor's key, whatever its reason,
+// whether it inherits the process's environment or is given one that
+// holds it; the rest of its environment is kept.
+func TestNoProgramGetsTheEditorsKey(t *testing.T) {
+	trueProgram(t)
+	t.Setenv(spawn.EditorKeyVar, "editor-secret")
+	t.Setenv("GEMINI_LS_TEST_KEPT", "kept")
+	door := spawn.NewDoor(spawn.Rules{Sandbox: &recorder{}, SandboxServers: true})
+	reasons := []spawn.Reason{
+		spawn.UserCommand{}, spawn.Helper{Name: "sh"}, spawn.LanguageServer{Name: "sh", Confined: true},
+		spawn.Configured{Setting: "hooks", Kind: spawn.Hook}, spawn.Configured{Setting: "mcpServers.x", Kind: spawn.MCPServer},
+	}
+	for _, d := range []*spawn.Door{nil, door} {
+		for _, why := range reasons {
+			for _, given := range [][]string{nil, append(os.Environ(), strings.ToLower(spawn.EditorKeyVar)+"=editor-secret")} {
+				cmd := d.Command(t.Context(), why, "sh", "-c", "env")
+				cmd.Env = given
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("%s: %v", why, err)
+				}
+				if strings.Contains(string(out), "editor-secret") || !strings.Contains(string(out), "GEMINI_LS_TEST_KEPT=kept") {
+					t.Errorf("%s (door %v, env given %v) started with:\n%s", why, d != nil, given != nil, out)
+				}
+			}
+		}
+	}
+}
