@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"go.uber.org/zap"
@@ -31,11 +30,12 @@ func serveACP(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if *signInFirst {
 			return signIn(ctx, nil, stdin, stdout, stderr)
 		}
+		getenv, lookupEnv := processEnv()
 		if err := acp.Serve(ctx, stdin, stdout, acp.Options{
 			Logger:    log,
 			Version:   version,
-			Getenv:    os.Getenv,
-			LookupEnv: os.LookupEnv,
+			Getenv:    getenv,
+			LookupEnv: lookupEnv,
 			SignIn:    login.Config{Endpoints: signInEndpoints()},
 
 			SandboxSupervisor: sandboxSupervisor(),

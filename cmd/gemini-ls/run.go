@@ -208,7 +208,7 @@ func (f *runFlags) mode() dialog.ApprovalMode { return dialog.ApprovalMode(f.app
 
 // host is the conversation host of a run in dir, which nobody attends.
 func (f *runFlags) host(log *zap.Logger, dir string) *conversation.Host[struct{}] {
-	getenv, lookupEnv := os.Getenv, os.LookupEnv
+	getenv, lookupEnv := processEnv()
 	if f.skipTrust {
 		// As Gemini CLI's --skip-trust: the variable, for this run.
 		getenv, lookupEnv = withEnv(getenv, lookupEnv, "GEMINI_CLI_TRUST_WORKSPACE", "true")

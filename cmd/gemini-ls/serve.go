@@ -20,11 +20,12 @@ func serve(ctx context.Context, args []string, stdin io.Reader, stdout, stderr i
 	// The editor is told the warnings and errors (window/logMessage).
 	const tell = false
 	return serveStdio(serveFlagSet(), "LSP", args, stderr, tell, func(log *zap.Logger) int {
+		getenv, lookupEnv := processEnv()
 		return lsp.Serve(ctx, stdio{stdin, stdout}, lsp.Options{
 			Logger:    log,
 			Version:   version,
-			Getenv:    os.Getenv,
-			LookupEnv: os.LookupEnv,
+			Getenv:    getenv,
+			LookupEnv: lookupEnv,
 			SignIn:    login.Config{Endpoints: signInEndpoints()},
 			StartedUp: startup.ReleaseExecutablePages,
 

@@ -27,6 +27,12 @@
 //     always Google's; the generator checks the location again before it
 //     mints that token. Errors name the variable, never its value.
 //   - Status never carries a secret: a key or token is reported as "set".
+//   - The key an editor keeps for the user comes in EditorKeyVar, not
+//     GEMINI_API_KEY: TakeEditorKey takes it out of the process's
+//     environment before anything starts, a front end reads it as
+//     GEMINI_API_KEY, and no child gets it (package spawn). A
+//     GEMINI_API_KEY of the user's own environment reaches commands as in
+//     Gemini CLI 0.61.
 //   - Every request of every backend goes through one transport: the proxy
 //     the environment names, the User-Agent gemini-ls/<version>, and an
 //     HTTP Retry-After turned into the RetryInfo detail the agent's retry

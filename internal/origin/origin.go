@@ -9,6 +9,9 @@
 // that adds a credential to each request (an OAuth transport) adds it to
 // every redirected request too. This package holds the browser's rule
 // under both.
+//
+// Nor does a credential go over plain http to another machine
+// (CheckCleartext): https, or http to loopback only.
 package origin
 
 import (
@@ -92,4 +95,36 @@ func CheckRedirect(req *http.Request, via []*http.Request) error {
 // headers (DropCredentials) and bodies (CheckRedirect).
 func Client(base http.RoundTripper) *http.Client {
 	return &http.Client{Transport: DropCredentials(base), CheckRedirect: CheckRedirect}
+}
+
+// ErrCleartext is a credential refused to an origin it would cross the
+// network to unencrypted.
+var ErrCleartext = errors.New("a credential sent there over plain http could be read on the way; gemini-ls sends credentials only over https, or over http to this machine (localhost, 127.0.0.1, ::1)")
+
+// CheckCleartext refuses a credential to u when u is not https, unless it
+// is http to this machine: a loopback address or "localhost", which no
+// network carries, as a browser holds http://localhost a secure context
+// and as the MCP authorization rules allow a localhost redirect. The
+// error names the origin refused.
+func CheckCleartext(u *url.URL) error {
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return nil
+	case "http":
+		if Loopback(u.Hostname()) {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: %w", Of(u), ErrCleartext)
+}
+
+// Loopback reports whether host names this machine: "localhost" or a
+// loopback address. Other names are not resolved: what a name resolves
+// to is not the name's to promise.
+func Loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

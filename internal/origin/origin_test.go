@@ -165,3 +165,36 @@ func TestBodyNeverGoesToAnotherOrigin(t *testing.T) {
 		t.Errorf("received:\n%s\nwant:\n%s", strings.Join(bodies, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A credential goes over https anywhere, and over plain http only to this
+// machine; the refusal names the origin refused.
+func TestCheckCleartext(t *testing.T) {
+	for raw, ok := range map[string]bool{
+		"https://example.com/mcp":         true,
+		"HTTPS://x.googleapis.com":        true,
+		"http://127.0.0.1:8080/mcp":       true,
+		"http://127.9.9.9/":               true,
+		"http://[::1]:9/":                 true,
+		"http://LocalHost:3000/":          true,
+		"http://example.com/mcp":          false,
+		"http://10.0.0.5/":                false,
+		"http://169.254.169.254/":         false,
+		"http://localhost.example.com/":   false,
+		"http://127.0.0.1.nip.io/":        false,
+		"ftp://127.0.0.1/":                false,
+		"http://x.googleapis.com/v1/mcp":  false,
+		"ws://localhost.attacker.example": false,
+	} {
+		u, err := url.Parse(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = origin.CheckCleartext(u)
+		if (err == nil) != ok {
+			t.Errorf("CheckCleartext(%s) = %v, want allowed %v", raw, err, ok)
+		}
+		if err != nil && (!errors.Is(err, origin.ErrCleartext) || !strings.Contains(err.Error(), origin.Of(u))) {
+			t.Errorf("CheckCleartext(%s) = %v: want ErrCleartext naming %s", raw, err, origin.Of(u))
+		}
+	}
+}

@@ -16,6 +16,8 @@ type Cmd struct {
 	*exec.Cmd
 	why  Reason
 	door *Door
+	// name is the program asked for, found again when it starts.
+	name string
 	// admitted: the reason's rule was applied (a confiner rewrites once).
 	admitted bool
 }

@@ -28,7 +28,8 @@
 //     arguments (git for checkpoints, clones and the setup of GitHub,
 //     ripgrep and git grep for search, the browser for sign-in,
 //     taskkill, bubblewrap and docker for the sandbox itself). It is
-//     never confined, so it is never one found in the workspace's roots.
+//     never confined, so it is never one found in the workspace's roots
+//     nor in the directory it runs in (its Cmd's Dir).
 //
 // The editor's own language servers (the gemini/languageFeature route)
 // are the user's, started by the editor, and need no door.
@@ -50,4 +51,11 @@
 //   - A nil *Door confines nothing and can ask nobody: it starts
 //     commands, configured programs and helpers as they are, and refuses
 //     a language server that is not Confined.
+//   - A helper or language server is found, and starts, with a PATH
+//     that holds no relative directory and none in the workspace: the
+//     rules' roots and the directory it runs in, links followed (for a
+//     nil door that directory is the only root it knows).
+//   - No program starts with EditorKeyVar in its environment, whatever
+//     its reason and whoever built its environment: the API key an
+//     editor keeps for the user is gemini-ls's alone.
 package spawn

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strings"
 	"sync"
 )
 
@@ -175,7 +176,7 @@ func (d *Door) confiner(why Reason) Confiner {
 // its process group when ctx ends. Nothing starts before its Start (or
 // Run, Output, CombinedOutput, Ready), which applies why's rule.
 func (d *Door) Command(ctx context.Context, why Reason, name string, args ...string) *Cmd {
-	c := &Cmd{Cmd: exec.CommandContext(ctx, name, args...), why: why, door: d}
+	c := &Cmd{Cmd: exec.CommandContext(ctx, name, args...), why: why, door: d, name: name}
 	switch why.(type) {
 	case Helper, LanguageServer:
 		// Found where the door looks: not in the workspace.
@@ -195,19 +196,28 @@ func Command(ctx context.Context, why Reason, name string, args ...string) *Cmd 
 // admit applies why's rule to c, not yet started: whether it may start
 // at all, then its confinement.
 func (d *Door) admit(c *Cmd) error {
+	roots := d.roots("")
 	switch c.why.(type) {
 	case Helper, LanguageServer:
+		// Their directory is the workspace's too: found again now that
+		// it is known, so the workspace's bin/ on PATH is passed over.
+		roots = d.roots(c.Dir)
+		if !strings.ContainsAny(c.name, `/\`) {
+			if path, err := lookPath(roots, c.name); err == nil {
+				c.Path, c.Err = path, nil
+			}
+		}
 		// What they start in turn (node, python3, go) is found on a
 		// PATH without the workspace's directories.
-		c.Env = d.withPath(c.Env)
+		c.Env = withPath(roots, c.Env)
 	}
 	switch r := c.why.(type) {
 	case Helper:
-		if d.inRoots(c.Path) {
+		if inRoots(roots, c.Path) {
 			return &RefusedError{r, c.Path + " is in the workspace: gemini-ls runs its helpers only from outside it"}
 		}
 	case LanguageServer:
-		if err := d.admitServer(r, c.Path); err != nil {
+		if err := d.admitServer(r, roots, c.Path); err != nil {
 			return err
 		}
 	}
@@ -216,13 +226,15 @@ func (d *Door) admit(c *Cmd) error {
 			return fmt.Errorf("confining %s: %w", c.why, err)
 		}
 	}
+	// Last, over whatever built the environment, the confiner included.
+	c.Env = withoutEditorKey(c.Env)
 	return nil
 }
 
 // admitServer lets a language server found at path start: confined and
 // not the workspace's own, or with the user's yes.
-func (d *Door) admitServer(r LanguageServer, path string) error {
-	if r.Confined && !d.inRoots(path) {
+func (d *Door) admitServer(r LanguageServer, roots []string, path string) error {
+	if r.Confined && !inRoots(roots, path) {
 		return nil
 	}
 	if d != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -211,5 +212,81 @@ func TestAHelperIsFoundOutsideTheWorkspace(t *testing.T) {
 	}
 	if _, err := os.Stat(ran); err == nil {
 		t.Error("the workspace's true ran")
+	}
+}
+
+// The nil door knows no roots, but a helper it runs in the workspace
+// (/setup-github's git) is not the workspace's own: a workspace bin/ on
+// PATH, named as it is or through a link from outside, is passed over,
+// the helper is found outside, and its PATH leaves both out.
+func TestTheNilDoorPassesOverTheWorkspaceOnPath(t *testing.T) {
+	trueProgram(t)
+	if _, err := spawn.LookPath("git"); err != nil {
+		t.Skip("no git on PATH")
+	}
+	root := t.TempDir()
+	bin := filepath.Join(root, "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ran := filepath.Join(t.TempDir(), "ran")
+	if err := os.WriteFile(filepath.Join(bin, "git"), []byte("#!/bin/sh\necho ran >> "+ran+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "bin")
+	if err := os.Symlink(bin, link); err != nil {
+		t.Fatal(err)
+	}
+	for name, entry := range map[string]string{"as it is": bin, "through a link": link} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv("PATH", entry+string(os.PathListSeparator)+os.Getenv("PATH"))
+			cmd := spawn.Command(t.Context(), spawn.Helper{Name: "git"}, "git", "--version")
+			cmd.Dir = root
+			out, err := cmd.Output()
+			if err != nil || !strings.HasPrefix(string(out), "git version") {
+				t.Errorf("git --version = %q, %v: want the user's git", out, err)
+			}
+			if _, err := os.Stat(ran); err == nil {
+				t.Fatal("the workspace's git ran")
+			}
+			env := spawn.Command(t.Context(), spawn.Helper{Name: "env"}, "sh", "-c", `printf %s "$PATH"`)
+			env.Dir = root
+			path, err := env.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.Contains(filepath.SplitList(string(path)), entry) {
+				t.Errorf("the helper started with %s on PATH", entry)
+			}
+		})
+	}
+}
+
+// No program the door starts gets the editor's key, whatever its reason,
+// whether it inherits the process's environment or is given one that
+// holds it; the rest of its environment is kept.
+func TestNoProgramGetsTheEditorsKey(t *testing.T) {
+	trueProgram(t)
+	t.Setenv(spawn.EditorKeyVar, "editor-secret")
+	t.Setenv("GEMINI_LS_TEST_KEPT", "kept")
+	door := spawn.NewDoor(spawn.Rules{Sandbox: &recorder{}, SandboxServers: true})
+	reasons := []spawn.Reason{
+		spawn.UserCommand{}, spawn.Helper{Name: "sh"}, spawn.LanguageServer{Name: "sh", Confined: true},
+		spawn.Configured{Setting: "hooks", Kind: spawn.Hook}, spawn.Configured{Setting: "mcpServers.x", Kind: spawn.MCPServer},
+	}
+	for _, d := range []*spawn.Door{nil, door} {
+		for _, why := range reasons {
+			for _, given := range [][]string{nil, append(os.Environ(), strings.ToLower(spawn.EditorKeyVar)+"=editor-secret")} {
+				cmd := d.Command(t.Context(), why, "sh", "-c", "env")
+				cmd.Env = given
+				out, err := cmd.Output()
+				if err != nil {
+					t.Fatalf("%s: %v", why, err)
+				}
+				if strings.Contains(string(out), "editor-secret") || !strings.Contains(string(out), "GEMINI_LS_TEST_KEPT=kept") {
+					t.Errorf("%s (door %v, env given %v) started with:\n%s", why, d != nil, given != nil, out)
+				}
+			}
+		}
 	}
 }

@@ -10,17 +10,37 @@ import (
 
 // InRoots reports whether path, links followed, lies in the rules'
 // roots: a program found there is the workspace's own.
-func (d *Door) InRoots(path string) bool { return d.inRoots(path) }
+func (d *Door) InRoots(path string) bool { return inRoots(d.roots(""), path) }
 
-func (d *Door) inRoots(path string) bool {
-	if d == nil || d.rules.Roots == nil || path == "" {
+// roots are the directories whose programs are the workspace's: the
+// rules' roots and dir, the directory a helper or language server runs
+// in (its Cmd's Dir, "" for none). A nil door knows no roots, so where a
+// caller runs git in the workspace (/setup-github, a clone) that
+// directory is all it has to tell the workspace by. A filesystem's root
+// as dir counts for nothing: it would hold every program there is.
+func (d *Door) roots(dir string) []string {
+	var roots []string
+	if d != nil && d.rules.Roots != nil {
+		roots = d.rules.Roots()
+	}
+	if dir != "" {
+		if abs, err := filepath.Abs(dir); err == nil && filepath.Dir(abs) != abs {
+			roots = append(roots, abs)
+		}
+	}
+	return roots
+}
+
+// inRoots reports whether path, links followed, lies in one of roots.
+func inRoots(roots []string, path string) bool {
+	if path == "" {
 		return false
 	}
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		real = path
 	}
-	for _, root := range d.rules.Roots() {
+	for _, root := range roots {
 		if r, err := filepath.EvalSymlinks(root); err == nil {
 			root = r
 		}
@@ -41,11 +61,13 @@ func within(dir, path string) bool {
 // language servers: PATH without the workspace's directories (nor a
 // relative one), so that what it finds is not the workspace's. A name
 // with a separator is checked as it is.
-func (d *Door) LookPath(name string) (string, error) {
+func (d *Door) LookPath(name string) (string, error) { return lookPath(d.roots(""), name) }
+
+func lookPath(roots []string, name string) (string, error) {
 	if strings.ContainsAny(name, `/\`) {
 		return exec.LookPath(name)
 	}
-	for _, dir := range filepath.SplitList(d.path(os.Getenv("PATH"))) {
+	for _, dir := range filepath.SplitList(pathOutside(roots, os.Getenv("PATH"))) {
 		if path, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
 			return path, nil
 		}
@@ -53,20 +75,21 @@ func (d *Door) LookPath(name string) (string, error) {
 	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
 }
 
-// path is the list of directories list without those in the roots and
-// the relative ones.
-func (d *Door) path(list string) string {
+// pathOutside is the list of directories list without those in roots,
+// links followed, and the relative ones.
+func pathOutside(roots []string, list string) string {
 	var kept []string
 	for _, dir := range filepath.SplitList(list) {
-		if dir != "" && filepath.IsAbs(dir) && !d.inRoots(dir) {
+		if dir != "" && filepath.IsAbs(dir) && !inRoots(roots, dir) {
 			kept = append(kept, dir)
 		}
 	}
 	return strings.Join(kept, string(filepath.ListSeparator))
 }
 
-// withPath is env (the process's when nil) with PATH as path says.
-func (d *Door) withPath(env []string) []string {
+// withPath is env (the process's when nil) with PATH as pathOutside
+// leaves it.
+func withPath(roots []string, env []string) []string {
 	if env == nil {
 		env = os.Environ()
 	}
@@ -79,7 +102,7 @@ func (d *Door) withPath(env []string) []string {
 			out = append(out, kv)
 		}
 	}
-	return append(out, "PATH="+d.path(list))
+	return append(out, "PATH="+pathOutside(roots, list))
 }
 
 // LookPath finds the program name as the door will, on PATH; a name

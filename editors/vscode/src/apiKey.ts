@@ -1,10 +1,12 @@
 // An API key entered in VS Code: kept in VS Code's secret storage (the
 // system keychain where there is one), handed to gemini-ls in its
-// environment as GEMINI_API_KEY when it starts, and written to no file,
-// settings.json included. Copilot Chat and Claude Code keep their
-// credentials the same way.
+// environment as GEMINI_LS_EDITOR_API_KEY when it starts (serverEnv.ts:
+// gemini-ls reads it as GEMINI_API_KEY and passes it to no command it
+// runs), and written to no file, settings.json included. Copilot Chat
+// and Claude Code keep their credentials the same way.
 
 import * as vscode from "vscode";
+import { editorKeyEnv } from "./serverEnv";
 
 /** The secret storage's name for the key. */
 const secretName = "gemini.apiKey";
@@ -14,8 +16,12 @@ export const aiStudioKeyUrl = "https://aistudio.google.com/apikey";
 
 /** The environment that hands gemini-ls the key entered, if any: {} without one. */
 export async function keyEnv(secrets: vscode.SecretStorage): Promise<Record<string, string>> {
-  const key = await secrets.get(secretName);
-  return key === undefined || key === "" ? {} : { GEMINI_API_KEY: key };
+  return editorKeyEnv(await secrets.get(secretName));
+}
+
+/** Whether a key was entered. */
+export async function hasApiKey(secrets: vscode.SecretStorage): Promise<boolean> {
+  return Object.keys(await keyEnv(secrets)).length > 0;
 }
 
 /** Why an entered key cannot be one: undefined when it may be. */

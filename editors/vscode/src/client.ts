@@ -77,9 +77,10 @@ export function createClient(settings: ServerSettings, output: vscode.OutputChan
     "gemini",
     "Gemini",
     // The environment is inherited, so GEMINI_API_KEY and friends reach the
-    // server; the extension's own (trust, a key entered) are set over it,
-    // in the process's environment only: never in a file, nor in a message
-    // the trace logs.
+    // server; the extension's own (trust, a key entered, which goes as
+    // GEMINI_LS_EDITOR_API_KEY so that gemini-ls's commands never get it)
+    // are set over it, in the process's environment only: never in a file,
+    // nor in a message the trace logs.
     { command: settings.command, args: ["serve", "--log-level", "debug"], options: { env: serverEnv(process.env, settings.env) } },
     {
       documentSelector: [{ scheme: "file" }, { scheme: "untitled" }],

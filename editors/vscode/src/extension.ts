@@ -18,7 +18,7 @@ import { methods, type ApprovalMode, type PromptContext, type PromptParams, type
 import { ReviewManager, type HunkRef } from "./review";
 import type { Gemini, RunningPrompt, SetupNeed } from "./gemini";
 import { checkSignIn, restart, signIn, start, stopClient } from "./server";
-import { enterApiKey, forgetApiKey, keyEnv, openAiStudio } from "./apiKey";
+import { enterApiKey, forgetApiKey, hasApiKey, openAiStudio } from "./apiKey";
 import { describeError } from "./errors";
 import { newSession, pickSession, rewind } from "./sessionCommands";
 import { config, configuredMode, errorMessage, inlineCompletionEnabled } from "./settings";
@@ -249,8 +249,7 @@ class GeminiExtension implements Gemini {
 
   /** Sets gemini.hasApiKey, which shows Forget API Key in the palette only where there is one. */
   async refreshKeyContext(): Promise<void> {
-    const env = await keyEnv(this.secrets);
-    await vscode.commands.executeCommand("setContext", "gemini.hasApiKey", env.GEMINI_API_KEY !== undefined);
+    await vscode.commands.executeCommand("setContext", "gemini.hasApiKey", await hasApiKey(this.secrets));
   }
 
   /** Applies a chat event to the state and passes it on to the view. */

@@ -39,7 +39,12 @@
 //     with a 401. Every request to the server's origin carries the
 //     configured headers and the server's token: the Application Default
 //     Credentials' for google_credentials, else the stored OAuth token
-//     (package oauth). A redirect to another origin (scheme, host, port)
+//     (package oauth). The Google token goes only to 0.61's Google hosts
+//     (*.googleapis.com, luci.app and its subdomains) over https: another
+//     host or plain http fails the server before any request, saying
+//     which host and why (google.go). The OAuth token goes over https,
+//     or over http only to loopback (origin.CheckCleartext); elsewhere
+//     it is not sent, no sign-in starts, and the 401 says why. A redirect to another origin (scheme, host, port)
 //     is followed without them, as a browser's fetch does, and an SSE
 //     endpoint on another origin is refused, as in Gemini CLI. A token
 //     request's body (refresh token, code, signed assertion) goes to no

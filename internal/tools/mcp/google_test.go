@@ -4,10 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -88,9 +90,30 @@ func withGoogle(s settings.MCPServer) settings.MCPServer {
 	return s
 }
 
+// googleServer serves handler over TLS as host (https://host), which
+// names no real server: the Config it returns reaches it whatever the
+// name, and trusts its certificate.
+func googleServer(t *testing.T, host string, handler http.Handler) (Config, string) {
+	t.Helper()
+	srv := httptest.NewTLSServer(handler)
+	t.Cleanup(srv.Close)
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	addr := srv.Listener.Addr().String()
+	transport := &http.Transport{
+		DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			return (&net.Dialer{}).DialContext(ctx, network, addr)
+		},
+		// httptest's certificate is example.com's.
+		TLSClientConfig: &tls.Config{RootCAs: pool, ServerName: "example.com"},
+	}
+	t.Cleanup(transport.CloseIdleConnections)
+	return Config{Transport: transport}, "https://" + host + "/mcp"
+}
+
 // With authProviderType "google_credentials", every request carries the
 // Application Default Credentials' token, granted for the oauth block's
-// scopes.
+// scopes, to a Google host over https.
 func TestGoogleCredentialsSendTheADCToken(t *testing.T) {
 	adc := newGoogleADC(t, "adc-token", "")
 	var mu sync.Mutex
@@ -98,9 +121,11 @@ func TestGoogleCredentialsSendTheADCToken(t *testing.T) {
 	server.AddTool(&sdk.Tool{Name: "whoami", InputSchema: map[string]any{"type": "object"}}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: "ok"}}}, nil
 	})
-	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil)
+	// Served on loopback as a Google host, which the SDK would take for
+	// DNS rebinding.
+	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, &sdk.StreamableHTTPOptions{DisableLocalhostProtection: true})
 	var unauthorized int
-	mcpServer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	cfg, endpoint := googleServer(t, "us-central1-mcp.googleapis.com", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("Authorization") != "Bearer adc-token" {
 			mu.Lock()
 			unauthorized++
@@ -110,9 +135,8 @@ func TestGoogleCredentialsSendTheADCToken(t *testing.T) {
 		}
 		handler.ServeHTTP(w, r)
 	}))
-	t.Cleanup(mcpServer.Close)
-
-	m, logs := startedWith(t, Config{Servers: map[string]settings.MCPServer{"google": withGoogle(settings.MCPServer{HTTPURL: mcpServer.URL})}})
+	cfg.Servers = map[string]settings.MCPServer{"google": withGoogle(settings.MCPServer{HTTPURL: endpoint})}
+	m, logs := startedWith(t, cfg)
 	if w := warnings(logs); len(w) > 0 {
 		t.Fatalf("warnings: %v", w)
 	}
@@ -123,6 +147,85 @@ func TestGoogleCredentialsSendTheADCToken(t *testing.T) {
 	defer mu.Unlock()
 	if scopes := adc.Scopes(); unauthorized != 0 || len(scopes) == 0 || scopes[0] != "https://www.googleapis.com/auth/cloud-platform" {
 		t.Errorf("%d requests without the token; scopes asked %q", unauthorized, scopes)
+	}
+}
+
+// The hosts the token may go to are 0.61's: a subdomain of googleapis.com,
+// luci.app and its subdomains; nothing else, whatever it ends or starts
+// with.
+func TestGoogleHosts(t *testing.T) {
+	for host, ok := range map[string]bool{
+		"mcp.googleapis.com":            true,
+		"us-central1-x.googleapis.com":  true,
+		"a.b.googleapis.com":            true,
+		"BigQuery.GoogleAPIs.COM":       true,
+		"luci.app":                      true,
+		"ci.chromium.luci.app":          true,
+		"googleapis.com":                false,
+		"evilgoogleapis.com":            false,
+		"x.googleapis.com.evil.example": false,
+		"x.googleapis.com.":             false,
+		"googleapis.com.evil.example":   false,
+		"evilluci.app":                  false,
+		"luci.app.evil.example":         false,
+		"run.app":                       false,
+		"my-service.run.app":            false,
+		"127.0.0.1":                     false,
+		"169.254.169.254":               false,
+		"metadata.google.internal":      false,
+		"localhost":                     false,
+		"":                              false,
+	} {
+		if got := googleHost(host); got != ok {
+			t.Errorf("googleHost(%q) = %v, want %v", host, got, ok)
+		}
+	}
+}
+
+// The user's Google credentials never leave for another host than
+// Google's, nor over plain http: the server is refused before any
+// request, with a sentence naming the host and why, and no request
+// carries an Authorization header.
+func TestGoogleCredentialsGoNowhereElse(t *testing.T) {
+	newGoogleADC(t, "adc-token", "")
+	seen := origintest.Record(nil)
+	plain := httptest.NewServer(seen)
+	t.Cleanup(plain.Close)
+	refusedTLS, foreign := googleServer(t, "mcp.example.com", seen)
+	_, plainGoogle := googleServer(t, "mcp.googleapis.com", seen)
+	plainGoogle = "http" + strings.TrimPrefix(plainGoogle, "https")
+	for name, tc := range map[string]struct {
+		cfg  Config
+		url  string
+		want []string
+	}{
+		"plain http on loopback":     {url: plain.URL + "/mcp", want: []string{`"127.0.0.1" is not one of them`, "*.googleapis.com", "no token was sent"}},
+		"another host over https":    {cfg: refusedTLS, url: foreign, want: []string{`"mcp.example.com" is not one of them`}},
+		"a Google host, plain http":  {cfg: refusedTLS, url: plainGoogle, want: []string{"only over https", "http://mcp.googleapis.com:80 is http"}},
+		"another host, sse, no type": {url: "http://attacker.example/sse", want: []string{`"attacker.example" is not one of them`}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			cfg := tc.cfg
+			cfg.Servers = map[string]settings.MCPServer{"google": withGoogle(settings.MCPServer{URL: tc.url})}
+			m, _ := startedWith(t, cfg)
+			st := m.Servers()[0]
+			if st.State != StateFailed {
+				t.Errorf("state %v, want failed", st.State)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(st.Error, w) {
+					t.Errorf("status error %q does not say %q", st.Error, w)
+				}
+			}
+		})
+	}
+	for _, h := range seen.Headers() {
+		if auth := h.Get("Authorization"); auth != "" {
+			t.Errorf("a request carried Authorization %q", auth)
+		}
+	}
+	if n := len(seen.Headers()); n != 0 {
+		t.Errorf("%d requests reached a refused server", n)
 	}
 }
 
@@ -137,9 +240,9 @@ func TestGoogleTokenRequestDoesNotFollowARedirectElsewhere(t *testing.T) {
 	redirect := httptest.NewServer(origintest.Redirect(http.StatusTemporaryRedirect, other.URL))
 	t.Cleanup(redirect.Close)
 	newGoogleADC(t, "adc-token", redirect.URL+"/token")
-	mcpServer := httptest.NewServer(http.NotFoundHandler())
-	t.Cleanup(mcpServer.Close)
-	m, _ := startedWith(t, Config{Servers: map[string]settings.MCPServer{"google": withGoogle(settings.MCPServer{HTTPURL: mcpServer.URL})}})
+	cfg, endpoint := googleServer(t, "mcp.googleapis.com", http.NotFoundHandler())
+	cfg.Servers = map[string]settings.MCPServer{"google": withGoogle(settings.MCPServer{HTTPURL: endpoint})}
+	m, _ := startedWith(t, cfg)
 	if st := m.Servers()[0]; st.State != StateFailed || !strings.Contains(st.Error, "another origin") {
 		t.Errorf("status: %+v", st)
 	}

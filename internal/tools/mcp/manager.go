@@ -1,10 +1,12 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"slices"
 	"sync"
 	"time"
@@ -56,6 +58,9 @@ type Config struct {
 	// Redaction is security.environmentVariableRedaction: its allowed and
 	// blocked names count for stdio servers, always redacted.
 	Redaction envredact.Policy
+	// Transport carries the requests to remote servers;
+	// http.DefaultTransport (the environment's proxy) when nil.
+	Transport http.RoundTripper
 }
 
 // Manager runs the configured servers and offers their tools. It is a
@@ -223,7 +228,7 @@ func (m *Manager) launch(alias string, started func()) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	s := &server{alias: alias, cfg: serverConfig(m.servers[alias]), dir: m.cfg.Dir, version: m.cfg.Version, door: m.cfg.Door, redaction: m.cfg.Redaction,
-		tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{}),
+		transport: cmp.Or[http.RoundTripper](m.cfg.Transport, http.DefaultTransport), tokens: m.tokens, signInTimeout: m.cfg.SignInTimeout, gone: make(chan struct{}), ended: make(chan struct{}),
 		broken: make(chan struct{}), relisting: newRelisting(), resourcesChanged: make(chan struct{}, 1)}
 	s.showAuthURL = func(authURL string) { m.showAuthURL(alias, authURL) }
 	s.ctx, s.stop = context.WithCancel(m.ctx)

@@ -62,7 +62,7 @@ func (s *server) remoteTransport(endpoint string, sse bool) sdk.Transport {
 		token:        s.token,
 		unauthorized: &s.unauthorized,
 		refused:      s.broke,
-		base:         &boundedTransport{limit: maxMessage, exceeded: s.broke, base: http.DefaultTransport},
+		base:         &boundedTransport{limit: maxMessage, exceeded: s.broke, base: s.transport},
 	}}
 	if sse {
 		return &sdk.SSEClientTransport{Endpoint: endpoint, HTTPClient: client}
@@ -142,6 +142,11 @@ func closeBody(req *http.Request) {
 // stored OAuth sign-in's, if any.
 func (s *server) tokenSource() (func(context.Context) (string, error), error) {
 	if s.cfg.AuthProviderType == settings.MCPAuthGoogleCredentials {
+		// The token goes nowhere but to Google, over https.
+		endpoint, _ := s.cfg.remoteURL()
+		if err := checkGoogleURL(endpoint); err != nil {
+			return nil, err
+		}
 		var scopes []string
 		if s.cfg.OAuth != nil {
 			scopes = s.cfg.OAuth.Scopes
@@ -163,7 +168,9 @@ func (s *server) tokenSource() (func(context.Context) (string, error), error) {
 			return tok.Value, nil
 		}, nil
 	}
-	if s.tokens == nil {
+	if s.tokens == nil || s.cleartext() != nil {
+		// Over plain http to another machine no stored token is sent;
+		// a 401 says why (errAuthRequired).
 		return nil, nil
 	}
 	source := &oauth.Source{Server: s.alias, Config: s.oauthConfig(), Store: s.tokens, Client: http.DefaultClient}
@@ -182,6 +189,18 @@ func (s *server) tokenSource() (func(context.Context) (string, error), error) {
 	}, nil
 }
 
+// cleartext says why the server's URL may not carry its OAuth token: plain
+// http to another machine than this one (origin.CheckCleartext). Gemini
+// CLI 0.61 sends it there; the MCP authorization rules ask for https.
+func (s *server) cleartext() error {
+	endpoint, _ := s.cfg.remoteURL()
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return fmt.Errorf("its URL does not parse: %w", err)
+	}
+	return origin.CheckCleartext(u)
+}
+
 // oauthConfig is the server's "oauth" block, empty without one.
 func (s *server) oauthConfig() settings.MCPOAuth {
 	if s.cfg.OAuth == nil {
@@ -194,6 +213,9 @@ func (s *server) oauthConfig() settings.MCPOAuth {
 func (s *server) signIn(ctx context.Context, show func(authURL string)) error {
 	if s.tokens == nil {
 		return errors.New("there is no user directory to keep the token in")
+	}
+	if err := s.cleartext(); err != nil {
+		return fmt.Errorf("gemini-ls does not sign in to a server whose token it would send over plain http: %w", err)
 	}
 	url, _ := s.cfg.remoteURL()
 	if url == "" {
@@ -212,6 +234,9 @@ func (s *server) signIn(ctx context.Context, show func(authURL string)) error {
 
 // errAuthRequired is a server that answered 401: Gemini CLI's words.
 func (s *server) errAuthRequired() error {
+	if err := s.cleartext(); err != nil {
+		return fmt.Errorf("MCP server '%s' requires authentication, and gemini-ls sends no sign-in token to it over plain http: %w. Reach it over https to sign in", s.alias, err)
+	}
 	if p := s.refreshErr.Load(); p != nil {
 		return fmt.Errorf("MCP server '%s' rejected stored OAuth token (%v). Please re-authenticate using: /mcp auth %s", s.alias, *p, s.alias)
 	}

@@ -3,6 +3,9 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -14,6 +17,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/gemini-ls/gemini-ls/internal/origin/origintest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/mcptest"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/oauth"
@@ -208,5 +212,48 @@ func TestRejectedStoredToken(t *testing.T) {
 	}
 	if c := srv.Counts(); c.Unauthorized == 0 || c.Authorizations != 0 {
 		t.Errorf("counts: %+v, want the stale token refused and no sign-in", c)
+	}
+}
+
+// A server reached over plain http on another machine gets no stored
+// OAuth token, and no sign-in starts for it: it answers 401 and its status
+// says why, naming its origin. On loopback the token goes, as in 0.61
+// (TestRejectedStoredToken).
+func TestNoOAuthTokenOverPlainHTTP(t *testing.T) {
+	seen := origintest.Record(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	}))
+	srv := httptest.NewServer(seen)
+	t.Cleanup(srv.Close)
+	// mcp.example is reached at srv, over the network as far as gemini-ls
+	// can tell.
+	transport := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	t.Cleanup(transport.CloseIdleConnections)
+	file := filepath.Join(t.TempDir(), oauth.FileName)
+	if err := oauth.NewStore(file).Save(t.Context(), oauth.Credentials{ServerName: "plain", Token: oauth.Token{
+		AccessToken: "stored-secret", TokenType: "Bearer", ExpiresAt: time.Now().Add(time.Hour).UnixMilli()}}); err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	m, _ := startedWith(t, Config{
+		Servers:     map[string]settings.MCPServer{"plain": {HTTPURL: "http://mcp.example/mcp", OAuth: &settings.MCPOAuth{Enabled: true}}},
+		TokenFile:   file,
+		Transport:   transport,
+		ShowAuthURL: func(_, u string) { shown = append(shown, u) },
+	})
+	st := m.Servers()[0]
+	if st.State != StateUnauthenticated || !strings.Contains(st.Error, "plain http") || !strings.Contains(st.Error, "http://mcp.example:80") {
+		t.Errorf("status: %+v, want it unauthenticated saying why", st)
+	}
+	if len(seen.Headers()) == 0 {
+		t.Fatal("no request reached the server")
+	}
+	if got := seen.Carried("stored-secret"); len(got) > 0 {
+		t.Errorf("the token went over plain http: %v", got)
+	}
+	if len(shown) > 0 {
+		t.Errorf("a sign-in started: %v", shown)
 	}
 }

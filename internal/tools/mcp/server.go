@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -43,7 +44,8 @@ type server struct {
 	stderr tail
 
 	// Remote servers only.
-	tokens        *oauth.Store // nil without a user directory
+	transport     http.RoundTripper // reaches them: Config.Transport
+	tokens        *oauth.Store      // nil without a user directory
 	signInTimeout time.Duration
 	// showAuthURL tells the user where to sign in at start-up.
 	showAuthURL func(authURL string)

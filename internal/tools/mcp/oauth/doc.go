@@ -24,4 +24,9 @@
 //   - No token, code or secret is ever logged or put in an error, or sent
 //     to another origin than the token endpoint's: a redirect that would
 //     carry a token request's form elsewhere is refused.
+//   - No credential goes over plain http to another machine: a sign-in
+//     whose authorization, registration or token endpoint is http
+//     elsewhere than loopback is refused before the browser opens, and a
+//     token request (the code, a refresh) to such an endpoint is never
+//     sent (origin.CheckCleartext).
 package oauth

@@ -18,6 +18,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
+	"github.com/gemini-ls/gemini-ls/internal/origin"
+
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 )
 
@@ -59,6 +61,9 @@ func (f Flow) Run(ctx context.Context) error {
 	ep, err := f.endpoints(ctx)
 	if err != nil {
 		return fmt.Errorf("discovering how to sign in to %s: %w", f.ServerURL, err)
+	}
+	if err := ep.checkCleartext(); err != nil {
+		return err
 	}
 	listener, redirectURI, err := f.listen()
 	if err != nil {
@@ -199,6 +204,30 @@ func (f Flow) challengedMetadataURL(ctx context.Context) string {
 		}
 	}
 	return ""
+}
+
+// checkCleartext refuses endpoints that would carry a credential over
+// plain http to another machine: the page the user signs in on, the
+// registration that returns a client secret, the token endpoint that gets
+// the code and returns the tokens.
+func (ep endpoints) checkCleartext() error {
+	for _, e := range []struct{ what, url string }{
+		{"authorization endpoint", ep.authorization},
+		{"registration endpoint", ep.registration},
+		{"token endpoint", ep.token},
+	} {
+		if e.url == "" {
+			continue
+		}
+		u, err := url.Parse(e.url)
+		if err != nil {
+			return fmt.Errorf("the %s %q does not parse: %w", e.what, e.url, err)
+		}
+		if err := origin.CheckCleartext(u); err != nil {
+			return fmt.Errorf("the %s: %w", e.what, err)
+		}
+	}
+	return nil
 }
 
 // register registers gemini-ls as a public client (RFC 7591), as Gemini CLI

@@ -11,12 +11,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/origin"
 	"github.com/gemini-ls/gemini-ls/internal/origin/origintest"
 	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/mcptest"
 )
 
@@ -203,5 +205,49 @@ func TestUnfinishedRefreshKeepsTheEntry(t *testing.T) {
 	}
 	if got, _ := s.Get("ls"); got != nil {
 		t.Errorf("the refused entry was kept: %+v", got)
+	}
+}
+
+// countingTransport answers nothing: it counts the requests that would
+// have left.
+type countingTransport struct{ n atomic.Int32 }
+
+func (c *countingTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return nil, errors.New("no network in this test")
+}
+
+// No credential of a sign-in goes over plain http to another machine: a
+// refresh token to an http token endpoint, a sign-in whose authorization
+// or token endpoint is http. Each is refused before any request, with the
+// endpoint's origin named.
+func TestNoCredentialGoesOverPlainHTTP(t *testing.T) {
+	sent := &countingTransport{}
+	client := &http.Client{Transport: sent}
+	s := NewStore(filepath.Join(t.TempDir(), FileName))
+	if err := s.Save(t.Context(), Credentials{ServerName: "ls", ClientID: "c", TokenURL: "http://tokens.example/token",
+		Token: Token{AccessToken: "a", RefreshToken: "secret-refresh", ExpiresAt: 1, TokenType: "Bearer"}}); err != nil {
+		t.Fatal(err)
+	}
+	src := &Source{Server: "ls", Store: s, Client: client}
+	if _, err := src.AccessToken(t.Context()); !errors.Is(err, origin.ErrCleartext) || !strings.Contains(err.Error(), "http://tokens.example:80") {
+		t.Errorf("AccessToken: %v, want the plain-http token endpoint refused", err)
+	}
+	for name, cfg := range map[string]settings.MCPOAuth{
+		"token endpoint":         {ClientID: "c", AuthorizationURL: "https://auth.example/authorize", TokenURL: "http://auth.example/token"},
+		"authorization endpoint": {ClientID: "c", AuthorizationURL: "http://auth.example/authorize", TokenURL: "https://auth.example/token"},
+	} {
+		shown := false
+		err := Flow{Server: "ls", ServerURL: "https://mcp.example/mcp", Config: cfg, Store: s, Client: client,
+			Show: func(string) { shown = true }, Timeout: time.Second}.Run(t.Context())
+		if !errors.Is(err, origin.ErrCleartext) || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "http://auth.example:80") {
+			t.Errorf("%s over http: %v, want it refused, named", name, err)
+		}
+		if shown {
+			t.Errorf("%s over http: the user was sent to sign in", name)
+		}
+	}
+	if n := sent.n.Load(); n != 0 {
+		t.Errorf("%d requests were sent", n)
 	}
 }

@@ -113,6 +113,9 @@ func requestToken(ctx context.Context, client *http.Client, endpoint string, for
 	if err != nil {
 		return Token{}, fmt.Errorf("token endpoint %s: %w", endpoint, err)
 	}
+	if err := origin.CheckCleartext(req.URL); err != nil {
+		return Token{}, fmt.Errorf("token endpoint: %w", err)
+	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	// The form is the credential (a code, a refresh token, a secret): a
