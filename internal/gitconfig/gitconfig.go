@@ -17,6 +17,14 @@ func (e Entry) IsInclude() bool {
 	return e.Name == "path" && (e.Section == "include" || e.Section == "includeif")
 }
 
+// Key is e as git names it: section[.subsection].name.
+func (e Entry) Key() string {
+	if e.Subsection != "" {
+		return e.Section + "." + e.Subsection + "." + e.Name
+	}
+	return e.Section + "." + e.Name
+}
+
 // Parse reads src as git reads a configuration file (config.c), in order:
 // [section], [section "subsection"] and the older [section.subsection],
 // name = value or a bare name, values with quotes, escapes, line

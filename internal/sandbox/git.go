@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gemini-ls/gemini-ls/internal/gitconfig"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -435,10 +436,10 @@ func (g *gitProtector) configRefs(p, worktree string, depth int) error {
 	if err != nil {
 		return nil // missing or unreadable: git reads nothing from it either
 	}
-	for _, e := range parseGitConfig(data) {
+	for _, e := range gitconfig.Parse(data) {
 		switch {
-		case e.isInclude():
-			inc := expandHome(g.home, e.value)
+		case e.IsInclude():
+			inc := expandHome(g.home, e.Value)
 			if !filepath.IsAbs(inc) {
 				inc = filepath.Join(filepath.Dir(p), inc)
 			}
@@ -448,8 +449,8 @@ func (g *gitProtector) configRefs(p, worktree string, depth int) error {
 			if err := g.configRefs(inc, worktree, depth+1); err != nil {
 				return err
 			}
-		case e.section == "core" && e.name == "hookspath" && e.value != "":
-			hooks := expandHome(g.home, e.value)
+		case e.Section == "core" && e.Name == "hookspath" && e.Value != "":
+			hooks := expandHome(g.home, e.Value)
 			if !filepath.IsAbs(hooks) {
 				if worktree == "" {
 					continue

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/gitconfig"
 )
 
 // The index's layout, as git writes it (Documentation/gitformat-index.txt,
@@ -299,8 +301,8 @@ func objectHashSize(dir string) int {
 		if err != nil {
 			continue
 		}
-		for _, e := range parseGitConfig(data) {
-			if e.section == "extensions" && e.name == "objectformat" && strings.EqualFold(e.value, "sha256") {
+		for _, e := range gitconfig.Parse(data) {
+			if e.Section == "extensions" && e.Name == "objectformat" && strings.EqualFold(e.Value, "sha256") {
 				return 32
 			}
 		}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/gitconfig"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -613,9 +614,9 @@ func (w *gitWatch) runsProgram(dir string) string {
 		if err != nil {
 			continue
 		}
-		for _, e := range parseGitConfig(data) {
+		for _, e := range gitconfig.Parse(data) {
 			if gitRunsProgram(e) {
-				return fmt.Sprintf("%s in %s", e.key(), c)
+				return fmt.Sprintf("%s in %s", e.Key(), c)
 			}
 		}
 	}
@@ -669,13 +670,6 @@ func renameAside(p string) (string, error) {
 // taken.
 var errNoFreeAside = errors.New("too many " + MadeSuffix + " files")
 
-// key is e as git names it: section[.subsection].name.
-func (e gitConfigEntry) key() string {
-	if e.subsection != "" {
-		return e.section + "." + e.subsection + "." + e.name
-	}
-	return e.section + "." + e.name
-}
 
 // programNames are the variable names that name a program git runs, in
 // whatever section: core.sshCommand, core.pager, core.editor,
@@ -693,24 +687,24 @@ var programNames = []string{
 // gitRunsProgram says e makes git run a program, or read a file that
 // may (an include): a list, after git's documentation, that errs on the
 // side of saying so.
-func gitRunsProgram(e gitConfigEntry) bool {
+func gitRunsProgram(e gitconfig.Entry) bool {
 	switch {
-	case e.isInclude():
+	case e.IsInclude():
 		return true
-	case e.section == "core" && e.name == "fsmonitor":
+	case e.Section == "core" && e.Name == "fsmonitor":
 		// true and false are git's own daemon, or none.
-		_, err := strconv.ParseBool(e.value)
-		return err != nil && !slices.Contains([]string{"yes", "no", "on", "off", ""}, strings.ToLower(e.value))
-	case e.section == "pager", e.section == "sequence" && e.name == "editor":
+		_, err := strconv.ParseBool(e.Value)
+		return err != nil && !slices.Contains([]string{"yes", "no", "on", "off", ""}, strings.ToLower(e.Value))
+	case e.Section == "pager", e.Section == "sequence" && e.Name == "editor":
 		return true
-	case e.name == "path" && slices.Contains([]string{"browser", "man", "difftool", "mergetool"}, e.section):
+	case e.Name == "path" && slices.Contains([]string{"browser", "man", "difftool", "mergetool"}, e.Section):
 		return true // the tool's program
-	case e.section == "sendemail" && e.name == "smtpserver":
-		return filepath.IsAbs(e.value) // a sendmail-like program
-	case e.section == "protocol" && e.name == "allow":
-		return strings.EqualFold(e.value, "always") // ext:: runs a command
-	case e.section == "alias", e.section == "submodule" && e.name == "update":
-		return strings.HasPrefix(strings.TrimSpace(e.value), "!")
+	case e.Section == "sendemail" && e.Name == "smtpserver":
+		return filepath.IsAbs(e.Value) // a sendmail-like program
+	case e.Section == "protocol" && e.Name == "allow":
+		return strings.EqualFold(e.Value, "always") // ext:: runs a command
+	case e.Section == "alias", e.Section == "submodule" && e.Name == "update":
+		return strings.HasPrefix(strings.TrimSpace(e.Value), "!")
 	}
-	return slices.Contains(programNames, e.name)
+	return slices.Contains(programNames, e.Name)
 }
