@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -39,6 +40,10 @@ type shellLine struct {
 	// anywhere (>, >>, <, <<, <<<, &> ...), as Gemini CLI's hasRedirection
 	// finds.
 	redirects bool
+	// bounded is why the line, or a script it runs, was not parsed: it
+	// is longer or nests deeper than the parser is let read
+	// (shellparse.CheckBounds); "" when none was.
+	bounded string
 	// budget is how many bytes of parts are left to record: nested
 	// substitutions repeat the text they hold in each enclosing part, and
 	// a line nesting so deep that its parts outgrow the budget is not
@@ -110,7 +115,10 @@ func parseShell(kind osshell.Kind, command string, withRuns bool) (shellLine, bo
 
 // unread is why parseShell could not read the line.
 func (line *shellLine) unread() string {
-	if line.budget < 0 {
+	switch {
+	case line.bounded != "":
+		return line.bounded
+	case line.budget < 0:
 		return "it nests commands too deep to be judged"
 	}
 	return "it cannot be parsed as " + line.kind.String()
@@ -167,6 +175,9 @@ const (
 // read adds what command runs to line, and tells where its words end.
 func (line *shellLine) read(command string, depth int) (wordEnds, bool) {
 	file, err := shellparse.Parse(command)
+	if bound := (*shellparse.BoundError)(nil); errors.As(err, &bound) && line.bounded == "" {
+		line.bounded = bound.Why
+	}
 	if err != nil {
 		return wordEnds{}, false
 	}

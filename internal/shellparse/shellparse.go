@@ -8,8 +8,12 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Parse parses command as bash.
+// Parse parses command as bash, when it is within the bounds the parser
+// is let read (CheckBounds: a *BoundError otherwise).
 func Parse(command string) (*syntax.File, error) {
+	if err := CheckBounds(command); err != nil {
+		return nil, err
+	}
 	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(command), "")
 }
 
