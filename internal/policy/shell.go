@@ -36,6 +36,14 @@ type shellLine struct {
 	// runs (eval of what expands, arithmetic on variables, a shell reading
 	// its input); "" when it runs none.
 	hidden string
+	// unjudged is why the line holds a construct the judge does not
+	// fully understand (the allow-list of grammar: judge.go); "" when
+	// every part is understood. names are what its words could name.
+	unjudged string
+	names    lineNames
+	// programs are the commands of programs gemini-ls does not know,
+	// whose arguments may name a program they run (judge.go).
+	programs []unknownProgram
 	// redirects reports whether the line redirects input or output
 	// anywhere (>, >>, <, <<, <<<, &> ...), as Gemini CLI's hasRedirection
 	// finds.
@@ -186,6 +194,7 @@ func (line *shellLine) read(command string, depth int) (wordEnds, bool) {
 		if line.budget < 0 {
 			return false
 		}
+		line.understand(n)
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if n.Coprocess {
@@ -298,7 +307,11 @@ func (line *shellLine) call(command string, call *syntax.CallExpr, redirs []*syn
 	}
 	if len(call.Args) > 0 {
 		words := shellparse.Words(command, call.Args)
-		line.wrapped(words, shellparse.Through(words), depth, redirs)
+		runs := shellparse.Through(words)
+		line.wrapped(words, runs, depth, redirs)
+		if line.withRuns {
+			line.program(words, runs, call.Assigns)
+		}
 	}
 }
 
@@ -309,8 +322,16 @@ func (line *shellLine) builtin(args []*syntax.Word) {
 	switch {
 	case !ok:
 	case name == "source" || name == ".":
-		// A script file is the business of the program that runs it.
+		// A script file is the business of the program that runs it, as
+		// bash x.sh's is; input, a process substitution or a name that
+		// expands is code the line computes as it runs (issue 95).
 		line.unmodel(name + " runs shell code the line does not show")
+		if len(args) < 2 {
+			break
+		}
+		if file, ok := shellparse.Text(args[1]); !ok || strings.HasPrefix(file, "/dev/") || strings.HasPrefix(file, "/proc/") {
+			line.hide(name + " runs shell code that is not known before it runs")
+		}
 	case name == "eval" || name == "trap":
 		// Through reads their code when it is static.
 		line.unmodel(name + " runs shell code the line does not show")
@@ -450,6 +471,9 @@ func (line *shellLine) arithmetic(x syntax.ArithmExpr) {
 // assign judges an assignment's subscripts, which bash evaluates as
 // arithmetic.
 func (line *shellLine) assign(a *syntax.Assign) {
+	if a.Name != nil && shellparse.IsCodeVariable(a.Name.Value) {
+		line.hide("it sets " + a.Name.Value + ", which bash runs as code")
+	}
 	if a.Index != nil && !pureArithmetic(a.Index) {
 		line.hide("it assigns to a computed subscript, which can run commands hidden in variables")
 	}
