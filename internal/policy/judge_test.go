@@ -71,11 +71,11 @@ func TestDenyRuleRefusesWhatCannotBeJudgedUnderYolo(t *testing.T) {
 func TestCannotJudgeSaysWhy(t *testing.T) {
 	e := denyBeneathAllow(t, "rm")
 	for command, why := range map[string]string{
-		"coproc rm -rf x | cat":              "it starts a coprocess, whose command bash and the parser may read apart, and the deny rule of fuzz may match it",
-		". <(echo 'rm -rf x')":               ". runs shell code that is not known before it runs, and the deny rule of fuzz may match it",
-		"PS4='$(rm x)'; set -x; :":           "it sets PS4, which bash runs as code, and the deny rule of fuzz may match it",
-		"mytool rm x":                        "it runs mytool, a program gemini-ls does not know, whose arguments name a program it may run, and the deny rule of fuzz may match it",
-		"$'\\x{72}\\x{6d}' -rf x":            "whose words are not known before it runs",
+		"coproc rm -rf x | cat":    "it starts a coprocess, whose command bash and the parser may read apart, and the deny rule of fuzz may match it",
+		". <(echo 'rm -rf x')":     ". runs shell code that is not known before it runs, and the deny rule of fuzz may match it",
+		"PS4='$(rm x)'; set -x; :": "it sets PS4, which bash runs as code, and the deny rule of fuzz may match it",
+		"mytool rm x":              "it runs mytool, a program gemini-ls does not know, whose arguments name a program it may run, and the deny rule of fuzz may match it",
+		"$'\\x{72}\\x{6d}' -rf x":  "whose words are not known before it runs",
 		"echo $((" + strings.Repeat("(", 150_000) + "1" + strings.Repeat(")", 150_002): "it may nest 150002 levels deep, more than the 8192 levels of a shell line gemini-ls reads, and the deny rule of fuzz may match it",
 	} {
 		c := shellCall(command)
