@@ -360,12 +360,6 @@ func (o options) shortOptions(bundle string) (int, string) {
 	return 0, ""
 }
 
-// isAssignment reports whether w is NAME=VALUE.
-func isAssignment(w Word) bool {
-	name, _, ok := strings.Cut(w.Text, "=")
-	return w.Static && ok && syntax.ValidName(name)
-}
-
 // xargs is the command xargs starts: args after its options, then the
 // words it reads from its input, unknown here. With -I (-i) the words
 // holding the replacement string are those read instead.
