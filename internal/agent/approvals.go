@@ -242,7 +242,13 @@ func (a *approvals) ruled(call policy.Call, name string, c *tools.Confirmation) 
 	}
 	switch v.Decision {
 	case policy.Deny:
-		return verdict{refusal: denial(v.Rule)}
+		refusal := denial(v.Rule)
+		if v.Why != "" {
+			// Refused for want of being judged, where nobody is asked
+			// (yolo): a deny rule could match what the line runs.
+			refusal += " The policy rules cannot judge it before it runs: " + v.Why + "."
+		}
+		return verdict{refusal: refusal}
 	case policy.AskUser:
 		if !a.policy.Interactive() {
 			refusal := fmt.Sprintf("Tool execution for %q requires user confirmation, which is not supported in non-interactive mode.", name)

@@ -48,10 +48,28 @@
 //     PowerShell and cmd.exe commands in any case. Where such a command
 //     is not all known before it runs (a word that expands, a wrapper or
 //     script that cannot be read, a line that runs what it does not
-//     show, or cannot be parsed), a rule that may match it asks, in every
-//     mode, saying why (Verdict.Why), unless a rule of higher priority
-//     decides it first. Files a line runs (bash x.sh, source) are not
+//     show, or cannot be parsed), a rule that may match it asks, saying
+//     why (Verdict.Why), unless a rule of higher priority decides it
+//     first; in yolo a deny rule refuses it instead. Files a line runs (bash x.sh, source) are not
 //     judged.
+//   - The judge reads a bash line by an allow-list of grammar
+//     (judge.go): simple commands and the wrappers shellparse.Through
+//     reads, pipelines, lists, subshells, blocks, if, while, for-in,
+//     case, redirections, assignments, declarations, [[ ]], arithmetic,
+//     quoting it computes exactly, substitutions. Any other construct (a
+//     function, a coprocess, a node it does not name), a program that
+//     is neither a wrapper it reads nor one known to run no argument
+//     whose static arguments name a program (mytool rm x; not ls rm), an
+//     assignment to a variable bash runs as code, source of input or of
+//     a substitution, cannot be judged. A restricting rule that could
+//     match a word of such a line (the first word of its command prefix
+//     among the tokens of the words known before it runs, or, but for an
+//     unknown program's arguments, a word not known; any rule of another
+//     pattern) decides it as a command not known before it runs: it asks;
+//     in yolo, where nobody is asked, a deny rule refuses, with Why.
+//   - A line longer than shellparse.MaxLineBytes or nesting deeper than
+//     shellparse.MaxNesting is not parsed (the parser's stack): it is
+//     judged as a line that cannot be parsed, saying why.
 //   - Judging a shell line is linear in its length: it is parsed once,
 //     where its words end is computed once, and a line whose parts (which
 //     repeat the substitutions they hold) outgrow 32 bytes a byte is not

@@ -29,6 +29,12 @@ type run struct {
 	unknown bool
 	// fold: a Windows command, whose words are matched in any case.
 	fold bool
+	// could, for an unknown run that stands for what a line the judge
+	// does not understand may run, tells whether a restricting rule could
+	// match a word of it (judge.go); nil: any rule could.
+	could func(*Rule) bool
+	// why is why such a run is not known.
+	why string
 }
 
 // newRun is the run of words.
@@ -145,6 +151,15 @@ func (e *Engine) restrict(c Call, line shellLine, parsed bool, checked func(stri
 	if !parsed || line.hidden != "" {
 		runs = append(runs[:len(runs):len(runs)], run{unknown: true})
 	}
+	if parsed && line.unjudged != "" {
+		names := line.names
+		runs = append(runs[:len(runs):len(runs)], run{unknown: true, why: line.unjudged, could: func(r *Rule) bool { return names.could(r, true) }})
+	}
+	for _, p := range line.programs {
+		names := p.names
+		runs = append(runs[:len(runs):len(runs)], run{unknown: true, could: func(r *Rule) bool { return names.could(r, false) },
+			why: "it runs " + p.name + ", a program gemini-ls does not know, whose arguments name a program it may run"})
+	}
 	var ask Verdict
 	for _, r := range runs {
 		if r.complete() && checked(r.text) {
@@ -155,6 +170,12 @@ func (e *Engine) restrict(c Call, line shellLine, parsed bool, checked func(stri
 		case rule == nil || rule.Decision == Allow:
 		case rule.Decision == Deny && !unsure:
 			return decided(rule)
+		case rule.Decision == Deny && c.Mode == ModeYolo:
+			// Nobody is asked in yolo: what a deny rule could match and
+			// the judge cannot read is refused, saying why (issue 95).
+			v := decided(rule)
+			v.Why = unjudged(rule, r, line, parsed)
+			return v
 		case ask.Decision == "" || rule.Priority > ask.Priority:
 			ask = Verdict{Decision: AskUser, Rule: rule, Priority: rule.Priority}
 			if unsure {
@@ -174,6 +195,8 @@ func unjudged(rule *Rule, r run, line shellLine, parsed bool) string {
 	switch {
 	case !parsed:
 		return line.unread() + ", and " + what
+	case r.why != "":
+		return r.why + ", and " + what
 	case r.unknown:
 		return line.hidden + ", and " + what
 	}
@@ -202,7 +225,7 @@ func (e *Engine) judgeRun(c Call, r run) (rule *Rule, unsure bool) {
 			return rule, false
 		case !r.unknown && e.runMatches(rule, r, s):
 			return rule, false
-		case rule.Decision != Allow && !r.complete() && mayMatch(rule, known, r.fold):
+		case rule.Decision != Allow && !r.complete() && mayMatch(rule, known, r.fold) && (r.could == nil || r.could(rule)):
 			return rule, true
 		}
 	}

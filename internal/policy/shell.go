@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -35,10 +36,22 @@ type shellLine struct {
 	// runs (eval of what expands, arithmetic on variables, a shell reading
 	// its input); "" when it runs none.
 	hidden string
+	// unjudged is why the line holds a construct the judge does not
+	// fully understand (the allow-list of grammar: judge.go); "" when
+	// every part is understood. names are what its words could name.
+	unjudged string
+	names    lineNames
+	// programs are the commands of programs gemini-ls does not know,
+	// whose arguments may name a program they run (judge.go).
+	programs []unknownProgram
 	// redirects reports whether the line redirects input or output
 	// anywhere (>, >>, <, <<, <<<, &> ...), as Gemini CLI's hasRedirection
 	// finds.
 	redirects bool
+	// bounded is why the line, or a script it runs, was not parsed: it
+	// is longer or nests deeper than the parser is let read
+	// (shellparse.CheckBounds); "" when none was.
+	bounded string
 	// budget is how many bytes of parts are left to record: nested
 	// substitutions repeat the text they hold in each enclosing part, and
 	// a line nesting so deep that its parts outgrow the budget is not
@@ -110,7 +123,10 @@ func parseShell(kind osshell.Kind, command string, withRuns bool) (shellLine, bo
 
 // unread is why parseShell could not read the line.
 func (line *shellLine) unread() string {
-	if line.budget < 0 {
+	switch {
+	case line.bounded != "":
+		return line.bounded
+	case line.budget < 0:
 		return "it nests commands too deep to be judged"
 	}
 	return "it cannot be parsed as " + line.kind.String()
@@ -167,6 +183,9 @@ const (
 // read adds what command runs to line, and tells where its words end.
 func (line *shellLine) read(command string, depth int) (wordEnds, bool) {
 	file, err := shellparse.Parse(command)
+	if bound := (*shellparse.BoundError)(nil); errors.As(err, &bound) && line.bounded == "" {
+		line.bounded = bound.Why
+	}
 	if err != nil {
 		return wordEnds{}, false
 	}
@@ -175,6 +194,7 @@ func (line *shellLine) read(command string, depth int) (wordEnds, bool) {
 		if line.budget < 0 {
 			return false
 		}
+		line.understand(n)
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if n.Coprocess {
@@ -287,7 +307,11 @@ func (line *shellLine) call(command string, call *syntax.CallExpr, redirs []*syn
 	}
 	if len(call.Args) > 0 {
 		words := shellparse.Words(command, call.Args)
-		line.wrapped(words, shellparse.Through(words), depth, redirs)
+		runs := shellparse.Through(words)
+		line.wrapped(words, runs, depth, redirs)
+		if line.withRuns {
+			line.program(words, runs, call.Assigns)
+		}
 	}
 }
 
@@ -298,8 +322,16 @@ func (line *shellLine) builtin(args []*syntax.Word) {
 	switch {
 	case !ok:
 	case name == "source" || name == ".":
-		// A script file is the business of the program that runs it.
+		// A script file is the business of the program that runs it, as
+		// bash x.sh's is; input, a process substitution or a name that
+		// expands is code the line computes as it runs (issue 95).
 		line.unmodel(name + " runs shell code the line does not show")
+		if len(args) < 2 {
+			break
+		}
+		if file, ok := shellparse.Text(args[1]); !ok || strings.HasPrefix(file, "/dev/") || strings.HasPrefix(file, "/proc/") {
+			line.hide(name + " runs shell code that is not known before it runs")
+		}
 	case name == "eval" || name == "trap":
 		// Through reads their code when it is static.
 		line.unmodel(name + " runs shell code the line does not show")
@@ -439,6 +471,9 @@ func (line *shellLine) arithmetic(x syntax.ArithmExpr) {
 // assign judges an assignment's subscripts, which bash evaluates as
 // arithmetic.
 func (line *shellLine) assign(a *syntax.Assign) {
+	if a.Name != nil && shellparse.IsCodeVariable(a.Name.Value) {
+		line.hide("it sets " + a.Name.Value + ", which bash runs as code")
+	}
 	if a.Index != nil && !pureArithmetic(a.Index) {
 		line.hide("it assigns to a computed subscript, which can run commands hidden in variables")
 	}

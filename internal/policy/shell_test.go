@@ -54,7 +54,9 @@ func TestAllowRuleCoversExactlyItsCommands(t *testing.T) {
 		{"PATH=/tmp/evil git status", "", nil, ""},
 		{"git status && GIT_DIR=/tmp/x git status", policy.Allow, []string{"GIT_DIR=/tmp/x git status"}, ""},
 		{"git status && LD_PRELOAD=/tmp/x.so git status", policy.Allow, []string{"LD_PRELOAD=/tmp/x.so git status"}, ""},
-		{"git status && BASH_ENV=/tmp/x git status", policy.Allow, []string{"BASH_ENV=/tmp/x git status"}, ""},
+		// BASH_ENV names code every bash the line starts runs (issue 95).
+		{"git status && BASH_ENV=/tmp/x git status", policy.AskUser, nil, "it sets BASH_ENV, which bash runs as code"},
+		{"git status && LANG=C git status", policy.Allow, []string{"LANG=C git status"}, ""},
 		// What the parser does not model asks, saying why.
 		{"git status ${x@P}", policy.AskUser, nil, "${…@…} transformation"},
 		{"git status && x='$(touch pwned)' && git status ${x@P}", policy.AskUser, nil, "${…@…} transformation"},

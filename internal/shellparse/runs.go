@@ -105,6 +105,15 @@ func (r *Runs) unwrap(words []Word) (next []Word, done bool) {
 	case "find":
 		r.find(args)
 		return nil, true
+	case "su", "runuser":
+		return r.su(name, args)
+	case "watch":
+		r.watch(args)
+		return nil, true
+	case "parallel":
+		return r.parallel(args)
+	case "firejail":
+		return r.firejail(args)
 	case "eval":
 		r.code(args, "bash")
 		return nil, true
@@ -154,8 +163,14 @@ type options struct {
 	// digits: -5 is an option (nice).
 	digits bool
 	// leading is how many words come between the options and the
-	// command (timeout's duration).
+	// command (timeout's duration, flock's file, chroot's root).
 	leading int
+	// shellWhenEmpty: with no command, the wrapper starts a shell,
+	// which reads its commands from input (sudo -s, chroot /, nsenter).
+	shellWhenEmpty bool
+	// script is the letter whose value is shell code the wrapper runs
+	// (flock -c, script -c); its long form is --command.
+	script string
 }
 
 // runsNothing is skip's count when an option makes the wrapper run
@@ -188,11 +203,32 @@ func wrapperOptions(name string) *options {
 	case "time":
 		return &options{flags: "pvaq", valued: "fo", long: []string{"append", "verbose", "portability", "quiet"}, longValued: []string{"format", "output"}}
 	case "sudo":
-		return &options{flags: "AbEHKknPSsi", valued: "CDgpRrTtUu", assignments: true, notRun: "elVv",
+		return &options{flags: "AbEHKknPSsi", valued: "CDgpRrTtUu", assignments: true, notRun: "elVv", shellWhenEmpty: true,
 			long:       []string{"askpass", "background", "preserve-env", "set-home", "login", "remove-timestamp", "reset-timestamp", "non-interactive", "preserve-groups", "stdin", "shell"},
 			longValued: []string{"close-from", "chdir", "group", "prompt", "chroot", "role", "type", "command-timeout", "other-user", "user"}}
 	case "doas":
-		return &options{flags: "ns", valued: "uC"}
+		return &options{flags: "ns", valued: "uC", shellWhenEmpty: true}
+	case "flock":
+		return &options{flags: "sxunoFe", valued: "wEc", script: "c", leading: 1,
+			long: []string{"shared", "exclusive", "unlock", "nonblock", "nb", "close", "no-fork", "verbose"}, longValued: []string{"timeout", "wait", "conflict-exit-code", "command"}}
+	case "script":
+		return &options{flags: "aefqkm", valued: "ctTBIOE", script: "c", shellWhenEmpty: true,
+			long: []string{"append", "return", "flush", "force", "quiet", "echo-never"}, longValued: []string{"command", "timing", "log-timing", "log-in", "log-out", "log-io", "echo", "logging-format", "output-limit"}}
+	case "nsenter":
+		return &options{flags: "amuinpUCTrwWFZe", valued: "tGSN", shellWhenEmpty: true,
+			long:       []string{"all", "mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "root", "wd", "no-fork", "preserve-credentials", "follow-context", "env", "join-cgroup", "keep-caps", "user-parent"},
+			longValued: []string{"target", "setgid", "setuid", "wdns", "net-socket"}}
+	case "unshare":
+		return &options{flags: "mUuinpCTfrcV", valued: "SGRwl", shellWhenEmpty: true,
+			long:       []string{"mount", "uts", "ipc", "net", "pid", "user", "cgroup", "time", "fork", "map-root-user", "map-current-user", "kill-child", "mount-proc", "mount-binfmt", "keep-caps", "map-auto"},
+			longValued: []string{"propagation", "setgroups", "root", "wd", "map-user", "map-group", "map-users", "map-groups", "setuid", "setgid", "monotonic", "boottime", "load-interp"}}
+	case "chroot":
+		return &options{leading: 1, shellWhenEmpty: true, long: []string{"skip-chdir"}, longValued: []string{"userspec", "groups"}}
+	case "systemd-run":
+		return &options{flags: "rtGPqSd", valued: "pEuHM", shellWhenEmpty: false, notRun: "h",
+			long: []string{"user", "system", "scope", "remain-after-exit", "wait", "pipe", "pty", "quiet", "collect", "same-dir", "no-block", "no-ask-password", "send-sighup", "ignore-failure", "background", "expand-environment", "json", "verbose"},
+			longValued: []string{"unit", "property", "description", "slice", "slice-inherit", "uid", "gid", "nice", "working-directory", "setenv", "on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive",
+				"on-calendar", "on-clock-change", "on-timezone-change", "timer-property", "path-property", "socket-property", "service-type", "host", "machine", "capsule"}}
 	}
 	return nil
 }
@@ -200,15 +236,31 @@ func wrapperOptions(name string) *options {
 // afterOptions is the command a wrapper of opts starts, args its
 // arguments.
 func (r *Runs) afterOptions(name string, args []Word, opts options) ([]Word, bool) {
-	i, why := opts.skip(args)
+	i, why, script := opts.skip(args)
 	switch {
 	case why != "":
 		r.Unknown = name + " " + why
 		return nil, true
 	case i == runsNothing:
 		return nil, true
+	case script != nil:
+		r.Script, r.ScriptShell = script, "bash"
+		if !script.Static {
+			r.Unknown = name + " runs a shell script that is not known before it runs"
+		}
+		return nil, true
 	}
-	for ; opts.assignments && i < len(args) && isAssignment(args[i]); i++ {
+	// env and sudo take every word holding = as an assignment, whatever
+	// its name (env 'BASH_FUNC_ls%%=() { …; }' exports a function).
+	for ; opts.assignments && i < len(args) && args[i].Static && strings.Contains(args[i].Text, "="); i++ {
+		if name, _, _ := strings.Cut(args[i].Text, "="); IsCodeVariable(name) {
+			r.Unknown = name + " sets " + name + ", which bash runs as code"
+			return nil, true
+		}
+	}
+	if i+opts.leading >= len(args) && opts.shellWhenEmpty {
+		r.Stdin = true // a shell reading its input
+		return nil, true
 	}
 	if i+opts.leading > len(args) {
 		return nil, true // nothing to run
@@ -223,30 +275,49 @@ func (r *Runs) afterOptions(name string, args []Word, opts options) ([]Word, boo
 }
 
 // skip is how many of args are options (runsNothing when one makes the
-// wrapper run nothing); why says why they cannot be read.
-func (o options) skip(args []Word) (int, string) {
+// wrapper run nothing); why says why they cannot be read; script is the
+// shell code an option gives (flock -c), nil when none does.
+func (o options) skip(args []Word) (int, string, *Word) {
 	for i := 0; i < len(args); i++ {
 		w := args[i]
 		var takes int
 		var why string
 		switch {
 		case !w.Static:
-			return 0, "takes a word that is not known before it runs"
+			return 0, "takes a word that is not known before it runs", nil
 		case w.Text == "--":
-			return i + 1, ""
+			return i + 1, "", nil
 		case w.Text == "-" || !strings.HasPrefix(w.Text, "-"):
-			return i, ""
+			return i, "", nil
+		case o.script != "" && (w.Text == "--command" || strings.HasPrefix(w.Text, "--command=")):
+			return o.scriptValue(args, i, strings.TrimPrefix(strings.TrimPrefix(w.Text, "--command"), "="), strings.Contains(w.Text, "="))
 		case strings.HasPrefix(w.Text, "--"):
 			takes, why = o.longOption(w.Text[2:])
+		case o.script != "" && strings.Contains(w.Text, o.script) && strings.IndexAny(w.Text[1:], o.valued) == strings.Index(w.Text[1:], o.script):
+			// The first letter taking a value is the script's: -qc S, -cS.
+			at := strings.Index(w.Text, o.script)
+			return o.scriptValue(args, i, w.Text[at+1:], at+1 < len(w.Text))
 		default:
 			takes, why = o.shortOptions(w.Text[1:])
 		}
 		if why != "" || takes == runsNothing {
-			return takes, why
+			return takes, why, nil
 		}
 		i += takes
 	}
-	return len(args), ""
+	return len(args), "", nil
+}
+
+// scriptValue is skip's answer for the option at args[i] giving shell
+// code: glued to it (glued), or the next word.
+func (o options) scriptValue(args []Word, i int, value string, glued bool) (int, string, *Word) {
+	switch {
+	case glued:
+		return len(args), "", &Word{Text: value, Static: true}
+	case i+1 < len(args):
+		return len(args), "", &args[i+1]
+	}
+	return runsNothing, "", nil
 }
 
 // longOption judges --name or --name=value: how many words it takes after
@@ -287,12 +358,6 @@ func (o options) shortOptions(bundle string) (int, string) {
 		}
 	}
 	return 0, ""
-}
-
-// isAssignment reports whether w is NAME=VALUE.
-func isAssignment(w Word) bool {
-	name, _, ok := strings.Cut(w.Text, "=")
-	return w.Static && ok && syntax.ValidName(name)
 }
 
 // xargs is the command xargs starts: args after its options, then the
@@ -408,7 +473,7 @@ func (r *Runs) find(args []Word) {
 				run = append(run, a)
 			}
 			if len(run) > 0 {
-				r.Commands = append(r.Commands, run)
+				r.through(run)
 			}
 			i = end
 		}
@@ -454,6 +519,12 @@ func (r *Runs) shell(args []Word) {
 		i += takes
 	}
 	switch {
+	case !command && i < len(args) && !args[i].Static:
+		r.Unknown = "a shell runs a script file that is not known before it runs"
+	case !command && i < len(args) && (args[i].Text == "/dev/stdin" || args[i].Text == "/dev/fd/0" || args[i].Text == "/proc/self/fd/0"):
+		r.Stdin = true
+	case !command && i < len(args) && readsInput(args[i].Text):
+		r.Unknown = "a shell runs a script from an open file, which the line does not show"
 	case command && i < len(args):
 		r.Script, r.ScriptShell = &args[i], "bash"
 		if !args[i].Static {
@@ -479,4 +550,186 @@ func shellOption(opt string) (int, string) {
 	}
 	takes := strings.Count(opt, "o") + strings.Count(opt, "O")
 	return takes, ""
+}
+
+// through records run, a command a wrapper starts beside its own (find
+// -exec's), and what it runs through the wrappers at its head in turn
+// (find . -exec env rm {} ;): a script or input it runs is one more
+// than Runs can hold, and is unknown.
+func (r *Runs) through(run []Word) {
+	r.Commands = append(r.Commands, run)
+	inner := Through(run)
+	r.Commands = append(r.Commands, inner.Commands...)
+	switch {
+	case inner.Unknown != "":
+		r.Unknown = cmp.Or(r.Unknown, inner.Unknown)
+	case inner.Script != nil && r.Script == nil:
+		r.Script, r.ScriptShell = inner.Script, inner.ScriptShell
+	case inner.Script != nil, inner.Stdin:
+		r.Unknown = cmp.Or(r.Unknown, "find runs a shell whose script the line does not show")
+	}
+}
+
+// IsCodeVariable reports whether bash runs the value of the variable
+// name as code, or reads from it a file or options that do (PS0…PS4 and
+// PROMPT_COMMAND are expanded with their command substitutions, PS4 for
+// set -x; BASH_ENV and ENV are sourced by the shells a line starts;
+// SHELLOPTS and BASHOPTS set their options; BASH_FUNC_x%% exports a
+// function): an assignment to one cannot be judged.
+func IsCodeVariable(name string) bool {
+	switch name {
+	case "PS0", "PS1", "PS2", "PS3", "PS4", "PROMPT_COMMAND", "BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "BASH_XTRACEFD", "BASH_LOADABLES_PATH", "EXECIGNORE", "PROMPT_DIRTRIM", "INPUTRC", "HISTFILE", "BASH_COMPAT":
+		return true
+	}
+	return strings.HasPrefix(name, "BASH_FUNC_")
+}
+
+// su records what su or runuser runs: with runuser -u, the command after
+// the options; else the shell started as the user, which takes -c code,
+// and after the user's name the shell's own arguments (su root -c S); a
+// shell reading its input when there is neither.
+func (r *Runs) su(name string, args []Word) ([]Word, bool) {
+	opts := options{flags: "lmpfP", valued: "gGswc", script: "c",
+		long:       []string{"login", "preserve-environment", "pty", "no-pty", "fast"},
+		longValued: []string{"group", "supp-group", "shell", "session-command", "whitelist-environment"}}
+	if name == "runuser" {
+		for i, w := range args {
+			if w.Static && (w.Text == "-u" || w.Text == "--user" || strings.HasPrefix(w.Text, "--user=")) {
+				opts.valued += "u"
+				opts.longValued = append(opts.longValued, "user")
+				return r.afterOptions(name, append(args[:i:i], args[i:]...), opts)
+			}
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if w.Static && (w.Text == "-" || w.Text == "--session-command" || strings.HasPrefix(w.Text, "--session-command=")) {
+			if w.Text != "-" {
+				r.Unknown = name + " --session-command runs a command gemini-ls does not read"
+				return nil, true
+			}
+			continue
+		}
+		if w.Static && !strings.HasPrefix(w.Text, "-") { // the user: the rest is the shell's
+			r.shell(args[i+1:])
+			return nil, true
+		}
+		n, why, script := opts.skip(args[i:])
+		switch {
+		case why != "":
+			r.Unknown = name + " " + why
+			return nil, true
+		case script != nil:
+			r.Script, r.ScriptShell = script, "bash"
+			if !script.Static {
+				r.Unknown = name + " runs a shell script that is not known before it runs"
+			}
+			return nil, true
+		case n == runsNothing:
+			return nil, true
+		case n == 0:
+			r.Unknown = name + " takes a word that is not known before it runs"
+			return nil, true
+		}
+		i += n - 1
+	}
+	r.Stdin = true
+	return nil, true
+}
+
+// watch records what watch runs: its arguments joined by spaces as sh
+// -c's script, or, with -x, as a command.
+func (r *Runs) watch(args []Word) {
+	opts := options{flags: "bcCeglprtwxq", valued: "dn", long: []string{"beep", "color", "no-color", "errexit", "chgexit", "no-linewrap", "precise", "no-rerun", "no-title", "no-wrap", "exec", "equexit", "differences"},
+		longValued: []string{"interval", "shotsdir"}}
+	i, why, _ := opts.skip(args)
+	switch {
+	case why != "":
+		r.Unknown = "watch " + why
+		return
+	case i == runsNothing, i >= len(args):
+		return
+	}
+	exec := slices.ContainsFunc(args[:i], func(w Word) bool {
+		return w.Text == "--exec" || !strings.HasPrefix(w.Text, "--") && strings.Contains(w.Text, "x")
+	})
+	if exec {
+		r.through(args[i:])
+		return
+	}
+	r.code(args[i:], "bash")
+}
+
+// parallel records what GNU parallel runs: its command, through a
+// shell, with the inputs after ::: (or read from its input) in place of
+// {} or after it. A command before ::: whose words are known is read as
+// xargs's; one that a shell would read otherwise than as those words, or
+// none at all (the inputs are then the commands), is unknown.
+func (r *Runs) parallel(args []Word) ([]Word, bool) {
+	opts := options{flags: "0kqvuegrX", valued: "jNnSadIEPLsC",
+		long:       []string{"keep-order", "quote", "verbose", "ungroup", "group", "null", "no-run-if-empty", "dry-run", "halt-on-error", "bar", "progress", "eta", "tag", "line-buffer", "pipe", "xargs", "will-cite", "shuf", "lb"},
+		longValued: []string{"jobs", "max-args", "sshlogin", "arg-file", "delimiter", "eof", "max-procs", "max-lines", "max-chars", "colsep", "tmpdir", "workdir", "results", "joblog", "timeout", "memfree", "load", "nice", "tagstring", "basefile", "halt", "delay", "retries", "block"}}
+	i, why, _ := opts.skip(args)
+	if why != "" {
+		r.Unknown = "parallel " + why
+		return nil, true
+	}
+	end := i
+	for end < len(args) && !(args[end].Static && strings.HasPrefix(args[end].Text, ":::")) {
+		end++
+	}
+	command := args[i:end]
+	if len(command) == 0 || slices.ContainsFunc(command, func(w Word) bool { return !w.Static || strings.ContainsAny(w.Text, shellSpecial) }) {
+		r.Unknown = "parallel runs its inputs, or a command a shell reads, which the line does not show"
+		return nil, true
+	}
+	out := make([]Word, 0, len(command)+1)
+	for _, w := range command {
+		if strings.Contains(w.Text, "{") { // a replacement string: {}, {.}, {1}…
+			w = unknownWord
+		}
+		out = append(out, w)
+	}
+	return append(out, unknownWord), false
+}
+
+// shellSpecial are the bytes that make a shell read a word otherwise
+// than as one word of that text.
+const shellSpecial = " \t\n;&|<>()$`'\"\\*?[]~#=%!"
+
+// firejail records what firejail runs: the command after its options
+// (--name or --name=value), or a shell reading its input.
+func (r *Runs) firejail(args []Word) ([]Word, bool) {
+	for i, w := range args {
+		switch {
+		case !w.Static:
+			r.Unknown = "firejail takes a word that is not known before it runs"
+			return nil, true
+		case w.Text == "--":
+			return r.firejailCommand(args[i+1:])
+		case strings.HasPrefix(w.Text, "--"):
+		case strings.HasPrefix(w.Text, "-"):
+			r.Unknown = "firejail has an option gemini-ls does not know (" + w.Text + ")"
+			return nil, true
+		default:
+			return r.firejailCommand(args[i:])
+		}
+	}
+	r.Stdin = true
+	return nil, true
+}
+
+func (r *Runs) firejailCommand(args []Word) ([]Word, bool) {
+	if len(args) == 0 {
+		r.Stdin = true
+		return nil, true
+	}
+	return args, false
+}
+
+// readsInput reports whether a shell's script file is its input or
+// another open file rather than a file the line names (/dev/stdin,
+// /dev/fd/N, /proc/self/fd/N): what it runs is not in any file.
+func readsInput(file string) bool {
+	return strings.HasPrefix(file, "/dev/") || strings.HasPrefix(file, "/proc/")
 }

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -54,6 +55,9 @@ func checkCommand(kind osshell.Kind, command string) commandCheck {
 // checkBashCommand is checkCommand of a bash line.
 func checkBashCommand(command string) commandCheck {
 	file, err := shellparse.Parse(command)
+	if bound := (*shellparse.BoundError)(nil); errors.As(err, &bound) {
+		return commandCheck{why: bound.Why}
+	}
 	if err != nil {
 		return commandCheck{why: "it could not be parsed as bash (" + err.Error() + ")"}
 	}

@@ -46,8 +46,19 @@ func TestRunDenyRuleRefusesEverySpellingWithBash(t *testing.T) {
 		"bash -lc 'rm x'", "bash -ec 'rm x'", "bash -e -c 'rm x'", "bash -c -- 'rm x'",
 		"command bash -c 'rm x'", "exec bash -c 'rm x'", "sh -c 'rm x'", "env FOO=1 rm x", "echo x | xargs rm",
 	}
-	_, fr := runShellUnderPolicies(t, map[string]string{"x": "x\n"}, map[string]string{"deny.toml": denyRmAllowBeneath}, bin,
-		append(spellings, `$(printf rm) x`, "echo kept")...)
+	// Issue 95's escapes, which bash ran: refused (headless, nobody to
+	// ask), each saying why.
+	escapes := []string{". <(echo 'rm -rf x')", "echo 'rm x' | source /dev/stdin", "echo 'rm x' | bash /dev/stdin",
+		"coproc rm -rf x | cat", `$'\x{72}\x{6d}' -rf x`, "PS4='$(rm x)' bash -xc true", "find . -exec env rm {} +",
+		"flock x rm x", "watch -g rm x", "script -qc 'rm x' /dev/null", "nsenter rm x"}
+	lines := append(append(append([]string{}, spellings...), escapes...), `$(printf rm) x`, "echo kept")
+	_, fr := runShellUnderPolicies(t, map[string]string{"x": "x\n"}, map[string]string{"deny.toml": denyRmAllowBeneath}, bin, lines...)
+	for i, command := range escapes {
+		if e := responseError(fr[len(spellings)+i]); e == "" {
+			t.Errorf("%q ran, want it refused", command)
+		}
+	}
+	fr = append(fr[:len(spellings):len(spellings)], fr[len(spellings)+len(escapes):]...)
 	for i, command := range spellings {
 		if e := responseError(fr[i]); e != "Tool execution denied by policy." {
 			t.Errorf("%q: %+v, want the policy's denial", command, fr[i].Response)

@@ -13,6 +13,7 @@ import (
 	"mvdan.cc/sh/v3/shell"
 
 	"github.com/gemini-ls/gemini-ls/internal/envredact"
+	"github.com/gemini-ls/gemini-ls/internal/shellparse"
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
@@ -115,6 +116,9 @@ func Discover(ctx context.Context, cfg Config) ([]tools.Tool, error) {
 // anything: quotes group, $VAR expands from the environment, and command
 // substitution is refused.
 func words(command string) ([]string, error) {
+	if err := shellparse.CheckBounds(command); err != nil {
+		return nil, err // the parser would recurse past the stack
+	}
 	argv, err := shell.Fields(command, nil)
 	if err != nil {
 		return nil, err
