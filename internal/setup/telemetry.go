@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gemini-ls/gemini-ls/internal/auth"
+	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/telemetry"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
@@ -133,6 +134,10 @@ func (b *Built) telemetryOutfile(set settings.Settings, outfile string) (string,
 	if why := b.protectedFiles(set).Why(real); why != "" {
 		return "", fmt.Errorf("telemetry.outfile %s is set by the workspace (its settings, its .env or the editor's settings for it) and is protected, because %s: "+
 			"gemini-ls does not append its prompts and answers to it; %s", named, why, fix)
+	}
+	if fi, err := os.Lstat(real); err == nil && !fi.Mode().IsRegular() {
+		// A FIFO would hold the start-up until something read it.
+		return "", fmt.Errorf("telemetry.outfile %s is set by the workspace and is %s, not a regular file; %s", named, safefile.DescribeMode(fi.Mode()), fix)
 	}
 	return real, nil
 }
