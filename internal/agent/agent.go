@@ -134,6 +134,13 @@ type Config struct {
 	// (protect.go); the zero Set holds the names internal/protected
 	// lists, and setup adds the paths settings put elsewhere.
 	Protected protected.Set
+	// ProjectRoots are the workspace's roots the front end gave, whose
+	// trust was decided; the directories included from outside them
+	// (--include-directories, includeDirectories, /directory add) are
+	// not among them. In yolo an edit of a protected file in an
+	// included directory still asks (protect.go). nil: every root is
+	// the project's.
+	ProjectRoots []string
 	// MaxTurns bounds the model requests of a session (settings'
 	// model.maxSessionTurns); no bound when 0 or less. Each prompt is
 	// bounded by MaxPromptTurns too.

@@ -46,6 +46,10 @@ type approvals struct {
 	shell osshell.Kind
 	// protected are the files whose edits always ask (guard).
 	protected protected.Set
+	// included reports whether a path lies in a directory included from
+	// outside the project (Agent.throughIncluded), where yolo asks about
+	// protected files too (guard); none when nil.
+	included func(path string) bool
 	// always is whether and how the user's "always allow" is offered.
 	always AlwaysAllow
 

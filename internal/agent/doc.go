@@ -30,6 +30,9 @@
 // decides what the agent may run or read) asks a person whatever else
 // would allow it, in every mode but yolo, with no "always" offered, and
 // is refused where nobody can be asked (protect.go, the end of decide).
+// In yolo too when it lies in a directory included from outside the
+// project (Config.ProjectRoots): the user's own configuration there
+// (~/.gemini, the shell's startup files) outlives the session.
 //
 // Invariant: the tools offered are made once per change of the tool set
 // (Agent.offeredTools): for each approval mode (the policy's denials) and

@@ -94,7 +94,7 @@ func (a *Agent) EditSelection(ctx context.Context, req dialog.SelectionEdit, lan
 // "always allow" counts: there is no session.
 func (a *Agent) selectionDoor(path, selection, replacement string) verdict {
 	door := newApprovals(a.approvalMode, func() string { return "" }, a.annotations, a.cfg.AllowedKeys, a.cfg.TrustedTools)
-	door.policy, door.always, door.protected = a.cfg.Policy, a.cfg.AlwaysAllow, a.cfg.Protected
+	door.policy, door.always, door.protected, door.included = a.cfg.Policy, a.cfg.AlwaysAllow, a.cfg.Protected, a.throughIncluded
 	call := policy.Call{Name: tools.ReplaceName, Args: map[string]any{"file_path": path, "old_string": selection, "new_string": replacement}}
 	return door.decide(call, tools.ReplaceName, tools.EditConfirmation(path))
 }

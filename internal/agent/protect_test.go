@@ -113,3 +113,56 @@ func TestProtectedPathsOfTheConfig(t *testing.T) {
 		t.Errorf("decide(%s) = %+v, want it asked", path, got)
 	}
 }
+
+// Yolo with ~/.gemini (or ~) included (issue 94): the model writing a
+// hook into ~/.gemini/settings.json, or a policy beside it, would be
+// obeyed by every later session in every folder; so a protected file in
+// a directory included from outside the project asks even in yolo, and
+// is refused headless, saying why. The project's own protected files and
+// every ordinary file, included or not, keep yolo's rule: unasked.
+func TestYoloAsksAboutProtectedFilesInIncludedDirectories(t *testing.T) {
+	project, home := t.TempDir(), t.TempDir()
+	included := func(path string) bool { return strings.HasPrefix(path, home+string(filepath.Separator)) }
+	userSettings := filepath.Join(home, ".gemini", "settings.json")
+	for _, tc := range []struct {
+		name     string
+		headless bool
+		path     string
+		want     verdict
+		refusal  string
+	}{
+		{name: "the user's settings ask", path: userSettings, want: verdict{ask: true}},
+		{name: "the user's policies ask", path: filepath.Join(home, ".gemini", "policies", "x.toml"), want: verdict{ask: true}},
+		{name: "the user's .bashrc asks", path: filepath.Join(home, ".bashrc"), want: verdict{ask: true}},
+		{name: "headless refuses the user's settings", headless: true, path: userSettings,
+			refusal: "Writing " + userSettings + " needs a person's approval in every approval mode, yolo too, because " + filepath.Join(home, ".gemini") + " holds gemini-ls's and Gemini CLI's configuration"},
+		{name: "an ordinary included file runs", path: filepath.Join(home, "notes.txt"), want: verdict{}},
+		{name: "headless: an ordinary included file runs", headless: true, path: filepath.Join(home, "notes.txt"), want: verdict{}},
+		{name: "the project's own settings run", path: filepath.Join(project, ".gemini", "settings.json"), want: verdict{}},
+		{name: "headless: the project's own settings run", headless: true, path: filepath.Join(project, ".gemini", "settings.json"), want: verdict{}},
+		{name: "an ordinary project file runs", path: filepath.Join(project, "a.txt"), want: verdict{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := newApprovals(func() dialog.ApprovalMode { return dialog.ApprovalYolo }, noPlans, builtinAnnotations, nil, nil)
+			a.policy = policy.Load(nil, !tc.headless)
+			a.included = included
+			got := a.decide(policy.Call{Name: tools.WriteFileName, Args: map[string]any{"file_path": tc.path, "content": "x"}},
+				tools.WriteFileName, tools.EditConfirmation(tc.path))
+			if tc.refusal != "" {
+				if !strings.HasPrefix(got.refusal, tc.refusal) || !strings.Contains(got.refusal, yoloReason+"; gemini-ls is running headless") || got.ask {
+					t.Errorf("decide = %+v, want a refusal starting %q", got, tc.refusal)
+				}
+				return
+			}
+			if tc.want.ask {
+				if !strings.HasSuffix(got.protected, yoloReason) {
+					t.Errorf("decide = %+v, want it to say why yolo asks", got)
+				}
+				got.protected = ""
+			}
+			if got != tc.want {
+				t.Errorf("decide = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}

@@ -76,6 +76,7 @@ func (a *Agent) newSession(id, root string, created time.Time) *Session {
 	s.approvals.shell = a.cfg.Shell
 	s.approvals.always = a.cfg.AlwaysAllow
 	s.approvals.protected = a.cfg.Protected
+	s.approvals.included = a.throughIncluded
 	return s
 }
 

@@ -565,6 +565,7 @@ func (b *Built) agentConfig(set settings.Settings, p agentParts) agent.Config {
 		Shell:                b.Shell.Kind,
 		AlwaysAllow:          b.alwaysAllow(set),
 		Protected:            b.protectedFiles(set),
+		ProjectRoots:         b.projectRoots,
 		MaxTurns:             p.maxTurns,
 		DisableLoopDetection: set.Model.DisableLoopDetection,
 		Logger:               o.Logger,

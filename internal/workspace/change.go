@@ -236,8 +236,13 @@ var writeChecked func()
 
 // openParent opens the directory holding rel beneath base, made first
 // (0o777 less the umask) when missing and create is set, and returns it
-// with rel's last name. Both steps go through base's handle: a symlink
-// in the way is followed only while it stays beneath base.
+// with rel's last name. It walks rel's directories a name at a time from
+// base's handle (openChildDir), following no symbolic link, not even one
+// that stays beneath base: rel comes from a resolved path, which holds
+// none, so a link on the way was put there since the path was checked,
+// and may lead to a protected directory of the same root (.git/hooks,
+// .gemini) that the check never saw (issue 94). The directory returned
+// is the one the checked path named.
 func openParent(base, rel string, create bool) (*os.Root, string, error) {
 	root, err := os.OpenRoot(base)
 	if create && errors.Is(err, fs.ErrNotExist) {
@@ -250,18 +255,55 @@ func openParent(base, rel string, create bool) (*os.Root, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	defer root.Close()
-	parent := filepath.Dir(rel)
-	if create {
-		if err := root.MkdirAll(parent, 0o777); err != nil {
-			return nil, "", err
+	dir := root
+	if parent := filepath.Dir(rel); parent != "." {
+		for _, name := range strings.Split(parent, string(filepath.Separator)) {
+			next, err := openChildDir(dir, name, create)
+			dir.Close()
+			if err != nil {
+				return nil, "", err
+			}
+			dir = next
 		}
 	}
-	dir, err := root.OpenRoot(parent)
-	if err != nil {
-		return nil, "", err
-	}
 	return dir, filepath.Base(rel), nil
+}
+
+// openChildDir opens the directory name in dir, made first when missing
+// and create is set. A symbolic link there is refused (errSwapped), and
+// the directory opened is confirmed to be the one lstat saw, so a link
+// swapped in between the two is refused too rather than followed.
+func openChildDir(dir *os.Root, name string, create bool) (*os.Root, error) {
+	seen, err := dir.Lstat(name)
+	if create && errors.Is(err, fs.ErrNotExist) {
+		if err = dir.Mkdir(name, 0o777); err == nil || errors.Is(err, fs.ErrExist) {
+			seen, err = dir.Lstat(name)
+		}
+	}
+	switch {
+	case err != nil:
+		return nil, err
+	case seen.Mode()&fs.ModeSymlink != 0:
+		return nil, errSwapped
+	case !seen.IsDir():
+		return nil, fmt.Errorf("%s is %s, not a directory", name, safefile.DescribeMode(seen.Mode()))
+	}
+	if writeWalkSaw != nil {
+		writeWalkSaw(name)
+	}
+	sub, err := dir.OpenRoot(name)
+	if err != nil {
+		return nil, err
+	}
+	opened, err := sub.Stat(".")
+	if err == nil && !os.SameFile(seen, opened) {
+		err = errSwapped
+	}
+	if err != nil {
+		sub.Close()
+		return nil, err
+	}
+	return sub, nil
 }
 
 // checkUnchanged compares disk with what the change was prepared from,
@@ -300,27 +342,32 @@ func checkUnchanged(ctx context.Context, change FileChange, dir *os.Root, name s
 
 // SetMode sets the permission bits of the regular file at path
 // (resolved; a symlink is refused) to what perm makes of them, and
-// reports whether they changed. The file is stat-ed and opened beneath
-// its root, confirmed to be the file stat-ed, and changed through that
-// descriptor (fchmod), never by name.
+// reports whether they changed. The file is stat-ed and opened in its
+// directory, reached from its root as WriteFile reaches it (no link
+// followed on the way), confirmed to be the file stat-ed, and changed
+// through that descriptor (fchmod), never by name.
 func (w *Workspace) SetMode(path string, perm func(fs.FileMode) fs.FileMode) (bool, error) {
 	if err := w.checkResolved(path); err != nil {
 		return false, err
 	}
 	path = filepath.Clean(path)
-	root, rel, release, err := w.rootOf(path, path)
+	base, rel, err := w.beneathOf(path, path)
 	if err != nil {
 		return false, err
 	}
-	defer release()
-	fi, err := root.Lstat(rel)
+	dir, name, err := openParent(base, rel, false)
+	if err != nil {
+		return false, beneathError(path, err)
+	}
+	defer dir.Close()
+	fi, err := dir.Lstat(name)
 	if err != nil {
 		return false, beneathError(path, err)
 	}
 	if !fi.Mode().IsRegular() {
 		return false, fmt.Errorf("%s is %s, not a regular file", path, safefile.DescribeMode(fi.Mode()))
 	}
-	f, err := root.OpenFile(rel, os.O_RDONLY|openReadFlags, 0)
+	f, err := dir.OpenFile(name, os.O_RDONLY|openReadFlags, 0)
 	if err != nil {
 		return false, beneathError(path, err)
 	}
@@ -341,3 +388,7 @@ func (w *Workspace) SetMode(path string, perm func(fs.FileMode) fs.FileMode) (bo
 	}
 	return true, nil
 }
+
+// writeWalkSaw, when set (by a test), is called with each directory
+// name WriteFile's walk has looked at, before it opens it.
+var writeWalkSaw func(name string)

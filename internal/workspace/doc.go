@@ -41,7 +41,13 @@
 // (inside the roots, regular, ignored by a listing) is decided of the
 // file the handle opened or the directory it listed, never of a name
 // looked up again: WriteFile's check, temporary file and rename go
-// through one handle on the file's directory; a walk's file is opened
+// through one handle on the file's directory, which it reaches (making
+// what is missing) a directory at a time from the root's handle,
+// following no symbolic link at all, not even one staying beneath the
+// root, each directory opened confirmed to be the one lstat saw: a link
+// to .git/hooks or .gemini swapped into a path the approval door
+// checked would land the write in a protected file the door never saw
+// (issue 94), so the file written is the path checked; a walk's file is opened
 // beneath the root and fstat-ed before a byte is read. A read says which
 // file it read (File.Real: the path as the read resolved it), so that
 // what holds of a file but is told by its name (the ignore rules, .git)
