@@ -106,7 +106,9 @@ endef
 # GNU patch is what the memory inbox's patches are checked against, with
 # git apply (internal/memory). strace traces a start of gemini-ls for the
 # files it reads, each of which internal/configfiles must declare
-# (TestEveryConfigurationReadIsDeclared).
+# (TestEveryConfigurationReadIsDeclared). js-yaml 4.1.0, Gemini CLI's YAML
+# reader, from a committed lockfile, is what agent and skill front matter
+# is typed against (internal/frontmatter's TestScalarsAsJSYAML).
 # python3 is the interpreter pyright looks for: without one on PATH, pyright
 # 1.1.414 leaves its analysis' progress open for good, and gemini-ls then
 # reports it still indexing at every question (a fresh machine's test-go
@@ -116,6 +118,7 @@ endef
 # cache takes longer than go test's default 10 minutes for one package.
 test-go: gemini-cli otelcol langservers rootless-user
 	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static patch strace)
+	npm ci --prefix internal/frontmatter/testdata/jsyaml --no-audit --no-fund --loglevel=error
 	go test -race -count=1 -timeout 30m ./...
 	$(MAKE) test-linear
 
