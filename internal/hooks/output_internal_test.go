@@ -1,15 +1,10 @@
 package hooks
 
 import (
-	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
-	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+	"github.com/gemini-ls/gemini-ls/internal/jsjson/jsjsontest"
 )
 
 // readsAsGeminiCLI is what Gemini CLI 0.61 makes of a hook's output
@@ -80,24 +75,5 @@ func TestOutputReadAsNode(t *testing.T) {
 
 func nodeReads(t *testing.T, docs []string) []any {
 	t.Helper()
-	node := platformtest.Tool(t, "node")
-	script := filepath.Join(t.TempDir(), "reads.js")
-	if err := os.WriteFile(script, []byte(readsAsGeminiCLI), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	in, err := json.Marshal(docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, script)
-	cmd.Stdin = strings.NewReader(string(in))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
-	var got []any
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("node's answer %q: %v", out, err)
-	}
-	return got
+	return jsjsontest.NodeReads(t, readsAsGeminiCLI, docs)
 }

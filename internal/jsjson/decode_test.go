@@ -5,15 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/jsjson"
-	"github.com/gemini-ls/gemini-ls/internal/platformtest"
+	"github.com/gemini-ls/gemini-ls/internal/jsjson/jsjsontest"
 )
 
 // probe is a shape like the files Gemini CLI reads: a hook's output, a
@@ -82,26 +79,7 @@ process.stdout.write(JSON.stringify(docs.map(d => probe(JSON.parse(d)))));
 // CLI reads them, makes of each document.
 func nodeReads(t *testing.T, docs []string) []any {
 	t.Helper()
-	node := platformtest.Tool(t, "node")
-	script := filepath.Join(t.TempDir(), "project.js")
-	if err := os.WriteFile(script, []byte(project), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	in, err := json.Marshal(docs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, script)
-	cmd.Stdin = strings.NewReader(string(in))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
-	var got []any
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("node's answer %q: %v", out, err)
-	}
-	return got
+	return jsjsontest.NodeReads(t, project, docs)
 }
 
 // goReads is Decode's probe of doc, in the shape nodeReads has.
