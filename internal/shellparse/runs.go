@@ -233,6 +233,15 @@ func wrapperOptions(name string) *options {
 	return nil
 }
 
+// bashScript records script, which the wrapper name hands bash to run;
+// one not known before the line runs cannot be judged.
+func (r *Runs) bashScript(name string, script *Word) {
+	r.Script, r.ScriptShell = script, "bash"
+	if !script.Static {
+		r.Unknown = name + " runs a shell script that is not known before it runs"
+	}
+}
+
 // afterOptions is the command a wrapper of opts starts, args its
 // arguments.
 func (r *Runs) afterOptions(name string, args []Word, opts options) ([]Word, bool) {
@@ -244,10 +253,7 @@ func (r *Runs) afterOptions(name string, args []Word, opts options) ([]Word, boo
 	case i == runsNothing:
 		return nil, true
 	case script != nil:
-		r.Script, r.ScriptShell = script, "bash"
-		if !script.Static {
-			r.Unknown = name + " runs a shell script that is not known before it runs"
-		}
+		r.bashScript(name, script)
 		return nil, true
 	}
 	// env and sudo take every word holding = as an assignment, whatever
@@ -620,10 +626,7 @@ func (r *Runs) su(name string, args []Word) ([]Word, bool) {
 			r.Unknown = name + " " + why
 			return nil, true
 		case script != nil:
-			r.Script, r.ScriptShell = script, "bash"
-			if !script.Static {
-				r.Unknown = name + " runs a shell script that is not known before it runs"
-			}
+			r.bashScript(name, script)
 			return nil, true
 		case n == runsNothing:
 			return nil, true
