@@ -21,6 +21,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -28,8 +29,15 @@ import (
 const maxRedirects = 10
 
 // credentialHeaders are the headers that carry credentials: Go's sensitive
-// ones and the Google API key's.
-var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Cookie2", "X-Goog-Api-Key"}
+// ones, the Google API key's, and the API key header A2A agents and many
+// other services read (X-API-Key).
+var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Cookie2", "X-Goog-Api-Key", "X-Api-Key"}
+
+// CredentialHeader reports whether the header name (any case) carries a
+// credential, as this package counts them.
+func CredentialHeader(name string) bool {
+	return slices.Contains(credentialHeaders, http.CanonicalHeaderKey(name))
+}
 
 // Of is u's origin, "scheme://host:port": lower-case, the scheme's default
 // port when u names none.
@@ -131,7 +139,7 @@ func Loopback(host string) bool {
 }
 
 // RefuseCleartext wraps base: a request carrying a credential header
-// (Authorization, X-Goog-Api-Key, a cookie) to an origin CheckCleartext
+// (CredentialHeader) to an origin CheckCleartext
 // refuses fails with an error naming the header and the origin, and
 // nothing is sent. A request without one passes: a metadata server's,
 // or one a redirect brought from another origin once DropCredentials,

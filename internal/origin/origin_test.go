@@ -253,3 +253,15 @@ func TestRefuseCleartext(t *testing.T) {
 		}
 	}
 }
+
+func TestCredentialHeader(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Authorization": true, "authorization": true, "x-goog-api-key": true, "X-API-Key": true,
+		"Cookie": true, "Proxy-Authorization": true,
+		"X-User": false, "Content-Type": false, "X-Goog-User-Project": false,
+	} {
+		if got := origin.CredentialHeader(name); got != want {
+			t.Errorf("CredentialHeader(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
