@@ -2,6 +2,7 @@ package auth
 
 import (
 	"cmp"
+	"crypto/x509"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -81,6 +82,10 @@ type Auth struct {
 	// makes its transport shared with none. Nothing replaces the Proxy of
 	// an Auth Resolve made.
 	proxyKey string
+	// rootCAs, when set, are the only certificate authorities its
+	// transport trusts, in place of the system's: tests set it
+	// (export_test.go) to serve an https endpoint of their own.
+	rootCAs *x509.CertPool
 }
 
 // CodeAssist is where the Code Assist backend is and whose login it uses.
@@ -111,7 +116,8 @@ func (e *Error) Error() string { return e.Message }
 // for in Gemini CLI's user directory (settings.UserDir of getenv).
 // Missing credentials, an unknown type and a variable the type reads that
 // is not of its form (a location that is not a region name, a project
-// that is not a project ID, a base URL that is not an http(s) URL) are an
+// that is not a project ID, a base URL that is not an https URL or http to
+// this machine) are an
 // *Error; endpoints are built only from values that passed.
 func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 	env := func(name string) string { return strings.TrimSpace(getenv(name)) }

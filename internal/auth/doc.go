@@ -21,11 +21,14 @@
 //   - A variable that becomes part of an endpoint is held to its form by
 //     Resolve, wherever it came from (the process, a .env file an
 //     untrusted workspace may write): GOOGLE_CLOUD_LOCATION a region name,
-//     GOOGLE_CLOUD_PROJECT(_ID) a project ID, the base URLs http(s) URLs
-//     (vars.go). The Vertex AI host genai makes of the location, which
+//     GOOGLE_CLOUD_PROJECT(_ID) a project ID, the base URLs https URLs, or
+//     http ones to this machine only (a key or token goes with every
+//     request to them; origin.CheckCleartext) (vars.go). The Vertex AI host genai makes of the location, which
 //     the user's Application Default Credentials token goes to, is thus
 //     always Google's; the generator checks the location again before it
-//     mints that token. Errors name the variable, never its value.
+//     mints that token. Errors name the variable, never its value, but
+//     for the origin (scheme, host, port) of a base URL refused as plain
+//     http, which says what was refused.
 //   - Status never carries a secret: a key or token is reported as "set".
 //   - The key an editor keeps for the user comes in EditorKeyVar, not
 //     GEMINI_API_KEY: TakeEditorKey takes it out of the process's
@@ -43,6 +46,9 @@
 //     redirect to another origin (scheme, host, port): a redirect that
 //     drops the body is followed without the credential headers, one
 //     that would resend the body there is refused (internal/origin).
+//     Nor does a key or token header go over plain http to another
+//     machine, whatever made the Auth: the transport refuses the request
+//     unsent (origin.RefuseCleartext).
 //   - The genai backend encodes each function declaration, system
 //     instruction and content of a conversation's history once, as genai
 //     would, and sends it as it was encoded then (encoded.go): what was

@@ -2,14 +2,18 @@ package auth_test
 
 import (
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -20,6 +24,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/codeassist/codeassisttest"
+	"github.com/gemini-ls/gemini-ls/internal/origin"
 )
 
 func resolve(t *testing.T, selected string, vars map[string]string) auth.Auth {
@@ -315,51 +320,122 @@ func forwardProxy(t *testing.T, target string) (proxyURL string, hosts func() []
 	}
 }
 
+// tunnelProxy is an HTTPS proxy on loopback: it records the target of each
+// CONNECT and tunnels every one to a TLS server of its own, which holds a
+// certificate for example.com and its subdomains, records the host each
+// request inside was for, and forwards it to target. roots trust that
+// certificate. Nothing leaves the machine, and only the proxy can answer
+// for those hosts.
+func tunnelProxy(t *testing.T, target string) (proxyURL string, roots *x509.CertPool, seen func() (connects, hosts []string)) {
+	t.Helper()
+	u, _ := url.Parse(target)
+	var mu sync.Mutex
+	var connects, hosts []string
+	rp := httputil.NewSingleHostReverseProxy(u)
+	front := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hosts = append(hosts, r.Host)
+		mu.Unlock()
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodConnect {
+			http.Error(w, "CONNECT only", http.StatusMethodNotAllowed)
+			return
+		}
+		mu.Lock()
+		connects = append(connects, r.Host)
+		mu.Unlock()
+		upstream, err := net.Dial("tcp", front.Listener.Addr().String())
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+		conn, buf, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			upstream.Close()
+			return
+		}
+		go func() {
+			io.Copy(upstream, buf)
+			upstream.Close()
+		}()
+		io.Copy(conn, upstream)
+		conn.Close()
+	}))
+	t.Cleanup(proxy.Close)
+	roots = x509.NewCertPool()
+	roots.AddCert(front.Certificate())
+	return proxy.URL, roots, func() ([]string, []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(connects), slices.Clone(hosts)
+	}
+}
+
 // The proxy the environment (or .env, through getenv) names carries the
-// requests of both backends. The endpoints' hosts do not resolve: only the
-// proxy can answer.
+// requests of both backends, to https endpoints whose hosts only the
+// proxy can answer for.
 func TestProxyFromEnvironment(t *testing.T) {
 	t.Run("gemini api", func(t *testing.T) {
 		srv := geminitest.NewTestServer(t, geminitest.TextTurn("via proxy"))
-		proxy, hosts := forwardProxy(t, srv.URL)
-		a := resolve(t, "", map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": "http://gemini.invalid", "http_proxy": proxy})
+		proxy, roots, seen := tunnelProxy(t, srv.URL)
+		a := auth.WithRootCAs(resolve(t, "", map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": "https://gemini.example.com", "https_proxy": proxy}), roots)
 		if got := stream(t, auth.NewGenerator(a)); got != "via proxy" {
 			t.Fatalf("streamed %q", got)
 		}
-		if h := hosts(); len(h) != 1 || h[0] != "gemini.invalid" {
-			t.Errorf("proxy saw %q", h)
+		if connects, hosts := seen(); !slices.Equal(connects, []string{"gemini.example.com:443"}) || !slices.Equal(hosts, []string{"gemini.example.com"}) {
+			t.Errorf("proxy saw CONNECT %q, then requests for %q", connects, hosts)
 		}
 	})
 	t.Run("code assist", func(t *testing.T) {
 		ca := codeassisttest.NewTestServer(t, codeassisttest.Options{
 			CurrentTier: &codeassisttest.Tier{ID: "standard-tier"}, Project: "p",
 		}, geminitest.TextTurn("via proxy"))
-		proxy, hosts := forwardProxy(t, ca.URL)
+		proxy, roots, seen := tunnelProxy(t, ca.URL)
 		home := t.TempDir()
 		writeLogin(t, home, map[string]any{"access_token": "stale", "refresh_token": "refresh", "expiry_date": 1})
-		a := resolve(t, "oauth-personal", map[string]string{"HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": "http://codeassist.invalid", "HTTP_PROXY": proxy})
-		a.CodeAssist.TokenURL = "http://oauth.invalid/token"
+		a := auth.WithRootCAs(resolve(t, "oauth-personal", map[string]string{"HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": "https://codeassist.example.com", "HTTPS_PROXY": proxy}), roots)
+		a.CodeAssist.TokenURL = "https://oauth.example.com/token"
 		if got := stream(t, auth.NewGenerator(a)); got != "via proxy" {
 			t.Fatalf("streamed %q", got)
 		}
-		h := hosts()
-		if len(h) != 3 || h[0] != "oauth.invalid" || h[1] != "codeassist.invalid" {
-			t.Errorf("proxy saw %q (token refresh, loadCodeAssist, stream)", h)
+		connects, hosts := seen()
+		if !slices.Equal(connects, []string{"oauth.example.com:443", "codeassist.example.com:443"}) ||
+			!slices.Equal(hosts, []string{"oauth.example.com", "codeassist.example.com", "codeassist.example.com"}) {
+			t.Errorf("proxy saw CONNECT %q, then requests for %q (token refresh, loadCodeAssist, stream)", connects, hosts)
 		}
 	})
 	t.Run("NO_PROXY", func(t *testing.T) {
 		srv := geminitest.NewTestServer(t, geminitest.TextTurn("direct"))
-		proxy, hosts := forwardProxy(t, srv.URL)
-		u, _ := url.Parse(srv.URL)
-		a := resolve(t, "", map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": "http://direct.test:" + u.Port(), "HTTP_PROXY": proxy, "NO_PROXY": "direct.test"})
-		// direct.test does not resolve either: NO_PROXY sends it direct, and it fails.
+		proxy, roots, seen := tunnelProxy(t, srv.URL)
+		a := auth.WithRootCAs(resolve(t, "", map[string]string{"GEMINI_API_KEY": "k", "GOOGLE_GEMINI_BASE_URL": "https://direct.invalid", "HTTPS_PROXY": proxy, "NO_PROXY": "direct.invalid"}), roots)
+		// direct.invalid does not resolve: NO_PROXY sends it direct, and it fails.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_, err := auth.NewGenerator(a).GenerateContent(ctx, "gemini-x", genai.Text("x"), nil)
-		if err == nil || len(hosts()) != 0 {
-			t.Errorf("err %v, proxy saw %q", err, hosts())
+		if connects, hosts := seen(); err == nil || len(connects) != 0 || len(hosts) != 0 {
+			t.Errorf("err %v, proxy saw CONNECT %q, requests for %q", err, connects, hosts)
 		}
 	})
+}
+
+// An Auth not made by Resolve, whose base URL is plain http to another
+// machine, gets no request out: the transport refuses it with the header
+// and the origin named, before the proxy (or anyone) sees it.
+func TestGeneratorRefusesCredentialOverPlainHTTP(t *testing.T) {
+	srv := geminitest.NewTestServer(t, geminitest.TextTurn("sent"))
+	proxy, hosts := forwardProxy(t, srv.URL)
+	a := resolve(t, "", map[string]string{"GEMINI_API_KEY": "the-key", "HTTP_PROXY": proxy})
+	a.Config.HTTPOptions.BaseURL = "http://gemini.invalid"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := auth.NewGenerator(a).GenerateContent(ctx, "gemini-x", genai.Text("x"), nil)
+	if !errors.Is(err, origin.ErrCleartext) || !strings.Contains(err.Error(), "not sending the X-Goog-Api-Key header to http://gemini.invalid:80: ") || len(hosts()) != 0 {
+		t.Errorf("err %v, proxy saw %q; want the key refused to http://gemini.invalid:80 and nothing sent", err, hosts())
+	}
 }
 
 // The generator made for a path that is not there yet (no login) fails

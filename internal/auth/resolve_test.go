@@ -88,9 +88,9 @@ func TestResolve(t *testing.T) {
 		},
 		{
 			name: "vertex with project and location",
-			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_CLOUD_PROJECT": "my-project", "GOOGLE_CLOUD_LOCATION": "us-central1", "GOOGLE_VERTEX_BASE_URL": "http://v"},
+			vars: map[string]string{"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_CLOUD_PROJECT": "my-project", "GOOGLE_CLOUD_LOCATION": "us-central1", "GOOGLE_VERTEX_BASE_URL": "https://v"},
 			want: auth.Auth{Type: "vertex-ai", Source: "environment", Config: genai.ClientConfig{
-				Backend: genai.BackendVertexAI, Project: "my-project", Location: "us-central1", HTTPOptions: genai.HTTPOptions{BaseURL: "http://v"},
+				Backend: genai.BackendVertexAI, Project: "my-project", Location: "us-central1", HTTPOptions: genai.HTTPOptions{BaseURL: "https://v"},
 			}},
 		},
 		{
@@ -116,8 +116,8 @@ func TestResolve(t *testing.T) {
 		},
 		{
 			name: "GCA wins over Vertex AI and a key, as in Gemini CLI",
-			vars: map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "GOOGLE_GENAI_USE_VERTEXAI": "true", "GEMINI_API_KEY": "k", "HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": "http://ca", "GOOGLE_CLOUD_PROJECT_ID": "my-project"},
-			want: auth.Auth{Type: "oauth-personal", Source: "environment", CodeAssist: auth.CodeAssist{Endpoint: "http://ca", Project: "my-project", CredsPath: credsPath}},
+			vars: map[string]string{"GOOGLE_GENAI_USE_GCA": "true", "GOOGLE_GENAI_USE_VERTEXAI": "true", "GEMINI_API_KEY": "k", "HOME": home, "USERPROFILE": home, "CODE_ASSIST_ENDPOINT": "https://ca", "GOOGLE_CLOUD_PROJECT_ID": "my-project"},
+			want: auth.Auth{Type: "oauth-personal", Source: "environment", CodeAssist: auth.CodeAssist{Endpoint: "https://ca", Project: "my-project", CredsPath: credsPath}},
 		},
 		{
 			name:     "settings win over the environment",

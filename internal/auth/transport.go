@@ -2,6 +2,7 @@ package auth
 
 import (
 	"bytes"
+	"crypto/tls"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -16,15 +17,21 @@ import (
 // Retry-After made a RetryInfo detail, and no credential on a request a
 // redirect brought from another origin, whichever layer above added it
 // (genai's API key, Code Assist's token, the Vertex AI client's); a
-// request body's parts encoded before are spliced in (splice.go). base is
-// the transport at the bottom, which holds the connections.
+// request that would carry one over plain http to another machine fails
+// unsent (origin.RefuseCleartext: an Auth not made by Resolve, a base URL
+// genai read from the process itself); a request body's parts encoded
+// before are spliced in (splice.go). base is the transport at the
+// bottom, which holds the connections.
 func newTransport(a Auth) (rt http.RoundTripper, base *http.Transport) {
 	base = http.DefaultTransport.(*http.Transport).Clone()
 	base.Proxy = a.Proxy
 	if base.Proxy == nil {
 		base.Proxy = http.ProxyFromEnvironment
 	}
-	return spliceTransport{origin.DropCredentials(&retryAfterTransport{base: base, now: time.Now})}, base
+	if a.rootCAs != nil {
+		base.TLSClientConfig = &tls.Config{RootCAs: a.rootCAs}
+	}
+	return spliceTransport{origin.DropCredentials(origin.RefuseCleartext(&retryAfterTransport{base: base, now: time.Now}))}, base
 }
 
 // maxErrorBody bounds the error body read to add the detail; a larger one

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"crypto/x509"
 	"net/http"
 	"sync"
 
@@ -58,6 +59,7 @@ type transportKey struct {
 	credentialsFile string
 	codeAssist      CodeAssist
 	proxy           string
+	rootCAs         *x509.CertPool
 }
 
 // keyOf is a's transportKey; ok is false when a cannot be keyed: its
@@ -77,6 +79,7 @@ func keyOf(a Auth) (transportKey, bool) {
 		credentialsFile: a.CredentialsFile,
 		codeAssist:      a.CodeAssist,
 		proxy:           a.proxyKey,
+		rootCAs:         a.rootCAs,
 	}, true
 }
 

@@ -5,6 +5,7 @@ import (
 	"net/url"
 
 	"github.com/gemini-ls/gemini-ls/internal/lazyregexp"
+	"github.com/gemini-ls/gemini-ls/internal/origin"
 )
 
 // The values auth variables may take. A location and a project become
@@ -66,7 +67,12 @@ func checkProject(name, value string) error {
 }
 
 // checkBaseURL checks that value, the variable name's, is an endpoint: an
-// absolute http or https URL with a host; "" (unset) passes.
+// absolute https URL with a host, or http to this machine (localhost, a
+// loopback address), since the API key or token goes with every request
+// to it (origin.CheckCleartext; Gemini CLI 0.61 holds its two base URLs
+// to the same, docs/reference/configuration.md); "" (unset) passes. The
+// refusal names the origin (scheme, host, port), never the path or a
+// password in the URL.
 func checkBaseURL(name, value string) error {
 	if value == "" {
 		return nil
@@ -74,6 +80,9 @@ func checkBaseURL(name, value string) error {
 	u, err := url.Parse(value)
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return errors.New(name + " is not an http or https URL, such as https://example.com/gemini.")
+	}
+	if origin.CheckCleartext(u) != nil {
+		return errors.New(name + " names " + origin.Of(u) + ", over plain http: the credential gemini-ls sends with every request there (the API key or Google token) could be read on the way. Use https, or http only to this machine (localhost, 127.0.0.1, ::1).")
 	}
 	return nil
 }

@@ -85,6 +85,8 @@ func TestCheckBaseURL(t *testing.T) {
 		"":                       true,
 		"https://example.com/v1": true,
 		"http://127.0.0.1:9":     true,
+		"http://example.com/v1":  false, // the key in the clear
+		"http://localhost:8080":  true,
 		"localhost:8080":         false, // parsed as scheme "localhost"
 		"example.com/gemini":     false,
 		"ftp://example.com":      false,

@@ -197,3 +197,55 @@ func TestStatusMalformedLocation(t *testing.T) {
 		t.Errorf("status = %s", toJSON(got))
 	}
 }
+
+// A base URL over plain http to another machine would carry the API key
+// or the Google token in the clear: Resolve refuses it at start-up,
+// naming the variable and the origin and saying why, as Gemini CLI 0.61
+// refuses its two base URLs (docs/reference/configuration.md); http to
+// this machine (the fake model the tests run) passes.
+func TestResolveRefusesPlainHTTPBaseURLs(t *testing.T) {
+	home := t.TempDir()
+	writeLogin(t, home, map[string]any{"access_token": "a", "refresh_token": "r", "expiry_date": 1})
+	const why = ", over plain http: the credential gemini-ls sends with every request there (the API key or Google token) could be read on the way. Use https, or http only to this machine (localhost, 127.0.0.1, ::1)."
+	for _, tc := range []struct {
+		name, selected, variable string
+		vars                     map[string]string
+		wantType                 string
+	}{
+		{"gemini api", "", "GOOGLE_GEMINI_BASE_URL", map[string]string{"GEMINI_API_KEY": "k"}, auth.GeminiAPIKey},
+		{"vertex express", "vertex-ai", "GOOGLE_VERTEX_BASE_URL", map[string]string{"GOOGLE_API_KEY": "k"}, auth.VertexAI},
+		{"vertex adc", "vertex-ai", "GOOGLE_VERTEX_BASE_URL", map[string]string{"GOOGLE_CLOUD_PROJECT": "my-project", "GOOGLE_CLOUD_LOCATION": "us-central1"}, auth.VertexAI},
+		{"code assist login", "oauth-personal", "CODE_ASSIST_ENDPOINT", map[string]string{"HOME": home, "USERPROFILE": home}, auth.OAuthPersonal},
+		{"cloud shell", "cloud-shell", "CODE_ASSIST_ENDPOINT", map[string]string{}, auth.CloudShell},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for value, refused := range map[string]string{
+				"http://gemini.example/v1":          "http://gemini.example:80",
+				"HTTP://10.0.0.5:8080":              "http://10.0.0.5:8080",
+				"http://user:pw@proxy.example:3128": "http://proxy.example:3128",
+				"http://localhost.attacker.example": "http://localhost.attacker.example:80",
+				"http://localhost:8080":             "",
+				"http://127.0.0.1:9/v1":             "",
+				"http://[::1]:9":                    "",
+				"https://gemini.example/v1":         "",
+			} {
+				vars := map[string]string{tc.variable: value}
+				for k, v := range tc.vars {
+					vars[k] = v
+				}
+				_, err := auth.Resolve(tc.selected, env(vars))
+				if refused == "" {
+					if err != nil {
+						t.Errorf("%s=%s: %v, want it accepted", tc.variable, value, err)
+					}
+					continue
+				}
+				want := tc.variable + " names " + refused + why
+				var authErr *auth.Error
+				if !errors.As(err, &authErr) || authErr.Type != tc.wantType || authErr.Message != want {
+					t.Errorf("%s=%s: err = %v, want an *auth.Error of %s: %q", tc.variable, value, err, tc.wantType, want)
+				}
+			}
+		})
+	}
+}

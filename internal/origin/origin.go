@@ -11,7 +11,8 @@
 // under both.
 //
 // Nor does a credential go over plain http to another machine
-// (CheckCleartext): https, or http to loopback only.
+// (CheckCleartext): https, or http to loopback only. RefuseCleartext
+// holds a transport to it, whoever set the header.
 package origin
 
 import (
@@ -20,6 +21,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -27,8 +29,15 @@ import (
 const maxRedirects = 10
 
 // credentialHeaders are the headers that carry credentials: Go's sensitive
-// ones and the Google API key's.
-var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Cookie2", "X-Goog-Api-Key"}
+// ones, the Google API key's, and the API key header A2A agents and many
+// other services read (X-API-Key).
+var credentialHeaders = []string{"Authorization", "Proxy-Authorization", "Cookie", "Cookie2", "X-Goog-Api-Key", "X-Api-Key"}
+
+// CredentialHeader reports whether the header name (any case) carries a
+// credential, as this package counts them.
+func CredentialHeader(name string) bool {
+	return slices.Contains(credentialHeaders, http.CanonicalHeaderKey(name))
+}
 
 // Of is u's origin, "scheme://host:port": lower-case, the scheme's default
 // port when u names none.
@@ -127,4 +136,32 @@ func Loopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// RefuseCleartext wraps base: a request carrying a credential header
+// (CredentialHeader) to an origin CheckCleartext
+// refuses fails with an error naming the header and the origin, and
+// nothing is sent. A request without one passes: a metadata server's,
+// or one a redirect brought from another origin once DropCredentials,
+// above, took them off.
+func RefuseCleartext(base http.RoundTripper) http.RoundTripper {
+	return refuseCleartext{base}
+}
+
+type refuseCleartext struct{ base http.RoundTripper }
+
+func (r refuseCleartext) RoundTrip(req *http.Request) (*http.Response, error) {
+	for _, h := range credentialHeaders {
+		if req.Header.Get(h) == "" {
+			continue
+		}
+		if err := CheckCleartext(req.URL); err != nil {
+			if req.Body != nil {
+				req.Body.Close()
+			}
+			return nil, fmt.Errorf("not sending the %s header to %w", h, err)
+		}
+		break
+	}
+	return r.base.RoundTrip(req)
 }

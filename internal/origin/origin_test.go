@@ -198,3 +198,70 @@ func TestCheckCleartext(t *testing.T) {
 		}
 	}
 }
+
+// recordingTransport answers 204 to every request it is given and counts
+// them.
+type recordingTransport struct {
+	mu   sync.Mutex
+	sent []string
+}
+
+func (r *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.mu.Lock()
+	r.sent = append(r.sent, req.URL.String())
+	r.mu.Unlock()
+	return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody, Request: req}, nil
+}
+
+// A credential header bound over plain http to another machine is
+// refused, the header and the origin named, and nothing reaches the
+// transport below; https, loopback http and a request without a
+// credential (a metadata server's) pass.
+func TestRefuseCleartext(t *testing.T) {
+	for _, tc := range []struct {
+		url, header string
+		refused     bool
+	}{
+		{"http://gemini.example/v1", "X-Goog-Api-Key", true},
+		{"http://10.0.0.5:8080/", "Authorization", true},
+		{"http://localhost.attacker.example/", "Cookie", true},
+		{"https://gemini.example/v1", "X-Goog-Api-Key", false},
+		{"http://127.0.0.1:9/", "Authorization", false},
+		{"http://[::1]:9/", "X-Goog-Api-Key", false},
+		{"http://169.254.169.254/computeMetadata/v1/", "", false},
+	} {
+		below := &recordingTransport{}
+		req, err := http.NewRequest(http.MethodPost, tc.url, strings.NewReader("body"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tc.header != "" {
+			req.Header.Set(tc.header, "secret")
+		}
+		resp, err := origin.RefuseCleartext(below).RoundTrip(req)
+		if !tc.refused {
+			if err != nil || len(below.sent) != 1 {
+				t.Errorf("%s with %q: %v, sent %q; want it sent", tc.url, tc.header, err, below.sent)
+			} else {
+				resp.Body.Close()
+			}
+			continue
+		}
+		want := "not sending the " + tc.header + " header to " + origin.Of(req.URL) + ": "
+		if !errors.Is(err, origin.ErrCleartext) || !strings.HasPrefix(err.Error(), want) || len(below.sent) != 0 {
+			t.Errorf("%s with %q: %v, sent %q; want refused with %q and nothing sent", tc.url, tc.header, err, below.sent, want)
+		}
+	}
+}
+
+func TestCredentialHeader(t *testing.T) {
+	for name, want := range map[string]bool{
+		"Authorization": true, "authorization": true, "x-goog-api-key": true, "X-API-Key": true,
+		"Cookie": true, "Proxy-Authorization": true,
+		"X-User": false, "Content-Type": false, "X-Goog-User-Project": false,
+	} {
+		if got := origin.CredentialHeader(name); got != want {
+			t.Errorf("CredentialHeader(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -180,6 +180,13 @@ func New(def *subagents.Definition, opts Options) (*Client, error) {
 	}
 	c.cred = cred
 	if u, err := url.Parse(target); err == nil && u.Host != "" {
+		// The credential goes only to this origin: over plain http to
+		// another machine it would be read on the way. Gemini CLI 0.61's
+		// remote agents documentation (core/remote-agents.md) asks https
+		// of google-credentials only; gemini-ls asks it of every kind.
+		if err := origin.CheckCleartext(u); cred != nil && err != nil {
+			return nil, fmt.Errorf("remote agent '%s': not sending its %s credential to %w", def.Name, def.Auth.Type, err)
+		}
 		c.home = origin.Of(u)
 	}
 	return c, nil

@@ -10,7 +10,9 @@
 //     the card names when it is on that origin. Never to another origin,
 //     not after a redirect has once left the origin, as in a browser, and
 //     not to the service of a card a redirect brought from another
-//     origin. The client says why it withholds it.
+//     origin. The client says why it withholds it. Nor over plain http
+//     to another machine than this one: New refuses a definition whose
+//     credential would go there (origin.CheckCleartext).
 //   - Every response is bounded in size and in the time it may stay
 //     silent: a hostile or broken server ends a run with an error, never a
 //     hang or unbounded memory.

@@ -1,6 +1,7 @@
 package remote_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -916,3 +917,64 @@ func TestRefusedCredentialIsRefreshed(t *testing.T) {
 		t.Errorf("a fixed key was sent %d times", n)
 	}
 }
+
+// An apiKey or http credential (Bearer, Basic, another scheme) bound over
+// plain http to another machine is refused when the agent is made, with
+// the agent, the kind of credential and the origin named and why, and no
+// request leaves; https, and http to this machine, are allowed. Gemini
+// CLI 0.61 asks https of google-credentials only.
+func TestNoCredentialOverPlainHTTP(t *testing.T) {
+	auths := []subagents.Auth{
+		{Type: "apiKey", Key: "the-key"},
+		{Type: "http", Scheme: "Bearer", Token: "the-token"},
+		{Type: "http", Scheme: "Basic", Username: "me", Password: "pw"},
+		{Type: "http", Scheme: "Digest", Value: "v"},
+	}
+	const why = ": a credential sent there over plain http could be read on the way; gemini-ls sends credentials only over https, or over http to this machine (localhost, 127.0.0.1, ::1)"
+	for _, a := range auths {
+		for _, tc := range []struct {
+			def     *subagents.Definition
+			refused string // the origin named; "" when allowed
+		}{
+			{remoteDef("http://agent.example/card", &a), "http://agent.example:80"},
+			{remoteDef("http://10.1.2.3:8080/card", &a), "http://10.1.2.3:8080"},
+			{withAuth(inlineCard(t, testCard("http://agent.example:9/rpc", true)), &a), "http://agent.example:9"},
+			{remoteDef("https://agent.example/card", &a), ""},
+			{remoteDef("http://127.0.0.1:9/card", &a), ""},
+			{remoteDef("http://localhost:9/card", &a), ""},
+		} {
+			var sent atomic.Int32
+			opts := remote.Options{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+				sent.Add(1)
+				return nil, errors.New("the test sends nothing")
+			})}
+			c, err := remote.New(tc.def, opts)
+			where := cmp.Or(tc.def.CardURL, "inline card")
+			if tc.refused == "" {
+				if err != nil {
+					t.Errorf("%s auth to %s: New = %v, want it allowed", a.Type, where, err)
+				}
+				continue
+			}
+			want := "remote agent 'answerer': not sending its " + a.Type + " credential to " + tc.refused + why
+			if err == nil || err.Error() != want {
+				t.Errorf("%s auth to %s: New = %v, want %q", a.Type, where, err, want)
+			}
+			if c != nil {
+				c.Card(context.Background())
+			}
+			if sent.Load() != 0 { // nothing to send with: New refused
+				t.Errorf("%s auth to %s: %d requests sent", a.Type, where, sent.Load())
+			}
+		}
+	}
+}
+
+func withAuth(def *subagents.Definition, a *subagents.Auth) *subagents.Definition {
+	def.Auth = a
+	return def
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }

@@ -44,8 +44,12 @@
 //     host or plain http fails the server before any request, saying
 //     which host and why (google.go). The OAuth token goes over https,
 //     or over http only to loopback (origin.CheckCleartext); elsewhere
-//     it is not sent, no sign-in starts, and the 401 says why. A redirect to another origin (scheme, host, port)
-//     is followed without them, as a browser's fetch does, and an SSE
+//     it is not sent, no sign-in starts, and the 401 says why. A
+//     configured header that carries a credential (origin.CredentialHeader:
+//     Authorization, an API key, a cookie) is held to the same: to plain
+//     http on another machine the server fails before any request,
+//     naming the header and the origin (checkHeaders). A redirect to
+//     another origin (scheme, host, port) is followed without them, as a browser's fetch does, and an SSE
 //     endpoint on another origin is refused, as in Gemini CLI. A token
 //     request's body (refresh token, code, signed assertion) goes to no
 //     other origin than its endpoint's.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync/atomic"
 
 	"cloud.google.com/go/auth/credentials"
@@ -199,6 +201,25 @@ func (s *server) cleartext() error {
 		return fmt.Errorf("its URL does not parse: %w", err)
 	}
 	return origin.CheckCleartext(u)
+}
+
+// checkHeaders refuses the server when a header the user configured for
+// it carries a credential (origin.CredentialHeader: Authorization, an API
+// key, a cookie) and its URL is plain http to another machine: the
+// header is the user's own, sent as written, but over plain http it
+// would be read on the way. Gemini CLI 0.61 sends it there; gemini-ls
+// asks, as for its own credentials, https or this machine.
+func (s *server) checkHeaders() error {
+	names := slices.Sorted(maps.Keys(s.cfg.Headers))
+	for _, name := range names {
+		if !origin.CredentialHeader(name) {
+			continue
+		}
+		if err := s.cleartext(); err != nil {
+			return fmt.Errorf("not sending its configured %s header to %w", http.CanonicalHeaderKey(name), err)
+		}
+	}
+	return nil
 }
 
 // oauthConfig is the server's "oauth" block, empty without one.

@@ -257,3 +257,46 @@ func TestNoOAuthTokenOverPlainHTTP(t *testing.T) {
 		t.Errorf("a sign-in started: %v", shown)
 	}
 }
+
+// A header the user configured that carries a credential (Authorization,
+// an API key) is not sent over plain http to another machine: the server
+// fails before any request, naming the header and the origin. Other
+// headers, and the same header on loopback (TestStreamableHTTPWithHeaders),
+// go as written.
+func TestNoConfiguredCredentialHeaderOverPlainHTTP(t *testing.T) {
+	seen := origintest.Record(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+	}))
+	srv := httptest.NewServer(seen)
+	t.Cleanup(srv.Close)
+	// mcp.example is reached at srv, over the network as far as gemini-ls
+	// can tell.
+	transport := &http.Transport{DialContext: func(ctx context.Context, network, _ string) (net.Conn, error) {
+		return (&net.Dialer{}).DialContext(ctx, network, srv.Listener.Addr().String())
+	}}
+	t.Cleanup(transport.CloseIdleConnections)
+	m, _ := startedWith(t, Config{
+		Servers: map[string]settings.MCPServer{
+			"bearer": {HTTPURL: "http://mcp.example/mcp", Headers: map[string]string{"X-User": "ada", "authorization": "Bearer header-secret"}},
+			"apikey": {URL: "http://10.9.8.7:3000/sse", Type: settings.MCPTypeSSE, Headers: map[string]string{"X-API-Key": "key-secret"}},
+		},
+		Transport: transport,
+	})
+	want := map[string]string{
+		"bearer": "not sending its configured Authorization header to http://mcp.example:80: a credential sent there over plain http could be read on the way",
+		"apikey": "not sending its configured X-Api-Key header to http://10.9.8.7:3000: a credential sent there over plain http could be read on the way",
+	}
+	for _, st := range m.Servers() {
+		if st.State != StateFailed || !strings.Contains(st.Error, want[st.Name]) {
+			t.Errorf("%s: %+v, want it failed saying %q", st.Name, st, want[st.Name])
+		}
+	}
+	if got := seen.Headers(); len(got) != 0 {
+		t.Errorf("%d requests reached the server: %v", len(got), got)
+	}
+	for _, secret := range []string{"header-secret", "key-secret"} {
+		if got := seen.Carried(secret); len(got) > 0 {
+			t.Errorf("%s went over plain http: %v", secret, got)
+		}
+	}
+}

@@ -232,6 +232,9 @@ func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
 	if t := s.cfg.Type; t != "" && t != settings.MCPTypeHTTP && t != settings.MCPTypeSSE {
 		return nil, fmt.Errorf(`its "type" is %q: it must be "http" (streamable HTTP) or "sse"`, t)
 	}
+	if err := s.checkHeaders(); err != nil {
+		return nil, err
+	}
 	if s.token == nil {
 		token, err := s.tokenSource()
 		if err != nil {
