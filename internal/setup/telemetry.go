@@ -14,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/gemini-ls/gemini-ls/internal/auth"
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/telemetry"
@@ -149,7 +150,7 @@ func (b *Built) telemetryOutfile(set settings.Settings, outfile string) (string,
 func (b *Built) usersOutfile(outfile string) bool {
 	getenv := b.opts.Getenv
 	if home := settings.Home(getenv); home != "" && b.EnvFile != "" &&
-		(b.EnvFile == filepath.Join(home, ".env") || b.EnvFile == filepath.Join(home, ".gemini", ".env")) {
+		(b.EnvFile == filepath.Join(home, configfiles.Env) || b.EnvFile == configfiles.In(home, configfiles.Env)) {
 		getenv = b.Getenv
 	}
 	user, _ := settings.Load(getenv, nil, b.Trust) // its problems were told when the settings were read
