@@ -10,20 +10,13 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 )
 
-// names are the protected names, each with what it is, worded to follow
-// "is" or "holds" in what the user and the model are told, and suffixes
-// the protected endings (*.code-workspace): the declarations of
-// internal/configfiles, where the loaders take their paths from.
-func names() []configfiles.File    { return configfiles.Names() }
-func suffixes() []configfiles.File { return configfiles.Endings() }
-
 // Names are the protected names, in their order: what a project may hold
 // that configures a program run later, outside gemini-ls's say. A name
 // of several components is separated by slashes. The protected endings
 // (*.code-workspace) are not among them.
 func Names() []string {
 	var out []string
-	for _, n := range names() {
+	for _, n := range configfiles.Names() {
 		out = append(out, n.Name)
 	}
 	return out
@@ -38,7 +31,7 @@ func XDGConfig(configHome string) []Path {
 		return nil
 	}
 	var out []Path
-	for _, n := range names() {
+	for _, n := range configfiles.Names() {
 		if rest, ok := strings.CutPrefix(n.Name, ".config/"); ok {
 			out = append(out, Path{Path: filepath.Join(configHome, filepath.FromSlash(rest)), What: n.What})
 		}
@@ -101,7 +94,7 @@ func (s Set) Why(path string) string {
 // names (folded).
 func byName(path string) string {
 	parts := strings.Split(path, string(filepath.Separator))
-	ns, sfs := names(), suffixes()
+	ns, sfs := configfiles.Names(), configfiles.Endings()
 	for i, part := range parts {
 		for _, n := range ns {
 			if end, ok := matchName(parts, i, n.Name); ok {
@@ -158,7 +151,7 @@ func (s Set) byPath(path string) string {
 // links resolved), is a link to it or to a directory holding it.
 func byLink(real string) string {
 	depth := 0
-	ns := names()
+	ns := configfiles.Names()
 	for dir := filepath.Dir(real); ; dir = filepath.Dir(dir) {
 		if depth++; depth > MaxDepth {
 			return fmt.Sprintf("%s is more than %d directories deep, past where gemini-ls looks for a protected file linking to it", real, MaxDepth)
