@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import * as vscode from "vscode";
 import type { ChatEvent, ChatState } from "./chatModel";
-import { parseChatRequest, type ChatMessage, type ChatRequest } from "./chatProtocol";
+import { parseChatRequest, type ChatMessage, type ChatRequest, type PickerItem } from "./chatProtocol";
 import type { ContextItem } from "./contextItems";
 import type { SlashCommand } from "./slashCommands";
 
@@ -112,6 +112,11 @@ export class ChatView implements vscode.WebviewViewProvider {
     this.postMessage({ type: "model", label });
   }
 
+  /** Sends the server's models to the model picker's menu at the prompt. */
+  postModels(models: PickerItem[]): void {
+    this.postMessage({ type: "models", models });
+  }
+
   /** Says whether VS Code trusts the workspace now. */
   postTrust(trusted: boolean): void {
     this.postMessage({ type: "trust", trusted });
@@ -194,23 +199,27 @@ export class ChatView implements vscode.WebviewViewProvider {
 </div>
 <div id="working" class="working" hidden><span class="spinner" aria-hidden="true"></span><span id="working-text">Working…</span></div>
 <form id="composer" class="composer">
-  <div class="context-row">
-    <button id="add-context" type="button" class="chip" title="Add a file, the selection or the open editors to the prompt">+ Add Context…</button>
-  </div>
   <div class="prompt-box">
     <ul id="command-list" class="command-list" role="listbox" aria-label="Commands" hidden></ul>
-    <div id="ghost" class="ghost" aria-hidden="true" hidden><span id="ghost-typed" class="ghost-typed"></span><span id="ghost-hint" class="ghost-hint"></span></div>
-    <textarea id="prompt" rows="3" placeholder="Ask Gemini… (@ a file, # the editor, / a command)" aria-label="Prompt" aria-autocomplete="list" aria-controls="command-list" aria-expanded="false" aria-describedby="command-hint"></textarea>
+    <ul id="picker-menu" class="picker-menu" role="listbox" tabindex="-1" hidden></ul>
+    <div class="context-row">
+      <button id="add-context" type="button" class="chip" title="Add a file, the selection or the open editors to the prompt"><span class="codicon codicon-attach" aria-hidden="true"></span><span>Add Context…</span></button>
+    </div>
+    <div class="input-wrap">
+      <div id="ghost" class="ghost" aria-hidden="true" hidden><span id="ghost-typed" class="ghost-typed"></span><span id="ghost-hint" class="ghost-hint"></span></div>
+      <textarea id="prompt" rows="2" placeholder="Ask Gemini… (@ a file, # the editor, / a command)" aria-label="Prompt" aria-autocomplete="list" aria-controls="command-list" aria-expanded="false" aria-describedby="command-hint mode-hint"></textarea>
+    </div>
     <span id="command-hint" class="visually-hidden" role="status" aria-live="polite"></span>
+    <span id="mode-hint" class="visually-hidden">Shift+Tab switches the approval mode.</span>
+    <div class="actions">
+      <button id="mode-picker" type="button" class="picker" aria-haspopup="listbox" aria-expanded="false" aria-controls="picker-menu" title="Approval mode: what Gemini may do without asking (Shift+Tab in the prompt switches it)"><span class="visually-hidden">Approval mode: </span><span id="mode-text">Manual</span><span class="codicon codicon-chevron-down" aria-hidden="true"></span></button>
+      <button id="model-picker" type="button" class="picker" aria-haspopup="listbox" aria-expanded="false" aria-controls="picker-menu" title="Model"><span class="visually-hidden">Model: </span><span id="model-text">Model</span><span class="codicon codicon-chevron-down" aria-hidden="true"></span></button>
+      <span class="spacer"></span>
+      <button id="stop" type="button" class="icon-button" title="Stop (Escape)" aria-label="Stop" hidden><span class="codicon codicon-debug-stop" aria-hidden="true"></span></button>
+      <button id="send" type="submit" class="icon-button send" title="Send (Enter)" aria-label="Send"><span class="codicon codicon-send" aria-hidden="true"></span></button>
+    </div>
   </div>
-  <div class="actions">
-    <button id="mode-picker" type="button" class="chip picker" aria-haspopup="listbox" title="Approval mode: what Gemini may do without asking"><span class="visually-hidden">Approval mode: </span><span id="mode-text">Manual</span></button>
-    <button id="model-picker" type="button" class="chip picker" aria-haspopup="listbox" title="Model"><span class="visually-hidden">Model: </span><span id="model-text">Model</span></button>
-    <span id="usage" class="usage" hidden></span>
-    <span class="spacer"></span>
-    <button id="stop" type="button" class="secondary" hidden>Stop</button>
-    <button id="send" type="submit">Send</button>
-  </div>
+  <span id="usage" class="usage" hidden></span>
 </form>
 <script nonce="${nonce}" src="${script}"></script>
 </body>

@@ -4,6 +4,8 @@ import type { AskAnswer } from "./ask";
 import { chatCommands, type ChatCommand } from "./chatCommands";
 import type { ChatEvent, ChatState } from "./chatModel";
 import type { ContextItem } from "./contextItems";
+import { approvalModes } from "./modes";
+import type { ApprovalMode } from "./protocol";
 import type { SlashCommand } from "./slashCommands";
 
 /** Messages from the webview. */
@@ -21,9 +23,13 @@ export type ChatRequest =
   | { type: "answer"; id: number; answer: AskAnswer }
   /** Rewind to before the chat's turn `turn` (from 0). */
   | { type: "rewind"; turn: number }
-  /** The prompt box's pickers and Add Context: the extension shows a QuickPick. */
-  | { type: "pickMode" }
+  /** The model picker opens: the extension sends the server's models ("models"). */
   | { type: "pickModel" }
+  /** A mode chosen in the mode picker, or by Shift+Tab in the prompt. */
+  | { type: "setMode"; mode: ApprovalMode }
+  /** A model chosen in the model picker (one of the "models" sent). */
+  | { type: "setModel"; id: string }
+  /** Add Context: the extension shows a QuickPick. */
   | { type: "addContext" }
   /** A code block's Copy and Insert at Cursor. */
   | { type: "copy"; text: string }
@@ -50,7 +56,19 @@ export type ChatMessage =
   /** A reference Add Context chose, for the prompt box at its caret. */
   | { type: "insertPrompt"; text: string }
   /** Whether VS Code trusts the workspace; not: Restricted Mode, which the chat says. */
-  | { type: "trust"; trusted: boolean };
+  | { type: "trust"; trusted: boolean }
+  /** The models the server offers, for the model picker's menu at the prompt. */
+  | { type: "models"; models: PickerItem[] };
+
+/** One row of a picker's menu at the prompt. */
+export interface PickerItem {
+  id: string;
+  label: string;
+  /** A second line, quieter: what the mode lets Gemini do, what the model is for. */
+  detail?: string;
+  /** The one in use, ticked. */
+  checked: boolean;
+}
 
 export function parseChatRequest(msg: unknown): ChatRequest | undefined {
   if (typeof msg !== "object" || msg === null) {
@@ -81,12 +99,15 @@ export function parseChatRequest(msg: unknown): ChatRequest | undefined {
         : undefined;
     case "openTerminal":
       return typeof m.callId === "string" && m.callId !== "" ? { type: "openTerminal", callId: m.callId } : undefined;
+    case "setMode":
+      return approvalModes.some((c) => c.mode === m.mode) ? { type: "setMode", mode: m.mode as ApprovalMode } : undefined;
+    case "setModel":
+      return typeof m.id === "string" && m.id.trim() !== "" ? { type: "setModel", id: m.id } : undefined;
     case "ready":
     case "cancel":
     case "commands":
     case "files":
     case "context":
-    case "pickMode":
     case "pickModel":
     case "addContext":
       return { type: m.type };

@@ -12,16 +12,17 @@ import { acceptCompletion, NextEdits } from "./completion";
 import { Questions } from "./confirmation";
 import { contextItems } from "./contextItems";
 import { addContext, ask, askSelection, editorContext, editorState, editSelection, explain, fixDiagnostics, insertAtCursor, openAtLine, revealFolder } from "./editorCommands";
-import { chooseMode, chooseModel, refreshModel, sendSettings, setApprovalMode, setModel } from "./modelCommands";
+import { chooseMode, chooseModel, refreshModel, sendSettings, setApprovalMode, setModel, showModelMenu, useModel } from "./modelCommands";
 import { modelForNewSession, modelName, type ModelState } from "./present";
 import { methods, type ApprovalMode, type PromptContext, type PromptParams, type PromptResult } from "./protocol";
 import { ReviewManager, type HunkRef } from "./review";
 import type { Gemini, RunningPrompt, SetupNeed } from "./gemini";
-import { checkSignIn, restart, signIn, start, stopClient } from "./server";
+import { checkSignIn, restart, restartInSession, signIn, start, stopClient } from "./server";
 import { enterApiKey, forgetApiKey, hasApiKey, openAiStudio } from "./apiKey";
 import { describeError } from "./errors";
 import { newSession, pickSession, rewind } from "./sessionCommands";
 import { config, configuredMode, errorMessage, inlineCompletionEnabled } from "./settings";
+import { placeChat } from "./placement";
 import { ShellTerminals } from "./shellTerminal";
 import { StatusBar } from "./status";
 import { isPermissionsCommand, restrictedPermissions } from "./trust";
@@ -34,6 +35,7 @@ let gemini: GeminiExtension | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   gemini = new GeminiExtension(context);
+  void placeChat(context.globalState, [chatViewId, welcomeViewId]);
   void gemini.refreshKeyContext();
   void start(gemini);
 }
@@ -129,10 +131,10 @@ class GeminiExtension implements Gemini {
           void sendSettings(this).then(() => refreshModel(this));
         }
       }),
-      // Trusted in VS Code now: gemini-ls starts again trusting the folder (trust.ts).
+      // Trusted in VS Code now: gemini-ls starts again trusting the folder (trust.ts), the conversation kept.
       vscode.workspace.onDidGrantWorkspaceTrust(() => {
         this.view.postTrust(true);
-        void restart(this);
+        void restartInSession(this);
       }),
       ...this.commands(),
     );
@@ -293,11 +295,16 @@ class GeminiExtension implements Gemini {
       case "context":
         this.view.postContext(contextItems(editorState()));
         return;
-      case "pickMode":
-        void chooseMode(this);
-        return;
       case "pickModel":
-        void chooseModel(this);
+        void showModelMenu(this);
+        return;
+      case "setMode":
+        if (request.mode !== this.chat.mode) {
+          void setApprovalMode(this, request.mode);
+        }
+        return;
+      case "setModel":
+        void useModel(this, request.id);
         return;
       case "addContext":
         void addContext(this, undefined);

@@ -4,7 +4,7 @@
 import * as vscode from "vscode";
 import type { Gemini } from "./gemini";
 import { approvalModes } from "./modes";
-import { modelFromResult, modelName, modelPicks, type ModelState } from "./present";
+import { modelFromResult, modelMenuItems, modelName, modelPicks, type ModelState } from "./present";
 import { methods, type ApprovalMode, type ModelsResult } from "./protocol";
 import { isMethodNotFound } from "./sessions";
 import { config, errorMessage } from "./settings";
@@ -43,6 +43,30 @@ export async function refreshModel(g: Gemini): Promise<void> {
  * (workspace/didChangeConfiguration) for every session's next request.
  */
 export async function chooseModel(g: Gemini): Promise<void> {
+  const result = await listModels(g);
+  if (result === undefined) {
+    return;
+  }
+  const choice = await vscode.window.showQuickPick(modelPicks(result.models ?? [], result.current), {
+    title: "Gemini: Choose Model",
+    placeHolder: `Current: ${result.currentName}`,
+    matchOnDescription: true,
+  });
+  if (choice !== undefined) {
+    await useModel(g, choice.id);
+  }
+}
+
+/** The chat's model picker opening at the prompt: the server's models, sent to the webview's menu there. */
+export async function showModelMenu(g: Gemini): Promise<void> {
+  const result = await listModels(g);
+  if (result !== undefined) {
+    g.view.postModels(modelMenuItems(result.models ?? [], result.current));
+  }
+}
+
+/** The server's models and the one in use, shown at once; undefined, said in a message, when it cannot list them. */
+async function listModels(g: Gemini): Promise<ModelsResult | undefined> {
   let result: ModelsResult;
   try {
     result = await fetchModels(g);
@@ -50,18 +74,22 @@ export async function chooseModel(g: Gemini): Promise<void> {
     void vscode.window.showErrorMessage(
       isMethodNotFound(err) ? "This gemini-ls is too old to list its models. Update gemini-ls to choose the model here." : `Listing the models failed: ${errorMessage(err)}`,
     );
-    return;
+    return undefined;
   }
   setModel(g, modelFromResult(result));
-  const choice = await vscode.window.showQuickPick(modelPicks(result.models ?? [], result.current), {
-    title: "Gemini: Choose Model",
-    placeHolder: `Current: ${result.currentName}`,
-    matchOnDescription: true,
-  });
-  if (choice === undefined || choice.id === result.current) {
+  return result;
+}
+
+/**
+ * Uses the model chosen (by its id), remembered in gemini.model as Copilot
+ * Chat remembers the model picked last; it reaches the server at once
+ * (workspace/didChangeConfiguration) for every session's next request.
+ */
+export async function useModel(g: Gemini, id: string): Promise<void> {
+  if (id === g.model?.current) {
     return;
   }
-  if (config().get<string>("model", "").trim() === choice.id) {
+  if (config().get<string>("model", "").trim() === id) {
     // The setting names it already (a /model set chose another since): no change event would send it.
     await sendSettings(g);
     await refreshModel(g);
@@ -71,7 +99,7 @@ export async function chooseModel(g: Gemini): Promise<void> {
   const inspected = config().inspect<string>("model");
   const target = inspected?.workspaceValue !== undefined ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   // The settings change sends it to the server (onDidChangeConfiguration).
-  await config().update("model", choice.id, target);
+  await config().update("model", id, target);
 }
 
 /**

@@ -26,3 +26,19 @@ export const approvalModes: readonly ModeChoice[] = [
 export function modeLabel(mode: ApprovalMode): string {
   return approvalModes.find((m) => m.mode === mode)?.label ?? mode;
 }
+
+/**
+ * The mode Shift+Tab in the chat's prompt switches to, as Gemini CLI 0.61's
+ * app.cycleApprovalMode (its docs: reference/keyboard-shortcuts.md and
+ * cli/plan-mode.md) and Claude Code's Shift+Tab: manual, auto-accept edits,
+ * plan, and round again. Plan is left out of the round while the agent
+ * works (0.61: while it processes or shows a confirmation), so a running
+ * prompt is never switched to read-only under its feet. YOLO is not in the
+ * round, as in 0.61 (Ctrl+Y there, the picker here); from YOLO, Shift+Tab
+ * goes back to manual.
+ */
+export function cycledMode(mode: ApprovalMode, busy: boolean): ApprovalMode {
+  const round: ApprovalMode[] = busy ? ["default", "auto_edit"] : ["default", "auto_edit", "plan"];
+  const at = round.indexOf(mode);
+  return at === -1 ? "default" : round[(at + 1) % round.length];
+}

@@ -290,6 +290,18 @@ export function modelPicks(models: readonly ModelInfo[], current: string): Model
 }
 
 /**
+ * The chat's model menu at the prompt: gemini/models' list in the server's
+ * order, each by its name with what it is for under it (its id where that
+ * says more than the name), the one in use ticked.
+ */
+export function modelMenuItems(models: readonly ModelInfo[], current: string): { id: string; label: string; detail?: string; checked: boolean }[] {
+  return models.map((m) => {
+    const detail = m.description || (m.name && m.name !== m.id ? m.id : "");
+    return { id: m.id, label: m.name || m.id, checked: m.id === current, ...(detail && { detail }) };
+  });
+}
+
+/**
  * Whether a message of the server's (window/showMessage) only repeats a
  * settings change this extension sent ("Gemini: now using model … and
  * approval mode auto_edit."): the pickers show the change in words, and

@@ -176,6 +176,21 @@ export async function restart(g: Gemini): Promise<void> {
   await start(g);
 }
 
+/**
+ * Starts gemini-ls again with the chat as it is: VS Code trusted the folder
+ * mid-conversation (trust.ts). The conversation stays in view, and its next
+ * prompt continues the same session, which the new gemini-ls resumes from
+ * the file the old one saved (a saved session resumes when the client
+ * prompts it). The mode picked holds (start sends it anew); a prompt
+ * running then is stopped, and a review open is put back, as on any
+ * restart, since the gemini-ls that waited for them is gone.
+ */
+export async function restartInSession(g: Gemini): Promise<void> {
+  await g.stopPrompt();
+  await stopClient(g);
+  await start(g);
+}
+
 /** Stops gemini-ls: what it offered (inline completion, next edits, the "/" commands, the reviews) goes with it. */
 export async function stopClient(g: Gemini): Promise<void> {
   const client = g.client;

@@ -7,12 +7,14 @@ import { activity, applyEvent, emptyChat, hiddenByQuestion, type ChatState, type
 import { chatCommandLabels, type ChatCommand } from "../chatCommands";
 import type { ChatMessage, ChatRequest } from "../chatProtocol";
 import { insertReference } from "../contextItems";
-import { modeLabel } from "../modes";
+import { approvalModes, cycledMode, modeLabel } from "../modes";
 import { usageView } from "../present";
 import { structuredReport } from "../report";
 import { shellTranscript } from "../shellOutput";
 import { diffLineKinds, diffStat, foundRows, isEdit, kindIcon, outcomeIcons, statText, todoIcon, toolOutcome, turnChanges } from "../toolView";
 import { CommandCompletion } from "./completion";
+import { PickerMenu } from "./pickerMenu";
+import { highlightCode } from "./highlight";
 import { askedHTML, renderMarkdown } from "./markdown";
 
 declare function acquireVsCodeApi(): { postMessage(msg: ChatRequest): void };
@@ -27,6 +29,7 @@ const working = byId<HTMLDivElement>("working");
 const workingText = byId<HTMLSpanElement>("working-text");
 const sessionTitle = byId<HTMLSpanElement>("session-title");
 const modePicker = byId<HTMLButtonElement>("mode-picker");
+const modelPicker = byId<HTMLButtonElement>("model-picker");
 const modeText = byId<HTMLSpanElement>("mode-text");
 const modelText = byId<HTMLSpanElement>("model-text");
 const restricted = byId<HTMLDivElement>("restricted");
@@ -48,6 +51,7 @@ const completion = new CommandCompletion(prompt, {
   refreshFiles: () => vscode.postMessage({ type: "files" }),
   refreshContext: () => vscode.postMessage({ type: "context" }),
 });
+const pickerMenu = new PickerMenu(byId<HTMLUListElement>("picker-menu"), prompt);
 /** The rev each item element was last drawn at. */
 const drawn = new WeakMap<Element, number>();
 let frame = 0;
@@ -82,6 +86,9 @@ window.addEventListener("message", (e: MessageEvent<ChatMessage>) => {
   } else if (msg.type === "model") {
     modelText.textContent = msg.label || "Model";
     return;
+  } else if (msg.type === "models") {
+    pickerMenu.show(modelPicker, "Model", msg.models, (id) => vscode.postMessage({ type: "setModel", id }));
+    return;
   } else if (msg.type === "insertPrompt") {
     insertIntoPrompt(msg.text);
     return;
@@ -99,7 +106,15 @@ function insertIntoPrompt(text: string): void {
   prompt.focus();
   prompt.setSelectionRange(caret, caret);
   completion.update();
+  fitPrompt();
 }
+
+/** The prompt grows with its text, as Copilot Chat's, up to its max-height (chat.css): no resize grip to drag. */
+function fitPrompt(): void {
+  prompt.style.height = "auto";
+  prompt.style.height = `${prompt.scrollHeight + 2}px`;
+}
+prompt.addEventListener("input", fitPrompt);
 
 document.getElementById("composer")?.addEventListener("submit", (e) => {
   e.preventDefault();
@@ -112,13 +127,25 @@ prompt.addEventListener("keydown", (e) => {
   } else if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
     e.preventDefault();
     submit();
+  } else if (e.key === "Tab" && e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey) {
+    // Shift+Tab switches the approval mode, as in Gemini CLI and Claude Code (modes.ts).
+    e.preventDefault();
+    vscode.postMessage({ type: "setMode", mode: cycledMode(state.mode, state.busy) });
   } else if (e.key === "Escape" && state.busy) {
     vscode.postMessage({ type: "cancel" });
   }
 });
 stop.addEventListener("click", () => vscode.postMessage({ type: "cancel" }));
-modePicker.addEventListener("click", () => vscode.postMessage({ type: "pickMode" }));
-byId("model-picker").addEventListener("click", () => vscode.postMessage({ type: "pickModel" }));
+modePicker.addEventListener("click", () =>
+  pickerMenu.show(
+    modePicker,
+    "Approval mode",
+    approvalModes.map((m) => ({ id: m.mode, label: m.label, detail: m.detail, checked: m.mode === state.mode })),
+    (mode) => vscode.postMessage({ type: "setMode", mode }),
+  ),
+);
+// The models are the server's: the extension asks it and sends them back ("models").
+modelPicker.addEventListener("click", () => (pickerMenu.openAt(modelPicker) ? pickerMenu.close(true) : vscode.postMessage({ type: "pickModel" })));
 byId("add-context").addEventListener("click", () => vscode.postMessage({ type: "addContext" }));
 // The chat's command buttons (an error's Enter API Key, Restricted Mode's
 // Manage Workspace Trust, a review's Accept), wherever they are drawn.
@@ -154,6 +181,7 @@ function submit(): void {
   vscode.postMessage({ type: "prompt", text });
   prompt.value = "";
   completion.update();
+  fitPrompt();
 }
 
 function clearTurns(): void {
@@ -185,7 +213,8 @@ function render(): void {
   send.hidden = state.busy;
   stop.hidden = !state.busy;
   stop.disabled = !state.busy || state.stopping;
-  stop.textContent = state.stopping ? "Stopping…" : "Stop";
+  stop.title = state.stopping ? "Stopping…" : "Stop (Escape)";
+  stop.setAttribute("aria-label", state.stopping ? "Stopping" : "Stop");
   working.hidden = !state.busy;
   workingText.textContent = activity(state);
   drawPlan();
@@ -447,7 +476,10 @@ function createItem(item: Item): HTMLElement {
       const el = document.createElement("details");
       el.className = "tool-call";
       const summary = document.createElement("summary");
-      summary.append(span("tool-icon"), span("tool-kind"), span("tool-title"), span("tool-stat"), span("tool-status"), terminalButton(item.callId));
+      // The title, its counts and its outcome as one text that wraps, never cut: a long path or command takes more lines.
+      const text = span("tool-text");
+      text.append(span("tool-title"), span("tool-stat"), span("tool-status"));
+      summary.append(span("tool-icon"), span("tool-kind"), text, terminalButton(item.callId));
       el.append(summary, div("tool-display markdown"));
       return el;
     }
@@ -604,28 +636,43 @@ function answeredQuestion(params: AskParams, answer: string): HTMLElement {
 }
 
 /**
- * An answer's code blocks with a bar above each: the language, Copy, and
- * Insert at Cursor (into the editor last used), as Copilot Chat's.
+ * An answer's code blocks, in the theme's syntax colours, with a bar above
+ * each: the language, then Copy and Insert at Cursor (into the editor last
+ * used) as icons, as Copilot Chat's. A block scrolls sideways inside
+ * itself; the chat does not.
  */
 function decorateCodeBlocks(el: HTMLElement): void {
   for (const pre of el.querySelectorAll<HTMLPreElement>(":scope pre")) {
+    const code = pre.querySelector("code");
+    if (code !== null) {
+      highlightCode(code);
+    }
     const block = div("code-block");
     const bar = div("code-bar");
     const lang = span("code-lang");
-    lang.textContent = /\blanguage-(\S+)/.exec(pre.querySelector("code")?.className ?? "")?.[1] ?? "";
-    bar.append(lang, codeButton("copy", "Copy", "Copy the code"), codeButton("insert", "Insert", "Insert the code at the cursor in the editor"));
+    lang.textContent = /\blanguage-(\S+)/.exec(code?.className ?? "")?.[1] ?? "";
+    bar.append(lang, codeButton("copy", "copy", "Copy"), codeButton("insert", "insert", "Insert at Cursor"));
     pre.replaceWith(block);
     block.append(bar, pre);
   }
 }
 
-function codeButton(action: string, label: string, title: string): HTMLButtonElement {
+/** A code block's action: its codicon, named for the screen reader and the tooltip. */
+function codeButton(action: string, icon: string, label: string): HTMLButtonElement {
+  const b = iconButton(icon, label);
+  b.classList.add("code-action");
+  b.dataset.codeAction = action;
+  return b;
+}
+
+/** A button drawn as a codicon alone, as VS Code's toolbars draw theirs; its name for the screen reader and the tooltip. */
+function iconButton(icon: string, label: string): HTMLButtonElement {
   const b = document.createElement("button");
   b.type = "button";
-  b.className = "code-action secondary";
-  b.dataset.codeAction = action;
-  b.textContent = label;
-  b.title = title;
+  b.className = "icon-button";
+  b.title = label;
+  b.setAttribute("aria-label", label);
+  b.append(codicon(icon));
   return b;
 }
 
@@ -685,12 +732,12 @@ function drawItem(el: HTMLElement, item: Item): void {
         el.dataset.kind = item.toolKind;
       }
       // Its own parts only: a subagent's calls inside it have theirs.
-      drawToolTitle(child(el, ":scope > summary > .tool-title"), item.title, item.path, item.line);
-      child(el, ":scope > summary > .tool-status").textContent = outcome.words;
+      drawToolTitle(child(el, ":scope > summary .tool-title"), item.title, item.path, item.line);
+      child(el, ":scope > summary .tool-status").textContent = outcome.words;
       drawToolIcons(el, outcome.tone, item.toolKind);
       // An edit's lines added and removed, as Copilot Chat counts them.
       const stats = isEdit(item.name) && item.status === "ok" ? diffStat(item.display) : [];
-      child(el, ":scope > summary > .tool-stat").replaceChildren(...(stats.length === 1 ? statNodes(stats[0]) : []));
+      child(el, ":scope > summary .tool-stat").replaceChildren(...(stats.length === 1 ? statNodes(stats[0]) : []));
       drawDisplay(child(el, ":scope > .tool-display"), item.display);
       drawFound(el, item.found, item.foundTotal);
       if (item.subagent !== undefined) {

@@ -5,12 +5,22 @@ import { parseChatRequest } from "../../src/chatProtocol";
 describe("parseChatRequest", () => {
   it("accepts the webview's messages", () => {
     assert.deepEqual(parseChatRequest({ type: "prompt", text: "hi" }), { type: "prompt", text: "hi" });
-    for (const type of ["ready", "cancel", "commands", "files", "context", "pickMode", "pickModel", "addContext"]) {
+    for (const type of ["ready", "cancel", "commands", "files", "context", "pickModel", "addContext"]) {
       assert.deepEqual(parseChatRequest({ type, extra: 1 }), { type });
     }
     assert.deepEqual(parseChatRequest({ type: "copy", text: "x := 1" }), { type: "copy", text: "x := 1" });
     assert.deepEqual(parseChatRequest({ type: "insertCode", text: "" }), { type: "insertCode", text: "" });
     assert.equal(parseChatRequest({ type: "insertCode" }), undefined);
+  });
+
+  it("takes a mode only among the approval modes, and a model by a non-blank id", () => {
+    assert.deepEqual(parseChatRequest({ type: "setMode", mode: "auto_edit" }), { type: "setMode", mode: "auto_edit" });
+    for (const mode of ["careful", "", undefined, 1]) {
+      assert.equal(parseChatRequest({ type: "setMode", mode }), undefined, String(mode));
+    }
+    assert.deepEqual(parseChatRequest({ type: "setModel", id: "gemini-2.5-pro" }), { type: "setModel", id: "gemini-2.5-pro" });
+    assert.equal(parseChatRequest({ type: "setModel", id: " " }), undefined);
+    assert.equal(parseChatRequest({ type: "setModel" }), undefined);
   });
   it("drops anything else, including blank prompts", () => {
     for (const msg of [null, "prompt", { type: "prompt" }, { type: "prompt", text: "  \n" }, { type: "eval" }, { type: "newSession" }]) {

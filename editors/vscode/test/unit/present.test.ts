@@ -8,6 +8,7 @@ import {
   modelAfterUpdate,
   modelFromResult,
   modelLabel,
+  modelMenuItems,
   modelPicks,
   sessionPicks,
   isSettingsEcho,
@@ -176,6 +177,20 @@ describe("the model", () => {
       ],
     );
     assert.match(picks[0].detail ?? "", /^Let Gemini CLI decide/);
+  });
+
+  it("fills the model menu at the prompt from the server's list, the current one ticked, no QuickPick icon in its words", () => {
+    const items = modelMenuItems(models.models, "gemini-2.5-pro");
+    assert.deepEqual(
+      items.map((i) => [i.label, i.id, i.checked]),
+      [
+        ["Auto", "auto", false],
+        ["gemini-3.1-pro-preview", "gemini-3.1-pro-preview-customtools", false],
+        ["gemini-2.5-pro", "gemini-2.5-pro", true],
+      ],
+    );
+    assert.match(items[0].detail ?? "", /^Let Gemini CLI decide/);
+    assert.ok(items.every((i) => !i.label.includes("$(")));
   });
 
   it("forgets where auto routed the last prompt when another session starts", () => {
