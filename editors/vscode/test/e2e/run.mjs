@@ -519,6 +519,13 @@ class Workbench {
     return this.chatFocused();
   }
 
+  // hideChat takes the chat off the screen: it is in the secondary side
+  // bar, beside the Explorer, so showing the Explorer does not hide it.
+  async hideChat() {
+    await this.command('View: Hide Secondary Side Bar');
+    await this.page.locator('.part.auxiliarybar').waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
   // chatFocused waits until the chat webview has the focus a command gave
   // it. VS Code moves the focus into a webview a moment after the command
   // returns; a palette opened before that lands loses its focus to the
@@ -827,6 +834,12 @@ async function makeHome(dir, workspace) {
     await fsp.writeFile(file, text);
   }
 }
+
+// The layout scenario's conversation: a long path, a long search, a long
+// shell command and a code block with a line wider than any side bar.
+const layoutFile = 'deeply/nested/directories/for/the/layout/scenario/a_file_with_a_rather_long_name_to_wrap_in_the_chat.go';
+const layoutCommand = "printf '%s\\n' layout-check-one layout-check-two layout-check-three && ls -la deeply/nested/directories/for/the/layout/scenario/ | grep --color=never a_file_with_a_rather_long_name";
+const layoutCode = 'package scenario\n\n// Describe returns a sentence long enough that no side bar shows it whole, so its code block has to scroll sideways inside itself.\nfunc Describe() string { return "a rather long string that the block scrolls sideways to show, never the whole chat" }\n';
 
 // The trust scenario's folder's GEMINI.md says it: the model is told it only where the folder is trusted.
 const trustMarker = 'TRUST-MARKER-e2e-5b1f';
@@ -1395,7 +1408,7 @@ const scenarios = [
       await w.reset();
       const marker = path.join(ctx.workspace, 'cancel-marker.txt');
       await w.prompt('Write the cancel marker');
-      await w.command('View: Show Explorer');
+      await w.hideChat();
       const dialog = w.dialog();
       await dialog.waitFor({ timeout: 30_000 });
       await dialog.locator('.monaco-button', { hasText: /^Cancel$/ }).click();
@@ -1777,7 +1790,7 @@ const scenarios = [
     async run(w, ctx) {
       await w.reset();
       await w.prompt('Pick the extras');
-      await w.command('View: Show Explorer');
+      await w.hideChat();
       const row = w.page.locator('.quick-input-list .monaco-list-row').filter({ has: w.page.locator('.label-name', { hasText: /^\s*Metrics\s*$/ }) });
       await row.waitFor({ timeout: 30_000 });
       assert((await w.page.locator('.quick-input-widget').innerText()).includes('0 Selected'), 'the QuickPick is not a multi-select');
@@ -1811,7 +1824,7 @@ const scenarios = [
     async run(w, ctx) {
       await w.reset();
       await w.prompt('Pick the stores');
-      await w.command('View: Show Explorer');
+      await w.hideChat();
       const rows = w.page.locator('.quick-input-list .monaco-list-row');
       const row = (label) => rows.filter({ has: w.page.locator('.label-name', { hasText: new RegExp(`^\\s*${label}\\s*$`) }) });
       await row('PostgreSQL').waitFor({ timeout: 30_000 });
@@ -2229,18 +2242,29 @@ const scenarios = [
       const modeText = frame.locator('#mode-text');
       await waitFor('the model picker to say Auto', async () => (await modelText.innerText()) === 'Auto', { timeout: 10_000 });
       assert((await modeText.innerText()) === 'Manual', `the mode picker says ${await modeText.innerText()}`);
-      const rows = w.page.locator('.quick-input-list .monaco-list-row');
-      const row = (label) => rows.filter({ has: w.page.locator('.label-name', { hasText: new RegExp(`^\\s*(\\$\\(check\\)\\s*)?${escapeRegExp(label)}\\s*$`) }) });
+      // The pickers open a menu at their button, above the prompt, not a QuickPick at the window's top.
+      const menu = frame.locator('#picker-menu');
+      const rows = menu.locator('[role="option"]');
+      const row = (label) => rows.filter({ has: frame.locator('.picker-option-label', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) });
       const pick = async (picker, label) => {
         await frame.locator(picker).click();
         await row(label).waitFor({ timeout: 10_000 });
         await row(label).click();
-        await w.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5000 });
+        await menu.waitFor({ state: 'hidden', timeout: 5000 });
+      };
+      // The menu is anchored at its button: just above it, within the chat, no QuickPick open.
+      const expectAnchored = async (picker) => {
+        const b = await frame.locator(picker).boundingBox();
+        const m = await menu.boundingBox();
+        assert(Math.abs(m.y + m.height - b.y) <= 6 && m.x <= b.x + b.width && m.x + m.width >= b.x, `the menu (${JSON.stringify(m)}) is not at its button (${JSON.stringify(b)})`);
+        assert(!(await w.page.locator('.quick-input-widget').isVisible()), 'a QuickPick opened besides the menu');
       };
 
       // The model: picked, shown, and the next prompt's request goes to it, unrouted.
       await frame.locator('#model-picker').click();
       await row('gemini-2.5-pro').waitFor({ timeout: 10_000 });
+      await expectAnchored('#model-picker');
+      assert(await row('Auto').getAttribute('aria-checked') === 'true', 'the model menu does not tick Auto, the model in use');
       await w.screenshot(path.join(screenshotsDir, 'vscode-model-picker.png'));
       await row('gemini-2.5-pro').click();
       await waitFor('the model picker to say gemini-2.5-pro', async () => (await modelText.innerText()) === 'gemini-2.5-pro', { timeout: 10_000 });
@@ -2253,6 +2277,7 @@ const scenarios = [
       // The mode, in 0.61's words: Auto-accept edits applies an edit at once.
       await frame.locator('#mode-picker').click();
       await row('Auto-accept edits').waitFor({ timeout: 10_000 });
+      await expectAnchored('#mode-picker');
       for (const label of ['Manual', 'Plan', 'YOLO']) assert(await row(label).count() === 1, `the mode picker lacks ${label}: ${JSON.stringify(await rows.allInnerTexts())}`);
       await w.screenshot(path.join(screenshotsDir, 'vscode-mode-picker.png'));
       await row('Auto-accept edits').click();
@@ -2271,6 +2296,111 @@ const scenarios = [
       await waitFor('the mode picker to say Manual', async () => (await modeText.innerText()) === 'Manual', { timeout: 10_000 });
       await pick('#model-picker', 'Auto');
       await waitFor('the model picker to say Auto', async () => (await modelText.innerText()) === 'Auto', { timeout: 10_000 });
+    },
+  },
+  {
+    name: 'chat-layout',
+    title: 'the chat opens in the secondary side bar, the Explorer still shown, and fits it: at 300 and 600 px its rows wrap, no name is cut, only code scrolls sideways',
+    // A code-server of its own (a setting at its default), so the chat is seen where it opens the first time.
+    settings: { 'workbench.sideBar.location': 'left' },
+    script: [
+      { chunks: [
+        { text: 'Let me look at the layout scenario first.\n' },
+        { call: { name: 'read_file', args: { file_path: layoutFile } } },
+        { call: { name: 'grep_search', args: { pattern: 'a_search_pattern_long_enough_to_need_wrapping', dir_path: 'deeply' } } },
+        { call: { name: 'glob', args: { pattern: 'deeply/**/*_with_a_rather_long_name_to_wrap_in_the_chat.go' } } },
+      ] },
+      { chunks: [{ call: { name: 'run_shell_command', args: { command: layoutCommand, description: 'List the scenario directory.' } } }] },
+      { text: `The file \`${layoutFile}\` declares one function:\n\n\`\`\`go\n${layoutCode}\`\`\`\n\nNothing else is in it.` },
+    ],
+    async run(w, ctx) {
+      const file = path.join(ctx.workspace, layoutFile);
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      await fsp.writeFile(file, layoutCode);
+      // Where the chat opens: the secondary side bar, with the Explorer still in the primary one.
+      const frame = await w.openChat();
+      const aux = w.page.locator('.part.auxiliarybar');
+      await aux.waitFor({ timeout: 10_000 });
+      const where = await chatBox(frame);
+      const auxBox = await aux.boundingBox();
+      assert(where.x >= auxBox.x - 1 && where.x + where.width <= auxBox.x + auxBox.width + 1, `the chat (${JSON.stringify(where)}) is not in the secondary side bar (${JSON.stringify(auxBox)})`);
+      assert((await aux.locator('.composite.title').innerText()).toLowerCase().includes('gemini'), `the secondary side bar's title is ${JSON.stringify(await aux.locator('.composite.title').innerText())}`);
+      const explorer = w.page.locator('.part.sidebar .composite.title', { hasText: /explorer/i });
+      assert(await explorer.isVisible(), 'the Explorer is not shown beside the chat');
+      assert(await w.page.locator('.part.activitybar .action-label[aria-label^="Gemini"]').count() === 0, 'Gemini is still in the activity bar of the primary side bar');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-chat-placement.png'));
+
+      await w.prompt('What is in the layout scenario?');
+      const approval = frame.locator('form.question', { hasText: 'layout-check-one' }).first();
+      await approval.waitFor({ timeout: 30_000 });
+      await approval.locator('button.question-option', { hasText: /^Allow Once$/ }).click();
+      await frame.locator('.message.assistant', { hasText: 'Nothing else is in it.' }).first().waitFor({ timeout: 30_000 });
+      const shell = frame.locator('.tool-call', { hasText: 'layout-check-one' }).first();
+      await waitForStatus(shell, 'ok');
+      const block = frame.locator('.message.assistant .code-block').first();
+      // Highlighted in the theme's colours, its Copy and Insert codicons.
+      assert(await block.locator('code .hljs-keyword', { hasText: 'func' }).count() > 0, `the code block is not highlighted: ${await block.locator('code').innerHTML()}`);
+      for (const [action, icon] of [['copy', 'copy'], ['insert', 'insert']]) {
+        const b = block.locator(`button[data-code-action="${action}"]`);
+        assert(await b.locator(`.codicon-${icon}`).count() === 1 && (await b.innerText()).trim() === '', `the code block's ${action} is not a codicon alone: ${await b.innerHTML()}`);
+      }
+      // The composer: codicons, no text "+" nor "▾", no resize grip.
+      const composer = await frame.evaluate(() => ({
+        buttons: [...document.querySelectorAll('.composer button')].map((b) => b.innerText.trim()),
+        after: [...document.querySelectorAll('.composer button')].map((b) => getComputedStyle(b, '::after').content),
+        resize: getComputedStyle(document.getElementById('prompt')).resize,
+        icons: ['#add-context .codicon-attach', '#mode-picker .codicon-chevron-down', '#model-picker .codicon-chevron-down', '#send .codicon-send'].filter((q) => !document.querySelector(q)),
+      }));
+      assert(composer.buttons.every((t) => !t.startsWith('+') && !t.includes('▾')) && composer.after.every((c) => c === 'none' || c === 'normal'), `the composer draws text icons: ${JSON.stringify(composer)}`);
+      assert(composer.resize === 'none', `the prompt has a resize grip (resize: ${composer.resize})`);
+      assert(composer.icons.length === 0, `the composer lacks codicons: ${composer.icons.join(', ')}`);
+
+      for (const width of [300, 600]) {
+        await setChatWidth(w, width);
+        // Every row closed, then every row with something to show opened: neither scrolls the stream sideways.
+        await expectFits(frame, `${width} px, rows closed`);
+        for (const row of await frame.locator('details.tool-call.has-display:not([open]) > summary').all()) await row.click();
+        await expectFits(frame, `${width} px, rows open`);
+        await shell.locator(':scope > summary').scrollIntoViewIfNeeded();
+        await w.screenshot(path.join(screenshotsDir, `vscode-chat-${width}.png`));
+        for (const row of await frame.locator('details.tool-call[open] > summary').all()) await row.click();
+      }
+      // The code's long line is there, scrolled inside its block.
+      assert(await block.locator('pre').evaluate((el) => el.scrollWidth > el.clientWidth), 'the code block\'s long line does not scroll inside its block');
+    },
+  },
+  {
+    name: 'mode-cycle',
+    title: 'Shift+Tab in the chat\'s prompt switches the approval mode, as in Gemini CLI and Claude Code: Manual, Auto-accept edits (an edit applied unreviewed), Plan, Manual',
+    script: [
+      { chunks: [{ call: { name: 'replace', args: { file_path: 'cycle.txt', old_string: 'manual', new_string: 'cycled' } } }] },
+      { text: 'cycle.txt says cycled now.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'cycle.txt');
+      await fsp.writeFile(file, 'manual\n');
+      const frame = await w.openChat();
+      const box = frame.locator('textarea#prompt');
+      const modeText = frame.locator('#mode-text');
+      await box.click();
+      assert((await modeText.innerText()) === 'Manual', `the mode picker says ${await modeText.innerText()}`);
+      const cycle = async (want) => {
+        await box.press('Shift+Tab');
+        await waitFor(`the mode picker to say ${want}`, async () => (await modeText.innerText()) === want, { timeout: 10_000 });
+        assert(await frame.evaluate(() => document.activeElement?.id) === 'prompt', `Shift+Tab took the focus out of the prompt, to ${await frame.evaluate(() => document.activeElement?.id || document.activeElement?.tagName)}`);
+      };
+      await cycle('Auto-accept edits');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-mode-cycle.png'));
+      // The server has the mode: the edit is applied without a review.
+      await box.fill('Make cycle.txt say cycled');
+      await box.press('Enter');
+      await frame.locator('.message.assistant', { hasText: 'cycle.txt says cycled now.' }).first().waitFor({ timeout: 30_000 });
+      assert(await w.page.locator('.tabs-container .tab', { hasText: 'original ↔ proposed' }).count() === 0, 'the edit was put up for review in Auto-accept edits');
+      await waitFor('cycle.txt saved with the edit', async () => (await fsp.readFile(file, 'utf8')) === 'cycled\n', { timeout: 10_000 });
+      await box.click();
+      await cycle('Plan');
+      await cycle('Manual');
     },
   },
   {
@@ -2602,7 +2732,7 @@ const scenarios = [
   },
   {
     name: 'trust',
-    title: 'VS Code\'s workspace trust is gemini-ls\'s: Restricted Mode reads nothing of the folder\'s .gemini/, /permissions cannot get round it; trusted in VS Code, no second question',
+    title: 'VS Code\'s workspace trust is gemini-ls\'s: Restricted Mode reads nothing of the folder\'s .gemini/, /permissions cannot get round it; trusted in VS Code mid-conversation, no second question, and the conversation goes on',
     restricted: true,
     async prepare(artifacts) {
       // A folder no rule of trustedFolders.json decides, with a .gemini/ of its own.
@@ -2635,9 +2765,9 @@ const scenarios = [
       await frame.locator('.message.assistant', { hasText: 'Answered in Restricted Mode.' }).waitFor({ timeout: 30_000 });
       assert(!requestText(ctx.requests[0].body).includes(trustMarker), 'the folder\'s GEMINI.md reached the model in Restricted Mode');
       assert(await frame.locator('.question-item').count() === 0, 'gemini-ls asked its own trust question in Restricted Mode');
-      const commands = await w.command('Gemini: New Session').then(() => slashList(frame));
+      const commands = await slashList(frame);
       assert(!commands.includes('/folderonly'), `the folder's .gemini/commands were read in Restricted Mode: ${commands}`);
-      // Trusted in VS Code: trusted for gemini-ls, no question of its own.
+      // Trusted in VS Code mid-conversation: trusted for gemini-ls, no question of its own, the conversation kept.
       await frame.locator('#restricted button[data-command="workbench.trust.manage"]').click();
       const trustButton = w.page.locator('.workspace-trust-editor .monaco-button', { hasText: /^Trust$/ }).first();
       await trustButton.waitFor({ timeout: 15_000 });
@@ -2645,9 +2775,19 @@ const scenarios = [
       await banner.waitFor({ state: 'hidden', timeout: 15_000 });
       await w.command('View: Close All Editors');
       await waitFor('gemini-ls restarted trusting the folder, its command listed', async () => (await slashList(await w.chatFrame())).includes('/folderonly'), { timeout: 30_000, interval: 1000 });
+      // The conversation is still in view after gemini-ls started again.
+      const kept = await w.chatFrame();
+      for (const said of ['What are the project rules?', 'Answered in Restricted Mode.']) {
+        assert(await kept.locator('.turn', { hasText: said }).count() === 1, `trusting the folder lost the conversation: ${JSON.stringify(said)} is gone from the chat: ${await kept.locator('#messages').innerText()}`);
+      }
+      await w.screenshot(path.join(screenshotsDir, 'vscode-trusted-kept.png'));
       const trusted = await w.prompt('What are the project rules now?');
       await trusted.locator('.message.assistant', { hasText: 'Answered in the trusted folder.' }).waitFor({ timeout: 30_000 });
       assert(requestText(ctx.requests[1].body).includes(trustMarker), 'the trusted folder\'s GEMINI.md did not reach the model');
+      // The same session goes on: the model gets what was said before the trust.
+      const history = userText(ctx.requests[1].body);
+      assert(history.includes('What are the project rules?') && history.includes('Answered in Restricted Mode.'), `the prompt after the trust started a new session: the model got ${history.slice(0, 600)}`);
+      assert(await trusted.locator('.turn', { hasText: 'Answered in Restricted Mode.' }).count() === 1, 'the conversation before the trust is gone');
       assert(await trusted.locator('.question-item').count() === 0, 'gemini-ls asked a second trust question in a folder VS Code trusts');
     },
   },
@@ -2818,10 +2958,10 @@ async function waitForStatus(tool, want) {
     });
 }
 
-// titleBarIcon is the Gemini side bar's title bar action drawn with the
-// codicon name.
+// titleBarIcon is the chat's title bar action drawn with the codicon name,
+// in the secondary side bar, where the chat is.
 function titleBarIcon(w, codicon) {
-  return w.page.locator(`.part.sidebar .title-actions a.action-label.codicon-${codicon}`).first();
+  return w.page.locator(`.part.auxiliarybar .title-actions a.action-label.codicon-${codicon}`).first();
 }
 
 // expectTitleBarIcons checks New Session (+) and History (clock) are icons
@@ -2841,6 +2981,61 @@ async function expectUncutTitle(frame, want) {
   assert((await title.innerText()).trim() === want, `the session's title is ${JSON.stringify(await title.innerText())}, want ${JSON.stringify(want)}`);
   const cut = await title.evaluate((el) => el.scrollWidth > el.clientWidth);
   assert(!cut, `the session's title ${JSON.stringify(want)} is cut at the side bar's edge`);
+}
+
+// chatBox is where the chat's webview is on the page.
+async function chatBox(frame) {
+  return (await frame.parentFrame().frameElement()).boundingBox();
+}
+
+// setChatWidth drags the sash at the secondary side bar's left edge until
+// the side bar is px wide.
+async function setChatWidth(w, px) {
+  const aux = w.page.locator('.part.auxiliarybar');
+  const box = await aux.boundingBox();
+  const sashes = await w.page.locator('.monaco-sash.vertical').all();
+  let sash;
+  for (const s of sashes) {
+    const b = await s.boundingBox().catch(() => null);
+    if (b && Math.abs(b.x + b.width / 2 - box.x) <= 4 && b.height > box.height / 2) sash = b;
+  }
+  assert(sash, 'no sash at the secondary side bar\'s edge');
+  const y = sash.y + sash.height / 2;
+  await w.page.mouse.move(sash.x + sash.width / 2, y);
+  await w.page.mouse.down();
+  await w.page.mouse.move(box.x + box.width - px, y, { steps: 8 });
+  await w.page.mouse.up();
+  await waitFor(`the secondary side bar ${px} px wide`, async () => Math.abs((await aux.boundingBox()).width - px) <= 2, { timeout: 5000 })
+    .catch(async (e) => { throw new Error(`${e.message}: it is ${(await aux.boundingBox()).width} px`); });
+  await sleep(500); // the webview follows its part's new size
+}
+
+// expectFits checks the chat's stream does not scroll sideways and that no
+// tool row's or found file's text is cut: not ellipsed, and every piece of
+// it inside the stream's box.
+async function expectFits(frame, when) {
+  const fit = await frame.evaluate(() => {
+    const m = document.getElementById('messages');
+    const right = m.getBoundingClientRect().right;
+    const cut = [];
+    for (const root of document.querySelectorAll('.tool-call > summary, .found-list li')) {
+      if (!root.checkVisibility()) continue;
+      for (const el of [root, ...root.querySelectorAll('*')]) {
+        if (getComputedStyle(el).textOverflow === 'ellipsis') cut.push(`ellipsis: ${el.className} ${el.textContent.slice(0, 50)}`);
+      }
+      const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(t);
+        for (const r of range.getClientRects()) if (r.width > 0 && r.right > right + 0.5) cut.push(`past the edge: ${t.textContent.slice(0, 50)}`);
+      }
+    }
+    return { scrollWidth: m.scrollWidth, clientWidth: m.clientWidth, page: document.documentElement.scrollWidth - document.documentElement.clientWidth, rows: document.querySelectorAll('.tool-call').length, cut };
+  });
+  assert(fit.rows >= 4, `${when}: the chat shows ${fit.rows} tool rows, want the four calls`);
+  assert(fit.scrollWidth <= fit.clientWidth, `${when}: the chat scrolls sideways (scrollWidth ${fit.scrollWidth} > clientWidth ${fit.clientWidth})`);
+  assert(fit.page <= 0, `${when}: the chat's page scrolls sideways by ${fit.page} px`);
+  assert(fit.cut.length === 0, `${when}: text is cut: ${fit.cut.join('; ')}`);
 }
 
 // expectAskedOnce checks an open question shows once: in its card, not in
@@ -2864,7 +3059,7 @@ async function expectAskedOnce(frame, text) {
 // expectWelcome waits for the welcome view with its first line, and checks
 // the chat itself is not shown.
 async function expectWelcome(w, first) {
-  const welcome = w.page.locator('.part.sidebar .welcome-view-content');
+  const welcome = w.page.locator('.part.auxiliarybar .welcome-view-content');
   await welcome.waitFor({ timeout: 30_000 });
   const text = await welcome.innerText();
   assert(text.startsWith(first), `the welcome view says ${JSON.stringify(text.slice(0, 300))}`);
