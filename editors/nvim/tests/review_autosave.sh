@@ -96,6 +96,13 @@ ran_in_proposal() {
   done
 }
 
+# proposal_is_scratch FILE: the window on the right holds a scratch
+# buffer, gemini://proposed/FILE, highlighted as python, unlisted.
+proposal_is_scratch() {
+  command "echo 'proposal: ' . bufname() . ', ' . &buftype . ', ' . &filetype . ', listed ' . &buflisted"
+  wait_for "the proposal's buffer" "^proposal: gemini://proposed/$1, nofile, python, listed 0 *\$"
+}
+
 start_fake --script "$here/scripts/review_autosave.json" --record "$work/requests.jsonl"
 cmd=$(printf 'cd %q && env HOME=%q GOOGLE_GEMINI_BASE_URL=%q GEMINI_API_KEY=test GEMINI_MODEL=gemini-2.5-pro GEMINI_LS=%q GEMINI_WORKSPACE=%q GEMINI_SENT=%q GEMINI_AUTOSAVE_LOG=%q nvim -u %q -i NONE app.py' \
   "$ws" "$work/home" "$url" "$bin/gemini-ls" "$ws" "$sent" "$saves" "$here/review_autosave_init.lua")
@@ -105,6 +112,7 @@ wait_for "app.py with gemini-ls ready" '^    return a \+ b' 'gemini-ls ready'
 # An edit to app.py, open in the first tab: not on disk until ga.
 prompt 'make add subtract'
 wait_for "the review of app.py" 'Gemini: edit app\.py \(\+1 −1\)' 'gi edit' '│ *return a - b'
+proposal_is_scratch app.py
 edit_and_tempt '# checked by hand'
 printf '%s\n' "$screen" >"$(picture review-autosave)"
 disk_is app.py 'def add(a, b):\n    return a + b' "before ga"
@@ -118,6 +126,7 @@ pass "ga writes the edit as accepted, with the user's line"
 # A new file: absent until ga.
 prompt 'add a test'
 wait_for "the review of test_app.py" 'Gemini: .*test_app\.py' 'gi edit' '│ *assert add\(3, 1\) == 2'
+proposal_is_scratch test_app.py
 edit_and_tempt '# written by hand'
 printf '%s\n' "$screen" >"$(picture review-autosave-new)"
 absent test_app.py "before ga"

@@ -66,8 +66,8 @@ local function show_tabline()
 end
 
 -- Runs fn with r's proposal modifiable, which it is not otherwise until
--- the user asks (gi): the review's own changes to it (a reject, a hunk
--- dropped or taken).
+-- the user asks (gi): the review's own changes to it (a hunk dropped or
+-- taken).
 local function with_modifiable(r, fn)
   if not vim.api.nvim_buf_is_valid(r.buf) then
     return fn()
@@ -464,7 +464,7 @@ local function open_text(r, step)
   vim.bo[r.buf].modifiable = false -- but on purpose (gi)
   pcall(vim.api.nvim_buf_set_name, r.buf, "gemini://proposed/" .. name)
   r.proposed = lines_of(r.buf)
-  if r.file then
+  if r.file and vim.bo[r.file].filetype ~= "" then
     vim.bo[r.buf].filetype = vim.bo[r.file].filetype
   else
     detect_filetype(r.buf, path)
@@ -480,10 +480,12 @@ local function open_text(r, step)
       -- read again from disk): the proposal would undo that; the left
       -- side shows it now, and ga again decides.
       r.lines = now
-      vim.bo[r.orig].modifiable = true
-      vim.api.nvim_buf_set_lines(r.orig, 0, -1, false, now)
-      vim.bo[r.orig].modifiable = false
-      vim.cmd("diffupdate")
+      if vim.api.nvim_buf_is_valid(r.orig) then -- its tab closed by hand
+        vim.bo[r.orig].modifiable = true
+        vim.api.nvim_buf_set_lines(r.orig, 0, -1, false, now)
+        vim.bo[r.orig].modifiable = false
+        vim.cmd("diffupdate")
+      end
       vim.notify("Gemini: " .. name .. " changed during the review; the left side shows it as it is now."
         .. " ga puts the proposal over it, gr leaves it.", vim.log.levels.WARN)
       return nil
