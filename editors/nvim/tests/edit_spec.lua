@@ -68,7 +68,7 @@ describe(":GeminiEdit", function()
     vim.api.nvim_set_current_win(r.win)
     vim.api.nvim_feedkeys("gr", "mx", false)
     await_message("Gemini's edit of numbers.txt was rejected; nothing changed.")
-    eq({ "four", "five" }, vim.api.nvim_buf_get_lines(r.buf, 3, 5, false), "buffer restored")
+    eq({ "four", "five" }, vim.api.nvim_buf_get_lines(r.file, 3, 5, false), "the file's buffer")
     eq("ONE\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", read_file("numbers.txt"), "disk unchanged")
   end)
 

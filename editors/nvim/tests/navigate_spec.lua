@@ -67,7 +67,7 @@ describe("navigate_code and rename_symbol through Neovim's language servers", fu
     for i = 1, 2 do
       wait_for("the review of file " .. i, function() return review.current ~= nil end, 40000)
       local r = review.current
-      local name = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(r.buf), ":.")
+      local name = vim.fn.fnamemodify(r.path, ":.")
       local proposal = table.concat(vim.api.nvim_buf_get_lines(r.buf, 0, -1, false), "\n")
       assert(proposal:find("Salute", 1, true) and not proposal:find("%f[%w_]Greet%f[^%w_]"), name .. " proposed:\n" .. proposal)
       -- One applyEdit of both files, annotated with the rename's title.

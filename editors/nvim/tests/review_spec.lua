@@ -42,6 +42,18 @@ describe("review", function()
     eq(true, vim.wo.diff, "diff on")
     eq("two", vim.api.nvim_buf_get_lines(r.orig, 1, 2, false)[1], "original on the left")
     eq("TWO", vim.api.nvim_buf_get_lines(r.buf, 1, 2, false)[1], "proposal on the right")
+    -- The proposal is a scratch buffer of its own: the file's buffer is
+    -- untouched, and a :wa with 'autowriteall' writes nothing.
+    eq("gemini://proposed/numbers.txt", vim.api.nvim_buf_get_name(r.buf), "the proposal's name")
+    eq("nofile", vim.bo[r.buf].buftype, "the proposal's buftype")
+    eq(false, vim.bo[r.buf].buflisted, "the proposal listed")
+    eq(false, vim.lsp.buf_is_attached(r.buf, gemini.client_id), "gemini-ls attached to the proposal")
+    eq(vim.fn.bufnr("numbers.txt"), r.file, "the file's buffer")
+    eq("two", vim.api.nvim_buf_get_lines(r.file, 1, 2, false)[1], "the file's buffer during the review")
+    eq(false, vim.bo[r.file].modified, "the file's buffer modified during the review")
+    vim.o.autowriteall = true
+    vim.cmd("silent! wall")
+    vim.o.autowriteall = false
     eq("one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", on_disk(), "disk before accepting")
     -- The tab names the review and holds its keys, which a message
     -- printed since does not take away.
@@ -51,16 +63,15 @@ describe("review", function()
     assert(tabline:find("ga accept, gr reject, gx drop hunk, gy take hunk, gi edit, ]c/[c next/previous hunk", 1, true), tabline)
     assert(not tabline:find("2+ numbers.txt", 1, true), tabline)
     eq("Gemini: edit numbers.txt (+1 −1)", vim.t.gemini_review, "the tab's variable, for a tab line of the user's")
-    -- Not editable but on purpose, and no suggestion asked in it.
+    -- Not editable but on purpose.
     eq(false, vim.bo[r.buf].modifiable, "the proposal modifiable")
-    eq(true, review.reviewing(r.buf), "the proposal under review")
-    eq(true, gemini.complete.state[r.buf].paused, "completion paused in the proposal")
     vim.api.nvim_set_current_win(r.win)
     vim.api.nvim_feedkeys("ga", "mx", false)
     local result = finish()
-    eq(true, vim.bo[r.buf].modifiable, "the buffer modifiable again after the review")
-    eq(false, review.reviewing(r.buf), "the buffer under review after it")
-    eq(nil, gemini.complete.state[r.buf].paused, "completion paused after the review")
+    eq("TWO", vim.api.nvim_buf_get_lines(r.file, 1, 2, false)[1], "the file's buffer after accepting")
+    eq(false, vim.bo[r.file].modified, "the file's buffer modified after accepting (auto_save)")
+    eq(false, vim.api.nvim_buf_is_valid(r.buf), "the proposal's buffer left behind")
+    eq(false, vim.api.nvim_buf_is_valid(r.orig), "the original's buffer left behind")
     eq("end_turn", result.stopReason, "stopReason")
     eq(nil, review.current, "review closed")
     eq("", vim.o.tabline, "Neovim's own tab line back once the review closed")
@@ -68,7 +79,7 @@ describe("review", function()
     assert(chat_text():find("- ✓ Edit numbers.txt (ok)", 1, true), chat_text())
   end)
 
-  it("rejecting with gr restores the buffer and leaves the file alone", function()
+  it("rejecting with gr leaves the file's buffer and the file alone", function()
     local finish = run("change three")
     wait_for("the diff tab", function() return review.current ~= nil end)
     local r = review.current
@@ -76,7 +87,8 @@ describe("review", function()
     vim.api.nvim_set_current_win(r.win)
     vim.api.nvim_feedkeys("gr", "mx", false)
     finish()
-    eq("three", vim.api.nvim_buf_get_lines(r.buf, 2, 3, false)[1], "buffer restored")
+    eq("three", vim.api.nvim_buf_get_lines(r.file, 2, 3, false)[1], "the file's buffer")
+    eq(false, vim.bo[r.file].modified, "the file's buffer modified")
     eq("one\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", on_disk(), "disk unchanged")
     assert(chat_text():find("(rejected)", 1, true), chat_text())
     -- The user's no, not the editor's failure: the answer had no failureReason.
@@ -98,6 +110,34 @@ describe("review", function()
     eq("end_turn", result.stopReason, "stopReason")
     eq("ONE\nTWO\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n", on_disk(), "disk: first hunk only")
     assert(chat_text():find("(ok)", 1, true), chat_text())
+  end)
+
+  it("a file changed during the review is shown before ga puts the proposal over it", function()
+    local finish = run("change ten")
+    wait_for("the diff tab", function() return review.current ~= nil end)
+    local r = review.current
+    -- The user changes line five of the file's buffer meanwhile.
+    vim.api.nvim_buf_set_lines(r.file, 4, 5, false, { "5" })
+    local told = {}
+    local notify = vim.notify
+    vim.notify = function(msg, level)
+      table.insert(told, { msg, level })
+    end
+    vim.api.nvim_set_current_win(r.win)
+    vim.api.nvim_feedkeys("ga", "mx", false)
+    vim.notify = notify
+    eq(r, review.current, "the review after the first ga")
+    eq({ { "Gemini: numbers.txt changed during the review; the left side shows it as it is now."
+      .. " ga puts the proposal over it, gr leaves it.", vim.log.levels.WARN } }, told, "what the user was told")
+    eq("5", vim.api.nvim_buf_get_lines(r.orig, 4, 5, false)[1], "the left side")
+    eq("five", vim.api.nvim_buf_get_lines(r.buf, 4, 5, false)[1], "the proposal")
+    -- The user keeps their line (gx on it), then accepts.
+    vim.api.nvim_win_set_cursor(r.win, { 5, 0 })
+    vim.api.nvim_feedkeys("gx", "mx", false)
+    vim.api.nvim_feedkeys("ga", "mx", false)
+    finish()
+    eq(nil, review.current, "review closed")
+    eq("ONE\nTWO\nthree\nfour\n5\nsix\nseven\neight\nnine\nTEN\n", on_disk(), "disk after accepting")
   end)
 
   it("asks before a shell command and runs it when allowed", function()

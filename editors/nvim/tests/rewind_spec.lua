@@ -71,7 +71,7 @@ describe("rewind", function()
     for i = 1, 2 do
       wait_for("review " .. i, function() return review.current ~= nil end)
       local r = review.current
-      table.insert(reviewed, vim.fn.fnamemodify(vim.api.nvim_buf_get_name(r.buf), ":t") .. ": " .. r.label)
+      table.insert(reviewed, vim.fn.fnamemodify(r.path, ":t") .. ": " .. r.label)
       review.accept()
     end
     table.sort(reviewed)

@@ -54,7 +54,8 @@ done
 # Real interactive Neovim in tmux, each writing its screens to
 # build/screenshots (or $GEMINI_SCREENSHOTS_DIR): screenshots.sh with our
 # plugin (nvim-*.txt), review.sh (a review sent from Insert mode,
-# nvim-review-*.txt), startup.sh (start-up problems told in the chat,
+# nvim-review-*.txt), review_autosave.sh (reviews kept off the disk
+# until ga whatever writes buffers, nvim-review-autosave*.txt), startup.sh (start-up problems told in the chat,
 # nvim-startup-problems.txt), stock.sh with Neovim's built-in client and no plugin,
 # configured as the README says (nvim-stock-*.txt), completion.sh,
 # copilot_lsp.sh with copilot-lsp.nvim and no plugin
@@ -75,6 +76,7 @@ tmux_test() {
 filter=${1:-}
 tmux_test screenshots 60
 tmux_test review 90
+tmux_test review_autosave 240
 tmux_test startup 60
 tmux_test stock 240
 tmux_test completion 120

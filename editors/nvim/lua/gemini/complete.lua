@@ -28,9 +28,7 @@ M.config = {
 
 -- buf -> { timer, request (id), client, item (the server's), anchor {row, col}
 -- (where item's range starts), text (item's insertText), shown (what the
--- ghost text shows), accepted (characters taken so far), paused (under
--- review: nothing is asked), builtin_was (0.12's built-in was on when
--- paused) }
+-- ghost text shows), accepted (characters taken so far) }
 M.state = {}
 
 local gemini -- the plugin's main module, set by setup
@@ -171,39 +169,16 @@ local function show(buf, client, item)
   end
 end
 
---- Pauses completion in buf (paused true: a review holds the agent's
---- proposal in it, which is not the user's typing) or takes it up again.
-function M.pause(buf, paused)
-  local s = st(buf)
-  s.paused = paused or nil
-  if paused then
-    M.abort(buf)
-  end
-  if not (vim.lsp.inline_completion and vim.lsp.inline_completion.is_enabled) then
-    return
-  end
-  -- Neovim 0.12's built-in asks by itself: off while paused, then back
-  -- as it was.
-  if paused and s.builtin then
-    s.builtin_was = s.builtin_was or vim.lsp.inline_completion.is_enabled({ bufnr = buf, client_id = s.builtin })
-    vim.lsp.inline_completion.enable(false, { bufnr = buf, client_id = s.builtin })
-  elseif not paused and s.builtin_was and s.builtin then
-    s.builtin_was = nil
-    vim.lsp.inline_completion.enable(true, { bufnr = buf, client_id = s.builtin })
-  end
-end
-
 --- Asks gemini-ls for a suggestion at the cursor of buf (triggerKind kind:
 --- 1 asked by the user, 2 as they typed); shown unless the buffer changed,
---- the cursor moved or insert mode ended meanwhile. Nothing is asked in
---- a buffer paused for a review.
+--- the cursor moved or insert mode ended meanwhile.
 function M.request(buf, kind)
   buf = (buf == nil or buf == 0) and vim.api.nvim_get_current_buf() or buf
   local s = st(buf)
   attached.stop_timer(s)
   attached.cancel_request(s)
   local client = attached.client(buf)
-  if not client or cursor(buf) == nil or s.paused then
+  if not client or cursor(buf) == nil then
     return
   end
   local row, col = cursor(buf)
@@ -470,12 +445,7 @@ end
 -- word accepted by taking the built-in's item.
 local function attach_builtin(buf, client)
   wrap_builtin_requests(client)
-  local s = st(buf)
-  if s.paused then
-    s.builtin_was = true -- on once the review ends
-  else
-    vim.lsp.inline_completion.enable(true, { bufnr = buf, client_id = client.id })
-  end
+  vim.lsp.inline_completion.enable(true, { bufnr = buf, client_id = client.id })
   for _, lhs in ipairs(type(M.config.accept_word) == "table" and M.config.accept_word or { M.config.accept_word }) do
     if lhs then
       vim.keymap.set("i", lhs, function()

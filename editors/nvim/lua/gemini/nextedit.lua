@@ -188,13 +188,6 @@ function M.request(buf, on_done)
     end
     return
   end
-  if require("gemini.review").reviewing(buf) then
-    -- The agent's proposal is in it, not the user's edits.
-    if on_done then
-      on_done({ message = "the buffer is under review" })
-    end
-    return
-  end
   local enc = client.offset_encoding or "utf-16"
   local win = vim.fn.bufwinid(buf)
   local position = pos.cursor(buf, enc, win ~= -1 and win or 0)

@@ -1,10 +1,16 @@
 -- Review of a proposed change: a diff tab with the original text on the
--- left and the real buffer, holding the proposal, on the right. The review
--- opens in Normal mode, and the proposal cannot be changed but on purpose
--- (gi, which the tab line then says), as keys meant for the review (ga,
--- gr) typed in Insert mode would otherwise write themselves into it; no
--- completion or next edit is asked in a buffer under review
--- (M.reviewing), whose changes are the agent's, not the user's.
+-- left and the proposal on the right, each in a scratch buffer of its own
+-- (buftype nofile, named gemini://original/… and gemini://proposed/…).
+-- Nothing reaches the file's buffer or the disk before the user's yes: a
+-- nofile buffer is never written (:wa, 'autowriteall' and auto-save
+-- plugins pass it by) nor attached to a language server (the plugin's
+-- attachable, lspconfig and vim.lsp.enable all skip it), so no completion
+-- or next edit is asked in it either. Accept (ga) puts the proposal, as
+-- the user left it, into the file's buffer and writes it with auto_save;
+-- a new file exists only then. The review opens in Normal mode, and the
+-- proposal cannot be changed but on purpose (gi, which the tab line then
+-- says), as keys meant for the review (ga, gr) typed in Insert mode would
+-- otherwise write themselves into it.
 local M = {}
 
 M.current = nil -- the review on screen, if any
@@ -60,8 +66,8 @@ local function show_tabline()
 end
 
 -- Runs fn with r's proposal modifiable, which it is not otherwise until
--- the user asks (gi): the review's own changes to it (a reject, a hunk
--- dropped or taken).
+-- the user asks (gi): the review's own changes to it (a hunk dropped or
+-- taken).
 local function with_modifiable(r, fn)
   if not vim.api.nvim_buf_is_valid(r.buf) then
     return fn()
@@ -77,30 +83,9 @@ local function with_modifiable(r, fn)
   end
 end
 
---- Whether buf is under review (either side): the agent's proposal, not
---- the user's code, so no completion or next edit is asked in it.
-function M.reviewing(buf)
-  local r = M.current
-  return r ~= nil and (r.buf == buf or r.orig == buf)
-end
-
--- The completion and next edits of buf: paused while it is under review
--- (Neovim 0.12's built-in inline completion asks by itself in Insert
--- mode), on again after.
-local function pause_suggestions(buf, paused)
-  require("gemini.complete").pause(buf, paused)
-  if paused then
-    require("gemini.nextedit").abort(buf)
-  end
-end
-
 local function close(r)
   if M.current == r then
     M.current = nil
-  end
-  if r.kind == "text" and vim.api.nvim_buf_is_valid(r.buf) then
-    vim.bo[r.buf].modifiable = r.modifiable
-    pause_suggestions(r.buf, false)
   end
   if not M.current and #queue == 0 and vim.o.tabline == our_tabline then
     vim.o.tabline = ""
@@ -115,11 +100,11 @@ local function close(r)
       vim.cmd("tabclose " .. vim.api.nvim_tabpage_get_number(r.tab))
     end
   end
-  if vim.api.nvim_buf_is_valid(r.orig) then
-    vim.api.nvim_buf_delete(r.orig, { force = true })
-  end
-  for _, key in ipairs({ "ga", "gr", "gx", "gy", "gi" }) do
-    pcall(vim.api.nvim_buf_del_keymap, r.buf, "n", key)
+  -- Both sides are the review's own scratch buffers, keys and all.
+  for _, b in ipairs({ r.orig, r.buf }) do
+    if vim.api.nvim_buf_is_valid(b) then
+      vim.api.nvim_buf_delete(b, { force = true })
+    end
   end
   if r.opts.on_close then
     r.opts.on_close()
@@ -142,34 +127,29 @@ local function finish(r, result)
 end
 
 --- Accepts the change: the text as the right-hand buffer now holds it,
---- or the file operation (deletion, rename, creation) reviewed.
+--- or the file operation (deletion, rename, creation) reviewed. A text
+--- whose file changed during the review is not put over it at once: the
+--- left side shows the file as it is now, and a second ga decides.
 function M.accept(r)
   r = r or M.current
   if not r then
     return
   end
   local ok, why = r.perform()
-  if ok and r.opts.auto_save and r.kind == "text" then
-    vim.api.nvim_buf_call(r.buf, function()
-      vim.cmd("silent! write")
-    end)
+  if ok == nil then
+    return -- the review stays open
   end
   finish(r, ok and { applied = true } or { applied = false, failureReason = why })
 end
 
---- Rejects the whole change: the buffer gets its original text back; a
---- file operation is not done. The answer carries no failureReason: the
---- user said no, the editor did not fail (docs/protocol.md 8.5).
+--- Rejects the whole change: the file's buffer and the disk were never
+--- touched; a file operation is not done. The answer carries no
+--- failureReason: the user said no, the editor did not fail
+--- (docs/protocol.md 8.5).
 function M.reject(r)
   r = r or M.current
   if not r then
     return
-  end
-  if r.kind == "text" and vim.api.nvim_buf_is_valid(r.buf) then
-    with_modifiable(r, function()
-      vim.api.nvim_buf_set_lines(r.buf, 0, -1, false, r.lines)
-    end)
-    vim.bo[r.buf].modified = r.modified
   end
   finish(r, { applied = false })
 end
@@ -418,34 +398,59 @@ end
 local function label_sides(left, right, name)
   local safe = name:gsub("%%", "%%%%")
   vim.wo[left].statusline = " original: " .. safe
-  vim.wo[right].statusline = " proposed: " .. safe .. " %m"
+  vim.wo[right].statusline = " proposed: " .. safe
 end
 
--- Opens the review of a text document's edits: the real buffer, holding
--- the proposal, on the right of a copy of its text.
+local function lines_of(buf)
+  return vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+end
+
+-- Changes buf's lines to want hunk by hunk, so that marks, folds and
+-- cursors outside the changed lines stay where they were.
+local function set_changed_lines(buf, want)
+  local have = lines_of(buf)
+  local hunks = diff(table.concat(have, "\n") .. "\n", table.concat(want, "\n") .. "\n", { result_type = "indices" })
+  for i = #hunks, 1, -1 do
+    local sa, ca, sb, cb = unpack(hunks[i])
+    local with = cb > 0 and vim.list_slice(want, sb, sb + cb - 1) or {}
+    local from = ca == 0 and sa or sa - 1 -- an insertion goes after line sa
+    vim.api.nvim_buf_set_lines(buf, from, from + ca, false, with)
+  end
+end
+
+-- Sets buf's filetype as if it were the file path, for highlighting:
+-- Neovim's own detection, by name and then by content.
+local function detect_filetype(buf, path)
+  vim.api.nvim_buf_call(buf, function()
+    vim.cmd("silent! doautocmd filetypedetect BufRead " .. vim.fn.fnameescape(path))
+  end)
+end
+
+-- Opens the review of a text document's edits: the proposal, in a
+-- scratch buffer of its own, on the right of a copy of the file's text.
+-- The file's buffer, when the file exists, is loaded (its text is what
+-- the edits apply to) but not changed; a new file has none until the
+-- change is accepted.
 local function open_text(r, step)
-  local buf = vim.uri_to_bufnr(step.uri)
-  vim.fn.bufload(buf)
-  vim.bo[buf].buflisted = true
-  r.buf = buf
-  r.lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
-  r.modified = vim.bo[buf].modified
-  r.perform = function()
-    local path = vim.api.nvim_buf_get_name(buf)
-    if not step.create or exists(path) then
-      return true
+  local path = vim.uri_to_fname(step.uri)
+  local name = relative(path)
+  r.path = path
+  r.file = exists(path) and vim.uri_to_bufnr(step.uri) or buffer_of(path)
+  if r.file then
+    vim.fn.bufload(r.file)
+  end
+  r.lines = r.file and lines_of(r.file) or { "" }
+
+  -- nofile: never written, by :wa, 'autowriteall' or an auto-save plugin,
+  -- and attached to no language server. Hidden, not wiped, when its tab
+  -- is closed by hand, so that :GeminiAccept still finds it.
+  r.buf = vim.api.nvim_create_buf(false, true)
+  vim.api.nvim_buf_set_lines(r.buf, 0, -1, false, r.lines)
+  if r.file then
+    -- apply_text_edits' end-of-line handling, as in the file's buffer.
+    for _, option in ipairs({ "eol", "fixeol", "binary" }) do
+      vim.bo[r.buf][option] = vim.bo[r.file][option]
     end
-    -- The file is created with the text accepted, by writing the buffer:
-    -- an empty file made under it would make a later :w warn that the
-    -- file appeared after editing started.
-    vim.fn.mkdir(vim.fn.fnamemodify(path, ":h"), "p")
-    vim.api.nvim_buf_call(buf, function()
-      vim.cmd("silent! write")
-    end)
-    if not exists(path) then
-      return false, "could not create " .. path
-    end
-    return true
   end
   -- The review is the confirmation the annotations ask for: apply the
   -- edits plain (0.12 refuses annotated ones without their annotations).
@@ -453,23 +458,68 @@ local function open_text(r, step)
   for i, e in ipairs(step.edits) do
     plain[i] = { range = e.range, newText = e.newText }
   end
-  vim.lsp.util.apply_text_edits(plain, buf, r.opts.offset_encoding or "utf-16")
-  r.proposed = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
-  -- Not editable but on purpose (gi); its suggestions paused.
-  r.modifiable = vim.bo[buf].modifiable
-  vim.bo[buf].modifiable = false
-  pause_suggestions(buf, true)
+  vim.lsp.util.apply_text_edits(plain, r.buf, r.opts.offset_encoding or "utf-16")
+  vim.bo[r.buf].buflisted = false -- apply_text_edits lists it
+  vim.bo[r.buf].modified = false
+  vim.bo[r.buf].modifiable = false -- but on purpose (gi)
+  pcall(vim.api.nvim_buf_set_name, r.buf, "gemini://proposed/" .. name)
+  r.proposed = lines_of(r.buf)
+  if r.file and vim.bo[r.file].filetype ~= "" then
+    vim.bo[r.buf].filetype = vim.bo[r.file].filetype
+  else
+    detect_filetype(r.buf, path)
+  end
+
+  r.perform = function()
+    local file = r.file or vim.uri_to_bufnr(step.uri)
+    vim.fn.bufload(file)
+    r.file = file
+    local now = lines_of(file)
+    if not vim.deep_equal(now, r.lines) then
+      -- Changed since the review opened (by the user, in another tab, or
+      -- read again from disk): the proposal would undo that; the left
+      -- side shows it now, and ga again decides.
+      r.lines = now
+      if vim.api.nvim_buf_is_valid(r.orig) then -- its tab closed by hand
+        vim.bo[r.orig].modifiable = true
+        vim.api.nvim_buf_set_lines(r.orig, 0, -1, false, now)
+        vim.bo[r.orig].modifiable = false
+        vim.cmd("diffupdate")
+      end
+      vim.notify("Gemini: " .. name .. " changed during the review; the left side shows it as it is now."
+        .. " ga puts the proposal over it, gr leaves it.", vim.log.levels.WARN)
+      return nil
+    end
+    local ok, err = pcall(set_changed_lines, file, lines_of(r.buf))
+    if not ok then
+      return false, "could not change " .. name .. ": " .. tostring(err)
+    end
+    vim.bo[file].buflisted = true
+    local create = step.create and not exists(path)
+    if create then
+      vim.fn.mkdir(vim.fn.fnamemodify(path, ":h"), "p")
+    end
+    if create or r.opts.auto_save then
+      vim.api.nvim_buf_call(file, function()
+        vim.cmd("silent! write")
+      end)
+    end
+    if create and not exists(path) then
+      return false, "could not create " .. path
+    end
+    return true
+  end
 
   new_tab(r, r.lines)
   local left = vim.api.nvim_get_current_win()
-  vim.bo[r.orig].filetype = vim.bo[buf].filetype
-  pcall(vim.api.nvim_buf_set_name, r.orig, "gemini://original/" .. relative(vim.api.nvim_buf_get_name(buf)))
+  vim.bo[r.orig].filetype = vim.bo[r.buf].filetype
+  pcall(vim.api.nvim_buf_set_name, r.orig, "gemini://original/" .. name)
   vim.cmd("diffthis")
   vim.cmd("rightbelow vsplit")
   r.win = vim.api.nvim_get_current_win()
-  vim.api.nvim_win_set_buf(r.win, buf)
+  vim.api.nvim_win_set_buf(r.win, r.buf)
   vim.cmd("diffthis")
-  label_sides(left, r.win, relative(vim.api.nvim_buf_get_name(buf)))
+  label_sides(left, r.win, name)
   return text_keys
 end
 
@@ -494,6 +544,7 @@ local function open_operation(r, step)
     what = "create " .. relative(path) .. " (empty)"
     left = { what }
   end
+  r.path = path
   r.label = r.label .. ": " .. what
   r.perform = function()
     return operations[step.kind](change)
