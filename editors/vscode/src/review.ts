@@ -407,10 +407,7 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
    * tab is next to it.
    */
   private async closeDiffs(review: Review, outcome: Outcome, applied: boolean): Promise<void> {
-    const tabOf = new Map(
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputTextDiff ? [[t.input.original.toString(), t] as const] : [])),
-    );
-    const tabs = review.files.flatMap((f) => tabOf.get(f.originalUri.toString()) ?? []);
+    const tabOf = diffTabs();
     // A proposal edited since its last save is saved into memory, so closing its diff asks nothing.
     for (const file of review.files) {
       const doc = findOpenDocument(file.proposalUri);
@@ -431,6 +428,10 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
         await vscode.window.showTextDocument(file.uri, { viewColumn: column, preview: false, preserveFocus: false });
       }
     }
+    // Looked up again: showing the file changed the groups' tabs, and a tab
+    // object from before is no longer one VS Code can close.
+    const now = diffTabs();
+    const tabs = review.files.flatMap((f) => now.get(f.originalUri.toString()) ?? []);
     if (tabs.length > 0) {
       await vscode.window.tabGroups.close(tabs, true);
     }
@@ -550,6 +551,13 @@ async function saveIfDirty(uri: vscode.Uri): Promise<void> {
 
 async function showDiff(file: ReviewedFile): Promise<void> {
   await vscode.commands.executeCommand("vscode.diff", file.originalUri, file.proposalUri, file.title, { preview: false });
+}
+
+/** The diff editors' tabs, by the URI of their left side. */
+function diffTabs(): Map<string, vscode.Tab> {
+  return new Map(
+    vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputTextDiff ? [[t.input.original.toString(), t] as const] : [])),
+  );
 }
 
 /** The diff's title for the agent's edit of a file. */

@@ -790,6 +790,9 @@ async function makeWorkspace(dir) {
     'sum.go': sumGo(indexLoop),
     'auto.txt': 'manual\n',
     'colour.go': greet('Hello'),
+    // The auto save scenarios' (autosave-delay, autosave-focus).
+    'delay.go': greet('Hello'),
+    'focus.go': greet('Hello'),
     // The search-list scenario's: 26 lines with "needle", a directory.
     'found/a.txt': 'alpha\nneedle one\nbeta\n',
     'found/many.txt': Array.from({ length: 25 }, (_, i) => `needle ${i + 1}\n`).join(''),
@@ -848,6 +851,135 @@ async function slashList(frame) {
   await box.fill('');
   await box.dispatchEvent('input');
   return names.join('\n');
+}
+
+// autoSaveScenario is a review under VS Code's own auto save: an edit of
+// stem.go and a new file new-stem.md, each accepted with an edit of the
+// user's in the proposal, then another of each rejected. The proposal's
+// document is auto saved (its tab's dirty mark goes) into memory: neither
+// the file nor the disk changes, and the new file does not exist, until
+// Accept, past the delay and with the focus moved away. Ctrl+Enter keeps,
+// Ctrl+Backspace undoes, and the file's own editor has the focus after.
+function autoSaveScenario(name, stem, settings) {
+  const go = `${stem}.go`;
+  const md = `new-${stem}.md`;
+  const gone = `gone-${stem}.md`;
+  const userLine = '// added by the user in the review';
+  return {
+    name,
+    title: `files.autoSave ${settings['files.autoSave']}: a proposed edit and a proposed new file stay off the disk until Accept (Ctrl+Enter), the user's edit of the proposal included; Reject (Ctrl+Backspace) leaves all as it was; the file's editor has the focus after`,
+    settings,
+    script: [
+      { chunks: [{ call: { name: 'replace', args: { file_path: go, old_string: 'return "Hello, " + name', new_string: 'return "Hi, " + name' } } }] },
+      { text: `Changed ${go}.` },
+      { chunks: [{ call: { name: 'write_file', args: { file_path: md, content: '# New\nfrom the model\n' } } }] },
+      { text: `Created ${md}.` },
+      { chunks: [{ call: { name: 'replace', args: { file_path: go, old_string: 'return "Hi, " + name', new_string: 'return "Bye, " + name' } } }] },
+      { text: `Left ${go} alone.` },
+      { chunks: [{ call: { name: 'write_file', args: { file_path: gone, content: 'never\n' } } }] },
+      { text: `No ${gone}.` },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, go);
+      const newFile = path.join(ctx.workspace, md);
+      const goneFile = path.join(ctx.workspace, gone);
+      const before = await fsp.readFile(file, 'utf8');
+      const page = w.page;
+      const tab = (label) => page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+      const diffTab = page.locator('.tabs-container .tab', { hasText: 'original ↔ proposed' });
+      const modified = page.locator('.monaco-diff-editor .editor.modified');
+      // addUserLine types a line at the end of the proposal, as a user would.
+      const addUserLine = async () => {
+        await modified.locator('.view-lines').click();
+        await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+        await page.keyboard.press('Control+End');
+        await page.keyboard.type(userLine);
+        await page.keyboard.press('Enter');
+        await waitFor('the user\'s line in the proposal', async () => (await viewText(modified.locator('.view-lines'))).includes(userLine), { timeout: 10_000 });
+      };
+      // leave waits past the auto save delay with the focus in the chat:
+      // whatever auto save does, it has done it, and the proposal's tab
+      // shows no unsaved change (saved, into memory).
+      const leave = async () => {
+        // A click, not the palette: the palette's own focus change saved
+        // the proposal under it and was seen to lose its input.
+        const chat = await w.chatFrame();
+        await chat.locator('textarea#prompt').click();
+        await waitFor('the chat to have the focus', () => chat.evaluate(() => document.hasFocus()).catch(() => false), { timeout: 10_000, interval: 50 });
+        await sleep(1500);
+        await waitFor('the proposal auto saved (its diff\'s tab not dirty)', async () => (await diffTab.count()) === 1 && !(await diffTab.getAttribute('class')).includes('dirty'), { timeout: 15_000 });
+      };
+      // focusedOn checks the review ended on the file's own editor, with the keyboard, not a neighbouring tab.
+      const focusedOn = async (label) => {
+        await waitFor(`the review's diff closed and ${label}'s own editor active`, async () => (await diffTab.count()) === 0 && (await page.locator('.tabs-container .tab.active .label-name').innerText()).trim() === label, { timeout: 15_000 });
+        await page.locator('.part.editor .editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+        assert(await page.locator('.part.editor .monaco-diff-editor').count() === 0, 'a diff editor is still shown');
+      };
+
+      // The edit of an existing file, open with a neighbour: the diff opens beside them.
+      await w.quickOpen(go);
+      await w.quickOpen('chat.go');
+      let frame = await w.prompt(`Make greet in ${go} say Hi`);
+      await waitForReview(w, go, 'Hi, ');
+      await addUserLine();
+      await leave();
+      assert((await fsp.readFile(file, 'utf8')) === before, `${go} changed on disk before the change was accepted`);
+      assert(!(await tab(go).getAttribute('class')).includes('dirty'), `${go}'s own editor holds unsaved changes during the review`);
+      // The pending review counts the user's line too: +2 −1.
+      const pending = frame.locator('#pending-review');
+      await waitFor('the review box counting the user\'s line', async () => (await pending.innerText()).includes('+2 −1'), { timeout: 10_000 });
+      await w.screenshot(path.join(screenshotsDir, `vscode-review-${name}.png`));
+      // Ctrl+Enter in the proposal keeps the change.
+      await modified.locator('.view-lines').click();
+      await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Control+Enter');
+      const accepted = before.replace('"Hello, "', '"Hi, "') + userLine + '\n';
+      await waitFor(`${go} on disk as accepted, the user's line included`, async () => (await fsp.readFile(file, 'utf8')) === accepted, { timeout: 15_000 });
+      await focusedOn(go);
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('The user modified your proposed change'), `the model was not told the user modified the change: ${functionResponses(ctx.requests[1].body)}`);
+      await frame.locator('.message.assistant', { hasText: `Changed ${go}.` }).first().waitFor({ timeout: 15_000 });
+
+      // A new file: absent until Accept, and so is nothing in its place.
+      frame = await w.prompt(`Write ${md}`);
+      await waitForReview(w, md, 'from the model');
+      await addUserLine();
+      await leave();
+      assert(!fs.existsSync(newFile), `${md} exists before the change was accepted`);
+      await frame.locator('#pending-review button[data-command="gemini.review.accept"]').click();
+      await waitFor(`${md} created as accepted`, async () => fs.existsSync(newFile) && fs.readFileSync(newFile, 'utf8') === `# New\nfrom the model\n${userLine}\n`, { timeout: 15_000 });
+      await focusedOn(md);
+      await waitForRequests(ctx, 4);
+      await frame.locator('.message.assistant', { hasText: `Created ${md}.` }).first().waitFor({ timeout: 15_000 });
+
+      // Rejected with Ctrl+Backspace: nothing changes.
+      const now = await fsp.readFile(file, 'utf8');
+      frame = await w.prompt(`Make greet in ${go} say Bye`);
+      await waitForReview(w, go, 'Bye, ');
+      await leave();
+      assert((await fsp.readFile(file, 'utf8')) === now, `${go} changed on disk during the second review`);
+      await modified.locator('.view-lines').click();
+      await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Control+Backspace');
+      await focusedOn(go);
+      await waitForRequests(ctx, 6);
+      assert(ctx.requests[5].body.includes('This change was not applied'), `the model was not told the change was not applied: ${functionResponses(ctx.requests[5].body)}`);
+      assert((await fsp.readFile(file, 'utf8')) === now, `${go} changed on disk after the reject`);
+      assert(!(await tab(go).getAttribute('class')).includes('dirty'), `${go}'s editor is left dirty after the reject`);
+
+      // A new file rejected: never created.
+      frame = await w.prompt(`Write ${gone}`);
+      await waitForReview(w, gone, 'never');
+      await leave();
+      assert(!fs.existsSync(goneFile), `${gone} exists during its review`);
+      await w.command('Gemini: Reject Change');
+      await waitForRequests(ctx, 8);
+      await frame.locator('.message.assistant', { hasText: `No ${gone}.` }).first().waitFor({ timeout: 15_000 });
+      assert(!fs.existsSync(goneFile), `${gone} exists after the reject`);
+      assert(await page.locator('.tabs-container .tab.dirty').count() === 0, 'an editor is left dirty after the reviews');
+    },
+  };
 }
 
 // Each scenario brings its own model script: the turns the fake answers its
@@ -1487,6 +1619,8 @@ const scenarios = [
       await waitFor('no editor left dirty', async () => (await w.page.locator('.tabs-container .tab.dirty').count()) === 0, { timeout: 10_000 });
     },
   },
+  autoSaveScenario('autosave-delay', 'delay', { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 200 }),
+  autoSaveScenario('autosave-focus', 'focus', { 'files.autoSave': 'onFocusChange' }),
   {
     name: 'explain',
     title: '"Gemini: Explain" from the palette sends the file and the cursor line',
