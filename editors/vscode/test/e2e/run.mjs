@@ -792,6 +792,7 @@ async function makeWorkspace(dir) {
     'colour.go': greet('Hello'),
     // The auto save scenarios' (autosave-delay, autosave-focus).
     'delay.go': greet('Hello'),
+    'arrow.go': twoEnds('one', 'two'),
     'focus.go': greet('Hello'),
     // The search-list scenario's: 26 lines with "needle", a directory.
     'found/a.txt': 'alpha\nneedle one\nbeta\n',
@@ -1544,7 +1545,7 @@ const scenarios = [
   },
   {
     name: 'stop-review',
-    title: 'Stop while a change is in review: the review closes, the file is restored, the call is cancelled',
+    title: 'Stop while a change is in review: the review closes, the file untouched, the call is cancelled',
     script: [
       { chunks: [
         { call: { name: 'replace', args: { file_path: 'stop.go', old_string: 'return "Hello, " + name', new_string: 'return "Yo, " + name' } } },
@@ -1565,7 +1566,7 @@ const scenarios = [
       await waitFor('the review diff closed', async () => (await tabs.filter({ hasText: 'original ↔ proposed' }).count()) === 0, { timeout: 10_000 });
       await waitFor('no editor left dirty', async () => (await w.page.locator('.tabs-container .tab.dirty').count()) === 0, { timeout: 10_000 });
       assert((await fsp.readFile(file, 'utf8')) === before, 'stop.go changed on disk after Stop');
-      // The buffer, not only the disk, is back to the original.
+      // The buffer, not only the disk, holds the original: the proposal never reached it.
       await w.quickOpen('stop.go');
       const text = await viewText(w.page.locator('.editor-group-container.active .monaco-editor .view-lines').first());
       assert(text.includes('return "Hello, " + name') && !text.includes('Yo, '), `stop.go's buffer is not the original after Stop: ${text.slice(0, 300)}`);
@@ -1573,7 +1574,7 @@ const scenarios = [
   },
   {
     name: 'newfile-accept',
-    title: 'a new file proposed and accepted: created and saved',
+    title: 'a new file proposed and accepted: absent during the review, created and saved on Accept',
     script: [
       { chunks: [
         { call: { name: 'write_file', args: { file_path: 'sub/accepted.md', content: '# Accepted\nhello from the model\n' } } },
@@ -1585,6 +1586,7 @@ const scenarios = [
       const file = path.join(ctx.workspace, 'sub/accepted.md');
       const frame = await w.prompt('Write sub/accepted.md');
       await waitForReview(w, 'accepted.md', 'hello from the model');
+      assert(!fs.existsSync(path.dirname(file)), 'sub/ exists before the new file was accepted');
       const tool = frame.locator('.tool-call', { hasText: 'accepted.md' }).first();
       await w.command('Gemini: Accept Change');
       await waitForStatus(tool, 'ok');
@@ -1596,7 +1598,7 @@ const scenarios = [
   },
   {
     name: 'newfile-reject',
-    title: 'a new file proposed and rejected: it is deleted again',
+    title: 'a new file proposed and rejected: it never exists',
     script: [
       { chunks: [
         { call: { name: 'write_file', args: { file_path: 'rejected.md', content: '# Rejected\nhello from the model\n' } } },
@@ -1608,15 +1610,78 @@ const scenarios = [
       const file = path.join(ctx.workspace, 'rejected.md');
       const frame = await w.prompt('Write rejected.md');
       await waitForReview(w, 'rejected.md', 'hello from the model');
+      assert(!fs.existsSync(file), 'rejected.md exists during its review');
       const tool = frame.locator('.tool-call', { hasText: 'rejected.md' }).first();
       await w.command('Gemini: Reject Change');
       await waitForStatus(tool, 'rejected');
-      await waitFor('rejected.md deleted', async () => !fs.existsSync(file), { timeout: 10_000 });
       await waitForRequests(ctx, 2);
       assert(ctx.requests[1].body.includes('This change was not applied'), `the model was not told the change was not applied: ${functionResponses(ctx.requests[1].body)}`);
       await frame.locator('.message.assistant', { hasText: 'OK, no rejected.md.' }).first().waitFor();
       assert(!fs.existsSync(file), 'rejected.md exists after the reject');
       await waitFor('no editor left dirty', async () => (await w.page.locator('.tabs-container .tab.dirty').count()) === 0, { timeout: 10_000 });
+    },
+  },
+  {
+    name: 'revert-arrow',
+    title: "VS Code's revert arrow in the review's gutter edits the proposal only: the file and the disk untouched, the review still open, its +N −M down to the hunk left; Ctrl+Enter keeps the rest; in the file's own editor Ctrl+Enter and Ctrl+Backspace are VS Code's again",
+    script: [
+      { chunks: [
+        { call: { name: 'write_file', args: { file_path: 'arrow.go', content: twoEnds('ONE', 'TWO') } } },
+      ] },
+      { text: 'I kept your First.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'arrow.go');
+      const before = await fsp.readFile(file, 'utf8');
+      const page = w.page;
+      await w.quickOpen('arrow.go');
+      const frame = await w.prompt('Shout in arrow.go');
+      await waitForReview(w, 'arrow.go', 'return "TWO"');
+      const pending = frame.locator('#pending-review');
+      await waitFor('the review box counting both hunks', async () => (await pending.innerText()).includes('+2 −2'), { timeout: 10_000 });
+      // The gutter between the two sides has a revert button for each hunk (diffEditor.revert).
+      const modified = page.locator('.monaco-diff-editor .editor.modified');
+      const items = page.locator('.monaco-diff-editor .gutterItem');
+      await waitFor('a gutter item for each hunk', async () => (await items.count()) === 2, { timeout: 10_000 });
+      await items.first().hover();
+      const revert = items.first().locator('.action-label').first();
+      await revert.waitFor({ state: 'visible', timeout: 10_000 });
+      await revert.click();
+      await waitFor('the first hunk reverted in the proposal', async () => {
+        const text = await viewText(modified.locator('.view-lines'));
+        return text.includes('return "one"') && !text.includes('return "ONE"') && text.includes('return "TWO"');
+      }, { timeout: 15_000 });
+      // Not a decision: the review stays, the file and the disk as they were.
+      await waitFor('the review box down to the hunk left', async () => (await pending.innerText()).includes('+1 −1'), { timeout: 10_000 });
+      assert(await page.locator('.tabs-container .tab', { hasText: 'original ↔ proposed' }).count() === 1, 'the revert arrow ended the review');
+      assert((await fsp.readFile(file, 'utf8')) === before, 'arrow.go changed on disk after the revert arrow');
+      const own = page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: /^arrow\.go$/ }) });
+      assert(!(await own.getAttribute('class')).includes('dirty'), "arrow.go's own editor was changed by the revert arrow");
+      const tool = frame.locator('.tool-call', { hasText: 'arrow.go' }).first();
+      await waitForOutcome(tool, 'waiting', 'waiting for your review');
+      await modified.locator('.view-lines').click();
+      await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Control+Enter');
+      await waitFor('arrow.go saved with only the second change', async () => (await fsp.readFile(file, 'utf8')) === twoEnds('one', 'TWO'), { timeout: 15_000 });
+      await waitForStatus(tool, 'ok');
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('The user modified your proposed change'), `the model was not told the user modified the change: ${functionResponses(ctx.requests[1].body)}`);
+      // Back in arrow.go's own editor, with the keyboard: there the keys are VS Code's.
+      await waitFor("arrow.go's own editor active", async () => (await page.locator('.tabs-container .tab.active .label-name').innerText()).trim() === 'arrow.go', { timeout: 10_000 });
+      const editor = page.locator('.part.editor .editor-instance .monaco-editor.focused').first();
+      await editor.waitFor({ timeout: 10_000 });
+      const position = page.locator('.statusbar-item', { hasText: /^Ln \d+, Col \d+$/ }).first();
+      await waitFor('the cursor on line 1', async () => (await position.innerText()).trim() === 'Ln 1, Col 1', { timeout: 10_000 });
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Control+Home');
+      await page.keyboard.press('Control+Enter');
+      await waitFor('Ctrl+Enter inserted a line below (editor.action.insertLineAfter)', async () => (await position.innerText()).trim() === 'Ln 2, Col 1' && (await own.getAttribute('class')).includes('dirty'), { timeout: 10_000 });
+      await page.keyboard.type('word');
+      await page.keyboard.press('Control+Backspace');
+      await waitFor('Ctrl+Backspace deleted the word (deleteWordLeft)', async () => !(await viewText(editor.locator('.view-lines'))).includes('word'), { timeout: 10_000 });
+      await w.command('File: Revert File');
+      assert((await fsp.readFile(file, 'utf8')) === twoEnds('one', 'TWO'), 'the keys in arrow.go reached the disk');
     },
   },
   autoSaveScenario('autosave-delay', 'delay', { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 200 }),
