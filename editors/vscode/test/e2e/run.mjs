@@ -793,6 +793,7 @@ async function makeWorkspace(dir) {
     // The auto save scenarios' (autosave-delay, autosave-focus).
     'delay.go': greet('Hello'),
     'arrow.go': twoEnds('one', 'two'),
+    'stale.go': greet('Hello'),
     'focus.go': greet('Hello'),
     // The search-list scenario's: 26 lines with "needle", a directory.
     'found/a.txt': 'alpha\nneedle one\nbeta\n',
@@ -1682,6 +1683,47 @@ const scenarios = [
       await waitFor('Ctrl+Backspace deleted the word (deleteWordLeft)', async () => !(await viewText(editor.locator('.view-lines'))).includes('word'), { timeout: 10_000 });
       await w.command('File: Revert File');
       assert((await fsp.readFile(file, 'utf8')) === twoEnds('one', 'TWO'), 'the keys in arrow.go reached the disk');
+    },
+  },
+  {
+    name: 'review-stale',
+    title: "the file changed in its own editor while its change was in review: Accept (Ctrl+Enter on the diff's left side) overwrites nothing, says why, and the model is told it was not applied",
+    script: [
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'stale.go', old_string: 'return "Hello, " + name', new_string: 'return "Hey, " + name' } } },
+      ] },
+      { text: 'Understood.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'stale.go');
+      const before = await fsp.readFile(file, 'utf8');
+      const page = w.page;
+      await w.quickOpen('stale.go');
+      const frame = await w.prompt('Make greet in stale.go say Hey');
+      await waitForReview(w, 'stale.go', 'Hey, ');
+      // The user types in the file's own editor meanwhile: the review does not lock it.
+      const own = page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: /^stale\.go$/ }) });
+      await own.click();
+      await page.locator('.part.editor .editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('// mine');
+      await waitFor("stale.go's editor dirty with the user's line", async () => (await own.getAttribute('class')).includes('dirty'), { timeout: 10_000 });
+      await page.locator('.tabs-container .tab', { hasText: 'original ↔ proposed' }).click();
+      const original = page.locator('.monaco-diff-editor .editor.original');
+      await original.locator('.view-lines').click();
+      await page.locator('.monaco-diff-editor .editor.original .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Control+Enter');
+      const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'changed while its change was in review' }).first();
+      await toast.waitFor({ timeout: 15_000 });
+      await waitForRequests(ctx, 2);
+      assert(!ctx.requests[1].body.includes('Successfully modified'), `the model was told the change was applied: ${functionResponses(ctx.requests[1].body)}`);
+      await frame.locator('.message.assistant', { hasText: 'Understood.' }).first().waitFor({ timeout: 15_000 });
+      assert((await fsp.readFile(file, 'utf8')) === before, 'stale.go changed on disk');
+      await waitFor("stale.go's own editor active", async () => (await page.locator('.tabs-container .tab.active .label-name').innerText()).trim() === 'stale.go', { timeout: 10_000 });
+      const text = await w.editorText();
+      assert(text.includes('// mine') && !text.includes('Hey, '), `stale.go's editor lost the user's line or took the proposal: ${text.slice(0, 300)}`);
+      await w.command('File: Revert File');
     },
   },
   autoSaveScenario('autosave-delay', 'delay', { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 200 }),
