@@ -1,8 +1,9 @@
 // Deciding a review hunk by hunk. A file under review has three texts: the
-// original (restored on reject), the base (the original with the hunks
-// accepted so far) and the current text of the editor (the proposal, with
-// the user's edits and the hunks rejected so far). The hunks still to decide
-// are the differences between base and current.
+// original (what the file holds, untouched until Accept), the base (the
+// original with the hunks accepted so far) and the current text of the
+// proposal's document (the proposal, with the user's edits and the hunks
+// rejected so far). The hunks still to decide are the differences between
+// base and current.
 
 import { diffLines, splitLines, type Hunk } from "./diff";
 
@@ -20,6 +21,15 @@ export function startHunks(original: string): HunkState {
 /** The hunks left to decide when the editor holds `current`. */
 export function pendingHunks(state: HunkState, current: string): Hunk[] {
   return diffLines(splitLines(state.base), splitLines(current));
+}
+
+/** The lines the hunks still to decide add and remove: the review's +N −M. */
+export function pendingStat(state: HunkState, current: string): { added: number; removed: number } {
+  const hunks = pendingHunks(state, current);
+  return {
+    added: hunks.reduce((n, h) => n + h.currentEnd - h.currentStart, 0),
+    removed: hunks.reduce((n, h) => n + h.baseEnd - h.baseStart, 0),
+  };
 }
 
 /** Accepting a hunk moves it into the base, so it is no longer pending. */

@@ -1,14 +1,18 @@
 // Reviewing the changes gemini-ls proposes. An annotated workspace/applyEdit
 // opens VS Code's diff editor: the text before on the left (read-only), the
-// real file with the proposal applied as unsaved edits on the right, where
-// the user may change it. The request is answered only once the user has
-// accepted or rejected the change, as a whole or hunk by hunk.
+// proposal on the right, a document of our own in memory (proposals.ts) that
+// the user may change. The real file, its document and the disk are not
+// touched until the user accepts; a new file does not exist until then. The
+// request is answered only once the user has accepted or rejected the
+// change, as a whole or hunk by hunk.
 
 import * as path from "node:path";
 import type { FileStat } from "./chatModel";
 import * as vscode from "vscode";
 import { planEdit, proposedText, minimalReplacement, type FileChange, type WorkspaceEdit } from "./edits";
-import { acceptHunk, hunkAtLine, outcomeByHunks, pendingHunks, rejectHunk, startHunks, type HunkState } from "./hunks";
+import { acceptHunk, hunkAtLine, outcomeByHunks, pendingHunks, pendingStat, rejectHunk, startHunks, type HunkState } from "./hunks";
+import { ProposalFileSystem, proposalScheme } from "./proposals";
+import { acceptChangesAnything, fileToFocus } from "./reviewEnd";
 
 /** The scheme of the review's left side, the text before the change. */
 const originalScheme = "gemini-original";
@@ -30,15 +34,16 @@ export interface HunkRef {
 }
 
 interface ReviewedFile {
+  /** The real file, untouched until Accept. */
   uri: vscode.Uri;
   /** The diff's tab title. */
   title: string;
   /** The left side of the diff, served by this manager. */
   originalUri: vscode.Uri;
-  /** The file did not exist: the review created it, and a reject deletes it. */
+  /** The right side of the diff: the proposal, in memory (proposals.ts). */
+  proposalUri: vscode.Uri;
+  /** The file does not exist: Accept creates it. */
   created: boolean;
-  /** The document had unsaved changes before the review, so a reject must not save it. */
-  wasDirty: boolean;
   hunks: HunkState;
 }
 
@@ -55,6 +60,7 @@ export interface ReviewOptions {
   autoSave: () => boolean;
   /** Applies an edit that needs no review, the way the language client does. */
   applyPlain: (edit: WorkspaceEdit) => Promise<boolean>;
+  /** The reviews, or the lines their undecided hunks add and remove, changed. */
   onDidChangeReviews: (count: number) => void;
 }
 
@@ -63,16 +69,27 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
   private nextId = 1;
   /** Review operations run one at a time, so two clicks cannot interleave edits. */
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly proposals = new ProposalFileSystem();
   private readonly contentChanged = new vscode.EventEmitter<vscode.Uri>();
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChange = this.contentChanged.event;
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
+  /** The counts last told (pendingFiles), so typing in a proposal tells only what changes them. */
+  private toldCounts = "";
   private readonly disposables: vscode.Disposable[];
 
   constructor(private readonly options: ReviewOptions) {
     this.disposables = [
+      this.proposals,
       vscode.workspace.registerTextDocumentContentProvider(originalScheme, this),
-      vscode.languages.registerCodeLensProvider({ scheme: "file" }, this),
+      vscode.languages.registerCodeLensProvider({ scheme: proposalScheme }, this),
+      // An edit of a proposal (typed, the diff editor's revert arrow, a
+      // formatter) changes what is left to decide.
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.scheme === proposalScheme && this.fileFor(e.document.uri) !== undefined) {
+          this.countsChanged();
+        }
+      }),
       this.contentChanged,
       this.lensesChanged,
     ];
@@ -122,8 +139,8 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
       return { applied: false, failureReason: "the change was withdrawn before it was shown" };
     }
     const id = this.nextId++;
-    // Work out every file's proposal before touching anything, so a change
-    // that cannot be shown leaves all files as they were.
+    // Work out every file's proposal before showing anything, so a change
+    // that cannot be shown leaves no trace.
     const prepared: Array<{ file: ReviewedFile; proposed: string }> = [];
     for (const change of changes) {
       const uri = vscode.Uri.parse(change.uri);
@@ -138,13 +155,14 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
       } catch (err) {
         return { applied: false, failureReason: `the edit does not fit ${uri.fsPath}: ${message(err)}` };
       }
+      const query = `review=${id}`;
       prepared.push({
         file: {
           uri,
           title: title(path.basename(uri.fsPath)),
-          originalUri: uri.with({ scheme: originalScheme, query: `review=${id}` }),
+          originalUri: uri.with({ scheme: originalScheme, query }),
+          proposalUri: uri.with({ scheme: proposalScheme, query }),
           created: doc === undefined,
-          wasDirty: doc?.isDirty ?? false,
           hunks: startHunks(original),
         },
         proposed,
@@ -157,30 +175,18 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
       resolve: () => {},
     };
     const answer = new Promise<ApplyEditResult>((resolve) => (review.resolve = resolve));
+    for (const { file, proposed } of prepared) {
+      this.proposals.put(file.proposalUri, proposed);
+    }
     this.reviews.push(review);
     this.changed();
     try {
-      for (const { file, proposed } of prepared) {
-        if (file.created) {
-          const create = new vscode.WorkspaceEdit();
-          create.createFile(file.uri, { ignoreIfExists: true });
-          if (!(await vscode.workspace.applyEdit(create))) {
-            throw new Error(`could not create ${file.uri.fsPath}`);
-          }
-        }
-        const doc = await vscode.workspace.openTextDocument(file.uri);
-        if (!(await setText(doc, proposed))) {
-          throw new Error(`could not show the proposal in ${file.uri.fsPath}`);
-        }
-      }
       for (const file of review.files) {
         await showDiff(file);
       }
-      // The proposal is in the editors now: the chat counts its lines.
-      this.changed();
     } catch (err) {
       await this.finish(review, "reject");
-      return { applied: false, failureReason: message(err) };
+      return { applied: false, failureReason: `could not show the change: ${message(err)}` };
     }
     // The server withdraws a change that nobody waits for any more ($/cancelRequest).
     const cancelled = token.onCancellationRequested(() => void this.enqueue(() => this.finish(review, "cancel")));
@@ -188,7 +194,7 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
     return { answer };
   }
 
-  /** Accepts the whole change: what the right side holds now, including the user's edits, is kept. */
+  /** Accepts the whole change: what the right side holds now, including the user's edits, is written to the file. */
   accept(target?: unknown): Promise<void> {
     return this.enqueue(async () => {
       const review = this.reviewFor(target);
@@ -198,7 +204,7 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
     });
   }
 
-  /** Rejects the whole change: every file gets its text from before the review back. */
+  /** Rejects the whole change: the files were never touched, so nothing changes. */
   reject(target?: unknown): Promise<void> {
     return this.enqueue(async () => {
       const review = this.reviewFor(target);
@@ -212,14 +218,14 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
     return this.decideHunk(ref, async (file, doc, index) => {
       file.hunks = acceptHunk(file.hunks, doc.getText(), index);
       this.contentChanged.fire(file.originalUri);
-      this.lensesChanged.fire();
+      this.countsChanged();
     });
   }
 
   rejectHunk(ref?: HunkRef): Promise<void> {
     return this.decideHunk(ref, async (file, doc, index) => {
       if (!(await setText(doc, rejectHunk(file.hunks, doc.getText(), index)))) {
-        throw new Error(`could not revert the hunk in ${file.uri.fsPath}`);
+        throw new Error(`could not revert the hunk in the proposal for ${file.uri.fsPath}`);
       }
     });
   }
@@ -238,7 +244,7 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
     });
   }
 
-  /** Withdraws every open review, putting the files back, as when the server stops. */
+  /** Withdraws every open review, as when the server stops. */
   cancelAll(): Promise<void> {
     return this.enqueue(async () => {
       for (const review of [...this.reviews]) {
@@ -286,14 +292,12 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
         return;
       }
       const { review, file, index } = target;
-      const doc = await vscode.workspace.openTextDocument(file.uri);
+      const doc = await vscode.workspace.openTextDocument(file.proposalUri);
       await decide(file, doc, index);
-      const left = await Promise.all(
-        review.files.map(async (f) => ({
-          pending: pendingHunks(f.hunks, (await vscode.workspace.openTextDocument(f.uri)).getText()).length,
-          acceptedAny: f.hunks.acceptedAny,
-        })),
-      );
+      const left = review.files.map((f) => ({
+        pending: pendingHunks(f.hunks, this.proposalText(f)).length,
+        acceptedAny: f.hunks.acceptedAny,
+      }));
       const outcome = outcomeByHunks(left);
       if (outcome !== undefined) {
         await this.finish(review, outcome);
@@ -312,8 +316,7 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
     if (editor === undefined || found === undefined) {
       return undefined;
     }
-    const current = findOpenDocument(found.file.uri)?.getText() ?? "";
-    let hunks = pendingHunks(found.file.hunks, current);
+    let hunks = pendingHunks(found.file.hunks, this.proposalText(found.file));
     if (editor.document.uri.scheme === originalScheme) {
       // On the left the cursor counts lines of the base text.
       hunks = hunks.map((h) => ({ ...h, currentStart: h.baseStart, currentEnd: h.baseEnd }));
@@ -337,11 +340,12 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
     return review;
   }
 
+  /** The review of a file, by the real file's URI or either side of its diff. */
   private fileFor(uri: vscode.Uri): { review: Review; file: ReviewedFile } | undefined {
     const key = uri.toString();
     for (const review of this.reviews) {
       for (const file of review.files) {
-        if (file.uri.toString() === key || file.originalUri.toString() === key) {
+        if ([file.uri, file.originalUri, file.proposalUri].some((u) => u.toString() === key)) {
           return { review, file };
         }
       }
@@ -349,64 +353,113 @@ export class ReviewManager implements vscode.TextDocumentContentProvider, vscode
     return undefined;
   }
 
+  /** What the proposal holds now: its document's text, unsaved edits included. */
+  private proposalText(file: ReviewedFile): string {
+    return findOpenDocument(file.proposalUri)?.getText() ?? this.proposals.text(file.proposalUri) ?? file.hunks.base;
+  }
+
   private async finish(review: Review, outcome: Outcome): Promise<void> {
     if (review.finished) {
       return;
     }
     review.finished = true;
+    let applied = false;
     let failureReason: string | undefined;
     try {
       if (outcome === "accept") {
-        if (this.options.autoSave()) {
-          for (const file of review.files) {
-            await saveIfDirty(file.uri);
+        const finals = review.files.map((file) => ({ file, text: this.proposalText(file) }));
+        if (acceptChangesAnything(finals.map(({ file, text }) => ({ created: file.created, original: file.hunks.original, final: text })))) {
+          await writeProposals(finals);
+          applied = true;
+          if (this.options.autoSave()) {
+            for (const file of review.files) {
+              await saveIfDirty(file.uri);
+            }
           }
-        }
-      } else {
-        for (const file of review.files) {
-          await restore(file);
-        }
-      }
-      await closeDiffs(review.files);
-      for (const file of review.files) {
-        if (outcome !== "accept" && file.created) {
-          const remove = new vscode.WorkspaceEdit();
-          remove.deleteFile(file.uri, { ignoreIfNotExists: true });
-          await vscode.workspace.applyEdit(remove);
+        } else {
+          // Every hunk was put back: nothing to write, and the model is told so.
+          outcome = "reject";
         }
       }
     } catch (err) {
       failureReason = message(err);
+    }
+    try {
+      await this.closeDiffs(review, outcome, applied);
+    } catch (err) {
+      failureReason ??= message(err);
     } finally {
+      for (const file of review.files) {
+        this.proposals.remove(file.proposalUri);
+      }
       this.reviews.splice(this.reviews.indexOf(review), 1);
       this.changed();
     }
-    if (outcome === "accept") {
-      review.resolve(failureReason === undefined ? { applied: true } : { applied: true, failureReason });
-    } else {
-      review.resolve({ applied: false, ...(failureReason !== undefined && { failureReason }) });
+    review.resolve({ applied, ...(failureReason !== undefined && { failureReason }) });
+    if (outcome === "accept" && !applied && failureReason !== undefined) {
+      void vscode.window.showErrorMessage(`Gemini: the change was not applied: ${failureReason}.`);
     }
   }
 
-  /** The files waiting for review, each with the lines its pending hunks add and remove, for the chat. */
+  /**
+   * Closes the review's diffs. Once the user decided, the file they were
+   * looking at takes the diff's place and the focus, rather than whatever
+   * tab is next to it.
+   */
+  private async closeDiffs(review: Review, outcome: Outcome, applied: boolean): Promise<void> {
+    const tabOf = diffTabs();
+    // A proposal edited since its last save is saved into memory, so closing its diff asks nothing.
+    for (const file of review.files) {
+      const doc = findOpenDocument(file.proposalUri);
+      if (doc?.isDirty) {
+        await doc.save();
+      }
+    }
+    if (outcome !== "cancel") {
+      const focus = fileToFocus(
+        review.files.map((f) => {
+          const tab = tabOf.get(f.originalUri.toString());
+          return { exists: !f.created || applied, diffActive: tab !== undefined && tab.isActive && tab.group.isActive };
+        }),
+      );
+      if (focus !== undefined) {
+        const file = review.files[focus];
+        const column = tabOf.get(file.originalUri.toString())?.group.viewColumn;
+        await vscode.window.showTextDocument(file.uri, { viewColumn: column, preview: false, preserveFocus: false });
+      }
+    }
+    // Looked up again: showing the file changed the groups' tabs, and a tab
+    // object from before is no longer one VS Code can close.
+    const now = diffTabs();
+    const tabs = review.files.flatMap((f) => now.get(f.originalUri.toString()) ?? []);
+    if (tabs.length > 0) {
+      await vscode.window.tabGroups.close(tabs, true);
+    }
+  }
+
+  /** The files waiting for review, each with the lines its undecided hunks add and remove, for the chat. */
   pendingFiles(): FileStat[] {
     return this.reviews.flatMap((review) =>
-      review.files.map((file) => {
-        const current = vscode.workspace.textDocuments.find((d) => d.uri.toString() === file.uri.toString())?.getText() ?? file.hunks.base;
-        const hunks = pendingHunks(file.hunks, current);
-        return {
-          path: vscode.workspace.asRelativePath(file.uri, false),
-          added: hunks.reduce((n, h) => n + h.currentEnd - h.currentStart, 0),
-          removed: hunks.reduce((n, h) => n + h.baseEnd - h.baseStart, 0),
-        };
-      }),
+      review.files.map((file) => ({ path: vscode.workspace.asRelativePath(file.uri, false), ...pendingStat(file.hunks, this.proposalText(file)) })),
     );
   }
 
+  /** Reviews opened or ended. */
   private changed(): void {
     void vscode.commands.executeCommand("setContext", "gemini.reviewing", this.reviews.length > 0);
     this.lensesChanged.fire();
+    this.toldCounts = JSON.stringify(this.pendingFiles());
     this.options.onDidChangeReviews(this.reviews.length);
+  }
+
+  /** A hunk was decided or a proposal edited: the lenses move, and the counts are told if they changed. */
+  private countsChanged(): void {
+    this.lensesChanged.fire();
+    const counts = JSON.stringify(this.pendingFiles());
+    if (counts !== this.toldCounts) {
+      this.toldCounts = counts;
+      this.options.onDidChangeReviews(this.reviews.length);
+    }
   }
 
   private enqueue<T>(op: () => Promise<T>): Promise<T> {
@@ -431,17 +484,51 @@ function findOpenDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
 }
 
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function openIfExists(uri: vscode.Uri): Promise<vscode.TextDocument | undefined> {
   const open = findOpenDocument(uri);
   if (open !== undefined) {
     return open;
   }
-  try {
-    await vscode.workspace.fs.stat(uri);
-  } catch {
-    return undefined;
+  return (await exists(uri)) ? vscode.workspace.openTextDocument(uri) : undefined;
+}
+
+/**
+ * Writes the accepted proposals into the real files, as one edit: a file
+ * changed in the meantime (the review never locked it) or a new file that
+ * appeared refuses the whole Accept rather than overwrite what is there.
+ */
+async function writeProposals(finals: ReadonlyArray<{ file: ReviewedFile; text: string }>): Promise<void> {
+  const edit = new vscode.WorkspaceEdit();
+  for (const { file, text } of finals) {
+    if (file.created) {
+      if (await exists(file.uri)) {
+        throw new Error(`${file.uri.fsPath} was created while its change was in review, so nothing was written`);
+      }
+      edit.createFile(file.uri, { overwrite: false });
+      edit.insert(file.uri, new vscode.Position(0, 0), text);
+      continue;
+    }
+    const doc = await vscode.workspace.openTextDocument(file.uri);
+    if (doc.getText() !== file.hunks.original) {
+      throw new Error(`${file.uri.fsPath} changed while its change was in review, so nothing was written`);
+    }
+    const r = minimalReplacement(doc.getText(), text);
+    if (r.start !== r.end || r.text !== "") {
+      edit.replace(doc.uri, new vscode.Range(doc.positionAt(r.start), doc.positionAt(r.end)), r.text);
+    }
   }
-  return vscode.workspace.openTextDocument(uri);
+  if (!(await vscode.workspace.applyEdit(edit))) {
+    throw new Error(`VS Code did not apply the accepted change to ${finals.map((f) => f.file.uri.fsPath).join(", ")}`);
+  }
 }
 
 /** Replaces the document's text with the smallest edit, so cursor and undo stay sensible. */
@@ -462,44 +549,18 @@ async function saveIfDirty(uri: vscode.Uri): Promise<void> {
   }
 }
 
-/** Puts a file back as it was before the review. */
-async function restore(file: ReviewedFile): Promise<void> {
-  const doc = await vscode.workspace.openTextDocument(file.uri);
-  if (!(await setText(doc, file.hunks.original))) {
-    throw new Error(`could not restore ${file.uri.fsPath}`);
-  }
-  // The text is what is on disk again; saving clears the dirty mark the restore left.
-  if (!file.wasDirty && doc.isDirty) {
-    await doc.save();
-  }
+async function showDiff(file: ReviewedFile): Promise<void> {
+  await vscode.commands.executeCommand("vscode.diff", file.originalUri, file.proposalUri, file.title, { preview: false });
 }
 
-async function showDiff(file: ReviewedFile): Promise<void> {
-  await vscode.commands.executeCommand("vscode.diff", file.originalUri, file.uri, file.title, { preview: false });
+/** The diff editors' tabs, by the URI of their left side. */
+function diffTabs(): Map<string, vscode.Tab> {
+  return new Map(
+    vscode.window.tabGroups.all.flatMap((g) => g.tabs).flatMap((t) => (t.input instanceof vscode.TabInputTextDiff ? [[t.input.original.toString(), t] as const] : [])),
+  );
 }
 
 /** The diff's title for the agent's edit of a file. */
 function editTitle(file: string): string {
   return `Gemini: ${file} (original ↔ proposed)`;
-}
-
-/**
- * Closes the review's diff editors. A document left with unsaved changes is
- * first shown in an editor of its own, so closing the diff neither loses
- * them nor asks the user to save.
- */
-async function closeDiffs(files: readonly ReviewedFile[]): Promise<void> {
-  const keys = new Set(files.map((f) => f.originalUri.toString()));
-  for (const file of files) {
-    const doc = findOpenDocument(file.uri);
-    if (doc?.isDirty) {
-      await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
-    }
-  }
-  const tabs = vscode.window.tabGroups.all
-    .flatMap((g) => g.tabs)
-    .filter((t) => t.input instanceof vscode.TabInputTextDiff && keys.has(t.input.original.toString()));
-  if (tabs.length > 0) {
-    await vscode.window.tabGroups.close(tabs, true);
-  }
 }

@@ -797,6 +797,11 @@ async function makeWorkspace(dir) {
     'sum.go': sumGo(indexLoop),
     'auto.txt': 'manual\n',
     'colour.go': greet('Hello'),
+    // The auto save scenarios' (autosave-delay, autosave-focus).
+    'delay.go': greet('Hello'),
+    'arrow.go': twoEnds('one', 'two'),
+    'stale.go': greet('Hello'),
+    'focus.go': greet('Hello'),
     // The search-list scenario's: 26 lines with "needle", a directory.
     'found/a.txt': 'alpha\nneedle one\nbeta\n',
     'found/many.txt': Array.from({ length: 25 }, (_, i) => `needle ${i + 1}\n`).join(''),
@@ -861,6 +866,135 @@ async function slashList(frame) {
   await box.fill('');
   await box.dispatchEvent('input');
   return names.join('\n');
+}
+
+// autoSaveScenario is a review under VS Code's own auto save: an edit of
+// stem.go and a new file new-stem.md, each accepted with an edit of the
+// user's in the proposal, then another of each rejected. The proposal's
+// document is auto saved (its tab's dirty mark goes) into memory: neither
+// the file nor the disk changes, and the new file does not exist, until
+// Accept, past the delay and with the focus moved away. Ctrl+Enter keeps,
+// Ctrl+Backspace undoes, and the file's own editor has the focus after.
+function autoSaveScenario(name, stem, settings) {
+  const go = `${stem}.go`;
+  const md = `new-${stem}.md`;
+  const gone = `gone-${stem}.md`;
+  const userLine = '// added by the user in the review';
+  return {
+    name,
+    title: `files.autoSave ${settings['files.autoSave']}: a proposed edit and a proposed new file stay off the disk until Accept (Ctrl+Enter), the user's edit of the proposal included; Reject (Ctrl+Backspace) leaves all as it was; the file's editor has the focus after`,
+    settings,
+    script: [
+      { chunks: [{ call: { name: 'replace', args: { file_path: go, old_string: 'return "Hello, " + name', new_string: 'return "Hi, " + name' } } }] },
+      { text: `Changed ${go}.` },
+      { chunks: [{ call: { name: 'write_file', args: { file_path: md, content: '# New\nfrom the model\n' } } }] },
+      { text: `Created ${md}.` },
+      { chunks: [{ call: { name: 'replace', args: { file_path: go, old_string: 'return "Hi, " + name', new_string: 'return "Bye, " + name' } } }] },
+      { text: `Left ${go} alone.` },
+      { chunks: [{ call: { name: 'write_file', args: { file_path: gone, content: 'never\n' } } }] },
+      { text: `No ${gone}.` },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, go);
+      const newFile = path.join(ctx.workspace, md);
+      const goneFile = path.join(ctx.workspace, gone);
+      const before = await fsp.readFile(file, 'utf8');
+      const page = w.page;
+      const tab = (label) => page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
+      const diffTab = page.locator('.tabs-container .tab', { hasText: 'original ↔ proposed' });
+      const modified = page.locator('.monaco-diff-editor .editor.modified');
+      // addUserLine types a line at the end of the proposal, as a user would.
+      const addUserLine = async () => {
+        await modified.locator('.view-lines').click();
+        await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+        await page.keyboard.press('Control+End');
+        await page.keyboard.type(userLine);
+        await page.keyboard.press('Enter');
+        await waitFor('the user\'s line in the proposal', async () => (await viewText(modified.locator('.view-lines'))).includes(userLine), { timeout: 10_000 });
+      };
+      // leave waits past the auto save delay with the focus in the chat:
+      // whatever auto save does, it has done it, and the proposal's tab
+      // shows no unsaved change (saved, into memory).
+      const leave = async () => {
+        // A click, not the palette: the palette's own focus change saved
+        // the proposal under it and was seen to lose its input.
+        const chat = await w.chatFrame();
+        await chat.locator('textarea#prompt').click();
+        await waitFor('the chat to have the focus', () => chat.evaluate(() => document.hasFocus()).catch(() => false), { timeout: 10_000, interval: 50 });
+        await sleep(1500);
+        await waitFor('the proposal auto saved (its diff\'s tab not dirty)', async () => (await diffTab.count()) === 1 && !(await diffTab.getAttribute('class')).includes('dirty'), { timeout: 15_000 });
+      };
+      // focusedOn checks the review ended on the file's own editor, with the keyboard, not a neighbouring tab.
+      const focusedOn = async (label) => {
+        await waitFor(`the review's diff closed and ${label}'s own editor active`, async () => (await diffTab.count()) === 0 && (await page.locator('.tabs-container .tab.active .label-name').innerText()).trim() === label, { timeout: 15_000 });
+        await page.locator('.part.editor .editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+        assert(await page.locator('.part.editor .monaco-diff-editor').count() === 0, 'a diff editor is still shown');
+      };
+
+      // The edit of an existing file, open with a neighbour: the diff opens beside them.
+      await w.quickOpen(go);
+      await w.quickOpen('chat.go');
+      let frame = await w.prompt(`Make greet in ${go} say Hi`);
+      await waitForReview(w, go, 'Hi, ');
+      await addUserLine();
+      await leave();
+      assert((await fsp.readFile(file, 'utf8')) === before, `${go} changed on disk before the change was accepted`);
+      assert(!(await tab(go).getAttribute('class')).includes('dirty'), `${go}'s own editor holds unsaved changes during the review`);
+      // The pending review counts the user's line too: +2 −1.
+      const pending = frame.locator('#pending-review');
+      await waitFor('the review box counting the user\'s line', async () => (await pending.innerText()).includes('+2 −1'), { timeout: 10_000 });
+      await w.screenshot(path.join(screenshotsDir, `vscode-review-${name}.png`));
+      // Ctrl+Enter in the proposal keeps the change.
+      await modified.locator('.view-lines').click();
+      await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Control+Enter');
+      const accepted = before.replace('"Hello, "', '"Hi, "') + userLine + '\n';
+      await waitFor(`${go} on disk as accepted, the user's line included`, async () => (await fsp.readFile(file, 'utf8')) === accepted, { timeout: 15_000 });
+      await focusedOn(go);
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('The user modified your proposed change'), `the model was not told the user modified the change: ${functionResponses(ctx.requests[1].body)}`);
+      await frame.locator('.message.assistant', { hasText: `Changed ${go}.` }).first().waitFor({ timeout: 15_000 });
+
+      // A new file: absent until Accept, and so is nothing in its place.
+      frame = await w.prompt(`Write ${md}`);
+      await waitForReview(w, md, 'from the model');
+      await addUserLine();
+      await leave();
+      assert(!fs.existsSync(newFile), `${md} exists before the change was accepted`);
+      await frame.locator('#pending-review button[data-command="gemini.review.accept"]').click();
+      await waitFor(`${md} created as accepted`, async () => fs.existsSync(newFile) && fs.readFileSync(newFile, 'utf8') === `# New\nfrom the model\n${userLine}\n`, { timeout: 15_000 });
+      await focusedOn(md);
+      await waitForRequests(ctx, 4);
+      await frame.locator('.message.assistant', { hasText: `Created ${md}.` }).first().waitFor({ timeout: 15_000 });
+
+      // Rejected with Ctrl+Backspace: nothing changes.
+      const now = await fsp.readFile(file, 'utf8');
+      frame = await w.prompt(`Make greet in ${go} say Bye`);
+      await waitForReview(w, go, 'Bye, ');
+      await leave();
+      assert((await fsp.readFile(file, 'utf8')) === now, `${go} changed on disk during the second review`);
+      await modified.locator('.view-lines').click();
+      await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Control+Backspace');
+      await focusedOn(go);
+      await waitForRequests(ctx, 6);
+      assert(ctx.requests[5].body.includes('This change was not applied'), `the model was not told the change was not applied: ${functionResponses(ctx.requests[5].body)}`);
+      assert((await fsp.readFile(file, 'utf8')) === now, `${go} changed on disk after the reject`);
+      assert(!(await tab(go).getAttribute('class')).includes('dirty'), `${go}'s editor is left dirty after the reject`);
+
+      // A new file rejected: never created.
+      frame = await w.prompt(`Write ${gone}`);
+      await waitForReview(w, gone, 'never');
+      await leave();
+      assert(!fs.existsSync(goneFile), `${gone} exists during its review`);
+      await w.command('Gemini: Reject Change');
+      await waitForRequests(ctx, 8);
+      await frame.locator('.message.assistant', { hasText: `No ${gone}.` }).first().waitFor({ timeout: 15_000 });
+      assert(!fs.existsSync(goneFile), `${gone} exists after the reject`);
+      assert(await page.locator('.tabs-container .tab.dirty').count() === 0, 'an editor is left dirty after the reviews');
+    },
+  };
 }
 
 // Each scenario brings its own model script: the turns the fake answers its
@@ -1425,7 +1559,7 @@ const scenarios = [
   },
   {
     name: 'stop-review',
-    title: 'Stop while a change is in review: the review closes, the file is restored, the call is cancelled',
+    title: 'Stop while a change is in review: the review closes, the file untouched, the call is cancelled',
     script: [
       { chunks: [
         { call: { name: 'replace', args: { file_path: 'stop.go', old_string: 'return "Hello, " + name', new_string: 'return "Yo, " + name' } } },
@@ -1446,7 +1580,7 @@ const scenarios = [
       await waitFor('the review diff closed', async () => (await tabs.filter({ hasText: 'original ↔ proposed' }).count()) === 0, { timeout: 10_000 });
       await waitFor('no editor left dirty', async () => (await w.page.locator('.tabs-container .tab.dirty').count()) === 0, { timeout: 10_000 });
       assert((await fsp.readFile(file, 'utf8')) === before, 'stop.go changed on disk after Stop');
-      // The buffer, not only the disk, is back to the original.
+      // The buffer, not only the disk, holds the original: the proposal never reached it.
       await w.quickOpen('stop.go');
       const text = await viewText(w.page.locator('.editor-group-container.active .monaco-editor .view-lines').first());
       assert(text.includes('return "Hello, " + name') && !text.includes('Yo, '), `stop.go's buffer is not the original after Stop: ${text.slice(0, 300)}`);
@@ -1454,7 +1588,7 @@ const scenarios = [
   },
   {
     name: 'newfile-accept',
-    title: 'a new file proposed and accepted: created and saved',
+    title: 'a new file proposed and accepted: absent during the review, created and saved on Accept',
     script: [
       { chunks: [
         { call: { name: 'write_file', args: { file_path: 'sub/accepted.md', content: '# Accepted\nhello from the model\n' } } },
@@ -1466,6 +1600,7 @@ const scenarios = [
       const file = path.join(ctx.workspace, 'sub/accepted.md');
       const frame = await w.prompt('Write sub/accepted.md');
       await waitForReview(w, 'accepted.md', 'hello from the model');
+      assert(!fs.existsSync(path.dirname(file)), 'sub/ exists before the new file was accepted');
       const tool = frame.locator('.tool-call', { hasText: 'accepted.md' }).first();
       await w.command('Gemini: Accept Change');
       await waitForStatus(tool, 'ok');
@@ -1477,7 +1612,7 @@ const scenarios = [
   },
   {
     name: 'newfile-reject',
-    title: 'a new file proposed and rejected: it is deleted again',
+    title: 'a new file proposed and rejected: it never exists',
     script: [
       { chunks: [
         { call: { name: 'write_file', args: { file_path: 'rejected.md', content: '# Rejected\nhello from the model\n' } } },
@@ -1489,10 +1624,10 @@ const scenarios = [
       const file = path.join(ctx.workspace, 'rejected.md');
       const frame = await w.prompt('Write rejected.md');
       await waitForReview(w, 'rejected.md', 'hello from the model');
+      assert(!fs.existsSync(file), 'rejected.md exists during its review');
       const tool = frame.locator('.tool-call', { hasText: 'rejected.md' }).first();
       await w.command('Gemini: Reject Change');
       await waitForStatus(tool, 'rejected');
-      await waitFor('rejected.md deleted', async () => !fs.existsSync(file), { timeout: 10_000 });
       await waitForRequests(ctx, 2);
       assert(ctx.requests[1].body.includes('This change was not applied'), `the model was not told the change was not applied: ${functionResponses(ctx.requests[1].body)}`);
       await frame.locator('.message.assistant', { hasText: 'OK, no rejected.md.' }).first().waitFor();
@@ -1500,6 +1635,112 @@ const scenarios = [
       await waitFor('no editor left dirty', async () => (await w.page.locator('.tabs-container .tab.dirty').count()) === 0, { timeout: 10_000 });
     },
   },
+  {
+    name: 'revert-arrow',
+    title: "VS Code's revert arrow in the review's gutter edits the proposal only: the file and the disk untouched, the review still open, its +N −M down to the hunk left; Ctrl+Enter keeps the rest; in the file's own editor Ctrl+Enter and Ctrl+Backspace are VS Code's again",
+    script: [
+      { chunks: [
+        { call: { name: 'write_file', args: { file_path: 'arrow.go', content: twoEnds('ONE', 'TWO') } } },
+      ] },
+      { text: 'I kept your First.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'arrow.go');
+      const before = await fsp.readFile(file, 'utf8');
+      const page = w.page;
+      await w.quickOpen('arrow.go');
+      const frame = await w.prompt('Shout in arrow.go');
+      await waitForReview(w, 'arrow.go', 'return "TWO"');
+      const pending = frame.locator('#pending-review');
+      await waitFor('the review box counting both hunks', async () => (await pending.innerText()).includes('+2 −2'), { timeout: 10_000 });
+      // The gutter between the two sides has a revert button for each hunk (diffEditor.revert).
+      const modified = page.locator('.monaco-diff-editor .editor.modified');
+      const items = page.locator('.monaco-diff-editor .gutterItem');
+      await waitFor('a gutter item for each hunk', async () => (await items.count()) === 2, { timeout: 10_000 });
+      await items.first().hover();
+      const revert = items.first().locator('.action-label').first();
+      await revert.waitFor({ state: 'visible', timeout: 10_000 });
+      await revert.click();
+      await waitFor('the first hunk reverted in the proposal', async () => {
+        const text = await viewText(modified.locator('.view-lines'));
+        return text.includes('return "one"') && !text.includes('return "ONE"') && text.includes('return "TWO"');
+      }, { timeout: 15_000 });
+      // Not a decision: the review stays, the file and the disk as they were.
+      await waitFor('the review box down to the hunk left', async () => (await pending.innerText()).includes('+1 −1'), { timeout: 10_000 });
+      assert(await page.locator('.tabs-container .tab', { hasText: 'original ↔ proposed' }).count() === 1, 'the revert arrow ended the review');
+      assert((await fsp.readFile(file, 'utf8')) === before, 'arrow.go changed on disk after the revert arrow');
+      const own = page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: /^arrow\.go$/ }) });
+      assert(!(await own.getAttribute('class')).includes('dirty'), "arrow.go's own editor was changed by the revert arrow");
+      const tool = frame.locator('.tool-call', { hasText: 'arrow.go' }).first();
+      await waitForOutcome(tool, 'waiting', 'waiting for your review');
+      await modified.locator('.view-lines').click();
+      await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Control+Enter');
+      await waitFor('arrow.go saved with only the second change', async () => (await fsp.readFile(file, 'utf8')) === twoEnds('one', 'TWO'), { timeout: 15_000 });
+      await waitForStatus(tool, 'ok');
+      await waitForRequests(ctx, 2);
+      assert(ctx.requests[1].body.includes('The user modified your proposed change'), `the model was not told the user modified the change: ${functionResponses(ctx.requests[1].body)}`);
+      // Back in arrow.go's own editor, with the keyboard: there the keys are VS Code's.
+      await waitFor("arrow.go's own editor active", async () => (await page.locator('.tabs-container .tab.active .label-name').innerText()).trim() === 'arrow.go', { timeout: 10_000 });
+      const editor = page.locator('.part.editor .editor-instance .monaco-editor.focused').first();
+      await editor.waitFor({ timeout: 10_000 });
+      const position = page.locator('.statusbar-item', { hasText: /^Ln \d+, Col \d+$/ }).first();
+      await waitFor('the cursor on line 1', async () => (await position.innerText()).trim() === 'Ln 1, Col 1', { timeout: 10_000 });
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Control+Home');
+      await page.keyboard.press('Control+Enter');
+      await waitFor('Ctrl+Enter inserted a line below (editor.action.insertLineAfter)', async () => (await position.innerText()).trim() === 'Ln 2, Col 1' && (await own.getAttribute('class')).includes('dirty'), { timeout: 10_000 });
+      await page.keyboard.type('word');
+      await page.keyboard.press('Control+Backspace');
+      await waitFor('Ctrl+Backspace deleted the word (deleteWordLeft)', async () => !(await viewText(editor.locator('.view-lines'))).includes('word'), { timeout: 10_000 });
+      await w.command('File: Revert File');
+      assert((await fsp.readFile(file, 'utf8')) === twoEnds('one', 'TWO'), 'the keys in arrow.go reached the disk');
+    },
+  },
+  {
+    name: 'review-stale',
+    title: "the file changed in its own editor while its change was in review: Accept (Ctrl+Enter on the diff's left side) overwrites nothing, says why, and the model is told it was not applied",
+    script: [
+      { chunks: [
+        { call: { name: 'replace', args: { file_path: 'stale.go', old_string: 'return "Hello, " + name', new_string: 'return "Hey, " + name' } } },
+      ] },
+      { text: 'Understood.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const file = path.join(ctx.workspace, 'stale.go');
+      const before = await fsp.readFile(file, 'utf8');
+      const page = w.page;
+      await w.quickOpen('stale.go');
+      const frame = await w.prompt('Make greet in stale.go say Hey');
+      await waitForReview(w, 'stale.go', 'Hey, ');
+      // The user types in the file's own editor meanwhile: the review does not lock it.
+      const own = page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: /^stale\.go$/ }) });
+      await own.click();
+      await page.locator('.part.editor .editor-instance .monaco-editor.focused').first().waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type('// mine');
+      await waitFor("stale.go's editor dirty with the user's line", async () => (await own.getAttribute('class')).includes('dirty'), { timeout: 10_000 });
+      await page.locator('.tabs-container .tab', { hasText: 'original ↔ proposed' }).click();
+      const original = page.locator('.monaco-diff-editor .editor.original');
+      await original.locator('.view-lines').click();
+      await page.locator('.monaco-diff-editor .editor.original .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await page.keyboard.press('Control+Enter');
+      const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'changed while its change was in review' }).first();
+      await toast.waitFor({ timeout: 15_000 });
+      await waitForRequests(ctx, 2);
+      assert(!ctx.requests[1].body.includes('Successfully modified'), `the model was told the change was applied: ${functionResponses(ctx.requests[1].body)}`);
+      await frame.locator('.message.assistant', { hasText: 'Understood.' }).first().waitFor({ timeout: 15_000 });
+      assert((await fsp.readFile(file, 'utf8')) === before, 'stale.go changed on disk');
+      await waitFor("stale.go's own editor active", async () => (await page.locator('.tabs-container .tab.active .label-name').innerText()).trim() === 'stale.go', { timeout: 10_000 });
+      const text = await w.editorText();
+      assert(text.includes('// mine') && !text.includes('Hey, '), `stale.go's editor lost the user's line or took the proposal: ${text.slice(0, 300)}`);
+      await w.command('File: Revert File');
+    },
+  },
+  autoSaveScenario('autosave-delay', 'delay', { 'files.autoSave': 'afterDelay', 'files.autoSaveDelay': 200 }),
+  autoSaveScenario('autosave-focus', 'focus', { 'files.autoSave': 'onFocusChange' }),
   {
     name: 'explain',
     title: '"Gemini: Explain" from the palette sends the file and the cursor line',

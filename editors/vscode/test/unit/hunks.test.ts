@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { acceptHunk, hunkAtLine, outcomeByHunks, pendingHunks, rejectHunk, startHunks } from "../../src/hunks";
+import { acceptHunk, hunkAtLine, outcomeByHunks, pendingHunks, pendingStat, rejectHunk, startHunks } from "../../src/hunks";
 
 const original = "a\nb\nc\nd\ne\n";
 const proposed = "a\nB\nc\nd\nE\nf\n";
@@ -67,5 +67,20 @@ describe("outcomeByHunks", () => {
   it("accepts when some hunk was accepted, rejects when none was", () => {
     assert.equal(outcomeByHunks([{ pending: 0, acceptedAny: false }, { pending: 0, acceptedAny: true }]), "accept");
     assert.equal(outcomeByHunks([{ pending: 0, acceptedAny: false }]), "reject");
+  });
+});
+
+describe("pendingStat", () => {
+  it("counts the lines of the hunks still to decide, as the review box shows them", () => {
+    const state = startHunks(original);
+    assert.deepEqual(pendingStat(state, proposed), { added: 3, removed: 2 });
+  });
+  it("drops an accepted hunk's lines", () => {
+    assert.deepEqual(pendingStat(acceptHunk(startHunks(original), proposed, 1), proposed), { added: 1, removed: 1 });
+  });
+  it("drops a hunk the user put back in the proposal", () => {
+    const state = startHunks(original);
+    assert.deepEqual(pendingStat(state, rejectHunk(state, proposed, 0)), { added: 2, removed: 1 });
+    assert.deepEqual(pendingStat(state, original), { added: 0, removed: 0 });
   });
 });

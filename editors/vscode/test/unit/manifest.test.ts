@@ -137,6 +137,21 @@ describe("package.json", () => {
     }
   });
 
+  it("binds Keep and Undo of a review to Copilot's Ctrl+Enter and Ctrl+Backspace, only in the text of a review's diff", () => {
+    const bound = (command: string) => contributes.keybindings.filter((k: { command: string }) => k.command === command);
+    const when = "gemini.reviewing && editorTextFocus && resourceScheme =~ /^gemini-(proposal|original)$/";
+    assert.deepEqual(bound("gemini.review.accept"), [{ command: "gemini.review.accept", key: "ctrl+enter", mac: "cmd+enter", when }]);
+    assert.deepEqual(bound("gemini.review.reject"), [{ command: "gemini.review.reject", key: "ctrl+backspace", mac: "cmd+backspace", when }]);
+    // The clause matches the two sides of the diff (review.ts, proposals.ts) and no file of the user's:
+    // elsewhere Ctrl+Enter stays VS Code's (insert a line below, send in a chat, commit in
+    // Source Control) and Ctrl+Backspace deletes the word left.
+    const scheme = new RegExp(/=~ \/(.*)\/$/.exec(when)![1]);
+    assert.ok(scheme.test("gemini-proposal") && scheme.test("gemini-original"));
+    for (const other of ["file", "untitled", "vscode-userdata", "git", "gemini-proposals"]) {
+      assert.ok(!scheme.test(other), other);
+    }
+  });
+
   it("takes no Ctrl+Alt chord, which is AltGr on Windows keyboards (€, ę, ą, ź), nor a Ctrl+K chord of VS Code's", () => {
     // Ctrl+K then a letter, as VS Code 1.100 binds them (workbench and built-in extensions;
     // R reveals the file in Windows' Explorer on the desktop).
