@@ -19,7 +19,10 @@
 ;;; Commentary:
 
 ;; Edits the agent applies, and the review of those it proposes: a diff
-;; to accept or reject, whole or hunk by hunk.
+;; to accept or reject, whole or hunk by hunk.  The proposal waits in a
+;; buffer of its own that visits no file, to read and edit: no save
+;; reaches the file before the user accepts, and a new file is made only
+;; then.
 
 ;; A part of the gemini-ls package: gemini-ls.el loads it.
 
@@ -224,8 +227,8 @@ magit read it, never a//tmp/...: an absolute name after a/."
   (file-relative-name (gemini-ls--file-path f) (gemini-ls--file-root f)))
 
 (defun gemini-ls--edit-files (edit)
-  "The file records of EDIT (a WorkspaceEdit), opening the buffers of its
-files that exist.  A file that does not exist gets no buffer: it is made
+  "The file records of EDIT (a WorkspaceEdit), opening its files' buffers.
+Only of the files that exist: a file that does not gets no buffer, and is made
 only when the change is applied (`gemini-ls--write').
 Signals an error if a file changed since the server read it."
   (let ((pairs nil) (files nil))
@@ -269,7 +272,7 @@ Signals an error if a file changed since the server read it."
   (with-current-buffer buffer (save-restriction (widen) (buffer-string))))
 
 (defun gemini-ls--target-text (f)
-  "What F's file holds now: its buffer's text, else the disk's; nil if none."
+  "The text of F's file now: its buffer's, else the disk's; nil if none."
   (let ((b (find-buffer-visiting (gemini-ls--file-path f))))
     (cond (b (gemini-ls--buffer-text b))
           ((file-exists-p (gemini-ls--file-path f))
@@ -368,7 +371,6 @@ TIMER, when set, shows the user's edits of a proposal in the review.")
     (define-key map (kbd "p") #'diff-hunk-prev)
     ;; RET and o: the proposal, not the file, which holds the original.
     (define-key map (kbd "RET") #'gemini-ls-review-edit-proposal)
-    (define-key map (kbd "o") #'gemini-ls-review-edit-proposal)
     (define-key map [remap diff-goto-source] #'gemini-ls-review-edit-proposal)
     ;; Hunks are found by counting them: none may vanish from the view.
     (define-key map [remap diff-hunk-kill] #'undefined)
@@ -431,8 +433,8 @@ would take the buffer for FILE's (`eglot-ensure' among them)."
     dir))
 
 (defun gemini-ls--proposal (f)
-  "The buffer holding F's proposal: made, if need be, from what the review
-last showed.  Called in F's review buffer.  It has the file's major mode,
+  "The buffer holding F's proposal, made from what the review last showed.
+Made if need be, called in F's review buffer.  It has the file's major mode,
 for its highlighting, but visits no file."
   (let ((b (gemini-ls--file-proposal f)) (review (current-buffer)))
     (unless (buffer-live-p b)
@@ -454,10 +456,11 @@ for its highlighting, but visits no file."
         (setq gemini-ls--proposal-review review)
         (gemini-ls-proposal-mode 1)
         (setq-local header-line-format
-                    (substitute-command-keys
-                     (format "Gemini's proposal for %s, not saved: \\<gemini-ls-proposal-mode-map>\
-\\[gemini-ls-proposal-accept] accept, \\[gemini-ls-proposal-reject] reject"
-                             (gemini-ls--display-name f))))
+                    (concat (format "Gemini's proposal for %s, not saved: "
+                                    (gemini-ls--display-name f))
+                            (substitute-command-keys
+                             "\\<gemini-ls-proposal-mode-map>\
+\\[gemini-ls-proposal-accept] accept, \\[gemini-ls-proposal-reject] reject")))
         (add-hook 'after-change-functions #'gemini-ls--proposal-changed nil t)
         (set-buffer-modified-p nil)
         (goto-char (point-min)))
@@ -631,7 +634,7 @@ Each file gets what its proposal holds, your edits included."
   (gemini-ls--review-end 'finish))
 
 (defun gemini-ls-review-reject-all ()
-  "Reject the whole change: no file changes."
+  "Reject the whole change, leaving every file as it is."
   (interactive)
   (gemini-ls--review-check)
   (gemini-ls--review-end 'reject))
@@ -642,7 +645,7 @@ Each file gets what its proposal holds, your edits included."
       (list (car (plist-get gemini-ls--review :files)))))
 
 (defun gemini-ls--hunk-line (file hunk)
-  "The line of FILE's proposal where HUNK starts.
+  "The line of FILE's proposal where HUNK begins.
 The diff's line, moved by the rejected hunks before it."
   (let ((line (if (string-match "^@@ -[0-9,]+ \\+\\([0-9]+\\)" (plist-get hunk :text))
                   (string-to-number (match-string 1 (plist-get hunk :text)))
@@ -690,25 +693,25 @@ Edits made to the proposal there are what accepting writes."
     (with-current-buffer review (funcall command))))
 
 (defun gemini-ls-proposal-accept ()
-  "Accept the change, this file as it reads here; other files as decided."
+  "Accept the change: this file as you read it here, the others as decided."
   (interactive)
   (gemini-ls--in-proposal-review #'gemini-ls-review-finish))
 
 (defun gemini-ls-proposal-reject ()
-  "Reject the whole change: no file changes."
+  "Reject the whole change, leaving every file as it is."
   (interactive)
   (gemini-ls--in-proposal-review #'gemini-ls-review-reject-all))
 
 (defun gemini-ls-proposal-save ()
-  "Refuse to save a proposal: the file changes only when you accept it."
+  "Refuse to save a proposal: only accepting it writes the file."
   (interactive)
   (user-error (substitute-command-keys
                "This is Gemini's proposal, not the file: \\<gemini-ls-proposal-mode-map>\
 \\[gemini-ls-proposal-accept] accepts it, \\[gemini-ls-proposal-reject] rejects it")))
 
 (defun gemini-ls--review-open (req)
-  "Show the change of REQ in a review buffer, each file's proposal in a
-buffer of its own (`gemini-ls--proposal')."
+  "Show the change of REQ in a review buffer.
+Each file's proposal goes in a buffer of its own (`gemini-ls--proposal')."
   (let* ((params (gemini-ls--request-params req))
          (files (let ((gemini-ls--edit-encoding
                        (gemini-ls--position-encoding (gemini-ls--request-server req))))

@@ -265,6 +265,9 @@ The review does not block Emacs; its answer goes as gemini/response."
           (should (eq (key-binding "A") #'gemini-ls-review-accept-all))
           (should (eq (key-binding "q") #'gemini-ls-review-finish))
           (should (eq (key-binding "n") #'diff-hunk-next))
+          ;; diff-mode's keys to the source show the proposal instead.
+          (should (eq (key-binding (kbd "RET")) #'gemini-ls-review-edit-proposal))
+          (should (eq (key-binding "o") #'gemini-ls-review-edit-proposal))
           (gemini-ls-review-accept-all))
         (should-not (gemini-ls-test--review-buffers))
         (gemini-ls-test--wait-done))
@@ -528,7 +531,7 @@ It replaces the first line with TEXT."
       (should (equal (with-current-buffer b (buffer-string)) "two\n")))))
 
 (defun gemini-ls-test--two-file-edit (dir)
-  "A change to review: a.txt's world to Emacs, and a new notes/new.py."
+  "A change to review in DIR: a.txt's world to Emacs, a new notes/new.py."
   (let ((new (gemini-ls--uri (expand-file-name "notes/new.py" dir))))
     `(:documentChanges
       [(:textDocument (:uri ,(gemini-ls--uri (expand-file-name "a.txt" dir)) :version nil)
@@ -541,18 +544,20 @@ It replaces the first line with TEXT."
       :changeAnnotations (:gemini.edit (:label "Gemini: two files" :needsConfirmation t)))))
 
 (defun gemini-ls-test--save-everything ()
-  "Whatever saves buffers, now: `auto-save-visited-mode' once its
-interval passed (its timer's own call), `save-some-buffers' as C-x s
-answered with ! would, and `do-auto-save'."
+  "Run now whatever would save the buffers.
+`auto-save-visited-mode' once its interval passed (its timer's own
+call), `save-some-buffers' as \[save-some-buffers] answered with ! would, and
+`do-auto-save'."
   (should auto-save--timer)
   (apply (timer--function auto-save--timer) (timer--args auto-save--timer))
   (save-some-buffers t)
   (do-auto-save t))
 
 (defmacro gemini-ls-test--with-two-file-review (review &rest body)
-  "Run BODY with auto-save-visited-mode on and REVIEW bound to the open
-review of `gemini-ls-test--two-file-edit', as `gemini-ls-test--with-server'
-does; `notes' gets the notifications sent."
+  "Run BODY with REVIEW bound to the review of a two-file change.
+As `gemini-ls-test--with-server' does, with `auto-save-visited-mode' on,
+for `gemini-ls-test--two-file-edit'; `notes' gets the notifications
+sent, `new' is the new file's name.  Nothing is saved before BODY."
   (declare (indent 1))
   `(gemini-ls-test--with-server [] '(("a.txt" . "hello world\n"))
      (let ((new (expand-file-name "notes/new.py" dir)) (notes nil))
