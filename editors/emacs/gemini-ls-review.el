@@ -281,12 +281,13 @@ Signals an error if a file changed since the server read it."
              (buffer-string))))))
 
 (defun gemini-ls--changed-since-proposed (f)
-  "Non-nil if F's file is no longer what the change was made against:
-its buffer was edited, or a new file has appeared.  Applying the change
-would then lose what was done there."
+  "Non-nil if F's file is no longer what the change was made against.
+Its buffer was edited, or a new file has appeared with text in it
+\(an empty buffer visiting it loses nothing).  Applying the change would
+then lose what was done there."
   (let ((now (gemini-ls--target-text f)))
     (if (gemini-ls--file-created f)
-        now
+        (not (member now '(nil "")))
       (not (equal now (gemini-ls--file-original f))))))
 
 (defun gemini-ls--write (f text)

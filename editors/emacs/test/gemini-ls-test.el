@@ -653,6 +653,25 @@ The review stays open and says why; rejecting it keeps the user's text."
     (should (equal (with-current-buffer buf (buffer-string)) "hello world\nmine\n"))
     (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))))
 
+(ert-deftest gemini-ls-test-new-file-made-during-review ()
+  "A new file made by someone else during its review is not overwritten.
+Accepting is refused while it holds text; an empty buffer visiting it,
+as \\[find-file] of the name gives, loses nothing, and accepting fills it."
+  (gemini-ls-test--with-two-file-review review
+    (make-directory (file-name-directory new))
+    (with-temp-file new (insert "mine\n"))
+    (with-current-buffer review
+      (should (string-match-p "notes/new\\.py was made since Gemini proposed it"
+                              (cadr (should-error (gemini-ls-review-accept-all)
+                                                  :type 'user-error)))))
+    (should (equal (gemini-ls-test--file dir "notes/new.py") "mine\n"))
+    (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))
+    (delete-file new)
+    (find-file-noselect new)
+    (with-current-buffer review (gemini-ls-review-accept-all))
+    (should (equal (gemini-ls-test--file dir "notes/new.py") "x = 1\n"))
+    (should (equal (gemini-ls-test--file dir "a.txt") "hello Emacs\n"))))
+
 (ert-deftest gemini-ls-test-unknown-request ()
   "A gemini/request for a method Emacs does not know is answered with an error."
   (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
