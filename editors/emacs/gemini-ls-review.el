@@ -371,6 +371,10 @@ TIMER, when set, shows the user's edits of a proposal in the review.")
     (define-key map (kbd "n") #'diff-hunk-next)
     (define-key map (kbd "p") #'diff-hunk-prev)
     ;; RET and o: the proposal, not the file, which holds the original.
+    ;; Bound here, as n and p are: Emacs 30's diff-mode binds o only in a
+    ;; buffer made read-only by `read-only-mode'.  RET last, so the help
+    ;; line names it.
+    (define-key map (kbd "o") #'gemini-ls-review-edit-proposal)
     (define-key map (kbd "RET") #'gemini-ls-review-edit-proposal)
     (define-key map [remap diff-goto-source] #'gemini-ls-review-edit-proposal)
     ;; Hunks are found by counting them: none may vanish from the view.
@@ -407,24 +411,6 @@ writes what it holds, your edits included, to the file.
 \\{gemini-ls-proposal-mode-map}"
   :lighter " Proposal")
 
-(defun gemini-ls--auto-mode (file text)
-  "The major mode Emacs would give FILE holding TEXT, not turned on.
-`set-auto-mode' chooses it.  Turned on with FILE visited, its hooks
-would take the buffer for FILE's (`eglot-ensure' among them)."
-  (let ((mode nil))
-    (with-temp-buffer
-      (insert text)
-      (let ((buffer-file-name file))
-        (cl-letf (((symbol-function 'set-auto-mode-0)
-                   (lambda (m &optional _keep) (setq mode m))))
-          (ignore-errors (set-auto-mode)))))
-    (setq mode (cond ((null mode) #'fundamental-mode)
-                     ((fboundp 'major-mode-remap) (major-mode-remap mode))
-                     ((boundp 'major-mode-remap-alist)
-                      (alist-get mode major-mode-remap-alist mode))
-                     (t mode)))
-    (if (functionp mode) mode #'fundamental-mode)))
-
 (defun gemini-ls--existing-directory (file)
   "The closest directory of FILE that exists."
   (let ((dir (file-name-directory file)))
@@ -444,13 +430,18 @@ for its highlighting, but visits no file."
       (with-current-buffer b
         (insert (gemini-ls--file-shown f))
         (setq default-directory (gemini-ls--existing-directory (gemini-ls--file-path f)))
-        (let ((mode (let ((old (gemini-ls--file-buffer f)))
-                      (if (buffer-live-p old)
-                          (buffer-local-value 'major-mode old)
-                        (gemini-ls--auto-mode (gemini-ls--file-path f)
-                                              (gemini-ls--file-shown f))))))
-          (with-demoted-errors "Gemini: the proposal's major mode: %S"
-            (funcall mode)))
+        (with-demoted-errors "Gemini: the proposal's major mode: %S"
+          (let ((old (gemini-ls--file-buffer f)))
+            (if (buffer-live-p old)
+                (funcall (buffer-local-value 'major-mode old))
+              ;; Chosen as visiting the file would choose it, but its
+              ;; hooks run once the file's name is gone: run with it,
+              ;; they would take this buffer for the file's (eglot
+              ;; would open the proposal on the server as the file).
+              (delay-mode-hooks
+                (let ((buffer-file-name (gemini-ls--file-path f)))
+                  (set-auto-mode)))
+              (run-mode-hooks))))
         ;; After the major mode, which kills local variables.
         (setq-local buffer-offer-save nil)
         (setq buffer-auto-save-file-name nil)

@@ -531,8 +531,11 @@ It replaces the first line with TEXT."
       (should (equal (with-current-buffer b (buffer-string)) "two\n")))))
 
 (defun gemini-ls-test--two-file-edit (dir)
-  "A change to review in DIR: a.txt's world to Emacs, a new notes/new.py."
-  (let ((new (gemini-ls--uri (expand-file-name "notes/new.py" dir))))
+  "A change to review in DIR: a.txt's world to Emacs, a new notes/new.py.
+And a new notes/todo.md, in `markdown-mode' where it is installed,
+`fundamental-mode' where not (Emacs 30 has no mode for it)."
+  (let ((new (gemini-ls--uri (expand-file-name "notes/new.py" dir)))
+        (raw (gemini-ls--uri (expand-file-name "notes/todo.md" dir))))
     `(:documentChanges
       [(:textDocument (:uri ,(gemini-ls--uri (expand-file-name "a.txt" dir)) :version nil)
         :edits [(:range (:start (:line 0 :character 6) :end (:line 0 :character 11))
@@ -540,7 +543,11 @@ It replaces the first line with TEXT."
        (:kind "create" :uri ,new :annotationId "gemini.edit")
        (:textDocument (:uri ,new :version nil)
         :edits [(:range (:start (:line 0 :character 0) :end (:line 0 :character 0))
-                 :newText "x = 1\n" :annotationId "gemini.edit")])]
+                 :newText "x = 1\n" :annotationId "gemini.edit")])
+       (:kind "create" :uri ,raw :annotationId "gemini.edit")
+       (:textDocument (:uri ,raw :version nil)
+        :edits [(:range (:start (:line 0 :character 0) :end (:line 0 :character 0))
+                 :newText "# To do\n" :annotationId "gemini.edit")])]
       :changeAnnotations (:gemini.edit (:label "Gemini: two files" :needsConfirmation t)))))
 
 (defun gemini-ls-test--save-everything ()
@@ -607,15 +614,24 @@ Accepted, each file holds its proposal, the user's edit included."
         (should-not buffer-file-name)
         (should (eq major-mode 'python-mode))
         (should-not eglot--managed-mode))
+      (with-current-buffer (gemini-ls-test--proposal review "notes/todo.md")
+        (should-not buffer-file-name)
+        (should (eq major-mode (if (fboundp 'markdown-mode) 'markdown-mode 'fundamental-mode)))
+        (should-not eglot--managed-mode))
       ;; Nor the user's edit of it.
       (gemini-ls-test--save-everything)
       (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))
       (should-not (file-exists-p new))
+      ;; Nor does eglot tell the server of a proposal, as the file's text.
+      (should-not (cl-find-if (lambda (n) (string-match-p "new\\.py\\|todo\\.md\\|Emacs"
+                                                          (format "%S" n)))
+                              notes))
       (with-current-buffer review (gemini-ls-review-accept-all))
       (should-not (buffer-live-p a))
       (should-not (buffer-live-p py)))
     (should (equal (gemini-ls-test--file dir "a.txt") "hello Emacs\ntyped by me\n"))
     (should (equal (gemini-ls-test--file dir "notes/new.py") "x = 1\n"))
+    (should (equal (gemini-ls-test--file dir "notes/todo.md") "# To do\n"))
     (should (equal (with-current-buffer buf (buffer-string)) "hello Emacs\ntyped by me\n"))
     (should-not (buffer-modified-p buf))
     (should (equal (mapcar (lambda (r) (plist-get r :result)) (gemini-ls-test--responses notes))
@@ -633,6 +649,7 @@ Accepted, each file holds its proposal, the user's edit included."
     (should-not (buffer-modified-p buf))
     (should-not (file-exists-p new))
     (should-not (find-buffer-visiting new))
+    (should-not (file-exists-p (expand-file-name "notes" dir)))
     (should (equal (mapcar (lambda (r) (plist-get r :result)) (gemini-ls-test--responses notes))
                    '((:applied :json-false))))))
 
