@@ -455,6 +455,8 @@ for its highlighting, but visits no file."
 \\[gemini-ls-proposal-accept] accept, \\[gemini-ls-proposal-reject] reject")))
         (add-hook 'after-change-functions #'gemini-ls--proposal-changed nil t)
         (set-buffer-modified-p nil)
+        ;; Undo starts from the proposal: it cannot empty the buffer.
+        (setq buffer-undo-list nil)
         (goto-char (point-min)))
       (setf (gemini-ls--file-proposal f) b))
     b))

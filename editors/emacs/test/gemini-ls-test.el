@@ -607,6 +607,8 @@ Accepted, each file holds its proposal, the user's edit included."
         (should-error (gemini-ls-complete-at-point) :type 'user-error)
         (should-error (gemini-ls-next-edit) :type 'user-error)
         (should-error (gemini-ls-proposal-save) :type 'user-error)
+        ;; Undo starts from the proposal, not from an empty buffer.
+        (should-error (undo) :type 'user-error)
         (goto-char (point-max))
         (insert "typed by me\n"))
       (with-current-buffer py
