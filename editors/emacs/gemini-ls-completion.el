@@ -223,6 +223,15 @@ It offers it as {}, which eglot reads as nil: the key counts."
   (and (cl-typep server 'gemini-ls-server)
        (plist-member (eglot--capabilities server) :inlineCompletionProvider)))
 
+(defun gemini-ls--completion-server ()
+  "The gemini-ls server that completes in this buffer, or nil.
+Only a buffer eglot manages: the server knows only the documents eglot
+opened, so a buffer visiting no file (a review's proposal, say) asks
+nothing, whatever server its project and mode would find."
+  (let ((server (and eglot--managed-mode buffer-file-name
+                     (ignore-errors (eglot-current-server)))))
+    (and (gemini-ls--completion-offered-p server) server)))
+
 (defun gemini-ls--completion-maybe-enable ()
   "Turn `gemini-ls-completion-mode' on or off with eglot's management."
   (if (and eglot--managed-mode gemini-ls-completion-enabled
@@ -290,7 +299,7 @@ It offers it as {}, which eglot reads as nil: the key counts."
   "Ask the server for a suggestion at point; KIND is the triggerKind:
 1 the user asked, 2 as the user typed.  Cancels the one in flight."
   (gemini-ls--completion-cancel)
-  (let ((server (eglot-current-server)))
+  (let ((server (gemini-ls--completion-server)))
     (when (and server (jsonrpc-running-p server))
       ;; The server completes what it knows: the buffer's edits first.
       (eglot--signal-textDocument/didChange)
@@ -501,7 +510,7 @@ Else (a deletion, say) take it away."
   "Ask Gemini for a suggestion at point now, and show it as ghost text.
 Works with `gemini-ls-completion-mode' off too."
   (interactive)
-  (unless (gemini-ls--completion-offered-p (ignore-errors (eglot-current-server)))
+  (unless (gemini-ls--completion-server)
     (user-error "No gemini-ls server with inline completion here"))
   ;; What takes the suggestion away when you do something else.
   (add-hook 'post-command-hook #'gemini-ls--completion-post-command nil t)
@@ -540,9 +549,9 @@ through, the new text after it.
 \\<gemini-ls-next-edit-map>\\[gemini-ls-next-edit-accept] jumps to it when it is out of view, else applies it;
 any other key takes it away."
   (interactive)
-  (let ((server (ignore-errors (eglot-current-server)))
+  (let ((server (gemini-ls--completion-server))
         (buffer (current-buffer)))
-    (unless (gemini-ls--completion-offered-p server)
+    (unless server
       (user-error "No gemini-ls server with next edits here"))
     (gemini-ls--next-edit-clear)
     (eglot--signal-textDocument/didChange)

@@ -19,7 +19,10 @@
 ;;; Commentary:
 
 ;; Edits the agent applies, and the review of those it proposes: a diff
-;; to accept or reject, whole or hunk by hunk.
+;; to accept or reject, whole or hunk by hunk.  The proposal waits in a
+;; buffer of its own that visits no file, to read and edit: no save
+;; reaches the file before the user accepts, and a new file is made only
+;; then.
 
 ;; A part of the gemini-ls package: gemini-ls.el loads it.
 
@@ -48,9 +51,21 @@ Shell commands the agent runs next then see the change on disk."
 
 (cl-defstruct (gemini-ls--file (:constructor gemini-ls--file-create))
   "One file of a proposed change."
-  buffer original proposed hunks created was-modified
-  ;; The text the review last put in the buffer: anything else there
-  ;; means the user edited it during the review.
+  ;; The file's absolute name.
+  path
+  ;; The buffer visiting it, as the change was read; nil for a new file,
+  ;; which gets one only once the change is accepted.
+  buffer
+  ;; The file's text then ("" for a new file), what Gemini proposes,
+  ;; and the hunks of the diff between them, each with its decision.
+  original proposed hunks
+  ;; Non-nil if the file does not exist yet.
+  created
+  ;; The buffer holding the proposal during the review
+  ;; (`gemini-ls--proposal'): it visits no file, so nothing saves it.
+  proposal
+  ;; The text the review last put in the proposal buffer: anything else
+  ;; there means the user edited the proposal.
   shown
   ;; The directory the diff's headers name the file relative to
   ;; (`gemini-ls--review-root').
@@ -90,9 +105,12 @@ Counted in `gemini-ls--edit-encoding', else as the buffer counts."
 
 (defun gemini-ls--apply-edits-to-string (text edits buffer)
   "TEXT with the LSP text EDITS applied, counting columns as BUFFER does.
-Or in `gemini-ls--edit-encoding' when it is bound."
+Or in `gemini-ls--edit-encoding' when it is bound.  BUFFER nil (a new
+file): as eglot counts by default."
   (let ((vars (cl-remove-if-not #'boundp gemini-ls--column-vars)))
-    (cl-progv vars (mapcar (lambda (v) (buffer-local-value v buffer)) vars)
+    (cl-progv vars (mapcar (lambda (v)
+                             (if buffer (buffer-local-value v buffer) (default-value v)))
+                           vars)
       (with-temp-buffer
         (insert text)
         (let ((regions
@@ -188,42 +206,35 @@ Or in `gemini-ls--edit-encoding' when it is bound."
                   (replace-buffer-contents src))))
           (kill-buffer src))))))
 
-(defun gemini-ls--open-file (uri)
-  "A buffer visiting the file of URI, and whether it is new."
-  (let* ((path (gemini-ls--uri-path uri))
-         (existing (find-buffer-visiting path)))
-    (list (or existing (find-file-noselect path))
-          (and (not existing) (not (file-exists-p path))))))
-
-(defun gemini-ls--project-root (buffer)
-  "BUFFER's project root, or nil."
-  (let ((proj (with-current-buffer buffer (project-current))))
+(defun gemini-ls--project-root (directory)
+  "The root of DIRECTORY's project, or nil."
+  (let ((proj (project-current nil directory)))
     (and proj (project-root proj))))
 
-(defun gemini-ls--review-root (server buffer)
-  "The directory the review names BUFFER's file relative to.
+(defun gemini-ls--review-root (server file)
+  "The directory the review names FILE relative to.
 Its project's root; else, for a file of no project, the root of SERVER's
 project, the workspace the change was made in; else the file system's
 root.  So a diff header is a/NAME with NAME relative, as `diff-mode' and
 magit read it, never a//tmp/...: an absolute name after a/."
-  (let ((file (buffer-file-name buffer)))
-    (or (gemini-ls--project-root buffer)
-        (let ((root (and server (ignore-errors (project-root (eglot--project server))))))
-          (and root (file-in-directory-p file root) root))
-        (expand-file-name "/" (file-name-directory file)))))
+  (or (gemini-ls--project-root (file-name-directory file))
+      (let ((root (and server (ignore-errors (project-root (eglot--project server))))))
+        (and root (file-in-directory-p file root) root))
+      (expand-file-name "/" (file-name-directory file))))
 
 (defun gemini-ls--display-name (f)
   "The name of F's file in the diff headers: relative to F's root."
-  (file-relative-name (buffer-file-name (gemini-ls--file-buffer f))
-                      (gemini-ls--file-root f)))
+  (file-relative-name (gemini-ls--file-path f) (gemini-ls--file-root f)))
 
 (defun gemini-ls--edit-files (edit)
   "The file records of EDIT (a WorkspaceEdit), opening its files' buffers.
+Only of the files that exist: a file that does not gets no buffer, and is made
+only when the change is applied (`gemini-ls--write').
 Signals an error if a file changed since the server read it."
   (let ((pairs nil) (files nil))
     ;; (URI VERSION EDITS) for documentChanges, then changes.  A
     ;; CreateFile has no textDocument: the file's text edit that follows
-    ;; it opens the new file's buffer, and saving that creates the file.
+    ;; it names the new file.
     (dolist (change (append (plist-get edit :documentChanges) nil))
       (let ((doc (plist-get change :textDocument)))
         (when doc
@@ -235,44 +246,63 @@ Signals an error if a file changed since the server read it."
         (push (list (substring (symbol-name (car changes)) 1) nil (cadr changes))
               pairs)
         (setq changes (cddr changes))))
-    (condition-case err
-        (dolist (p (nreverse pairs))
-          (pcase-let* ((`(,uri ,version ,edits) p)
-                       (`(,buf ,created) (gemini-ls--open-file uri)))
-            (push (gemini-ls--file-create :buffer buf :created created
-                                          :was-modified (buffer-modified-p buf))
-                  files)
-            (with-current-buffer buf
-              ;; A version is the one of the buffer gemini-ls has open,
-              ;; which its eglot manages (not another language server).
-              (when (and version (gemini-ls--buffer-server)
-                         (not (equal version eglot--versioned-identifier)))
-                (error "The file changed since Gemini read it: %s"
-                       (buffer-name buf))))
-            (let ((original (with-current-buffer buf
-                              (save-restriction (widen) (buffer-string)))))
-              (setf (gemini-ls--file-original (car files)) original
-                    (gemini-ls--file-proposed (car files))
-                    (gemini-ls--apply-edits-to-string original edits buf)))))
-      (error
-       (gemini-ls--close-files files)
-       (signal (car err) (cdr err))))
+    (dolist (p (nreverse pairs))
+      (pcase-let* ((`(,uri ,version ,edits) p)
+                   (path (gemini-ls--uri-path uri))
+                   (buf (or (find-buffer-visiting path)
+                            (and (file-exists-p path) (find-file-noselect path)))))
+        (when buf
+          (with-current-buffer buf
+            ;; A version is the one of the buffer gemini-ls has open,
+            ;; which its eglot manages (not another language server).
+            (when (and version (gemini-ls--buffer-server)
+                       (not (equal version eglot--versioned-identifier)))
+              (error "The file changed since Gemini read it: %s"
+                     (buffer-name buf)))))
+        (let ((original (if buf (gemini-ls--buffer-text buf) "")))
+          (push (gemini-ls--file-create
+                 :path path :buffer buf :created (not buf)
+                 :original original
+                 :proposed (gemini-ls--apply-edits-to-string original edits buf))
+                files))))
     (nreverse files)))
 
-(defun gemini-ls--close-files (files)
-  "Kill the buffers FILES opened for files that do not exist."
-  (dolist (f files)
-    (let ((b (gemini-ls--file-buffer f)))
-      (when (and (gemini-ls--file-created f) (buffer-live-p b))
-        (with-current-buffer b (set-buffer-modified-p nil))
-        (kill-buffer b)))))
+(defun gemini-ls--buffer-text (buffer)
+  "All of BUFFER's text, narrowed or not."
+  (with-current-buffer buffer (save-restriction (widen) (buffer-string))))
 
-(defun gemini-ls--save (buffer)
-  "Save BUFFER if `gemini-ls-auto-save', creating its directory."
-  (when gemini-ls-auto-save
-    (with-current-buffer buffer
-      (make-directory (file-name-directory buffer-file-name) t)
-      (save-buffer))))
+(defun gemini-ls--target-text (f)
+  "The text of F's file now: its buffer's, else the disk's; nil if none."
+  (let ((b (find-buffer-visiting (gemini-ls--file-path f))))
+    (cond (b (gemini-ls--buffer-text b))
+          ((file-exists-p (gemini-ls--file-path f))
+           (with-temp-buffer
+             (insert-file-contents (gemini-ls--file-path f))
+             (buffer-string))))))
+
+(defun gemini-ls--changed-since-proposed (f)
+  "Non-nil if F's file is no longer what the change was made against.
+Its buffer was edited, or a new file has appeared with text in it
+\(an empty buffer visiting it loses nothing).  Applying the change would
+then lose what was done there."
+  (let ((now (gemini-ls--target-text f)))
+    (if (gemini-ls--file-created f)
+        (not (member now '(nil "")))
+      (not (equal now (gemini-ls--file-original f))))))
+
+(defun gemini-ls--write (f text)
+  "Put TEXT in F's file's buffer, and save it if `gemini-ls-auto-save'.
+A new file's buffer is made now; saving it creates the file and its
+directory.  The server is told what the buffer holds before it is
+answered."
+  (let ((b (or (find-buffer-visiting (gemini-ls--file-path f))
+               (find-file-noselect (gemini-ls--file-path f)))))
+    (gemini-ls--set-text b text)
+    (when (and gemini-ls-auto-save (buffer-modified-p b))
+      (with-current-buffer b
+        (make-directory (file-name-directory buffer-file-name) t)
+        (save-buffer)))
+    (gemini-ls--did-change b)))
 
 (defun gemini-ls--did-change (buffer)
   "Tell the server what BUFFER has now, before it is answered.
@@ -288,10 +318,7 @@ Return the ApplyWorkspaceEditResult."
   (condition-case err
       (progn
         (dolist (f (gemini-ls--edit-files edit))
-          (let ((b (gemini-ls--file-buffer f)))
-            (gemini-ls--set-text b (gemini-ls--file-proposed f))
-            (when (buffer-modified-p b) (gemini-ls--save b))
-            (gemini-ls--did-change b)))
+          (gemini-ls--write f (gemini-ls--file-proposed f)))
         '(:applied t))
     (error (list :applied :json-false
                  :failureReason (error-message-string err)))))
@@ -311,8 +338,21 @@ ends, so it is refused."
 
 ;;;; Edit review
 
+;; The proposal stays out of the file's buffer and off the disk until
+;; the user accepts it.  It lives in a buffer of its own that visits no
+;; file (`gemini-ls--proposal'): nothing that saves buffers (C-x s,
+;; `save-some-buffers', `auto-save-visited-mode') writes it, and eglot,
+;; which manages only buffers visiting files, neither sends it to a
+;; server nor asks completions in it.  The review's hunk decisions are
+;; made in that buffer, and the user may edit it; accepting writes its
+;; text to the file (`gemini-ls--write'), rejecting only kills it.
+
 (defvar-local gemini-ls--review nil
-  "In a review buffer: plist (:files FILES :request REQUEST).")
+  "In a review buffer: plist (:files FILES :request REQUEST :timer TIMER).
+TIMER, when set, shows the user's edits of a proposal in the review.")
+
+(defvar-local gemini-ls--proposal-review nil
+  "In a proposal buffer: the review buffer it belongs to.")
 
 (defvar gemini-ls-review-mode-map
   (let ((map (make-sparse-keymap)))
@@ -330,6 +370,13 @@ ends, so it is refused."
     (define-key map (kbd "q") #'gemini-ls-review-finish)
     (define-key map (kbd "n") #'diff-hunk-next)
     (define-key map (kbd "p") #'diff-hunk-prev)
+    ;; RET and o: the proposal, not the file, which holds the original.
+    ;; Bound here, as n and p are: Emacs 30's diff-mode binds o only in a
+    ;; buffer made read-only by `read-only-mode'.  RET last, so the help
+    ;; line names it.
+    (define-key map (kbd "o") #'gemini-ls-review-edit-proposal)
+    (define-key map (kbd "RET") #'gemini-ls-review-edit-proposal)
+    (define-key map [remap diff-goto-source] #'gemini-ls-review-edit-proposal)
     ;; Hunks are found by counting them: none may vanish from the view.
     (define-key map [remap diff-hunk-kill] #'undefined)
     (define-key map [remap diff-file-kill] #'undefined)
@@ -348,6 +395,112 @@ you finish.  Killing the buffer rejects the change.
     (setq-local minor-mode-overriding-map-alist
                 (cons (cons 'gemini-ls-review-mode gemini-ls-review-mode-map)
                       minor-mode-overriding-map-alist))))
+
+(defvar gemini-ls-proposal-mode-map
+  (let ((map (make-sparse-keymap)))
+    (define-key map (kbd "C-c C-c") #'gemini-ls-proposal-accept)
+    (define-key map (kbd "C-c C-k") #'gemini-ls-proposal-reject)
+    (define-key map [remap save-buffer] #'gemini-ls-proposal-save)
+    map)
+  "Keymap of `gemini-ls-proposal-mode'.")
+
+(define-minor-mode gemini-ls-proposal-mode
+  "A file as Gemini proposes it, to read and edit before you decide.
+The buffer visits no file: nothing saves it.  Accepting the review
+writes what it holds, your edits included, to the file.
+\\{gemini-ls-proposal-mode-map}"
+  :lighter " Proposal")
+
+(defun gemini-ls--existing-directory (file)
+  "The closest directory of FILE that exists."
+  (let ((dir (file-name-directory file)))
+    (while (and (not (file-directory-p dir))
+                (not (equal dir (file-name-directory (directory-file-name dir)))))
+      (setq dir (file-name-directory (directory-file-name dir))))
+    dir))
+
+(defun gemini-ls--proposal (f)
+  "The buffer holding F's proposal, made from what the review last showed.
+Made if need be, called in F's review buffer.  It has the file's major mode,
+for its highlighting, but visits no file."
+  (let ((b (gemini-ls--file-proposal f)) (review (current-buffer)))
+    (unless (buffer-live-p b)
+      (setq b (generate-new-buffer
+               (format "*gemini proposal: %s*" (gemini-ls--display-name f))))
+      (with-current-buffer b
+        (insert (gemini-ls--file-shown f))
+        (setq default-directory (gemini-ls--existing-directory (gemini-ls--file-path f)))
+        (with-demoted-errors "Gemini: the proposal's major mode: %S"
+          (let ((old (gemini-ls--file-buffer f)))
+            (if (buffer-live-p old)
+                (funcall (buffer-local-value 'major-mode old))
+              ;; Chosen as visiting the file would choose it, but its
+              ;; hooks run once the file's name is gone: run with it,
+              ;; they would take this buffer for the file's (eglot
+              ;; would open the proposal on the server as the file).
+              (delay-mode-hooks
+                (let ((buffer-file-name (gemini-ls--file-path f)))
+                  (set-auto-mode)))
+              (run-mode-hooks))))
+        ;; After the major mode, which kills local variables.
+        (setq-local buffer-offer-save nil)
+        (setq buffer-auto-save-file-name nil)
+        (setq gemini-ls--proposal-review review)
+        (gemini-ls-proposal-mode 1)
+        (setq-local header-line-format
+                    (concat (format "Gemini's proposal for %s, not saved: "
+                                    (gemini-ls--display-name f))
+                            (substitute-command-keys
+                             "\\<gemini-ls-proposal-mode-map>\
+\\[gemini-ls-proposal-accept] accept, \\[gemini-ls-proposal-reject] reject")))
+        (add-hook 'after-change-functions #'gemini-ls--proposal-changed nil t)
+        (set-buffer-modified-p nil)
+        ;; Undo starts from the proposal: it cannot empty the buffer.
+        (setq buffer-undo-list nil)
+        (goto-char (point-min)))
+      (setf (gemini-ls--file-proposal f) b))
+    b))
+
+(defun gemini-ls--proposal-changed (&rest _)
+  "The proposal changed: show it in the review once Emacs is idle."
+  (let ((review gemini-ls--proposal-review))
+    (when (buffer-live-p review)
+      (with-current-buffer review
+        (when (and gemini-ls--review (not (plist-get gemini-ls--review :timer)))
+          (setq gemini-ls--review
+                (plist-put gemini-ls--review :timer
+                           (run-with-idle-timer 0.5 nil #'gemini-ls--review-refresh-in review))))))))
+
+(defun gemini-ls--review-refresh-in (review)
+  "Show in REVIEW what its proposals hold now."
+  (when (buffer-live-p review)
+    (with-current-buffer review
+      (when gemini-ls--review
+        (setq gemini-ls--review (plist-put gemini-ls--review :timer nil))
+        (gemini-ls--review-refresh)))))
+
+(defun gemini-ls--file-diff-hunks (f)
+  "The hunks of the diff from F's original to its proposal."
+  (gemini-ls--parse-hunks
+   (gemini-ls--diff (gemini-ls--file-original f) (gemini-ls--file-proposed f)
+                    (gemini-ls--display-name f))))
+
+(defun gemini-ls--review-refresh ()
+  "Take the user's edits of the proposals as what Gemini proposes.
+The review then shows their diff, its hunks undecided.  Return non-nil
+if a proposal had been edited."
+  (let ((changed nil))
+    (dolist (f (plist-get gemini-ls--review :files))
+      (let ((b (gemini-ls--file-proposal f)))
+        (when (buffer-live-p b)
+          (let ((text (gemini-ls--buffer-text b)))
+            (unless (equal text (gemini-ls--file-shown f))
+              (setq changed t)
+              (setf (gemini-ls--file-proposed f) text
+                    (gemini-ls--file-shown f) text
+                    (gemini-ls--file-hunks f) (gemini-ls--file-diff-hunks f)))))))
+    (when changed (gemini-ls--review-render))
+    changed))
 
 (defun gemini-ls--help-width ()
   "The width help lines are filled to: the review's window, else the frame's."
@@ -383,6 +536,7 @@ stays whole); an item longer than WIDTH gets a line of its own."
                       "\\[gemini-ls-review-accept-all]: accept all"
                       "\\[gemini-ls-review-reject-all]: reject all"
                       "\\[gemini-ls-review-finish]: done"
+                      "\\[gemini-ls-review-edit-proposal]: edit the proposal"
                       "\\[gemini-ls-review-ediff]: ediff"))
       (gemini-ls--help-width)))
      'shadow)
@@ -424,32 +578,19 @@ stays whole); an item longer than WIDTH gets a line of its own."
             (setq found (cons f h)))))
       found)))
 
-(defun gemini-ls--file-edited-p (file)
-  "Non-nil if the user changed FILE's buffer since the review wrote it."
-  (let ((b (gemini-ls--file-buffer file)))
-    (and (buffer-live-p b)
-         (not (equal (with-current-buffer b
-                       (save-restriction (widen) (buffer-string)))
-                     (gemini-ls--file-shown file))))))
-
-(defun gemini-ls--show (file text)
-  "Make FILE's buffer hold TEXT, and remember it."
-  (when (buffer-live-p (gemini-ls--file-buffer file))
-    (gemini-ls--set-text (gemini-ls--file-buffer file) text)
-    (setf (gemini-ls--file-shown file) text)))
-
 (defun gemini-ls--review-sync (file)
-  "Make FILE's buffer hold the original with its hunks not rejected."
-  (gemini-ls--show file (gemini-ls--merge (gemini-ls--file-original file)
-                                          (gemini-ls--file-hunks file))))
+  "Make FILE's proposal the original with its hunks not rejected."
+  (let ((text (gemini-ls--merge (gemini-ls--file-original file)
+                                (gemini-ls--file-hunks file))))
+    (setf (gemini-ls--file-shown file) text)
+    (gemini-ls--set-text (gemini-ls--proposal file) text)))
 
 (defun gemini-ls--review-decide-hunk (decision)
-  "Mark the hunk at point with DECISION and update the real buffer."
+  "Mark the hunk at point with DECISION and update the proposal."
   (gemini-ls--review-check)
+  (when (gemini-ls--review-refresh)
+    (user-error "You edited the proposal: the review shows it now, decide again"))
   (pcase-let ((`(,f . ,h) (gemini-ls--review-hunk-at-point)))
-    (when (gemini-ls--file-edited-p f)
-      (user-error "%s changed during the review: accept or reject it whole"
-                  (buffer-name (gemini-ls--file-buffer f))))
     (plist-put h :decision decision)
     (gemini-ls--review-sync f)
     (gemini-ls--review-render)
@@ -465,13 +606,13 @@ stays whole); an item longer than WIDTH gets a line of its own."
   (gemini-ls--review-decide-hunk 'accepted))
 
 (defun gemini-ls-review-reject-hunk ()
-  "Reject the hunk at point: it is reverted in the real buffer."
+  "Reject the hunk at point: the proposal gets back the original there."
   (interactive)
   (gemini-ls--review-decide-hunk 'rejected))
 
 (defun gemini-ls-review-finish ()
   "Answer with the hunk decisions; undecided hunks are accepted.
-If you edited a file's buffer during the review, it keeps your text."
+Each file gets what its proposal holds, your edits included."
   (interactive)
   (gemini-ls--review-check)
   (gemini-ls--review-end 'finish))
@@ -480,32 +621,91 @@ If you edited a file's buffer during the review, it keeps your text."
   "Accept every hunk and answer."
   (interactive)
   (gemini-ls--review-check)
+  (gemini-ls--review-refresh)
   (dolist (f (plist-get gemini-ls--review :files))
-    (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'accepted)))
+    (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'accepted))
+    (gemini-ls--review-sync f))
   (gemini-ls--review-end 'finish))
 
 (defun gemini-ls-review-reject-all ()
-  "Reject the whole change: the buffers get back what they held."
+  "Reject the whole change, leaving every file as it is."
   (interactive)
   (gemini-ls--review-check)
   (gemini-ls--review-end 'reject))
 
-(defun gemini-ls-review-ediff ()
-  "Compare the original with the real buffer (holding the proposal) in ediff."
+(defun gemini-ls--review-file-at-point ()
+  "The (FILE . HUNK) at point in the review, else the first file's."
+  (or (ignore-errors (gemini-ls--review-hunk-at-point))
+      (list (car (plist-get gemini-ls--review :files)))))
+
+(defun gemini-ls--hunk-line (file hunk)
+  "The line of FILE's proposal where HUNK begins.
+The diff's line, moved by the rejected hunks before it."
+  (let ((line (if (string-match "^@@ -[0-9,]+ \\+\\([0-9]+\\)" (plist-get hunk :text))
+                  (string-to-number (match-string 1 (plist-get hunk :text)))
+                1)))
+    (cl-loop for h in (gemini-ls--file-hunks file)
+             until (eq h hunk)
+             when (eq (plist-get h :decision) 'rejected)
+             do (cl-incf line (- (plist-get h :old-count)
+                                 (length (plist-get h :new-lines)))))
+    (max line 1)))
+
+(defun gemini-ls-review-edit-proposal ()
+  "Show the proposal for the file at point, at its hunk, to read or edit.
+What you type there is what accepting writes."
   (interactive)
   (gemini-ls--review-check)
-  (pcase-let ((`(,f . ,_) (or (ignore-errors (gemini-ls--review-hunk-at-point))
-                              (list (car (plist-get gemini-ls--review :files))))))
-    (let ((orig (get-buffer-create
-                 (format "*gemini original %s*"
-                         (buffer-name (gemini-ls--file-buffer f))))))
-      (with-current-buffer orig
-        (let ((inhibit-read-only t))
-          (erase-buffer) (insert (gemini-ls--file-original f))))
-      (ediff-buffers orig (gemini-ls--file-buffer f)))))
+  (gemini-ls--review-refresh)
+  (pcase-let* ((`(,f . ,h) (gemini-ls--review-file-at-point))
+               (proposal (gemini-ls--proposal f)))
+    (pop-to-buffer proposal)
+    (when h
+      (goto-char (point-min))
+      (forward-line (1- (gemini-ls--hunk-line f h))))))
+
+(defun gemini-ls-review-ediff ()
+  "Compare the original with the proposal in ediff.
+Edits made to the proposal there are what accepting writes."
+  (interactive)
+  (gemini-ls--review-check)
+  (gemini-ls--review-refresh)
+  (pcase-let* ((`(,f . ,_) (gemini-ls--review-file-at-point))
+               (proposal (gemini-ls--proposal f))
+               (orig (get-buffer-create
+                      (format "*gemini original %s*" (gemini-ls--display-name f)))))
+    (with-current-buffer orig
+      (let ((inhibit-read-only t))
+        (erase-buffer) (insert (gemini-ls--file-original f))))
+    (ediff-buffers orig proposal)))
+
+(defun gemini-ls--in-proposal-review (command)
+  "Run COMMAND in the review of the current proposal buffer."
+  (let ((review gemini-ls--proposal-review))
+    (unless (and (buffer-live-p review) (buffer-local-value 'gemini-ls--review review))
+      (user-error "This proposal's review has ended"))
+    (with-current-buffer review (funcall command))))
+
+(defun gemini-ls-proposal-accept ()
+  "Accept the change: this file as you read it here, the others as decided."
+  (interactive)
+  (gemini-ls--in-proposal-review #'gemini-ls-review-finish))
+
+(defun gemini-ls-proposal-reject ()
+  "Reject the whole change, leaving every file as it is."
+  (interactive)
+  (gemini-ls--in-proposal-review #'gemini-ls-review-reject-all))
+
+(defun gemini-ls-proposal-save ()
+  "Refuse to save a proposal: only accepting it writes the file."
+  (interactive)
+  (user-error (substitute-command-keys
+               "This is Gemini's proposal, not the file: \\<gemini-ls-proposal-mode-map>\
+\\[gemini-ls-proposal-accept] accepts it, \\[gemini-ls-proposal-reject] rejects it")))
 
 (defun gemini-ls--review-open (req)
-  "Show the change of REQ in the real buffers and in a review buffer."
+  "Show the change of REQ in a review buffer.
+Each file's proposal goes in a buffer of its own (`gemini-ls--proposal')."
   (let* ((params (gemini-ls--request-params req))
          (files (let ((gemini-ls--edit-encoding
                        (gemini-ls--position-encoding (gemini-ls--request-server req))))
@@ -514,29 +714,24 @@ If you edited a file's buffer during the review, it keeps your text."
     (condition-case err
         (dolist (f files)
           (setf (gemini-ls--file-root f)
-                (gemini-ls--review-root (gemini-ls--request-server req) (gemini-ls--file-buffer f)))
-          (setf (gemini-ls--file-hunks f)
-                (gemini-ls--parse-hunks
-                 (gemini-ls--diff (gemini-ls--file-original f)
-                                  (gemini-ls--file-proposed f)
-                                  (gemini-ls--display-name f)))))
+                (gemini-ls--review-root (gemini-ls--request-server req) (gemini-ls--file-path f))
+                (gemini-ls--file-shown f) (gemini-ls--file-proposed f)
+                (gemini-ls--file-hunks f) (gemini-ls--file-diff-hunks f)))
       (error (kill-buffer buf)
-             (gemini-ls--close-files files)
              (signal (car err) (cdr err))))
-    ;; The real buffers show the proposal while the user reviews.
-    (dolist (f files) (gemini-ls--show f (gemini-ls--file-proposed f)))
     (with-current-buffer buf
       ;; Rendering edits the buffer; diff-mode must not "fix" it.
       (let ((diff-update-on-the-fly nil)) (diff-mode))
       (gemini-ls-review-mode 1)
       ;; Where the headers' names are relative to: diff-mode's
-      ;; `diff-goto-source' finds the files from there.
+      ;; `diff-find-file-name' finds the files from there.
       (setq default-directory
             (or (and files (gemini-ls--file-root (car files))) default-directory))
       (setq-local header-line-format
                   (or (plist-get params :label) "Gemini: review the change"))
       (setq gemini-ls--review (list :files files :request req))
       (add-hook 'kill-buffer-hook #'gemini-ls--review-killed nil t)
+      (dolist (f files) (gemini-ls--proposal f))
       (gemini-ls--review-render)
       (setq buffer-read-only t)
       (goto-char (point-min))
@@ -570,38 +765,54 @@ If you edited a file's buffer during the review, it keeps your text."
   (when gemini-ls--review
     (gemini-ls--review-end 'reject t)))
 
+(defun gemini-ls--final-text (f)
+  "The text accepting the review writes to F's file, or nil: none.
+A file's proposal as it is; nothing where it is the file's text, or
+for a new file whose every hunk was rejected."
+  (let ((text (gemini-ls--file-shown f))
+        (hunks (gemini-ls--file-hunks f)))
+    (if (gemini-ls--file-created f)
+        (unless (and hunks (cl-every (lambda (h) (eq (plist-get h :decision) 'rejected))
+                                     hunks))
+          text)
+      (unless (equal text (gemini-ls--file-original f)) text))))
+
 (defun gemini-ls--review-end (how &optional killed)
   "End the review in this buffer with the user's decision HOW.
-`finish': the hunk decisions, undecided hunks accepted; `reject':
-nothing; `withdrawn': the server no longer waits, so the buffers are
-restored and nothing is answered.  KILLED: the buffer is being killed."
+`finish': each file gets its proposal (the hunk decisions, undecided
+hunks accepted, and the user's edits); `reject': nothing; `withdrawn':
+the server no longer waits, so nothing is answered.  A file that changed
+since the change was proposed is not overwritten: the review stays open
+and says so.  KILLED: the buffer is being killed."
   (let* ((review gemini-ls--review)
          (req (plist-get review :request))
+         (files (plist-get review :files))
          (buf (current-buffer))
-         (accepted nil))
+         (writes nil)
+         (failure nil))
+    (when (eq how 'finish)
+      (gemini-ls--review-refresh)
+      (dolist (f files)
+        (let ((text (gemini-ls--final-text f)))
+          (when text (push (cons f text) writes))))
+      (setq writes (nreverse writes))
+      (let ((changed (cl-find-if #'gemini-ls--changed-since-proposed writes :key #'car)))
+        (when changed
+          (user-error (if (gemini-ls--file-created (car changed))
+                          "%s was made since Gemini proposed it: reject the change"
+                        "%s changed since Gemini proposed this: undo that there, or reject the change")
+                      (gemini-ls--display-name (car changed))))))
     (setq gemini-ls--review nil)
-    (dolist (f (plist-get review :files))
-      (let ((b (gemini-ls--file-buffer f)))
-        (unless (eq how 'finish)
-          (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'rejected)))
-        (cond
-         ((not (buffer-live-p b)))
-         ((and (eq how 'finish) (gemini-ls--file-edited-p f))
-          ;; Text the user typed during the review is their answer.
-          (setq accepted t)
-          (gemini-ls--save b))
-         ((cl-every (lambda (h) (eq (plist-get h :decision) 'rejected))
-                    (gemini-ls--file-hunks f))
-          (gemini-ls--show f (gemini-ls--file-original f))
-          (with-current-buffer b
-            (set-buffer-modified-p (gemini-ls--file-was-modified f)))
-          (when (gemini-ls--file-created f)
-            (kill-buffer b)))
-         (t
-          (setq accepted t)
-          (gemini-ls--review-sync f)
-          (gemini-ls--save b)))
-        (gemini-ls--did-change b)))
+    (when (plist-get review :timer) (cancel-timer (plist-get review :timer)))
+    (condition-case err
+        (dolist (w writes) (gemini-ls--write (car w) (cdr w)))
+      (error (setq failure (error-message-string err))
+             (message "Gemini: the change could not be written: %s" failure)))
+    (dolist (f files)
+      (let ((p (gemini-ls--file-proposal f)))
+        (when (buffer-live-p p)
+          (let ((win (get-buffer-window p)))
+            (if win (quit-window t win) (kill-buffer p))))))
     (unless killed
       (let ((win (get-buffer-window buf)))
         (if win (quit-window t win) (kill-buffer buf))))
@@ -609,7 +820,9 @@ restored and nothing is answered.  KILLED: the buffer is being killed."
     ;; for the editor failing and tells the model so (docs/protocol.md).
     (unless (eq how 'withdrawn)
       (gemini-ls--answer req :result
-                         (if accepted '(:applied t) '(:applied :json-false))))
+                         (cond (failure (list :applied :json-false :failureReason failure))
+                               (writes '(:applied t))
+                               (t '(:applied :json-false)))))
     (gemini-ls--review-next)))
 
 (provide 'gemini-ls-review)

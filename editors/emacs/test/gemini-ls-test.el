@@ -186,6 +186,13 @@ with Emacs."
   (gemini-ls-test--wait #'gemini-ls-test--review-buffers "the review buffer")
   (car (gemini-ls-test--review-buffers)))
 
+(defun gemini-ls-test--proposal (review name)
+  "The buffer of REVIEW holding the proposal for file NAME, as shown."
+  (let ((f (cl-find name (plist-get (buffer-local-value 'gemini-ls--review review) :files)
+                    :key #'gemini-ls--display-name :test #'equal)))
+    (should f)
+    (with-current-buffer review (gemini-ls--proposal f))))
+
 (defmacro gemini-ls-test--recording (var &rest body)
   "Run BODY, pushing every notification Emacs sends, (METHOD . PARAMS), on VAR."
   (declare (indent 1))
@@ -243,8 +250,12 @@ The review does not block Emacs; its answer goes as gemini/response."
       (gemini-ls-test--recording notes
         (gemini-ls-test--start buf "greet Emacs")
         (with-current-buffer (gemini-ls-test--review)
-          ;; The real buffer holds the proposal during the review.
-          (should (equal (with-current-buffer buf (buffer-string)) "hello Emacs\n"))
+          ;; The proposal has a buffer of its own; the file's is untouched.
+          (should (equal (with-current-buffer (gemini-ls-test--proposal (current-buffer) "a.txt")
+                           (buffer-string))
+                         "hello Emacs\n"))
+          (should (equal (with-current-buffer buf (buffer-string)) "hello world\n"))
+          (should-not (buffer-modified-p buf))
           (should (string-match-p "^--- a/a.txt$" (buffer-string)))
           (should (string-match-p "^-hello world$" (buffer-string)))
           (should (string-match-p "^\\+hello Emacs$" (buffer-string)))
@@ -254,6 +265,9 @@ The review does not block Emacs; its answer goes as gemini/response."
           (should (eq (key-binding "A") #'gemini-ls-review-accept-all))
           (should (eq (key-binding "q") #'gemini-ls-review-finish))
           (should (eq (key-binding "n") #'diff-hunk-next))
+          ;; diff-mode's keys to the source show the proposal instead.
+          (should (eq (key-binding (kbd "RET")) #'gemini-ls-review-edit-proposal))
+          (should (eq (key-binding "o") #'gemini-ls-review-edit-proposal))
           (gemini-ls-review-accept-all))
         (should-not (gemini-ls-test--review-buffers))
         (gemini-ls-test--wait-done))
@@ -341,7 +355,11 @@ the rewrite is reviewed, accepted, and the user told."
       '(("a.txt" . "x\n"))
     (gemini-ls-test--start buf "write notes")
     (with-current-buffer (gemini-ls-test--review)
-      (should (find-buffer-visiting (expand-file-name "notes/new.md" dir)))
+      ;; No buffer visits the new file before it is accepted.
+      (should-not (find-buffer-visiting (expand-file-name "notes/new.md" dir)))
+      (should (equal (with-current-buffer (gemini-ls-test--proposal (current-buffer) "notes/new.md")
+                       (buffer-string))
+                     "# New\n"))
       (gemini-ls-review-reject-all))
     (gemini-ls-test--wait-done)
     (should-not (file-exists-p (expand-file-name "notes/new.md" dir)))
@@ -353,7 +371,8 @@ the rewrite is reviewed, accepted, and the user told."
   (let* ((lines (mapcar (lambda (i) (format "line %d" i)) (number-sequence 1 20)))
          (old (concat (mapconcat #'identity lines "\n") "\n"))
          (two (replace-regexp-in-string "^line 2$" "LINE TWO" old))
-         (new (replace-regexp-in-string "^line 18$" "LINE EIGHTEEN" two)))
+         (new (replace-regexp-in-string "^line 18$" "LINE EIGHTEEN" two))
+         (review nil))
     (gemini-ls-test--with-server
         (vector `((chunks . [((call . ((name . "write_file")
                                         (args . ((file_path . "a.txt")
@@ -361,32 +380,46 @@ the rewrite is reviewed, accepted, and the user told."
                 '((text . "Done.")))
         `(("a.txt" . ,old))
       (gemini-ls-test--start buf "shout two lines")
-      (with-current-buffer (gemini-ls-test--review)
+      (with-current-buffer (setq review (gemini-ls-test--review))
         (should (= 2 (how-many "^@@ " (point-min) (point-max))))
         ;; Point starts on the first hunk: accept it, reject the second.
         (gemini-ls-review-accept-hunk)
         (should (looking-at "^@@ -15,"))
         (gemini-ls-review-reject-hunk)
         (should (string-match-p "\\[rejected\\]" (buffer-string)))
-        ;; The real buffer already shows the decisions.
-        (should (equal (with-current-buffer buf (buffer-string)) two))
+        ;; The proposal shows the decisions; the file's buffer is untouched.
+        (should (equal (with-current-buffer (gemini-ls-test--proposal (current-buffer) "a.txt")
+                         (buffer-string))
+                       two))
+        (should (equal (with-current-buffer buf (buffer-string)) old))
+        ;; RET shows the proposal at the hunk at point.
+        (goto-char (point-min))
+        (re-search-forward "^@@ -15,")
+        (save-current-buffer
+          (call-interactively (key-binding (kbd "RET")))
+          (should (eq (current-buffer) (gemini-ls-test--proposal review "a.txt")))
+          (should (= (line-number-at-pos) 15))
+          (should (looking-at "line 15$")))
         (gemini-ls-review-finish))
       (gemini-ls-test--wait-done)
       (should (equal (gemini-ls-test--file dir "a.txt") two)))))
 
 (ert-deftest gemini-ls-test-edited-during-review ()
-  "What the user types in the file during the review is what is kept."
+  "What the user types in the proposal during the review is what is kept.
+The review then shows the edited proposal's diff, to decide again."
   (gemini-ls-test--with-greeting-edit
     (let (notes)
       (gemini-ls-test--recording notes
         (gemini-ls-test--start buf "greet Emacs")
         (let ((review (gemini-ls-test--review)))
-          (with-current-buffer buf
+          (with-current-buffer (gemini-ls-test--proposal review "a.txt")
             (goto-char (point-max))
             (insert "and more\n"))
           (with-current-buffer review
-            ;; A hunk decision would overwrite the user's text.
+            ;; A decision on the hunks shown before the edit would
+            ;; overwrite the user's text: the review shows it first.
             (should-error (gemini-ls-review-reject-hunk) :type 'user-error)
+            (should (string-match-p "^\\+and more$" (buffer-string)))
             (gemini-ls-review-finish)))
         (gemini-ls-test--wait-done))
       (should (equal (plist-get (car (gemini-ls-test--responses notes)) :result)
@@ -400,11 +433,13 @@ the rewrite is reviewed, accepted, and the user told."
     (let (notes)
       (gemini-ls-test--recording notes
         (gemini-ls-test--start buf "greet Emacs")
-        (let ((review (gemini-ls-test--review)))
-          (should (buffer-modified-p buf))
+        (let* ((review (gemini-ls-test--review))
+               (proposal (gemini-ls-test--proposal review "a.txt")))
+          (should-not (buffer-modified-p buf))
           (with-current-buffer buf (gemini-ls-cancel))
           (gemini-ls-test--wait (lambda () (not (buffer-live-p review)))
                                 "the review to close")
+          (should-not (buffer-live-p proposal))
           (should (equal (with-current-buffer buf (buffer-string)) "hello world\n"))
           (should-not (buffer-modified-p buf))
           (gemini-ls-test--wait-done)))
@@ -419,7 +454,7 @@ the rewrite is reviewed, accepted, and the user told."
       '(("a.txt" . "x\n"))
     (gemini-ls-test--start buf "write notes")
     (let ((review (gemini-ls-test--review)))
-      (should (find-buffer-visiting (expand-file-name "notes/new.md" dir)))
+      (should-not (find-buffer-visiting (expand-file-name "notes/new.md" dir)))
       (with-current-buffer buf (gemini-ls-cancel))
       (gemini-ls-test--wait (lambda () (not (buffer-live-p review)))
                             "the review to close"))
@@ -470,13 +505,20 @@ It replaces the first line with TEXT."
         (funcall request "x2" "b.txt" "TWO\n")
         (funcall request "x3" "a.txt" "UNO\n")
         (should (= 1 (length (gemini-ls-test--review-buffers))))
-        (should (equal (with-current-buffer buf (buffer-string)) "ONE\n"))
+        (should (equal (with-current-buffer (gemini-ls-test--proposal (gemini-ls-test--review) "a.txt")
+                         (buffer-string))
+                       "ONE\n"))
+        (should (equal (with-current-buffer buf (buffer-string)) "one\n"))
         (should (equal (with-current-buffer b (buffer-string)) "two\n"))
         (eglot-handle-notification server 'gemini/cancelRequest :id "x3")
         (with-current-buffer (gemini-ls-test--review) (gemini-ls-review-accept-all))
         (with-current-buffer (gemini-ls-test--review)
           (should (equal header-line-format "Gemini: edit b.txt"))
-          (should (equal (with-current-buffer b (buffer-string)) "TWO\n"))
+          (should (equal (with-current-buffer buf (buffer-string)) "ONE\n"))
+          (should (equal (with-current-buffer (gemini-ls-test--proposal (current-buffer) "b.txt")
+                           (buffer-string))
+                         "TWO\n"))
+          (should (equal (with-current-buffer b (buffer-string)) "two\n"))
           (gemini-ls-review-reject-all))
         (should-not (gemini-ls-test--review-buffers))
         (should-not gemini-ls--requests))
@@ -487,6 +529,167 @@ It replaces the first line with TEXT."
       (should (equal (gemini-ls-test--file dir "a.txt") "ONE\n"))
       (should (equal (gemini-ls-test--file dir "b.txt") "two\n"))
       (should (equal (with-current-buffer b (buffer-string)) "two\n")))))
+
+(defun gemini-ls-test--two-file-edit (dir)
+  "A change to review in DIR: a.txt's world to Emacs, a new notes/new.py.
+And a new notes/todo.md, in `markdown-mode' where it is installed,
+`fundamental-mode' where not (Emacs 30 has no mode for it)."
+  (let ((new (gemini-ls--uri (expand-file-name "notes/new.py" dir)))
+        (raw (gemini-ls--uri (expand-file-name "notes/todo.md" dir))))
+    `(:documentChanges
+      [(:textDocument (:uri ,(gemini-ls--uri (expand-file-name "a.txt" dir)) :version nil)
+        :edits [(:range (:start (:line 0 :character 6) :end (:line 0 :character 11))
+                 :newText "Emacs" :annotationId "gemini.edit")])
+       (:kind "create" :uri ,new :annotationId "gemini.edit")
+       (:textDocument (:uri ,new :version nil)
+        :edits [(:range (:start (:line 0 :character 0) :end (:line 0 :character 0))
+                 :newText "x = 1\n" :annotationId "gemini.edit")])
+       (:kind "create" :uri ,raw :annotationId "gemini.edit")
+       (:textDocument (:uri ,raw :version nil)
+        :edits [(:range (:start (:line 0 :character 0) :end (:line 0 :character 0))
+                 :newText "# To do\n" :annotationId "gemini.edit")])]
+      :changeAnnotations (:gemini.edit (:label "Gemini: two files" :needsConfirmation t)))))
+
+(defun gemini-ls-test--save-everything ()
+  "Run now whatever would save the buffers.
+`auto-save-visited-mode' once its interval passed (its timer's own
+call), `save-some-buffers' as \[save-some-buffers] answered with ! would, and
+`do-auto-save'."
+  (should auto-save--timer)
+  (apply (timer--function auto-save--timer) (timer--args auto-save--timer))
+  (save-some-buffers t)
+  (do-auto-save t))
+
+(defmacro gemini-ls-test--with-two-file-review (review &rest body)
+  "Run BODY with REVIEW bound to the review of a two-file change.
+As `gemini-ls-test--with-server' does, with `auto-save-visited-mode' on,
+for `gemini-ls-test--two-file-edit'; `notes' gets the notifications
+sent, `new' is the new file's name.  Nothing is saved before BODY."
+  (declare (indent 1))
+  `(gemini-ls-test--with-server [] '(("a.txt" . "hello world\n"))
+     (let ((new (expand-file-name "notes/new.py" dir)) (notes nil))
+       (auto-save-visited-mode 1)
+       (unwind-protect
+           (gemini-ls-test--recording notes
+             (eglot-handle-notification
+              server 'gemini/request :id "x1" :method "workspace/applyEdit"
+              :params (list :label "Gemini: two files" :edit (gemini-ls-test--two-file-edit dir)))
+             (let ((,review (gemini-ls-test--review)))
+               ;; Nothing saves the proposal.
+               (gemini-ls-test--save-everything)
+               (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))
+               (should (equal (with-current-buffer buf (buffer-string)) "hello world\n"))
+               (should-not (buffer-modified-p buf))
+               (should-not (file-exists-p new))
+               (should-not (file-exists-p (file-name-directory new)))
+               (should-not (find-buffer-visiting new))
+               ,@body))
+         (auto-save-visited-mode -1)))))
+
+(ert-deftest gemini-ls-test-proposal-off-disk-until-accepted ()
+  "Nothing reaches the disk before the user accepts, whatever saves buffers.
+With `auto-save-visited-mode' on, its save run, `save-some-buffers' and
+`do-auto-save': a.txt and its buffer keep their text and notes/new.py is
+neither made nor visited.  The proposals visit no file, have their file's
+major mode, are not managed by eglot (though its server would take them
+by their project and mode) and ask no completion or next edit.
+Accepted, each file holds its proposal, the user's edit included."
+  (gemini-ls-test--with-two-file-review review
+    (let ((a (gemini-ls-test--proposal review "a.txt"))
+          (py (gemini-ls-test--proposal review "notes/new.py")))
+      (with-current-buffer a
+        (should (equal (buffer-string) "hello Emacs\n"))
+        (should-not buffer-file-name)
+        (should (eq major-mode 'text-mode))
+        (should (eq (eglot-current-server) server))
+        (should-not eglot--managed-mode)
+        (should-not gemini-ls-completion-mode)
+        (should-error (gemini-ls-complete-at-point) :type 'user-error)
+        (should-error (gemini-ls-next-edit) :type 'user-error)
+        (should-error (gemini-ls-proposal-save) :type 'user-error)
+        ;; Undo starts from the proposal, not from an empty buffer.
+        (should-error (undo) :type 'user-error)
+        (goto-char (point-max))
+        (insert "typed by me\n"))
+      (with-current-buffer py
+        (should (equal (buffer-string) "x = 1\n"))
+        (should-not buffer-file-name)
+        (should (eq major-mode 'python-mode))
+        (should-not eglot--managed-mode))
+      (with-current-buffer (gemini-ls-test--proposal review "notes/todo.md")
+        (should-not buffer-file-name)
+        (should (eq major-mode (if (fboundp 'markdown-mode) 'markdown-mode 'fundamental-mode)))
+        (should-not eglot--managed-mode))
+      ;; Nor the user's edit of it.
+      (gemini-ls-test--save-everything)
+      (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))
+      (should-not (file-exists-p new))
+      ;; Nor does eglot tell the server of a proposal, as the file's text.
+      (should-not (cl-find-if (lambda (n) (string-match-p "new\\.py\\|todo\\.md\\|Emacs"
+                                                          (format "%S" n)))
+                              notes))
+      (with-current-buffer review (gemini-ls-review-accept-all))
+      (should-not (buffer-live-p a))
+      (should-not (buffer-live-p py)))
+    (should (equal (gemini-ls-test--file dir "a.txt") "hello Emacs\ntyped by me\n"))
+    (should (equal (gemini-ls-test--file dir "notes/new.py") "x = 1\n"))
+    (should (equal (gemini-ls-test--file dir "notes/todo.md") "# To do\n"))
+    (should (equal (with-current-buffer buf (buffer-string)) "hello Emacs\ntyped by me\n"))
+    (should-not (buffer-modified-p buf))
+    (should (equal (mapcar (lambda (r) (plist-get r :result)) (gemini-ls-test--responses notes))
+                   '((:applied t))))))
+
+(ert-deftest gemini-ls-test-proposal-rejected-changes-nothing ()
+  "Rejected, after buffers were saved: no file changed, none made."
+  (gemini-ls-test--with-two-file-review review
+    (with-current-buffer (gemini-ls-test--proposal review "a.txt")
+      (insert "typed by me\n"))
+    (with-current-buffer review (gemini-ls-review-reject-all))
+    (gemini-ls-test--save-everything)
+    (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))
+    (should (equal (with-current-buffer buf (buffer-string)) "hello world\n"))
+    (should-not (buffer-modified-p buf))
+    (should-not (file-exists-p new))
+    (should-not (find-buffer-visiting new))
+    (should-not (file-exists-p (expand-file-name "notes" dir)))
+    (should (equal (mapcar (lambda (r) (plist-get r :result)) (gemini-ls-test--responses notes))
+                   '((:applied :json-false))))))
+
+(ert-deftest gemini-ls-test-file-changed-during-review ()
+  "A file edited during its review is not overwritten by accepting.
+The review stays open and says why; rejecting it keeps the user's text."
+  (gemini-ls-test--with-greeting-edit
+    (gemini-ls-test--start buf "greet Emacs")
+    (let ((review (gemini-ls-test--review)))
+      (with-current-buffer buf (goto-char (point-max)) (insert "mine\n"))
+      (with-current-buffer review
+        (should (string-match-p "a\\.txt changed since Gemini proposed this"
+                                (cadr (should-error (gemini-ls-review-accept-all)
+                                                    :type 'user-error))))
+        (should (buffer-live-p review))
+        (gemini-ls-review-reject-all)))
+    (gemini-ls-test--wait-done)
+    (should (equal (with-current-buffer buf (buffer-string)) "hello world\nmine\n"))
+    (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))))
+
+(ert-deftest gemini-ls-test-new-file-made-during-review ()
+  "A new file made by someone else during its review is not overwritten.
+Accepting is refused while it holds text; an empty buffer visiting it,
+as \\[find-file] of the name gives, loses nothing, and accepting fills it."
+  (gemini-ls-test--with-two-file-review review
+    (make-directory (file-name-directory new))
+    (with-temp-file new (insert "mine\n"))
+    (with-current-buffer review
+      (should (string-match-p "notes/new\\.py was made since Gemini proposed it"
+                              (cadr (should-error (gemini-ls-review-accept-all)
+                                                  :type 'user-error)))))
+    (should (equal (gemini-ls-test--file dir "notes/new.py") "mine\n"))
+    (should (equal (gemini-ls-test--file dir "a.txt") "hello world\n"))
+    (delete-file new)
+    (find-file-noselect new)
+    (with-current-buffer review (gemini-ls-review-accept-all))
+    (should (equal (gemini-ls-test--file dir "notes/new.py") "x = 1\n"))
+    (should (equal (gemini-ls-test--file dir "a.txt") "hello Emacs\n"))))
 
 (ert-deftest gemini-ls-test-unknown-request ()
   "A gemini/request for a method Emacs does not know is answered with an error."

@@ -11,7 +11,9 @@
 # tmux-trust.sh: the folder trust question with its choices on screen
 # (emacs-trust*.txt), tmux-startup.sh: the server's start-up problems told
 # in the chat (emacs-startup-problems.txt), tmux-review-path.sh: the
-# review's headers for a file of no project (emacs-review-path.txt), and
+# review's headers for a file of no project (emacs-review-path.txt),
+# tmux-review-autosave.sh: no proposal on disk before it is accepted, with
+# auto-save-visited-mode on (emacs-review-autosave-*.txt), and
 # lint.sh: byte-compiler, checkdoc and package-lint clean; each is one
 # more test in the count. ERT tests skipped (a language server missing) are
 # neither, and said.
@@ -74,7 +76,7 @@ skipped="$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line")"
 skipped=${skipped:-0}
 failed=$((total - passed - skipped))
 for screens in tmux-screens.sh stock-eglot.sh tmux-completion.sh tmux-install.sh tmux-trust.sh \
-  tmux-startup.sh tmux-review-path.sh lint.sh; do
+  tmux-startup.sh tmux-review-path.sh tmux-review-autosave.sh lint.sh; do
   if bash "$here/$screens"; then
     passed=$((passed + 1))
   else
