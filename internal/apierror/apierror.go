@@ -1,11 +1,15 @@
 package apierror
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"google.golang.org/genai"
@@ -45,7 +49,8 @@ const (
 	// ServerError: the API failed on its side (5xx), still so after the
 	// retries.
 	ServerError
-	// Unreachable: no connection to the API could be made.
+	// Unreachable: no connection to the API could be made, or it broke
+	// (closed, reset) before the answer came, still so after the retries.
 	Unreachable
 )
 
@@ -149,7 +154,7 @@ func Explain(err error, c Context) error {
 		kind, s := explainAPI(apiErr, c)
 		return &Error{Kind: kind, Sentence: s, Err: err}
 	}
-	if dialFailed(err) {
+	if dialFailed(err) || connectionBroke(err) {
 		return &Error{Kind: Unreachable, Err: err, Sentence: clause(err.Error()) +
 			"; check the network connection, and the proxy (HTTPS_PROXY) if one is set, then try again."}
 	}
@@ -179,6 +184,20 @@ func BlockedPrompt(reason, message string) error {
 func dialFailed(err error) bool {
 	opErr, ok := errors.AsType[*net.OpError](err)
 	return ok && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
+}
+
+// connectionBroke reports whether err is a connection that broke before
+// or while the answer came: closed before an answer (EOF), cut in the
+// middle of one, reset, or a write to it refused.
+func connectionBroke(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	_, isRequest := errors.AsType[*url.Error](err)
+	return isRequest && errors.Is(err, io.EOF)
 }
 
 // explainAPI is the kind and sentence of an API error.

@@ -177,3 +177,19 @@ func TestKindWords(t *testing.T) {
 		}
 	}
 }
+
+// A connection the API's end closes before any answer (the fake drops it)
+// is a network failure, as one that could not be made: what to check.
+func TestExplainDroppedConnection(t *testing.T) {
+	raw := request(t, geminitest.Turn{Cut: true})
+	err := apierror.Explain(raw, apierror.Context{})
+	if e, ok := errors.AsType[*apierror.Error](err); !ok || e.Kind != apierror.Unreachable {
+		t.Fatalf("Explain(%v) = %#v, want the network's kind", raw, err)
+	}
+	if !strings.Contains(err.Error(), "; check the network connection") {
+		t.Errorf("%q says no fix", err)
+	}
+	if apierror.Explain(context.Canceled, apierror.Context{}) != context.Canceled {
+		t.Error("a cancelled request was taken for a dropped connection")
+	}
+}

@@ -24,7 +24,8 @@ type kindResult struct {
 // in the error update, for the editor to offer the fix from (re-enter
 // the key, open the quota page, retry): an invalid key the editor keeps
 // (named as the editor's, not as a GEMINI_API_KEY the user never set), a
-// day's quota used up, and a model endpoint that refuses connections.
+// day's quota used up, a model endpoint that refuses connections, and
+// one that drops the connection before it answers.
 func TestLSPFailuresCarryTheirKind(t *testing.T) {
 	const editorsKey = "editor-kept-key-77b0"
 	for _, c := range []struct {
@@ -41,6 +42,8 @@ func TestLSPFailuresCarryTheirKind(t *testing.T) {
 			kind: "quota", says: "The quota for gemini-2.5-flash is used up"},
 		{name: "network", env: []string{"GOOGLE_GEMINI_BASE_URL=" + geminitest.RefusingURL(t)},
 			kind: "network", says: "Could not connect to"},
+		{name: "dropped connection", turns: []geminitest.Turn{{Cut: true}, {Cut: true}, {Cut: true}, {Cut: true}},
+			kind: "network", says: "check the network connection"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h := start(t, setup{env: c.env, noKey: c.noKey}, c.turns...)
