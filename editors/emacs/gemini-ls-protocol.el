@@ -167,6 +167,9 @@ A file no buffer visits has none; no buffer is made for it."
                           (gemini-ls--diagnostics-item (gemini-ls--uri (buffer-file-name b)) b))))
                     (buffer-list)))))))
 
+(defvar-local gemini-ls--last-prompt nil
+  "The chat's last prompt, as (PROMPT . CONTEXT), for `gemini-ls-retry'.")
+
 (defun gemini-ls--send (prompt context &optional server)
   "Send PROMPT with CONTEXT to SERVER; stream the answer to the chat.
 SERVER defaults to the current buffer's gemini-ls server.  The prompt
@@ -182,7 +185,9 @@ continues the chat's session."
       (setq gemini-ls--chat-server server
             gemini-ls--busy t
             gemini-ls--running nil
-            gemini-ls--last-kind nil))
+            gemini-ls--last-kind nil
+            gemini-ls--last-prompt (cons prompt context)
+            gemini-ls--error-kind nil))
     (gemini-ls--status-changed)
     (let (exchange)
       (gemini-ls--with-chat
@@ -221,12 +226,23 @@ continues the chat's session."
          (let ((msg (format "gemini/prompt failed: %s" (plist-get err :message))))
            (gemini-ls--with-chat
              (gemini-ls--fresh-line)
-             (gemini-ls--insert-styled (concat msg "\n") 'error))
+             (gemini-ls--insert-styled (concat msg "\n") 'error)
+             ;; A prompt refused before it ran (no key): its kind is
+             ;; in the error's data.
+             (gemini-ls--insert-fixes (plist-get (plist-get err :data) :errorKind)))
            (gemini-ls--warn-once msg)))
        :timeout-fn
        (lambda ()
          (with-current-buffer chat (setq gemini-ls--busy nil gemini-ls--running nil))
          (gemini-ls--status-changed))))))
+
+(defun gemini-ls-retry ()
+  "Send the chat's last prompt again, in its session."
+  (interactive)
+  (let* ((chat (gemini-ls--chat-buffer))
+         (last (buffer-local-value 'gemini-ls--last-prompt chat)))
+    (unless last (user-error "Gemini: no prompt to retry"))
+    (gemini-ls--send (car last) (cdr last) (buffer-local-value 'gemini-ls--chat-server chat))))
 
 (provide 'gemini-ls-protocol)
 ;;; gemini-ls-protocol.el ends here

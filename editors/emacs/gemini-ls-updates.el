@@ -442,11 +442,75 @@ The first list goes at point; each later one replaces the last."
   (save-excursion (gemini-ls--end-subagent params)))
 
 (defun gemini-ls--show-error (_server params)
-  "Show the error in PARAMS, and warn of it once."
+  "Show the error in PARAMS with its fixes, and warn of it once."
   (gemini-ls--fresh-line)
   (gemini-ls--insert-styled (format "Error: %s\n" (plist-get params :message))
                             'error)
+  (gemini-ls--insert-fixes (plist-get params :errorKind))
   (gemini-ls--warn-once (plist-get params :message)))
+
+;;;; A failure's fixes, chosen from its kind
+
+(defvar-local gemini-ls--error-kind nil
+  "The kind of the chat's last failure (errorKind), or nil.
+`gemini-ls-fix-error' offers its fixes; a new prompt forgets it.")
+
+(defconst gemini-ls--fixes
+  '((login "Sign in with Google" gemini-ls-login)
+    (model "Switch model" gemini-ls-model)
+    (quota "Open the quota page" gemini-ls-open-quota-page)
+    (retry "Retry" gemini-ls-retry))
+  "The fixes of a failure: their names, labels and commands.")
+
+(defconst gemini-ls--fixes-by-kind
+  '(("no_api_key" login) ("invalid_api_key" login) ("expired_api_key" login)
+    ("unauthenticated" login retry) ("sign_in_required" login)
+    ("permission_denied" login retry)
+    ("quota" model quota retry) ("rate_limited" retry model) ("network" retry)
+    ("server_error" retry model) ("unknown_model" model))
+  "The fixes each kind of failure offers, the likeliest first.
+The kinds are the server's errorKind words, never a message's words.  A
+key is set in GEMINI_API_KEY outside Emacs, so signing in is the fix
+Emacs offers for one refused.")
+
+(defun gemini-ls--fixes-of (kind)
+  "The fixes failures of KIND offer, as (LABEL . COMMAND)."
+  (mapcar (lambda (name)
+            (let ((fix (alist-get name gemini-ls--fixes)))
+              (cons (car fix) (cadr fix))))
+          (cdr (assoc kind gemini-ls--fixes-by-kind))))
+
+(define-button-type 'gemini-ls-fix
+  'action (lambda (button) (call-interactively (button-get button 'gemini-ls-command)))
+  'follow-link t
+  'help-echo "mouse-1, RET: run this fix")
+
+(defun gemini-ls--insert-fixes (kind)
+  "Insert a line of buttons running the fixes of KIND, and keep KIND.
+Nothing is inserted for a kind with no fix."
+  (setq gemini-ls--error-kind kind)
+  (when-let ((fixes (gemini-ls--fixes-of kind)))
+    (insert "Fix:")
+    (dolist (fix fixes)
+      (insert " ")
+      (let ((beg (point)))
+        (insert "[" (car fix) "]")
+        (make-button beg (point) :type 'gemini-ls-fix 'gemini-ls-command (cdr fix))))
+    (insert "  (M-x gemini-ls-fix-error)\n")))
+
+(defun gemini-ls-open-quota-page ()
+  "Open Google AI Studio's page of the API key's quota and usage."
+  (interactive)
+  (browse-url "https://aistudio.google.com/usage"))
+
+(defun gemini-ls-fix-error ()
+  "Offer the fixes of the chat's last failure, and run the one chosen."
+  (interactive)
+  (let* ((kind (buffer-local-value 'gemini-ls--error-kind (gemini-ls--chat-buffer)))
+         (fixes (gemini-ls--fixes-of kind)))
+    (unless fixes (user-error "Gemini: no failure to fix"))
+    (let ((label (completing-read "Fix: " (mapcar #'car fixes) nil t)))
+      (call-interactively (cdr (assoc label fixes))))))
 
 (defun gemini-ls--show-retry (_server params)
   "Show that the model call is retried, as PARAMS tell."

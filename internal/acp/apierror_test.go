@@ -23,9 +23,10 @@ func TestPromptAPIErrorIsASentence(t *testing.T) {
 		name string
 		turn geminitest.Turn
 		says string
+		kind string
 	}{
-		{"invalid key", geminitest.InvalidAPIKey(), "GEMINI_API_KEY is not valid"},
-		{"unknown model", geminitest.ModelNotFound("gemini-9-ultra"), "The model gemini-9-ultra does not exist"},
+		{"invalid key", geminitest.InvalidAPIKey(), "GEMINI_API_KEY is not valid", "invalid_api_key"},
+		{"unknown model", geminitest.ModelNotFound("gemini-9-ultra"), "The model gemini-9-ultra does not exist", "unknown_model"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			model := geminitest.NewTestServer(t, c.turn)
@@ -46,6 +47,10 @@ func TestPromptAPIErrorIsASentence(t *testing.T) {
 			}
 			if !strings.Contains(re.Message, c.says) {
 				t.Errorf("the error's message %q does not say %q", re.Message, c.says)
+			}
+			// The kind, for a client to offer the fix from.
+			if data, _ := re.Data.(map[string]any); data["errorKind"] != c.kind {
+				t.Errorf("the error's data %v, want errorKind %q", re.Data, c.kind)
 			}
 			for _, bad := range []string{"map[", "Details: [", "ListModels"} {
 				if strings.Contains(re.Message, bad) || strings.Contains(re.Error(), bad) {

@@ -106,9 +106,15 @@ func (t *turn) answer(ctx context.Context, o conversation.Outcome) (sdk.PromptRe
 		// The message is what a client shows: the failure's sentence,
 		// which says what to do (an API error's, apierror's), as 0.61
 		// puts its error's message there; data keeps it for clients that
-		// read that.
+		// read that, and the failure's kind (errorKind: invalid_api_key,
+		// quota, network, …), where it has one, for a client to offer the
+		// fix from.
 		msg := o.Explanation()
-		return sdk.PromptResponse{}, &sdk.RequestError{Code: -32603, Message: msg, Data: map[string]any{"error": msg}}
+		data := map[string]any{"error": msg}
+		if kind := o.ErrorKind(); kind != "" {
+			data["errorKind"] = kind
+		}
+		return sdk.PromptResponse{}, &sdk.RequestError{Code: -32603, Message: msg, Data: data}
 	}
 	return out, nil
 }

@@ -180,7 +180,10 @@ type Config struct {
 	Telemetry telemetry.Recorder
 	// AuthType is logged with each response and error (Auth.Type).
 	AuthType string
-	Retry    dialog.RetryPolicy
+	// EditorKey: the API key is the one the user's editor keeps, so an
+	// error about it names the editor's key (apierror.Context.EditorKey).
+	EditorKey bool
+	Retry     dialog.RetryPolicy
 	// Thinking asks the model to include its thoughts.
 	Thinking bool
 	// Now is the clock for durations and log timestamps; time.Now when nil.

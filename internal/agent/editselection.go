@@ -113,7 +113,7 @@ func (a *Agent) rewriteSelection(ctx context.Context, model string, req dialog.S
 	}, nil)
 	if err != nil {
 		a.log.error(model, "", a.cfg.Now().Sub(start), err)
-		return "", apierror.Explain(err, apierror.Context{AuthType: a.cfg.AuthType, Model: model})
+		return "", apierror.Explain(err, apierror.Context{AuthType: a.cfg.AuthType, EditorKey: a.cfg.EditorKey, Model: model})
 	}
 	text, err := answerText(resp)
 	if err != nil {

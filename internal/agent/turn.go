@@ -189,7 +189,7 @@ func (t *turn) explain(err error) error {
 	if _, cut := errors.AsType[*AnswerCutOffError](err); cut {
 		return err
 	}
-	return apierror.Explain(err, apierror.Context{AuthType: t.s.agent.cfg.AuthType, Model: cmp.Or(t.result.Model, t.model())})
+	return apierror.Explain(err, apierror.Context{AuthType: t.s.agent.cfg.AuthType, EditorKey: t.s.agent.cfg.EditorKey, Model: cmp.Or(t.result.Model, t.model())})
 }
 
 func (t *turn) stop(reason dialog.StopReason, err error) dialog.PromptResult {

@@ -1,11 +1,15 @@
 package apierror
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
+	"net/url"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"google.golang.org/genai"
@@ -45,11 +49,14 @@ const (
 	// ServerError: the API failed on its side (5xx), still so after the
 	// retries.
 	ServerError
-	// Unreachable: no connection to the API could be made.
+	// Unreachable: no connection to the API could be made, or it broke
+	// (closed, reset) before the answer came, still so after the retries.
 	Unreachable
 )
 
-// String names the kind, for logs and JSON output.
+// String is the kind's word on every wire (the LSP's errorKind, ACP's
+// error data): a stable set an editor picks its fix from, never the
+// sentence's words. Other is "" (no kind an editor can act on).
 func (k Kind) String() string {
 	switch k {
 	case InvalidKey:
@@ -63,9 +70,9 @@ func (k Kind) String() string {
 	case RateLimited:
 		return "rate_limited"
 	case OutOfQuota:
-		return "quota_exhausted"
+		return "quota"
 	case UnknownModel:
-		return "model_not_found"
+		return "unknown_model"
 	case UnsupportedLocation:
 		return "unsupported_location"
 	case Blocked:
@@ -73,9 +80,16 @@ func (k Kind) String() string {
 	case ServerError:
 		return "server_error"
 	case Unreachable:
-		return "unreachable"
+		return "network"
 	}
-	return "api_error"
+	return ""
+}
+
+// Kinds are the kinds an editor may be sent, Other left out: the wire's
+// closed set (docs/protocol.md).
+func Kinds() []Kind {
+	return []Kind{InvalidKey, ExpiredKey, Unauthenticated, PermissionDenied, RateLimited, OutOfQuota,
+		UnknownModel, UnsupportedLocation, Blocked, ServerError, Unreachable}
 }
 
 // Error is a failed request said for a person: Error() is the sentence,
@@ -99,6 +113,11 @@ type Context struct {
 	AuthType string
 	// Model is the model the request went to; "" when unknown.
 	Model string
+	// EditorKey: the Gemini API key is the one the user's editor keeps
+	// (VS Code's secret storage, handed over in GEMINI_LS_EDITOR_API_KEY),
+	// not a GEMINI_API_KEY the user set, so a sentence about the key
+	// names the editor's and says to enter another there.
+	EditorKey bool
 }
 
 // Auth types, as package auth names them (not imported: this package is
@@ -135,7 +154,7 @@ func Explain(err error, c Context) error {
 		kind, s := explainAPI(apiErr, c)
 		return &Error{Kind: kind, Sentence: s, Err: err}
 	}
-	if dialFailed(err) {
+	if dialFailed(err) || connectionBroke(err) {
 		return &Error{Kind: Unreachable, Err: err, Sentence: clause(err.Error()) +
 			"; check the network connection, and the proxy (HTTPS_PROXY) if one is set, then try again."}
 	}
@@ -167,15 +186,29 @@ func dialFailed(err error) bool {
 	return ok && (opErr.Op == "dial" || opErr.Op == "proxyconnect")
 }
 
+// connectionBroke reports whether err is a connection that broke before
+// or while the answer came: closed before an answer (EOF), cut in the
+// middle of one, reset, or a write to it refused.
+func connectionBroke(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) {
+		return true
+	}
+	_, isRequest := errors.AsType[*url.Error](err)
+	return isRequest && errors.Is(err, io.EOF)
+}
+
 // explainAPI is the kind and sentence of an API error.
 func explainAPI(e genai.APIError, c Context) (Kind, string) {
 	reason := errorInfoReason(e)
 	msg := strings.TrimSpace(e.Message)
 	switch {
 	case reason == "API_KEY_INVALID" || strings.Contains(msg, "API key not valid"):
-		return InvalidKey, fmt.Sprintf("The API key in %s is not valid: %s, or run gemini-ls login to sign in with Google instead.", keyVar(c), setKey(c))
+		return InvalidKey, fmt.Sprintf("%s is not valid: %s, or %s instead.", clause(theKey(c)), setKey(c), signInWithGoogle(c))
 	case reason == "API_KEY_EXPIRED" || strings.Contains(msg, "API key expired"):
-		return ExpiredKey, fmt.Sprintf("The API key in %s has expired: %s, or run gemini-ls login to sign in with Google instead.", keyVar(c), setKey(c))
+		return ExpiredKey, fmt.Sprintf("%s has expired: %s, or %s instead.", clause(theKey(c)), setKey(c), signInWithGoogle(c))
 	case e.Code == 400 && e.Status == "FAILED_PRECONDITION" && strings.Contains(strings.ToLower(msg), "location"):
 		return UnsupportedLocation, "The Gemini API is not offered where you are (" + status(e) + ": " + trimStop(msg) +
 			"): use it from a supported region (https://ai.google.dev/gemini-api/docs/available-regions), or use Vertex AI in one: GOOGLE_GENAI_USE_VERTEXAI=true with GOOGLE_CLOUD_PROJECT and a GOOGLE_CLOUD_LOCATION such as us-central1."
@@ -206,27 +239,46 @@ func explainAPI(e genai.APIError, c Context) (Kind, string) {
 	return Other, "The Gemini API refused the request (" + what + ")."
 }
 
-// keyVar is the variable the API key came from.
-func keyVar(c Context) string {
-	if c.AuthType == authVertex {
-		return "GOOGLE_API_KEY"
+// editorKey reports whether the request's key is the editor's.
+func editorKey(c Context) bool { return c.EditorKey && c.AuthType == authAPIKey }
+
+// theKey names the API key where it came from: the editor's, or the
+// variable the user set.
+func theKey(c Context) string {
+	switch {
+	case editorKey(c):
+		return "the API key stored in the editor"
+	case c.AuthType == authVertex:
+		return "the API key in GOOGLE_API_KEY"
 	}
-	return "GEMINI_API_KEY"
+	return "the API key in GEMINI_API_KEY"
 }
 
 // setKey says where to get a key and where to put it.
 func setKey(c Context) string {
-	if c.AuthType == authVertex {
+	switch {
+	case editorKey(c):
+		return "enter another key from https://aistudio.google.com/apikey in the editor"
+	case c.AuthType == authVertex:
 		return "set GOOGLE_API_KEY to a Vertex AI key from https://console.cloud.google.com/apis/credentials"
 	}
 	return "set GEMINI_API_KEY to a key from https://aistudio.google.com/apikey"
+}
+
+// signInWithGoogle is how to sign in with Google in place of a key: the
+// editor's sign-in when the editor gave the key, else the command.
+func signInWithGoogle(c Context) string {
+	if editorKey(c) {
+		return "sign in with Google"
+	}
+	return "run gemini-ls login to sign in with Google"
 }
 
 // signInAgain is how to sign in again for the auth type.
 func signInAgain(c Context) string {
 	switch c.AuthType {
 	case authAPIKey:
-		return "check the key in GEMINI_API_KEY, or run gemini-ls login to sign in with Google instead"
+		return "check " + theKey(c) + ", or " + signInWithGoogle(c) + " instead"
 	case authVertex:
 		return "check GOOGLE_API_KEY, or the Application Default Credentials (gcloud auth application-default login)"
 	}
@@ -237,7 +289,7 @@ func signInAgain(c Context) string {
 func permissionFix(c Context) string {
 	switch c.AuthType {
 	case authAPIKey:
-		return "check that the key in GEMINI_API_KEY may use the Gemini API (its API restrictions, its project), or run gemini-ls login to sign in with Google instead"
+		return "check that " + theKey(c) + " may use the Gemini API (its API restrictions, its project), or " + signInWithGoogle(c) + " instead"
 	case authVertex:
 		return "check that the account has the Vertex AI User role in GOOGLE_CLOUD_PROJECT and that the Vertex AI API is enabled there"
 	}

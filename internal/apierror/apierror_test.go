@@ -134,3 +134,62 @@ func TestExplainLeavesOthers(t *testing.T) {
 		t.Error("Explain(nil) is not nil")
 	}
 }
+
+// A key the editor keeps for the user (EditorKey) is named as the
+// editor's, never as a GEMINI_API_KEY the user did not set; the fix is
+// the editor's (enter another key there, sign in with Google), not a
+// variable or a command line.
+func TestTheEditorsKeyIsNamedAsTheEditors(t *testing.T) {
+	for _, turn := range []geminitest.Turn{geminitest.InvalidAPIKey(), geminitest.ExpiredAPIKey(), geminitest.ErrorTurn(401, "Request had invalid authentication credentials."), geminitest.ErrorTurn(403, "Permission denied.")} {
+		raw := request(t, turn)
+		msg := apierror.Explain(raw, apierror.Context{AuthType: "gemini-api-key", EditorKey: true}).Error()
+		if strings.Contains(msg, "GEMINI_API_KEY") || strings.Contains(msg, "gemini-ls login") {
+			t.Errorf("%q names a variable or command the user never used", msg)
+		}
+		if !strings.Contains(msg, "the API key stored in the editor") && !strings.Contains(msg, "The API key stored in the editor") {
+			t.Errorf("%q does not name the editor's key", msg)
+		}
+	}
+	// Under another auth type the editor's key is not the one used.
+	msg := apierror.Explain(request(t, geminitest.InvalidAPIKey()), apierror.Context{AuthType: "vertex-ai", EditorKey: true}).Error()
+	if !strings.Contains(msg, "GOOGLE_API_KEY") {
+		t.Errorf("vertex-ai: %q does not name GOOGLE_API_KEY", msg)
+	}
+}
+
+// The kinds' wire words are distinct and stable: editors pick their fix
+// from them.
+func TestKindWords(t *testing.T) {
+	seen := map[string]apierror.Kind{}
+	for _, k := range apierror.Kinds() {
+		w := k.String()
+		if w == "" {
+			t.Errorf("kind %d has no word", k)
+		}
+		if other, ok := seen[w]; ok {
+			t.Errorf("kinds %d and %d share %q", k, other, w)
+		}
+		seen[w] = k
+	}
+	for k, want := range map[apierror.Kind]string{apierror.InvalidKey: "invalid_api_key", apierror.OutOfQuota: "quota", apierror.Unreachable: "network", apierror.Other: ""} {
+		if got := k.String(); got != want {
+			t.Errorf("%d: %q, want %q", k, got, want)
+		}
+	}
+}
+
+// A connection the API's end closes before any answer (the fake drops it)
+// is a network failure, as one that could not be made: what to check.
+func TestExplainDroppedConnection(t *testing.T) {
+	raw := request(t, geminitest.Turn{Cut: true})
+	err := apierror.Explain(raw, apierror.Context{})
+	if e, ok := errors.AsType[*apierror.Error](err); !ok || e.Kind != apierror.Unreachable {
+		t.Fatalf("Explain(%v) = %#v, want the network's kind", raw, err)
+	}
+	if !strings.Contains(err.Error(), "; check the network connection") {
+		t.Errorf("%q says no fix", err)
+	}
+	if apierror.Explain(context.Canceled, apierror.Context{}) != context.Canceled {
+		t.Error("a cancelled request was taken for a dropped connection")
+	}
+}

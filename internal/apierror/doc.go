@@ -7,7 +7,8 @@
 //
 // Explain classifies an error of the Gemini API (a genai.APIError, which
 // both backends and Code Assist return), a connection that could not be
-// made, or a prompt or answer the safety filters stopped, into a Kind,
+// made or that broke before the answer came, or a prompt or answer the
+// safety filters stopped, into a Kind,
 // and returns an *Error whose Error() is the sentence; the error it
 // explains stays beneath it (Unwrap), for errors.As and for the log
 // file, which records the raw error (Raw). An error of no known kind is
@@ -23,6 +24,11 @@
 //   - A sentence never holds the SDK's formatting ("map[", "Details: [")
 //     nor "ListModels".
 //   - Explain is idempotent: an *Error is returned as it is.
+//   - Kind.String is the kind's word on every wire (errorKind), a closed
+//     set (Kinds) editors choose their fix from: a word, once sent, keeps
+//     its meaning.
+//   - A key the editor keeps (Context.EditorKey) is named as the
+//     editor's, never as GEMINI_API_KEY, which the user did not set.
 //   - The kinds are read from the status code, the google.rpc details
 //     (ErrorInfo reasons, QuotaFailure, RetryInfo) and, where the API
 //     gives nothing else, its message; never from the SDK's wording.

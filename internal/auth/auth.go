@@ -105,6 +105,11 @@ type CodeAssist struct {
 type Error struct {
 	Type    string
 	Message string
+	// Missing: the type's credentials are absent or unusable (no key, no
+	// Vertex AI project, no cached Google login), which the user supplies
+	// by entering a key or signing in; false for a malformed variable or
+	// an enforced type.
+	Missing bool
 }
 
 func (e *Error) Error() string { return e.Message }
@@ -134,7 +139,7 @@ func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 	case GeminiAPIKey:
 		key, baseURL := env("GEMINI_API_KEY"), env("GOOGLE_GEMINI_BASE_URL")
 		if key == "" {
-			return Auth{}, &Error{Type: a.Type, Message: a.missingKey()}
+			return Auth{}, &Error{Type: a.Type, Message: a.missingKey(), Missing: true}
 		}
 		if err := checkBaseURL("GOOGLE_GEMINI_BASE_URL", baseURL); err != nil {
 			return Auth{}, a.invalid(err)
@@ -161,7 +166,7 @@ func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 			// this key (an explicit key wins over implicit ones).
 			a.Config.APIKey = key
 		default:
-			return Auth{}, &Error{Type: a.Type, Message: missingVertex}
+			return Auth{}, &Error{Type: a.Type, Message: missingVertex, Missing: true}
 		}
 		a.Config.HTTPOptions.BaseURL = baseURL
 	case OAuthPersonal, CloudShell, ComputeADC:
@@ -173,11 +178,11 @@ func Resolve(selectedType string, getenv func(string) string) (Auth, error) {
 		if a.Type == OAuthPersonal {
 			userDir := settings.UserDir(getenv)
 			if userDir == "" {
-				return Auth{}, &Error{Type: a.Type, Message: "No home directory to find Gemini CLI's cached Google login in (" + settings.HomeVariable + " and GEMINI_CLI_HOME are unset). " + codeassist.LoginHowTo}
+				return Auth{}, &Error{Type: a.Type, Message: "No home directory to find Gemini CLI's cached Google login in (" + settings.HomeVariable + " and GEMINI_CLI_HOME are unset). " + codeassist.LoginHowTo, Missing: true}
 			}
 			a.CodeAssist.CredsPath = filepath.Join(userDir, codeassist.CredsFile)
 			if err := codeassist.CheckLogin(a.CodeAssist.CredsPath); err != nil {
-				return Auth{}, &Error{Type: a.Type, Message: err.Error()}
+				return Auth{}, &Error{Type: a.Type, Message: err.Error(), Missing: true}
 			}
 		}
 	default:

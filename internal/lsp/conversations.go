@@ -186,6 +186,24 @@ const cancelHow = CommandCancel + " (gemini/cancel)"
 
 // busyError is the wire's error for a prompt or a rewind the host
 // refused (a session running one), in the host's words.
-func busyError(err error) error {
-	return jsonrpc2.NewError(codeRequestFailed, err.Error())
+func busyError(err error) error { return requestFailed(err) }
+
+// requestFailed is RequestFailed saying err, with its kind in the
+// error's data ({"errorKind": …}) where it has one, so the editor offers
+// the fix (enter a key, sign in) without reading the message.
+func requestFailed(err error) error {
+	e := jsonrpc2.NewError(codeRequestFailed, err.Error())
+	if kind := conversation.ErrorKind(err); kind != "" {
+		e.Data = jsonrpc2.RawMessage(mustJSON(errorData{ErrorKind: errorKind(kind)}))
+	}
+	return e
 }
+
+// errorData is the data of a RequestFailed error of a known kind.
+type errorData struct {
+	ErrorKind errorKind `json:"errorKind"`
+}
+
+// errorKind is a failure's kind, one of conversation.ErrorKinds: the
+// word an editor picks its fix from (docs/protocol.md, 14).
+type errorKind string

@@ -85,6 +85,7 @@ func updateOf(ev dialog.Event, ws *workspace.Workspace) update {
 		up := &errorUpdate{}
 		if ev.Err != nil {
 			up.Message = ev.Err.Error()
+			up.ErrorKind = errorKind(conversation.ErrorKind(ev.Err))
 		}
 		return up
 	case dialog.RetryEvent:

@@ -76,6 +76,9 @@ type promptResult struct {
 	StopReason string `json:"stopReason"`
 	Text       string `json:"text"`
 	Error      string `json:"error,omitempty"`
+	// ErrorKind is the failure's kind, where it has one an editor offers
+	// a fix for.
+	ErrorKind errorKind `json:"errorKind,omitempty"`
 }
 
 // MaxPromptParams bounds gemini/prompt's params as they arrive, encoded
@@ -152,6 +155,7 @@ func answer(id string, o conversation.Outcome) (promptResult, error) {
 	out := promptResult{SessionID: id, StopReason: o.Ending.Reason(), Text: o.Text}
 	if (o.Ending == conversation.Failed || o.Ending == conversation.MaxTokens) && o.Err != nil {
 		out.Error = o.Err.Error()
+		out.ErrorKind = errorKind(o.ErrorKind())
 	}
 	return out, nil
 }

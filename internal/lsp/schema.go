@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/conversation/builtin"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
@@ -29,6 +30,7 @@ func ProtocolSchema() ([]byte, error) {
 		reflect.TypeFor[update]():             {Ref: "#/$defs/Update"},
 		reflect.TypeFor[json.RawMessage]():    {},
 		reflect.TypeFor[dialog.ConfirmKind](): {Type: "string", Enum: confirmKindWords()},
+		reflect.TypeFor[errorKind]():          {Type: "string", Enum: errorKindWords()},
 	}}
 	if err := updateDefs(defs, opts); err != nil {
 		return nil, err
@@ -181,6 +183,14 @@ func defName(t reflect.Type) string {
 	name := []rune(t.Name())
 	name[0] = unicode.ToUpper(name[0])
 	return string(name)
+}
+
+func errorKindWords() []any {
+	var words []any
+	for _, k := range conversation.ErrorKinds() {
+		words = append(words, k)
+	}
+	return words
 }
 
 func confirmKindWords() []any {

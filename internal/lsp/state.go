@@ -4,8 +4,6 @@ import (
 	"errors"
 	"sync"
 
-	"go.lsp.dev/jsonrpc2"
-
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -123,7 +121,7 @@ func (a *agentState) runner() (*conversation.Build, error) {
 		err = b.AuthErr()
 	}
 	if err != nil {
-		return nil, jsonrpc2.NewError(codeRequestFailed, err.Error())
+		return nil, requestFailed(err)
 	}
 	return b, nil
 }

@@ -117,7 +117,8 @@ type noticeUpdate struct {
 
 type errorUpdate struct {
 	updateHead
-	Message string `json:"message"`
+	Message   string    `json:"message"`
+	ErrorKind errorKind `json:"errorKind,omitempty"`
 }
 
 type modeUpdate struct {
@@ -255,9 +256,10 @@ func updateKinds() []updateKind {
 				"Sent only when the summary made the history smaller."},
 		{&noticeUpdate{Message: "Switched to gemini-2.5-flash for the rest of this session because gemini-2.5-pro is out of quota."},
 			"Something the user should know that is not the model's text, such as a switch to the fallback model."},
-		{&errorUpdate{Message: "Error 400, Message: API key not valid. Please pass a valid API key., Status: INVALID_ARGUMENT, Details: []"},
+		{&errorUpdate{Message: "The API key stored in the editor is not valid: enter another key from https://aistudio.google.com/apikey in the editor, or sign in with Google instead.", ErrorKind: "invalid_api_key"},
 			"The model call failed, or returned no answer twice. " +
-				"The prompt then ends with `stopReason: \"error\"`."},
+				"The prompt then ends with `stopReason: \"error\"`. " +
+				"`errorKind`, where the failure has one, is what went wrong as one word the client picks its fix from ([14](#14-errors)), never the message's words."},
 		{&modeUpdate{Mode: "plan"},
 			"A call switched the session's approval mode: `enter_plan_mode` to `plan`, an approved `exit_plan_mode` to `auto_edit` or `default` (the user's choice). " +
 				"Sent after the call's `toolCall`, before its `toolResult`. " +

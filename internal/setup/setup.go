@@ -330,7 +330,7 @@ func build(ctx context.Context, o Options, distrust map[string]string) (*Built, 
 		return b, nil
 	}
 	b.startMemory(set)
-	p := agentParts{gen: gen, authType: creds.Type, system: system, retry: b.retryPolicy(set)}
+	p := agentParts{gen: gen, authType: creds.Type, editorKey: b.editorKey(creds), system: system, retry: b.retryPolicy(set)}
 	b.Skills = b.discoverSkills(set)
 	b.Agents = b.discoverAgents(ctx, set)
 	b.Policy = b.loadPolicies(set, extensionPolicies(b.Extensions))
@@ -405,6 +405,15 @@ func (b *Built) credentials() (creds auth.Auth, gen auth.ContentGenerator, ok bo
 	return creds, b.generator, true, nil
 }
 
+// editorKey reports whether creds sign in with the API key the editor
+// handed over (auth.EditorKeyVar, which the front end's environment
+// still answers), read from the front end's environment, not the .env a
+// workspace may write: an error about the key then names the editor's.
+func (b *Built) editorKey(creds auth.Auth) bool {
+	key := strings.TrimSpace(b.opts.Getenv(auth.EditorKeyVar))
+	return creds.Type == auth.GeminiAPIKey && key != "" && key == creds.Config.APIKey
+}
+
 // Responses are where the model's answers come from, or go, besides the
 // model: Gemini CLI's --fake-responses, --fake-responses-non-strict and
 // --record-responses (auth.NewReplay, auth.NewRecorder).
@@ -455,6 +464,7 @@ func (b *Built) startMemory(set settings.Settings) {
 type agentParts struct {
 	gen       auth.ContentGenerator
 	authType  string
+	editorKey bool // the key is the one the editor handed over
 	system    systemPrompt
 	retry     dialog.RetryPolicy
 	tracker   tools.TrackerDir
@@ -570,6 +580,7 @@ func (b *Built) agentConfig(set settings.Settings, p agentParts) agent.Config {
 		DisableLoopDetection: set.Model.DisableLoopDetection,
 		Logger:               o.Logger,
 		AuthType:             p.authType,
+		EditorKey:            p.editorKey,
 		Telemetry:            b.telemetry,
 		Retry:                p.retry,
 		Thinking:             true,

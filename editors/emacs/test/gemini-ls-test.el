@@ -3840,3 +3840,55 @@ exchange, which grows above the prompt area."
     (gemini-ls-test--wait-done)
     (should (string-match-p "Answered\\." (gemini-ls-test--chat)))
     (should (= (window-start) (point-min)))))
+
+(defun gemini-ls-test--fix-labels ()
+  "The labels of the fix buttons in the chat, in order."
+  (with-current-buffer "*gemini*"
+    (let (labels (pos (point-min)))
+      (while (setq pos (next-button pos))
+        (when (eq (button-type pos) 'gemini-ls-fix)
+          (push (button-label pos) labels))
+        (setq pos (button-end pos)))
+      (nreverse labels))))
+
+(ert-deftest gemini-ls-test-fixes-follow-the-error-kind ()
+  "A failed prompt's fixes are buttons in the chat chosen from its errorKind.
+An invalid key offers to sign in; a day's quota used up, another model,
+the quota page and a retry; a connection the model drops, a retry, whose
+button sends the prompt again.  Each from the real server against the
+fake; the buttons are the fix of the kind, never of the message's words."
+  (gemini-ls-test--with-server
+      (vector '((error . ((code . 400) (status . "INVALID_ARGUMENT")
+                          (message . "API key not valid. Please pass a valid API key.")
+                          (details . [((@type . "type.googleapis.com/google.rpc.ErrorInfo")
+                                       (reason . "API_KEY_INVALID") (domain . "googleapis.com"))]))))
+              '((error . ((code . 429) (status . "RESOURCE_EXHAUSTED") (retryDelay . "26s")
+                          (message . "You exceeded your current quota.")
+                          (details . [((@type . "type.googleapis.com/google.rpc.QuotaFailure")
+                                       (violations . [((quotaId . "GenerateRequestsPerDayPerProjectPerModel-FreeTier")
+                                                       (quotaValue . "250"))]))]))))
+              '((cut . t)) '((cut . t)) '((cut . t)) '((cut . t))
+              '((text . "Back online.")))
+      '(("a.txt" . "one\n"))
+    (let ((gemini-ls-test--timeout 40)
+          (warning-minimum-log-level :emergency))
+      (gemini-ls-test--prompt buf "hello")
+      (should (equal (buffer-local-value 'gemini-ls--error-kind (get-buffer "*gemini*")) "invalid_api_key"))
+      (should (equal (gemini-ls-test--fix-labels) '("[Sign in with Google]")))
+      (gemini-ls-test--prompt buf "again")
+      (should (equal (buffer-local-value 'gemini-ls--error-kind (get-buffer "*gemini*")) "quota"))
+      (should (equal (gemini-ls-test--fix-labels)
+                     '("[Sign in with Google]" "[Switch model]" "[Open the quota page]" "[Retry]")))
+      (gemini-ls-test--prompt buf "once more")
+      (should (equal (buffer-local-value 'gemini-ls--error-kind (get-buffer "*gemini*")) "network"))
+      (let ((retry (car (last (gemini-ls-test--fix-labels)))))
+        (should (equal retry "[Retry]")))
+      ;; The last button, Retry, sends "once more" again.
+      (with-current-buffer "*gemini*"
+        (let ((pos (point-max)) button)
+          (while (and (not button) (setq pos (previous-button pos)))
+            (when (eq (button-type pos) 'gemini-ls-fix) (setq button pos)))
+          (push-button (button-start button))))
+      (gemini-ls-test--wait-done)
+      (should (string-match-p "## You\n\nonce more\n\n## Gemini\n\nBack online\\." (gemini-ls-test--chat)))
+      (should-not (buffer-local-value 'gemini-ls--error-kind (get-buffer "*gemini*"))))))

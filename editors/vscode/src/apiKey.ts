@@ -14,6 +14,9 @@ const secretName = "gemini.apiKey";
 /** Where Google AI Studio makes a key. */
 export const aiStudioKeyUrl = "https://aistudio.google.com/apikey";
 
+/** AI Studio's page of a key's quota and usage, which the server's quota sentence names too (internal/apierror). */
+export const aiStudioQuotaUrl = "https://aistudio.google.com/usage";
+
 /** The environment that hands gemini-ls the key entered, if any: {} without one. */
 export async function keyEnv(secrets: vscode.SecretStorage): Promise<Record<string, string>> {
   return editorKeyEnv(await secrets.get(secretName));
@@ -67,4 +70,9 @@ export async function forgetApiKey(secrets: vscode.SecretStorage): Promise<boole
 /** Opens Google AI Studio's key page in the browser. */
 export async function openAiStudio(): Promise<void> {
   await vscode.env.openExternal(vscode.Uri.parse(aiStudioKeyUrl));
+}
+
+/** Opens Google AI Studio's quota and usage page in the browser. */
+export async function openQuotaPage(): Promise<void> {
+  await vscode.env.openExternal(vscode.Uri.parse(aiStudioQuotaUrl));
 }

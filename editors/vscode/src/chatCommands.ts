@@ -14,6 +14,8 @@ export const chatCommands = [
   "gemini.signIn",
   "gemini.openAiStudio",
   "gemini.retry",
+  "gemini.chooseModel",
+  "gemini.openQuota",
 ] as const;
 export type ChatCommand = (typeof chatCommands)[number];
 
@@ -27,4 +29,6 @@ export const chatCommandLabels: Record<ChatCommand, string> = {
   "gemini.signIn": "Sign in with Google",
   "gemini.openAiStudio": "Get a Key in AI Studio",
   "gemini.retry": "Retry",
+  "gemini.chooseModel": "Switch Model",
+  "gemini.openQuota": "Open Quota Page",
 };

@@ -6,7 +6,7 @@
 import { confirmKind } from "./approval";
 import type { AskParams } from "./ask";
 import type { ChatCommand } from "./chatCommands";
-import { describeError } from "./errors";
+import { describeError, type ErrorKind } from "./errors";
 import type { UsageState } from "./present";
 import type { ApprovalMode, Exchange, PromptResult, StopReason, ToolStatus, Update, UsageUpdate } from "./protocol";
 
@@ -50,7 +50,7 @@ export type Item = Revised &
          */
         asks?: boolean;
       }
-    | { kind: "error"; message: string; title: string; action: string; buttons: ChatCommand[] }
+    | { kind: "error"; message: string; errorKind?: ErrorKind; title: string; action: string; buttons: ChatCommand[] }
     /** A line about the turn, not from the model: a retry's wait ("status"), a notice or a compression, the session's topic. */
     | { kind: "note"; tone: "status" | "notice" | "topic"; text: string }
     /**
@@ -116,8 +116,8 @@ export type ChatEvent =
   | { type: "prompt"; text: string }
   | { type: "update"; update: Update }
   | { type: "result"; result: PromptResult }
-  /** The prompt request failed with an error response, or could not be sent. */
-  | { type: "failed"; message: string }
+  /** The prompt request failed with an error response (its data's errorKind, where it has one), or could not be sent. */
+  | { type: "failed"; message: string; errorKind?: ErrorKind }
   | { type: "stopping" }
   /**
    * A new session (no id) or an earlier one to continue, with what was said
@@ -151,12 +151,12 @@ export function applyEvent(state: ChatState, event: ChatEvent): void {
     case "result":
       state.sessionId = event.result.sessionId || state.sessionId;
       if (event.result.stopReason === "error") {
-        addError(state, event.result.error ?? "The model call failed.");
+        addError(state, event.result.error ?? "The model call failed.", event.result.errorKind);
       }
       endTurn(state, event.result.stopReason);
       return;
     case "failed":
-      addError(state, event.message);
+      addError(state, event.message, event.errorKind);
       endTurn(state, "error");
       return;
     case "stopping":
@@ -345,7 +345,7 @@ function applyUpdate(state: ChatState, update: Update): void {
     return;
   }
   if (update.kind === "error") {
-    addError(state, update.message);
+    addError(state, update.message, update.errorKind);
     return;
   }
   if (update.kind === "toolCall" && update.todos !== undefined) {
@@ -521,13 +521,23 @@ export function retryNote(attempt: number, delayMs: number, reason: string): str
 }
 
 /** Adds an error to the current turn, once: the same failure arrives as an update and again in the result. */
-function addError(state: ChatState, message: string): void {
+function addError(state: ChatState, message: string, errorKind: ErrorKind | undefined): void {
   const turn = currentTurn(state);
   if (turn === undefined || turn.items.some((i) => i.kind === "error" && i.message === message)) {
     return;
   }
-  const help = describeError(message);
-  turn.items.push({ kind: "error", message, title: help.title, action: help.action, buttons: help.buttons ?? [], rev: 0 });
+  const help = describeError(errorKind);
+  turn.items.push({ kind: "error", message, ...(errorKind && { errorKind }), title: help.title, action: help.action, buttons: help.buttons, rev: 0 });
+}
+
+/** The kind of the failure the last turn ended with, while it is the last: what the status bar item shows. */
+export function lastFailure(state: ChatState): ErrorKind | undefined {
+  const turn = state.turns.at(-1);
+  if (turn === undefined || !turn.done || turn.stopReason !== "error") {
+    return undefined;
+  }
+  const error = turn.items.findLast((i) => i.kind === "error");
+  return error?.kind === "error" ? error.errorKind : undefined;
 }
 
 function endTurn(state: ChatState, stopReason: StopReason): void {

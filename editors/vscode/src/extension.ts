@@ -6,7 +6,7 @@ import * as vscode from "vscode";
 import type { LanguageClient, WorkspaceEdit as LspWorkspaceEdit } from "vscode-languageclient/node";
 import { ChatView, chatViewId, welcomeViewId } from "./chat";
 import { ChatCompletion } from "./chatCompletion";
-import { applyEvent, callById, emptyChat, runningTool, type ChatEvent, type ChatState } from "./chatModel";
+import { applyEvent, callById, emptyChat, lastFailure, runningTool, type ChatEvent, type ChatState } from "./chatModel";
 import type { ChatRequest } from "./chatProtocol";
 import { acceptCompletion, NextEdits } from "./completion";
 import { Questions } from "./confirmation";
@@ -18,8 +18,8 @@ import { methods, type ApprovalMode, type PromptContext, type PromptParams, type
 import { ReviewManager, type HunkRef } from "./review";
 import type { Gemini, RunningPrompt, SetupNeed } from "./gemini";
 import { checkSignIn, restart, restartInSession, signIn, start, stopClient } from "./server";
-import { enterApiKey, forgetApiKey, hasApiKey, openAiStudio } from "./apiKey";
-import { describeError } from "./errors";
+import { enterApiKey, forgetApiKey, hasApiKey, openAiStudio, openQuotaPage } from "./apiKey";
+import { kindOfResponseError } from "./errors";
 import { newSession, pickSession, rewind } from "./sessionCommands";
 import { config, configuredMode, errorMessage, inlineCompletionEnabled } from "./settings";
 import { placeChat } from "./placement";
@@ -160,6 +160,7 @@ class GeminiExtension implements Gemini {
       register("gemini.enterApiKey", () => this.enterApiKey()),
       register("gemini.forgetApiKey", () => this.forgetApiKey()),
       register("gemini.openAiStudio", () => openAiStudio()),
+      register("gemini.openQuota", () => openQuotaPage()),
       register("gemini.retry", () => this.retry()),
       register("gemini.signInMenu", () => this.signInMenu()),
       register("gemini.statusMenu", () => this.statusMenu()),
@@ -268,8 +269,7 @@ class GeminiExtension implements Gemini {
       setModel(this, modelForNewSession(this.model));
     }
     this.view.post(event);
-    const authProblem = keyProblemOf(event);
-    this.status.update({ working: this.chat.busy, activity: runningTool(this.chat), model: this.model, usage: this.chat.usage, ...(authProblem && { authProblem }) });
+    this.status.update({ working: this.chat.busy, activity: runningTool(this.chat), model: this.model, usage: this.chat.usage, failure: lastFailure(this.chat) });
   }
 
   private onChatRequest(request: Exclude<ChatRequest, { type: "ready" }>): void {
@@ -346,7 +346,7 @@ class GeminiExtension implements Gemini {
     if (!vscode.workspace.isTrusted && isPermissionsCommand(text)) {
       // Only VS Code's workspace trust decides in VS Code: /permissions is not run (trust.ts).
       this.apply({ type: "prompt", text });
-      this.apply({ type: "failed", message: restrictedPermissions });
+      this.apply({ type: "failed", message: restrictedPermissions, errorKind: "restricted" });
       return;
     }
     const client = this.client;
@@ -373,7 +373,7 @@ class GeminiExtension implements Gemini {
             : { type: "result", result },
         );
       } catch (err) {
-        this.apply({ type: "failed", message: errorMessage(err) });
+        this.apply({ type: "failed", message: errorMessage(err), ...kindOfResponseError(err) });
       } finally {
         cancel.dispose();
       }
@@ -417,18 +417,4 @@ class GeminiExtension implements Gemini {
     await stopClient(this);
     vscode.Disposable.from(...this.disposables).dispose();
   }
-}
-
-/** What an event says keeps Gemini from the model (a key missing or refused), for the status bar; undefined when nothing. */
-function keyProblemOf(event: ChatEvent): string | undefined {
-  const message =
-    event.type === "failed" ? event.message
-    : event.type === "result" && event.result.stopReason === "error" ? event.result.error
-    : event.type === "update" && event.update.kind === "error" ? event.update.message
-    : undefined;
-  if (message === undefined) {
-    return undefined;
-  }
-  const help = describeError(message);
-  return help.buttons?.includes("gemini.enterApiKey") ? help.title : undefined;
 }

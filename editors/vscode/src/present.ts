@@ -1,6 +1,7 @@
 // How the extension's state reads in the status bar, quick picks and
 // dialogs. Pure, so each wording is tested without VS Code.
 
+import { describeError, type ErrorKind, type StatusCommand } from "./errors";
 import type { ConfirmOutcome, ConfirmParams, ModelInfo, ModelsResult, SessionInfo, Update } from "./protocol";
 
 export type ServerState = "starting" | "running" | "stopped";
@@ -17,6 +18,8 @@ export interface StatusInput {
   model?: ModelState;
   /** What keeps Gemini from reaching the model (no key or login, a key refused); absent when nothing does. */
   authProblem?: string;
+  /** The kind of failure the last prompt ended with, while it is the last; absent when it did not fail, or failed of no known kind. */
+  failure?: ErrorKind;
   /** The session's tokens and the window's fill; absent until the model has answered. */
   usage?: UsageState;
 }
@@ -92,7 +95,7 @@ export interface StatusView {
   text: string;
   tooltip: string;
   /** What clicking the item does. */
-  command: "gemini.openChat" | "gemini.review.show" | "gemini.restartServer" | "gemini.signInMenu" | "gemini.statusMenu";
+  command: "gemini.openChat" | "gemini.review.show" | "gemini.restartServer" | "gemini.statusMenu" | StatusCommand;
   /** Drawn on the status bar's error background, as VS Code draws items that need the user. */
   error?: boolean;
 }
@@ -146,6 +149,16 @@ function baseStatusView(s: StatusInput): StatusView {
       text: `$(diff) Gemini: reviewing (${s.reviews})`,
       tooltip: `${s.reviews === 1 ? "A change waits" : `${s.reviews} changes wait`} for your review. Click to show it.`,
       command: "gemini.review.show",
+    };
+  }
+  // The last prompt failed: what to do about it, a click away.
+  const failed = s.failure !== undefined && s.server === "running" && !s.working ? describeError(s.failure) : undefined;
+  if (failed?.status !== undefined) {
+    return {
+      text: `$(error) Gemini: ${failed.status.text}`,
+      tooltip: `${failed.title} ${failed.action}`.trim(),
+      command: failed.status.command,
+      error: true,
     };
   }
   if (s.working || s.server === "starting") {

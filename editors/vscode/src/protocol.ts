@@ -260,13 +260,14 @@ export type EditStarted = {
   status: string;
 };
 
-/** The model call failed, or returned no answer twice. The prompt then ends with `stopReason: "error"`. */
+/** The model call failed, or returned no answer twice. The prompt then ends with `stopReason: "error"`. `errorKind`, where the failure has one, is what went wrong as one word the client picks its fix from ([14](#14-errors)), never the message's words. */
 export type ErrorUpdate = {
   sessionId: string;
   kind: "error";
   parentCallId?: string;
   agentName?: string;
   message: string;
+  errorKind?: "no_api_key" | "sign_in_required" | "vertex_setup" | "busy" | "invalid_api_key" | "expired_api_key" | "unauthenticated" | "permission_denied" | "rate_limited" | "quota" | "unknown_model" | "unsupported_location" | "blocked" | "server_error" | "network";
 };
 
 export type ExecuteCommandParams = {
@@ -606,6 +607,7 @@ export type PromptResult = {
   stopReason: string;
   text: string;
   error?: string;
+  errorKind?: "no_api_key" | "sign_in_required" | "vertex_setup" | "busy" | "invalid_api_key" | "expired_api_key" | "unauthenticated" | "permission_denied" | "rate_limited" | "quota" | "unknown_model" | "unsupported_location" | "blocked" | "server_error" | "network";
 };
 
 export type ResumeSessionParams = {

@@ -9,6 +9,7 @@ local complete = require("gemini.complete")
 local confirm = require("gemini.confirm")
 local handlers = require("gemini.handlers")
 local model = require("gemini.model")
+local fixes = require("gemini.fixes")
 local nextedit = require("gemini.nextedit")
 local prompt_area = require("gemini.prompt")
 local install = require("gemini.install")
@@ -39,6 +40,9 @@ M.config = {
 -- model and usage updates): current (as named), name (as shown), models
 -- (the list to choose from) and answered (the model that last answered).
 -- auth: gemini/authStatus's result, once the server answered it.
+-- last_prompt, last_context: the last prompt sent, for a retry.
+-- error_kind: the kind of the last prompt's failure (errorKind), whose
+-- fixes :GeminiFixError offers; nil after a prompt that did not fail.
 M.state = { session_id = nil, prompt_running = false, notified = {}, modes = {}, model = {} }
 
 local function notify_once(msg, level)
@@ -183,6 +187,8 @@ function M.prompt(text, context, on_done)
     return
   end
   prompt_area.remember(text)
+  M.state.last_prompt, M.state.last_context = text, context
+  M.state.error_kind = nil
   chat.show()
   local lines = { "", "## Prompt", "" }
   vim.list_extend(lines, vim.split(text, "\n", { plain = true }))
@@ -201,17 +207,15 @@ function M.prompt(text, context, on_done)
     -- window shows the chat.
     if err then
       chat.lines({ "", "Error: " .. (err.message or vim.inspect(err)) })
-      if not chat.visible() then
-        notify_once(err.message or vim.inspect(err))
-      end
+      M.failed(type(err.data) == "table" and err.data.errorKind or nil, err.message or vim.inspect(err))
     elseif result then
       M.state.session_id = result.sessionId
-      if result.stopReason == "error" and result.error and not chat.visible() then
-        notify_once(result.error)
-      end
       local note = chat.stop_note(result.stopReason)
       if note then
         chat.lines({ "", note })
+      end
+      if result.stopReason == "error" then
+        M.failed(result.errorKind, result.error)
       end
     end
     if on_done then
@@ -219,6 +223,32 @@ function M.prompt(text, context, on_done)
     end
   end, bufnr)
   end)
+end
+
+--- Tells a failed prompt's fix, chosen from its kind (errorKind): a
+--- line in the chat naming :GeminiFixError and what it offers, and a
+--- notification where no window shows the chat.
+function M.failed(kind, message)
+  M.state.error_kind = kind
+  local note = fixes.note(kind)
+  if note then
+    chat.lines({ "", note })
+  end
+  if message and not chat.visible() then
+    notify_once(message .. (note and " (:GeminiFixError)" or ""))
+  end
+end
+
+--- Sends the last prompt again, in the same session.
+function M.retry()
+  if M.state.last_prompt then
+    M.prompt(M.state.last_prompt, M.state.last_context)
+  end
+end
+
+--- Offers the fixes of the last failure (vim.ui.select).
+function M.fix_error()
+  fixes.offer(M)
 end
 
 function M.cancel()

@@ -25,6 +25,7 @@ function M.define()
     complete = function(...) return g().commands.complete_command(...) end,
   })
   cmd("GeminiCancel", function() g().cancel() end, { desc = "Cancel the running Gemini prompt" })
+  cmd("GeminiFixError", function() g().fix_error() end, { desc = "Offer the fixes of the last failed Gemini prompt (sign in, retry, switch model)" })
   cmd("GeminiNewSession", function() g().new_session() end, { desc = "Start a new Gemini session" })
   cmd("GeminiSessions", function(o)
     if o.args == "delete" then

@@ -227,12 +227,13 @@ class ModelProxy {
         (ur) => {
           res.writeHead(ur.statusCode, ur.headers);
           ur.pipe(res);
+          // A stream the fake cut off is cut off here too.
+          ur.on('aborted', () => res.destroy());
         },
       );
-      up.on('error', (e) => {
-        res.writeHead(502);
-        res.end(String(e));
-      });
+      // A connection the fake dropped (a script's "cut") is dropped here
+      // too, as the network would, not turned into an HTTP error.
+      up.on('error', () => res.destroy());
       up.end(body);
     });
   }
@@ -999,6 +1000,12 @@ function autoSaveScenario(name, stem, settings) {
 
 // Each scenario brings its own model script: the turns the fake answers its
 // prompt's requests with, in order.
+// The API's answer to a key it refuses, as fakegemini scripts it (geminitest.InvalidAPIKey).
+const invalidKeyError = {
+  code: 400, status: 'INVALID_ARGUMENT', message: 'API key not valid. Please pass a valid API key.',
+  details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } }],
+};
+
 const scenarios = [
   {
     name: 'chat',
@@ -2973,6 +2980,60 @@ const scenarios = [
     },
   },
   {
+    name: 'error-key',
+    title: 'a key entered in VS Code that the API refuses: the chat names the key stored in the editor (never GEMINI_API_KEY) and offers Enter API Key and Sign in, chosen from the error\'s kind; the status bar offers to sign in',
+    noKey: true,
+    script: [{ error: invalidKeyError }],
+    async run(w, ctx) {
+      await w.command('Gemini: Open Chat');
+      const welcome = await expectWelcome(w, 'Sign in to chat with Gemini about your code.');
+      await welcome.locator('.monaco-button', { hasText: /^Enter API Key$/ }).click();
+      const input = w.page.locator('.quick-input-widget input[type="password"]');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill('AIzaE2E-refused-by-the-api-0b7e');
+      await w.page.keyboard.press('Enter');
+      await w.chatFrame(60_000);
+      await w.page.locator('.statusbar-item', { hasText: 'Gemini: sign in' }).waitFor({ state: 'detached', timeout: 30_000 });
+      const frame = await w.prompt('Say hello');
+      const error = await expectError(frame, 'The API key is not valid.', ['Enter API Key', 'Sign in with Google', 'Get a Key in AI Studio']);
+      const text = await error.innerText();
+      assert(text.includes('The API key stored in the editor is not valid') && !text.includes('GEMINI_API_KEY') && !text.includes('gemini-ls login'),
+        `the error does not name the editor's key, or names what the user never used: ${text}`);
+      await expectFailureStatus(w, 'Gemini: sign in');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-error-key.png'));
+      // The first button is the fix: the key's input box again.
+      await error.locator('button', { hasText: /^Enter API Key$/ }).click();
+      await w.page.locator('.quick-input-widget input[type="password"]').waitFor({ state: 'visible', timeout: 10_000 });
+      await w.page.keyboard.press('Escape');
+      assert(ctx.requests.length >= 1, 'no request reached the model');
+    },
+  },
+  {
+    name: 'error-kinds',
+    title: 'a day\'s quota used up, then a model that drops the connection: each error\'s buttons (Switch Model, Open Quota Page, Retry; Retry) and status bar state chosen from its kind',
+    settings: { 'gemini.model': 'gemini-2.5-flash' },
+    script: [{ error: dailyQuotaError('gemini-2.5-flash') }, { cut: true }, { cut: true }, { cut: true }, { cut: true }],
+    async run(w, ctx) {
+      await w.reset();
+      let frame = await w.prompt('Explain this repository');
+      const quota = await expectError(frame, 'The Gemini quota is used up.', ['Switch Model', 'Open Quota Page', 'Retry']);
+      assert((await quota.innerText()).includes('The quota for gemini-2.5-flash is used up'), `the quota error says ${await quota.innerText()}`);
+      await expectFailureStatus(w, 'Gemini: quota used up');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-error-quota.png'));
+      // Switch Model opens the model picker.
+      await quota.locator('button', { hasText: /^Switch Model$/ }).click();
+      await w.page.locator('.quick-input-widget').waitFor({ state: 'visible', timeout: 10_000 });
+      await w.page.keyboard.press('Escape');
+
+      frame = await w.prompt('Explain it again');
+      const dropped = await expectError(frame, 'Gemini could not be reached.', ['Retry'], 60_000);
+      assert((await dropped.innerText()).includes('check the network connection'), `the network error says ${await dropped.innerText()}`);
+      await expectFailureStatus(w, 'Gemini: offline');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-error-network.png'));
+      assert(ctx.requests.length >= 5, `${ctx.requests.length} model requests, want the quota's and the 4 dropped`);
+    },
+  },
+  {
     name: 'trust',
     title: 'VS Code\'s workspace trust is gemini-ls\'s: Restricted Mode reads nothing of the folder\'s .gemini/, /permissions cannot get round it; trusted in VS Code mid-conversation, no second question, and the conversation goes on',
     restricted: true,
@@ -3302,6 +3363,34 @@ async function expectAskedOnce(frame, text) {
 
 // expectWelcome waits for the welcome view with its first line, and checks
 // the chat itself is not shown.
+// The API's answer once a day's quota of model is used up (geminitest.DailyQuotaExhausted).
+function dailyQuotaError(model) {
+  return {
+    code: 429, status: 'RESOURCE_EXHAUSTED', retryDelay: '26s',
+    message: `You exceeded your current quota, please check your plan and billing details.\n* Quota exceeded for metric: generativelanguage.googleapis.com/generate_content_free_tier_requests, limit: 250, model: ${model}`,
+    details: [{ '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{
+      quotaMetric: 'generativelanguage.googleapis.com/generate_content_free_tier_requests',
+      quotaId: 'GenerateRequestsPerDayPerProjectPerModel-FreeTier', quotaDimensions: { location: 'global', model }, quotaValue: '250',
+    }] }],
+  };
+}
+
+// expectError waits for the chat's error titled title and checks its buttons, in order: the fix its kind offers.
+async function expectError(frame, title, buttons, timeout = 30_000) {
+  const error = frame.locator('.error', { has: frame.locator('.error-title', { hasText: title }) }).last();
+  await error.waitFor({ timeout });
+  const labels = await error.locator('.command-buttons button').allInnerTexts();
+  assert(JSON.stringify(labels) === JSON.stringify(buttons), `the error "${title}" offers ${JSON.stringify(labels)}, want ${JSON.stringify(buttons)}`);
+  return error;
+}
+
+// expectFailureStatus waits for the status bar item's error state that says text.
+async function expectFailureStatus(w, text) {
+  const item = w.page.locator('.statusbar-item', { hasText: text }).first();
+  await item.waitFor({ timeout: 10_000 });
+  assert(await item.evaluate((el) => getComputedStyle(el).backgroundColor !== 'rgba(0, 0, 0, 0)'), `the status bar item "${text}" is not on an error background`);
+}
+
 async function expectWelcome(w, first) {
   const welcome = w.page.locator('.part.auxiliarybar .welcome-view-content');
   await welcome.waitFor({ timeout: 30_000 });

@@ -69,23 +69,24 @@ describe("chat model", () => {
   });
 
   it("shows an error once, with what to do, though it comes as an update and in the result", () => {
-    const message = "Error 429, Message: Resource has been exhausted (e.g. check quota)., Status: RESOURCE_EXHAUSTED, Details: []";
+    const message = "The quota for gemini-2.5-pro is used up: wait until it resets, pick another model with /model (or --model), or raise it in AI Studio.";
     const state = run(
       { type: "prompt", text: "p" },
-      update({ kind: "error", message }),
-      { type: "result", result: { sessionId: sid, stopReason: "error", text: "", error: message } },
+      update({ kind: "error", message, errorKind: "quota" }),
+      { type: "result", result: { sessionId: sid, stopReason: "error", text: "", error: message, errorKind: "quota" } },
     );
     const errors = state.turns[0].items.filter((i) => i.kind === "error");
     assert.equal(errors.length, 1);
     assert.ok(errors[0].kind === "error");
     assert.equal(errors[0].title, "The Gemini quota is used up.");
-    assert.match(errors[0].action, /Wait a minute/);
+    assert.deepEqual(errors[0].buttons, ["gemini.chooseModel", "gemini.openQuota", "gemini.retry"]);
   });
 
-  it("shows a failed request, such as a missing API key, as an error", () => {
+  it("shows a failed request, such as a missing API key, as an error of its kind", () => {
     const state = run({ type: "prompt", text: "p" }, {
       type: "failed",
       message: "GEMINI_API_KEY environment variable not found. Add that to your environment and try again (no reload needed if using .env)!",
+      errorKind: "no_api_key",
     });
     assert.equal(state.busy, false);
     const [item] = state.turns[0].items;
