@@ -299,6 +299,10 @@ const workbenchSettings = (serverPath) => ({
   'git.enabled': false,
   'chat.commandCenter.enabled': false,
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  // The review's diff side by side, as the scenarios read it: with the
+  // chat in the secondary side bar beside the Explorer, the editor at
+  // the test's 1440 px is under the width VS Code turns a diff inline at.
+  'diffEditor.useInlineViewWhenSpaceIsLimited': false,
   'window.commandCenter': false,
   // Steady pictures: no forwarded-ports counter, no blinking caret, no
   // highlights or minimap that arrive after a delay.
@@ -1240,6 +1244,9 @@ const scenarios = [
       const open = tool.locator(':scope > summary button.tool-terminal');
       await open.waitFor({ state: 'visible', timeout: 5000 }).catch(() => { throw new Error('the shell call\'s row offers no Open in terminal'); });
       assert((await open.innerText()).includes('Open in terminal'), `the button says ${JSON.stringify(await open.innerText())}`);
+      // The terminal as wide as before the chat moved beside the
+      // Explorer: its 101-byte lines on a row each.
+      await w.command('View: Close Primary Side Bar');
       await open.click();
       assert(await tool.evaluate((el) => !el.open), 'the click on Open in terminal also opened the call\'s details');
       const rows = w.page.locator('.part.panel .terminal-wrapper.active .xterm-rows');
@@ -1264,6 +1271,7 @@ const scenarios = [
       // What was cut is not shown: the first lines are gone.
       assert(!top.includes(`${'0'.repeat(98)}10\n`), 'the terminal shows a line the result did not keep');
       await w.command('View: Hide Panel');
+      await w.command('View: Toggle Primary Side Bar Visibility');
     },
   },
   {
@@ -3415,7 +3423,8 @@ async function waitForRequests(ctx, n) {
 async function waitForReview(w, file, proposed) {
   const page = w.page;
   await page.locator('.tabs-container .tab.active', { hasText: file }).waitFor({ timeout: 30_000 });
-  const modified = page.locator('.monaco-diff-editor .editor.modified .view-lines');
+  // Not the deleted lines an inline diff shows in a view zone of its own.
+  const modified = page.locator('.monaco-diff-editor .editor.modified .view-lines:not(.line-delete)');
   await waitFor(`the review diff of ${file} showing ${JSON.stringify(proposed)}`, async () => (await viewText(modified)).includes(proposed), { timeout: 30_000 });
 }
 
