@@ -154,6 +154,9 @@ export type ConfirmParams = {
   canAllowAlways: boolean;
   permanent?: string;
   saveByDefault?: boolean;
+  alwaysCommands?: null | string[];
+  alwaysPrefixes?: null | string[];
+  dir?: string;
 };
 
 export type ConfirmResult = {
