@@ -71,7 +71,7 @@ func TestAlwaysAllowPrefixOffered(t *testing.T) {
 		{"git status | grep x", []string{"git status", "grep"}},
 		{"echo hi", nil},
 		{"git status > out.txt", nil}, // asked every time
-		{`"go" test`, nil}, // written otherwise than it reads
+		{`"go" test`, nil},            // written otherwise than it reads
 	} {
 		conf := always(dialog.ProceedOnce)
 		ui := front{confirmer: conf}
