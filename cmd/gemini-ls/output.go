@@ -201,7 +201,7 @@ func (r *report) Show(_ context.Context, from dialog.Subagent, ev dialog.Event) 
 		r.warnLocked(fmt.Sprintf("the conversation was compressed from %d to %d tokens", ev.Compression.Before, ev.Compression.After))
 	case dialog.NoticeEvent:
 		r.warnLocked(ev.Text)
-	case dialog.UsageEvent, dialog.ModeEvent, dialog.ModelEvent, dialog.TopicEvent, dialog.CommandsEvent:
+	case dialog.UsageEvent, dialog.ModeEvent, dialog.ModelEvent, dialog.TopicEvent, dialog.PlanEvent, dialog.CommandsEvent:
 	}
 }
 

@@ -32,6 +32,7 @@ func TestStreamJSONShowsEveryKind(t *testing.T) {
 		"ModeEvent":       "",
 		"ModelEvent":      "",
 		"TopicEvent":      "",
+		"PlanEvent":       "",
 		"CommandsEvent":   "",
 	}
 	for _, e := range dialog.Kinds() {

@@ -290,6 +290,7 @@ The line is a button that shows or hides the text."
     ("mode" . gemini-ls--show-mode)
     ("model" . gemini-ls--take-model)
     ("topic" . gemini-ls--show-topic)
+    ("plan" . gemini-ls--show-plan-update)
     ("commands" . gemini-ls--forget-commands))
   "Each kind of the main agent's `gemini/update': (KIND . HANDLER).
 HANDLER is called with the server (nil when not known) and the
@@ -398,6 +399,13 @@ PATH is relative to SERVER's project root, or absolute."
   '(("pending" . "○") ("in_progress" . "◐") ("completed" . "✓")
     ("cancelled" . "⊘") ("blocked" . "✗"))
   "How the plan marks each status of a to-do.")
+
+(defun gemini-ls--show-plan-update (_server params)
+  "Show the plan in PARAMS, which the model wrote as a checklist, as the
+chat's plan, as write_todos's list (`gemini-ls--show-plan')."
+  (let ((todos (plist-get params :todos)))
+    (when (or (vectorp todos) (and todos (listp todos)))
+      (gemini-ls--show-plan (append todos nil)))))
 
 (defun gemini-ls--plan-text (todos)
   "The chat's plan for TODOS, write_todos's list, as lines of text."

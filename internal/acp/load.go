@@ -130,7 +130,7 @@ func (r *replayed) Show(_ context.Context, _ dialog.Subagent, ev dialog.Event) {
 	case dialog.ToolResultEvent:
 		r.out = append(r.out, toolResultUpdate(ev.Result, nil))
 	case dialog.ThoughtEvent, dialog.UsageEvent, dialog.ErrorEvent, dialog.RetryEvent, dialog.CompressedEvent,
-		dialog.NoticeEvent, dialog.ModeEvent, dialog.ModelEvent, dialog.TopicEvent, dialog.CommandsEvent:
+		dialog.NoticeEvent, dialog.ModeEvent, dialog.ModelEvent, dialog.TopicEvent, dialog.PlanEvent, dialog.CommandsEvent:
 	}
 }
 

@@ -67,6 +67,10 @@ func (t *turn) Show(ctx context.Context, from dialog.Subagent, ev dialog.Event) 
 		// each plan update replaces whole.
 		sess.update(ctx, sdk.UpdateAgentThoughtText(topicThought(ev.Topic)))
 		sess.showTitle(ctx, ev.Topic)
+	case dialog.PlanEvent:
+		if !sub {
+			sess.plan(ctx, ev.Todos)
+		}
 	case dialog.NoticeEvent:
 		t.say(ctx, ev.Text)
 	case dialog.ModeEvent:

@@ -237,7 +237,8 @@ func (a *approvals) decide(call policy.Call, name string, c *tools.Confirmation)
 func (a *approvals) ruled(call policy.Call, name string, c *tools.Confirmation) verdict {
 	call.Mode = policyMode(a.mode())
 	call.Shell = a.shell
-	v := a.policy.Check(call)
+	rules := a.rules()
+	v := rules.Check(call)
 	if v.Decision == "" || v.Priority <= a.allowedPriority(name, c) {
 		if a.mode() == dialog.ApprovalPlan && name == tools.InvokeAgentName && planAgent(call.Args) {
 			return verdict{}
@@ -254,7 +255,7 @@ func (a *approvals) ruled(call policy.Call, name string, c *tools.Confirmation) 
 		}
 		return verdict{refusal: refusal}
 	case policy.AskUser:
-		if !a.policy.Interactive() {
+		if !rules.Interactive() {
 			refusal := fmt.Sprintf("Tool execution for %q requires user confirmation, which is not supported in non-interactive mode.", name)
 			switch {
 			case v.Why != "" && v.Rule != nil:
@@ -274,6 +275,33 @@ func (a *approvals) ruled(call policy.Call, name string, c *tools.Confirmation) 
 		}
 	}
 	return verdict{}
+}
+
+// rules are the policy files' rules and, but in plan mode or where
+// "always allow" is disabled, the command prefixes the user allowed for
+// the session (ProceedAlwaysPrefix), at an "always allow"'s priority:
+// the engine judges a line such a prefix starts, command by command, as
+// it judges a policy file's commandPrefix. A session without policy
+// rules is one that can ask (as guard counts it).
+func (a *approvals) rules() *policy.Engine {
+	if a.mode() == dialog.ApprovalPlan || a.always.Disabled {
+		return a.policy
+	}
+	var prefixes []string
+	a.mu.Lock()
+	for key := range a.allowed {
+		if prefix, ok := tools.PrefixOfKey(key); ok {
+			prefixes = append(prefixes, prefix)
+		}
+	}
+	a.mu.Unlock()
+	if len(prefixes) == 0 {
+		return a.policy
+	}
+	slices.Sort(prefixes) // the same engine whatever the map's order
+	interactive := a.policy == nil || a.policy.Interactive()
+	rules := append(slices.Clone(a.policy.Rules()), policy.AllowPrefixes(prefixes, alwaysAllowPriority, "Always allowed in this session")...)
+	return policy.New(rules, interactive)
 }
 
 // planAgent reports whether an invoke_agent call hires an agent plan
@@ -380,6 +408,14 @@ func (s *Session) approve(ctx context.Context, port dialog.Port, callID string, 
 		Details:        c.Details,
 		Subject:        c.Subject,
 		CanAllowAlways: always,
+		Dir:            c.Dir,
+	}
+	if always && c.Kind == dialog.ConfirmExecute {
+		req.AlwaysCommands = c.AllowKeys
+		for _, key := range c.AllowPrefixes {
+			prefix, _ := tools.PrefixOfKey(key)
+			req.AlwaysPrefixes = append(req.AlwaysPrefixes, prefix)
+		}
 	}
 	permanent := always && s.approvals.always.SavedPolicy != ""
 	if permanent {
@@ -396,6 +432,8 @@ func (s *Session) approve(ctx context.Context, port dialog.Port, callID string, 
 		fallthrough
 	case outcome == dialog.ProceedAlways && always:
 		s.approvals.allowAlways(c.AllowKeys...)
+	case outcome == dialog.ProceedAlwaysPrefix && len(req.AlwaysPrefixes) > 0:
+		s.approvals.allowAlways(c.AllowPrefixes...)
 	}
 	return outcome, err
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/agent/sessionstore"
 	"github.com/gemini-ls/gemini-ls/internal/apierror"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
 )
 
 // callModel streams one model answer to the history plus input, emitting
@@ -44,7 +45,38 @@ func (t *turn) callModel(input *genai.Content) (*modelTurn, error) {
 		return nil, err
 	}
 	t.recordAnswer(out, usage, input, model, elapsed)
+	t.showTextPlan(out, req.config)
 	return out, nil
+}
+
+// showTextPlan shows the plan the main agent wrote as a checklist in its
+// answer (- [ ] step, - [x] done: tools.ChecklistTodos) as the session's
+// plan (dialog.PlanEvent), where the request did not declare write_todos
+// (0.61 declares it only to Gemini 2 models, so not under auto): the
+// user sees the agent's plan whatever the model, and the model is told
+// of no other tool.
+func (t *turn) showTextPlan(out *modelTurn, config *genai.GenerateContentConfig) {
+	if t.main != nil || declares(config, tools.WriteTodosName) {
+		return
+	}
+	if todos := tools.ChecklistTodos(out.text.String()); todos != nil {
+		t.emit(dialog.PlanEvent{Todos: todos})
+	}
+}
+
+// declares reports whether config declares the tool name.
+func declares(config *genai.GenerateContentConfig, name string) bool {
+	if config == nil {
+		return false
+	}
+	for _, tool := range config.Tools {
+		for _, d := range tool.FunctionDeclarations {
+			if d.Name == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // request is the next model request, as the BeforeModel hooks left it,

@@ -253,7 +253,7 @@ func decisionOf(o dialog.ConfirmOutcome) dialog.CallDecision {
 	switch o {
 	case dialog.ProceedOnce:
 		return dialog.DecisionAccept
-	case dialog.ProceedAlways, dialog.ProceedAlwaysAndSave:
+	case dialog.ProceedAlways, dialog.ProceedAlwaysAndSave, dialog.ProceedAlwaysPrefix:
 		return dialog.DecisionAutoAccept
 	}
 	return dialog.DecisionReject

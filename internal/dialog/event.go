@@ -82,6 +82,14 @@ type TopicEvent struct {
 	Topic Topic
 }
 
+// PlanEvent: the model wrote its plan as a checklist in its answer, where
+// it was not offered write_todos: Todos is the list, which a front end
+// shows as the session's plan, as a write_todos call's (ToolCall.Todos),
+// replacing the last.
+type PlanEvent struct {
+	Todos []Todo
+}
+
 // CommandsEvent: the commands a prompt may start with were read again
 // (/commands reload); a front end that pushes its list sends it anew.
 type CommandsEvent struct{}
@@ -98,6 +106,7 @@ func (NoticeEvent) isEvent()     {}
 func (ModeEvent) isEvent()       {}
 func (ModelEvent) isEvent()      {}
 func (TopicEvent) isEvent()      {}
+func (PlanEvent) isEvent()       {}
 func (CommandsEvent) isEvent()   {}
 
 // Kinds is one event of every kind, for a test to hold each consumer of
@@ -116,6 +125,7 @@ func Kinds() []Event {
 		ModeEvent{},
 		ModelEvent{},
 		TopicEvent{},
+		PlanEvent{},
 		CommandsEvent{},
 	}
 }

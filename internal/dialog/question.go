@@ -16,12 +16,16 @@ const (
 	// saved as a policy rule (security.enablePermanentToolApproval). Only
 	// where the request offers it (ConfirmRequest.Permanent).
 	ProceedAlwaysAndSave ConfirmOutcome = "proceed_always_and_save"
-	Cancel               ConfirmOutcome = "cancel"
+	// ProceedAlwaysPrefix is ProceedAlways scoped to the shell command's
+	// prefixes (ConfirmRequest.AlwaysPrefixes: go test, not every go
+	// command), for the session. Only where the request offers it.
+	ProceedAlwaysPrefix ConfirmOutcome = "proceed_always_prefix"
+	Cancel              ConfirmOutcome = "cancel"
 )
 
 // Allows reports whether the answer lets the call run.
 func (o ConfirmOutcome) Allows() bool {
-	return o == ProceedOnce || o == ProceedAlways || o == ProceedAlwaysAndSave
+	return o == ProceedOnce || o == ProceedAlways || o == ProceedAlwaysAndSave || o == ProceedAlwaysPrefix
 }
 
 // ConfirmRequest asks the user to approve a call that is not an edit
@@ -54,6 +58,18 @@ type ConfirmRequest struct {
 	// suggested answer (security.autoAddToPolicyByDefault).
 	Permanent     string `json:"permanent,omitempty"`
 	SaveByDefault bool   `json:"saveByDefault,omitempty"`
+	// AlwaysCommands are what ProceedAlways allows of a shell line: the
+	// names of the commands it runs (go, grep), each then allowed with
+	// any arguments; only with CanAllowAlways.
+	AlwaysCommands []string `json:"alwaysCommands,omitempty"`
+	// AlwaysPrefixes, when some, offer ProceedAlwaysPrefix: the
+	// narrower "always allow" of the lines that start with one of these
+	// prefixes (go test), each command of such a line still judged (a
+	// prefix never allows go test; rm -rf x); only with CanAllowAlways,
+	// and only where a prefix is narrower than the command's name.
+	AlwaysPrefixes []string `json:"alwaysPrefixes,omitempty"`
+	// Dir is the directory a shell command runs in, absolute.
+	Dir string `json:"dir,omitempty"`
 }
 
 // Confirmer asks the user. Each front end has one; it may return Cancel with

@@ -23,7 +23,7 @@ import (
 func (v commandView) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.ConfirmOutcome, error) {
 	o, err := v.presenter.Confirm(ctx, req)
 	if err == nil {
-		v.tr.answered(req.CallID, req.Title, confirmAnswer(o, req.CanAllowAlways))
+		v.tr.answered(req.CallID, req.Title, confirmAnswer(o, req))
 	}
 	return o, err
 }
@@ -107,10 +107,12 @@ func (p *shownPlans) of(callID string) string {
 }
 
 // confirmAnswer is the choice the user made, as the question offered it.
-func confirmAnswer(o dialog.ConfirmOutcome, canAllowAlways bool) string {
+func confirmAnswer(o dialog.ConfirmOutcome, req dialog.ConfirmRequest) string {
 	switch {
-	case o == dialog.ProceedAlways && canAllowAlways:
+	case o == dialog.ProceedAlways && req.CanAllowAlways:
 		return actionAlwaysAllow
+	case o == dialog.ProceedAlwaysPrefix && len(req.AlwaysPrefixes) > 0:
+		return prefixAction(req)
 	case o.Allows():
 		return actionAllowOnce
 	}

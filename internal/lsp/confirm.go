@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -40,6 +41,11 @@ func (c presenter) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dial
 		switch res.Outcome {
 		case dialog.ProceedOnce, dialog.ProceedAlways, dialog.Cancel:
 			return res.Outcome, nil
+		case dialog.ProceedAlwaysPrefix:
+			if len(req.AlwaysPrefixes) == 0 {
+				return dialog.Cancel, fmt.Errorf("gemini/confirm answered %q, which was not offered", res.Outcome)
+			}
+			return res.Outcome, nil
 		case dialog.ProceedAlwaysAndSave:
 			if req.Permanent == "" {
 				return dialog.Cancel, fmt.Errorf("gemini/confirm answered %q, which was not offered", res.Outcome)
@@ -59,6 +65,8 @@ func (c presenter) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dial
 		return dialog.ProceedOnce, nil
 	case action == actionAlwaysAllow && req.CanAllowAlways:
 		return dialog.ProceedAlways, nil
+	case action == prefixAction(req) && len(req.AlwaysPrefixes) > 0:
+		return dialog.ProceedAlwaysPrefix, nil
 	case action == req.Permanent && req.Permanent != "":
 		return dialog.ProceedAlwaysAndSave, nil
 	default:
@@ -74,6 +82,9 @@ func confirmActions(req dialog.ConfirmRequest) []string {
 	if req.CanAllowAlways {
 		actions = append(actions, actionAlwaysAllow)
 	}
+	if len(req.AlwaysPrefixes) > 0 {
+		actions = append(actions, prefixAction(req))
+	}
 	switch {
 	case req.Permanent == "":
 	case req.SaveByDefault:
@@ -82,4 +93,10 @@ func confirmActions(req dialog.ConfirmRequest) []string {
 		actions = append(actions, req.Permanent)
 	}
 	return append(actions, actionReject)
+}
+
+// prefixAction is the fallback's button for ProceedAlwaysPrefix: the
+// prefixes it allows, each followed by what may follow it.
+func prefixAction(req dialog.ConfirmRequest) string {
+	return "Always Allow " + strings.Join(req.AlwaysPrefixes, " …, ") + " …"
 }

@@ -100,6 +100,8 @@ func updateOf(ev dialog.Event, ws *workspace.Workspace) update {
 		return chosenModel(ev.Model)
 	case dialog.TopicEvent:
 		return topicUpdateOf(ev.Topic)
+	case dialog.PlanEvent:
+		return &planUpdate{Todos: ev.Todos}
 	case dialog.CommandsEvent:
 		return &commandsUpdate{}
 	}

@@ -201,7 +201,7 @@ func (v commandView) Show(ctx context.Context, from dialog.Subagent, ev dialog.E
 		v.prog.retry(from, ev.Retry)
 	case dialog.TopicEvent:
 		v.prog.topic(from, ev.Topic)
-	case dialog.ThoughtEvent, dialog.UsageEvent, dialog.CompressedEvent, dialog.ModelEvent, dialog.CommandsEvent:
+	case dialog.ThoughtEvent, dialog.UsageEvent, dialog.CompressedEvent, dialog.ModelEvent, dialog.PlanEvent, dialog.CommandsEvent:
 	}
 }
 

@@ -65,14 +65,17 @@ func TestTranscriptRecordsAnswersOnce(t *testing.T) {
 // question offered it.
 func TestAnswerWords(t *testing.T) {
 	q := dialog.Question{Options: []dialog.Option{{ID: "pg", Label: "PostgreSQL"}, {ID: "lite", Label: "SQLite"}}, FreeText: true}
+	always := dialog.ConfirmRequest{CanAllowAlways: true}
+	prefixed := dialog.ConfirmRequest{CanAllowAlways: true, AlwaysPrefixes: []string{"go test"}}
 	for _, tc := range []struct{ got, want string }{
 		{askAnswer(q, dialog.Answer{Chosen: []string{"lite"}}), "SQLite"},
 		{askAnswer(q, dialog.Answer{Chosen: []string{"pg", "lite"}, Text: "both, really"}), "PostgreSQL, SQLite, “both, really”"},
 		{askAnswer(q, dialog.Answer{Declined: true}), "declined"},
-		{confirmAnswer(dialog.ProceedOnce, true), "Allow Once"},
-		{confirmAnswer(dialog.ProceedAlways, true), "Always Allow"},
-		{confirmAnswer(dialog.ProceedAlways, false), "Allow Once"},
-		{confirmAnswer(dialog.Cancel, true), "declined"},
+		{confirmAnswer(dialog.ProceedOnce, always), "Allow Once"},
+		{confirmAnswer(dialog.ProceedAlways, always), "Always Allow"},
+		{confirmAnswer(dialog.ProceedAlways, dialog.ConfirmRequest{}), "Allow Once"},
+		{confirmAnswer(dialog.ProceedAlwaysPrefix, prefixed), "Always Allow go test …"},
+		{confirmAnswer(dialog.Cancel, always), "declined"},
 		{landAnswer(dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Applied}}), "Apply"},
 		{landAnswer(dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Applied}, AllowAlways: true}), "Always Apply"},
 		{landAnswer(dialog.Landing{Decision: dialog.Decision{Outcome: dialog.Declined}}), "declined"},

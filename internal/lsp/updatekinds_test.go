@@ -26,6 +26,7 @@ func TestEveryKindIsAnUpdateOfItsWord(t *testing.T) {
 		"ModeEvent":       "mode",
 		"ModelEvent":      "model",
 		"TopicEvent":      "topic",
+		"PlanEvent":       "plan",
 		"CommandsEvent":   "commands",
 	}
 	for _, e := range dialog.Kinds() {

@@ -140,6 +140,13 @@ type topicUpdate struct {
 	dialog.Topic
 }
 
+// planUpdate is the plan the model wrote as a checklist (dialog.PlanEvent),
+// its todos as a write_todos toolCall's.
+type planUpdate struct {
+	updateHead
+	Todos []dialog.Todo `json:"todos"`
+}
+
 type commandsUpdate struct {
 	updateHead
 }
@@ -196,6 +203,7 @@ func (*errorUpdate) kind() string      { return "error" }
 func (*modeUpdate) kind() string       { return "mode" }
 func (*modelUpdate) kind() string      { return "model" }
 func (*topicUpdate) kind() string      { return "topic" }
+func (*planUpdate) kind() string       { return "plan" }
 func (*commandsUpdate) kind() string   { return "commands" }
 
 // updateKind is one kind of update: an example of it, and what it means
@@ -232,7 +240,7 @@ func updateKinds() []updateKind {
 				"What the call is, for the client to show: `toolKind`, what the tool does (`read`, `edit`, `search`, `execute`, `fetch`, `think`, `agent`, `communicate` (`ask_user`) or `other`; absent when the call could not be built); " +
 				"`path`, the file the call is about (the file `read_file` reads, `replace`, `write_file` and `rename_symbol` change, the plan `exit_plan_mode` presents), relative to the first workspace root or absolute outside it, as edit labels name files ([8.1](#81-how-a-change-is-confirmed)); " +
 				"`line`, the 1-based line in it the call starts at (`read_file`'s `start_line`, `rename_symbol`'s and `navigate_code`'s `line`; for `replace` the line `old_string` starts at in the file as the call reads it, the editor's text where the document is open, absent when it is not found; for `write_file` the first line it changes, 1 for a new file; absent for a whole file); " +
-				"`todos`, the to-do list `write_todos` sets, each `{description, status}` (`status`: `pending`, `in_progress`, `completed`, `cancelled` or `blocked`), sent empty when the call clears the list and absent for any other call, the list the client shows as the session's plan, each call's replacing the last; " +
+				"`todos`, the to-do list `write_todos` sets, each `{description, status}` (`status`: `pending`, `in_progress`, `completed`, `cancelled` or `blocked`), sent empty when the call clears the list, on `exit_plan_mode` the plan's checklist or numbered steps (all `pending`) where it has some, and absent for any other call, the list the client shows as the session's plan, each call's (and each `plan` update's) replacing the last; " +
 				"`presentsPlan`, set when `path` is a plan the call asks the user to approve (`exit_plan_mode`)."},
 		{&toolResultUpdate{ToolResult: dialog.ToolResult{CallID: "call_1", Name: "replace", Status: dialog.StatusOK, Display: "```diff\n--- a/main.go\n+++ b/main.go\n@@ -1 +1 @@\n-func greet() string { return \"Hello\" }\n+func greet() string { return \"Hi\" }\n```"}},
 			"How the call ended. " +
@@ -269,6 +277,11 @@ func updateKinds() []updateKind {
 				"It holds until `/model set` or the settings (`initializationOptions`, `workspace/didChangeConfiguration`) choose another."},
 		{&topicUpdate{Topic: dialog.Topic{Title: "Serving files", Intent: "Start the server and check it serves.", New: true, Summary: "Start a web server."}},
 			"The model called `update_topic`: `title` is the session's topic, `intent` what the model means to do now, `newTopic` says the title starts a new topic, and then `text` is its summary."},
+		{&planUpdate{Todos: []dialog.Todo{{Description: "Read the handler", Status: "completed"}, {Description: "Add the cache", Status: "pending"}}},
+			"The model wrote its plan as a checklist in its answer (`- [ ] step`, `- [x] step done`; two items or more, outside code blocks) where it was not offered `write_todos` (Gemini CLI 0.61 offers it only to Gemini 2 models, so not under `auto`). " +
+				"`todos` is the list, each `{description, status}` (`pending` or `completed`), shown as the session's plan as a `write_todos` `toolCall`'s `todos` is, replacing the last. " +
+				"Sent after the answer's `text`; the main agent's only. " +
+				"Plan mode's plan comes as `todos` on `exit_plan_mode`'s `toolCall`: its checklist, else its numbered steps."},
 		{&commandsUpdate{},
 			"The commands a prompt may start with were read again (`/commands reload`): a client that keeps the [`gemini/commands`](#5c-geminicommands) list asks for it anew."},
 	}

@@ -185,10 +185,11 @@ type Option struct{ ID, Name, Description string }
 // Offered are the models Gemini CLI 0.61's ACP agent offers an API-key
 // user (acp: availableModels), in its order: auto, then the preview Pro
 // (its custom-tools variant, shown by the Pro's name) and Flash, then the
-// stable Pro, Flash and Flash-Lite.
+// stable Pro, Flash and Flash-Lite. Auto's description is gemini-ls's
+// own (0.61's names Gemini CLI, which is not what the user runs here).
 func Offered() []Option {
 	return []Option{
-		{Auto, Display(Auto), "Let Gemini CLI decide the best model for the task: " + Gemini31ProPreview + ", " + LatestFlash},
+		{Auto, Display(Auto), "Picks the model for each prompt: " + Gemini31ProPreview + " for complex tasks, " + LatestFlash + " for the rest"},
 		{Gemini31ProPreviewCustomTools, Gemini31ProPreview, ""},
 		{Gemini3FlashPreview, Gemini3FlashPreview, ""},
 		{Gemini25Pro, Gemini25Pro, ""},

@@ -193,6 +193,9 @@ type exitPlanModeCall struct {
 	before dialog.ApprovalMode
 	// noSession: built outside a session, for its title alone.
 	noSession bool
+	// todos are the plan's steps (PlanTodos), read by Prepare: the
+	// front ends show them as the session's plan, as write_todos' list.
+	todos []dialog.Todo
 }
 
 func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for: " + c.path }
@@ -200,8 +203,24 @@ func (c *exitPlanModeCall) Title() string { return "Requesting plan approval for
 // Location is the plan, which the front ends show while it is approved.
 func (c *exitPlanModeCall) Location() (string, int) { return c.path, 0 }
 
-// Present says the call presents its plan for approval.
-func (*exitPlanModeCall) Present(d *dialog.ToolCall) { d.PresentsPlan = true }
+// Prepare reads the plan's steps, for Present.
+func (c *exitPlanModeCall) Prepare(ctx context.Context) {
+	if plan, invalid, err := c.read(ctx); !c.noSession && err == nil && invalid == "" {
+		c.todos = PlanTodos(plan)
+	}
+}
+
+// Present says the call presents its plan for approval, and gives the
+// plan's steps as the session's plan, where it has some: the plan
+// widget of every front end shows plan mode's plan as it shows
+// write_todos' list, whatever the model (0.61 declares write_todos only
+// to Gemini 2 models).
+func (c *exitPlanModeCall) Present(d *dialog.ToolCall) {
+	d.PresentsPlan = true
+	if len(c.todos) > 0 {
+		d.Todos = c.todos
+	}
+}
 
 // Confirmation is nil: the plan approval is the question, put by Execute.
 func (*exitPlanModeCall) Confirmation() *Confirmation { return nil }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -137,7 +138,9 @@ func (c *shellCall) Title() string {
 }
 
 func (c *shellCall) Confirmation() *Confirmation {
-	return ShellConfirmation(c.opts.Shell.Kind, c.command)
+	conf := ShellConfirmation(c.opts.Shell.Kind, c.command)
+	conf.Dir = c.dir
+	return conf
 }
 
 // ShellConfirmation is what running command in a shell of kind asks the
@@ -152,13 +155,21 @@ func ShellConfirmation(kind osshell.Kind, command string) *Confirmation {
 		// the front end may not show.
 		title += " It is asked every time: " + check.why + "."
 	}
-	return &Confirmation{
+	c := &Confirmation{
 		Kind:      dialog.ConfirmExecute,
 		Title:     title,
 		Details:   command,
 		Subject:   command,
 		AllowKeys: check.names,
 	}
+	// A prefix is offered where one is narrower than the names: a
+	// command with a subcommand (go test, not ls).
+	if slices.ContainsFunc(check.prefixes, func(p string) bool { return strings.Contains(p, " ") }) {
+		for _, p := range check.prefixes {
+			c.AllowPrefixes = append(c.AllowPrefixes, ShellPrefixKey(p))
+		}
+	}
+	return c
 }
 
 func (c *shellCall) Execute(ctx context.Context, info CallInfo) (Result, error) {

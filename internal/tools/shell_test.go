@@ -45,13 +45,13 @@ func TestShell(t *testing.T) {
 	if call.Title() != "Shell echo hi (Print hi)" || kindOf(tool) != dialog.KindExecute {
 		t.Errorf("Title %q Kind %q", call.Title(), kindOf(tool))
 	}
-	want := &Confirmation{Kind: "execute", Title: "Allow shell command?", Details: "echo hi", Subject: "echo hi", AllowKeys: []string{"echo"}}
+	want := &Confirmation{Kind: "execute", Title: "Allow shell command?", Details: "echo hi", Subject: "echo hi", AllowKeys: []string{"echo"}, Dir: tw.root}
 	if c := call.Confirmation(); !reflect.DeepEqual(c, want) {
 		t.Errorf("Confirmation = %+v", c)
 	}
 	// A command that "always allow" cannot cover says why, and has no keys.
 	redirected := build(t, tool, map[string]any{"command": "ls > main.go"})
-	want = &Confirmation{Kind: "execute", Title: "Allow shell command? It is asked every time: it writes to a file (> main.go).", Details: "ls > main.go", Subject: "ls > main.go"}
+	want = &Confirmation{Kind: "execute", Title: "Allow shell command? It is asked every time: it writes to a file (> main.go).", Details: "ls > main.go", Subject: "ls > main.go", Dir: tw.root}
 	if c := redirected.Confirmation(); !reflect.DeepEqual(c, want) {
 		t.Errorf("Confirmation = %+v", c)
 	}

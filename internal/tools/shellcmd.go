@@ -20,6 +20,11 @@ type commandCheck struct {
 	// bash looks up, after quote removal ("ls" for `\ls` or 'ls'; a path
 	// such as ./gradlew stays a path, so allowing ls never allows ./ls).
 	names []string
+	// prefixes are each command's name and its subcommand, when its
+	// first argument is a plain word (go test for go test ./...; rm for
+	// rm -rf x), each once, in order: what an "always allow" of the
+	// command's prefix allows (ShellPrefixKey). Bash lines only.
+	prefixes []string
 	// why, when set, says why the line must be confirmed every time, whatever
 	// the user allowed before: it does something the names do not show.
 	why string
@@ -69,7 +74,7 @@ func checkBashCommand(command string) commandCheck {
 	if w.why != "" {
 		return commandCheck{why: w.why}
 	}
-	return commandCheck{names: w.names}
+	return commandCheck{names: w.names, prefixes: w.prefixes}
 }
 
 // checkWindowsCommand is checkCommand of a PowerShell or cmd.exe line.
@@ -108,9 +113,10 @@ func checkWindowsCommand(kind osshell.Kind, command string) commandCheck {
 // commandWalker collects command names until it finds the first reason to
 // always ask.
 type commandWalker struct {
-	src   string
-	names []string
-	why   string
+	src      string
+	names    []string
+	prefixes []string
+	why      string
 }
 
 // ask records why the command always asks, with the source of n.
@@ -275,6 +281,48 @@ func (w *commandWalker) call(c *syntax.CallExpr) {
 		w.word(arg)
 	}
 	w.addName(name)
+	prefix := name
+	if sub, ok := subcommand(c); ok {
+		prefix += " " + sub
+	}
+	if !slices.Contains(w.prefixes, prefix) {
+		w.prefixes = append(w.prefixes, prefix)
+	}
+}
+
+// subcommand is c's first argument when it reads as a subcommand, a
+// plain word (test in go test, run in npm run): lowercase letters,
+// digits, - and _, written as is, so that the prefix it makes is the
+// text of the line (a policy's commandPrefix matches the line as
+// written). A path or an option is not one, nor the first operand of a
+// program that takes no subcommands (echo hi, cd src): that would only
+// make the prefix narrower than the command's name, never wider.
+func subcommand(c *syntax.CallExpr) (string, bool) {
+	if len(c.Args) < 2 || len(c.Args[1].Parts) != 1 || takesOperands(c.Args[0].Lit()) {
+		return "", false
+	}
+	lit, ok := c.Args[1].Parts[0].(*syntax.Lit)
+	if !ok || lit.Value == "" || lit.Value[0] < 'a' || lit.Value[0] > 'z' ||
+		strings.TrimLeft(lit.Value, "abcdefghijklmnopqrstuvwxyz0123456789-_") != "" {
+		return "", false
+	}
+	name, ok := c.Args[0].Parts[0].(*syntax.Lit)
+	if !ok || len(c.Args[0].Parts) != 1 || strings.ContainsAny(name.Value, "\\") {
+		return "", false // the name is written otherwise than it reads
+	}
+	return lit.Value, true
+}
+
+// takesOperands reports whether the program is a common one whose
+// arguments are operands, files or text, never a subcommand.
+func takesOperands(name string) bool {
+	switch name {
+	case "echo", "printf", "cat", "ls", "cd", "pwd", "mkdir", "rmdir", "rm", "cp", "mv", "touch", "head", "tail",
+		"grep", "rg", "find", "wc", "sort", "uniq", "cut", "tr", "sed", "awk", "diff", "test", "which", "file",
+		"stat", "chmod", "chown", "ln", "tee", "less", "more", "du", "df", "basename", "dirname", "realpath":
+		return true
+	}
+	return false
 }
 
 func (w *commandWalker) addName(name string) {
@@ -303,6 +351,9 @@ func (w *commandWalker) decl(c *syntax.DeclClause) {
 		}
 	}
 	w.addName(c.Variant.Value)
+	if !slices.Contains(w.prefixes, c.Variant.Value) {
+		w.prefixes = append(w.prefixes, c.Variant.Value)
+	}
 }
 
 // setsVariable asks when the variable name decides which program a command

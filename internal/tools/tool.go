@@ -133,6 +133,16 @@ type Confirmation struct {
 	// user allowed every key; without keys it asks every time, and no
 	// "always" is offered (CanAllowAlways).
 	AllowKeys []string
+	// AllowPrefixes are the narrower scope an "always allow" of a shell
+	// line may take, offered beside AllowKeys: each command's prefix
+	// (its name and subcommand: go test) as ShellPrefixKey makes it,
+	// which the agent allows as a policy rule's commandPrefix, judged by
+	// the policy engine as the line's every command is. None where no
+	// prefix is narrower than the names, or AllowKeys are none.
+	AllowPrefixes []string
+	// Dir is the directory a shell command runs in (absolute); "" for
+	// any other call.
+	Dir string
 	// Trusted says the user's settings trust where the call goes (an MCP
 	// server's "trust": true): it runs without asking.
 	Trusted bool
@@ -228,6 +238,18 @@ const EditKey = "edit"
 // discovered or background tool's ToolKey); a command whose name is one
 // of them asks every time.
 func IsShellKey(key string) bool { return key != EditKey && !strings.Contains(key, ":") }
+
+// ShellPrefixKey is the permission key of an "always allow" of the shell
+// commands that start with prefix (go test): held apart from the names
+// of AllowKeys by its colon (IsShellKey), and allowed as a policy rule's
+// commandPrefix (PrefixOfKey).
+func ShellPrefixKey(prefix string) string { return shellPrefix + prefix }
+
+// PrefixOfKey is the command prefix of a ShellPrefixKey; ok is false for
+// any other key.
+func PrefixOfKey(key string) (prefix string, ok bool) { return strings.CutPrefix(key, shellPrefix) }
+
+const shellPrefix = "shell:"
 
 // ToolKey is the permission key of a tool allowed as a whole by "always
 // allow" (a discovered tool, a background process's): its name, kept

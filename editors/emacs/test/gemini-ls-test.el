@@ -1902,7 +1902,7 @@ picked with /model set, which the next prompt goes to."
                      (cl-find-if (lambda (c) (string-prefix-p "gemini-3.8-flash" c)) offered))))
           (with-current-buffer buf (gemini-ls-model)))
         (should (= (length offered) 6))
-        (should (string-prefix-p "Auto — Let Gemini CLI decide" (car offered)))
+        (should (string-prefix-p "Auto — Picks the model for each prompt" (car offered)))
         (should (equal (nth 1 offered) "gemini-3.1-pro-preview")))
       (gemini-ls-test--wait
        (lambda () (not (buffer-local-value 'gemini-ls--busy (get-buffer "*gemini*"))))

@@ -37,7 +37,7 @@ describe("model", function()
     wait_for("the model to change", function() return gemini.statusline() == "Gemini: gemini-3.8-flash" end)
     eq(6, #offered, "models offered")
     eq("auto", offered[1].id, "first model")
-    assert(labels[1]:find("^Auto — Let Gemini CLI decide"), labels[1])
+    assert(labels[1]:find("^Auto — Picks the model for each prompt"), labels[1])
     eq("gemini-3.1-pro-preview", labels[2], "the custom-tools Pro's label")
     eq("gemini-2.5-pro (current)", labels[4], "the current model's label")
     -- The model notification that changes the statusline comes before

@@ -4,7 +4,7 @@
 // shows it as one of its questions (ask.ts), of kind "confirm".
 
 import type { AskAnswer, AskParams } from "./ask";
-import { confirmDialog } from "./present";
+import { confirmDialog, prefixLabel } from "./present";
 import type { ConfirmOutcome, ConfirmParams } from "./protocol";
 
 /** The kind of chat question that stands for a gemini/confirm. */
@@ -29,8 +29,19 @@ export function commandRoots(line: string): string[] {
   return roots;
 }
 
-/** What Always Allow lets run without asking for the rest of the session, in words. */
-export function alwaysCovers(params: Pick<ConfirmParams, "kind" | "details" | "canAllowAlways">): string {
+/** a, b and c, each in backticks. */
+function listed(words: readonly string[]): string {
+  const quoted = words.map((w) => `\`${w}\``);
+  return quoted.length <= 1 ? (quoted[0] ?? "") : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}`;
+}
+
+/**
+ * What Always Allow (and the narrower choice of the command's prefix,
+ * where offered) lets run without asking for the rest of the session, in
+ * words: the commands the server says it allows (alwaysCommands; an older
+ * server's line split here).
+ */
+export function alwaysCovers(params: Pick<ConfirmParams, "kind" | "details" | "canAllowAlways" | "alwaysCommands" | "alwaysPrefixes">): string {
   if (!params.canAllowAlways) {
     // The server's title says why it is asked every time.
     return "";
@@ -38,9 +49,17 @@ export function alwaysCovers(params: Pick<ConfirmParams, "kind" | "details" | "c
   if (params.kind !== "execute") {
     return "Always Allow lets this tool run without asking for the rest of the session.";
   }
-  const roots = commandRoots(params.details ?? "").map((r) => `\`${r}\``);
-  const named = roots.length <= 1 ? (roots[0] ?? "this command") : `${roots.slice(0, -1).join(", ")} and ${roots.at(-1)}`;
-  return `Always Allow runs it and lets ${named} run with any arguments, without asking, for the rest of the session.`;
+  const roots = params.alwaysCommands?.length ? params.alwaysCommands : commandRoots(params.details ?? "");
+  const named = listed(roots) || "this command";
+  const covers = `Always Allow runs it and lets ${named} run with any arguments, without asking, for the rest of the session.`;
+  const prefixes = params.alwaysPrefixes ?? [];
+  if (prefixes.length === 0) {
+    return covers;
+  }
+  return (
+    `${prefixLabel(prefixes)} lets only the commands that start with ${listed(prefixes)} run without asking, ` +
+    `and never a line that also runs anything else. ${covers}`
+  );
 }
 
 /** The chat's question for a gemini/confirm: its text says what runs, where, and what Always Allow covers. */
@@ -48,7 +67,9 @@ export function confirmAsk(params: ConfirmParams, dir: string | undefined): AskP
   const dialog = confirmDialog(params);
   const lines: string[] = [];
   if (params.kind === "execute" && params.details) {
-    lines.push("```sh\n" + params.details + "\n```", `Runs in ${dir ? `\`${dir}\`` : "the workspace folder"}.`);
+    // Where it runs as the server says (its dir_path, or the workspace root), else as the call's arguments do.
+    const where = params.dir || dir;
+    lines.push("```sh\n" + params.details + "\n```", `Runs in ${where ? `\`${where}\`` : "the workspace folder"}.`);
   } else if (params.details) {
     lines.push(params.details);
   }

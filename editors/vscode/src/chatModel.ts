@@ -348,8 +348,8 @@ function applyUpdate(state: ChatState, update: Update): void {
     addError(state, update.message, update.errorKind);
     return;
   }
-  if (update.kind === "toolCall" && update.todos !== undefined) {
-    // Each write_todos replaces the list: the plan is drawn again in place.
+  if ((update.kind === "toolCall" || update.kind === "plan") && update.todos !== undefined) {
+    // Each write_todos (or the plan the model wrote as a checklist, or plan mode's) replaces the list: the plan is drawn again in place.
     state.todos = (update.todos ?? []).map((t) => ({ description: t.description, status: t.status }));
   }
   if (update.kind === "usage") {
@@ -497,6 +497,8 @@ export const updateHandlers: { readonly [K in Update["kind"]]: UpdateHandler<K> 
   mode() {},
   // The "/" commands are the prompt box's (updates.ts asks them again), not the chat's.
   commands() {},
+  // The plan is the chat's pinned widget (applyUpdate), not a turn's item: the checklist stays in the text it came in.
+  plan() {},
 };
 
 /**

@@ -55,3 +55,16 @@ function failed(err: unknown): Outcome {
   const message = err instanceof Error ? err.message : String(err);
   return { text: message.startsWith("Sign in with Google") ? message : `Sign in with Google failed: ${message}`, warn: true };
 }
+
+/** The context key that is true while a key (not a Google login) reaches the model: Sign in with Google is then not offered. */
+export const keyWorksContext = "gemini.keyWorks";
+
+/**
+ * Whether the server reaches the model with a Gemini API key
+ * (gemini/authStatus): while one works, the chat's menu and the
+ * walkthrough do not offer Sign in with Google, which would only switch
+ * away from it.
+ */
+export function keyWorks(report: Pick<LoginResult["auth"], "type" | "usable"> | undefined): boolean {
+  return report !== undefined && report.usable && report.type === "gemini-api-key";
+}

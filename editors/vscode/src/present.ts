@@ -176,12 +176,22 @@ export interface ConfirmButton {
 }
 
 /** What the buttons of a confirmation rest on; a newer server may send a kind not listed in the schema. */
-export type ConfirmQuestion = { kind: ConfirmParams["kind"] | (string & {}); canAllowAlways?: boolean };
+export type ConfirmQuestion = {
+  kind: ConfirmParams["kind"] | (string & {});
+  canAllowAlways?: boolean;
+  alwaysPrefixes?: null | string[];
+};
+
+/** The choice that allows a shell command's prefixes (go test) for the session: "Always Allow go test …". */
+export function prefixLabel(prefixes: readonly string[]): string {
+  return `${confirmChoices.always} ${prefixes.map((p) => `${p} …`).join(", ")}`;
+}
 
 /**
  * The buttons of gemini/confirm's modal for question q; dismissing the
  * dialog answers "cancel". Always Allow only where the server says it
- * would hold (not for a command it cannot cover). A rewind's conflict (a
+ * would hold (not for a command it cannot cover), and its narrower scope,
+ * the command's prefix, where the server offers one. A rewind's conflict (a
  * file changed since the agent's change) is revert it anyway or keep it.
  */
 export function confirmButtons(q: ConfirmQuestion): ConfirmButton[] {
@@ -195,7 +205,12 @@ export function confirmButtons(q: ConfirmQuestion): ConfirmButton[] {
   if (!q.canAllowAlways) {
     return [once];
   }
-  return [once, { label: confirmChoices.always, outcome: "proceed_always" }];
+  const always: ConfirmButton[] = [{ label: confirmChoices.always, outcome: "proceed_always" }];
+  if (q.alwaysPrefixes && q.alwaysPrefixes.length > 0) {
+    // The narrower scope first, as Claude Code and Copilot offer it: go test, not every go command.
+    always.unshift({ label: prefixLabel(q.alwaysPrefixes), outcome: "proceed_always_prefix" });
+  }
+  return [once, ...always];
 }
 
 /** gemini/confirm's modal: its question, the details under it, its buttons. */

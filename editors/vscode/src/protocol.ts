@@ -154,6 +154,9 @@ export type ConfirmParams = {
   canAllowAlways: boolean;
   permanent?: string;
   saveByDefault?: boolean;
+  alwaysCommands?: null | string[];
+  alwaysPrefixes?: null | string[];
+  dir?: string;
 };
 
 export type ConfirmResult = {
@@ -554,6 +557,18 @@ export type NoticeUpdate = {
   message: string;
 };
 
+/** The model wrote its plan as a checklist in its answer (`- [ ] step`, `- [x] step done`; two items or more, outside code blocks) where it was not offered `write_todos` (Gemini CLI 0.61 offers it only to Gemini 2 models, so not under `auto`). `todos` is the list, each `{description, status}` (`pending` or `completed`), shown as the session's plan as a `write_todos` `toolCall`'s `todos` is, replacing the last. Sent after the answer's `text`; the main agent's only. Plan mode's plan comes as `todos` on `exit_plan_mode`'s `toolCall`: its checklist, else its numbered steps. */
+export type PlanUpdate = {
+  sessionId: string;
+  kind: "plan";
+  parentCallId?: string;
+  agentName?: string;
+  todos: null | Array<{
+    description: string;
+    status: string;
+  }>;
+};
+
 export type ProgressCancelParams = {
   token?: unknown;
 };
@@ -699,7 +714,7 @@ export type ThoughtUpdate = {
   description?: string;
 };
 
-/** The model called a tool. `title` is one human-readable line, such as `Edit main.go`, `ReadFile main.go` or `Shell go test ./... (Run the tests)`. The server sends it once the model's answer has finished streaming, just before the call runs. The calls of one answer run at once, as Gemini CLI 0.61 runs them: a `replace` or `write_file` call, and any call whose arguments carry `"wait_for_previous": true`, starts only once every earlier call of the answer has ended, and the later ones wait for it; the others run together. An `update_topic` call runs first, alone. When the user declines a call's question (`gemini/confirm`) or an edit (at its preview, its question or its `workspace/applyEdit`), the calls after the next such waiting point are not run: their `toolResult` has status `cancelled`. An edit refused with nobody asked (an editor that can neither preview nor ask, or that fails to apply it, giving a reason) is no user's no and cancels nothing. So the updates of calls running at once interleave: pair them by `callId`. Their questions (`gemini/confirm`, an edit's `workspace/applyEdit`, `ask_user`) still come one at a time, in call order; a call that needs no question does not wait for an unanswered one. The model gets the results in the order of its calls. What the call is, for the client to show: `toolKind`, what the tool does (`read`, `edit`, `search`, `execute`, `fetch`, `think`, `agent`, `communicate` (`ask_user`) or `other`; absent when the call could not be built); `path`, the file the call is about (the file `read_file` reads, `replace`, `write_file` and `rename_symbol` change, the plan `exit_plan_mode` presents), relative to the first workspace root or absolute outside it, as edit labels name files ([8.1](#81-how-a-change-is-confirmed)); `line`, the 1-based line in it the call starts at (`read_file`'s `start_line`, `rename_symbol`'s and `navigate_code`'s `line`; for `replace` the line `old_string` starts at in the file as the call reads it, the editor's text where the document is open, absent when it is not found; for `write_file` the first line it changes, 1 for a new file; absent for a whole file); `todos`, the to-do list `write_todos` sets, each `{description, status}` (`status`: `pending`, `in_progress`, `completed`, `cancelled` or `blocked`), sent empty when the call clears the list and absent for any other call, the list the client shows as the session's plan, each call's replacing the last; `presentsPlan`, set when `path` is a plan the call asks the user to approve (`exit_plan_mode`). */
+/** The model called a tool. `title` is one human-readable line, such as `Edit main.go`, `ReadFile main.go` or `Shell go test ./... (Run the tests)`. The server sends it once the model's answer has finished streaming, just before the call runs. The calls of one answer run at once, as Gemini CLI 0.61 runs them: a `replace` or `write_file` call, and any call whose arguments carry `"wait_for_previous": true`, starts only once every earlier call of the answer has ended, and the later ones wait for it; the others run together. An `update_topic` call runs first, alone. When the user declines a call's question (`gemini/confirm`) or an edit (at its preview, its question or its `workspace/applyEdit`), the calls after the next such waiting point are not run: their `toolResult` has status `cancelled`. An edit refused with nobody asked (an editor that can neither preview nor ask, or that fails to apply it, giving a reason) is no user's no and cancels nothing. So the updates of calls running at once interleave: pair them by `callId`. Their questions (`gemini/confirm`, an edit's `workspace/applyEdit`, `ask_user`) still come one at a time, in call order; a call that needs no question does not wait for an unanswered one. The model gets the results in the order of its calls. What the call is, for the client to show: `toolKind`, what the tool does (`read`, `edit`, `search`, `execute`, `fetch`, `think`, `agent`, `communicate` (`ask_user`) or `other`; absent when the call could not be built); `path`, the file the call is about (the file `read_file` reads, `replace`, `write_file` and `rename_symbol` change, the plan `exit_plan_mode` presents), relative to the first workspace root or absolute outside it, as edit labels name files ([8.1](#81-how-a-change-is-confirmed)); `line`, the 1-based line in it the call starts at (`read_file`'s `start_line`, `rename_symbol`'s and `navigate_code`'s `line`; for `replace` the line `old_string` starts at in the file as the call reads it, the editor's text where the document is open, absent when it is not found; for `write_file` the first line it changes, 1 for a new file; absent for a whole file); `todos`, the to-do list `write_todos` sets, each `{description, status}` (`status`: `pending`, `in_progress`, `completed`, `cancelled` or `blocked`), sent empty when the call clears the list, on `exit_plan_mode` the plan's checklist or numbered steps (all `pending`) where it has some, and absent for any other call, the list the client shows as the session's plan, each call's (and each `plan` update's) replacing the last; `presentsPlan`, set when `path` is a plan the call asks the user to approve (`exit_plan_mode`). */
 export type ToolCallUpdate = {
   sessionId: string;
   kind: "toolCall";
@@ -770,7 +785,7 @@ export type TunneledResponse = {
 };
 
 /** gemini/update's params: one of the kinds, told apart by `kind`. */
-export type Update = TextUpdate | ThoughtUpdate | ToolCallUpdate | ToolResultUpdate | UsageUpdate | RetryUpdate | CompressedUpdate | NoticeUpdate | ErrorUpdate | ModeUpdate | ModelUpdate | TopicUpdate | CommandsUpdate;
+export type Update = TextUpdate | ThoughtUpdate | ToolCallUpdate | ToolResultUpdate | UsageUpdate | RetryUpdate | CompressedUpdate | NoticeUpdate | ErrorUpdate | ModeUpdate | ModelUpdate | TopicUpdate | PlanUpdate | CommandsUpdate;
 
 /** Token counts of one model response, and `model`, the concrete model that gave it: where `auto` (the default) routed the prompt, or the model it fell back to. One is sent per model request; its counts are not cumulative. `cachedTokens` is the part of `promptTokens` served from the context cache, `toolUseTokens` the tool-use prompt's (Gemini's `cachedContentTokenCount` and `toolUsePromptTokenCount`). `promptUsage` and `sessionUsage` are objects with the same six fields: the sums so far of this prompt and of the whole session (earlier prompts included, also those before a resume). `contextUsed` is the request's prompt tokens (history, system instruction and tools, as the model counted them) and `contextSize` the model's context window: how full the window is. */
 export type UsageUpdate = {

@@ -11,7 +11,7 @@ import { answerDiagnostics } from "./diagnostics";
 import { editorDiagnostic } from "./editorCommands";
 import type { Gemini, SetupNeed } from "./gemini";
 import { answerLanguageFeature, LanguageFeatureError } from "./languageFeatures";
-import { signIn as signInWithGoogle } from "./login";
+import { keyWorks, keyWorksContext, signIn as signInWithGoogle } from "./login";
 import { refreshModel, sendSettings, setModel } from "./modelCommands";
 import { isSettingsEcho } from "./present";
 import { methods, type AuthReport, type ConfirmParams, type Update } from "./protocol";
@@ -156,6 +156,7 @@ export async function checkSignIn(g: Gemini): Promise<void> {
     const report = await client.sendRequest<AuthReport>(methods.authStatus);
     if (g.client === client) {
       setSetup(g, report.usable ? "" : "signedOut");
+      void vscode.commands.executeCommand("setContext", keyWorksContext, keyWorks(report));
       g.status.update({ authProblem: report.usable ? undefined : report.problem || "Gemini has no API key and no Google login." });
     }
   } catch (err) {
@@ -164,6 +165,7 @@ export async function checkSignIn(g: Gemini): Promise<void> {
       g.output.appendLine(`asking gemini-ls how it signs in: ${errorMessage(err)}`);
     }
     setSetup(g, "");
+    void vscode.commands.executeCommand("setContext", keyWorksContext, false);
   }
 }
 

@@ -20,7 +20,7 @@ func TestModel(t *testing.T) {
 	got := h.answer(env, "/model")
 	for _, want := range []string{
 		"Select Model (current: Auto)\n",
-		"- `auto` (Auto) — Let Gemini CLI decide the best model for the task: gemini-3.1-pro-preview, gemini-3.8-flash ← current\n",
+		"- `auto` (Auto) — Picks the model for each prompt: gemini-3.1-pro-preview for complex tasks, gemini-3.8-flash for the rest ← current\n",
 		"\nManual:\n- `gemini-3.1-pro-preview-customtools` (gemini-3.1-pro-preview)\n- `gemini-3-flash-preview`\n- `gemini-2.5-pro`\n",
 		"`/model set <model-name> [--persist]`",
 	} {

@@ -765,6 +765,14 @@ function handlers.model() end
 -- The "/" commands are the prompt's (gemini.commands), not the chat's.
 function handlers.commands() end
 
+-- The plan the model wrote as a checklist (or none offered write_todos):
+-- the chat's plan, as write_todos' list.
+function handlers.plan(u)
+  if type(u.todos) == "table" then
+    show_plan(u.todos)
+  end
+end
+
 --- Shows an update in the chat: a subagent's under its call, the main
 --- agent's by its kind's handler; a kind without one shows nothing.
 function M.update(u)

@@ -1171,7 +1171,7 @@ const scenarios = [
       await approval.waitFor({ timeout: 30_000 });
       const said = await approval.innerText();
       // A redirection is asked every time (the server's title says so): no Always Allow.
-      assert(said.includes('Runs in the workspace folder') && said.includes('asked every time'), `the approval does not say where it runs and why it is asked every time: ${said}`);
+      assert(said.includes(`Runs in ${fs.realpathSync(ctx.workspace)}`) && said.includes('asked every time'), `the approval does not say where it runs and why it is asked every time: ${said}`);
       assert(await approval.locator('button.question-option', { hasText: /^Always Allow$/ }).count() === 0, 'Always Allow is offered for a command it cannot cover');
       assert(await w.dialog().count() === 0, 'a modal asks besides the chat');
       assert(!fs.existsSync(marker), 'the command ran before it was confirmed');
@@ -1190,6 +1190,65 @@ const scenarios = [
     },
   },
   {
+    name: 'shell-prefix',
+    title: 'a shell command\'s "Always Allow" scoped to its prefix (git status …) names the directory it runs in, lets the prefix run unasked, and asks again for a line that also runs something else',
+    script: [
+      { chunks: [{ call: { name: 'run_shell_command', args: { command: 'git status --short', dir_path: 'pkg', description: 'Show the status.' } } }] },
+      { chunks: [{ call: { name: 'run_shell_command', args: { command: 'git status', dir_path: 'pkg', description: 'Show the status again.' } } }] },
+      { chunks: [{ call: { name: 'run_shell_command', args: { command: 'git status; rm -f keep-me.txt', description: 'Status, then remove a file.' } } }] },
+      { text: 'Done with the status.' },
+    ],
+    async run(w, ctx) {
+      await fsp.mkdir(path.join(ctx.workspace, 'pkg'), { recursive: true });
+      const keep = path.join(ctx.workspace, 'keep-me.txt');
+      await fsp.writeFile(keep, 'kept\n');
+      await w.reset();
+      const frame = await w.prompt('Show the git status of pkg');
+      const first = frame.locator('form.question', { hasText: 'git status --short' }).first();
+      await first.waitFor({ timeout: 30_000 });
+      const said = await first.innerText();
+      // The directory it really runs in (its dir_path), not the workspace folder or a stand-in.
+      const dir = path.join(fs.realpathSync(ctx.workspace), 'pkg');
+      assert(said.includes(`Runs in ${dir}`), `the approval does not name the directory the command runs in (${dir}): ${said}`);
+      assert(said.includes('Always Allow git status … lets only the commands that start with git status run without asking'), `the approval does not say what the prefix allows: ${said}`);
+      const options = await first.locator('button.question-option').allInnerTexts();
+      assert(JSON.stringify(options) === JSON.stringify(['Allow Once', 'Always Allow git status …', 'Always Allow']), `the approval offers ${JSON.stringify(options)}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-shell-prefix.png'));
+      await first.locator('button.question-option', { hasText: 'Always Allow git status …' }).click();
+      await first.waitFor({ state: 'detached', timeout: 10_000 });
+      // The second git status runs unasked; the line that also runs rm asks.
+      const third = frame.locator('form.question', { hasText: 'rm -f keep-me.txt' }).first();
+      await third.waitFor({ timeout: 30_000 });
+      assert(await frame.locator('.question-answered').count() === 1, `more than the first command was asked about: ${await frame.locator('.question-answered').allInnerTexts()}`);
+      await waitForStatus(frame.locator('.tool-call', { hasText: 'Show the status again' }).first(), 'ok');
+      await third.locator('button.question-decline').click();
+      await frame.locator('.message.assistant', { hasText: 'Done with the status.' }).first().waitFor({ timeout: 30_000 });
+      assert(fs.existsSync(keep), 'the line the prefix does not cover ran unasked');
+      await waitForRequests(ctx, 4);
+    },
+  },
+  {
+    name: 'plan-auto',
+    title: 'under Auto (write_todos not declared) the plan the model writes as a checklist fills the plan widget',
+    script: [
+      { text: 'Here is the plan:\n\n- [x] Read sum.go\n- [ ] Use a range loop\n- [ ] Run the tests\n\nStarting with the loop.' },
+    ],
+    async run(w, ctx) {
+      await w.reset();
+      const frame = await w.prompt('Plan the change to sum.go');
+      const plan = frame.locator('#plan');
+      await plan.waitFor({ state: 'visible', timeout: 30_000 });
+      const rows = plan.locator('li');
+      await waitFor('the plan\'s three rows', async () => (await rows.count()) === 3, { timeout: 10_000 });
+      assert((await plan.innerText()).includes('1 of 3 done'), `the plan says ${await plan.innerText()}`);
+      assert((await rows.first().getAttribute('data-status')) === 'completed' && (await rows.nth(1).getAttribute('data-status')) === 'pending', 'the rows do not keep the checklist\'s boxes');
+      await frame.locator('.message.assistant', { hasText: 'Starting with the loop.' }).first().waitFor({ timeout: 30_000 });
+      // The tool set is 0.61's: write_todos is not declared under Auto.
+      assert(ctx.requests.length > 0 && !ctx.requests.some((r) => r.body.includes('"name":"write_todos"')), 'write_todos was declared under Auto');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-plan-auto.png'));
+    },
+  },
+  {
     name: 'shell-failed',
     title: 'a shell command that exits 127 says failed in its line, never done with a tick',
     script: [
@@ -1205,7 +1264,7 @@ const scenarios = [
       const approval = frame.locator('form.question', { hasText: 'gemini-e2e-no-such-command --version' }).first();
       await approval.waitFor({ timeout: 30_000 });
       const said = await approval.innerText();
-      assert(said.includes('Runs in the workspace folder') && said.includes('lets gemini-e2e-no-such-command run with any arguments, without asking, for the rest of the session'),
+      assert(said.includes(`Runs in ${fs.realpathSync(ctx.workspace)}`) && said.includes('lets gemini-e2e-no-such-command run with any arguments, without asking, for the rest of the session'),
         `the approval does not say where it runs and what Always Allow covers: ${said}`);
       await w.screenshot(path.join(screenshotsDir, 'vscode-shell-approval.png'));
       await approval.locator('button.question-option', { hasText: /^Allow Once$/ }).click();
@@ -1990,6 +2049,8 @@ const scenarios = [
       const titles = await question.locator('.question-title, .question-heading').allInnerTexts();
       assert(titles.join('|') === 'Approve the plan?', `the plan approval is headed ${JSON.stringify(titles)}, want one heading`);
       assert((await question.innerText()).includes('Cache greet'), 'the plan is not shown');
+      // Plan mode's plan fills the plan widget too, whatever the model (write_todos is not declared under Auto).
+      await frame.locator('#plan li', { hasText: "Cache greet's answer." }).waitFor({ timeout: 10_000 });
       const planHeading = await question.locator('.question-text h1').evaluate((h) => parseFloat(getComputedStyle(h).fontSize));
       const body = await question.locator('.question-text').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
       assert(planHeading <= body * 1.01, `the plan's heading is drawn at ${planHeading}px, over the card's ${body}px`);

@@ -22,6 +22,18 @@ type WithoutSession<T> = T extends unknown ? Omit<T, "sessionId"> : never;
 const update = (u: WithoutSession<Update>): ChatEvent => ({ type: "update", update: { sessionId: sid, ...u } as Update });
 
 describe("chat model", () => {
+  it("shows the plan the model wrote as a checklist (a plan update) in the plan widget, as write_todos' list, each replacing the last", () => {
+    const todos = [
+      { description: "Read the handler", status: "completed" },
+      { description: "Add the cache", status: "pending" },
+    ];
+    const state = run({ type: "prompt", text: "p" }, update({ kind: "plan", todos }));
+    assert.deepEqual(state.todos, todos);
+    assert.equal(state.turns[0].items.length, 0, "the plan is the widget's, not a line of the turn");
+    applyEvent(state, update({ kind: "toolCall", callId: "c1", name: "exit_plan_mode", title: "t", todos: [{ description: "Cache greet", status: "pending" }] }));
+    assert.deepEqual(state.todos, [{ description: "Cache greet", status: "pending" }], "plan mode's plan replaces it");
+  });
+
   it("streams text deltas into one answer and adopts the session", () => {
     const state = run({ type: "prompt", text: "make greet say Hi" }, update({ kind: "text", text: "I'll change " }), update({ kind: "text", text: "the greeting." }));
     assert.equal(state.busy, true);

@@ -1,7 +1,7 @@
 // "Gemini: Sign in with Google": the request it sends and what the user is told.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { signIn } from "../../src/login";
+import { keyWorks, signIn } from "../../src/login";
 import type { LoginResult } from "../../src/protocol";
 
 function recording(answer: (method: string, params: unknown) => unknown) {
@@ -50,5 +50,14 @@ describe("Sign in with Google", () => {
     });
     assert.equal((await signIn(fail(-32800, "cancelled"))).cancelled, true);
     assert.match((await signIn(fail(-32601, "no such method"))).text, /Update gemini-ls/);
+  });
+});
+
+describe("Sign in with Google while a key works", () => {
+  it("is not offered while an API key reaches the model, and is where none does", () => {
+    assert.equal(keyWorks({ type: "gemini-api-key", usable: true }), true);
+    assert.equal(keyWorks({ type: "gemini-api-key", usable: false }), false, "a key refused: signing in is a way out");
+    assert.equal(keyWorks({ type: "oauth-personal", usable: true }), false);
+    assert.equal(keyWorks(undefined), false);
   });
 });

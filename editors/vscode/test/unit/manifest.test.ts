@@ -77,12 +77,47 @@ describe("package.json", () => {
   // setting naming a program, a path, a command or a mode is the user's
   // alone (machine or application scope); every other is the user's in
   // Restricted Mode. A setting added undecided fails here.
+  // Issue 96: Sign in with Google is not offered while a key works
+  // (gemini.keyWorks, set from gemini/authStatus); the welcome view
+  // that offers it shows only while Gemini cannot reach the model.
+  it("offers Sign in with Google only while no key works", () => {
+    const offers = (text: string | undefined) => (text ?? "").includes("command:gemini.signIn");
+    for (const [where, items] of Object.entries(contributes.menus as Record<string, { command: string; when?: string }[]>)) {
+      for (const item of items.filter((i) => i.command === "gemini.signIn" && where !== "commandPalette")) {
+        assert.match(item.when ?? "", /!gemini\.keyWorks/, `${where} offers Sign in with Google while a key works`);
+      }
+    }
+    for (const view of contributes.viewsWelcome as { when: string; contents: string }[]) {
+      if (offers(view.contents)) {
+        assert.equal(view.when, "gemini.setup == signedOut", `a welcome view offers Sign in with Google when ${view.when}`);
+      }
+    }
+    const steps = (contributes.walkthroughs as { steps: { id: string; description: string; when?: string }[] }[]).flatMap((w) => w.steps);
+    for (const step of steps.filter((s) => offers(s.description))) {
+      assert.equal(step.when, "!gemini.keyWorks", `the walkthrough's ${step.id} step offers Sign in with Google while a key works`);
+    }
+    const signedIn = steps.find((s) => s.when === "gemini.keyWorks");
+    assert.ok(signedIn && !offers(signedIn.description), "no walkthrough step for a key that works, or it offers Sign in with Google");
+  });
+
+  // Issue 96: Auto is explained in gemini-ls's words, not naming another program.
+  it("explains Auto without naming Gemini CLI", () => {
+    const model = contributes.configuration.properties["gemini.model"];
+    const auto = model.enum.indexOf("auto");
+    assert.ok(auto >= 0 && /picks the model for each prompt/i.test(model.enumDescriptions[auto]), `Auto is described ${model.enumDescriptions[auto]}`);
+    assert.ok(!model.enumDescriptions[auto].includes("Gemini CLI"), `Auto is described ${model.enumDescriptions[auto]}`);
+  });
+
   it("keeps what a repository could abuse out of its reach", () => {
     const p: Record<string, { scope?: string }> = contributes.configuration.properties;
     const userOnly = (name: string) => ["machine", "application"].includes(p[name].scope ?? "");
     for (const name of ["gemini.serverPath", "gemini.approvalMode"]) {
       assert.ok(userOnly(name), `${name} has scope ${p[name].scope}, want machine or application`);
     }
+    // Issue 96: the approval mode is offered in the User tab of the
+    // Settings editor, in a remote window too (code-server), where a
+    // machine setting is offered only in the Remote tab.
+    assert.equal(p["gemini.approvalMode"].scope, "application", "gemini.approvalMode is not offered in the User settings tab of a remote window");
     for (const name of Object.keys(p)) {
       if (/path|command|program|executable|binary|args|env\b|mode\b|shell/i.test(name)) {
         assert.ok(userOnly(name), `${name} names a program, a path or a mode, yet a workspace can set it (scope ${p[name].scope})`);

@@ -69,6 +69,14 @@ describe("confirmOutcome", () => {
     assert.deepEqual(confirmButtons(coverable).map((b) => b.label), ["Allow Once", "Always Allow"]);
     assert.deepEqual(confirmButtons(uncoverable).map((b) => b.label), ["Allow Once"]);
     assert.deepEqual(confirmButtons({ kind: "execute" }).map((b) => b.label), ["Allow Once"]);
+    assert.deepEqual(
+      confirmButtons({ kind: "execute", canAllowAlways: true, alwaysPrefixes: ["go test", "grep"] }).map((b) => [b.label, b.outcome]),
+      [
+        ["Allow Once", "proceed_once"],
+        ["Always Allow go test …, grep …", "proceed_always_prefix"],
+        ["Always Allow", "proceed_always"],
+      ],
+    );
     assert.equal(confirmOutcome(uncoverable, "Always Allow"), "cancel");
   });
 
@@ -138,7 +146,7 @@ describe("the model", () => {
     current: "auto",
     currentName: "Auto",
     models: [
-      { id: "auto", name: "Auto", description: "Let Gemini CLI decide the best model for the task: gemini-3.1-pro-preview, gemini-3.8-flash" },
+      { id: "auto", name: "Auto", description: "Picks the model for each prompt: gemini-3.1-pro-preview for complex tasks, gemini-3.8-flash for the rest" },
       { id: "gemini-3.1-pro-preview-customtools", name: "gemini-3.1-pro-preview" },
       { id: "gemini-2.5-pro", name: "gemini-2.5-pro" },
     ],
@@ -176,7 +184,7 @@ describe("the model", () => {
         ["$(check) gemini-2.5-pro", undefined, "gemini-2.5-pro"],
       ],
     );
-    assert.match(picks[0].detail ?? "", /^Let Gemini CLI decide/);
+    assert.match(picks[0].detail ?? "", /^Picks the model for each prompt/);
   });
 
   it("fills the model menu at the prompt from the server's list, the current one ticked, no QuickPick icon in its words", () => {

@@ -69,7 +69,7 @@ function doctored(doctor: (s: Schema) => void): Schema {
 }
 
 /** The kinds that show nothing in the chat: they change the status bar, the mode or the "/" list. */
-const silentKinds = ["usage", "commands", "mode", "model"];
+const silentKinds = ["usage", "commands", "mode", "model", "plan"];
 
 /** The chat's items of the running turn, as plain text to look into. */
 function shown(items: readonly Item[]): string {
@@ -112,6 +112,9 @@ describe("the wire schema", () => {
       }
       if (kind === "commands") {
         assert.equal(seen.reloads, 1, "a commands update asks gemini/commands again");
+      }
+      if (kind === "plan") {
+        assert.deepEqual(seen.chat.todos, (example as { todos: unknown[] }).todos, "a plan update fills the plan widget");
       }
       if (kind === "mode") {
         assert.equal(seen.chat.mode, (example as { mode: string }).mode);
