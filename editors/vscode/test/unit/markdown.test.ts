@@ -15,6 +15,15 @@ describe("renderMarkdown", () => {
     assert.match(html, /&lt;script&gt;/);
   });
 
+  it("draws a to-do list's items as checkboxes, ticked or not, that cannot be clicked", () => {
+    const html = renderMarkdown("- [x] Read the **code**\n- [ ] Write the test\n- [y] not a box\n\n[ ] not in a list");
+    assert.match(html, /<li class="task-item"><input type="checkbox" class="task" disabled checked> Read the <strong>code<\/strong><\/li>/);
+    assert.match(html, /<li class="task-item"><input type="checkbox" class="task" disabled> Write the test<\/li>/);
+    assert.match(html, /<li>\[y\] not a box<\/li>/);
+    assert.match(html, /<p>\[ \] not in a list<\/p>/);
+    assert.doesNotMatch(renderMarkdown("- [x] <img src=x>"), /<img/, "the rest of the item is still escaped");
+  });
+
   it("drops javascript: links", () => {
     assert.doesNotMatch(renderMarkdown("[x](javascript:alert(1))"), /href="javascript:/);
   });
