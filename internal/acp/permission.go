@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	sdk "github.com/coder/acp-go-sdk"
 
@@ -28,6 +29,10 @@ const (
 	// it would hold (dialog.ConfirmRequest.CanAllowAlways): not for a
 	// command "always" cannot cover, nor for the model fallback.
 	optionAllowAlways sdk.PermissionOptionId = sdk.PermissionOptionId(dialog.ProceedAlways)
+	// optionAllowPrefix (kind allow_always) is the narrower "always" of
+	// a shell line: the lines that start with its prefixes (go test),
+	// each command of them still judged (dialog.ConfirmRequest.AlwaysPrefixes).
+	optionAllowPrefix sdk.PermissionOptionId = sdk.PermissionOptionId(dialog.ProceedAlwaysPrefix)
 	// optionAllowAlwaysAndSave (kind allow_always) does so for all
 	// future sessions too, saved as a policy rule; offered where
 	// security.enablePermanentToolApproval is on
@@ -45,12 +50,14 @@ const (
 	rejected       answer = iota // the user chose Reject
 	allowedOnce                  // the user chose Allow
 	allowedAlways                // the user chose Always allow
+	allowedPrefix                // the user chose Always allow of the line's prefix
 	allowedForGood               // the user chose to allow in all future sessions
 )
 
 // allowLabels name the "always" options a request offers: always for
-// the session, permanent for all future sessions; "" leaves one out.
-type allowLabels struct{ always, permanent string }
+// the session, of a shell line's prefix for the session, permanent for
+// all future sessions; "" leaves one out.
+type allowLabels struct{ always, prefix, permanent string }
 
 // ask sends session/request_permission about call and returns the user's
 // answer, offering the "always" options labels name. A
@@ -63,6 +70,9 @@ func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, labels al
 	options := []sdk.PermissionOption{{OptionId: optionAllowOnce, Name: "Allow", Kind: sdk.PermissionOptionKindAllowOnce}}
 	if labels.always != "" {
 		options = append(options, sdk.PermissionOption{OptionId: optionAllowAlways, Name: labels.always, Kind: sdk.PermissionOptionKindAllowAlways})
+	}
+	if labels.prefix != "" {
+		options = append(options, sdk.PermissionOption{OptionId: optionAllowPrefix, Name: labels.prefix, Kind: sdk.PermissionOptionKindAllowAlways})
 	}
 	if labels.permanent != "" {
 		options = append(options, sdk.PermissionOption{OptionId: optionAllowAlwaysAndSave, Name: labels.permanent, Kind: sdk.PermissionOptionKindAllowAlways})
@@ -93,6 +103,10 @@ func (sess *session) ask(ctx context.Context, call sdk.ToolCallUpdate, labels al
 	case optionAllowAlways:
 		if labels.always != "" {
 			return allowedAlways, nil
+		}
+	case optionAllowPrefix:
+		if labels.prefix != "" {
+			return allowedPrefix, nil
 		}
 	case optionAllowAlwaysAndSave:
 		if labels.permanent != "" {
@@ -292,6 +306,9 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 	var labels allowLabels
 	if req.CanAllowAlways {
 		labels = allowLabels{always: "Always allow in this session", permanent: req.Permanent}
+		if len(req.AlwaysPrefixes) > 0 {
+			labels.prefix = "Always allow " + strings.Join(req.AlwaysPrefixes, " …, ") + " … in this session"
+		}
 	}
 	own := req.CallID == ""
 	if own {
@@ -320,6 +337,8 @@ func (t *turn) Confirm(ctx context.Context, req dialog.ConfirmRequest) (dialog.C
 		return dialog.ProceedOnce, nil
 	case a == allowedAlways:
 		return dialog.ProceedAlways, nil
+	case a == allowedPrefix:
+		return dialog.ProceedAlwaysPrefix, nil
 	case a == allowedForGood:
 		return dialog.ProceedAlwaysAndSave, nil
 	}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	sdk "github.com/coder/acp-go-sdk"
@@ -340,6 +341,48 @@ func TestACPCancelWhileAsking(t *testing.T) {
 				t.Errorf("the command ran: %v", err)
 			}
 		})
+	}
+}
+
+// A shell line whose first argument is a plain word is also offered the
+// narrower "always" of its prefix; chosen, a later line of that prefix
+// runs unasked, and one that runs more than it, or another subcommand,
+// is asked about again.
+func TestACPAlwaysAllowAShellPrefix(t *testing.T) {
+	var asked atomic.Int32
+	cfg := acptest.Config{Answer: func(sdk.RequestPermissionRequest) acptest.Answer {
+		if asked.Add(1) == 1 {
+			return "proceed_always_prefix"
+		}
+		return acptest.RejectOnce
+	}}
+	shell := func(command string) geminitest.Turn {
+		return call("run_shell_command", map[string]any{"command": command})
+	}
+	h := startACP(t, acpSetup{cfg: cfg},
+		shell("git status"), shell("git status --short"), shell("git status; touch ran"), shell("git log -1"),
+		geminitest.TextTurn("done"))
+	h.mustPrompt("look at the tree", sdk.StopReasonEndTurn)
+	perms := h.client.Permissions()
+	if len(perms) != 3 {
+		t.Fatalf("%d permission requests, want 3: git status, the line that also touches, git log", len(perms))
+	}
+	if got := optionKinds(perms[0]); got != "allow_once=proceed_once,allow_always=proceed_always,allow_always=proceed_always_prefix,reject_once=cancel" {
+		t.Errorf("options %s", got)
+	}
+	for _, o := range perms[0].Options {
+		if o.OptionId == "proceed_always_prefix" && o.Name != "Always allow git status … in this session" {
+			t.Errorf("the prefix option is named %q", o.Name)
+		}
+	}
+	if title := perms[1].ToolCall.Title; title == nil || *title != "git status; touch ran" {
+		t.Errorf("the second question is about %v, want the line that runs more than git status", title)
+	}
+	if title := perms[2].ToolCall.Title; title == nil || *title != "git log -1" {
+		t.Errorf("the third question is about %v, want git log -1", title)
+	}
+	if _, err := os.Stat(h.path("ran")); !os.IsNotExist(err) {
+		t.Errorf("the refused line ran: %v", err)
 	}
 }
 
