@@ -401,8 +401,9 @@ PATH is relative to SERVER's project root, or absolute."
   "How the plan marks each status of a to-do.")
 
 (defun gemini-ls--show-plan-update (_server params)
-  "Show the plan in PARAMS, which the model wrote as a checklist, as the
-chat's plan, as write_todos's list (`gemini-ls--show-plan')."
+  "Show the plan in PARAMS as the chat's plan.
+The model wrote it as a checklist; it is shown as write_todos's list
+\(`gemini-ls--show-plan')."
   (let ((todos (plist-get params :todos)))
     (when (or (vectorp todos) (and todos (listp todos)))
       (gemini-ls--show-plan (append todos nil)))))
