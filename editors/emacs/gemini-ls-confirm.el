@@ -134,6 +134,19 @@ It is a review or a question.  This returns at once; the answer goes as
 A file changed since the agent's change is reverted anyway or kept;
 \"always\" means nothing there.")
 
+(defun gemini-ls--with-prefix-choice (choices prefixes)
+  "CHOICES with the narrower \"always\" of PREFIXES before the last.
+PREFIXES, a vector of the server's (\"go test\"), are the line's
+prefixes; allowed, a later line of them runs unasked, each of its
+commands still judged.  None: CHOICES as they are."
+  (if (not (and (vectorp prefixes) (> (length prefixes) 0)))
+      choices
+    (let ((label (concat "always allow "
+                         (mapconcat #'identity prefixes " …, ") " …")))
+      (append (butlast choices)
+              (list (list ?p label "Allow the lines of this prefix for this session"))
+              (last choices)))))
+
 (defun gemini-ls--confirm-outcome (params)
   "Ask whether the tool call of PARAMS may run; return the outcome."
   (condition-case nil
@@ -147,12 +160,15 @@ A file changed since the agent's change is reverted anyway or kept;
                             ;; "Always" only where it would hold: not
                             ;; for a command it cannot cover.
                             ((eq (plist-get params :canAllowAlways) t)
-                             gemini-ls--confirm-choices)
+                             (gemini-ls--with-prefix-choice
+                              gemini-ls--confirm-choices
+                              (plist-get params :alwaysPrefixes)))
                             (t (assq-delete-all
                                 ?a (copy-sequence gemini-ls--confirm-choices)))))))
         (pcase (car choice)
           ((or ?y ?r) "proceed_once")
           (?a "proceed_always")
+          (?p "proceed_always_prefix")
           (_ "cancel")))
     (quit "cancel")))
 

@@ -1756,6 +1756,13 @@ where always allow would hold, else two."
       (should (equal (gemini-ls--confirm-outcome '(:kind "execute" :title "Allow?" :canAllowAlways t))
                      "proceed_always"))
       (should (equal offered '("allow once" "always allow" "reject")))
+      ;; The line's prefix, where the server offers it, before reject.
+      (setq pick ?p)
+      (should (equal (gemini-ls--confirm-outcome
+                      '(:kind "execute" :title "Allow?" :canAllowAlways t
+                              :alwaysPrefixes ["go test" "go vet"]))
+                     "proceed_always_prefix"))
+      (should (equal offered '("allow once" "always allow" "always allow go test …, go vet …" "reject")))
       ;; A command "always" cannot cover is offered no "always allow".
       (setq pick ?y)
       (should (equal (gemini-ls--confirm-outcome '(:kind "execute" :title "Allow?" :canAllowAlways :json-false))

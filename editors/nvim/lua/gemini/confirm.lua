@@ -45,6 +45,10 @@ function M.confirm_question(params)
     -- "Always" would not hold (a command it cannot cover): not offered.
     choices = { "Allow once", "Reject" }
     outcomes = { "proceed_once", "cancel" }
+  elseif type(params.alwaysPrefixes) == "table" and #params.alwaysPrefixes > 0 then
+    -- The narrower "always" of the line's prefix (go test …), before Reject.
+    table.insert(choices, 3, "Always allow " .. table.concat(params.alwaysPrefixes, " …, ") .. " …")
+    table.insert(outcomes, 3, "proceed_always_prefix")
   end
   return (params.title or "Allow?") .. " " .. (params.details or ""), choices, outcomes
 end
