@@ -228,7 +228,7 @@ func schemaKeys() map[string]support {
 		"experimental.adk.agentSessionInteractiveEnabled":    notImplemented,
 		"experimental.adk.agentSessionSubagentEnabled":       notImplemented,
 		"experimental.enableAgents":                          implemented,
-		"experimental.worktrees":                             notImplemented,
+		"experimental.worktrees":                             implemented,
 		"experimental.extensionManagement":                   notImplemented,
 		"experimental.extensionConfig":                       notImplemented,
 		"experimental.extensionRegistry":                     notImplemented,
