@@ -398,7 +398,7 @@ func NotReadKeys() []NotRead {
 		}},
 		{"A 0.61 experiment gemini-ls does not have.", []string{
 			"experimental.gemma", "experimental.adk.agentSessionNoninteractiveEnabled", "experimental.adk.agentSessionInteractiveEnabled",
-			"experimental.adk.agentSessionSubagentEnabled", "experimental.worktrees", "experimental.extensionManagement",
+			"experimental.adk.agentSessionSubagentEnabled", "experimental.extensionManagement",
 			"experimental.extensionConfig", "experimental.extensionRegistry", "experimental.extensionRegistryURI",
 			"experimental.extensionReloading", "experimental.modelSteering", "experimental.directWebFetch",
 			"experimental.dynamicModelConfiguration", "experimental.gemmaModelRouter.enabled", "experimental.gemmaModelRouter.autoStartServer",
