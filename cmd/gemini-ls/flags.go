@@ -29,6 +29,8 @@ type runFlags struct {
 	yolo           bool
 	outputFormat   string
 	resume         string
+	// worktree is -w's name, "" for a generated one; nil without -w.
+	worktree       *string
 	sessionID      string
 	deleteSession  string
 	listSessions   bool
@@ -183,6 +185,8 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	choice(&f.approvalMode, "", approvalModes(), "What runs without asking: default (nothing: edits, shell commands and other calls that need approval are refused), auto_edit (edits), yolo (everything), plan (read-only research and the plan file; other writes and commands are refused); when not given, settings' general.defaultApprovalMode, else default", "approval-mode")
 	boolean(&f.yolo, "Run everything without asking, as --approval-mode yolo", "y", "yolo")
 	choice(&f.outputFormat, "", []string{"text", "json", "stream-json"}, "The format of stdout (default: settings' output.format, else text)", "o", "output-format")
+	fs.String("w", "", "Start in a new git worktree, .gemini/worktrees/NAME on the branch worktree-NAME from HEAD (a generated name when none is given), removed at the end when nothing changed; needs experimental.worktrees in the settings")
+	alias([]string{"w", "worktree"})
 	str(&f.resume, "", "Continue a saved session: latest (also with no value), its number in --list-sessions, or its id", "r", "resume")
 	str(&f.sessionID, "", "Start a new session with this id (letters, digits, - and _)", "session-id")
 	str(&f.deleteSession, "", "Delete a saved session, by its number in --list-sessions or its id, and exit", "delete-session")
@@ -205,7 +209,6 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	f.order = append(f.order, f.responses.register(fs)...)
 	f.logs.register(fs)
 	for _, n := range []*notHereFlag{
-		{names: []string{"w", "worktree"}, why: "gemini-ls does not create git worktrees: make one with git worktree add and run in it with -C"},
 		{names: []string{"screen-reader"}, why: "gemini-ls has no terminal UI to adapt: your editor's screen reader support applies"},
 		{names: []string{"session-file"}, why: "gemini-ls resumes saved sessions by --resume, not from a file"},
 		// Gemini CLI's names for ACP mode are a command here.
@@ -272,7 +275,7 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 	fs.SetOutput(stderr)
 	fs.Usage = func() {}
 	var words []string
-	args = resumeWithoutValue(args)
+	args = valuesLeftOut(args)
 	if line := unknownArguments(fs, args); line != "" {
 		fmt.Fprintf(stderr, "%s\ngemini-ls run: %s\n", line, cmdline.SeeHelp("run"))
 		return nil, &usageMistake{line}
@@ -298,10 +301,15 @@ func (f *runFlags) parse(fs *flag.FlagSet, args []string, stderr io.Writer) ([]s
 		words = append(words, rest[0])
 		args = rest[1:]
 	}
-	// Gemini CLI trims --resume's value and takes an empty one for latest.
+	// Gemini CLI trims --resume's value and takes an empty one for
+	// latest, and trims -w's (getWorktreeArg).
 	fs.Visit(func(fl *flag.Flag) {
-		if fl.Name == "r" || fl.Name == "resume" {
+		switch fl.Name {
+		case "r", "resume":
 			f.resume = cmp.Or(strings.TrimSpace(f.resume), resumeLatest)
+		case "w", "worktree":
+			name := strings.TrimSpace(fl.Value.String())
+			f.worktree = &name
 		}
 	})
 	for _, n := range f.notHere {
@@ -350,21 +358,27 @@ func (f *runFlags) usage(stderr io.Writer, msg string) error {
 	return &usageMistake{msg}
 }
 
-// resumeWithoutValue is args with --resume's value, latest, written out
-// where it was left out (last, or followed by another flag), as Gemini
-// CLI takes a bare --resume.
-func resumeWithoutValue(args []string) []string {
+// valuesLeftOut is args with the values of --resume (latest) and -w (""
+// for a generated name) written out where they were left out (last, or
+// followed by another flag), as Gemini CLI takes a bare --resume or -w.
+func valuesLeftOut(args []string) []string {
 	out := slices.Clone(args)
 	for i := 0; i < len(out); i++ {
+		var value string
 		switch out[i] {
 		case "--":
 			return out
 		case "-r", "--r", "-resume", "--resume":
-			if i+1 == len(out) || strings.HasPrefix(out[i+1], "-") {
-				out = slices.Insert(out, i+1, resumeLatest)
-			}
-			i++
+			value = resumeLatest
+		case "-w", "--w", "-worktree", "--worktree":
+			value = ""
+		default:
+			continue
 		}
+		if i+1 == len(out) || strings.HasPrefix(out[i+1], "-") {
+			out = slices.Insert(out, i+1, value)
+		}
+		i++
 	}
 	return out
 }

@@ -214,8 +214,8 @@ func TestHiddenFlagsStillRefuse(t *testing.T) {
 			t.Errorf("--%s: exit %d, stdout %q, stderr %q; want %d and one line with %q", fl.Name, code, stdout, stderr, exitError, want)
 		}
 	})
-	if hidden < 8 {
-		t.Errorf("%d hidden flag names, want at least the 8 of -i, -w, --screen-reader, --session-file, --acp and --experimental-acp", hidden)
+	if hidden < 6 {
+		t.Errorf("%d hidden flag names, want at least the 6 of -i, --screen-reader, --session-file, --acp and --experimental-acp", hidden)
 	}
 }
 
@@ -254,7 +254,6 @@ func TestHelpErrors(t *testing.T) {
 		// stdin is no terminal: 0.61's error, FatalInputError.
 		{[]string{"run", "-i", "hi"}, 42, "Error: The --prompt-interactive flag cannot be used when input is piped from stdin."},
 		{[]string{"--prompt-interactive", "say '2'.", "say '3'."}, 42, "Error: The --prompt-interactive flag cannot be used when input is piped from stdin."},
-		{[]string{"-w", "x", "-p", "hi"}, 1, "--worktree does not apply"},
 		{[]string{"--screen-reader", "-p", "hi"}, 1, "--screen-reader does not apply"},
 		{[]string{"--session-file=s.json", "-p", "hi"}, 1, "--session-file does not apply"},
 		{[]string{"run", "--experimental-acp"}, 1, "ACP is its own command here"},

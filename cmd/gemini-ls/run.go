@@ -91,6 +91,22 @@ func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if f.promptInteractive.given {
 		return interactive(stdin == nil || !isTerminal(stdin), stderr)
 	}
+	wt, code := f.enterWorktree(ctx, stderr)
+	if code != 0 {
+		return code
+	}
+	var sessionID string
+	code = f.headlessIn(ctx, stdin, stdout, stderr, out, &sessionID)
+	if wt != nil {
+		wt.leave(ctx, sessionID, stderr)
+	}
+	return code
+}
+
+// headlessIn runs the prompt in f.dir once the run is there (its
+// worktree's root with -w), and returns the exit status; *sessionID is
+// the session's, once it has one.
+func (f *runFlags) headlessIn(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, out *report, sessionID *string) int {
 	// Sessions are listed and deleted as in Gemini CLI, before anything
 	// is built: no credentials or trust needed.
 	if f.listSessions {
@@ -144,6 +160,7 @@ func headless(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return out.fail(exitInput, "gemini-ls: "+err.Error())
 	}
+	*sessionID = live.ID()
 	if code := f.chooseMode(ctx, host, built, live, out); code != 0 {
 		return code
 	}

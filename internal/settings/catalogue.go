@@ -228,7 +228,7 @@ func schemaKeys() map[string]support {
 		"experimental.adk.agentSessionInteractiveEnabled":    notImplemented,
 		"experimental.adk.agentSessionSubagentEnabled":       notImplemented,
 		"experimental.enableAgents":                          implemented,
-		"experimental.worktrees":                             notImplemented,
+		"experimental.worktrees":                             implemented,
 		"experimental.extensionManagement":                   notImplemented,
 		"experimental.extensionConfig":                       notImplemented,
 		"experimental.extensionRegistry":                     notImplemented,
@@ -398,7 +398,7 @@ func NotReadKeys() []NotRead {
 		}},
 		{"A 0.61 experiment gemini-ls does not have.", []string{
 			"experimental.gemma", "experimental.adk.agentSessionNoninteractiveEnabled", "experimental.adk.agentSessionInteractiveEnabled",
-			"experimental.adk.agentSessionSubagentEnabled", "experimental.worktrees", "experimental.extensionManagement",
+			"experimental.adk.agentSessionSubagentEnabled", "experimental.extensionManagement",
 			"experimental.extensionConfig", "experimental.extensionRegistry", "experimental.extensionRegistryURI",
 			"experimental.extensionReloading", "experimental.modelSteering", "experimental.directWebFetch",
 			"experimental.dynamicModelConfiguration", "experimental.gemmaModelRouter.enabled", "experimental.gemmaModelRouter.autoStartServer",

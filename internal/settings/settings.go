@@ -187,6 +187,9 @@ type Experimental struct {
 	// TaskTracker offers the task tracker's tools (tracker_*), off
 	// unless true, as in Gemini CLI 0.61.
 	TaskTracker bool `json:"taskTracker"`
+	// Worktrees lets a run start in a git worktree of its own
+	// (--worktree), off unless true, as in Gemini CLI 0.61.
+	Worktrees bool `json:"worktrees"`
 }
 
 // AgentsEnabled is whether subagents are offered:

@@ -479,3 +479,28 @@ func TestIgnoreRulesCutShortAreNotRemembered(t *testing.T) {
 		t.Errorf("after a cancelled walk: %+v, %v; want a.txt ignored", entries, err)
 	}
 }
+
+// Sessions' git worktrees (.gemini/worktrees, internal/worktree) are
+// whole copies of the project: a walk of the main workspace, from its
+// root or from .gemini, never enters them, ignore rules or not; the rest
+// of .gemini, and a worktrees directory elsewhere, it does.
+func TestWalkSkipsSessionWorktrees(t *testing.T) {
+	w, root := newTestWorkspace(t, map[string]string{
+		"a.go":                             "",
+		".gemini/settings.json":            "{}",
+		".gemini/worktrees/fix/a.go":       "",
+		".gemini/worktrees/fix/.git":       "gitdir: x",
+		"docs/worktrees/notes.md":          "",
+		"sub/.gemini/worktrees/other/b.go": "",
+	})
+	for _, rules := range []bool{false, true} {
+		all := walkNames(t, w, root, rules)
+		want := []string{".gemini/", ".gemini/settings.json", "a.go", "docs/", "docs/worktrees/", "docs/worktrees/notes.md", "sub/", "sub/.gemini/"}
+		if !slices.Equal(all, want) {
+			t.Errorf("Walk (ignore rules %v):\n got %v\nwant %v", rules, all, want)
+		}
+	}
+	if from := walkNames(t, w, filepath.Join(root, ".gemini"), false); !slices.Equal(from, []string{".gemini/settings.json"}) {
+		t.Errorf("Walk of .gemini: %v, want only its settings", from)
+	}
+}

@@ -118,8 +118,14 @@ func (w *Workspace) countedIgnoreFiles() IgnoreFiles {
 	return w.ignoreFiles
 }
 
-// alwaysSkipped are directory names Walk never enters, ignore rules or not.
-func alwaysSkipped(name string) bool { return name == ".git" || name == "node_modules" }
+// alwaysSkipped are the directories Walk never enters, ignore rules or
+// not, by name and the name of the directory holding them: .git,
+// node_modules, and .gemini/worktrees, where sessions' git worktrees are
+// (internal/worktree), each a whole copy of the project that the main
+// workspace's tools must not search.
+func alwaysSkipped(parent, name string) bool {
+	return name == ".git" || name == "node_modules" || name == "worktrees" && parent == ".gemini"
+}
 
 // ignoreRules are the patterns in force inside one directory of a walk:
 // those of every root (or allowed directory) holding it, each read from

@@ -283,10 +283,12 @@ func checkWorkspaceAsGit(t testing.TB, w *Workspace, files IgnoreFiles, verdicts
 // underSkipped reports whether a walk never enters or shows the path
 // (alwaysSkipped).
 func underSkipped(path string) bool {
+	parent := ""
 	for part := range strings.SplitSeq(path, "/") {
-		if alwaysSkipped(part) {
+		if alwaysSkipped(parent, part) {
 			return true
 		}
+		parent = part
 	}
 	return false
 }

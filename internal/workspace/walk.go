@@ -13,7 +13,7 @@ import (
 
 // Walk visits every file and directory below dir (open-but-unsaved
 // documents included), with Ignored set as in ReadDir, skipping the
-// always-skipped directories (.git, node_modules) and what Omitted
+// always-skipped directories (.git, node_modules, .gemini/worktrees) and what Omitted
 // counts, on every core: a goroutine per core takes a directory, lists it
 // a batch at a time (dirBatch entries) and calls fn for each batch's
 // entries in name order, then takes the next directory. So fn is called
@@ -187,12 +187,13 @@ func (pw *parallelWalk) walkDir(d pendingDir) (om Omitted, subdirs []pendingDir,
 		}
 		rules = pw.w.descend(pw.ctx, d.parent, d.name, d.path, d.ignored, listing)
 	}
+	dirName := cmp.Or(d.name, filepath.Base(d.path))
 	for {
 		for _, e := range batch {
 			if err := pw.ctx.Err(); err != nil {
 				return om, subdirs, nil
 			}
-			if alwaysSkipped(e.Name) {
+			if alwaysSkipped(dirName, e.Name) {
 				continue
 			}
 			e.Ignored = rules.match(e.Name, e.IsDir)
