@@ -22,13 +22,13 @@ import (
 // declared too, so that using one says why rather than "not defined",
 // and hidden from help.
 type runFlags struct {
-	prompt         string
-	dir            string
-	model          string
-	approvalMode   string
-	yolo           bool
-	outputFormat   string
-	resume         string
+	prompt       string
+	dir          string
+	model        string
+	approvalMode string
+	yolo         bool
+	outputFormat string
+	resume       string
 	// worktree is -w's name, "" for a generated one; nil without -w.
 	worktree       *string
 	sessionID      string
