@@ -133,10 +133,12 @@ func (t *turn) toolCall(ctx context.Context, from dialog.Subagent, c dialog.Tool
 	}
 	sess.show(c)
 	sess.update(ctx, toolCallUpdate(c))
-	if c.Todos != nil {
+	switch {
+	case c.Todos != nil:
+		// write_todos' list, or the steps of the plan exit_plan_mode
+		// presents, read by the tool: one plan update, not a second.
 		sess.plan(ctx, c.Todos)
-	}
-	if c.PresentsPlan && c.Path != "" {
+	case c.PresentsPlan && c.Path != "":
 		sess.planFile(ctx, c.Path)
 	}
 }
