@@ -197,7 +197,8 @@ describe("the model", () => {
         ["gemini-2.5-pro", "gemini-2.5-pro", true],
       ],
     );
-    assert.match(items[0].detail ?? "", /^Let Gemini CLI decide/);
+    assert.match(items[0].detail ?? "", /^Picks the model for each prompt/);
+    assert.doesNotMatch(items[0].detail ?? "", /Gemini CLI/);
     assert.ok(items.every((i) => !i.label.includes("$(")));
   });
 
