@@ -1425,12 +1425,22 @@ const scenarios = [
       // Each setting says when you would change it, in words for users (the
       // User tab's: serverPath and approvalMode, the machine's, are under Remote).
       for (const [key, words] of [['gemini.autoSave', 'Turn it off to save accepted changes yourself'], ['gemini.trace.server', 'when something goes wrong'], ['gemini.nextEdit.enabled', 'Turn it off if the suggestions distract you']]) {
+        // Searched for by its id: the Settings editor draws only the rows
+        // in view, and beside the chat and the Explorer fewer fit.
+        await w.page.locator('.settings-editor .settings-header .suggest-input-container').click();
+        await w.page.keyboard.press('Control+A');
+        await w.page.keyboard.type(`@id:${key}`);
         const row = w.page.locator(`.settings-editor [data-key="${key}"]`).first();
-        await row.scrollIntoViewIfNeeded().catch(() => {});
         await row.waitFor({ timeout: 10_000 });
         const text = await row.locator('.setting-item-description').innerText();
         assert(text.includes(words), `${key}'s description says ${JSON.stringify(text)}, want it to say ${JSON.stringify(words)}`);
       }
+      // The picture shows them all again, from the top.
+      await w.page.locator('.settings-editor .settings-header .suggest-input-container').click();
+      await w.page.keyboard.press('Control+A');
+      await w.page.keyboard.type('@ext:gemini-ls.gemini-ls');
+      await w.page.keyboard.press('Escape'); // the search's suggestion
+      await model.waitFor({ timeout: 10_000 });
       await w.screenshot(path.join(screenshotsDir, 'vscode-settings.png'));
       await w.command('View: Close All Editors');
     },
