@@ -670,7 +670,6 @@ func renameAside(p string) (string, error) {
 // taken.
 var errNoFreeAside = errors.New("too many " + MadeSuffix + " files")
 
-
 // programNames are the variable names that name a program git runs, in
 // whatever section: core.sshCommand, core.pager, core.editor,
 // diff.<driver>.command and textconv, filter.<driver>.clean, smudge and
