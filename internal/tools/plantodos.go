@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"iter"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
@@ -13,17 +14,8 @@ import (
 // code blocks are not counted: they are code, not the model's plan.
 func ChecklistTodos(markdown string) []dialog.Todo {
 	var todos []dialog.Todo
-	fenced := false
-	for line := range strings.Lines(markdown) {
-		trimmed := strings.TrimSpace(line)
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fenced = !fenced
-			continue
-		}
-		if fenced {
-			continue
-		}
-		if todo, ok := checklistItem(trimmed); ok {
+	for line := range proseLines(markdown) {
+		if todo, ok := checklistItem(strings.TrimSpace(line)); ok {
 			todos = append(todos, todo)
 		}
 	}
@@ -61,15 +53,7 @@ func PlanTodos(plan string) []dialog.Todo {
 		return todos
 	}
 	var todos []dialog.Todo
-	fenced := false
-	for line := range strings.Lines(plan) {
-		if t := strings.TrimSpace(line); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fenced = !fenced
-			continue
-		}
-		if fenced {
-			continue
-		}
+	for line := range proseLines(plan) {
 		digits := len(line) - len(strings.TrimLeft(line, "0123456789"))
 		if digits == 0 || digits > 3 || len(line) < digits+2 || (line[digits] != '.' && line[digits] != ')') || line[digits+1] != ' ' {
 			continue
@@ -79,4 +63,21 @@ func PlanTodos(plan string) []dialog.Todo {
 		}
 	}
 	return todos
+}
+
+// proseLines are markdown's lines outside fenced code blocks (``` or
+// ~~~), the fences left out too: a list in code is code, not a plan.
+func proseLines(markdown string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		fenced := false
+		for line := range strings.Lines(markdown) {
+			if t := strings.TrimSpace(line); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				fenced = !fenced
+				continue
+			}
+			if !fenced && !yield(line) {
+				return
+			}
+		}
+	}
 }
