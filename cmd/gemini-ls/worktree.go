@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/shellquote"
 	"github.com/gemini-ls/gemini-ls/internal/worktree"
@@ -82,7 +83,7 @@ func (f *runFlags) worktreesEnabled(dir string) bool {
 func inWorktreesDir(dir string) bool {
 	parts := strings.Split(filepath.ToSlash(dir), "/")
 	for i := range parts[:max(len(parts)-2, 0)] {
-		if parts[i] == ".gemini" && parts[i+1] == "worktrees" {
+		if parts[i] == configfiles.Gemini && parts[i+1] == configfiles.Worktrees {
 			return true
 		}
 	}

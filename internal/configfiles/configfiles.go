@@ -21,6 +21,10 @@ const (
 	Env = ".env"
 	// GeminiIgnore lists the files the agent may not read.
 	GeminiIgnore = ".geminiignore"
+	// Worktrees is the directory of Gemini where sessions' git
+	// worktrees are (.gemini/worktrees, as in Gemini CLI 0.61): each a
+	// copy of the project, which the main workspace's walks never enter.
+	Worktrees = "worktrees"
 )
 
 // Keeping is how a sandbox guards a declared name in a workspace root.

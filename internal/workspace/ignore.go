@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/gitignore"
 )
 
@@ -124,7 +125,7 @@ func (w *Workspace) countedIgnoreFiles() IgnoreFiles {
 // (internal/worktree), each a whole copy of the project that the main
 // workspace's tools must not search.
 func alwaysSkipped(parent, name string) bool {
-	return name == ".git" || name == "node_modules" || name == "worktrees" && parent == ".gemini"
+	return name == ".git" || name == "node_modules" || name == configfiles.Worktrees && parent == configfiles.Gemini
 }
 
 // ignoreRules are the patterns in force inside one directory of a walk:

@@ -12,13 +12,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // Dir is where a project's worktrees are, under its root, as in 0.61
 // (getWorktreePath).
-const Dir = ".gemini/worktrees"
+const Dir = configfiles.Gemini + "/" + configfiles.Worktrees
 
 // BranchPrefix begins every worktree's branch name (0.61's createWorktree).
 const BranchPrefix = "worktree-"
