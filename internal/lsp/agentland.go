@@ -34,10 +34,10 @@ type landAgentResult struct {
 	// accepted (some of its files at least), or git merged the branch.
 	Applied bool `json:"applied"`
 	// Files are the files of the work that reached it.
-	Files     []agentFile     `json:"files"`
-	Conflicts []landConflict  `json:"conflicts"`
-	Left      []landLeftOut   `json:"left,omitempty"`
-	Message   string          `json:"message"`
+	Files     []agentFile    `json:"files"`
+	Conflicts []landConflict `json:"conflicts"`
+	Left      []landLeftOut  `json:"left,omitempty"`
+	Message   string         `json:"message"`
 }
 
 // landConflict is a hunk of the agent's left out because the user had

@@ -208,7 +208,9 @@ type agentTurn struct {
 
 // view is inner, landing the turn's edits in the worktree and telling
 // the fleet while the turn waits for the user.
-func (t agentTurn) view(inner conversation.View) conversation.View { return agentView{View: inner, t: t} }
+func (t agentTurn) view(inner conversation.View) conversation.View {
+	return agentView{View: inner, t: t}
+}
 
 // editorContext is the editor's context with the paths of the user's
 // tree that the worktree has too as the worktree's: the agent reads and

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"

@@ -17,8 +17,8 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/auth/login"
 	"github.com/gemini-ls/gemini-ls/internal/completion"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
-	"github.com/gemini-ls/gemini-ls/internal/fleet"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/fleet"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
