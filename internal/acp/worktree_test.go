@@ -136,6 +136,10 @@ func TestACPNewSessionRefusesABadWorktree(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	defer cancel()
 	c, _ := serveInProcess(ctx, t, env)
+	taken, err := worktree.Create(ctx, repo, "taken", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		cwd  string
 		meta any
@@ -151,6 +155,7 @@ func TestACPNewSessionRefusesABadWorktree(t *testing.T) {
 		{repo, map[string]any{"worktree": 3.0}, "must be a name"},
 		{repo, "fix", "must be an object"},
 		{t.TempDir(), map[string]any{"worktree": "fix"}, "not in a git repository"},
+		{repo, map[string]any{"worktree": "taken"}, "already exists"},
 	} {
 		_, err := c.Conn.NewSession(ctx, sdk.NewSessionRequest{Cwd: tc.cwd, McpServers: []sdk.McpServer{}, Meta: map[string]any{metaKey: tc.meta}})
 		var reqErr *sdk.RequestError
@@ -158,7 +163,7 @@ func TestACPNewSessionRefusesABadWorktree(t *testing.T) {
 			t.Errorf("worktree %v in %s: %v, want invalid params saying %q", tc.meta, tc.cwd, err, tc.want)
 		}
 	}
-	if entries, err := os.ReadDir(filepath.Join(repo, worktree.Dir)); err == nil && len(entries) > 0 {
-		t.Errorf("a refused worktree left %v", entries)
+	if entries, err := os.ReadDir(filepath.Join(repo, worktree.Dir)); err != nil || len(entries) != 1 || entries[0].Name() != taken.Name {
+		t.Errorf("after the refusals, .gemini/worktrees holds %v (%v), want the one taken", entries, err)
 	}
 }
