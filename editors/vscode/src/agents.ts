@@ -5,6 +5,7 @@
 // VS Code; agentsView.ts draws it.
 
 import { shortTokens } from "./present";
+import type { PromptResult } from "./protocol";
 import { statText } from "./toolView";
 
 // The wire's types, as AGENTS-SPEC.md gives them.
@@ -336,3 +337,58 @@ function fenced(text: string): string[] {
   const fence = "`".repeat(Math.max(3, longest + 1));
   return [fence, text.replace(/\n$/, ""), fence];
 }
+
+/**
+ * Whether what session `sessionId` sends (an update, a question) is the
+ * chat's to show: the chat shows one session, and an agent's belong to its
+ * own chat, so a chat that has no session yet never takes an agent's id as
+ * its own.
+ */
+export function belongsToChat(sessionId: string, chatSessionId: string | undefined, isAgent: (id: string) => boolean): boolean {
+  return sessionId === chatSessionId || !isAgent(sessionId);
+}
+
+/**
+ * Where a question (gemini/confirm, gemini/ask) of session `sessionId` is
+ * asked: in the chat when it shows that session with a turn open and is on
+ * screen; held for its agent's chat when it is another agent's (the agent
+ * waits, the user is told, and the question shows when they open its chat);
+ * else in a dialog, as before agents.
+ */
+export function questionPlace(
+  sessionId: string,
+  chat: { sessionId: string | undefined; turnOpen: boolean; visible: boolean },
+  isAgent: (id: string) => boolean,
+): "chat" | "held" | "dialog" {
+  if (!belongsToChat(sessionId, chat.sessionId, isAgent)) {
+    return "held";
+  }
+  return chat.visible && chat.turnOpen ? "chat" : "dialog";
+}
+
+/**
+ * How the chat's turn of an agent it shows ends when the agent's state
+ * says its turn ended (the chat did not send the prompt, so no result
+ * comes to it): undefined while it works or waits.
+ */
+export function turnEndOf(a: Pick<Agent, "sessionId" | "state" | "error">): PromptResult | undefined {
+  switch (a.state) {
+    case "working":
+    case "waiting":
+      return undefined;
+    case "done":
+      return { sessionId: a.sessionId, stopReason: "end_turn", text: "" };
+    case "stopped":
+      return { sessionId: a.sessionId, stopReason: "cancelled", text: "" };
+    case "failed":
+      return { sessionId: a.sessionId, stopReason: "error", text: "", error: a.error ?? "The agent failed." };
+  }
+}
+
+/** The methods of agents (AGENTS-SPEC.md). */
+export const agentMethods = {
+  agents: "gemini/agents",
+  agent: "gemini/agent",
+  landAgent: "gemini/landAgent",
+  discardAgent: "gemini/discardAgent",
+} as const;

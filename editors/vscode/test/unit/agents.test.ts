@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import {
   agentDescription,
+  belongsToChat,
+  questionPlace,
+  turnEndOf,
   AgentList,
   agentTitle,
   conflictsDocument,
@@ -205,5 +208,37 @@ describe("landing", () => {
     assert.match(doc, /^# Conflicts landing “Fix the login”/);
     assert.match(doc, /## b\.go:12\n\nYours:\n\n```\nx := 1\n```/);
     assert.match(doc, /The agent's:\n\n````\n```\ny := 2\n````/);
+  });
+});
+
+describe("what an agent's session sends", () => {
+  const agents = new Set(["agent-a", "agent-b"]);
+  const isAgent = (id: string) => agents.has(id);
+
+  it("reaches the chat only when the chat shows that agent; the main session's as before", () => {
+    assert.equal(belongsToChat("agent-a", "agent-a", isAgent), true);
+    assert.equal(belongsToChat("agent-a", "agent-b", isAgent), false);
+    assert.equal(belongsToChat("main", "agent-b", isAgent), true);
+    // A new chat's first prompt takes the session id of the first update: never an agent's.
+    assert.equal(belongsToChat("agent-a", undefined, isAgent), false);
+  });
+
+  it("asks an agent's question in its own chat: held while the chat shows another session", () => {
+    const showing = (sessionId: string | undefined) => ({ sessionId, turnOpen: true, visible: true });
+    assert.equal(questionPlace("agent-a", showing("agent-a"), isAgent), "chat");
+    assert.equal(questionPlace("agent-a", showing("main"), isAgent), "held");
+    assert.equal(questionPlace("agent-a", showing(undefined), isAgent), "held");
+    assert.equal(questionPlace("main", showing("main"), isAgent), "chat");
+    // The main session's question with the chat hidden, or outside a turn (a rewind's), is a dialog, as before.
+    assert.equal(questionPlace("main", { sessionId: "main", turnOpen: true, visible: false }, isAgent), "dialog");
+    assert.equal(questionPlace("main", { sessionId: "main", turnOpen: false, visible: true }, isAgent), "dialog");
+  });
+
+  it("ends the chat's turn of an agent when its state says the turn ended", () => {
+    assert.equal(turnEndOf(agent({ sessionId: "a", state: "working" })), undefined);
+    assert.equal(turnEndOf(agent({ sessionId: "a", state: "waiting" })), undefined);
+    assert.deepEqual(turnEndOf(agent({ sessionId: "a", state: "done" })), { sessionId: "a", stopReason: "end_turn", text: "" });
+    assert.equal(turnEndOf(agent({ sessionId: "a", state: "stopped" }))?.stopReason, "cancelled");
+    assert.deepEqual(turnEndOf(agent({ sessionId: "a", state: "failed", error: "quota" })), { sessionId: "a", stopReason: "error", text: "", error: "quota" });
   });
 });
