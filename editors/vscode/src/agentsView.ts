@@ -1,7 +1,7 @@
-// The Agents view beside the chat (issue 97), as Claude Code's agents view
-// and VS Code's Agents window show theirs: a row per agent with its task,
-// state (an icon each), elapsed time (ticking while it works), tokens and
-// lines changed, unfolding to its files. Its badge counts the agents that
+// The Agents view beside the chat (issue 97), shown once there is an agent,
+// as Claude Code's agents view and VS Code's Agents window show theirs: a
+// row per agent with its task, state (an icon each), elapsed time (ticking
+// while it works), tokens and lines changed, unfolding to its files. Its badge counts the agents that
 // wait for the user. The list itself is agents.ts's; the actions on a row
 // are agentCommands.ts's.
 
@@ -25,6 +25,8 @@ export class AgentsView implements vscode.TreeDataProvider<AgentNode>, vscode.Di
   readonly onDidChangeTreeData = this.changed.event;
   private readonly view: vscode.TreeView<AgentNode>;
   private ticker?: ReturnType<typeof setInterval>;
+  /** Whether the view is shown (the gemini.hasAgents context key). */
+  private shown = false;
 
   constructor() {
     this.view = vscode.window.createTreeView(agentsViewId, { treeDataProvider: this, showCollapseAll: false });
@@ -66,6 +68,12 @@ export class AgentsView implements vscode.TreeDataProvider<AgentNode>, vscode.Di
   }
 
   private redraw(): void {
+    // The view shows once there is an agent: alone, the chat keeps its container's title bar for its own icons.
+    const has = this.list.all().length > 0;
+    if (has !== this.shown) {
+      this.shown = has;
+      void vscode.commands.executeCommand("setContext", "gemini.hasAgents", has);
+    }
     const waiting = this.list.waiting();
     this.view.badge = waiting === 0 ? undefined : { value: waiting, tooltip: `${waiting} agent${waiting === 1 ? " waits" : "s wait"} for you` };
     this.changed.fire(undefined);

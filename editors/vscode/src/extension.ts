@@ -249,6 +249,7 @@ class GeminiExtension implements Gemini {
       { label: "$(comment-discussion) Open Chat", command: "gemini.openChat" },
       { label: "$(add) New Session", command: "gemini.newSession" },
       { label: "$(history) Show Sessions", command: "gemini.sessions" },
+      { label: "$(add) New Agent…", description: "in a worktree of its own", command: "gemini.agents.new" },
       { label: "$(sparkle) Choose Model", description: modelName(this.model), command: "gemini.chooseModel" },
       { label: "$(shield) Choose Approval Mode", command: "gemini.chooseMode" },
       { label: "$(key) Enter API Key", command: "gemini.enterApiKey" },

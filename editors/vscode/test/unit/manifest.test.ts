@@ -137,7 +137,8 @@ describe("package.json", () => {
     assert.deepEqual(contributes.views.gemini, [
       { type: "webview", id: "gemini.chat", name: "Chat", when: "!gemini.setup" },
       { id: "gemini.welcome", name: "Chat", when: "gemini.setup" },
-      { id: "gemini.agents", name: "Agents" },
+      // Shown once there is an agent: alone, the chat keeps its container's title bar for its icons.
+      { id: "gemini.agents", name: "Agents", when: "gemini.hasAgents" },
     ]);
     const welcome = contributes.viewsWelcome.filter((w: { view: string }) => w.view === "gemini.welcome");
     assert.deepEqual(welcome.map((w: { when: string }) => w.when), ["gemini.setup == serverMissing", "gemini.setup == signedOut"]);
