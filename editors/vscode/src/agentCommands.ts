@@ -5,7 +5,7 @@
 // the chat's turn when the chat shows the agent.
 
 import * as vscode from "vscode";
-import { agentKey, agentMethods, agentTitle, conflictsDocument, noticeText, parseLandResult, startAgentParams, turnEndOf, worktreeNameProblem, type Agent } from "./agents";
+import { agentKey, agentTitle, conflictsDocument, noticeText, parseLandResult, startAgentParams, turnEndOf, worktreeNameProblem, type Agent } from "./agents";
 import type { AgentNode } from "./agentsView";
 import type { Gemini } from "./gemini";
 import { methods, type PromptResult } from "./protocol";
@@ -31,7 +31,7 @@ export async function refreshAgents(g: Gemini): Promise<void> {
     return;
   }
   try {
-    g.agents.replace(await client.sendRequest(agentMethods.agents, {}));
+    g.agents.replace(await client.sendRequest(methods.agents, {}));
   } catch (err) {
     g.agents.clear();
     if (!isMethodNotFound(err)) {
@@ -169,10 +169,11 @@ export async function landAgent(g: Gemini, node: AgentNode | undefined, how: "re
   if (agent === undefined || send === undefined) {
     return;
   }
-  const params = { sessionId: agent.sessionId, how, ...(agent.sessionId === "" && { worktree: agent.worktree.name }) };
+  // A worktree found on disk with no session is named by its worktree.
+  const params = agent.sessionId === "" ? { worktree: agent.worktree.name, how } : { sessionId: agent.sessionId, how };
   let raw: unknown;
   try {
-    raw = await vscode.window.withProgress({ location: { viewId: "gemini.agents" } }, () => send(agentMethods.landAgent, params));
+    raw = await vscode.window.withProgress({ location: { viewId: "gemini.agents" } }, () => send(methods.landAgent, params));
   } catch (err) {
     void vscode.window.showErrorMessage(`Landing “${agentTitle(agent)}” failed: ${errorMessage(err)}`);
     return;
@@ -214,7 +215,7 @@ export async function discardAgent(g: Gemini, node?: AgentNode): Promise<void> {
   }
   const params = agent.sessionId === "" ? { worktree: agent.worktree.name } : { sessionId: agent.sessionId };
   try {
-    const result = await send<{ discarded?: boolean }>(agentMethods.discardAgent, params);
+    const result = await send<{ discarded?: boolean }>(methods.discardAgent, params);
     if (result?.discarded === true) {
       // The server says so too (state "discarded"); the row goes at once either way.
       g.agents.apply({ ...agent, state: "discarded" });

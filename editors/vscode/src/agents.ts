@@ -8,7 +8,8 @@ import { shortTokens } from "./present";
 import type { PromptResult } from "./protocol";
 import { statText } from "./toolView";
 
-// The wire's types, as AGENTS-SPEC.md gives them.
+// The wire's types (protocol.ts's AgentInfo and LandAgentResult), as parseAgent
+// and parseLandResult make them: closed sets of states, no nulls.
 export type AgentState = "working" | "waiting" | "done" | "failed" | "stopped";
 export interface AgentFile {
   /** Relative to the agent's worktree. */
@@ -270,8 +271,8 @@ export function noticeText(a: Agent, state: NonNullable<AgentChange["notify"]>):
 }
 
 /**
- * Whether `name` is a worktree name the server takes (AGENTS-SPEC.md:
- * letters, digits, ".", "_", "-"; no "..", no leading "-"): the input box
+ * Whether `name` is a worktree name the server takes (letters, digits,
+ * ".", "_", "-"; no "..", no leading "-"; docs/protocol.md 5h): the input box
  * says why not as the user types; the server checks again and wins.
  * Undefined when it is one ("" is: the server makes a name).
  */
@@ -384,11 +385,3 @@ export function turnEndOf(a: Pick<Agent, "sessionId" | "state" | "error">): Prom
       return { sessionId: a.sessionId, stopReason: "error", text: "", error: a.error ?? "The agent failed." };
   }
 }
-
-/** The methods of agents (AGENTS-SPEC.md). */
-export const agentMethods = {
-  agents: "gemini/agents",
-  agent: "gemini/agent",
-  landAgent: "gemini/landAgent",
-  discardAgent: "gemini/discardAgent",
-} as const;

@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as vscode from "vscode";
 import { ResponseError, State, type LanguageClient } from "vscode-languageclient/node";
 import { receiveAgent, refreshAgents } from "./agentCommands";
-import { agentMethods, belongsToChat } from "./agents";
+import { belongsToChat } from "./agents";
 import { createClient } from "./client";
 import { InlineCompletions } from "./completion";
 import { answerDiagnostics } from "./diagnostics";
@@ -113,7 +113,7 @@ function registerHandlers(g: Gemini, client: LanguageClient): void {
         reloadCommands: () => g.completion.reloadCommands(),
       });
     },
-    [agentMethods.agent]: (params: unknown) => receiveAgent(g, params),
+    [methods.agent]: (params: unknown) => receiveAgent(g, params),
     // The same toasts as the client's own handler, less the echo of the pickers' settings.
     "window/showMessage": (params: { type: number; message: string }) => showServerMessage(params),
   };

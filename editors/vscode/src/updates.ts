@@ -3,7 +3,6 @@
 // model the status bar shows, the "/" commands the server read again.
 // Pure, so the wire schema's examples are run through it in the unit tests.
 
-import { agentMethods } from "./agents";
 import type { ChatEvent } from "./chatModel";
 import { modelAfterUpdate, type ModelState } from "./present";
 import { methods, type Update } from "./protocol";
@@ -35,6 +34,6 @@ export function receiveUpdate(update: Update, target: UpdateTarget): void {
  * typed by these lists).
  */
 export const serverToClient = {
-  notifications: [methods.update, agentMethods.agent, "window/showMessage"],
+  notifications: [methods.update, methods.agent, "window/showMessage"],
   requests: [methods.confirm, methods.ask, methods.diagnostics, methods.languageFeature, methods.applyEdit],
 } as const;

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import * as path from "node:path";
 import { describe, it } from "node:test";
 import {
   agentDescription,
@@ -240,5 +242,32 @@ describe("what an agent's session sends", () => {
     assert.deepEqual(turnEndOf(agent({ sessionId: "a", state: "done" })), { sessionId: "a", stopReason: "end_turn", text: "" });
     assert.equal(turnEndOf(agent({ sessionId: "a", state: "stopped" }))?.stopReason, "cancelled");
     assert.deepEqual(turnEndOf(agent({ sessionId: "a", state: "failed", error: "quota" })), { sessionId: "a", stopReason: "error", text: "", error: "quota" });
+  });
+});
+
+describe("the server's own examples (docs/protocol.md, 5h)", () => {
+  // The bundled tests run from editors/vscode/dist/test.
+  const doc = readFileSync(path.resolve(__dirname, "../../../../docs/protocol.md"), "utf8");
+  const example = (marker: string) => {
+    const line = doc.split("\n").find((l) => l.startsWith("{") && l.includes(marker));
+    assert.ok(line, `no example with ${marker} in docs/protocol.md`);
+    return JSON.parse(line).result;
+  };
+
+  it("reads gemini/agents' result as rows", () => {
+    const list = new AgentList();
+    list.replace(example('"result": {"agents"'));
+    assert.equal(list.all().length, 1);
+    const [a] = list.all();
+    assert.equal(a.state, "done");
+    assert.equal(a.worktree.branch, "worktree-verbose-flag");
+    assert.equal(agentDescription(a, new Date()), "Done · 1m 12s · 18.2k tokens · 1 file +12 −2");
+  });
+
+  it("reads gemini/landAgent's result with its conflict", () => {
+    const r = parseLandResult(example('"result": {"applied"'));
+    assert.equal(r.applied, true);
+    assert.equal(r.conflicts[0]?.line, 40);
+    assert.match(r.message, /^Landed 1 file/);
   });
 });
