@@ -221,16 +221,24 @@ export function filesStat(files: readonly AgentFile[]): string {
   return statText({ added: files.reduce((n, f) => n + f.added, 0), removed: files.reduce((n, f) => n + f.removed, 0) });
 }
 
-/** The words beside a row's title: "Working · 1m 04s · 3.4k tokens · 2 files +12 −3". */
+/**
+ * The words beside a row's title, short enough for a side bar: "1m 04s ·
+ * 3.4k tokens · +12 −3". The icon says working or done; the states that
+ * call for the user are said in words too ("Waiting for you · 12s").
+ */
 export function agentDescription(a: Agent, now: Date): string {
-  const parts = [stateLabels[a.state], elapsed(a, now)];
+  const parts = [a.state === "working" || a.state === "done" ? "" : stateLabels[a.state], elapsed(a, now)];
   if (a.tokens > 0) {
     parts.push(`${shortTokens(a.tokens)} tokens`);
   }
-  if (a.files.length > 0) {
-    parts.push(`${a.files.length} file${a.files.length === 1 ? "" : "s"} ${filesStat(a.files)}`);
-  }
+  parts.push(filesStat(a.files));
   return parts.filter((p) => p !== "").join(" · ");
+}
+
+/** The row in words for a screen reader, the state always said: "Fix the login: Done, 1m 04s, 2 files +12 −3". */
+export function agentLabel(a: Agent, now: Date): string {
+  const files = a.files.length === 0 ? "" : `${a.files.length} file${a.files.length === 1 ? "" : "s"} ${filesStat(a.files)}`;
+  return `${agentTitle(a)}: ${[stateLabels[a.state], elapsed(a, now), a.tokens > 0 ? `${shortTokens(a.tokens)} tokens` : "", files].filter((p) => p !== "").join(", ")}`;
 }
 
 /** The row's title: the task, or the worktree's name for one found on disk with no title. */
@@ -240,7 +248,7 @@ export function agentTitle(a: Pick<Agent, "title" | "worktree">): string {
 
 /** The row's tooltip, in Markdown: the task, its state and why, where it works. */
 export function agentTooltip(a: Agent, now: Date): string {
-  const lines = [`**${escapeMarkdown(agentTitle(a))}**`, "", agentDescription(a, now)];
+  const lines = [`**${escapeMarkdown(agentTitle(a))}**`, "", agentLabel(a, now).slice(agentTitle(a).length + 2)];
   if (a.question !== undefined) {
     lines.push("", `Waits for you: ${escapeMarkdown(a.question)}`);
   }

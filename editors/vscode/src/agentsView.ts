@@ -7,7 +7,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { agentDescription, agentKey, AgentList, agentTitle, agentTooltip, stateIcons, type Agent, type AgentChange, type AgentFile } from "./agents";
+import { agentDescription, agentKey, agentLabel, AgentList, agentTitle, agentTooltip, stateIcons, type Agent, type AgentChange, type AgentFile } from "./agents";
 
 export const agentsViewId = "gemini.agents";
 
@@ -127,7 +127,7 @@ function agentItem(agent: Agent, node: AgentNode): vscode.TreeItem {
   if (agent.sessionId !== "") {
     item.command = { command: "gemini.agents.openChat", title: "Open Chat", arguments: [node] };
   }
-  item.accessibilityInformation = { label: `${agentTitle(agent)}: ${item.description}` };
+  item.accessibilityInformation = { label: agentLabel(agent, now) };
   return item;
 }
 

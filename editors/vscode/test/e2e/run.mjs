@@ -1942,7 +1942,8 @@ const scenarios = [
       const row = (title) => view.locator('.monaco-list-row', { hasText: title }).first();
       await waitFor('both agents\' rows', async () => (await row('AGENT-ONE').count()) === 1 && (await row('AGENT-TWO').count()) === 1, { timeout: 30_000 });
       for (const [title, file] of [['AGENT-ONE', 'one.txt'], ['AGENT-TWO', 'two.txt']]) {
-        await waitFor(`${title} done with 1 file +1 −0`, async () => /Done .*1 file \+1 −0/.test(await row(title).innerText()), { timeout: 60_000 });
+        // Done: the check icon, and the line it added.
+        await waitFor(`${title} done with +1 −0`, async () => (await row(title).locator('.codicon-pass').count()) === 1 && (await row(title).innerText()).includes('+1 −0'), { timeout: 60_000 });
         // Its edit is in its own worktree, not in the user's tree.
         const name = title === 'AGENT-ONE' ? 'one' : 'two';
         const inWorktree = path.join(ctx.workspace, '.gemini/worktrees', name, file);
@@ -1954,9 +1955,16 @@ const scenarios = [
         await page.locator('.notifications-toasts .notification-list-item', { hasText: `Agent “${title}: write` }).first().waitFor({ timeout: 15_000 });
       }
       await w.command('Notifications: Clear All Notifications');
-      // Unfolded, the row lists its file.
+      // A click on the row opens its chat: the agent's session, replayed.
       await row('AGENT-ONE').click();
-      await view.locator('.monaco-list-row', { hasText: 'one.txt' }).first().waitFor({ timeout: 10_000 });
+      const frame = await w.chatFrame();
+      await waitFor('the chat showing the first agent\'s session', async () => (await frame.locator('#session-title').innerText()).trim() === 'AGENT-ONE: write one.txt', { timeout: 15_000 });
+      await frame.locator('.message.assistant', { hasText: 'Agent one wrote one.txt.' }).first().waitFor({ timeout: 15_000 });
+      // Unfolded, the row lists its file, added in its worktree.
+      await row('AGENT-ONE').locator('.monaco-tl-twistie').click();
+      const fileRow = view.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^one\.txt$/ }) });
+      await fileRow.waitFor({ timeout: 10_000 });
+      assert((await fileRow.innerText()).includes('added +1 −0'), `the file's row says ${JSON.stringify(await fileRow.innerText())}`);
       await w.screenshot(path.join(screenshotsDir, 'vscode-agents.png'));
 
       // Review & land the first: one edit, in the review; accepted, the file is on disk.

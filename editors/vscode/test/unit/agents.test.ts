@@ -4,6 +4,7 @@ import * as path from "node:path";
 import { describe, it } from "node:test";
 import {
   agentDescription,
+  agentLabel,
   belongsToChat,
   questionPlace,
   turnEndOf,
@@ -152,8 +153,12 @@ describe("an agent's row", () => {
         { path: "b.go", added: 2, removed: 2, status: "added" },
       ],
     });
-    assert.equal(agentDescription(a, now), "Working · 1m 04s · 3.4k tokens · 2 files +12 −3");
+    // Short for a side bar: the icon says working or done.
+    assert.equal(agentDescription(a, now), "1m 04s · 3.4k tokens · +12 −3");
     assert.equal(agentDescription(agent({ sessionId: "b", state: "waiting" }), now), "Waiting for you · 1m 04s");
+    assert.equal(agentDescription(agent({ sessionId: "b", state: "failed", endedAt: "2026-01-02T10:00:05Z" }), now), "Failed · 5s");
+    // A screen reader hears the state always.
+    assert.equal(agentLabel(a, now), "Fix the login: Working, 1m 04s, 3.4k tokens, 2 files +12 −3");
   });
 
   it("is titled by the task, else the worktree's name", () => {
@@ -261,7 +266,7 @@ describe("the server's own examples (docs/protocol.md, 5h)", () => {
     const [a] = list.all();
     assert.equal(a.state, "done");
     assert.equal(a.worktree.branch, "worktree-verbose-flag");
-    assert.equal(agentDescription(a, new Date()), "Done · 1m 12s · 18.2k tokens · 1 file +12 −2");
+    assert.equal(agentLabel(a, new Date()), "Add a --verbose flag: Done, 1m 12s, 18.2k tokens, 1 file +12 −2");
   });
 
   it("reads gemini/landAgent's result with its conflict", () => {
