@@ -5,7 +5,8 @@
 import * as vscode from "vscode";
 import { answerSummary, buildAnswer, declined, parseAskParams, type AskAnswer, type AskParams } from "./ask";
 import { confirmAsk, confirmFromAnswer } from "./approval";
-import { canAsk, runningCall } from "./chatModel";
+import { belongsToChat, questionPlace } from "./agents";
+import { canAsk, runningCall, type ChatState } from "./chatModel";
 import type { Gemini } from "./gemini";
 import { confirmDialog, confirmOutcome } from "./present";
 import type { ConfirmOutcome, ConfirmParams } from "./protocol";
@@ -32,7 +33,7 @@ export class Questions {
   async answerConfirm(params: ConfirmParams, token: vscode.CancellationToken): Promise<{ outcome: ConfirmOutcome }> {
     const g = this.g;
     // Outside a running prompt (a rewind's conflict) there is no turn to ask in: the modal asks.
-    if (!g.view.isShowing() || !g.chat.busy) {
+    if (this.place(params.sessionId ?? "") === "dialog") {
       return confirmModal(params);
     }
     const answer = await this.askInChat(confirmAsk(params, runningCall(g.chat, params.callId ?? "")?.dir), token);
@@ -50,7 +51,7 @@ export class Questions {
     if (params === undefined) {
       throw new Error("gemini/ask: the params are not an object");
     }
-    if (!g.view.isShowing() || !canAsk(g.chat)) {
+    if (this.place(params.sessionId) === "dialog") {
       const answer = await askWithQuickPick(params, token);
       if (!token.isCancellationRequested && canAsk(g.chat)) {
         // Answered outside the chat, it is recorded in it all the same: the question, then the answer.
@@ -63,7 +64,34 @@ export class Questions {
     return this.askInChat(params, token);
   }
 
-  /** Puts a question in the chat and waits for its answer; a cancelled request takes it away, declined. */
+  /**
+   * Where session `sessionId`'s question is asked: in the chat, held for
+   * its agent's chat (another agent's than the chat shows), or in a dialog.
+   */
+  private place(sessionId: string): "chat" | "held" | "dialog" {
+    const g = this.g;
+    return questionPlace(sessionId, { sessionId: g.chat.sessionId, turnOpen: canAsk(g.chat), visible: g.view.isShowing() }, (id) => g.agents.list.has(id));
+  }
+
+  /**
+   * Puts the open questions of the session the chat shows now into its
+   * turn: those an agent asked while the chat showed another session, or
+   * that a switch of session took off the screen.
+   */
+  showHeld(): void {
+    const g = this.g;
+    for (const [id, { params }] of this.open) {
+      if (params.sessionId === g.chat.sessionId && !questionShown(g.chat, id)) {
+        g.apply({ type: "ask", id, params });
+      }
+    }
+  }
+
+  /**
+   * Puts a question in the chat and waits for its answer; a cancelled
+   * request takes it away, declined. Another agent's question waits for
+   * that agent's chat (showHeld).
+   */
   private askInChat(params: AskParams, token: vscode.CancellationToken): Promise<AskAnswer> {
     const g = this.g;
     const id = ++this.lastId;
@@ -81,7 +109,9 @@ export class Questions {
           resolve(a);
         },
       });
-      g.apply({ type: "ask", id, params });
+      if (belongsToChat(params.sessionId, g.chat.sessionId, (s) => g.agents.list.has(s))) {
+        g.apply({ type: "ask", id, params });
+      }
     });
   }
 
@@ -144,4 +174,9 @@ async function askWithQuickPick(params: AskParams, token: vscode.CancellationTok
   }
   const built = buildAnswer(params, chosen, text);
   return "error" in built ? declined : built.answer;
+}
+
+/** Whether the chat's turns hold question `id`. */
+function questionShown(chat: ChatState, id: number): boolean {
+  return chat.turns.some((t) => t.items.some((i) => i.kind === "question" && i.id === id));
 }

@@ -4,6 +4,8 @@
 
 import * as vscode from "vscode";
 import type { LanguageClient, WorkspaceEdit as LspWorkspaceEdit } from "vscode-languageclient/node";
+import { conflictsProvider, conflictsScheme, discardAgent, landAgent, newAgent, openAgentChat, refreshAgents, stopAgent } from "./agentCommands";
+import { AgentsView, agentsViewId, type AgentNode } from "./agentsView";
 import { ChatView, chatViewId, welcomeViewId } from "./chat";
 import { ChatCompletion } from "./chatCompletion";
 import { applyEvent, callById, emptyChat, lastFailure, runningTool, type ChatEvent, type ChatState } from "./chatModel";
@@ -22,7 +24,7 @@ import { enterApiKey, forgetApiKey, hasApiKey, openAiStudio, openQuotaPage } fro
 import { kindOfResponseError } from "./errors";
 import { newSession, pickSession, rewind } from "./sessionCommands";
 import { config, configuredMode, errorMessage, inlineCompletionEnabled } from "./settings";
-import { placeChat } from "./placement";
+import { placeAgents, placeChat } from "./placement";
 import { ShellTerminals } from "./shellTerminal";
 import { StatusBar } from "./status";
 import { isPermissionsCommand, restrictedPermissions } from "./trust";
@@ -35,7 +37,7 @@ let gemini: GeminiExtension | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   gemini = new GeminiExtension(context);
-  void placeChat(context.globalState, [chatViewId, welcomeViewId]);
+  void placeChat(context.globalState, [chatViewId, welcomeViewId]).then(() => placeAgents(context.globalState, agentsViewId));
   void gemini.refreshKeyContext();
   void start(gemini);
 }
@@ -55,6 +57,7 @@ class GeminiExtension implements Gemini {
   readonly chat: ChatState = emptyChat(this.approvalMode);
   readonly view: ChatView;
   readonly reviews: ReviewManager;
+  readonly agents = new AgentsView();
   client?: LanguageClient;
   /** The inline completion provider, registered while a server that offers it runs. */
   inline?: vscode.Disposable;
@@ -119,6 +122,8 @@ class GeminiExtension implements Gemini {
       this.reviews,
       this.nextEdits,
       this.shellTerminals,
+      this.agents,
+      vscode.workspace.registerTextDocumentContentProvider(conflictsScheme, conflictsProvider),
       vscode.window.registerWebviewViewProvider(chatViewId, this.view),
       // The welcome view is a tree view with nothing in it: VS Code shows viewsWelcome there.
       vscode.window.registerTreeDataProvider(welcomeViewId, { getChildren: () => [], getTreeItem: (item: vscode.TreeItem) => item }),
@@ -174,6 +179,13 @@ class GeminiExtension implements Gemini {
       register("gemini.review.acceptHunk", (ref?: HunkRef) => this.reviews.acceptHunk(ref)),
       register("gemini.review.rejectHunk", (ref?: HunkRef) => this.reviews.rejectHunk(ref)),
       register("gemini.review.show", () => this.reviews.show()),
+      register("gemini.agents.new", () => newAgent(this)),
+      register("gemini.agents.refresh", () => refreshAgents(this)),
+      register("gemini.agents.openChat", (node?: AgentNode) => openAgentChat(this, node)),
+      register("gemini.agents.stop", (node?: AgentNode) => stopAgent(this, node)),
+      register("gemini.agents.land", (node?: AgentNode) => landAgent(this, node, "review")),
+      register("gemini.agents.merge", (node?: AgentNode) => landAgent(this, node, "merge")),
+      register("gemini.agents.discard", (node?: AgentNode) => discardAgent(this, node)),
       register("gemini.suggestNextEdit", () => this.nextEdits.suggestNow()),
       register("gemini.acceptNextEdit", () => this.nextEdits.accept()),
       register("gemini.dismissNextEdit", () => this.nextEdits.dismiss()),
@@ -237,6 +249,7 @@ class GeminiExtension implements Gemini {
       { label: "$(comment-discussion) Open Chat", command: "gemini.openChat" },
       { label: "$(add) New Session", command: "gemini.newSession" },
       { label: "$(history) Show Sessions", command: "gemini.sessions" },
+      { label: "$(add) New Agent…", description: "in a worktree of its own", command: "gemini.agents.new" },
       { label: "$(sparkle) Choose Model", description: modelName(this.model), command: "gemini.chooseModel" },
       { label: "$(shield) Choose Approval Mode", command: "gemini.chooseMode" },
       { label: "$(key) Enter API Key", command: "gemini.enterApiKey" },
@@ -339,7 +352,8 @@ class GeminiExtension implements Gemini {
       // The welcome view is on screen and says what to do first.
       return;
     }
-    if (this.running !== undefined) {
+    if (this.running !== undefined || this.chat.busy) {
+      // chat.busy alone: the chat shows an agent at work, whose prompt is not the chat's to wait on.
       void vscode.window.showInformationMessage("Gemini is still answering. Wait for it, or stop it first.");
       return;
     }
@@ -391,6 +405,11 @@ class GeminiExtension implements Gemini {
   async cancel(): Promise<void> {
     const running = this.running;
     if (running === undefined) {
+      if (this.chat.busy && this.chat.sessionId !== undefined) {
+        // The chat shows an agent at work: its turn stops as any session's does.
+        this.apply({ type: "stopping" });
+        await this.client?.sendNotification(methods.cancel, { sessionId: this.chat.sessionId });
+      }
       return;
     }
     this.apply({ type: "stopping" });

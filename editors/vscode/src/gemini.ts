@@ -5,6 +5,7 @@
 
 import type * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import type { AgentsView } from "./agentsView";
 import type { ChatView } from "./chat";
 import type { ChatCompletion } from "./chatCompletion";
 import type { ChatEvent, ChatState } from "./chatModel";
@@ -31,6 +32,8 @@ export interface RunningPrompt {
 export interface AskHandler {
   answerAsk(params: unknown, token: vscode.CancellationToken): Promise<unknown>;
   answerConfirm(params: ConfirmParams, token: vscode.CancellationToken): Promise<{ outcome: ConfirmOutcome }>;
+  /** Puts the open questions of the session the chat shows now into its turn (an agent's, asked while the chat showed another). */
+  showHeld(): void;
 }
 
 /** The extension's state, which the modules of each concern read and change. */
@@ -42,6 +45,8 @@ export interface Gemini {
   readonly chat: ChatState;
   readonly view: ChatView;
   readonly reviews: ReviewManager;
+  /** The agents, each in a worktree of its own, and the view that lists them. */
+  readonly agents: AgentsView;
   client?: LanguageClient;
   /** The inline completion provider, registered while a server that offers it runs. */
   inline?: vscode.Disposable;

@@ -24,3 +24,19 @@ export async function placeChat(state: vscode.Memento, viewIds: string[]): Promi
   await vscode.commands.executeCommand("vscode.moveViews", { viewIds, destinationId: secondarySideBarChat });
   await state.update(movedKey, true);
 }
+
+/** The globalState key that says the Agents view was moved once. */
+const agentsMovedKey = "gemini.agentsMovedToSecondarySideBar";
+
+/**
+ * Moves the Agents view beside the chat once per VS Code profile: with
+ * its own key, since a profile that moved the chat before the view existed
+ * never moves the chat again.
+ */
+export async function placeAgents(state: vscode.Memento, viewId: string): Promise<void> {
+  if (state.get<boolean>(agentsMovedKey) === true) {
+    return;
+  }
+  await vscode.commands.executeCommand("vscode.moveViews", { viewIds: [viewId], destinationId: secondarySideBarChat });
+  await state.update(agentsMovedKey, true);
+}

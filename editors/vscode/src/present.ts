@@ -58,7 +58,7 @@ export function usageView(u: UsageState): UsageView {
 }
 
 /** A token count as it fits in a footer: 950, 12.3k, 1.2M. */
-function shortTokens(n: number): string {
+export function shortTokens(n: number): string {
   return n < 1000 ? String(n) : n < 1_000_000 ? `${(n / 1000).toFixed(1)}k` : `${(n / 1_000_000).toFixed(1)}M`;
 }
 

@@ -5,6 +5,8 @@
 import * as os from "node:os";
 import * as vscode from "vscode";
 import { ResponseError, State, type LanguageClient } from "vscode-languageclient/node";
+import { receiveAgent, refreshAgents } from "./agentCommands";
+import { belongsToChat } from "./agents";
 import { createClient } from "./client";
 import { InlineCompletions } from "./completion";
 import { answerDiagnostics } from "./diagnostics";
@@ -62,6 +64,7 @@ export async function start(g: Gemini): Promise<void> {
         g.completion.refreshCommands();
         void refreshModel(g);
         void checkSignIn(g);
+        void refreshAgents(g);
         if (g.approvalMode !== configuredMode()) {
           // A server the client started again: the mode picked is sent anew.
           void sendSettings(g);
@@ -98,13 +101,19 @@ type Request = (typeof serverToClient.requests)[number];
  */
 function registerHandlers(g: Gemini, client: LanguageClient): void {
   const notifications: Record<Notification, (params: any) => void> = {
-    [methods.update]: (update: Update) =>
+    [methods.update]: (update: Update) => {
+      // An agent's updates are its own chat's: shown when the chat shows it.
+      if (!belongsToChat(update.sessionId, g.chat.sessionId, (id) => g.agents.list.has(id))) {
+        return;
+      }
       receiveUpdate(update, {
         model: () => g.model,
         setModel: (model) => setModel(g, model),
         apply: (event) => g.apply(event),
         reloadCommands: () => g.completion.reloadCommands(),
-      }),
+      });
+    },
+    [methods.agent]: (params: unknown) => receiveAgent(g, params),
     // The same toasts as the client's own handler, less the echo of the pickers' settings.
     "window/showMessage": (params: { type: number; message: string }) => showServerMessage(params),
   };
@@ -201,6 +210,7 @@ export async function stopClient(g: Gemini): Promise<void> {
   g.inline = undefined;
   g.nextEdits.dismiss();
   g.completion.forgetCommands();
+  g.agents.clear();
   await g.reviews.cancelAll();
   if (client !== undefined) {
     try {

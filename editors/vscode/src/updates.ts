@@ -34,6 +34,6 @@ export function receiveUpdate(update: Update, target: UpdateTarget): void {
  * typed by these lists).
  */
 export const serverToClient = {
-  notifications: [methods.update, "window/showMessage"],
+  notifications: [methods.update, methods.agent, "window/showMessage"],
   requests: [methods.confirm, methods.ask, methods.diagnostics, methods.languageFeature, methods.applyEdit],
 } as const;

@@ -1890,6 +1890,106 @@ const scenarios = [
     },
   },
   {
+    name: 'agents',
+    title: 'two agents started from "Gemini: New Agent…" work in worktrees of their own: both rows in the Agents view, each done with its file; one reviewed and landed (the file on disk after Accept), the other discarded (worktree and branch gone)',
+    async prepare(artifacts) {
+      // A git repository of its own: agents work in its worktrees, and no other scenario's folder gains a .git.
+      const workspace = path.join(path.dirname(await claimedWorkspace()), 'agents');
+      await fsp.rm(workspace, { recursive: true, force: true });
+      await fsp.mkdir(workspace, { recursive: true });
+      await fsp.writeFile(path.join(workspace, 'main.go'), greet('Hello'));
+      const git = (...a) => execFileP('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', ...a], { cwd: workspace });
+      await git('init', '-q', '-b', 'main');
+      await git('add', '-A');
+      await git('commit', '-qm', 'base');
+      const home = path.join(artifacts, 'home-agents');
+      await makeHome(home, workspace);
+      return { workspace, home };
+    },
+    // Both agents run at once, so their requests come in no set order: each
+    // is answered by a rule on its own words. The first answer's text
+    // (WROTE-…) is in the agent's next request, which the rule before it
+    // answers; the task's words are in both, so that rule comes after.
+    script: {
+      turns: [],
+      rules: [
+        { contains: 'WROTE-ONE', turn: { text: 'Agent one wrote one.txt.' } },
+        { contains: 'WROTE-TWO', turn: { text: 'Agent two wrote two.txt.' } },
+        { contains: 'AGENT-ONE', turn: { chunks: [{ text: 'WROTE-ONE: writing one.txt.' }, { call: { name: 'write_file', args: { file_path: 'one.txt', content: 'from agent one\n' } } }] } },
+        { contains: 'AGENT-TWO', turn: { chunks: [{ text: 'WROTE-TWO: writing two.txt.' }, { call: { name: 'write_file', args: { file_path: 'two.txt', content: 'from agent two\n' } } }] } },
+      ],
+    },
+    async run(w, ctx) {
+      await w.reset();
+      const page = w.page;
+      const input = page.locator('.quick-input-widget input[type="text"]');
+      const newAgent = async (task, name) => {
+        await w.command('Gemini: New Agent…');
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+        await waitFor('the task\'s input box', async () => (await page.locator('.quick-input-widget .quick-input-title').innerText()).includes('New Agent (1/2)'), { timeout: 10_000 });
+        await input.fill(task);
+        await input.press('Enter');
+        await waitFor('the worktree name\'s input box', async () => (await page.locator('.quick-input-widget .quick-input-title').innerText()).includes('New Agent (2/2)'), { timeout: 10_000 });
+        await input.fill(name);
+        await input.press('Enter');
+        await input.waitFor({ state: 'hidden', timeout: 10_000 });
+      };
+      await newAgent('AGENT-ONE: write one.txt', 'one');
+      await newAgent('AGENT-TWO: write two.txt', 'two');
+
+      // The Agents view, shown now that there are agents, beside the chat.
+      const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^\s*Agents/i }) });
+      const row = (title) => view.locator('.monaco-list-row', { hasText: title }).first();
+      await waitFor('both agents\' rows', async () => (await row('AGENT-ONE').count()) === 1 && (await row('AGENT-TWO').count()) === 1, { timeout: 30_000 });
+      for (const [title, file] of [['AGENT-ONE', 'one.txt'], ['AGENT-TWO', 'two.txt']]) {
+        // Done: the check icon, and the line it added.
+        await waitFor(`${title} done with +1 −0`, async () => (await row(title).locator('.codicon-pass').count()) === 1 && (await row(title).innerText()).includes('+1 −0'), { timeout: 60_000 });
+        // Its edit is in its own worktree, not in the user's tree.
+        const name = title === 'AGENT-ONE' ? 'one' : 'two';
+        const inWorktree = path.join(ctx.workspace, '.gemini/worktrees', name, file);
+        assert(fs.existsSync(inWorktree) && fs.readFileSync(inWorktree, 'utf8') === `from agent ${name}\n`, `${inWorktree} does not hold the agent's file`);
+        assert(!fs.existsSync(path.join(ctx.workspace, file)), `${file} is in the user's tree before anyone landed it`);
+      }
+      // Each was told once it was done, with Open.
+      for (const title of ['AGENT-ONE', 'AGENT-TWO']) {
+        await page.locator('.notifications-toasts .notification-list-item', { hasText: `Agent “${title}: write` }).first().waitFor({ timeout: 15_000 });
+      }
+      await w.command('Notifications: Clear All Notifications');
+      // A click on the row opens its chat: the agent's session, replayed.
+      await row('AGENT-ONE').click();
+      const frame = await w.chatFrame();
+      await waitFor('the chat showing the first agent\'s session', async () => (await frame.locator('#session-title').innerText()).trim() === 'AGENT-ONE: write one.txt', { timeout: 15_000 });
+      await frame.locator('.message.assistant', { hasText: 'Agent one wrote one.txt.' }).first().waitFor({ timeout: 15_000 });
+      // Unfolded, the row lists its file, added in its worktree.
+      await row('AGENT-ONE').locator('.monaco-tl-twistie').click();
+      const fileRow = view.locator('.monaco-list-row', { has: page.locator('.label-name', { hasText: /^one\.txt$/ }) });
+      await fileRow.waitFor({ timeout: 10_000 });
+      assert((await fileRow.innerText()).includes('added +1 −0'), `the file's row says ${JSON.stringify(await fileRow.innerText())}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-agents.png'));
+
+      // Review & land the first: one edit, in the review; accepted, the file is on disk.
+      await row('AGENT-ONE').hover();
+      await row('AGENT-ONE').locator('.action-label[aria-label^="Review & Land"]').click();
+      await waitForReview(w, 'one.txt', 'from agent one');
+      await w.command('Gemini: Accept Change');
+      const landed = path.join(ctx.workspace, 'one.txt');
+      await waitFor('one.txt on disk in the user\'s tree', () => fs.existsSync(landed) && fs.readFileSync(landed, 'utf8') === 'from agent one\n', { timeout: 15_000 });
+      await page.locator('.notifications-toasts .notification-list-item', { hasText: 'one' }).first().waitFor({ timeout: 15_000 });
+
+      // Discard the second: the server asks, the row goes, and so do its worktree and branch.
+      await row('AGENT-TWO').click({ button: 'right' });
+      await page.locator('.context-view .action-label', { hasText: 'Discard Agent' }).click();
+      const ask = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Discard the agent' }).first();
+      await ask.waitFor({ timeout: 15_000 });
+      await ask.locator('.monaco-button', { hasText: /^Discard$/ }).click();
+      await waitFor('the discarded agent\'s row gone', async () => (await row('AGENT-TWO').count()) === 0, { timeout: 15_000 });
+      await waitFor('its worktree gone', () => !fs.existsSync(path.join(ctx.workspace, '.gemini/worktrees/two')), { timeout: 15_000 });
+      const { stdout } = await execFileP('git', ['branch', '--list', 'worktree-two'], { cwd: ctx.workspace });
+      assert(stdout.trim() === '', `the branch worktree-two is still there: ${stdout}`);
+      assert(!fs.existsSync(path.join(ctx.workspace, 'two.txt')), 'two.txt reached the user\'s tree');
+    },
+  },
+  {
     name: 'slash-commands',
     title: 'typing "/" lists the custom commands; one chosen from the keyboard runs with its expanded prompt',
     script: [

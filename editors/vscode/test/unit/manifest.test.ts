@@ -137,6 +137,8 @@ describe("package.json", () => {
     assert.deepEqual(contributes.views.gemini, [
       { type: "webview", id: "gemini.chat", name: "Chat", when: "!gemini.setup" },
       { id: "gemini.welcome", name: "Chat", when: "gemini.setup" },
+      // Shown once there is an agent: alone, the chat keeps its container's title bar for its icons.
+      { id: "gemini.agents", name: "Agents", when: "gemini.hasAgents" },
     ]);
     const welcome = contributes.viewsWelcome.filter((w: { view: string }) => w.view === "gemini.welcome");
     assert.deepEqual(welcome.map((w: { when: string }) => w.when), ["gemini.setup == serverMissing", "gemini.setup == signedOut"]);
@@ -145,6 +147,31 @@ describe("package.json", () => {
     assert.match(welcome[1].contents, /\[Retry\]\(command:gemini\.retry\)/);
     assert.doesNotMatch(welcome[1].contents, /GEMINI_API_KEY/, "the welcome no longer sends the user to an environment variable");
     assert.deepEqual(contributes.keybindings[0], { command: "gemini.openChat", key: "ctrl+k g", mac: "cmd+k g" });
+  });
+
+  it("gives the Agents view New Agent in its title bar and each row the actions its state allows", () => {
+    const title = contributes.menus["view/title"].filter((m: { when: string }) => m.when === "view == gemini.agents");
+    assert.deepEqual(
+      title.map((m: { command: string; group: string }) => [m.command, m.group]),
+      [
+        ["gemini.agents.new", "navigation@1"],
+        ["gemini.agents.refresh", "navigation@2"],
+      ],
+    );
+    const items: { command: string; when: string; group: string }[] = contributes.menus["view/item/context"];
+    // agentsView.ts's contextValue: agent.<state>, with ".nosession" for a worktree found on disk without one.
+    const offered = (contextValue: string) =>
+      items
+        .filter((m) => m.when.startsWith("view == gemini.agents") && new RegExp(/viewItem =~ \/(.*)\//.exec(m.when)![1]).test(contextValue))
+        .map((m) => m.command);
+    const set = (xs: string[]) => [...new Set(xs)].sort();
+    assert.deepEqual(set(offered("agent.working")), ["gemini.agents.discard", "gemini.agents.openChat", "gemini.agents.stop"]);
+    assert.deepEqual(set(offered("agent.waiting")), ["gemini.agents.discard", "gemini.agents.openChat", "gemini.agents.stop"]);
+    for (const ended of ["agent.done", "agent.failed", "agent.stopped"]) {
+      assert.deepEqual(set(offered(ended)), ["gemini.agents.discard", "gemini.agents.land", "gemini.agents.merge", "gemini.agents.openChat"], ended);
+    }
+    assert.deepEqual(set(offered("agent.stopped.nosession")), ["gemini.agents.discard", "gemini.agents.land", "gemini.agents.merge"]);
+    assert.deepEqual(set(offered("agentFile.modified")), []);
   });
 
   it("puts New Session and History as icons in the chat's title bar, the rest in its menu", () => {
