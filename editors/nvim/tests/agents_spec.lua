@@ -176,6 +176,19 @@ describe("agents view", function()
     gemini.state.session_id = nil
   end)
 
+  it("takes odd notifications without breaking the view: no state ignored, odd fields read as none", function()
+    notes()
+    agents.take_list({ agent({}) })
+    notify("gemini/agent", { sessionId = "s-odd" })
+    notify("gemini/agent", "not an agent")
+    notify("gemini/agent", agent({ sessionId = "s-bad", title = "Odd", worktree = "w", files = "many", tokens = "lots" }))
+    local lines = agents.lines(t0)
+    eq(nil, agents.agents["s-odd"], "an agent with no state")
+    eq(3, #lines, "lines")
+    -- Started when s-login did: by key, first.
+    eq("● Odd" .. string.rep(" ", 17) .. "working" .. string.rep(" ", 15) .. "0s" .. string.rep(" ", 13) .. "no changes", lines[2], "the odd agent's row")
+  end)
+
   it("shows a land's result with both sides of each conflict", function()
     local lines = agents.land_lines(agent({}), {
       applied = true,

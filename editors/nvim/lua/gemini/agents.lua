@@ -46,17 +46,17 @@ function M.key(a)
   if type(a.sessionId) == "string" and a.sessionId ~= "" then
     return a.sessionId
   end
-  return "worktree:" .. ((a.worktree or {}).name or "")
+  return "worktree:" .. M.name(a)
 end
 
 --- The agent's name as the user is told it: its worktree's name, else
 --- its title.
 function M.name(a)
-  local wt = a.worktree or {}
+  local wt = type(a.worktree) == "table" and a.worktree or {}
   if type(wt.name) == "string" and wt.name ~= "" then
     return wt.name
   end
-  return a.title or "?"
+  return type(a.title) == "string" and a.title or "?"
 end
 
 --- The agent that runs session id, nil when none does.
@@ -105,7 +105,7 @@ end
 --- The agent's files as a count and lines: "2 files +14 −3", "no changes".
 function M.files(a)
   local n, added, removed = 0, 0, 0
-  for _, f in ipairs(a.files or {}) do
+  for _, f in ipairs(type(a.files) == "table" and a.files or {}) do
     n, added, removed = n + 1, added + (tonumber(f.added) or 0), removed + (tonumber(f.removed) or 0)
   end
   if n == 0 then
@@ -255,7 +255,7 @@ end
 --- discarded one goes), and the user is told when it comes to waiting,
 --- done or failed.
 function M.take(a)
-  if type(a) ~= "table" then
+  if type(a) ~= "table" or type(a.state) ~= "string" then
     return
   end
   local key = M.key(a)
@@ -277,8 +277,10 @@ end
 --- Takes gemini/agents' list: it replaces what the view held.
 function M.take_list(list)
   M.agents = {}
-  for _, a in ipairs(list or {}) do
-    M.agents[M.key(a)] = a
+  for _, a in ipairs(type(list) == "table" and list or {}) do
+    if type(a) == "table" then
+      M.agents[M.key(a)] = a
+    end
   end
   M.render()
 end
