@@ -204,6 +204,23 @@ describe("agents view", function()
     }, lines, "lines")
   end)
 
+  it("says so when the server is too old for agents", function()
+    local told = notes()
+    local request = client.request
+    client.request = function(...)
+      local args = { ... }
+      local at = type(args[1]) == "string" and 1 or 2
+      if args[at] == "gemini/agents" then
+        args[at + 2]({ code = -32601, message = "method not found: gemini/agents" }, nil, {})
+        return true, 1
+      end
+      return request(...)
+    end
+    agents.refresh()
+    client.request = request
+    eq({ { msg = "Gemini: could not list the agents: this gemini-ls is too old for agents; update it (:GeminiInstall)", level = vim.log.levels.ERROR } }, told, "notifications")
+  end)
+
   it("starts an agent with :GeminiAgent new, in a worktree of a generated name", function()
     local sent
     local request = client.request

@@ -299,8 +299,13 @@ local function request(method, params, on_result)
   end)
 end
 
+-- JSON-RPC's MethodNotFound: a server older than agents.
+local method_not_found = -32601
+
 local function failed(what, err)
-  vim.notify("Gemini: could not " .. what .. ": " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+  local why = err.code == method_not_found and "this gemini-ls is too old for agents; update it (:GeminiInstall)"
+    or (err.message or vim.inspect(err))
+  vim.notify("Gemini: could not " .. what .. ": " .. why, vim.log.levels.ERROR)
 end
 
 --- Asks the server for the list again (R); on_done after it came.
