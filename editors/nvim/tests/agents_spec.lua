@@ -189,16 +189,18 @@ describe("agents view", function()
     eq("● Odd" .. string.rep(" ", 17) .. "working" .. string.rep(" ", 15) .. "0s" .. string.rep(" ", 13) .. "no changes", lines[2], "the odd agent's row")
   end)
 
-  it("shows a land's result with both sides of each conflict", function()
+  it("shows a land's result: the files landed, those left out, both sides of each conflict", function()
     local lines = agents.land_lines(agent({}), {
       applied = true,
       message = "Landed 1 file from fix-login; 1 conflict in login.go:12 left out (both sides below).",
       files = { { path = "form.go", added = 3, removed = 1, status = "modified" } },
+      left = { { path = "notes.md", reason = "you left it out of the review" } },
       conflicts = { { path = vim.loop.cwd() .. "/login.go", line = 12, yours = "return nil\n", theirs = "return err\nlog(err)\n" } },
     })
     eq({
       "Landed 1 file from fix-login; 1 conflict in login.go:12 left out (both sides below).",
       "", "## Files", "- form.go (modified, +3 −1)",
+      "", "## Left out", "- notes.md: you left it out of the review",
       "", "## Conflict: login.go:12", "", "### Yours (left as it is)", "", "```", "return nil", "```",
       "", "### Theirs (agent fix-login, left out)", "", "```", "return err", "log(err)", "```",
     }, lines, "lines")

@@ -384,7 +384,8 @@ function M.stop(a)
 end
 
 --- The lines showing a land's result: its message, the files it carried,
---- and each conflict with both sides.
+--- those left out (unchecked in the review, a stale document) and each
+--- conflict with both sides.
 function M.land_lines(a, result)
   local lines = {}
   vim.list_extend(lines, vim.split(result.message or "", "\n", { plain = true }))
@@ -392,6 +393,12 @@ function M.land_lines(a, result)
     vim.list_extend(lines, { "", "## Files" })
     for _, f in ipairs(result.files) do
       table.insert(lines, string.format("- %s (%s, +%d −%d)", f.path, f.status or "modified", tonumber(f.added) or 0, tonumber(f.removed) or 0))
+    end
+  end
+  if #(result.left or {}) > 0 then
+    vim.list_extend(lines, { "", "## Left out" })
+    for _, f in ipairs(result.left) do
+      table.insert(lines, string.format("- %s: %s", f.path, f.reason or "not landed"))
     end
   end
   for _, c in ipairs(result.conflicts or {}) do
