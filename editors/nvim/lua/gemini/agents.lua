@@ -267,7 +267,10 @@ function M.take(a)
     if not before or before.state ~= a.state then
       local msg, level = transition_message(a)
       if msg then
-        vim.notify(msg, level)
+        -- In one line on the command line (whole in :messages): a longer
+        -- one would stop Neovim at "Press ENTER", before a waiting
+        -- agent's question, which is put to the user right after.
+        require("gemini.install").tell(msg, level)
       end
     end
   end
