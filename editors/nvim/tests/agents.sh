@@ -3,11 +3,12 @@
 # in tmux against the real gemini-ls and fakegemini, in a git repository:
 # two agents started with n, each in a worktree of its own, both rows on
 # screen while they work (the elapsed time counting), the shell question
-# of one put to the user naming that agent, both done; r reviews and lands
-# the first one's work through the plugin's usual review (ga accepts it),
-# app.txt on disk holds it and the land's result shows
-# (nvim-agents.txt); d discards the second once the server's question is
-# answered: its row, worktree and branch gone. Appends "pass agents ..."
+# of one put to the user naming that agent (nvim-agents-question.txt),
+# both done; r reviews and lands the first one's work through the
+# plugin's usual review (nvim-agents-review.txt; ga accepts it), app.txt
+# on disk holds it and the land's result shows (nvim-agents.txt); d
+# discards the second once the server's question is answered: its row,
+# worktree and branch gone. Appends "pass agents ..."
 # lines, or one "fail agents: why" line, to the results file.
 # Usage: agents.sh BIN_DIR RESULTS_FILE  (BIN_DIR holds gemini-ls and fakegemini)
 set -u
@@ -21,7 +22,9 @@ work=$(mktemp -d)
 ws="$work/project"
 mkdir -p "$ws" "$work/home/.gemini"
 printf 'hello\n' >"$ws/app.txt"
-printf '{"%s": "DO_NOT_TRUST"}' "$ws" >"$work/home/.gemini/trustedFolders.json"
+# Trusted: an untrusted folder holds every session, agents too, to the
+# default approval mode, where an agent is asked about each edit.
+printf '{"%s": "TRUST_FOLDER"}' "$ws" >"$work/home/.gemini/trustedFolders.json"
 export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=test@example.com GIT_COMMITTER_NAME=test GIT_COMMITTER_EMAIL=test@example.com
 git -C "$ws" init -q -b main && git -C "$ws" add app.txt && git -C "$ws" commit -qm base || { echo "fail agents: git init"; exit 1; }
 sent="$work/sent.txt"
@@ -46,9 +49,9 @@ wait_for "the empty agents view" 'Gemini agents · <CR> chat · n new' 'No agent
 # n: the task, then the worktree's name, each read with vim.ui.input.
 start_agent() {
   tm send-keys -t "$session" n
-  wait_for "the task's input" "Agent's task: "
+  wait_for "the task's input" "^Agent's task:"
   tm send-keys -t "$session" -l "$1"; tm send-keys -t "$session" Enter
-  wait_for "the name's input" "Its worktree's name \(empty: generated\): "
+  wait_for "the name's input" "^Its worktree's name \(empty: generated\):"
   tm send-keys -t "$session" -l "$2"; tm send-keys -t "$session" Enter
 }
 start_agent 'make app.txt greet from alpha' alpha
@@ -81,12 +84,13 @@ pass "each agent's work is in its own worktree, the main tree untouched"
 # r on alpha's row: the review of its work, accepted with ga.
 command "call search('greet from alpha')"
 tm send-keys -t "$session" r
-wait_for "the review of alpha's work" 'Gemini: edit app\.txt \(\+1 −1\)' 'ga accept' '│ *hello from alpha'
+wait_for "the review of alpha's work" 'land the agent "alpha"' 'ga accept' '│ *hello from alpha'
+printf '%s\n' "$screen" >"$(picture agents-review)"
 tm send-keys -t "$session" g a
 wait_for "the land's result" 'Landed .*alpha' '^✓ make app\.txt greet from alpha'
 for _ in $(seq 50); do [ "$(cat "$ws/app.txt")" = "hello from alpha" ] && break; sleep 0.1; done
 [ "$(cat "$ws/app.txt")" = "hello from alpha" ] || fail "app.txt after the land: $(cat "$ws/app.txt")"
-save_marked "$(picture agents)"
+printf '%s\n' "$screen" >"$(picture agents)"
 pass "r reviews alpha's work as a proposal, ga lands it on disk, and the result shows"
 
 # d on beta's row: the server asks first.
