@@ -8,7 +8,8 @@
 # plugin's usual review (nvim-agents-review.txt; ga accepts it), app.txt
 # on disk holds it and the land's result shows (nvim-agents.txt); d
 # discards the second once the server's question is answered: its row,
-# worktree and branch gone. Appends "pass agents ..."
+# worktree and branch gone. <CR> opens an agent's chat, which no agent's
+# updates reached before. Appends "pass agents ..."
 # lines, or one "fail agents: why" line, to the results file.
 # Usage: agents.sh BIN_DIR RESULTS_FILE  (BIN_DIR holds gemini-ls and fakegemini)
 set -u
@@ -92,6 +93,16 @@ for _ in $(seq 50); do [ "$(cat "$ws/app.txt")" = "hello from alpha" ] && break;
 [ "$(cat "$ws/app.txt")" = "hello from alpha" ] || fail "app.txt after the land: $(cat "$ws/app.txt")"
 printf '%s\n' "$screen" >"$(picture agents)"
 pass "r reviews alpha's work as a proposal, ga lands it on disk, and the result shows"
+
+# <CR> on alpha's row: its chat, its session resumed there; nothing of
+# either agent reached the chat before (its first lines are the resume's).
+command GeminiAgents
+command "call search('greet from alpha')"
+tm send-keys -t "$session" Enter
+wait_for "alpha's chat" 'continuing: make app\.txt greet from alpha' 'app\.txt greets from alpha now\.'
+command "echo 'chat starts: ' . join(getbufline('gemini://chat', 1, 3), ' | ')"
+wait_for "the chat's first lines" '^chat starts:  \| --- \| _\(continuing: make app\.txt greet from alpha\)_'
+pass "<CR> opens alpha's chat, and no agent's updates reached the chat before"
 
 # d on beta's row: the server asks first.
 command GeminiAgents
