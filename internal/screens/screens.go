@@ -44,6 +44,11 @@ var rules = []rule{
 	// Helix's spinner in its status line, after the mode, at whatever
 	// frame the picture caught it: its first frame.
 	{"helix spinner", regexp.MustCompile(`(?m)^ (?:NOR|INS|SEL) ([⣾⣽⣻⢿⡿⣟⣯⣷]) `), '⣾'},
+	// An agent's elapsed time in Neovim's agents view, by the second
+	// the picture caught it: after its row's state, "4s", "1m 05s" or
+	// "1h 02m", its digits (a time of more digits moves the column's
+	// right-aligned text, which no mask of the same length hides).
+	{"nvim agents elapsed", regexp.MustCompile(`(?m)^[●?✓✗■] .+?  (?:working|waiting for you|done|failed|stopped) +(?:(\d+)h (\d{2})m|(\d+)m (\d{2})s|(\d+)s)  `), 0},
 }
 
 // Mask is text with what changes from run to run replaced, rune for

@@ -34,6 +34,9 @@ func TestMask(t *testing.T) {
 		{" NOR ⣽ greet.py [+]    1 sel  48:1\n INS ⢿ shop.py\n \"⣽\" NOR ⣽ x", " NOR ⣾ greet.py [+]    1 sel  48:1\n INS ⣾ shop.py\n \"⣽\" NOR ⣽ x"},
 		{"Created project/.agent-shell/transcripts/2026-11-24-01-03-18.md",
 			"Created project/.agent-shell/transcripts/xxxx-xx-xx-xx-xx-xx.md"},
+		// An agent's elapsed time in Neovim's agents view, its state kept.
+		{"● make app.txt greet  working               4s   1.2k tok  no changes\n✓ Write the docs      done              3m 05s  12.3k tok  2 files +14 −2\n? Port it  waiting for you   1h 02m  no changes",
+			"● make app.txt greet  working               xs   1.2k tok  no changes\n✓ Write the docs      done              xm xxs  12.3k tok  2 files +14 −2\n? Port it  waiting for you   xh xxm  no changes"},
 		// What users should see stays.
 		{"│ ## You   greet.py   Gemini:asking (gemini-test)  W:1 3,8  All", "│ ## You   greet.py   Gemini:asking (gemini-test)  W:1 3,8  All"},
 		{"GEMINI_API_KEY is not set; 2026-11-23", "GEMINI_API_KEY is not set; 2026-11-23"},

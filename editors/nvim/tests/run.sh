@@ -61,8 +61,9 @@ done
 # copilot_lsp.sh with copilot-lsp.nvim and no plugin
 # (nvim-copilot-lsp-*.txt; Neovim 0.11 and newer), install.sh
 # (:GeminiInstall's build with Go in the background, nvim-install-*.txt),
-# clone.sh (the README's clone route, :help from it, nvim-clone-*.txt) and
-# pack.sh (nvim-pack-*.txt).
+# clone.sh (the README's clone route, :help from it, nvim-clone-*.txt),
+# agents.sh (:GeminiAgents with two agents in worktrees, nvim-agents*.txt)
+# and pack.sh (nvim-pack-*.txt).
 # tmux_test NAME SECONDS: runs NAME.sh, recording a failure it did not.
 tmux_test() {
   [ -z "$filter" ] || [[ $1 == *"$filter"* ]] || return 0
@@ -83,6 +84,7 @@ tmux_test completion 120
 tmux_test copilot_lsp 120
 tmux_test install 90
 tmux_test clone 120
+tmux_test agents 120
 # pack.sh: the README's vim.pack install from a git URL, then
 # :GeminiInstall; vim.pack came with Neovim 0.12 (Debian testing's runs it).
 if nvim --headless -u NONE -i NONE -c 'lua vim.cmd(vim.pack and "qall!" or "cquit!")' 2>/dev/null; then

@@ -53,11 +53,19 @@ function M.confirm_question(params)
   return (params.title or "Allow?") .. " " .. (params.details or ""), choices, outcomes
 end
 
+-- Whether the chat shows the session that asks: an agent's question
+-- stays out of the chat unless the chat shows that agent.
+local function in_chat(params)
+  return chat.buf and not require("gemini.agents").foreign(params.sessionId)
+end
+
 asks["gemini/confirm"] = function(params, respond)
   local prompt, choices, outcomes = M.confirm_question(params)
+  -- An agent's question says which agent asks.
+  prompt = require("gemini.agents").asker(params.sessionId) .. prompt
   -- As a question: in the chat once (the call's line, or quoted when no
   -- call of the chat asks), and the answer after it.
-  if chat.buf and not chat.shows_call(params.callId) then
+  if in_chat(params) and not chat.shows_call(params.callId) then
     local lines = { "" }
     for i, line in ipairs(vim.split(prompt, "\n", { plain = true })) do
       table.insert(lines, (i == 1 and "> Question: " or "> ") .. line)
@@ -67,7 +75,7 @@ asks["gemini/confirm"] = function(params, respond)
   -- On screen before the prompt, which (inputlist) holds the screen still.
   vim.cmd("redraw")
   vim.ui.select(choices, { prompt = prompt }, function(_, idx)
-    if chat.buf then
+    if in_chat(params) then
       chat.answer(params.callId, "→ " .. (choices[idx] or "(declined)"))
     end
     respond({ outcome = outcomes[idx] or "cancel" })
@@ -78,7 +86,7 @@ asks["gemini/ask"] = function(params, respond)
   -- The question shows once in the chat: as the line of the call that
   -- asks it, or quoted when no call of the chat asks it (the folder trust
   -- question). The answer is recorded after it.
-  if chat.buf and not chat.shows_call(params.callId) then
+  if in_chat(params) and not chat.shows_call(params.callId) then
     -- A question of several lines is quoted line by line: a buffer line
     -- holds no line break.
     local lines = { "" }
@@ -92,12 +100,19 @@ asks["gemini/ask"] = function(params, respond)
   -- The plan of a plan approval is open in a window already
   -- (window/showDocument), so its question need not repeat it.
   local shown = params.kind == "plan_approval" and gemini().state.shown_document
-  question.open(params, function(result)
-    if chat.buf then
+  -- An agent's question says which agent asks, in its title.
+  local asker = require("gemini.agents").asker(params.sessionId)
+  local asked = params
+  if asker ~= "" then
+    local title = (params.title and params.title ~= "") and (asker .. params.title) or asker:gsub(": $", "")
+    asked = vim.tbl_extend("force", params, { title = title })
+  end
+  question.open(asked, function(result)
+    if in_chat(params) then
       chat.answer(params.callId, question.answer_text(params, result), true)
     end
     respond(result)
-  end, shown and { prompt = (params.title or "Plan Approval") .. ": approve the plan in " .. vim.fn.fnamemodify(shown, ":t") .. "?" })
+  end, shown and { prompt = asker .. (params.title or "Plan Approval") .. ": approve the plan in " .. vim.fn.fnamemodify(shown, ":t") .. "?" })
 end
 
 

@@ -115,7 +115,17 @@ function M.take_usage(params)
   pcall(vim.cmd, "redrawstatus!")
 end
 
+-- An agent's change (protocol §5h): its row in the agents view.
+handlers["gemini/agent"] = function(_, params)
+  require("gemini.agents").take(params)
+end
+
 handlers["gemini/update"] = function(_, params)
+  -- An agent's updates are its own chat's: the chat shows them only when
+  -- it shows that agent's session.
+  if params and require("gemini.agents").foreign(params.sessionId) then
+    return
+  end
   if params then
     local state = gemini().state
     if params.kind == "model" then

@@ -483,6 +483,7 @@ M.rewind_label = sessions.rewind_label
 M.rewind = sessions.rewind
 
 M.review = review
+M.agents = require("gemini.agents")
 M.complete = complete
 M.nextedit = nextedit
 M.chat = chat

@@ -38,6 +38,7 @@ local function epoch(stamp)
   end
   return t
 end
+M.epoch = epoch
 
 --- When a session was last used, for people: "just now", "5 min ago",
 --- "3 h ago", "yesterday", "4 days ago", else the date.

@@ -45,6 +45,21 @@ function M.define()
     complete = function() return { "manual" } end,
     desc = "Sign in with Google (manual: paste the code, for a browser elsewhere)",
   })
+  cmd("GeminiAgents", function() g().agents.open() end, {
+    desc = "Show the Gemini agents, each in a worktree of its own: open, stop, review and land, merge, discard",
+  })
+  cmd("GeminiAgent", function(o)
+    local task = o.args:match("^new%s+(.*)$")
+    if task and vim.trim(task) ~= "" then
+      g().agents.start(task)
+    else
+      vim.notify("Gemini: :GeminiAgent takes new and the agent's task (:GeminiAgent new fix the login form)", vim.log.levels.ERROR)
+    end
+  end, {
+    nargs = "+",
+    complete = function(lead, line) return line:match("^%S+%s+%S*$") and vim.startswith("new", lead) and { "new" } or {} end,
+    desc = "Start a Gemini agent on a task, in a worktree of its own (new {task})",
+  })
   cmd("GeminiRewind", function() g().rewind() end, { desc = "Rewind the Gemini session to before one of its prompts" })
   cmd("GeminiExplain", function(o) g().explain(o) end, { range = true, desc = "Ask Gemini to explain the code" })
   cmd("GeminiFix", function() g().fix() end, { desc = "Ask Gemini to fix the diagnostics here" })
