@@ -240,6 +240,9 @@ func (t agentTurn) editorContext(ec *dialog.EditorContext) *dialog.EditorContext
 	return &mapped
 }
 
+// name is the agent's worktree's name, which the user knows it by.
+func (t agentTurn) name() string { return filepath.Base(t.path) }
+
 // began marks the agent working.
 func (t agentTurn) began() {
 	t.s.fleet.Update(t.path, func(a *fleet.Agent) {
@@ -346,7 +349,7 @@ func (v agentView) Land(ctx context.Context, req dialog.LandRequest) (dialog.Lan
 			base = ""
 		}
 		added, removed := workspace.DiffLines(base, req.Change.After).Stat()
-		summary := fmt.Sprintf("%s (+%d −%d)", name, added, removed)
+		summary := fmt.Sprintf("%s (+%d −%d) in the agent %q's worktree", name, added, removed, v.t.name())
 		done := v.waiting("edit " + summary)
 		action, err := s.askToEdit(ctx, s.features.get(), name, base, req.Change.After, summary, req.CanAllowAlways)
 		done()
@@ -371,7 +374,8 @@ func (v agentView) LandFiles(ctx context.Context, req dialog.LandFilesRequest) (
 	out := make([]dialog.Decision, len(req.Changes))
 	if req.CallID != "" && req.Ask {
 		done := v.waiting(req.Title)
-		action, err := v.t.s.showMessageRequest(ctx, protocol.MessageTypeInfo, "Gemini wants to "+lowerFirst(req.Title)+"?", actionApply, actionReject)
+		question := fmt.Sprintf("Gemini wants to %s in the agent %q's worktree?", lowerFirst(req.Title), v.t.name())
+		action, err := v.t.s.showMessageRequest(ctx, protocol.MessageTypeInfo, question, actionApply, actionReject)
 		done()
 		if err != nil {
 			d, err := v.t.s.unasked(err, dialog.Refused, "whether to apply the edit")

@@ -355,3 +355,46 @@ func TestAgentRefusals(t *testing.T) {
 		t.Errorf("a refused name made %v", entries)
 	}
 }
+
+// An agent's edit that a rule says to ask about is asked of the user,
+// naming the agent, and lands in its worktree only on the yes.
+func TestAnAgentsAskedEditNamesTheAgent(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	model := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": "asked.txt", "content": "yes\n"})),
+		geminitest.TextTurn("Done."))
+	root := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	env := agentEnv(t, model)
+	policies := filepath.Join(env["HOME"], ".gemini", "policies")
+	if err := os.MkdirAll(policies, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rule := "[[rule]]\ntoolName = \"write_file\"\ndecision = \"ask_user\"\npriority = 500\n"
+	if err := os.WriteFile(filepath.Join(policies, "ask.toml"), []byte(rule), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
+	c := lsptest.New(t, conn, lsptest.NeovimPlugin())
+	var asked []string
+	c.OnShowMessageRequest = func(message string, actions []string) string {
+		asked = append(asked, message)
+		return "Apply"
+	}
+	if _, err := c.Initialize(ctx, []string{root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var res promptEnd
+	if err := c.Call(ctx, "gemini/prompt", map[string]any{"prompt": "write", "worktree": "asker"}, &res); err != nil || res.StopReason != "end_turn" {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if len(asked) != 1 || !strings.Contains(asked[0], `in the agent "asker"'s worktree`) {
+		t.Errorf("asked %q, want one question naming the agent", asked)
+	}
+	if got, err := os.ReadFile(filepath.Join(root, ".gemini", "worktrees", "asker", "asked.txt")); err != nil || string(got) != "yes\n" {
+		t.Errorf("the allowed edit is %q (%v) in the worktree", got, err)
+	}
+	if len(c.Messages("workspace/applyEdit")) != 0 {
+		t.Errorf("an agent's edit went to the editor as an applyEdit")
+	}
+}
