@@ -4001,6 +4001,52 @@ told once when an agent waits, is done or fails, and not of one at work."
         (should-not (string-match-p "Task beta" (gemini-ls-test--agents-view)))
         (kill-buffer "*gemini agents*")))))
 
+(ert-deftest gemini-ls-test-agent-updates-stay-out-of-chat ()
+  "An agent's updates and answers stay out of the chat, unless it shows it.
+The chat shows its own session until it shows the agent's."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (apply #'eglot-handle-notification server 'gemini/agent
+           (gemini-ls-test--agent "alpha" "working"))
+    (with-current-buffer (gemini-ls--chat-buffer) (setq gemini-ls--session-id nil))
+    (eglot-handle-notification server 'gemini/update
+                               :sessionId "S-alpha" :kind "text" :text "agent's words")
+    (should-not (string-match-p "agent's words" (gemini-ls-test--chat)))
+    ;; It did not become the chat's session either.
+    (should-not (buffer-local-value 'gemini-ls--session-id (get-buffer "*gemini*")))
+    (gemini-ls--record-answer '(:sessionId "S-alpha" :text "Which?" :options [])
+                              '(:declined t))
+    (should-not (string-match-p "Which\\?" (gemini-ls-test--chat)))
+    ;; The chat's own session shows as ever.
+    (eglot-handle-notification server 'gemini/update
+                               :sessionId "S-chat" :kind "text" :text "chat's words")
+    (should (string-match-p "chat's words" (gemini-ls-test--chat)))
+    ;; The chat showing the agent's session shows its updates.
+    (with-current-buffer (gemini-ls--chat-buffer) (setq gemini-ls--session-id "S-alpha"))
+    (eglot-handle-notification server 'gemini/update
+                               :sessionId "S-alpha" :kind "text" :text " more agent words")
+    (should (string-match-p "more agent words" (gemini-ls-test--chat)))))
+
+(ert-deftest gemini-ls-test-agent-questions-name-it ()
+  "A confirmation or a question of an agent's session names the agent.
+The chat's own are asked as before."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (apply #'eglot-handle-notification server 'gemini/agent
+           (gemini-ls-test--agent "fix-login" "waiting"))
+    (let (asked)
+      (cl-letf (((symbol-function 'read-multiple-choice)
+                 (lambda (prompt choices &rest _) (push prompt asked) (car choices))))
+        (gemini-ls--confirm '(:sessionId "S-fix-login" :callId "c1" :kind "execute"
+                                         :title "Allow shell command?" :details "rm -rf build"))
+        (should (equal (car asked) "Agent “fix-login”: Allow shell command? rm -rf build"))
+        (gemini-ls--confirm '(:sessionId "S-chat" :callId "c1" :kind "execute"
+                                         :title "Allow shell command?" :details "ls"))
+        (should (equal (car asked) "Allow shell command? ls"))))
+    (should (equal (gemini-ls--question-prompt
+                    '(:sessionId "S-fix-login" :title "Database" :text "Which one?"))
+                   "Agent “fix-login”: Database: Which one? "))
+    (should (equal (gemini-ls--question-prompt '(:sessionId "S-chat" :text "Which one?"))
+                   "Which one? "))))
+
 (ert-deftest gemini-ls-test-agents-view-keys ()
   "The view's keys send what docs/protocol.md asks.
 + sends a prompt with its worktree (a name, or t for a generated
