@@ -192,9 +192,28 @@ Up to NOW while its turn runs; \"\" when the server gave no times."
   "RET chat  + new  k stop  l review & land  M merge  D discard  g refresh  q quit"
   "The agents view's keys, under its list.")
 
+(defun gemini-ls--agents-row (key)
+  "Where the row of the agent KEY starts in the view, or nil."
+  (save-excursion
+    (goto-char (point-min))
+    (while (not (or (eobp) (equal (tabulated-list-get-id) key)))
+      (forward-line 1))
+    (and (not (eobp)) (point))))
+
 (defun gemini-ls--agents-redraw ()
-  "Draw the agents view afresh, point staying on its row; keep its timer."
-  (tabulated-list-print t)
+  "Draw the agents view afresh, each window's point staying on its row.
+And keep its timer.  `tabulated-list-print' keeps the buffer's point;
+a window that is not selected keeps its own, which the redraw would
+send to the first row."
+  (let ((spots (mapcar (lambda (window)
+                         (cons window (save-excursion
+                                        (goto-char (window-point window))
+                                        (tabulated-list-get-id))))
+                       (get-buffer-window-list nil nil t))))
+    (tabulated-list-print t)
+    (dolist (spot spots)
+      (let ((pos (and (cdr spot) (gemini-ls--agents-row (cdr spot)))))
+        (when pos (set-window-point (car spot) pos)))))
   (let ((inhibit-read-only t))
     (save-excursion
       (goto-char (point-max))

@@ -4107,3 +4107,29 @@ sides in *gemini land*."
             (should (equal (pop sent) '(:gemini/discardAgent :sessionId "S-alpha")))
             (kill-buffer "*gemini land*")
             (kill-buffer)))))))
+
+(ert-deftest gemini-ls-test-agents-view-keeps-rows ()
+  "A redraw of the agents view keeps each window on its row.
+Every second while an agent works, and at each `gemini/agent': a window
+that is not selected stays on the agent it showed, not the first row."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (save-window-excursion
+      (delete-other-windows)
+      (with-current-buffer buf (gemini-ls-agents))
+      (dolist (name '("alpha" "beta" "gamma"))
+        (apply #'eglot-handle-notification server 'gemini/agent
+               (gemini-ls-test--agent name "working")))
+      (let ((view (get-buffer-window "*gemini agents*")))
+        (should view)
+        (with-selected-window view
+          (goto-char (gemini-ls--agents-row "S-alpha"))
+          (should (equal (tabulated-list-get-id) "S-alpha")))
+        ;; Another window selected, the view's redrawn.
+        (select-window (or (cl-find view (window-list) :test-not #'eq) (split-window view)))
+        (with-current-buffer "*gemini agents*" (goto-char (point-min)))
+        (apply #'eglot-handle-notification server 'gemini/agent
+               (gemini-ls-test--agent "beta" "done"))
+        (with-current-buffer "*gemini agents*"
+          (should (equal (save-excursion (goto-char (window-point view)) (tabulated-list-get-id))
+                         "S-alpha")))))
+    (kill-buffer "*gemini agents*")))
