@@ -193,7 +193,7 @@ Up to NOW while its turn runs; \"\" when the server gave no times."
   "The agents view's keys, under its list.")
 
 (defun gemini-ls--agents-row (key)
-  "Where the row of the agent KEY starts in the view, or nil."
+  "Return the position of the row of the agent KEY in the view, or nil."
   (save-excursion
     (goto-char (point-min))
     (while (not (or (eobp) (equal (tabulated-list-get-id) key)))
