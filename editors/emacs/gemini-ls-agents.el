@@ -334,8 +334,17 @@ again.
   (let ((id (plist-get agent :sessionId)))
     (if (and (stringp id) (not (string-empty-p id)))
         id
-      (user-error "The agent %s has no saved session to %s; D discards its worktree"
+      (user-error "The agent %s has no saved session to %s; l lands its work, D discards it"
                   (gemini-ls--agent-name agent) what))))
+
+(defun gemini-ls--agent-ref (agent)
+  "AGENT as `gemini/landAgent' and `gemini/discardAgent' name it.
+By its session, else by its worktree's name: a worktree found on disk
+with no saved session."
+  (let ((id (plist-get agent :sessionId)))
+    (if (and (stringp id) (not (string-empty-p id)))
+        (list :sessionId id)
+      (list :worktree (plist-get (plist-get agent :worktree) :name)))))
 
 (defun gemini-ls-agents-open ()
   "Open the chat of the agent at point: its session, to read and go on with.
@@ -386,7 +395,6 @@ It runs in the background; the agents view lists it at once."
   "Land the agent at point's work in the user's tree, HOW: review or merge.
 The server's answer, with any conflict, shows in `*gemini land*'."
   (let* ((agent (gemini-ls--agent-at-point))
-         (id (gemini-ls--agent-session agent "land"))
          (name (gemini-ls--agent-name agent)))
     (when (gemini-ls--agent-busy-p agent)
       (user-error "The agent %s is still at work; k stops it" name))
@@ -395,7 +403,8 @@ The server's answer, with any conflict, shows in `*gemini land*'."
     ;; Not a blocking request: "review" opens its change for review
     ;; meanwhile, as every change gemini-ls proposes.
     (jsonrpc-async-request
-     gemini-ls--agents-server :gemini/landAgent (list :sessionId id :how how)
+     gemini-ls--agents-server :gemini/landAgent
+     (append (gemini-ls--agent-ref agent) (list :how how))
      :timeout 86400
      :success-fn (let ((server gemini-ls--agents-server))
                    (lambda (result) (gemini-ls--show-landing server agent result)))
@@ -427,13 +436,9 @@ conflict, left out and shown with both sides afterwards."
 The server asks, naming what goes."
   (interactive)
   (let* ((agent (gemini-ls--agent-at-point))
-         (id (plist-get agent :sessionId))
          (name (gemini-ls--agent-name agent)))
     (jsonrpc-async-request
-     gemini-ls--agents-server :gemini/discardAgent
-     (if (and (stringp id) (not (string-empty-p id)))
-         (list :sessionId id)
-       (list :worktree (plist-get (plist-get agent :worktree) :name)))
+     gemini-ls--agents-server :gemini/discardAgent (gemini-ls--agent-ref agent)
      :timeout 86400
      :success-fn (lambda (result)
                    (message (if (eq (plist-get result :discarded) t)
@@ -463,9 +468,11 @@ The server asks, naming what goes."
 
 (defun gemini-ls--insert-landing (agent result)
   "Insert what landing AGENT did, from `gemini/landAgent''s RESULT.
-Its sentence, the files the change carried, then each conflict with
-your text and the agent's, between the markers git and smerge use."
+Its sentence, the files the change carried, those it left out and
+why, then each conflict with your text and the agent's, between the
+markers git and smerge use."
   (let ((files (append (plist-get result :files) nil))
+        (left (append (plist-get result :left) nil))
         (conflicts (append (plist-get result :conflicts) nil))
         (branch (or (plist-get (plist-get agent :worktree) :branch) "the agent's")))
     (insert (or (plist-get result :message) "") "\n")
@@ -475,6 +482,10 @@ your text and the agent's, between the markers git and smerge use."
         (insert (format "  %-9s %s  +%d −%d\n" (or (plist-get f :status) "")
                         (plist-get f :path)
                         (or (plist-get f :added) 0) (or (plist-get f :removed) 0)))))
+    (when left
+      (insert "\nLeft out:\n")
+      (dolist (f left)
+        (insert (format "  %s: %s\n" (plist-get f :path) (or (plist-get f :reason) "")))))
     (when conflicts
       (insert "\nConflicts, left out of the change (your text is as it was):\n")
       (dolist (c conflicts)

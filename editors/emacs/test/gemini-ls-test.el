@@ -4088,6 +4088,7 @@ sides in *gemini land*."
                   `((:gemini/landAgent
                      . (:applied t
                         :files [(:path "a.txt" :added 1 :removed 1 :status "modified")]
+                        :left [(:path "b.txt" :reason "you unchecked it")]
                         :conflicts [(:path ,(expand-file-name "a.txt" dir) :line 1
                                            :yours "x mine\n" :theirs "x agent's")]
                         :message "Landed 1 file from alpha; 1 conflict in a.txt:1 left out (both sides below)."))))
@@ -4099,12 +4100,23 @@ sides in *gemini land*."
                              (buffer-substring-no-properties (point-min) (point-max)))
                            (concat "Landed 1 file from alpha; 1 conflict in a.txt:1 left out (both sides below).\n"
                                    "\nFiles:\n  modified  a.txt  +1 −1\n"
+                                   "\nLeft out:\n  b.txt: you unchecked it\n"
                                    "\nConflicts, left out of the change (your text is as it was):\n"
                                    "\na.txt:1\n<<<<<<< yours\nx mine\n=======\nx agent's\n>>>>>>> worktree-alpha\n")))
             (gemini-ls-agents-merge)
             (should (equal (pop sent) '(:gemini/landAgent :sessionId "S-alpha" :how "merge")))
             (gemini-ls-agents-discard)
             (should (equal (pop sent) '(:gemini/discardAgent :sessionId "S-alpha")))
+            ;; A worktree found on disk with no session: named by its
+            ;; worktree; it has no chat to open.
+            (apply #'eglot-handle-notification server 'gemini/agent
+                   (gemini-ls-test--agent "old" "stopped" :sessionId ""))
+            (goto-char (gemini-ls--agents-row "worktree:old"))
+            (gemini-ls-agents-land)
+            (should (equal (pop sent) '(:gemini/landAgent :worktree "old" :how "review")))
+            (gemini-ls-agents-discard)
+            (should (equal (pop sent) '(:gemini/discardAgent :worktree "old")))
+            (should-error (gemini-ls-agents-open) :type 'user-error)
             (kill-buffer "*gemini land*")
             (kill-buffer)))))))
 
