@@ -217,7 +217,10 @@ send to the first row."
   (let ((inhibit-read-only t))
     (save-excursion
       (goto-char (point-max))
-      (insert (propertize (concat (if tabulated-list-entries "" "  No agents yet: + starts one.\n")
+      (insert (propertize (concat (if (and gemini-ls--agents-server
+                                           (gemini-ls--server-agents gemini-ls--agents-server))
+                                      ""
+                                    "  No agents yet: + starts one.\n")
                                   "\n  " gemini-ls--agents-keys "\n")
                           'face 'shadow))))
   (gemini-ls--agents-keep-timer))

@@ -3962,6 +3962,7 @@ told once when an agent waits, is done or fails, and not of one at work."
     (let (said)
       (gemini-ls-test--messages said
         (with-current-buffer buf (gemini-ls-agents))
+        (should (string-match-p "No agents yet: \\+ starts one" (gemini-ls-test--agents-view)))
         (dolist (agent (list (gemini-ls-test--agent "alpha" "working")
                              (gemini-ls-test--agent "beta" "working")))
           (apply #'eglot-handle-notification server 'gemini/agent agent))
@@ -3970,6 +3971,7 @@ told once when an agent waits, is done or fails, and not of one at work."
                        '("S-beta" "S-alpha")))
         (should (string-match-p "Task beta +working.*\n.*Task alpha +working"
                                 (gemini-ls-test--agents-view)))
+        (should-not (string-match-p "No agents yet" (gemini-ls-test--agents-view)))
         (should-not (cl-find-if (lambda (m) (string-match-p "agent “" m)) said))
         ;; The view counts the time of agents at work.
         (should (timerp (buffer-local-value 'gemini-ls--agents-timer
