@@ -31,6 +31,11 @@
 //     ACP session id, so a saved session loads by the id the client knows.
 //     A session loaded or resumed is shown its saved title and last
 //     activity (session_info_update), as session/list lists it.
+//   - A session/new whose _meta asks for a worktree (worktree.go) is
+//     built in a new one, made by internal/worktree before the build and
+//     removed again when the build fails; its cwd is the worktree's from
+//     then on. The answer's _meta names the worktree of any session
+//     whose cwd lies in one. Nothing of a refused request is made.
 //   - A connection keeps at most MaxIdleSessions idle sessions built
 //     (park.go): clients leave sessions open (Zed's archived threads),
 //     and each holds a build and its MCP servers. Past the bound the least

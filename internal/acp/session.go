@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
@@ -68,17 +69,45 @@ type session struct {
 }
 
 // NewSession builds an agent for the cwd the client names, with the MCP
-// servers it passes over those of settings.
-func (s *server) NewSession(_ context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
-	sess, err := s.build(p.Cwd, p.AdditionalDirectories, p.McpServers)
+// servers it passes over those of settings. One whose _meta asks for a
+// worktree (worktree.go) runs in a new one made in cwd's repository: its
+// cwd is the worktree's. A session in a worktree, asked for or opened
+// there, is told of it in the answer's _meta.
+func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	if err := s.signedOut(); err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	made, err := newWorktree(ctx, p, time.Now())
 	if err != nil {
+		return sdk.NewSessionResponse{}, err
+	}
+	cwd := p.Cwd
+	if made != nil {
+		cwd = made.Path
+		s.log.Info("worktree made for a session", zap.String("path", made.Path), zap.String("branch", made.Branch))
+	}
+	sess, err := s.build(cwd, p.AdditionalDirectories, p.McpServers)
+	if err != nil {
+		if made != nil {
+			// Nothing was done in it: removed, with its branch.
+			if _, ferr := made.Finish(context.WithoutCancel(ctx)); ferr != nil {
+				s.log.Warn("removing the worktree of a session that did not start", zap.Error(ferr))
+			}
+		}
 		return sdk.NewSessionResponse{}, err
 	}
 	sess.start(s.host.Open(sess.setup(), true, sess))
 	s.parkMu.Lock()
 	s.touch(sess)
 	s.parkMu.Unlock()
-	return sdk.NewSessionResponse{SessionId: sdk.SessionId(sess.id), Modes: sess.modes(), Models: sess.modelState(), ConfigOptions: sess.configOptions()}, nil
+	res := sdk.NewSessionResponse{SessionId: sdk.SessionId(sess.id), Modes: sess.modes(), Models: sess.modelState(), ConfigOptions: sess.configOptions()}
+	if w, ok := sessionWorktree(ctx, cwd); ok {
+		if made != nil {
+			w.Base = made.Base // the commit it was made from
+		}
+		res.Meta = worktreeMeta(w)
+	}
+	return res, nil
 }
 
 // CloseSession cancels the session's prompt and ends its agent: its MCP

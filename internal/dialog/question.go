@@ -142,6 +142,10 @@ type LandFilesRequest struct {
 	// answer. A revert's CallID is "": the user asked for it.
 	CallID string
 	Ask    bool
+	// Landing says the changes are an agent's work, brought from its
+	// worktree into the user's tree at the user's request: asked about
+	// as the user's own request is (a revert's way), in its own words.
+	Landing bool
 }
 
 // FilesLander is a ChangeLander that lands several changes as one (a

@@ -48,6 +48,10 @@ func serverCommands() []serverCommand {
 		commandOf(CommandCancel, (*Server).cancelCommand),
 		commandOf(CommandAcceptCompletion, (*Server).acceptCompletionCommand),
 		commandOf(CommandEditSelection, (*Server).editSelectionCommand),
+		commandOf(CommandStartAgent, (*Server).startAgentCommand),
+		commandOf(CommandAgents, (*Server).agentsCommand),
+		commandOf(CommandLandAgent, (*Server).landAgentCommand),
+		commandOf(CommandDiscardAgent, (*Server).discardAgentCommand),
 	}
 }
 

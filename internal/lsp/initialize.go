@@ -75,6 +75,7 @@ func (s *Server) initialize(ctx context.Context, p initializeParams) (initialize
 	if features.LanguageFeatures {
 		place.CodeIntel = languageFeatures{s}
 	}
+	s.agentState.setPlace(place)
 	built, err := s.host.Build(ctx, place)
 	s.agentState.set(built, err)
 	s.configureCompletion(built)

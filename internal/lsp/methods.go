@@ -222,6 +222,12 @@ func protocolMethods() []method {
 		{name: "gemini/editSelection", dir: clientToServer, sig: request((*Server).editSelection), async: true, pin: true},
 		{name: "gemini/update", dir: serverToClient, sig: sentNotification[update]()},
 
+		// Agents, a worktree each (5h).
+		{name: "gemini/agents", dir: clientToServer, sig: request((*Server).listAgents), params: paramsOptional},
+		{name: "gemini/landAgent", dir: clientToServer, sig: request((*Server).landAgent), async: true},
+		{name: "gemini/discardAgent", dir: clientToServer, sig: request((*Server).discardAgent), async: true},
+		{name: "gemini/agent", dir: serverToClient, sig: sentNotification[agentInfo]()},
+
 		// Cancelling (7).
 		{name: "gemini/cancel", dir: clientToServer, sig: notification((*Server).cancelSession)},
 		{name: "$/cancelRequest", dir: bothWays, sig: notification((*Server).cancelRequest)},

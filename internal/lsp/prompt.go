@@ -20,6 +20,9 @@ type promptParams struct {
 	SessionID string         `json:"sessionId,omitempty"`
 	Prompt    *string        `json:"prompt"`
 	Context   *promptContext `json:"context,omitempty"`
+	// Worktree starts the session as an agent in a git worktree of its
+	// own (agents.go): a name, or true for a generated one.
+	Worktree *worktreeParam `json:"worktree,omitempty"`
 }
 
 // promptContext points the model at what the user is looking at.
@@ -118,7 +121,7 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	}
 	// Nothing fails between opening the session and claiming it, which
 	// releases what keeps it in memory meanwhile (Host.Resume).
-	sess, err := s.session(ctx, built, p.SessionID)
+	sess, agent, err := s.promptSession(ctx, built, p)
 	if err != nil {
 		return promptResult{}, err
 	}
@@ -129,7 +132,11 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 			s.log.Debug("sending gemini/update", zap.Error(err))
 		}
 	}
-	v := promptView{presenter{s}, updates{sess.ID(), notify, s.agentState.workspace()}}
+	var v conversation.View = promptView{presenter{s}, updates{sess.ID(), notify, s.agentState.workspace()}}
+	if agent != nil {
+		v = agent.view(v)
+		editor = agent.editorContext(editor)
+	}
 	// Cancellable by gemini/cancel, $/cancelRequest (ctx) and shutdown.
 	claim, err := s.host.Begin(ctx, sess.ID())
 	if err != nil {
@@ -138,7 +145,40 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	defer claim.End()
 	in := dialog.Input{Text: *p.Prompt, Editor: editor}
 	s.settleTrust(claim, in, v)
-	return answer(sess.ID(), claim.Prompt(in, v))
+	if agent != nil {
+		agent.began()
+	}
+	o := claim.Prompt(in, v)
+	if agent != nil {
+		agent.ended(ctx, o, sess)
+	}
+	return answer(sess.ID(), o)
+}
+
+// promptSession is the session a gemini/prompt runs in: a new agent's
+// (worktree), an agent's it names, or the workspace's; agent is the
+// turn's agent, nil for the workspace's sessions.
+func (s *Server) promptSession(ctx context.Context, built *conversation.Build, p promptParams) (*conversation.Live[struct{}], *agentTurn, error) {
+	if p.Worktree != nil {
+		if p.SessionID != "" {
+			return nil, nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: "worktree" starts a session, so it goes without "sessionId"`)
+		}
+		live, a, err := s.startAgent(ctx, p.Worktree.Name, *p.Prompt)
+		if err != nil {
+			return nil, nil, err
+		}
+		return live, &agentTurn{s, a.Worktree.Path}, nil
+	}
+	a, b, ok, err := s.agentOf(ctx, p.SessionID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		sess, err := s.session(ctx, built, p.SessionID)
+		return sess, nil, err
+	}
+	sess, err := s.session(ctx, b, p.SessionID)
+	return sess, &agentTurn{s, a.Worktree.Path}, err
 }
 
 // answer is the wire's answer to a prompt of session id that ended as o:

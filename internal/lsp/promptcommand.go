@@ -63,7 +63,7 @@ func (s *Server) promptCommand(ctx context.Context, args []json.RawMessage) (com
 	go func() {
 		defer s.handlers.finish()
 		defer s.reports.end(sess.ID(), reported)
-		s.commandTurn(claim, dialog.Input{Text: *a.Prompt, Editor: editor}, f)
+		s.commandTurn(claim, dialog.Input{Text: *a.Prompt, Editor: editor}, f, nil)
 	}()
 	return commandStarted{SessionID: sess.ID(), Status: "started"}, nil
 }
@@ -125,16 +125,25 @@ func (r *reports) sessions() []string {
 // ends (its session free for the next prompt) as soon as the model is
 // done, so that a prompt sent on seeing the answer is not refused as
 // busy.
-func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Input, f clientFeatures) {
+func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Input, f clientFeatures, agent *agentTurn) {
 	defer claim.End()
 	id := claim.Live().ID()
 	prog := s.beginProgress(claim.Context(), f, in.Text, claim.Cancel)
 	defer prog.forget()
 	tr := s.transcripts.begin(s, claim.Live().Info(), in.Text)
-	v := commandView{presenter: presenter{s}, tr: tr, prog: prog, plans: &shownPlans{}}
+	var v conversation.View = commandView{presenter: presenter{s}, tr: tr, prog: prog, plans: &shownPlans{}}
+	if agent != nil {
+		v = agent.view(v)
+	}
 	s.settleTrust(claim, in, v)
+	if agent != nil {
+		agent.began()
+	}
 	o := claim.Prompt(in, v)
 	claim.End()
+	if agent != nil {
+		agent.ended(s.life, o, claim.Live())
+	}
 	ctx := s.life // the turn's own context is done
 	if _, err := answer(id, o); err != nil {
 		// Refused before it ran (another prompt of the session got there

@@ -21,6 +21,8 @@ import (
 const (
 	actionRevert     = "Revert"
 	actionKeepChange = "Cancel"
+	// actionLand lands an agent's work (agentland.go).
+	actionLand = "Land"
 )
 
 // LandFiles lands changes of several files as ONE workspace/applyEdit:
@@ -150,6 +152,10 @@ type filesWords struct {
 }
 
 func filesWording(req dialog.LandFilesRequest) filesWords {
+	if req.Landing {
+		return filesWords{noun: "landing", verb: "land the agent's work", review: "Review the agent's work before it lands in your tree.",
+			yes: actionLand, no: actionKeepChange, questionType: protocol.MessageTypeInfo, cannot: dialog.Declined}
+	}
 	if req.CallID == "" {
 		return filesWords{noun: "revert", verb: "revert", review: "Review the revert before it is applied.",
 			yes: actionRevert, no: actionKeepChange, questionType: protocol.MessageTypeWarning, cannot: dialog.Declined}

@@ -18,6 +18,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/completion"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/fleet"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -114,6 +115,11 @@ type Server struct {
 	conversations conversations
 	transcripts   transcripts
 
+	// fleet is the agents running in worktrees of their own, and
+	// agentBuilds what each runs in (agents.go); each has its own lock.
+	fleet       *fleet.Fleet
+	agentBuilds agentBuilds
+
 	// trustTurn lets one prompt at a time settle the folders' trust
 	// (trust.go).
 	trustTurn chan struct{}
@@ -157,6 +163,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 
 		SandboxSupervisor: opts.SandboxSupervisor,
 	})
+	s.fleet = fleet.New(fleet.Config{Changed: s.agentChanged})
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -186,6 +193,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opts Options) int {
 		s.log.Warn("requests still running at exit", zap.Duration("waited", drainTimeout))
 	}
 	s.agentState.setup().Close() // no MCP server process outlives gemini-ls
+	s.agentBuilds.closeAll()
 	// Close closes the stream once idle, but a read blocked on a pipe
 	// like stdin does not wake up for that; the process is about to exit,
 	// so give it a moment and go.

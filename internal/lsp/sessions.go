@@ -22,6 +22,9 @@ type sessionInfo struct {
 	// Live: in the server's memory now; else saved on disk, and resumed
 	// when the client prompts it or asks gemini/resumeSession.
 	Live bool `json:"live"`
+	// Worktree is the agent's worktree the session runs in (5h); absent
+	// for the workspace's own sessions.
+	Worktree *worktreeInfo `json:"worktree,omitempty"`
 }
 
 func sessionInfoOf(i dialog.SessionInfo) sessionInfo {
@@ -60,6 +63,7 @@ func (s *Server) listSessions(ctx context.Context, p listSessionsParams) (listSe
 	for _, i := range infos {
 		list = append(list, sessionInfoOf(i))
 	}
+	list = append(list, s.agentSessions(ctx, root)...)
 	return listSessionsResult{Sessions: list}, nil
 }
 
@@ -102,6 +106,9 @@ func (s *Server) resumeSession(ctx context.Context, p resumeSessionParams) (resu
 	if err != nil {
 		return resumeSessionResult{}, err
 	}
+	if built, err = s.buildFor(ctx, *p.SessionID, built); err != nil {
+		return resumeSessionResult{}, err
+	}
 	info, tr, err := s.host.Replay(ctx, built, *p.SessionID)
 	if err != nil {
 		if conversation.IsUnknownSession(err) {
@@ -142,6 +149,9 @@ func (s *Server) deleteSession(ctx context.Context, p deleteSessionParams) (stru
 	}
 	built, _, err := s.state()
 	if err != nil {
+		return struct{}{}, err
+	}
+	if built, err = s.buildFor(ctx, *p.SessionID, built); err != nil {
 		return struct{}{}, err
 	}
 	if err := s.host.Delete(ctx, built, *p.SessionID); err != nil {

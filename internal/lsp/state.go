@@ -84,6 +84,24 @@ type agentState struct {
 	ws    *workspace.Workspace
 	build *conversation.Build // the agent and its tools; their MCP servers end with the connection
 	err   error               // why there is no build; the rest of the server still serves
+	// place is what initialize built the agent for, which agents in
+	// worktrees are built for too (agents.go); placed says it is set.
+	place  conversation.Place
+	placed bool
+}
+
+// setPlace records what initialize builds the agent for.
+func (a *agentState) setPlace(p conversation.Place) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.place, a.placed = p, true
+}
+
+// placeTemplate is a copy of what initialize built the agent for.
+func (a *agentState) placeTemplate() (conversation.Place, bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.place, a.placed
 }
 
 func (a *agentState) setWorkspace(ws *workspace.Workspace) {

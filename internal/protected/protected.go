@@ -96,6 +96,11 @@ func byName(path string) string {
 	parts := strings.Split(path, string(filepath.Separator))
 	ns, sfs := configfiles.Names(), configfiles.Endings()
 	for i, part := range parts {
+		if inWorktree(parts, i) {
+			// The worktree's files are an agent's work, not configuration;
+			// its own .gemini, .git and the like below are matched on.
+			continue
+		}
 		for _, n := range ns {
 			if end, ok := matchName(parts, i, n.Name); ok {
 				return phrase(strings.Join(parts[:end], string(filepath.Separator)), end == len(parts), n.What)
@@ -108,6 +113,19 @@ func byName(path string) string {
 		}
 	}
 	return ""
+}
+
+// inWorktree reports whether parts[i] is one of the components
+// .gemini/worktrees/<name> of a path inside that worktree (something
+// below <name>): the directory git worktrees of the project's agents
+// are made in, which holds no configuration of its own.
+func inWorktree(parts []string, i int) bool {
+	for start := max(i-2, 0); start <= i; start++ {
+		if start+3 < len(parts) && sameName(parts[start], configfiles.Gemini) && sameName(parts[start+1], configfiles.Worktrees) && parts[start+2] != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // matchName reports whether parts from i on begin with name's

@@ -210,3 +210,25 @@ func TestXDGConfig(t *testing.T) {
 		t.Errorf("a relative XDG_CONFIG_HOME: %v", got)
 	}
 }
+
+// An agent's worktree lies in the project's .gemini/worktrees: its files
+// are its work, not configuration, while its own configuration, and
+// everything else in .gemini, stays protected.
+func TestWorktreeFilesAreNotConfiguration(t *testing.T) {
+	root := filepath.FromSlash("/p")
+	for path, want := range map[string]bool{
+		"/p/.gemini/worktrees/a/notes.txt":             false,
+		"/p/.gemini/worktrees/a/src/main.go":           false,
+		"/p/.gemini/worktrees/a/.gemini/settings.json": true,
+		"/p/.gemini/worktrees/a/.git":                  true,
+		"/p/.gemini/worktrees/a/.env":                  true,
+		"/p/.gemini/worktrees/settings.json":           true,
+		"/p/.gemini/worktrees/a":                       true,
+		"/p/.gemini/settings.json":                     true,
+	} {
+		path = filepath.Join(root, filepath.FromSlash(strings.TrimPrefix(path, "/p")))
+		if why := (protected.Set{}).Why(path); (why != "") != want {
+			t.Errorf("Why(%s) = %q, want protected %v", path, why, want)
+		}
+	}
+}

@@ -53,6 +53,15 @@
 //     writable paths is followed by nothing (nothing made, nothing
 //     mounted through it), and the note tells the model git cannot
 //     write there;
+//   - a root that is a linked git worktree (an agent's, under
+//     .gemini/worktrees) has its own git directory in the main
+//     repository's (.git/worktrees/<name>: its index, HEAD, logs)
+//     writable too, once it names the root back (its gitdir), with its
+//     commondir, gitdir and config.worktree read-only; the main
+//     repository's objects, refs, configuration and hooks, the main
+//     tree and the other worktrees stay read-only, so git there reads,
+//     diffs and stages nothing new (linkedworktree.go says why objects
+//     and a branch cannot be made writable alone);
 //   - the git directories of the repositories in subdirectories that
 //     were there at the sandbox's first look (gitWatch's first walk,
 //     breadth first and however deep, bounded in directories read, and

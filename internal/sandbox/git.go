@@ -320,11 +320,15 @@ func (g *gitProtector) gitDir(dir, worktree string) error {
 	g.gitDirs[real] = true
 	dir = real
 	if common, ok := readCommonDir(dir); ok {
-		// A linked worktree's: its own files, then the common one.
+		// A linked worktree's: its own files, then the common one. Its
+		// gitdir names the worktree, which git worktree remove and prune
+		// (run outside) delete or keep by it, and which the sandbox reads
+		// back before it lets a session there write this directory
+		// (linkedWorktreeGitDir).
 		for _, k := range []struct {
 			rel string
 			ph  placeholder
-		}{{"commondir", none}, {"config.worktree", emptyFile}} {
+		}{{"commondir", none}, {"gitdir", none}, {"config.worktree", emptyFile}} {
 			if err := g.keep(filepath.Join(dir, k.rel), k.ph); err != nil {
 				return err
 			}

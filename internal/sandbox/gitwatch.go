@@ -397,7 +397,15 @@ func (w *gitWatch) madeGitDirs(made []madeEntry, writable []string, walk *gitWal
 				root = p
 			}
 		}
-		switch dotgit, inside := enclosingDotGit(e.path); {
+		dotgit, inside := enclosingDotGit(e.path)
+		if inside && !workspace.Within(root, dotgit) {
+			// The writable path is a git directory itself, a linked
+			// worktree's own (linkedWorktreeGitDir): what is made there
+			// leads to its submodules', never to the other worktrees'
+			// under the main .git above, which are not the session's.
+			dotgit = root
+		}
+		switch {
 		case root == "":
 		case inside:
 			if e.dir && !rescanned[dotgit] {

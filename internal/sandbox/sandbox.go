@@ -279,7 +279,7 @@ func (s *Sandbox) note(inSession bool) string {
 	}
 	return "The command ran in a sandbox: only the workspace" + allowedText(s.cfg.AllowedPaths) +
 		" and a private /tmp are writable, the rest of the file system is read-only, the project's settings, the files through which git runs programs (.git/config, .git/hooks, .git/commondir and their like) and the editors' and tools' project configuration in a workspace root (.vscode, .idea, .zed, .helix, .husky, .nvim.lua, .exrc, .dir-locals.el, .envrc, .geminiignore) are read-only, a .env made where gemini-ls reads one at start-up is renamed .env.made-in-sandbox, the user's credentials (~/.ssh, ~/.gemini credentials, cloud credentials, the project's .env files, and environment variables that may hold secrets such as API keys) are hidden, " +
-		sockets + ", and " + network + "." + mounted + s.linkedGitNote() + s.lockedNote() + " A write, read or connection it refuses fails as above; do not retry it, ask the user."
+		sockets + ", and " + network + "." + mounted + s.linkedGitNote() + s.linkedWorktreeNote() + s.lockedNote() + " A write, read or connection it refuses fails as above; do not retry it, ask the user."
 }
 
 // lockedNote tells the model which programs the sandbox refuses to
@@ -401,12 +401,13 @@ func (s *Sandbox) environ(env []string) []string {
 	return append(envredact.Sanitize(env, policy), s.cfg.Env...)
 }
 
-// writable are the paths commands may write: the roots, the allowed
-// paths and the writable SANDBOX_MOUNTS (each at its own path,
-// checkMounts), absolute.
+// writable are the paths commands may write: the roots, the own git
+// directories of those that are linked worktrees (linkedworktree.go),
+// the allowed paths and the writable SANDBOX_MOUNTS (each at its own
+// path, checkMounts), absolute.
 func (s *Sandbox) writable() []string {
 	var out []string
-	paths := append(slices.Clone(s.roots()), s.cfg.AllowedPaths...)
+	paths := slices.Concat(s.roots(), s.linkedWorktreeGitDirs(), s.cfg.AllowedPaths)
 	for _, m := range s.cfg.Mounts {
 		if m.writable() {
 			paths = append(paths, m.From)

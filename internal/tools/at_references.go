@@ -470,10 +470,11 @@ func (c *referenceReader) addLiteral(ctx context.Context, root, abs string, m *m
 }
 
 // hidden reports whether the file at abs is kept from being read: inside
-// .git, or ignored by the ignore files, .gitignore's not counted when
-// liftGit (a call's argument lifted them).
+// .git or an agents' worktree (inWorktrees), or ignored by the ignore
+// files, .gitignore's not counted when liftGit (a call's argument lifted
+// them).
 func hidden(ctx context.Context, ws *workspace.Workspace, abs string, liftGit bool) bool {
-	if inGitDir(ws, abs) {
+	if inGitDir(ws, abs) || inWorktrees(ws, abs) {
 		return true
 	}
 	if !liftGit {
@@ -492,7 +493,7 @@ func readHidden(ctx context.Context, ws *workspace.Workspace, checked string, f 
 	if f.Real == checked {
 		return false
 	}
-	if inGitDir(ws, f.Real) {
+	if inGitDir(ws, f.Real) || inWorktrees(ws, f.Real) {
 		return true
 	}
 	ignored := ws.Ignored

@@ -156,7 +156,7 @@ func (c *listDirectoryCall) shownEntries(ctx context.Context, entries []workspac
 		// What the listing says is ignored counts .gitignore too: where
 		// the call lifted it, each such entry is asked again without it.
 		// A link is judged by where it leads as well.
-		if e.Name == ".git" && !c.liftGitIgnore || e.Ignored && (!c.liftGitIgnore || hidden(ctx, c.ws, e.Path, true)) ||
+		if e.Name == ".git" && !c.liftGitIgnore || inWorktrees(c.ws, e.Path) || e.Ignored && (!c.liftGitIgnore || hidden(ctx, c.ws, e.Path, true)) ||
 			linkHidden(ctx, c.ws, e, c.liftGitIgnore) {
 			ignored++
 			continue

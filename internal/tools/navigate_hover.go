@@ -68,6 +68,8 @@ func keptPlace(ctx context.Context, ws *workspace.Workspace, path string) string
 		return "in a file that cannot be checked"
 	case inGitDir(ws, resolved):
 		return "in .git"
+	case inWorktrees(ws, resolved):
+		return "in an agent's worktree (.gemini/worktrees)"
 	}
 	switch ignored, err := ws.Ignored(ctx, resolved); {
 	case err != nil:

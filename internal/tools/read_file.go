@@ -11,6 +11,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
@@ -162,6 +163,27 @@ func (c *readFileCall) ignored(ctx context.Context) bool {
 	return false
 }
 
+// inWorktrees reports whether abs lies in the .gemini/worktrees of its
+// root, where agents' git worktrees are (internal/worktree): each
+// agent's work is its own until the user lands it, so a session whose
+// root holds them (the main one) neither reads, lists nor searches
+// them, even by a path named outright. An agent's own session has its
+// worktree as its root, where the path holds no .gemini/worktrees.
+func inWorktrees(ws *workspace.Workspace, abs string) bool {
+	root := ws.RootOf(abs)
+	if root == "" {
+		return false
+	}
+	const dir = configfiles.Gemini + "/" + configfiles.Worktrees
+	rel := relSlash(root, abs)
+	return rel == dir || strings.HasPrefix(rel, dir+"/")
+}
+
+// worktreesMessage is the refusal of a path inWorktrees holds.
+func worktreesMessage(path string) string {
+	return fmt.Sprintf("Path '%s' is in %s/%s, where each agent has its git worktree: an agent's work is its own until the user reviews and lands it, so this session does not read or search it.", path, configfiles.Gemini, configfiles.Worktrees)
+}
+
 // inGitDir reports whether abs lies in a .git directory of its root.
 func inGitDir(ws *workspace.Workspace, abs string) bool {
 	root := ws.RootOf(abs)
@@ -179,14 +201,21 @@ func ignoredMessage(path string) string {
 // down, so one started inside it would show what read_file refuses
 // (a remote URL's token in .git/config), whatever ignore rules a call
 // lifts.
+// An agents' worktree is refused so too (inWorktrees).
 func gitDirRefused(ws *workspace.Workspace, dir string) string {
-	if inGitDir(ws, dir) {
+	switch {
+	case inGitDir(ws, dir):
 		return ignoredMessage(dir)
+	case inWorktrees(ws, dir):
+		return worktreesMessage(dir)
 	}
 	return ""
 }
 
 func (c *readFileCall) read(ctx context.Context) (Result, error) {
+	if inWorktrees(c.ws, c.path) || inWorktrees(c.ws, c.given) {
+		return failure(worktreesMessage(c.path)), nil
+	}
 	if c.ignored(ctx) {
 		return failure(ignoredMessage(c.path)), nil
 	}

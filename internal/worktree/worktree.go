@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
@@ -223,4 +224,214 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// List is the worktrees of project's Dir that git knows, after git has
+// pruned those whose directory is gone (git worktree prune): a worktree
+// deleted by hand is forgotten, its branch kept. Each one's Base is the
+// commit its branch forked from project's HEAD (git merge-base), what an
+// agent's work is measured against after a restart.
+func List(ctx context.Context, project string) ([]*Worktree, error) {
+	if _, err := git(ctx, project, "worktree", "prune"); err != nil {
+		return nil, err
+	}
+	out, err := git(ctx, project, "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, err
+	}
+	head, _ := git(ctx, project, "rev-parse", "HEAD")
+	dir := filepath.Join(project, filepath.FromSlash(Dir))
+	var list []*Worktree
+	for _, block := range strings.Split(out, "\n\n") {
+		var path, branch string
+		for _, line := range strings.Split(block, "\n") {
+			switch {
+			case strings.HasPrefix(line, "worktree "):
+				path = strings.TrimPrefix(line, "worktree ")
+			case strings.HasPrefix(line, "branch refs/heads/"):
+				branch = strings.TrimPrefix(line, "branch refs/heads/")
+			}
+		}
+		if path == "" || !sameDir(dir, filepath.Dir(path)) {
+			continue
+		}
+		w := &Worktree{Name: filepath.Base(path), Path: path, Branch: branch, Project: project}
+		if head != "" {
+			w.Base, _ = git(ctx, path, "merge-base", "HEAD", head)
+		}
+		list = append(list, w)
+	}
+	return list, nil
+}
+
+// sameDir reports whether a and b are one directory, links followed.
+func sameDir(a, b string) bool {
+	ai, errA := os.Stat(a)
+	bi, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(ai, bi)
+}
+
+// Status is how a file of a worktree's work differs from its base.
+type Status string
+
+const (
+	Added    Status = "added"
+	Modified Status = "modified"
+	Deleted  Status = "deleted"
+)
+
+// Change is one file of a worktree's work: its path relative to the
+// worktree (slashes), and its text at the base and in the worktree now.
+type Change struct {
+	Path   string
+	Status Status
+	Base   string // "" when Added
+	Now    string // "" when Deleted
+}
+
+// Work is what the worktree holds that its Base did not: every file
+// changed, committed or not, untracked ones included (not those git
+// ignores), as the worktree's files hold them now. A file over maxSize,
+// or not text, is refused with an error naming it: work is landed as
+// text edits.
+func (w *Worktree) Work(ctx context.Context, maxSize int64) ([]Change, error) {
+	if w.Base == "" {
+		return nil, fmt.Errorf("the worktree %s has no base commit to compare with", w.Path)
+	}
+	diff, err := git(ctx, w.Path, "diff", "--name-status", "--no-renames", "-z", w.Base, "--")
+	if err != nil {
+		return nil, err
+	}
+	others, err := git(ctx, w.Path, "ls-files", "--others", "--exclude-standard", "-z")
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	fields := strings.Split(diff, "\x00")
+	for i := 0; i+1 < len(fields); i += 2 {
+		status := map[string]Status{"A": Added, "M": Modified, "D": Deleted, "T": Modified}[fields[i]]
+		if status == "" {
+			continue
+		}
+		changes = append(changes, Change{Path: fields[i+1], Status: status})
+	}
+	for _, p := range strings.Split(others, "\x00") {
+		if p != "" {
+			changes = append(changes, Change{Path: p, Status: Added})
+		}
+	}
+	for i := range changes {
+		c := &changes[i]
+		if c.Status != Added {
+			if c.Base, err = w.baseText(ctx, c.Path, maxSize); err != nil {
+				return nil, err
+			}
+		}
+		if c.Status != Deleted {
+			if c.Now, err = readText(filepath.Join(w.Path, filepath.FromSlash(c.Path)), maxSize); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return changes, nil
+}
+
+// baseText is path's text at the worktree's Base.
+func (w *Worktree) baseText(ctx context.Context, path string, maxSize int64) (string, error) {
+	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", "show", w.Base+":"+path)
+	cmd.Dir = w.Path
+	cmd.Env = fetchsource.SafeGitEnv(os.Environ())
+	var out bytes.Buffer
+	cmd.Stdout = &limitWriter{w: &out, left: maxSize}
+	if err := cmd.Run(); err != nil {
+		if errors.Is(err, errTooLarge) {
+			return "", fmt.Errorf("%s is over %d bytes at the base, too large to land as text", path, maxSize)
+		}
+		return "", fmt.Errorf("git show %s:%s: %w", w.Base, path, err)
+	}
+	return checkText(path, out.Bytes())
+}
+
+// readText is the text of the file at path, at most maxSize bytes.
+func readText(path string, maxSize int64) (string, error) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return "", err
+	}
+	if !info.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file, which cannot be landed as text", path)
+	}
+	if info.Size() > maxSize {
+		return "", fmt.Errorf("%s is over %d bytes, too large to land as text", path, maxSize)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	return checkText(path, b)
+}
+
+// checkText is b as text, or why it is not: landed work is text edits.
+func checkText(path string, b []byte) (string, error) {
+	if bytes.IndexByte(b, 0) >= 0 || !utf8.Valid(b) {
+		return "", fmt.Errorf("%s is not UTF-8 text, which cannot be landed as an edit: merge the branch with git instead", path)
+	}
+	return string(b), nil
+}
+
+var errTooLarge = errors.New("output too large")
+
+// limitWriter takes at most left bytes, then fails.
+type limitWriter struct {
+	w    *bytes.Buffer
+	left int64
+}
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if int64(len(p)) > l.left {
+		return 0, errTooLarge
+	}
+	l.left -= int64(len(p))
+	return l.w.Write(p)
+}
+
+// Commit commits everything the worktree holds that is new on its
+// branch (untracked files included, ignored ones not), with message;
+// nothing to commit is not an error.
+func (w *Worktree) Commit(ctx context.Context, message string) error {
+	if _, err := git(ctx, w.Path, "add", "-A", "--", "."); err != nil {
+		return err
+	}
+	if status, err := git(ctx, w.Path, "status", "--porcelain"); err != nil || status == "" {
+		return err
+	}
+	_, err := git(ctx, w.Path, append(identity(ctx, w.Path), "commit", "--no-verify", "-q", "-m", message)...)
+	return err
+}
+
+// identity is git's options naming gemini-ls as the author of a commit
+// in dir where git has no identity configured (a fresh machine, a CI
+// runner), and none where it has: the user's own name stands.
+func identity(ctx context.Context, dir string) []string {
+	var opts []string
+	if name, _ := git(ctx, dir, "config", "user.name"); name == "" {
+		opts = append(opts, "-c", "user.name=gemini-ls")
+	}
+	if email, _ := git(ctx, dir, "config", "user.email"); email == "" {
+		opts = append(opts, "-c", "user.email=gemini-ls@localhost")
+	}
+	return opts
+}
+
+// MergeInto merges the worktree's branch into the project's checked-out
+// branch (git merge --no-ff), as the user asked; a merge git stops (a
+// conflict, local changes it would overwrite) is aborted, so the
+// project's tree is as it was, and the error says why.
+func (w *Worktree) MergeInto(ctx context.Context, message string) error {
+	args := append(identity(ctx, w.Project), "merge", "--no-ff", "--no-edit", "-m", message, w.Branch)
+	if _, err := git(ctx, w.Project, args...); err != nil {
+		_, _ = git(context.WithoutCancel(ctx), w.Project, "merge", "--abort")
+		return fmt.Errorf("git could not merge %s: %w", w.Branch, err)
+	}
+	return nil
 }

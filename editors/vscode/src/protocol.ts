@@ -5,6 +5,60 @@
 /** T without undefined and null: a field's type once it is there. */
 type Defined<T> = Exclude<T, undefined | null>;
 
+export type AgentInfo = {
+  sessionId: string;
+  title: string;
+  state: string;
+  worktree: {
+    name: string;
+    path: string;
+    branch: string;
+    base: string;
+  };
+  startedAt: string;
+  endedAt?: null | string;
+  tokens: number;
+  files: null | Array<{
+    path: string;
+    status: string;
+    added: number;
+    removed: number;
+  }>;
+  question?: string;
+  error?: string;
+  errorKind?: string;
+};
+
+export type AgentsDocument = {
+  uri: string;
+};
+
+export type AgentsResult = {
+  agents: null | Array<{
+    sessionId: string;
+    title: string;
+    state: string;
+    worktree: {
+      name: string;
+      path: string;
+      branch: string;
+      base: string;
+    };
+    startedAt: string;
+    endedAt?: null | string;
+    tokens: number;
+    files: null | Array<{
+      path: string;
+      status: string;
+      added: number;
+      removed: number;
+    }>;
+    question?: string;
+    error?: string;
+    errorKind?: string;
+  }>;
+};
+
 export type AskParams = {
   sessionId: string;
   callId: string;
@@ -236,6 +290,15 @@ export type DidOpenParams = {
   };
 };
 
+export type DiscardAgentParams = {
+  sessionId?: string;
+  worktree?: string;
+};
+
+export type DiscardAgentResult = {
+  discarded: boolean;
+};
+
 export type EditSelectionParams = {
   textDocument?: {
     uri?: string;
@@ -431,6 +494,33 @@ export type InlineCompletionParams = {
   }>;
 };
 
+export type LandAgentParams = {
+  sessionId?: string;
+  worktree?: string;
+  how?: string;
+};
+
+export type LandAgentResult = {
+  applied: boolean;
+  files: null | Array<{
+    path: string;
+    status: string;
+    added: number;
+    removed: number;
+  }>;
+  conflicts: null | Array<{
+    path: string;
+    line: number;
+    yours: string;
+    theirs: string;
+  }>;
+  left?: null | Array<{
+    path: string;
+    reason: string;
+  }>;
+  message: string;
+};
+
 export type LanguageFeatureParams = {
   operation: string;
   textDocument: {
@@ -457,6 +547,12 @@ export type ListSessionsResult = {
     updatedAt: string;
     prompts: number;
     live: boolean;
+    worktree?: null | {
+      name: string;
+      path: string;
+      branch: string;
+      base: string;
+    };
   }>;
 };
 
@@ -615,6 +711,9 @@ export type PromptParams = {
     }>;
     openFiles?: null | string[];
   };
+  worktree?: null | {
+    Name?: string;
+  };
 };
 
 export type PromptResult = {
@@ -638,6 +737,12 @@ export type ResumeSessionResult = {
     updatedAt: string;
     prompts: number;
     live: boolean;
+    worktree?: null | {
+      name: string;
+      path: string;
+      branch: string;
+      base: string;
+    };
   };
   exchanges: null | Array<{
     prompt: string;
@@ -864,6 +969,8 @@ export type ModelInfo = Defined<ModelsResult["models"]>[number];
 
 /** Every method of the protocol (x-methods), by a short name. */
 export const methods = {
+  agent: "gemini/agent",
+  agents: "gemini/agents",
   ask: "gemini/ask",
   authStatus: "gemini/authStatus",
   cancel: "gemini/cancel",
@@ -872,7 +979,9 @@ export const methods = {
   confirm: "gemini/confirm",
   deleteSession: "gemini/deleteSession",
   diagnostics: "gemini/diagnostics",
+  discardAgent: "gemini/discardAgent",
   editSelection: "gemini/editSelection",
+  landAgent: "gemini/landAgent",
   languageFeature: "gemini/languageFeature",
   listSessions: "gemini/listSessions",
   login: "gemini/login",
