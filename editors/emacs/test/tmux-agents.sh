@@ -7,7 +7,8 @@
 # changed, the main tree still untouched; l on alpha opens its work for
 # review, A accepts it, and *gemini land* says what landed
 # (emacs-agents-land.txt): greet.py on disk holds alpha's change; RET on
-# alpha opens its chat, with its answer and not beta's; D on beta,
+# alpha opens its chat (the chat held nothing of the agents before),
+# with its answer and not beta's; D on beta,
 # answered Discard, removes its worktree and its branch, and its row goes.
 # Called by run.sh with GEMINI_LS_BIN and FAKEGEMINI_BIN set; prints
 # "PASS tmux-agents" or "FAIL tmux-agents: why".
@@ -110,6 +111,13 @@ wait_for 'Landed' "landing's message" 30
 shot="$(screen)"
 printf '%s\n' "$shot" >"$(picture emacs-agents-land)"
 grep -q 'return "Hi, " + name' "$proj/greet.py" || fail "greet.py does not hold alpha's change: $(cat "$proj/greet.py")"
+
+# The agents' words stayed out of the chat, which showed no agent.
+keys M-:
+wait_for '^Eval:' "the M-: prompt" 5
+type_text '(message "CHAT-HAS-AGENTS %S" (and (get-buffer "*gemini*") (with-current-buffer "*gemini*" (string-match-p "greet says Hi\\|notes.txt is written" (buffer-string)))))'
+keys Enter
+wait_for '^"?CHAT-HAS-AGENTS nil' "the chat to hold nothing of the agents" 5
 
 # RET on alpha: its chat, what it did.
 keys M-x
