@@ -447,6 +447,13 @@ The server reads the files a prompt names so."
       (when files
         (list start (point) files :exclusive 'no)))))
 
+(defun gemini-ls--elsewhere-p (session)
+  "Non-nil if SESSION is an agent's that the chat does not show.
+What it says and the answers to its questions then stay out of the
+chat, which shows one session: the agents view opens the agent's."
+  (and (gemini-ls--session-agent session)
+       (not (equal session (gemini-ls--chat-value 'gemini-ls--session-id)))))
+
 (defun gemini-ls--chat-value (var)
   "The value of VAR in the chat buffer; nil without a chat."
   (let ((chat (get-buffer "*gemini*")))

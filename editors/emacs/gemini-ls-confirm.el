@@ -153,7 +153,8 @@ commands still judged.  None: CHOICES as they are."
       ;; Timers run with quitting inhibited; C-g should reject.
       (let* ((inhibit-quit nil)
              (choice (read-multiple-choice
-                      (format "%s %s" (or (plist-get params :title) "Allow?")
+                      (format "%s%s %s" (gemini-ls--asker params)
+                              (or (plist-get params :title) "Allow?")
                               (or (plist-get params :details) ""))
                       (cond ((equal (plist-get params :kind) "rewind")
                              gemini-ls--rewind-choices)
@@ -191,7 +192,8 @@ remembers nothing, and the question comes again."
 A plan to approve is not put in it whole: the server has the plan's
 file shown (`window/showDocument') before it asks."
   (let ((title (plist-get params :title)))
-    (format "%s%s%s "
+    (format "%s%s%s%s "
+            (gemini-ls--asker params)
             (if (string-empty-p (or title "")) "" (concat title ": "))
             (if (equal (plist-get params :kind) "plan_approval")
                 "approve the plan shown? (or type what to change)"
@@ -332,7 +334,14 @@ A subagent's call is found by its own id too, the newest first."
   "Record in the chat the user's RESULT to the question PARAMS.
 Under the line of the call that asked, which shows the question, as
 Gemini CLI records it: \"Database → SQLite\"; a question no call
-asked (the folder trust question) is recorded with its text."
+asked (the folder trust question) is recorded with its text.  An
+agent's question is not, unless the chat shows its session: its
+answer goes with its session, which the chat shows when opened."
+  (unless (gemini-ls--elsewhere-p (plist-get params :sessionId))
+    (gemini-ls--record-answer-in-chat params result)))
+
+(defun gemini-ls--record-answer-in-chat (params result)
+  "Record in the chat the user's RESULT to the question PARAMS."
   (let* ((title (plist-get params :title))
          (answer (gemini-ls--answer-words params result))
          (line (concat (if (string-empty-p (or title "")) "" (concat title " "))

@@ -80,7 +80,12 @@ that does not say.")
    (auth :initform nil :accessor gemini-ls--server-auth
          :documentation "Whether the server can reach the model, as
 `gemini/authStatus' says: a plist with :usable and, when not, :problem;
-nil until it said."))
+nil until it said.")
+   (agents :initform nil :accessor gemini-ls--server-agents
+           :documentation "The server's agents, sessions each in a worktree
+of its own: its Agent plists (docs/protocol.md, \"5h. Agents\"), newest
+first, from `gemini/agents' and kept by `gemini/agent' notifications
+\(gemini-ls-agents.el)."))
   :documentation "The gemini-ls language server.")
 
 (defun gemini-ls--user-workspace-configuration (configuration server &rest args)
@@ -264,6 +269,26 @@ on demand."
         (let ((project (gemini-ls--project)))
           (or (gemini-ls--project-server project)
               (gemini-ls--start-server project))))))
+
+(defun gemini-ls--session-agent (session)
+  "The agent whose session is SESSION, of any live server; nil for none."
+  (and (stringp session) (not (string-empty-p session))
+       (cl-some (lambda (server)
+                  (and (jsonrpc-running-p server)
+                       (cl-find session (gemini-ls--server-agents server)
+                                :key (lambda (a) (plist-get a :sessionId)) :test #'equal)))
+                gemini-ls--servers)))
+
+(defun gemini-ls--agent-name (agent)
+  "AGENT as the user is told of it: its worktree's name, quoted."
+  (format "“%s”" (or (plist-get (plist-get agent :worktree) :name)
+                     (plist-get agent :title) "")))
+
+(defun gemini-ls--asker (params)
+  "Who asks the question of PARAMS, before it: \"Agent “fix-login”: \".
+\"\" for a session that is no agent's: the chat's own."
+  (let ((agent (gemini-ls--session-agent (plist-get params :sessionId))))
+    (if agent (format "Agent %s: " (gemini-ls--agent-name agent)) "")))
 
 (defvar gemini-ls--warned (make-hash-table :test 'equal)
   "Error messages already shown, so each is shown once.")

@@ -629,13 +629,16 @@ reader."
 (defun gemini-ls--handle-update (server params)
   "Take SERVER's `gemini/update' PARAMS, as the chat's entry point.
 The chat follows the server and the session of the update; then the
-update goes to the handler of its kind."
+update goes to the handler of its kind.  An agent's update is left
+out unless the chat shows the agent's session (`gemini-ls-agents'):
+agents run beside the chat, in worktrees of their own."
   (let ((session (plist-get params :sessionId)))
-    (with-current-buffer (gemini-ls--chat-buffer)
-      (setq gemini-ls--chat-server server)
-      (when (and session (null gemini-ls--session-id))
-        (setq gemini-ls--session-id session))))
-  (gemini-ls--insert-update (plist-get params :kind) params server))
+    (unless (gemini-ls--elsewhere-p session)
+      (with-current-buffer (gemini-ls--chat-buffer)
+        (setq gemini-ls--chat-server server)
+        (when (and session (null gemini-ls--session-id))
+          (setq gemini-ls--session-id session)))
+      (gemini-ls--insert-update (plist-get params :kind) params server))))
 
 ;;;; What the user must know: start-up problems
 

@@ -43,7 +43,7 @@
 ;; This file has the commands that send prompts, the menu and the code
 ;; actions; it loads the package's other parts, the gemini-ls-*.el
 ;; files, one concern each (the chat, the updates, confirmations,
-;; reviews, sessions, completion, installing, ...).
+;; reviews, sessions, agents, completion, installing, ...).
 
 ;;; Code:
 
@@ -78,6 +78,7 @@
 (require 'gemini-ls-confirm)
 (require 'gemini-ls-review)
 (require 'gemini-ls-sessions)
+(require 'gemini-ls-agents)
 
 ;;;###autoload
 (defun gemini-ls-prompt (prompt)
@@ -191,6 +192,7 @@ call `gemini-ls-menu' with \\[execute-extended-command]."
     ("n" "New session" gemini-ls-new-session)
     ("s" "Continue a session…" gemini-ls-sessions)
     ("x" "Delete a session…" gemini-ls-delete-session)
+    ("A" "Agents" gemini-ls-agents)
     ("w" "Rewind…" gemini-ls-rewind :inapt-if-not gemini-ls--menu-session-p)
     ("c" "Show the chat" gemini-ls-chat :if-not-derived gemini-ls-chat-mode)]
    ["Settings"

@@ -3743,9 +3743,9 @@ RET unfolds."
 (ert-deftest gemini-ls-test-menu ()
   "A transient menu has the chat's commands, as agent-shell's has.
 On \\<gemini-ls-chat-mode-map>\\[gemini-ls-menu] in the chat: send, cancel (while a prompt runs),
-new session, sessions, delete a session, rewind (once there is a
-session), model, approval mode; in a file, the prompt and the region's
-commands too."
+new session, sessions, delete a session, the agents, rewind (once
+there is a session), model, approval mode; in a file, the prompt and
+the region's commands too."
   (when (get-buffer "*gemini*") (kill-buffer "*gemini*"))
   (cl-flet ((offered ()
               (transient-setup 'gemini-ls-menu)
@@ -3762,6 +3762,7 @@ commands too."
                      '(("p" gemini-ls-chat-send nil) ("k" gemini-ls-cancel t)
                        ("n" gemini-ls-new-session nil) ("s" gemini-ls-sessions nil)
                        ("x" gemini-ls-delete-session nil)
+                       ("A" gemini-ls-agents nil)
                        ("w" gemini-ls-rewind t)
                        ("m" gemini-ls-model nil) ("a" gemini-ls-set-approval-mode nil)
                        ("t" gemini-ls-toggle-thoughts nil) ("l" gemini-ls-login nil))))
@@ -3899,3 +3900,250 @@ fake; the buttons are the fix of the kind, never of the message's words."
       (gemini-ls-test--wait-done)
       (should (string-match-p "## You\n\nonce more\n\n## Gemini\n\nBack online\\." (gemini-ls-test--chat)))
       (should-not (buffer-local-value 'gemini-ls--error-kind (get-buffer "*gemini*"))))))
+
+;;;; Agents (gemini-ls-agents.el)
+
+(defun gemini-ls-test--agent (name state &rest props)
+  "An Agent as the server sends it: NAME's worktree, in STATE, with PROPS."
+  (append props
+          (list :sessionId (concat "S-" name) :title (concat "Task " name) :state state
+                :worktree (list :name name :path (concat "/p/.gemini/worktrees/" name)
+                                :branch (concat "worktree-" name) :base "abc123")
+                :startedAt "2026-11-20T10:00:00Z" :tokens 0 :files [])))
+
+(defmacro gemini-ls-test--messages (var &rest body)
+  "Run BODY, pushing on VAR each message shown, newest first."
+  (declare (indent 1))
+  `(let ((orig (symbol-function 'message)))
+     (cl-letf (((symbol-function 'message)
+                (lambda (fmt &rest args)
+                  (when fmt (push (apply #'format-message fmt args) ,var))
+                  (apply orig fmt args))))
+       ,@body)))
+
+(defun gemini-ls-test--agents-view ()
+  "Return the agents view's text."
+  (with-current-buffer "*gemini agents*" (buffer-substring-no-properties (point-min) (point-max))))
+
+(ert-deftest gemini-ls-test-agent-entry ()
+  "An agent's row has its task, state (in its face), time, tokens and files.
+How long it ran: to now while it works, to its end after."
+  (let* ((now (encode-time (iso8601-parse "2026-11-20T10:03:04Z")))
+         (working (gemini-ls-test--agent "fix-login" "working" :tokens 12345
+                                         :files [(:path "a.go" :added 3 :removed 1 :status "modified")
+                                                 (:path "b.go" :added 9 :removed 0 :status "added")]))
+         (done (gemini-ls-test--agent "docs" "done" :endedAt "2026-11-20T10:00:42Z" :tokens 950
+                                      :files [(:path "README.md" :added 1 :removed 2 :status "modified")]))
+         (row (gemini-ls--agent-entry working now)))
+    (should (equal (car row) "S-fix-login"))
+    (should (equal (append (cadr row) nil)
+                   '("Task fix-login" "working" "3m 04s" "12.3k" "2 files +12 −1")))
+    (should (eq (get-text-property 0 'face (aref (cadr row) 1)) 'gemini-ls-agent-working))
+    (should (equal (append (cadr (gemini-ls--agent-entry done now)) nil)
+                   '("Task docs" "done" "42s" "950" "1 file +1 −2")))
+    (dolist (state '("waiting" "done" "failed" "stopped"))
+      (should (eq (get-text-property 0 'face (aref (cadr (gemini-ls--agent-entry
+                                                          (gemini-ls-test--agent "x" state) now))
+                                                   1))
+                  (intern (concat "gemini-ls-agent-" state)))))
+    ;; A worktree found on disk with no session: keyed by its name, no
+    ;; times, no files.
+    (let ((bare (gemini-ls-test--agent "old" "stopped" :sessionId "" :startedAt nil :title "")))
+      (should (equal (gemini-ls--agent-key bare) "worktree:old"))
+      (should (equal (append (cadr (gemini-ls--agent-entry bare now)) nil)
+                     '("(untitled)" "stopped" "" "0" ""))))
+    (should (equal (gemini-ls--duration 3725) "1h 02m"))))
+
+(ert-deftest gemini-ls-test-agent-notifications ()
+  "`gemini/agent' keeps the server's list and the view live.
+A new agent first, a change in place, a discarded one gone; the user is
+told once when an agent waits, is done or fails, and not of one at work."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (let (said)
+      (gemini-ls-test--messages said
+        (with-current-buffer buf (gemini-ls-agents))
+        (should (string-match-p "No agents yet: \\+ starts one" (gemini-ls-test--agents-view)))
+        (dolist (agent (list (gemini-ls-test--agent "alpha" "working")
+                             (gemini-ls-test--agent "beta" "working")))
+          (apply #'eglot-handle-notification server 'gemini/agent agent))
+        (should (equal (mapcar (lambda (a) (plist-get a :sessionId))
+                               (gemini-ls--server-agents server))
+                       '("S-beta" "S-alpha")))
+        (should (string-match-p "Task beta +working.*\n.*Task alpha +working"
+                                (gemini-ls-test--agents-view)))
+        (should-not (string-match-p "No agents yet" (gemini-ls-test--agents-view)))
+        (should-not (cl-find-if (lambda (m) (string-match-p "agent “" m)) said))
+        ;; The view counts the time of agents at work.
+        (should (timerp (buffer-local-value 'gemini-ls--agents-timer
+                                            (get-buffer "*gemini agents*"))))
+        (apply #'eglot-handle-notification server 'gemini/agent
+               (gemini-ls-test--agent "alpha" "waiting" :question "Allow rm -rf build?"))
+        (should (equal (car said) "Gemini: the agent “alpha” waits for you: Allow rm -rf build?"))
+        (apply #'eglot-handle-notification server 'gemini/agent
+               (gemini-ls-test--agent "alpha" "done" :endedAt "2026-11-20T10:01:00Z" :tokens 2048
+                                      :files [(:path "a.txt" :added 1 :removed 1 :status "modified")]))
+        (should (string-match-p "\\`Gemini: the agent “alpha” is done (1 file \\+1 −1)" (car said)))
+        (should (string-match-p "Task alpha +done +1m 00s +2k +1 file \\+1 −1"
+                                (gemini-ls-test--agents-view)))
+        ;; The same state again (its tokens counted): nothing more told.
+        (setq said nil)
+        (apply #'eglot-handle-notification server 'gemini/agent
+               (gemini-ls-test--agent "alpha" "done" :endedAt "2026-11-20T10:01:00Z" :tokens 4096))
+        (should-not (cl-find-if (lambda (m) (string-match-p "agent “" m)) said))
+        (apply #'eglot-handle-notification server 'gemini/agent
+               (gemini-ls-test--agent "beta" "failed" :error "The model is out of quota."))
+        (should (equal (car said) "Gemini: the agent “beta” failed: The model is out of quota."))
+        ;; No agent at work: the timer stops.
+        (should-not (buffer-local-value 'gemini-ls--agents-timer (get-buffer "*gemini agents*")))
+        (apply #'eglot-handle-notification server 'gemini/agent
+               (gemini-ls-test--agent "beta" "discarded"))
+        (should (equal (mapcar (lambda (a) (plist-get a :sessionId))
+                               (gemini-ls--server-agents server))
+                       '("S-alpha")))
+        (should-not (string-match-p "Task beta" (gemini-ls-test--agents-view)))
+        (kill-buffer "*gemini agents*")))))
+
+(ert-deftest gemini-ls-test-agent-updates-stay-out-of-chat ()
+  "An agent's updates and answers stay out of the chat, unless it shows it.
+The chat shows its own session until it shows the agent's."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (apply #'eglot-handle-notification server 'gemini/agent
+           (gemini-ls-test--agent "alpha" "working"))
+    (with-current-buffer (gemini-ls--chat-buffer) (setq gemini-ls--session-id nil))
+    (eglot-handle-notification server 'gemini/update
+                               :sessionId "S-alpha" :kind "text" :text "agent's words")
+    (should-not (string-match-p "agent's words" (gemini-ls-test--chat)))
+    ;; It did not become the chat's session either.
+    (should-not (buffer-local-value 'gemini-ls--session-id (get-buffer "*gemini*")))
+    (gemini-ls--record-answer '(:sessionId "S-alpha" :text "Which?" :options [])
+                              '(:declined t))
+    (should-not (string-match-p "Which\\?" (gemini-ls-test--chat)))
+    ;; The chat's own session shows as ever.
+    (eglot-handle-notification server 'gemini/update
+                               :sessionId "S-chat" :kind "text" :text "chat's words")
+    (should (string-match-p "chat's words" (gemini-ls-test--chat)))
+    ;; The chat showing the agent's session shows its updates.
+    (with-current-buffer (gemini-ls--chat-buffer) (setq gemini-ls--session-id "S-alpha"))
+    (eglot-handle-notification server 'gemini/update
+                               :sessionId "S-alpha" :kind "text" :text " more agent words")
+    (should (string-match-p "more agent words" (gemini-ls-test--chat)))))
+
+(ert-deftest gemini-ls-test-agent-questions-name-it ()
+  "A confirmation or a question of an agent's session names the agent.
+The chat's own are asked as before."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (apply #'eglot-handle-notification server 'gemini/agent
+           (gemini-ls-test--agent "fix-login" "waiting"))
+    (let (asked)
+      (cl-letf (((symbol-function 'read-multiple-choice)
+                 (lambda (prompt choices &rest _) (push prompt asked) (car choices))))
+        (gemini-ls--confirm '(:sessionId "S-fix-login" :callId "c1" :kind "execute"
+                                         :title "Allow shell command?" :details "rm -rf build"))
+        (should (equal (car asked) "Agent “fix-login”: Allow shell command? rm -rf build"))
+        (gemini-ls--confirm '(:sessionId "S-chat" :callId "c1" :kind "execute"
+                                         :title "Allow shell command?" :details "ls"))
+        (should (equal (car asked) "Allow shell command? ls"))))
+    (should (equal (gemini-ls--question-prompt
+                    '(:sessionId "S-fix-login" :title "Database" :text "Which one?"))
+                   "Agent “fix-login”: Database: Which one? "))
+    (should (equal (gemini-ls--question-prompt '(:sessionId "S-chat" :text "Which one?"))
+                   "Which one? "))))
+
+(ert-deftest gemini-ls-test-agents-view-keys ()
+  "The view's keys send what docs/protocol.md asks.
++ sends a prompt with its worktree (a name, or t for a generated
+one), k `gemini/cancel', l and M `gemini/landAgent' (M once the user
+agrees), D `gemini/discardAgent';
+landing's answer shows its sentence, files and conflicts with both
+sides in *gemini land*."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (let (sent notified answers said)
+      (cl-letf (((symbol-function 'jsonrpc-async-request)
+                 (lambda (_conn method params &rest args)
+                   (push (cons method params) sent)
+                   (let ((answer (alist-get method answers)))
+                     (when answer (funcall (plist-get args :success-fn) answer)))))
+                ((symbol-function 'jsonrpc-notify)
+                 (lambda (_conn method params) (push (cons method params) notified)))
+                ((symbol-function 'yes-or-no-p) (lambda (_) t)))
+        (gemini-ls-test--messages said
+          (with-current-buffer buf (gemini-ls-agents))
+          (should (equal (car (pop sent)) :gemini/agents))
+          (apply #'eglot-handle-notification server 'gemini/agent
+                 (gemini-ls-test--agent "alpha" "working"))
+          (with-current-buffer "*gemini agents*"
+            (gemini-ls-agents-new "Fix the login" "fix-login")
+            (should (equal (pop sent) '(:gemini/prompt :prompt "Fix the login" :worktree "fix-login")))
+            (gemini-ls-agents-new "Write the docs" "  ")
+            (should (equal (pop sent) '(:gemini/prompt :prompt "Write the docs" :worktree t)))
+            (should-error (gemini-ls-agents-new " " "x") :type 'user-error)
+            (goto-char (point-min))
+            (should (equal (tabulated-list-get-id) "S-alpha"))
+            (gemini-ls-agents-stop)
+            (should (equal (pop notified) '(:gemini/cancel :sessionId "S-alpha")))
+            ;; At work, it cannot land.
+            (should-error (gemini-ls-agents-land) :type 'user-error)
+            (apply #'eglot-handle-notification server 'gemini/agent
+                   (gemini-ls-test--agent "alpha" "done" :endedAt "2026-11-20T10:01:00Z"))
+            (should-error (gemini-ls-agents-stop) :type 'user-error)
+            (setq answers
+                  `((:gemini/landAgent
+                     . (:applied t
+                        :files [(:path "a.txt" :added 1 :removed 1 :status "modified")]
+                        :left [(:path "b.txt" :reason "you unchecked it")]
+                        :conflicts [(:path ,(expand-file-name "a.txt" dir) :line 1
+                                           :yours "x mine\n" :theirs "x agent's")]
+                        :message "Landed 1 file from alpha; 1 conflict in a.txt:1 left out (both sides below)."))))
+            (goto-char (point-min))
+            (gemini-ls-agents-land)
+            (should (equal (pop sent) '(:gemini/landAgent :sessionId "S-alpha" :how "review")))
+            (should (equal (car said) "Gemini: Landed 1 file from alpha; 1 conflict in a.txt:1 left out (both sides below)."))
+            (should (equal (with-current-buffer "*gemini land*"
+                             (buffer-substring-no-properties (point-min) (point-max)))
+                           (concat "Landed 1 file from alpha; 1 conflict in a.txt:1 left out (both sides below).\n"
+                                   "\nFiles:\n  modified  a.txt  +1 −1\n"
+                                   "\nLeft out:\n  b.txt: you unchecked it\n"
+                                   "\nConflicts, left out of the change (your text is as it was):\n"
+                                   "\na.txt:1\n<<<<<<< yours\nx mine\n=======\nx agent's\n>>>>>>> worktree-alpha\n")))
+            (gemini-ls-agents-merge)
+            (should (equal (pop sent) '(:gemini/landAgent :sessionId "S-alpha" :how "merge")))
+            (gemini-ls-agents-discard)
+            (should (equal (pop sent) '(:gemini/discardAgent :sessionId "S-alpha")))
+            ;; A worktree found on disk with no session: named by its
+            ;; worktree; it has no chat to open.
+            (apply #'eglot-handle-notification server 'gemini/agent
+                   (gemini-ls-test--agent "old" "stopped" :sessionId ""))
+            (goto-char (gemini-ls--agents-row "worktree:old"))
+            (gemini-ls-agents-land)
+            (should (equal (pop sent) '(:gemini/landAgent :worktree "old" :how "review")))
+            (gemini-ls-agents-discard)
+            (should (equal (pop sent) '(:gemini/discardAgent :worktree "old")))
+            (should-error (gemini-ls-agents-open) :type 'user-error)
+            (kill-buffer "*gemini land*")
+            (kill-buffer)))))))
+
+(ert-deftest gemini-ls-test-agents-view-keeps-rows ()
+  "A redraw of the agents view keeps each window on its row.
+Every second while an agent works, and at each `gemini/agent': a window
+that is not selected stays on the agent it showed, not the first row."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (save-window-excursion
+      (delete-other-windows)
+      (with-current-buffer buf (gemini-ls-agents))
+      (dolist (name '("alpha" "beta" "gamma"))
+        (apply #'eglot-handle-notification server 'gemini/agent
+               (gemini-ls-test--agent name "working")))
+      (let ((view (get-buffer-window "*gemini agents*")))
+        (should view)
+        (with-selected-window view
+          (goto-char (gemini-ls--agents-row "S-alpha"))
+          (should (equal (tabulated-list-get-id) "S-alpha")))
+        ;; Another window selected, the view's redrawn.
+        (select-window (or (cl-find view (window-list) :test-not #'eq) (split-window view)))
+        (with-current-buffer "*gemini agents*" (goto-char (point-min)))
+        (apply #'eglot-handle-notification server 'gemini/agent
+               (gemini-ls-test--agent "beta" "done"))
+        (with-current-buffer "*gemini agents*"
+          (should (equal (save-excursion (goto-char (window-point view)) (tabulated-list-get-id))
+                         "S-alpha")))))
+    (kill-buffer "*gemini agents*")))

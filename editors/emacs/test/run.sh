@@ -13,7 +13,9 @@
 # in the chat (emacs-startup-problems.txt), tmux-review-path.sh: the
 # review's headers for a file of no project (emacs-review-path.txt),
 # tmux-review-autosave.sh: no proposal on disk before it is accepted, with
-# auto-save-visited-mode on (emacs-review-autosave-*.txt), and
+# auto-save-visited-mode on (emacs-review-autosave-*.txt),
+# tmux-agents.sh: the agents view, two agents in worktrees of their own,
+# one landed and one discarded (emacs-agents*.txt), and
 # lint.sh: byte-compiler, checkdoc and package-lint clean; each is one
 # more test in the count. ERT tests skipped (a language server missing) are
 # neither, and said.
@@ -76,7 +78,7 @@ skipped="$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line")"
 skipped=${skipped:-0}
 failed=$((total - passed - skipped))
 for screens in tmux-screens.sh stock-eglot.sh tmux-completion.sh tmux-install.sh tmux-trust.sh \
-  tmux-startup.sh tmux-review-path.sh tmux-review-autosave.sh lint.sh; do
+  tmux-startup.sh tmux-review-path.sh tmux-review-autosave.sh tmux-agents.sh lint.sh; do
   if bash "$here/$screens"; then
     passed=$((passed + 1))
   else
