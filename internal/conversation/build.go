@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"github.com/gemini-ls/gemini-ls/internal/auth"
@@ -179,6 +180,12 @@ func (b *Build) PlanEnabled() bool { return b.built().Plan.Enabled }
 // InlineCompletion is the inlineCompletion settings.
 func (b *Build) InlineCompletion() settings.InlineCompletion {
 	return b.built().Settings.InlineCompletion
+}
+
+// WorktreeSetupCommand is the command an agent runs first in a worktree
+// made for it (experimental.worktreeSetupCommand); "" for none.
+func (b *Build) WorktreeSetupCommand() string {
+	return strings.TrimSpace(b.built().Settings.Experimental.WorktreeSetupCommand)
 }
 
 // Completion is what completion asks the model with (setup.Built.Completion).

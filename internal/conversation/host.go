@@ -16,6 +16,7 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/setup"
+	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
@@ -628,6 +629,15 @@ func (c *Claim[S]) Prompt(in dialog.Input, v View) Outcome {
 	h.Ready(tctx, l)
 	res, err := c.turn.Run(Session{Agent: l.session, Built: l.built, Port: v, Trust: v, Unattended: h.cfg.Unattended}, in)
 	return outcomeOf(res, err)
+}
+
+// RunShell runs command for the user in the claimed session as a
+// run_shell_command call of the model's would run (agent.Session.RunCall):
+// through the approval door, asked and shown through port, sandboxed,
+// recorded in the history so the model is told what ran.
+func (c *Claim[S]) RunShell(command, description string, port dialog.Port) (dialog.ToolResult, error) {
+	args := map[string]any{"command": command, "description": description}
+	return c.live.session.RunCall(c.turn.Context(), tools.ShellName, args, port)
 }
 
 // Rewind goes back to before prompt in the claim's session (see

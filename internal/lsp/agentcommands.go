@@ -66,7 +66,7 @@ func (s *Server) startAgentCommand(ctx context.Context, args []json.RawMessage) 
 	if err != nil {
 		return commandStarted{}, unclaimed(err)
 	}
-	turn := &agentTurn{s, agent.Worktree.Path}
+	turn := &agentTurn{s, agent.Worktree.Path, true}
 	reported := s.reports.begin(live.ID())
 	s.handlers.start()
 	go func() {

@@ -200,10 +200,35 @@ func (s *Server) buildFor(ctx context.Context, id string, main *conversation.Bui
 	return b, err
 }
 
-// agentTurn follows one turn of the agent of the worktree at path.
+// agentTurn follows one turn of the agent of the worktree at path;
+// fresh says the turn is the first in a worktree just made for it.
 type agentTurn struct {
-	s    *Server
-	path string
+	s     *Server
+	path  string
+	fresh bool
+}
+
+// setUp runs the worktree setup command the settings name
+// (experimental.worktreeSetupCommand) before a fresh agent's first
+// prompt, as the agent's own run_shell_command call: asked of the user
+// as any command would be, sandboxed, shown, and recorded so the model
+// is told what ran. What it did is the model's to read: a failure does
+// not stop the prompt.
+func (t agentTurn) setUp(claim *conversation.Claim[struct{}], v conversation.View) {
+	if !t.fresh {
+		return
+	}
+	b, ok := t.s.agentBuilds.get(t.path)
+	if !ok {
+		return
+	}
+	command := b.WorktreeSetupCommand()
+	if command == "" {
+		return
+	}
+	if _, err := claim.RunShell(command, "Set up the new worktree (experimental.worktreeSetupCommand)", v); err != nil {
+		t.s.log.Info("the worktree setup command", zap.String("worktree", t.path), zap.Error(err))
+	}
 }
 
 // view is inner, landing the turn's edits in the worktree and telling

@@ -398,3 +398,63 @@ func TestAnAgentsAskedEditNamesTheAgent(t *testing.T) {
 		t.Errorf("an agent's edit went to the editor as an applyEdit")
 	}
 }
+
+// The worktree setup command the settings name runs first in a new
+// agent's worktree, as the agent's own shell call: asked of the user
+// under the agent's session, run in the worktree, and told to the model
+// before the prompt.
+func TestAgentRunsTheWorktreeSetupCommandFirst(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	model := geminitest.NewTestServer(t, geminitest.TextTurn("Done."))
+	root := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	env := agentEnv(t, model)
+	settings := `{"experimental": {"worktreeSetupCommand": "echo installed > deps.txt"}}`
+	if err := os.MkdirAll(filepath.Join(env["HOME"], ".gemini"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(env["HOME"], ".gemini", "settings.json"), []byte(settings), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
+	c := lsptest.New(t, conn, lsptest.NeovimPlugin())
+	var asked []string
+	c.OnConfirm = func(_ context.Context, raw json.RawMessage) string {
+		var p struct {
+			SessionID string `json:"sessionId"`
+			Details   string `json:"details"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		asked = append(asked, p.SessionID+": "+p.Details)
+		return "proceed_once"
+	}
+	if _, err := c.Initialize(ctx, []string{root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var res promptEnd
+	if err := c.Call(ctx, "gemini/prompt", map[string]any{"prompt": "go", "worktree": "setup"}, &res); err != nil || res.StopReason != "end_turn" {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if len(asked) != 1 || !strings.HasPrefix(asked[0], res.SessionID+": ") || !strings.Contains(asked[0], "echo installed > deps.txt") {
+		t.Errorf("asked %q, want the setup command under the agent's session", asked)
+	}
+	wt := filepath.Join(root, ".gemini", "worktrees", "setup")
+	if got, err := os.ReadFile(filepath.Join(wt, "deps.txt")); err != nil || string(got) != "installed\n" {
+		t.Errorf("deps.txt in the worktree is %q (%v)", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "deps.txt")); !os.IsNotExist(err) {
+		t.Errorf("the setup ran in the main tree (%v)", err)
+	}
+	reqs := model.Requests()
+	if len(reqs) != 1 || !strings.Contains(string(reqs[0].Body), "installed") || !strings.Contains(string(reqs[0].Body), "deps.txt") {
+		t.Errorf("the model was not told the setup ran: %d requests", len(reqs))
+	}
+	// A later prompt to the agent does not run it again.
+	model.Push(geminitest.TextTurn("Again."))
+	if err := c.Call(ctx, "gemini/prompt", map[string]any{"prompt": "more", "sessionId": res.SessionID}, &res); err != nil || res.Text != "Again." {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if len(asked) != 1 {
+		t.Errorf("the setup ran again: %q", asked)
+	}
+}

@@ -147,6 +147,7 @@ func (s *Server) prompt(ctx context.Context, p promptParams) (promptResult, erro
 	s.settleTrust(claim, in, v)
 	if agent != nil {
 		agent.began()
+		agent.setUp(claim, v)
 	}
 	o := claim.Prompt(in, v)
 	if agent != nil {
@@ -167,7 +168,7 @@ func (s *Server) promptSession(ctx context.Context, built *conversation.Build, p
 		if err != nil {
 			return nil, nil, err
 		}
-		return live, &agentTurn{s, a.Worktree.Path}, nil
+		return live, &agentTurn{s, a.Worktree.Path, true}, nil
 	}
 	a, b, ok, err := s.agentOf(ctx, p.SessionID)
 	if err != nil {
@@ -178,7 +179,7 @@ func (s *Server) promptSession(ctx context.Context, built *conversation.Build, p
 		return sess, nil, err
 	}
 	sess, err := s.session(ctx, b, p.SessionID)
-	return sess, &agentTurn{s, a.Worktree.Path}, err
+	return sess, &agentTurn{s, a.Worktree.Path, false}, err
 }
 
 // answer is the wire's answer to a prompt of session id that ended as o:

@@ -138,6 +138,7 @@ func (s *Server) commandTurn(claim *conversation.Claim[struct{}], in dialog.Inpu
 	s.settleTrust(claim, in, v)
 	if agent != nil {
 		agent.began()
+		agent.setUp(claim, v)
 	}
 	o := claim.Prompt(in, v)
 	claim.End()

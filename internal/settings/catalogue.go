@@ -22,18 +22,19 @@ func schemaKeys() map[string]support {
 		// Gemini CLI's pointer to its JSON schema: nothing to read.
 		"$schema": implemented,
 		// gemini-ls's own.
-		"model.thinkingBudget":             implemented,
-		"tools.sandboxHooksAndMCPServers":  implemented,
-		"tools.sandboxAllowedSockets":      implemented,
-		"inlineCompletion.enabled":         implemented,
-		"inlineCompletion.languages":       implemented,
-		"inlineCompletion.debounceMs":      implemented,
-		"inlineCompletion.model":           implemented,
-		"inlineCompletion.exclude":         implemented,
-		"inlineCompletion.nextEdit":        implemented,
-		"inlineCompletion.completionItems": implemented,
-		"codeIntelligence.enabled":         implemented,
-		"codeIntelligence.servers":         implemented, // free names, each a LanguageServer
+		"model.thinkingBudget":              implemented,
+		"tools.sandboxHooksAndMCPServers":   implemented,
+		"experimental.worktreeSetupCommand": implemented,
+		"tools.sandboxAllowedSockets":       implemented,
+		"inlineCompletion.enabled":          implemented,
+		"inlineCompletion.languages":        implemented,
+		"inlineCompletion.debounceMs":       implemented,
+		"inlineCompletion.model":            implemented,
+		"inlineCompletion.exclude":          implemented,
+		"inlineCompletion.nextEdit":         implemented,
+		"inlineCompletion.completionItems":  implemented,
+		"codeIntelligence.enabled":          implemented,
+		"codeIntelligence.servers":          implemented, // free names, each a LanguageServer
 		// Deprecated spellings Gemini CLI still migrates
 		// (migrateDeprecatedSettings); tools.approvalMode gemini-ls
 		// migrates too (migrateLegacy), so a file never holds it here.

@@ -190,6 +190,11 @@ type Experimental struct {
 	// Worktrees lets a run start in a git worktree of its own
 	// (--worktree), off unless true, as in Gemini CLI 0.61.
 	Worktrees bool `json:"worktrees"`
+	// WorktreeSetupCommand is gemini-ls's own: a shell command an agent
+	// runs first in a worktree made for it (installing dependencies,
+	// which 0.61's docs leave to the user), as its own run_shell_command
+	// call: asked, sandboxed and recorded as any.
+	WorktreeSetupCommand string `json:"worktreeSetupCommand"`
 }
 
 // AgentsEnabled is whether subagents are offered:
