@@ -458,3 +458,83 @@ func TestAgentRunsTheWorktreeSetupCommandFirst(t *testing.T) {
 		t.Errorf("the setup ran again: %q", asked)
 	}
 }
+
+// A stock client (Helix) has the agents through workspace commands: it
+// starts one, sees the list as a document it opens, lands the agent's
+// work after a question and discards it after another.
+func TestAgentsThroughWorkspaceCommands(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	model := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": "a.txt", "content": "A\n"})),
+		geminitest.TextTurn("Done."))
+	root := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	env := agentEnv(t, model)
+	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
+	c := lsptest.New(t, conn, lsptest.Helix())
+	var questions []string
+	c.OnShowMessageRequest = func(message string, actions []string) string {
+		questions = append(questions, message)
+		return actions[0]
+	}
+	if _, err := c.Initialize(ctx, []string{root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	command := func(name string, arg any, result any) {
+		t.Helper()
+		if err := c.Call(ctx, "workspace/executeCommand", map[string]any{"command": name, "arguments": []any{arg}}, result); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	var started struct {
+		SessionID string `json:"sessionId"`
+		Status    string `json:"status"`
+	}
+	command("gemini.startAgent", map[string]any{"prompt": "Capitalise a.txt", "worktree": "caps"}, &started)
+	if started.Status != "started" || started.SessionID == "" {
+		t.Fatalf("gemini.startAgent answered %+v", started)
+	}
+	if _, err := c.WaitMessage(ctx, "gemini/agent", func(raw json.RawMessage) bool {
+		var a agentWire
+		return json.Unmarshal(raw, &a) == nil && a.State == "done"
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	var doc struct {
+		URI string `json:"uri"`
+	}
+	command("gemini.agents", nil, &doc)
+	shown := c.Messages("window/showDocument")
+	if len(shown) == 0 || !strings.Contains(string(shown[len(shown)-1].Params), doc.URI) || !strings.HasSuffix(doc.URI, "agents.md") {
+		t.Fatalf("the list %q was not shown: %v", doc.URI, shown)
+	}
+	list, err := os.ReadFile(strings.TrimPrefix(doc.URI, "file://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## caps — done", "Capitalise a.txt", "a.txt (modified, +1 −1)", "`gemini.landAgent caps`", "`gemini.discardAgent caps`"} {
+		if !strings.Contains(string(list), want) {
+			t.Errorf("the list lacks %q:\n%s", want, list)
+		}
+	}
+
+	var landed struct {
+		Applied bool   `json:"applied"`
+		Message string `json:"message"`
+	}
+	command("gemini.landAgent", "caps", &landed)
+	if !landed.Applied || len(questions) != 1 || !strings.Contains(questions[0], `land the agent "caps"`) {
+		t.Errorf("landed %+v after the questions %q", landed, questions)
+	}
+	if got, _ := c.Buffer(filepath.Join(root, "a.txt")); got != "A\n" {
+		t.Errorf("a.txt holds %q after landing", got)
+	}
+	var discarded struct {
+		Discarded bool `json:"discarded"`
+	}
+	command("gemini.discardAgent", "caps", &discarded)
+	if !discarded.Discarded || len(questions) != 2 {
+		t.Errorf("discarded %+v after the questions %q", discarded, questions)
+	}
+}
