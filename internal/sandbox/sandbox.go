@@ -497,6 +497,13 @@ func (s *Sandbox) bwrapArgs(dir string, env, inner []string) ([]string, error) {
 		home := resolveExisting(s.home)
 		mounts = append(mounts, mount{[]string{"--ro-bind-try", home, home}, home})
 	}
+	for _, dir := range s.linkedWorktreeGitDirs() {
+		// The repository a linked worktree's git directory belongs to,
+		// read-only, even where it lies under /tmp: without it git finds
+		// no repository in the worktree.
+		common := resolveExisting(filepath.Dir(filepath.Dir(dir)))
+		mounts = append(mounts, mount{[]string{"--ro-bind-try", common, common}, common})
+	}
 	for _, m := range s.cfg.Mounts {
 		if !m.writable() {
 			to := resolveExisting(m.To)

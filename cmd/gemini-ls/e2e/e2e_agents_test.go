@@ -2,12 +2,14 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
+	"github.com/gemini-ls/gemini-ls/internal/sandbox/sandboxtest"
 )
 
 // A server killed (SIGKILL) in the middle of an agent's turn leaves the
@@ -90,5 +92,58 @@ func TestAKilledServerLeavesItsAgentsResumable(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "b.txt")); !os.IsNotExist(err) {
 		t.Errorf("the main tree has b.txt (%v)", err)
+	}
+}
+
+// Under the sandbox an agent writes its own worktree and nothing else:
+// not the main tree, not another agent's worktree, not the repository's
+// .git beyond its own worktree's files.
+func TestASandboxedAgentWritesOnlyItsWorktree(t *testing.T) {
+	sandboxtest.NeedBubblewrap(t)
+	root := newRoot(t, map[string]string{"a.txt": "a\n"})
+	gitInit(t, root)
+	other := filepath.Join(root, ".gemini", "worktrees", "other")
+	for _, args := range [][]string{{"worktree", "add", "-q", "-b", "worktree-other", other}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	attempts := strings.Join([]string{
+		"echo own > own.txt",
+		"echo x > " + filepath.Join(root, "main.txt"),
+		"echo x > " + filepath.Join(other, "x.txt"),
+		"echo x >> " + filepath.Join(root, ".git", "config"),
+		"echo x > " + filepath.Join(root, ".git", "hooks", "post-checkout"),
+		"git status --short",
+	}, "; ")
+	h := start(t, setup{profile: lsptest.NeovimPlugin(), root: root, env: []string{"HOME=" + shellAllowedHome(t), "GEMINI_CLI_TRUST_WORKSPACE=true", "GEMINI_SANDBOX=true"}},
+		shellCall(attempts, nil), geminitest.TextTurn("Done."))
+	configBefore, _ := os.ReadFile(filepath.Join(root, ".git", "config"))
+	res := h.prompt(map[string]any{"prompt": "try", "worktree": "boxed"})
+	if res.StopReason != "end_turn" {
+		t.Fatalf("the agent ended %+v", res)
+	}
+	wt := filepath.Join(root, ".gemini", "worktrees", "boxed")
+	if got, err := os.ReadFile(filepath.Join(wt, "own.txt")); err != nil || string(got) != "own\n" {
+		t.Errorf("the agent could not write its own worktree: %q, %v", got, err)
+	}
+	for _, p := range []string{filepath.Join(root, "main.txt"), filepath.Join(other, "x.txt"), filepath.Join(root, ".git", "hooks", "post-checkout")} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("the sandboxed agent wrote %s (%v)", p, err)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(root, ".git", "config")); string(after) != string(configBefore) {
+		t.Errorf("the sandboxed agent changed .git/config")
+	}
+	reqs := h.model.Requests()
+	if len(reqs) < 2 || !strings.Contains(string(reqs[1].Body), "Read-only file system") {
+		t.Fatalf("the model was not told the writes failed")
+	}
+	// git works in the worktree, its repository visible (read-only) even
+	// where it lies under the sandbox's private /tmp.
+	if body := string(reqs[1].Body); strings.Contains(body, "not a git repository") || !strings.Contains(body, "?? own.txt") {
+		t.Errorf("git status did not work in the sandboxed worktree: %s", body)
 	}
 }
