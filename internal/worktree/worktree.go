@@ -95,10 +95,51 @@ func Create(ctx context.Context, dir, name string, now time.Time) (*Worktree, er
 		return nil, fmt.Errorf("%s has no commit to make a worktree from: %w", project, err)
 	}
 	path := filepath.Join(project, filepath.FromSlash(Dir), name)
-	if _, err := git(ctx, project, "worktree", "add", "-b", branch, "--", path); err != nil {
-		return nil, err
+	if _, err := os.Lstat(path); err == nil {
+		return nil, fmt.Errorf("%s exists already: name another worktree", path)
 	}
-	return &Worktree{Name: name, Path: path, Branch: branch, Project: project, Base: base}, nil
+	w := &Worktree{Name: name, Path: path, Branch: branch, Project: project, Base: base}
+	for attempt := 1; ; attempt++ {
+		_, err := git(ctx, project, "worktree", "add", "-b", branch, "--", path)
+		if err == nil {
+			return w, nil
+		}
+		if attempt == addAttempts || !racedAnotherAdd(err) {
+			return nil, err
+		}
+		// git left what it had made of this one; another try makes it
+		// whole, after the other add is done.
+		w.undoPartialAdd(ctx)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(time.Duration(attempt*(20+rand.IntN(40))) * time.Millisecond):
+		}
+	}
+}
+
+// addAttempts bounds the tries of a git worktree add that raced another.
+const addAttempts = 5
+
+// racedAnotherAdd reports whether git worktree add failed because
+// another add of the same repository ran at once: git reads every
+// worktree's commondir as it adds one, and the other's may be created
+// but not yet written ("failed to read .git/worktrees/x/commondir"),
+// which git (2.39 to 2.55 at least) does not guard against.
+func racedAnotherAdd(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "failed to read") && (strings.Contains(msg, "commondir") || strings.Contains(msg, "gitdir"))
+}
+
+// undoPartialAdd removes what a failed add of w made: its directory
+// (which did not exist before, Create checked), its registration and
+// its branch, when that still points at Base (nothing else made it).
+func (w *Worktree) undoPartialAdd(ctx context.Context) {
+	_ = os.RemoveAll(w.Path)
+	_, _ = git(ctx, w.Project, "worktree", "prune")
+	if head, err := git(ctx, w.Project, "rev-parse", "--verify", "-q", "refs/heads/"+w.Branch); err == nil && head == w.Base {
+		_, _ = git(ctx, w.Project, "branch", "-D", "--", w.Branch)
+	}
 }
 
 // ProjectRoot is the root of the repository dir is in, its main

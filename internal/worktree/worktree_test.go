@@ -2,6 +2,7 @@ package worktree
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,5 +180,35 @@ func TestOf(t *testing.T) {
 	}
 	if _, ok := Of(ctx, t.TempDir()); ok {
 		t.Error("Of(outside git) found a worktree")
+	}
+}
+
+// git worktree add is not safe to run twice at once on one repository
+// (an add reads the other's commondir before it is written): many
+// Creates at once all succeed, each worktree whole on its branch.
+func TestCreatesAtOnceAllSucceed(t *testing.T) {
+	dir := repo(t)
+	ctx := context.Background()
+	const rounds, at = 4, 8
+	for r := range rounds {
+		errs := make(chan error, at)
+		for i := range at {
+			go func() {
+				w, err := Create(ctx, dir, fmt.Sprintf("r%d-a%d", r, i), time.Now())
+				if err == nil && g(t, w.Path, "branch", "--show-current") != w.Branch {
+					err = fmt.Errorf("%s is not on %s", w.Path, w.Branch)
+				}
+				errs <- err
+			}()
+		}
+		for range at {
+			if err := <-errs; err != nil {
+				t.Errorf("round %d: %v", r, err)
+			}
+		}
+	}
+	list, err := List(ctx, dir)
+	if err != nil || len(list) != rounds*at {
+		t.Errorf("List: %d worktrees, %v; want %d", len(list), err, rounds*at)
 	}
 }
