@@ -107,8 +107,8 @@ func Create(ctx context.Context, dir, name string, now time.Time) (*Worktree, er
 		if attempt == addAttempts || !racedAnotherAdd(err) {
 			return nil, err
 		}
-		// git left what it had made of this one; another try makes it
-		// whole, after the other add is done.
+		// git left the branch it had made; another try makes the
+		// worktree whole, after the other add is done.
 		w.undoPartialAdd(ctx)
 		select {
 		case <-ctx.Done():
@@ -131,12 +131,15 @@ func racedAnotherAdd(err error) bool {
 	return strings.Contains(msg, "failed to read") && (strings.Contains(msg, "commondir") || strings.Contains(msg, "gitdir"))
 }
 
-// undoPartialAdd removes what a failed add of w made: its directory
-// (which did not exist before, Create checked), its registration and
-// its branch, when that still points at Base (nothing else made it).
+// undoPartialAdd removes what an add of w that raced another made: git
+// creates the branch (worktree add -b) before it reads the other
+// worktrees and dies, and nothing else, so the branch is deleted while
+// it still points at Base and no worktree holds it. Nothing is pruned:
+// a prune would take another add's directory still being made.
 func (w *Worktree) undoPartialAdd(ctx context.Context) {
-	_ = os.RemoveAll(w.Path)
-	_, _ = git(ctx, w.Project, "worktree", "prune")
+	if _, err := os.Lstat(w.Path); err == nil {
+		return // made after all; the next try says so
+	}
 	if head, err := git(ctx, w.Project, "rev-parse", "--verify", "-q", "refs/heads/"+w.Branch); err == nil && head == w.Base {
 		_, _ = git(ctx, w.Project, "branch", "-D", "--", w.Branch)
 	}
