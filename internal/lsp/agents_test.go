@@ -90,6 +90,24 @@ func agentEnv(t *testing.T, model *geminitest.Server) map[string]string {
 	}
 }
 
+// agentClient is a client of profile connected to a server of env.
+func agentClient(t *testing.T, env map[string]string, profile lsptest.Profile) *lsptest.Client {
+	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
+	return lsptest.New(t, conn, profile)
+}
+
+// writeHomeFile writes text to rel (slashes) under env's HOME.
+func writeHomeFile(t *testing.T, env map[string]string, rel, text string) {
+	t.Helper()
+	path := filepath.Join(env["HOME"], filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 type agentWire struct {
 	SessionID string `json:"sessionId"`
 	Title     string `json:"title"`
@@ -129,8 +147,7 @@ func TestFourAgentsEachInItsOwnWorktree(t *testing.T) {
 	model := geminitest.NewTestServer(t, turns...)
 	root := gitRepo(t, map[string]string{"README": "hello\n"})
 	env := agentEnv(t, model)
-	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
-	c := lsptest.New(t, conn, lsptest.NeovimPlugin())
+	c := agentClient(t, env, lsptest.NeovimPlugin())
 	var mu sync.Mutex
 	asked := map[string]string{} // session id → the command it asked about
 	c.OnConfirm = func(_ context.Context, raw json.RawMessage) string {
@@ -243,8 +260,7 @@ func TestLandAnAgentWithAConflictThenDiscardIt(t *testing.T) {
 		geminitest.TextTurn("Done."))
 	root := gitRepo(t, map[string]string{"code.txt": base})
 	env := agentEnv(t, model)
-	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
-	c := lsptest.New(t, conn, lsptest.NeovimPlugin())
+	c := agentClient(t, env, lsptest.NeovimPlugin())
 	var questions []string
 	c.OnShowMessageRequest = func(message string, actions []string) string {
 		questions = append(questions, message)
@@ -340,8 +356,7 @@ func TestAgentRefusals(t *testing.T) {
 	model := geminitest.NewTestServer(t)
 	root := gitRepo(t, map[string]string{"a.txt": "a\n"})
 	env := agentEnv(t, model)
-	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
-	c := lsptest.New(t, conn, lsptest.NeovimPlugin())
+	c := agentClient(t, env, lsptest.NeovimPlugin())
 	if _, err := c.Initialize(ctx, []string{root}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -366,16 +381,8 @@ func TestAnAgentsAskedEditNamesTheAgent(t *testing.T) {
 		geminitest.TextTurn("Done."))
 	root := gitRepo(t, map[string]string{"a.txt": "a\n"})
 	env := agentEnv(t, model)
-	policies := filepath.Join(env["HOME"], ".gemini", "policies")
-	if err := os.MkdirAll(policies, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	rule := "[[rule]]\ntoolName = \"write_file\"\ndecision = \"ask_user\"\npriority = 500\n"
-	if err := os.WriteFile(filepath.Join(policies, "ask.toml"), []byte(rule), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
-	c := lsptest.New(t, conn, lsptest.NeovimPlugin())
+	writeHomeFile(t, env, ".gemini/policies/ask.toml", "[[rule]]\ntoolName = \"write_file\"\ndecision = \"ask_user\"\npriority = 500\n")
+	c := agentClient(t, env, lsptest.NeovimPlugin())
 	var asked []string
 	c.OnShowMessageRequest = func(message string, actions []string) string {
 		asked = append(asked, message)
@@ -409,15 +416,8 @@ func TestAgentRunsTheWorktreeSetupCommandFirst(t *testing.T) {
 	model := geminitest.NewTestServer(t, geminitest.TextTurn("Done."))
 	root := gitRepo(t, map[string]string{"a.txt": "a\n"})
 	env := agentEnv(t, model)
-	settings := `{"experimental": {"worktreeSetupCommand": "echo installed > deps.txt"}}`
-	if err := os.MkdirAll(filepath.Join(env["HOME"], ".gemini"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(env["HOME"], ".gemini", "settings.json"), []byte(settings), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
-	c := lsptest.New(t, conn, lsptest.NeovimPlugin())
+	writeHomeFile(t, env, ".gemini/settings.json", `{"experimental": {"worktreeSetupCommand": "echo installed > deps.txt"}}`)
+	c := agentClient(t, env, lsptest.NeovimPlugin())
 	var asked []string
 	c.OnConfirm = func(_ context.Context, raw json.RawMessage) string {
 		var p struct {
@@ -470,8 +470,7 @@ func TestAgentsThroughWorkspaceCommands(t *testing.T) {
 		geminitest.TextTurn("Done."))
 	root := gitRepo(t, map[string]string{"a.txt": "a\n"})
 	env := agentEnv(t, model)
-	conn, _ := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: t.TempDir()})
-	c := lsptest.New(t, conn, lsptest.Helix())
+	c := agentClient(t, env, lsptest.Helix())
 	var questions []string
 	c.OnShowMessageRequest = func(message string, actions []string) string {
 		questions = append(questions, message)
