@@ -537,3 +537,97 @@ func TestAgentsThroughWorkspaceCommands(t *testing.T) {
 		t.Errorf("discarded %+v after the questions %q", discarded, questions)
 	}
 }
+
+// Merge lands an agent's work by git, at the user's request: its
+// worktree's changes committed on its branch, the branch merged into
+// the user's; a merge git would stop (the user's own uncommitted change
+// of the same file) is refused and leaves the user's tree as it was.
+func TestMergeAnAgentsBranch(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	model := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": "a.txt", "content": "A\n"})),
+		geminitest.TextTurn("Done."),
+		geminitest.CallTurn(geminitest.Call("write_file", map[string]any{"file_path": "b.txt", "content": "B\n"})),
+		geminitest.TextTurn("Done."))
+	root := gitRepo(t, map[string]string{"a.txt": "a\n", "b.txt": "b\n"})
+	env := agentEnv(t, model)
+	c := agentClient(t, env, lsptest.NeovimPlugin())
+	if _, err := c.Initialize(ctx, []string{root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"first", "second"} {
+		var res promptEnd
+		if err := c.Call(ctx, "gemini/prompt", map[string]any{"prompt": "change " + name, "worktree": name}, &res); err != nil || res.StopReason != "end_turn" {
+			t.Fatalf("%s: %+v, %v", name, res, err)
+		}
+	}
+	var merged struct {
+		Applied bool   `json:"applied"`
+		Message string `json:"message"`
+	}
+	if err := c.Call(ctx, "gemini/landAgent", map[string]any{"worktree": "first", "how": "merge"}, &merged); err != nil || !merged.Applied {
+		t.Fatalf("merge: %+v, %v", merged, err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "a.txt")); string(got) != "A\n" {
+		t.Errorf("a.txt after the merge: %q", got)
+	}
+	if log := runGit(t, root, "log", "--format=%s", "-3"); !strings.Contains(log, "Merge the gemini-ls agent first") || !strings.Contains(log, "gemini-ls agent first: change first") {
+		t.Errorf("the history after the merge:\n%s", log)
+	}
+	if len(c.Messages("workspace/applyEdit")) != 0 {
+		t.Errorf("a merge sent an applyEdit")
+	}
+
+	// The user's own uncommitted change to b.txt: git would overwrite it.
+	if err := os.WriteFile(filepath.Join(root, "b.txt"), []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	head := runGit(t, root, "rev-parse", "HEAD")
+	err := c.Call(ctx, "gemini/landAgent", map[string]any{"worktree": "second", "how": "merge"}, &merged)
+	if err == nil || !strings.Contains(err.Error(), "your tree is as it was") {
+		t.Errorf("merge over the user's change: %v, want a refusal saying the tree is as it was", err)
+	}
+	if got, _ := os.ReadFile(filepath.Join(root, "b.txt")); string(got) != "mine\n" {
+		t.Errorf("b.txt after the refused merge: %q", got)
+	}
+	if now := runGit(t, root, "rev-parse", "HEAD"); now != head {
+		t.Errorf("HEAD moved from %s to %s", head, now)
+	}
+}
+
+// A worktree deleted by hand is pruned: the agent leaves the list, and
+// the client is told it is gone.
+func TestADeletedWorktreeIsPruned(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	model := geminitest.NewTestServer(t, geminitest.TextTurn("Done."))
+	root := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	env := agentEnv(t, model)
+	c := agentClient(t, env, lsptest.NeovimPlugin())
+	if _, err := c.Initialize(ctx, []string{root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var res promptEnd
+	if err := c.Call(ctx, "gemini/prompt", map[string]any{"prompt": "hi", "worktree": "gone"}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(root, ".gemini", "worktrees", "gone")); err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Agents []agentWire `json:"agents"`
+	}
+	if err := c.Call(ctx, "gemini/agents", nil, &list); err != nil || len(list.Agents) != 0 {
+		t.Errorf("gemini/agents after the worktree was deleted: %+v, %v", list.Agents, err)
+	}
+	if out := runGit(t, root, "worktree", "list"); strings.Contains(out, "gone") {
+		t.Errorf("git still knows the worktree:\n%s", out)
+	}
+	told := c.Messages("gemini/agent")
+	var last agentWire
+	_ = json.Unmarshal(told[len(told)-1].Params, &last)
+	if last.State != "discarded" || last.Worktree.Name != "gone" {
+		t.Errorf("the client was last told %+v, want the agent gone", last)
+	}
+}
