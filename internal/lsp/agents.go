@@ -38,6 +38,10 @@ type agentBuilds struct {
 	// making serialises building, so that two prompts to an agent found
 	// on disk build it once.
 	making sync.Mutex
+	// worktrees serialises this server's making and listing of
+	// worktrees: git worktree prune, which listing runs, would take the
+	// directory of an add still under way.
+	worktrees sync.Mutex
 }
 
 func (a *agentBuilds) get(path string) (*conversation.Build, bool) {
@@ -128,7 +132,9 @@ func (s *Server) startAgent(ctx context.Context, name, prompt string) (*conversa
 			return nil, fleet.Agent{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: worktree: %v", err)
 		}
 	}
+	s.agentBuilds.worktrees.Lock()
 	wt, err := worktree.Create(ctx, ws.Roots()[0], name, time.Now())
+	s.agentBuilds.worktrees.Unlock()
 	if err != nil {
 		return nil, fleet.Agent{}, requestFailed(fmt.Errorf("making the agent's worktree: %w", err))
 	}
@@ -511,7 +517,9 @@ func (s *Server) discoverAgents(ctx context.Context) error {
 			continue // not a repository: no agents there
 		}
 		seen[project] = true
+		s.agentBuilds.worktrees.Lock()
 		list, err := worktree.List(ctx, project)
+		s.agentBuilds.worktrees.Unlock()
 		if err != nil {
 			return fmt.Errorf("listing the worktrees of %s: %w", project, err)
 		}

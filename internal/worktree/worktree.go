@@ -274,7 +274,9 @@ func lastLine(s string) string {
 // pruned those whose directory is gone (git worktree prune): a worktree
 // deleted by hand is forgotten, its branch kept. Each one's Base is the
 // commit its branch forked from project's HEAD (git merge-base), what an
-// agent's work is measured against after a restart.
+// agent's work is measured against after a restart. The prune would
+// take the directory of an add still under way (Create), so a caller
+// that does both at once serialises them.
 func List(ctx context.Context, project string) ([]*Worktree, error) {
 	if _, err := git(ctx, project, "worktree", "prune"); err != nil {
 		return nil, err
