@@ -244,7 +244,7 @@ func (j *job) runAgent(ctx context.Context, task Task) (AgentResult, error) {
 		return AgentResult{}, fmt.Errorf("making %s: %w", dir, err)
 	}
 	pol := filepath.Join(dir, "workflows.toml")
-	if err := os.WriteFile(pol, []byte(policy()), 0o600); err != nil {
+	if err := os.WriteFile(pol, []byte(denyWorkflows()), 0o600); err != nil {
 		return AgentResult{}, fmt.Errorf("writing the agent's policy: %w", err)
 	}
 	mode := j.opts.ApprovalMode
