@@ -97,7 +97,9 @@ func session(ctx context.Context, host *conversation.Host[struct{}], built *conv
 
 // isSessionFile reports whether --resume's value is a file's path: no
 // id, number or "latest" holds a dot or a slash.
-func isSessionFile(resume string) bool { return strings.ContainsAny(resume, "./"+string(filepath.Separator)) }
+func isSessionFile(resume string) bool {
+	return strings.ContainsAny(resume, "./"+string(filepath.Separator))
+}
 
 // listSessions prints dir's saved sessions as Gemini CLI 0.61's
 // --list-sessions does: numbered by start time, each with its title, how

@@ -30,5 +30,7 @@
 //   - Every git command goes through internal/spawn with
 //     fetchsource.SafeGitEnv, without the secrets in its environment,
 //     and no hooks run (--no-verify).
-//   - The package reads the environment only through the Env it is given.
+//   - GitHub's variables and the secrets are read only through the Env
+//     Run is given; git alone gets the process's environment, made safe
+//     and without the secrets.
 package action
