@@ -49,12 +49,13 @@ lint: actionlint
 	GOOS=darwin go vet ./...
 	go run $(STATICCHECK) ./...
 
-# The GitHub workflows (.github/workflows) by actionlint at a pinned
-# version, built into Go's cache by go run: a workflow GitHub would refuse
-# or misread fails here first.
+# The GitHub workflows (.github/workflows) and the one /setup-github writes
+# by actionlint at a pinned version, built into Go's cache by go run: a
+# workflow GitHub would refuse or misread fails here first; the written one
+# again against action.yml's inputs (scripts/actionlint.sh).
 ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 actionlint:
-	go run $(ACTIONLINT)
+	ACTIONLINT=$(ACTIONLINT) bash scripts/actionlint.sh
 
 # Every Go fuzz target in the tree (each func FuzzX(*testing.F), found by
 # scripts/fuzz.sh, so a new one joins by itself), FUZZTIME each, as many
