@@ -96,7 +96,7 @@ func Create(ctx context.Context, dir, name string, now time.Time) (*Worktree, er
 	}
 	path := filepath.Join(project, filepath.FromSlash(Dir), name)
 	if _, err := os.Lstat(path); err == nil {
-		return nil, fmt.Errorf("%s exists already: name another worktree", path)
+		return nil, fmt.Errorf("%s already exists: name another worktree", path)
 	}
 	w := &Worktree{Name: name, Path: path, Branch: branch, Project: project, Base: base}
 	for attempt := 1; ; attempt++ {
