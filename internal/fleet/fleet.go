@@ -97,8 +97,7 @@ func Title(prompt string) string {
 // tells the front end.
 func (f *Fleet) Add(a Agent) {
 	f.mu.Lock()
-	c := a
-	f.agents[a.Worktree.Path] = &c
+	f.agents[a.Worktree.Path] = new(copyOf(&a))
 	f.mu.Unlock()
 	f.tell(a)
 }
@@ -113,8 +112,7 @@ func (f *Fleet) Update(path string, change func(*Agent)) bool {
 		return false
 	}
 	change(a)
-	c := *a
-	c.Files = slices.Clone(a.Files)
+	c := copyOf(a)
 	if a.State == Discarded {
 		delete(f.agents, path)
 	}

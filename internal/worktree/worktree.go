@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -96,7 +97,7 @@ func Create(ctx context.Context, dir, name string, now time.Time) (*Worktree, er
 	}
 	path := filepath.Join(project, filepath.FromSlash(Dir), name)
 	if _, err := os.Lstat(path); err == nil {
-		return nil, fmt.Errorf("%s exists already: name another worktree", path)
+		return nil, fmt.Errorf("%s already exists: name another worktree", path)
 	}
 	w := &Worktree{Name: name, Path: path, Branch: branch, Project: project, Base: base}
 	for attempt := 1; ; attempt++ {
@@ -244,24 +245,37 @@ func (w *Worktree) Finish(ctx context.Context) (removed bool, err error) {
 // git runs git with args in dir through the door and returns its
 // output, trimmed; its error names the command and git's last words.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
+	var stdout bytes.Buffer
+	if err := runGit(ctx, dir, &stdout, args...); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(stdout.String()), nil
+}
+
+// runGit runs git with args in dir through the door, with Gemini CLI's
+// safe git environment, its output to stdout; its error names the
+// command and git's last words, or is stdout's own (errTooLarge).
+func runGit(ctx context.Context, dir string, stdout io.Writer, args ...string) error {
 	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
 	cmd.Dir = dir
 	cmd.Env = fetchsource.SafeGitEnv(os.Environ())
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if errors.Is(err, spawn.ErrNotFound) {
-			return "", errors.New("git is not installed (worktrees need it)")
-		}
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		if last := lastLine(stderr.String()); last != "" {
-			return "", fmt.Errorf("git %s: %s", args[0], last)
-		}
-		return "", fmt.Errorf("git %s: %w", args[0], err)
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
+	err := cmd.Run()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, spawn.ErrNotFound):
+		return errors.New("git is not installed (worktrees need it)")
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.Is(err, errTooLarge):
+		return err
 	}
-	return strings.TrimSpace(stdout.String()), nil
+	if last := lastLine(stderr.String()); last != "" {
+		return fmt.Errorf("git %s: %s", args[0], last)
+	}
+	return fmt.Errorf("git %s: %w", args[0], err)
 }
 
 // lastLine is the last line of s that is not blank.
@@ -384,16 +398,12 @@ func (w *Worktree) Work(ctx context.Context, maxSize int64) ([]Change, error) {
 
 // baseText is path's text at the worktree's Base.
 func (w *Worktree) baseText(ctx context.Context, path string, maxSize int64) (string, error) {
-	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", "show", w.Base+":"+path)
-	cmd.Dir = w.Path
-	cmd.Env = fetchsource.SafeGitEnv(os.Environ())
 	var out bytes.Buffer
-	cmd.Stdout = &limitWriter{w: &out, left: maxSize}
-	if err := cmd.Run(); err != nil {
+	if err := runGit(ctx, w.Path, &limitWriter{w: &out, left: maxSize}, "show", w.Base+":"+path); err != nil {
 		if errors.Is(err, errTooLarge) {
 			return "", fmt.Errorf("%s is over %d bytes at the base, too large to land as text", path, maxSize)
 		}
-		return "", fmt.Errorf("git show %s:%s: %w", w.Base, path, err)
+		return "", fmt.Errorf("reading %s at %s: %w", path, w.Base, err)
 	}
 	return checkText(path, out.Bytes())
 }

@@ -1978,9 +1978,17 @@ const scenarios = [
 
       // Discard the second: the server asks, the row goes, and so do its worktree and branch.
       await row('AGENT-TWO').click({ button: 'right' });
-      await page.locator('.context-view .action-label', { hasText: 'Discard Agent' }).click();
+      const discardItem = page.locator('.context-view .action-label', { hasText: 'Discard Agent' });
+      await discardItem.waitFor({ timeout: 10_000 });
       const ask = page.locator('.notifications-toasts .notification-list-item', { hasText: 'Discard the agent' }).first();
-      await ask.waitFor({ timeout: 15_000 });
+      // A context menu opened a moment ago may let a click go by (seen
+      // under load: the menu stayed open); it is clicked again while it
+      // is still there, which it is not once a click has taken.
+      await waitFor('the server\'s question before the discard', async () => {
+        if (await ask.isVisible()) return true;
+        if (await discardItem.isVisible()) await discardItem.click({ timeout: 2_000 }).catch(() => {});
+        return false;
+      }, { timeout: 20_000 });
       await ask.locator('.monaco-button', { hasText: /^Discard$/ }).click();
       await waitFor('the discarded agent\'s row gone', async () => (await row('AGENT-TWO').count()) === 0, { timeout: 15_000 });
       await waitFor('its worktree gone', () => !fs.existsSync(path.join(ctx.workspace, '.gemini/worktrees/two')), { timeout: 15_000 });
