@@ -445,41 +445,47 @@ class Workbench {
   // palette without the row is a failure to see, not to retry away.
   async command(title) {
     const page = this.page;
-    const input = page.locator('.quick-input-widget input[type="text"]');
     const row = page.locator('.quick-input-list .monaco-list-row').filter({
       has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(title)}\\s*$`) }),
     }).first();
+    await this.pick('F1', `>${title}`, row, () => row.click({ timeout: 5000 }));
+  }
+
+  // pick opens a quick input with key, types query, waits for row and
+  // chooses it with choose. A quick input closed under the test chose
+  // nothing, and is opened again, once. The focus was seen taken back by
+  // the chat's webview on a loaded machine: after the row showed, so the
+  // click timed out; and right after the key, so the fill did.
+  async pick(key, query, row, choose) {
+    const page = this.page;
+    const input = page.locator('.quick-input-widget input[type="text"]');
     try {
-      // A palette closed under the test ran nothing, and is opened again,
-      // once. The focus was seen taken back by the chat's webview on a
-      // loaded machine: after the row showed, so the click timed out; and
-      // right after F1, so the fill did.
       for (let attempt = 1; ; attempt++) {
         try {
-          await page.keyboard.press('F1');
-          // F1 pressed in a webview (the chat) reaches the workbench as a
-          // message from the webview's frame, which a loaded machine was
-          // seen to lose: pressed once more if the palette did not open.
-          // (F1 on an open palette leaves it open.)
+          await page.keyboard.press(key);
+          // A key pressed in a webview (the chat) reaches the workbench as
+          // a message from the webview's frame, which a loaded machine was
+          // seen to lose: pressed once more if the input did not open.
+          // (The key on an open input leaves it open.)
           if (!(await input.waitFor({ state: 'visible', timeout: 5000 }).then(() => true, () => false))) {
-            await page.keyboard.press('F1');
+            await page.keyboard.press(key);
             await input.waitFor({ state: 'visible', timeout: 10_000 });
           }
-          await input.fill(`>${title}`, { timeout: 5000 });
+          await input.fill(query, { timeout: 5000 });
           await row.waitFor({ state: 'visible', timeout: 15_000 });
-          await row.click({ timeout: 5000 });
+          await choose();
           break;
         } catch (e) {
           if (attempt > 1 || await input.isVisible()) throw e;
-          log(`the palette closed under "${title}" (${e.message.split('\n')[0]}): opened again`);
+          log(`the quick input closed under ${JSON.stringify(query)} (${e.message.split('\n')[0]}): opened again`);
         }
       }
     } catch (e) {
-      const shown = await page.locator('.quick-input-widget').innerText().catch(() => '(no palette)');
-      // Where the focus went says who closed a palette that opened.
+      const shown = await page.locator('.quick-input-widget').innerText().catch(() => '(no quick input)');
+      // Where the focus went says who closed an input that opened.
       const focus = await page.evaluate(() => document.activeElement?.className || document.activeElement?.tagName).catch(() => '?');
       await page.keyboard.press('Escape').catch(() => {});
-      throw new Error(`could not run "${title}" from the command palette (it showed ${JSON.stringify(shown.slice(0, 300))}; the focus was on ${JSON.stringify(focus)}): ${e.message.split('\n')[0]}`);
+      throw new Error(`could not choose ${JSON.stringify(query)} (${key}; it showed ${JSON.stringify(shown.slice(0, 300))}; the focus was on ${JSON.stringify(focus)}): ${e.message.split('\n')[0]}`);
     }
     await input.waitFor({ state: 'hidden', timeout: 5000 }).catch(() => {});
   }
@@ -488,15 +494,10 @@ class Workbench {
   // query may add a position: "chat.go:6:2".
   async quickOpen(name, query = name) {
     const page = this.page;
-    const input = page.locator('.quick-input-widget input[type="text"]');
-    await page.keyboard.press('Control+P');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(query);
     // Enter opens the focused row, which is a recently opened file until
     // the search for the query has come back: wait for the file's row.
     const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).first();
-    await row.waitFor({ state: 'visible', timeout: 15_000 });
-    await page.keyboard.press('Enter');
+    await this.pick('Control+P', query, row, () => page.keyboard.press('Enter'));
     await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 15_000 });
   }
 
@@ -3141,6 +3142,7 @@ const scenarios = [
     name: 'api-key',
     title: 'an API key entered in VS Code (Enter API Key) reaches gemini-ls from the secret storage and is written to no file',
     noKey: true,
+    storesKey: true,
     script: [{ text: 'Hello with the key you entered.' }],
     async run(w, ctx) {
       const key = 'AIzaE2E-entered-in-vscode-7d41c9';
@@ -3170,6 +3172,7 @@ const scenarios = [
     name: 'error-key',
     title: 'a key entered in VS Code that the API refuses: the chat names the key stored in the editor (never GEMINI_API_KEY) and offers Enter API Key and Sign in, chosen from the error\'s kind; the status bar offers to sign in',
     noKey: true,
+    storesKey: true,
     script: [{ error: invalidKeyError }],
     async run(w, ctx) {
       await w.command('Gemini: Open Chat');
@@ -3355,8 +3358,11 @@ const scenarios = [
 // variant names what a scenario needs of its code-server's start: no API
 // key, more user settings; a scenario whose needs differ from the running
 // one's gets a code-server of its own.
-function variant({ noKey, platform, settings, restricted, workspace, home }) {
-  return JSON.stringify({ noKey: Boolean(noKey), platform: Boolean(platform), settings: settings || {}, restricted: Boolean(restricted), workspace, home });
+// A scenario that stores a key in VS Code's secret storage (storesKey)
+// has a code-server of its own: one after it would find that key and no
+// welcome.
+function variant({ name, storesKey, noKey, platform, settings, restricted, workspace, home }) {
+  return JSON.stringify({ own: storesKey ? name : '', noKey: Boolean(noKey), platform: Boolean(platform), settings: settings || {}, restricted: Boolean(restricted), workspace, home });
 }
 
 // A scenario's script is its turns, or {turns, rules} when rules answer
