@@ -49,12 +49,13 @@ lint: actionlint
 	GOOS=darwin go vet ./...
 	go run $(STATICCHECK) ./...
 
-# The GitHub workflows (.github/workflows) by actionlint at a pinned
-# version, built into Go's cache by go run: a workflow GitHub would refuse
-# or misread fails here first.
+# The GitHub workflows (.github/workflows) and the one /setup-github writes
+# by actionlint at a pinned version, built into Go's cache by go run: a
+# workflow GitHub would refuse or misread fails here first; the written one
+# again against action.yml's inputs (scripts/actionlint.sh).
 ACTIONLINT := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 actionlint:
-	go run $(ACTIONLINT)
+	ACTIONLINT=$(ACTIONLINT) bash scripts/actionlint.sh
 
 # Every Go fuzz target in the tree (each func FuzzX(*testing.F), found by
 # scripts/fuzz.sh, so a new one joins by itself), FUZZTIME each, as many
@@ -113,11 +114,14 @@ endef
 # 1.1.414 leaves its analysis' progress open for good, and gemini-ls then
 # reports it still indexing at every question (a fresh machine's test-go
 # failed so).
+# curl, unzip and perl's shasum are what the GitHub Action's install step
+# runs on a runner (packaging's TestActionInstallsTheServerOfEachRunner
+# runs it against a fake release, as a Mac without sha256sum too).
 # -timeout 30m: the README's commands (readme_commands_test.go) compile
 # gemini-ls as a reader would, static too, which on a fresh machine's cold
 # cache takes longer than go test's default 10 minutes for one package.
 test-go: gemini-cli otelcol langservers rootless-user
-	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static patch strace)
+	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static patch strace curl unzip perl)
 	npm ci --prefix internal/frontmatter/testdata/jsyaml --no-audit --no-fund --loglevel=error
 	go test -race -count=1 -timeout 30m ./...
 	$(MAKE) test-linear

@@ -119,6 +119,10 @@ func versionErrors(fsys fs.FS, want string) []string {
 		found[agent] = append(found[agent], m[1])
 	}
 	each("packaging/mason/package.yaml", `(?m)^  id: pkg:github/gemini-ls/gemini-ls@v(\S*)$`)
+	// The action installs its own release's server by default, and the
+	// workflow /setup-github writes uses the action of the server writing it.
+	each("action.yml", `(?m)^  version:\n(?:    .*\n)*?    default: "([^"]*)"$`)
+	each(workflowTemplate, `(?m)uses: gemini-ls/gemini-ls@v(\S*)$`)
 
 	for path, vs := range found {
 		for _, v := range vs {
@@ -155,6 +159,8 @@ func TestOneVersionMutations(t *testing.T) {
 		"editors/nvim/lua/gemini/init.lua",
 		"packaging/acp-registry/gemini-ls/agent.json",
 		"packaging/mason/package.yaml",
+		"action.yml",
+		workflowTemplate,
 	}
 	good := filesUnder(t, repoRoot, paths...)
 	validate := func(fsys fstest.MapFS) []string { return versionErrors(fsys, want) }
@@ -176,6 +182,10 @@ func TestOneVersionMutations(t *testing.T) {
 		{"agent.json's archive of no release", edit(paths[4], "/releases/download/v"+want+"/", "/archive/"),
 			"is not a release download"},
 		{"package.yaml", edit(paths[5], "@v"+want+"\n", "@v"+other+"\n"), paths[5] + ` names version "` + other + `"`},
+		{"action.yml", edit(paths[6], `default: "`+want+`"`, `default: "`+other+`"`), paths[6] + ` names version "` + other + `"`},
+		{"action.yml without a version", edit(paths[6], "  version:\n", "  release:\n"), paths[6] + ": nothing matches"},
+		{"the workflow template", edit(paths[7], "gemini-ls/gemini-ls@v"+want+"\n", "gemini-ls/gemini-ls@v"+other+"\n"),
+			paths[7] + ` names version "` + other + `"`},
 	})
 }
 

@@ -187,7 +187,7 @@ func (f *runFlags) register(fs *flag.FlagSet) {
 	choice(&f.outputFormat, "", []string{"text", "json", "stream-json"}, "The format of stdout (default: settings' output.format, else text)", "o", "output-format")
 	fs.String("w", "", "Start in a new git worktree, .gemini/worktrees/NAME on the branch worktree-NAME from HEAD (a generated name when none is given), removed at the end when nothing changed; needs experimental.worktrees in the settings")
 	alias([]string{"w", "worktree"})
-	str(&f.resume, "", "Continue a saved session: latest (also with no value), its number in --list-sessions, or its id", "r", "resume")
+	str(&f.resume, "", "Continue a saved session: latest (also with no value), its number in --list-sessions, its id, or a session file saved elsewhere (gemini-ls action's artifact), imported into this project", "r", "resume")
 	str(&f.sessionID, "", "Start a new session with this id (letters, digits, - and _)", "session-id")
 	str(&f.deleteSession, "", "Delete a saved session, by its number in --list-sessions or its id, and exit", "delete-session")
 	boolean(&f.listSessions, "List this directory's saved sessions and exit", "list-sessions")

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -47,7 +49,8 @@ func pick(list []conversation.Saved, arg string) (conversation.Saved, bool) {
 
 // session is the session to run the prompt in: a new one, or the saved
 // one resume names: "latest", a number of --list-sessions or an id, as
-// Gemini CLI's --resume takes them.
+// Gemini CLI's --resume takes them, or a session file saved elsewhere
+// (gemini-ls action's artifact), imported into dir's project first.
 func session(ctx context.Context, host *conversation.Host[struct{}], built *conversation.Build, resume, id, dir string, out *report) (*conversation.Live[struct{}], error) {
 	if id != "" {
 		l, err := host.OpenWithID(ctx, built, id, false, struct{}{})
@@ -58,6 +61,13 @@ func session(ctx context.Context, host *conversation.Host[struct{}], built *conv
 	}
 	if resume == "" {
 		return host.Open(built, false, struct{}{}), nil
+	}
+	if isSessionFile(resume) {
+		imported, err := conversation.ImportSession(ctx, os.Getenv, dir, resume)
+		if err != nil {
+			return nil, fmt.Errorf("--resume %s: %w", resume, err)
+		}
+		resume = imported
 	}
 	list, err := built.SavedSessions(ctx, dir)
 	if err != nil {
@@ -83,6 +93,12 @@ func session(ctx context.Context, host *conversation.Host[struct{}], built *conv
 		return nil, fmt.Errorf("--resume %s: %w", resume, err)
 	}
 	return s, nil
+}
+
+// isSessionFile reports whether --resume's value is a file's path: no
+// id, number or "latest" holds a dot or a slash.
+func isSessionFile(resume string) bool {
+	return strings.ContainsAny(resume, "./"+string(filepath.Separator))
 }
 
 // listSessions prints dir's saved sessions as Gemini CLI 0.61's

@@ -81,3 +81,23 @@ func DeleteSaved(getenv settings.Getenv, dir, id string) error {
 	}
 	return store.Delete(id)
 }
+
+// SessionFile is the file saved session id of dir's project is kept in.
+func SessionFile(getenv settings.Getenv, dir, id string) (string, error) {
+	store, err := setup.OpenSessions(getenv, projectDir(dir), nil)
+	if err != nil {
+		return "", err
+	}
+	return store.File(id)
+}
+
+// ImportSession copies a session file saved elsewhere (a GitHub Actions
+// runner's artifact) into dir's project, where --resume finds it, and
+// returns its session's id (sessionstore.Store.Import).
+func ImportSession(ctx context.Context, getenv settings.Getenv, dir, path string) (string, error) {
+	store, err := setup.OpenSessions(getenv, projectDir(dir), nil)
+	if err != nil {
+		return "", err
+	}
+	return store.Import(ctx, path)
+}

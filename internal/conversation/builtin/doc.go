@@ -35,7 +35,10 @@
 //     then it proposes the checkpoint's call again (Session.RunCall),
 //     which the user confirms or declines as any call.
 //   - /setup-github writes only under the top of the workspace's git
-//     repository (.github/workflows, .github/commands, .gitignore), and
+//     repository (.github/workflows, .github/commands, .gitignore): 0.61's
+//     files and gemini-ls's own workflow (workflows/gemini-ls.yml, which
+//     asks no token scope at the top and each job only what it needs;
+//     TestGeminiLSWorkflow holds it to that), and
 //     directly, as /export-session does: the user named these files by
 //     running it. It downloads everything before writing anything, and
 //     refuses a symbolic link or non-directory on the way, or anything

@@ -3,6 +3,7 @@ package builtin
 import (
 	"bytes"
 	"context"
+	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -46,6 +47,17 @@ func setupSources() (workflows, commands setupSource) {
 		}}
 }
 
+// geminiLSWorkflow is gemini-ls's own workflow, which /setup-github
+// writes beside 0.61's as geminiLSWorkflowPath: it runs gemini-ls itself
+// on a runner through the action at this repository's top (action.yml)
+// of this server's release. packaging/ holds its version to the server's;
+// make actionlint lints it, alone and against action.yml's inputs.
+//
+//go:embed workflows/gemini-ls.yml
+var geminiLSWorkflow string
+
+const geminiLSWorkflowPath = ".github/workflows/gemini-ls.yml"
+
 // gitignoreEntries are the lines 0.61 adds to .gitignore.
 func gitignoreEntries() []string { return []string{".gemini/", "gha-creds-*.json"} }
 
@@ -75,7 +87,8 @@ type setupFile struct {
 // the workspace is in (one with a GitHub remote), the workflows and
 // commands of run-gemini-cli's latest release written into
 // .github/workflows and .github/commands and .gemini/ and
-// gha-creds-*.json added to .gitignore, then the next steps. The user
+// gha-creds-*.json added to .gitignore, then the next steps; and, beside
+// 0.61's, gemini-ls's own workflow (geminiLSWorkflow). The user
 // asked for these files by name of the command, so they are written
 // directly, as 0.61 writes them and as /export-session writes its file,
 // not proposed as an edit; 0.61's shell command that opens the README and
@@ -101,6 +114,7 @@ func setUpGitHubAt(ctx context.Context, dir string, at gitHubEndpoints, client *
 	if err != nil {
 		return Reply{}, err
 	}
+	files = append(files, setupFile{rel: geminiLSWorkflowPath, data: []byte(geminiLSWorkflow)})
 	if err := writeSetupFiles(root, files); err != nil {
 		return Reply{}, err
 	}
@@ -315,6 +329,10 @@ func setupGitHubReport(ctx context.Context, dir, root, tag string, files []setup
 	} else {
 		b.WriteString("- your repository's Actions secrets (" + err.Error() + ")\n")
 	}
+	b.WriteString("\nBeside them, " + geminiLSWorkflowPath + " runs gemini-ls itself on GitHub Actions: " +
+		"dispatch it (the Actions tab's Run workflow, with a prompt), label an issue gemini-ls, or comment @gemini-ls on one " +
+		"(as someone with write access), and it works on a branch gemini/<task> and opens a draft pull request. " +
+		"It needs the repository secret GEMINI_API_KEY.\n")
 	b.WriteString("\nWritten in " + root + ":\n")
 	for _, f := range files {
 		b.WriteString("- " + f.rel + "\n")

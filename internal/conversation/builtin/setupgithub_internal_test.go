@@ -85,6 +85,7 @@ var wantSetupFiles = map[string]string{
 	".github/commands/gemini-scheduled-triage.toml": "# issue-triage/gemini-scheduled-triage.toml\n",
 	".github/commands/gemini-triage.toml":           "# issue-triage/gemini-triage.toml\n",
 	".github/commands/gemini-review.toml":           "# pr-review/gemini-review.toml\n",
+	".github/workflows/gemini-ls.yml":               geminiLSWorkflow,
 }
 
 func readFile(t *testing.T, path string) string {
@@ -97,9 +98,11 @@ func readFile(t *testing.T, path string) string {
 }
 
 // Run from a folder inside the repository, /setup-github writes 0.61's
-// eleven files of the latest release at the repository's top, creates
+// eleven files of the latest release at the repository's top and
+// gemini-ls's own workflow beside them, creates
 // .gitignore with 0.61's two lines, and says 0.61's next steps with the
-// URLs it would open: the release's README and origin's secrets page.
+// URLs it would open: the release's README and origin's secrets page,
+// and what gemini-ls's workflow does and needs.
 func TestSetupGitHubWritesTheLatestReleasesFiles(t *testing.T) {
 	fake := &fakeGitHub{tag: "v0.1.21"}
 	at := fake.start(t)
@@ -128,6 +131,8 @@ func TestSetupGitHubWritesTheLatestReleasesFiles(t *testing.T) {
 		"- https://github.com/acme/widgets/settings/secrets/actions\n",
 		"Written in " + root + ":",
 		"- .gitignore (added .gemini/, gha-creds-*.json)",
+		"Beside them, .github/workflows/gemini-ls.yml runs gemini-ls itself on GitHub Actions",
+		"It needs the repository secret GEMINI_API_KEY.",
 	} {
 		if !strings.Contains(reply.Text, want) {
 			t.Errorf("the reply lacks %q:\n%s", want, reply.Text)

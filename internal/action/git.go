@@ -1,0 +1,128 @@
+package action
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
+	"github.com/gemini-ls/gemini-ls/internal/spawn"
+)
+
+// Bot is the identity of a commit where git has none configured: the
+// one GitHub gives github-actions[bot], as Actions' own commits use.
+const (
+	botName  = "github-actions[bot]"
+	botEmail = "41898282+github-actions[bot]@users.noreply.github.com"
+)
+
+// repo is the workspace's git repository.
+type repo struct{ dir string }
+
+// git runs git with args in the repository through the door and
+// returns its standard output; its error names the command and git's
+// last words. Its environment is the process's, made safe
+// (fetchsource.SafeGitEnv), without the secrets.
+func (r repo) git(ctx context.Context, args ...string) (string, error) {
+	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
+	cmd.Dir = r.dir
+	cmd.Env = fetchsource.SafeGitEnv(withoutSecrets(os.Environ()))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if errors.Is(err, spawn.ErrNotFound) {
+			return "", errors.New("git is not installed")
+		}
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if last := lastLine(stderr.String()); last != "" {
+			return "", fmt.Errorf("git %s: %s", args[0], last)
+		}
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return stdout.String(), nil
+}
+
+// line is git's output trimmed.
+func (r repo) line(ctx context.Context, args ...string) (string, error) {
+	out, err := r.git(ctx, args...)
+	return strings.TrimSpace(out), err
+}
+
+func withoutSecrets(env []string) []string {
+	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		name, _, _ := strings.Cut(kv, "=")
+		return slices.Contains(secretVars, name)
+	})
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// identity is git's options naming github-actions[bot] as a commit's
+// author where git has no identity configured.
+func (r repo) identity(ctx context.Context) []string {
+	var opts []string
+	if name, _ := r.line(ctx, "config", "user.name"); name == "" {
+		opts = append(opts, "-c", "user.name="+botName)
+	}
+	if email, _ := r.line(ctx, "config", "user.email"); email == "" {
+		opts = append(opts, "-c", "user.email="+botEmail)
+	}
+	return opts
+}
+
+// fetchBranch fetches origin's branch into refs/remotes/origin/branch
+// and reports whether origin has it.
+func (r repo) fetchBranch(ctx context.Context, branch string) bool {
+	_, err := r.git(ctx, "fetch", "--no-tags", "--quiet", "origin", "+refs/heads/"+branch+":refs/remotes/origin/"+branch)
+	return err == nil
+}
+
+// Change is a file the commit changes: git's status letter and path.
+type Change struct{ Status, Path string }
+
+// staged are the changes in the index against HEAD.
+func (r repo) staged(ctx context.Context) ([]Change, error) {
+	out, err := r.git(ctx, "diff", "--cached", "--name-status", "--no-renames", "-z")
+	if err != nil {
+		return nil, err
+	}
+	f := strings.Split(strings.TrimSuffix(out, "\x00"), "\x00")
+	var changes []Change
+	for i := 0; i+1 < len(f); i += 2 {
+		changes = append(changes, Change{Status: f[i], Path: f[i+1]})
+	}
+	return changes, nil
+}
+
+// workflows are the protected directory's pathspec: .github/workflows
+// in any case (a case-insensitive checkout writes .GitHub/Workflows
+// there too).
+const (
+	workflows    = ":(icase).github/workflows"
+	notWorkflows = ":(exclude,icase).github/workflows"
+)
+
+// unstagedIn are the paths git sees changed (untracked ones too) under
+// pathspec, left out of the index.
+func (r repo) changedIn(ctx context.Context, pathspec string) ([]string, error) {
+	out, err := r.git(ctx, "status", "--porcelain", "-z", "--untracked-files=all", "--no-renames", "--", pathspec)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for e := range strings.SplitSeq(out, "\x00") {
+		if len(e) > 3 {
+			paths = append(paths, e[3:])
+		}
+	}
+	return paths, nil
+}
