@@ -138,7 +138,7 @@ func TestABackgroundAgentThatFails(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	gh.FinishRun(run.Background.RunID, "success")
+	gh.FinishRun(run.Background.RunID, "failure")
 	var failed backgroundWire
 	if _, err := client.WaitMessage(ctx, "gemini/agent", func(raw json.RawMessage) bool {
 		return json.Unmarshal(raw, &failed) == nil && failed.State == "failed"
