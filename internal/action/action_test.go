@@ -117,7 +117,7 @@ func TestDecide(t *testing.T) {
 		t.Errorf("err %v, asked %q", err, p.asked)
 	}
 	task, err := p.decider(Inputs{}).decide(ctx, "issue_comment", payload(t, commentBy("OWNER", "boss", "Please, @gemini-ls: add a test.")))
-	if err != nil || task.Issue != 12 || !strings.Contains(task.Prompt, "Crash on empty input!") || !strings.Contains(task.Prompt, "Request from @boss in a comment:\n\nPlease, @gemini-ls: add a test.") {
+	if err != nil || task.Issue != 12 || !strings.Contains(task.Prompt, "Crash on empty input!") || !strings.Contains(task.Prompt, "Request from the GitHub user boss in a comment:\n\nPlease, @gemini-ls: add a test.") {
 		t.Errorf("task %+v err %v", task, err)
 	}
 	if _, err := p.decider(Inputs{}).decide(ctx, "issues", []byte("{not json")); err == nil || errors.As(err, new(*Skip)) {
@@ -350,7 +350,7 @@ func TestCommentOnAPullRequestFollowsUp(t *testing.T) {
 	if task.Branch != "gemini/add-a-verbose-flag-3f9a" || task.Base != "dev" || task.Issue != 12 || !task.FollowUp || task.Title != "Add a --verbose flag" {
 		t.Errorf("the task is %+v", task)
 	}
-	for _, want := range []string{"follow-up on pull request #12", "gemini/add-a-verbose-flag-3f9a is checked out", "Request from @boss in a comment:\n\n@gemini-ls also document it"} {
+	for _, want := range []string{"follow-up on pull request #12", "gemini/add-a-verbose-flag-3f9a is checked out", "Request from the GitHub user boss in a comment:\n\n@gemini-ls also document it"} {
 		if !strings.Contains(task.Prompt, want) {
 			t.Errorf("the prompt lacks %q:\n%s", want, task.Prompt)
 		}

@@ -155,7 +155,9 @@ func (d decider) decide(ctx context.Context, name string, payload []byte) (Task,
 		if err := mayWrite(ctx, d.permission, who, ev.Comment.AuthorAssociation, fmt.Sprintf("commented on #%d", ev.Issue.Number)); err != nil {
 			return Task{}, err
 		}
-		request := fmt.Sprintf("Request from @%s in a comment:\n\n%s", who, strings.TrimSpace(ev.Comment.Body))
+		// The login without its @, which the agent would read as a file to
+		// attach.
+		request := fmt.Sprintf("Request from the GitHub user %s in a comment:\n\n%s", who, strings.TrimSpace(ev.Comment.Body))
 		if ev.Issue.PullRequest != nil {
 			return d.followUp(ctx, ev, request)
 		}

@@ -179,8 +179,9 @@ func TestBackgroundAgentFromTheEditor(t *testing.T) {
 	if err := h.client.Call(h.ctx, "gemini/landAgent", map[string]any{"worktree": done.Worktree.Name}, &landed); err != nil || !landed.Applied {
 		t.Fatalf("landing: %+v, %v", landed, err)
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "hello.txt")); err != nil || string(b) != "hello from GitHub\n" {
-		t.Errorf("hello.txt in the user's tree after landing: %q, %v", b, err)
+	// The editor holds the landed text, to save as the user saves.
+	if got, _ := h.client.Buffer(filepath.Join(dir, "hello.txt")); got != "hello from GitHub\n" {
+		t.Errorf("hello.txt in the editor after landing: %q", got)
 	}
 
 	// A follow-up goes back as a comment; the run on the same branch
@@ -200,6 +201,11 @@ func TestBackgroundAgentFromTheEditor(t *testing.T) {
 	}
 	if n := len(f.state().Pulls); n != 1 {
 		t.Errorf("%d pull requests, want the one updated", n)
+	}
+	// The commenter's login reaches the runner's agent as a name, not as
+	// an @ reference to a file.
+	if strings.Contains(f.log(), "was not attached") {
+		t.Errorf("the runner's prompt held an @ the agent took for a file:\n%s", f.log())
 	}
 }
 
