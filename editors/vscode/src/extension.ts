@@ -340,6 +340,9 @@ class GeminiExtension implements Gemini {
       case "addContext":
         void addContext(this, undefined);
         return;
+      case "background":
+        void runInBackground(this, request.text).then((started) => started && this.view.clearPrompt(request.text));
+        return;
       case "copy":
         void vscode.env.clipboard.writeText(request.text);
         return;
