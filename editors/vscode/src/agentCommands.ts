@@ -13,6 +13,7 @@ import {
   agentTitle,
   conflictsDocument,
   delegateParams,
+  followUpParams,
   followUpProblem,
   noticeText,
   parseLandResult,
@@ -26,9 +27,6 @@ import type { Gemini } from "./gemini";
 import { methods, type PromptResult } from "./protocol";
 import { isMethodNotFound, resumeSession, type Request } from "./sessions";
 import { errorMessage } from "./settings";
-
-// Until the schema has them (the server's side of issue 98): BACKGROUND-SPEC's names.
-const pendingMethods = { delegate: "gemini/delegate", followUpAgent: "gemini/followUpAgent" } as const;
 
 /** The scheme of the read-only documents that show a land's conflicts, both sides. */
 export const conflictsScheme = "gemini-agent-conflicts";
@@ -330,7 +328,7 @@ export async function runInBackground(g: Gemini, text?: string): Promise<boolean
   }
   let raw: unknown;
   try {
-    raw = await vscode.window.withProgress({ location: { viewId: agentsViewId }, title: "Dispatching to GitHub…" }, () => send(pendingMethods.delegate, delegateParams(task, token)));
+    raw = await vscode.window.withProgress({ location: { viewId: agentsViewId }, title: "Dispatching to GitHub…" }, () => send(methods.delegate, delegateParams(task, token)));
   } catch (err) {
     void vscode.window.showErrorMessage(`The background agent did not start: ${errorMessage(err)}`);
     return false;
@@ -391,12 +389,17 @@ export async function followUpAgent(g: Gemini, node?: AgentNode): Promise<void> 
     ignoreFocusOut: true,
     validateInput: (v) => (v.trim() === "" ? "Say what the agent should do next." : undefined),
   });
-  const send = prompt !== undefined ? request(g) : undefined;
-  if (prompt === undefined || send === undefined) {
+  if (prompt === undefined) {
+    return;
+  }
+  // The comment is posted with the user's login too, when VS Code has one.
+  const token = await githubToken(g);
+  const send = request(g);
+  if (send === undefined) {
     return;
   }
   try {
-    g.agents.apply(await send(pendingMethods.followUpAgent, { id: agent.background.id, prompt: prompt.trim() }));
+    g.agents.apply(await send(methods.followUpAgent, followUpParams(agent.background.id, prompt, token)));
   } catch (err) {
     void vscode.window.showErrorMessage(`The follow-up did not reach “${agentTitle(agent)}”: ${errorMessage(err)}`);
   }

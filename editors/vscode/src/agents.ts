@@ -7,7 +7,7 @@
 // state handling is tested without VS Code; agentsView.ts draws it.
 
 import { shortTokens } from "./present";
-import type { PromptResult } from "./protocol";
+import type { DelegateParams, FollowUpParams, PromptResult } from "./protocol";
 import { statText } from "./toolView";
 
 // The wire's types (protocol.ts's AgentInfo and LandAgentResult), as parseAgent
@@ -28,12 +28,13 @@ export interface Worktree {
 }
 /** Where a background agent runs on GitHub, as the server follows it. */
 export interface Background {
-  /** Names it in requests: "bg-<runId of its first run>". */
+  /** Names it in requests: "bg-<task name>". */
   id: string;
   /** owner/name. */
   repository: string;
+  /** Its newest run; 0 until GitHub made it. */
   runId: number;
-  /** The run's page; "" when the server sent none that is http(s). */
+  /** The run's page; "" until there is one, or when the server sent one that is not http(s). */
   runUrl: string;
   /** gemini/<task>. */
   branch: string;
@@ -384,8 +385,13 @@ export function agentContext(a: Agent): string {
 }
 
 /** gemini/delegate's params: the task, and the editor's GitHub token when it has one (else the server finds one). */
-export function delegateParams(task: string, token: string | undefined): { prompt: string; token?: string } {
+export function delegateParams(task: string, token: string | undefined): DelegateParams {
   return { prompt: task.trim(), ...(token !== undefined && token !== "" && { token }) };
+}
+
+/** gemini/followUpAgent's params: the agent's id, what it should do next, and the token as delegateParams sends it. */
+export function followUpParams(id: string, prompt: string, token: string | undefined): FollowUpParams {
+  return { id, prompt: prompt.trim(), ...(token !== undefined && token !== "" && { token }) };
 }
 
 /** Why a follow-up cannot go to agent `a` now, as the server would refuse it; undefined when it can. */

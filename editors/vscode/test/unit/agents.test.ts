@@ -8,6 +8,7 @@ import {
   agentKey,
   agentTooltip,
   delegateParams,
+  followUpParams,
   followUpProblem,
   webUrl,
   agentLabel,
@@ -369,6 +370,8 @@ describe("background agents (issue 98)", () => {
     assert.deepEqual(delegateParams("  Add a flag ", "gho_x"), { prompt: "Add a flag", token: "gho_x" });
     assert.deepEqual(delegateParams("Add a flag", undefined), { prompt: "Add a flag" });
     assert.deepEqual(delegateParams("Add a flag", ""), { prompt: "Add a flag" });
+    assert.deepEqual(followUpParams("bg-x", " Also the README ", "gho_x"), { id: "bg-x", prompt: "Also the README", token: "gho_x" });
+    assert.deepEqual(followUpParams("bg-x", "Also the README", undefined), { id: "bg-x", prompt: "Also the README" });
   });
 
   it("takes a follow-up only when the server would: done, with a pull request", () => {
@@ -376,6 +379,20 @@ describe("background agents (issue 98)", () => {
     assert.match(followUpProblem(parseAgent({ ...done, state: "working" }) as Agent) ?? "", /still running on GitHub/);
     assert.match(followUpProblem(parseAgent({ ...queued, state: "failed" }) as Agent) ?? "", /no pull request/);
     assert.match(followUpProblem(agent({ sessionId: "s", state: "done" })) ?? "", /runs here/);
+  });
+
+  it("reads the server's own example (docs/protocol.md, 5h): a background agent at work, no run link needed", () => {
+    const doc = readFileSync(path.resolve(__dirname, "../../../../docs/protocol.md"), "utf8");
+    const line = doc.split("\n").find((l) => l.startsWith("{") && l.includes('"kind": "background"'));
+    assert.ok(line, "no background agent in docs/protocol.md");
+    const a = parseAgent(JSON.parse(line).params) as Agent;
+    assert.ok(a);
+    assert.equal(agentContext(a), "background.working");
+    assert.equal(agentKey(a), `background:${a.background?.id}`);
+    // Before GitHub made the run, there is no run to link.
+    const early = parseAgent({ ...JSON.parse(line).params, state: "queued", background: { id: "bg-x", repository: "ada/proj", branch: "gemini/x" } }) as Agent;
+    assert.equal(early.background?.runUrl, "");
+    assert.equal(early.background?.runId, 0);
   });
 
   it("titles one with no title by its branch", () => {
