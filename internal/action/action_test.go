@@ -63,6 +63,8 @@ func TestDecide(t *testing.T) {
 		why         string // in the skip
 	}{
 		{"dispatch", "workflow_dispatch", map[string]any{"inputs": map[string]any{"prompt": "Add a CHANGELOG\nwith the last release", "base": "dev", "model": "gemini-2.5-flash"}}, "gemini/add-a-changelog", ""},
+		{"dispatch from the editor, its task named", "workflow_dispatch", map[string]any{"inputs": map[string]any{"prompt": "Add a CHANGELOG", "task": "add-a-changelog-3f9a"}}, "gemini/add-a-changelog-3f9a", ""},
+		{"dispatch with a task no slug could be", "workflow_dispatch", map[string]any{"inputs": map[string]any{"prompt": "Add a CHANGELOG", "task": "../../main"}}, "gemini/add-a-changelog", ""},
 		{"dispatch without prompt", "workflow_dispatch", map[string]any{"inputs": map[string]any{"prompt": "  "}}, "", "without a prompt"},
 		{"labelled by a writer", "issues", issue("labeled", "dev"), "gemini/issue-12-crash-on-empty-input", ""},
 		{"assigned by an admin", "issues", issue("assigned", "boss"), "gemini/issue-12-crash-on-empty-input", ""},

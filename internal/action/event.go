@@ -44,6 +44,9 @@ type event struct {
 		Base    string `json:"base"`
 		Model   string `json:"model"`
 		Session string `json:"session"`
+		// Task is the name the editor gave the task (background.Start):
+		// its branch must be gemini/<task>, where the editor looks for it.
+		Task string `json:"task"`
 	} `json:"inputs"`
 	Issue *struct {
 		Number      int       `json:"number"`
@@ -87,6 +90,11 @@ func decide(ctx context.Context, name string, payload []byte, permission permiss
 		}
 		t := Task{Prompt: prompt, Title: firstLine(prompt), Base: strings.TrimSpace(ev.Inputs.Base), Model: strings.TrimSpace(ev.Inputs.Model), Session: strings.TrimSpace(ev.Inputs.Session)}
 		t.Branch = "gemini/" + slug(t.Title)
+		// The editor's name, when it is one a slug could be (a hostile
+		// one is no branch name): the editor follows gemini/<task>.
+		if task := strings.TrimSpace(ev.Inputs.Task); task != "" && taskNameOK(task) {
+			t.Branch = "gemini/" + task
+		}
 		return t, nil
 	case "issues":
 		if ev.Issue == nil {
@@ -206,6 +214,20 @@ func slug(s string) string {
 		return "task"
 	}
 	return out
+}
+
+// taskNameOK is whether name is one TaskName could give: lower-case
+// letters, digits and single dashes inside, at most maxSlug+16 bytes.
+func taskNameOK(name string) bool {
+	if len(name) > maxSlug+16 || strings.HasPrefix(name, "-") || strings.HasSuffix(name, "-") || strings.Contains(name, "--") {
+		return false
+	}
+	for _, r := range name {
+		if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '-' {
+			return false
+		}
+	}
+	return true
 }
 
 // TaskName is the task a prompt started from the editor is given: the
