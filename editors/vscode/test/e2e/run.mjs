@@ -308,9 +308,11 @@ class FakeGitHub {
     return f;
   }
 
-  // env is what gemini-ls needs to reach the fake for the repository.
+  // env is what gemini-ls needs to reach the fake for the repository. The
+  // token goes as GH_TOKEN: code-server takes GITHUB_TOKEN out of its
+  // environment (its --github-auth), so gemini-ls would never see it.
   env() {
-    return { GITHUB_REPOSITORY: this.repository, GITHUB_API_URL: this.url, GITHUB_TOKEN: this.token };
+    return { GITHUB_REPOSITORY: this.repository, GITHUB_API_URL: this.url, GH_TOKEN: this.token };
   }
 
   // state is the fake's record of what it was asked and did: dispatches, runs, pulls, comments.
@@ -2056,7 +2058,7 @@ const scenarios = [
     title: '"Gemini: Run in the Background" dispatches the task to the fake GitHub with its prompt: the row (GitHub icon) goes queued/working → done with its pull request, the server says so, and the runner\'s edit, fetched into a worktree, is reviewed and landed in the user\'s tree',
     // Its own repository, with a bare origin the fake's runner pushes to,
     // and the fake GitHub, which code-server's environment (so gemini-ls's)
-    // names: GITHUB_REPOSITORY, GITHUB_API_URL, GITHUB_TOKEN.
+    // names: GITHUB_REPOSITORY, GITHUB_API_URL, GH_TOKEN.
     async prepare(artifacts, { bin, modelURL }) {
       const root = path.join(path.dirname(await claimedWorkspace()), 'background');
       const workspace = path.join(root, 'proj');
@@ -2132,10 +2134,22 @@ const scenarios = [
       assert(String(dispatched.inputs?.prompt ?? '').includes(task), `the dispatch's inputs are ${JSON.stringify(dispatched.inputs)}`);
 
       // The run ends: done, with its pull request, and the server says so.
-      await waitFor('the row done on GitHub with its pull request', async () => /Done on GitHub.*PR #\d+/.test(await row.innerText()), { timeout: 180_000, interval: 500 });
+      let said = '';
+      await waitFor('the row done on GitHub with its pull request', async () => {
+        said = await row.innerText();
+        if (/Failed on GitHub|Stopped on GitHub|Done on GitHub(?!.*PR #)/.test(said)) {
+          const toasts = await page.locator('.notifications-toasts .notification-list-item').allInnerTexts();
+          throw new Error(`the row says ${JSON.stringify(said)}; the notifications: ${JSON.stringify(toasts)}`);
+        }
+        return /Done on GitHub.*PR #\d+/.test(said);
+      }, { timeout: 180_000, interval: 500 }).catch((e) => {
+        if (/^the row says/.test(e.message)) throw e;
+        throw new Error(`${e.message}; the row says ${JSON.stringify(said)}`);
+      });
       const pulls = (await ctx.state()).pulls ?? [];
       assert(pulls.length === 1, `fakegithub has ${pulls.length} pull requests`);
-      await page.locator('.notifications-toasts .notification-list-item', { hasText: /Background agent .* is done: pull request #\d+/ }).first().waitFor({ timeout: 15_000 });
+      // The server's window/showMessage, as VS Code shows it.
+      await page.locator('.notifications-toasts .notification-list-item', { hasText: /background agent “BG-TASK: write notes\.txt” is done: pull request #\d+/ }).first().waitFor({ timeout: 15_000 });
       // Its work is in a worktree of the user's repository, not yet in the user's tree.
       const worktrees = path.join(ctx.workspace, '.gemini/worktrees');
       const names = await waitFor('the pull request\'s branch in a worktree', async () => {
