@@ -2,11 +2,27 @@
 // own, open its chat, stop it, land its work (reviewed hunk by hunk, or
 // merged with git), discard it; and what the server's gemini/agent
 // notifications call for: the row, a notification with Open, and the end of
-// the chat's turn when the chat shows the agent.
+// the chat's turn when the chat shows the agent. Background agents (issue
+// 98): run a task on GitHub Actions (gemini/delegate), open its run and pull
+// request, send it a follow-up; once its branch is fetched it lands as a
+// local agent's work does.
 
 import * as vscode from "vscode";
-import { agentKey, agentTitle, conflictsDocument, noticeText, parseLandResult, startAgentParams, turnEndOf, worktreeNameProblem, type Agent } from "./agents";
-import type { AgentNode } from "./agentsView";
+import {
+  agentKey,
+  agentTitle,
+  conflictsDocument,
+  delegateParams,
+  followUpParams,
+  followUpProblem,
+  noticeText,
+  parseLandResult,
+  startAgentParams,
+  turnEndOf,
+  worktreeNameProblem,
+  type Agent,
+} from "./agents";
+import { agentsViewId, type AgentNode } from "./agentsView";
 import type { Gemini } from "./gemini";
 import { methods, type PromptResult } from "./protocol";
 import { isMethodNotFound, resumeSession, type Request } from "./sessions";
@@ -98,7 +114,7 @@ async function agentFor(g: Gemini, node: AgentNode | undefined, filter: (a: Agen
     return undefined;
   }
   const pick = await vscode.window.showQuickPick(
-    candidates.map((a) => ({ label: agentTitle(a), description: a.worktree.name, agent: a })),
+    candidates.map((a) => ({ label: agentTitle(a), description: a.background !== undefined ? "on GitHub" : (a.worktree?.name ?? ""), agent: a })),
     { title: "Gemini: Agents", placeHolder: "Which agent?" },
   );
   return pick?.agent;
@@ -116,7 +132,11 @@ export async function openAgentChat(g: Gemini, node?: AgentNode): Promise<void> 
     return;
   }
   if (agent.sessionId === "") {
-    void vscode.window.showInformationMessage(`The worktree “${agent.worktree.name}” has no saved session to open. Land or discard it.`);
+    void vscode.window.showInformationMessage(
+      agent.background !== undefined
+        ? `“${agentTitle(agent)}” runs on GitHub: it has no chat here. Open its run or its pull request.`
+        : `The worktree “${agent.worktree?.name ?? ""}” has no saved session to open. Land or discard it.`,
+    );
     return;
   }
   if (g.chat.sessionId === agent.sessionId) {
@@ -164,12 +184,16 @@ export async function stopAgent(g: Gemini, node?: AgentNode): Promise<void> {
  * sides), or "merge" with git. The server's message says what happened.
  */
 export async function landAgent(g: Gemini, node: AgentNode | undefined, how: "review" | "merge"): Promise<void> {
-  const agent = await agentFor(g, node, (a) => a.state !== "working");
+  const agent = await agentFor(g, node, (a) => a.worktree !== undefined && a.state !== "working" && a.state !== "queued");
   const send = agent && request(g);
   if (agent === undefined || send === undefined) {
     return;
   }
-  // A worktree found on disk with no session is named by its worktree.
+  if (agent.worktree === undefined) {
+    void vscode.window.showInformationMessage(`“${agentTitle(agent)}” has no local worktree yet: its work comes here when its run on GitHub is done.`);
+    return;
+  }
+  // A worktree found on disk with no session, and a background agent's, are named by their worktree.
   const params = agent.sessionId === "" ? { worktree: agent.worktree.name, how } : { sessionId: agent.sessionId, how };
   let raw: unknown;
   try {
@@ -213,7 +237,8 @@ export async function discardAgent(g: Gemini, node?: AgentNode): Promise<void> {
   if (agent === undefined || send === undefined) {
     return;
   }
-  const params = agent.sessionId === "" ? { worktree: agent.worktree.name } : { sessionId: agent.sessionId };
+  const params =
+    agent.background !== undefined ? { id: agent.background.id } : agent.sessionId === "" ? { worktree: agent.worktree?.name ?? "" } : { sessionId: agent.sessionId };
   try {
     const result = await send<{ discarded?: boolean }>(methods.discardAgent, params);
     if (result?.discarded === true) {
@@ -255,4 +280,127 @@ export function receiveAgent(g: Gemini, raw: unknown): void {
       void openAgentChat(g, { kind: "agent", key: agentKey(agent) });
     }
   });
+}
+
+/**
+ * The editor's own GitHub login, for the server to dispatch the workflow
+ * with: VS Code asks the user the first time. Any failure (no GitHub
+ * provider, as in code-server without one; the user said no) is no token:
+ * the server then uses gh's, or GITHUB_TOKEN's, and says what to do when
+ * it has none.
+ */
+async function githubToken(g: Gemini): Promise<string | undefined> {
+  try {
+    const session = await vscode.authentication.getSession("github", ["repo", "workflow"], { createIfNone: true });
+    return session?.accessToken;
+  } catch (err) {
+    g.output.appendLine(`no GitHub login from VS Code (the server finds a token of its own): ${errorMessage(err)}`);
+    return undefined;
+  }
+}
+
+/**
+ * Run in the Background: asks for the task (the chat's prompt box's text
+ * first, when it came from there) and dispatches it to the repository's
+ * gemini-ls workflow on GitHub Actions (gemini/delegate). The row comes at
+ * once, queued; the server follows the run and sends its changes.
+ */
+export async function runInBackground(g: Gemini, text?: string): Promise<boolean> {
+  if (request(g) === undefined) {
+    return false;
+  }
+  const task = await vscode.window.showInputBox({
+    title: "Run in the Background",
+    prompt: "What should the agent do? It runs on GitHub Actions (your repository's gemini-ls workflow) and opens a pull request; its work comes back here for review.",
+    placeHolder: "Add a --verbose flag",
+    value: typeof text === "string" ? text.trim() : "",
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === "" ? "Say what the agent should do." : undefined),
+  });
+  if (task === undefined) {
+    return false;
+  }
+  const token = await githubToken(g);
+  // Asked again: the server may have stopped while VS Code asked for the login.
+  const send = request(g);
+  if (send === undefined) {
+    return false;
+  }
+  let raw: unknown;
+  try {
+    raw = await vscode.window.withProgress({ location: { viewId: agentsViewId }, title: "Dispatching to GitHub…" }, () => send(methods.delegate, delegateParams(task, token)));
+  } catch (err) {
+    void vscode.window.showErrorMessage(`The background agent did not start: ${errorMessage(err)}`);
+    return false;
+  }
+  // The row at once, queued; the server's gemini/agent notifications change it from then on.
+  g.agents.apply(raw);
+  await g.agents.reveal();
+  return true;
+}
+
+/** Opens the background agent's run on GitHub in the browser. */
+export async function openRun(g: Gemini, node?: AgentNode): Promise<void> {
+  const agent = await agentFor(g, node, (a) => a.background !== undefined && a.background.runUrl !== "");
+  const url = agent?.background?.runUrl;
+  if (agent === undefined) {
+    return;
+  }
+  if (url === undefined || url === "") {
+    void vscode.window.showInformationMessage(`“${agentTitle(agent)}” has no run on GitHub to open.`);
+    return;
+  }
+  await vscode.env.openExternal(vscode.Uri.parse(url));
+}
+
+/** Opens the background agent's pull request on GitHub in the browser. */
+export async function openPullRequest(g: Gemini, node?: AgentNode): Promise<void> {
+  const agent = await agentFor(g, node, (a) => a.background?.pullRequest !== undefined);
+  if (agent === undefined) {
+    return;
+  }
+  const pr = agent.background?.pullRequest;
+  if (pr === undefined) {
+    void vscode.window.showInformationMessage(`“${agentTitle(agent)}” has no pull request yet.`);
+    return;
+  }
+  await vscode.env.openExternal(vscode.Uri.parse(pr.url));
+}
+
+/**
+ * Send Follow-up…: what the background agent should do next goes to it as
+ * a comment on its pull request (gemini/followUpAgent); the workflow runs
+ * again on the same branch, and the row goes back to queued.
+ */
+export async function followUpAgent(g: Gemini, node?: AgentNode): Promise<void> {
+  const agent = await agentFor(g, node, (a) => followUpProblem(a) === undefined);
+  if (agent === undefined) {
+    return;
+  }
+  const problem = followUpProblem(agent);
+  if (problem !== undefined || agent.background === undefined) {
+    void vscode.window.showInformationMessage(problem ?? "");
+    return;
+  }
+  const prompt = await vscode.window.showInputBox({
+    title: `Follow-up to “${agentTitle(agent)}”`,
+    prompt: `What should it do next? It goes to pull request #${agent.background.pullRequest?.number ?? "?"} as a comment, and the agent runs again on its branch.`,
+    placeHolder: "Also document the flag in README.md",
+    ignoreFocusOut: true,
+    validateInput: (v) => (v.trim() === "" ? "Say what the agent should do next." : undefined),
+  });
+  if (prompt === undefined) {
+    return;
+  }
+  // The comment is posted with the user's login too, when VS Code has one.
+  const token = await githubToken(g);
+  const send = request(g);
+  if (send === undefined) {
+    return;
+  }
+  try {
+    g.agents.apply(await send(methods.followUpAgent, followUpParams(agent.background.id, prompt, token)));
+  } catch (err) {
+    void vscode.window.showErrorMessage(`The follow-up did not reach “${agentTitle(agent)}”: ${errorMessage(err)}`);
+  }
 }

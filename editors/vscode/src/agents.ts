@@ -1,16 +1,18 @@
 // The agents (issue 97) as data: sessions that each run in a git worktree of
 // their own, as gemini/agents lists them and gemini/agent notifications
 // change them, and how each reads in the agents view, its notifications and
-// the land's result. Pure, so the list's state handling is tested without
-// VS Code; agentsView.ts draws it.
+// the land's result. Background agents (issue 98) are rows of the same list:
+// they run on GitHub Actions, have no session here, and have a worktree only
+// once the server fetched their pull request's branch. Pure, so the list's
+// state handling is tested without VS Code; agentsView.ts draws it.
 
 import { shortTokens } from "./present";
-import type { PromptResult } from "./protocol";
+import type { DelegateParams, FollowUpParams, PromptResult } from "./protocol";
 import { statText } from "./toolView";
 
 // The wire's types (protocol.ts's AgentInfo and LandAgentResult), as parseAgent
 // and parseLandResult make them: closed sets of states, no nulls.
-export type AgentState = "working" | "waiting" | "done" | "failed" | "stopped";
+export type AgentState = "queued" | "working" | "waiting" | "done" | "failed" | "stopped";
 export interface AgentFile {
   /** Relative to the agent's worktree. */
   path: string;
@@ -18,13 +20,36 @@ export interface AgentFile {
   removed: number;
   status: "added" | "modified" | "deleted";
 }
+export interface Worktree {
+  name: string;
+  path: string;
+  branch: string;
+  base: string;
+}
+/** Where a background agent runs on GitHub, as the server follows it. */
+export interface Background {
+  /** Names it in requests: "bg-<task name>". */
+  id: string;
+  /** owner/name. */
+  repository: string;
+  /** Its newest run; 0 until GitHub made it. */
+  runId: number;
+  /** The run's page; "" until there is one, or when the server sent one that is not http(s). */
+  runUrl: string;
+  /** gemini/<task>. */
+  branch: string;
+  pullRequest?: { number: number; url: string };
+}
 export interface Agent {
-  /** "" for a worktree found on disk with no saved session. */
+  /** "" for a worktree found on disk with no saved session, and for a background agent. */
   sessionId: string;
   /** The task: its first prompt's first line. */
   title: string;
   state: AgentState;
-  worktree: { name: string; path: string; branch: string; base: string };
+  /** A local agent's always; a background agent's once its pull request's branch was fetched. */
+  worktree?: Worktree;
+  /** A background agent's: it runs on GitHub Actions, not here. */
+  background?: Background;
   startedAt: string;
   endedAt?: string;
   tokens: number;
@@ -43,7 +68,7 @@ export interface LandAgentResult {
 /** A state as a notification names it: an agent the server says was discarded leaves the list. */
 export type AgentNotice = AgentState | "discarded";
 
-const states: readonly AgentNotice[] = ["working", "waiting", "done", "failed", "stopped", "discarded"];
+const states: readonly AgentNotice[] = ["queued", "working", "waiting", "done", "failed", "stopped", "discarded"];
 const fileStatuses: readonly AgentFile["status"][] = ["added", "modified", "deleted"];
 
 /** How many files of an agent the view keeps: a hostile or confused server cannot fill the memory with rows. */
@@ -61,12 +86,15 @@ export function parseAgent(raw: unknown): (Omit<Agent, "state"> & { state: Agent
     return undefined;
   }
   const a = raw as Record<string, unknown>;
-  const w = a.worktree as Record<string, unknown> | undefined;
-  if (typeof a.sessionId !== "string" || !states.includes(a.state as AgentNotice) || typeof w !== "object" || w === null || typeof w.name !== "string") {
+  if (typeof a.sessionId !== "string" || !states.includes(a.state as AgentNotice)) {
     return undefined;
   }
-  const str = (v: unknown) => (typeof v === "string" ? v : "");
-  const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+  const worktree = parseWorktree(a.worktree);
+  const background = a.kind === "background" ? parseBackground(a.background) : undefined;
+  // A local agent is its worktree; a background one is its run, and has a worktree only at its end.
+  if (a.kind === "background" ? background === undefined : worktree === undefined) {
+    return undefined;
+  }
   const files = (Array.isArray(a.files) ? a.files : [])
     .filter((f): f is Record<string, unknown> => typeof f === "object" && f !== null && typeof (f as { path?: unknown }).path === "string")
     .slice(0, maxFiles)
@@ -80,7 +108,8 @@ export function parseAgent(raw: unknown): (Omit<Agent, "state"> & { state: Agent
     sessionId: a.sessionId,
     title: str(a.title),
     state: a.state as AgentNotice,
-    worktree: { name: w.name, path: str(w.path), branch: str(w.branch), base: str(w.base) },
+    ...(worktree !== undefined && { worktree }),
+    ...(background !== undefined && { background }),
     startedAt: str(a.startedAt),
     ...(typeof a.endedAt === "string" && a.endedAt !== "" && { endedAt: a.endedAt }),
     tokens: count(a.tokens),
@@ -91,9 +120,53 @@ export function parseAgent(raw: unknown): (Omit<Agent, "state"> & { state: Agent
   };
 }
 
-/** The key of an agent's row: its session, or for a worktree found on disk with none, its worktree's name. */
-export function agentKey(a: Pick<Agent, "sessionId" | "worktree">): string {
-  return a.sessionId !== "" ? a.sessionId : `worktree:${a.worktree.name}`;
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+const count = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
+
+function parseWorktree(raw: unknown): Worktree | undefined {
+  const w = raw as Record<string, unknown> | undefined;
+  if (typeof w !== "object" || w === null || typeof w.name !== "string") {
+    return undefined;
+  }
+  return { name: w.name, path: str(w.path), branch: str(w.branch), base: str(w.base) };
+}
+
+function parseBackground(raw: unknown): Background | undefined {
+  const b = raw as Record<string, unknown> | undefined;
+  if (typeof b !== "object" || b === null || typeof b.id !== "string" || b.id === "") {
+    return undefined;
+  }
+  const pr = b.pullRequest as Record<string, unknown> | undefined;
+  const prUrl = typeof pr === "object" && pr !== null ? webUrl(pr.url) : "";
+  return {
+    id: b.id,
+    repository: str(b.repository),
+    runId: count(b.runId),
+    runUrl: webUrl(b.runUrl),
+    branch: str(b.branch),
+    ...(prUrl !== "" && { pullRequest: { number: count(pr?.number), url: prUrl } }),
+  };
+}
+
+/** `v` when it is an http(s) URL, the only links the view opens; else "" (a server's javascript: or file: link is not followed). */
+export function webUrl(v: unknown): string {
+  if (typeof v !== "string") {
+    return "";
+  }
+  try {
+    const u = new URL(v);
+    return u.protocol === "https:" || u.protocol === "http:" ? v : "";
+  } catch {
+    return "";
+  }
+}
+
+/** The key of an agent's row: its session, a background agent's id, or for a worktree found on disk with no session, its worktree's name. */
+export function agentKey(a: Pick<Agent, "sessionId" | "worktree" | "background">): string {
+  if (a.sessionId !== "") {
+    return a.sessionId;
+  }
+  return a.background !== undefined ? `background:${a.background.id}` : `worktree:${a.worktree?.name ?? ""}`;
 }
 
 /** What a change to the list calls for beyond redrawing: a notification, when an agent newly waits, is done or failed. */
@@ -162,7 +235,8 @@ export class AgentList {
       this.rows.length = Math.min(this.rows.length, maxAgents);
     }
     // Told once per arrival: a second notification in the same state (its tokens, its files) is not news.
-    const news = agent.state === "waiting" || agent.state === "done" || agent.state === "failed";
+    // A background agent's end is told by the server itself (window/showMessage, with its pull request).
+    const news = agent.background === undefined && (agent.state === "waiting" || agent.state === "done" || agent.state === "failed");
     return news && before?.state !== agent.state ? { agent, notify: agent.state as AgentChange["notify"] } : { agent };
   }
 
@@ -173,12 +247,13 @@ export class AgentList {
 
   /** Whether any agent is working: the elapsed times tick. */
   anyWorking(): boolean {
-    return this.rows.some((a) => a.state === "working" || a.state === "waiting");
+    return this.rows.some((a) => a.state === "queued" || a.state === "working" || a.state === "waiting");
   }
 }
 
 /** Each state in words, as the view's row says it. */
 export const stateLabels: Record<AgentState, string> = {
+  queued: "Queued",
   working: "Working",
   waiting: "Waiting for you",
   done: "Done",
@@ -188,6 +263,7 @@ export const stateLabels: Record<AgentState, string> = {
 
 /** Each state's codicon and its theme colour (undefined: the foreground). */
 export const stateIcons: Record<AgentState, { icon: string; color?: string }> = {
+  queued: { icon: "clock" },
   working: { icon: "loading~spin" },
   waiting: { icon: "bell-dot", color: "notificationsWarningIcon.foreground" },
   done: { icon: "pass", color: "testing.iconPassed" },
@@ -224,9 +300,15 @@ export function filesStat(files: readonly AgentFile[]): string {
 /**
  * The words beside a row's title, short enough for a side bar: "1m 04s ·
  * 3.4k tokens · +12 −3". The icon says working or done; the states that
- * call for the user are said in words too ("Waiting for you · 12s").
+ * call for the user are said in words too ("Waiting for you · 12s"). A
+ * background agent's icon says GitHub, so its state is always in words:
+ * "Working on GitHub · 2m 10s", "Done on GitHub · PR #7 · +12 −3".
  */
 export function agentDescription(a: Agent, now: Date): string {
+  if (a.background !== undefined) {
+    const pr = a.background.pullRequest;
+    return [`${stateLabels[a.state]} on GitHub`, elapsed(a, now), pr !== undefined ? `PR #${pr.number}` : "", filesStat(a.files)].filter((p) => p !== "").join(" · ");
+  }
   const parts = [a.state === "working" || a.state === "done" ? "" : stateLabels[a.state], elapsed(a, now)];
   if (a.tokens > 0) {
     parts.push(`${shortTokens(a.tokens)} tokens`);
@@ -238,12 +320,21 @@ export function agentDescription(a: Agent, now: Date): string {
 /** The row in words for a screen reader, the state always said: "Fix the login: Done, 1m 04s, 2 files +12 −3". */
 export function agentLabel(a: Agent, now: Date): string {
   const files = a.files.length === 0 ? "" : `${a.files.length} file${a.files.length === 1 ? "" : "s"} ${filesStat(a.files)}`;
-  return `${agentTitle(a)}: ${[stateLabels[a.state], elapsed(a, now), a.tokens > 0 ? `${shortTokens(a.tokens)} tokens` : "", files].filter((p) => p !== "").join(", ")}`;
+  const pr = a.background?.pullRequest;
+  return `${agentTitle(a)}: ${[
+    a.background !== undefined ? `${stateLabels[a.state]} on GitHub` : stateLabels[a.state],
+    elapsed(a, now),
+    a.tokens > 0 ? `${shortTokens(a.tokens)} tokens` : "",
+    pr !== undefined ? `pull request #${pr.number}` : "",
+    files,
+  ]
+    .filter((p) => p !== "")
+    .join(", ")}`;
 }
 
-/** The row's title: the task, or the worktree's name for one found on disk with no title. */
-export function agentTitle(a: Pick<Agent, "title" | "worktree">): string {
-  return a.title.trim() || a.worktree.name;
+/** The row's title: the task, or the worktree's (or branch's) name for one with no title. */
+export function agentTitle(a: Pick<Agent, "title" | "worktree" | "background">): string {
+  return a.title.trim() || a.worktree?.name || a.background?.branch || a.background?.id || "";
 }
 
 /** The row's tooltip, in Markdown: the task, its state and why, where it works. */
@@ -255,12 +346,66 @@ export function agentTooltip(a: Agent, now: Date): string {
   if (a.error !== undefined) {
     lines.push("", `Failed: ${escapeMarkdown(a.error)}`);
   }
-  lines.push("", `Worktree \`${a.worktree.path || a.worktree.name}\` on branch \`${a.worktree.branch}\``);
+  const b = a.background;
+  if (b !== undefined) {
+    lines.push("", `Runs on GitHub Actions in \`${b.repository}\`, on branch \`${b.branch}\``);
+    const links = [b.runUrl !== "" ? `[Run ${b.runId}](${linkTarget(b.runUrl)})` : "", b.pullRequest !== undefined ? `[Pull request #${b.pullRequest.number}](${linkTarget(b.pullRequest.url)})` : ""];
+    if (links.some((l) => l !== "")) {
+      lines.push("", links.filter((l) => l !== "").join(" · "));
+    }
+  }
+  if (a.worktree !== undefined) {
+    lines.push("", `Worktree \`${a.worktree.path || a.worktree.name}\` on branch \`${a.worktree.branch}\``);
+  } else if (b !== undefined) {
+    lines.push("", "Its work comes to a local worktree for review when the run is done.");
+  }
   return lines.join("\n");
+}
+
+/** A URL as a Markdown link's target: parentheses and spaces encoded, so it cannot end the link early. */
+function linkTarget(url: string): string {
+  return url.replace(/[() ]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 }
 
 function escapeMarkdown(s: string): string {
   return s.replace(/[\\`*_{}[\]()#+\-.!<>|]/g, "\\$&");
+}
+
+/**
+ * The row's context value, which package.json's menus read: a local agent's
+ * state and whether it has a session ("agent.done", "agent.done.nosession");
+ * a background agent's state, whether it has a pull request and a local
+ * worktree ("background.working", "background.done.pr.worktree").
+ */
+export function agentContext(a: Agent): string {
+  if (a.background !== undefined) {
+    return `background.${a.state}${a.background.pullRequest !== undefined ? ".pr" : ""}${a.worktree !== undefined ? ".worktree" : ""}`;
+  }
+  return `agent.${a.state}${a.sessionId === "" ? ".nosession" : ""}`;
+}
+
+/** gemini/delegate's params: the task, and the editor's GitHub token when it has one (else the server finds one). */
+export function delegateParams(task: string, token: string | undefined): DelegateParams {
+  return { prompt: task.trim(), ...(token !== undefined && token !== "" && { token }) };
+}
+
+/** gemini/followUpAgent's params: the agent's id, what it should do next, and the token as delegateParams sends it. */
+export function followUpParams(id: string, prompt: string, token: string | undefined): FollowUpParams {
+  return { id, prompt: prompt.trim(), ...(token !== undefined && token !== "" && { token }) };
+}
+
+/** Why a follow-up cannot go to agent `a` now, as the server would refuse it; undefined when it can. */
+export function followUpProblem(a: Agent): string | undefined {
+  if (a.background === undefined) {
+    return `“${agentTitle(a)}” runs here: write to it in its chat.`;
+  }
+  if (a.state === "queued" || a.state === "working") {
+    return `“${agentTitle(a)}” is still running on GitHub: send the follow-up once it is done.`;
+  }
+  if (a.background.pullRequest === undefined) {
+    return `“${agentTitle(a)}” has no pull request yet to comment on.`;
+  }
+  return undefined;
 }
 
 /** The notification's sentence for an agent that newly waits, is done, or failed. */
@@ -382,6 +527,7 @@ export function questionPlace(
  */
 export function turnEndOf(a: Pick<Agent, "sessionId" | "state" | "error">): PromptResult | undefined {
   switch (a.state) {
+    case "queued":
     case "working":
     case "waiting":
       return undefined;

@@ -7,7 +7,7 @@
 
 import * as path from "node:path";
 import * as vscode from "vscode";
-import { agentDescription, agentKey, agentLabel, AgentList, agentTitle, agentTooltip, stateIcons, type Agent, type AgentChange, type AgentFile } from "./agents";
+import { agentContext, agentDescription, agentKey, agentLabel, AgentList, agentTitle, agentTooltip, stateIcons, type Agent, type AgentChange, type AgentFile } from "./agents";
 
 export const agentsViewId = "gemini.agents";
 
@@ -121,9 +121,10 @@ function agentItem(agent: Agent, node: AgentNode): vscode.TreeItem {
   item.description = agentDescription(agent, now);
   item.tooltip = new vscode.MarkdownString(agentTooltip(agent, now));
   const { icon, color } = stateIcons[agent.state];
-  item.iconPath = new vscode.ThemeIcon(icon, color === undefined ? undefined : new vscode.ThemeColor(color));
-  // package.json's menus read the state (and whether there is a session to open) from here.
-  item.contextValue = `agent.${agent.state}${agent.sessionId === "" ? ".nosession" : ""}`;
+  // A background agent's icon says where it runs (its description says its state), in its state's colour.
+  item.iconPath = new vscode.ThemeIcon(agent.background !== undefined ? "github" : icon, color === undefined ? undefined : new vscode.ThemeColor(color));
+  // package.json's menus read the state (whether there is a session to open, a pull request, a worktree) from here.
+  item.contextValue = agentContext(agent);
   if (agent.sessionId !== "") {
     item.command = { command: "gemini.agents.openChat", title: "Open Chat", arguments: [node] };
   }
@@ -132,12 +133,13 @@ function agentItem(agent: Agent, node: AgentNode): vscode.TreeItem {
 }
 
 function fileItem(agent: Agent, file: AgentFile): vscode.TreeItem {
-  const uri = vscode.Uri.file(path.join(agent.worktree.path, file.path));
+  const worktree = agent.worktree ?? { name: "", path: "" };
+  const uri = vscode.Uri.file(path.join(worktree.path, file.path));
   const item = new vscode.TreeItem(uri, vscode.TreeItemCollapsibleState.None);
   item.id = `file:${agentKey(agent)}:${file.path}`;
   item.label = file.path;
   item.description = `${file.status === "modified" ? "" : `${file.status} `}+${file.added} −${file.removed}`;
-  item.tooltip = `${file.path} in the worktree ${agent.worktree.name}: ${file.status}, +${file.added} −${file.removed}`;
+  item.tooltip = `${file.path} in the worktree ${worktree.name}: ${file.status}, +${file.added} −${file.removed}`;
   item.contextValue = `agentFile.${file.status}`;
   if (file.status !== "deleted") {
     item.command = { command: "vscode.open", title: "Open File", arguments: [uri] };

@@ -122,6 +122,11 @@ export class ChatView implements vscode.WebviewViewProvider {
     this.postMessage({ type: "trust", trusted });
   }
 
+  /** Empties the prompt box of `text`, which went elsewhere (a background agent); a box the user changed since is left alone. */
+  clearPrompt(text: string): void {
+    this.postMessage({ type: "clearPrompt", text });
+  }
+
   /** Puts a reference into the prompt box at its caret, once the webview has loaded. */
   insertIntoPrompt(text: string): void {
     if (this.surfaces.some((s) => s.ready)) {
@@ -216,6 +221,7 @@ export class ChatView implements vscode.WebviewViewProvider {
       <button id="model-picker" type="button" class="picker" aria-haspopup="listbox" aria-expanded="false" aria-controls="picker-menu" title="Model"><span class="visually-hidden">Model: </span><span id="model-text">Model</span><span class="codicon codicon-chevron-down" aria-hidden="true"></span></button>
       <span class="spacer"></span>
       <button id="stop" type="button" class="icon-button" title="Stop (Escape)" aria-label="Stop" hidden><span class="codicon codicon-debug-stop" aria-hidden="true"></span></button>
+      <button id="background" type="button" class="icon-button" title="Run in the Background: on GitHub Actions, as a pull request" aria-label="Run in the Background"><span class="codicon codicon-cloud-upload" aria-hidden="true"></span></button>
       <button id="send" type="submit" class="icon-button send" title="Send (Enter)" aria-label="Send"><span class="codicon codicon-send" aria-hidden="true"></span></button>
     </div>
   </div>

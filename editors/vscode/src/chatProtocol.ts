@@ -38,6 +38,8 @@ export type ChatRequest =
   | { type: "run"; command: ChatCommand }
   /** A tool call's file, opened at its line (1-based; absent: the top); a directory is shown in the Explorer. */
   | { type: "open"; path: string; line?: number; dir?: boolean }
+  /** Run in the Background with the prompt box's text (which may be empty): the extension asks for the task with it. */
+  | { type: "background"; text: string }
   /** A shell call's output in a terminal (the call's by id: the extension's state has its output). */
   | { type: "openTerminal"; callId: string };
 
@@ -53,6 +55,8 @@ export type ChatMessage =
   | { type: "context"; items: ContextItem[] }
   /** The model as the model picker shows it: "Auto", "gemini-2.5-flash"; "" before the server said. */
   | { type: "model"; label: string }
+  /** The prompt box's text went to a background agent: the box is emptied, if it still holds that text. */
+  | { type: "clearPrompt"; text: string }
   /** A reference Add Context chose, for the prompt box at its caret. */
   | { type: "insertPrompt"; text: string }
   /** Whether VS Code trusts the workspace; not: Restricted Mode, which the chat says. */
@@ -97,6 +101,8 @@ export function parseChatRequest(msg: unknown): ChatRequest | undefined {
       return typeof m.path === "string" && m.path !== "" && (m.line === undefined || (Number.isInteger(m.line) && (m.line as number) >= 1))
         ? { type: "open", path: m.path, line: m.line as number | undefined, ...(m.dir === true && { dir: true }) }
         : undefined;
+    case "background":
+      return typeof m.text === "string" ? { type: "background", text: m.text } : undefined;
     case "openTerminal":
       return typeof m.callId === "string" && m.callId !== "" ? { type: "openTerminal", callId: m.callId } : undefined;
     case "setMode":

@@ -4,7 +4,20 @@
 
 import * as vscode from "vscode";
 import type { LanguageClient, WorkspaceEdit as LspWorkspaceEdit } from "vscode-languageclient/node";
-import { conflictsProvider, conflictsScheme, discardAgent, landAgent, newAgent, openAgentChat, refreshAgents, stopAgent } from "./agentCommands";
+import {
+  conflictsProvider,
+  conflictsScheme,
+  discardAgent,
+  followUpAgent,
+  landAgent,
+  newAgent,
+  openAgentChat,
+  openPullRequest,
+  openRun,
+  refreshAgents,
+  runInBackground,
+  stopAgent,
+} from "./agentCommands";
 import { AgentsView, agentsViewId, type AgentNode } from "./agentsView";
 import { ChatView, chatViewId, welcomeViewId } from "./chat";
 import { ChatCompletion } from "./chatCompletion";
@@ -186,6 +199,10 @@ class GeminiExtension implements Gemini {
       register("gemini.agents.land", (node?: AgentNode) => landAgent(this, node, "review")),
       register("gemini.agents.merge", (node?: AgentNode) => landAgent(this, node, "merge")),
       register("gemini.agents.discard", (node?: AgentNode) => discardAgent(this, node)),
+      register("gemini.runInBackground", (text?: unknown) => runInBackground(this, typeof text === "string" ? text : undefined)),
+      register("gemini.agents.openRun", (node?: AgentNode) => openRun(this, node)),
+      register("gemini.agents.openPullRequest", (node?: AgentNode) => openPullRequest(this, node)),
+      register("gemini.agents.followUp", (node?: AgentNode) => followUpAgent(this, node)),
       register("gemini.suggestNextEdit", () => this.nextEdits.suggestNow()),
       register("gemini.acceptNextEdit", () => this.nextEdits.accept()),
       register("gemini.dismissNextEdit", () => this.nextEdits.dismiss()),
@@ -250,6 +267,7 @@ class GeminiExtension implements Gemini {
       { label: "$(add) New Session", command: "gemini.newSession" },
       { label: "$(history) Show Sessions", command: "gemini.sessions" },
       { label: "$(add) New Agent…", description: "in a worktree of its own", command: "gemini.agents.new" },
+      { label: "$(github) Run in the Background…", description: "on GitHub Actions", command: "gemini.runInBackground" },
       { label: "$(sparkle) Choose Model", description: modelName(this.model), command: "gemini.chooseModel" },
       { label: "$(shield) Choose Approval Mode", command: "gemini.chooseMode" },
       { label: "$(key) Enter API Key", command: "gemini.enterApiKey" },
@@ -321,6 +339,9 @@ class GeminiExtension implements Gemini {
         return;
       case "addContext":
         void addContext(this, undefined);
+        return;
+      case "background":
+        void runInBackground(this, request.text).then((started) => started && this.view.clearPrompt(request.text));
         return;
       case "copy":
         void vscode.env.clipboard.writeText(request.text);

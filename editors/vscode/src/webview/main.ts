@@ -89,6 +89,12 @@ window.addEventListener("message", (e: MessageEvent<ChatMessage>) => {
   } else if (msg.type === "models") {
     pickerMenu.show(modelPicker, "Model", msg.models, (id) => vscode.postMessage({ type: "setModel", id }));
     return;
+  } else if (msg.type === "clearPrompt") {
+    if (prompt.value === msg.text) {
+      prompt.value = "";
+      fitPrompt();
+    }
+    return;
   } else if (msg.type === "insertPrompt") {
     insertIntoPrompt(msg.text);
     return;
@@ -136,6 +142,7 @@ prompt.addEventListener("keydown", (e) => {
   }
 });
 stop.addEventListener("click", () => vscode.postMessage({ type: "cancel" }));
+byId<HTMLButtonElement>("background").addEventListener("click", () => vscode.postMessage({ type: "background", text: prompt.value }));
 modePicker.addEventListener("click", () =>
   pickerMenu.show(
     modePicker,

@@ -280,6 +280,56 @@ class FakeGemini {
 }
 
 // ---------------------------------------------------------------------------
+// The fake GitHub (internal/github/githubtest/cmd/fakegithub): GitHub's REST
+// API for one repository, and the runner: a workflow dispatch makes it clone
+// the origin and run `gemini-ls action` there, which pushes gemini/<task>
+// to that origin and opens the pull request through the fake. The runner
+// inherits the fake's environment: its model is the test's fake model.
+
+class FakeGitHub {
+  static async start({ bin, origin, env, artifacts }) {
+    const goEnv = { ...process.env, GOFLAGS: process.env.GOFLAGS || '-buildvcs=false' };
+    await execFileP('go', ['build', '-o', path.join(bin, 'fakegithub'), './internal/github/githubtest/cmd/fakegithub'], { cwd: repo, env: goEnv });
+    const f = new FakeGitHub();
+    f.repository = 'ada/proj';
+    f.token = 'fake-github-token';
+    const addrFile = path.join(artifacts, 'fakegithub.addr');
+    await fsp.rm(addrFile, { force: true });
+    f.logFile = path.join(artifacts, 'fakegithub.log');
+    const log = fs.openSync(f.logFile, 'a');
+    f.proc = spawn(path.join(bin, 'fakegithub'), ['-repo', f.repository, '-token', f.token, '-origin', origin, '-runner', path.join(bin, 'gemini-ls'), '-addr-file', addrFile], { env, stdio: ['ignore', log, log] });
+    fs.closeSync(log);
+    f.exited = once(f.proc, 'exit');
+    f.url = await waitFor(`fakegithub's address (log: ${f.logFile})`, async () => {
+      if (f.proc.exitCode !== null) throw new Error(`fakegithub exited ${f.proc.exitCode}`);
+      const addr = fs.existsSync(addrFile) ? fs.readFileSync(addrFile, 'utf8').trim() : '';
+      return /^http:\/\/127\.0\.0\.1:\d+$/.test(addr) && addr;
+    }, { timeout: 15_000 });
+    return f;
+  }
+
+  // env is what gemini-ls needs to reach the fake for the repository. The
+  // token goes as GH_TOKEN: code-server takes GITHUB_TOKEN out of its
+  // environment (its --github-auth), so gemini-ls would never see it.
+  env() {
+    return { GITHUB_REPOSITORY: this.repository, GITHUB_API_URL: this.url, GH_TOKEN: this.token };
+  }
+
+  // state is the fake's record of what it was asked and did: dispatches, runs, pulls, comments.
+  async state() {
+    const r = await fetch(`${this.url}/_fake/state`);
+    if (!r.ok) throw new Error(`fakegithub /_fake/state: ${r.status}`);
+    return r.json();
+  }
+
+  async stop() {
+    if (this.proc.exitCode === null) this.proc.kill('SIGTERM');
+    await Promise.race([this.exited, sleep(5000)]);
+    if (this.proc.exitCode === null) this.proc.kill('SIGKILL');
+  }
+}
+
+// ---------------------------------------------------------------------------
 // code-server + Chromium
 
 const workbenchSettings = (serverPath) => ({
@@ -332,11 +382,13 @@ class Workbench {
   // restricted runs VS Code's workspace trust, with the folder not trusted
   // (Restricted Mode) and no question at start-up, where every other
   // scenario runs with it off (all trusted).
-  static async start({ id, bin, vsix, platformVsix, workspace, home, artifacts, modelURL, noKey = false, platform = false, settings = {}, restricted = false }) {
+  // env is more of code-server's environment (and so gemini-ls's): the
+  // background scenario's fake GitHub.
+  static async start({ id, bin, vsix, platformVsix, workspace, home, artifacts, modelURL, noKey = false, platform = false, settings = {}, restricted = false, env: more = {} }) {
     const w = new Workbench();
     w.id = id;
     w.noKey = noKey;
-    w.variant = variant({ noKey, platform, settings, restricted, workspace, home });
+    w.variant = variant({ noKey, platform, settings, restricted, workspace, home, env: more });
     w.root = path.join(artifacts, `code-server-${id}`);
     if (platform) vsix = platformVsix;
     w.artifacts = artifacts;
@@ -371,6 +423,9 @@ class Workbench {
     // answered by a rule of every script (withQuietRules).
     if (noKey) delete env.GEMINI_API_KEY;
     if (platform) env.PATH = pathWithout(['go', 'gemini-ls']);
+    // No scenario reaches the real GitHub: a token or repository of the caller's is not the test's.
+    for (const k of ['GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_REPOSITORY', 'GITHUB_API_URL']) delete env[k];
+    Object.assign(env, more);
 
     if (vsix) {
       const t = Date.now();
@@ -1999,6 +2054,133 @@ const scenarios = [
     },
   },
   {
+    name: 'background',
+    title: '"Gemini: Run in the Background" dispatches the task to the fake GitHub with its prompt: the row (GitHub icon) goes queued/working → done with its pull request, the server says so, and the runner\'s edit, fetched into a worktree, is reviewed and landed in the user\'s tree',
+    // Its own repository, with a bare origin the fake's runner pushes to,
+    // and the fake GitHub, which code-server's environment (so gemini-ls's)
+    // names: GITHUB_REPOSITORY, GITHUB_API_URL, GH_TOKEN.
+    async prepare(artifacts, { bin, modelURL }) {
+      const root = path.join(path.dirname(await claimedWorkspace()), 'background');
+      const workspace = path.join(root, 'proj');
+      const origin = path.join(root, 'origin.git');
+      await fsp.rm(root, { recursive: true, force: true });
+      await fsp.mkdir(path.join(workspace, '.github/workflows'), { recursive: true });
+      await fsp.writeFile(path.join(workspace, 'main.go'), greet('Hello'));
+      // Any content: the fake does not read it, the server only looks for it.
+      await fsp.writeFile(path.join(workspace, '.github/workflows/gemini-ls.yml'), 'name: gemini-ls\non: workflow_dispatch\n');
+      const git = (cwd, ...a) => execFileP('git', ['-c', 'user.name=e2e', '-c', 'user.email=e2e@example.com', ...a], { cwd });
+      await git(workspace, 'init', '-q', '-b', 'main');
+      await git(workspace, 'add', '-A');
+      await git(workspace, 'commit', '-qm', 'base');
+      await git(root, 'clone', '-q', '--bare', workspace, origin);
+      await git(workspace, 'remote', 'add', 'origin', origin);
+      await git(workspace, 'fetch', '-q', 'origin');
+      await git(workspace, 'branch', '-q', '--set-upstream-to=origin/main', 'main');
+      const home = path.join(artifacts, 'home-background');
+      await makeHome(home, workspace);
+      // The runner's machine: a home of its own, the test's fake model.
+      const runnerHome = path.join(artifacts, 'home-runner');
+      await fsp.mkdir(runnerHome, { recursive: true });
+      const env = { ...process.env, HOME: runnerHome, XDG_STATE_HOME: path.join(runnerHome, 'state'), GEMINI_API_KEY: 'test', GOOGLE_GEMINI_BASE_URL: modelURL };
+      for (const k of ['GOOGLE_API_KEY', 'GOOGLE_GENAI_USE_VERTEXAI', 'GOOGLE_CLOUD_PROJECT', 'GOOGLE_CLOUD_LOCATION', 'GEMINI_MODEL', 'GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_REPOSITORY', 'GITHUB_API_URL']) delete env[k];
+      const github = await FakeGitHub.start({ bin, origin, env, artifacts });
+      log(`background: fakegithub on ${github.url}`);
+      return { workspace, home, env: github.env(), state: () => github.state(), stop: () => github.stop() };
+    },
+    // The runner's agent: its prompt starts with the task; it writes
+    // notes.txt, then ends with the Summary line gemini-ls's instructions
+    // ask for. Its first answer's words (BG-WROTE) are in its next request,
+    // which the rule before answers; the task's are in both.
+    script: {
+      turns: [],
+      rules: [
+        { contains: 'BG-WROTE', turn: { text: 'Wrote notes.txt as asked.\nSummary: Add notes.txt' } },
+        { contains: 'BG-TASK', turn: { chunks: [{ text: 'BG-WROTE: writing notes.txt.' }, { call: { name: 'write_file', args: { file_path: 'notes.txt', content: 'from the background\n' } } }] } },
+      ],
+    },
+    async run(w, ctx) {
+      await w.reset();
+      const page = w.page;
+      const task = 'BG-TASK: write notes.txt';
+      const input = page.locator('.quick-input-widget input[type="text"]');
+      await w.command('Gemini: Run in the Background');
+      await waitFor('the task\'s input box', async () => (await page.locator('.quick-input-widget .quick-input-title').innerText()).includes('Run in the Background'), { timeout: 10_000 });
+      await input.fill(task);
+      await input.press('Enter');
+
+      // code-server has VS Code's GitHub provider and no account: VS Code
+      // asks to sign in. Declined, the request goes without a token and
+      // the server takes GITHUB_TOKEN.
+      const view = page.locator('.pane', { has: page.locator('.pane-header', { hasText: /^\s*Agents/i }) });
+      const row = view.locator('.monaco-list-row', { hasText: task }).first();
+      let signIn = false;
+      await waitFor('the background agent\'s row (past VS Code\'s GitHub sign-in)', async () => {
+        if ((await row.count()) === 1) return true;
+        const dialog = w.dialog();
+        if (await dialog.isVisible()) {
+          signIn = true;
+          await dialog.locator('.monaco-button', { hasText: /^Cancel$/ }).click({ timeout: 2_000 }).catch(() => {});
+        }
+        return false;
+      }, { timeout: 30_000 });
+      log(`background: VS Code ${signIn ? 'asked' : 'did not ask'} to sign in with GitHub`);
+      const first = await row.innerText();
+      assert(/(Queued|Working) on GitHub/.test(first), `the new row says ${JSON.stringify(first)}, not queued or working on GitHub`);
+      assert((await row.locator('.codicon-github').count()) === 1, 'the background row has no GitHub icon');
+
+      // The dispatch reached the fake's API with the prompt.
+      const dispatched = await waitFor('the dispatch in fakegithub', async () => (await ctx.state()).dispatches?.[0]);
+      assert(dispatched.workflow === 'gemini-ls.yml', `the dispatch went to ${dispatched.workflow}`);
+      assert(String(dispatched.inputs?.prompt ?? '').includes(task), `the dispatch's inputs are ${JSON.stringify(dispatched.inputs)}`);
+
+      // The run ends: done, with its pull request, and the server says so.
+      let said = '';
+      await waitFor('the row done on GitHub with its pull request', async () => {
+        said = await row.innerText();
+        if (/Failed on GitHub|Stopped on GitHub|Done on GitHub(?!.*PR #)/.test(said)) {
+          const toasts = await page.locator('.notifications-toasts .notification-list-item').allInnerTexts();
+          throw new Error(`the row says ${JSON.stringify(said)}; the notifications: ${JSON.stringify(toasts)}`);
+        }
+        return /Done on GitHub.*PR #\d+/.test(said);
+      }, { timeout: 180_000, interval: 500 }).catch((e) => {
+        if (/^the row says/.test(e.message)) throw e;
+        throw new Error(`${e.message}; the row says ${JSON.stringify(said)}`);
+      });
+      const pulls = (await ctx.state()).pulls ?? [];
+      assert(pulls.length === 1, `fakegithub has ${pulls.length} pull requests`);
+      // The server's window/showMessage, as VS Code shows it.
+      await page.locator('.notifications-toasts .notification-list-item', { hasText: /background agent “BG-TASK: write notes\.txt” is done: pull request #\d+/ }).first().waitFor({ timeout: 15_000 });
+      // Its work is in a worktree of the user's repository, not yet in the user's tree.
+      const worktrees = path.join(ctx.workspace, '.gemini/worktrees');
+      const names = await waitFor('the pull request\'s branch in a worktree', async () => {
+        const ds = fs.existsSync(worktrees) ? await fsp.readdir(worktrees) : [];
+        return ds.filter((d) => fs.existsSync(path.join(worktrees, d, 'notes.txt'))).length === 1 && ds;
+      }, { timeout: 15_000 });
+      assert(names.length === 1, `worktrees: ${names.join(', ')}`);
+      assert(fs.readFileSync(path.join(worktrees, names[0], 'notes.txt'), 'utf8') === 'from the background\n', 'the worktree\'s notes.txt is not the runner\'s');
+      assert(!fs.existsSync(path.join(ctx.workspace, 'notes.txt')), 'notes.txt is in the user\'s tree before anyone landed it');
+      await waitFor('the done row\'s +1 −0', async () => (await row.innerText()).includes('+1 −0'), { timeout: 15_000 });
+      // Its context menu: the run, the pull request, a follow-up, and a local agent's land and discard.
+      await row.click({ button: 'right' });
+      const menu = page.locator('.context-view .action-label');
+      await menu.first().waitFor({ timeout: 10_000 });
+      const items = await menu.allInnerTexts();
+      for (const want of ['Open Run', 'Open Pull Request', 'Send Follow-up…', 'Review & Land Agent\'s Work', 'Merge Agent\'s Branch with Git', 'Discard Agent']) {
+        assert(items.some((i) => i.trim() === want), `the row's menu lacks ${want}: ${JSON.stringify(items)}`);
+      }
+      await page.keyboard.press('Escape');
+      await w.screenshot(path.join(screenshotsDir, 'vscode-background.png'));
+
+      // Review & land: the runner's file in the review; accepted, it is on disk.
+      await row.hover();
+      await row.locator('.action-label[aria-label^="Review & Land"]').click();
+      await waitForReview(w, 'notes.txt', 'from the background');
+      await w.command('Gemini: Accept Change');
+      const landed = path.join(ctx.workspace, 'notes.txt');
+      await waitFor('notes.txt on disk in the user\'s tree', () => fs.existsSync(landed) && fs.readFileSync(landed, 'utf8') === 'from the background\n', { timeout: 15_000 });
+    },
+  },
+  {
     name: 'slash-commands',
     title: 'typing "/" lists the custom commands; one chosen from the keyboard runs with its expanded prompt',
     script: [
@@ -3361,8 +3543,8 @@ const scenarios = [
 // A scenario that stores a key in VS Code's secret storage (storesKey)
 // has a code-server of its own: one after it would find that key and no
 // welcome.
-function variant({ name, storesKey, noKey, platform, settings, restricted, workspace, home }) {
-  return JSON.stringify({ own: storesKey ? name : '', noKey: Boolean(noKey), platform: Boolean(platform), settings: settings || {}, restricted: Boolean(restricted), workspace, home });
+function variant({ name, storesKey, noKey, platform, settings, restricted, workspace, home, env }) {
+  return JSON.stringify({ own: storesKey ? name : '', noKey: Boolean(noKey), platform: Boolean(platform), settings: settings || {}, restricted: Boolean(restricted), workspace, home, env: env || {} });
 }
 
 // A scenario's script is its turns, or {turns, rules} when rules answer
@@ -3731,19 +3913,21 @@ async function main() {
       let fake;
       // A scenario may bring its own folder and home (the trust scenario: a
       // folder with a .gemini/ of its own, a home that trusts nothing).
-      const own = s.prepare ? await s.prepare(artifacts) : {};
-      const ctx = { workspace: own.workspace || workspace, home: own.home || home, requests: [], ruled: [] };
+      let own = {};
+      const ctx = { workspace, home, requests: [], ruled: [] };
       try {
+        own = s.prepare ? await s.prepare(artifacts, { bin, modelURL: proxy.url }) : {};
+        Object.assign(ctx, { workspace: own.workspace || workspace, home: own.home || home, env: own.env, state: own.state });
         // One code-server for the run; a fresh one after a failure, so a
         // review a failed scenario left open cannot block the next.
         // A scenario that needs another environment (no API key) gets its
         // own code-server; the next scenario gets an ordinary one again.
-        const want = variant({ ...s, workspace: ctx.workspace, home: ctx.home });
+        const want = variant({ ...s, workspace: ctx.workspace, home: ctx.home, env: ctx.env });
         if (w && w.variant !== want) {
           await w.stop();
           w = null;
         }
-        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, platformVsix, workspace: ctx.workspace, home: ctx.home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey), platform: Boolean(s.platform), settings: s.settings, restricted: Boolean(s.restricted) });
+        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, platformVsix, workspace: ctx.workspace, home: ctx.home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey), platform: Boolean(s.platform), settings: s.settings, restricted: Boolean(s.restricted), env: ctx.env });
         const scriptFile = path.join(artifacts, `${s.name}.script.json`);
         await fsp.writeFile(scriptFile, JSON.stringify(withQuietRules(s.script), null, 2));
         fake = await FakeGemini.start(bin, scriptFile, path.join(artifacts, `${s.name}.fakegemini.log`));
@@ -3759,6 +3943,8 @@ async function main() {
         assert(code === 0, `fakegemini exited ${code}: a request its script did not cover (see ${s.name}.fakegemini.log)`);
         const turns = scriptTurns(s.script);
         assert(ctx.requests.length === turns.length, `the model got ${ctx.requests.length} requests besides those its rules answer, its script has ${turns.length} turns`);
+        await own.stop?.();
+        own = {};
         results.push({ name: s.name, ok: true, ms: Date.now() - t0 });
         log(`PASS ${s.name} (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
       } catch (e) {
@@ -3776,6 +3962,7 @@ async function main() {
         if (fake) await fake.stop().catch(() => {});
         if (w) await w.stop();
         w = null;
+        await own.stop?.().catch(() => {});
       }
     }
   } catch (e) {

@@ -3,7 +3,14 @@ import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { describe, it } from "node:test";
 import {
+  agentContext,
   agentDescription,
+  agentKey,
+  agentTooltip,
+  delegateParams,
+  followUpParams,
+  followUpProblem,
+  webUrl,
   agentLabel,
   belongsToChat,
   questionPlace,
@@ -265,7 +272,7 @@ describe("the server's own examples (docs/protocol.md, 5h)", () => {
     assert.equal(list.all().length, 1);
     const [a] = list.all();
     assert.equal(a.state, "done");
-    assert.equal(a.worktree.branch, "worktree-verbose-flag");
+    assert.equal(a.worktree?.branch, "worktree-verbose-flag");
     assert.equal(agentLabel(a, new Date()), "Add a --verbose flag: Done, 1m 12s, 18.2k tokens, 1 file +12 −2");
   });
 
@@ -274,5 +281,121 @@ describe("the server's own examples (docs/protocol.md, 5h)", () => {
     assert.equal(r.applied, true);
     assert.equal(r.conflicts[0]?.line, 40);
     assert.match(r.message, /^Landed 1 file/);
+  });
+});
+
+describe("background agents (issue 98)", () => {
+  // BACKGROUND-SPEC's example: a background agent whose run is done, its branch fetched.
+  const done = {
+    kind: "background",
+    sessionId: "",
+    title: "Add a --verbose flag",
+    state: "done",
+    startedAt: "2026-11-29T09:00:00Z",
+    endedAt: "2026-11-29T09:02:10Z",
+    background: {
+      id: "bg-1001",
+      repository: "ada/proj",
+      runId: 1001,
+      runUrl: "https://github.com/ada/proj/actions/runs/1001",
+      branch: "gemini/add-a-verbose-flag-3f9a",
+      pullRequest: { number: 7, url: "https://github.com/ada/proj/pull/7" },
+    },
+    worktree: { name: "add-a-verbose-flag-3f9a", path: "/p/.gemini/worktrees/add-a-verbose-flag-3f9a", branch: "gemini/add-a-verbose-flag-3f9a", base: "5f1c0de" },
+    files: [{ path: "main.go", status: "modified", added: 12, removed: 2 }],
+  };
+  const queued = { kind: "background", sessionId: "", title: "Add a --verbose flag", state: "queued", startedAt: "2026-11-29T09:00:00Z", background: { id: "bg-1001", repository: "ada/proj", runId: 1001, runUrl: "https://github.com/ada/proj/actions/runs/1001", branch: "gemini/add-a-verbose-flag-3f9a" } };
+  const now = new Date("2026-11-29T09:00:30Z");
+
+  it("takes a background agent with no worktree yet, keyed by its id", () => {
+    const a = parseAgent(queued);
+    assert.ok(a);
+    assert.equal(a.worktree, undefined);
+    assert.equal(a.background?.id, "bg-1001");
+    assert.equal(agentKey(a), "background:bg-1001");
+    // A local agent still needs its worktree.
+    assert.equal(parseAgent({ ...queued, kind: undefined }), undefined);
+    // And a background one its id.
+    assert.equal(parseAgent({ ...queued, background: { runId: 1 } }), undefined);
+  });
+
+  it("follows one background agent's row from queued to done, with its pull request and worktree", () => {
+    const list = new AgentList();
+    list.apply(queued);
+    list.apply({ ...queued, state: "working" });
+    assert.equal(list.all().length, 1);
+    assert.equal(list.anyWorking(), true);
+    const change = list.apply(done);
+    assert.equal(list.all().length, 1);
+    // The server tells its end itself (window/showMessage): no second notification.
+    assert.ok(change && "agent" in change && change.notify === undefined);
+    const [a] = list.all();
+    assert.equal(a.worktree?.name, "add-a-verbose-flag-3f9a");
+    assert.equal(a.background?.pullRequest?.number, 7);
+    assert.equal(list.anyWorking(), false);
+  });
+
+  it("says in words that it runs on GitHub, and its state", () => {
+    const q = parseAgent(queued) as Agent;
+    assert.equal(agentDescription(q, now), "Queued on GitHub · 30s");
+    assert.equal(agentDescription({ ...q, state: "working" }, now), "Working on GitHub · 30s");
+    const d = parseAgent(done) as Agent;
+    assert.equal(agentDescription(d, now), "Done on GitHub · 2m 10s · PR #7 · +12 −2");
+    assert.equal(agentLabel(d, now), "Add a --verbose flag: Done on GitHub, 2m 10s, pull request #7, 1 file +12 −2");
+    const tip = agentTooltip(d, now);
+    assert.match(tip, /Runs on GitHub Actions in `ada\/proj`/);
+    assert.match(tip, /\[Run 1001\]\(https:\/\/github\.com\/ada\/proj\/actions\/runs\/1001\)/);
+    assert.match(tip, /\[Pull request #7\]\(https:\/\/github\.com\/ada\/proj\/pull\/7\)/);
+    assert.match(agentTooltip(q, now), /comes to a local worktree for review when the run is done/);
+  });
+
+  it("gives the menus its state, pull request and worktree", () => {
+    assert.equal(agentContext(parseAgent(queued) as Agent), "background.queued");
+    assert.equal(agentContext(parseAgent(done) as Agent), "background.done.pr.worktree");
+    assert.equal(agentContext(parseAgent({ ...done, worktree: undefined }) as Agent), "background.done.pr");
+    assert.equal(agentContext(agent({ sessionId: "s", state: "done" })), "agent.done");
+    assert.equal(agentContext(agent({ sessionId: "", state: "done" })), "agent.done.nosession");
+  });
+
+  it("follows only http(s) links a server sends", () => {
+    const a = parseAgent({ ...done, background: { ...done.background, runUrl: "javascript:alert(1)", pullRequest: { number: 7, url: "file:///etc/passwd" } } }) as Agent;
+    assert.equal(a.background?.runUrl, "");
+    assert.equal(a.background?.pullRequest, undefined);
+    assert.doesNotMatch(agentTooltip(a, now), /javascript|file:/);
+    assert.equal(webUrl("https://github.com/a/b/pull/1"), "https://github.com/a/b/pull/1");
+    assert.equal(webUrl("not a url"), "");
+  });
+
+  it("sends the editor's token only when it has one", () => {
+    assert.deepEqual(delegateParams("  Add a flag ", "gho_x"), { prompt: "Add a flag", token: "gho_x" });
+    assert.deepEqual(delegateParams("Add a flag", undefined), { prompt: "Add a flag" });
+    assert.deepEqual(delegateParams("Add a flag", ""), { prompt: "Add a flag" });
+    assert.deepEqual(followUpParams("bg-x", " Also the README ", "gho_x"), { id: "bg-x", prompt: "Also the README", token: "gho_x" });
+    assert.deepEqual(followUpParams("bg-x", "Also the README", undefined), { id: "bg-x", prompt: "Also the README" });
+  });
+
+  it("takes a follow-up only when the server would: done, with a pull request", () => {
+    assert.equal(followUpProblem(parseAgent(done) as Agent), undefined);
+    assert.match(followUpProblem(parseAgent({ ...done, state: "working" }) as Agent) ?? "", /still running on GitHub/);
+    assert.match(followUpProblem(parseAgent({ ...queued, state: "failed" }) as Agent) ?? "", /no pull request/);
+    assert.match(followUpProblem(agent({ sessionId: "s", state: "done" })) ?? "", /runs here/);
+  });
+
+  it("reads the server's own example (docs/protocol.md, 5h): a background agent at work, no run link needed", () => {
+    const doc = readFileSync(path.resolve(__dirname, "../../../../docs/protocol.md"), "utf8");
+    const line = doc.split("\n").find((l) => l.startsWith("{") && l.includes('"kind": "background"'));
+    assert.ok(line, "no background agent in docs/protocol.md");
+    const a = parseAgent(JSON.parse(line).params) as Agent;
+    assert.ok(a);
+    assert.equal(agentContext(a), "background.working");
+    assert.equal(agentKey(a), `background:${a.background?.id}`);
+    // Before GitHub made the run, there is no run to link.
+    const early = parseAgent({ ...JSON.parse(line).params, state: "queued", background: { id: "bg-x", repository: "ada/proj", branch: "gemini/x" } }) as Agent;
+    assert.equal(early.background?.runUrl, "");
+    assert.equal(early.background?.runId, 0);
+  });
+
+  it("titles one with no title by its branch", () => {
+    assert.equal(agentTitle(parseAgent({ ...queued, title: "" }) as Agent), "gemini/add-a-verbose-flag-3f9a");
   });
 });

@@ -13,6 +13,13 @@ describe("parseChatRequest", () => {
     assert.equal(parseChatRequest({ type: "insertCode" }), undefined);
   });
 
+  it("takes Run in the Background with the prompt box's text, empty too", () => {
+    assert.deepEqual(parseChatRequest({ type: "background", text: "Add a flag" }), { type: "background", text: "Add a flag" });
+    assert.deepEqual(parseChatRequest({ type: "background", text: "" }), { type: "background", text: "" });
+    assert.equal(parseChatRequest({ type: "background" }), undefined);
+    assert.equal(parseChatRequest({ type: "background", text: 1 }), undefined);
+  });
+
   it("takes a mode only among the approval modes, and a model by a non-blank id", () => {
     assert.deepEqual(parseChatRequest({ type: "setMode", mode: "auto_edit" }), { type: "setMode", mode: "auto_edit" });
     for (const mode of ["careful", "", undefined, 1]) {

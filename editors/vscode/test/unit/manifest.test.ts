@@ -149,13 +149,14 @@ describe("package.json", () => {
     assert.deepEqual(contributes.keybindings[0], { command: "gemini.openChat", key: "ctrl+k g", mac: "cmd+k g" });
   });
 
-  it("gives the Agents view New Agent in its title bar and each row the actions its state allows", () => {
+  it("gives the Agents view New Agent and Run in the Background in its title bar and each row the actions its state allows", () => {
     const title = contributes.menus["view/title"].filter((m: { when: string }) => m.when === "view == gemini.agents");
     assert.deepEqual(
       title.map((m: { command: string; group: string }) => [m.command, m.group]),
       [
         ["gemini.agents.new", "navigation@1"],
-        ["gemini.agents.refresh", "navigation@2"],
+        ["gemini.runInBackground", "navigation@2"],
+        ["gemini.agents.refresh", "navigation@3"],
       ],
     );
     const items: { command: string; when: string; group: string }[] = contributes.menus["view/item/context"];
@@ -172,6 +173,25 @@ describe("package.json", () => {
     }
     assert.deepEqual(set(offered("agent.stopped.nosession")), ["gemini.agents.discard", "gemini.agents.land", "gemini.agents.merge"]);
     assert.deepEqual(set(offered("agentFile.modified")), []);
+    // agents.ts's agentContext for a background agent: background.<state>, then .pr and .worktree once it has them.
+    for (const running of ["background.queued", "background.working"]) {
+      assert.deepEqual(set(offered(running)), ["gemini.agents.discard", "gemini.agents.openRun"], running);
+    }
+    assert.deepEqual(set(offered("background.working.pr")), ["gemini.agents.discard", "gemini.agents.openPullRequest", "gemini.agents.openRun"]);
+    assert.deepEqual(set(offered("background.failed")), ["gemini.agents.discard", "gemini.agents.openRun"]);
+    assert.deepEqual(set(offered("background.done.pr")), ["gemini.agents.discard", "gemini.agents.followUp", "gemini.agents.openPullRequest", "gemini.agents.openRun"]);
+    assert.deepEqual(set(offered("background.done.pr.worktree")), [
+      "gemini.agents.discard",
+      "gemini.agents.followUp",
+      "gemini.agents.land",
+      "gemini.agents.merge",
+      "gemini.agents.openPullRequest",
+      "gemini.agents.openRun",
+    ]);
+    // The row's buttons: Review & Land once there is a worktree, the pull request once there is one, else the run.
+    const inline = (contextValue: string) => set(items.filter((m) => m.group.startsWith("inline") && offered(contextValue).includes(m.command) && new RegExp(/viewItem =~ \/(.*)\//.exec(m.when)![1]).test(contextValue)).map((m) => m.command));
+    assert.deepEqual(inline("background.working"), ["gemini.agents.openRun"]);
+    assert.deepEqual(inline("background.done.pr.worktree"), ["gemini.agents.land", "gemini.agents.openPullRequest"]);
   });
 
   it("puts New Session and History as icons in the chat's title bar, the rest in its menu", () => {
@@ -181,7 +201,7 @@ describe("package.json", () => {
     const icon = (id: string) => contributes.commands.find((c: { command: string }) => c.command === id)?.icon;
     assert.equal(icon("gemini.newSession"), "$(add)");
     assert.equal(icon("gemini.sessions"), "$(history)");
-    for (const id of ["gemini.addContext", "gemini.chooseModel", "gemini.chooseMode", "gemini.rewind", "gemini.openSettings"]) {
+    for (const id of ["gemini.addContext", "gemini.chooseModel", "gemini.chooseMode", "gemini.rewind", "gemini.agents.new", "gemini.runInBackground", "gemini.openSettings"]) {
       assert.ok(title.some((m: { command: string }) => m.command === id), `${id} is not in the chat's title menu`);
     }
   });
