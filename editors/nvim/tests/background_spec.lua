@@ -28,7 +28,7 @@ local function bg_agent(fields)
     state = "queued",
     startedAt = "2026-11-29T09:00:00Z",
     background = {
-      id = "bg-1001", repository = "ada/proj", runId = 1001,
+      id = "bg-add-a-verbose-flag-3f9a", repository = "ada/proj", runId = 1001,
       runUrl = "https://github.com/ada/proj/actions/runs/1001",
       branch = "gemini/add-a-verbose-flag-3f9a",
     },
@@ -128,7 +128,7 @@ describe("background agents", function()
       "    ↳ the run failed: exit status 1",
     }, lines, "lines")
     eq({
-      [2] = "background:bg-1001", [3] = "background:bg-1001", [4] = "background:bg-900", [5] = "background:bg-900",
+      [2] = "background:bg-add-a-verbose-flag-3f9a", [3] = "background:bg-add-a-verbose-flag-3f9a", [4] = "background:bg-900", [5] = "background:bg-900",
       [6] = "background:bg-800", [7] = "background:bg-800", [8] = "background:bg-800",
     }, keys, "the agent of each line")
   end)
@@ -136,8 +136,11 @@ describe("background agents", function()
   it("keep one row from queued to done, told by the server not the view, gone once discarded", function()
     local told = notes()
     agents.take_list({})
-    notify("gemini/agent", bg_agent({}))
-    eq("◌ Add a --verbose flag  queued                0s     GitHub", agents.lines(t0)[2], "the queued row")
+    -- Queued: GitHub has made no run yet.
+    local queued = bg_agent({})
+    queued.background.runId, queued.background.runUrl = nil, nil
+    notify("gemini/agent", queued)
+    eq({ "◌ Add a --verbose flag  queued                0s     GitHub", "    ↳ on GitHub: no run yet · f follow up" }, { agents.lines(t0)[2], agents.lines(t0)[3] }, "the queued row")
     notify("gemini/agent", bg_agent({ state = "working" }))
     notify("gemini/agent", bg_done())
     local lines = agents.lines(t0)
@@ -154,7 +157,7 @@ describe("background agents", function()
     agents.take_list({})
     local sent, undo = answer({ ["gemini/delegate"] = function() return nil, bg_agent({}) end })
     vim.cmd("GeminiBackground Add a --verbose flag")
-    wait_for("gemini/delegate", function() return agents.agents["background:bg-1001"] ~= nil end)
+    wait_for("gemini/delegate", function() return agents.agents["background:bg-add-a-verbose-flag-3f9a"] ~= nil end)
     undo()
     eq({ { method = "gemini/delegate", params = { prompt = "Add a --verbose flag" } } }, sent, "requests")
     eq({ { msg = "Gemini: background agent “Add a --verbose flag” queued on GitHub: https://github.com/ada/proj/actions/runs/1001; :GeminiAgents follows it", level = vim.log.levels.INFO } }, told, "notifications")
@@ -190,6 +193,17 @@ describe("background agents", function()
     eq({ { msg = "Gemini: could not start the background agent: no GitHub token: sign in with `gh auth login`, or set GITHUB_TOKEN", level = vim.log.levels.ERROR } }, told, "notifications")
   end)
 
+  it("shows the real server's refusal outside a git repository as an error", function()
+    local told = notes()
+    local done = false
+    agents.delegate("Add a --verbose flag", function() done = true end)
+    wait_for("the server's answer", function() return done end)
+    eq(1, #told, "notifications: " .. vim.inspect(told))
+    eq(vim.log.levels.ERROR, told[1].level, "its level")
+    local prefix = "Gemini: could not start the background agent: an agent on GitHub works on a git repository"
+    eq(prefix, told[1].msg:sub(1, #prefix), "the message")
+  end)
+
   it("f in the view sends a follow-up to the agent on the cursor's row, which goes back to queued", function()
     notes()
     view_of(bg_done())
@@ -199,9 +213,9 @@ describe("background agents", function()
     end
     local sent, undo = answer({ ["gemini/followUpAgent"] = function() return nil, bg_done({ state = "queued" }) end })
     vim.cmd("normal f")
-    wait_for("gemini/followUpAgent", function() return agents.agents["background:bg-1001"].state == "queued" end)
+    wait_for("gemini/followUpAgent", function() return agents.agents["background:bg-add-a-verbose-flag-3f9a"].state == "queued" end)
     undo()
-    eq({ { method = "gemini/followUpAgent", params = { id = "bg-1001", prompt = "Also document the flag in README.md" } } }, sent, "requests")
+    eq({ { method = "gemini/followUpAgent", params = { id = "bg-add-a-verbose-flag-3f9a", prompt = "Also document the flag in README.md" } } }, sent, "requests")
     assert(vim.api.nvim_buf_get_lines(agents.buf, 1, 2, false)[1]:find("queued", 1, true), "the row after the follow-up")
     close_view()
   end)
@@ -252,10 +266,10 @@ describe("background agents", function()
     eq({
       { method = "gemini/landAgent", params = { worktree = "add-a-verbose-flag-3f9a", how = "review" } },
       { method = "gemini/landAgent", params = { worktree = "add-a-verbose-flag-3f9a", how = "merge" } },
-      { method = "gemini/discardAgent", params = { id = "bg-1001" } },
+      { method = "gemini/discardAgent", params = { id = "bg-add-a-verbose-flag-3f9a" } },
     }, sent, "requests")
     eq("Gemini: agent “Add a --verbose flag” has no work here yet (working): its branch is fetched once its run is done", told[1].msg, "r before the work is fetched")
-    eq(nil, agents.agents["background:bg-1001"], "the discarded agent")
+    eq(nil, agents.agents["background:bg-add-a-verbose-flag-3f9a"], "the discarded agent")
   end)
 
   it("s, <CR> and a local agent's f say what they cannot do, sending nothing", function()

@@ -190,12 +190,15 @@ function M.fetched(a)
 end
 
 --- A background agent's links as the line under its row says them: its
---- run (o), its pull request (p) once there is one, and f to follow up.
+--- run (o) once GitHub made it, its pull request (p) once there is one,
+--- and f to follow up.
 function M.links(a)
   local bg = M.background(a) or {}
   local parts = {}
   if type(bg.runUrl) == "string" and bg.runUrl ~= "" then
     table.insert(parts, "o run " .. bg.runUrl)
+  else
+    table.insert(parts, "no run yet")
   end
   local pr = pull_request(bg)
   if pr then
