@@ -7,7 +7,9 @@
 # prompt; the agent's row in :GeminiAgents says GitHub and goes to done
 # with its run and pull request under it (nvim-agents-background.txt); its
 # branch, fetched into a worktree, is reviewed and landed with r and ga:
-# cloud.txt, the runner's edit, is then in the user's tree. Appends
+# cloud.txt, the runner's edit, is then in the user's tree; f sends a
+# follow-up, posted on the pull request, and its run's commit is fetched
+# into the worktree. Appends
 # "pass background ..." lines, or one "fail background: why" line, to the
 # results file.
 # Usage: background.sh BIN_DIR RESULTS_FILE  (BIN_DIR holds gemini-ls,
@@ -96,3 +98,20 @@ wait_for "the land's result" 'Landed .*'
 for _ in $(seq 50); do [ "$(cat "$ws/cloud.txt" 2>/dev/null)" = "hello from GitHub" ] && break; sleep 0.1; done
 [ "$(cat "$ws/cloud.txt" 2>/dev/null)" = "hello from GitHub" ] || fail "cloud.txt after the land: $(cat "$ws/cloud.txt" 2>&1)"
 pass "r reviews the agent's work, ga lands it: cloud.txt is in the user's tree"
+
+# f on the row: a follow-up, posted on the pull request as an @gemini-ls
+# comment; the workflow runs again on the branch, the row goes back to
+# queued and to done, and the worktree is fast-forwarded to the new commit.
+command GeminiAgents
+command "call search('write cloud')"
+tm send-keys -t "$session" f
+wait_for "the follow-up's input" '^Follow-up for “write-cloud-txt-saying-hello-from-github-[0-9a-f]{4}” on GitHub:'
+tm send-keys -t "$session" -l 'also write more.txt'; tm send-keys -t "$session" Enter
+wait_for "the follow-up sent" 'follow-up sent to' '^. write cloud\.txt saying hello from GitHub +(queued|working) '
+state=$(curl -s "$github/_fake/state")
+grep -q '"@gemini-ls also write more.txt' <<<"$state" || fail "fakegithub's comments lack the follow-up: $state"
+pass "f posts the follow-up on the pull request, and the row goes back to queued"
+patience=400 wait_for "the agent done again" '^✓ write cloud\.txt saying hello from GitHub +done .* GitHub'
+for _ in $(seq 50); do [ "$(cat "$wt/more.txt" 2>/dev/null)" = "more from GitHub" ] && break; sleep 0.1; done
+[ "$(cat "$wt/more.txt" 2>/dev/null)" = "more from GitHub" ] || fail "more.txt in the worktree after the follow-up: $(cat "$wt/more.txt" 2>&1)"
+pass "the follow-up's run ends done, its commit fetched into the worktree"
