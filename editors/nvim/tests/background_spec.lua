@@ -183,7 +183,8 @@ describe("background agents", function()
 
   it("shows the server's refusal of gemini/delegate as an error, in its words", function()
     local told = notes()
-    local _, undo = answer({ ["gemini/delegate"] = function()
+    local _, undo
+    _, undo = answer({ ["gemini/delegate"] = function()
       return { code = -32803, message = "no GitHub token: sign in with `gh auth login`, or set GITHUB_TOKEN" }, nil
     end })
     local done = false
@@ -191,6 +192,14 @@ describe("background agents", function()
     wait_for("the answer", function() return done end)
     undo()
     eq({ { msg = "Gemini: could not start the background agent: no GitHub token: sign in with `gh auth login`, or set GITHUB_TOKEN", level = vim.log.levels.ERROR } }, told, "notifications")
+    -- A server from before background agents does not know the method.
+    told = notes()
+    _, undo = answer({ ["gemini/delegate"] = function() return { code = -32601, message = "method not found: gemini/delegate" }, nil end })
+    done = false
+    agents.delegate("Add a --verbose flag", function() done = true end)
+    wait_for("the answer", function() return done end)
+    undo()
+    eq({ { msg = "Gemini: could not start the background agent: this gemini-ls is too old for background agents; update it (:GeminiInstall)", level = vim.log.levels.ERROR } }, told, "notifications from an older server")
   end)
 
   it("shows the real server's refusal outside a git repository as an error", function()
