@@ -48,7 +48,12 @@ var rules = []rule{
 	// the picture caught it: after its row's state, "4s", "1m 05s" or
 	// "1h 02m", its digits (a time of more digits moves the column's
 	// right-aligned text, which no mask of the same length hides).
-	{"nvim agents elapsed", regexp.MustCompile(`(?m)^[●?✓✗■] .+?  (?:working|waiting for you|done|failed|stopped) +(?:(\d+)h (\d{2})m|(\d+)m (\d{2})s|(\d+)s)  `), 0},
+	{"nvim agents elapsed", regexp.MustCompile(`(?m)^[◌●?✓✗■] .+?  (?:queued|working|waiting for you|done|failed|stopped) +(?:(\d+)h (\d{2})m|(\d+)m (\d{2})s|(\d+)s)  `), 0},
+	// A background agent's task name: its prompt's slug and four random
+	// hex digits, in its worktree (.gemini/worktrees/add-a-flag-3f9a), its
+	// branch, its id, quoted, or where a line was cut before it
+	// (<-a-flag-3f9a": a review's tab line).
+	{"background task", regexp.MustCompile(`(?:worktrees/|gemini/|bg-|"|<)[a-z0-9-]*?[a-z0-9]-([0-9a-f]{4})\b`), 0},
 }
 
 // Mask is text with what changes from run to run replaced, rune for

@@ -37,6 +37,12 @@ func TestMask(t *testing.T) {
 		// An agent's elapsed time in Neovim's agents view, its state kept.
 		{"● make app.txt greet  working               4s   1.2k tok  no changes\n✓ Write the docs      done              3m 05s  12.3k tok  2 files +14 −2\n? Port it  waiting for you   1h 02m  no changes",
 			"● make app.txt greet  working               xs   1.2k tok  no changes\n✓ Write the docs      done              xm xxs  12.3k tok  2 files +14 −2\n? Port it  waiting for you   xh xxm  no changes"},
+		// A background agent queued; its task's random digits, wherever the
+		// name shows, not its words.
+		{"◌ Add a flag  queued                0s     GitHub", "◌ Add a flag  queued                xs     GitHub"},
+		{"its work is in .gemini/worktrees/write-cloud-txt-cb25 for review.", "its work is in .gemini/worktrees/write-cloud-txt-xxxx for review."},
+		{`<-saying-hello-from-github-cb25": write cloud.txt  ga accept`, `<-saying-hello-from-github-xxxx": write cloud.txt  ga accept`},
+		{`land the agent "add-a-flag-3f9a"; bg-add-a-flag-3f9a`, `land the agent "add-a-flag-xxxx"; bg-add-a-flag-xxxx`},
 		// What users should see stays.
 		{"│ ## You   greet.py   Gemini:asking (gemini-test)  W:1 3,8  All", "│ ## You   greet.py   Gemini:asking (gemini-test)  W:1 3,8  All"},
 		{"GEMINI_API_KEY is not set; 2026-11-23", "GEMINI_API_KEY is not set; 2026-11-23"},

@@ -6,12 +6,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# GEMINI_LS_BIN and FAKEGEMINI_BIN (both set) name prebuilt binaries, for
-# runs without Go (editors/newer-editors.sh runs this inside a chroot).
-if [ -n "${GEMINI_LS_BIN:-}" ] && [ -n "${FAKEGEMINI_BIN:-}" ]; then
-  ln -s "$GEMINI_LS_BIN" "$tmp/gemini-ls" && ln -s "$FAKEGEMINI_BIN" "$tmp/fakegemini"
+# GEMINI_LS_BIN, FAKEGEMINI_BIN and FAKEGITHUB_BIN (all set) name prebuilt
+# binaries, for runs without Go (editors/newer-editors.sh runs this inside
+# a chroot).
+if [ -n "${GEMINI_LS_BIN:-}" ] && [ -n "${FAKEGEMINI_BIN:-}" ] && [ -n "${FAKEGITHUB_BIN:-}" ]; then
+  ln -s "$GEMINI_LS_BIN" "$tmp/gemini-ls" && ln -s "$FAKEGEMINI_BIN" "$tmp/fakegemini" && ln -s "$FAKEGITHUB_BIN" "$tmp/fakegithub"
 else
-  (cd "$repo" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls && go build -o "$tmp/fakegemini" ./internal/agent/geminitest/cmd/fakegemini)
+  (cd "$repo" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls && go build -o "$tmp/fakegemini" ./internal/agent/geminitest/cmd/fakegemini \
+    && go build -o "$tmp/fakegithub" ./internal/github/githubtest/cmd/fakegithub)
 fi || { echo "build failed"; echo "0 passed, 1 failed"; exit 1; }
 nvim --version | head -1
 # gopls for the specs of gemini/languageFeature (make langservers installs
@@ -62,7 +64,9 @@ done
 # (nvim-copilot-lsp-*.txt; Neovim 0.11 and newer), install.sh
 # (:GeminiInstall's build with Go in the background, nvim-install-*.txt),
 # clone.sh (the README's clone route, :help from it, nvim-clone-*.txt),
-# agents.sh (:GeminiAgents with two agents in worktrees, nvim-agents*.txt)
+# agents.sh (:GeminiAgents with two agents in worktrees, nvim-agents*.txt),
+# background.sh (:GeminiBackground against fakegithub, an agent on GitHub
+# Actions landed from the agents view, nvim-agents-background*.txt)
 # and pack.sh (nvim-pack-*.txt).
 # tmux_test NAME SECONDS: runs NAME.sh, recording a failure it did not.
 tmux_test() {
@@ -85,6 +89,7 @@ tmux_test copilot_lsp 120
 tmux_test install 90
 tmux_test clone 120
 tmux_test agents 120
+tmux_test background 180
 # pack.sh: the README's vim.pack install from a git URL, then
 # :GeminiInstall; vim.pack came with Neovim 0.12 (Debian testing's runs it).
 if nvim --headless -u NONE -i NONE -c 'lua vim.cmd(vim.pack and "qall!" or "cquit!")' 2>/dev/null; then

@@ -7,6 +7,14 @@
 -- agent's chat, stops it, reviews and lands its work, merges its branch
 -- or discards it.
 --
+-- A background agent (kind "background", issue 98) runs on GitHub
+-- Actions, started with :GeminiBackground (gemini/delegate): its row says
+-- GitHub, and the line under it links its run and pull request (o and p
+-- open them). f sends it a follow-up (gemini/followUpAgent). Once its
+-- branch is fetched into a local worktree it lands, merges and discards
+-- as a local agent does. The server tells the user when its run ends
+-- (window/showMessage), so the view does not tell it again.
+--
 -- An agent's updates and questions carry its sessionId: the chat shows
 -- one session, so an agent's updates are kept out of it unless the chat
 -- shows that agent (M.foreign), and its questions name it (M.asker).
@@ -30,10 +38,11 @@ local row_keys = {}
 -- The timer that redraws elapsed times while an agent works.
 local ticker = nil
 
-M.keys = "<CR> chat · n new · s stop · r review & land · m merge · d discard · R refresh · q close"
+M.keys = "<CR> chat · n new · b on GitHub · s stop · r review & land · m merge · d discard · R refresh · q close"
 
 -- How each state reads in the view, and its mark.
 local states = {
+  queued = { "◌", "queued" },
   working = { "●", "working" },
   waiting = { "?", "waiting for you" },
   done = { "✓", "done" },
@@ -41,8 +50,27 @@ local states = {
   stopped = { "■", "stopped" },
 }
 
+--- The agent's background object when it runs on GitHub, else nil.
+function M.background(a)
+  if type(a.background) == "table" and (a.kind == "background" or a.kind == nil) then
+    return a.background
+  end
+  return nil
+end
+
+-- The background agent's id (gemini/followUpAgent, gemini/discardAgent),
+-- nil for a local agent or one without an id.
+local function background_id(a)
+  local bg = M.background(a)
+  return bg and type(bg.id) == "string" and bg.id ~= "" and bg.id or nil
+end
+
 --- The key an agent is kept under.
 function M.key(a)
+  local id = background_id(a)
+  if id then
+    return "background:" .. id
+  end
   if type(a.sessionId) == "string" and a.sessionId ~= "" then
     return a.sessionId
   end
@@ -148,6 +176,38 @@ function M.sorted()
   return list
 end
 
+-- The pull request of background object bg: {number, url}, nil when
+-- it has none yet.
+local function pull_request(bg)
+  local pr = type(bg.pullRequest) == "table" and bg.pullRequest or nil
+  return pr and type(pr.url) == "string" and pr.url ~= "" and pr or nil
+end
+
+--- Whether the agent's work is in a local worktree (a background one's
+--- once its branch was fetched).
+function M.fetched(a)
+  return type(a.worktree) == "table" and type(a.worktree.name) == "string" and a.worktree.name ~= ""
+end
+
+--- A background agent's links as the line under its row says them: its
+--- run (o) once GitHub made it, its pull request (p) once there is one,
+--- and f to follow up.
+function M.links(a)
+  local bg = M.background(a) or {}
+  local parts = {}
+  if type(bg.runUrl) == "string" and bg.runUrl ~= "" then
+    table.insert(parts, "o run " .. bg.runUrl)
+  else
+    table.insert(parts, "no run yet")
+  end
+  local pr = pull_request(bg)
+  if pr then
+    table.insert(parts, string.format("p PR #%s %s", tostring(pr.number or "?"), pr.url))
+  end
+  table.insert(parts, "f follow up")
+  return "on GitHub: " .. table.concat(parts, " · ")
+end
+
 --- The view's lines at time now: the header with the keys, then a row
 --- per agent (mark, title, state, elapsed, tokens, files), and under a
 --- row what the agent waits on or why it failed. Also returns which
@@ -168,10 +228,19 @@ function M.lines(now)
     local mark = (states[a.state] or { " " })[1]
     local tokens = tonumber(a.tokens) or 0
     local title = (type(a.title) == "string" and a.title ~= "") and a.title or M.name(a)
+    local bg = M.background(a)
+    -- A background agent's tokens are spent on GitHub: its column says
+    -- where it runs; its files are known once its work is fetched.
+    local where = bg and "GitHub" or (tokens > 0 and (usage.short(tokens) .. " tok") or "")
+    local files = (bg and not M.fetched(a)) and "" or M.files(a)
     local row = string.format("%s %s  %-15s  %7s  %9s  %s", mark, fit(title, width),
-      M.state_text(a), M.elapsed(a, now), tokens > 0 and (usage.short(tokens) .. " tok") or "", M.files(a))
+      M.state_text(a), M.elapsed(a, now), where, files)
     table.insert(lines, (row:gsub("%s+$", "")))
     keys[#lines] = M.key(a)
+    if bg then
+      table.insert(lines, "    ↳ " .. M.links(a))
+      keys[#lines] = M.key(a)
+    end
     local why = (a.state == "waiting" and a.question) or (a.state == "failed" and a.error) or nil
     if type(why) == "string" and why ~= "" then
       table.insert(lines, "    ↳ " .. vim.split(why, "\n", { plain = true })[1])
@@ -191,7 +260,7 @@ end
 
 local function running()
   for _, a in pairs(M.agents) do
-    if a.state == "working" or a.state == "waiting" then
+    if a.state == "working" or a.state == "waiting" or a.state == "queued" then
       return true
     end
   end
@@ -264,7 +333,8 @@ function M.take(a)
     M.agents[key] = nil
   else
     M.agents[key] = a
-    if not before or before.state ~= a.state then
+    -- A background agent's end the server tells itself (showMessage).
+    if (not before or before.state ~= a.state) and not M.background(a) then
       local msg, level = transition_message(a)
       if msg then
         -- In one line on the command line (whole in :messages): a longer
@@ -305,8 +375,8 @@ end
 -- JSON-RPC's MethodNotFound: a server older than agents.
 local method_not_found = -32601
 
-local function failed(what, err)
-  local why = err.code == method_not_found and "this gemini-ls is too old for agents; update it (:GeminiInstall)"
+local function failed(what, err, feature)
+  local why = err.code == method_not_found and ("this gemini-ls is too old for " .. (feature or "agents") .. "; update it (:GeminiInstall)")
     or (err.message or vim.inspect(err))
   vim.notify("Gemini: could not " .. what .. ": " .. why, vim.log.levels.ERROR)
 end
@@ -365,9 +435,113 @@ function M.new()
   end)
 end
 
+--- Starts a background agent on task, on GitHub Actions (:GeminiBackground,
+--- b): gemini/delegate, whose answer (the agent, queued) brings its row.
+--- The server finds the GitHub token itself (gh auth token, GITHUB_TOKEN);
+--- its refusal (no token, no workflow, …) is told as it says it.
+--- on_done(err, agent) after.
+function M.delegate(task, on_done)
+  if not task or vim.trim(task) == "" then
+    return
+  end
+  request("gemini/delegate", { prompt = vim.trim(task) }, function(err, result)
+    if err then
+      failed("start the background agent", err, "background agents")
+    elseif type(result) == "table" then
+      M.take(result)
+      local bg = M.background(result) or {}
+      local run = type(bg.runUrl) == "string" and bg.runUrl ~= "" and (": " .. bg.runUrl) or ""
+      -- One line (install.tell): a longer one would stop at "Press ENTER".
+      require("gemini.install").tell("Gemini: background agent “" .. M.name(result) .. "” " .. M.state_text(result) .. " on GitHub" .. run .. "; :GeminiAgents follows it")
+    end
+    if on_done then
+      on_done(err, result)
+    end
+  end)
+end
+
+--- Asks for a task (vim.ui.input) and starts a background agent on it.
+function M.new_background()
+  vim.ui.input({ prompt = "Task for an agent on GitHub: " }, function(task)
+    M.delegate(task)
+  end)
+end
+
+-- Tells the user that action is a background agent's only, and returns
+-- nil, when a is a local agent; else a's background object.
+local function background_only(a, action)
+  local bg = M.background(a)
+  if not bg then
+    vim.notify("Gemini: agent “" .. M.name(a) .. "” runs here, not on GitHub: " .. action .. " is for background agents")
+  end
+  return bg
+end
+
+--- Sends a follow-up to a background agent (f): asks for it, then
+--- gemini/followUpAgent; the agent goes back to queued (its answer).
+function M.follow_up(a, on_done)
+  if not background_only(a, "a follow-up") then
+    return
+  end
+  vim.ui.input({ prompt = "Follow-up for “" .. M.name(a) .. "” on GitHub: " }, function(text)
+    if not text or vim.trim(text) == "" then
+      return
+    end
+    request("gemini/followUpAgent", { id = background_id(a), prompt = vim.trim(text) }, function(err, result)
+      if err then
+        failed("follow up the agent “" .. M.name(a) .. "”", err, "background agents")
+      elseif type(result) == "table" then
+        M.take(result)
+        require("gemini.install").tell("Gemini: follow-up sent to “" .. M.name(a) .. "”; it runs again on GitHub")
+      end
+      if on_done then
+        on_done(err, result)
+      end
+    end)
+  end)
+end
+
+-- Opens url in the browser, or says it where none opens.
+local function open_url(url)
+  if not gemini().open_external(url) then
+    vim.notify("Gemini: open this in your browser: " .. url)
+  end
+end
+
+--- Opens a background agent's run on GitHub (o).
+function M.open_run(a)
+  local bg = background_only(a, "its run")
+  if not bg then
+    return
+  end
+  if type(bg.runUrl) ~= "string" or bg.runUrl == "" then
+    vim.notify("Gemini: agent “" .. M.name(a) .. "” has no run yet")
+    return
+  end
+  open_url(bg.runUrl)
+end
+
+--- Opens a background agent's pull request (p).
+function M.open_pull_request(a)
+  local bg = background_only(a, "its pull request")
+  if not bg then
+    return
+  end
+  local pr = pull_request(bg)
+  if not pr then
+    vim.notify("Gemini: agent “" .. M.name(a) .. "” has no pull request yet (" .. M.state_text(a) .. "); o opens its run")
+    return
+  end
+  open_url(pr.url)
+end
+
 --- Opens the agent's chat (<CR>): its session resumed in the chat, where
 --- prompts go to it from now on.
 function M.open_chat(a)
+  if M.background(a) then
+    vim.notify("Gemini: agent “" .. M.name(a) .. "” runs on GitHub, with no chat here: o opens its run, p its pull request, f sends it a follow-up")
+    return
+  end
   if not a.sessionId or a.sessionId == "" then
     vim.notify("Gemini: the worktree “" .. M.name(a) .. "” has no saved session to open; m merges it, d discards it")
     return
@@ -377,6 +551,10 @@ end
 
 --- Stops the agent's turn (s).
 function M.stop(a)
+  if M.background(a) then
+    vim.notify("Gemini: agent “" .. M.name(a) .. "” runs on GitHub: cancel its run there (o opens it)")
+    return
+  end
   if a.state ~= "working" and a.state ~= "waiting" then
     vim.notify("Gemini: agent “" .. M.name(a) .. "” is not running (" .. M.state_text(a) .. ")")
     return
@@ -435,9 +613,13 @@ function M.scratch(name, lines)
   return buf
 end
 
--- Who a request about agent a names: its session, or its worktree when
--- it has no saved session.
+-- Who a request about agent a names: a background agent's id, its
+-- session, or its worktree when it has no saved session.
 local function target(a)
+  local id = background_id(a)
+  if id then
+    return { id = id }
+  end
   if type(a.sessionId) == "string" and a.sessionId ~= "" then
     return { sessionId = a.sessionId }
   end
@@ -448,7 +630,13 @@ end
 --- the edit; m: "merge", with git); the result, conflicts with both
 --- sides, is shown in a scratch buffer. on_done(err, result) after.
 function M.land(a, how, on_done)
-  local params = target(a)
+  if M.background(a) and not M.fetched(a) then
+    vim.notify("Gemini: agent “" .. M.name(a) .. "” has no work here yet (" .. M.state_text(a) .. "): its branch is fetched once its run is done")
+    return
+  end
+  -- A background agent lands by its worktree, as a local one without a
+  -- session.
+  local params = M.background(a) and { worktree = M.name(a) } or target(a)
   params.how = how
   request("gemini/landAgent", params, function(err, result)
     if err then
@@ -486,6 +674,9 @@ local actions = {
   r = { "review and land its work", function(a) M.land(a, "review") end },
   m = { "merge its branch with git", function(a) M.land(a, "merge") end },
   d = { "discard it", M.discard },
+  f = { "send a follow-up to it on GitHub", M.follow_up },
+  o = { "open its run on GitHub", M.open_run },
+  p = { "open its pull request", M.open_pull_request },
 }
 
 --- The view's buffer, made once: scratch, filetype gemini-agents.
@@ -509,6 +700,7 @@ function M.ensure()
     end)
   end
   map("n", "start a new agent", M.new)
+  map("b", "start a new agent on GitHub", M.new_background)
   map("R", "refresh the agents", function() M.refresh() end)
   map("q", "close the agents", function() pcall(vim.api.nvim_win_close, 0, false) end)
   -- Shown again (:buffer, a window's jump list): drawn afresh, its clock

@@ -60,6 +60,16 @@ function M.define()
     complete = function(lead, line) return line:match("^%S+%s+%S*$") and vim.startswith("new", lead) and { "new" } or {} end,
     desc = "Start a Gemini agent on a task, in a worktree of its own (new {task})",
   })
+  cmd("GeminiBackground", function(o)
+    if vim.trim(o.args) ~= "" then
+      g().agents.delegate(o.args)
+    else
+      g().agents.new_background()
+    end
+  end, {
+    nargs = "*",
+    desc = "Start a Gemini agent on a task on GitHub Actions: its pull request comes back for review (no task: asked for)",
+  })
   cmd("GeminiRewind", function() g().rewind() end, { desc = "Rewind the Gemini session to before one of its prompts" })
   cmd("GeminiExplain", function(o) g().explain(o) end, { range = true, desc = "Ask Gemini to explain the code" })
   cmd("GeminiFix", function() g().fix() end, { desc = "Ask Gemini to fix the diagnostics here" })
