@@ -219,9 +219,9 @@ func (r *Remote) watch(ctx context.Context, event, title string) (*Watch, error)
 		}
 		return nil, err
 	}
-	w := &Watch{Event: event, Title: title, before: map[int64]bool{}}
+	w := &Watch{Event: event, Title: title, Before: map[int64]bool{}}
 	for _, run := range runs {
-		w.before[run.ID] = true
+		w.Before[run.ID] = true
 	}
 	return w, nil
 }

@@ -12,13 +12,13 @@ import (
 // followed.
 type Watch struct {
 	// Event is the run's event: workflow_dispatch or issue_comment.
-	Event string
+	Event string `json:"event"`
 	// Title is its display title.
-	Title string
+	Title string `json:"title"`
 	// Run is the run, once found (ID 0 until then).
-	Run github.Run
-
-	before map[int64]bool
+	Run github.Run `json:"run"`
+	// Before are the runs of Event there were before: not it.
+	Before map[int64]bool `json:"before,omitempty"`
 }
 
 // State is where a run is, in the words the fleet uses.
@@ -128,7 +128,7 @@ func (r *Remote) look(ctx context.Context, w *Watch) error {
 	// Newest first: the oldest new run with the title is this one's.
 	for i := len(runs) - 1; i >= 0; i-- {
 		run := runs[i]
-		if !w.before[run.ID] && run.DisplayTitle == w.Title {
+		if !w.Before[run.ID] && run.DisplayTitle == w.Title {
 			w.Run = run
 			return nil
 		}

@@ -516,6 +516,7 @@ func agentFilesOf(files []fleet.File) []agentFile {
 
 // agentChanged tells the client of a change of an agent (gemini/agent).
 func (s *Server) agentChanged(a fleet.Agent) {
+	s.keepBackground(a, nil)
 	s.notifyClient("gemini/agent", agentInfoOf(a))
 }
 
@@ -549,6 +550,7 @@ func (s *Server) discoverAgents(ctx context.Context) error {
 			continue // not a repository: no agents there
 		}
 		seen[project] = true
+		s.recallBackground(ctx, project)
 		s.agentBuilds.worktrees.Lock()
 		list, err := worktree.List(ctx, project)
 		s.agentBuilds.worktrees.Unlock()

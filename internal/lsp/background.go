@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/background"
 	"github.com/gemini-ls/gemini-ls/internal/fleet"
@@ -77,6 +80,7 @@ func (s *Server) delegate(ctx context.Context, p delegateParams) (agentInfo, err
 		Background: &fleet.Background{ID: "bg-" + started.Name, Repository: r.Repo.String()},
 	}
 	s.fleet.Add(a)
+	s.keepBackground(a, started.Watch)
 	if started.Note != "" {
 		s.notifyClient("window/showMessage", &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo, Message: "Gemini: " + started.Note})
 	}
@@ -197,6 +201,9 @@ func (s *Server) followUpAgent(ctx context.Context, p followUpParams) (agentInfo
 	s.fleet.Update(a.Worktree.Path, func(x *fleet.Agent) {
 		x.State, x.EndedAt, x.Err = fleet.Queued, time.Time{}, ""
 	})
+	if a, ok := s.fleet.ByPath(a.Worktree.Path); ok {
+		s.keepBackground(a, w)
+	}
 	s.follow(r, a.Worktree.Path, w)
 	a, _ = s.fleet.ByPath(a.Worktree.Path)
 	return agentInfoOf(a), nil
@@ -231,4 +238,117 @@ func (s *Server) followUpAgentCommand(ctx context.Context, args []json.RawMessag
 		return agentInfo{}, err
 	}
 	return s.followUpAgent(ctx, p)
+}
+
+// backgroundKept is the stores of the background agents' records, by
+// project, and which projects' records this server has read.
+type backgroundKept struct {
+	mu       sync.Mutex
+	stores   map[string]background.Store
+	recalled map[string]bool
+}
+
+// store is project's store, "" dir for none (no state directory).
+func (k *backgroundKept) store(dir, project string) background.Store {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if st, ok := k.stores[project]; ok {
+		return st
+	}
+	if k.stores == nil {
+		k.stores = map[string]background.Store{}
+	}
+	st := background.OpenStore(dir, project)
+	k.stores[project] = st
+	return st
+}
+
+// keepBackground keeps the record of background agent a (a local agent
+// is not kept here), with the run it waits for when w is not nil; a
+// discarded one is forgotten.
+func (s *Server) keepBackground(a fleet.Agent, w *background.Watch) {
+	b := a.Background
+	if b == nil {
+		return
+	}
+	dir, err := s.stateDir()
+	if err != nil {
+		return
+	}
+	st := s.backgroundKept.store(dir, a.Worktree.Project)
+	if a.State == fleet.Discarded {
+		err = st.Delete(b.ID)
+	} else {
+		err = st.Put(background.Record{
+			ID: b.ID, Name: a.Worktree.Name, Title: a.Title, Repository: b.Repository,
+			State: background.State(a.State), StartedAt: a.StartedAt, EndedAt: a.EndedAt,
+			RunID: b.RunID, RunURL: b.RunURL, PullNumber: b.PullNumber, PullURL: b.PullURL, Err: a.Err, Watch: w,
+		})
+	}
+	if err != nil {
+		s.log.Info("keeping a background agent's record", zap.String("id", b.ID), zap.Error(err))
+	}
+}
+
+// recallBackground puts in the fleet, once a server, the background
+// agents an earlier server of project started, and follows on those
+// whose run had not ended (with the token gh or the environment gives:
+// an editor's own login is not kept).
+func (s *Server) recallBackground(ctx context.Context, project string) {
+	k := &s.backgroundKept
+	k.mu.Lock()
+	done := k.recalled[project]
+	if k.recalled == nil {
+		k.recalled = map[string]bool{}
+	}
+	k.recalled[project] = true
+	k.mu.Unlock()
+	dir, err := s.stateDir()
+	if done || err != nil {
+		return
+	}
+	records, err := k.store(dir, project).Load()
+	if err != nil {
+		s.log.Info("reading the background agents' records", zap.Error(err))
+		return
+	}
+	for _, rec := range records {
+		if _, ok := s.fleet.ByBackground(rec.ID); ok {
+			continue
+		}
+		a := fleet.Agent{
+			Title: rec.Title, State: fleet.State(rec.State), StartedAt: rec.StartedAt, EndedAt: rec.EndedAt, Err: rec.Err,
+			Worktree:   worktree.Worktree{Name: rec.Name, Path: filepath.Join(project, filepath.FromSlash(worktree.Dir), rec.Name), Branch: background.BranchPrefix + rec.Name, Project: project},
+			Background: &fleet.Background{ID: rec.ID, Repository: rec.Repository, RunID: rec.RunID, RunURL: rec.RunURL, PullNumber: rec.PullNumber, PullURL: rec.PullURL},
+		}
+		if wt, ok := worktree.Of(ctx, a.Worktree.Path); ok && wt.Branch == a.Worktree.Branch {
+			a.Worktree, a.Background.Fetched = *wt, true
+			if head, err := worktree.MergeBase(ctx, project, wt.Path); err == nil {
+				a.Worktree.Base = head
+			}
+		}
+		s.fleet.Add(a)
+		if a.Background.Fetched {
+			files := s.agentFiles(ctx, a.Worktree.Path)
+			s.fleet.Update(a.Worktree.Path, func(x *fleet.Agent) { x.Files = files })
+		}
+		if rec.Ended() {
+			continue
+		}
+		w := rec.Watch
+		if w == nil {
+			w = &background.Watch{}
+		}
+		if rec.RunID != 0 {
+			w.Run.ID = rec.RunID
+		}
+		r, err := s.remote(ctx, "")
+		if err != nil {
+			s.fleet.Update(a.Worktree.Path, func(x *fleet.Agent) {
+				x.Err = fmt.Sprintf("not followed since gemini-ls started again: %v", err)
+			})
+			continue
+		}
+		s.follow(r, a.Worktree.Path, w)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/github/githubtest"
+	"github.com/gemini-ls/gemini-ls/internal/lsp"
 	"github.com/gemini-ls/gemini-ls/internal/lsp/lsptest"
 )
 
@@ -170,5 +171,56 @@ func TestABackgroundAgentThatFails(t *testing.T) {
 	}
 	if err := client.Call(ctx, "gemini/agents", nil, &list); err != nil || len(list.Agents) != 0 {
 		t.Errorf("after the discard: %+v, %v", list.Agents, err)
+	}
+}
+
+// A server started later lists the background agents an earlier one
+// started, kept in the state directory, and follows on a run that had
+// not ended.
+func TestABackgroundAgentOutlivesItsServer(t *testing.T) {
+	gh := githubtest.New(t, "ada/proj", "gho_env")
+	fakeGH(t, "")
+	dir := gitRepo(t, map[string]string{"a.txt": "a\n"})
+	env := agentEnv(t, geminitest.NewTestServer(t))
+	env["GITHUB_REPOSITORY"], env["GITHUB_API_URL"], env["GITHUB_TOKEN"] = "ada/proj", gh.URL, "gho_env"
+	stateDir := t.TempDir()
+	server := func() (*lsptest.Client, func()) {
+		conn, exit := lsptest.StartInProcess(t, lsp.Options{Getenv: func(k string) string { return env[k] }, StateDir: stateDir})
+		c := lsptest.New(t, conn, lsptest.NeovimPlugin())
+		if _, err := c.Initialize(t.Context(), []string{dir}, nil); err != nil {
+			t.Fatal(err)
+		}
+		return c, func() { conn.Close(); <-exit }
+	}
+	first, stop := server()
+	ctx := t.Context()
+	var a backgroundWire
+	if err := first.Call(ctx, "gemini/delegate", map[string]any{"prompt": "Outlive me"}, &a); err != nil {
+		t.Fatal(err)
+	}
+	var found backgroundWire
+	if _, err := first.WaitMessage(ctx, "gemini/agent", func(raw json.RawMessage) bool {
+		return json.Unmarshal(raw, &found) == nil && found.Background != nil && found.Background.RunID != 0
+	}); err != nil {
+		t.Fatal(err)
+	}
+	stop()
+
+	next, _ := server()
+	var list struct {
+		Agents []backgroundWire `json:"agents"`
+	}
+	if err := next.Call(ctx, "gemini/agents", nil, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Agents) != 1 || list.Agents[0].Kind != "background" || list.Agents[0].Background.ID != a.Background.ID || list.Agents[0].Background.RunID != found.Background.RunID {
+		t.Fatalf("the next server lists %+v, want the background agent with its run", list.Agents)
+	}
+	gh.FinishRun(found.Background.RunID, "failure")
+	var failed backgroundWire
+	if _, err := next.WaitMessage(ctx, "gemini/agent", func(raw json.RawMessage) bool {
+		return json.Unmarshal(raw, &failed) == nil && failed.State == "failed"
+	}); err != nil {
+		t.Fatalf("the next server did not follow the run on: %v", err)
 	}
 }

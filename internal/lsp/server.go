@@ -92,6 +92,9 @@ type Server struct {
 	// backgroundPoll is how often a background agent's run is asked
 	// about; 0 is background.DefaultPoll (tests ask faster).
 	backgroundPoll time.Duration
+	// backgroundKept is each project's records of its background agents
+	// (background.go).
+	backgroundKept backgroundKept
 	// handlers counts the requests being answered, so the end of the
 	// connection can wait for them to stop.
 	handlers inflight

@@ -47,9 +47,7 @@ func Fetch(ctx context.Context, dir, name, branch string, config ...string) (*Wo
 	} else if _, err := git(ctx, project, "worktree", "add", "--quiet", "-B", branch, "--", path, remote); err != nil {
 		return nil, fmt.Errorf("making the worktree of %s: %w", branch, err)
 	}
-	if head, err := git(ctx, project, "rev-parse", "HEAD"); err == nil {
-		w.Base, _ = git(ctx, path, "merge-base", "HEAD", head)
-	}
+	w.Base, _ = MergeBase(ctx, project, path)
 	return w, nil
 }
 
@@ -77,4 +75,14 @@ func CurrentBranch(ctx context.Context, dir string) (string, error) {
 		return "", err
 	}
 	return b, nil
+}
+
+// MergeBase is where the branch checked out at path forked from the
+// project's HEAD: what its work is measured against.
+func MergeBase(ctx context.Context, project, path string) (string, error) {
+	head, err := git(ctx, project, "rev-parse", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	return git(ctx, path, "merge-base", "HEAD", head)
 }
