@@ -45,7 +45,7 @@ if [ "${1:-}" = --in-namespace ]; then
   mount -t tmpfs -o mode=1777 tmpfs "$c/tmp"
   mkdir -p "$c/repo" "$c/tmp/bin" "$c/tmp/home"
   mount --bind "$repo" "$c/repo"
-  cp "$bin/gemini-ls" "$bin/fakegemini" "$c/tmp/bin/"
+  cp "$bin/gemini-ls" "$bin/fakegemini" "$bin/fakegithub" "$c/tmp/bin/"
   # gopls, for the Neovim plugin's gemini/languageFeature specs, and the
   # host's Go, which gopls runs (not on the tests' PATH: GEMINI_GOPLS_PATH
   # is gopls' own).
@@ -61,7 +61,7 @@ if [ "${1:-}" = --in-namespace ]; then
     chroot "$c" /usr/bin/env -i \
       PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin \
       HOME=/tmp/home LANG=C.UTF-8 TERM=xterm-256color \
-      GEMINI_LS_BIN=/tmp/bin/gemini-ls FAKEGEMINI_BIN=/tmp/bin/fakegemini \
+      GEMINI_LS_BIN=/tmp/bin/gemini-ls FAKEGEMINI_BIN=/tmp/bin/fakegemini FAKEGITHUB_BIN=/tmp/bin/fakegithub \
       GEMINI_GOPLS=/tmp/bin/gopls GEMINI_GOPLS_PATH=/tmp/go/bin:/usr/local/bin:/usr/bin:/bin \
       GEMINI_SCREENSHOTS_DIR="$shots" \
       "$@"
@@ -216,9 +216,10 @@ flock -s 9
 
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
-echo "newer-editors: building static gemini-ls and fakegemini"
+echo "newer-editors: building static gemini-ls, fakegemini and fakegithub"
 (cd "$repo" && CGO_ENABLED=0 go build -o "$bin/gemini-ls" ./cmd/gemini-ls \
-  && CGO_ENABLED=0 go build -o "$bin/fakegemini" ./internal/agent/geminitest/cmd/fakegemini)
+  && CGO_ENABLED=0 go build -o "$bin/fakegemini" ./internal/agent/geminitest/cmd/fakegemini \
+  && CGO_ENABLED=0 go build -o "$bin/fakegithub" ./internal/github/githubtest/cmd/fakegithub)
 # make langservers' gopls, if there is one.
 gopls=${GEMINI_GOPLS:-${XDG_CACHE_HOME:-$HOME/.cache}/gemini-ls/langservers/bin/gopls}
 [ ! -x "$gopls" ] || cp "$gopls" "$bin/gopls"
