@@ -207,3 +207,10 @@ func slug(s string) string {
 	}
 	return out
 }
+
+// TaskName is the task a prompt started from the editor is given: the
+// slug of its first line, then "-" and suffix (a few random digits, so
+// that two tasks alike get two branches). Its branch is gemini/<task>.
+func TaskName(prompt, suffix string) string {
+	return slug(firstLine(prompt)) + "-" + suffix
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
@@ -38,6 +39,29 @@ func SafeGitEnv(env []string) []string {
 		// Never wait on a terminal for a user name or password.
 		"GIT_TERMINAL_PROMPT=0",
 	)
+}
+
+// WithGitConfig is env with git configuration added through it (key,
+// value pairs; GIT_CONFIG_COUNT and its keys), after what env gives:
+// a setting for one command that never shows in its argv.
+func WithGitConfig(env []string, config ...string) []string {
+	if len(config) < 2 {
+		return env
+	}
+	n := 0
+	out := make([]string, 0, len(env)+len(config)+1)
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GIT_CONFIG_COUNT="); ok {
+			n, _ = strconv.Atoi(v)
+			continue
+		}
+		out = append(out, kv)
+	}
+	for i := 0; i+1 < len(config); i += 2 {
+		out = append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", n, config[i]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", n, config[i+1]))
+		n++
+	}
+	return append(out, fmt.Sprintf("GIT_CONFIG_COUNT=%d", n))
 }
 
 // git runs git with args in dir and returns its standard output.

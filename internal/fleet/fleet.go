@@ -14,7 +14,9 @@ import (
 type State string
 
 const (
-	// Working: a turn of its runs.
+	// Queued: a background agent's run waits for a runner on GitHub.
+	Queued State = "queued"
+	// Working: a turn of its runs (a background agent's run runs).
 	Working State = "working"
 	// Waiting: its turn waits for the user (a confirmation, a question).
 	Waiting State = "waiting"
@@ -58,6 +60,27 @@ type Agent struct {
 	// Err is why its last turn failed (Failed), ErrKind the failure's
 	// kind where an editor offers a fix.
 	Err, ErrKind string
+	// Background is where an agent that runs on GitHub Actions is; nil
+	// for an agent of this machine. Its Worktree is where its branch is
+	// fetched to, there once Background.Fetched.
+	Background *Background
+}
+
+// Background is a background agent's place on GitHub.
+type Background struct {
+	// ID names it to the front ends: "bg-" and its first run's id.
+	ID string
+	// Repository is owner/name.
+	Repository string
+	// RunID and RunURL are its newest run's.
+	RunID  int64
+	RunURL string
+	// PullNumber and PullURL are its pull request's, 0 and "" until it
+	// has one.
+	PullNumber int
+	PullURL    string
+	// Fetched: its branch is in its Worktree, for review.
+	Fetched bool
 }
 
 // Config is what a Fleet tells its front end.
@@ -165,7 +188,23 @@ func (f *Fleet) List() []Agent {
 func copyOf(a *Agent) Agent {
 	c := *a
 	c.Files = slices.Clone(a.Files)
+	if a.Background != nil {
+		b := *a.Background
+		c.Background = &b
+	}
 	return c
+}
+
+// ByBackground is the background agent whose Background.ID is id.
+func (f *Fleet) ByBackground(id string) (Agent, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, a := range f.agents {
+		if a.Background != nil && a.Background.ID == id {
+			return copyOf(a), true
+		}
+	}
+	return Agent{}, false
 }
 
 func (f *Fleet) tell(a Agent) {

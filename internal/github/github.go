@@ -254,14 +254,16 @@ func (c *Client) DispatchWorkflow(ctx context.Context, r Repo, workflow, ref str
 
 // Run is a workflow run.
 type Run struct {
-	ID         int64  `json:"id"`
-	Name       string `json:"name"`
-	Event      string `json:"event"`
-	Status     string `json:"status"`     // queued, in_progress, completed…
-	Conclusion string `json:"conclusion"` // success, failure, cancelled… once completed
-	HeadBranch string `json:"head_branch"`
-	HTMLURL    string `json:"html_url"`
-	CreatedAt  string `json:"created_at"`
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+	// DisplayTitle is what the workflow's run-name gave the run.
+	DisplayTitle string `json:"display_title"`
+	Event        string `json:"event"`
+	Status       string `json:"status"`     // queued, in_progress, completed…
+	Conclusion   string `json:"conclusion"` // success, failure, cancelled… once completed
+	HeadBranch   string `json:"head_branch"`
+	HTMLURL      string `json:"html_url"`
+	CreatedAt    string `json:"created_at"`
 }
 
 // Runs lists workflow's runs of event ("" for any), newest first

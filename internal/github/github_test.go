@@ -167,3 +167,28 @@ func TestNewRefusesBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestRepoOfRemote(t *testing.T) {
+	for _, c := range []struct {
+		remote string
+		want   string
+	}{
+		{"https://github.com/ada/proj.git", "ada/proj"},
+		{"https://github.com/ada/proj", "ada/proj"},
+		{"git@github.com:ada/proj.git", "ada/proj"},
+		{"ssh://git@github.com/ada/proj.git", "ada/proj"},
+		{"https://gitlab.com/ada/proj.git", ""},
+		{"/srv/git/proj.git", ""},
+		{"https://github.com/ada", ""},
+		{"https://github.com/ada/proj/extra", ""},
+	} {
+		r, ok := github.RepoOfRemote(c.remote)
+		got := ""
+		if ok {
+			got = r.String()
+		}
+		if got != c.want {
+			t.Errorf("RepoOfRemote(%q) = %q, want %q", c.remote, got, c.want)
+		}
+	}
+}

@@ -86,7 +86,7 @@ func agentArg(args []json.RawMessage, command string) (landAgentParams, error) {
 	}
 	var name string
 	if json.Unmarshal(args[0], &name) == nil {
-		p.SessionID, p.Worktree = name, name
+		p.SessionID, p.Worktree, p.ID = name, name, name
 		return p, nil
 	}
 	return p, decodeParams(args[0], &p)

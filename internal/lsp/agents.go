@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -433,17 +434,23 @@ type agentsResult struct {
 
 // agentInfo is an agent on the wire (docs/protocol.md 5h).
 type agentInfo struct {
-	SessionID string       `json:"sessionId"`
-	Title     string       `json:"title"`
-	State     string       `json:"state"`
-	Worktree  worktreeInfo `json:"worktree"`
-	StartedAt time.Time    `json:"startedAt"`
-	EndedAt   *time.Time   `json:"endedAt,omitempty"`
-	Tokens    int          `json:"tokens"`
-	Files     []agentFile  `json:"files"`
-	Question  string       `json:"question,omitempty"`
-	Error     string       `json:"error,omitempty"`
-	ErrorKind string       `json:"errorKind,omitempty"`
+	// Kind is "background" for an agent on GitHub Actions, absent for
+	// one of this machine.
+	Kind       string          `json:"kind,omitempty"`
+	SessionID  string          `json:"sessionId"`
+	Title      string          `json:"title"`
+	State      string          `json:"state"`
+	Background *backgroundInfo `json:"background,omitempty"`
+	// Worktree is absent only for a background agent whose work is not
+	// fetched yet.
+	Worktree  *worktreeInfo `json:"worktree,omitempty"`
+	StartedAt time.Time     `json:"startedAt"`
+	EndedAt   *time.Time    `json:"endedAt,omitempty"`
+	Tokens    int           `json:"tokens"`
+	Files     []agentFile   `json:"files"`
+	Question  string        `json:"question,omitempty"`
+	Error     string        `json:"error,omitempty"`
+	ErrorKind string        `json:"errorKind,omitempty"`
 }
 
 type worktreeInfo struct {
@@ -460,12 +467,37 @@ type agentFile struct {
 	Removed int    `json:"removed"`
 }
 
+// backgroundInfo is where a background agent is on GitHub.
+type backgroundInfo struct {
+	// ID names it in gemini/followUpAgent and gemini/discardAgent.
+	ID          string    `json:"id"`
+	Repository  string    `json:"repository"`
+	RunID       int64     `json:"runId,omitempty"`
+	RunURL      string    `json:"runUrl,omitempty"`
+	Branch      string    `json:"branch"`
+	PullRequest *pullInfo `json:"pullRequest,omitempty"`
+}
+
+type pullInfo struct {
+	Number int    `json:"number"`
+	URL    string `json:"url"`
+}
+
 func agentInfoOf(a fleet.Agent) agentInfo {
 	out := agentInfo{
 		SessionID: a.SessionID, Title: a.Title, State: string(a.State),
-		Worktree:  worktreeInfo{Name: a.Worktree.Name, Path: a.Worktree.Path, Branch: a.Worktree.Branch, Base: a.Worktree.Base},
 		StartedAt: a.StartedAt, Tokens: a.Tokens, Files: agentFilesOf(a.Files),
 		Question: a.Question, Error: a.Err, ErrorKind: a.ErrKind,
+	}
+	if b := a.Background; b != nil {
+		out.Kind = "background"
+		out.Background = &backgroundInfo{ID: b.ID, Repository: b.Repository, RunID: b.RunID, RunURL: b.RunURL, Branch: a.Worktree.Branch}
+		if b.PullNumber != 0 {
+			out.Background.PullRequest = &pullInfo{Number: b.PullNumber, URL: b.PullURL}
+		}
+	}
+	if a.Background == nil || a.Background.Fetched {
+		out.Worktree = &worktreeInfo{Name: a.Worktree.Name, Path: a.Worktree.Path, Branch: a.Worktree.Branch, Base: a.Worktree.Base}
 	}
 	if !a.EndedAt.IsZero() {
 		t := a.EndedAt
@@ -532,7 +564,7 @@ func (s *Server) discoverAgents(ctx context.Context) error {
 			s.fleet.Add(s.foundAgent(ctx, wt))
 		}
 		for _, a := range s.fleet.List() {
-			if a.Worktree.Project == project && !present[a.Worktree.Path] {
+			if a.Worktree.Project == project && !present[a.Worktree.Path] && (a.Background == nil || a.Background.Fetched) {
 				s.forgetAgent(a, "its worktree is gone")
 			}
 		}
@@ -570,16 +602,18 @@ func (s *Server) forgetAgent(a fleet.Agent, why string) {
 	s.fleet.Update(a.Worktree.Path, func(x *fleet.Agent) { x.State, x.Question = fleet.Discarded, why })
 }
 
-// agentRef names an agent: by its session, or its worktree's name.
+// agentRef names an agent: by its session, its worktree's name, or (a
+// background agent) its id.
 type agentRef struct {
 	SessionID string `json:"sessionId,omitempty"`
 	Worktree  string `json:"worktree,omitempty"`
+	ID        string `json:"id,omitempty"`
 }
 
 // find is the agent ref names.
 func (s *Server) findAgent(ctx context.Context, ref agentRef) (fleet.Agent, error) {
-	if ref.SessionID == "" && ref.Worktree == "" {
-		return fleet.Agent{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: name the agent by "sessionId" or "worktree"`)
+	if ref.SessionID == "" && ref.Worktree == "" && ref.ID == "" {
+		return fleet.Agent{}, jsonrpc2.NewError(jsonrpc2.InvalidParams, `invalid params: name the agent by "sessionId", "worktree" or "id"`)
 	}
 	if err := s.discoverAgents(ctx); err != nil {
 		return fleet.Agent{}, requestFailed(err)
@@ -588,14 +622,26 @@ func (s *Server) findAgent(ctx context.Context, ref agentRef) (fleet.Agent, erro
 	if !ok && ref.Worktree != "" {
 		a, ok = s.fleet.ByName(ref.Worktree)
 	}
+	if !ok && ref.ID != "" {
+		a, ok = s.fleet.ByBackground(ref.ID)
+	}
 	if !ok {
-		return fleet.Agent{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: no agent %s", strings.TrimSpace(ref.SessionID+" "+ref.Worktree))
+		return fleet.Agent{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params: no agent %s", strings.Join(strings.Fields(ref.SessionID+" "+ref.Worktree+" "+ref.ID), " "))
 	}
 	return a, nil
 }
 
 // busyAgent refuses what needs an agent at rest.
 func busyAgent(a fleet.Agent, what string) error {
+	if b := a.Background; b != nil {
+		switch {
+		case a.State == fleet.Queued || a.State == fleet.Working:
+			return requestFailed(fmt.Errorf("the background agent %q still runs on GitHub (%s): wait for it to end before you %s", a.Title, b.RunURL, what))
+		case !b.Fetched:
+			return requestFailed(fmt.Errorf("the background agent %q has no work here to %s: %s", a.Title, what, cmp.Or(a.Err, "its branch was not fetched")))
+		}
+		return nil
+	}
 	if a.State == fleet.Working || a.State == fleet.Waiting {
 		return requestFailed(fmt.Errorf("the agent %q is still working: stop it (gemini/cancel) or wait for it before you %s", a.Worktree.Name, what))
 	}
@@ -625,6 +671,10 @@ func (s *Server) discardAgent(ctx context.Context, p discardAgentParams) (discar
 	}
 	question := fmt.Sprintf("Discard the agent %q (%s)? Its worktree %s and its branch %s are deleted, with any change nobody landed.",
 		a.Worktree.Name, a.Title, a.Worktree.Path, a.Worktree.Branch)
+	if b := a.Background; b != nil {
+		question = fmt.Sprintf("Discard the background agent %q? gemini-ls stops following it and deletes its worktree %s and local branch %s; its run and pull request stay on GitHub (%s).",
+			a.Title, a.Worktree.Path, a.Worktree.Branch, cmp.Or(b.PullURL, b.RunURL, b.Repository))
+	}
 	action, err := s.showMessageRequest(ctx, protocol.MessageTypeWarning, question, actionDiscard, actionKeep)
 	if err != nil {
 		return discardAgentResult{}, requestFailed(fmt.Errorf("asking whether to discard the agent: %w", err))

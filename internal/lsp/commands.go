@@ -52,6 +52,8 @@ func serverCommands() []serverCommand {
 		commandOf(CommandAgents, (*Server).agentsCommand),
 		commandOf(CommandLandAgent, (*Server).landAgentCommand),
 		commandOf(CommandDiscardAgent, (*Server).discardAgentCommand),
+		commandOf(CommandDelegate, (*Server).delegateCommand),
+		commandOf(CommandFollowUpAgent, (*Server).followUpAgentCommand),
 	}
 }
 

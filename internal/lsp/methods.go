@@ -227,6 +227,8 @@ func protocolMethods() []method {
 		{name: "gemini/landAgent", dir: clientToServer, sig: request((*Server).landAgent), async: true},
 		{name: "gemini/discardAgent", dir: clientToServer, sig: request((*Server).discardAgent), async: true},
 		{name: "gemini/agent", dir: serverToClient, sig: sentNotification[agentInfo]()},
+		{name: "gemini/delegate", dir: clientToServer, sig: request((*Server).delegate), async: true},
+		{name: "gemini/followUpAgent", dir: clientToServer, sig: request((*Server).followUpAgent), async: true},
 
 		// Cancelling (7).
 		{name: "gemini/cancel", dir: clientToServer, sig: notification((*Server).cancelSession)},

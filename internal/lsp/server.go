@@ -89,6 +89,9 @@ type Server struct {
 	// derives from it, never from jsonrpc2's pooled request context. It
 	// ends with the connection, which cancels everything under way.
 	life context.Context
+	// backgroundPoll is how often a background agent's run is asked
+	// about; 0 is background.DefaultPoll (tests ask faster).
+	backgroundPoll time.Duration
 	// handlers counts the requests being answered, so the end of the
 	// connection can wait for them to stop.
 	handlers inflight

@@ -256,9 +256,14 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 // safe git environment, its output to stdout; its error names the
 // command and git's last words, or is stdout's own (errTooLarge).
 func runGit(ctx context.Context, dir string, stdout io.Writer, args ...string) error {
+	return runGitEnv(ctx, dir, fetchsource.SafeGitEnv(os.Environ()), stdout, args...)
+}
+
+// runGitEnv is runGit with the environment env.
+func runGitEnv(ctx context.Context, dir string, env []string, stdout io.Writer, args ...string) error {
 	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
 	cmd.Dir = dir
-	cmd.Env = fetchsource.SafeGitEnv(os.Environ())
+	cmd.Env = env
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = stdout, &stderr
 	err := cmd.Run()

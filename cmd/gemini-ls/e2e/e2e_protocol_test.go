@@ -178,7 +178,7 @@ func TestInitializeNegotiates(t *testing.T) {
 			}
 			caps := r.Capabilities
 			if caps.PositionEncoding != tc.enc || caps.TextDocumentSync.Change != 2 ||
-				strings.Join(caps.ExecuteCommandProvider.Commands, ",") != "gemini.prompt,gemini.newSession,gemini.cancel,gemini.acceptCompletion,gemini.editSelection,gemini.startAgent,gemini.agents,gemini.landAgent,gemini.discardAgent" ||
+				strings.Join(caps.ExecuteCommandProvider.Commands, ",") != "gemini.prompt,gemini.newSession,gemini.cancel,gemini.acceptCompletion,gemini.editSelection,gemini.startAgent,gemini.agents,gemini.landAgent,gemini.discardAgent,gemini.delegate,gemini.followUpAgent" ||
 				strings.Join(caps.CodeActionProvider.CodeActionKinds, ",") != "quickfix,refactor.rewrite," ||
 				caps.Experimental.Gemini.ProtocolVersion != 1 {
 				t.Errorf("capabilities = %s", b)

@@ -6,10 +6,22 @@
 type Defined<T> = Exclude<T, undefined | null>;
 
 export type AgentInfo = {
+  kind?: string;
   sessionId: string;
   title: string;
   state: string;
-  worktree: {
+  background?: null | {
+    id: string;
+    repository: string;
+    runId?: number;
+    runUrl?: string;
+    branch: string;
+    pullRequest?: null | {
+      number: number;
+      url: string;
+    };
+  };
+  worktree?: null | {
     name: string;
     path: string;
     branch: string;
@@ -35,10 +47,22 @@ export type AgentsDocument = {
 
 export type AgentsResult = {
   agents: null | Array<{
+    kind?: string;
     sessionId: string;
     title: string;
     state: string;
-    worktree: {
+    background?: null | {
+      id: string;
+      repository: string;
+      runId?: number;
+      runUrl?: string;
+      branch: string;
+      pullRequest?: null | {
+        number: number;
+        url: string;
+      };
+    };
+    worktree?: null | {
       name: string;
       path: string;
       branch: string;
@@ -217,6 +241,13 @@ export type ConfirmResult = {
   outcome: string;
 };
 
+export type DelegateParams = {
+  prompt?: string;
+  base?: string;
+  model?: string;
+  token?: string;
+};
+
 export type DeleteSessionParams = {
   sessionId?: null | string;
 };
@@ -293,6 +324,7 @@ export type DidOpenParams = {
 export type DiscardAgentParams = {
   sessionId?: string;
   worktree?: string;
+  id?: string;
 };
 
 export type DiscardAgentResult = {
@@ -346,6 +378,12 @@ export type FocusParams = {
     uri?: string;
   };
   uri?: string;
+};
+
+export type FollowUpParams = {
+  id?: string;
+  prompt?: string;
+  token?: string;
 };
 
 export type InitializeParams = {
@@ -497,6 +535,7 @@ export type InlineCompletionParams = {
 export type LandAgentParams = {
   sessionId?: string;
   worktree?: string;
+  id?: string;
   how?: string;
 };
 
@@ -977,10 +1016,12 @@ export const methods = {
   cancelRequest: "gemini/cancelRequest",
   commands: "gemini/commands",
   confirm: "gemini/confirm",
+  delegate: "gemini/delegate",
   deleteSession: "gemini/deleteSession",
   diagnostics: "gemini/diagnostics",
   discardAgent: "gemini/discardAgent",
   editSelection: "gemini/editSelection",
+  followUpAgent: "gemini/followUpAgent",
   landAgent: "gemini/landAgent",
   languageFeature: "gemini/languageFeature",
   listSessions: "gemini/listSessions",

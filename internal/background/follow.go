@@ -1,0 +1,133 @@
+package background
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gemini-ls/gemini-ls/internal/github"
+)
+
+// Watch is the run a dispatch or a follow-up started, to be found and
+// followed.
+type Watch struct {
+	// Event is the run's event: workflow_dispatch or issue_comment.
+	Event string
+	// Title is its display title.
+	Title string
+	// Run is the run, once found (ID 0 until then).
+	Run github.Run
+
+	before map[int64]bool
+}
+
+// State is where a run is, in the words the fleet uses.
+type State string
+
+const (
+	Queued  State = "queued"
+	Working State = "working"
+	Done    State = "done"
+	Failed  State = "failed"
+	Stopped State = "stopped"
+)
+
+// stateOf is a run's State.
+func stateOf(run github.Run) State {
+	switch {
+	case run.ID == 0, run.Status == "queued", run.Status == "waiting", run.Status == "pending", run.Status == "requested":
+		return Queued
+	case run.Status != "completed":
+		return Working
+	case run.Conclusion == "success":
+		return Done
+	case run.Conclusion == "cancelled":
+		return Stopped
+	}
+	return Failed
+}
+
+// Step is where a followed run is, told at each change.
+type Step struct {
+	State State
+	Run   github.Run
+}
+
+// Ended is how a followed run ended.
+type Ended struct {
+	State State
+	Run   github.Run
+	// Pull is the branch's open pull request, Number 0 when none (the
+	// agent changed nothing, or the run failed before opening one).
+	Pull github.PullRequest
+	// Err says why the run failed or was stopped.
+	Err string
+}
+
+// Follow asks about w's run every Poll until it ends, telling each
+// change to tell, then finds branch's open pull request. A failed
+// request to the API is told once (as the error of a Step is not a
+// state) and asked again at the next poll, until ctx ends.
+func (r *Remote) Follow(ctx context.Context, w *Watch, branch string, tell func(Step)) (Ended, error) {
+	last := State("")
+	poll := r.Poll
+	if poll <= 0 {
+		poll = DefaultPoll
+	}
+	for {
+		if err := r.look(ctx, w); err != nil && ctx.Err() != nil {
+			return Ended{}, ctx.Err()
+		}
+		if st := stateOf(w.Run); st != last {
+			last = st
+			tell(Step{State: st, Run: w.Run})
+		}
+		if w.Run.Status == "completed" {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return Ended{}, ctx.Err()
+		case <-time.After(poll):
+		}
+	}
+	e := Ended{State: stateOf(w.Run), Run: w.Run}
+	switch e.State {
+	case Failed:
+		e.Err = fmt.Sprintf("the run on GitHub ended %s: its log is at %s", w.Run.Conclusion, w.Run.HTMLURL)
+	case Stopped:
+		e.Err = fmt.Sprintf("the run on GitHub was cancelled: %s", w.Run.HTMLURL)
+	}
+	pr, ok, err := r.gh.OpenPullRequest(ctx, r.Repo, branch)
+	if err != nil {
+		return e, err
+	}
+	if ok {
+		e.Pull = pr
+	}
+	return e, nil
+}
+
+// look finds w's run among the new ones, or asks about it again.
+func (r *Remote) look(ctx context.Context, w *Watch) error {
+	if w.Run.ID != 0 {
+		run, err := r.gh.Run(ctx, r.Repo, w.Run.ID)
+		if err == nil {
+			w.Run = run
+		}
+		return err
+	}
+	runs, err := r.gh.Runs(ctx, r.Repo, Workflow, w.Event)
+	if err != nil {
+		return err
+	}
+	// Newest first: the oldest new run with the title is this one's.
+	for i := len(runs) - 1; i >= 0; i-- {
+		run := runs[i]
+		if !w.before[run.ID] && run.DisplayTitle == w.Title {
+			w.Run = run
+			return nil
+		}
+	}
+	return nil
+}
