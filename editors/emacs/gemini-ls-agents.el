@@ -207,16 +207,21 @@ Up to NOW while its turn runs; \"\" when the server gave no times."
 (defun gemini-ls--agent-where (agent)
   "Return where AGENT works, for its row: \"\" for here.
 A background agent's \"GitHub: run, PR #7\", the run and the pull
-request each a button to its page."
+request each a button to its page, once GitHub has made them."
   (let ((background (gemini-ls--agent-background agent)))
     (if (not background)
         ""
-      (let ((pull (plist-get background :pullRequest)))
-        (concat "GitHub: " (gemini-ls--link "run" (plist-get background :runUrl))
-                (if pull
-                    (concat ", " (gemini-ls--link (format "PR #%s" (plist-get pull :number))
-                                                  (plist-get pull :url)))
-                  ""))))))
+      (let* ((run (plist-get background :runUrl))
+             (pull (plist-get background :pullRequest))
+             (links (delq nil
+                          (list (and (stringp run) (not (string-empty-p run))
+                                     (gemini-ls--link "run" run))
+                                (and pull
+                                     (gemini-ls--link (format "PR #%s" (plist-get pull :number))
+                                                      (plist-get pull :url)))))))
+        (if links
+            (concat "GitHub: " (mapconcat #'identity links ", "))
+          "GitHub")))))
 
 (defun gemini-ls--agent-entry (agent now)
   "The agents view's row of AGENT as of NOW.

@@ -4219,6 +4219,16 @@ its face; its files once its work is in a local worktree."
     (should (equal (gemini-ls--agent-news
                     queued (gemini-ls-test--background-agent "done" :pullRequest gemini-ls-test--pull))
                    "Gemini: the agent “Add a --verbose flag” is done on GitHub: pull request #7; M-x gemini-ls-agents to review it"))
+    ;; Before GitHub made its run: GitHub, and no link.
+    (let* ((agent (gemini-ls-test--background-agent "queued"))
+           (background (copy-sequence (plist-get agent :background)))
+           (where (progn (cl-remf background :runUrl)
+                         (cl-remf background :runId)
+                         (aref (cadr (gemini-ls--agent-entry
+                                      (plist-put agent :background background) now))
+                               5))))
+      (should (equal where "GitHub"))
+      (should-not (gemini-ls-test--buttons where)))
     ;; A local agent's row has nothing in the column.
     (should (equal (aref (cadr (gemini-ls--agent-entry (gemini-ls-test--agent "x" "done") now)) 5) ""))))
 
