@@ -92,7 +92,10 @@ done
 
 chat_init_el
 cat >>"$work/init.el" <<EOF2
-(setq save-silently t)
+(setq save-silently t
+      ;; Emacs compiling its own libraries in the background, under a
+      ;; fresh HOME, shows its warnings over the view otherwise.
+      native-comp-async-report-warnings-errors 'silent)
 ;; The browser: the URLs it was asked to open, for the test to read.
 (defvar gemini-ls-test-opened nil)
 (setq gemini-ls-browse-url-function
