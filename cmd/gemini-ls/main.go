@@ -60,6 +60,7 @@ func commands() []cmdline.Command {
 		{Name: "serve", Summary: "Speak LSP on stdin/stdout: what editors run.", Run: serve},
 		{Name: "run", Args: "[query..]", Summary: "Run one prompt headless and print the answer; also gemini-ls -p PROMPT, gemini-ls PROMPT, or a prompt piped in.", Run: runHeadless},
 		{Name: "action", Summary: "Do a GitHub Actions step's whole job: run the agent on the task the event gives (a workflow_dispatch prompt, a labelled or assigned issue, an @gemini-ls comment by someone with write access) on a branch gemini/<task>, push it and open a draft pull request.", Run: runAction},
+		{Name: "delegate", Summary: "Start a task on GitHub Actions (the gemini-ls workflow /setup-github writes) with your GitHub token, follow its run, and fetch its pull request's branch into .gemini/worktrees/<task> for review.", Run: runDelegate},
 		{Name: "acp", Summary: "Speak the Agent Client Protocol on stdin/stdout: what Zed, JetBrains and agent plugins run; also gemini-ls --acp.", Run: serveACP},
 		{Name: "login", Summary: "Sign in with Google as Gemini CLI does; the login is cached in ~/.gemini for gemini-ls and Gemini CLI.", Run: signIn},
 		{Name: "trust", Args: "[DIR]", Summary: "Trust a folder (default: this one) for good, in ~/.gemini/trustedFolders.json, as Gemini CLI's trust dialog does; for one run, --skip-trust or GEMINI_CLI_TRUST_WORKSPACE=true.", Run: trustFolder},

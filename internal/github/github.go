@@ -163,6 +163,14 @@ type PullRequest struct {
 type Ref struct {
 	Ref string `json:"ref"`
 	SHA string `json:"sha"`
+	// Repo is the repository the ref is in (a fork's, for a fork's head);
+	// nil when that repository was deleted.
+	Repo *RefRepo `json:"repo"`
+}
+
+// RefRepo is the repository of a pull request's head or base.
+type RefRepo struct {
+	FullName string `json:"full_name"` // owner/name
 }
 
 // NewPullRequest is a pull request to open.
@@ -197,6 +205,14 @@ func (c *Client) OpenPullRequest(ctx context.Context, r Repo, branch string) (pr
 	return list[0], true, nil
 }
 
+// PullRequest is pull request number
+// (GET /repos/{owner}/{repo}/pulls/{number}).
+func (c *Client) PullRequest(ctx context.Context, r Repo, number int) (PullRequest, error) {
+	var out PullRequest
+	err := c.do(ctx, fmt.Sprintf("reading pull request #%d in %s", number, r), http.MethodGet, r.path("pulls", fmt.Sprint(number)), nil, nil, &out)
+	return out, err
+}
+
 // PullRequestUpdate is what UpdatePullRequest changes.
 type PullRequestUpdate struct {
 	Title string `json:"title,omitempty"`
@@ -216,6 +232,12 @@ type Comment struct {
 	ID      int64  `json:"id"`
 	HTMLURL string `json:"html_url"`
 	Body    string `json:"body"`
+	User    User   `json:"user"`
+}
+
+// User is a GitHub account, as an API object names it.
+type User struct {
+	Login string `json:"login"`
 }
 
 // CreateComment comments on issue (or pull request) number
@@ -256,7 +278,7 @@ func (c *Client) DispatchWorkflow(ctx context.Context, r Repo, workflow, ref str
 type Run struct {
 	ID   int64  `json:"id"`
 	Name string `json:"name"`
-	// DisplayTitle is what the workflow's run-name gave the run.
+	// DisplayTitle is the run's title: the workflow's run-name.
 	DisplayTitle string `json:"display_title"`
 	Event        string `json:"event"`
 	Status       string `json:"status"`     // queued, in_progress, completed…
@@ -264,6 +286,7 @@ type Run struct {
 	HeadBranch   string `json:"head_branch"`
 	HTMLURL      string `json:"html_url"`
 	CreatedAt    string `json:"created_at"`
+	UpdatedAt    string `json:"updated_at"`
 }
 
 // Runs lists workflow's runs of event ("" for any), newest first
