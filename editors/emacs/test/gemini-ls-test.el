@@ -4233,7 +4233,7 @@ its face; its files once its work is in a local worktree."
     (should (equal (aref (cadr (gemini-ls--agent-entry (gemini-ls-test--agent "x" "done") now)) 5) ""))))
 
 (ert-deftest gemini-ls-test-background-commands ()
-  "M-x gemini-ls-background and the view's keys for a background agent.
+  "`gemini-ls-background' and the view's keys for a background agent.
 It sends `gemini/delegate' with the task (and a base) and no token, and
 shows the agent the server answers in the view; an error shows the
 server's sentence.  `gemini/agent' moves its row in place; f sends
