@@ -242,7 +242,10 @@ request each a button to its page, once GitHub has made them."
                   (propertize state 'face (or (cdr (assoc state gemini-ls--agent-state-faces))
                                               'default))
                   (gemini-ls--agent-elapsed agent now)
-                  (gemini-ls--short-count (or (plist-get agent :tokens) 0))
+                  ;; A background agent's tokens are spent on GitHub: its
+                  ;; pull request says how many, the server does not.
+                  (let ((tokens (or (plist-get agent :tokens) 0)))
+                    (if (and background (eql tokens 0)) "" (gemini-ls--short-count tokens)))
                   (gemini-ls--agent-files-words agent)
                   (gemini-ls--agent-where agent)))))
 

@@ -4187,13 +4187,14 @@ the agent's own (:worktree, :files)."
 (ert-deftest gemini-ls-test-background-entry ()
   "A background agent's row says GitHub and links its run and pull request.
 Keyed by its id from its dispatch on, as it has no session; queued in
-its face; its files once its work is in a local worktree."
+its face; its files once its work is in a local worktree; no tokens,
+which it spends on GitHub."
   (let* ((now (encode-time (iso8601-parse "2026-11-29T09:00:30Z")))
          (queued (gemini-ls-test--background-agent "queued"))
          (row (gemini-ls--agent-entry queued now)))
     (should (equal (car row) "background:bg-1001"))
     (should (equal (mapcar #'substring-no-properties (cadr row))
-                   '("Add a --verbose flag" "queued" "30s" "0" "" "GitHub: run")))
+                   '("Add a --verbose flag" "queued" "30s" "" "" "GitHub: run")))
     (should (eq (get-text-property 0 'face (aref (cadr row) 1)) 'gemini-ls-agent-queued))
     (should (equal (gemini-ls-test--buttons (aref (cadr row) 5))
                    '(("run" . "https://github.com/ada/proj/actions/runs/1001"))))
@@ -4208,7 +4209,7 @@ its face; its files once its work is in a local worktree."
            (row (gemini-ls--agent-entry done now)))
       (should (equal (car row) "background:bg-1001"))
       (should (equal (mapcar #'substring-no-properties (cadr row))
-                     '("Add a --verbose flag" "done" "4m 00s" "0" "1 file +12 −2"
+                     '("Add a --verbose flag" "done" "4m 00s" "" "1 file +12 −2"
                        "GitHub: run, PR #7")))
       (should (equal (gemini-ls-test--buttons (aref (cadr row) 5))
                      '(("run" . "https://github.com/ada/proj/actions/runs/1001")
@@ -4267,7 +4268,7 @@ name; D discards it by its id; k cannot stop it."
           ;; The view shows, asking the server for its agents.
           (should (equal (car (pop sent)) :gemini/agents))
           (should (equal (pop sent) '(:gemini/delegate :prompt "Add a --verbose flag" :base "release")))
-          (should (string-match-p "Add a --verbose flag +queued +[0-9hms ]+ +0 +GitHub: run"
+          (should (string-match-p "Add a --verbose flag +queued +[0-9hms ]+ +GitHub: run"
                                   (gemini-ls-test--agents-view)))
           (should (string-match-p "\\`Gemini: the agent “Add a --verbose flag” is queued on GitHub"
                                   (car said)))
