@@ -481,16 +481,15 @@ It runs in the background; the agents view lists it at once."
 (defun gemini-ls-agents-stop ()
   "Stop the agent at point's turn (`gemini/cancel')."
   (interactive)
-  (let* ((agent (gemini-ls--agent-at-point))
-         (id (progn
-               (when (gemini-ls--agent-background agent)
-                 (user-error "The agent %s runs on GitHub: w opens its run, which GitHub can cancel"
-                             (gemini-ls--agent-name agent)))
-               (gemini-ls--agent-session agent "stop"))))
-    (unless (gemini-ls--agent-busy-p agent)
-      (user-error "The agent %s is not at work" (gemini-ls--agent-name agent)))
-    (jsonrpc-notify gemini-ls--agents-server :gemini/cancel (list :sessionId id))
-    (message "Gemini: stopping the agent %s" (gemini-ls--agent-name agent))))
+  (let ((agent (gemini-ls--agent-at-point)))
+    (when (gemini-ls--agent-background agent)
+      (user-error "The agent %s runs on GitHub: w opens its run, which GitHub can cancel"
+                  (gemini-ls--agent-name agent)))
+    (let ((id (gemini-ls--agent-session agent "stop")))
+      (unless (gemini-ls--agent-busy-p agent)
+        (user-error "The agent %s is not at work" (gemini-ls--agent-name agent)))
+      (jsonrpc-notify gemini-ls--agents-server :gemini/cancel (list :sessionId id))
+      (message "Gemini: stopping the agent %s" (gemini-ls--agent-name agent)))))
 
 (defun gemini-ls--agents-land (how)
   "Land the agent at point's work in the user's tree, HOW: review or merge.
