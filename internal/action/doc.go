@@ -29,8 +29,17 @@
 //     files hold one is refused before anything is pushed.
 //   - Every git command goes through internal/spawn with
 //     fetchsource.SafeGitEnv, without the secrets in its environment,
-//     and no hooks run (--no-verify).
-//   - GitHub's variables and the secrets are read only through the Env
-//     Run is given; git alone gets the process's environment, made safe
-//     and without the secrets.
+//     and no hooks run (--no-verify). Fetch and push alone get the
+//     token, when origin is an https URL: as an extra header in
+//     GIT_CONFIG_KEY_n/GIT_CONFIG_VALUE_n (the checkout keeps no
+//     credentials), never in git's arguments or a file.
+//   - A comment on a pull request goes on with that pull request's
+//     branch only when its head is in this repository (GET pulls/N): a
+//     fork's is skipped, saying why, whatever action.yml's step did.
+//   - A dispatch's task input is one part of gemini/<task>, checked
+//     before anything runs; TaskName always makes one.
+//   - GitHub's variables, action.yml's inputs (INPUT_*, under a
+//     dispatch's own) and the secrets are read only through the Env Run
+//     is given; git alone gets the process's environment, made safe and
+//     without the secrets.
 package action

@@ -17,7 +17,10 @@ type Env struct {
 	RunnerTemp  string // RUNNER_TEMP
 	Workspace   string // GITHUB_WORKSPACE
 	RefName     string // GITHUB_REF_NAME: the branch the workflow runs on
-	// Secrets are values no output may hold.
+	// Inputs are action.yml's (INPUT_PROMPT, INPUT_BASE, INPUT_SESSION).
+	Inputs Inputs
+	// Secrets are values no output may hold: the secret variables', and
+	// the token as git's authorization header carries it.
 	Secrets []string
 }
 
@@ -37,11 +40,15 @@ func EnvFrom(getenv func(string) string) Env {
 		RunnerTemp:  getenv("RUNNER_TEMP"),
 		Workspace:   getenv("GITHUB_WORKSPACE"),
 		RefName:     getenv("GITHUB_REF_NAME"),
+		Inputs:      Inputs{Prompt: getenv("INPUT_PROMPT"), Base: getenv("INPUT_BASE"), Session: getenv("INPUT_SESSION")},
 	}
 	for _, name := range secretVars {
 		if v := strings.TrimSpace(getenv(name)); v != "" {
 			e.Secrets = append(e.Secrets, v)
 		}
+	}
+	if e.Token != "" {
+		e.Secrets = append(e.Secrets, basicAuth(e.Token))
 	}
 	return e
 }

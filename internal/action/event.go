@@ -26,9 +26,20 @@ type Task struct {
 	// Issue is the issue (or pull request) the task came from, 0 for
 	// none: it is answered with the pull request's link.
 	Issue int
-	// Branch is gemini/<slug>: one per task, so that a task run again
-	// (a comment on the same issue) updates its pull request.
+	// FollowUp: the task goes on with pull request Issue, on its branch.
+	FollowUp bool
+	// Branch is gemini/<task> (a dispatch's task input, else a slug of
+	// the title): one per task, so that a task run again (a comment on
+	// the same issue) updates its pull request; a pull request's own
+	// branch for a follow-up on it.
 	Branch string
+}
+
+// Inputs are action.yml's inputs (INPUT_PROMPT, INPUT_BASE,
+// INPUT_SESSION): the workflow's own, for what the event does not say.
+// A dispatch's inputs win over them.
+type Inputs struct {
+	Prompt, Base, Session string
 }
 
 // Skip is an event that starts nothing: Why says, in a sentence, why.
@@ -41,6 +52,7 @@ type event struct {
 	Action string `json:"action"`
 	Inputs struct {
 		Prompt  string `json:"prompt"`
+		Task    string `json:"task"`
 		Base    string `json:"base"`
 		Model   string `json:"model"`
 		Session string `json:"session"`
@@ -72,21 +84,51 @@ var writers = map[string]bool{"OWNER": true, "MEMBER": true, "COLLABORATOR": tru
 // permissionOf asks GitHub for a user's permission on the repository.
 type permissionOf func(ctx context.Context, user string) (github.Permission, error)
 
+// pullRequestOf asks GitHub for one of the repository's pull requests.
+type pullRequestOf func(ctx context.Context, number int) (github.PullRequest, error)
+
+// decider decides what an event asks for.
+type decider struct {
+	// repo is the repository, owner/name (GITHUB_REPOSITORY).
+	repo string
+	// inputs are action.yml's.
+	inputs      Inputs
+	permission  permissionOf
+	pullRequest pullRequestOf
+}
+
+// or is the first of values not blank, trimmed.
+func or(values ...string) string {
+	for _, v := range values {
+		if v = strings.TrimSpace(v); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
 // decide is the task the event asks for, or a *Skip saying why nothing
-// runs; another error when the event cannot be read.
-func decide(ctx context.Context, name string, payload []byte, permission permissionOf) (Task, error) {
+// runs; another error when the event cannot be read or asks for a
+// branch that cannot be.
+func (d decider) decide(ctx context.Context, name string, payload []byte) (Task, error) {
 	var ev event
 	if err := json.Unmarshal(payload, &ev); err != nil {
 		return Task{}, fmt.Errorf("reading the %s event: %w", name, err)
 	}
 	switch name {
 	case "workflow_dispatch":
-		prompt := strings.TrimSpace(ev.Inputs.Prompt)
+		prompt := or(ev.Inputs.Prompt, d.inputs.Prompt)
 		if prompt == "" {
-			return Task{}, &Skip{"The workflow was started without a prompt (its input prompt is empty), so there is nothing to do."}
+			return Task{}, &Skip{"The workflow was started without a prompt (its input prompt is empty, and so is the action's), so there is nothing to do."}
 		}
-		t := Task{Prompt: prompt, Title: firstLine(prompt), Base: strings.TrimSpace(ev.Inputs.Base), Model: strings.TrimSpace(ev.Inputs.Model), Session: strings.TrimSpace(ev.Inputs.Session)}
+		t := Task{Prompt: prompt, Title: firstLine(prompt), Base: or(ev.Inputs.Base, d.inputs.Base), Model: strings.TrimSpace(ev.Inputs.Model), Session: or(ev.Inputs.Session, d.inputs.Session)}
 		t.Branch = "gemini/" + slug(t.Title)
+		if task := strings.TrimSpace(ev.Inputs.Task); task != "" {
+			if err := checkTaskName(task); err != nil {
+				return Task{}, err
+			}
+			t.Branch = "gemini/" + task
+		}
 		return t, nil
 	case "issues":
 		if ev.Issue == nil {
@@ -95,10 +137,10 @@ func decide(ctx context.Context, name string, payload []byte, permission permiss
 		if ev.Action != "labeled" && ev.Action != "assigned" {
 			return Task{}, &Skip{fmt.Sprintf("Issue #%d was %s; only an issue labelled or assigned starts gemini-ls.", ev.Issue.Number, ev.Action)}
 		}
-		if err := mayWrite(ctx, permission, ev.Sender.Login, "", fmt.Sprintf("%s issue #%d", ev.Action, ev.Issue.Number)); err != nil {
+		if err := mayWrite(ctx, d.permission, ev.Sender.Login, "", fmt.Sprintf("%s issue #%d", ev.Action, ev.Issue.Number)); err != nil {
 			return Task{}, err
 		}
-		return issueTask(ev, ""), nil
+		return d.issueTask(ev, ""), nil
 	case "issue_comment":
 		if ev.Issue == nil || ev.Comment == nil {
 			return Task{}, fmt.Errorf("reading the issue_comment event: it names no issue or comment")
@@ -110,12 +152,96 @@ func decide(ctx context.Context, name string, payload []byte, permission permiss
 			return Task{}, &Skip{fmt.Sprintf("The comment on #%d does not mention %s.", ev.Issue.Number, Mention)}
 		}
 		who := ev.Comment.User.Login
-		if err := mayWrite(ctx, permission, who, ev.Comment.AuthorAssociation, fmt.Sprintf("commented on #%d", ev.Issue.Number)); err != nil {
+		if err := mayWrite(ctx, d.permission, who, ev.Comment.AuthorAssociation, fmt.Sprintf("commented on #%d", ev.Issue.Number)); err != nil {
 			return Task{}, err
 		}
-		return issueTask(ev, fmt.Sprintf("Request from @%s in a comment:\n\n%s", who, strings.TrimSpace(ev.Comment.Body))), nil
+		// The login without its @, which the agent would read as a file to
+		// attach.
+		request := fmt.Sprintf("Request from the GitHub user %s in a comment:\n\n%s", who, strings.TrimSpace(ev.Comment.Body))
+		if ev.Issue.PullRequest != nil {
+			return d.followUp(ctx, ev, request)
+		}
+		return d.issueTask(ev, request), nil
 	}
-	return Task{}, &Skip{fmt.Sprintf("gemini-ls action handles workflow_dispatch, issues and issue_comment events, not %s.", name)}
+	if prompt := or(d.inputs.Prompt); prompt != "" {
+		// The workflow's own task (a schedule's, a push's): its author
+		// wrote it, no event's text.
+		return Task{Prompt: prompt, Title: firstLine(prompt), Base: or(d.inputs.Base), Session: or(d.inputs.Session), Branch: "gemini/" + slug(firstLine(prompt))}, nil
+	}
+	return Task{}, &Skip{fmt.Sprintf("gemini-ls action handles workflow_dispatch, issues and issue_comment events, not %s (unless the action's prompt input gives the task).", name)}
+}
+
+// followUp is the task of a comment on pull request: more work on its
+// branch, into its base. A pull request whose head is not a branch of
+// this repository (a fork's) is refused: its code is not the
+// repository's owners', and this job holds their secrets.
+func (d decider) followUp(ctx context.Context, ev event, request string) (Task, error) {
+	n := ev.Issue.Number
+	pr, err := d.pullRequest(ctx, n)
+	if err != nil {
+		return Task{}, fmt.Errorf("reading pull request #%d: %w", n, err)
+	}
+	head := ""
+	if pr.Head.Repo != nil {
+		head = pr.Head.Repo.FullName
+	}
+	if !strings.EqualFold(head, d.repo) {
+		if head == "" {
+			head = "a deleted repository"
+		}
+		return Task{}, &Skip{fmt.Sprintf("Pull request #%d's branch is in %s, not %s: gemini-ls does not work on a fork's pull request, whose code never runs with this repository's secrets.", n, head, d.repo)}
+	}
+	if pr.State != "" && pr.State != "open" {
+		return Task{}, &Skip{fmt.Sprintf("Pull request #%d is %s: gemini-ls goes on only with an open pull request.", n, pr.State)}
+	}
+	if pr.Head.Ref == "" || pr.Head.Ref == ev.Repository.DefaultBranch {
+		return Task{}, &Skip{fmt.Sprintf("Pull request #%d's branch is the default branch (%s): gemini-ls does not push to it.", n, pr.Head.Ref)}
+	}
+	title := or(pr.Title, ev.Issue.Title)
+	prompt := fmt.Sprintf("Pull request #%d: %s\n\nThis is a follow-up on pull request #%d: its branch %s is checked out, with the work done on it so far (see git log %s..HEAD). Do what is asked below, on top of that work.\n\n%s",
+		n, title, n, pr.Head.Ref, pr.Base.Ref, request)
+	return Task{Prompt: prompt, Title: title, Base: pr.Base.Ref, Issue: n, FollowUp: true, Branch: pr.Head.Ref}, nil
+}
+
+// maxTask bounds a task name.
+const maxTask = 100
+
+// checkTaskName refuses a task name that is not one part of a branch
+// name gemini/<task>: empty, longer than maxTask, with a slash, a
+// leading dash or dot, "..", or anything but ASCII letters, digits,
+// '.', '_' and '-' (git check-ref-format checks the branch again).
+func checkTaskName(task string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("the task input %q cannot name the branch gemini/<task>: %s", task, why)
+	}
+	switch {
+	case len(task) > maxTask:
+		return bad(fmt.Sprintf("it is longer than %d characters", maxTask))
+	case strings.Contains(task, "/"):
+		return bad("it holds a slash (the branch is one level below gemini/)")
+	case strings.HasPrefix(task, "-"), strings.HasPrefix(task, "."):
+		return bad("it starts with a dash or a dot")
+	case strings.Contains(task, ".."), strings.HasSuffix(task, "."), strings.HasSuffix(task, ".lock"):
+		return bad("git refuses .. in a branch name, or one ending in . or .lock")
+	}
+	for _, r := range task {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return bad(fmt.Sprintf("it holds %q (only letters, digits, '.', '_' and '-')", r))
+		}
+	}
+	return nil
+}
+
+// TaskName is the name of a task from its prompt: a slug of its first
+// line, then "-" and suffix (the editor gives a few random hex digits,
+// so that two tasks of one prompt get two branches); a dispatch's task
+// input, its branch gemini/<TaskName>.
+func TaskName(prompt, suffix string) string {
+	name := slug(firstLine(prompt))
+	if suffix = strings.TrimSpace(suffix); suffix != "" {
+		name += "-" + slug(suffix)
+	}
+	return name
 }
 
 // mayWrite is nil when user, who did what, may push to the repository:
@@ -144,8 +270,8 @@ var mention = regexp.MustCompile(`(?i)(^|[^\w@.-])@gemini-ls($|[^\w-])`)
 func mentions(body string) bool { return mention.MatchString(body) }
 
 // issueTask is the task of the event's issue, request (a comment's) after
-// it when given.
-func issueTask(ev event, request string) Task {
+// it when given; from the action's base input, when given.
+func (d decider) issueTask(ev event, request string) Task {
 	is := ev.Issue
 	var b strings.Builder
 	fmt.Fprintf(&b, "Issue #%d: %s\n\n%s", is.Number, strings.TrimSpace(is.Title), strings.TrimSpace(is.Body))
@@ -156,6 +282,7 @@ func issueTask(ev event, request string) Task {
 		Prompt: strings.TrimSpace(b.String()),
 		Title:  strings.TrimSpace(is.Title),
 		Issue:  is.Number,
+		Base:   or(d.inputs.Base),
 		Branch: fmt.Sprintf("gemini/issue-%d-%s", is.Number, slug(is.Title)),
 	}
 }
@@ -208,9 +335,3 @@ func slug(s string) string {
 	return out
 }
 
-// TaskName is the task a prompt started from the editor is given: the
-// slug of its first line, then "-" and suffix (a few random digits, so
-// that two tasks alike get two branches). Its branch is gemini/<task>.
-func TaskName(prompt, suffix string) string {
-	return slug(firstLine(prompt)) + "-" + suffix
-}

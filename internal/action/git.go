@@ -3,10 +3,13 @@ package action
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
@@ -21,16 +24,31 @@ const (
 )
 
 // repo is the workspace's git repository.
-type repo struct{ dir string }
+type repo struct {
+	dir string
+	// auth is the environment that gives git the token for origin
+	// (authEnv), for fetch and push alone; nil when origin needs none.
+	auth []string
+}
 
 // git runs git with args in the repository through the door and
 // returns its standard output; its error names the command and git's
 // last words. Its environment is the process's, made safe
 // (fetchsource.SafeGitEnv), without the secrets.
 func (r repo) git(ctx context.Context, args ...string) (string, error) {
+	return r.run(ctx, nil, args)
+}
+
+// remote is git for a command that talks to origin (fetch, push): with
+// the token, when origin needs it, in its environment alone.
+func (r repo) remote(ctx context.Context, args ...string) (string, error) {
+	return r.run(ctx, r.auth, args)
+}
+
+func (r repo) run(ctx context.Context, auth []string, args []string) (string, error) {
 	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
 	cmd.Dir = r.dir
-	cmd.Env = fetchsource.SafeGitEnv(withoutSecrets(os.Environ()))
+	cmd.Env = withConfig(fetchsource.SafeGitEnv(withoutSecrets(os.Environ())), auth...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -82,7 +100,7 @@ func (r repo) identity(ctx context.Context) []string {
 // fetchBranch fetches origin's branch into refs/remotes/origin/branch
 // and reports whether origin has it.
 func (r repo) fetchBranch(ctx context.Context, branch string) bool {
-	_, err := r.git(ctx, "fetch", "--no-tags", "--quiet", "origin", "+refs/heads/"+branch+":refs/remotes/origin/"+branch)
+	_, err := r.remote(ctx, "fetch", "--no-tags", "--quiet", "origin", "+refs/heads/"+branch+":refs/remotes/origin/"+branch)
 	return err == nil
 }
 
@@ -125,4 +143,68 @@ func (r repo) changedIn(ctx context.Context, pathspec string) ([]string, error) 
 		}
 	}
 	return paths, nil
+}
+
+// authEnv is what gives git token for origin, as actions/checkout does
+// but never on disk (the workflow checks out with persist-credentials:
+// false): git's http.<server>.extraheader set to the token's basic
+// authorization, through GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n in its
+// environment, never in its arguments or a file. Nothing when there is
+// no token, when origin is not an https URL (a local path, ssh), or when
+// the checkout's own config already gives origin's server a header (a
+// checkout that kept its credentials: two would be refused).
+func (r repo) authEnv(ctx context.Context, token string) ([]string, error) {
+	if token == "" {
+		return nil, nil
+	}
+	origin, err := r.line(ctx, "remote", "get-url", "origin")
+	if err != nil {
+		return nil, fmt.Errorf("reading origin's URL: %w", err)
+	}
+	key := extraHeaderKey(origin)
+	if key == "" {
+		return nil, nil
+	}
+	if kept, _ := r.line(ctx, "config", "--local", "--get-all", key); kept != "" {
+		return nil, nil
+	}
+	return []string{key, "AUTHORIZATION: basic " + basicAuth(token)}, nil
+}
+
+// extraHeaderKey is the config key of origin's server's extra header,
+// http.https://host/.extraheader; "" when origin is not an https URL.
+func extraHeaderKey(origin string) string {
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "https" || u.Host == "" {
+		return ""
+	}
+	return "http.https://" + u.Host + "/.extraheader"
+}
+
+// basicAuth is token as GitHub's git server takes it in a basic
+// authorization: base64 of x-access-token:TOKEN.
+func basicAuth(token string) string {
+	return base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
+}
+
+// withConfig is env (fetchsource.SafeGitEnv's, which counts its
+// settings in GIT_CONFIG_COUNT) with the settings kv (key, value, …)
+// added after them.
+func withConfig(env []string, kv ...string) []string {
+	if len(kv) == 0 {
+		return env
+	}
+	n := 0
+	out := slices.DeleteFunc(slices.Clone(env), func(e string) bool {
+		if v, ok := strings.CutPrefix(e, "GIT_CONFIG_COUNT="); ok {
+			n, _ = strconv.Atoi(v)
+			return true
+		}
+		return false
+	})
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", n, kv[i]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", n, kv[i+1]))
+		n++
+	}
+	return append(out, fmt.Sprintf("GIT_CONFIG_COUNT=%d", n))
 }

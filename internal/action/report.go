@@ -51,7 +51,7 @@ func (r report) body() string {
 	if s := r.summary(); s != "" {
 		fmt.Fprintf(&b, "**Summary:** %s\n\n", s)
 	}
-	if r.task.Issue != 0 {
+	if r.task.Issue != 0 && !r.task.FollowUp {
 		fmt.Fprintf(&b, "For #%d.\n\n", r.task.Issue)
 	}
 	if a := r.answer(); a != "" {

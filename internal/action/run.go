@@ -137,13 +137,23 @@ func (j *job) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("reading the event (GITHUB_EVENT_PATH): %w", err)
 	}
-	task, err := decide(ctx, env.EventName, payload, func(ctx context.Context, user string) (github.Permission, error) {
-		return gh.UserPermission(ctx, ghRepo, user)
-	})
+	d := decider{
+		repo: ghRepo.String(), inputs: env.Inputs,
+		permission: func(ctx context.Context, user string) (github.Permission, error) {
+			return gh.UserPermission(ctx, ghRepo, user)
+		},
+		pullRequest: func(ctx context.Context, n int) (github.PullRequest, error) {
+			return gh.PullRequest(ctx, ghRepo, n)
+		},
+	}
+	task, err := d.decide(ctx, env.EventName, payload)
 	if err != nil {
 		return err
 	}
 	j.repo = repo{dir: env.Workspace}
+	if j.repo.auth, err = j.repo.authEnv(ctx, env.Token); err != nil {
+		return err
+	}
 	base, start, err := j.checkout(ctx, task)
 	if err != nil {
 		return err
@@ -186,7 +196,11 @@ func (j *job) run(ctx context.Context) error {
 	}
 	j.say("gemini-ls: pull request %s", pr.HTMLURL)
 	if task.Issue != 0 {
-		if _, err := gh.CreateComment(ctx, ghRepo, task.Issue, fmt.Sprintf("gemini-ls opened %s for this: %s", pr.HTMLURL, firstLine(msg))); err != nil {
+		answer := fmt.Sprintf("gemini-ls opened %s for this: %s", pr.HTMLURL, firstLine(msg))
+		if task.FollowUp {
+			answer = fmt.Sprintf("gemini-ls pushed a commit to %s: %s", task.Branch, firstLine(msg))
+		}
+		if _, err := gh.CreateComment(ctx, ghRepo, task.Issue, answer); err != nil {
 			j.say("gemini-ls action: %v", err)
 		}
 	}
@@ -356,7 +370,7 @@ func containsAny(b []byte, secrets []string) bool {
 
 // push pushes HEAD to origin's branch, as a fast-forward.
 func (j *job) push(ctx context.Context, branch string) error {
-	if _, err := j.repo.git(ctx, "push", "--no-verify", "--quiet", "origin", "HEAD:refs/heads/"+branch); err != nil {
+	if _, err := j.repo.remote(ctx, "push", "--no-verify", "--quiet", "origin", "HEAD:refs/heads/"+branch); err != nil {
 		return fmt.Errorf("pushing %s to origin: %w", branch, err)
 	}
 	return nil

@@ -64,16 +64,19 @@ type Ended struct {
 	Err string
 }
 
-// Follow asks about w's run every Poll until it ends, telling each
-// change to tell, then finds branch's open pull request. A failed
-// request to the API is told once (as the error of a Step is not a
-// state) and asked again at the next poll, until ctx ends.
+// Follow asks about w's run until it ends, telling each change to
+// tell, then finds branch's open pull request. It asks after a second
+// at first, then less and less often, at most every Poll: a run is
+// found, and a short one seen done, soon, and a long one costs few
+// requests. A failed request to the API is asked again at the next
+// poll, until ctx ends.
 func (r *Remote) Follow(ctx context.Context, w *Watch, branch string, tell func(Step)) (Ended, error) {
 	last := State("")
-	poll := r.Poll
-	if poll <= 0 {
-		poll = DefaultPoll
+	most := r.Poll
+	if most <= 0 {
+		most = DefaultPoll
 	}
+	poll := min(time.Second, most)
 	for {
 		if err := r.look(ctx, w); err != nil && ctx.Err() != nil {
 			return Ended{}, ctx.Err()
@@ -90,6 +93,7 @@ func (r *Remote) Follow(ctx context.Context, w *Watch, branch string, tell func(
 			return Ended{}, ctx.Err()
 		case <-time.After(poll):
 		}
+		poll = min(poll*3/2, most)
 	}
 	e := Ended{State: stateOf(w.Run), Run: w.Run}
 	switch e.State {

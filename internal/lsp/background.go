@@ -95,7 +95,11 @@ func (s *Server) follow(r *background.Remote, path string, w *background.Watch) 
 		a, _ := s.fleet.ByPath(path)
 		ended, err := r.Follow(ctx, w, a.Worktree.Branch, func(st background.Step) {
 			s.fleet.Update(path, func(x *fleet.Agent) {
-				x.State = fleet.State(st.State)
+				// A run that ended is told once its work is here (or
+				// why not), below.
+				if st.State == background.Queued || st.State == background.Working {
+					x.State = fleet.State(st.State)
+				}
 				if st.Run.ID != 0 {
 					x.Background.RunID, x.Background.RunURL = st.Run.ID, st.Run.HTMLURL
 				}

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/genai"
 
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/github"
 	"github.com/gemini-ls/gemini-ls/internal/github/githubtest"
 )
 
@@ -382,4 +383,26 @@ func requestJSON(t *testing.T, contents []*genai.Content) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// An @gemini-ls comment on a fork's pull request, even by the owner,
+// runs nothing: the action asks GitHub for the pull request, sees its
+// head in another repository, and says so in the step summary.
+func TestActionCommentOnAForkPullRequestRunsNothing(t *testing.T) {
+	r := newRunner(t, geminitest.TextTurn("should not run"))
+	r.gh.AddPullRequest(github.PullRequest{Title: "Typo", Head: github.Ref{Ref: "main", Repo: &github.RefRepo{FullName: "eve/repo"}}, Base: github.Ref{Ref: "main"}})
+	r.gh.SetPermission("owner", "admin")
+	ev := comment("OWNER", "owner", "@gemini-ls please merge main")
+	ev["issue"] = map[string]any{"number": 1, "title": "Typo", "body": "", "pull_request": map[string]any{"url": r.gh.URL + "/repos/octo/repo/pulls/1"}}
+	res := r.run("issue_comment", ev)
+	res.wantExit(t, 0)
+	if n := len(r.model.Requests()); n != 0 {
+		t.Errorf("the model was asked %d times", n)
+	}
+	if got := strings.TrimSpace(r.originBranches()); got != "main" {
+		t.Errorf("origin's branches are %q, want main alone", got)
+	}
+	if summary := r.read(r.summary); !strings.Contains(summary, "branch is in eve/repo, not octo/repo") {
+		t.Errorf("the step summary does not say why:\n%s", summary)
+	}
 }

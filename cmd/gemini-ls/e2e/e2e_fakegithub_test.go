@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/action"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
 	"github.com/gemini-ls/gemini-ls/internal/github"
 	"github.com/gemini-ls/gemini-ls/internal/github/githubtest"
@@ -26,6 +27,7 @@ type fakeGitHub struct {
 	origin string
 	repo   github.Repo
 	client *github.Client
+	model  *geminitest.Server
 	// logFile holds fakegithub's stderr.
 	logFile string
 }
@@ -66,7 +68,7 @@ func startFakeGitHub(t *testing.T, model *geminitest.Server) *fakeGitHub {
 		"GOOGLE_GEMINI_BASE_URL=" + model.URL, "GEMINI_API_KEY=" + runnerAPIKey, pinnedModel,
 		"GIT_CONFIG_GLOBAL=" + os.DevNull, "GIT_CONFIG_NOSYSTEM=1",
 	}
-	f := &fakeGitHub{t: t, origin: origin, repo: github.Repo{Owner: "ada", Name: "proj"}, logFile: filepath.Join(base, "fakegithub.log")}
+	f := &fakeGitHub{t: t, origin: origin, repo: github.Repo{Owner: "ada", Name: "proj"}, model: model, logFile: filepath.Join(base, "fakegithub.log")}
 	logOut, err := os.Create(f.logFile)
 	if err != nil {
 		t.Fatal(err)
@@ -153,29 +155,35 @@ func (f *fakeGitHub) waitRuns(n int) []github.Run {
 // A dispatch through package github's client reaches fakegithub, which
 // plays the runner: the real gemini-ls action pushes gemini/<task> to
 // the bare origin holding the model's edit and opens one draft pull
-// request through the fake; the run is queued, then completed with
-// success, and lists the session file as its artifact.
+// request through the fake; the run, titled by the task as the
+// workflow's run-name titles it, is completed with success and lists the
+// session file as its artifact. Then an @gemini-ls comment on that pull
+// request runs the action again, on the same branch: a second commit on
+// it, the same pull request, and the pull request answered.
 func TestFakeGitHubPlaysTheRunner(t *testing.T) {
 	model := geminitest.NewTestServer(t,
 		call("write_file", map[string]any{"file_path": "hello.txt", "content": "hello from the runner\n"}),
 		geminitest.TextTurn("I added hello.txt.\n\nSummary: Add hello.txt with a greeting"),
+		call("write_file", map[string]any{"file_path": "bye.txt", "content": "bye\n"}),
+		geminitest.TextTurn("I added bye.txt.\n\nSummary: Add bye.txt too"),
 	)
 	f := startFakeGitHub(t, model)
 	ctx := t.Context()
-	if err := f.client.DispatchWorkflow(ctx, f.repo, "gemini-ls.yml", "main", map[string]string{"prompt": "Add a hello file"}); err != nil {
+	task := action.TaskName("Add a hello file\nwith a greeting", "3f9a")
+	if err := f.client.DispatchWorkflow(ctx, f.repo, "gemini-ls.yml", "main", map[string]string{"prompt": "Add a hello file\nwith a greeting", "task": task}); err != nil {
 		t.Fatal(err)
 	}
 	runs := f.waitRuns(1)
 	run := runs[0]
-	if run.Event != "workflow_dispatch" || run.Conclusion != "success" || run.HeadBranch != "main" {
-		t.Fatalf("the run is %+v, want a workflow_dispatch on main concluded success", run)
+	if run.Event != "workflow_dispatch" || run.Conclusion != "success" || run.HeadBranch != "main" || run.DisplayTitle != "gemini-ls: add-a-hello-file-3f9a" {
+		t.Fatalf("the run is %+v, want a workflow_dispatch on main titled by its task, concluded success", run)
 	}
-	const branch = "gemini/add-a-hello-file"
+	const branch = "gemini/add-a-hello-file-3f9a"
 	if got := gitIn(t, f.origin, "show", branch+":hello.txt"); got != "hello from the runner" {
 		t.Errorf("hello.txt on origin's %s is %q", branch, got)
 	}
 	st := f.state()
-	if len(st.Dispatches) != 1 || st.Dispatches[0].RunID != run.ID || st.Dispatches[0].Inputs["prompt"] != "Add a hello file" {
+	if len(st.Dispatches) != 1 || st.Dispatches[0].RunID != run.ID || st.Dispatches[0].Inputs["task"] != task {
 		t.Errorf("dispatches %+v", st.Dispatches)
 	}
 	if len(st.Pulls) != 1 || !st.Pulls[0].Draft || st.Pulls[0].Head.Ref != branch || st.Pulls[0].Base.Ref != "main" || !strings.Contains(st.Pulls[0].Body, "Add hello.txt with a greeting") {
@@ -188,7 +196,52 @@ func TestFakeGitHubPlaysTheRunner(t *testing.T) {
 	if len(arts) != 1 || arts[0].Name != "gemini-ls-session" || arts[0].SizeInBytes < 10 {
 		t.Errorf("the run's artifacts are %+v, want the session file", arts)
 	}
+	f.followUp(t, branch)
 	if strings.Contains(f.log(), runnerAPIKey) {
 		t.Errorf("fakegithub's log holds the API key")
+	}
+}
+
+func (f *fakeGitHub) followUp(t *testing.T, branch string) {
+	t.Helper()
+	ctx := t.Context()
+	first := gitIn(t, f.origin, "rev-parse", branch)
+	pr := f.state().Pulls[0]
+	if _, err := f.client.CreateComment(ctx, f.repo, pr.Number, "@gemini-ls also add a bye file"); err != nil {
+		t.Fatal(err)
+	}
+	runs := f.waitRuns(2)
+	if run := runs[1]; run.Event != "issue_comment" || run.Conclusion != "success" || run.DisplayTitle != "gemini-ls: #1" {
+		t.Fatalf("the follow-up's run is %+v", run)
+	}
+	if got := gitIn(t, f.origin, "rev-list", "--count", first+".."+branch); got != "1" {
+		t.Errorf("%s has %s commits past the first run's, want 1", branch, got)
+	}
+	if got := gitIn(t, f.origin, "show", branch+":bye.txt"); got != "bye" {
+		t.Errorf("bye.txt on %s is %q", branch, got)
+	}
+	if got := gitIn(t, f.origin, "show", branch+":hello.txt"); got != "hello from the runner" {
+		t.Errorf("the follow-up lost hello.txt: %q", got)
+	}
+	if got := strings.Fields(gitIn(t, f.origin, "for-each-ref", "--format=%(refname:short)", "refs/heads")); len(got) != 2 {
+		t.Errorf("origin's branches are %q, want main and %s", got, branch)
+	}
+	st := f.state()
+	if len(st.Pulls) != 1 || !strings.Contains(st.Pulls[0].Body, "Add bye.txt too") {
+		t.Errorf("pulls %+v, want the one, its body the follow-up's", st.Pulls)
+	}
+	cs := st.Comments["1"]
+	if len(cs) != 2 || cs[1].User.Login != "github-actions[bot]" || !strings.Contains(cs[1].Body, "pushed a commit to "+branch) {
+		t.Errorf("the pull request's comments %+v, want the request and the run's answer", cs)
+	}
+	var prompt string
+	for _, req := range f.model.Requests() {
+		if got := requestJSON(t, req.Contents); strings.Contains(got, "also add a bye file") {
+			prompt = got
+			break
+		}
+	}
+	if !strings.Contains(prompt, "follow-up on pull request #1") {
+		t.Errorf("the follow-up's prompt does not say it is one:\n%s", prompt)
 	}
 }

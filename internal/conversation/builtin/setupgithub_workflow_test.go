@@ -18,6 +18,7 @@ import (
 
 type ghWorkflow struct {
 	Name        string               `yaml:"name"`
+	RunName     string               `yaml:"run-name"`
 	On          map[string]yaml.Node `yaml:"on"`
 	Permissions map[string]string    `yaml:"permissions"`
 	Jobs        map[string]ghJob     `yaml:"jobs"`
@@ -44,7 +45,12 @@ type ghStep struct {
 
 // The dispatch inputs `gemini-ls action` reads from the event, and
 // whether each is required.
-var dispatchInputs = map[string]bool{"prompt": true, "base": false, "model": false, "session": false}
+var dispatchInputs = map[string]bool{"prompt": true, "task": false, "base": false, "model": false, "session": false}
+
+// runName is the runs' title: the editor finds the run it dispatched by
+// its task there, and the fake GitHub titles its runs alike
+// (githubtest.RunName).
+const runName = "gemini-ls: ${{ inputs.task || format('#{0}', github.event.issue.number) }}"
 
 // jobScopes is the most each job may ask of GITHUB_TOKEN: contents and
 // pull-requests to push gemini/<task> and open its pull request, actions
@@ -171,8 +177,11 @@ func workflowErrors(data []byte) []string {
 			fail("job %s must check the repository out, then run gemini-ls/gemini-ls@vX.Y.Z", name)
 		}
 	}
-	if d := w.Jobs["dispatch"]; d.If != "github.event_name == 'workflow_dispatch'" || !strings.Contains(d.Concurrency.Group, "inputs.session") {
-		fail("the dispatch job must run on a dispatch alone, one at a time per session")
+	if w.RunName != runName {
+		fail("the run-name is %q, not %q", w.RunName, runName)
+	}
+	if d := w.Jobs["dispatch"]; d.If != "github.event_name == 'workflow_dispatch'" || !strings.Contains(d.Concurrency.Group, "inputs.task || inputs.session") {
+		fail("the dispatch job must run on a dispatch alone, one at a time per task or session")
 	}
 	issue := w.Jobs["issue"]
 	cond := strings.Join(strings.Fields(issue.If), " ")
@@ -207,7 +216,10 @@ func TestGeminiLSWorkflow(t *testing.T) {
 	}
 	for _, m := range []struct{ name, old, new, want string }{
 		{"pull_request_target", "  issue_comment:\n", "  pull_request_target:\n  issue_comment:\n", "triggers are"},
-		{"a dispatch input the runner does not read", "      session:\n", "      task:\n", "the dispatch's inputs"},
+		{"a dispatch input the runner does not read", "      session:\n", "      sesion:\n", "the dispatch's inputs"},
+		{"no task input", "      task:\n", "      tusk:\n", "the dispatch's inputs"},
+		{"a run-name without the task", "inputs.task || format", "inputs.prompt || format", "the run-name is"},
+		{"a group per session alone", "inputs.task || inputs.session", "inputs.session", "one at a time per task"},
 		{"a prompt not required", "        required: true\n", "        required: false\n", "the dispatch's inputs"},
 		{"write-all at the top", "permissions: {}\n", "permissions:\n  contents: write\n", "top-level permissions must be {}"},
 		{"no permissions at the top", "permissions: {}\n", "", "top-level permissions must be {}"},
