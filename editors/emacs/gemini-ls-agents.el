@@ -28,6 +28,15 @@
 ;; the user is told in the echo area when an agent waits for them,
 ;; finishes or fails.
 ;;
+;; Background agents run on GitHub Actions instead (issue 98):
+;; `gemini-ls-background' (or b in the view) sends `gemini/delegate', the
+;; server dispatches the repository's gemini-ls workflow and follows its
+;; run.  Such a row says GitHub, links its run and its pull request, and
+;; f sends the agent a follow-up (`gemini/followUpAgent', a comment on
+;; the pull request).  Once its run is done the server fetches its
+;; branch into a local worktree, and the row lands, merges and discards
+;; as a local agent's.
+;;
 ;; Each server owns the list of its agents (`gemini-ls--server-agents');
 ;; the view only shows it.  The chat shows an agent's updates only when
 ;; it shows that agent's session (`gemini-ls--handle-update'), and its
@@ -46,6 +55,9 @@
 (require 'gemini-ls-chat)
 (require 'gemini-ls-sessions)
 
+(defface gemini-ls-agent-queued '((t :inherit shadow))
+  "Face of the state of a background agent whose run has not started yet."
+  :group 'gemini-ls)
 (defface gemini-ls-agent-working '((t :inherit warning))
   "Face of the state of an agent at work."
   :group 'gemini-ls)
@@ -63,7 +75,8 @@
   :group 'gemini-ls)
 
 (defconst gemini-ls--agent-state-faces
-  '(("working" . gemini-ls-agent-working)
+  '(("queued" . gemini-ls-agent-queued)
+    ("working" . gemini-ls-agent-working)
     ("waiting" . gemini-ls-agent-waiting)
     ("done" . gemini-ls-agent-done)
     ("failed" . gemini-ls-agent-failed)
@@ -72,13 +85,22 @@
 
 ;;;; The agents a server has
 
+(defun gemini-ls--agent-background (agent)
+  "Return AGENT's `background' object if it is on GitHub, else nil."
+  (and (equal (plist-get agent :kind) "background")
+       (plist-get agent :background)))
+
 (defun gemini-ls--agent-key (agent)
-  "The key of AGENT in its server's list: its session, else its worktree.
-A worktree found on disk with no saved session has no session id."
-  (let ((id (plist-get agent :sessionId)))
-    (if (and (stringp id) (not (string-empty-p id)))
-        id
-      (concat "worktree:" (plist-get (plist-get agent :worktree) :name)))))
+  "The key of AGENT in its server's list.
+A background agent's id, stable from its dispatch on (it has no
+session, and its worktree comes last); else its session, else its
+worktree: a worktree found on disk with no saved session has no
+session id."
+  (let ((background (gemini-ls--agent-background agent))
+        (id (plist-get agent :sessionId)))
+    (cond (background (concat "background:" (plist-get background :id)))
+          ((and (stringp id) (not (string-empty-p id))) id)
+          (t (concat "worktree:" (plist-get (plist-get agent :worktree) :name))))))
 
 (defun gemini-ls--agent-files-words (agent)
   "AGENT's files changed, in short: \"2 files +12 −4\"; \"\" for none."
@@ -104,9 +126,13 @@ before."
                    (if (and (stringp question) (not (string-empty-p question)))
                        (concat ": " question) ""))))
         ("done"
-         (let ((files (gemini-ls--agent-files-words new)))
+         (let ((files (gemini-ls--agent-files-words new))
+               (pull (plist-get (gemini-ls--agent-background new) :pullRequest)))
            (format "Gemini: the agent %s is done%s; M-x gemini-ls-agents to review it"
-                   name (if (string-empty-p files) ", changing no file" (concat " (" files ")")))))
+                   name (cond ((not (string-empty-p files)) (concat " (" files ")"))
+                              (pull (format " on GitHub: pull request #%s" (plist-get pull :number)))
+                              ((gemini-ls--agent-background new) " on GitHub")
+                              (t ", changing no file")))))
         ("failed"
          (format "Gemini: the agent %s failed: %s" name
                  (or (plist-get new :error) "no reason given")))))))
@@ -152,8 +178,10 @@ and the agents view shows the change."
           (t (format "%dh %02dm" (/ s 3600) (/ (% s 3600) 60))))))
 
 (defun gemini-ls--agent-busy-p (agent)
-  "Non-nil while AGENT's turn is under way: working or waiting for the user."
-  (member (plist-get agent :state) '("working" "waiting")))
+  "Non-nil while AGENT's turn is under way.
+Working, waiting for the user, or for a background agent's run queued
+on GitHub."
+  (member (plist-get agent :state) '("queued" "working" "waiting")))
 
 (defun gemini-ls--agent-elapsed (agent now)
   "How long AGENT has run, as of NOW: from its first prompt to its last end.
@@ -165,21 +193,61 @@ Up to NOW while its turn runs; \"\" when the server gave no times."
         (gemini-ls--duration (float-time (time-subtract end start)))
       "")))
 
+(defun gemini-ls--browse-button (button)
+  "Open the address BUTTON links, a background agent's run or pull request."
+  (funcall gemini-ls-browse-url-function (button-get button 'gemini-ls-url)))
+
+(defun gemini-ls--link (label url)
+  "LABEL as a button that opens URL in the browser; LABEL alone without URL."
+  (if (and (stringp url) (not (string-empty-p url)))
+      (make-text-button label nil 'action #'gemini-ls--browse-button
+                        'gemini-ls-url url 'follow-link t 'help-echo url)
+    label))
+
+(defun gemini-ls--agent-where (agent)
+  "Return where AGENT works, for its row: \"\" for here.
+A background agent's \"GitHub: run, PR #7\", the run and the pull
+request each a button to its page, once GitHub has made them."
+  (let ((background (gemini-ls--agent-background agent)))
+    (if (not background)
+        ""
+      (let* ((run (plist-get background :runUrl))
+             (pull (plist-get background :pullRequest))
+             (links (delq nil
+                          (list (and (stringp run) (not (string-empty-p run))
+                                     (gemini-ls--link "run" run))
+                                (and pull
+                                     (gemini-ls--link (format "PR #%s" (plist-get pull :number))
+                                                      (plist-get pull :url)))))))
+        (if links
+            (concat "GitHub: " (mapconcat #'identity links ", "))
+          "GitHub")))))
+
 (defun gemini-ls--agent-entry (agent now)
   "The agents view's row of AGENT as of NOW.
-\(KEY [TASK STATE ELAPSED TOKENS FILES]), as `tabulated-list-entries' holds it."
+\(KEY [TASK STATE ELAPSED TOKENS FILES WHERE]), as
+`tabulated-list-entries' holds it."
   (let* ((state (or (plist-get agent :state) ""))
          (title (or (plist-get agent :title) ""))
-         (worktree (plist-get agent :worktree)))
+         (worktree (plist-get agent :worktree))
+         (background (gemini-ls--agent-background agent)))
     (list (gemini-ls--agent-key agent)
           (vector (propertize (if (string-empty-p title) "(untitled)" title)
-                              'help-echo (format "%s, on %s" (or (plist-get worktree :path) "")
-                                                 (or (plist-get worktree :branch) "")))
+                              'help-echo
+                              (if (and background (not worktree))
+                                  (format "On GitHub: %s, on %s" (or (plist-get background :repository) "")
+                                          (or (plist-get background :branch) ""))
+                                (format "%s, on %s" (or (plist-get worktree :path) "")
+                                        (or (plist-get worktree :branch) ""))))
                   (propertize state 'face (or (cdr (assoc state gemini-ls--agent-state-faces))
                                               'default))
                   (gemini-ls--agent-elapsed agent now)
-                  (gemini-ls--short-count (or (plist-get agent :tokens) 0))
-                  (gemini-ls--agent-files-words agent)))))
+                  ;; A background agent's tokens are spent on GitHub: its
+                  ;; pull request says how many, the server does not.
+                  (let ((tokens (or (plist-get agent :tokens) 0)))
+                    (if (and background (eql tokens 0)) "" (gemini-ls--short-count tokens)))
+                  (gemini-ls--agent-files-words agent)
+                  (gemini-ls--agent-where agent)))))
 
 (defun gemini-ls--agents-entries ()
   "The rows of the agents view, its server's agents newest first."
@@ -189,7 +257,8 @@ Up to NOW while its turn runs; \"\" when the server gave no times."
                  (gemini-ls--server-agents gemini-ls--agents-server)))))
 
 (defconst gemini-ls--agents-keys
-  "RET chat  + new  k stop  l review & land  M merge  D discard  g refresh  q quit"
+  (concat "RET chat  + new  b on GitHub  f follow-up  w browse  k stop  "
+          "l review & land  M merge  D discard  g refresh  q quit")
   "The agents view's keys, under its list.")
 
 (defun gemini-ls--agents-row (key)
@@ -220,7 +289,7 @@ send to the first row."
       (insert (propertize (concat (if (and gemini-ls--agents-server
                                            (gemini-ls--server-agents gemini-ls--agents-server))
                                       ""
-                                    "  No agents yet: + starts one.\n")
+                                    "  No agents yet: + starts one, b one on GitHub.\n")
                                   "\n  " gemini-ls--agents-keys "\n")
                           'face 'shadow))))
   (gemini-ls--agents-keep-timer))
@@ -279,6 +348,9 @@ send to the first row."
   (let ((map (make-sparse-keymap)))
     (define-key map (kbd "RET") #'gemini-ls-agents-open)
     (define-key map (kbd "+") #'gemini-ls-agents-new)
+    (define-key map (kbd "b") #'gemini-ls-background)
+    (define-key map (kbd "f") #'gemini-ls-agents-follow-up)
+    (define-key map (kbd "w") #'gemini-ls-agents-browse)
     (define-key map (kbd "k") #'gemini-ls-agents-stop)
     (define-key map (kbd "l") #'gemini-ls-agents-land)
     (define-key map (kbd "M") #'gemini-ls-agents-merge)
@@ -290,6 +362,9 @@ send to the first row."
   "The agents of a gemini-ls server, each in a worktree of its own.
 \\<gemini-ls-agents-mode-map>\\[gemini-ls-agents-open] opens an agent's chat, \
 \\[gemini-ls-agents-new] starts one, \\[gemini-ls-agents-stop] stops one,
+\\[gemini-ls-background] starts one on GitHub Actions, \
+\\[gemini-ls-agents-follow-up] sends such an agent a follow-up,
+\\[gemini-ls-agents-browse] opens its pull request or its run in the browser,
 \\[gemini-ls-agents-land] reviews its work and lands it in your tree, \
 \\[gemini-ls-agents-merge] merges its branch with git,
 \\[gemini-ls-agents-discard] discards it, \\[revert-buffer] asks the server \
@@ -302,7 +377,8 @@ again.
          ("State" 8 nil)
          ("Elapsed" 8 nil :right-align t)
          ("Tokens" 7 nil :right-align t)
-         ("Files" 18 nil)])
+         ("Files" 18 nil)
+         ("Runs on" 20 nil)])
   (setq tabulated-list-padding 2
         tabulated-list-entries #'gemini-ls--agents-entries)
   (setq-local revert-buffer-function #'gemini-ls--agents-revert)
@@ -313,15 +389,18 @@ again.
 (defun gemini-ls-agents ()
   "List the agents of this project's gemini-ls, each in a worktree of its own."
   (interactive)
-  (let ((server (gemini-ls--server))
-        (buffer (get-buffer-create gemini-ls--agents-buffer)))
+  (pop-to-buffer (gemini-ls--agents-view (gemini-ls--server))))
+
+(defun gemini-ls--agents-view (server)
+  "The agents view, listing SERVER's agents, asked afresh."
+  (let ((buffer (get-buffer-create gemini-ls--agents-buffer)))
     (with-current-buffer buffer
       (unless (derived-mode-p 'gemini-ls-agents-mode) (gemini-ls-agents-mode))
       (setq gemini-ls--agents-server server
             default-directory (file-name-as-directory
                                (expand-file-name (project-root (eglot--project server)))))
       (gemini-ls--agents-revert))
-    (pop-to-buffer buffer)))
+    buffer))
 
 ;;;; The agents view's commands
 
@@ -343,17 +422,32 @@ again.
 (defun gemini-ls--agent-ref (agent)
   "AGENT as `gemini/landAgent' and `gemini/discardAgent' name it.
 By its session, else by its worktree's name: a worktree found on disk
-with no saved session."
+with no saved session, or a background agent's, fetched from GitHub."
   (let ((id (plist-get agent :sessionId)))
     (if (and (stringp id) (not (string-empty-p id)))
         (list :sessionId id)
       (list :worktree (plist-get (plist-get agent :worktree) :name)))))
 
+(defun gemini-ls--agent-needs-worktree (agent)
+  "An error unless AGENT has a local worktree: a background agent may not.
+Its work comes to one once its run on GitHub is done."
+  (unless (plist-get agent :worktree)
+    (user-error "The agent %s has no local worktree yet: its work comes once its run on GitHub is done%s"
+                (gemini-ls--agent-name agent)
+                (if (gemini-ls--agent-busy-p agent) "" "; f sends it a follow-up"))))
+
 (defun gemini-ls-agents-open ()
   "Open the chat of the agent at point: its session, to read and go on with.
 The chat shows what it asked and answered so far, and what it does from
-now on; the next prompt typed there goes to it."
+now on; the next prompt typed there goes to it.  A background agent has
+no chat here: its pull request, or its run, opens in the browser."
   (interactive)
+  (if (gemini-ls--agent-background (gemini-ls--agent-at-point))
+      (gemini-ls-agents-browse)
+    (gemini-ls--agents-open-chat)))
+
+(defun gemini-ls--agents-open-chat ()
+  "Open the chat of the local agent at point."
   (let* ((agent (gemini-ls--agent-at-point))
          (id (gemini-ls--agent-session agent "open")))
     (when (gemini-ls--chat-value 'gemini-ls--busy)
@@ -387,12 +481,15 @@ It runs in the background; the agents view lists it at once."
 (defun gemini-ls-agents-stop ()
   "Stop the agent at point's turn (`gemini/cancel')."
   (interactive)
-  (let* ((agent (gemini-ls--agent-at-point))
-         (id (gemini-ls--agent-session agent "stop")))
-    (unless (gemini-ls--agent-busy-p agent)
-      (user-error "The agent %s is not at work" (gemini-ls--agent-name agent)))
-    (jsonrpc-notify gemini-ls--agents-server :gemini/cancel (list :sessionId id))
-    (message "Gemini: stopping the agent %s" (gemini-ls--agent-name agent))))
+  (let ((agent (gemini-ls--agent-at-point)))
+    (when (gemini-ls--agent-background agent)
+      (user-error "The agent %s runs on GitHub: w opens its run, which GitHub can cancel"
+                  (gemini-ls--agent-name agent)))
+    (let ((id (gemini-ls--agent-session agent "stop")))
+      (unless (gemini-ls--agent-busy-p agent)
+        (user-error "The agent %s is not at work" (gemini-ls--agent-name agent)))
+      (jsonrpc-notify gemini-ls--agents-server :gemini/cancel (list :sessionId id))
+      (message "Gemini: stopping the agent %s" (gemini-ls--agent-name agent)))))
 
 (defun gemini-ls--agents-land (how)
   "Land the agent at point's work in the user's tree, HOW: review or merge.
@@ -400,7 +497,11 @@ The server's answer, with any conflict, shows in `*gemini land*'."
   (let* ((agent (gemini-ls--agent-at-point))
          (name (gemini-ls--agent-name agent)))
     (when (gemini-ls--agent-busy-p agent)
-      (user-error "The agent %s is still at work; k stops it" name))
+      (user-error (if (gemini-ls--agent-background agent)
+                      "The agent %s is still at work on GitHub; w opens its run"
+                    "The agent %s is still at work; k stops it")
+                  name))
+    (gemini-ls--agent-needs-worktree agent)
     (message "Gemini: landing the agent %s%s" name
              (if (equal how "merge") " with git merge" "; review its change"))
     ;; Not a blocking request: "review" opens its change for review
@@ -428,6 +529,7 @@ conflict, left out and shown with both sides afterwards."
   "Merge the agent at point's branch into your tree with git, once you agree."
   (interactive)
   (let ((agent (gemini-ls--agent-at-point)))
+    (gemini-ls--agent-needs-worktree agent)
     (when (yes-or-no-p
            (format "Merge the agent %s's branch %s into your tree with git? "
                    (gemini-ls--agent-name agent)
@@ -436,22 +538,118 @@ conflict, left out and shown with both sides afterwards."
 
 (defun gemini-ls-agents-discard ()
   "Discard the agent at point: its worktree and branch, once you agree.
-The server asks, naming what goes."
+The server asks, naming what goes.  A background agent is forgotten
+here, its local worktree and branch removed; its pull request stays
+on GitHub."
   (interactive)
   (let* ((agent (gemini-ls--agent-at-point))
-         (name (gemini-ls--agent-name agent)))
+         (name (gemini-ls--agent-name agent))
+         (background (gemini-ls--agent-background agent)))
     (jsonrpc-async-request
-     gemini-ls--agents-server :gemini/discardAgent (gemini-ls--agent-ref agent)
+     gemini-ls--agents-server :gemini/discardAgent
+     (if background (list :id (plist-get background :id)) (gemini-ls--agent-ref agent))
      :timeout 86400
      :success-fn (lambda (result)
-                   (message (if (eq (plist-get result :discarded) t)
-                                "Gemini: discarded the agent %s"
-                              "Gemini: kept the agent %s")
+                   (message (cond ((not (eq (plist-get result :discarded) t))
+                                   "Gemini: kept the agent %s")
+                                  (background
+                                   "Gemini: discarded the agent %s; its pull request stays on GitHub")
+                                  (t "Gemini: discarded the agent %s"))
                             name))
      :error-fn (lambda (err)
                  (message "Gemini: could not discard the agent %s: %s" name
                           (plist-get err :message)))
      :timeout-fn #'ignore)))
+
+;;;; Background agents, on GitHub Actions
+
+(defun gemini-ls--request-error (err)
+  "The server's sentence in ERR, a `jsonrpc-async-request' error."
+  (if (eql (plist-get err :code) gemini-ls--method-not-found)
+      "this gemini-ls runs no agents on GitHub; update it (M-x gemini-ls-install-server)"
+    (or (plist-get err :message) "no reason given")))
+
+;;;###autoload (autoload 'gemini-ls-background "gemini-ls" nil t)
+(defun gemini-ls-background (task &optional base)
+  "Start an agent on TASK in the background, on GitHub Actions.
+The server dispatches the repository's gemini-ls workflow (written by
+/setup-github) with your GitHub token, from `gh auth token' or
+GITHUB_TOKEN, and follows its run; the agents view shows it.  Once it
+is done its pull request's branch comes to a local worktree, to review
+and land as a local agent's work.  With a prefix argument, asks for
+the BASE branch too (empty: the repository's default)."
+  (interactive
+   (list (read-string "Background agent's task (runs on GitHub): ")
+         (and current-prefix-arg (read-string "Its base branch (empty: the default): "))))
+  (when (string-blank-p task) (user-error "Empty task"))
+  (let ((server (or (and (derived-mode-p 'gemini-ls-agents-mode) gemini-ls--agents-server)
+                    (gemini-ls--server)))
+        (base (string-trim (or base ""))))
+    (unless (and server (jsonrpc-running-p server))
+      (user-error "The agents' gemini-ls is gone; M-x gemini-ls-agents starts it again"))
+    (message "Gemini: starting “%s” on GitHub" task)
+    ;; The server answers once GitHub took the dispatch, at once: the
+    ;; run is followed by `gemini/agent' notifications.
+    (jsonrpc-async-request
+     server :gemini/delegate
+     (append (list :prompt task) (unless (string-empty-p base) (list :base base)))
+     :success-fn
+     (lambda (agent)
+       (gemini-ls--take-agent server agent)
+       (display-buffer (gemini-ls--agents-view server))
+       (message "Gemini: the agent %s is %s on GitHub; f in the agents view sends it a follow-up"
+                (gemini-ls--agent-name agent) (or (plist-get agent :state) "queued")))
+     :error-fn
+     (lambda (err)
+       (message "Gemini: the background agent did not start: %s" (gemini-ls--request-error err)))
+     :timeout-fn
+     (lambda ()
+       (message "Gemini: the background agent did not start: gemini-ls did not answer")))))
+
+(defun gemini-ls--agent-at-point-background ()
+  "The background agent of the row at point, and its `background' object.
+An error for a local agent."
+  (let* ((agent (gemini-ls--agent-at-point))
+         (background (gemini-ls--agent-background agent)))
+    (unless background
+      (user-error "The agent %s runs here, not on GitHub: RET opens its chat"
+                  (gemini-ls--agent-name agent)))
+    (cons agent background)))
+
+(defun gemini-ls-agents-follow-up (prompt)
+  "Send the background agent at point PROMPT, a follow-up.
+It goes to its pull request as a comment (`gemini/followUpAgent'); the
+agent runs again on GitHub on its branch, and its local worktree
+follows.  The server refuses while its run is under way, or before it
+has a pull request."
+  (interactive
+   (let ((agent (car (gemini-ls--agent-at-point-background))))
+     (list (read-string (format "Follow-up for the agent %s: " (gemini-ls--agent-name agent))))))
+  (when (string-blank-p prompt) (user-error "Empty follow-up"))
+  (let* ((found (gemini-ls--agent-at-point-background))
+         (name (gemini-ls--agent-name (car found)))
+         (server gemini-ls--agents-server))
+    (jsonrpc-async-request
+     server :gemini/followUpAgent (list :id (plist-get (cdr found) :id) :prompt prompt)
+     :success-fn (lambda (agent)
+                   (gemini-ls--take-agent server agent)
+                   (message "Gemini: sent the agent %s your follow-up; it runs again on GitHub"
+                            name))
+     :error-fn (lambda (err)
+                 (message "Gemini: the agent %s did not take the follow-up: %s" name
+                          (gemini-ls--request-error err)))
+     :timeout-fn #'ignore)))
+
+(defun gemini-ls-agents-browse ()
+  "Open the background agent at point's pull request in the browser.
+Its run on GitHub when it has no pull request yet."
+  (interactive)
+  (let* ((found (gemini-ls--agent-at-point-background))
+         (url (or (plist-get (plist-get (cdr found) :pullRequest) :url)
+                  (plist-get (cdr found) :runUrl))))
+    (unless (and (stringp url) (not (string-empty-p url)))
+      (user-error "The agent %s has no run on GitHub yet" (gemini-ls--agent-name (car found))))
+    (funcall gemini-ls-browse-url-function url)))
 
 ;;;; What landing did
 

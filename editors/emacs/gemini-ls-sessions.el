@@ -295,7 +295,9 @@ the string picked."
 
 ;;;###autoload
 (defvar gemini-ls-browse-url-function #'browse-url
-  "Opens an external URL the server shows: Google's sign-in page.")
+  "Opens an external URL in the browser.
+Google's sign-in page the server shows, a background agent's run or
+pull request on GitHub.")
 
 (cl-defmethod eglot-handle-request
   ((_ gemini-ls-server) (_ (eql window/showDocument)) &key uri external

@@ -193,6 +193,7 @@ call `gemini-ls-menu' with \\[execute-extended-command]."
     ("s" "Continue a session…" gemini-ls-sessions)
     ("x" "Delete a session…" gemini-ls-delete-session)
     ("A" "Agents" gemini-ls-agents)
+    ("b" "Run in the background on GitHub…" gemini-ls-background)
     ("w" "Rewind…" gemini-ls-rewind :inapt-if-not gemini-ls--menu-session-p)
     ("c" "Show the chat" gemini-ls-chat :if-not-derived gemini-ls-chat-mode)]
    ["Settings"

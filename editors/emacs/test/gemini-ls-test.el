@@ -3762,7 +3762,7 @@ the region's commands too."
                      '(("p" gemini-ls-chat-send nil) ("k" gemini-ls-cancel t)
                        ("n" gemini-ls-new-session nil) ("s" gemini-ls-sessions nil)
                        ("x" gemini-ls-delete-session nil)
-                       ("A" gemini-ls-agents nil)
+                       ("A" gemini-ls-agents nil) ("b" gemini-ls-background nil)
                        ("w" gemini-ls-rewind t)
                        ("m" gemini-ls-model nil) ("a" gemini-ls-set-approval-mode nil)
                        ("t" gemini-ls-toggle-thoughts nil) ("l" gemini-ls-login nil))))
@@ -3937,10 +3937,10 @@ How long it ran: to now while it works, to its end after."
          (row (gemini-ls--agent-entry working now)))
     (should (equal (car row) "S-fix-login"))
     (should (equal (append (cadr row) nil)
-                   '("Task fix-login" "working" "3m 04s" "12.3k" "2 files +12 −1")))
+                   '("Task fix-login" "working" "3m 04s" "12.3k" "2 files +12 −1" "")))
     (should (eq (get-text-property 0 'face (aref (cadr row) 1)) 'gemini-ls-agent-working))
     (should (equal (append (cadr (gemini-ls--agent-entry done now)) nil)
-                   '("Task docs" "done" "42s" "950" "1 file +1 −2")))
+                   '("Task docs" "done" "42s" "950" "1 file +1 −2" "")))
     (dolist (state '("waiting" "done" "failed" "stopped"))
       (should (eq (get-text-property 0 'face (aref (cadr (gemini-ls--agent-entry
                                                           (gemini-ls-test--agent "x" state) now))
@@ -3951,7 +3951,7 @@ How long it ran: to now while it works, to its end after."
     (let ((bare (gemini-ls-test--agent "old" "stopped" :sessionId "" :startedAt nil :title "")))
       (should (equal (gemini-ls--agent-key bare) "worktree:old"))
       (should (equal (append (cadr (gemini-ls--agent-entry bare now)) nil)
-                     '("(untitled)" "stopped" "" "0" ""))))
+                     '("(untitled)" "stopped" "" "0" "" ""))))
     (should (equal (gemini-ls--duration 3725) "1h 02m"))))
 
 (ert-deftest gemini-ls-test-agent-notifications ()
@@ -4147,3 +4147,208 @@ that is not selected stays on the agent it showed, not the first row."
           (should (equal (save-excursion (goto-char (window-point view)) (tabulated-list-get-id))
                          "S-alpha")))))
     (kill-buffer "*gemini agents*")))
+
+;;;; Background agents, on GitHub Actions (issue 98)
+
+(defun gemini-ls-test--background-agent (state &rest props)
+  "A background agent as the server sends it, in STATE, with PROPS.
+PROPS' :pullRequest goes into its `background' object; the others are
+the agent's own (:worktree, :files)."
+  (let ((pull (plist-get props :pullRequest)))
+    (cl-remf props :pullRequest)
+    (append props
+            (list :kind "background" :sessionId "" :title "Add a --verbose flag" :state state
+                  :startedAt "2026-11-29T09:00:00Z"
+                  :background (append (list :id "bg-1001" :repository "ada/proj" :runId 1001
+                                            :runUrl "https://github.com/ada/proj/actions/runs/1001"
+                                            :branch "gemini/add-a-verbose-flag-3f9a")
+                                      (and pull (list :pullRequest pull)))))))
+
+(defconst gemini-ls-test--pull '(:number 7 :url "https://github.com/ada/proj/pull/7")
+  "The pull request of the background agent of the tests.")
+
+(defconst gemini-ls-test--bg-worktree
+  '(:name "add-a-verbose-flag-3f9a" :path "/p/.gemini/worktrees/add-a-verbose-flag-3f9a"
+    :branch "gemini/add-a-verbose-flag-3f9a" :base "5f1c0de")
+  "The local worktree of the background agent of the tests, once it is done.")
+
+(defun gemini-ls-test--buttons (string)
+  "The buttons in STRING: ((LABEL . URL)...), in order."
+  (let ((pos 0) found)
+    (while (setq pos (next-single-property-change pos 'button string))
+      (when (get-text-property pos 'button string)
+        (let ((end (or (next-single-property-change pos 'button string) (length string))))
+          (push (cons (substring-no-properties string pos end)
+                      (get-text-property pos 'gemini-ls-url string))
+                found)
+          (setq pos end))))
+    (nreverse found)))
+
+(ert-deftest gemini-ls-test-background-entry ()
+  "A background agent's row says GitHub and links its run and pull request.
+Keyed by its id from its dispatch on, as it has no session; queued in
+its face; its files once its work is in a local worktree; no tokens,
+which it spends on GitHub."
+  (let* ((now (encode-time (iso8601-parse "2026-11-29T09:00:30Z")))
+         (queued (gemini-ls-test--background-agent "queued"))
+         (row (gemini-ls--agent-entry queued now)))
+    (should (equal (car row) "background:bg-1001"))
+    (should (equal (mapcar #'substring-no-properties (cadr row))
+                   '("Add a --verbose flag" "queued" "30s" "" "" "GitHub: run")))
+    (should (eq (get-text-property 0 'face (aref (cadr row) 1)) 'gemini-ls-agent-queued))
+    (should (equal (gemini-ls-test--buttons (aref (cadr row) 5))
+                   '(("run" . "https://github.com/ada/proj/actions/runs/1001"))))
+    (should (string-match-p "On GitHub: ada/proj, on gemini/add-a-verbose-flag-3f9a"
+                            (get-text-property 0 'help-echo (aref (cadr row) 0))))
+    ;; Queued counts as at work: the view counts its time.
+    (should (gemini-ls--agent-busy-p queued))
+    (let* ((done (gemini-ls-test--background-agent
+                  "done" :pullRequest gemini-ls-test--pull :endedAt "2026-11-29T09:04:00Z"
+                  :worktree gemini-ls-test--bg-worktree
+                  :files [(:path "main.go" :status "modified" :added 12 :removed 2)]))
+           (row (gemini-ls--agent-entry done now)))
+      (should (equal (car row) "background:bg-1001"))
+      (should (equal (mapcar #'substring-no-properties (cadr row))
+                     '("Add a --verbose flag" "done" "4m 00s" "" "1 file +12 −2"
+                       "GitHub: run, PR #7")))
+      (should (equal (gemini-ls-test--buttons (aref (cadr row) 5))
+                     '(("run" . "https://github.com/ada/proj/actions/runs/1001")
+                       ("PR #7" . "https://github.com/ada/proj/pull/7"))))
+      (should (equal (gemini-ls--agent-news nil done)
+                     "Gemini: the agent “add-a-verbose-flag-3f9a” is done (1 file +12 −2); M-x gemini-ls-agents to review it")))
+    ;; Done on GitHub, its worktree not fetched yet: its pull request named.
+    (should (equal (gemini-ls--agent-news
+                    queued (gemini-ls-test--background-agent "done" :pullRequest gemini-ls-test--pull))
+                   "Gemini: the agent “Add a --verbose flag” is done on GitHub: pull request #7; M-x gemini-ls-agents to review it"))
+    ;; Before GitHub made its run: GitHub, and no link.
+    (let* ((agent (gemini-ls-test--background-agent "queued"))
+           (background (copy-sequence (plist-get agent :background)))
+           (where (progn (cl-remf background :runUrl)
+                         (cl-remf background :runId)
+                         (aref (cadr (gemini-ls--agent-entry
+                                      (plist-put agent :background background) now))
+                               5))))
+      (should (equal where "GitHub"))
+      (should-not (gemini-ls-test--buttons where)))
+    ;; A local agent's row has nothing in the column.
+    (should (equal (aref (cadr (gemini-ls--agent-entry (gemini-ls-test--agent "x" "done") now)) 5) ""))))
+
+(ert-deftest gemini-ls-test-background-commands ()
+  "`gemini-ls-background' and the view's keys for a background agent.
+It sends `gemini/delegate' with the task (and a base) and no token, and
+shows the agent the server answers in the view; an error shows the
+server's sentence.  `gemini/agent' moves its row in place; f sends
+`gemini/followUpAgent', w and RET and its buttons open its pull request
+or run; l and M wait for its worktree, then land it by its worktree's
+name; D discards it by its id; k cannot stop it."
+  (gemini-ls-test--with-server [] '(("a.txt" . "x\n"))
+    (let (sent answers failures said opened)
+      (cl-letf (((symbol-function 'jsonrpc-async-request)
+                 (lambda (_conn method params &rest args)
+                   (push (cons method params) sent)
+                   (let ((answer (alist-get method answers))
+                         (failure (alist-get method failures)))
+                     (cond (failure (funcall (plist-get args :error-fn) failure))
+                           (answer (funcall (plist-get args :success-fn) answer))))))
+                ((symbol-function 'yes-or-no-p) (lambda (_) t))
+                (gemini-ls-browse-url-function (lambda (url) (push url opened))))
+        (gemini-ls-test--messages said
+          ;; Refused: the server's sentence.
+          (setq failures '((:gemini/delegate
+                            . (:code -32803 :message "No GitHub token: run gh auth login, or set GITHUB_TOKEN."))))
+          (with-current-buffer buf (gemini-ls-background "Add a --verbose flag"))
+          (should (equal (pop sent) '(:gemini/delegate :prompt "Add a --verbose flag")))
+          (should (equal (car said) "Gemini: the background agent did not start: No GitHub token: run gh auth login, or set GITHUB_TOKEN."))
+          (should-not (gemini-ls--server-agents server))
+          (should-error (with-current-buffer buf (gemini-ls-background "  ")) :type 'user-error)
+          ;; Taken: the view lists it at once.
+          (setq failures nil
+                answers `((:gemini/delegate . ,(gemini-ls-test--background-agent "queued"))))
+          (with-current-buffer buf (gemini-ls-background "Add a --verbose flag" " release "))
+          ;; The view shows, asking the server for its agents.
+          (should (equal (car (pop sent)) :gemini/agents))
+          (should (equal (pop sent) '(:gemini/delegate :prompt "Add a --verbose flag" :base "release")))
+          (should (string-match-p "Add a --verbose flag +queued +[0-9hms ]+ +GitHub: run"
+                                  (gemini-ls-test--agents-view)))
+          (should (string-match-p "\\`Gemini: the agent “Add a --verbose flag” is queued on GitHub"
+                                  (car said)))
+          ;; The server's notifications move the row in place.
+          (apply #'eglot-handle-notification server 'gemini/agent
+                 (gemini-ls-test--background-agent "working"))
+          (should (= (length (gemini-ls--server-agents server)) 1))
+          (should (string-match-p "Add a --verbose flag +working" (gemini-ls-test--agents-view)))
+          (with-current-buffer "*gemini agents*"
+            (goto-char (point-min))
+            (should (equal (tabulated-list-get-id) "background:bg-1001"))
+            ;; At work on GitHub: no stop, no landing, no worktree yet.
+            (should-error (gemini-ls-agents-stop) :type 'user-error)
+            (should-error (gemini-ls-agents-land) :type 'user-error)
+            ;; No pull request yet: w opens the run.
+            (gemini-ls-agents-browse)
+            (should (equal (pop opened) "https://github.com/ada/proj/actions/runs/1001"))
+            (apply #'eglot-handle-notification server 'gemini/agent
+                   (gemini-ls-test--background-agent "done" :pullRequest gemini-ls-test--pull))
+            (should (string-match-p "Add a --verbose flag +done .*GitHub: run, PR #7"
+                                    (gemini-ls-test--agents-view)))
+            (should (string-match-p "is done on GitHub: pull request #7" (car said)))
+            (goto-char (point-min))
+            ;; Done, its branch not fetched yet: nothing to land.
+            (should-error (gemini-ls-agents-land) :type 'user-error)
+            (should-error (gemini-ls-agents-merge) :type 'user-error)
+            (should-not (assq :gemini/landAgent sent))
+            (gemini-ls-agents-browse)
+            (should (equal (pop opened) "https://github.com/ada/proj/pull/7"))
+            (gemini-ls-agents-open)
+            (should (equal (pop opened) "https://github.com/ada/proj/pull/7"))
+            ;; The row's buttons.
+            (search-forward "PR #7")
+            (push-button (match-beginning 0))
+            (should (equal (pop opened) "https://github.com/ada/proj/pull/7"))
+            (goto-char (point-min))
+            (search-forward "GitHub: run")
+            (push-button (- (point) 1))
+            (should (equal (pop opened) "https://github.com/ada/proj/actions/runs/1001"))
+            ;; Its work fetched into a local worktree: the same keys as a
+            ;; local agent's, by the worktree's name.
+            (apply #'eglot-handle-notification server 'gemini/agent
+                   (gemini-ls-test--background-agent
+                    "done" :pullRequest gemini-ls-test--pull :worktree gemini-ls-test--bg-worktree
+                    :files [(:path "main.go" :status "modified" :added 12 :removed 2)]))
+            (should (string-match-p "Add a --verbose flag +done .*1 file \\+12 −2 +GitHub: run, PR #7"
+                                    (gemini-ls-test--agents-view)))
+            (goto-char (point-min))
+            (gemini-ls-agents-land)
+            (should (equal (pop sent) '(:gemini/landAgent :worktree "add-a-verbose-flag-3f9a" :how "review")))
+            (gemini-ls-agents-merge)
+            (should (equal (pop sent) '(:gemini/landAgent :worktree "add-a-verbose-flag-3f9a" :how "merge")))
+            ;; A follow-up: to its id, and the agent the server answers.
+            (setq answers `((:gemini/followUpAgent . ,(gemini-ls-test--background-agent
+                                                       "queued" :pullRequest gemini-ls-test--pull
+                                                       :worktree gemini-ls-test--bg-worktree))))
+            (gemini-ls-agents-follow-up "Also document the flag in README.md")
+            (should (equal (pop sent) '(:gemini/followUpAgent :id "bg-1001"
+                                                              :prompt "Also document the flag in README.md")))
+            (should (string-match-p "Add a --verbose flag +queued" (gemini-ls-test--agents-view)))
+            (should (string-match-p "follow-up; it runs again on GitHub" (car said)))
+            ;; Refused: the server's sentence.
+            (setq answers nil
+                  failures '((:gemini/followUpAgent
+                              . (:code -32803 :message "The agent is still queued; wait for its run to end."))))
+            (gemini-ls-agents-follow-up "And the changelog")
+            (should (equal (car (pop sent)) :gemini/followUpAgent))
+            (should (string-match-p "did not take the follow-up: The agent is still queued; wait for its run to end\\.\\'"
+                                    (car said)))
+            (should-error (gemini-ls-agents-follow-up " ") :type 'user-error)
+            (setq failures nil answers '((:gemini/discardAgent . (:discarded t))))
+            (gemini-ls-agents-discard)
+            (should (equal (pop sent) '(:gemini/discardAgent :id "bg-1001")))
+            (should (string-match-p "its pull request stays on GitHub" (car said)))
+            ;; A local agent has no follow-up nor links here.
+            (apply #'eglot-handle-notification server 'gemini/agent
+                   (gemini-ls-test--agent "alpha" "done"))
+            (goto-char (gemini-ls--agents-row "S-alpha"))
+            (should-error (gemini-ls-agents-follow-up "more") :type 'user-error)
+            (should-error (gemini-ls-agents-browse) :type 'user-error)
+            (should-not sent)
+            (should-not opened)
+            (kill-buffer)))))))

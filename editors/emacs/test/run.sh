@@ -15,7 +15,9 @@
 # tmux-review-autosave.sh: no proposal on disk before it is accepted, with
 # auto-save-visited-mode on (emacs-review-autosave-*.txt),
 # tmux-agents.sh: the agents view, two agents in worktrees of their own,
-# one landed and one discarded (emacs-agents*.txt), and
+# one landed and one discarded (emacs-agents*.txt), tmux-background.sh: a
+# background agent run by fakegithub's runner, its pull request's branch
+# landed from the agents view (emacs-background*.txt), and
 # lint.sh: byte-compiler, checkdoc and package-lint clean; each is one
 # more test in the count. ERT tests skipped (a language server missing) are
 # neither, and said.
@@ -25,12 +27,18 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
-# GEMINI_LS_BIN and FAKEGEMINI_BIN (both set) name prebuilt binaries, for
-# runs without Go (editors/newer-editors.sh runs this inside a chroot).
+# GEMINI_LS_BIN and FAKEGEMINI_BIN (both set), and FAKEGITHUB_BIN, name
+# prebuilt binaries, for runs without Go (editors/newer-editors.sh runs
+# this inside a chroot).
 if [[ -z "${GEMINI_LS_BIN:-}" || -z "${FAKEGEMINI_BIN:-}" ]]; then
   (cd "$root" && go build -o "$tmp/gemini-ls" ./cmd/gemini-ls \
     && go build -o "$tmp/fakegemini" ./internal/agent/geminitest/cmd/fakegemini)
   export GEMINI_LS_BIN="$tmp/gemini-ls" FAKEGEMINI_BIN="$tmp/fakegemini"
+fi
+# FAKEGITHUB_BIN: the fake GitHub (API and runner) of tmux-background.sh.
+if [[ -z "${FAKEGITHUB_BIN:-}" ]]; then
+  (cd "$root" && go build -o "$tmp/fakegithub" ./internal/github/githubtest/cmd/fakegithub)
+  export FAKEGITHUB_BIN="$tmp/fakegithub"
 fi
 # The language servers the tests of gemini/languageFeature run beside
 # gemini-ls (gopls, pyright), as `make langservers' installs them (in the
@@ -78,7 +86,8 @@ skipped="$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line")"
 skipped=${skipped:-0}
 failed=$((total - passed - skipped))
 for screens in tmux-screens.sh stock-eglot.sh tmux-completion.sh tmux-install.sh tmux-trust.sh \
-  tmux-startup.sh tmux-review-path.sh tmux-review-autosave.sh tmux-agents.sh lint.sh; do
+  tmux-startup.sh tmux-review-path.sh tmux-review-autosave.sh tmux-agents.sh tmux-background.sh \
+  lint.sh; do
   if bash "$here/$screens"; then
     passed=$((passed + 1))
   else
