@@ -377,24 +377,6 @@ func TestCommentOnAPullRequestFollowsUp(t *testing.T) {
 	}
 }
 
-// withConfig adds settings after SafeGitEnv's, counted.
-func TestWithConfig(t *testing.T) {
-	env := withConfig(fetchsource.SafeGitEnv([]string{"PATH=/bin", "GIT_CONFIG_COUNT=3", "GIT_CONFIG_KEY_0=x"}), "http.https://github.com/.extraheader", "AUTHORIZATION: basic abc")
-	want := []string{"GIT_CONFIG_KEY_8=http.https://github.com/.extraheader", "GIT_CONFIG_VALUE_8=AUTHORIZATION: basic abc", "GIT_CONFIG_COUNT=9"}
-	if got := env[len(env)-3:]; !slices.Equal(got, want) {
-		t.Errorf("the last settings are %q, want %q", got, want)
-	}
-	counts := 0
-	for _, kv := range env {
-		if strings.HasPrefix(kv, "GIT_CONFIG_COUNT=") {
-			counts++
-		}
-	}
-	if counts != 1 {
-		t.Errorf("GIT_CONFIG_COUNT is set %d times:\n%q", counts, env)
-	}
-}
-
 // With origin an https URL and a token, fetch and push give git the
 // token as actions/checkout does (an extra authorization header) through
 // the environment alone: the server gets it, no argument of git holds
@@ -443,7 +425,7 @@ func TestGitGetsTheTokenThroughTheEnvironment(t *testing.T) {
 		t.Fatalf("the auth settings are %q", r.auth)
 	}
 	var logged bytes.Buffer
-	j := &job{env: Env{Token: token, Secrets: []string{token, basicAuth(token)}}, repo: r}
+	j := &job{env: Env{Token: token, Secrets: []string{token, fetchsource.BasicAuth(token)}}, repo: r}
 	j.log = &redacting{w: &logged, env: j.env}
 	if j.repo.fetchBranch(ctx, "main") {
 		t.Error("the fetch from a server that has no repository succeeded")
@@ -464,7 +446,7 @@ func TestGitGetsTheTokenThroughTheEnvironment(t *testing.T) {
 	args, _ := os.ReadFile(argsLog)
 	envs, _ := os.ReadFile(envLog)
 	for what, text := range map[string]string{"git's arguments": string(args), "the error": err.Error(), "the log": logged.String()} {
-		if strings.Contains(text, token) || strings.Contains(text, basicAuth(token)) {
+		if strings.Contains(text, token) || strings.Contains(text, fetchsource.BasicAuth(token)) {
 			t.Errorf("%s hold the token:\n%s", what, text)
 		}
 	}

@@ -2,6 +2,8 @@ package action
 
 import (
 	"strings"
+
+	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
 )
 
 // Env is what the runner's environment says: GitHub's standard
@@ -48,7 +50,7 @@ func EnvFrom(getenv func(string) string) Env {
 		}
 	}
 	if e.Token != "" {
-		e.Secrets = append(e.Secrets, basicAuth(e.Token))
+		e.Secrets = append(e.Secrets, fetchsource.BasicAuth(e.Token))
 	}
 	return e
 }

@@ -334,4 +334,3 @@ func slug(s string) string {
 	}
 	return out
 }
-

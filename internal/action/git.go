@@ -3,17 +3,12 @@ package action
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
-	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // Bot is the identity of a commit where git has none configured: the
@@ -46,22 +41,10 @@ func (r repo) remote(ctx context.Context, args ...string) (string, error) {
 }
 
 func (r repo) run(ctx context.Context, auth []string, args []string) (string, error) {
-	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
-	cmd.Dir = r.dir
-	cmd.Env = withConfig(fetchsource.SafeGitEnv(withoutSecrets(os.Environ())), auth...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if errors.Is(err, spawn.ErrNotFound) {
-			return "", errors.New("git is not installed")
-		}
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		if last := lastLine(stderr.String()); last != "" {
-			return "", fmt.Errorf("git %s: %s", args[0], last)
-		}
-		return "", fmt.Errorf("git %s: %w", args[0], err)
+	var stdout bytes.Buffer
+	env := fetchsource.WithGitConfig(fetchsource.SafeGitEnv(withoutSecrets(os.Environ())), auth...)
+	if err := fetchsource.RunGit(ctx, r.dir, env, &stdout, args...); err != nil {
+		return "", err
 	}
 	return stdout.String(), nil
 }
@@ -161,50 +144,12 @@ func (r repo) authEnv(ctx context.Context, token string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading origin's URL: %w", err)
 	}
-	key := extraHeaderKey(origin)
-	if key == "" {
+	header := fetchsource.TokenHeader(origin, token)
+	if header == nil {
 		return nil, nil
 	}
-	if kept, _ := r.line(ctx, "config", "--local", "--get-all", key); kept != "" {
+	if kept, _ := r.line(ctx, "config", "--local", "--get-all", header[0]); kept != "" {
 		return nil, nil
 	}
-	return []string{key, "AUTHORIZATION: basic " + basicAuth(token)}, nil
-}
-
-// extraHeaderKey is the config key of origin's server's extra header,
-// http.https://host/.extraheader; "" when origin is not an https URL.
-func extraHeaderKey(origin string) string {
-	u, err := url.Parse(origin)
-	if err != nil || u.Scheme != "https" || u.Host == "" {
-		return ""
-	}
-	return "http.https://" + u.Host + "/.extraheader"
-}
-
-// basicAuth is token as GitHub's git server takes it in a basic
-// authorization: base64 of x-access-token:TOKEN.
-func basicAuth(token string) string {
-	return base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
-}
-
-// withConfig is env (fetchsource.SafeGitEnv's, which counts its
-// settings in GIT_CONFIG_COUNT) with the settings kv (key, value, …)
-// added after them.
-func withConfig(env []string, kv ...string) []string {
-	if len(kv) == 0 {
-		return env
-	}
-	n := 0
-	out := slices.DeleteFunc(slices.Clone(env), func(e string) bool {
-		if v, ok := strings.CutPrefix(e, "GIT_CONFIG_COUNT="); ok {
-			n, _ = strconv.Atoi(v)
-			return true
-		}
-		return false
-	})
-	for i := 0; i+1 < len(kv); i += 2 {
-		out = append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=%s", n, kv[i]), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", n, kv[i+1]))
-		n++
-	}
-	return append(out, fmt.Sprintf("GIT_CONFIG_COUNT=%d", n))
+	return header, nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gemini-ls/gemini-ls/internal/action"
+	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
 	"github.com/gemini-ls/gemini-ls/internal/github"
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/worktree"
@@ -87,12 +87,7 @@ func Open(ctx context.Context, w Where) (*Remote, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Remote{Repo: repo, Project: project, Poll: DefaultPoll, gh: gh}
-	if strings.HasPrefix(origin, "https://github.com/") {
-		basic := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
-		r.header = []string{"http.https://github.com/.extraheader", "AUTHORIZATION: basic " + basic}
-	}
-	return r, nil
+	return &Remote{Repo: repo, Project: project, Poll: DefaultPoll, gh: gh, header: fetchsource.TokenHeader(origin, token)}, nil
 }
 
 // errNoToken says how to give gemini-ls a token.

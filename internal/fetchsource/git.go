@@ -3,8 +3,11 @@ package fetchsource
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -66,24 +69,62 @@ func WithGitConfig(env []string, config ...string) []string {
 
 // git runs git with args in dir and returns its standard output.
 func git(ctx context.Context, dir string, args ...string) (string, error) {
-	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
-	cmd.Dir = dir
-	cmd.Env = SafeGitEnv(os.Environ())
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if errors.Is(err, spawn.ErrNotFound) {
+	var stdout bytes.Buffer
+	if err := RunGit(ctx, dir, SafeGitEnv(os.Environ()), &stdout, args...); err != nil {
+		if errors.Is(err, ErrNoGit) {
 			return "", errors.New("git is not installed (it is needed for a git source)")
 		}
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		if last := lastLine(stderr.String()); last != "" {
-			return "", fmt.Errorf("git %s: %s", args[0], last)
-		}
-		return "", fmt.Errorf("git %s: %w", args[0], err)
+		return "", err
 	}
 	return stdout.String(), nil
+}
+
+// ErrNoGit is RunGit's error when git is not installed.
+var ErrNoGit = errors.New("git is not installed")
+
+// RunGit runs git with args in dir through the door (a helper) with
+// the environment env, its output to stdout: every git gemini-ls runs
+// on its own. Its error names the command and git's last words, or is
+// ErrNoGit, ctx's, or stdout's own.
+func RunGit(ctx context.Context, dir string, env []string, stdout io.Writer, args ...string) error {
+	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
+	cmd.Dir = dir
+	cmd.Env = env
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = stdout, &stderr
+	err := cmd.Run()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, spawn.ErrNotFound):
+		return ErrNoGit
+	case ctx.Err() != nil:
+		return ctx.Err()
+	}
+	if last := lastLine(stderr.String()); last != "" {
+		return fmt.Errorf("git %s: %s", args[0], last)
+	}
+	return fmt.Errorf("git %s: %w", args[0], err)
+}
+
+// TokenHeader is the git configuration that gives origin's server token
+// (key, then value): http.https://host/.extraheader holding the basic
+// authorization GitHub's git server takes (x-access-token:TOKEN), as
+// actions/checkout sets it; nil when there is no token or origin is not
+// an https URL (a local path, ssh). Given with WithGitConfig, it never
+// reaches git's argv or a file.
+func TokenHeader(origin, token string) []string {
+	u, err := url.Parse(strings.TrimSpace(origin))
+	if token == "" || err != nil || u.Scheme != "https" || u.Host == "" {
+		return nil
+	}
+	return []string{"http.https://" + u.Host + "/.extraheader", "AUTHORIZATION: basic " + BasicAuth(token)}
+}
+
+// BasicAuth is token as GitHub's git server takes it in a basic
+// authorization: base64 of x-access-token:TOKEN.
+func BasicAuth(token string) string {
+	return base64.StdEncoding.EncodeToString([]byte("x-access-token:" + token))
 }
 
 // lastLine is the last line of s that is not blank.

@@ -16,7 +16,6 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/configfiles"
 	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
-	"github.com/gemini-ls/gemini-ls/internal/spawn"
 )
 
 // Dir is where a project's worktrees are, under its root, as in 0.61
@@ -254,39 +253,18 @@ func git(ctx context.Context, dir string, args ...string) (string, error) {
 
 // runGit runs git with args in dir through the door, with Gemini CLI's
 // safe git environment, its output to stdout; its error names the
-// command and git's last words, or is stdout's own (errTooLarge).
+// command and git's last words.
 func runGit(ctx context.Context, dir string, stdout io.Writer, args ...string) error {
 	return runGitEnv(ctx, dir, fetchsource.SafeGitEnv(os.Environ()), stdout, args...)
 }
 
 // runGitEnv is runGit with the environment env.
 func runGitEnv(ctx context.Context, dir string, env []string, stdout io.Writer, args ...string) error {
-	cmd := spawn.Command(ctx, spawn.Helper{Name: "git"}, "git", args...)
-	cmd.Dir = dir
-	cmd.Env = env
-	var stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = stdout, &stderr
-	err := cmd.Run()
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, spawn.ErrNotFound):
+	err := fetchsource.RunGit(ctx, dir, env, stdout, args...)
+	if errors.Is(err, fetchsource.ErrNoGit) {
 		return errors.New("git is not installed (worktrees need it)")
-	case ctx.Err() != nil:
-		return ctx.Err()
-	case errors.Is(err, errTooLarge):
-		return err
 	}
-	if last := lastLine(stderr.String()); last != "" {
-		return fmt.Errorf("git %s: %s", args[0], last)
-	}
-	return fmt.Errorf("git %s: %w", args[0], err)
-}
-
-// lastLine is the last line of s that is not blank.
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
+	return err
 }
 
 // List is the worktrees of project's Dir that git knows, after git has
@@ -404,8 +382,9 @@ func (w *Worktree) Work(ctx context.Context, maxSize int64) ([]Change, error) {
 // baseText is path's text at the worktree's Base.
 func (w *Worktree) baseText(ctx context.Context, path string, maxSize int64) (string, error) {
 	var out bytes.Buffer
-	if err := runGit(ctx, w.Path, &limitWriter{w: &out, left: maxSize}, "show", w.Base+":"+path); err != nil {
-		if errors.Is(err, errTooLarge) {
+	lw := &limitWriter{w: &out, left: maxSize}
+	if err := runGit(ctx, w.Path, lw, "show", w.Base+":"+path); err != nil {
+		if lw.over {
 			return "", fmt.Errorf("%s is over %d bytes at the base, too large to land as text", path, maxSize)
 		}
 		return "", fmt.Errorf("reading %s at %s: %w", path, w.Base, err)
@@ -442,14 +421,16 @@ func checkText(path string, b []byte) (string, error) {
 
 var errTooLarge = errors.New("output too large")
 
-// limitWriter takes at most left bytes, then fails.
+// limitWriter takes at most left bytes, then fails, over.
 type limitWriter struct {
 	w    *bytes.Buffer
 	left int64
+	over bool
 }
 
 func (l *limitWriter) Write(p []byte) (int, error) {
 	if int64(len(p)) > l.left {
+		l.over = true
 		return 0, errTooLarge
 	}
 	l.left -= int64(len(p))
