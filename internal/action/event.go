@@ -79,7 +79,11 @@ type event struct {
 }
 
 // writers are the author associations of those who may push.
-var writers = map[string]bool{"OWNER": true, "MEMBER": true, "COLLABORATOR": true}
+// writer reports whether a comment's author_association says its author
+// may push: OWNER, MEMBER or COLLABORATOR.
+func writer(association string) bool {
+	return association == "OWNER" || association == "MEMBER" || association == "COLLABORATOR"
+}
 
 // permissionOf asks GitHub for a user's permission on the repository.
 type permissionOf func(ctx context.Context, user string) (github.Permission, error)
@@ -251,7 +255,7 @@ func mayWrite(ctx context.Context, permission permissionOf, user, association, w
 	if user == "" {
 		return &Skip{fmt.Sprintf("The event (%s) names nobody who did it, so nobody's write access can be checked; nothing runs.", what)}
 	}
-	if association != "" && !writers[association] {
+	if association != "" && !writer(association) {
 		return &Skip{fmt.Sprintf("@%s %s, but their association with the repository is %s, not OWNER, MEMBER or COLLABORATOR: only people with write access can start gemini-ls, so nothing runs.", user, what, association)}
 	}
 	p, err := permission(ctx, user)
@@ -264,10 +268,11 @@ func mayWrite(ctx context.Context, permission permissionOf, user, association, w
 	return nil
 }
 
-// mention is @gemini-ls as a word: not @gemini-lsx, not mail@gemini-ls.
-var mention = regexp.MustCompile(`(?i)(^|[^\w@.-])@gemini-ls($|[^\w-])`)
+// mention is @gemini-ls as a word (not @gemini-lsx, not mail@gemini-ls),
+// compiled where it is used: nothing runs at init.
+const mention = `(?i)(^|[^\w@.-])@gemini-ls($|[^\w-])`
 
-func mentions(body string) bool { return mention.MatchString(body) }
+func mentions(body string) bool { return regexp.MustCompile(mention).MatchString(body) }
 
 // issueTask is the task of the event's issue, request (a comment's) after
 // it when given; from the action's base input, when given.

@@ -2,6 +2,7 @@ package action
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -18,7 +19,7 @@ type report struct {
 
 // summary is the agent's own summary line, "" when it wrote none.
 func (r report) summary() string {
-	m := summaryLine.FindAllStringSubmatch(r.res.Response, -1)
+	m := regexp.MustCompile(summaryLine).FindAllStringSubmatch(r.res.Response, -1)
 	if len(m) == 0 {
 		return ""
 	}
@@ -41,7 +42,7 @@ func (r report) commitMessage() string {
 
 // answer is the agent's answer without its summary line.
 func (r report) answer() string {
-	return strings.TrimSpace(summaryLine.ReplaceAllString(r.res.Response, ""))
+	return strings.TrimSpace(regexp.MustCompile(summaryLine).ReplaceAllString(r.res.Response, ""))
 }
 
 // body is the pull request's body: the agent's summary and answer, the

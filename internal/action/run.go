@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/github"
@@ -433,7 +432,7 @@ func (j *job) outputs(kv map[string]string) {
 }
 
 // summaryLine is the last "Summary: ..." line of the agent's answer.
-var summaryLine = regexp.MustCompile(`(?im)^\s*\**summary:?\**:?\s*(.+?)\s*$`)
+const summaryLine = `(?im)^\s*\**summary:?\**:?\s*(.+?)\s*$`
 
 // redacting writes lines to w with the secrets replaced, a line at a
 // time, so that a secret split over two writes is still found.

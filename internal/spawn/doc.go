@@ -27,7 +27,8 @@
 //   - Helper: one of gemini-ls's own fixed programs with fixed
 //     arguments (git for checkpoints, clones and the setup of GitHub,
 //     ripgrep and git grep for search, the browser for sign-in,
-//     taskkill, bubblewrap and docker for the sandbox itself). It is
+//     taskkill, bubblewrap and docker for the sandbox itself, gh for the
+//     user's GitHub token). It is
 //     never confined, so it is never one found in the workspace's roots
 //     nor in the directory it runs in (its Cmd's Dir).
 //
