@@ -62,10 +62,6 @@ func withoutSecrets(env []string) []string {
 	})
 }
 
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
-}
 
 // identity is git's options naming github-actions[bot] as a commit's
 // author where git has no identity configured.
