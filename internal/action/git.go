@@ -62,7 +62,6 @@ func withoutSecrets(env []string) []string {
 	})
 }
 
-
 // identity is git's options naming github-actions[bot] as a commit's
 // author where git has no identity configured.
 func (r repo) identity(ctx context.Context) []string {
