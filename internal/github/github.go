@@ -99,9 +99,25 @@ func (c *Client) do(ctx context.Context, doing, method, path string, query url.V
 	if len(query) > 0 {
 		u += "?" + query.Encode()
 	}
-	req, err := http.NewRequestWithContext(ctx, method, u, rd)
+	data, status, err := c.send(ctx, doing, method, u, rd, MaxResponse)
 	if err != nil {
-		return fmt.Errorf("%s: %w", doing, err)
+		return err
+	}
+	if out == nil || status == http.StatusNoContent {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("%s: GitHub's answer is not what was expected: %w", doing, err)
+	}
+	return nil
+}
+
+// send sends a request to u (under the API root) and reads at most max
+// bytes of a 2xx answer.
+func (c *Client) send(ctx context.Context, doing, method, u string, body io.Reader, max int64) ([]byte, int, error) {
+	req, err := http.NewRequestWithContext(ctx, method, u, body)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %w", doing, err)
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	req.Header.Set("Accept", "application/vnd.github+json")
@@ -112,30 +128,36 @@ func (c *Client) do(ctx context.Context, doing, method, path string, query url.V
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s: %w", doing, withoutURL(err))
+		return nil, 0, fmt.Errorf("%s: %w", doing, withoutURL(err))
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponse+1))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
-		return fmt.Errorf("%s: reading GitHub's answer: %w", doing, err)
+		return nil, 0, fmt.Errorf("%s: reading GitHub's answer: %w", doing, err)
 	}
-	if len(data) > MaxResponse {
-		return fmt.Errorf("%s: GitHub's answer is longer than %d bytes", doing, MaxResponse)
+	if int64(len(data)) > max {
+		return nil, 0, fmt.Errorf("%s: GitHub's answer is longer than %d bytes", doing, max)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		var msg struct {
 			Message string `json:"message"`
 		}
 		_ = json.Unmarshal(data, &msg)
-		return fmt.Errorf("%s: %w", doing, &Error{Status: resp.StatusCode, Message: msg.Message})
+		return nil, 0, fmt.Errorf("%s: %w", doing, &Error{Status: resp.StatusCode, Message: msg.Message})
 	}
-	if out == nil || resp.StatusCode == http.StatusNoContent {
-		return nil
+	return data, resp.StatusCode, nil
+}
+
+// DownloadArtifact is the zip archive of a, at most max bytes. Its
+// address must be under the API root: the token goes nowhere else (and
+// a redirect to another host, GitHub's storage, takes it no further).
+func (c *Client) DownloadArtifact(ctx context.Context, a Artifact, max int64) ([]byte, error) {
+	doing := fmt.Sprintf("downloading the artifact %s", a.Name)
+	if !strings.HasPrefix(a.ArchiveDownloadURL, c.api+"/") {
+		return nil, fmt.Errorf("%s: its address %q is not under the API's, %s", doing, a.ArchiveDownloadURL, c.api)
 	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("%s: GitHub's answer is not what was expected: %w", doing, err)
-	}
-	return nil
+	data, _, err := c.send(ctx, doing, http.MethodGet, a.ArchiveDownloadURL, nil, max)
+	return data, err
 }
 
 // withoutURL is err without the request's URL, which url.Error repeats

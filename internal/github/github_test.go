@@ -192,3 +192,19 @@ func TestRepoOfRemote(t *testing.T) {
 		}
 	}
 }
+
+// The token goes with an artifact's download only to the API's own host.
+func TestDownloadArtifactOnlyFromTheAPI(t *testing.T) {
+	fake := githubtest.New(t, "octo/repo", "tok")
+	c, err := github.New(fake.URL, "tok", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.DownloadArtifact(t.Context(), github.Artifact{Name: "x", ArchiveDownloadURL: "https://elsewhere.example/x.zip"}, 1<<20)
+	if err == nil || !strings.Contains(err.Error(), "is not under the API's") {
+		t.Errorf("a download from another host: %v", err)
+	}
+	if len(fake.Requests()) != 0 {
+		t.Errorf("the fake got %+v", fake.Requests())
+	}
+}

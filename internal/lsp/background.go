@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gemini-ls/gemini-ls/internal/background"
+	"github.com/gemini-ls/gemini-ls/internal/conversation"
 	"github.com/gemini-ls/gemini-ls/internal/fleet"
 	"github.com/gemini-ls/gemini-ls/internal/worktree"
 )
@@ -140,6 +142,9 @@ func (s *Server) follow(r *background.Remote, path string, w *background.Watch) 
 			return
 		}
 		s.fleet.Update(path, func(x *fleet.Agent) { x.Worktree, x.Background.Fetched = *wt, true })
+		if id := s.importRunSession(ctx, r, ended.Run.ID, wt.Path); id != "" {
+			s.fleet.Update(path, func(x *fleet.Agent) { x.SessionID = id })
+		}
 		files := s.agentFiles(ctx, path)
 		s.fleet.Update(path, func(x *fleet.Agent) {
 			x.State, x.EndedAt, x.Files, x.Err = fleet.Done, time.Now(), files, ""
@@ -148,6 +153,30 @@ func (s *Server) follow(r *background.Remote, path string, w *background.Watch) 
 			Message: fmt.Sprintf("Gemini: background agent “%s” is done: pull request #%d (%s); its work is in %s/%s for review.",
 				a.Title, ended.Pull.Number, ended.Pull.HTMLURL, worktree.Dir, wt.Name)})
 	}()
+}
+
+// importRunSession brings run id's session into the worktree at dir's
+// sessions and returns its id: the user goes on with it here, in the
+// worktree, as with a local agent's. "" when the run kept none or it
+// could not be had (logged: the work is here all the same).
+func (s *Server) importRunSession(ctx context.Context, r *background.Remote, id int64, dir string) string {
+	tmp, err := os.MkdirTemp("", "gemini-ls-session-")
+	if err != nil {
+		s.log.Info("importing a run's session", zap.Error(err))
+		return ""
+	}
+	defer os.RemoveAll(tmp)
+	file, err := r.Session(ctx, id, tmp)
+	if err == nil && file != "" {
+		var sid string
+		if sid, err = conversation.ImportSession(ctx, s.getenv, dir, file); err == nil {
+			return sid
+		}
+	}
+	if err != nil {
+		s.log.Info("importing a run's session", zap.Int64("run", id), zap.Error(err))
+	}
+	return ""
 }
 
 // endBackground ends the background agent at path in state, why being

@@ -114,6 +114,7 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // them.
 type agentNote struct {
 	Kind       string `json:"kind"`
+	SessionID  string `json:"sessionId"`
 	Title      string `json:"title"`
 	State      string `json:"state"`
 	Error      string `json:"error"`
@@ -148,7 +149,8 @@ func TestBackgroundAgentFromTheEditor(t *testing.T) {
 		geminitest.TextTurn("Done.\n\nSummary: Say hello again"))...)
 	f := startFakeGitHub(t, model)
 	dir, env := userClone(t, f)
-	h := start(t, setup{profile: lsptest.NeovimPlugin(), root: dir, env: append(env, "GEMINI_CLI_TRUST_WORKSPACE=true")})
+	h := start(t, setup{profile: lsptest.NeovimPlugin(), root: dir, env: append(env, "GEMINI_CLI_TRUST_WORKSPACE=true")},
+		geminitest.TextTurn("Going on here."))
 
 	var queued agentNote
 	if err := h.client.Call(h.ctx, "gemini/delegate", map[string]any{"prompt": "Add hello.txt"}, &queued); err != nil {
@@ -182,6 +184,25 @@ func TestBackgroundAgentFromTheEditor(t *testing.T) {
 	// The editor holds the landed text, to save as the user saves.
 	if got, _ := h.client.Buffer(filepath.Join(dir, "hello.txt")); got != "hello from GitHub\n" {
 		t.Errorf("hello.txt in the editor after landing: %q", got)
+	}
+
+	// The run's session came back with its work: the user goes on with
+	// it here, in the worktree, the runner's turns in its history.
+	if done.SessionID == "" {
+		t.Fatalf("the done agent has no session: %+v", done)
+	}
+	var res struct {
+		StopReason string `json:"stopReason"`
+	}
+	if err := h.client.Call(h.ctx, "gemini/prompt", map[string]any{"sessionId": done.SessionID, "prompt": "What did you do?"}, &res); err != nil || res.StopReason != "end_turn" {
+		t.Fatalf("prompting the run's session here: %+v, %v", res, err)
+	}
+	reqs, err := h.model.WaitRequests(h.ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := string(reqs[len(reqs)-1].Body); !strings.Contains(body, "Summary: Add hello.txt") || !strings.Contains(body, "What did you do?") || !strings.Contains(body, done.Worktree.Path) {
+		t.Errorf("the local turn's request does not carry the runner's history in the worktree:\n%.2000s", body)
 	}
 
 	// A follow-up goes back as a comment; the run on the same branch
