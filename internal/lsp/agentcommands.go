@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -170,7 +171,7 @@ func agentsMarkdown(list []fleet.Agent, now time.Time) string {
 	var b strings.Builder
 	b.WriteString("# Gemini agents\n\n")
 	if len(list) == 0 {
-		b.WriteString("No agents. Start one with the command `gemini.startAgent` and the task as its argument.\n")
+		b.WriteString("No agents. Start one with the command `gemini.startAgent` and the task as its argument, or one on GitHub Actions with `gemini.delegate`.\n")
 		return b.String()
 	}
 	for _, a := range list {
@@ -179,6 +180,19 @@ func agentsMarkdown(list []fleet.Agent, now time.Time) string {
 			fmt.Fprintf(&b, "%s\n\n", a.Title)
 		}
 		fmt.Fprintf(&b, "- Elapsed: %s; tokens: %d\n", elapsed(a, now), a.Tokens)
+		if bg := a.Background; bg != nil {
+			fmt.Fprintf(&b, "- On GitHub Actions in %s: %s\n", bg.Repository, cmp.Or(bg.RunURL, "its run not started yet"))
+			if bg.PullURL != "" {
+				fmt.Fprintf(&b, "- Pull request #%d: %s; follow up: `gemini.followUpAgent {\"id\": %q, \"prompt\": \"…\"}`\n", bg.PullNumber, bg.PullURL, bg.ID)
+			}
+			if !bg.Fetched {
+				if a.Err != "" {
+					fmt.Fprintf(&b, "- Error: %s\n", a.Err)
+				}
+				fmt.Fprintf(&b, "- Its work comes to %s when the run ends; forget it: `gemini.discardAgent %s`\n\n", a.Worktree.Path, bg.ID)
+				continue
+			}
+		}
 		fmt.Fprintf(&b, "- Worktree: %s (branch `%s`)\n", a.Worktree.Path, a.Worktree.Branch)
 		if a.Question != "" && a.State == fleet.Waiting {
 			fmt.Fprintf(&b, "- Waiting for you: %s\n", a.Question)

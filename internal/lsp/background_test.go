@@ -154,6 +154,22 @@ func TestABackgroundAgentThatFails(t *testing.T) {
 	}); err != nil {
 		t.Errorf("no warning told the user: %v", err)
 	}
+	// A stock client's list says where it runs and how to forget it.
+	var doc struct {
+		URI string `json:"uri"`
+	}
+	if err := client.Call(ctx, "workspace/executeCommand", map[string]any{"command": "gemini.agents"}, &doc); err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(strings.TrimPrefix(doc.URI, "file://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"On GitHub Actions in ada/proj: " + run.Background.RunURL, "`gemini.discardAgent " + id + "`", "ended failure"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("gemini.agents' list lacks %q:\n%s", want, md)
+		}
+	}
 	client.OnShowMessageRequest = func(msg string, actions []string) string {
 		if !strings.Contains(msg, "stay on GitHub") {
 			t.Errorf("the discard question: %s", msg)
