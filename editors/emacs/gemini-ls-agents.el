@@ -440,11 +440,14 @@ Its work comes to one once its run on GitHub is done."
   "Open the chat of the agent at point: its session, to read and go on with.
 The chat shows what it asked and answered so far, and what it does from
 now on; the next prompt typed there goes to it.  A background agent has
-no chat here: its pull request, or its run, opens in the browser."
+a chat here once its run's session came back with its work; until then
+its pull request, or its run, opens in the browser."
   (interactive)
-  (if (gemini-ls--agent-background (gemini-ls--agent-at-point))
-      (gemini-ls-agents-browse)
-    (gemini-ls--agents-open-chat)))
+  (let ((agent (gemini-ls--agent-at-point)))
+    (if (and (gemini-ls--agent-background agent)
+             (member (plist-get agent :sessionId) '(nil "")))
+        (gemini-ls-agents-browse)
+      (gemini-ls--agents-open-chat))))
 
 (defun gemini-ls--agents-open-chat ()
   "Open the chat of the local agent at point."

@@ -4317,10 +4317,23 @@ name; D discards it by its id; k cannot stop it."
             (should (string-match-p "Add a --verbose flag +done .*1 file \\+12 −2 +GitHub: run, PR #7"
                                     (gemini-ls-test--agents-view)))
             (goto-char (point-min))
+            (goto-char (point-min))
             (gemini-ls-agents-land)
             (should (equal (pop sent) '(:gemini/landAgent :worktree "add-a-verbose-flag-3f9a" :how "review")))
             (gemini-ls-agents-merge)
             (should (equal (pop sent) '(:gemini/landAgent :worktree "add-a-verbose-flag-3f9a" :how "merge")))
+            ;; Its run's session came back with it: RET opens its chat.
+            (apply #'eglot-handle-notification server 'gemini/agent
+                   (gemini-ls-test--background-agent
+                    "done" :sessionId "S-RUN" :pullRequest gemini-ls-test--pull :worktree gemini-ls-test--bg-worktree
+                    :files [(:path "main.go" :status "modified" :added 12 :removed 2)]))
+            (goto-char (point-min))
+            (let (resumed)
+              (cl-letf (((symbol-function 'gemini-ls-resume) (lambda (id title _server) (setq resumed (list id title))))
+                        ((symbol-function 'pop-to-buffer) #'ignore))
+                (gemini-ls-agents-open))
+              (should (equal resumed '("S-RUN" "Add a --verbose flag"))))
+            (should-not opened)
             ;; A follow-up: to its id, and the agent the server answers.
             (setq answers `((:gemini/followUpAgent . ,(gemini-ls-test--background-agent
                                                        "queued" :pullRequest gemini-ls-test--pull

@@ -281,6 +281,18 @@ describe("background agents", function()
     eq(nil, agents.agents["background:bg-add-a-verbose-flag-3f9a"], "the discarded agent")
   end)
 
+  it("<CR> opens a background agent's chat once its run's session came back", function()
+    local gemini = require("gemini")
+    local resumed
+    local resume = gemini.resume
+    gemini.resume = function(id, title) resumed = { id, title } end
+    view_of(bg_agent({ state = "done", sessionId = "s-from-the-run", worktree = { name = "add-a-verbose-flag-3f9a", path = "/p/.gemini/worktrees/add-a-verbose-flag-3f9a" } }))
+    vim.cmd("execute \"normal \\<CR>\"")
+    close_view()
+    gemini.resume = resume
+    eq({ "s-from-the-run", "Add a --verbose flag" }, resumed, "the session resumed")
+  end)
+
   it("s, <CR> and a local agent's f say what they cannot do, sending nothing", function()
     local told = notes()
     local sent, undo = answer({ ["gemini/followUpAgent"] = function() return nil, {} end })
@@ -304,7 +316,7 @@ describe("background agents", function()
     eq({}, sent, "requests")
     eq({
       "Gemini: agent “Add a --verbose flag” runs on GitHub: cancel its run there (o opens it)",
-      "Gemini: agent “Add a --verbose flag” runs on GitHub, with no chat here: o opens its run, p its pull request, f sends it a follow-up",
+      "Gemini: agent “Add a --verbose flag” runs on GitHub, with no chat here yet: o opens its run, p its pull request, f sends it a follow-up",
       "Gemini: agent “fix-login” runs here, not on GitHub: a follow-up is for background agents",
     }, vim.tbl_map(function(n) return n.msg end, told), "notifications")
   end)

@@ -538,8 +538,10 @@ end
 --- Opens the agent's chat (<CR>): its session resumed in the chat, where
 --- prompts go to it from now on.
 function M.open_chat(a)
-  if M.background(a) then
-    vim.notify("Gemini: agent “" .. M.name(a) .. "” runs on GitHub, with no chat here: o opens its run, p its pull request, f sends it a follow-up")
+  -- A background agent's chat is here once its run's session came back
+  -- with its work (sessionId); until then it is on GitHub.
+  if M.background(a) and (not a.sessionId or a.sessionId == "") then
+    vim.notify("Gemini: agent “" .. M.name(a) .. "” runs on GitHub, with no chat here yet: o opens its run, p its pull request, f sends it a follow-up")
     return
   end
   if not a.sessionId or a.sessionId == "" then
