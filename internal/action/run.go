@@ -88,6 +88,9 @@ type job struct {
 	log   *redacting
 	repo  repo
 	exit  int
+	// gh is the API's client, ghRepo the repository: decide makes them.
+	gh     *github.Client
+	ghRepo github.Repo
 }
 
 // say writes a log line, secrets redacted.
@@ -115,42 +118,12 @@ func appendFile(path, text string) error {
 }
 
 func (j *job) run(ctx context.Context) error {
-	env := j.env
-	for _, v := range []struct{ name, value string }{
-		{"GITHUB_EVENT_NAME", env.EventName}, {"GITHUB_EVENT_PATH", env.EventPath},
-		{"GITHUB_REPOSITORY", env.Repository}, {"GITHUB_WORKSPACE", env.Workspace}, {"RUNNER_TEMP", env.RunnerTemp},
-	} {
-		if v.value == "" {
-			return fmt.Errorf("%s is not set: gemini-ls action runs in a GitHub Actions step", v.name)
-		}
-	}
-	ghRepo, err := github.ParseRepo(env.Repository)
-	if err != nil {
-		return fmt.Errorf("GITHUB_REPOSITORY: %w", err)
-	}
-	gh, err := github.New(env.APIURL, env.Token, nil)
+	task, err := j.decide(ctx)
 	if err != nil {
 		return err
 	}
-	payload, err := safefile.Read(env.EventPath, maxEvent)
-	if err != nil {
-		return fmt.Errorf("reading the event (GITHUB_EVENT_PATH): %w", err)
-	}
-	d := decider{
-		repo: ghRepo.String(), inputs: env.Inputs,
-		permission: func(ctx context.Context, user string) (github.Permission, error) {
-			return gh.UserPermission(ctx, ghRepo, user)
-		},
-		pullRequest: func(ctx context.Context, n int) (github.PullRequest, error) {
-			return gh.PullRequest(ctx, ghRepo, n)
-		},
-	}
-	task, err := d.decide(ctx, env.EventName, payload)
-	if err != nil {
-		return err
-	}
-	j.repo = repo{dir: env.Workspace}
-	if j.repo.auth, err = j.repo.authEnv(ctx, env.Token); err != nil {
+	j.repo = repo{dir: j.env.Workspace}
+	if j.repo.auth, err = j.repo.authEnv(ctx, j.env.Token); err != nil {
 		return err
 	}
 	base, start, err := j.checkout(ctx, task)
@@ -172,24 +145,75 @@ func (j *job) run(ctx context.Context) error {
 	}
 	r := report{task: task, res: res, changes: changes, refused: refused, base: base, session: session}
 	if len(changes) == 0 {
-		j.say("gemini-ls: the agent changed nothing to commit")
-		j.outputs(map[string]string{"branch": "", "pr-url": "", "session-file": session})
-		j.summary(r.stepSummary(""))
-		if task.Issue != 0 {
-			if _, err := gh.CreateComment(ctx, ghRepo, task.Issue, env.redact(r.nothingComment())); err != nil {
-				j.say("gemini-ls action: %v", err)
-			}
-		}
+		j.nothingDone(ctx, r)
 		return nil
 	}
-	msg := env.redact(r.commitMessage())
+	return j.publish(ctx, r)
+}
+
+// decide reads the runner's environment and the event, and decides the
+// task, or that nothing runs (a *Skip); it makes the job's API client.
+func (j *job) decide(ctx context.Context) (Task, error) {
+	env := j.env
+	for _, v := range []struct{ name, value string }{
+		{"GITHUB_EVENT_NAME", env.EventName}, {"GITHUB_EVENT_PATH", env.EventPath},
+		{"GITHUB_REPOSITORY", env.Repository}, {"GITHUB_WORKSPACE", env.Workspace}, {"RUNNER_TEMP", env.RunnerTemp},
+	} {
+		if v.value == "" {
+			return Task{}, fmt.Errorf("%s is not set: gemini-ls action runs in a GitHub Actions step", v.name)
+		}
+	}
+	ghRepo, err := github.ParseRepo(env.Repository)
+	if err != nil {
+		return Task{}, fmt.Errorf("GITHUB_REPOSITORY: %w", err)
+	}
+	gh, err := github.New(env.APIURL, env.Token, nil)
+	if err != nil {
+		return Task{}, err
+	}
+	j.gh, j.ghRepo = gh, ghRepo
+	payload, err := safefile.Read(env.EventPath, maxEvent)
+	if err != nil {
+		return Task{}, fmt.Errorf("reading the event (GITHUB_EVENT_PATH): %w", err)
+	}
+	d := decider{
+		repo: ghRepo.String(), inputs: env.Inputs,
+		permission: func(ctx context.Context, user string) (github.Permission, error) {
+			return gh.UserPermission(ctx, ghRepo, user)
+		},
+		pullRequest: func(ctx context.Context, n int) (github.PullRequest, error) {
+			return gh.PullRequest(ctx, ghRepo, n)
+		},
+	}
+	return d.decide(ctx, env.EventName, payload)
+}
+
+// nothingDone ends a run whose agent changed nothing: the outputs, the
+// summary, and an answer on the issue.
+func (j *job) nothingDone(ctx context.Context, r report) {
+	j.say("gemini-ls: the agent changed nothing to commit")
+	j.outputs(map[string]string{"branch": "", "pr-url": "", "session-file": r.session})
+	j.summary(r.stepSummary(""))
+	if r.task.Issue != 0 {
+		if _, err := j.gh.CreateComment(ctx, j.ghRepo, r.task.Issue, j.env.redact(r.nothingComment())); err != nil {
+			j.say("gemini-ls action: %v", err)
+		}
+	}
+}
+
+// publish commits the staged changes, pushes the task's branch, opens
+// or updates its pull request, answers on the issue, and writes the
+// outputs and the summary.
+func (j *job) publish(ctx context.Context, r report) error {
+	task := r.task
+	msg := j.env.redact(r.commitMessage())
 	if _, err := j.repo.git(ctx, append(j.repo.identity(ctx), "commit", "--no-verify", "--quiet", "-m", msg)...); err != nil {
 		return fmt.Errorf("committing the agent's changes: %w", err)
 	}
 	if err := j.push(ctx, task.Branch); err != nil {
 		return err
 	}
-	pr, err := j.pullRequest(ctx, gh, ghRepo, task.Branch, base, firstLine(msg), env.redact(r.body()))
+	pr, err := j.pullRequest(ctx, j.gh, j.ghRepo, task.Branch, r.base, firstLine(msg), j.env.redact(r.body()))
 	if err != nil {
 		return err
 	}
@@ -199,11 +223,11 @@ func (j *job) run(ctx context.Context) error {
 		if task.FollowUp {
 			answer = fmt.Sprintf("gemini-ls pushed a commit to %s: %s", task.Branch, firstLine(msg))
 		}
-		if _, err := gh.CreateComment(ctx, ghRepo, task.Issue, answer); err != nil {
+		if _, err := j.gh.CreateComment(ctx, j.ghRepo, task.Issue, answer); err != nil {
 			j.say("gemini-ls action: %v", err)
 		}
 	}
-	j.outputs(map[string]string{"branch": task.Branch, "pr-url": pr.HTMLURL, "session-file": session})
+	j.outputs(map[string]string{"branch": task.Branch, "pr-url": pr.HTMLURL, "session-file": r.session})
 	j.summary(r.stepSummary(pr.HTMLURL))
 	return nil
 }
