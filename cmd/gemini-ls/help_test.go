@@ -247,7 +247,8 @@ func TestHelpErrors(t *testing.T) {
 	}{
 		{[]string{"serv"}, 1, `unknown command "serv" (did you mean "serve"?)`},
 		{[]string{"hooks", "migrate"}, 1, "hooks does not apply"},
-		{[]string{"help", "bogus"}, 2, `unknown command "bogus"`},
+		{[]string{"help", "bogus"}, 2, `unknown command "bogus"; run 'gemini-ls --help' for the commands`},
+		{[]string{"help", "rn"}, 2, `gemini-ls help: unknown command "rn" (did you mean "run"?)`},
 		{[]string{"help", "run", "serve"}, 2, "unexpected arguments"},
 		{[]string{"version", "extra"}, 2, "unexpected arguments"},
 		{[]string{"run", "--bogus"}, 1, "Unknown argument: bogus"},

@@ -22,6 +22,7 @@ import (
 	"syscall"
 
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
+	"github.com/gemini-ls/gemini-ls/internal/spelling"
 	"github.com/gemini-ls/gemini-ls/internal/manage"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
@@ -195,7 +196,11 @@ func help(ctx context.Context, args []string, _ io.Reader, stdout, stderr io.Wri
 			commandHelp(ctx, stdout, fs.Arg(0))
 			return 0
 		}
-		fmt.Fprintf(stderr, "gemini-ls help: unknown command %q\n", fs.Arg(0))
+		if near := spelling.Nearest(fs.Arg(0), commandNames(), 2); near != "" {
+			fmt.Fprintf(stderr, "gemini-ls help: unknown command %q (did you mean %q?)\n", fs.Arg(0), near)
+		} else {
+			fmt.Fprintf(stderr, "gemini-ls help: unknown command %q; %s\n", fs.Arg(0), cmdline.SeeHelp(""))
+		}
 	default:
 		fmt.Fprintf(stderr, "gemini-ls help: unexpected arguments %q\n", fs.Args()[1:])
 	}

@@ -291,6 +291,11 @@ func (f *runFlags) check(built *conversation.Build, dir string, out *report, std
 			return out.badUsage(err)
 		}
 	}
+	// A slip of a model's name is told here, before any request: the
+	// API would answer 404 only after the first turn began.
+	if near := built.MisspeltModel(f.model); near != "" {
+		return out.fail(exitError, fmt.Sprintf("gemini-ls: unknown model %q (did you mean %q?)", f.model, near))
+	}
 	if f.rawOutput && !f.acceptRawRisk && format == "text" {
 		fmt.Fprintln(stderr, "[WARNING] --raw-output is enabled. Model output is not sanitized and may contain harmful ANSI sequences (e.g. for phishing or command injection). Use --accept-raw-output-risk to suppress this warning.")
 	}

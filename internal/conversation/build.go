@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"context"
+	"github.com/gemini-ls/gemini-ls/internal/models"
 	"strings"
 	"sync"
 
@@ -200,6 +201,20 @@ func (b *Build) ReportCompletion(stats func() completion.Stats) {
 // SettingsAllowTools reports whether the settings' tools.allowed (which
 // Gemini CLI deprecates) names any tool.
 func (b *Build) SettingsAllowTools() bool { return len(b.built().Settings.Tools.Allowed) > 0 }
+
+// MisspeltModel is the model name is a slip of (models.Misspelt), the
+// settings' own aliases (modelConfigs.aliases and customAliases) known
+// too; "" when none.
+func (b *Build) MisspeltModel(name string) string {
+	mc := b.built().Settings.ModelConfigs
+	var own []string
+	for _, m := range []map[string]any{mc.Aliases, mc.CustomAliases} {
+		for alias := range m {
+			own = append(own, alias)
+		}
+	}
+	return models.Misspelt(name, own)
+}
 
 // OutputFormat is the settings' output.format: a headless run's format
 // when its command line names none; "" when unset.

@@ -1,9 +1,12 @@
 package models
 
 import (
+	"slices"
 	"strings"
 
 	"google.golang.org/genai"
+
+	"github.com/gemini-ls/gemini-ls/internal/spelling"
 )
 
 // The aliases a user may name; Auto is the default, as in Gemini CLI.
@@ -433,4 +436,28 @@ func merge(base, over Generation) Generation {
 		base.ThinkingLevel = over.ThinkingLevel
 	}
 	return base
+}
+
+// Known are the names gemini-ls knows a model by: the aliases, and the
+// concrete models 0.61 names.
+func Known() []string {
+	return []string{
+		Auto, AutoGemini3, AutoGemini25, Pro, Flash, FlashLite,
+		Gemini3ProPreview, Gemini31ProPreview, Gemini31ProPreviewCustomTools, Gemini3FlashPreview,
+		Gemini25Pro, Gemini25Flash, Gemini25FlashLite, LatestFlash, LatestFlashLite,
+		baseFlash, legacyFlash, baseFlashLite,
+	}
+}
+
+// Misspelt is the known name (Known, or one of also: the user's own
+// aliases) name is a slip of, within two edits; "" when name is known,
+// or far from every known name (a model gemini-ls does not know yet,
+// which the API judges).
+func Misspelt(name string, also []string) string {
+	name = strings.TrimSpace(name)
+	names := append(Known(), also...)
+	if name == "" || slices.Contains(names, name) {
+		return ""
+	}
+	return spelling.Nearest(name, names, 2)
 }

@@ -209,3 +209,24 @@ func TestDeclaresWriteTodos(t *testing.T) {
 		}
 	}
 }
+
+func TestMisspelt(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		also []string
+		want string
+	}{
+		{"gemini-2.5-flsh", nil, Gemini25Flash},
+		{"gemini-2.5-flash", nil, ""},
+		{"flsh", nil, Flash},
+		{"auto", nil, ""},
+		{"", nil, ""},
+		{"my-fast", []string{"my-fast"}, ""},
+		{"my-fst", []string{"my-fast"}, "my-fast"},
+		{"gemini-9-ultra-experimental", nil, ""}, // far from every name: the API judges it
+	} {
+		if got := Misspelt(c.name, c.also); got != c.want {
+			t.Errorf("Misspelt(%q, %q) = %q, want %q", c.name, c.also, got, c.want)
+		}
+	}
+}
