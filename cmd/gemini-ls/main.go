@@ -22,9 +22,9 @@ import (
 	"syscall"
 
 	"github.com/gemini-ls/gemini-ls/internal/cmdline"
-	"github.com/gemini-ls/gemini-ls/internal/spelling"
 	"github.com/gemini-ls/gemini-ls/internal/manage"
 	"github.com/gemini-ls/gemini-ls/internal/sandbox"
+	"github.com/gemini-ls/gemini-ls/internal/spelling"
 	"github.com/gemini-ls/gemini-ls/internal/startup"
 )
 

@@ -17,12 +17,18 @@ import (
 
 // userClone is the user's repository: a clone of the fake's origin
 // (origin its bare path), symlinks resolved, and the environment that
-// names the fake as GitHub for it.
+// names the fake as GitHub for it: GITHUB_TOKEN the user's token, and a
+// PATH whose gh has none (a developer's own gh login would come first).
 func userClone(t *testing.T, f *fakeGitHub) (dir string, env []string) {
 	t.Helper()
 	dir = filepath.Join(newRoot(t, nil), "proj")
 	gitIn(t, filepath.Dir(dir), "clone", "--quiet", f.origin, dir)
-	return dir, []string{"GITHUB_REPOSITORY=ada/proj", "GITHUB_API_URL=" + f.url, "GITHUB_TOKEN=" + fakeToken}
+	gh := t.TempDir()
+	if err := os.WriteFile(filepath.Join(gh, "gh"), []byte("#!/bin/sh\necho 'not logged in' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, []string{"GITHUB_REPOSITORY=ada/proj", "GITHUB_API_URL=" + f.url, "GITHUB_TOKEN=" + fakeToken,
+		"PATH=" + gh + string(os.PathListSeparator) + os.Getenv("PATH")}
 }
 
 // runnerTurns are what the runner's agent answers: hello.txt written,
@@ -44,7 +50,7 @@ func TestDelegateStartsARunAndFetchesItsPullRequest(t *testing.T) {
 	dir, env := userClone(t, f)
 
 	cmd := exec.Command(binary, "delegate", "-p", "Add hello.txt saying hello", "-C", dir)
-	cmd.Env = append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}, env...)
+	cmd.Env = append([]string{"HOME=" + t.TempDir()}, env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -88,8 +94,8 @@ func TestDelegateWithoutATokenSaysHowToGiveOne(t *testing.T) {
 	f := startFakeGitHub(t, geminitest.NewTestServer(t))
 	dir, env := userClone(t, f)
 	cmd := exec.Command(binary, "delegate", "-p", "Anything", "-C", dir)
-	cmd.Env = append([]string{"PATH=" + t.TempDir(), "HOME=" + t.TempDir()}, env[:2]...) // no GITHUB_TOKEN, no gh
-	cmd.Env = append(cmd.Env, "PATH="+filepath.Dir(gitPath(t)))
+	// No GITHUB_TOKEN, and a gh that has no login.
+	cmd.Env = append([]string{"HOME=" + t.TempDir()}, env[0], env[1], env[3])
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "gh auth login") || !strings.Contains(string(out), "GITHUB_TOKEN") {
 		t.Errorf("delegate without a token: %v\n%s", err, out)
@@ -97,15 +103,6 @@ func TestDelegateWithoutATokenSaysHowToGiveOne(t *testing.T) {
 	if st := f.state(); len(st.Dispatches) != 0 {
 		t.Errorf("dispatched %+v without a token", st.Dispatches)
 	}
-}
-
-func gitPath(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("git")
-	if err != nil {
-		t.Skip("no git")
-	}
-	return p
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
