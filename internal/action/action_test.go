@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"github.com/gemini-ls/gemini-ls/internal/ghtask"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -134,11 +135,11 @@ func TestSlug(t *testing.T) {
 		strings.Repeat("abcdefghij ", 10):            "abcdefghij-abcdefghij-abcdefghij-abcdefg",
 		"refs/heads/../../etc/passwd and more words": "refs-heads-etc-passwd-and-more-words",
 	} {
-		if got := slug(in); got != want {
-			t.Errorf("slug(%q) = %q, want %q", in, got, want)
+		if got := ghtask.Slug(in); got != want {
+			t.Errorf("ghtask.Slug(%q) = %q, want %q", in, got, want)
 		}
-		if len(slug(in)) > maxSlug {
-			t.Errorf("slug(%q) is longer than %d", in, maxSlug)
+		if len(ghtask.Slug(in)) > ghtask.MaxSlug {
+			t.Errorf("ghtask.Slug(%q) is longer than %d", in, ghtask.MaxSlug)
 		}
 	}
 }
@@ -281,12 +282,12 @@ func TestTaskName(t *testing.T) {
 		{"Plain", "", "plain"},
 		{strings.Repeat("word ", 30), "1a2b", "word-word-word-word-word-word-word-word-w-1a2b"},
 	} {
-		got := TaskName(c.prompt, c.suffix)
+		got := ghtask.Name(c.prompt, c.suffix)
 		if got != c.want {
-			t.Errorf("TaskName(%q, %q) = %q, want %q", c.prompt, c.suffix, got, c.want)
+			t.Errorf("ghtask.Name(%q, %q) = %q, want %q", c.prompt, c.suffix, got, c.want)
 		}
 		if err := checkTaskName(got); err != nil {
-			t.Errorf("TaskName(%q, %q) is refused: %v", c.prompt, c.suffix, err)
+			t.Errorf("ghtask.Name(%q, %q) is refused: %v", c.prompt, c.suffix, err)
 		}
 	}
 }

@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/gemini-ls/gemini-ls/internal/ghtask"
 	"regexp"
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/github"
 )
-
-// Mention is what a comment must name to start the agent.
-const Mention = "@gemini-ls"
 
 // Task is what the agent is asked to do, and where.
 type Task struct {
@@ -125,8 +123,8 @@ func (d decider) decide(ctx context.Context, name string, payload []byte) (Task,
 		if prompt == "" {
 			return Task{}, &Skip{"The workflow was started without a prompt (its input prompt is empty, and so is the action's), so there is nothing to do."}
 		}
-		t := Task{Prompt: prompt, Title: firstLine(prompt), Base: or(ev.Inputs.Base, d.inputs.Base), Model: strings.TrimSpace(ev.Inputs.Model), Session: or(ev.Inputs.Session, d.inputs.Session)}
-		t.Branch = "gemini/" + slug(t.Title)
+		t := Task{Prompt: prompt, Title: ghtask.FirstLine(prompt), Base: or(ev.Inputs.Base, d.inputs.Base), Model: strings.TrimSpace(ev.Inputs.Model), Session: or(ev.Inputs.Session, d.inputs.Session)}
+		t.Branch = "gemini/" + ghtask.Slug(t.Title)
 		if task := strings.TrimSpace(ev.Inputs.Task); task != "" {
 			if err := checkTaskName(task); err != nil {
 				return Task{}, err
@@ -153,7 +151,7 @@ func (d decider) decide(ctx context.Context, name string, payload []byte) (Task,
 			return Task{}, &Skip{fmt.Sprintf("A comment on #%d was %s; only a new comment starts gemini-ls.", ev.Issue.Number, ev.Action)}
 		}
 		if !mentions(ev.Comment.Body) {
-			return Task{}, &Skip{fmt.Sprintf("The comment on #%d does not mention %s.", ev.Issue.Number, Mention)}
+			return Task{}, &Skip{fmt.Sprintf("The comment on #%d does not mention %s.", ev.Issue.Number, ghtask.Mention)}
 		}
 		who := ev.Comment.User.Login
 		if err := mayWrite(ctx, d.permission, who, ev.Comment.AuthorAssociation, fmt.Sprintf("commented on #%d", ev.Issue.Number)); err != nil {
@@ -170,7 +168,7 @@ func (d decider) decide(ctx context.Context, name string, payload []byte) (Task,
 	if prompt := or(d.inputs.Prompt); prompt != "" {
 		// The workflow's own task (a schedule's, a push's): its author
 		// wrote it, no event's text.
-		return Task{Prompt: prompt, Title: firstLine(prompt), Base: or(d.inputs.Base), Session: or(d.inputs.Session), Branch: "gemini/" + slug(firstLine(prompt))}, nil
+		return Task{Prompt: prompt, Title: ghtask.FirstLine(prompt), Base: or(d.inputs.Base), Session: or(d.inputs.Session), Branch: "gemini/" + ghtask.Slug(ghtask.FirstLine(prompt))}, nil
 	}
 	return Task{}, &Skip{fmt.Sprintf("gemini-ls action handles workflow_dispatch, issues and issue_comment events, not %s (unless the action's prompt input gives the task).", name)}
 }
@@ -236,18 +234,6 @@ func checkTaskName(task string) error {
 	return nil
 }
 
-// TaskName is the name of a task from its prompt: a slug of its first
-// line, then "-" and suffix (the editor gives a few random hex digits,
-// so that two tasks of one prompt get two branches); a dispatch's task
-// input, its branch gemini/<TaskName>.
-func TaskName(prompt, suffix string) string {
-	name := slug(firstLine(prompt))
-	if suffix = strings.TrimSpace(suffix); suffix != "" {
-		name += "-" + slug(suffix)
-	}
-	return name
-}
-
 // mayWrite is nil when user, who did what, may push to the repository:
 // their association (when the event gives one) is a writer's, and
 // GitHub's permission API says so; else a *Skip saying why not.
@@ -288,54 +274,6 @@ func (d decider) issueTask(ev event, request string) Task {
 		Title:  strings.TrimSpace(is.Title),
 		Issue:  is.Number,
 		Base:   or(d.inputs.Base),
-		Branch: fmt.Sprintf("gemini/issue-%d-%s", is.Number, slug(is.Title)),
+		Branch: fmt.Sprintf("gemini/issue-%d-%s", is.Number, ghtask.Slug(is.Title)),
 	}
-}
-
-// firstLine is s's first line that is not blank, cut to 72 runes.
-func firstLine(s string) string {
-	for line := range strings.SplitSeq(s, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			return cut(line, 72)
-		}
-	}
-	return ""
-}
-
-func cut(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return strings.TrimSpace(string(r[:n-1])) + "…"
-}
-
-// maxSlug bounds a branch's slug.
-const maxSlug = 40
-
-// slug is s as a branch name's part: lower-case ASCII letters and
-// digits, runs of anything else one dash, at most maxSlug bytes; "task"
-// when nothing is left.
-func slug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(s) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-			if b.Len() >= maxSlug {
-				break
-			}
-			continue
-		}
-		dash = true
-	}
-	out := strings.Trim(b.String(), "-")
-	if out == "" {
-		return "task"
-	}
-	return out
 }

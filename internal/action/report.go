@@ -2,6 +2,7 @@ package action
 
 import (
 	"fmt"
+	"github.com/gemini-ls/gemini-ls/internal/ghtask"
 	"regexp"
 	"strings"
 )
@@ -23,7 +24,7 @@ func (r report) summary() string {
 	if len(m) == 0 {
 		return ""
 	}
-	return cut(strings.Trim(m[len(m)-1][1], "*` "), 72)
+	return ghtask.Cut(strings.Trim(m[len(m)-1][1], "*` "), 72)
 }
 
 // commitMessage is the agent's summary line, else the task's title;
@@ -31,7 +32,7 @@ func (r report) summary() string {
 func (r report) commitMessage() string {
 	subject := r.summary()
 	if subject == "" {
-		subject = cut(r.task.Title, 72)
+		subject = ghtask.Cut(r.task.Title, 72)
 	}
 	body := "Task: " + r.task.Title
 	if r.task.Issue != 0 {

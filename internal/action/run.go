@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gemini-ls/gemini-ls/internal/ghtask"
 	"io"
 	"os"
 	"path/filepath"
@@ -213,15 +214,15 @@ func (j *job) publish(ctx context.Context, r report) error {
 	if err := j.push(ctx, task.Branch); err != nil {
 		return err
 	}
-	pr, err := j.pullRequest(ctx, j.gh, j.ghRepo, task.Branch, r.base, firstLine(msg), j.env.redact(r.body()))
+	pr, err := j.pullRequest(ctx, j.gh, j.ghRepo, task.Branch, r.base, ghtask.FirstLine(msg), j.env.redact(r.body()))
 	if err != nil {
 		return err
 	}
 	j.say("gemini-ls: pull request %s", pr.HTMLURL)
 	if task.Issue != 0 {
-		answer := fmt.Sprintf("gemini-ls opened %s for this: %s", pr.HTMLURL, firstLine(msg))
+		answer := fmt.Sprintf("gemini-ls opened %s for this: %s", pr.HTMLURL, ghtask.FirstLine(msg))
 		if task.FollowUp {
-			answer = fmt.Sprintf("gemini-ls pushed a commit to %s: %s", task.Branch, firstLine(msg))
+			answer = fmt.Sprintf("gemini-ls pushed a commit to %s: %s", task.Branch, ghtask.FirstLine(msg))
 		}
 		if _, err := j.gh.CreateComment(ctx, j.ghRepo, task.Issue, answer); err != nil {
 			j.say("gemini-ls action: %v", err)

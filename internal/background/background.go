@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/internal/action"
 	"github.com/gemini-ls/gemini-ls/internal/fetchsource"
+	"github.com/gemini-ls/gemini-ls/internal/ghtask"
 	"github.com/gemini-ls/gemini-ls/internal/github"
 	"github.com/gemini-ls/gemini-ls/internal/spawn"
 	"github.com/gemini-ls/gemini-ls/internal/worktree"
@@ -153,7 +153,7 @@ func (r *Remote) Dispatch(ctx context.Context, task Task) (Started, error) {
 	if err != nil {
 		return Started{}, err
 	}
-	s := Started{Name: action.TaskName(prompt, suffix()), Base: strings.TrimSpace(task.Base)}
+	s := Started{Name: ghtask.Name(prompt, suffix()), Base: strings.TrimSpace(task.Base)}
 	if s.Base == "" {
 		s.Base = repo.DefaultBranch
 		if here, _ := worktree.CurrentBranch(ctx, r.Project); here != "" && here != repo.DefaultBranch {
@@ -197,7 +197,7 @@ func (r *Remote) FollowUp(ctx context.Context, number int, prompt string) (*Watc
 	if err != nil {
 		return nil, err
 	}
-	if _, err := r.gh.CreateComment(ctx, r.Repo, number, action.Mention+" "+prompt); err != nil {
+	if _, err := r.gh.CreateComment(ctx, r.Repo, number, ghtask.Mention+" "+prompt); err != nil {
 		return nil, err
 	}
 	return w, nil

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gemini-ls/gemini-ls/internal/action"
 	"github.com/gemini-ls/gemini-ls/internal/agent/geminitest"
+	"github.com/gemini-ls/gemini-ls/internal/ghtask"
 	"github.com/gemini-ls/gemini-ls/internal/github"
 	"github.com/gemini-ls/gemini-ls/internal/github/githubtest"
 )
@@ -169,7 +169,7 @@ func TestFakeGitHubPlaysTheRunner(t *testing.T) {
 	)
 	f := startFakeGitHub(t, model)
 	ctx := t.Context()
-	task := action.TaskName("Add a hello file\nwith a greeting", "3f9a")
+	task := ghtask.Name("Add a hello file\nwith a greeting", "3f9a")
 	if err := f.client.DispatchWorkflow(ctx, f.repo, "gemini-ls.yml", "main", map[string]string{"prompt": "Add a hello file\nwith a greeting", "task": task}); err != nil {
 		t.Fatal(err)
 	}
