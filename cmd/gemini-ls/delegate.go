@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/background"
+	"github.com/gemini-ls/gemini-ls/internal/fleet"
 )
 
 // runDelegate is gemini-ls delegate: a task started on GitHub Actions
@@ -63,7 +64,7 @@ func runDelegate(ctx context.Context, args []string, _ io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "gemini-ls delegate: following the run: %v\n", err)
 		return 1
 	}
-	if ended.State != background.Done {
+	if ended.State != fleet.Done {
 		fmt.Fprintf(stderr, "gemini-ls delegate: %s\n", ended.Err)
 		return 1
 	}

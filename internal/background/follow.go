@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/fleet"
 	"github.com/gemini-ls/gemini-ls/internal/github"
 )
 
@@ -21,41 +22,30 @@ type Watch struct {
 	Before map[int64]bool `json:"before,omitempty"`
 }
 
-// State is where a run is, in the words the fleet uses.
-type State string
-
-const (
-	Queued  State = "queued"
-	Working State = "working"
-	Done    State = "done"
-	Failed  State = "failed"
-	Stopped State = "stopped"
-)
-
-// stateOf is a run's State.
-func stateOf(run github.Run) State {
+// stateOf is where a run is, in the fleet's words: an agent's state.
+func stateOf(run github.Run) fleet.State {
 	switch {
 	case run.ID == 0, run.Status == "queued", run.Status == "waiting", run.Status == "pending", run.Status == "requested":
-		return Queued
+		return fleet.Queued
 	case run.Status != "completed":
-		return Working
+		return fleet.Working
 	case run.Conclusion == "success":
-		return Done
+		return fleet.Done
 	case run.Conclusion == "cancelled":
-		return Stopped
+		return fleet.Stopped
 	}
-	return Failed
+	return fleet.Failed
 }
 
 // Step is where a followed run is, told at each change.
 type Step struct {
-	State State
+	State fleet.State
 	Run   github.Run
 }
 
 // Ended is how a followed run ended.
 type Ended struct {
-	State State
+	State fleet.State
 	Run   github.Run
 	// Pull is the branch's open pull request, Number 0 when none (the
 	// agent changed nothing, or the run failed before opening one).
@@ -71,7 +61,7 @@ type Ended struct {
 // requests. A failed request to the API is asked again at the next
 // poll, until ctx ends.
 func (r *Remote) Follow(ctx context.Context, w *Watch, branch string, tell func(Step)) (Ended, error) {
-	last := State("")
+	last := fleet.State("")
 	most := r.Poll
 	if most <= 0 {
 		most = DefaultPoll
@@ -97,9 +87,9 @@ func (r *Remote) Follow(ctx context.Context, w *Watch, branch string, tell func(
 	}
 	e := Ended{State: stateOf(w.Run), Run: w.Run}
 	switch e.State {
-	case Failed:
+	case fleet.Failed:
 		e.Err = fmt.Sprintf("the run on GitHub ended %s: its log is at %s", w.Run.Conclusion, w.Run.HTMLURL)
-	case Stopped:
+	case fleet.Stopped:
 		e.Err = fmt.Sprintf("the run on GitHub was cancelled: %s", w.Run.HTMLURL)
 	}
 	pr, ok, err := r.gh.OpenPullRequest(ctx, r.Repo, branch)

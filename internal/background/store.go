@@ -13,30 +13,31 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gemini-ls/gemini-ls/internal/fleet"
 	"github.com/gemini-ls/gemini-ls/internal/safefile"
 )
 
 // Record is what the user's machine keeps of a background agent, so
 // that a server started later lists it and follows its run on.
 type Record struct {
-	ID         string    `json:"id"`
-	Name       string    `json:"name"`
-	Title      string    `json:"title"`
-	Repository string    `json:"repository"`
-	State      State     `json:"state"`
-	StartedAt  time.Time `json:"startedAt"`
-	EndedAt    time.Time `json:"endedAt,omitzero"`
-	RunID      int64     `json:"runId,omitempty"`
-	RunURL     string    `json:"runUrl,omitempty"`
-	PullNumber int       `json:"pullNumber,omitempty"`
-	PullURL    string    `json:"pullUrl,omitempty"`
-	Err        string    `json:"error,omitempty"`
+	ID         string      `json:"id"`
+	Name       string      `json:"name"`
+	Title      string      `json:"title"`
+	Repository string      `json:"repository"`
+	State      fleet.State `json:"state"`
+	StartedAt  time.Time   `json:"startedAt"`
+	EndedAt    time.Time   `json:"endedAt,omitzero"`
+	RunID      int64       `json:"runId,omitempty"`
+	RunURL     string      `json:"runUrl,omitempty"`
+	PullNumber int         `json:"pullNumber,omitempty"`
+	PullURL    string      `json:"pullUrl,omitempty"`
+	Err        string      `json:"error,omitempty"`
 	// Watch is the run being waited for, while there is one.
 	Watch *Watch `json:"watch,omitempty"`
 }
 
 // Ended reports whether r's run is over.
-func (r Record) Ended() bool { return r.State != Queued && r.State != Working }
+func (r Record) Ended() bool { return r.State != fleet.Queued && r.State != fleet.Working }
 
 // Store is the records of one project's background agents: a file in
 // gemini-ls's state directory, never in the project.

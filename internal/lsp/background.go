@@ -103,8 +103,8 @@ func (s *Server) follow(r *background.Remote, path string, w *background.Watch) 
 			s.fleet.Update(path, func(x *fleet.Agent) {
 				// A run that ended is told once its work is here (or
 				// why not), below.
-				if st.State == background.Queued || st.State == background.Working {
-					x.State = fleet.State(st.State)
+				if st.State == fleet.Queued || st.State == fleet.Working {
+					x.State = st.State
 				}
 				if st.Run.ID != 0 {
 					x.Background.RunID, x.Background.RunURL = st.Run.ID, st.Run.HTMLURL
@@ -123,8 +123,8 @@ func (s *Server) follow(r *background.Remote, path string, w *background.Watch) 
 				x.Background.PullNumber, x.Background.PullURL = ended.Pull.Number, ended.Pull.HTMLURL
 			}
 		})
-		if ended.State != background.Done {
-			s.endBackground(path, fleet.State(ended.State), ended.Err)
+		if ended.State != fleet.Done {
+			s.endBackground(path, ended.State, ended.Err)
 			return
 		}
 		if _, ok := s.fleet.ByPath(path); !ok {
@@ -310,7 +310,7 @@ func (s *Server) keepBackground(a fleet.Agent, w *background.Watch) {
 	} else {
 		err = st.Put(background.Record{
 			ID: b.ID, Name: a.Worktree.Name, Title: a.Title, Repository: b.Repository,
-			State: background.State(a.State), StartedAt: a.StartedAt, EndedAt: a.EndedAt,
+			State: a.State, StartedAt: a.StartedAt, EndedAt: a.EndedAt,
 			RunID: b.RunID, RunURL: b.RunURL, PullNumber: b.PullNumber, PullURL: b.PullURL, Err: a.Err, Watch: w,
 		})
 	}
@@ -341,12 +341,15 @@ func (s *Server) recallBackground(ctx context.Context, project string) {
 		s.log.Info("reading the background agents' records", zap.Error(err))
 		return
 	}
+	// The repository and token, found once for every run followed on.
+	var r *background.Remote
+	var remoteErr error
 	for _, rec := range records {
 		if _, ok := s.fleet.ByBackground(rec.ID); ok {
 			continue
 		}
 		a := fleet.Agent{
-			Title: rec.Title, State: fleet.State(rec.State), StartedAt: rec.StartedAt, EndedAt: rec.EndedAt, Err: rec.Err,
+			Title: rec.Title, State: rec.State, StartedAt: rec.StartedAt, EndedAt: rec.EndedAt, Err: rec.Err,
 			Worktree:   worktree.Worktree{Name: rec.Name, Path: filepath.Join(project, filepath.FromSlash(worktree.Dir), rec.Name), Branch: background.BranchPrefix + rec.Name, Project: project},
 			Background: &fleet.Background{ID: rec.ID, Repository: rec.Repository, RunID: rec.RunID, RunURL: rec.RunURL, PullNumber: rec.PullNumber, PullURL: rec.PullURL},
 		}
@@ -371,10 +374,12 @@ func (s *Server) recallBackground(ctx context.Context, project string) {
 		if rec.RunID != 0 {
 			w.Run.ID = rec.RunID
 		}
-		r, err := s.remote(ctx, "")
-		if err != nil {
+		if r == nil && remoteErr == nil {
+			r, remoteErr = s.remote(ctx, "")
+		}
+		if remoteErr != nil {
 			s.fleet.Update(a.Worktree.Path, func(x *fleet.Agent) {
-				x.Err = fmt.Sprintf("not followed since gemini-ls started again: %v", err)
+				x.Err = fmt.Sprintf("not followed since gemini-ls started again: %v", remoteErr)
 			})
 			continue
 		}
