@@ -15,6 +15,9 @@
 #   newer-editors.sh trixie emacs
 #                             the Emacs package's tests alone, in Emacs 30
 #
+# GEMINI_LS_TEST_FILTER=agents runs only the Neovim tests whose names
+# contain it (the runner's first argument), and no Emacs tests.
+#
 # The chroot (debootstrap minbase, ~40 s and ~550 MB the first time) is kept
 # at ${GEMINI_LS_CHROOTS:-$HOME/.cache/gemini-ls}/SUITE and reused. gemini-ls,
 # fakegemini and fakegithub are built here as static binaries, so the chroot
@@ -78,7 +81,7 @@ if [ "${1:-}" = --in-namespace ]; then
     echo "== $name tests with $version (Debian $suite chroot)"
     out="$c/tmp/$name.log"
     set +e
-    in_chroot timeout -k 10 900 bash "/repo/$runner" 2>&1 | tee "$out"
+    in_chroot timeout -k 10 900 bash "/repo/$runner" ${GEMINI_LS_TEST_FILTER:+"$GEMINI_LS_TEST_FILTER"} 2>&1 | tee "$out"
     status=${PIPESTATUS[0]}
     set -e
     last=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -1 || true)
@@ -102,7 +105,7 @@ if [ "${1:-}" = --in-namespace ]; then
     run_suite Neovim editors/nvim/tests/run.sh nvim
     # Asked inside: /usr/bin/emacs is an absolute symlink into the
     # chroot's /etc/alternatives, which the host may not have.
-    if in_chroot test -x /usr/bin/emacs; then
+    if [ -z "${GEMINI_LS_TEST_FILTER:-}" ] && in_chroot test -x /usr/bin/emacs; then
       run_suite Emacs editors/emacs/test/run.sh emacs
     fi
   fi

@@ -109,7 +109,9 @@ command GeminiAgents
 command "call search('write beta')"
 tm send-keys -t "$session" d
 wait_for "the discard question" 'Discard the agent' 'Type number and <Enter>'
-discard=$(grep -nE '^[0-9]+\. Discard$' <<<"$screen" | head -1 | sed -E 's/^[0-9]+:([0-9]+)\..*/\1/')
+# vim.ui.select numbers its items "1. Discard" in Neovim 0.7, "1: Discard"
+# from 0.10.
+discard=$(grep -nE '^[0-9]+[.:] Discard$' <<<"$screen" | head -1 | sed -E 's/^[0-9]+:([0-9]+)[.:].*/\1/')
 [ -n "$discard" ] || fail "no Discard action offered"
 tm send-keys -t "$session" "$discard" Enter
 wait_for "beta gone" 'discarded the agent “beta”'
