@@ -404,6 +404,102 @@ the rewrite is reviewed, accepted, and the user told."
       (gemini-ls-test--wait-done)
       (should (equal (gemini-ls-test--file dir "a.txt") two)))))
 
+(defun gemini-ls-test--twelve-lines (&rest changes)
+  "A 12-line text, \"line 1\" to \"line 12\", with CHANGES: (N . TEXT) ...
+TEXT replaces line N (it may hold several lines)."
+  (mapconcat (lambda (i) (concat (or (cdr (assq i changes)) (format "line %d" i)) "\n"))
+             (number-sequence 1 12) ""))
+
+(ert-deftest gemini-ls-test-review-close-changes-apart ()
+  "Two changes four lines apart are two hunks, taken or dropped each alone.
+Accepting the first and rejecting the second writes exactly the first;
+the edit's line in the chat says it was accepted in part."
+  (let ((old (gemini-ls-test--twelve-lines))
+        (both (gemini-ls-test--twelve-lines '(3 . "LINE THREE") '(7 . "LINE SEVEN")))
+        (first (gemini-ls-test--twelve-lines '(3 . "LINE THREE"))))
+    (gemini-ls-test--with-server
+        (vector `((chunks . [((call . ((name . "write_file")
+                                        (args . ((file_path . "a.txt")
+                                                 (content . ,both))))))]))
+                '((text . "Done.")))
+        `(("a.txt" . ,old))
+      (gemini-ls-test--start buf "shout two lines")
+      (with-current-buffer (gemini-ls-test--review)
+        (should (= 2 (how-many "^@@ " (point-min) (point-max))))
+        (should (looking-at "^@@ -1,6 \\+1,6 @@$"))
+        (gemini-ls-review-accept-hunk)
+        ;; The second hunk shows the lines between the changes again, as
+        ;; git add -p's split does, but not the first change.
+        (should (looking-at "^@@ -4,7 \\+4,7 @@\n line 4\n line 5\n line 6\n-line 7\n\\+LINE SEVEN\n"))
+        (gemini-ls-review-reject-hunk)
+        (should (equal (with-current-buffer (gemini-ls-test--proposal (current-buffer) "a.txt")
+                         (buffer-string))
+                       first))
+        (gemini-ls-review-finish))
+      (gemini-ls-test--wait-done)
+      (should (equal (gemini-ls-test--file dir "a.txt") first))
+      (should (string-match-p "- WriteFile a\\.txt \\[accepted in part: 1 of 2 changes\\]"
+                              (gemini-ls-test--chat))))))
+
+(defun gemini-ls-test--review-of (server dir text)
+  "Open the review of a change of a.txt in DIR to TEXT, from SERVER."
+  (eglot-handle-notification
+   server 'gemini/request :id "x1" :method "workspace/applyEdit"
+   :params (list :label "Gemini: edit a.txt"
+                 :edit `(:documentChanges
+                         [(:textDocument (:uri ,(gemini-ls--uri (expand-file-name "a.txt" dir))
+                                          :version nil)
+                           :edits [(:range (:start (:line 0 :character 0)
+                                            :end (:line 12 :character 0))
+                                    :newText ,text :annotationId "gemini.edit")])]
+                         :changeAnnotations (:gemini.edit (:label "Gemini: edit a.txt"
+                                                           :needsConfirmation t)))))
+  (gemini-ls-test--review))
+
+(ert-deftest gemini-ls-test-review-split-hunk ()
+  "`diff-split-hunk' makes two hunks the review takes or drops each alone.
+Line 3 becomes X, and Y is added after it: one change.  Split before
+the +Y line, r rejects Y (no wrong-type error) and a accepts X; the file
+gets X alone.  A hunk rejected and then split stays rejected in each
+part: a on the first part accepts nothing of the second."
+  (let ((old (gemini-ls-test--twelve-lines))
+        (new (gemini-ls-test--twelve-lines '(3 . "X\nY")))
+        (split (lambda ()
+                 (goto-char (point-min))
+                 (re-search-forward "^\\+Y$")
+                 (beginning-of-line)
+                 (diff-split-hunk)
+                 (should (= 2 (how-many "^@@ " (point-min) (point-max))))
+                 (should (looking-at "^\\+Y$")))))
+    (gemini-ls-test--with-server [] `(("a.txt" . ,old))
+      (let (notes)
+        (gemini-ls-test--recording notes
+          (with-current-buffer (gemini-ls-test--review-of server dir new)
+            (should (= 1 (how-many "^@@ " (point-min) (point-max))))
+            (funcall split)
+            (gemini-ls-review-reject-hunk)
+            (should (string-match-p "^@@ -4,3 \\+4,4 @@  \\[rejected\\]\n\\+Y\n line 4$" (buffer-string)))
+            (goto-char (point-min))
+            (re-search-forward "^@@ ")
+            (gemini-ls-review-accept-hunk)
+            (should (string-match-p "^@@ -1,3 \\+1,3 @@  \\[accepted\\]\n line 1\n line 2\n-line 3\n\\+X\n@@"
+                                    (buffer-string)))
+            (gemini-ls-review-finish)))
+        (should (equal (gemini-ls-test--file dir "a.txt") (gemini-ls-test--twelve-lines '(3 . "X"))))
+        (should (equal (plist-get (car (gemini-ls-test--responses notes)) :result) '(:applied t))))
+      (with-temp-file (expand-file-name "a.txt" dir) (insert old))
+      (with-current-buffer buf (revert-buffer t t))
+      (with-current-buffer (gemini-ls-test--review-of server dir new)
+        (gemini-ls-review-reject-hunk)
+        (funcall split)
+        (goto-char (point-min))
+        (re-search-forward "^@@ ")
+        (gemini-ls-review-accept-hunk)
+        (should (= 1 (how-many "\\[rejected\\]" (point-min) (point-max))))
+        (should (string-match-p "^@@ -4,3 \\+4,4 @@  \\[rejected\\]\n\\+Y$" (buffer-string)))
+        (gemini-ls-review-finish))
+      (should (equal (gemini-ls-test--file dir "a.txt") (gemini-ls-test--twelve-lines '(3 . "X")))))))
+
 (ert-deftest gemini-ls-test-edited-during-review ()
   "What the user types in the proposal during the review is what is kept.
 The review then shows the edited proposal's diff, to decide again."
