@@ -1103,8 +1103,11 @@ In the chat, when it opens, and in its header line, not \"ready\"."
         (gemini-ls-test--prompt buf "hello again"))
       (should (= 1 (length warnings)))
       (should (string-match-p "GEMINI_API_KEY" (car warnings)))
-      (should (string-match-p "gemini/prompt failed: .*GEMINI_API_KEY"
-                              (gemini-ls-test--chat))))))
+      (should (string-match-p "^Gemini could not run the prompt: .*GEMINI_API_KEY"
+                              (gemini-ls-test--chat)))
+      ;; Said to a person: no line starts with a protocol method's name.
+      (should-not (string-match-p "^gemini/" (gemini-ls-test--chat)))
+      (should-not (string-match-p "gemini/" (car warnings))))))
 
 (ert-deftest gemini-ls-test-sessions-and-context ()
   "The region goes as context; sessions are listed and can be continued."
@@ -3579,7 +3582,7 @@ install of the latest release into the install's directory."
                 (should (equal result (list (expand-file-name "gemini-ls" gemini-ls-install-dir) nil)))))
             (should (< (- (float-time) started) 10))
             (should (= 1 (length asked)))
-            (should (string-match-p "\\`Gemini: \\(no answer from [^ ]+ in 2 s (offline\\?)\\|cannot download http://gemini-ls\\.invalid/.*\\)\\.  Build gemini-ls with Go instead (go \\(build\\|install\\) .*, minutes)\\? \\'"
+            (should (string-match-p "\\`Gemini: \\(no answer from [^ ]+ in 2 s (offline\\?)\\|cannot resolve gemini-ls\\.invalid (offline\\?)\\)\\.  Build gemini-ls with Go instead (go \\(build\\|install\\) .*, minutes)\\? \\'"
                                     (car asked)))
             (should (file-executable-p (expand-file-name "gemini-ls" gemini-ls-install-dir)))
             (let ((args (split-string (gemini-ls-test--file fake "go.args") "\n" t)))
@@ -3593,6 +3596,92 @@ install of the latest release into the install's directory."
             (delete-directory (file-name-directory (directory-file-name gemini-ls-install-dir)) t)))
       (delete-process silent)
       (delete-directory fake t))))
+
+(ert-deftest gemini-ls-test-install-server-unresolved-name ()
+  "A release host whose name does not resolve is offline at once.
+No download is begun (url.el is never called, so no time-out is waited
+for), and the build with Go is offered from the clone the package came
+from, go build there."
+  (let* ((fake (make-temp-file "gemini-fake-go" t))
+         (exec-path (cons fake exec-path))
+         (gemini-ls-install-dir (expand-file-name "bin/" (make-temp-file "gemini-install" t)))
+         (gemini-ls-release-url "https://releases.gemini-ls.example/latest/")
+         (url-proxy-services nil)
+         (looked-up nil) (retrieved nil) (asked nil)
+         (inhibit-message t))
+    (gemini-ls-test--fake-go fake)
+    (unwind-protect
+        (cl-letf (((symbol-function 'network-lookup-address-info)
+                   (lambda (host &rest _) (push host looked-up) nil))
+                  ((symbol-function 'url-retrieve)
+                   (lambda (url &rest _) (push url retrieved) (error "Not to be called")))
+                  ((symbol-function 'y-or-n-p) (lambda (q) (push q asked) nil)))
+          (let ((result (gemini-ls-test--install)))
+            (should-not (car result))
+            (should (equal (cadr result) "cannot resolve releases.gemini-ls.example (offline?); M-x gemini-ls-build-server builds it with Go")))
+          (should (equal looked-up '("releases.gemini-ls.example")))
+          (should-not retrieved)
+          (should (equal asked
+                         (list (format "Gemini: cannot resolve releases.gemini-ls.example (offline?).  Build gemini-ls with Go instead (go build in %s, minutes)? "
+                                       (abbreviate-file-name (gemini-ls--checkout)))))))
+      (delete-directory fake t)
+      (delete-directory (file-name-directory (directory-file-name gemini-ls-install-dir)) t))))
+
+(ert-deftest gemini-ls-test-install-knows-its-clone ()
+  "A package made by make emacs-package knows the clone it was built in.
+Installed away from it (package-install-file), it names the clone in its
+file gemini-ls-clone: the build with Go is go build there.  A clone
+gone, or a directory that is no gemini-ls checkout, is not taken."
+  (let* ((root (gemini-ls--checkout))
+         (elpa (make-temp-file "gemini-elpa" t))
+         (clone-file (expand-file-name "gemini-ls-clone" elpa)))
+    (should root)
+    (unwind-protect
+        (cl-letf (((symbol-function 'locate-library)
+                   (lambda (&rest _) (expand-file-name "gemini-ls.el" elpa))))
+          (should-not (gemini-ls--checkout))
+          (should (equal (car (gemini-ls--build-command elpa))
+                         (list "go" "install" gemini-ls-go-package)))
+          (with-temp-file clone-file (insert (directory-file-name root) "\n"))
+          (should (equal (gemini-ls--checkout) root))
+          (pcase-let ((`(,command ,_env ,where ,words) (gemini-ls--build-command elpa)))
+            (should (equal (cl-subseq command 0 2) '("go" "build")))
+            (should (equal where root))
+            (should (equal words (concat "go build in " (abbreviate-file-name root)))))
+          (with-temp-file clone-file (insert elpa "\n"))
+          (should-not (gemini-ls--checkout))
+          (with-temp-file clone-file (insert "relative/path\n"))
+          (should-not (gemini-ls--checkout)))
+      (delete-directory elpa t))))
+
+(ert-deftest gemini-ls-test-build-failure-says-what-next ()
+  "When Go cannot build gemini-ls, the message names what works next:
+make install in the clone, or gemini-ls-server-command; and in no clone,
+a clone's make install."
+  (let* ((fake (make-temp-file "gemini-fake-go" t))
+         (exec-path (cons fake exec-path))
+         (gemini-ls-install-dir (expand-file-name "bin/" (make-temp-file "gemini-install" t)))
+         (inhibit-message t))
+    (with-temp-file (expand-file-name "go" fake)
+      (insert "#!/bin/sh\necho 'go: cannot reach proxy.golang.org' >&2\nexit 1\n"))
+    (set-file-modes (expand-file-name "go" fake) #o755)
+    (unwind-protect
+        (dolist (clone (list (gemini-ls--checkout) nil))
+          (cl-letf* ((real (symbol-function 'gemini-ls--checkout))
+                     ((symbol-function 'gemini-ls--checkout)
+                      (lambda () (and clone (funcall real)))))
+            (let (result)
+              (gemini-ls-build-server (lambda (bin why) (setq result (list bin why))))
+              (with-timeout (30 (error "The build did not end within 30 s"))
+                (while (not result) (accept-process-output nil 0.05)))
+              (should-not (car result))
+              (should (equal (cadr result)
+                             (format "%s failed: go: cannot reach proxy.golang.org\nNext: run make install in %s, or set gemini-ls-server-command to a gemini-ls you have"
+                                     (if clone "build" "install")
+                                     (if clone (abbreviate-file-name (directory-file-name clone))
+                                       "a clone of https://github.com/gemini-ls/gemini-ls")))))))
+      (delete-directory fake t)
+      (delete-directory (file-name-directory (directory-file-name gemini-ls-install-dir)) t))))
 
 (ert-deftest gemini-ls-test-install-server-offline-declined ()
   "Offline, no to the build with Go installs nothing and says how to build.
