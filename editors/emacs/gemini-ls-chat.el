@@ -293,7 +293,7 @@ mark, as agent-shell's lines wrap, not at the window's left edge."
 
 ;; A review accepted in part (see gemini-ls-review.el).
 (defun gemini-ls--note-edit-outcome (files outcome)
-  "Note OUTCOME of the review of FILES, for the edit call that changes them.
+  "Note OUTCOME of the review of FILES, for the edit call on them.
 FILES are absolute names; OUTCOME a few words, such as \"accepted in
 part: 1 of 2 changes\".  The running edit call of one of FILES shows it
 once its result comes; with no such call (a rename's change), nothing."

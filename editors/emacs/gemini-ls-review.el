@@ -591,7 +591,7 @@ if a proposal had been edited."
     changed))
 
 (defun gemini-ls--review-shown-hunks ()
-  "The hunks the review buffer shows now: a list of each file's, in order.
+  "Return the hunks on view in the review buffer: each file's, in order.
 nil if the buffer is no longer a diff of the review's files."
   (save-excursion
     (goto-char (point-min))
@@ -618,7 +618,7 @@ nil if the buffer is no longer a diff of the review's files."
              (+ (funcall first outer) (plist-get outer :old-count))))))
 
 (defun gemini-ls--review-take-shown ()
-  "Take the hunks the review buffer shows as the review's.
+  "Take the hunks on view in the review buffer as the review's.
 A `diff-mode' command that edits the diff, as `diff-split-hunk' does,
 changes them: each part of a split hunk keeps its decision, so nothing
 the user rejected is accepted.  Anything else that makes the diff no
@@ -935,8 +935,9 @@ for a new file whose every hunk was rejected."
       (unless (equal text (gemini-ls--file-original f)) text))))
 
 (defun gemini-ls--review-outcome (files)
-  "\"accepted in part: A of N changes\" when the review of FILES took some.
-nil when it took every change of FILES, or none."
+  "Return what the review of FILES took, when it took some of it, or nil.
+The words are \"accepted in part: A of N changes\"; nil when it took
+every change of FILES, or none."
   (let* ((changes (cl-loop for f in files append
                            (cl-remove-if (lambda (h) (and (zerop (plist-get h :old-count))
                                                           (null (plist-get h :new-lines))))
