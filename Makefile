@@ -243,9 +243,10 @@ vsix:
 
 # The Emacs package from this clone, for M-x package-install-file in Emacs
 # 28 and newer: build/gemini-ls-VERSION.tar (editors/emacs/make-package.sh),
-# the same package make dist ships. It prints the tar's path.
+# the same package make dist ships, but naming this clone, where
+# gemini-ls-install-server offers go build offline. It prints the tar's path.
 emacs-package:
-	@bash editors/emacs/make-package.sh build
+	@bash editors/emacs/make-package.sh build --from-clone
 
 # The committed pictures change only here: takes them afresh (the suites
 # that take pictures, into an emptied build/screenshots), then copies into

@@ -188,6 +188,11 @@ offers a build with Go."
                  (file-error (signal 'gemini-ls-no-release
                                      (list (format "cannot read %s: %s" url (error-message-string err))))))
                (funcall then))
+      ;; url.el may never call back for a name that does not resolve:
+      ;; known now, it is offline at once, not after the time-out.
+      (when (gemini-ls--unresolvable-p parsed)
+        (signal 'gemini-ls-no-release
+                (list (format "cannot resolve %s (offline?)" (url-host parsed)))))
       (plist-put install :download-started (current-time))
       (plist-put install :download-host (url-host parsed))
       (plist-put
@@ -197,6 +202,17 @@ offers a build with Go."
                          nil t)
          (error (signal 'gemini-ls-no-release
                         (list (format "cannot download %s: %s" url (error-message-string err))))))))))
+
+(defun gemini-ls--unresolvable-p (url)
+  "Non-nil if URL's host is a name that does not resolve, reached directly.
+Through a proxy, the proxy resolves it: nothing is known here."
+  (let ((host (url-host url)))
+    (url-do-setup)
+    (and host
+         (member (or (url-find-proxy-for-url url host) "DIRECT") '("DIRECT"))
+         ;; Its failure is said in the echo area (Emacs 28): the install says it.
+         (not (let ((inhibit-message t) (message-log-max nil))
+                (network-lookup-address-info host))))))
 
 (defun gemini-ls--downloaded (install url file status then)
   "Take INSTALL's download of URL, its url.el STATUS: save it as FILE, THEN.
@@ -268,10 +284,11 @@ waits for it (given up, cancelled)."
         (match-string 1)
       (error "SHA256SUMS names no %s" name))))
 
-(defun gemini-ls--run-step (install command then &optional failed env dir)
+(defun gemini-ls--run-step (install command then &optional failed env dir next)
   "Run COMMAND, a list, as INSTALL's step in the background, then THEN.
 ENV is added to the environment, DIR is where it runs.  A failure ends
-INSTALL with FAILED (else the program's name) and what COMMAND said."
+INSTALL with FAILED (else the program's name), what COMMAND said, and
+NEXT, what works next, if given."
   (let ((out (generate-new-buffer " *gemini-ls-install*"))
         (process-environment (append env process-environment))
         (default-directory (or dir default-directory)))
@@ -287,7 +304,8 @@ INSTALL with FAILED (else the program's name) and what COMMAND said."
             (kill-buffer out)
             (gemini-ls--install-step install (plist-get install :what)
               (unless (eql 0 (process-exit-status proc))
-                (error "%s: %s" (or failed (car command)) (gemini-ls--last-lines said 6)))
+                (error "%s: %s%s" (or failed (car command)) (gemini-ls--last-lines said 6)
+                       (if next (concat "\nNext: " next) "")))
               (funcall then)))))))))
 
 (defun gemini-ls--last-lines (text n)
@@ -325,16 +343,35 @@ INSTALL with FAILED (else the program's name) and what COMMAND said."
 ;;;; Building with Go
 
 (defun gemini-ls--checkout ()
-  "The root of the gemini-ls checkout this package sits in, or nil.
-Its editors/emacs is where `gemini-ls' was loaded from."
+  "The root of the gemini-ls checkout (a clone) this package came from, or nil.
+The one whose editors/emacs `gemini-ls' was loaded from; else the one
+`make emacs-package' built the installed package in, which it names in
+the package's file gemini-ls-clone, if it is still a checkout."
   (let* ((lib (locate-library "gemini-ls"))
-         (root (and lib (expand-file-name "../.." (file-name-directory lib))))
-         (mod (and root (expand-file-name "go.mod" root))))
+         (dir (and lib (file-name-directory lib)))
+         (named (and dir (expand-file-name "gemini-ls-clone" dir))))
+    (or (and dir (gemini-ls--checkout-p (expand-file-name "../.." dir)))
+        (and named (file-readable-p named)
+             (gemini-ls--checkout-p
+              (with-temp-buffer
+                (insert-file-contents named nil 0 4096)
+                (string-trim (buffer-string))))))))
+
+(defun gemini-ls--checkout-p (root)
+  "ROOT as a directory name if it is a gemini-ls checkout, else nil."
+  (let ((mod (and (file-name-absolute-p root) (expand-file-name "go.mod" root))))
     (when (and mod (file-readable-p mod))
       (with-temp-buffer
         (insert-file-contents mod nil 0 200)
         (and (looking-at "module github\\.com/gemini-ls/gemini-ls$")
              (file-name-as-directory root))))))
+
+(defun gemini-ls--next-steps ()
+  "What works next when Go could not build gemini-ls, for the user."
+  (let ((root (gemini-ls--checkout)))
+    (format "run make install in %s, or set gemini-ls-server-command to a gemini-ls you have"
+            (if root (abbreviate-file-name (directory-file-name root))
+              "a clone of https://github.com/gemini-ls/gemini-ls"))))
 
 (defun gemini-ls--build-command (dir)
   "How Go builds gemini-ls into DIR here: (COMMAND ENV WHERE WORDS).
@@ -360,7 +397,7 @@ WORDS say which, for the user."
        install command
        (lambda () (gemini-ls--install-place install (expand-file-name (gemini-ls--exe) tmp)))
        (concat (nth 1 command) " failed")
-       env where))))
+       env where (gemini-ls--next-steps)))))
 
 (defun gemini-ls--no-release (install why)
   "No release to install for INSTALL, for WHY: offer a build with Go.

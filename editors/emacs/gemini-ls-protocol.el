@@ -223,7 +223,8 @@ continues the chat's session."
        (lambda (err)
          (with-current-buffer chat (setq gemini-ls--busy nil gemini-ls--running nil))
          (gemini-ls--status-changed)
-         (let ((msg (format "gemini/prompt failed: %s" (plist-get err :message))))
+         ;; A sentence for a person: no protocol method's name.
+         (let ((msg (format "Gemini could not run the prompt: %s" (plist-get err :message))))
            (gemini-ls--with-chat
              (gemini-ls--fresh-line)
              (gemini-ls--insert-styled (concat msg "\n") 'error)

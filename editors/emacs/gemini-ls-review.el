@@ -143,32 +143,118 @@ file): as eglot counts by default."
             (buffer-string)))
       (delete-file a) (delete-file b))))
 
+(defconst gemini-ls--hunk-header-re
+  "^@@ -\\([0-9]+\\)\\(?:,\\([0-9]+\\)\\)? \\+\\([0-9]+\\)\\(?:,\\([0-9]+\\)\\)? @@"
+  "A unified diff's hunk header; what follows it on its line is ignored.")
+
+(defconst gemini-ls--hunk-context 3
+  "Lines of context the review shows around each change, as diff -u does.")
+
+(defun gemini-ls--read-hunk ()
+  "Read the unified hunk whose header is at point, and move past it.
+Return (OLD NEW ENTRIES): OLD and NEW the numbers of the first old and
+new lines of the hunk, ENTRIES its lines, each (CHAR TEXT NEWLINE-P),
+CHAR ?\\s, ?- or ?+, NEWLINE-P nil where a \"\\ No newline\" line
+follows.  The body is as long as the header counts; nil if it is not."
+  (when (looking-at gemini-ls--hunk-header-re)
+    (let* ((old-n (if (match-string 2) (string-to-number (match-string 2)) 1))
+           (new-n (if (match-string 4) (string-to-number (match-string 4)) 1))
+           ;; A count of 0 names the line before the hunk.
+           (old (+ (string-to-number (match-string 1)) (if (zerop old-n) 1 0)))
+           (new (+ (string-to-number (match-string 3)) (if (zerop new-n) 1 0)))
+           (entries nil))
+      (forward-line 1)
+      (while (and (or (> old-n 0) (> new-n 0)) (not (eobp))
+                  (memq (char-after) '(?\s ?- ?+)))
+        (let ((c (char-after)))
+          (pcase c
+            (?\s (cl-decf old-n) (cl-decf new-n))
+            (?- (cl-decf old-n))
+            (?+ (cl-decf new-n)))
+          (push (list c (buffer-substring (1+ (point)) (line-end-position)) t) entries)
+          (forward-line 1)
+          (when (looking-at "\\\\ ")
+            (setf (nth 2 (car entries)) nil)
+            (forward-line 1))))
+      (and (zerop old-n) (zerop new-n)
+           (list old new (nreverse entries))))))
+
+(defun gemini-ls--make-hunk (entries old new)
+  "The review's hunk of ENTRIES, whose first old line is OLD, first new NEW.
+A plist: :text, the hunk as the review shows it; :old-start, :old-count
+and :new-lines, its change alone (from its first changed line to its
+last), which `gemini-ls--merge' applies: :old-start the first old line
+changed (for an insertion, the line before it), :new-lines ((TEXT
+. NEWLINE-P) ...); :decision nil.  A hunk of context alone changes
+nothing: :old-count 0, :new-lines nil."
+  (let* ((changed (lambda (e) (not (eq (car e) ?\s))))
+         (first (cl-position-if changed entries))
+         (last (cl-position-if changed entries :from-end t))
+         (core (and first (cl-subseq entries first (1+ last))))
+         (before (if first (cl-subseq entries 0 first) entries))
+         (core-old (+ old (cl-count-if (lambda (e) (memq (car e) '(?\s ?-))) before)))
+         (old-count (cl-count-if (lambda (e) (memq (car e) '(?\s ?-))) core))
+         (shown-old (cl-count-if (lambda (e) (memq (car e) '(?\s ?-))) entries))
+         (shown-new (cl-count-if (lambda (e) (memq (car e) '(?\s ?+))) entries)))
+    (list :old-start (if (zerop old-count) (1- core-old) core-old)
+          :old-count old-count
+          :new-lines (cl-loop for e in core
+                              unless (eq (car e) ?-) collect (cons (nth 1 e) (nth 2 e)))
+          :text (concat (format "@@ -%d,%d +%d,%d @@\n"
+                                (if (zerop shown-old) (1- old) old) shown-old
+                                (if (zerop shown-new) (1- new) new) shown-new)
+                        (mapconcat (lambda (e)
+                                     (concat (string (car e)) (nth 1 e) "\n"
+                                             (unless (nth 2 e) "\\ No newline at end of file\n")))
+                                   entries ""))
+          :decision nil)))
+
+(defun gemini-ls--split-changes (old new entries)
+  "The hunks of ENTRIES, a diff hunk from old line OLD and new line NEW.
+One hunk per change (a run of changed lines), each with up to
+`gemini-ls--hunk-context' lines of context that hold no other change,
+so changes however close are taken or dropped each on its own.  Two
+hunks may show the same lines of context, as git add -p's split does."
+  (let* ((v (vconcat entries)) (len (length v))
+         (olds (make-vector (1+ len) old)) (news (make-vector (1+ len) new))
+         (runs nil) (hunks nil))
+    (dotimes (i len)
+      (let ((c (car (aref v i))))
+        (aset olds (1+ i) (+ (aref olds i) (if (memq c '(?\s ?-)) 1 0)))
+        (aset news (1+ i) (+ (aref news i) (if (memq c '(?\s ?+)) 1 0)))))
+    (let ((i 0))
+      (while (< i len)
+        (if (eq (car (aref v i)) ?\s)
+            (cl-incf i)
+          (let ((s i))
+            (while (and (< i len) (not (eq (car (aref v i)) ?\s))) (cl-incf i))
+            (push (cons s i) runs)))))
+    (setq runs (nreverse runs))
+    (let ((prev-end 0))
+      (while runs
+        (let* ((s (caar runs)) (e (cdar runs))
+               (next (if (cdr runs) (car (cadr runs)) len))
+               (a (max (- s gemini-ls--hunk-context) prev-end))
+               (b (min (+ e gemini-ls--hunk-context) next)))
+          (push (gemini-ls--make-hunk (append (cl-subseq v a b) nil)
+                                      (aref olds a) (aref news a))
+                hunks)
+          (setq prev-end e runs (cdr runs)))))
+    (nreverse hunks)))
+
 (defun gemini-ls--parse-hunks (diff)
-  "Hunks of unified DIFF: plists (:old-start :old-count :new-lines :text)."
+  "The review's hunks of unified DIFF, one per change (`gemini-ls--make-hunk')."
   (let (hunks)
     (with-temp-buffer
       (insert diff)
       (goto-char (point-min))
-      (while (re-search-forward
-              "^@@ -\\([0-9]+\\)\\(?:,\\([0-9]+\\)\\)? \\+[0-9,]+ @@.*\n" nil t)
-        (let ((old-start (string-to-number (match-string 1)))
-              (old-count (if (match-string 2) (string-to-number (match-string 2)) 1))
-              (beg (match-beginning 0))
-              new-lines)
-          (while (and (not (eobp)) (not (looking-at "^@@")))
-            (let ((c (char-after))
-                  (line (buffer-substring (1+ (point)) (line-end-position))))
-              (forward-line 1)
-              (cond ((looking-at "^\\\\ No newline")
-                     (forward-line 1)
-                     (when (memq c '(?\s ?+)) (push (cons line nil) new-lines)))
-                    ((memq c '(?\s ?+)) (push (cons line t) new-lines)))))
-          (push (list :old-start old-start :old-count old-count
-                      :new-lines (nreverse new-lines)
-                      :text (buffer-substring beg (point))
-                      :decision nil)
-                hunks))))
-    (nreverse hunks)))
+      (while (re-search-forward gemini-ls--hunk-header-re nil t)
+        (goto-char (match-beginning 0))
+        (let ((h (gemini-ls--read-hunk)))
+          (if h
+              (setq hunks (nconc hunks (apply #'gemini-ls--split-changes h)))
+            (forward-line 1)))))
+    hunks))
 
 (defun gemini-ls--merge (original hunks)
   "ORIGINAL text with the HUNKS not rejected applied."
@@ -177,7 +263,9 @@ file): as eglot counts by default."
          (lines (if final-newline (butlast lines) lines))
          (out nil) (i 1) (last-newline final-newline))
     (dolist (h hunks)
-      (unless (eq (plist-get h :decision) 'rejected)
+      (unless (or (eq (plist-get h :decision) 'rejected)
+                  ;; A hunk of context alone (a split's) changes nothing.
+                  (and (zerop (plist-get h :old-count)) (null (plist-get h :new-lines))))
         (let* ((start (plist-get h :old-start))
                (count (plist-get h :old-count))
                ;; diff gives the line before an insertion when count is 0.
@@ -502,6 +590,70 @@ if a proposal had been edited."
     (when changed (gemini-ls--review-render))
     changed))
 
+(defun gemini-ls--review-shown-hunks ()
+  "Return the hunks on view in the review buffer: each file's, in order.
+nil if the buffer is no longer a diff of the review's files."
+  (save-excursion
+    (goto-char (point-min))
+    (let ((files nil) (ok t))
+      (while (and ok (not (eobp)))
+        (cond ((looking-at "--- .*\n\\+\\+\\+ ")
+               (push nil files)
+               (forward-line 2))
+              ((looking-at gemini-ls--hunk-header-re)
+               (let ((h (and files (gemini-ls--read-hunk))))
+                 (if h
+                     (push (apply #'gemini-ls--make-hunk (nth 2 h) (butlast h)) (car files))
+                   (setq ok nil))))
+              (t (forward-line 1))))
+      (and ok (= (length files) (length (plist-get gemini-ls--review :files)))
+           (nreverse (mapcar #'reverse files))))))
+
+(defun gemini-ls--hunk-within-p (hunk outer)
+  "Non-nil if HUNK's change lies within OUTER's: a part of it."
+  (let ((first (lambda (h) (+ (plist-get h :old-start)
+                              (if (zerop (plist-get h :old-count)) 1 0)))))
+    (and (<= (funcall first outer) (funcall first hunk))
+         (<= (+ (funcall first hunk) (plist-get hunk :old-count))
+             (+ (funcall first outer) (plist-get outer :old-count))))))
+
+(defun gemini-ls--review-take-shown ()
+  "Take the hunks on view in the review buffer as the review's.
+A `diff-mode' command that edits the diff, as `diff-split-hunk' does,
+changes them: each part of a split hunk keeps its decision, so nothing
+the user rejected is accepted.  Anything else that makes the diff no
+longer the change is undone, with a user error saying so."
+  (when (buffer-modified-p)
+    (let* ((index (how-many "^@@ " (point-min) (line-end-position)))
+           (files (plist-get gemini-ls--review :files))
+           (shown (gemini-ls--review-shown-hunks))
+           (ok (and shown
+                    (cl-every
+                     (lambda (pair)
+                       (let ((f (car pair)) (hunks (cdr pair)))
+                         (dolist (h hunks)
+                           (let ((from (cl-find-if (lambda (o) (gemini-ls--hunk-within-p h o))
+                                                   (gemini-ls--file-hunks f))))
+                             (plist-put h :decision (and from (plist-get from :decision)))))
+                         (and (equal (gemini-ls--merge (gemini-ls--file-original f) hunks)
+                                     (gemini-ls--merge (gemini-ls--file-original f)
+                                                       (gemini-ls--file-hunks f)))
+                              (equal (gemini-ls--merge (gemini-ls--file-original f)
+                                                       (mapcar (lambda (h) (plist-put (copy-sequence h) :decision nil))
+                                                               hunks))
+                                     (gemini-ls--file-proposed f)))))
+                     (cl-mapcar #'cons files shown)))))
+      (when ok
+        (cl-mapc (lambda (f hunks) (setf (gemini-ls--file-hunks f) hunks)) files shown))
+      (gemini-ls--review-render)
+      (goto-char (point-min))
+      (when (> index 0) (re-search-forward "^@@ " nil t index) (beginning-of-line))
+      (unless ok
+        (user-error (substitute-command-keys
+                     "The review's diff was edited: it shows the change again.  \
+Split a hunk with \\<diff-mode-map>\\[diff-split-hunk]; edit the proposal with \
+\\<gemini-ls-review-mode-map>\\[gemini-ls-review-edit-proposal]"))))))
+
 (defun gemini-ls--help-width ()
   "The width help lines are filled to: the review's window, else the frame's."
   (let ((w (get-buffer-window (current-buffer) t)))
@@ -588,6 +740,7 @@ stays whole); an item longer than WIDTH gets a line of its own."
 (defun gemini-ls--review-decide-hunk (decision)
   "Mark the hunk at point with DECISION and update the proposal."
   (gemini-ls--review-check)
+  (gemini-ls--review-take-shown)
   (when (gemini-ls--review-refresh)
     (user-error "You edited the proposal: the review shows it now, decide again"))
   (pcase-let ((`(,f . ,h) (gemini-ls--review-hunk-at-point)))
@@ -615,12 +768,14 @@ stays whole); an item longer than WIDTH gets a line of its own."
 Each file gets what its proposal holds, your edits included."
   (interactive)
   (gemini-ls--review-check)
+  (gemini-ls--review-take-shown)
   (gemini-ls--review-end 'finish))
 
 (defun gemini-ls-review-accept-all ()
   "Accept every hunk and answer."
   (interactive)
   (gemini-ls--review-check)
+  (gemini-ls--review-take-shown)
   (gemini-ls--review-refresh)
   (dolist (f (plist-get gemini-ls--review :files))
     (dolist (h (gemini-ls--file-hunks f)) (plist-put h :decision 'accepted))
@@ -656,6 +811,7 @@ The diff's line, moved by the rejected hunks before it."
 What you type there is what accepting writes."
   (interactive)
   (gemini-ls--review-check)
+  (gemini-ls--review-take-shown)
   (gemini-ls--review-refresh)
   (pcase-let* ((`(,f . ,h) (gemini-ls--review-file-at-point))
                (proposal (gemini-ls--proposal f)))
@@ -669,6 +825,7 @@ What you type there is what accepting writes."
 Edits made to the proposal there are what accepting writes."
   (interactive)
   (gemini-ls--review-check)
+  (gemini-ls--review-take-shown)
   (gemini-ls--review-refresh)
   (pcase-let* ((`(,f . ,_) (gemini-ls--review-file-at-point))
                (proposal (gemini-ls--proposal f))
@@ -777,6 +934,18 @@ for a new file whose every hunk was rejected."
           text)
       (unless (equal text (gemini-ls--file-original f)) text))))
 
+(defun gemini-ls--review-outcome (files)
+  "Return what the review of FILES took, when it took some of it, or nil.
+The words are \"accepted in part: A of N changes\"; nil when it took
+every change of FILES, or none."
+  (let* ((changes (cl-loop for f in files append
+                           (cl-remove-if (lambda (h) (and (zerop (plist-get h :old-count))
+                                                          (null (plist-get h :new-lines))))
+                                         (gemini-ls--file-hunks f))))
+         (taken (cl-count-if-not (lambda (h) (eq (plist-get h :decision) 'rejected)) changes)))
+    (when (< 0 taken (length changes))
+      (format "accepted in part: %d of %d changes" taken (length changes)))))
+
 (defun gemini-ls--review-end (how &optional killed)
   "End the review in this buffer with the user's decision HOW.
 `finish': each file gets its proposal (the hunk decisions, undecided
@@ -818,6 +987,10 @@ and says so.  KILLED: the buffer is being killed."
         (if win (quit-window t win) (kill-buffer buf))))
     ;; A user's no carries no failureReason: with one, the server takes it
     ;; for the editor failing and tells the model so (docs/protocol.md).
+    (when (and writes (not failure))
+      (let ((outcome (gemini-ls--review-outcome files)))
+        (when outcome
+          (gemini-ls--note-edit-outcome (mapcar #'gemini-ls--file-path files) outcome))))
     (unless (eq how 'withdrawn)
       (gemini-ls--answer req :result
                          (cond (failure (list :applied :json-false :failureReason failure))

@@ -363,6 +363,9 @@ write_todos sets, the chat's plan (`gemini-ls--show-plan')."
       (gemini-ls--insert-styled (format "(%s)" kind) 'shadow))
     (insert "\n")
     (push (cons (plist-get params :callId) m) gemini-ls--tool-lines)
+    (when (and (equal kind "edit") (stringp path) (not (string-empty-p path)))
+      (push (cons (plist-get params :callId) (gemini-ls--call-file server path))
+            gemini-ls--edit-calls))
     (when (and (stringp path) (not (string-empty-p path)))
       (gemini-ls--insert-location server path (plist-get params :line)))
     (let ((todos (plist-get params :todos)))
@@ -374,12 +377,15 @@ write_todos sets, the chat's plan (`gemini-ls--show-plan')."
   'help-echo "Open the file at the call's line"
   'follow-link t)
 
+(defun gemini-ls--call-file (server path)
+  "The absolute name of a call's file PATH, relative to SERVER's project root."
+  (expand-file-name path (or (and server (ignore-errors (project-root (eglot--project server))))
+                             default-directory)))
+
 (defun gemini-ls--insert-location (server path line)
   "Insert the line of a call's file PATH, at LINE: a button that opens it.
 PATH is relative to SERVER's project root, or absolute."
-  (let* ((root (or (and server (ignore-errors (project-root (eglot--project server))))
-                   default-directory))
-         (file (expand-file-name path root))
+  (let* ((file (gemini-ls--call-file server path))
          (line (and (integerp line) (> line 0) line)))
     (insert "  → ")
     (insert-text-button (if line (format "%s:%d" path line) path)
@@ -439,8 +445,15 @@ The first list goes at point; each later one replaces the last."
 
 (defun gemini-ls--show-tool-result (_server params)
   "Show the status in PARAMS on its tool call's line."
-  (let ((m (cdr (assoc (plist-get params :callId) gemini-ls--tool-lines)))
-        (status (format "[%s]" (plist-get params :status))))
+  (let* ((call (plist-get params :callId))
+         (m (cdr (assoc call gemini-ls--tool-lines)))
+         (outcome (cdr (assoc call gemini-ls--edit-outcomes)))
+         ;; ok, for an edit the user's review took in part, says so.
+         (status (format "[%s]" (if (and outcome (equal (plist-get params :status) "ok"))
+                                    outcome
+                                  (plist-get params :status)))))
+    (setq gemini-ls--edit-calls (assoc-delete-all call gemini-ls--edit-calls)
+          gemini-ls--edit-outcomes (assoc-delete-all call gemini-ls--edit-outcomes))
     (if (not m)
         (progn (gemini-ls--fresh-line)
                (insert (format "- %s %s\n" (plist-get params :name) status)))

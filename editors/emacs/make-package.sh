@@ -7,9 +7,14 @@
 # VERSION is gemini-ls.el's Version header. Prints the tar's path. The tar
 # is reproducible: its files carry $SOURCE_DATE_EPOCH (else the last
 # commit's time) and no owner.
+# make-package.sh DIR --from-clone (make emacs-package): the package also
+# names the clone it was built in (its file gemini-ls-clone), so that
+# gemini-ls-install-server, offline, offers go build there; make dist's,
+# which a release ships, names none.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 out="$(mkdir -p "$1" && cd "$1" && pwd)"
+from_clone=${2:-}
 main="$here/gemini-ls.el"
 header() { sed -nE "s/^;; $1: (.*)$/\1/p" "$main" | head -1; }
 version=$(header Version)
@@ -24,6 +29,9 @@ trap 'rm -rf "$work"' EXIT
 pkg="$work/gemini-ls-$version"
 mkdir "$pkg"
 cp "$here"/gemini-ls*.el "$pkg/"
+if [[ $from_clone == --from-clone ]]; then
+  (cd "$here/../.." && pwd) >"$pkg/gemini-ls-clone"
+fi
 cat >"$pkg/gemini-ls-pkg.el" <<PKG
 ;;; gemini-ls-pkg.el --- The gemini-ls package's description  -*- no-byte-compile: t; lexical-binding: nil -*-
 (define-package "gemini-ls" "$version"

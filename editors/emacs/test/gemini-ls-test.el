@@ -404,6 +404,102 @@ the rewrite is reviewed, accepted, and the user told."
       (gemini-ls-test--wait-done)
       (should (equal (gemini-ls-test--file dir "a.txt") two)))))
 
+(defun gemini-ls-test--twelve-lines (&rest changes)
+  "A 12-line text, \"line 1\" to \"line 12\", with CHANGES: (N . TEXT) ...
+TEXT replaces line N (it may hold several lines)."
+  (mapconcat (lambda (i) (concat (or (cdr (assq i changes)) (format "line %d" i)) "\n"))
+             (number-sequence 1 12) ""))
+
+(ert-deftest gemini-ls-test-review-close-changes-apart ()
+  "Two changes four lines apart are two hunks, taken or dropped each alone.
+Accepting the first and rejecting the second writes exactly the first;
+the edit's line in the chat says it was accepted in part."
+  (let ((old (gemini-ls-test--twelve-lines))
+        (both (gemini-ls-test--twelve-lines '(3 . "LINE THREE") '(7 . "LINE SEVEN")))
+        (first (gemini-ls-test--twelve-lines '(3 . "LINE THREE"))))
+    (gemini-ls-test--with-server
+        (vector `((chunks . [((call . ((name . "write_file")
+                                        (args . ((file_path . "a.txt")
+                                                 (content . ,both))))))]))
+                '((text . "Done.")))
+        `(("a.txt" . ,old))
+      (gemini-ls-test--start buf "shout two lines")
+      (with-current-buffer (gemini-ls-test--review)
+        (should (= 2 (how-many "^@@ " (point-min) (point-max))))
+        (should (looking-at "^@@ -1,6 \\+1,6 @@$"))
+        (gemini-ls-review-accept-hunk)
+        ;; The second hunk shows the lines between the changes again, as
+        ;; git add -p's split does, but not the first change.
+        (should (looking-at "^@@ -4,7 \\+4,7 @@\n line 4\n line 5\n line 6\n-line 7\n\\+LINE SEVEN\n"))
+        (gemini-ls-review-reject-hunk)
+        (should (equal (with-current-buffer (gemini-ls-test--proposal (current-buffer) "a.txt")
+                         (buffer-string))
+                       first))
+        (gemini-ls-review-finish))
+      (gemini-ls-test--wait-done)
+      (should (equal (gemini-ls-test--file dir "a.txt") first))
+      (should (string-match-p "- WriteFile a\\.txt \\[accepted in part: 1 of 2 changes\\]"
+                              (gemini-ls-test--chat))))))
+
+(defun gemini-ls-test--review-of (server dir text)
+  "Open the review of a change of a.txt in DIR to TEXT, from SERVER."
+  (eglot-handle-notification
+   server 'gemini/request :id "x1" :method "workspace/applyEdit"
+   :params (list :label "Gemini: edit a.txt"
+                 :edit `(:documentChanges
+                         [(:textDocument (:uri ,(gemini-ls--uri (expand-file-name "a.txt" dir))
+                                          :version nil)
+                           :edits [(:range (:start (:line 0 :character 0)
+                                            :end (:line 12 :character 0))
+                                    :newText ,text :annotationId "gemini.edit")])]
+                         :changeAnnotations (:gemini.edit (:label "Gemini: edit a.txt"
+                                                           :needsConfirmation t)))))
+  (gemini-ls-test--review))
+
+(ert-deftest gemini-ls-test-review-split-hunk ()
+  "`diff-split-hunk' makes two hunks the review takes or drops each alone.
+Line 3 becomes X, and Y is added after it: one change.  Split before
+the +Y line, r rejects Y (no wrong-type error) and a accepts X; the file
+gets X alone.  A hunk rejected and then split stays rejected in each
+part: a on the first part accepts nothing of the second."
+  (let ((old (gemini-ls-test--twelve-lines))
+        (new (gemini-ls-test--twelve-lines '(3 . "X\nY")))
+        (split (lambda ()
+                 (goto-char (point-min))
+                 (re-search-forward "^\\+Y$")
+                 (beginning-of-line)
+                 (diff-split-hunk)
+                 (should (= 2 (how-many "^@@ " (point-min) (point-max))))
+                 (should (looking-at "^\\+Y$")))))
+    (gemini-ls-test--with-server [] `(("a.txt" . ,old))
+      (let (notes)
+        (gemini-ls-test--recording notes
+          (with-current-buffer (gemini-ls-test--review-of server dir new)
+            (should (= 1 (how-many "^@@ " (point-min) (point-max))))
+            (funcall split)
+            (gemini-ls-review-reject-hunk)
+            (should (string-match-p "^@@ -4,3 \\+4,4 @@  \\[rejected\\]\n\\+Y\n line 4$" (buffer-string)))
+            (goto-char (point-min))
+            (re-search-forward "^@@ ")
+            (gemini-ls-review-accept-hunk)
+            (should (string-match-p "^@@ -1,3 \\+1,3 @@  \\[accepted\\]\n line 1\n line 2\n-line 3\n\\+X\n@@"
+                                    (buffer-string)))
+            (gemini-ls-review-finish)))
+        (should (equal (gemini-ls-test--file dir "a.txt") (gemini-ls-test--twelve-lines '(3 . "X"))))
+        (should (equal (plist-get (car (gemini-ls-test--responses notes)) :result) '(:applied t))))
+      (with-temp-file (expand-file-name "a.txt" dir) (insert old))
+      (with-current-buffer buf (revert-buffer t t))
+      (with-current-buffer (gemini-ls-test--review-of server dir new)
+        (gemini-ls-review-reject-hunk)
+        (funcall split)
+        (goto-char (point-min))
+        (re-search-forward "^@@ ")
+        (gemini-ls-review-accept-hunk)
+        (should (= 1 (how-many "\\[rejected\\]" (point-min) (point-max))))
+        (should (string-match-p "^@@ -4,3 \\+4,4 @@  \\[rejected\\]\n\\+Y$" (buffer-string)))
+        (gemini-ls-review-finish))
+      (should (equal (gemini-ls-test--file dir "a.txt") (gemini-ls-test--twelve-lines '(3 . "X")))))))
+
 (ert-deftest gemini-ls-test-edited-during-review ()
   "What the user types in the proposal during the review is what is kept.
 The review then shows the edited proposal's diff, to decide again."
@@ -1007,8 +1103,11 @@ In the chat, when it opens, and in its header line, not \"ready\"."
         (gemini-ls-test--prompt buf "hello again"))
       (should (= 1 (length warnings)))
       (should (string-match-p "GEMINI_API_KEY" (car warnings)))
-      (should (string-match-p "gemini/prompt failed: .*GEMINI_API_KEY"
-                              (gemini-ls-test--chat))))))
+      (should (string-match-p "^Gemini could not run the prompt: .*GEMINI_API_KEY"
+                              (gemini-ls-test--chat)))
+      ;; Said to a person: no line starts with a protocol method's name.
+      (should-not (string-match-p "^gemini/" (gemini-ls-test--chat)))
+      (should-not (string-match-p "gemini/" (car warnings))))))
 
 (ert-deftest gemini-ls-test-sessions-and-context ()
   "The region goes as context; sessions are listed and can be continued."
@@ -3483,7 +3582,7 @@ install of the latest release into the install's directory."
                 (should (equal result (list (expand-file-name "gemini-ls" gemini-ls-install-dir) nil)))))
             (should (< (- (float-time) started) 10))
             (should (= 1 (length asked)))
-            (should (string-match-p "\\`Gemini: \\(no answer from [^ ]+ in 2 s (offline\\?)\\|cannot download http://gemini-ls\\.invalid/.*\\)\\.  Build gemini-ls with Go instead (go \\(build\\|install\\) .*, minutes)\\? \\'"
+            (should (string-match-p "\\`Gemini: \\(no answer from [^ ]+ in 2 s (offline\\?)\\|cannot resolve gemini-ls\\.invalid (offline\\?)\\)\\.  Build gemini-ls with Go instead (go \\(build\\|install\\) .*, minutes)\\? \\'"
                                     (car asked)))
             (should (file-executable-p (expand-file-name "gemini-ls" gemini-ls-install-dir)))
             (let ((args (split-string (gemini-ls-test--file fake "go.args") "\n" t)))
@@ -3497,6 +3596,92 @@ install of the latest release into the install's directory."
             (delete-directory (file-name-directory (directory-file-name gemini-ls-install-dir)) t)))
       (delete-process silent)
       (delete-directory fake t))))
+
+(ert-deftest gemini-ls-test-install-server-unresolved-name ()
+  "A release host whose name does not resolve is offline at once.
+No download is begun (url.el is never called, so no time-out is waited
+for), and the build with Go is offered from the clone the package came
+from, go build there."
+  (let* ((fake (make-temp-file "gemini-fake-go" t))
+         (exec-path (cons fake exec-path))
+         (gemini-ls-install-dir (expand-file-name "bin/" (make-temp-file "gemini-install" t)))
+         (gemini-ls-release-url "https://releases.gemini-ls.example/latest/")
+         (url-proxy-services nil)
+         (looked-up nil) (retrieved nil) (asked nil)
+         (inhibit-message t))
+    (gemini-ls-test--fake-go fake)
+    (unwind-protect
+        (cl-letf (((symbol-function 'network-lookup-address-info)
+                   (lambda (host &rest _) (push host looked-up) nil))
+                  ((symbol-function 'url-retrieve)
+                   (lambda (url &rest _) (push url retrieved) (error "Not to be called")))
+                  ((symbol-function 'y-or-n-p) (lambda (q) (push q asked) nil)))
+          (let ((result (gemini-ls-test--install)))
+            (should-not (car result))
+            (should (equal (cadr result) "cannot resolve releases.gemini-ls.example (offline?); M-x gemini-ls-build-server builds it with Go")))
+          (should (equal looked-up '("releases.gemini-ls.example")))
+          (should-not retrieved)
+          (should (equal asked
+                         (list (format "Gemini: cannot resolve releases.gemini-ls.example (offline?).  Build gemini-ls with Go instead (go build in %s, minutes)? "
+                                       (abbreviate-file-name (gemini-ls--checkout)))))))
+      (delete-directory fake t)
+      (delete-directory (file-name-directory (directory-file-name gemini-ls-install-dir)) t))))
+
+(ert-deftest gemini-ls-test-install-knows-its-clone ()
+  "A package made by make emacs-package knows the clone it was built in.
+Installed away from it (package-install-file), it names the clone in its
+file gemini-ls-clone: the build with Go is go build there.  A clone
+gone, or a directory that is no gemini-ls checkout, is not taken."
+  (let* ((root (gemini-ls--checkout))
+         (elpa (make-temp-file "gemini-elpa" t))
+         (clone-file (expand-file-name "gemini-ls-clone" elpa)))
+    (should root)
+    (unwind-protect
+        (cl-letf (((symbol-function 'locate-library)
+                   (lambda (&rest _) (expand-file-name "gemini-ls.el" elpa))))
+          (should-not (gemini-ls--checkout))
+          (should (equal (car (gemini-ls--build-command elpa))
+                         (list "go" "install" gemini-ls-go-package)))
+          (with-temp-file clone-file (insert (directory-file-name root) "\n"))
+          (should (equal (gemini-ls--checkout) root))
+          (pcase-let ((`(,command ,_env ,where ,words) (gemini-ls--build-command elpa)))
+            (should (equal (cl-subseq command 0 2) '("go" "build")))
+            (should (equal where root))
+            (should (equal words (concat "go build in " (abbreviate-file-name root)))))
+          (with-temp-file clone-file (insert elpa "\n"))
+          (should-not (gemini-ls--checkout))
+          (with-temp-file clone-file (insert "relative/path\n"))
+          (should-not (gemini-ls--checkout)))
+      (delete-directory elpa t))))
+
+(ert-deftest gemini-ls-test-build-failure-says-what-next ()
+  "When Go cannot build gemini-ls, the message names what works next:
+make install in the clone, or gemini-ls-server-command; and in no clone,
+a clone's make install."
+  (let* ((fake (make-temp-file "gemini-fake-go" t))
+         (exec-path (cons fake exec-path))
+         (gemini-ls-install-dir (expand-file-name "bin/" (make-temp-file "gemini-install" t)))
+         (inhibit-message t))
+    (with-temp-file (expand-file-name "go" fake)
+      (insert "#!/bin/sh\necho 'go: cannot reach proxy.golang.org' >&2\nexit 1\n"))
+    (set-file-modes (expand-file-name "go" fake) #o755)
+    (unwind-protect
+        (dolist (clone (list (gemini-ls--checkout) nil))
+          (cl-letf* ((real (symbol-function 'gemini-ls--checkout))
+                     ((symbol-function 'gemini-ls--checkout)
+                      (lambda () (and clone (funcall real)))))
+            (let (result)
+              (gemini-ls-build-server (lambda (bin why) (setq result (list bin why))))
+              (with-timeout (30 (error "The build did not end within 30 s"))
+                (while (not result) (accept-process-output nil 0.05)))
+              (should-not (car result))
+              (should (equal (cadr result)
+                             (format "%s failed: go: cannot reach proxy.golang.org\nNext: run make install in %s, or set gemini-ls-server-command to a gemini-ls you have"
+                                     (if clone "build" "install")
+                                     (if clone (abbreviate-file-name (directory-file-name clone))
+                                       "a clone of https://github.com/gemini-ls/gemini-ls")))))))
+      (delete-directory fake t)
+      (delete-directory (file-name-directory (directory-file-name gemini-ls-install-dir)) t))))
 
 (ert-deftest gemini-ls-test-install-server-offline-declined ()
   "Offline, no to the build with Go installs nothing and says how to build.

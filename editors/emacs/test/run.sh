@@ -14,6 +14,9 @@
 # review's headers for a file of no project (emacs-review-path.txt),
 # tmux-review-autosave.sh: no proposal on disk before it is accepted, with
 # auto-save-visited-mode on (emacs-review-autosave-*.txt),
+# tmux-review-hunks.sh: two changes four lines apart, one accepted and one
+# rejected, and a hunk split with diff-split-hunk (emacs-review-hunks*.txt,
+# emacs-review-split.txt),
 # tmux-agents.sh: the agents view, two agents in worktrees of their own,
 # one landed and one discarded (emacs-agents*.txt), tmux-background.sh: a
 # background agent run by fakegithub's runner, its pull request's branch
@@ -86,7 +89,7 @@ skipped="$(sed -nE 's/.*, ([0-9]+) skipped.*/\1/p' <<<"$line")"
 skipped=${skipped:-0}
 failed=$((total - passed - skipped))
 for screens in tmux-screens.sh stock-eglot.sh tmux-completion.sh tmux-install.sh tmux-trust.sh \
-  tmux-startup.sh tmux-review-path.sh tmux-review-autosave.sh tmux-agents.sh tmux-background.sh \
+  tmux-startup.sh tmux-review-path.sh tmux-review-autosave.sh tmux-review-hunks.sh tmux-agents.sh tmux-background.sh \
   lint.sh; do
   if bash "$here/$screens"; then
     passed=$((passed + 1))

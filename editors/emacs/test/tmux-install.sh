@@ -12,8 +12,10 @@
 #     progress is one line the echo area holds (emacs-install-offline.txt),
 #     and within its time-out (5 s here) the install gives up and offers a
 #     build with Go (emacs-install-fallback.txt); y builds it with a
-#     stand-in go on PATH (go install of the latest release) and installs
-#     it;
+#     stand-in go on PATH and installs
+#     it, with go build in the clone the package names (make emacs-package
+#     built it there); a release host whose name does not resolve is
+#     offline at once, the clone's build offered (emacs-install-unresolved.txt);
 #   - M-x gemini-ls-install-server from a release directory (a file: URL
 #     holding gemini-ls-OS-ARCH.tar.gz and SHA256SUMS, as make dist writes
 #     them), checked and unpacked into ~/.emacs.d/gemini-ls;
@@ -52,12 +54,12 @@ rm "$work/gemini-ls"
 ln -s "$GEMINI_LS_BIN" "$work/bin/pyright-langserver"
 
 # A stand-in for Go: it notes how it ran, then "builds" gemini-ls where
-# go install puts it (GOBIN).
+# go build -o puts it.
 cat >"$work/bin/go" <<'GO'
 #!/bin/sh
 printf '%s\n' "$PWD" "CGO_ENABLED=$CGO_ENABLED" "GOBIN=$GOBIN" "$*" >"$(dirname "$0")/go.args"
-[ "$1" = install ] || { echo "fake go: want install, got $*" >&2; exit 2; }
-cp "$GEMINI_LS_BIN" "$GOBIN/gemini-ls"
+[ "$1" = build ] || { echo "fake go: want build, got $*" >&2; exit 2; }
+cp "$GEMINI_LS_BIN" "$3"
 GO
 chmod +x "$work/bin/go"
 
@@ -116,7 +118,7 @@ mx() {
 if command -v make >/dev/null; then
   package=$(make -s -C "$root" emacs-package) || fail "make emacs-package made no package"
 else
-  package=$(bash "$root/editors/emacs/make-package.sh" "$root/build") || fail "make-package.sh made no package"
+  package=$(bash "$root/editors/emacs/make-package.sh" "$root/build" --from-clone) || fail "make-package.sh made no package"
 fi
 [[ $package == "$root/build/gemini-ls-"*.tar && -f $package ]] || fail "make emacs-package made $package, not build/gemini-ls-VERSION.tar"
 version=$(basename "$package" .tar); version=${version#gemini-ls-}
@@ -171,10 +173,24 @@ keys y
 wait_for '^Gemini: installed gemini-ls [^ ]+' "the build with Go to be installed" 30
 [[ -x "$work/home/.emacs.d/gemini-ls/gemini-ls" ]] || fail "no executable ~/.emacs.d/gemini-ls/gemini-ls after the build with Go"
 mapfile -t go_args <"$work/bin/go.args"
-[[ ${go_args[3]} == "install github.com/gemini-ls/gemini-ls/cmd/gemini-ls@latest" ]] || fail "go ran as: go ${go_args[3]}"
-[[ ${go_args[1]} == CGO_ENABLED=0 && ${go_args[2]} == "GOBIN=${go_args[0]}" ]] || fail "go ran with ${go_args[*]}"
+# The package names the clone make emacs-package built it in: go build there.
+[[ ${go_args[3]} == "build -o "*"/gemini-ls ./cmd/gemini-ls" ]] || fail "go ran as: go ${go_args[3]}"
+[[ ${go_args[0]} == "$root" && ${go_args[1]} == CGO_ENABLED=0 ]] || fail "go ran with ${go_args[*]}"
 tmux -L "$sock" resize-window -x 140 -y 40
 rm "$work/home/.emacs.d/gemini-ls/gemini-ls"
+
+# Offline with a release host whose name does not resolve: said at once,
+# no download waited for, and the clone's build offered.
+keys M-:
+wait_for '^Eval:' "the M-: prompt" 5
+type_text '(setq gemini-ls-release-url "http://releases.gemini-ls.invalid/latest/")'
+keys Enter
+mx gemini-ls-install-server
+wait_for 'cannot resolve releases\.gemini-ls\.invalid \(offline\?\)\.  Build gemini-ls with Go instead \(go build in' "the offer to build with Go, the name not resolving" 5
+screen | grep -q 'downloading' && fail "the install waited for a download from a name that does not resolve"
+screen >"$(picture emacs-install-unresolved)"
+keys n
+wait_for 'gemini-ls was not installed: cannot resolve' "the install to end on no" 5
 
 # Online: the release, from a file: URL.
 keys M-:
