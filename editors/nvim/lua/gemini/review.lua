@@ -26,13 +26,25 @@ local function escape(s)
 end
 
 -- A tab's label: a review's names it ("Gemini: edit numbers.txt (+1 −1)"),
--- another tab its window's file, as Neovim's own tab line does.
+-- another tab its window's file, as Neovim's own tab line does; where
+-- that window is the chat or the prompt area (a review sent with <C-s>
+-- comes from there), the tab's first window with a file, so the tab says
+-- which file the user was working on, not "prompt".
 local function tab_label(tab)
   local ok, label = pcall(vim.api.nvim_tabpage_get_var, tab, "gemini_review")
   if ok and label then
     return label
   end
   local buf = vim.api.nvim_win_get_buf(vim.api.nvim_tabpage_get_win(tab))
+  if vim.bo[buf].buftype ~= "" then
+    for _, win in ipairs(vim.api.nvim_tabpage_list_wins(tab)) do
+      local b = vim.api.nvim_win_get_buf(win)
+      if vim.bo[b].buftype == "" and vim.api.nvim_buf_get_name(b) ~= "" then
+        buf = b
+        break
+      end
+    end
+  end
   local name = vim.api.nvim_buf_get_name(buf)
   name = name == "" and "[No Name]" or vim.fn.fnamemodify(name, ":t")
   return (vim.bo[buf].modified and "+ " or "") .. name
@@ -221,7 +233,7 @@ function M.take_hunk(r)
       return true
     end
   end
-  vim.notify("Gemini: no hunk of the proposal here", vim.log.levels.INFO)
+  require("gemini.say").tell("Gemini: no hunk of the proposal here", vim.log.levels.INFO)
   return false
 end
 
@@ -486,7 +498,7 @@ local function open_text(r, step)
         vim.bo[r.orig].modifiable = false
         vim.cmd("diffupdate")
       end
-      vim.notify("Gemini: " .. name .. " changed during the review; the left side shows it as it is now."
+      require("gemini.say").tell("Gemini: " .. name .. " changed during the review; the left side shows it as it is now."
         .. " ga puts the proposal over it, gr leaves it.", vim.log.levels.WARN)
       return nil
     end
