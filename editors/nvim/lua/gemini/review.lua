@@ -168,6 +168,29 @@ end
 
 --- Drops the hunk under the cursor: the proposal's window gets that hunk
 --- back from the original.
+local diff = (vim.text and vim.text.diff) or vim.diff
+
+-- recount puts in r's label the lines the proposal now adds and removes
+-- ("(+1 −1)", as the server counted them for the whole proposal), once
+-- the user dropped or took a hunk, so the tab says what ga would write.
+local function recount(r)
+  local added, removed = 0, 0
+  local orig = table.concat(vim.api.nvim_buf_get_lines(r.orig, 0, -1, false), "\n") .. "\n"
+  local now = table.concat(vim.api.nvim_buf_get_lines(r.buf, 0, -1, false), "\n") .. "\n"
+  for _, h in ipairs(diff(orig, now, { result_type = "indices" })) do
+    removed, added = removed + h[2], added + h[4]
+  end
+  local label, n = r.label:gsub("%(%+%d+ −%d+%)", ("(+%d −%d)"):format(added, removed), 1)
+  if n == 0 or label == r.label then
+    return
+  end
+  r.label = label
+  vim.api.nvim_tabpage_set_var(r.tab, "gemini_review", label)
+  if vim.o.tabline == our_tabline then
+    vim.cmd("redrawtabline")
+  end
+end
+
 function M.drop_hunk(r)
   r = r or M.current
   if not r or r.kind ~= "text" then
@@ -183,9 +206,8 @@ function M.drop_hunk(r)
     end
   end)
   vim.cmd("diffupdate")
+  recount(r)
 end
-
-local diff = (vim.text and vim.text.diff) or vim.diff
 
 -- The line of b that line (1-based) of a corresponds to, given the
 -- line hunks of a against b.
@@ -230,6 +252,7 @@ function M.take_hunk(r)
         vim.api.nvim_buf_set_lines(r.buf, from, from + ca, false, with)
       end)
       vim.cmd("diffupdate")
+      recount(r)
       return true
     end
   end
