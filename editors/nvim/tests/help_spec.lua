@@ -14,13 +14,14 @@ local function copy()
 end
 
 -- help runs a Neovim with the plugin at dir loaded as a package is, asks
--- for :help topic and returns the help file it opened ("" for none) and
--- what it said.
+-- for :help topic and returns the help file it opened ("" for none), what
+-- it said and the line the cursor is on.
 local function help(dir, topic)
   local out = vim.fn.system({ "nvim", "--headless", "-u", "NONE", "-i", "NONE",
     "--cmd", "set rtp^=" .. dir, "--cmd", "runtime plugin/gemini.lua",
-    "+silent! help " .. topic, "+lua io.stdout:write('opened:' .. vim.fn.expand('%:t'))", "+qa!" })
-  return out:match("opened:(%S*)") or "", out
+    "+silent! help " .. topic,
+    "+lua io.stdout:write('opened:' .. vim.fn.expand('%:t') .. '\\nline:' .. vim.fn.getline('.') .. '\\n')", "+qa!" })
+  return out:match("opened:(%S*)") or "", out, out:match("line:([^\n]*)")
 end
 
 local function touch(path, when)
@@ -35,6 +36,12 @@ describe("help tags", function()
     local opened, out = help(dir, "gemini-review")
     eq("gemini.txt", opened, "the help opened; nvim said: " .. out)
     assert(read_file(dir .. "/doc/tags"):find("gemini-review\tgemini.txt", 1, true), "tags: " .. read_file(dir .. "/doc/tags"))
+  end)
+
+  it("take :help gemini to the top of the help, over its contents", function()
+    local opened, out, line = help(copy(), "gemini")
+    eq("gemini.txt", opened, "the help opened; nvim said: " .. out)
+    assert(line and line:find("^%*gemini%.txt%*.*%*gemini%*$"), "the cursor's line: " .. tostring(line))
   end)
 
   it("are written again when the help is newer (a git pull changed it)", function()

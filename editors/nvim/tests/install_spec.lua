@@ -245,11 +245,33 @@ describe(":GeminiInstall", function()
 
   it("cuts its progress line to the space the command line has", function()
     local long = "Gemini: downloading gemini-ls-linux-amd64.tar.gz… 12 s (:GeminiInstall cancel stops it)"
-    eq(long, install.fit(long, 200), "a line that fits")
-    local cut = install.fit(long, 40)
+    local fit = require("gemini.say").fit
+    eq(long, fit(long, 200), "a line that fits")
+    local cut = fit(long, 40)
     eq(40, vim.fn.strdisplaywidth(cut), "width of the cut line")
     eq("Gemini: downloading gemini-ls-linux-amd…", cut, "the cut line")
-    eq("", install.fit(long, 0), "no space")
+    eq("", fit(long, 0), "no space")
+  end)
+
+  it("says anything in one line: Go's output of several lines, a tab, a carriage return", function()
+    local line = require("gemini.say").line
+    eq("go build failed: # pkg | a.go:3:17: undefined: x | a.go:3:33: undefined: y",
+      line("go build failed: # pkg\n\ta.go:3:17: undefined: x\r\n\na.go:3:33: undefined: y\n"), "joined")
+    local first = #notes
+    require("gemini.say").tell("Gemini: one\ntwo", vim.log.levels.WARN)
+    eq("Gemini: one | two", told_since(first), "told")
+  end)
+
+  -- The README's route for 0.7 to 0.11: editors/nvim linked into
+  -- pack/*/start; the link's parents are not the checkout.
+  it("knows the checkout through a link to the plugin", function()
+    local root = install.checkout()
+    local link = vim.fn.tempname() .. "/pack/gemini/start/gemini-ls"
+    vim.fn.mkdir(vim.fn.fnamemodify(link, ":h"), "p")
+    assert(vim.loop.fs_symlink(root .. "/editors/nvim", link))
+    local out = vim.fn.system({ "nvim", "--headless", "-u", "NONE", "-i", "NONE", "--cmd", "set rtp^=" .. link,
+      "+lua io.stdout:write('checkout:' .. tostring(require('gemini.install').checkout()) .. '\\n')", "+qa!" })
+    eq(root, out:match("checkout:([^\n]*)"), "the checkout; nvim said: " .. out)
   end)
 
   it("knows the checkout it came in, to build from", function()

@@ -4,7 +4,8 @@
 # :edit once gemini-ls runs (the plugin set up in init.lua, filetype
 # detection on after it), a prompt typed in the prompt area and sent with <C-s>
 # while still in Insert mode. The review opens in Normal mode
-# (nvim-review-from-insert.txt), and gr, which its tab line names, rejects
+# (nvim-review-from-insert.txt), the tab it came from named by its file
+# (app.py), not by the prompt area it was sent from, and gr, which its tab line names, rejects
 # it: nothing typed lands in the proposal. A second review: Insert mode's
 # keys cannot change the proposal (E21), gi makes it editable on purpose,
 # which the tab line says (nvim-review-editing.txt), and ga keeps the
@@ -72,7 +73,9 @@ tm send-keys -t "$session" C-s
 wait_for "the review" 'Gemini: edit app\.py \(\+1 −1\)' 'ga accept, gr reject' '│ *return a - b'
 printf '%s\n' "$screen" >"$(picture review-from-insert)"
 grep -q -- '-- INSERT --' <<<"$screen" && fail "the review opened in Insert mode"
-pass "a review sent from the prompt area's Insert mode opens in Normal mode"
+# The tab the prompt was sent from is named by its file, not "prompt".
+grep -qE '^ app\.py  Gemini: edit app\.py' <<<"$screen" || fail "the tab line does not name app.py's tab by its file: $(head -n 1 <<<"$screen")"
+pass "a review sent from the prompt area's Insert mode opens in Normal mode, the tab it came from named app.py"
 tm send-keys -t "$session" g r
 wait_for "the answer after the reject" 'Left add as it was\.'
 app_py

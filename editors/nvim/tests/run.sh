@@ -67,7 +67,10 @@ done
 # agents.sh (:GeminiAgents with two agents in worktrees, nvim-agents*.txt),
 # background.sh (:GeminiBackground against fakegithub, an agent on GitHub
 # Actions landed from the agents view, nvim-agents-background*.txt)
-# and pack.sh (nvim-pack-*.txt).
+# prompt_slash.sh (/model typed in the prompt area stays /model,
+# nvim-prompt-slash.txt), link.sh (the README's clone route offline with
+# the real Go: :GeminiInstall builds from the linked clone, a failed build
+# told in one line, nvim-link-*.txt) and pack.sh (nvim-pack-*.txt).
 # tmux_test NAME SECONDS: runs NAME.sh, recording a failure it did not.
 tmux_test() {
   [ -z "$filter" ] || [[ $1 == *"$filter"* ]] || return 0
@@ -85,9 +88,17 @@ tmux_test review_autosave 240
 tmux_test startup 60
 tmux_test stock 240
 tmux_test completion 120
+tmux_test prompt_slash 90
 tmux_test copilot_lsp 120
 tmux_test install 90
 tmux_test clone 120
+# link.sh builds gemini-ls with the real Go, which a chroot without Go
+# (editors/newer-editors.sh) lacks.
+if command -v go >/dev/null; then
+  tmux_test link 600
+else
+  echo "== link.sh: no Go on PATH to build gemini-ls from the clone with"
+fi
 tmux_test agents 120
 tmux_test background 180
 # pack.sh: the README's vim.pack install from a git URL, then

@@ -50,6 +50,14 @@ describe("folder trust", function()
     eq(1, #asked, "questions")
     assert(asked[1].prompt:find("Do you trust the files in this folder?", 1, true), asked[1].prompt)
     assert(asked[1].prompt:find(cwd, 1, true), asked[1].prompt)
+    -- The text shown once: whole in the chat, on screen; the choices'
+    -- prompt one line, pointing to it.
+    assert(require("gemini.chat").visible(), "the chat is on screen")
+    local chat_text = table.concat(vim.api.nvim_buf_get_lines(require("gemini.chat").buf, 0, -1, false), "\n")
+    local _, in_chat = chat_text:gsub("Trusting a folder allows", "")
+    eq(1, in_chat, "the trust text in the chat; the chat: " .. chat_text)
+    eq(nil, asked[1].prompt:find("Trusting a folder allows", 1, true), "the trust text in the prompt: " .. asked[1].prompt)
+    eq(nil, asked[1].prompt:find("\n"), "a prompt of one line: " .. asked[1].prompt)
     -- Gemini CLI 0.61's labels, each with what it does as the server
     -- describes it (the descriptions are the server's: dialog).
     local labels = vim.tbl_map(function(l) return (l:gsub(" — .*$", "")) end, asked[1].labels)

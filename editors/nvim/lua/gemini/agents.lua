@@ -340,7 +340,7 @@ function M.take(a)
         -- In one line on the command line (whole in :messages): a longer
         -- one would stop Neovim at "Press ENTER", before a waiting
         -- agent's question, which is put to the user right after.
-        require("gemini.install").tell(msg, level)
+        require("gemini.say").tell(msg, level)
       end
     end
   end
@@ -378,7 +378,7 @@ local method_not_found = -32601
 local function failed(what, err, feature)
   local why = err.code == method_not_found and ("this gemini-ls is too old for " .. (feature or "agents") .. "; update it (:GeminiInstall)")
     or (err.message or vim.inspect(err))
-  vim.notify("Gemini: could not " .. what .. ": " .. why, vim.log.levels.ERROR)
+  require("gemini.say").tell("Gemini: could not " .. what .. ": " .. why, vim.log.levels.ERROR)
 end
 
 --- Asks the server for the list again (R); on_done after it came.
@@ -400,7 +400,7 @@ function M.at_cursor()
   local key = row_keys[vim.api.nvim_win_get_cursor(0)[1]]
   local a = key and M.agents[key]
   if not a then
-    vim.notify("Gemini: no agent on this line")
+    require("gemini.say").tell("Gemini: no agent on this line")
   end
   return a
 end
@@ -451,8 +451,8 @@ function M.delegate(task, on_done)
       M.take(result)
       local bg = M.background(result) or {}
       local run = type(bg.runUrl) == "string" and bg.runUrl ~= "" and (": " .. bg.runUrl) or ""
-      -- One line (install.tell): a longer one would stop at "Press ENTER".
-      require("gemini.install").tell("Gemini: background agent “" .. M.name(result) .. "” " .. M.state_text(result) .. " on GitHub" .. run .. "; :GeminiAgents follows it")
+      -- One line (say.tell): a longer one would stop at "Press ENTER".
+      require("gemini.say").tell("Gemini: background agent “" .. M.name(result) .. "” " .. M.state_text(result) .. " on GitHub" .. run .. "; :GeminiAgents follows it")
     end
     if on_done then
       on_done(err, result)
@@ -472,7 +472,7 @@ end
 local function background_only(a, action)
   local bg = M.background(a)
   if not bg then
-    vim.notify("Gemini: agent “" .. M.name(a) .. "” runs here, not on GitHub: " .. action .. " is for background agents")
+    require("gemini.say").tell("Gemini: agent “" .. M.name(a) .. "” runs here, not on GitHub: " .. action .. " is for background agents")
   end
   return bg
 end
@@ -492,7 +492,7 @@ function M.follow_up(a, on_done)
         failed("follow up the agent “" .. M.name(a) .. "”", err, "background agents")
       elseif type(result) == "table" then
         M.take(result)
-        require("gemini.install").tell("Gemini: follow-up sent to “" .. M.name(a) .. "”; it runs again on GitHub")
+        require("gemini.say").tell("Gemini: follow-up sent to “" .. M.name(a) .. "”; it runs again on GitHub")
       end
       if on_done then
         on_done(err, result)
@@ -504,7 +504,7 @@ end
 -- Opens url in the browser, or says it where none opens.
 local function open_url(url)
   if not gemini().open_external(url) then
-    vim.notify("Gemini: open this in your browser: " .. url)
+    require("gemini.say").tell("Gemini: open this in your browser: " .. url)
   end
 end
 
@@ -515,7 +515,7 @@ function M.open_run(a)
     return
   end
   if type(bg.runUrl) ~= "string" or bg.runUrl == "" then
-    vim.notify("Gemini: agent “" .. M.name(a) .. "” has no run yet")
+    require("gemini.say").tell("Gemini: agent “" .. M.name(a) .. "” has no run yet")
     return
   end
   open_url(bg.runUrl)
@@ -529,7 +529,7 @@ function M.open_pull_request(a)
   end
   local pr = pull_request(bg)
   if not pr then
-    vim.notify("Gemini: agent “" .. M.name(a) .. "” has no pull request yet (" .. M.state_text(a) .. "); o opens its run")
+    require("gemini.say").tell("Gemini: agent “" .. M.name(a) .. "” has no pull request yet (" .. M.state_text(a) .. "); o opens its run")
     return
   end
   open_url(pr.url)
@@ -541,11 +541,11 @@ function M.open_chat(a)
   -- A background agent's chat is here once its run's session came back
   -- with its work (sessionId); until then it is on GitHub.
   if M.background(a) and (not a.sessionId or a.sessionId == "") then
-    vim.notify("Gemini: agent “" .. M.name(a) .. "” runs on GitHub, with no chat here yet: o opens its run, p its pull request, f sends it a follow-up")
+    require("gemini.say").tell("Gemini: agent “" .. M.name(a) .. "” runs on GitHub, with no chat here yet: o opens its run, p its pull request, f sends it a follow-up")
     return
   end
   if not a.sessionId or a.sessionId == "" then
-    vim.notify("Gemini: the worktree “" .. M.name(a) .. "” has no saved session to open; m merges it, d discards it")
+    require("gemini.say").tell("Gemini: the worktree “" .. M.name(a) .. "” has no saved session to open; m merges it, d discards it")
     return
   end
   gemini().resume(a.sessionId, a.title)
@@ -554,11 +554,11 @@ end
 --- Stops the agent's turn (s).
 function M.stop(a)
   if M.background(a) then
-    vim.notify("Gemini: agent “" .. M.name(a) .. "” runs on GitHub: cancel its run there (o opens it)")
+    require("gemini.say").tell("Gemini: agent “" .. M.name(a) .. "” runs on GitHub: cancel its run there (o opens it)")
     return
   end
   if a.state ~= "working" and a.state ~= "waiting" then
-    vim.notify("Gemini: agent “" .. M.name(a) .. "” is not running (" .. M.state_text(a) .. ")")
+    require("gemini.say").tell("Gemini: agent “" .. M.name(a) .. "” is not running (" .. M.state_text(a) .. ")")
     return
   end
   with_client(function(client)
@@ -633,7 +633,7 @@ end
 --- sides, is shown in a scratch buffer. on_done(err, result) after.
 function M.land(a, how, on_done)
   if M.background(a) and not M.fetched(a) then
-    vim.notify("Gemini: agent “" .. M.name(a) .. "” has no work here yet (" .. M.state_text(a) .. "): its branch is fetched once its run is done")
+    require("gemini.say").tell("Gemini: agent “" .. M.name(a) .. "” has no work here yet (" .. M.state_text(a) .. "): its branch is fetched once its run is done")
     return
   end
   -- A background agent lands by its worktree, as a local one without a
@@ -660,9 +660,9 @@ function M.discard(a, on_done)
     elseif result and result.discarded then
       M.agents[M.key(a)] = nil
       M.render()
-      vim.notify("Gemini: discarded the agent “" .. M.name(a) .. "”")
+      require("gemini.say").tell("Gemini: discarded the agent “" .. M.name(a) .. "”")
     else
-      vim.notify("Gemini: kept the agent “" .. M.name(a) .. "”")
+      require("gemini.say").tell("Gemini: kept the agent “" .. M.name(a) .. "”")
     end
     if on_done then
       on_done(err, result)

@@ -82,11 +82,22 @@ asks["gemini/confirm"] = function(params, respond)
   end)
 end
 
+-- in_short is a question quoted in the chat on screen, as its choices'
+-- prompt puts it: its title and its text's first line (the folder trust
+-- question's folder), the rest pointed to, not said twice.
+local function in_short(params)
+  local lines = vim.split(vim.trim(params.text or ""), "\n", { plain = true })
+  local title = (params.title and params.title ~= "") and params.title or "Question"
+  local more = #lines > 1 and " (the rest is in the chat)" or ""
+  return title .. (lines[1] ~= "" and (" " .. lines[1]) or "") .. more
+end
+
 asks["gemini/ask"] = function(params, respond)
   -- The question shows once in the chat: as the line of the call that
   -- asks it, or quoted when no call of the chat asks it (the folder trust
   -- question). The answer is recorded after it.
-  if in_chat(params) and not chat.shows_call(params.callId) then
+  local quoted = in_chat(params) and not chat.shows_call(params.callId)
+  if quoted then
     -- A question of several lines is quoted line by line: a buffer line
     -- holds no line break.
     local lines = { "" }
@@ -112,7 +123,8 @@ asks["gemini/ask"] = function(params, respond)
       chat.answer(params.callId, question.answer_text(params, result), true)
     end
     respond(result)
-  end, shown and { prompt = asker .. (params.title or "Plan Approval") .. ": approve the plan in " .. vim.fn.fnamemodify(shown, ":t") .. "?" })
+  end, shown and { prompt = asker .. (params.title or "Plan Approval") .. ": approve the plan in " .. vim.fn.fnamemodify(shown, ":t") .. "?" }
+    or (quoted and chat.visible()) and { prompt = in_short(asked) } or nil)
 end
 
 

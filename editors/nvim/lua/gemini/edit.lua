@@ -48,13 +48,13 @@ function M.send(gemini, buf, range, instruction, on_done)
   end
   gemini.when_ready(client, function()
     local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, range = range, instruction = instruction }
-    vim.notify("Gemini: editing the selection…")
+    require("gemini.say").tell("Gemini: editing the selection…")
     gemini.client_call(client, "request", "gemini/editSelection", params, function(err, result)
       if err then
         local msg = err.code == -32601 and "this gemini-ls cannot edit a selection (gemini/editSelection); update it" or (err.message or vim.inspect(err))
-        vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
+        require("gemini.say").tell("Gemini: " .. msg, vim.log.levels.ERROR)
       elseif result then
-        vim.notify(result.message, M.level(result))
+        require("gemini.say").tell(result.message, M.level(result))
       end
       if on_done then
         on_done(err, result)

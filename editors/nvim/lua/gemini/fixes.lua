@@ -56,7 +56,7 @@ end
 function M.offer(g)
   local list = M.for_kind(g.state.error_kind)
   if #list == 0 then
-    vim.notify("Gemini: no failure to fix", vim.log.levels.INFO)
+    require("gemini.say").tell("Gemini: no failure to fix", vim.log.levels.INFO)
     return
   end
   vim.ui.select(list, {

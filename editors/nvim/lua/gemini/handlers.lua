@@ -84,7 +84,7 @@ handlers["window/showDocument"] = function(err, params, ctx, config)
   if params and params.external then
     local ok = gemini().open_external(params.uri)
     if not ok then
-      vim.notify("Gemini: open this in your browser: " .. params.uri)
+      require("gemini.say").tell("Gemini: open this in your browser: " .. params.uri)
     end
     return { success = ok }
   end

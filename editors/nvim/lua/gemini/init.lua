@@ -50,7 +50,7 @@ local function notify_once(msg, level)
     return
   end
   M.state.notified[msg] = true
-  vim.notify("Gemini: " .. msg, level or vim.log.levels.ERROR)
+  require("gemini.say").tell("Gemini: " .. msg, level or vim.log.levels.ERROR)
 end
 M.notify_once = notify_once
 
@@ -304,14 +304,14 @@ function M.login(manual, on_done)
     return
   end
   client_of.when_ready(client, function()
-    vim.notify("Gemini: signing in with Google; finish in your browser")
+    require("gemini.say").tell("Gemini: signing in with Google; finish in your browser")
     local params = manual and { manual = true } or vim.empty_dict()
     client_of.client_call(client, "request", "gemini/login", params, function(err, result)
       if err then
-        vim.notify("Gemini: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+        require("gemini.say").tell("Gemini: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
       else
         local msg, level = M.login_message(result)
-        vim.notify(msg, level)
+        require("gemini.say").tell(msg, level)
         -- The chat's status says no credentials no more.
         require("gemini.startup").adopt_auth(result.auth)
       end
@@ -369,9 +369,9 @@ function M.next_edit()
   client_of.when_ready(client, function()
     nextedit.request(buf, function(err, edits)
       if err then
-        vim.notify("Gemini: no next edit: " .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
+        require("gemini.say").tell("Gemini: no next edit: " .. (err.message or vim.inspect(err)), vim.log.levels.WARN)
       elseif edits and #edits == 0 then
-        vim.notify("Gemini: no next edit foreseen")
+        require("gemini.say").tell("Gemini: no next edit foreseen")
       end
     end)
   end)
@@ -383,7 +383,7 @@ end
 function M.install(how, on_done)
   if how == "cancel" then
     if not install.cancel() then
-      install.tell("Gemini: no install of gemini-ls is under way")
+      require("gemini.say").tell("Gemini: no install of gemini-ls is under way")
     end
     return
   end

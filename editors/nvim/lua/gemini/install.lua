@@ -17,6 +17,7 @@ M.go_package = "github.com/gemini-ls/gemini-ls/cmd/gemini-ls@latest"
 M.timeouts = { connect = 10, stall = 20, stall_bytes = 1024 }
 
 local uv = vim.uv or vim.loop
+local say = require("gemini.say")
 
 local function windows()
   return uv.os_uname().sysname:match("Windows") ~= nil
@@ -99,49 +100,6 @@ end
 M.cancel_hint = ":GeminiInstall cancel stops it"
 M.build_hint = "the first build takes minutes; " .. M.cancel_hint
 
--- Whether vim.notify is Neovim's own, which shows a message on the
--- command line, not another plugin's (nvim-notify, noice) in a window.
--- Neovim's own Lua names its file (vim/_editor.lua), or, built into the
--- binary without debug information as from 0.12, none ("?"); a plugin's
--- always names its file.
-local function builtin_notify()
-  local info = debug.getinfo(vim.notify, "S")
-  local source = info and info.source or ""
-  return source:match("vim/_editor%.lua$") ~= nil or source == "?"
-end
-
-local highlights = { [vim.log.levels.ERROR] = "ErrorMsg", [vim.log.levels.WARN] = "WarningMsg" }
-
---- Says msg, whole in :messages, and in one line on the command line:
---- longer than the line has room for (v:echospace), Neovim would stop for
---- Enter, so it is cut in the middle there, as Neovim cuts its own
---- messages ('shortmess' T). vim.notify says it where it is another
---- plugin's, or no screen shows it.
-function M.tell(msg, level)
-  level = level or vim.log.levels.INFO
-  if #vim.api.nvim_list_uis() == 0 or not builtin_notify() or vim.fn.strdisplaywidth(msg) <= vim.v.echospace then
-    return vim.notify(msg, level)
-  end
-  local shortmess = vim.o.shortmess
-  vim.opt.shortmess:append("T")
-  vim.cmd("echohl " .. (highlights[level] or "None"))
-  vim.cmd("echomsg " .. vim.fn.string(msg))
-  vim.cmd("echohl None")
-  vim.o.shortmess = shortmess
-end
-
---- text cut to width screen cells, an ellipsis ending what was cut.
-function M.fit(text, width)
-  if vim.fn.strdisplaywidth(text) <= width then
-    return text
-  end
-  local n = vim.fn.strchars(text)
-  while n > 0 and vim.fn.strdisplaywidth(vim.fn.strcharpart(text, 0, n) .. "…") > width do
-    n = n - 1
-  end
-  return n > 0 and vim.fn.strcharpart(text, 0, n) .. "…" or ""
-end
-
 --- The progress line: what the install does and for how long.
 function M.progress_line()
   return ("Gemini: %s… %d s (%s)"):format(current.what, elapsed(), M.cancel_hint)
@@ -157,7 +115,7 @@ local function progress()
   if not current or vim.api.nvim_get_mode().mode ~= "n" then
     return
   end
-  vim.api.nvim_echo({ { M.fit(M.progress_line(), vim.v.echospace) } }, false, {})
+  vim.api.nvim_echo({ { say.fit(M.progress_line(), vim.v.echospace) } }, false, {})
 end
 
 -- step runs argv as the install's next step, saying what it does, then
@@ -304,10 +262,12 @@ function M.download(release_url, done)
   end)
 end
 
---- The gemini-ls checkout the plugin sits in (editors/nvim), or nil.
+--- The gemini-ls checkout the plugin sits in (editors/nvim), or nil. The
+--- plugin's own path is resolved first: the README links editors/nvim
+--- into pack/*/start, and the link's parents are not the checkout's.
 function M.checkout()
   local lua = debug.getinfo(1, "S").source:sub(2) -- .../editors/nvim/lua/gemini/install.lua
-  local root = vim.fn.fnamemodify(lua, ":p:h:h:h:h:h")
+  local root = vim.fn.fnamemodify(uv.fs_realpath(lua) or lua, ":p:h:h:h:h:h")
   local f = io.open(root .. "/go.mod", "r")
   if not f then
     return nil
@@ -337,6 +297,9 @@ local function build_argv(dir)
   return { "go", "install", M.go_package }, { cwd = dir, env = { CGO_ENABLED = "0", GOBIN = dir } }
 end
 
+-- The scratch buffer a failed build's output goes to.
+M.output_buffer = "gemini-ls-build-output"
+
 --- Builds gemini-ls with Go in the background and installs it, then
 --- done(bin), or done(nil, why); says so, unless quiet (the caller said
 --- it).
@@ -350,10 +313,22 @@ function M.build(done, quiet)
   if not quiet then
     -- Short: the progress line, which follows, has the rest.
     local how = M.checkout() and "" or (" (go install " .. M.go_package .. ")")
-    M.tell("Gemini: building gemini-ls with Go" .. how .. "; the first build takes minutes")
+    say.tell("Gemini: building gemini-ls with Go" .. how .. "; the first build takes minutes")
   end
   local argv, opts = build_argv(dir)
-  opts.failed = function(_, out) return argv[2] == "build" and "go build failed: " .. out or ("go install failed: " .. out) end
+  opts.failed = function(_, out)
+    local what = "go " .. argv[2] .. " failed"
+    if not out:find("\n") then
+      return what .. ": " .. out
+    end
+    -- A compiler's lines matter: a window of their own, not the
+    -- command line, where they would stop Neovim for Enter.
+    say.output(M.output_buffer, out)
+    if #vim.api.nvim_list_uis() > 0 then
+      return what .. "; Go's output is in the window below"
+    end
+    return what .. "; Go's output is in the buffer " .. M.output_buffer
+  end
   step("building gemini-ls with Go", argv, opts, function(_, why)
     vim.fn.delete(dir, "rf")
     done(nil, why)
@@ -392,7 +367,7 @@ function M.cancel()
   end
   vim.fn.timer_stop(c.timer)
   current = nil
-  M.tell("Gemini: the install was cancelled after " .. math.floor((uv.now() - c.started) / 1000) .. " s; nothing was installed", vim.log.levels.WARN)
+  say.tell("Gemini: the install was cancelled after " .. math.floor((uv.now() - c.started) / 1000) .. " s; nothing was installed", vim.log.levels.WARN)
   return true
 end
 
@@ -403,7 +378,7 @@ end
 function M.command(how, release_url, on_done)
   on_done = on_done or function() end
   if current then
-    M.tell("Gemini: gemini-ls is being installed already (" .. current.what .. "; " .. M.cancel_hint .. ")", vim.log.levels.WARN)
+    say.tell("Gemini: gemini-ls is being installed already (" .. current.what .. "; " .. M.cancel_hint .. ")", vim.log.levels.WARN)
     return
   end
   current = { what = "starting", started = uv.now() }
@@ -420,7 +395,7 @@ function M.command(how, release_url, on_done)
     vim.fn.timer_stop(current.timer)
     current = nil
     if not bin then
-      M.tell("Gemini: gemini-ls was not installed: " .. err, vim.log.levels.ERROR)
+      say.tell("Gemini: gemini-ls was not installed: " .. err, vim.log.levels.ERROR)
       return on_done(nil)
     end
     -- "gemini-ls 0.1.0", without the commit: the line fits 80 columns.
@@ -428,7 +403,7 @@ function M.command(how, release_url, on_done)
     -- What the caller adds (how to run it) goes in the same line: two
     -- would stop Neovim for Enter.
     local note = on_done(bin)
-    M.tell("Gemini: installed " .. version .. " in " .. vim.fn.fnamemodify(M.dir(), ":~") .. (note and ("; " .. note) or ""))
+    say.tell("Gemini: installed " .. version .. " in " .. vim.fn.fnamemodify(M.dir(), ":~") .. (note and ("; " .. note) or ""))
   end
   if how == "build" then
     return M.build(done)
@@ -438,7 +413,7 @@ function M.command(how, release_url, on_done)
     -- archive for this machine): Go builds one. An archive that fails its
     -- check is reported, not papered over.
     if not bin and not unverified and vim.fn.executable("go") == 1 then
-      M.tell("Gemini: " .. err .. "; building gemini-ls with Go instead, " .. M.build_source() .. " (" .. M.build_hint .. ")", vim.log.levels.WARN)
+      say.tell("Gemini: " .. err .. "; building gemini-ls with Go instead, " .. M.build_source() .. " (" .. M.build_hint .. ")", vim.log.levels.WARN)
       return M.build(done, true)
     end
     if not bin and not unverified then

@@ -77,7 +77,7 @@ function M.pick_model(persist, on_done)
     gemini().refresh_models(client, function(err, result)
       if err then
         local msg = err.code == method_not_found and "this gemini-ls cannot list the models (gemini/models); update it" or (err.message or vim.inspect(err))
-        vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
+        require("gemini.say").tell("Gemini: " .. msg, vim.log.levels.ERROR)
         return
       end
       vim.ui.select(result.models or {}, {

@@ -252,7 +252,7 @@ function M.accept(buf)
   local edits, version, client = s.edits, s.version, s.client
   M.clear(buf)
   if version ~= M.version(buf) then
-    vim.notify("Gemini: the next edit no longer applies: the buffer changed", vim.log.levels.WARN)
+    require("gemini.say").tell("Gemini: the next edit no longer applies: the buffer changed", vim.log.levels.WARN)
     return false
   end
   local text_edits = {}

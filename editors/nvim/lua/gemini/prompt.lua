@@ -132,6 +132,32 @@ end
 
 local omni = vim.api.nvim_replace_termcodes("<C-x><C-o>", true, false, true)
 
+-- The prompt area's 'completeopt': the menu, even of one item, with
+-- nothing inserted until the user picks, so typing "/model" after "/"
+-- gives "/model" whatever the user's own setting (with "menu" alone the
+-- first item, "/about", went in before "model" was typed).
+M.completeopt = "menuone,noinsert"
+
+-- own_completeopt gives buf M.completeopt: buffer-local from Neovim 0.11,
+-- where the option can be; before, the global one while buf is the
+-- current buffer, the user's put back when it is left.
+local function own_completeopt(buf)
+  if vim.fn.has("nvim-0.11") == 1 then
+    vim.bo[buf].completeopt = M.completeopt
+    return
+  end
+  local users
+  vim.api.nvim_create_autocmd("BufEnter", { buffer = buf, callback = function()
+    users = users or vim.o.completeopt
+    vim.o.completeopt = M.completeopt
+  end })
+  vim.api.nvim_create_autocmd("BufLeave", { buffer = buf, callback = function()
+    if users then
+      vim.o.completeopt, users = users, nil
+    end
+  end })
+end
+
 function M.ensure()
   if M.buf and vim.api.nvim_buf_is_valid(M.buf) then
     return M.buf
@@ -143,6 +169,7 @@ function M.ensure()
   vim.bo[M.buf].swapfile = false
   vim.bo[M.buf].filetype = "markdown"
   vim.bo[M.buf].omnifunc = "v:lua.require'gemini.prompt'.omnifunc"
+  own_completeopt(M.buf)
   pos, draft = #M.history + 1, nil
   map({ "i", "n" }, "<C-s>", M.send, "Gemini: send the prompt")
   map({ "n" }, "<CR>", M.send, "Gemini: send the prompt")

@@ -26,13 +26,25 @@ local function escape(s)
 end
 
 -- A tab's label: a review's names it ("Gemini: edit numbers.txt (+1 −1)"),
--- another tab its window's file, as Neovim's own tab line does.
+-- another tab its window's file, as Neovim's own tab line does; where
+-- that window is the chat or the prompt area (a review sent with <C-s>
+-- comes from there), the tab's first window with a file, so the tab says
+-- which file the user was working on, not "prompt".
 local function tab_label(tab)
   local ok, label = pcall(vim.api.nvim_tabpage_get_var, tab, "gemini_review")
   if ok and label then
     return label
   end
   local buf = vim.api.nvim_win_get_buf(vim.api.nvim_tabpage_get_win(tab))
+  if vim.bo[buf].buftype ~= "" then
+    for _, win in ipairs(vim.api.nvim_tabpage_list_wins(tab)) do
+      local b = vim.api.nvim_win_get_buf(win)
+      if vim.bo[b].buftype == "" and vim.api.nvim_buf_get_name(b) ~= "" then
+        buf = b
+        break
+      end
+    end
+  end
   local name = vim.api.nvim_buf_get_name(buf)
   name = name == "" and "[No Name]" or vim.fn.fnamemodify(name, ":t")
   return (vim.bo[buf].modified and "+ " or "") .. name
@@ -156,6 +168,29 @@ end
 
 --- Drops the hunk under the cursor: the proposal's window gets that hunk
 --- back from the original.
+local diff = (vim.text and vim.text.diff) or vim.diff
+
+-- recount puts in r's label the lines the proposal now adds and removes
+-- ("(+1 −1)", as the server counted them for the whole proposal), once
+-- the user dropped or took a hunk, so the tab says what ga would write.
+local function recount(r)
+  local added, removed = 0, 0
+  local orig = table.concat(vim.api.nvim_buf_get_lines(r.orig, 0, -1, false), "\n") .. "\n"
+  local now = table.concat(vim.api.nvim_buf_get_lines(r.buf, 0, -1, false), "\n") .. "\n"
+  for _, h in ipairs(diff(orig, now, { result_type = "indices" })) do
+    removed, added = removed + h[2], added + h[4]
+  end
+  local label, n = r.label:gsub("%(%+%d+ −%d+%)", ("(+%d −%d)"):format(added, removed), 1)
+  if n == 0 or label == r.label then
+    return
+  end
+  r.label = label
+  vim.api.nvim_tabpage_set_var(r.tab, "gemini_review", label)
+  if vim.o.tabline == our_tabline then
+    vim.cmd("redrawtabline")
+  end
+end
+
 function M.drop_hunk(r)
   r = r or M.current
   if not r or r.kind ~= "text" then
@@ -171,9 +206,8 @@ function M.drop_hunk(r)
     end
   end)
   vim.cmd("diffupdate")
+  recount(r)
 end
-
-local diff = (vim.text and vim.text.diff) or vim.diff
 
 -- The line of b that line (1-based) of a corresponds to, given the
 -- line hunks of a against b.
@@ -218,10 +252,11 @@ function M.take_hunk(r)
         vim.api.nvim_buf_set_lines(r.buf, from, from + ca, false, with)
       end)
       vim.cmd("diffupdate")
+      recount(r)
       return true
     end
   end
-  vim.notify("Gemini: no hunk of the proposal here", vim.log.levels.INFO)
+  require("gemini.say").tell("Gemini: no hunk of the proposal here", vim.log.levels.INFO)
   return false
 end
 
@@ -486,7 +521,7 @@ local function open_text(r, step)
         vim.bo[r.orig].modifiable = false
         vim.cmd("diffupdate")
       end
-      vim.notify("Gemini: " .. name .. " changed during the review; the left side shows it as it is now."
+      require("gemini.say").tell("Gemini: " .. name .. " changed during the review; the left side shows it as it is now."
         .. " ga puts the proposal over it, gr leaves it.", vim.log.levels.WARN)
       return nil
     end

@@ -140,7 +140,7 @@ function M.resumed(id, title, err, result)
   elseif err then
     local msg = "could not continue the session: " .. (err.message or vim.inspect(err))
     chat.lines({ "", "Error: " .. msg })
-    vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
+    require("gemini.say").tell("Gemini: " .. msg, vim.log.levels.ERROR)
   else
     local session = result.session or {}
     gemini().state.session_id = session.sessionId or id
@@ -166,7 +166,7 @@ local function pick_session(prompt, on_choice)
     end
     local items = result and result.sessions or {}
     if #items == 0 then
-      vim.notify("Gemini: no sessions yet")
+      require("gemini.say").tell("Gemini: no sessions yet")
       return
     end
     table.sort(items, function(a, b)
@@ -220,13 +220,13 @@ function M.delete_picked_session(client, s)
       local msg = err.code == method_not_found
           and "this gemini-ls is too old to delete sessions; update it (:GeminiInstall) to delete them here"
         or string.format("could not delete the session “%s”: %s", title, err.message or vim.inspect(err))
-      vim.notify("Gemini: " .. msg, vim.log.levels.ERROR)
+      require("gemini.say").tell("Gemini: " .. msg, vim.log.levels.ERROR)
       return
     end
     if s.sessionId == gemini().state.session_id then
       gemini().new_session()
     end
-    vim.notify(string.format("Gemini: deleted the session “%s”", title))
+    require("gemini.say").tell(string.format("Gemini: deleted the session “%s”", title))
   end)
 end
 
@@ -278,11 +278,11 @@ function M.rewind(on_done)
     return
   end
   if not session then
-    vim.notify("Gemini: no session to rewind yet")
+    require("gemini.say").tell("Gemini: no session to rewind yet")
     return
   end
   local function fail(err)
-    vim.notify("Gemini: could not rewind: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    require("gemini.say").tell("Gemini: could not rewind: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     if on_done then
       on_done(err)
     end
@@ -308,7 +308,7 @@ function M.rewind(on_done)
       end
       local prompts = result and result.prompts or {}
       if #prompts == 0 then
-        vim.notify("Gemini: nothing to rewind")
+        require("gemini.say").tell("Gemini: nothing to rewind")
         return
       end
       vim.ui.select(prompts, { prompt = "Rewind to before", format_item = M.rewind_label }, function(p)

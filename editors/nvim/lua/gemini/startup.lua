@@ -26,7 +26,7 @@ local pointing = false
 --- The line pointing to the chat for the first lines in unseen, within
 --- width cells: the pointer is never what is cut.
 function M.pointer(lines, width)
-  local fit = require("gemini.install").fit
+  local fit = require("gemini.say").fit
   if #lines > 1 then
     return fit(("Gemini: %d problems to know of, in the chat (:Gemini)"):format(#lines), width)
   end

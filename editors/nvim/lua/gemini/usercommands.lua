@@ -33,7 +33,7 @@ function M.define()
     elseif o.args == "" then
       g().sessions()
     else
-      vim.notify("Gemini: :GeminiSessions takes nothing or delete, not " .. o.args, vim.log.levels.ERROR)
+      require("gemini.say").tell("Gemini: :GeminiSessions takes nothing or delete, not " .. o.args, vim.log.levels.ERROR)
     end
   end, {
     nargs = "?",
@@ -53,7 +53,7 @@ function M.define()
     if task and vim.trim(task) ~= "" then
       g().agents.start(task)
     else
-      vim.notify("Gemini: :GeminiAgent takes new and the agent's task (:GeminiAgent new fix the login form)", vim.log.levels.ERROR)
+      require("gemini.say").tell("Gemini: :GeminiAgent takes new and the agent's task (:GeminiAgent new fix the login form)", vim.log.levels.ERROR)
     end
   end, {
     nargs = "+",
