@@ -171,6 +171,11 @@ func (t *turn) pass(run *toolRun, tool tools.Tool, call tools.Call, args map[str
 			return c, v, res, false
 		}
 	}
+	if !v.ask {
+		// Gemini CLI 0.61 gives a call nobody is asked about the outcome
+		// ProceedOnce, and so counts it as accepted.
+		run.decision = dialog.DecisionAccept
+	}
 	return c, v, tools.Result{}, true
 }
 
@@ -226,6 +231,7 @@ func (t *turn) confirm(run *toolRun, call policy.Call, c *tools.Confirmation, al
 		return t.s.approve(t.ctx, t.port, fc.ID, call, fc.Name, c, always, notice)
 	})
 	if unasked {
+		run.decision = dialog.DecisionAccept
 		return tools.Result{}, true
 	}
 	nobodyToAsk := errors.Is(err, errNoConfirmer) || errors.Is(err, dialog.ErrCannotAsk)

@@ -37,8 +37,10 @@ type ToolStats struct {
 	Decisions Decisions
 }
 
-// CallDecision is the user's answer to a call that asked, as Gemini CLI
-// counts them (ToolCallDecision); "" when nobody was asked.
+// CallDecision is the user's answer to a call, as Gemini CLI 0.61 counts
+// them (ToolCallDecision): a call that ran with nobody asked (the mode or
+// a rule allowed it) counts as accepted; "" for a call that never reached
+// the question (refused by a rule, not found, invalid).
 type CallDecision string
 
 const (

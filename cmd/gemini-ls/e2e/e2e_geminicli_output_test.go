@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"google.golang.org/genai"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -119,4 +121,65 @@ func walkShape(path string, v any, out *[]string) {
 	if len(m) == 0 {
 		*out = append(*out, path)
 	}
+}
+
+// The decisions -o json counts, as Gemini CLI 0.61 counts them: its
+// scheduler gives a call nobody was asked about (the approval mode or a
+// rule allows it, or it needs no question) the outcome ProceedOnce, so it
+// counts as "accept"; "auto_accept" is for the user's "allow always".
+func TestRunCountsDecisionsAsGeminiCLIDoes(t *testing.T) {
+	for _, c := range []struct {
+		name, mode string
+		call       *genai.FunctionCall
+	}{
+		{"write_file allowed by auto_edit", "auto_edit", geminitest.Call("write_file", map[string]any{"file_path": "b.txt", "content": "b\n"})},
+		{"read_file in default", "default", geminitest.Call("read_file", map[string]any{"file_path": "a.txt"})},
+		{"write_file in default, nobody to ask", "default", geminitest.Call("write_file", map[string]any{"file_path": "b.txt", "content": "b\n"})},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			project := t.TempDir()
+			if p, err := filepath.EvalSymlinks(project); err == nil {
+				project = p
+			}
+			writeFiles(t, project, map[string]string{"a.txt": "a\n"})
+			turns := func() []geminitest.Turn {
+				return []geminitest.Turn{
+					{Chunks: []geminitest.Chunk{{Call: c.call, ThoughtSignature: []byte("signature")}}, Usage: usageOf(100, 5, 0)},
+					{Chunks: []geminitest.Chunk{{Text: "Done."}}, Usage: usageOf(120, 4, 0)},
+				}
+			}
+			args := []string{"-p", "do it", "-o", "json", "--approval-mode", c.mode}
+			model := geminitest.NewTestServer(t, turns()...)
+			cmd := geminicli.Command(t, geminiCLIHome(t, project), project, model.URL, args...)
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			_ = cmd.Run() // a refusal may end it non-zero; its JSON is what counts
+			theirs := decisionsOf(t, "gemini", stdout.String()+stderr.String())
+			os.Remove(filepath.Join(project, "b.txt"))
+
+			h := newHeadless(t, nil, turns()...)
+			env := append(h.withoutEnv("HOME"), "HOME="+geminiCLIHome(t, project), "GEMINI_MODEL=")
+			r := h.runIn(project, env, append([]string{"run"}, args...)...)
+			ours := decisionsOf(t, "gemini-ls", r.stdout+r.stderr)
+			if ours != theirs {
+				t.Errorf("decisions: gemini-ls %+v, Gemini CLI 0.61 %+v", ours, theirs)
+			}
+		})
+	}
+}
+
+// decisionsOf reads the totalDecisions of the -o json object in out.
+func decisionsOf(t *testing.T, who, out string) decisions {
+	t.Helper()
+	start := strings.Index(out, "{\n")
+	if start < 0 {
+		t.Fatalf("%s printed no JSON object:\n%s", who, out)
+	}
+	var v struct {
+		Stats stats `json:"stats"`
+	}
+	if err := json.NewDecoder(strings.NewReader(out[start:])).Decode(&v); err != nil {
+		t.Fatalf("%s -o json: %v\n%s", who, err, out)
+	}
+	return v.Stats.Tools.TotalDecisions
 }

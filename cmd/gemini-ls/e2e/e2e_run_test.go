@@ -373,11 +373,13 @@ func TestRunJSONPrintsOneObject(t *testing.T) {
 	if len(res.Error) != 0 {
 		t.Errorf("error = %s, want none, as 0.61 leaves it out", res.Error)
 	}
+	// Each call ran with nobody asked: accepted, as 0.61 counts them
+	// (TestRunCountsDecisionsAsGeminiCLIDoes).
 	wantTools := toolStats{
-		TotalCalls: 3, TotalSuccess: 2, TotalFail: 1,
+		TotalCalls: 3, TotalSuccess: 2, TotalFail: 1, TotalDecisions: decisions{Accept: 3},
 		ByName: map[string]toolCount{
-			"read_file":      {Count: 2, Success: 1, Fail: 1},
-			"list_directory": {Count: 1, Success: 1},
+			"read_file":      {Count: 2, Success: 1, Fail: 1, Decisions: decisions{Accept: 2}},
+			"list_directory": {Count: 1, Success: 1, Decisions: decisions{Accept: 1}},
 		},
 	}
 	if got := withoutTimes(res.Stats); !reflect.DeepEqual(got.Tools, wantTools) {
