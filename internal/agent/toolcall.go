@@ -438,7 +438,7 @@ func (t *turn) finish(run *toolRun, res tools.Result) []*genai.Part {
 	if display == "" && res.Error != "" {
 		display = res.Error
 	}
-	result := dialog.ToolResult{CallID: fc.ID, Name: fc.Name, Status: res.Status, Display: display, Found: res.Found}
+	result := dialog.ToolResult{CallID: fc.ID, Name: fc.Name, Status: res.Status, Display: display, Found: res.Found, Outcome: res.Outcome}
 	if run.notFound {
 		result.ErrorType = toolNotRegistered
 	}

@@ -210,6 +210,11 @@ type ToolResult struct {
 	// Display is Markdown, sent even empty (read_file of a whole file
 	// shows nothing).
 	Display string `json:"display"`
+	// Outcome, for an edit the user took otherwise than proposed, says
+	// how in a few words, for the call's line: "accepted in part: 1 of 2
+	// changes" (their review took some of its changes and dropped the
+	// others) or "accepted with your changes"; "" for any other call.
+	Outcome string `json:"outcome,omitempty"`
 	// ErrorType is Gemini CLI 0.61's ToolErrorType of a failure gemini-ls
 	// tells apart where 0.61 names it in its output ("tool_not_registered":
 	// the call named no tool the model was told of); "" otherwise.

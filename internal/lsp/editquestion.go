@@ -39,10 +39,14 @@ func (s *Server) askToEdit(ctx context.Context, f clientFeatures, name, base, af
 	// terminal's question (Neovim's prompt overwrote the line).
 	hunks := strings.ReplaceAll(diffHunks(diff), "\r", "")
 	question := "Gemini wants to edit " + summary
-	actions := []string{actionApply, actionReject}
+	actions := []string{actionApply}
 	if canAlways {
-		actions = []string{actionApply, actionAlwaysApply, actionReject}
+		actions = append(actions, actionAlwaysApply)
 	}
+	if workspace.DiffLines(base, after).Changes() > 1 {
+		actions = append(actions, actionEachChange)
+	}
+	actions = append(actions, actionReject)
 	var diffPath string
 	if n := strings.Count(hunks, "\n"); n <= maxDiffLinesInQuestion {
 		question += ":\n" + strings.TrimSuffix(hunks, "\n")
@@ -74,6 +78,34 @@ func (s *Server) askToEdit(ctx context.Context, f clientFeatures, name, base, af
 			s.log.Info("window/showDocument of a diff", zap.Error(err))
 		}
 	}
+}
+
+// askEachChange asks about each separate change of the edit from base to
+// after in turn, and returns base with the changes the user applied. A
+// question dismissed rejects the whole edit (base): nothing lands that
+// the user did not take.
+func (s *Server) askEachChange(ctx context.Context, name, base, after string) (string, error) {
+	d := workspace.DiffLines(base, after)
+	n := d.Changes()
+	take := make([]bool, n)
+	for i := range n {
+		one := d.Take(func(j int) bool { return j == i })
+		hunk := strings.ReplaceAll(diffHunks(workspace.UnifiedDiff(name, base, one)), "\r", "")
+		if lines := strings.Split(strings.TrimSuffix(hunk, "\n"), "\n"); len(lines) > maxDiffLinesInQuestion {
+			hunk = strings.Join(lines[:maxDiffLinesInQuestion], "\n") + fmt.Sprintf("\n(%d more lines)", len(lines)-maxDiffLinesInQuestion)
+		}
+		question := fmt.Sprintf("Change %d of %d to %s, at line %d:\n%s", i+1, n, name, d.ChangeLine(i), strings.TrimSuffix(hunk, "\n"))
+		action, err := s.showMessageRequest(ctx, protocol.MessageTypeInfo, question, actionApply, actionReject)
+		switch {
+		case err != nil:
+			return base, err
+		case action == actionApply:
+			take[i] = true
+		case action != actionReject:
+			return base, nil
+		}
+	}
+	return d.Take(func(i int) bool { return take[i] }), nil
 }
 
 // diffHunks is a unified diff without its ---/+++ header: the question

@@ -26,6 +26,9 @@ const (
 	actionApply       = "Apply"
 	actionAlwaysApply = "Always Apply"
 	actionReject      = "Reject"
+	// actionEachChange, offered for an edit of separate changes, asks
+	// about each in turn (askEachChange).
+	actionEachChange = "One by One"
 )
 
 // eglotDeclined is the error eglot answers an applyEdit with when the
@@ -106,15 +109,20 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d dialog.D
 	added, removed := diff.Stat()
 	summary := fmt.Sprintf("%s (+%d −%d)", name, added, removed)
 
+	after := change.After
 	if strat == askFirst {
 		action, err := s.askToEdit(ctx, f, name, base, change.After, summary, req.CanAllowAlways)
+		if err == nil && action == actionEachChange {
+			after, err = s.askEachChange(ctx, name, base, change.After)
+		}
 		switch {
 		case err != nil:
 			d, err := s.unasked(err, dialog.Refused, "to edit "+name)
 			return d, false, err
-		case action == actionReject || action == "":
+		case action == actionReject || action == "" || after == base:
 			return dialog.Decision{Outcome: dialog.Declined, Reason: "the user declined the edit"}, false, nil
 		}
+		diff = workspace.DiffLines(base, after)
 		// The user decided here; the agent's approval service records it.
 		always = action == actionAlwaysApply && req.CanAllowAlways
 		// The document may have moved on while the user answered.
@@ -130,7 +138,7 @@ func (p presenter) land(ctx context.Context, req dialog.LandRequest) (d dialog.D
 		return dialog.Decision{Outcome: dialog.Refused, Reason: err.Error()}, always, nil
 	}
 	version := docVersion(doc, open)
-	edits := []workspace.TextEdit{newFileEdit(change.After)}
+	edits := []workspace.TextEdit{newFileEdit(after)}
 	if change.Exists {
 		edits = diff.Edits(f.Encoding)
 	}

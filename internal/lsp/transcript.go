@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -124,7 +125,7 @@ type transcriptPart struct {
 // report.
 type callEntry struct {
 	title   string
-	status  dialog.Status // "" until it ends
+	status  string // its dialog.Status, or an edit's Outcome; "" until it ends
 	answers []string
 	nested  []string // lines
 	// delegates: the call runs a subagent (dialog.KindAgent), whose
@@ -215,7 +216,7 @@ func (tr *transcript) toolResult(from dialog.Subagent, r dialog.ToolResult) {
 		return
 	}
 	delete(tr.calls, r.CallID)
-	e.status = r.Status
+	e.status = cmp.Or(r.Outcome, string(r.Status))
 	if e.delegates {
 		e.report = r.Display
 	}

@@ -45,13 +45,7 @@ func (p *Proposal) Settle(decision dialog.Decision) (Result, error) {
 			r.Output += " The editor added a line break at the end of the file."
 		}
 	case dialog.Modified:
-		r = Result{
-			Output:  fmt.Sprintf("The user modified your proposed change before accepting it. The file %s now contains:\n%s", change.Path, toLF(decision.Content)),
-			Display: diffDisplay(name, change.Before, decision.Content),
-		}
-		if p.hidden {
-			r.Output = fmt.Sprintf("The user modified your proposed change before accepting it (the file %s is ignored by configured ignore patterns, so what it now contains is not shown).", change.Path)
-		}
+		r = modified(change, name, decision.Content, p.hidden)
 	case dialog.Declined, dialog.Refused:
 		// Refused is not the user's doing: the front end may have had
 		// nobody to ask, and its reason says how to allow edits.
@@ -87,6 +81,27 @@ func (p *Proposal) Settle(decision dialog.Decision) (Result, error) {
 }
 
 // diffDisplay is a change shown to the user as a fenced unified diff.
+// modified is the result of a change the user took after changing it
+// (content is what the file then holds): in part, when their review
+// took some of its separate changes and dropped the others, which the
+// model and the user are told with the count; otherwise with edits of
+// their own. hidden as Proposal.hidden.
+func modified(change workspace.FileChange, name, content string, hidden bool) Result {
+	what := "The user modified your proposed change before accepting it."
+	r := Result{Outcome: "accepted with your changes"}
+	if taken, total, part := workspace.Taken(change.Before, change.After, content); part {
+		what = fmt.Sprintf("The user accepted %d of the %d separate changes you proposed and rejected the others.", taken, total)
+		r.Outcome = fmt.Sprintf("accepted in part: %d of %d changes", taken, total)
+	}
+	r.Display = strings.ToUpper(r.Outcome[:1]) + r.Outcome[1:] + ".\n\n" + diffDisplay(name, change.Before, content)
+	if hidden {
+		r.Output = fmt.Sprintf("%s The file %s is ignored by configured ignore patterns, so what it now contains is not shown.", what, change.Path)
+		return r
+	}
+	r.Output = fmt.Sprintf("%s The file %s now contains:\n%s", what, change.Path, toLF(content))
+	return r
+}
+
 func diffDisplay(name, before, after string) string {
 	return dialog.Fence("diff", workspace.UnifiedDiff(name, before, after))
 }

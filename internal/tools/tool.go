@@ -182,6 +182,9 @@ type Result struct {
 	// Found is what a search found, in the order Output lists it, for
 	// the user to open (dialog.ToolResult.Found); nil for other calls.
 	Found []dialog.Location
+	// Outcome says in a few words how an edit the user changed landed
+	// (dialog.ToolResult.Outcome); "" otherwise.
+	Outcome string
 	// Proposal, when set, is an edit's change, not landed yet: the call's
 	// result is what Proposal.Settle makes of what became of it. Every
 	// other field is then unset.

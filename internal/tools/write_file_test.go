@@ -184,3 +184,35 @@ func TestWriteFileErrors(t *testing.T) {
 		t.Errorf("proposed %d changes", len(p.changes))
 	}
 }
+
+// A review that took one of an edit's two changes and dropped the other
+// is told as that: to the model with the count and what the file holds,
+// to the user in the call's outcome and the first line of its display.
+func TestEditAcceptedInPart(t *testing.T) {
+	before := "a\nb\nc\nd\ne\nf\n"
+	proposal := "A\nb\nc\nd\ne\nF\n" // two changes four lines apart
+	for _, c := range []struct {
+		name, final, outcome, said string
+	}{
+		{"one change of two", "A\nb\nc\nd\ne\nf\n", "accepted in part: 1 of 2 changes", "The user accepted 1 of the 2 separate changes you proposed and rejected the others."},
+		{"a line of the user's own", "A\nb\nc\nd\ne\nF\ng\n", "accepted with your changes", "The user modified your proposed change before accepting it."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tw := newTestWorkspace(t, map[string]string{"a.txt": before})
+			p := &fakeProposer{decision: dialog.Decision{Outcome: dialog.Modified, Content: c.final}}
+			res := run(t, tw.proposing(p, WriteFileName, Options{}), map[string]any{"file_path": "a.txt", "content": proposal})
+			if want := c.said + " The file " + tw.abs("a.txt") + " now contains:\n" + c.final; res.Output != want {
+				t.Errorf("Output = %q, want %q", res.Output, want)
+			}
+			if res.Outcome != c.outcome {
+				t.Errorf("Outcome = %q, want %q", res.Outcome, c.outcome)
+			}
+			if first, _, _ := strings.Cut(res.Display, "\n"); first != strings.ToUpper(c.outcome[:1])+c.outcome[1:]+"." {
+				t.Errorf("Display starts %q", first)
+			}
+			if res.Status != "" || res.Error != "" {
+				t.Errorf("Status %q Error %q", res.Status, res.Error)
+			}
+		})
+	}
+}

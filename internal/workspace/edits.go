@@ -57,6 +57,48 @@ func (d LineDiff) Stat() (added, removed int) {
 	return added, removed
 }
 
+// Changes is how many separate changes (line hunks) the diff makes.
+func (d LineDiff) Changes() int { return len(d.hunks) }
+
+// ChangeLine is the 1-based line of before where change i starts.
+func (d LineDiff) ChangeLine(i int) int {
+	return strings.Count(d.before[:d.hunks[i].start], "\n") + 1
+}
+
+// Take is before with the changes take says yes to made, the others left
+// out: a review that took some of an edit's changes and dropped the rest.
+func (d LineDiff) Take(take func(i int) bool) string {
+	var b strings.Builder
+	at := 0
+	for i, h := range d.hunks {
+		if take(i) {
+			b.WriteString(d.before[at:h.start])
+			b.WriteString(h.text)
+			at = h.end
+		}
+	}
+	b.WriteString(d.before[at:])
+	return b.String()
+}
+
+// Taken reports what final holds of a proposal: total is how many
+// separate changes (line hunks) turn before into proposal, and taken how
+// many of them final has. part is true when final is before with some of
+// those changes made exactly as proposed and nothing else, as a review
+// that took some changes and dropped the others leaves it; when final
+// differs otherwise (the user wrote lines of their own), part is false
+// and taken counts nothing.
+func Taken(before, proposal, final string) (taken, total int, part bool) {
+	proposed := DiffLines(before, proposal).hunks
+	made := DiffLines(before, final).hunks
+	for _, h := range made {
+		if !slices.Contains(proposed, h) {
+			return 0, len(proposed), false
+		}
+	}
+	return len(made), len(proposed), true
+}
+
 // lineDiff is udiff.Lines without its per-rune line splitting and string
 // joins, which dominate on large files: replacements are slices of after.
 func lineDiff(before, after string) []byteEdit {

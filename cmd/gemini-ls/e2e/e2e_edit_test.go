@@ -82,6 +82,64 @@ func TestEditConfirmationStrategies(t *testing.T) {
 	}
 }
 
+// A client that can only answer showMessageRequest (Helix, stock eglot,
+// Neovim without the plugin) is offered an edit of separate changes one
+// by one: the user applies the first of two changes four lines apart and
+// rejects the second; the buffer holds exactly the first, and the model
+// and the chat are told it was accepted in part. A question dismissed
+// midway lands nothing.
+func TestEditOneChangeAtATimeByQuestions(t *testing.T) {
+	twelve := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"
+	proposal := strings.Replace(strings.Replace(twelve, "3\n", "three\n", 1), "8\n", "eight\n", 1)
+	turns := func() []geminitest.Turn {
+		return []geminitest.Turn{
+			call("write_file", map[string]any{"file_path": "n.txt", "content": proposal}),
+			geminitest.TextTurn("done"),
+		}
+	}
+	for _, c := range []struct {
+		name    string
+		answers []string
+		want    string
+	}{
+		{"the first applied, the second rejected", []string{"One by One", "Apply", "Reject"}, strings.Replace(twelve, "3\n", "three\n", 1)},
+		{"dismissed at the second", []string{"One by One", "Apply", ""}, twelve},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := start(t, setup{profile: lsptest.Eglot(), files: map[string]string{"n.txt": twelve}}, turns()...)
+			h.open("n.txt")
+			var questions []string
+			var offered [][]string
+			h.client.OnShowMessageRequest = func(msg string, actions []string) string {
+				questions, offered = append(questions, msg), append(offered, actions)
+				return c.answers[min(len(questions), len(c.answers))-1]
+			}
+			h.prompt(map[string]any{"prompt": "spell two numbers"})
+			if len(questions) != 3 || !slices.Contains(offered[0], "One by One") {
+				t.Fatalf("questions = %q, actions %q", questions, offered)
+			}
+			if !strings.HasPrefix(questions[1], "Change 1 of 2 to n.txt, at line 3:") || !strings.Contains(questions[1], "+three") || strings.Contains(questions[1], "eight") {
+				t.Errorf("first change's question = %q", questions[1])
+			}
+			if !strings.HasPrefix(questions[2], "Change 2 of 2 to n.txt, at line 8:") || !strings.Contains(questions[2], "+eight") {
+				t.Errorf("second change's question = %q", questions[2])
+			}
+			h.wantBuffer("n.txt", c.want)
+			r := h.updates("toolResult")
+			if c.want == twelve {
+				if len(r) != 1 || r[0].Status != "rejected" {
+					t.Errorf("toolResult = %+v, want rejected", r)
+				}
+				return
+			}
+			h.wantOutput(1, "The user accepted 1 of the 2 separate changes you proposed and rejected the others. The file "+h.path("n.txt")+" now contains:\n"+c.want)
+			if len(r) != 1 || r[0].Status != "ok" || r[0].Outcome != "accepted in part: 1 of 2 changes" || !strings.HasPrefix(r[0].Display, "Accepted in part: 1 of 2 changes.") {
+				t.Errorf("toolResult = %+v, want ok, accepted in part: 1 of 2 changes", r)
+			}
+		})
+	}
+}
+
 // With no way to preview or ask, the approval mode decides.
 func TestEditWithNoWayToAsk(t *testing.T) {
 	t.Run("default declines and says how to allow", func(t *testing.T) {

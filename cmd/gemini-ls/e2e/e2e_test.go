@@ -224,6 +224,7 @@ type update struct {
 	Args        map[string]any `json:"args"`
 	Status      string         `json:"status"`
 	Display     string         `json:"display"`
+	Outcome     string         `json:"outcome"`
 	Message     string         `json:"message"`
 	Reason      string         `json:"reason"` // retry
 	// ParentCallID and AgentName mark a subagent's update.

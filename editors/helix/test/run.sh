@@ -7,7 +7,7 @@
 # gemini.cancel, a diff too long for the popup (Show diff), Always Apply
 # holding for the next prompt, a shell command declined, the model's
 # question answered, a plan approved, a subagent's report in the
-# transcript, and completion as you type as an item of Helix's completion
+# transcript, an edit of two changes taken one by one, and completion as you type as an item of Helix's completion
 # menu (inlineCompletion.completionItems), asked as the user types and with
 # Ctrl-x. The transcript is checked as a user reads it: named for the
 # conversation, wrapped at words (the markdown soft-wrap of
@@ -148,6 +148,8 @@ def total(prices):
 def main():
     prices = [3, 4, 5]
 PY
+# Where one_by_one's edit makes two changes four lines apart.
+for i in $(seq 12); do echo "n$i = $i"; done >"$proj/nums.py"
 git -C "$proj" init -q . # Helix's workspace root is the nearest .git
 # The plan plan_approval's model presents, where the user's settings put
 # plans (a session's own plans directory is made only with the session).
@@ -211,7 +213,10 @@ cat >>"$work/script.json" <<JSON
       "SummaryOfFindings": "The project is two Python files: greet.py builds greetings, and shop.py sums prices.",
       "ExplorationTrace": ["Listed the project root.", "Read shop.py."],
       "RelevantLocations": [{"FilePath": "shop.py", "Reasoning": "Sums the prices.", "KeySymbols": ["total"]}]}}}}]},
-  {"text": "The investigator found two files: greet.py and shop.py."}
+  {"text": "The investigator found two files: greet.py and shop.py."},
+  {"chunks": [{"call": {"name": "write_file", "args": {"file_path": "nums.py",
+      "content": "n1 = 1\nn2 = 2\nn3 = \"three\"\nn4 = 4\nn5 = 5\nn6 = 6\nn7 = 7\nn8 = \"eight\"\nn9 = 9\nn10 = 10\nn11 = 11\nn12 = 12\n"}}}]},
+  {"text": "Spelt out the numbers you kept."}
 ],
  "rules": [{"contains": "You are a specialized Task Routing AI", "turn": {"text": "{\"reasoning\": \"A short task.\", \"model_choice\": \"flash\", \"complexity_reasoning\": \"A short task.\", \"complexity_score\": 10}"}},
            {"contains": "5]<|cursor|>", "turn": {"text": " * 2"}},
@@ -522,6 +527,38 @@ subagent_report() {
   screen >"$shots/helix-subagent.txt"
 }
 
+# one_by_one: an edit of two changes four lines apart, taken one by one
+# from the popup: the first applied, the second rejected. The buffer holds
+# exactly the first; the model and the transcript are told it was
+# accepted in part.
+one_by_one() {
+  cmd 'o nums.py' || return 1
+  cmd 'lsp-workspace-command gemini.prompt "spell out 3 and 8"' || return 1
+  wait_for 'Gemini wants to edit nums\.py' "the question about the edit" || return 1
+  wait_for 'One by One' "the One by One action" 5 || return 1
+  screen >"$shots/helix-one-by-one.txt"
+  pick 'One by One' "the edit's popup" || return 1
+  wait_for 'Change 1 of 2 to nums\.py, at line 3' "the first change's question" || return 1
+  ! screen | grep -qF 'eight' || bad "the first change's question shows the second change" || return 1
+  pick Apply "the first change's popup" || return 1
+  wait_for 'Change 2 of 2 to nums\.py, at line 8' "the second change's question" || return 1
+  screen >"$shots/helix-one-by-one-second.txt"
+  pick Reject "the second change's popup" || return 1
+  wait_for 'Spelt out the numbers you kept' "the answer after the edit" || return 1
+  wait_requests 25 || return 1
+  request 25 | grep -qF 'accepted 1 of the 2 separate changes' || bad "the model was not told 1 of 2: $(request 25 | grep -o '"functionResponse".\{0,200\}')" || return 1
+  cmd 'o nums.py' || return 1
+  esc
+  keys g g
+  wait_for '^ +3 +n3 = "three" *$' "line 3 spelt out" 10 || return 1
+  wait_for '^ +8 +n8 = 8 *$' "line 8 as it was" 5 || return 1
+  screen >"$shots/helix-one-by-one-applied.txt"
+  local path
+  path=$(grep -o '"method":"window/showDocument","params":{"uri":"file://[^"]*transcripts/[^"]*' "$work/hx.log" | tail -1 | sed 's|.*"file://||')
+  grep -qxF -- '- **WriteFile nums.py** — accepted in part: 1 of 2 changes' "$path" \
+    || bad "the transcript does not say accepted in part: $(cat "$path")" || return 1
+}
+
 # health_servers LANG HOME: the language servers `hx --health LANG` says
 # Helix configures for LANG with HOME's configuration, one a line.
 health_servers() {
@@ -639,6 +676,7 @@ scenario shell_command
 scenario ask_question
 scenario plan_approval
 scenario subagent_report
+scenario one_by_one
 scenario completion_item
 scenario completion_invoked
 

@@ -40,6 +40,8 @@ export type Item = Revised &
         /** What a search found (grep_search's lines, glob's files, list_directory's entries), as the server listed them, and how many in all. */
         found?: FoundPlace[];
         foundTotal?: number;
+        /** How an edit the user took otherwise than proposed landed ("accepted in part: 1 of 2 changes"), as the server says it. */
+        outcome?: string;
         /** The call set the session's to-do list (write_todos): the plan shows it, not the call's line. */
         setsTodos?: boolean;
         /** The subagent this call (invoke_agent) runs: what it said and did, shown inside the call. */
@@ -443,6 +445,9 @@ export const updateHandlers: { readonly [K in Update["kind"]]: UpdateHandler<K> 
     if (call?.kind === "tool") {
       call.status = update.status;
       call.display = update.display ?? "";
+      if (update.outcome) {
+        call.outcome = update.outcome;
+      }
       if (update.found) {
         call.found = update.found.map((f) => ({ path: f.path, ...(f.line && { line: f.line }), ...(f.dir && { dir: true }) }));
         call.foundTotal = update.foundTotal ?? update.found.length;
@@ -456,6 +461,7 @@ export const updateHandlers: { readonly [K in Update["kind"]]: UpdateHandler<K> 
         title: update.name,
         status: update.status,
         display: update.display ?? "",
+        ...(update.outcome && { outcome: update.outcome }),
         rev: 0,
       });
     }

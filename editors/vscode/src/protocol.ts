@@ -888,6 +888,7 @@ export type ToolResultUpdate = {
   name: string;
   status: string;
   display: string;
+  outcome?: string;
   found?: null | Array<{
     path: string;
     line?: number;

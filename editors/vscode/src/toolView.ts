@@ -32,10 +32,10 @@ export function exitCodeOf(display: string): string | undefined {
 
 /**
  * What became of call: running (or waiting for the user's review while
- * one is open), done, failed (a shell command that exited non-zero too),
+ * one is open), done (or how an edit the user changed landed), failed (a shell command that exited non-zero too),
  * refused (by the user or the approval mode) or cancelled.
  */
-export function toolOutcome(call: Pick<ToolItem, "name" | "status" | "display">, reviewOpen: boolean): ToolOutcome {
+export function toolOutcome(call: Pick<ToolItem, "name" | "status" | "display" | "outcome">, reviewOpen: boolean): ToolOutcome {
   switch (call.status) {
     case "running":
       return reviewOpen && isEdit(call.name) ? { tone: "waiting", words: "waiting for your review" } : { tone: "running", words: "running" };
@@ -44,7 +44,8 @@ export function toolOutcome(call: Pick<ToolItem, "name" | "status" | "display">,
       if (code !== undefined && code !== "0") {
         return { tone: "failed", words: code === "(none)" ? "failed (killed)" : `failed (exit ${code})` };
       }
-      return { tone: "done", words: "done" };
+      // An edit the user took in part, or with changes of their own, says so.
+      return { tone: "done", words: call.outcome ?? "done" };
     }
     case "error":
       return { tone: "failed", words: "failed" };

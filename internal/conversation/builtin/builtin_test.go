@@ -320,7 +320,9 @@ func TestStats(t *testing.T) {
 
 // /stats model and /stats tools answer apart from /stats, as Gemini
 // CLI's do: each model's requests and tokens, each tool's calls and the
-// user's decisions (here a shell command refused with nobody to ask).
+// user's decisions (here two reads nobody was asked about, accepted as
+// Gemini CLI 0.61 counts them, and a shell command refused with nobody to
+// ask).
 func TestStatsModelAndTools(t *testing.T) {
 	calls := geminitest.CallTurn(
 		geminitest.Call("read_file", map[string]any{"path": "a.txt"}),
@@ -350,7 +352,7 @@ func TestStatsModelAndTools(t *testing.T) {
 		}
 	}
 	got = h.answer(env, "/stats tools")
-	for _, want := range []string{"| read_file | 2 | 50.0% |", "| run_shell_command | 1 | 0.0% |", "1 calls reviewed", "- Accepted: 0", "- Rejected: 1", "- Agreement rate: 0.0%"} {
+	for _, want := range []string{"| read_file | 2 | 50.0% |", "| run_shell_command | 1 | 0.0% |", "3 calls reviewed", "- Accepted: 2", "- Rejected: 1", "- Agreement rate: 66.7%"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("/stats tools lacks %q:\n%s", want, got)
 		}

@@ -21,6 +21,14 @@ describe("a tool call's outcome", () => {
     assert.equal(toolOutcome({ name: "replace", status: "running", display: "" }, false).words, "running");
     assert.equal(toolOutcome({ name: "read_file", status: "running", display: "" }, true).words, "running");
   });
+
+  it("says how an edit the user changed landed, in the server's words", () => {
+    assert.deepEqual(toolOutcome({ name: "write_file", status: "ok", display: replaceDiff, outcome: "accepted in part: 1 of 2 changes" }, false), {
+      tone: "done",
+      words: "accepted in part: 1 of 2 changes",
+    });
+    assert.equal(toolOutcome({ name: "write_file", status: "ok", display: replaceDiff }, false).words, "done");
+  });
 });
 
 describe("an edit's files", () => {
