@@ -55,12 +55,6 @@
 Each is (KEY . TOOL-NAME), KEY the callId (a subagent's: see
 `gemini-ls--subagent-call').")
 (defvar-local gemini-ls--tool-lines nil "Alist: callId -> marker of the status text.")
-(defvar-local gemini-ls--edit-calls nil
-  "Alist: callId of an edit call running -> the absolute name of its file.")
-(defvar-local gemini-ls--edit-outcomes nil
-  "Alist: callId -> what the user's review made of its edit, when it was in part.
-Its result shows this in place of ok: the server reports only that the
-file holds something else than it proposed.")
 (defvar-local gemini-ls--plan nil
   "The chat's plan, write_todos's list: (START . END) markers, or nil.")
 (defvar-local gemini-ls--last-kind nil "Kind of the last update inserted.")
@@ -291,25 +285,10 @@ mark, as agent-shell's lines wrap, not at the window's left edge."
          (_ e)))
      list)))
 
-;; A review accepted in part (see gemini-ls-review.el).
-(defun gemini-ls--note-edit-outcome (files outcome)
-  "Note OUTCOME of the review of FILES, for the edit call on them.
-FILES are absolute names; OUTCOME a few words, such as \"accepted in
-part: 1 of 2 changes\".  The running edit call of one of FILES shows it
-once its result comes; with no such call (a rename's change), nothing."
-  (let ((chat (get-buffer "*gemini*")))
-    (when chat
-      (with-current-buffer chat
-        (let ((call (cl-find-if (lambda (c) (member (cdr c) files)) gemini-ls--edit-calls)))
-          (when call
-            (push (cons (car call) outcome) gemini-ls--edit-outcomes)))))))
-
 (defun gemini-ls--clear-transcript ()
   "Empty the chat's transcript, leaving the prompt area as it is."
   (with-current-buffer (gemini-ls--chat-buffer)
     (setq gemini-ls--tool-lines nil
-          gemini-ls--edit-calls nil
-          gemini-ls--edit-outcomes nil
           gemini-ls--subagents nil
           gemini-ls--plan nil
           gemini-ls--last-kind nil))

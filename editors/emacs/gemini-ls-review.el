@@ -934,18 +934,6 @@ for a new file whose every hunk was rejected."
           text)
       (unless (equal text (gemini-ls--file-original f)) text))))
 
-(defun gemini-ls--review-outcome (files)
-  "Return what the review of FILES took, when it took some of it, or nil.
-The words are \"accepted in part: A of N changes\"; nil when it took
-every change of FILES, or none."
-  (let* ((changes (cl-loop for f in files append
-                           (cl-remove-if (lambda (h) (and (zerop (plist-get h :old-count))
-                                                          (null (plist-get h :new-lines))))
-                                         (gemini-ls--file-hunks f))))
-         (taken (cl-count-if-not (lambda (h) (eq (plist-get h :decision) 'rejected)) changes)))
-    (when (< 0 taken (length changes))
-      (format "accepted in part: %d of %d changes" taken (length changes)))))
-
 (defun gemini-ls--review-end (how &optional killed)
   "End the review in this buffer with the user's decision HOW.
 `finish': each file gets its proposal (the hunk decisions, undecided
@@ -987,10 +975,6 @@ and says so.  KILLED: the buffer is being killed."
         (if win (quit-window t win) (kill-buffer buf))))
     ;; A user's no carries no failureReason: with one, the server takes it
     ;; for the editor failing and tells the model so (docs/protocol.md).
-    (when (and writes (not failure))
-      (let ((outcome (gemini-ls--review-outcome files)))
-        (when outcome
-          (gemini-ls--note-edit-outcome (mapcar #'gemini-ls--file-path files) outcome))))
     (unless (eq how 'withdrawn)
       (gemini-ls--answer req :result
                          (cond (failure (list :applied :json-false :failureReason failure))

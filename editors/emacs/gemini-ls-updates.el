@@ -363,9 +363,6 @@ write_todos sets, the chat's plan (`gemini-ls--show-plan')."
       (gemini-ls--insert-styled (format "(%s)" kind) 'shadow))
     (insert "\n")
     (push (cons (plist-get params :callId) m) gemini-ls--tool-lines)
-    (when (and (equal kind "edit") (stringp path) (not (string-empty-p path)))
-      (push (cons (plist-get params :callId) (gemini-ls--call-file server path))
-            gemini-ls--edit-calls))
     (when (and (stringp path) (not (string-empty-p path)))
       (gemini-ls--insert-location server path (plist-get params :line)))
     (let ((todos (plist-get params :todos)))
@@ -447,13 +444,12 @@ The first list goes at point; each later one replaces the last."
   "Show the status in PARAMS on its tool call's line."
   (let* ((call (plist-get params :callId))
          (m (cdr (assoc call gemini-ls--tool-lines)))
-         (outcome (cdr (assoc call gemini-ls--edit-outcomes)))
-         ;; ok, for an edit the user's review took in part, says so.
-         (status (format "[%s]" (if (and outcome (equal (plist-get params :status) "ok"))
+         (outcome (plist-get params :outcome))
+         ;; An edit the user's review took in part says so, in the
+         ;; server's words ("accepted in part: 1 of 2 changes").
+         (status (format "[%s]" (if (and (stringp outcome) (not (string-empty-p outcome)))
                                     outcome
                                   (plist-get params :status)))))
-    (setq gemini-ls--edit-calls (assoc-delete-all call gemini-ls--edit-calls)
-          gemini-ls--edit-outcomes (assoc-delete-all call gemini-ls--edit-outcomes))
     (if (not m)
         (progn (gemini-ls--fresh-line)
                (insert (format "- %s %s\n" (plist-get params :name) status)))

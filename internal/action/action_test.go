@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"github.com/gemini-ls/gemini-ls/internal/ghtask"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -190,9 +191,7 @@ func TestHoldsSecret(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.Symlink("/tmp/"+secret, filepath.Join(dir, "link")); err != nil {
-		t.Fatal(err)
-	}
+	platformtest.Symlink(t, "/tmp/"+secret, filepath.Join(dir, "link"))
 	for name, want := range map[string]bool{"split": true, "clean": false, "small": true, "link": true} {
 		got, err := holdsSecret(filepath.Join(dir, name), []string{"other", secret})
 		if err != nil || got != want {

@@ -1,6 +1,7 @@
 package setup
 
 import (
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,16 +45,12 @@ func TestTelemetryOutfileFromTheWorkspaceStaysInsideIt(t *testing.T) {
 		{name: "a link in the project to .bashrc", from: projectSettings,
 			outfile: func(*telemetryEnv) string { return "telemetry.log" },
 			setup: func(t *testing.T, e *telemetryEnv) {
-				if err := os.Symlink(filepath.Join(e.home, ".bashrc"), filepath.Join(e.root, "telemetry.log")); err != nil {
-					t.Skip(err)
-				}
+				platformtest.Symlink(t, filepath.Join(e.home, ".bashrc"), filepath.Join(e.root, "telemetry.log"))
 			}, refused: "outside the workspace"},
 		{name: "a link in the project to its git hooks", from: projectSettings,
 			outfile: func(*telemetryEnv) string { return "logs/pre-commit" },
 			setup: func(t *testing.T, e *telemetryEnv) {
-				if err := os.Symlink(filepath.Join(".git", "hooks"), filepath.Join(e.root, "logs")); err != nil {
-					t.Skip(err)
-				}
+				platformtest.Symlink(t, filepath.Join(".git", "hooks"), filepath.Join(e.root, "logs"))
 			}, refused: "protected"},
 		{name: "the user's .bashrc, from the project's .env", from: projectEnv,
 			outfile: func(e *telemetryEnv) string { return filepath.Join(e.home, ".bashrc") }, refused: "outside the workspace"},

@@ -130,7 +130,7 @@ func TestTelemetryWithholdsWhatAFailedFetchQuotes(t *testing.T) {
 		t.Fatalf("no outfile: %v (warnings %q)", err, e.warnings)
 	}
 	got := string(data)
-	if !strings.Contains(got, `"gemini_cli.tool_call"`) || !strings.Contains(got, "Tool call: web_fetch. Success: false.") {
+	if !strings.Contains(got, `"gemini_cli.tool_call"`) || !strings.Contains(got, "Tool call: web_fetch. Decision: accept. Success: false.") {
 		t.Fatalf("the outfile has no failed web_fetch call:\n%s", got)
 	}
 	if strings.Contains(got, token) {

@@ -301,8 +301,14 @@ end
 
 local icons = { running = "…", ok = "✓", error = "✗", rejected = "⊘", cancelled = "⊘" }
 
-local function tool_line(title, status)
-  return string.format("- %s %s (%s)", icons[status] or "?", title, status)
+-- words, when given, say more than the status: how an edit the user
+-- took in part landed ("accepted in part: 1 of 2 changes", the server's
+-- toolResult outcome).
+local function tool_line(title, status, words)
+  if type(words) ~= "string" or words == "" then
+    words = status
+  end
+  return string.format("- %s %s (%s)", icons[status] or "?", title, words)
 end
 
 --- Marks a line of the chat, to find it again after lines are inserted.
@@ -331,13 +337,13 @@ local function block_lines(t, lines)
   return at
 end
 
-local function set_tool_line(key, status)
+local function set_tool_line(key, status, words)
   local t = tool_lines[key]
   if t then
     local row = marked(t.mark)
     local old = vim.api.nvim_buf_get_lines(M.buf, row, row + 1, false)[1] or ""
     -- The line's text, not the line: the marks on it stay on it.
-    vim.api.nvim_buf_set_text(M.buf, row, 0, row, #old, { t.indent .. tool_line(t.title, status) })
+    vim.api.nvim_buf_set_text(M.buf, row, 0, row, #old, { t.indent .. tool_line(t.title, status, words) })
     return true
   end
   return false
@@ -711,8 +717,8 @@ end
 
 function handlers.toolResult(u)
   local t = tool_lines[u.callId]
-  if not set_tool_line(u.callId, u.status) then
-    local row = M.lines({ tool_line(u.title or u.name, u.status) })
+  if not set_tool_line(u.callId, u.status, u.outcome) then
+    local row = M.lines({ tool_line(u.title or u.name, u.status, u.outcome) })
     track(u.callId, row, u.title or u.name, "")
     t = tool_lines[u.callId]
   end
