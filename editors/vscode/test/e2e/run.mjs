@@ -749,6 +749,19 @@ func main() {
 
 // A file long enough that changes to its first and last functions make two
 // hunks in the review.
+// Two returns four lines apart (lines 4 and 9): two hunks, however close.
+const nearTwo = (first, second) => `package main
+
+func First() string {
+	return "${first}"
+}
+
+func Second() string {
+	// Between them.
+	return "${second}"
+}
+`;
+
 const twoEnds = (first, last) => `package main
 
 // First is near the top.
@@ -840,7 +853,7 @@ async function makeWorkspace(dir) {
     'chat.go': greet('Hello'),
     'accept.go': greet('Hello'),
     'reject.go': greet('Hello'),
-    'partial.go': twoEnds('one', 'two'),
+    'partial.go': nearTwo('one', 'two'),
     'stop.go': greet('Hello'),
     'rewind.txt': 'one\n',
     'palette.txt': 'alpha\n',
@@ -1182,12 +1195,12 @@ const scenarios = [
   },
   {
     name: 'partial',
-    title: 'a write_file with two hunks: first hunk rejected by its CodeLens, the rest accepted',
+    title: 'a write_file with two changes four lines apart: the first accepted, the second rejected by its CodeLens; the chat says accepted in part',
     script: [
       { chunks: [
-        { call: { name: 'write_file', args: { file_path: 'partial.go', content: twoEnds('ONE', 'TWO') } } },
+        { call: { name: 'write_file', args: { file_path: 'partial.go', content: nearTwo('ONE', 'TWO') } } },
       ] },
-      { text: 'I kept your version of First and changed Last.' },
+      { text: 'I changed First and kept your version of Second.' },
     ],
     async run(w, ctx) {
       const file = path.join(ctx.workspace, 'partial.go');
@@ -1196,17 +1209,19 @@ const scenarios = [
       const modified = w.page.locator('.monaco-diff-editor .editor.modified');
       const lenses = modified.locator('.codelens-decoration a', { hasText: 'Reject Hunk' });
       await waitFor('two "Reject Hunk" CodeLenses in the review', async () => (await lenses.count()) === 2);
-      await lenses.first().click();
-      await waitFor('the first hunk reverted on the right-hand side', async () => {
+      await lenses.nth(1).click();
+      await waitFor('the second hunk reverted on the right-hand side', async () => {
         const text = await viewText(modified.locator('.view-lines'));
-        return text.includes('return "one"') && !text.includes('return "ONE"') && text.includes('return "TWO"');
+        return text.includes('return "ONE"') && text.includes('return "two"') && !text.includes('return "TWO"');
       }, { timeout: 15_000 });
       const tool = frame.locator('.tool-call', { hasText: 'partial.go' }).first();
       await w.command('Gemini: Accept Change');
-      await waitFor('partial.go saved with only the second change', async () => (await fsp.readFile(file, 'utf8')) === twoEnds('one', 'TWO'));
+      await waitFor('partial.go saved with only the first change', async () => (await fsp.readFile(file, 'utf8')) === nearTwo('ONE', 'two'));
       await waitForStatus(tool, 'ok');
+      await waitForOutcome(tool, 'done', 'accepted in part: 1 of 2 changes');
       await waitForRequests(ctx, 2);
-      assert(ctx.requests[1].body.includes('The user modified your proposed change'), `the model was not told the user modified the change: ${functionResponses(ctx.requests[1].body)}`);
+      assert(ctx.requests[1].body.includes('The user accepted 1 of the 2 separate changes you proposed'), `the model was not told 1 of 2 changes: ${functionResponses(ctx.requests[1].body)}`);
+      await w.screenshot(path.join(screenshotsDir, 'vscode-review-partial.png'));
     },
   },
   {
@@ -1820,7 +1835,7 @@ const scenarios = [
       await waitFor('arrow.go saved with only the second change', async () => (await fsp.readFile(file, 'utf8')) === twoEnds('one', 'TWO'), { timeout: 15_000 });
       await waitForStatus(tool, 'ok');
       await waitForRequests(ctx, 2);
-      assert(ctx.requests[1].body.includes('The user modified your proposed change'), `the model was not told the user modified the change: ${functionResponses(ctx.requests[1].body)}`);
+      assert(ctx.requests[1].body.includes('The user accepted 1 of the 2 separate changes you proposed'), `the model was not told 1 of 2 changes: ${functionResponses(ctx.requests[1].body)}`);
       // Back in arrow.go's own editor, with the keyboard: there the keys are VS Code's.
       await waitFor("arrow.go's own editor active", async () => (await page.locator('.tabs-container .tab.active .label-name').innerText()).trim() === 'arrow.go', { timeout: 10_000 });
       const editor = page.locator('.part.editor .editor-instance .monaco-editor.focused').first();
