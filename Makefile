@@ -19,7 +19,14 @@ install:
 demo:
 	@echo "building gemini-ls and the fake model (a minute or two the first time)…"
 	@mkdir -p build/demo
-	@go build -o build/demo/ ./cmd/gemini-ls ./internal/agent/geminitest/cmd/fakegemini >build/demo/build.log 2>&1 || { cat build/demo/build.log; exit 1; }
+	@# A line every 10 s while Go builds, so a first build (no cache) is
+	@# seen to move: go build -v names each package it compiles.
+	@go build -v -o build/demo/ ./cmd/gemini-ls ./internal/agent/geminitest/cmd/fakegemini >build/demo/build.log 2>&1 & pid=$$!; \
+	  start=$$(date +%s); \
+	  while ! { sleep 10 & wait $$!; ! kill -0 $$pid 2>/dev/null; }; do \
+	    echo "  still building: $$(grep -c . build/demo/build.log) packages compiled in $$(( $$(date +%s) - start )) s"; \
+	  done; \
+	  wait $$pid || { cat build/demo/build.log; exit 1; }
 	@echo 'asking the fake model "Where are the TODOs?" about this checkout (gemini-ls run -C . --skip-trust -p …)'
 	@build/demo/fakegemini --script internal/agent/geminitest/testdata/demo.json -- build/demo/gemini-ls run -C . --skip-trust -p "Where are the TODOs?"
 
