@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -76,6 +77,11 @@ type report struct {
 	// raw: the model's text is printed as it is; else without terminal
 	// escape sequences, as Gemini CLI strips them (--raw-output).
 	raw bool
+	// notOffered are the calls that did not run because the mode did not
+	// offer their tool, each told once (the notice), and counted at the
+	// end; told counts, by tool, those whose result is still to come.
+	notOffered []dialog.NotOffered
+	told       map[string]int
 }
 
 // landed counts the lines change adds and removes, and says the file
@@ -201,6 +207,13 @@ func (r *report) Show(_ context.Context, from dialog.Subagent, ev dialog.Event) 
 		r.warnLocked(fmt.Sprintf("the conversation was compressed from %d to %d tokens", ev.Compression.Before, ev.Compression.After))
 	case dialog.NoticeEvent:
 		r.warnLocked(ev.Text)
+		if n := ev.NotOffered; n != nil && from.Name == "" {
+			r.notOffered = append(r.notOffered, *n)
+			if r.told == nil {
+				r.told = map[string]int{}
+			}
+			r.told[n.Tool]++
+		}
 	case dialog.UsageEvent, dialog.ModeEvent, dialog.ModelEvent, dialog.TopicEvent, dialog.PlanEvent, dialog.CommandsEvent:
 	}
 }
@@ -209,9 +222,14 @@ func (r *report) Show(_ context.Context, from dialog.Subagent, ev dialog.Event) 
 // that did as the format shows progress. r.mu is held.
 func (r *report) toolResult(from dialog.Subagent, res dialog.ToolResult) {
 	key := [2]string{from.CallID, res.CallID}
-	if res.Status != dialog.StatusOK {
+	switch {
+	case res.ErrorType == toolNotRegistered && from.Name == "" && r.told[res.Name] > 0:
+		// Its notice said why; the model's words ("not found") are not
+		// the person's.
+		r.told[res.Name]--
+	case res.Status != dialog.StatusOK:
 		fmt.Fprintf(r.stderr, "gemini-ls: %s\n", r.notDone(from.Name, r.titles[key], res))
-	} else {
+	default:
 		r.out.progress("\u2713 " + callName(from.Name, r.titles[key], res.Name))
 	}
 	delete(r.titles, key)
@@ -248,9 +266,52 @@ func callName(agent, title, tool string) string {
 	return what
 }
 
+// toolNotRegistered is the error type of a call of a tool the model was
+// not offered (0.61's tool_not_registered).
+const toolNotRegistered = "tool_not_registered"
+
+// notOfferedSummary is the run's closing line of the calls its mode did
+// not offer: how many, which, and the flag that would offer them all.
+func notOfferedSummary(calls []dialog.NotOffered) string {
+	if len(calls) == 0 {
+		return ""
+	}
+	var names []string
+	mode := calls[0].Mode
+	var offer dialog.ApprovalMode // the most permissive a call needs
+	settingsOnly := false
+	for _, c := range calls {
+		if !slices.Contains(names, c.Tool) {
+			names = append(names, c.Tool)
+		}
+		if c.OfferedIn == "" {
+			settingsOnly = true
+		} else if c.OfferedIn.MorePermissive(offer) {
+			offer = c.OfferedIn
+		}
+	}
+	what := "1 of the model's calls did not run"
+	if len(calls) > 1 {
+		what = fmt.Sprintf("%d of the model's calls did not run", len(calls))
+	}
+	line := fmt.Sprintf("gemini-ls: %s (%s), not offered in the %s approval mode", what, strings.Join(names, ", "), mode)
+	switch {
+	case offer != "" && !settingsOnly:
+		line += fmt.Sprintf(": --approval-mode %s offers them", offer)
+	case offer != "":
+		line += fmt.Sprintf(": --approval-mode %s offers some, the settings' tools.allowed the others", offer)
+	default:
+		line += ": the settings' tools.allowed can allow them"
+	}
+	return line + "."
+}
+
 func (r *report) end(o conversation.Outcome, st stats) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if line := notOfferedSummary(r.notOffered); line != "" {
+		fmt.Fprintln(r.stderr, line)
+	}
 	st.Files = r.files
 	if !r.raw {
 		o.Text = stripANSI(o.Text)

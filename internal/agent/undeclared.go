@@ -48,7 +48,8 @@ func (t *turn) lookUp(run *toolRun) (tools.Tool, tools.Result, bool) {
 	}
 	run.notFound = true
 	if held {
-		t.emit(dialog.NoticeEvent{Text: a.notOffered(tool.Name(), key)})
+		text, not := a.notOffered(tool.Name(), key)
+		t.emit(dialog.NoticeEvent{Text: text, NotOffered: not})
 	}
 	return nil, tools.Result{Error: a.cfg.Tools.UnknownToolError(name, declared)}, false
 }
@@ -56,15 +57,19 @@ func (t *turn) lookUp(run *toolRun) (tools.Tool, tools.Result, bool) {
 // notOffered tells the user that tool name, which the session holds, was
 // not offered in key's mode, so its call did not run, and what would
 // offer it: the first mode of default, auto_edit and yolo that does, and
-// (outside plan mode, where settings allow nothing) tools.allowed.
-func (a *Agent) notOffered(name string, key toolsKey) string {
+// (outside plan mode, where settings allow nothing) tools.allowed. It
+// also says so as data, nil where no mode would offer it (write_todos on
+// a model that never gets it).
+func (a *Agent) notOffered(name string, key toolsKey) (string, *dialog.NotOffered) {
 	if model := a.configuredModel(); name == tools.WriteTodosName && !models.DeclaresWriteTodos(model) {
-		return fmt.Sprintf("%s is offered to the model only on Gemini 2 models, as Gemini CLI 0.61 offers it, not on %s, so the model's call of it did not run; the model was told the tool was not found.", name, model)
+		return fmt.Sprintf("%s is offered to the model only on Gemini 2 models, as Gemini CLI 0.61 offers it, not on %s, so the model's call of it did not run; the model was told the tool was not found.", name, model), nil
 	}
 	var offers []string
+	var offeredIn dialog.ApprovalMode
 	for _, mode := range []dialog.ApprovalMode{dialog.ApprovalDefault, dialog.ApprovalAutoEdit, dialog.ApprovalYolo} {
 		if mode != key.mode && slices.Contains(a.declaredNames(toolsKey{mode: mode, plansDir: key.plansDir}), name) {
 			offers = append(offers, fmt.Sprintf("the %s approval mode offers it", mode))
+			offeredIn = mode
 			break
 		}
 	}
@@ -75,7 +80,7 @@ func (a *Agent) notOffered(name string, key toolsKey) string {
 	if len(offers) > 0 {
 		hint = " (" + strings.Join(offers, "; ") + ")"
 	}
-	return fmt.Sprintf("%s is not offered to the model in the %s approval mode%s, so the model's call of it did not run; the model was told the tool was not found.", name, key.mode, hint)
+	return fmt.Sprintf("%s is not offered to the model in the %s approval mode%s, so the model's call of it did not run; the model was told the tool was not found.", name, key.mode, hint), &dialog.NotOffered{Tool: name, Mode: key.mode, OfferedIn: offeredIn}
 }
 
 // declaredNames are the names of the tools a request in key's mode and

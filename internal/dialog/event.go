@@ -60,6 +60,18 @@ type CompressedEvent struct {
 // text, such as a switch to the fallback model.
 type NoticeEvent struct {
 	Text string
+	// NotOffered, when not nil, says the notice is of a call of a tool
+	// the session's mode did not offer the model: the call did not run.
+	NotOffered *NotOffered
+}
+
+// NotOffered is a call of Tool that did not run because the approval
+// Mode did not offer the tool to the model; OfferedIn is the first mode
+// of default, auto_edit and yolo that would, "" for none (only the
+// settings' tools.allowed).
+type NotOffered struct {
+	Tool            string
+	Mode, OfferedIn ApprovalMode
 }
 
 // ModeEvent: a call (the planning tools) or a command (/plan) switched
