@@ -405,8 +405,9 @@ the rewrite is reviewed, accepted, and the user told."
       (should (equal (gemini-ls-test--file dir "a.txt") two)))))
 
 (defun gemini-ls-test--twelve-lines (&rest changes)
-  "A 12-line text, \"line 1\" to \"line 12\", with CHANGES: (N . TEXT) ...
-TEXT replaces line N (it may hold several lines)."
+  "Return a 12-line text, \"line 1\" to \"line 12\", some lines replaced.
+Each of CHANGES is (N . TEXT), which puts TEXT (it may hold several
+lines) in place of line N."
   (mapconcat (lambda (i) (concat (or (cdr (assq i changes)) (format "line %d" i)) "\n"))
              (number-sequence 1 12) ""))
 
@@ -3656,7 +3657,7 @@ gone, or a directory that is no gemini-ls checkout, is not taken."
 
 (ert-deftest gemini-ls-test-build-failure-says-what-next ()
   "When Go cannot build gemini-ls, the message names what works next:
-make install in the clone, or gemini-ls-server-command; and in no clone,
+make install in the clone, or `gemini-ls-server-command'; and in no clone,
 a clone's make install."
   (let* ((fake (make-temp-file "gemini-fake-go" t))
          (exec-path (cons fake exec-path))
