@@ -452,7 +452,7 @@ function M.delegate(task, on_done)
       local bg = M.background(result) or {}
       local run = type(bg.runUrl) == "string" and bg.runUrl ~= "" and (": " .. bg.runUrl) or ""
       -- One line (say.tell): a longer one would stop at "Press ENTER".
-      require("gemini.say").tell("Gemini: background agent “" .. M.name(result) .. "” " .. M.state_text(result) .. " on GitHub" .. run .. "; :GeminiAgents follows it")
+      require("gemini.say").tell("Gemini: background agent “" .. M.name(result) .. "” " .. M.state_text(result) .. " on GitHub" .. run .. "; :GeminiAgents follows it", vim.log.levels.INFO)
     end
     if on_done then
       on_done(err, result)
