@@ -19,6 +19,11 @@ nvim --version | head -1
 # gopls for the specs of gemini/languageFeature (make langservers installs
 # it), named before HOME changes.
 export GEMINI_GOPLS="${GEMINI_GOPLS:-${XDG_CACHE_HOME:-$HOME/.cache}/gemini-ls/langservers/bin/gopls}"
+# Go's caches, named before HOME changes too: link.sh's offline build
+# (GOPROXY=off) finds the modules only in the machine's module cache.
+if command -v go >/dev/null; then
+  export GOMODCACHE="${GOMODCACHE:-$(go env GOMODCACHE)}" GOCACHE="${GOCACHE:-$(go env GOCACHE)}"
+fi
 # Saved sessions and settings go to a home of the run's own, never the
 # user's (after the build, which uses Go's cache there).
 export HOME="$tmp/home" XDG_STATE_HOME="$tmp/home/.local/state"

@@ -66,7 +66,8 @@ function M.tell(msg, level)
 end
 
 --- Shows text, whose lines matter, in a scratch buffer named name, in a
---- window at the bottom; the cursor stays where it was. Returns the buffer.
+--- window at the bottom showing its end; the cursor stays in the window
+--- it was in. Returns the buffer.
 function M.output(name, text)
   local buf = vim.fn.bufnr(name)
   if buf == -1 then
@@ -81,6 +82,12 @@ function M.output(name, text)
     vim.cmd("botright sbuffer " .. buf)
     vim.api.nvim_win_set_height(0, math.min(10, math.max(3, vim.api.nvim_buf_line_count(buf))))
     vim.api.nvim_set_current_win(back)
+  end
+  -- Its end in view: a compiler's errors come last, after its chatter
+  -- (go: downloading …).
+  local win = vim.fn.bufwinid(buf)
+  if win ~= -1 then
+    vim.api.nvim_win_set_cursor(win, { vim.api.nvim_buf_line_count(buf), 0 })
   end
   return buf
 end
