@@ -80,7 +80,6 @@ func (p *Proposal) Settle(decision dialog.Decision) (Result, error) {
 	return r, nil
 }
 
-// diffDisplay is a change shown to the user as a fenced unified diff.
 // modified is the result of a change the user took after changing it
 // (content is what the file then holds): in part, when their review
 // took some of its separate changes and dropped the others, which the
@@ -102,6 +101,7 @@ func modified(change workspace.FileChange, name, content string, hidden bool) Re
 	return r
 }
 
+// diffDisplay is a change shown to the user as a fenced unified diff.
 func diffDisplay(name, before, after string) string {
 	return dialog.Fence("diff", workspace.UnifiedDiff(name, before, after))
 }
