@@ -41,6 +41,14 @@ func v1Env(t *testing.T, url string) map[string]string {
 
 func serveV1(t *testing.T, env map[string]string, caps sdk.ClientCapabilities, cfg acptest.Config) *v1Conn {
 	t.Helper()
+	return serveV1With(t, env, cfg, sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: caps,
+		ClientInfo: &sdk.Implementation{Name: "acpv1-test", Version: "1"}})
+}
+
+// serveV1With is serveV1 with initialize's params as given, for what the
+// SDK's types cannot say.
+func serveV1With(t *testing.T, env map[string]string, cfg acptest.Config, initialize any) *v1Conn {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
 	serverIn, clientOut := io.Pipe()
 	clientIn, serverOut := io.Pipe()
@@ -57,8 +65,7 @@ func serveV1(t *testing.T, env map[string]string, caps sdk.ClientCapabilities, c
 		cancel()
 		checkAgainstSchema(t, v.c)
 	})
-	v.init = v.request("initialize", sdk.InitializeRequest{ProtocolVersion: sdk.ProtocolVersionNumber, ClientCapabilities: caps,
-		ClientInfo: &sdk.Implementation{Name: "acpv1-test", Version: "1"}})
+	v.init = v.request("initialize", initialize)
 	return v
 }
 
@@ -209,7 +216,7 @@ func TestLogout(t *testing.T) {
 		}
 	}
 	v := serveV1(t, env, sdk.ClientCapabilities{}, acptest.Config{})
-	if !strings.Contains(string(v.init), `"auth":{"logout":{}}`) {
+	if !strings.Contains(string(v.init), `"auth":{"logout":{}`) {
 		t.Errorf("initialize does not declare auth.logout: %s", v.init)
 	}
 	root := t.TempDir()

@@ -64,7 +64,8 @@ func (sess *session) announce() {
 			sess.log.Warn("custom command skipped", zap.Error(err))
 			fmt.Fprintf(&skipped, "- %v\n", err)
 		}
-		if skipped.Len() > 0 {
+		sess.sendPendingNotices()
+		if skipped.Len() > 0 && !sess.notice("warning", "Some custom commands could not be loaded", skipped.String()) {
 			sess.update(s.life, sdk.UpdateAgentMessageText("Some custom commands could not be loaded:\n"+skipped.String()))
 		}
 		if notes := sess.takeNotes(); len(notes) > 0 {

@@ -56,6 +56,9 @@ func (s *server) deleteSession(ctx context.Context, raw json.RawMessage) (any, e
 	if err != nil {
 		return nil, sdk.NewInternalError(map[string]any{"error": fmt.Sprintf("deleting session %q: %v", id, err)})
 	}
+	if err := changeLabel(ctx, s.getenv(""), string(id), func(l *sessionLabel) { *l = sessionLabel{} }); err != nil {
+		s.log.Warn("forgetting a deleted session's title and archive", zap.Error(err))
+	}
 	s.log.Info("deleted a session", zap.String("sessionId", string(id)))
 	return struct{}{}, nil
 }

@@ -68,10 +68,29 @@
 //     prompts), from which both available_commands_update and the
 //     dispatch of a "/name" prompt come; a !{…} of a custom command is
 //     asked about through session/request_permission before any runs.
-//   - Every message is one the protocol's own schema allows (pinned in
-//     testdata/acpschema, held by the tests); what the SDK's types lack
-//     (session/delete, and initialize's capability for it) wire answers
-//     itself (wire_own.go). A call's question is asked as a form
+//   - Every message is one the protocol's own schema allows (v1.34,
+//     stable and unstable, pinned in testdata/acpschema, held by the
+//     tests; session/set_model, Gemini CLI 0.61's, is the one method
+//     outside it, named so by the check). What the SDK's types lack
+//     (newer.go: session/delete, the unstable methods, systemPrompt, the
+//     archive filter, the capabilities) wire answers itself
+//     (wire_own.go), and the session updates they lack (notice,
+//     compaction_update, the tool call's name) go out through wire's
+//     writer at once, in their place among the SDK's.
+//   - Each stable update and unstable method is behind its capability,
+//     as the schema gives it: notices and compaction updates only to a
+//     client that declared clientCapabilities.session.notices or
+//     .compaction (else what they say goes where it went before: the
+//     agent's message, a thought), and initialize declares each unstable
+//     method and field gemini-ls serves, and no other.
+//   - A client's system prompt never removes the agent's rules about
+//     approvals: override replaces the built-in instructions, and the
+//     rules follow it (agent's approvalRules).
+//   - A title the client set, and an archive mark, are kept per user
+//     (labels.go) and win over what gemini-ls makes: session/list,
+//     session_info_update and the model's topics follow the client's
+//     title. Archiving closes the session as session/close does; parking
+//     stays invisible (session/status says open). A call's question is asked as a form
 //     (elicitation/create) where the client declares forms, else as a
 //     permission request; after logout no session opens until
 //     authenticate.

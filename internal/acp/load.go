@@ -5,6 +5,7 @@ package acp
 // client knows, since the agent session's id is the ACP session id.
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -25,7 +26,12 @@ import (
 // client passes, and shows its history as session/updates before it
 // answers, as the protocol asks.
 func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk.LoadSessionResponse, error) {
-	sess, err := s.open(ctx, p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers)
+	return s.loadSession(ctx, p, dialog.ClientPrompt{})
+}
+
+// loadSession is LoadSession with the system prompt the client gave.
+func (s *server) loadSession(ctx context.Context, p sdk.LoadSessionRequest, prompt dialog.ClientPrompt) (sdk.LoadSessionResponse, error) {
+	sess, err := s.open(ctx, p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, prompt)
 	if err != nil {
 		return sdk.LoadSessionResponse{}, err
 	}
@@ -40,7 +46,12 @@ func (s *server) LoadSession(ctx context.Context, p sdk.LoadSessionRequest) (sdk
 // ResumeSession is LoadSession without the replay, for a client that
 // still shows the conversation.
 func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) (sdk.ResumeSessionResponse, error) {
-	sess, err := s.open(ctx, p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers)
+	return s.resumeSession(ctx, p, dialog.ClientPrompt{})
+}
+
+// resumeSession is ResumeSession with the system prompt the client gave.
+func (s *server) resumeSession(ctx context.Context, p sdk.ResumeSessionRequest, prompt dialog.ClientPrompt) (sdk.ResumeSessionResponse, error) {
+	sess, err := s.open(ctx, p.SessionId, p.Cwd, p.AdditionalDirectories, p.McpServers, prompt)
 	if err != nil {
 		return sdk.ResumeSessionResponse{}, err
 	}
@@ -51,7 +62,7 @@ func (s *server) ResumeSession(ctx context.Context, p sdk.ResumeSessionRequest) 
 // open builds a session's agent for cwd and resumes saved session id in
 // it. The same session live in this connection ends first, so that one
 // agent at a time writes its file.
-func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []string, servers []sdk.McpServer) (*session, error) {
+func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []string, servers []sdk.McpServer, prompt dialog.ClientPrompt) (*session, error) {
 	if !conversation.ValidSessionID(string(id)) {
 		return nil, notFound(id)
 	}
@@ -62,7 +73,7 @@ func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []
 	defer s.parkMu.Unlock()
 	s.parked.Delete(string(id))
 	s.host.CloseAndWait(ctx, string(id))
-	sess, err := s.build(cwd, dirs, servers)
+	sess, err := s.build(cwd, dirs, servers, prompt)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +94,8 @@ func (s *server) open(ctx context.Context, id sdk.SessionId, cwd string, dirs []
 // saved session.
 func notFound(id sdk.SessionId) error {
 	return &sdk.RequestError{Code: -32002, Message: "Resource not found", Data: map[string]any{
-		"error": fmt.Sprintf("no saved session %q: session/list lists the sessions that can be loaded", id),
+		"sessionId": id,
+		"error":     fmt.Sprintf("no saved session %q: session/list lists the sessions that can be loaded", id),
 	}}
 }
 
@@ -94,7 +106,12 @@ func (sess *session) replay(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	for _, u := range replayUpdates(ctx, exchanges) {
+	r := replay(ctx, exchanges)
+	for _, u := range r.out {
+		if u.ToolCall != nil {
+			sess.showCall(u, r.names[u.ToolCall.ToolCallId])
+			continue
+		}
 		sess.update(ctx, u)
 	}
 	return nil
@@ -104,19 +121,26 @@ func (sess *session) replay(ctx context.Context) error {
 // prompt as a user message, then its turn as the live turn showed it (the
 // model's text, each call and its result, through the same translation).
 func replayUpdates(ctx context.Context, exchanges []conversation.Exchange) []sdk.SessionUpdate {
-	r := &replayed{}
+	return replay(ctx, exchanges).out
+}
+
+// replay is the saved session's view, shown.
+func replay(ctx context.Context, exchanges []conversation.Exchange) *replayed {
+	r := &replayed{names: map[sdk.ToolCallId]string{}}
 	var last conversation.Ending // how the prompt shown last ended
 	for _, x := range exchanges {
 		r.out = appendPrompt(r.out, x.Prompt, last)
 		last = x.Ending
 		x.Show(ctx, r)
 	}
-	return r.out
+	return r
 }
 
 // replayed is a saved turn's view: the session/updates that show it.
 type replayed struct {
 	out []sdk.SessionUpdate
+	// names are the tools' own names of the calls in out, by id.
+	names map[sdk.ToolCallId]string
 }
 
 // Show adds ev's session/update; a saved turn holds text, calls and
@@ -127,6 +151,9 @@ func (r *replayed) Show(_ context.Context, _ dialog.Subagent, ev dialog.Event) {
 		r.out = appendText(r.out, sdk.UpdateAgentMessageText, ev.Text)
 	case dialog.ToolCallEvent:
 		r.out = append(r.out, toolCallUpdate(ev.Call))
+		if r.names != nil {
+			r.names[sdk.ToolCallId(ev.Call.CallID)] = ev.Call.Name
+		}
 	case dialog.ToolResultEvent:
 		r.out = append(r.out, toolResultUpdate(ev.Result, nil))
 	case dialog.ThoughtEvent, dialog.UsageEvent, dialog.ErrorEvent, dialog.RetryEvent, dialog.CompressedEvent,
@@ -162,37 +189,58 @@ func appendText(out []sdk.SessionUpdate, update func(string) sdk.SessionUpdate, 
 // listPageSize is how many sessions one session/list answer holds.
 const listPageSize = 50
 
-// ListSessions lists the saved sessions, of cwd when it is given, the
-// most recently updated first, a page at a time. It needs no session: it
-// reads the store's files.
+// ListSessions lists the saved sessions not archived (listSessions);
+// wire answers session/list (listSessionsV1), this is the SDK's Agent's.
 func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (sdk.ListSessionsResponse, error) {
+	list, err := s.listSessions(ctx, p.Cwd, p.Cursor, archivedExclude)
+	if err != nil {
+		return sdk.ListSessionsResponse{}, err
+	}
+	out := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}, NextCursor: list.NextCursor}
+	for _, info := range list.Sessions {
+		out.Sessions = append(out.Sessions, sdk.SessionInfo{SessionId: info.SessionID, Cwd: info.Cwd, Title: info.Title, UpdatedAt: info.UpdatedAt})
+	}
+	return out, nil
+}
+
+// listSessions lists the saved sessions, of cwd when it is given, the
+// most recently updated first, a page at a time, as filter (archived*)
+// asks: the archive filter applies before the pages are cut. A title
+// the client set is the session's. It needs no session: it reads the
+// store's files.
+func (s *server) listSessions(ctx context.Context, cwd, cursor *string, filter string) (listSessionsResponse, error) {
 	root := ""
-	if p.Cwd != nil && *p.Cwd != "" {
-		if !filepath.IsAbs(*p.Cwd) {
-			return sdk.ListSessionsResponse{}, invalidParams(fmt.Sprintf("cwd must be an absolute path, not %q", *p.Cwd))
+	if cwd != nil && *cwd != "" {
+		if !filepath.IsAbs(*cwd) {
+			return listSessionsResponse{}, invalidParams(fmt.Sprintf("cwd must be an absolute path, not %q", *cwd))
 		}
 		// Sessions are filed under their workspace root, symlinks resolved.
-		root = filepath.Clean(*p.Cwd)
+		root = filepath.Clean(*cwd)
 		if real, err := filepath.EvalSymlinks(root); err == nil {
 			root = real
 		}
 	}
 	var after *listCursor
-	if p.Cursor != nil && *p.Cursor != "" {
-		c, err := parseCursor(*p.Cursor)
+	if cursor != nil && *cursor != "" {
+		c, err := parseCursor(*cursor)
 		if err != nil {
-			return sdk.ListSessionsResponse{}, invalidParams(err.Error())
+			return listSessionsResponse{}, invalidParams(err.Error())
 		}
 		after = &c
 	}
-	out := sdk.ListSessionsResponse{Sessions: []sdk.SessionInfo{}}
+	out := listSessionsResponse{Sessions: []sessionInfo{}}
 	metas, err := s.host.List(ctx, nil, root)
 	if err != nil {
-		return sdk.ListSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+		return listSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
+	}
+	labels, err := readLabels(s.getenv(""))
+	if err != nil {
+		return listSessionsResponse{}, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
 	var last dialog.SessionInfo
 	for _, m := range metas {
-		if after != nil && !after.before(m) {
+		label := labels[m.ID]
+		if (after != nil && !after.before(m)) || (filter == archivedExclude && label.Archived) || (filter == archivedOnly && !label.Archived) {
 			continue
 		}
 		if len(out.Sessions) == listPageSize {
@@ -200,9 +248,9 @@ func (s *server) ListSessions(ctx context.Context, p sdk.ListSessionsRequest) (s
 			break
 		}
 		last = m
-		info := sdk.SessionInfo{SessionId: sdk.SessionId(m.ID), Cwd: m.Root, UpdatedAt: isoTime(m.UpdatedAt)}
-		if m.Title != "" {
-			info.Title = sdk.Ptr(m.Title)
+		info := sessionInfo{SessionID: sdk.SessionId(m.ID), Cwd: m.Root, UpdatedAt: isoTime(m.UpdatedAt), Archived: label.Archived}
+		if title := cmp.Or(label.Title, m.Title); title != "" {
+			info.Title = sdk.Ptr(title)
 		}
 		out.Sessions = append(out.Sessions, info)
 	}

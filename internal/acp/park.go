@@ -34,6 +34,7 @@ type parked struct {
 	cwd     string
 	dirs    []string
 	servers []sdk.McpServer
+	prompt  dialog.ClientPrompt
 	mode    dialog.ApprovalMode
 	model   string
 }
@@ -90,7 +91,7 @@ func (s *server) touch(sess *session) {
 // held.
 func (s *server) park(sess *session) {
 	live := sess.current()
-	p := parked{cwd: sess.cwd, dirs: sess.moreRoots(), servers: sess.servers,
+	p := parked{cwd: sess.cwd, dirs: sess.moreRoots(), servers: sess.servers, prompt: sess.systemPrompt,
 		mode: live.Mode(), model: s.host.Model(sess.setup())}
 	if !s.host.CloseAndWait(s.life, sess.id) {
 		return // closed meanwhile
@@ -103,7 +104,7 @@ func (s *server) park(sess *session) {
 // (or, never prompted, new with its id), in its mode and with its
 // model; s.parkMu is held.
 func (s *server) unpark(ctx context.Context, id string, p parked) (*session, error) {
-	sess, err := s.build(p.cwd, existingDirs(p.dirs), p.servers)
+	sess, err := s.build(p.cwd, existingDirs(p.dirs), p.servers, p.prompt)
 	if err != nil {
 		return nil, err
 	}
@@ -136,6 +137,13 @@ func (s *server) unparkForget(id string) bool {
 	s.parkMu.Lock()
 	defer s.parkMu.Unlock()
 	return s.parked.Delete(id)
+}
+
+// isParked reports whether session id is parked.
+func (s *server) isParked(id string) bool {
+	s.parkMu.Lock()
+	defer s.parkMu.Unlock()
+	return s.parked.Has(id)
 }
 
 // moreRoots are the session's roots besides its cwd: the client's

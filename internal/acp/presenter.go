@@ -61,7 +61,7 @@ func (t *turn) Show(ctx context.Context, from dialog.Subagent, ev dialog.Event) 
 			sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The model request failed (%s); trying again in %s.\n", ev.Retry.Reason, ev.Retry.Delay.Round(100_000_000))))
 		}
 	case dialog.CompressedEvent:
-		sess.update(ctx, sdk.UpdateAgentThoughtText(fmt.Sprintf("The history was compressed from %d to %d tokens.\n", ev.Compression.Before, ev.Compression.After)))
+		sess.compacted(ctx, ev.Compression)
 	case dialog.TopicEvent:
 		// A thought, not the plan: the plan is write_todos' list, which
 		// each plan update replaces whole.
@@ -72,7 +72,11 @@ func (t *turn) Show(ctx context.Context, from dialog.Subagent, ev dialog.Event) 
 			sess.plan(ctx, ev.Todos)
 		}
 	case dialog.NoticeEvent:
-		t.say(ctx, ev.Text)
+		// gemini-ls's own machinery is a notice where the client takes
+		// them; the turn's own (a hook that stopped it) is said in it.
+		if title, description := noticeOf(ev.Text); !ev.Aside || !sess.notice("warning", title, description) {
+			t.say(ctx, ev.Text)
+		}
 	case dialog.ModeEvent:
 		// A planning tool switched the mode: the modes and the config
 		// options show it.
@@ -132,7 +136,7 @@ func (t *turn) toolCall(ctx context.Context, from dialog.Subagent, c dialog.Tool
 		return
 	}
 	sess.show(c)
-	sess.update(ctx, toolCallUpdate(c))
+	sess.showCall(toolCallUpdate(c), c.Name)
 	switch {
 	case c.Todos != nil:
 		// write_todos' list, or the steps of the plan exit_plan_mode

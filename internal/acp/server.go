@@ -55,10 +55,13 @@ type server struct {
 	life context.Context
 
 	// mu guards what initialize and authenticate set.
-	mu       sync.Mutex
-	client   sdk.ClientCapabilities
-	authType string // the method the client authenticated with; "" for settings'
-	apiKey   string // the key the client passed in authenticate's _meta
+	mu     sync.Mutex
+	client sdk.ClientCapabilities
+	// clientSession is clientCapabilities.session, which the SDK's
+	// types lack (notices, compaction).
+	clientSession clientSessionCapabilities
+	authType      string // the method the client authenticated with; "" for settings'
+	apiKey        string // the key the client passed in authenticate's _meta
 	// loggedOut: logout was answered and authenticate not since
 	// (logout.go).
 	loggedOut bool

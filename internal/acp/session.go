@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	sdk "github.com/coder/acp-go-sdk"
 	"go.uber.org/zap"
@@ -57,6 +58,13 @@ type session struct {
 	// notes are what setup warned of while the agent was built (or
 	// built again), for announce to tell.
 	notes []string
+	// pendingNotices wait for the session's id (notice).
+	pendingNotices []noticeUpdate
+	// compactions numbers the history's compressions, for their ids.
+	compactions atomic.Int64
+	// prompt is the system prompt the client gave the session, which a
+	// parked session is opened again with.
+	systemPrompt dialog.ClientPrompt
 
 	// servers are the MCP servers the client passed, which a parked
 	// session is opened again with (park.go).
@@ -74,6 +82,11 @@ type session struct {
 // cwd is the worktree's. A session in a worktree, asked for or opened
 // there, is told of it in the answer's _meta.
 func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.NewSessionResponse, error) {
+	return s.newSession(ctx, p, dialog.ClientPrompt{})
+}
+
+// newSession is NewSession with the system prompt the client gave.
+func (s *server) newSession(ctx context.Context, p sdk.NewSessionRequest, prompt dialog.ClientPrompt) (sdk.NewSessionResponse, error) {
 	if err := s.signedOut(); err != nil {
 		return sdk.NewSessionResponse{}, err
 	}
@@ -86,7 +99,7 @@ func (s *server) NewSession(ctx context.Context, p sdk.NewSessionRequest) (sdk.N
 		cwd = made.Path
 		s.log.Info("worktree made for a session", zap.String("path", made.Path), zap.String("branch", made.Branch))
 	}
-	sess, err := s.build(cwd, p.AdditionalDirectories, p.McpServers)
+	sess, err := s.build(cwd, p.AdditionalDirectories, p.McpServers, prompt)
 	if err != nil {
 		if made != nil {
 			// Nothing was done in it: removed, with its branch.
@@ -122,7 +135,7 @@ func (s *server) CloseSession(_ context.Context, p sdk.CloseSessionRequest) (sdk
 // build makes the agent of a session in cwd, with the client's
 // additionalDirectories as more roots; the session is not yet known to
 // the server (start does that).
-func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*session, error) {
+func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer, prompt dialog.ClientPrompt) (*session, error) {
 	if err := s.signedOut(); err != nil {
 		return nil, err
 	}
@@ -147,7 +160,7 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 		overlay["security"] = map[string]any{"auth": map[string]any{"selectedType": s.authType}}
 	}
 	s.mu.Unlock()
-	sess := &session{srv: s, cwd: cwd, servers: servers, log: s.log, attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]dialog.ToolCall)}
+	sess := &session{srv: s, cwd: cwd, servers: servers, systemPrompt: prompt, log: s.log, attached: make(map[string][]sdk.ToolCallContent), shown: make(map[string]dialog.ToolCall)}
 	if sess.ws, err = sess.newWorkspace(cwd); err != nil {
 		return nil, invalidParams(err.Error())
 	}
@@ -162,6 +175,9 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 		// Shell commands run in the client's terminal when it has one.
 		ShellRunner: sess.shellRunner(),
 		ShowAuthURL: sess.showAuthURL,
+
+		ClientPrompt: prompt,
+		Logger:       sess.noticeLogger(),
 	})
 	if err != nil {
 		sess.ws.Close()
@@ -184,13 +200,29 @@ func (s *server) build(cwd string, dirs []string, servers []sdk.McpServer) (*ses
 // every build of the session's agent (its start, and a build again when
 // the folder's trust changed), and each of these is said once however
 // often it is built (setup.Told, hooks.NoteProjectHooks).
+//
+// A client that takes notices is told every warning of setup's as a
+// notice instead, but the announcement of a project's hooks, which is
+// no notice to miss: it stays a note (docs/acp.md, Notices).
 func (sess *session) warn(what string, err error) {
 	sess.log.Warn(what, zap.Error(err))
+	if what != conversation.ProjectHooksAnnounced && sess.notice("warning", capitalized(what), err.Error()) {
+		return
+	}
 	sess.mu.Lock()
 	defer sess.mu.Unlock()
 	if what == conversation.UnreadSettings || what == conversation.ProjectHooksAnnounced {
 		sess.notes = append(sess.notes, fmt.Sprintf("%s: %v", what, err))
 	}
+}
+
+// capitalized is s with its first letter a capital, as a title starts.
+func capitalized(s string) string {
+	r := []rune(s)
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	return string(r)
 }
 
 // takeNotes returns the notes kept so far, once.

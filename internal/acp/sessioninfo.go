@@ -5,6 +5,7 @@ package acp
 // gives it for those saved.
 
 import (
+	"cmp"
 	"context"
 	"strings"
 	"time"
@@ -19,8 +20,8 @@ import (
 // A topic carried on (not New) changes nothing a client lists.
 func (sess *session) showTitle(ctx context.Context, topic dialog.Topic) {
 	title := strings.TrimSpace(topic.Title)
-	if !topic.New || title == "" {
-		return
+	if !topic.New || title == "" || sess.srv.label(sess.id).Title != "" {
+		return // the client's own title stays (session/set_title)
 	}
 	sess.update(ctx, sdk.SessionUpdate{SessionInfoUpdate: &sdk.SessionSessionInfoUpdate{Title: &title, UpdatedAt: now()}})
 }
@@ -39,6 +40,7 @@ func (sess *session) showActivity(ctx context.Context) {
 // how full the model's window was at its last answer (usage_update).
 func (sess *session) showSaved(ctx context.Context) {
 	info := sess.current().Info()
+	info.Title = cmp.Or(sess.srv.label(sess.id).Title, info.Title)
 	u := &sdk.SessionSessionInfoUpdate{}
 	if info.Title != "" {
 		u.Title = &info.Title

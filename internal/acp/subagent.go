@@ -67,7 +67,7 @@ func (sess *session) subagentCall(ctx context.Context, sub dialog.Subagent, c di
 	sess.mu.Unlock()
 	u := toolCallUpdate(c)
 	u.ToolCall.Meta = subagentMeta(sub)
-	sess.update(ctx, u)
+	sess.showCall(u, c.Name)
 	sess.subagentStep(ctx, sub, func(r *subagentRun) {
 		r.steps = append(r.steps, subagentStep{text: c.Title, callID: c.CallID})
 	})

@@ -1,11 +1,14 @@
 package acp
 
 // The requests wire answers itself rather than the SDK's connection:
-// those the pinned ACP schema (v1.21, testdata/acpschema) has and the
-// SDK's v0.13.0 types cannot say. session/delete is no method of the
-// SDK's, and its capability (sessionCapabilities.delete) no field of the
-// SDK's SessionCapabilities, so initialize's answer is the SDK's with
-// that member added.
+// those the pinned ACP schema (v1.34, testdata/acpschema) has and the
+// SDK's v0.13.0 types cannot say (newer.go). session/delete and the
+// unstable methods are no methods of the SDK's; session/new, load and
+// resume carry a systemPrompt, and session/list an archive filter, its
+// types drop; and their capabilities are no fields of the SDK's, so
+// initialize's answer is the SDK's with those members added
+// (capabilities.go), and initialize's params are read for the client's
+// session capabilities the SDK's type lacks.
 
 import (
 	"context"
@@ -34,8 +37,17 @@ type ownMethods struct {
 // ownMethods are the server's requests that wire answers.
 func (s *server) ownMethods() *ownMethods {
 	return &ownMethods{life: s.life, handlers: map[string]ownMethod{
-		sdk.AgentMethodInitialize: s.initializeV1,
-		methodSessionDelete:       s.deleteSession,
+		sdk.AgentMethodInitialize:    s.initializeV1,
+		methodSessionDelete:          s.deleteSession,
+		sdk.AgentMethodSessionNew:    s.newSessionV1,
+		sdk.AgentMethodSessionLoad:   s.loadSessionV1,
+		sdk.AgentMethodSessionResume: s.resumeSessionV1,
+		sdk.AgentMethodSessionList:   s.listSessionsV1,
+		methodSessionSetTitle:        s.setTitle,
+		methodSessionArchive:         s.archiveSession,
+		methodSessionUnarchive:       s.unarchiveSession,
+		methodSessionStatus:          s.sessionStatus,
+		methodAuthStatus:             s.authStatus,
 	}}
 }
 
@@ -113,8 +125,9 @@ func decodeParams[T any](raw json.RawMessage, p *T) error {
 	return nil
 }
 
-// initializeV1 is Initialize, its answer saying also what the SDK's
-// types cannot: that gemini-ls deletes sessions (session/delete).
+// initializeV1 is Initialize, reading also the client's session
+// capabilities, its answer saying also what the SDK's types cannot
+// (capabilities.go).
 func (s *server) initializeV1(ctx context.Context, raw json.RawMessage) (any, error) {
 	var p sdk.InitializeRequest
 	if err := decodeParams(raw, &p); err != nil {
@@ -123,44 +136,23 @@ func (s *server) initializeV1(ctx context.Context, raw json.RawMessage) (any, er
 	if err := p.Validate(); err != nil {
 		return nil, invalidParams(err.Error())
 	}
+	var session struct {
+		ClientCapabilities struct {
+			Session *clientSessionCapabilities `json:"session"`
+		} `json:"clientCapabilities"`
+	}
+	if err := decodeParams(raw, &session); err != nil {
+		return nil, err
+	}
 	res, err := s.Initialize(ctx, p)
 	if err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(res)
-	if err != nil {
-		return nil, fmt.Errorf("encoding initialize's answer: %w", err)
+	s.mu.Lock()
+	s.clientSession = clientSessionCapabilities{}
+	if c := session.ClientCapabilities.Session; c != nil {
+		s.clientSession = *c
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(b, &fields); err != nil {
-		return nil, fmt.Errorf("reading initialize's answer: %w", err)
-	}
-	if fields["agentCapabilities"], err = withSessionDelete(fields["agentCapabilities"]); err != nil {
-		return nil, err
-	}
-	return fields, nil
-}
-
-// withSessionDelete is the agent capabilities caps with
-// sessionCapabilities.delete declared.
-func withSessionDelete(caps json.RawMessage) (json.RawMessage, error) {
-	var c map[string]json.RawMessage
-	if err := json.Unmarshal(caps, &c); err != nil {
-		return nil, fmt.Errorf("reading the agent capabilities: %w", err)
-	}
-	var sc map[string]json.RawMessage
-	if raw, ok := c["sessionCapabilities"]; ok {
-		if err := json.Unmarshal(raw, &sc); err != nil {
-			return nil, fmt.Errorf("reading the session capabilities: %w", err)
-		}
-	}
-	if sc == nil {
-		sc = map[string]json.RawMessage{}
-	}
-	sc["delete"] = json.RawMessage("{}")
-	var err error
-	if c["sessionCapabilities"], err = json.Marshal(sc); err != nil {
-		return nil, err
-	}
-	return json.Marshal(c)
+	s.mu.Unlock()
+	return withOwnCapabilities(res)
 }

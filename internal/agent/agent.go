@@ -165,6 +165,11 @@ type Config struct {
 	// which it may bring back with ${AgentSkills}, ${SubAgents},
 	// ${AvailableTools} and ${<tool>_ToolName}; the memory still ends it.
 	SystemPromptOverride bool
+	// ClientPrompt is the system prompt the front end's client gave the
+	// session (ACP's systemPrompt): added after the agent's own, or in
+	// the place of the built-in or GEMINI_SYSTEM_MD one with
+	// approvalRules kept (basePrompt). The main agent's alone.
+	ClientPrompt dialog.ClientPrompt
 	// WriteSystemPrompt, when set, is the file every system instruction
 	// is written to once made (0.61's GEMINI_WRITE_SYSTEM_MD).
 	WriteSystemPrompt string
@@ -350,10 +355,17 @@ func (a *Agent) systemInstruction(ctx context.Context, sessionID string) string 
 // user's own with its variables filled, else the built-in one with the
 // sections that apply now.
 func (a *Agent) basePrompt() string {
-	if a.cfg.SystemPromptOverride {
-		return a.substitute(a.cfg.SystemPrompt)
+	client := a.cfg.ClientPrompt
+	if a.cfg.SystemPromptOverride && !client.Override {
+		return a.substitute(a.cfg.SystemPrompt) + clientAppended(client)
 	}
-	system := a.cfg.SystemPrompt + shellNote(a.cfg.Shell)
+	system := a.cfg.SystemPrompt
+	if client.Override {
+		// The client's instructions replace the agent's own, but never
+		// what the model must know of the user's approvals.
+		system = client.Text + "\n\n" + approvalRules
+	}
+	system += shellNote(a.cfg.Shell)
 	if a.cfg.TopicNarration {
 		if _, ok := a.cfg.Tools.Get(tools.UpdateTopicName); ok {
 			system += "\n\n" + topicMandate
@@ -371,7 +383,16 @@ func (a *Agent) basePrompt() string {
 	if section := a.memorySection(); section != "" {
 		system += "\n\n" + section
 	}
-	return system
+	return system + clientAppended(client)
+}
+
+// clientAppended is the client's system prompt in append mode, as the
+// system prompt's last section; "" for none or an override.
+func clientAppended(client dialog.ClientPrompt) string {
+	if client.Override || strings.TrimSpace(client.Text) == "" {
+		return ""
+	}
+	return "\n\n# Instructions from the editor\n\n" + client.Text
 }
 
 // declares reports whether the model is offered the tool called name.

@@ -37,6 +37,6 @@ func (t *turn) checkpoint(fc *genai.FunctionCall) {
 	}
 	err := cp.Checkpoint(t.ctx, CheckpointRequest{SessionID: t.s.id, History: slices.Clone(t.s.chat.history), Tool: fc.Name, Args: fc.Args})
 	if err != nil && t.ctx.Err() == nil {
-		t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("Checkpointing before %s failed, so /restore cannot undo it: %v", fc.Name, err)})
+		t.emit(dialog.NoticeEvent{Text: fmt.Sprintf("Checkpointing before %s failed, so /restore cannot undo it: %v", fc.Name, err), Aside: true})
 	}
 }

@@ -241,7 +241,7 @@ func (t *turn) stream(req modelRequest) (*modelTurn, *genai.GenerateContentRespo
 	retries := &streamRetries{policy: a.cfg.Retry, backoff: newBackoff(a.cfg.Retry), fallBack: t.fallBack}
 	for attempt := 1; ; attempt++ {
 		if notice, ok := a.fallbackNotice(t.s.id); ok {
-			t.emit(dialog.NoticeEvent{Text: notice})
+			t.emit(dialog.NoticeEvent{Text: notice, Aside: true})
 		}
 		model, sent, err := t.configured(cmp.Or(req.model, t.model()), req, retries.cutOffs > 0)
 		if err != nil {

@@ -38,7 +38,7 @@ func (s *Session) save(ctx context.Context, in dialog.Input, res dialog.PromptRe
 	s.endLive()
 	if err != nil {
 		s.agent.cfg.Logger.Warn("saving the session", zap.String("sessionId", s.id), zap.Error(err))
-		emit(dialog.NoticeEvent{Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err)})
+		emit(dialog.NoticeEvent{Text: fmt.Sprintf("This session could not be saved, so it will not survive a restart: %v", err), Aside: true})
 	}
 }
 

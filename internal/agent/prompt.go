@@ -35,6 +35,16 @@ const DefaultSystemPrompt = `You are a coding agent working inside the user's co
 - Do not narrate each tool call; summarize what you did and what remains when you finish.
 - Never expose secrets, and never add code that logs or commits them.`
 
+// approvalRules are what the model must know of the user's approvals,
+// the built-in prompt's words: a client's system prompt that overrides
+// the built-in one (ACP's systemPrompt, mode override) is followed by
+// them, so that no client's instructions lead the model to take a
+// declined change or command as done.
+const approvalRules = `# Approvals
+- Every file change you make is shown to the user as a proposed edit. The user may accept, reject or modify it; the tool result tells you what happened. Never assume a rejected change was applied, and do not retry it unchanged.
+- Explain briefly what a shell command does before running anything that modifies files or system state.
+- The user may decline a command; respect that and find another way or ask.`
+
 // shellNote tells the model, where commands do not run in bash, which
 // shell runs them and how to do there what it would do with grep or ls,
 // in 0.61's Windows words (shellEfficiencyGuidelines,

@@ -339,6 +339,7 @@ func (a *Agent) subagentConfig(def subagents.Definition, set *subagentTools, sys
 	// The main agent's GEMINI_SYSTEM_MD is already in system when it
 	// inherits it; only the main agent writes its prompt out.
 	cfg.SystemPromptOverride, cfg.WriteSystemPrompt = false, ""
+	cfg.ClientPrompt = dialog.ClientPrompt{}
 	cfg.Memory, cfg.Skills, cfg.TopicNarration = nil, nil, false
 	cfg.Store, cfg.Retention = nil, nil
 	// A checkpoint holds the main history; the subagent's edits are not

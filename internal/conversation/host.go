@@ -1,6 +1,7 @@
 package conversation
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -83,6 +84,12 @@ type Place struct {
 	WithoutCredentials bool
 	// Sandbox is -s/--sandbox, nil when not given (see setup.Options).
 	Sandbox *bool
+	// ClientPrompt is the system prompt the client gave the session
+	// (see setup.Options).
+	ClientPrompt dialog.ClientPrompt
+	// Logger, when set, is this build's logger instead of the host's
+	// (ACP's session, which shows the records marked for the user).
+	Logger *zap.Logger
 }
 
 // Host owns a front end's live sessions end to end: it builds their
@@ -184,7 +191,7 @@ func (h *Host[S]) options(place Place) setup.Options {
 		Getenv:             getenv,
 		LookupEnv:          lookupEnv,
 		Version:            h.cfg.Version,
-		Logger:             h.cfg.Logger,
+		Logger:             cmp.Or(place.Logger, h.cfg.Logger),
 		Warn:               place.Warn,
 		ShowAuthURL:        place.ShowAuthURL,
 		ShellRunner:        place.ShellRunner,
@@ -205,6 +212,7 @@ func (h *Host[S]) options(place Place) setup.Options {
 		Extensions:         place.Extensions,
 		WithoutCredentials: place.WithoutCredentials,
 		Sandbox:            place.Sandbox,
+		ClientPrompt:       place.ClientPrompt,
 		SandboxSupervisor:  h.cfg.SandboxSupervisor,
 		Responses:          h.cfg.Responses,
 	}

@@ -60,6 +60,11 @@ type CompressedEvent struct {
 // text, such as a switch to the fallback model.
 type NoticeEvent struct {
 	Text string
+	// Aside: the notice is of gemini-ls's own machinery (a fallback of
+	// model, a session or checkpoint not saved), not of the turn's work;
+	// a front end with a place for such apart from the conversation
+	// (ACP's session notices) may show it there.
+	Aside bool
 	// NotOffered, when not nil, says the notice is of a call of a tool
 	// the session's mode did not offer the model: the call did not run.
 	NotOffered *NotOffered

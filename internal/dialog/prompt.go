@@ -118,3 +118,12 @@ func ParagraphBreak(sofar string) string {
 	}
 	return "\n\n"
 }
+
+// ClientPrompt is a system prompt the front end's client gives a session
+// (ACP's systemPrompt): Text added to the agent's own instructions, or
+// with Override in the place of the built-in ones; the agent's rules
+// about approvals stay in either.
+type ClientPrompt struct {
+	Text     string
+	Override bool
+}

@@ -77,6 +77,9 @@ type Options struct {
 	// sandbox per build, closed by Close; nil, each gets a bwrap of its
 	// own.
 	SandboxSupervisor []string
+	// ClientPrompt is the system prompt the front end's client gave the
+	// session (agent.Config.ClientPrompt); none when zero.
+	ClientPrompt dialog.ClientPrompt
 	// Diagnostics asks the user's editor for the diagnostics it shows:
 	// get_diagnostics is offered, and edits tell the errors they brought,
 	// only with it (the LSP, with a client that answers).
@@ -590,6 +593,7 @@ func (b *Built) agentConfig(set settings.Settings, p agentParts) agent.Config {
 		SystemPrompt:         p.system.override,
 		SystemPromptOverride: p.system.overridden,
 		WriteSystemPrompt:    p.system.writeTo,
+		ClientPrompt:         o.ClientPrompt,
 
 		TopicNarration: set.TopicNarration(),
 		TrackerDir:     p.tracker,
