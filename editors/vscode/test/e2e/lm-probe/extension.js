@@ -19,8 +19,9 @@ async function geminiModels() {
 exports.activate = (context) => {
   context.subscriptions.push(vscode.commands.registerCommand('lmProbe.ask', async () => {
     const report = { models: [], asked: '', answer: '', error: '' };
+    let models = [];
     try {
-      const models = await geminiModels();
+      models = await geminiModels();
       report.models = models.map((m) => ({ id: m.id, name: m.name, vendor: m.vendor, family: m.family, maxInputTokens: m.maxInputTokens }));
       if (models.length === 0) throw new Error('no model of vendor gemini-ls');
       const model = models[0];
@@ -36,6 +37,6 @@ exports.activate = (context) => {
       report.error = String((e && e.message) || e);
     }
     fs.writeFileSync(process.env.GEMINI_LM_PROBE_OUT, JSON.stringify(report, null, 2));
-    void vscode.window.showInformationMessage(report.error ? `LM probe failed: ${report.error}` : `LM probe: ${report.models.length} Gemini models; ${report.asked} answered: ${report.answer}`);
+    void vscode.window.showInformationMessage(report.error ? `LM probe failed: ${report.error}` : `LM probe: ${report.models.length} Gemini models; ${models[0].name} answered: ${report.answer}`);
   }));
 };
