@@ -14,3 +14,12 @@ func (h *Host[S]) EditSelection(ctx context.Context, b *Build, req dialog.Select
 	defer b.release(built)
 	return built.Agent.EditSelection(ctx, req, lander)
 }
+
+// Answer has b's agent stream one model answer to req's conversation, a
+// client's own (VS Code's language model API): no session, no tools,
+// nothing recorded. onText hears each piece of the text as it comes.
+func (h *Host[S]) Answer(ctx context.Context, b *Build, req dialog.AnswerRequest, onText func(string)) (dialog.Answered, error) {
+	built := b.hold()
+	defer b.release(built)
+	return built.Agent.Answer(ctx, req, onText)
+}

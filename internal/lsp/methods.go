@@ -208,7 +208,7 @@ func protocolMethods() []method {
 		{name: "textDocument/didSave", dir: clientToServer, sig: notification((*Server).didSave)},
 		{name: "textDocument/didClose", dir: clientToServer, sig: notification((*Server).didClose)},
 
-		// Prompts and sessions (5, 5a, 5b, 5c, 5f, 5d, 5e, 5g, 6).
+		// Prompts and sessions (5, 5a, 5b, 5c, 5f, 5d, 5e, 5g, 5i, 6).
 		{name: "gemini/prompt", dir: clientToServer, sig: request((*Server).prompt), async: true, maxParams: MaxPromptParams},
 		{name: "gemini/listSessions", dir: clientToServer, sig: request((*Server).listSessions), params: paramsOptional},
 		{name: "gemini/sessions", dir: clientToServer, sig: request((*Server).listSessions), params: paramsOptional}, // gemini/listSessions' older name
@@ -220,6 +220,7 @@ func protocolMethods() []method {
 		{name: "gemini/models", dir: clientToServer, sig: request((*Server).listModels), params: paramsOptional},
 		{name: "gemini/rewind", dir: clientToServer, sig: request((*Server).rewind), async: true},
 		{name: "gemini/editSelection", dir: clientToServer, sig: request((*Server).editSelection), async: true, pin: true},
+		{name: "gemini/answer", dir: clientToServer, sig: request((*Server).answer), async: true, maxParams: MaxPromptParams},
 		{name: "gemini/update", dir: serverToClient, sig: sentNotification[update]()},
 
 		// Agents, a worktree each (5h).

@@ -25,6 +25,7 @@ import { applyEvent, callById, emptyChat, lastFailure, runningTool, type ChatEve
 import type { ChatRequest } from "./chatProtocol";
 import { acceptCompletion, NextEdits } from "./completion";
 import { Questions } from "./confirmation";
+import { LanguageModels } from "./languageModels";
 import { contextItems } from "./contextItems";
 import { addContext, ask, askSelection, editorContext, editorState, editSelection, explain, fixDiagnostics, insertAtCursor, openAtLine, revealFolder } from "./editorCommands";
 import { chooseMode, chooseModel, refreshModel, sendSettings, setApprovalMode, setModel, showModelMenu, useModel } from "./modelCommands";
@@ -75,6 +76,7 @@ class GeminiExtension implements Gemini {
   /** The inline completion provider, registered while a server that offers it runs. */
   inline?: vscode.Disposable;
   readonly nextEdits: NextEdits;
+  readonly languageModels: LanguageModels;
   running?: RunningPrompt;
   /** The "/" commands and "@" files the chat completes. */
   readonly completion: ChatCompletion;
@@ -129,11 +131,18 @@ class GeminiExtension implements Gemini {
       () => inlineCompletionEnabled() && config().get<boolean>("nextEdit.enabled", true),
       (line) => this.output.appendLine(line),
     );
+    // Gemini's models in VS Code's own chat too, answered through gemini-ls (languageModels.ts).
+    this.languageModels = new LanguageModels(
+      () => this.client,
+      (line) => this.output.appendLine(line),
+    );
+    this.languageModels.register();
     this.disposables.push(
       this.output,
       this.status,
       this.reviews,
       this.nextEdits,
+      this.languageModels,
       this.shellTerminals,
       this.agents,
       vscode.workspace.registerTextDocumentContentProvider(conflictsScheme, conflictsProvider),

@@ -10,6 +10,7 @@ import type { ChatView } from "./chat";
 import type { ChatCompletion } from "./chatCompletion";
 import type { ChatEvent, ChatState } from "./chatModel";
 import type { NextEdits } from "./completion";
+import type { LanguageModels } from "./languageModels";
 import type { ModelState } from "./present";
 import type { ApprovalMode, ConfirmOutcome, ConfirmParams, PromptContext } from "./protocol";
 import type { ReviewManager } from "./review";
@@ -51,6 +52,8 @@ export interface Gemini {
   /** The inline completion provider, registered while a server that offers it runs. */
   inline?: vscode.Disposable;
   readonly nextEdits: NextEdits;
+  /** gemini-ls's models offered to VS Code's own chat (vscode.lm), where VS Code has the API. */
+  readonly languageModels: LanguageModels;
   running?: RunningPrompt;
   /** The "/" commands and "@" files the chat completes. */
   readonly completion: ChatCompletion;

@@ -83,6 +83,21 @@ export type AgentsResult = {
   }>;
 };
 
+export type AnswerParams = {
+  model?: string;
+  system?: string;
+  messages?: null | Array<{
+    role?: string;
+    text?: string;
+  }>;
+  partialResultToken?: string;
+};
+
+export type AnswerResult = {
+  text: string;
+  model: string;
+};
+
 export type AskParams = {
   sessionId: string;
   callId: string;
@@ -1011,6 +1026,7 @@ export type ModelInfo = Defined<ModelsResult["models"]>[number];
 export const methods = {
   agent: "gemini/agent",
   agents: "gemini/agents",
+  answer: "gemini/answer",
   ask: "gemini/ask",
   authStatus: "gemini/authStatus",
   cancel: "gemini/cancel",

@@ -63,6 +63,7 @@ export async function start(g: Gemini): Promise<void> {
       if (e.newState === State.Running) {
         g.completion.refreshCommands();
         void refreshModel(g);
+        g.languageModels.refresh();
         void checkSignIn(g);
         void refreshAgents(g);
         if (g.approvalMode !== configuredMode()) {

