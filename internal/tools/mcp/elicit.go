@@ -40,7 +40,21 @@ func (s *server) elicitHandler(ctx context.Context, req *sdk.ElicitRequest) (*sd
 	return s.elicit(ctx, req.Params)
 }
 
+// askError is why a server's question got no answer: the call failed
+// for it, not for its connection.
+type askError struct{ error }
+
+func (e *askError) Unwrap() error { return e.error }
+
 func (s *server) elicit(ctx context.Context, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
+	res, err := s.ask(ctx, p)
+	if err != nil {
+		return nil, &askError{err}
+	}
+	return res, nil
+}
+
+func (s *server) ask(ctx context.Context, p *sdk.ElicitParams) (*sdk.ElicitResult, error) {
 	ask, _ := ctx.Value(askKey{}).(tools.AskFunc)
 	if ask == nil {
 		return nil, fmt.Errorf("gemini-ls asks the user only what a server asks in answer to a call (input_required); MCP server %q asked outside one", s.alias)

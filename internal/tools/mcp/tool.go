@@ -152,7 +152,7 @@ func (c *call) Execute(ctx context.Context, info tools.CallInfo) (tools.Result, 
 	}
 	if err != nil {
 		var answered *jsonrpc.Error
-		if ctx.Err() == nil && !errors.As(err, &answered) {
+		if ctx.Err() == nil && !errors.As(err, &answered) && !errors.As(err, new(*askError)) {
 			// Not the server's answer: the connection failed, and the
 			// server is likely dead. Its tools are withdrawn before the
 			// model hears of it, so that its next request does not offer

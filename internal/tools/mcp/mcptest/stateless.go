@@ -34,7 +34,8 @@ const ListingTTLMs = 1000
 //   - wait: to such a client, a task that never ends until cancelled;
 //     otherwise it waits for the call's end.
 //
-// Its tools/list carries ttlMs ListingTTLMs, cacheScope private.
+// Its tools/list carries ttlMs ListingTTLMs, cacheScope private, and it
+// declares no tools list_changed.
 type StatelessServer struct {
 	URL string
 
@@ -60,6 +61,9 @@ type serverTask struct {
 func NewStateless(t testing.TB) *StatelessServer {
 	s := &StatelessServer{tasks: map[string]*serverTask{}, finish: make(chan struct{}), cancelled: make(chan string, 4)}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "stateless", Version: "1"}, &sdk.ServerOptions{
+		// It says nothing when its tools change: its client lists them
+		// again when the listing's ttlMs runs out.
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{}},
 		SetCacheable: func(_ context.Context, req sdk.Request, c *sdk.Cacheable) {
 			if _, ok := req.GetParams().(*sdk.ListToolsParams); ok {
 				c.TTLMs, c.CacheScope = ListingTTLMs, "private"
