@@ -222,7 +222,7 @@ func TestRevisions20260728And20251125(t *testing.T) {
 	})
 
 	t.Run("a task cancelled with the turn", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(context.Background())
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		// The turn is cancelled once the task is shown running.
 		res, err := callWith(ctx, t, find(t, m, "mcp_modern_wait"), nil, tools.CallInfo{Progress: func(string) { cancel() }})
