@@ -47,7 +47,8 @@ type StatelessServer struct {
 	extra     []*sdk.Tool // tools added since start (AddTool)
 	srv       *sdk.Server
 	finish    chan struct{}
-	cancelled chan string // taskIds cancelled
+	cancelled chan string   // taskIds cancelled
+	closing   chan struct{} // the test is over: wait returns
 }
 
 type serverTask struct {
@@ -59,7 +60,7 @@ type serverTask struct {
 
 // NewStateless starts the server; it ends with the test.
 func NewStateless(t testing.TB) *StatelessServer {
-	s := &StatelessServer{tasks: map[string]*serverTask{}, finish: make(chan struct{}), cancelled: make(chan string, 4)}
+	s := &StatelessServer{tasks: map[string]*serverTask{}, finish: make(chan struct{}), cancelled: make(chan string, 4), closing: make(chan struct{})}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "stateless", Version: "1"}, &sdk.ServerOptions{
 		// It says nothing when its tools change: its client lists them
 		// again when the listing's ttlMs runs out.
@@ -94,8 +95,12 @@ func NewStateless(t testing.TB) *StatelessServer {
 		})
 	sdk.AddTool(s.srv, &sdk.Tool{Name: "wait", Description: "Waits."},
 		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
-			<-ctx.Done()
-			return nil, nil, ctx.Err()
+			select {
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			case <-s.closing:
+				return text("waited until the end"), nil, nil
+			}
 		})
 	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
 		if err := sdk.AddReceivingCustomMethod(s.srv, m, s.taskMethod(m)); err != nil {
@@ -108,6 +113,7 @@ func NewStateless(t testing.TB) *StatelessServer {
 		handler.ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
+	t.Cleanup(func() { close(s.closing) }) // first: ts.Close waits for the handlers
 	s.URL = ts.URL
 	return s
 }
