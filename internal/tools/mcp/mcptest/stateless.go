@@ -53,9 +53,9 @@ type StatelessServer struct {
 
 type serverTask struct {
 	id, tool, status, message string
-	asked, confirmed         bool
-	polls                    int
-	result                   *sdk.CallToolResult
+	asked, confirmed          bool
+	polls                     int
+	result                    *sdk.CallToolResult
 }
 
 // NewStateless starts the server; it ends with the test.
