@@ -223,6 +223,9 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, error) {
 // handshake connects and initializes the session under ctx.
 func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
 	s.unauthorized.Store(false)
+	// Roots as the SDK declares them by default, as gemini-ls always has;
+	// the feature is deprecated from 2026-07-28, not gone.
+	//lint:ignore SA1019 the SDK's default, kept while the revision keeps roots
 	caps := &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{ListChanged: true}}
 	caps.AddExtension(tasksExtension, map[string]any{})
 	client := sdk.NewClient(&sdk.Implementation{Name: "gemini-ls", Version: s.version}, &sdk.ClientOptions{

@@ -44,7 +44,6 @@ type StatelessServer struct {
 	taskNames []string // Mcp-Name of each tasks/* request, with its taskId
 	tasks     map[string]*serverTask
 	seq       int
-	extra     []*sdk.Tool // tools added since start (AddTool)
 	srv       *sdk.Server
 	finish    chan struct{}
 	cancelled chan string   // taskIds cancelled
