@@ -112,10 +112,12 @@ func callWith(ctx context.Context, t *testing.T, tool tools.Tool, args map[strin
 // (2026-07-28), the TypeScript v2 server (2026-07-28 only), and a
 // 2025-11-25 server, started together.
 func TestRevisions20260728And20251125(t *testing.T) {
-	modern := mcptest.NewStateless(t)
+	modern := mcptest.NewStateless(t, false)
+	modernJSON := mcptest.NewStateless(t, true) // its answers JSON, not SSE
 	legacy := newLegacyServer(t)
 	servers := map[string]settings.MCPServer{
 		"modern": {HTTPURL: modern.URL},
+		"json":   {HTTPURL: modernJSON.URL},
 		"legacy": {HTTPURL: legacy.url},
 	}
 	withTS := false
@@ -187,39 +189,44 @@ func TestRevisions20260728And20251125(t *testing.T) {
 		}
 	})
 
-	t.Run("a task polled to completion, its question answered", func(t *testing.T) {
-		modern.Finish()
-		a := &asked{answers: []dialog.Answer{{Chosen: []string{"true"}}}}
-		var progress []string
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		res, err := callWith(ctx, t, find(t, m, "mcp_modern_build"), nil, tools.CallInfo{Ask: a.ask, Progress: func(s string) { progress = append(progress, s) }})
-		if err != nil || res.Output != "built (confirmed: true)" {
-			t.Fatalf("build = %+v, %v", res, err)
-		}
-		if len(a.questions) != 1 || !strings.Contains(a.questions[0].Text, "Build now?") || len(a.questions[0].Options) != 2 {
-			t.Errorf("questions: %+v", a.questions)
-		}
-		all := strings.Join(progress, "\n")
-		for _, want := range []string{": working: queued", ": input_required: waiting for a confirmation", ": completed: done"} {
-			if !strings.Contains(all, want) {
-				t.Errorf("progress shown:\n%s\nwant a line with %q", all, want)
+	for _, c := range []struct {
+		alias  string
+		server *mcptest.StatelessServer
+	}{{"modern", modern}, {"json", modernJSON}} {
+		t.Run("a task polled to completion, its question answered, from "+c.alias, func(t *testing.T) {
+			c.server.Finish()
+			a := &asked{answers: []dialog.Answer{{Chosen: []string{"true"}}}}
+			var progress []string
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			res, err := callWith(ctx, t, find(t, m, "mcp_"+c.alias+"_build"), nil, tools.CallInfo{Ask: a.ask, Progress: func(s string) { progress = append(progress, s) }})
+			if err != nil || res.Output != "built (confirmed: true)" {
+				t.Fatalf("build = %+v, %v", res, err)
 			}
-		}
-		names := modern.TaskNames()
-		if len(names) == 0 {
-			t.Fatal("no tasks/* request")
-		}
-		for _, n := range names {
-			if name, id, _ := strings.Cut(n, "="); name != id {
-				t.Errorf("a tasks/* request's Mcp-Name %q, its taskId %q", name, id)
+			if len(a.questions) != 1 || !strings.Contains(a.questions[0].Text, "Build now?") || len(a.questions[0].Options) != 2 {
+				t.Errorf("questions: %+v", a.questions)
 			}
-		}
-		methods := modern.Methods()
-		if !slices.Contains(methods, "tasks/get") || !slices.Contains(methods, "tasks/update") {
-			t.Errorf("methods: %v", methods)
-		}
-	})
+			all := strings.Join(progress, "\n")
+			for _, want := range []string{": working: queued", ": input_required: waiting for a confirmation", ": completed: done"} {
+				if !strings.Contains(all, want) {
+					t.Errorf("progress shown:\n%s\nwant a line with %q", all, want)
+				}
+			}
+			names := c.server.TaskNames()
+			if len(names) == 0 {
+				t.Fatal("no tasks/* request")
+			}
+			for _, n := range names {
+				if name, id, _ := strings.Cut(n, "="); name != id {
+					t.Errorf("a tasks/* request's Mcp-Name %q, its taskId %q", name, id)
+				}
+			}
+			methods := c.server.Methods()
+			if !slices.Contains(methods, "tasks/get") || !slices.Contains(methods, "tasks/update") {
+				t.Errorf("methods: %v", methods)
+			}
+		})
+	}
 
 	t.Run("a task cancelled with the turn", func(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

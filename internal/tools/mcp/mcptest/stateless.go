@@ -57,8 +57,9 @@ type serverTask struct {
 	result                    *sdk.CallToolResult
 }
 
-// NewStateless starts the server; it ends with the test.
-func NewStateless(t testing.TB) *StatelessServer {
+// NewStateless starts the server; it ends with the test. jsonResponse:
+// it answers a POST with one JSON message, not an SSE stream.
+func NewStateless(t testing.TB, jsonResponse bool) *StatelessServer {
 	s := &StatelessServer{tasks: map[string]*serverTask{}, finish: make(chan struct{}), cancelled: make(chan string, 4), closing: make(chan struct{})}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "stateless", Version: "1"}, &sdk.ServerOptions{
 		// It says nothing when its tools change: its client lists them
@@ -106,7 +107,7 @@ func NewStateless(t testing.TB) *StatelessServer {
 			t.Fatal(err)
 		}
 	}
-	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, &sdk.StreamableHTTPOptions{Stateless: true})
+	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: jsonResponse})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.note(r)
 		handler.ServeHTTP(w, r)
