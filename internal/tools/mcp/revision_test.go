@@ -118,6 +118,7 @@ func TestRevisions20260728And20251125(t *testing.T) {
 	servers := map[string]settings.MCPServer{
 		"modern": {HTTPURL: modern.URL},
 		"json":   {HTTPURL: modernJSON.URL},
+		"stdio":  {Command: testServer, Args: []string{"-tasks"}}, // go-sdk v1.8 over stdio
 		"legacy": {HTTPURL: legacy.url},
 	}
 	withTS := false
@@ -192,9 +193,11 @@ func TestRevisions20260728And20251125(t *testing.T) {
 	for _, c := range []struct {
 		alias  string
 		server *mcptest.StatelessServer
-	}{{"modern", modern}, {"json", modernJSON}} {
+	}{{"modern", modern}, {"json", modernJSON}, {"stdio", nil}} {
 		t.Run("a task polled to completion, its question answered, from "+c.alias, func(t *testing.T) {
-			c.server.Finish()
+			if c.server != nil {
+				c.server.Finish() // the stdio server's build finishes once confirmed
+			}
 			a := &asked{answers: []dialog.Answer{{Chosen: []string{"true"}}}}
 			var progress []string
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -211,6 +214,9 @@ func TestRevisions20260728And20251125(t *testing.T) {
 				if !strings.Contains(all, want) {
 					t.Errorf("progress shown:\n%s\nwant a line with %q", all, want)
 				}
+			}
+			if c.server == nil {
+				return // no HTTP headers to see
 			}
 			names := c.server.TaskNames()
 			if len(names) == 0 {
@@ -243,6 +249,15 @@ func TestRevisions20260728And20251125(t *testing.T) {
 			}
 		case <-time.After(10 * time.Second):
 			t.Fatal("the server was never sent tasks/cancel")
+		}
+	})
+
+	t.Run("a task cancelled with the turn, over stdio", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		res, err := callWith(ctx, t, find(t, m, "mcp_stdio_wait"), nil, tools.CallInfo{Progress: func(string) { cancel() }})
+		if err == nil || !strings.Contains(err.Error(), "was cancelled on the server") {
+			t.Fatalf("wait = %+v, %v: want the task cancelled", res, err)
 		}
 	})
 

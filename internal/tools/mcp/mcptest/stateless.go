@@ -39,15 +39,52 @@ const ListingTTLMs = 1000
 type StatelessServer struct {
 	URL string
 
+	*taskBook
+	srv *sdk.Server
+
 	mu        sync.Mutex
 	methods   []string
 	taskNames []string // Mcp-Name of each tasks/* request, with its taskId
+}
+
+// taskBook is a server's tasks: build and wait, run as tasks for a
+// client that declares the extension, and tasks/get, tasks/update and
+// tasks/cancel.
+type taskBook struct {
+	mu        sync.Mutex
 	tasks     map[string]*serverTask
 	seq       int
-	srv       *sdk.Server
 	finish    chan struct{}
 	cancelled chan string   // taskIds cancelled
 	closing   chan struct{} // the test is over: wait returns
+}
+
+func newTaskBook() *taskBook {
+	return &taskBook{tasks: map[string]*serverTask{}, finish: make(chan struct{}), cancelled: make(chan string, 4), closing: make(chan struct{})}
+}
+
+// install offers build and wait on srv, and the task methods.
+func (b *taskBook) install(srv *sdk.Server) error {
+	srv.AddReceivingMiddleware(b.taskMiddleware)
+	sdk.AddTool(srv, &sdk.Tool{Name: "build", Description: "Builds."},
+		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
+			return text("built at once"), nil, nil
+		})
+	sdk.AddTool(srv, &sdk.Tool{Name: "wait", Description: "Waits."},
+		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
+			select {
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			case <-b.closing:
+				return text("waited until the end"), nil, nil
+			}
+		})
+	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
+		if err := sdk.AddReceivingCustomMethod(srv, m, b.taskMethod(m)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type serverTask struct {
@@ -60,7 +97,7 @@ type serverTask struct {
 // NewStateless starts the server; it ends with the test. jsonResponse:
 // it answers a POST with one JSON message, not an SSE stream.
 func NewStateless(t testing.TB, jsonResponse bool) *StatelessServer {
-	s := &StatelessServer{tasks: map[string]*serverTask{}, finish: make(chan struct{}), cancelled: make(chan string, 4), closing: make(chan struct{})}
+	s := &StatelessServer{taskBook: newTaskBook()}
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: "stateless", Version: "1"}, &sdk.ServerOptions{
 		// It says nothing when its tools change: its client lists them
 		// again when the listing's ttlMs runs out.
@@ -71,7 +108,6 @@ func NewStateless(t testing.TB, jsonResponse bool) *StatelessServer {
 			}
 		},
 	})
-	s.srv.AddReceivingMiddleware(s.taskMiddleware)
 	sdk.AddTool(s.srv, &sdk.Tool{Name: "echo", Description: "Echoes the message."},
 		func(_ context.Context, _ *sdk.CallToolRequest, a echoArgs) (*sdk.CallToolResult, any, error) {
 			return text("stateless echo: " + a.Message), nil, nil
@@ -89,23 +125,8 @@ func NewStateless(t testing.TB, jsonResponse bool) *StatelessServer {
 			}
 			return &sdk.CallToolResult{InputRequests: sdk.InputRequestMap{"where": &sdk.ElicitParams{Message: "Deploy where?", RequestedSchema: where}}}, nil, nil
 		})
-	sdk.AddTool(s.srv, &sdk.Tool{Name: "build", Description: "Builds."},
-		func(context.Context, *sdk.CallToolRequest, struct{}) (*sdk.CallToolResult, any, error) {
-			return text("built at once"), nil, nil
-		})
-	sdk.AddTool(s.srv, &sdk.Tool{Name: "wait", Description: "Waits."},
-		func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, any, error) {
-			select {
-			case <-ctx.Done():
-				return nil, nil, ctx.Err()
-			case <-s.closing:
-				return text("waited until the end"), nil, nil
-			}
-		})
-	for _, m := range []string{"tasks/get", "tasks/update", "tasks/cancel"} {
-		if err := sdk.AddReceivingCustomMethod(s.srv, m, s.taskMethod(m)); err != nil {
-			t.Fatal(err)
-		}
+	if err := s.install(s.srv); err != nil {
+		t.Fatal(err)
 	}
 	handler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, &sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: jsonResponse})
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -160,10 +181,10 @@ func (s *StatelessServer) TaskNames() []string {
 }
 
 // Finish lets the build task complete once confirmed.
-func (s *StatelessServer) Finish() { close(s.finish) }
+func (b *taskBook) Finish() { close(b.finish) }
 
 // Cancelled is where the ids of tasks cancelled by tasks/cancel arrive.
-func (s *StatelessServer) Cancelled() <-chan string { return s.cancelled }
+func (b *taskBook) Cancelled() <-chan string { return b.cancelled }
 
 // AddTool adds a tool, without telling anyone (a stateless server cannot):
 // a client sees it when it lists the tools again.
@@ -188,7 +209,7 @@ func declaresTasks(meta sdk.Meta) bool {
 
 // taskMiddleware answers build and wait with a task, to a client that
 // declares the extension (only to such a client, as the extension says).
-func (s *StatelessServer) taskMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
+func (s *taskBook) taskMiddleware(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 		p, ok := req.GetParams().(*sdk.CallToolParamsRaw)
 		if method != "tools/call" || !ok || p.Name != "build" && p.Name != "wait" || !declaresTasks(p.Meta) {
@@ -258,7 +279,7 @@ func (r *taskResult) MarshalJSON() ([]byte, error) {
 }
 
 // taskMethod serves tasks/get, tasks/update or tasks/cancel.
-func (s *StatelessServer) taskMethod(method string) func(context.Context, *sdk.ServerSession, *taskParams) (*taskResult, error) {
+func (s *taskBook) taskMethod(method string) func(context.Context, *sdk.ServerSession, *taskParams) (*taskResult, error) {
 	return func(_ context.Context, _ *sdk.ServerSession, p *taskParams) (*taskResult, error) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -269,7 +290,10 @@ func (s *StatelessServer) taskMethod(method string) func(context.Context, *sdk.S
 		switch method {
 		case "tasks/cancel":
 			t.status, t.message = "cancelled", "cancelled by the client"
-			s.cancelled <- t.id
+			select {
+			case s.cancelled <- t.id:
+			default:
+			}
 			return &taskResult{}, nil
 		case "tasks/update":
 			if r, ok := p.InputResponses["confirm"].(*sdk.ElicitResult); ok && t.status == "input_required" {
@@ -288,7 +312,7 @@ func (s *StatelessServer) taskMethod(method string) func(context.Context, *sdk.S
 
 // advance moves the build task on: it asks at its second poll, and
 // completes once confirmed and finished.
-func (s *StatelessServer) advance(t *serverTask) {
+func (s *taskBook) advance(t *serverTask) {
 	switch {
 	case t.status == "working" && !t.asked && t.polls >= 2:
 		t.asked = true
