@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
+	"slices"
 	"sync"
 	"time"
 
@@ -161,7 +163,10 @@ func taskProgress(tool, server string, t *task) string {
 // extension asks.
 func (c *call) answerTask(ctx context.Context, t *task, answered map[string]bool) error {
 	responses := sdk.InputResponseMap{}
-	for key, req := range t.InputRequests {
+	// In the order of their keys, so that a user is asked in an order
+	// that does not change between polls.
+	for _, key := range slices.Sorted(maps.Keys(t.InputRequests)) {
+		req := t.InputRequests[key]
 		if answered[key] {
 			continue
 		}
