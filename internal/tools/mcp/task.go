@@ -285,7 +285,7 @@ func (t *taskTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	case "application/json":
 		resp.Body = &rewrittenJSON{body: resp.Body}
 	case "text/event-stream":
-		resp.Body = &rewrittenEvents{body: resp.Body, lines: bufio.NewReader(resp.Body)}
+		resp.Body = &rewrittenEvents{body: resp.Body, lines: newLines(resp.Body)}
 	}
 	return resp, nil
 }
@@ -395,6 +395,9 @@ func (r *rewrittenEvents) flush() {
 }
 
 func (r *rewrittenEvents) Close() error { return r.body.Close() }
+
+// newLines reads body line by line.
+func newLines(body io.Reader) *bufio.Reader { return bufio.NewReader(body) }
 
 // taskCalls are the ids of a stdio connection's tools/calls awaiting
 // their answer, whose answers are read for a task.
