@@ -55,10 +55,8 @@ type endpoints struct {
 	authorization, token, registration string
 	scopes                             []string
 	// issuer is the discovered authorization server's, "" when the
-	// endpoints are configured; issInResponse says its metadata promises
-	// the iss of RFC 9207 in its answers.
-	issuer        string
-	issInResponse bool
+	// endpoints are configured.
+	issuer string
 }
 
 // Run signs in and stores the token.
@@ -154,28 +152,47 @@ func (f Flow) endpoints(ctx context.Context) (endpoints, error) {
 	if ep.scopes == nil {
 		ep.scopes = scopes
 	}
-	ep.issuer, ep.issInResponse = meta.Issuer, meta.AuthorizationResponseIssParameterSupported
+	ep.issuer = meta.Issuer
 	return ep, nil
 }
 
-// checkIssuer holds the authorization response's iss to RFC 9207, as MCP
-// 2026-07-28 asks and go-sdk's own handler does: an iss that names
-// another issuer than the one the sign-in was started at is refused (an
-// authorization server posing as another, to have its code sent to the
-// wrong token endpoint: a mix-up), and so is a response without one from
-// an issuer whose metadata promises it. An iss from an issuer that does
-// not promise it is held to the same match; where the endpoints are
-// configured, no issuer is known, and none is checked.
+// checkIssuer holds the authorization response's iss to RFC 9207, as
+// Gemini CLI 0.61's callback server does (startCallbackServer in its
+// bundle's chunk-5FZXKDXH.js) and MCP 2026-07-28 asks: where the issuer
+// was discovered, the answer must name it, or another authorization
+// server may be posing as it to have its code sent to the wrong token
+// endpoint (a mix-up); where the endpoints are configured, no issuer is
+// known, and none is checked.
 func (ep endpoints) checkIssuer(iss string) error {
 	switch {
 	case ep.issuer == "":
 		return nil
-	case iss == "" && ep.issInResponse:
-		return fmt.Errorf("the sign-in was refused: the authorization server %s promises to name itself in its answer (RFC 9207), and the answer named no issuer, so it may not be its own; its code was not used", ep.issuer)
-	case iss != "" && iss != ep.issuer:
+	case iss == "":
+		return fmt.Errorf("the sign-in was refused: the answer of the authorization server %s named no issuer (RFC 9207), so it may not be its own; its code was not used", ep.issuer)
+	case !sameIssuer(iss, ep.issuer):
 		return fmt.Errorf("the sign-in was refused: its answer came from the authorization server %q, not from %s where it was started, so another server may be posing as it (RFC 9207); its code was not used", iss, ep.issuer)
 	}
 	return nil
+}
+
+// sameIssuer compares two issuers as 0.61's areIssuersEqual does: as
+// URLs, less the path's trailing slashes; one that names a user is no
+// issuer.
+func sameIssuer(a, b string) bool {
+	norm := func(iss string) (string, bool) {
+		u, err := url.Parse(iss)
+		if err != nil || u.Scheme == "" {
+			return strings.TrimRight(iss, "/"), true
+		}
+		if u.User != nil {
+			return "", false
+		}
+		u.Path, u.RawPath = strings.TrimRight(u.Path, "/"), ""
+		return u.String(), true
+	}
+	na, okA := norm(a)
+	nb, okB := norm(b)
+	return okA && okB && na == nb
 }
 
 // authorizationServer finds the server's authorization server through its
