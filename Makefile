@@ -130,6 +130,7 @@ endef
 test-go: gemini-cli otelcol langservers rootless-user
 	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static patch strace curl unzip perl)
 	npm ci --prefix internal/frontmatter/testdata/jsyaml --no-audit --no-fund --loglevel=error
+	npm ci --prefix internal/tools/mcp/testdata/tsserver --no-audit --no-fund --loglevel=error
 	go test -race -count=1 -timeout 30m ./...
 	$(MAKE) test-linear
 

@@ -112,7 +112,7 @@ func (t *turn) buildCall(run *toolRun) (builtCall, tools.Result, bool) {
 func (t *turn) execute(run *toolRun, call tools.Call, c *tools.Confirmation, door verdict) tools.Result {
 	s, fc := t.s, run.fc
 	run.pastQuestions()
-	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Confirm: t.confirmer(run), Background: s.backgroundRegistry(), Topic: &s.topic, Delegate: t.delegator(run)})
+	res, err := call.Execute(t.ctx, tools.CallInfo{SessionID: s.id, CallID: fc.ID, Ask: t.asker(run), Confirm: t.confirmer(run), Background: s.backgroundRegistry(), Topic: &s.topic, Delegate: t.delegator(run), Progress: t.progress})
 	switch {
 	case err == nil && res.Proposal != nil:
 		res, err = t.land(run, c, res.Proposal, door)
@@ -471,6 +471,10 @@ func (t *turn) confirmer(run *toolRun) tools.ConfirmFunc {
 		return ask(t, run, func() (dialog.ConfirmOutcome, error) { return t.s.ask(ctx, t.port, req) })
 	}
 }
+
+// progress tells the user how a long call goes (tools.CallInfo.Progress),
+// as a notice of the turn.
+func (t *turn) progress(text string) { t.emit(dialog.NoticeEvent{Text: text}) }
 
 // asker is how run's call asks the user, once no other call's question
 // is before them; nil when the front end cannot.

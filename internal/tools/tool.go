@@ -229,6 +229,9 @@ type CallInfo struct {
 	// Delegate runs a subagent for invoke_agent; nil where no subagent
 	// can run (a subagent's own calls: no recursion).
 	Delegate Delegator
+	// Progress tells the user how a long call goes (an MCP task's
+	// status), as a notice of the turn; nil where nobody is shown.
+	Progress func(text string)
 }
 
 // EditKey is the permission key of file changes: allowed by auto_edit and

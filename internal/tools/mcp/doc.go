@@ -9,8 +9,30 @@
 //     is read at every model request, so each request declares exactly the
 //     tools available then. Wait lets a front end with one prompt to run
 //     (headless) wait for start-up first, as Gemini CLI does.
+//   - A server is spoken to in MCP 2026-07-28 when it offers it (the
+//     SDK asks server/discover first), else in 2025-11-25 through
+//     initialize, which declares what Gemini CLI 0.61 declares: no
+//     elicitation, no extensions (legacyCapabilities). A 2026-07-28
+//     request carries the form elicitation capability and the tasks
+//     extension in its _meta.
+//   - A server's question in answer to a call (input_required, or a
+//     task's inputRequests) is put to that call's user through its
+//     tools.CallInfo.Ask, ask_user's path, carried to the SDK's
+//     elicitation handler in the call's context (elicit.go); no
+//     question is ever asked outside a call. An unanswerable question
+//     fails the call, not the server.
+//   - A call answered with a task (the tasks extension, which go-sdk
+//     v1.8 does not speak) is followed to its end (task.go): the task
+//     reaches the call in the result's _meta, put there by the one
+//     place that reads the answer whole (taskTransport over HTTP, the
+//     watching connection over stdio), a server's own entry of that
+//     name dropped; tasks/get is polled at the task's interval within
+//     bounds, each change of status shown (CallInfo.Progress), and the
+//     call's end before the task's sends tasks/cancel.
+//   - A tool listing with a ttlMs is listed again when it runs out (at
+//     least minListingTTL), never per model request.
 //   - A server is asked only for the listings its capabilities (its
-//     answer to initialize) declare: tools, resources, prompts, as Gemini
+//     answer to initialize or server/discover) declare: tools, resources, prompts, as Gemini
 //     CLI 0.61 asks. A listing it answers "Method not found" lists
 //     nothing, not a failure, as in 0.61; so a server of resources alone
 //     starts, with no tools, and its resources are offered.

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -85,8 +86,9 @@ func (r *relisting) await(ctx context.Context, stop <-chan struct{}) {
 
 // watchingTransport tells the relisting of every tools/list_changed it
 // reads, as it reads it: a call that returns after it waits for the new
-// listing. Only for stdio: the SDK's HTTP connections must not be
-// wrapped (it asks them for more than Connection).
+// listing; and it reads a tools/call's answer for a task (taskCalls).
+// Only for stdio: the SDK's HTTP connections must not be wrapped (it asks
+// them for more than Connection); taskTransport reads those.
 type watchingTransport struct {
 	sdk.Transport
 	relisting *relisting
@@ -97,12 +99,13 @@ func (t watchingTransport) Connect(ctx context.Context) (sdk.Connection, error) 
 	if err != nil {
 		return nil, err
 	}
-	return watchingConnection{conn, t.relisting}, nil
+	return watchingConnection{conn, t.relisting, &taskCalls{}}, nil
 }
 
 type watchingConnection struct {
 	sdk.Connection
 	relisting *relisting
+	calls     *taskCalls
 }
 
 func (c watchingConnection) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -110,31 +113,47 @@ func (c watchingConnection) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if req, ok := msg.(*jsonrpc.Request); ok && !req.IsCall() && req.Method == toolsChanged {
 		c.relisting.announce()
 	}
+	if err == nil {
+		msg = c.calls.received(msg)
+	}
 	return msg, err
 }
 
-// relist lists the tools of s again each time it says they changed,
-// until stop is closed, and offers the new list in place of the old.
-// A listing that fails leaves the old tools, with a warning.
-func (m *Manager) relist(s *server, session *sdk.ClientSession, stop <-chan struct{}) {
+// relist lists the tools of s again each time it says they changed, and
+// when the listing's ttlMs has run out (ttl, then each new listing's),
+// until stop is closed, and offers the new list in place of the old. A
+// listing that fails leaves the old tools, with a warning, and is tried
+// again when the ttl runs out once more.
+func (m *Manager) relist(s *server, session *sdk.ClientSession, ttl time.Duration, stop <-chan struct{}) {
 	defer m.wg.Done()
+	expiry := time.NewTimer(ttl)
+	defer expiry.Stop()
+	if ttl <= 0 {
+		expiry.Stop()
+	}
 	for {
 		select {
 		case <-stop:
 			return
 		case <-s.relisting.poke:
+		case <-expiry.C:
 		}
 		n := s.relisting.pending()
 		listed, err := s.listTools(s.ctx, session)
 		if err != nil {
 			if s.ctx.Err() == nil && !s.isDead() {
-				m.log.Warn("MCP server "+s.alias+" said its tools changed, and listing them again failed; its tools are as they were",
+				m.log.Warn("MCP server "+s.alias+" said its tools changed, or their listing ran out, and listing them again failed; its tools are as they were",
 					zap.String("server", s.alias), zap.String("error", s.explain(err)))
 			}
 		} else {
-			m.replace(s, session, listed)
+			m.replace(s, session, listed.tools)
+			ttl = listed.ttl
 		}
 		s.relisting.done(n)
+		expiry.Stop()
+		if ttl > 0 {
+			expiry.Reset(ttl)
+		}
 	}
 }
 

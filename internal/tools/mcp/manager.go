@@ -389,12 +389,12 @@ func (m *Manager) run(s *server, started func()) {
 	if err != nil {
 		m.log.Warn("MCP server "+s.alias+"'s resources could not be listed; its tools are offered", zap.String("server", s.alias), zap.String("error", s.explain(err)))
 	}
-	m.add(s, session, listed, resources)
+	m.add(s, session, listed.tools, resources)
 	once()
 	stop := make(chan struct{})
 	defer close(stop)
 	m.wg.Add(2)
-	go m.relist(s, session, stop)
+	go m.relist(s, session, listed.ttl, stop)
 	go m.relistResources(s, session, s.resourcesChanged, stop)
 
 	// The session ends when the server dies, or when Close (or a restart)
@@ -462,7 +462,7 @@ func (m *Manager) replace(s *server, session *sdk.ClientSession, listed []*sdk.T
 	m.tools = slices.DeleteFunc(m.tools, func(t *tool) bool { return t.server == s })
 	count := m.offer(s, session, listed)
 	m.status[s.alias] = ServerStatus{Name: s.alias, State: StateReady, Tools: count}
-	m.log.Info("MCP server's tools listed again, as it said they changed", zap.String("server", s.alias), zap.Int("tools", count))
+	m.log.Info("MCP server's tools listed again, as it said they changed or their listing ran out", zap.String("server", s.alias), zap.Int("tools", count))
 }
 
 // offer names and offers the tools s listed, and returns how many; m.mu

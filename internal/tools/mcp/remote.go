@@ -64,7 +64,7 @@ func (s *server) remoteTransport(endpoint string, sse bool) sdk.Transport {
 		token:        s.token,
 		unauthorized: &s.unauthorized,
 		refused:      s.broke,
-		base:         &boundedTransport{limit: maxMessage, exceeded: s.broke, base: s.transport},
+		base:         &taskTransport{base: &boundedTransport{limit: maxMessage, exceeded: s.broke, base: s.transport}},
 	}}
 	if sse {
 		return &sdk.SSEClientTransport{Endpoint: endpoint, HTTPClient: client}

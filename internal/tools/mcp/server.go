@@ -83,57 +83,79 @@ type server struct {
 // start connects to the server and lists its tools. A remote server that
 // answers 401 is signed in to first when its oauth block is enabled, as in
 // Gemini CLI; otherwise the user is told to run /mcp auth.
-func (s *server) start(ctx context.Context) (*sdk.ClientSession, []*sdk.Tool, error) {
+func (s *server) start(ctx context.Context) (*sdk.ClientSession, listing, error) {
 	session, err := s.connect(ctx)
 	if err != nil && s.unauthorized.Load() && s.cfg.OAuth != nil && s.cfg.OAuth.Enabled {
 		if err := s.signIn(ctx, s.showAuthURL); err != nil {
-			return nil, nil, &authError{fmt.Errorf("MCP server '%s' requires authentication, and signing in failed: %w", s.alias, err)}
+			return nil, listing{}, &authError{fmt.Errorf("MCP server '%s' requires authentication, and signing in failed: %w", s.alias, err)}
 		}
 		s.refreshErr.Store(nil)
 		session, err = s.connect(ctx)
 	}
 	if err != nil {
 		if s.unauthorized.Load() {
-			return nil, nil, &authError{s.errAuthRequired()}
+			return nil, listing{}, &authError{s.errAuthRequired()}
 		}
-		return nil, nil, err
+		return nil, listing{}, err
 	}
 	listed, err := s.listTools(ctx, session)
 	if err != nil {
 		_ = session.Close()
-		return nil, nil, err
+		return nil, listing{}, err
 	}
 	if err := s.breach(); err != nil {
 		// On a stream the listing did not need.
 		_ = session.Close()
-		return nil, nil, err
+		return nil, listing{}, err
 	}
 	return session, listed, nil
+}
+
+// minListingTTL is the least time a listing is kept before it is listed
+// again, whatever ttlMs says: a server saying 1 ms is not listed again
+// without pause.
+const minListingTTL = time.Second
+
+// listing is a server's tools as listed, and how long they hold: the
+// least ttlMs of its pages (2026-07-28), within minListingTTL; 0 when a
+// page gave none (a 2025-11-25 server), and the tools are listed again
+// only when the server says they changed.
+type listing struct {
+	tools []*sdk.Tool
+	ttl   time.Duration
 }
 
 // listTools lists the server's tools, bounded by its timeout, as Gemini
 // CLI 0.61's discoverTools does: none from a server that declares no
 // tools capability (it is not asked) or does not know tools/list.
-func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) ([]*sdk.Tool, error) {
+func (s *server) listTools(ctx context.Context, session *sdk.ClientSession) (listing, error) {
 	if declared(session).Tools == nil {
-		return nil, nil
+		return listing{}, nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
+	var ttl time.Duration
+	first := true
 	listed, err := listAll(ctx, "tools", func(ctx context.Context, cursor string) ([]*sdk.Tool, string, error) {
 		res, err := session.ListTools(ctx, &sdk.ListToolsParams{Cursor: cursor})
 		if err != nil {
 			return nil, "", err
 		}
+		if page := time.Duration(res.TTLMs) * time.Millisecond; first || page < ttl {
+			ttl, first = page, false
+		}
 		return res.Tools, res.NextCursor, nil
 	})
 	switch {
 	case methodNotFound(err):
-		return nil, nil
+		return listing{}, nil
 	case err != nil:
-		return nil, fmt.Errorf("listing tools: %w", err)
+		return listing{}, fmt.Errorf("listing tools: %w", err)
 	}
-	return slices.DeleteFunc(listed, func(t *sdk.Tool) bool { return t == nil }), nil
+	if ttl > 0 {
+		ttl = max(ttl, minListingTTL)
+	}
+	return listing{tools: slices.DeleteFunc(listed, func(t *sdk.Tool) bool { return t == nil }), ttl: ttl}, nil
 }
 
 // declared is what the server said at initialize it offers (none if it
@@ -201,7 +223,18 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, error) {
 // handshake connects and initializes the session under ctx.
 func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
 	s.unauthorized.Store(false)
+	// Roots as the SDK declares them by default, as gemini-ls always has;
+	// the feature is deprecated from 2026-07-28, not gone.
+	//lint:ignore SA1019 the SDK's default, kept while the revision keeps roots
+	caps := &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{ListChanged: true}}
+	caps.AddExtension(tasksExtension, map[string]any{})
 	client := sdk.NewClient(&sdk.Implementation{Name: "gemini-ls", Version: s.version}, &sdk.ClientOptions{
+		// The SDK's defaults, and the tasks extension: 2026-07-28's
+		// per-request capabilities carry them, with elicitation (the
+		// handler's); initialize (2025-11-25) carries what 0.61 declares
+		// (legacyCapabilities).
+		Capabilities:       caps,
+		ElicitationHandler: s.elicitHandler,
 		// As Gemini CLI 0.61 listens: the tools and resources are listed
 		// again (Manager.relist); prompts are listed whenever asked for.
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { s.relisting.want() },
@@ -212,6 +245,8 @@ func (s *server) handshake(ctx context.Context) (*sdk.ClientSession, error) {
 			}
 		},
 	})
+	client.AddSendingMiddleware(legacyCapabilities)
+	addTaskMethods(client)
 	if s.cfg.Command != "" {
 		transport, err := s.stdioTransport()
 		if err != nil {
@@ -364,4 +399,19 @@ func (t *tail) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
+}
+
+// legacyCapabilities makes initialize, sent to a server that does not
+// speak 2026-07-28, declare what Gemini CLI 0.61 declares: no elicitation
+// (a 2025-11-25 server's elicitation/create comes outside any call, and
+// gemini-ls asks its user only for a call) and no extensions (tasks are
+// 2026-07-28's).
+func legacyCapabilities(next sdk.MethodHandler) sdk.MethodHandler {
+	return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
+		if p, ok := req.GetParams().(*sdk.InitializeParams); ok && p.Capabilities != nil {
+			p.Capabilities.Elicitation = nil
+			p.Capabilities.Extensions = nil
+		}
+		return next(ctx, method, req)
+	}
 }

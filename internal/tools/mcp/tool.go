@@ -133,17 +133,26 @@ func (c *call) Confirmation() *tools.Confirmation {
 	}
 }
 
-func (c *call) Execute(ctx context.Context, _ tools.CallInfo) (tools.Result, error) {
+func (c *call) Execute(ctx context.Context, info tools.CallInfo) (tools.Result, error) {
 	s := c.tool.server
 	if s.isDead() {
 		return tools.Result{}, fmt.Errorf("MCP server %q is no longer running", s.alias)
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.timeout())
 	defer cancel()
+	// A question the server asks in answer (input_required) is the
+	// call's user's to answer.
+	ctx = withAsker(ctx, info.Ask)
 	res, err := c.tool.session.CallTool(ctx, &sdk.CallToolParams{Name: c.tool.remote.Name, Arguments: c.args})
+	if err == nil {
+		var t *task
+		if t, err = taskOf(res); err == nil && t != nil {
+			res, err = c.followTask(ctx, t, info.Progress)
+		}
+	}
 	if err != nil {
 		var answered *jsonrpc.Error
-		if ctx.Err() == nil && !errors.As(err, &answered) {
+		if ctx.Err() == nil && !errors.As(err, &answered) && !errors.As(err, new(*askError)) {
 			// Not the server's answer: the connection failed, and the
 			// server is likely dead. Its tools are withdrawn before the
 			// model hears of it, so that its next request does not offer

@@ -244,6 +244,10 @@ type OAuthServer struct {
 	refresh  map[string]string
 	counts   Counts
 	lastAuth url.Values
+	// iss is what its authorization responses name as their issuer
+	// (RFC 9207, which its metadata promises): Issuer unless SendIss
+	// changed it.
+	iss string
 }
 
 // Counts say what the authorization server did.
@@ -262,7 +266,7 @@ func NewOAuth(t testing.TB) *OAuthServer {
 	mux := http.NewServeMux()
 	ts := httptest.NewServer(mux)
 	t.Cleanup(ts.Close)
-	o.URL, o.Issuer = ts.URL+"/mcp", ts.URL
+	o.URL, o.Issuer, o.iss = ts.URL+"/mcp", ts.URL, ts.URL
 	server := newMCPServer("oauth")
 	mcpHandler := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return server }, nil)
 	prmURL := ts.URL + "/.well-known/oauth-protected-resource/mcp"
@@ -276,12 +280,21 @@ func NewOAuth(t testing.TB) *OAuthServer {
 			"issuer": o.Issuer, "authorization_endpoint": o.Issuer + "/authorize", "token_endpoint": o.Issuer + "/token",
 			"registration_endpoint": o.Issuer + "/register", "response_types_supported": []string{"code"},
 			"code_challenge_methods_supported": []string{"S256"}, "token_endpoint_auth_methods_supported": []string{"none"},
+			"authorization_response_iss_parameter_supported": true,
 		})
 	})
 	mux.HandleFunc("POST /register", o.register)
 	mux.HandleFunc("GET /authorize", o.authorize)
 	mux.HandleFunc("POST /token", o.token)
 	return o
+}
+
+// SendIss makes its authorization responses name iss as their issuer
+// (another than its own: a mix-up; "" names none).
+func (o *OAuthServer) SendIss(iss string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.iss = iss
 }
 
 // Counts says what the authorization server did so far.
@@ -372,6 +385,9 @@ func (o *OAuthServer) authorize(w http.ResponseWriter, r *http.Request) {
 	v := back.Query()
 	v.Set("code", code)
 	v.Set("state", q.Get("state"))
+	if o.iss != "" {
+		v.Set("iss", o.iss)
+	}
 	back.RawQuery = v.Encode()
 	http.Redirect(w, r, back.String(), http.StatusFound)
 }

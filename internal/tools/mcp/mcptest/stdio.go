@@ -55,6 +55,13 @@ func ServeStdio(args []string) {
 			"type": "object", "properties": map[string]any{"ms": map[string]any{"type": "integer"}, "tag": map[string]any{"type": "string"}},
 		}}, slow.handle)
 		f.addOptional(server)
+		if f.tasks {
+			book := newTaskBook()
+			book.Finish()
+			if err := book.install(server); err != nil {
+				log.Fatal(err)
+			}
+		}
 	}
 	if f.record != "" {
 		// Last: the outermost middleware, which sees every request.
@@ -124,6 +131,7 @@ func recordMethods(server *sdk.Server, path string) {
 
 // stdioFlags are ServeStdio's flags.
 type stdioFlags struct {
+	tasks               bool
 	failAtStart         bool
 	extra               string
 	resources           bool
@@ -151,6 +159,7 @@ func parseStdioFlags(args []string) stdioFlags {
 	flags.BoolVar(&f.onlyResources, "only-resources", false, "offer two resources and no tools or prompts, answering their requests Method not found")
 	flags.StringVar(&f.declare, "declare", "", "declare these capabilities (tools,prompts,resources) whatever is offered")
 	flags.StringVar(&f.record, "record", "", "append the method of every request received to this file")
+	flags.BoolVar(&f.tasks, "tasks", false, "offer build and wait, run as tasks (the tasks extension), build completing once confirmed")
 	_ = flags.Parse(args)
 	return f
 }

@@ -21,6 +21,10 @@
 //     the authorization server's); a client without a configured id is
 //     registered dynamically. It is bounded: a flow nobody completes ends
 //     after its timeout with an error saying so.
+//   - An authorization response is held to RFC 9207 as Gemini CLI 0.61
+//     holds it: where the issuer was discovered, its iss must name it;
+//     otherwise its code is not used and the sign-in fails, saying so.
+//     The stored entry names its issuer (Credentials.Issuer).
 //   - No token, code or secret is ever logged or put in an error, or sent
 //     to another origin than the token endpoint's: a redirect that would
 //     carry a token request's form elsewhere is refused.

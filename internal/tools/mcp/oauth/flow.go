@@ -54,6 +54,9 @@ type Flow struct {
 type endpoints struct {
 	authorization, token, registration string
 	scopes                             []string
+	// issuer is the discovered authorization server's, "" when the
+	// endpoints are configured.
+	issuer string
 }
 
 // Run signs in and stores the token.
@@ -91,7 +94,7 @@ func (f Flow) Run(ctx context.Context) error {
 	if f.ServerURL != "" {
 		opts = append(opts, oauth2.SetAuthURLParam("resource", resource(f.ServerURL)))
 	}
-	code, err := f.awaitCode(ctx, listener, state, cfg.AuthCodeURL(state, opts...))
+	code, err := f.awaitCode(ctx, listener, state, cfg.AuthCodeURL(state, opts...), ep.checkIssuer)
 	if err != nil {
 		return err
 	}
@@ -112,7 +115,7 @@ func (f Flow) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("exchanging the authorization code: %w", err)
 	}
-	return f.Store.Save(ctx, Credentials{ServerName: f.Server, Token: token, ClientID: cfg.ClientID, TokenURL: ep.token, MCPServerURL: f.ServerURL})
+	return f.Store.Save(ctx, Credentials{ServerName: f.Server, Token: token, ClientID: cfg.ClientID, TokenURL: ep.token, MCPServerURL: f.ServerURL, Issuer: ep.issuer})
 }
 
 // endpoints are the configured ones, else those the server's metadata
@@ -149,7 +152,47 @@ func (f Flow) endpoints(ctx context.Context) (endpoints, error) {
 	if ep.scopes == nil {
 		ep.scopes = scopes
 	}
+	ep.issuer = meta.Issuer
 	return ep, nil
+}
+
+// checkIssuer holds the authorization response's iss to RFC 9207, as
+// Gemini CLI 0.61's callback server does (startCallbackServer in its
+// bundle's chunk-5FZXKDXH.js) and MCP 2026-07-28 asks: where the issuer
+// was discovered, the answer must name it, or another authorization
+// server may be posing as it to have its code sent to the wrong token
+// endpoint (a mix-up); where the endpoints are configured, no issuer is
+// known, and none is checked.
+func (ep endpoints) checkIssuer(iss string) error {
+	switch {
+	case ep.issuer == "":
+		return nil
+	case iss == "":
+		return fmt.Errorf("the sign-in was refused: the answer of the authorization server %s named no issuer (RFC 9207), so it may not be its own; its code was not used", ep.issuer)
+	case !sameIssuer(iss, ep.issuer):
+		return fmt.Errorf("the sign-in was refused: its answer came from the authorization server %q, not from %s where it was started, so another server may be posing as it (RFC 9207); its code was not used", iss, ep.issuer)
+	}
+	return nil
+}
+
+// sameIssuer compares two issuers as 0.61's areIssuersEqual does: as
+// URLs, less the path's trailing slashes; one that names a user is no
+// issuer.
+func sameIssuer(a, b string) bool {
+	norm := func(iss string) (string, bool) {
+		u, err := url.Parse(iss)
+		if err != nil || u.Scheme == "" {
+			return strings.TrimRight(iss, "/"), true
+		}
+		if u.User != nil {
+			return "", false
+		}
+		u.Path, u.RawPath = strings.TrimRight(u.Path, "/"), ""
+		return u.String(), true
+	}
+	na, okA := norm(a)
+	nb, okB := norm(b)
+	return okA && okB && na == nb
 }
 
 // authorizationServer finds the server's authorization server through its
@@ -273,7 +316,9 @@ func (f Flow) listen() (net.Listener, string, error) {
 }
 
 // awaitCode shows authURL and waits for the redirect that brings the code.
-func (f Flow) awaitCode(ctx context.Context, l net.Listener, state, authURL string) (string, error) {
+// checkIss checks the iss the redirect carries; a code it refuses is not
+// used, and the browser's page says why.
+func (f Flow) awaitCode(ctx context.Context, l net.Listener, state, authURL string, checkIss func(iss string) error) (string, error) {
 	timeout := f.Timeout
 	if timeout <= 0 {
 		timeout = DefaultTimeout
@@ -299,6 +344,10 @@ func (f Flow) awaitCode(ctx context.Context, l net.Listener, state, authURL stri
 		} else if res.code = q.Get("code"); res.code == "" {
 			http.Error(w, "Missing code or state parameter", http.StatusBadRequest)
 			return
+		} else if err := checkIss(q.Get("iss")); err != nil {
+			res = result{err: err}
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprintf(w, "<html><body><h1>Authentication Failed</h1><p>%s</p><p>You can close this window.</p></body></html>", html.EscapeString(err.Error()))
 		} else {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			fmt.Fprint(w, "<html><body><h1>Authentication Successful!</h1><p>You can close this window and return to your editor.</p></body></html>")

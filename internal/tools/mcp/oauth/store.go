@@ -48,6 +48,13 @@ type Credentials struct {
 	TokenURL     string `json:"tokenUrl,omitempty"`
 	MCPServerURL string `json:"mcpServerUrl,omitempty"`
 	UpdatedAt    int64  `json:"updatedAt"`
+	// Issuer is the authorization server that granted the token, as MCP
+	// 2026-07-28 keeps credentials per issuer: the token, and the client
+	// registered for it, are refreshed only at its token endpoint
+	// (TokenURL, found with it), and a sign-in to another issuer replaces
+	// them whole. Gemini CLI 0.61 does not write it; "" when the
+	// endpoints are configured.
+	Issuer string `json:"issuer,omitempty"`
 }
 
 // Store is the token file. It is safe for concurrent use by the servers
