@@ -17,6 +17,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/gemini-ls/gemini-ls/internal/dialog"
+	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 	"github.com/gemini-ls/gemini-ls/internal/settings"
 	"github.com/gemini-ls/gemini-ls/internal/tools"
 	"github.com/gemini-ls/gemini-ls/internal/tools/mcp/mcptest"
@@ -62,17 +63,18 @@ func newLegacyServer(t *testing.T) *legacyServer {
 
 // tsServer is the TypeScript SDK v2 server's command, npm-installed in
 // testdata/tsserver (make test-go does it; CI runs that): the test skips,
-// saying why, only where node or the modules are missing.
+// saying why, only where node or the modules are missing, and never in CI,
+// which must compare.
 func tsServer(t *testing.T) (command string, args []string) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed: the TypeScript v2 server cannot run (CI installs it)")
-	}
+	node := platformtest.Tool(t, "node")
 	dir, err := filepath.Abs(filepath.Join("testdata", "tsserver"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server", "package.json")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("@modelcontextprotocol/server is not installed in testdata/tsserver (npm ci --prefix internal/tools/mcp/testdata/tsserver, which make test-go runs): %v", err)
+		}
 		t.Skip("@modelcontextprotocol/server is not installed in testdata/tsserver: run npm ci --prefix internal/tools/mcp/testdata/tsserver (CI does)")
 	}
 	return node, []string{filepath.Join(dir, "server.mjs")}
