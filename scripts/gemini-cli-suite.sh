@@ -50,6 +50,10 @@ install_rig() {
 	[[ -f $stamp ]] && return
 	echo "gemini-cli-suite: installing the suite's rig (npm ci) and building its core"
 	(cd "$src" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error >/dev/null)
+	# The core imports generated/git-commit.js, which npm's prepare would
+	# write; with --ignore-scripts, and in a tree without .git, it is
+	# written here from the pinned commit.
+	(cd "$src" && GIT_COMMIT=${COMMIT:0:12} npm run --silent generate >/dev/null)
 	(cd "$src/packages/core" && npm run build >/dev/null)
 	(cd "$src/packages/test-utils" && npm run build >/dev/null)
 	touch "$stamp"
