@@ -105,8 +105,8 @@ type hookedCall struct {
 // confirmation: chunk-JDPZ4CE3.js:347767-347778): the hooks hear calls the
 // door then refuses, a call they block is never asked about, and a call
 // they rewrite goes through the door as rewritten. It returns the call
-// to take to the door: call itself, or, when a hook rewrote its
-// arguments, the call built anew from them; or the result to answer
+// to take to the door: call itself, or, when a hook gave its arguments,
+// the call built anew from them; or the result to answer
 // with instead, ok false. The model's call (named called) is left as the
 // model made it: the history keeps what the model asked for. args are its
 // arguments as Gemini CLI 0.61 names them (tools.NormalizeArgs), the
@@ -130,14 +130,17 @@ func (h *hookRunner) beforeTool(called, original string, tool tools.Tool, call t
 	case len(out.ToolInput) == 0:
 		return hooked, tools.Result{}, true
 	}
-	changed, err := tools.NormalizeArgs(tool, out.ToolInput)
-	if err == nil {
-		hooked.args, err = tools.NormalizeArgs(tool, hookedArgs(hooked.args, changed))
-	}
+	// The hooks' tool_input is the call's arguments, whole: 0.61's
+	// scheduler builds the call anew from it alone and runs, confirms and
+	// logs it with it (evaluateBeforeToolHook's tool.build(modifiedInput)
+	// and request.args = modifiedArgs, chunk-JDPZ4CE3.js:342136, :347774),
+	// so an argument the hook leaves out is gone.
+	args, err := tools.NormalizeArgs(tool, out.ToolInput)
 	if err != nil {
 		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
 	}
-	hooked.changed = slices.Sorted(maps.Keys(changed))
+	hooked.args = args
+	hooked.changed = slices.Sorted(maps.Keys(args))
 	next, err := h.build(tool, hooked.args)
 	if err != nil {
 		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
@@ -169,14 +172,6 @@ func toolHookInput(tool tools.Tool, args map[string]any, original string) map[st
 // mcpContexted is an MCP tool, which tells hooks of its server.
 type mcpContexted interface {
 	MCPContext() map[string]any
-}
-
-// hookedArgs are the arguments a call runs with: the model's (as 0.61
-// names them), with what the BeforeTool hooks changed over them.
-func hookedArgs(args, changed map[string]any) map[string]any {
-	args = maps.Clone(argsOrEmpty(args))
-	maps.Copy(args, changed)
-	return args
 }
 
 // afterTool runs the AfterTool hooks on the result of a call of tool

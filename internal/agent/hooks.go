@@ -79,7 +79,7 @@ type HookOutcome struct {
 	StopReason string
 	// AdditionalContext is for the model, escaped for its tags.
 	AdditionalContext string
-	// ToolInput (BeforeTool) is merged over the call's arguments.
+	// ToolInput (BeforeTool) replaces the call's arguments, whole.
 	ToolInput map[string]any
 	// ToolConfig (BeforeToolSelection) is the tools the request offers;
 	// nil leaves them as they are.

@@ -344,3 +344,62 @@ func TestBeforeToolHookAskAsksTheUser(t *testing.T) {
 		})
 	}
 }
+
+// A BeforeTool hook's tool_input is the call's arguments, whole, as in
+// Gemini CLI 0.61 (its scheduler builds the call from it alone): an
+// argument the model gave and the hook left out is gone. The call runs
+// with them, the AfterTool hooks hear them, and telemetry logs the call
+// with them (Gemini CLI's suite reads that log: "should override tool
+// input parameters via BeforeTool hook"); the history keeps the model's.
+func TestBeforeToolHookInputReplacesTheArguments(t *testing.T) {
+	var mu sync.Mutex
+	var ran []map[string]any
+	probe := fakeTool{name: "probe", build: func(args map[string]any) (tools.Call, error) {
+		return fakeCall{title: "probe", kind: dialog.KindRead, exec: func(context.Context) (tools.Result, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			ran = append(ran, args)
+			return tools.Result{Output: "probed"}, nil
+		}}, nil
+	}}
+	srv := geminitest.NewTestServer(t,
+		geminitest.CallTurn(geminitest.Call("probe", map[string]any{"path": "original.txt", "limit": 3})),
+		geminitest.TextTurn("ok"))
+	hooks := &toolHooks{before: func(agent.HookEvent) agent.HookOutcome {
+		return agent.HookOutcome{ToolInput: map[string]any{"path": "modified.txt"}}
+	}}
+	rec := &recorded{}
+	a, _ := newAgent(t, srv, agent.Config{Tools: tools.NewRegistry(probe), Hooks: hooks, Telemetry: rec})
+	if res, _ := prompt(t, a.NewSession(), "probe it"); res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	want := map[string]any{"path": "modified.txt"}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ran) != 1 || !reflect.DeepEqual(ran[0], want) {
+		t.Errorf("the call ran with %v, want the hook's %v alone", ran, want)
+	}
+	if got := hooks.inputs(agent.HookAfterTool); !slices.Equal(got, []string{`{"path":"modified.txt"}`}) {
+		t.Errorf("the AfterTool hooks heard %v", got)
+	}
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.calls) != 1 || !reflect.DeepEqual(rec.calls[0].Args, want) {
+		t.Errorf("telemetry logged the call with %+v, want %v", rec.calls, want)
+	}
+	fr := responses(t, srv.Requests()[1])
+	if len(fr) != 1 || fr[0].Response["output"] != "probed\n\n[System] Tool input parameters (path) were modified by a hook before execution." {
+		t.Errorf("the model was told %s", toJSON(fr))
+	}
+	var called []map[string]any
+	for _, c := range srv.Requests()[1].Contents {
+		for _, p := range c.Parts {
+			if p.FunctionCall != nil {
+				called = append(called, p.FunctionCall.Args)
+			}
+		}
+	}
+	if len(called) != 1 || !reflect.DeepEqual(called[0], map[string]any{"path": "original.txt", "limit": float64(3)}) {
+		t.Errorf("the history says the model called %v, not what it asked for", called)
+	}
+}

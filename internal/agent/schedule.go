@@ -79,9 +79,22 @@ type toolRun struct {
 	answered atomic.Bool
 	// notFound: the call named no tool the model was told of (lookUp).
 	notFound bool
+	// hookArgs are the arguments a BeforeTool hook gave the call in place
+	// of the model's, nil when none did: it is logged with them, as 0.61
+	// logs request.args, which the hook replaced.
+	hookArgs map[string]any
 	// tail: the call is one an AfterTool hook asked for in the place of
 	// a call of the model's (tailcall.go); nil for the model's own.
 	tail *tailOf
+}
+
+// ranWith are the arguments the call ran with: a BeforeTool hook's, else
+// the model's.
+func (run *toolRun) ranWith() map[string]any {
+	if run.hookArgs != nil {
+		return run.hookArgs
+	}
+	return run.fc.Args
 }
 
 // pastQuestions marks run past the questions asked before it runs.

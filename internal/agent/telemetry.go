@@ -104,7 +104,7 @@ func (e promptEvents) toolCall(run *toolRun, res tools.Result) {
 		SessionID: e.sessionID,
 		PromptID:  e.promptID,
 		Name:      run.fc.Name,
-		Args:      run.fc.Args,
+		Args:      run.ranWith(),
 		Duration:  e.now().Sub(run.start),
 		Success:   res.Status == dialog.StatusOK,
 		Decision:  string(run.decision),

@@ -44,6 +44,9 @@ func (t *turn) runCall(run *toolRun) []*genai.Part {
 	if !ok {
 		return t.finish(run, res)
 	}
+	if hooked.changed != nil {
+		run.hookArgs = hooked.args
+	}
 	c, door, res, ok := t.pass(run, built.tool, hooked.call, hooked.args, hooked.ask)
 	if !ok {
 		return t.finish(run, res)

@@ -180,8 +180,8 @@ func TestBeforeToolHookBlocksCall(t *testing.T) {
 	}
 }
 
-// TestBeforeToolHookRewritesArguments: a hook's tool_input is merged over
-// the call's arguments, the call is built anew from them and runs with
+// TestBeforeToolHookRewritesArguments: a hook's tool_input is the call's
+// arguments, the call is built anew from them and runs with
 // them, and the model is told which were changed; a rewrite the tool
 // refuses is an error result, and nothing runs.
 func TestBeforeToolHookRewritesArguments(t *testing.T) {

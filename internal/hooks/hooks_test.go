@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -347,6 +348,25 @@ func TestMergedDecisions(t *testing.T) {
 	}
 	if in.ToolInput["path"] != "b.go" || in.ToolInput["limit"] != float64(3) {
 		t.Errorf("the second hook saw %v, not the first's change", in.ToolInput)
+	}
+}
+
+// TestLastToolInputWins: of BeforeTool hooks that each give tool_input,
+// the last one's is the call's arguments, whole, as Gemini CLI 0.61
+// merges them (each hookSpecificOutput spread over the ones before): an
+// argument only an earlier hook gave is gone; one that gives none leaves
+// the earlier one's.
+func TestLastToolInputWins(t *testing.T) {
+	platformtest.UnixShell(t) // its hooks are sh scripts and command lines
+	dir := t.TempDir()
+	r := runner(t, dir, agent.HookBeforeTool, settings.HookDefinition{Sequential: true, Hooks: []settings.HookCommand{
+		command(`echo '{"hookSpecificOutput":{"tool_input":{"path":"b.go","limit":1}}}'`, 0),
+		command(`echo '{"hookSpecificOutput":{"tool_input":{"path":"c.go"}}}'`, 0),
+		command(`echo '{"systemMessage":"no change from me"}'`, 0),
+	}})
+	out := fire(t, r, beforeTool("read_file", map[string]any{"path": "a.go", "limit": 3}))
+	if want := map[string]any{"path": "c.go"}; !reflect.DeepEqual(out.ToolInput, want) {
+		t.Errorf("tool_input %v, want %v", out.ToolInput, want)
 	}
 }
 

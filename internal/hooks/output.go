@@ -3,6 +3,7 @@ package hooks
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -100,7 +101,9 @@ func (o *output) llmResponse() map[string]any {
 
 // merge is what an event's hooks decided together, as Gemini CLI's
 // aggregator merges them: any block or stop wins, reasons and messages
-// are joined, the contexts too, and later tool_input keys win. The model
+// are joined, the contexts too, and the last tool_input given is the
+// call's arguments, whole (0.61's mergeWithOrDecision spreads each
+// hook's hookSpecificOutput over the ones before). The model
 // events' decisions are merged as Gemini CLI's mergeWithFieldReplacement:
 // later hooks' fields replace earlier ones.
 func merge(event string, results []result) agent.HookOutcome {
@@ -147,12 +150,7 @@ func merge(event string, results []result) agent.HookOutcome {
 			out.ClearContext = true
 		}
 		if in := o.toolInput(); in != nil && event == agent.HookBeforeTool {
-			if out.ToolInput == nil {
-				out.ToolInput = map[string]any{}
-			}
-			for k, v := range in {
-				out.ToolInput[k] = v
-			}
+			out.ToolInput = maps.Clone(in)
 		}
 	}
 	out.Reason = firstNonEmpty(strings.Join(reasons, "\n"), "No reason provided")

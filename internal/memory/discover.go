@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.uber.org/zap"
+
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // Discover returns the context files newly found around path (absolute,
@@ -30,7 +32,10 @@ func (l *Loader) Discover(ctx context.Context, sessionID, path string) string {
 		dir = filepath.Dir(path) // a file, or one not written yet
 	}
 	var dirs []string
-	for d := dir; d != root && within(root, d); d = filepath.Dir(d) {
+	// Up to the root, not into it: a path may name the root in another
+	// case than the root does on Windows (c:\repo for C:\Repo), which
+	// Within compares as Windows does.
+	for d := dir; workspace.Within(root, d) && !workspace.Within(d, root); d = filepath.Dir(d) {
 		dirs = append(dirs, d)
 	}
 	var found []string
@@ -113,17 +118,9 @@ func (l *Loader) EndSession(sessionID string) {
 func innermostRoot(roots []string, path string) string {
 	best := ""
 	for _, r := range roots {
-		if within(r, path) && len(r) > len(best) {
+		if workspace.Within(r, path) && len(r) > len(best) {
 			best = r
 		}
 	}
 	return best
-}
-
-// within reports whether path is dir or below it; both absolute, cleaned.
-func within(dir, path string) bool {
-	if path == dir {
-		return true
-	}
-	return strings.HasPrefix(path, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator))
 }

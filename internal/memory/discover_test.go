@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -97,5 +98,56 @@ func TestDiscoverSeesUnsavedBuffer(t *testing.T) {
 	got := New(Config{Workspace: ws}).Discover(context.Background(), "s", filepath.Join(tr.root, "c", "x.go"))
 	if !strings.Contains(got, "typed, not saved") {
 		t.Errorf("the unsaved GEMINI.md was not discovered:\n%s", got)
+	}
+}
+
+// TestInnermostRootCase: on Windows a path names its root in any case,
+// as Windows names files (C:\Users\Me\proj and c:\users\me\PROJ\x are
+// one root, as Gemini CLI compares them after 0.61, #29999); elsewhere a
+// name in another case is another directory.
+func TestInnermostRootCase(t *testing.T) {
+	roots := []string{"/home/me/proj", "/home/me/proj/sub"}
+	other := "/home/me/PROJ/x"
+	if runtime.GOOS == "windows" {
+		roots = []string{`C:\Users\Me\proj`, `C:\Users\Me\proj\sub`}
+		other = `c:\users\me\PROJ\x`
+		if got := innermostRoot(roots, other); got != roots[0] {
+			t.Errorf("innermostRoot(%q) = %q, want %q", other, got, roots[0])
+		}
+		if got := innermostRoot(roots, `c:\USERS\me\proj\SUB\y`); got != roots[1] {
+			t.Errorf("innermostRoot of a path in the inner root = %q, want %q", got, roots[1])
+		}
+		if got := innermostRoot(roots, `c:\users\me\project`); got != "" {
+			t.Errorf("a sibling whose name starts as the root's is in %q", got)
+		}
+		return
+	}
+	if got := innermostRoot(roots, other); got != "" {
+		t.Errorf("innermostRoot(%q) = %q: on %s names keep their case", other, got, runtime.GOOS)
+	}
+	if got := innermostRoot(roots, "/home/me/proj/sub/y"); got != roots[1] {
+		t.Errorf("innermostRoot of a path in the inner root = %q, want %q", got, roots[1])
+	}
+}
+
+// TestDiscoverPathInAnotherCase: a path the editor names in another case
+// than the root (VS Code's c:\ for C:\) finds the context files between
+// it and its root on Windows, and not the root's own, which are
+// SystemMemory's; elsewhere it is no path in the root.
+func TestDiscoverPathInAnotherCase(t *testing.T) {
+	tr := newTree(t)
+	write(t, filepath.Join(tr.root, "GEMINI.md"), "root rules")
+	write(t, filepath.Join(tr.root, "c", "GEMINI.md"), "c rules")
+	write(t, filepath.Join(tr.root, "c", "x.go"), "package c")
+	path := strings.ToUpper(filepath.Join(tr.root, "c", "x.go"))
+	got := tr.loader(t).Discover(context.Background(), "s", path)
+	if runtime.GOOS != "windows" {
+		if got != "" {
+			t.Errorf("on %s, %s is not in the root %s, yet discovered:\n%s", runtime.GOOS, path, tr.root, got)
+		}
+		return
+	}
+	if !strings.Contains(got, "c rules") || strings.Contains(got, "root rules") {
+		t.Errorf("Discover(%s) in root %s:\n%s\nwant the c directory's file alone", path, tr.root, got)
 	}
 }

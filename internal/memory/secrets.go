@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gemini-ls/gemini-ls/internal/configfiles"
+	"github.com/gemini-ls/gemini-ls/internal/workspace"
 )
 
 // secretName reports the files of a Gemini directory that hold
@@ -70,7 +71,7 @@ func (g guard) secret(path string) bool {
 // or any directory named .gemini.
 func (g guard) inGeminiDir(path string) bool {
 	for _, d := range g.userDirs {
-		if within(d, path) && path != d {
+		if workspace.Within(d, path) && !workspace.Within(path, d) {
 			return true
 		}
 	}

@@ -36,7 +36,9 @@ const (
 	// every Flash or Flash-Lite alias resolves to them for an API key.
 	LatestFlash     = "gemini-3.8-flash"
 	LatestFlashLite = "gemini-3.5-flash-lite"
-	// The older names 0.61 promotes to the latest ones.
+	// The older names 0.61 promotes to the latest ones: still where its
+	// own model configs name them (UtilityFor), no longer where the user
+	// does (Resolve), except the undotted gemini-3-flash.
 	baseFlash     = "gemini-3.5-flash"
 	legacyFlash   = "gemini-3-flash"
 	baseFlashLite = "gemini-3.1-flash-lite"
@@ -54,9 +56,40 @@ func IsAuto(name string) bool {
 // Resolve is the concrete model name asks for when it is not routed (a
 // model named outright, or auto when its classifier gave no answer): 0.61's
 // resolveModel as its DefaultStrategy and OverrideStrategy call it, without
-// the custom-tools Pro model. Names it does not know are kept.
+// the custom-tools Pro model. Names it does not know are kept, and so is
+// a model named with a dotted Gemini 3 version (gemini-3.5-flash,
+// gemini-3.1-pro), as Gemini CLI keeps it after 0.61 (#29982): 0.61 sent
+// gemini-3.5-flash and gemini-3.1-flash-lite to the latest Flash and
+// Flash-Lite instead, a model the user had not asked for.
 func Resolve(name string) string {
-	return resolve(strings.TrimSpace(name), false)
+	name = strings.TrimSpace(name)
+	if dottedGemini3(name) {
+		return name
+	}
+	return resolve(name, false)
+}
+
+// dottedGemini3 reports whether name is a concrete model named with a
+// dotted Gemini 3 version: gemini-3.<minor>-<rest>.
+func dottedGemini3(name string) bool {
+	version, _, ok := versioned(name)
+	return ok && strings.HasPrefix(version, "3.")
+}
+
+// versioned splits a model named gemini-<version>-<rest> into its version
+// (digits and dots, e.g. 2.5 or 3.1) and the rest (pro, flash-lite,
+// pro-preview); false for any other name.
+func versioned(name string) (version, rest string, ok bool) {
+	tail, ok := strings.CutPrefix(name, "gemini-")
+	if !ok {
+		return "", "", false
+	}
+	version, rest, ok = strings.Cut(tail, "-")
+	if !ok || version == "" || rest == "" || strings.Trim(version, "0123456789.") != "" ||
+		version[0] == '.' || version[len(version)-1] == '.' || strings.Contains(version, "..") {
+		return "", "", false
+	}
+	return version, rest, true
 }
 
 // Choice is a routing classifier's answer.
@@ -106,8 +139,8 @@ func isGemini3(model string) bool {
 	return strings.HasPrefix(model, "gemini-3.") || strings.HasPrefix(model, "gemini-3-") || model == "gemini-3"
 }
 
-// resolve is resolveModel for an API key: preview access, Gemini 3.1 and
-// the latest Flash and Flash-Lite are on.
+// resolve is 0.61's resolveModel for an API key: preview access, Gemini
+// 3.1 and the latest Flash and Flash-Lite are on.
 func resolve(name string, customTools bool) string {
 	var resolved string
 	switch name {
@@ -137,10 +170,12 @@ func resolve(name string, customTools bool) string {
 }
 
 // Display is how name is shown: 0.61's getDisplayString for an API key,
-// which shows the custom-tools Pro by the Pro's name and an older Flash or
-// Flash-Lite by the latest one it is promoted to. Unlike it, the pro and
-// flash aliases are shown as named: 0.61 shows them as the Gemini 3
-// previews, which for an API key they do not resolve to.
+// which shows the custom-tools Pro by the Pro's name (the name the model
+// picker offers it by) and gemini-3-flash by the latest Flash it is
+// promoted to. Unlike it, the pro and flash aliases are shown as named:
+// 0.61 shows them as the Gemini 3 previews, which for an API key they do
+// not resolve to; and a dotted Gemini 3 Flash or Flash-Lite
+// (gemini-3.5-flash) is shown as written, since Resolve keeps it.
 func Display(name string) string {
 	switch strings.TrimSpace(name) {
 	case Auto:
@@ -151,10 +186,8 @@ func Display(name string) string {
 		return "Auto (Gemini 2.5)"
 	case Gemini31ProPreviewCustomTools:
 		return Gemini31ProPreview
-	case baseFlash, legacyFlash:
+	case legacyFlash:
 		return LatestFlash
-	case baseFlashLite:
-		return LatestFlashLite
 	}
 	return name
 }
@@ -452,12 +485,20 @@ func Known() []string {
 // Misspelt is the known name (Known, or one of also: the user's own
 // aliases) name is a slip of, within two edits; "" when name is known,
 // or far from every known name (a model gemini-ls does not know yet,
-// which the API judges).
+// which the API judges). A name that differs from a known one only in
+// its version (gemini-3.5-pro beside gemini-2.5-pro, gemini-3.1-flash
+// beside gemini-3-flash) is another model, not a slip: the API judges it.
 func Misspelt(name string, also []string) string {
 	name = strings.TrimSpace(name)
 	names := append(Known(), also...)
 	if name == "" || slices.Contains(names, name) {
 		return ""
+	}
+	if _, rest, ok := versioned(name); ok {
+		names = slices.DeleteFunc(names, func(known string) bool {
+			_, knownRest, ok := versioned(known)
+			return ok && knownRest == rest
+		})
 	}
 	return spelling.Nearest(name, names, 2)
 }

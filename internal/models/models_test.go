@@ -21,9 +21,7 @@ func TestResolve(t *testing.T) {
 		{"flash", LatestFlash},
 		{"flash-lite", LatestFlashLite},
 		{"none", LatestFlashLite},
-		{"gemini-3.5-flash", LatestFlash},
 		{"gemini-3-flash", LatestFlash},
-		{"gemini-3.1-flash-lite", LatestFlashLite},
 		{"gemini-3-flash-preview", Gemini3FlashPreview},
 		{"gemini-2.5-pro", Gemini25Pro},
 		{"gemini-2.5-flash", Gemini25Flash},
@@ -33,6 +31,66 @@ func TestResolve(t *testing.T) {
 	} {
 		if got := Resolve(c.name); got != c.want {
 			t.Errorf("Resolve(%q) = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestDottedGemini3KeptAsWritten: a model named with a dotted Gemini 3
+// version is sent, shown and taken as the user wrote it, as Gemini CLI
+// does after 0.61 (#29982), where 0.61 promoted gemini-3.5-flash and
+// gemini-3.1-flash-lite to the latest Flash and Flash-Lite; none is
+// called a slip of a known model of another version, while a slip
+// within the name still is.
+func TestDottedGemini3KeptAsWritten(t *testing.T) {
+	for _, name := range []string{
+		"gemini-3.1-pro", "gemini-3.5-flash", "gemini-3.1-flash-lite", "gemini-3.5-pro",
+		"gemini-3.1-flash", "gemini-3.6-flash", "gemini-3.10-flash-lite", "gemini-3.1-pro-preview",
+	} {
+		if got := Resolve(name); got != name {
+			t.Errorf("Resolve(%q) = %q, want it as written", name, got)
+		}
+		if got := Resolve(" " + name + " "); got != name {
+			t.Errorf("Resolve(%q) = %q, want it as written", " "+name+" ", got)
+		}
+		if got := Display(name); got != name {
+			t.Errorf("Display(%q) = %q, want it as written", name, got)
+		}
+		if got := Misspelt(name, nil); got != "" {
+			t.Errorf("Misspelt(%q) = %q: another version is not a slip", name, got)
+		}
+	}
+	if got := Misspelt("gemini-3.5-flsh", nil); got != "gemini-3.5-flash" {
+		t.Errorf(`Misspelt("gemini-3.5-flsh") = %q, want gemini-3.5-flash`, got)
+	}
+	// 0.61's own model configs still promote: its compression of a
+	// Flash-Lite turn goes to the latest Flash-Lite.
+	if got := UtilityFor(Compression31FlashLite).Model; got != LatestFlashLite {
+		t.Errorf("UtilityFor(%q).Model = %q, want %q", Compression31FlashLite, got, LatestFlashLite)
+	}
+}
+
+func TestVersioned(t *testing.T) {
+	for _, c := range []struct {
+		name, version, rest string
+		ok                  bool
+	}{
+		{"gemini-3.1-pro", "3.1", "pro", true},
+		{"gemini-2.5-flash-lite", "2.5", "flash-lite", true},
+		{"gemini-3-flash", "3", "flash", true},
+		{"gemini-3.1-pro-preview-customtools", "3.1", "pro-preview-customtools", true},
+		{"gemini-3.", "", "", false},
+		{"gemini-3.-pro", "", "", false},
+		{"gemini-.3-pro", "", "", false},
+		{"gemini-3..1-pro", "", "", false},
+		{"gemini-3.1", "", "", false},
+		{"gemini-3.1-", "", "", false},
+		{"gemini-pro", "", "", false},
+		{"gemma-4-31b-it", "", "", false},
+		{"auto-gemini-3", "", "", false},
+	} {
+		version, rest, ok := versioned(c.name)
+		if version != c.version || rest != c.rest || ok != c.ok {
+			t.Errorf("versioned(%q) = %q, %q, %v; want %q, %q, %v", c.name, version, rest, ok, c.version, c.rest, c.ok)
 		}
 	}
 }
@@ -100,9 +158,7 @@ func TestDisplay(t *testing.T) {
 		{" auto-gemini-3 ", "Auto (Gemini 3)"},
 		{"auto-gemini-2.5", "Auto (Gemini 2.5)"},
 		{"gemini-3.1-pro-preview-customtools", "gemini-3.1-pro-preview"},
-		{"gemini-3.5-flash", "gemini-3.8-flash"},
 		{"gemini-3-flash", "gemini-3.8-flash"},
-		{"gemini-3.1-flash-lite", "gemini-3.5-flash-lite"},
 		{"gemini-2.5-pro", "gemini-2.5-pro"},
 		{"pro", "pro"},
 		{"my-tuned-model", "my-tuned-model"},

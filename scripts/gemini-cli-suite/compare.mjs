@@ -52,8 +52,10 @@ for (const [name, r] of ref) {
 console.log('| test | 0.61 | gemini-ls | why |');
 console.log('| --- | --- | --- | --- |');
 for (const row of rows.sort()) console.log(row);
+// Tests skipped for 0.61 (an interactive test, left-out.ts) did not run.
+const skipped = [...ref.values()].filter((t) => t.status === 'skipped' || t.status === 'pending').length;
 console.log(
-  `\nOf the ${ref.size} tests run, Gemini CLI 0.61 passes ${refPassed}; gemini-ls passes ${oursPassed} of those, ` +
+  `\nOf the ${ref.size - skipped} tests run (${skipped} interactive ones skipped), Gemini CLI 0.61 passes ${refPassed}; gemini-ls passes ${oursPassed} of those, ` +
     `${refPassed - oursPassed - unexplained} more are stated divergences, ${unexplained} are not.`,
 );
 process.exit(unexplained > 0 ? 1 : 0);

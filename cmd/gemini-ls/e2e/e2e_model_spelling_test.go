@@ -32,3 +32,27 @@ func TestRunSaysWhichModelAMisspeltNameMeant(t *testing.T) {
 		t.Errorf("the user's alias did not run: %q %q", r.stdout, r.stderr)
 	}
 }
+
+// A model named with a dotted Gemini 3 version is neither called a slip
+// of a known model of another version (gemini-3.1-pro is not
+// gemini-2.5-pro) nor promoted to another: the request goes to the model
+// as written, as Gemini CLI after 0.61 sends it (#29982).
+func TestRunSendsADottedGemini3ModelAsWritten(t *testing.T) {
+	h := newHeadless(t, nil, geminitest.TextTurn("One."), geminitest.TextTurn("Two."))
+	for i, name := range []string{"gemini-3.1-pro", "gemini-3.5-flash"} {
+		r := h.run("run", "-m", name, "-p", "hi")
+		r.wantExit(t, 0)
+		reqs := h.model.Requests()
+		if len(reqs) != i+1 || reqs[i].Model != name {
+			t.Fatalf("-m %s: the requests went to %v; stderr %q", name, requestModels(reqs), r.stderr)
+		}
+	}
+}
+
+func requestModels(reqs []geminitest.Request) []string {
+	var out []string
+	for _, r := range reqs {
+		out = append(out, r.Method+" "+r.Model)
+	}
+	return out
+}
