@@ -62,7 +62,7 @@ func (t *turn) lookUp(run *toolRun) (tools.Tool, tools.Result, bool) {
 // a model that never gets it).
 func (a *Agent) notOffered(name string, key toolsKey) (string, *dialog.NotOffered) {
 	if model := a.configuredModel(); name == tools.WriteTodosName && !models.DeclaresWriteTodos(model) {
-		return fmt.Sprintf("%s is offered to the model only on Gemini 2 models, as Gemini CLI 0.61 offers it, not on %s, so the model's call of it did not run; the model was told the tool was not found.", name, model), nil
+		return fmt.Sprintf("%s is offered to the model only on Gemini 2 models, as Gemini CLI 0.61 offers it, not on %s, so the model's call of it did not run; the model was told: Tool %q not found.", name, model, name), nil
 	}
 	var offers []string
 	var offeredIn dialog.ApprovalMode
@@ -80,7 +80,7 @@ func (a *Agent) notOffered(name string, key toolsKey) (string, *dialog.NotOffere
 	if len(offers) > 0 {
 		hint = " (" + strings.Join(offers, "; ") + ")"
 	}
-	return fmt.Sprintf("%s is not offered to the model in the %s approval mode%s, so the model's call of it did not run; the model was told the tool was not found.", name, key.mode, hint), &dialog.NotOffered{Tool: name, Mode: key.mode, OfferedIn: offeredIn}
+	return fmt.Sprintf("%s is not offered to the model in the %s approval mode%s, so the model's call of it did not run; the model was told: Tool %q not found.", name, key.mode, hint, name), &dialog.NotOffered{Tool: name, Mode: key.mode, OfferedIn: offeredIn}
 }
 
 // declaredNames are the names of the tools a request in key's mode and

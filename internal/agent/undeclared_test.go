@@ -31,10 +31,10 @@ func TestUndeclaredToolsAreNotFound(t *testing.T) {
 	}{
 		{name: "editor in plan mode", cfg: agent.Config{Policy: policy.Load(nil, true), ApprovalMode: dialog.ApprovalPlan}, conf: always(dialog.ProceedAlways),
 			enter: `Tool "enter_plan_mode" not found. Did you mean "read_file"?`, shell: `Tool "run_shell_command" not found. Did you mean "read_file"?`,
-			told: "run_shell_command is not offered to the model in the plan approval mode (the default approval mode offers it), so the model's call of it did not run; the model was told the tool was not found."},
+			told: "run_shell_command is not offered to the model in the plan approval mode (the default approval mode offers it), so the model's call of it did not run; the model was told: Tool \"run_shell_command\" not found."},
 		{name: "headless", cfg: agent.Config{Policy: policy.Load(nil, false)},
 			enter: "entered", shell: `Tool "run_shell_command" not found. Did you mean one of: "read_file", "enter_plan_mode"?`,
-			told: "run_shell_command is not offered to the model in the default approval mode (the yolo approval mode offers it; settings' tools.allowed can allow it), so the model's call of it did not run; the model was told the tool was not found."},
+			told: "run_shell_command is not offered to the model in the default approval mode (the yolo approval mode offers it; settings' tools.allowed can allow it), so the model's call of it did not run; the model was told: Tool \"run_shell_command\" not found."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			shell := &shellTool{}

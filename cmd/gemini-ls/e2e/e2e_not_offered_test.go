@@ -20,8 +20,8 @@ func TestRunSaysOnceWhatTheModeDidNotOffer(t *testing.T) {
 	r.wantExit(t, 0)
 	lines := strings.Split(strings.TrimSpace(r.stderr), "\n")
 	want := []string{
-		"gemini-ls: write_file is not offered to the model in the default approval mode (the auto_edit approval mode offers it; settings' tools.allowed can allow it), so the model's call of it did not run; the model was told the tool was not found.",
-		"gemini-ls: run_shell_command is not offered to the model in the default approval mode (the yolo approval mode offers it; settings' tools.allowed can allow it), so the model's call of it did not run; the model was told the tool was not found.",
+		"gemini-ls: write_file is not offered to the model in the default approval mode (the auto_edit approval mode offers it; settings' tools.allowed can allow it), so the model's call of it did not run; the model was told: Tool \"write_file\" not found.",
+		"gemini-ls: run_shell_command is not offered to the model in the default approval mode (the yolo approval mode offers it; settings' tools.allowed can allow it), so the model's call of it did not run; the model was told: Tool \"run_shell_command\" not found.",
 		"gemini-ls: 2 of the model's calls did not run (write_file, run_shell_command), not offered in the default approval mode: --approval-mode yolo offers them.",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {

@@ -130,8 +130,8 @@ func TestRunOutputTextSaysWhatWasRefused(t *testing.T) {
 		t.Errorf("stdout = %q", r.stdout)
 	}
 	for _, want := range []string{
-		"gemini-ls: replace is not offered to the model in the default approval mode (the auto_edit approval mode offers it; settings' tools.allowed can allow it), so the model's call of it did not run; the model was told the tool was not found.\n",
-		"gemini-ls: run_shell_command is not offered to the model in the default approval mode (the yolo approval mode offers it; settings' tools.allowed can allow it), so the model's call of it did not run; the model was told the tool was not found.\n",
+		"gemini-ls: replace is not offered to the model in the default approval mode (the auto_edit approval mode offers it; settings' tools.allowed can allow it), so the model's call of it did not run; the model was told: Tool \"replace\" not found.\n",
+		"gemini-ls: run_shell_command is not offered to the model in the default approval mode (the yolo approval mode offers it; settings' tools.allowed can allow it), so the model's call of it did not run; the model was told: Tool \"run_shell_command\" not found.\n",
 		"gemini-ls: 2 of the model's calls did not run (replace, run_shell_command), not offered in the default approval mode: --approval-mode yolo offers them.\n",
 	} {
 		if !strings.Contains(r.stderr, want) {
