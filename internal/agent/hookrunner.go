@@ -7,7 +7,7 @@ package agent
 import (
 	"context"
 	"fmt"
-	"maps"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -139,8 +139,17 @@ func (h *hookRunner) beforeTool(called, original string, tool tools.Tool, call t
 	if err != nil {
 		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
 	}
+	// Both sides as the tool reads them, so a number is not "changed" by
+	// its JSON type alone.
+	before, err := tools.NormalizeArgs(tool, hooked.args)
+	if err != nil {
+		before = hooked.args
+	}
+	hooked.changed = changedArgs(before, args)
+	if hooked.changed == nil {
+		return hooked, tools.Result{}, true // the model's arguments, given back
+	}
 	hooked.args = args
-	hooked.changed = slices.Sorted(maps.Keys(args))
 	next, err := h.build(tool, hooked.args)
 	if err != nil {
 		return hooked, tools.Result{Error: "Tool parameter modification by hook failed validation: " + err.Error()}, false
@@ -341,4 +350,23 @@ func (m *afterModel) tell(msg string) {
 		m.told[msg] = true
 		m.h.tell(msg)
 	}
+}
+
+// changedArgs are the names of the arguments that differ between before
+// and after, one left out included, sorted; nil when none does. The model
+// is told these, never an argument the hook gave back as it was.
+func changedArgs(before, after map[string]any) []string {
+	var changed []string
+	for k, v := range after {
+		if old, ok := before[k]; !ok || !reflect.DeepEqual(old, v) {
+			changed = append(changed, k)
+		}
+	}
+	for k := range before {
+		if _, ok := after[k]; !ok {
+			changed = append(changed, k)
+		}
+	}
+	slices.Sort(changed)
+	return changed
 }

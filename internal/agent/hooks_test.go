@@ -388,7 +388,8 @@ func TestBeforeToolHookInputReplacesTheArguments(t *testing.T) {
 		t.Errorf("telemetry logged the call with %+v, want %v", rec.calls, want)
 	}
 	fr := responses(t, srv.Requests()[1])
-	if len(fr) != 1 || fr[0].Response["output"] != "probed\n\n[System] Tool input parameters (path) were modified by a hook before execution." {
+	// limit, which the hook left out, is gone: the model is told so too.
+	if len(fr) != 1 || fr[0].Response["output"] != "probed\n\n[System] Tool input parameters (limit, path) were modified by a hook before execution." {
 		t.Errorf("the model was told %s", toJSON(fr))
 	}
 	var called []map[string]any

@@ -17,7 +17,8 @@ import (
 
 // hookScripts are the project's hooks: guard.sh blocks a shell command
 // that touches "forbidden" (exit 2, stderr the reason); pin.sh rewrites
-// write_file's content; slow.sh outlives its timeout; context.sh gives the
+// write_file's content (its tool_input is the call's arguments whole, as
+// Gemini CLI 0.61's scheduler builds the call from it alone); slow.sh outlives its timeout; context.sh gives the
 // model context at the session's start and with each prompt, naming the
 // event it read; end.sh records the SessionEnd input.
 var hookScripts = map[string]string{
@@ -27,7 +28,7 @@ case "$input" in
 esac
 echo '{"decision":"allow"}'
 `,
-	".gemini/hooks/pin.sh":     `cat >/dev/null; printf '%s\n' '{"hookSpecificOutput":{"tool_input":{"content":"pinned by the hook\n"}}}'` + "\n",
+	".gemini/hooks/pin.sh":     `cat >/dev/null; printf '%s\n' '{"hookSpecificOutput":{"tool_input":{"file_path":"new.txt","content":"pinned by the hook\n"}}}'` + "\n",
 	".gemini/hooks/slow.sh":    "sleep 120\n",
 	".gemini/hooks/context.sh": `event=$(sed 's/.*"hook_event_name":"\([A-Za-z]*\)".*/\1/'); echo "{\"hookSpecificOutput\":{\"additionalContext\":\"context from $event\"}}"` + "\n",
 	".gemini/hooks/end.sh":     `cat > "$GEMINI_PROJECT_DIR/session-ended.json"` + "\n",
