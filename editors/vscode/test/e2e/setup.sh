@@ -101,7 +101,12 @@ fi
 	export PATH="$node22/bin:$PATH" npm_config_nodedir="$node22" npm_config_unsafe_perm=true npm_config_yes=true
 	export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false
 	log "npm ci in newer/ (code-server 4.104.0 on Node 22)"
-	npm ci --unsafe-perm --foreground-scripts --no-audit --no-fund >npm-install.log 2>&1 ||
+	# Two steps: the packages first, Node 22 among them, scripts held back;
+	# then the scripts run by npm under Node 22 itself, since npm puts the
+	# Node it runs on first on a script's PATH, and code-server's
+	# postinstall refuses any Node but 22.
+	npm ci --ignore-scripts --no-audit --no-fund >npm-install.log 2>&1 &&
+		"$node22/bin/node" "$(readlink -f "$(command -v npm)")" rebuild --unsafe-perm --foreground-scripts >>npm-install.log 2>&1 ||
 		{ tail -40 npm-install.log >&2; exit 1; }
 	cat package.json package-lock.json | sha256sum | cut -d' ' -f1 >"$stamp"
 	rm -f npm-install.log
