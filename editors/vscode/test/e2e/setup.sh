@@ -34,15 +34,20 @@ else
 fi
 
 # --- ripgrep cache ----------------------------------------------------------
-# @vscode/ripgrep 1.15.11 (inside code-server 4.100.3) looks for this tarball
-# before it tries GitHub, which is unreachable here.
-rg_cache="$(node -p 'require("os").tmpdir()')/vscode-ripgrep-cache-1.15.11"
-rg_tar="$rg_cache/ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz"
-if [[ ! -s "$rg_tar" ]]; then
-	log "seeding $rg_tar from /usr/bin/rg"
-	mkdir -p "$rg_cache"
-	tar czf "$rg_tar" -C /usr/bin rg
-fi
+# @vscode/ripgrep looks for its tarball in a cache of its version before it
+# tries GitHub, which is unreachable here: seed_ripgrep VERSION TARBALL puts
+# Debian's rg there. 1.15.11 is code-server 4.100.3's.
+seed_ripgrep() {
+	local cache tar
+	cache="$(node -p 'require("os").tmpdir()')/vscode-ripgrep-cache-$1"
+	tar="$cache/$2"
+	if [[ ! -s "$tar" ]]; then
+		log "seeding $tar from /usr/bin/rg"
+		mkdir -p "$cache"
+		tar czf "$tar" -C /usr/bin rg
+	fi
+}
+seed_ripgrep 1.15.11 ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz
 
 # --- npm packages -----------------------------------------------------------
 # The stamp records the manifest and lock the tree was installed from, so an
@@ -82,13 +87,7 @@ fi
 # first on PATH so that code-server's native modules are built for it.
 # Its @vscode/ripgrep is 1.15.14: the cache file it looks for is seeded
 # as above.
-rg_cache_newer="$(node -p 'require("os").tmpdir()')/vscode-ripgrep-cache-1.15.14"
-rg_tar_newer="$rg_cache_newer/ripgrep-v13.0.0-13-x86_64-unknown-linux-musl.tar.gz"
-if [[ ! -s "$rg_tar_newer" ]]; then
-	log "seeding $rg_tar_newer from /usr/bin/rg"
-	mkdir -p "$rg_cache_newer"
-	tar czf "$rg_tar_newer" -C /usr/bin rg
-fi
+seed_ripgrep 1.15.14 ripgrep-v13.0.0-13-x86_64-unknown-linux-musl.tar.gz
 (
 	cd newer
 	stamp="node_modules/.e2e-setup-stamp"
