@@ -66,14 +66,12 @@ func (s *server) deleteSession(ctx context.Context, raw json.RawMessage) (any, e
 // deleteSaved deletes saved session id, which is not open here, from the
 // folder session/list lists it under.
 func (s *server) deleteSaved(ctx context.Context, id sdk.SessionId) error {
-	metas, err := s.host.List(ctx, nil, "")
+	m, ok, err := s.savedInfo(ctx, id)
 	if err != nil {
 		return err
 	}
-	for _, m := range metas {
-		if m.ID == string(id) {
-			return conversation.DeleteSaved(s.getenv(""), m.Root, m.ID)
-		}
+	if !ok {
+		return &dialog.UnknownSessionError{SessionID: string(id)}
 	}
-	return &dialog.UnknownSessionError{SessionID: string(id)}
+	return conversation.DeleteSaved(s.getenv(""), m.Root, m.ID)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gemini-ls/gemini-ls/internal/auth"
 	"github.com/gemini-ls/gemini-ls/internal/conversation"
+	"github.com/gemini-ls/gemini-ls/internal/dialog"
 )
 
 // Archive filters of session/list.
@@ -75,16 +76,26 @@ func (s *server) exists(ctx context.Context, id sdk.SessionId) (bool, error) {
 
 // saved reports whether session id is saved.
 func (s *server) saved(ctx context.Context, id sdk.SessionId) (bool, error) {
-	metas, err := s.host.List(ctx, nil, "")
+	_, ok, err := s.savedInfo(ctx, id)
 	if err != nil {
 		return false, sdk.NewInternalError(map[string]any{"error": err.Error()})
 	}
+	return ok, nil
+}
+
+// savedInfo is saved session id as session/list lists it, in any folder;
+// ok false when no session of that id is saved.
+func (s *server) savedInfo(ctx context.Context, id sdk.SessionId) (dialog.SessionInfo, bool, error) {
+	metas, err := s.host.List(ctx, nil, "")
+	if err != nil {
+		return dialog.SessionInfo{}, false, err
+	}
 	for _, m := range metas {
 		if m.ID == string(id) {
-			return true, nil
+			return m, true, nil
 		}
 	}
-	return false, nil
+	return dialog.SessionInfo{}, false, nil
 }
 
 // setTitle answers session/set_title: the title, normalized (one line,
