@@ -58,8 +58,9 @@ PATH=$path builtin command -v gemini-ls >/dev/null && fail "gemini-ls is on PATH
 # Offline: GOPROXY=off, so Go can fetch nothing (go install …@latest
 # cannot succeed), and no toolchain download. The module and build caches
 # are the ones `make install` filled (the README's clone route comes after
-# it), so the clone builds with what is here.
-cmd=$(printf 'cd %q && env -u XDG_DATA_HOME -u XDG_CONFIG_HOME -u XDG_STATE_HOME PATH=%q HOME=%q GOPROXY=off GOTOOLCHAIN=local GOMODCACHE=%q GOCACHE=%q https_proxy=http://127.0.0.1:9 http_proxy=http://127.0.0.1:9 GEMINI_API_KEY=test nvim -i NONE notes.txt' \
+# it), so the clone builds with what is here. No GOFLAGS: the README's user
+# has none, and CI's -buildvcs=false would leave the build unstamped.
+cmd=$(printf 'cd %q && env -u XDG_DATA_HOME -u XDG_CONFIG_HOME -u XDG_STATE_HOME -u GOFLAGS PATH=%q HOME=%q GOPROXY=off GOTOOLCHAIN=local GOMODCACHE=%q GOCACHE=%q https_proxy=http://127.0.0.1:9 http_proxy=http://127.0.0.1:9 GEMINI_API_KEY=test nvim -i NONE notes.txt' \
   "$ws" "$path" "$home" "$(go env GOMODCACHE)" "$(go env GOCACHE)")
 tm new-session -d -s "$session" -x 100 -y 24 "$cmd" || fail "tmux new-session failed"
 wait_for "notes.txt with the plugin loaded" '^a TODO here' 'notes\.txt'
