@@ -82,6 +82,10 @@ pass "the workflow's dispatch reached fakegithub with the prompt"
 patience=400 wait_for "the agent done, its pull request and work fetched" \
   '^✓ write cloud\.txt saying hello from GitHub +done .* GitHub +1 file \+1 −0' '↳ on GitHub: o run http.* · p PR #[0-9]+ http'
 printf '%s\n' "$screen" >"$(picture agents-background)"
+# The server's line saying so, told in one line: Neovim's own handler
+# stopped at Press ENTER for it, and the screen with it (Neovim 0.12).
+wait_for "the server's line saying the agent is done" 'Gemini: background agent “write cloud'
+grep -q 'Press ENTER' <<<"$screen" && fail "the server's line stopped Neovim at Press ENTER"
 pass "the row goes to done, with its run, its pull request and its file"
 wt=$(ls -d "$ws"/.gemini/worktrees/*/ 2>/dev/null | head -1)
 [ -n "$wt" ] && [ "$(cat "$wt/cloud.txt" 2>/dev/null)" = "hello from GitHub" ] || fail "cloud.txt in the fetched worktree ($wt): $(cat "$wt/cloud.txt" 2>&1)"

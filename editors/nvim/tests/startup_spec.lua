@@ -2,7 +2,7 @@
 -- The server's warnings and errors outside a prompt (window/showMessage
 -- of type 1 or 2) go to the chat, once each, the "Gemini: " they start
 -- with dropped and each line quoted; the chat is made for them when
--- there is none. Other messages go to Neovim's own handler.
+-- there is none. Other messages are told in one line (gemini.say).
 local gemini = require("gemini")
 gemini.setup({ cmd = { os.getenv("GEMINI_LS") } })
 local handler = require("gemini.handlers").handlers["window/showMessage"]
@@ -24,13 +24,17 @@ describe("window/showMessage", function()
     eq(1, n, "the warning told")
   end)
 
-  it("leaves other messages to Neovim's own handler", function()
+  it("says other messages in one line, never in the chat", function()
     local shown = {}
-    local default = vim.lsp.handlers["window/showMessage"]
-    vim.lsp.handlers["window/showMessage"] = function(_, params) table.insert(shown, params.message) end
+    local notify = vim.notify
+    vim.notify = function(msg, level) table.insert(shown, { msg, level }) end
     handler(nil, { type = 3, message = "Gemini: now using gemini-2.5-flash." }, { client_id = 0 }, {})
-    vim.lsp.handlers["window/showMessage"] = default
-    eq({ "Gemini: now using gemini-2.5-flash." }, shown, "shown by Neovim's handler")
+    handler(nil, { type = 4, message = "Gemini: background agent done\n  its work is in .gemini/worktrees/x" }, { client_id = 0 }, {})
+    vim.notify = notify
+    eq({
+      { "Gemini: now using gemini-2.5-flash.", vim.log.levels.INFO },
+      { "Gemini: background agent done | its work is in .gemini/worktrees/x", vim.log.levels.INFO },
+    }, shown, "told in one line each")
     eq(nil, chat_text():find("now using", 1, true), "the chat holds the info message")
   end)
 end)

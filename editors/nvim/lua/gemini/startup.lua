@@ -69,11 +69,13 @@ end
 local levels = { [1] = "Error", [2] = "Warning" }
 
 --- window/showMessage: a warning or an error to the chat; other messages
---- as Neovim shows them.
-function M.show_message(err, params, ctx, config)
+--- in one line (gemini.say): Neovim's own handler stops at "Press ENTER"
+--- for a message wider than the screen (a background agent's end, with
+--- its pull request and worktree), and the screen stops updating with it.
+function M.show_message(_, params)
   local level = params and levels[params.type]
   if not level then
-    return vim.lsp.handlers["window/showMessage"](err, params, ctx, config)
+    return require("gemini.say").tell(params and params.message or "", vim.log.levels.INFO)
   end
   M.tell(params.message or "", level)
 end
