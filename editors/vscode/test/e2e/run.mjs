@@ -1001,8 +1001,7 @@ function autoSaveScenario(name, stem, settings) {
       const modified = page.locator('.monaco-diff-editor .editor.modified');
       // addUserLine types a line at the end of the proposal, as a user would.
       const addUserLine = async () => {
-        await modified.locator('.view-lines').click();
-        await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+        await focusDiffSide(page, 'modified');
         await page.keyboard.press('Control+End');
         await page.keyboard.type(userLine);
         await page.keyboard.press('Enter');
@@ -1041,8 +1040,7 @@ function autoSaveScenario(name, stem, settings) {
       await waitFor('the review box counting the user\'s line', async () => (await pending.innerText()).includes('+2 −1'), { timeout: 10_000 });
       await w.screenshot(path.join(screenshotsDir, `vscode-review-${name}.png`));
       // Ctrl+Enter in the proposal keeps the change.
-      await modified.locator('.view-lines').click();
-      await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await focusDiffSide(page, 'modified');
       await page.keyboard.press('Control+Enter');
       const accepted = before.replace('"Hello, "', '"Hi, "') + userLine + '\n';
       await waitFor(`${go} on disk as accepted, the user's line included`, async () => (await fsp.readFile(file, 'utf8')) === accepted, { timeout: 15_000 });
@@ -1069,8 +1067,7 @@ function autoSaveScenario(name, stem, settings) {
       await waitForReview(w, go, 'Bye, ');
       await leave();
       assert((await fsp.readFile(file, 'utf8')) === now, `${go} changed on disk during the second review`);
-      await modified.locator('.view-lines').click();
-      await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await focusDiffSide(page, 'modified');
       await page.keyboard.press('Control+Backspace');
       await focusedOn(go);
       await waitForRequests(ctx, 6);
@@ -1850,8 +1847,7 @@ const scenarios = [
       assert(!(await own.getAttribute('class')).includes('dirty'), "arrow.go's own editor was changed by the revert arrow");
       const tool = frame.locator('.tool-call', { hasText: 'arrow.go' }).first();
       await waitForOutcome(tool, 'waiting', 'waiting for your review');
-      await modified.locator('.view-lines').click();
-      await page.locator('.monaco-diff-editor .editor.modified .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await focusDiffSide(page, 'modified');
       await page.keyboard.press('Control+Enter');
       await waitFor('arrow.go saved with only the second change', async () => (await fsp.readFile(file, 'utf8')) === twoEnds('one', 'TWO'), { timeout: 15_000 });
       await waitForStatus(tool, 'ok');
@@ -1899,9 +1895,7 @@ const scenarios = [
       await page.keyboard.type('// mine');
       await waitFor("stale.go's editor dirty with the user's line", async () => (await own.getAttribute('class')).includes('dirty'), { timeout: 10_000 });
       await page.locator('.tabs-container .tab', { hasText: 'original ↔ proposed' }).click();
-      const original = page.locator('.monaco-diff-editor .editor.original');
-      await original.locator('.view-lines').click();
-      await page.locator('.monaco-diff-editor .editor.original .monaco-editor.focused').waitFor({ timeout: 10_000 });
+      await focusDiffSide(page, 'original');
       await page.keyboard.press('Control+Enter');
       const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'changed while its change was in review' }).first();
       await toast.waitFor({ timeout: 15_000 });
@@ -3870,6 +3864,20 @@ async function waitForRequests(ctx, n) {
 
 // waitForReview waits for the review diff of file to be the active editor,
 // with the proposal on its right-hand side.
+// focusDiffSide clicks into one side of the review's diff editor, as a
+// user would, until that side has the keyboard: at the top of its text,
+// not the middle of .view-lines, which lies outside the view once the
+// diff scrolled to its end (after a hunk's revert arrow, say), so a click
+// there focused nothing.
+async function focusDiffSide(page, side) {
+  const focused = page.locator(`.monaco-diff-editor .editor.${side} .monaco-editor.focused`);
+  const text = page.locator(`.monaco-diff-editor .editor.${side} .overflow-guard`).first();
+  await waitFor(`the diff's ${side} side focused`, async () => {
+    if (await focused.count() === 0) await text.click({ position: { x: 120, y: 8 } });
+    return await focused.count() > 0;
+  }, { timeout: 10_000, interval: 1000 });
+}
+
 async function waitForReview(w, file, proposed) {
   const page = w.page;
   await page.locator('.tabs-container .tab.active', { hasText: file }).waitFor({ timeout: 30_000 });
