@@ -3862,8 +3862,6 @@ async function waitForRequests(ctx, n) {
   await waitFor(`${n} model requests`, async () => ctx.requests.length >= n, { timeout: 30_000 });
 }
 
-// waitForReview waits for the review diff of file to be the active editor,
-// with the proposal on its right-hand side.
 // focusDiffSide clicks into one side of the review's diff editor, as a
 // user would, until that side has the keyboard: at the top of its text,
 // not the middle of .view-lines, which lies outside the view once the
@@ -3878,6 +3876,8 @@ async function focusDiffSide(page, side) {
   }, { timeout: 10_000, interval: 1000 });
 }
 
+// waitForReview waits for the review diff of file to be the active editor,
+// with the proposal on its right-hand side.
 async function waitForReview(w, file, proposed) {
   const page = w.page;
   await page.locator('.tabs-container .tab.active', { hasText: file }).waitFor({ timeout: 30_000 });
