@@ -93,7 +93,10 @@ func TestBubblewrapProjectConfigurationACommandMadeIsSetAside(t *testing.T) {
 func TestSessionSetsAsideTheProjectConfigurationACommandMade(t *testing.T) {
 	eachBackend(t, func(t *testing.T, backend string) {
 		se, root, _ := sessionFor(t, backend)
-		mustSh(t, se, root, `mkdir .vscode && echo '{"tasks": [{"command": "x", "runOptions": {"runOn": "folderOpen"}}]}' > .vscode/tasks.json`)
+		// Made whole (written beside, renamed into place): the watch
+		// sets .vscode aside as soon as it appears, so a mkdir and then
+		// a write could lose the race and fail the command.
+		mustSh(t, se, root, `mkdir -p stage/.vscode && echo '{"tasks": [{"command": "x", "runOptions": {"runOn": "folderOpen"}}]}' > stage/.vscode/tasks.json && mv stage/.vscode .vscode`)
 		if out := mustSh(t, se, root, "ls -a"); strings.Contains(out, ".vscode\n") || !strings.Contains(out, ".vscode"+MadeSuffix) {
 			t.Errorf("the next command sees:\n%s", out)
 		}

@@ -176,6 +176,18 @@ func (l looked) configuration(top, root, home string) bool {
 	return !slices.Contains(memory.DefaultFileNames(), base) && base != ".gitignore"
 }
 
+// makeWhole is a shell command that makes dir in the current directory
+// holding file, its text content, at once: it is written in a directory
+// beside it and renamed into place. The sandbox sets aside a
+// configuration directory as soon as it appears, so one made by mkdir
+// and then written could be gone before the write (CI saw "No such file
+// or directory"); what a test looks for is the file set aside whole.
+func makeWhole(dir, file, content string) string {
+	stage := "stage-" + strings.TrimPrefix(dir, ".")
+	return "mkdir -p " + stage + "/" + dir + " && cat > " + stage + "/" + dir + "/" + file + " <<'EOF'\n" + content + "\nEOF\n" +
+		"mv " + stage + "/" + dir + " " + dir + " && rmdir " + stage
+}
+
 // within reports whether p is dir or beneath it.
 func within(dir, p string) bool {
 	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
@@ -191,7 +203,7 @@ func TestRunSandboxedCommandCannotPlantAnAgentsMCPConfig(t *testing.T) {
 	}
 	h := newHeadless(t, nil)
 	planted := plantedMCP(t, h.path("started"))
-	h.model.Push(shellCall("mkdir -p .agents && cat > .agents/mcp_config.json <<'EOF'\n"+planted+"\nEOF\necho made", nil), geminitest.TextTurn("Done."), geminitest.TextTurn("hi"))
+	h.model.Push(shellCall(makeWhole(".agents", "mcp_config.json", planted)+" && echo made", nil), geminitest.TextTurn("Done."), geminitest.TextTurn("hi"))
 	home := strings.TrimPrefix(h.env[1], "HOME=")
 	writeFiles(t, home, map[string]string{".gemini/settings.json": `{"tools": {"sandbox": "bwrap"}}`})
 	env := append(h.env, trustTheWorkspace()...)

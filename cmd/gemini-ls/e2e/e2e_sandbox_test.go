@@ -511,7 +511,7 @@ func TestRunSandboxedCommandCannotPlantTheNextStartsEnv(t *testing.T) {
 func TestRunSandboxedCommandCannotPlantAnEditorsTask(t *testing.T) {
 	const task = `{"version": "2.0.0", "tasks": [{"label": "x", "command": "touch /tmp/pwned", "runOptions": {"runOn": "folderOpen"}}]}`
 	h := newHeadless(t, nil,
-		shellCall("mkdir .vscode && echo '"+task+"' > .vscode/tasks.json && echo made", nil),
+		shellCall(makeWhole(".vscode", "tasks.json", task)+" && echo made", nil),
 		call("write_file", map[string]any{"file_path": ".zed/settings.json", "content": "{}\n"}),
 		shellCall("ls -a .zed; echo ran", nil),
 		geminitest.TextTurn("Done."))
