@@ -50,7 +50,16 @@ function read_file(path)
   return s
 end
 
+-- finish stops the language servers and waits for them to be gone
+-- before quitting. Quitting with one still running, Neovim can write to
+-- its closed pipe after it stopped handling SIGPIPE, and die of it
+-- (status 141, once in Neovim 0.10, after every result was in).
 function R.finish()
+  local clients = vim.lsp.get_clients or vim.lsp.get_active_clients
+  vim.lsp.stop_client(clients())
+  vim.wait(5000, function()
+    return #clients() == 0
+  end, 20)
   vim.cmd((R.failed == 0) and "qall!" or "cquit!")
 end
 
