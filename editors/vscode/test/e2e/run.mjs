@@ -1503,9 +1503,24 @@ const scenarios = [
       await w.command('Gemini: Open Settings');
       const model = w.page.locator('.settings-editor [data-key="gemini.model"]').first();
       await model.waitFor({ timeout: 15_000 });
-      const options = await model.locator('select').first().evaluate((el) => [...el.options].map((o) => o.text)).catch(() => null);
+      // The Settings editor redraws its rows as it lays out, giving a row's
+      // elements to another setting: a fresh clone's run read
+      // gemini.trace.server's dropdown (off, messages, verbose) from the
+      // row it had found as gemini.model's. So the row's key and its
+      // dropdown are read at once, in the page, until they hold the models
+      // or 10 s pass; what was read last is what the assertions judge.
+      const wanted = ['Default', 'Auto', 'gemini-3.1-pro-preview', 'gemini-2.5-pro', 'gemini-3.8-flash'];
+      const readOptions = () => w.page.evaluate(() => {
+        const select = document.querySelector('.settings-editor [data-key="gemini.model"] select');
+        return select && [...select.options].map((o) => o.text);
+      });
+      let options = await readOptions();
+      for (const until = Date.now() + 10_000; Date.now() < until && !wanted.every((m) => options?.includes(m));) {
+        await w.page.waitForTimeout(200);
+        options = await readOptions();
+      }
       assert(options !== null, `gemini.model is not a dropdown in the Settings editor: ${(await model.innerText()).slice(0, 300)}`);
-      for (const want of ['Default', 'Auto', 'gemini-3.1-pro-preview', 'gemini-2.5-pro', 'gemini-3.8-flash']) {
+      for (const want of wanted) {
         assert(options.includes(want), `gemini.model's dropdown lacks ${want}: ${JSON.stringify(options)}`);
       }
       const said = await model.locator('.setting-item-description').innerText();
