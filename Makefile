@@ -91,16 +91,25 @@ fuzz-smoke:
 # (~/.cache/gemini-ls/{trixie,testing,sid,trixie-wine}). Test pictures go to
 # build/screenshots; `make screenshots` takes them afresh and copies into
 # docs/screenshots those that changed.
-test: test-go test-dist test-acp test-acp-clients test-vscode test-nvim test-emacs test-newer-editors test-helix test-windows
+test: test-go test-dist test-acp test-editors test-windows
 
-# debs installs those of the Debian packages $(1) that are not installed.
+# The editors' suites wait on an editor's screen far more than they
+# compute, so they run in two lanes at once (scripts/lanes.sh): the
+# terminal editors' and the ACP clients', one after another, beside VS
+# Code's, whose output is printed whole when it ends; each make there
+# keeps this one's flags (-k goes on past a failing target).
+test-editors:
+	bash scripts/lanes.sh '$(MAKE) test-nvim test-emacs test-acp-clients test-newer-editors test-helix' '$(MAKE) test-vscode'
+
+# debs installs those of the Debian packages $(1) that are not installed,
+# one apt at a time (test-editors' lanes install theirs at once).
 define debs
 missing=; for p in $(1); do \
   dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' ok installed$$' || missing="$$missing $$p"; \
 done; \
 if [ -n "$$missing" ]; then \
   echo "make $@: apt-get install$$missing"; \
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+  flock /var/lock/gemini-ls-apt.lock sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$$@" >/dev/null' _ $$missing; \
 fi
 endef
 

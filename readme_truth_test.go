@@ -462,7 +462,9 @@ func whatMakeTestChanges(t *testing.T) (debs, chroots []string, user string) {
 	return slices.Compact(debs), slices.Compact(chroots), m[1]
 }
 
-// reachableTargets are the targets make runs for target, itself included.
+// reachableTargets are the targets make runs for target, itself included:
+// its prerequisites, and the targets its recipe runs with $(MAKE) (as
+// test-editors' lanes do), each followed in turn.
 func reachableTargets(targets map[string]*makeTarget, target string) []string {
 	seen := map[string]bool{}
 	var walk func(string)
@@ -474,9 +476,29 @@ func reachableTargets(targets map[string]*makeTarget, target string) []string {
 		for _, d := range targets[name].deps {
 			walk(d)
 		}
+		for _, line := range targets[name].recipe {
+			for _, d := range recursiveMakeGoals(line) {
+				walk(d)
+			}
+		}
 	}
 	walk(target)
 	return slices.Sorted(maps.Keys(seen))
+}
+
+// recursiveMakeGoals are the targets a recipe line names to $(MAKE): the
+// words after it up to a quote, a shell operator or the line's end, its
+// flags and variable settings left out.
+func recursiveMakeGoals(line string) []string {
+	var goals []string
+	for _, m := range regexp.MustCompile(`\$\(MAKE\)([^'"|;&]*)`).FindAllStringSubmatch(line, -1) {
+		for _, w := range strings.Fields(m[1]) {
+			if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+				goals = append(goals, w)
+			}
+		}
+	}
+	return goals
 }
 
 // scriptChanges are the Debian packages a script installs on the host
