@@ -94,12 +94,14 @@ fuzz-smoke:
 test: test-go test-dist test-acp test-editors test-windows
 
 # The editors' suites wait on an editor's screen far more than they
-# compute, so they run in two lanes at once (scripts/lanes.sh): the
-# terminal editors' and the ACP clients', one after another, beside VS
-# Code's, whose output is printed whole when it ends; each make there
-# keeps this one's flags (-k goes on past a failing target).
+# compute, so they run in two lanes at once (scripts/lanes.sh): Neovim's,
+# Emacs's and the ACP clients', one after another, beside VS Code's and
+# then Helix's, whose output is printed whole when they end. The ACP
+# clients' and test-newer-editors share chroots, so they share a lane.
+# Each make there keeps this one's flags (-k goes on past a failing
+# target).
 test-editors:
-	bash scripts/lanes.sh '$(MAKE) test-nvim test-emacs test-acp-clients test-newer-editors test-helix' '$(MAKE) test-vscode'
+	bash scripts/lanes.sh '$(MAKE) test-nvim test-emacs test-acp-clients test-newer-editors' '$(MAKE) test-vscode test-helix'
 
 # debs installs those of the Debian packages $(1) that are not installed,
 # one apt at a time (test-editors' lanes install theirs at once).
