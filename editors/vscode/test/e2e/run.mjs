@@ -1514,11 +1514,11 @@ const scenarios = [
         const select = document.querySelector('.settings-editor [data-key="gemini.model"] select');
         return select && [...select.options].map((o) => o.text);
       });
-      let options = await readOptions();
-      for (const until = Date.now() + 10_000; Date.now() < until && !wanted.every((m) => options?.includes(m));) {
-        await w.page.waitForTimeout(200);
+      let options = null;
+      await waitFor("gemini.model's dropdown holding the models", async () => {
         options = await readOptions();
-      }
+        return wanted.every((m) => options?.includes(m));
+      }, { timeout: 10_000 }).catch(() => {});
       assert(options !== null, `gemini.model is not a dropdown in the Settings editor: ${(await model.innerText()).slice(0, 300)}`);
       for (const want of wanted) {
         assert(options.includes(want), `gemini.model's dropdown lacks ${want}: ${JSON.stringify(options)}`);
