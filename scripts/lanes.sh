@@ -14,8 +14,11 @@ set -uo pipefail
 
 logs=$(mktemp -d)
 pids=()
-# Ended by a signal, the lanes end too.
-trap 'kill "${pids[@]}" 2>/dev/null; rm -rf "$logs"; exit 130' INT TERM HUP
+# Ended by a signal, the lanes end too: each lane's process and what it
+# started (a make passes SIGTERM on to its recipes). Lane 1 runs in the
+# background as well, since bash runs a trap only once a foreground
+# command has ended.
+trap 'for p in "${pids[@]}"; do pkill -TERM -P "$p"; kill "$p"; done 2>/dev/null; rm -rf "$logs"; exit 130' INT TERM HUP
 trap 'rm -rf "$logs"' EXIT
 
 start=$SECONDS
@@ -30,7 +33,9 @@ for ((i = 2; i <= $#; i++)); do
 done
 
 echo "lanes: lane 1, '$1'"
-bash -c "$1"
+bash -c "$1" &
+pids+=($!)
+wait "$!"
 status1=$?
 took1=$((SECONDS - start))
 
