@@ -13,21 +13,27 @@ import (
 	"github.com/gemini-ls/gemini-ls/internal/platformtest"
 )
 
-// scripts/lanes.sh, which make test-editors runs the editors' suites
-// with, runs its lanes at once (lane 1 waits for a file lane 2 makes),
-// prints lane 2's output whole after lane 1's, and fails when a lane
-// fails, having let the other finish.
-func TestLanesRunAtOnceAndFailWhenOneDoes(t *testing.T) {
+// lanesCommand is scripts/lanes.sh running lanes in dir.
+func lanesCommand(t *testing.T, dir string, lanes ...string) *exec.Cmd {
+	t.Helper()
 	platformtest.Tool(t, "bash")
 	script, err := filepath.Abs("scripts/lanes.sh")
 	if err != nil {
 		t.Fatal(err)
 	}
+	cmd := exec.CommandContext(t.Context(), "bash", append([]string{script}, lanes...)...)
+	cmd.Dir = dir
+	return cmd
+}
+
+// scripts/lanes.sh, which make test-editors runs the editors' suites
+// with, runs its lanes at once (lane 1 waits for a file lane 2 makes),
+// prints lane 2's output whole after lane 1's, and fails when a lane
+// fails, having let the other finish.
+func TestLanesRunAtOnceAndFailWhenOneDoes(t *testing.T) {
 	dir := t.TempDir()
 	lanes := func(lane1, lane2 string) (string, error) {
-		cmd := exec.CommandContext(t.Context(), "bash", script, lane1, lane2)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
+		out, err := lanesCommand(t, dir, lane1, lane2).CombinedOutput()
 		return string(out), err
 	}
 
@@ -61,15 +67,9 @@ func TestLanesRunAtOnceAndFailWhenOneDoes(t *testing.T) {
 // command too, lane 1's among them, which runs in the foreground of no
 // one: none is left running.
 func TestLanesEndWithTheirScript(t *testing.T) {
-	platformtest.Tool(t, "bash")
-	script, err := filepath.Abs("scripts/lanes.sh")
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	lane := func(n string) string { return "echo $$ > " + n + ".pid; exec sleep 300" }
-	cmd := exec.CommandContext(t.Context(), "bash", script, lane("one"), lane("two"))
-	cmd.Dir = dir
+	cmd := lanesCommand(t, dir, lane("one"), lane("two"))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
