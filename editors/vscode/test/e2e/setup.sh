@@ -27,7 +27,7 @@ done
 if ((${#missing[@]})); then
 	log "apt-get install ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	# One apt at a time: make test-editors runs this beside the terminal
+	# One apt at a time: make test-lanes runs this beside the terminal
 	# editors' suites, which install theirs (the Makefile's debs).
 	flock /var/lock/gemini-ls-apt.lock sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null' _ "${missing[@]}"
 else
