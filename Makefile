@@ -105,17 +105,9 @@ test: test-go test-dist test-acp test-lanes
 test-lanes:
 	bash scripts/lanes.sh '$(MAKE) test-nvim test-emacs test-acp-clients test-newer-editors' '$(MAKE) test-vscode test-helix' 'nice -n 10 $(MAKE) test-windows'
 
-# debs installs those of the Debian packages $(1) that are not installed,
-# one apt at a time (test-lanes' lanes install theirs at once).
-define debs
-missing=; for p in $(1); do \
-  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q ' ok installed$$' || missing="$$missing $$p"; \
-done; \
-if [ -n "$$missing" ]; then \
-  echo "make $@: apt-get install$$missing"; \
-  flock /var/lock/gemini-ls-apt.lock sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$$@" >/dev/null' _ $$missing; \
-fi
-endef
+# debs installs those of the Debian packages $(1) that are not installed
+# (scripts/debs.sh).
+debs = bash scripts/debs.sh $(1)
 
 # -race needs cgo, so a C compiler and libc's headers; ripgrep is one of
 # grep_search's engines, tested against the others. Gemini CLI 0.61 is what

@@ -502,7 +502,7 @@ func recursiveMakeGoals(line string) []string {
 }
 
 // scriptChanges are the Debian packages a script installs on the host
-// (its debs=(...) list, an `apt-get install -y -qq NAME` ending a command) and the chroot
+// (its debs=(...) list, the names it gives scripts/debs.sh) and the chroot
 // it makes under ~/.cache/gemini-ls by a fixed name.
 func scriptChanges(t *testing.T, path string) (debs, chroots []string) {
 	t.Helper()
@@ -510,8 +510,8 @@ func scriptChanges(t *testing.T, path string) (debs, chroots []string) {
 	if m := regexp.MustCompile(`(?m)^debs=\(([^)]*)\)`).FindStringSubmatch(text); m != nil {
 		debs = strings.Fields(m[1])
 	}
-	for _, m := range regexp.MustCompile(`apt-get install -y -qq ([a-z0-9][a-z0-9.+-]*)[;']`).FindAllStringSubmatch(text, -1) {
-		debs = append(debs, m[1])
+	for _, m := range regexp.MustCompile(`scripts/debs\.sh"?((?:[ \t]+[a-z0-9][a-z0-9.+-]*)+)`).FindAllStringSubmatch(text, -1) {
+		debs = append(debs, strings.Fields(m[1])...)
 	}
 	for _, m := range regexp.MustCompile(`(?m)^cache=\$\{GEMINI_LS_CHROOTS:-\$HOME/\.cache/gemini-ls\}/([a-z0-9-]+)$`).FindAllStringSubmatch(text, -1) {
 		chroots = append(chroots, m[1])

@@ -102,7 +102,7 @@ stamp="bookworm ${packages[*]}"
 exec 9>"$base.lock"
 flock 9
 if [ ! -f "$base/.gemini-ls-chroot" ] || [ "$(cat "$base/.gemini-ls-chroot")" != "$stamp" ]; then
-  command -v debootstrap >/dev/null || { apt-get update -qq && apt-get install -y -qq debootstrap; } ||
+  bash "$repo/scripts/debs.sh" debootstrap debian-archive-keyring ||
     die "could not install debootstrap (apt-get install debootstrap)"
   rm -rf "$base" "$base.partial"
   echo "clean-machine: making a Debian bookworm root at $base"

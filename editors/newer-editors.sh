@@ -181,7 +181,7 @@ remove() {
 }
 
 make_chroot() {
-  command -v debootstrap >/dev/null || flock /var/lock/gemini-ls-apt.lock sh -c 'apt-get update -qq && apt-get install -y -qq debootstrap'
+  bash "$repo/scripts/debs.sh" debootstrap debian-archive-keyring
   # Whatever is here is incomplete (no marker) or for another package list.
   remove "$partial"
   remove "$chroot_dir"

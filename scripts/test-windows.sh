@@ -90,7 +90,7 @@ chroot_dir=$(realpath -m "$cache")
 partial="$chroot_dir.partial"
 
 make_chroot() {
-  command -v debootstrap >/dev/null || flock /var/lock/gemini-ls-apt.lock sh -c 'apt-get update -qq && apt-get install -y -qq debootstrap'
+  bash "$repo/scripts/debs.sh" debootstrap debian-archive-keyring
   rm -rf "$partial" "$chroot_dir"
   echo "test-windows: making a Debian trixie chroot with Wine at $chroot_dir"
   local log=$chroot_dir.debootstrap.log start=$SECONDS

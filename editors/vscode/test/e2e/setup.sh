@@ -18,21 +18,7 @@ log() { printf 'setup: %s\n' "$*" >&2; }
 
 # --- Debian packages --------------------------------------------------------
 debs=(build-essential python3 pkg-config libkrb5-dev libsecret-1-dev ripgrep chromium)
-missing=()
-for p in "${debs[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
-		missing+=("$p")
-	fi
-done
-if ((${#missing[@]})); then
-	log "apt-get install ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	# One apt at a time: make test-lanes runs this beside the terminal
-	# editors' suites, which install theirs (the Makefile's debs).
-	flock /var/lock/gemini-ls-apt.lock sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@" >/dev/null' _ "${missing[@]}"
-else
-	log "Debian packages present"
-fi
+bash "$here/../../../../scripts/debs.sh" "${debs[@]}"
 
 # --- ripgrep cache ----------------------------------------------------------
 # @vscode/ripgrep looks for its tarball in a cache of its version before it
