@@ -91,19 +91,17 @@ fuzz-smoke:
 # (~/.cache/gemini-ls/{trixie,testing,sid,trixie-wine}). Test pictures go to
 # build/screenshots; `make screenshots` takes them afresh and copies into
 # docs/screenshots those that changed.
-test: test-go test-dist test-acp test-lanes
+test: test-go test-dist test-acp test-editors test-windows
 
 # The editors' suites wait on an editor's screen far more than they
-# compute, so they run in lanes at once (scripts/lanes.sh): Neovim's,
+# compute, so they run in two lanes at once (scripts/lanes.sh): Neovim's,
 # Emacs's and the ACP clients', one after another, beside VS Code's and
-# then Helix's, beside the Windows build's tests under Wine, whose output
-# is printed whole when they end. The ACP clients' and test-newer-editors
-# share chroots, so they share a lane. The Windows lane computes where the
-# others wait, so it runs niced: the editors' suites, which wait for what
-# a screen shows, keep the CPU they ask for. Each make there keeps this
-# one's flags (-k goes on past a failing target).
-test-lanes:
-	bash scripts/lanes.sh '$(MAKE) test-nvim test-emacs test-acp-clients test-newer-editors' '$(MAKE) test-vscode test-helix' 'nice -n 10 $(MAKE) test-windows'
+# then Helix's, whose output is printed whole when they end. The ACP
+# clients' and test-newer-editors share chroots, so they share a lane.
+# Each make there keeps this one's flags (-k goes on past a failing
+# target).
+test-editors:
+	bash scripts/lanes.sh '$(MAKE) test-nvim test-emacs test-acp-clients test-newer-editors' '$(MAKE) test-vscode test-helix'
 
 # debs installs those of the Debian packages $(1) that are not installed
 # (scripts/debs.sh).

@@ -67,7 +67,7 @@ func TestDebsInstallsWhatIsMissingUnderTheLock(t *testing.T) {
 
 // Every install of a Debian package by the build and test scripts goes
 // through scripts/debs.sh, so none runs apt beside another (make
-// test-lanes runs suites at once).
+// test-editors runs suites at once).
 func TestDebsIsTheOneAptInstall(t *testing.T) {
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -22,7 +22,7 @@ func lanesCommand(t *testing.T, dir string, lanes ...string) *exec.Cmd {
 	return cmd
 }
 
-// scripts/lanes.sh, which make test-lanes runs the editors' suites
+// scripts/lanes.sh, which make test-editors runs the editors' suites
 // with, runs its lanes at once (lane 1 waits for a file lane 2 makes),
 // prints lane 2's output whole after lane 1's, and fails when a lane
 // fails, having let the other finish.

@@ -464,7 +464,7 @@ func whatMakeTestChanges(t *testing.T) (debs, chroots []string, user string) {
 
 // reachableTargets are the targets make runs for target, itself included:
 // its prerequisites, and the targets its recipe runs with $(MAKE) (as
-// test-lanes' lanes do), each followed in turn.
+// test-editors' lanes do), each followed in turn.
 func reachableTargets(targets map[string]*makeTarget, target string) []string {
 	seen := map[string]bool{}
 	var walk func(string)

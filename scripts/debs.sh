@@ -4,7 +4,7 @@
 # says which. The make targets, the VS Code suite's setup and the chroot
 # makers all install through it.
 #
-# One apt at a time: make test-lanes runs suites at once, each installing
+# One apt at a time: make test-editors runs suites at once, each installing
 # its own packages, and an apt-get that finds dpkg's lock taken fails. So
 # each waits here for the others (flock).
 set -euo pipefail

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # lanes.sh 'COMMAND' 'COMMAND'...: runs the commands at once, one lane
-# each. It is for suites that wait far more than they compute, as the
-# editors' do on a screen (make test-lanes): side by side, they take
-# little more than the longest alone.
+# each. It is for suites that wait on an editor's screen far more than
+# they compute (make test-editors): side by side, two take little more
+# than the longer alone.
 #
 # The first lane's output is printed as it comes. Each other lane's is
 # kept in a file and printed whole when the first lane has ended and it

@@ -115,7 +115,7 @@ mx() {
 
 # The package as a clone makes it: make emacs-package, or where there is
 # no make (newer-editors.sh's chroot) the script its recipe runs.
-# --no-print-directory: run from a make's recipe (make test-lanes'
+# --no-print-directory: run from a make's recipe (make test-editors'
 # lanes), make has -w in its MAKEFLAGS and would print its directory.
 if command -v make >/dev/null; then
   package=$(make -s --no-print-directory -C "$root" emacs-package) || fail "make emacs-package made no package"
