@@ -35,14 +35,14 @@ demo:
 # Neovim plugin and the Emacs package, and SHA256SUMS (scripts/dist.sh).
 # `make dist VERSION=1.2.0` names the version; else git describe does.
 dist:
-	@$(call debs,zip)
+	@bash scripts/debs.sh zip
 	bash scripts/dist.sh
 
 # make dist in a clean clone of this commit: every artefact, SHA256SUMS
 # verified with sha256sum -c, each .vsix carrying its server, and the
 # server's --version naming the version and the commit (scripts/test-dist.sh).
 test-dist:
-	@$(call debs,zip unzip)
+	@bash scripts/debs.sh zip unzip
 	bash scripts/test-dist.sh
 
 # actionlint, go vet, and staticcheck at a pinned version (built into Go's
@@ -103,10 +103,6 @@ test: test-go test-dist test-acp test-editors test-windows
 test-editors:
 	bash scripts/lanes.sh '$(MAKE) test-nvim test-emacs test-acp-clients test-newer-editors' '$(MAKE) test-vscode test-helix'
 
-# debs installs those of the Debian packages $(1) that are not installed
-# (scripts/debs.sh).
-debs = bash scripts/debs.sh $(1)
-
 # -race needs cgo, so a C compiler and libc's headers; ripgrep is one of
 # grep_search's engines, tested against the others. Gemini CLI 0.61 is what
 # the interoperability tests run gemini-ls against (internal/geminicli).
@@ -131,7 +127,7 @@ debs = bash scripts/debs.sh $(1)
 # gemini-ls as a reader would, static too, which on a fresh machine's cold
 # cache takes longer than go test's default 10 minutes for one package.
 test-go: gemini-cli otelcol langservers rootless-user
-	@$(call debs,gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static patch strace curl unzip perl)
+	@bash scripts/debs.sh gcc libc6-dev ripgrep bubblewrap python3 podman crun catatonit uidmap busybox-static bash-static patch strace curl unzip perl
 	npm ci --prefix internal/frontmatter/testdata/jsyaml --no-audit --no-fund --loglevel=error
 	npm ci --prefix internal/tools/mcp/testdata/tsserver --no-audit --no-fund --loglevel=error
 	go test -race -count=1 -timeout 30m ./...
@@ -227,11 +223,11 @@ test-vscode: vsix
 
 # tmux runs the real, interactive editor of the screen tests.
 test-nvim: langservers
-	@$(call debs,neovim tmux)
+	@bash scripts/debs.sh neovim tmux
 	bash editors/nvim/tests/run.sh
 
 test-emacs: langservers
-	@$(call debs,emacs-nox elpa-eglot elpa-markdown-mode elpa-package-lint tmux python3)
+	@bash scripts/debs.sh emacs-nox elpa-eglot elpa-markdown-mode elpa-package-lint tmux python3
 	bash editors/emacs/test/run.sh
 
 # newer-editors.sh installs debootstrap and makes its chroots itself.
@@ -294,5 +290,5 @@ bench-check:
 # detector.
 STRESS ?= 20000
 stress:
-	@$(call debs,ripgrep)
+	@bash scripts/debs.sh ripgrep
 	GEMINI_LS_STRESS=$(STRESS) go test -race -count=1 -timeout 60m -run 'TestFileToolsCannotBeRacedOutOfTheRoots|TestCheckpointsCannotBeRacedOutOfTheRoot' -v ./internal/tools ./internal/agent/checkpoint

@@ -437,13 +437,10 @@ func TestReadmeMakeTestTimeMutations(t *testing.T) {
 func whatMakeTestChanges(t *testing.T) (debs, chroots []string, user string) {
 	t.Helper()
 	targets := makeTargets(t)
-	debCall := regexp.MustCompile(`\$\(call debs,([^)]*)\)`)
 	script := regexp.MustCompile(`\bbash (\S+\.sh)\b(?:\s+(\w+))?`)
 	for _, name := range reachableTargets(targets, "test") {
 		for _, line := range targets[name].recipe {
-			for _, m := range debCall.FindAllStringSubmatch(line, -1) {
-				debs = append(debs, strings.Fields(m[1])...)
-			}
+			debs = append(debs, debsInstalled(line)...)
 			for _, m := range script.FindAllStringSubmatch(line, -1) {
 				if strings.HasSuffix(m[1], "newer-editors.sh") && m[2] != "" {
 					chroots = append(chroots, m[2])
@@ -501,6 +498,16 @@ func recursiveMakeGoals(line string) []string {
 	return goals
 }
 
+// debsInstalled are the Debian packages text names to scripts/debs.sh,
+// in a Makefile's recipe or a script.
+func debsInstalled(text string) []string {
+	var debs []string
+	for _, m := range regexp.MustCompile(`scripts/debs\.sh"?((?:[ \t]+[a-z0-9][a-z0-9.+-]*)+)`).FindAllStringSubmatch(text, -1) {
+		debs = append(debs, strings.Fields(m[1])...)
+	}
+	return debs
+}
+
 // scriptChanges are the Debian packages a script installs on the host
 // (its debs=(...) list, the names it gives scripts/debs.sh) and the chroot
 // it makes under ~/.cache/gemini-ls by a fixed name.
@@ -510,9 +517,7 @@ func scriptChanges(t *testing.T, path string) (debs, chroots []string) {
 	if m := regexp.MustCompile(`(?m)^debs=\(([^)]*)\)`).FindStringSubmatch(text); m != nil {
 		debs = strings.Fields(m[1])
 	}
-	for _, m := range regexp.MustCompile(`scripts/debs\.sh"?((?:[ \t]+[a-z0-9][a-z0-9.+-]*)+)`).FindAllStringSubmatch(text, -1) {
-		debs = append(debs, strings.Fields(m[1])...)
-	}
+	debs = append(debs, debsInstalled(text)...)
 	for _, m := range regexp.MustCompile(`(?m)^cache=\$\{GEMINI_LS_CHROOTS:-\$HOME/\.cache/gemini-ls\}/([a-z0-9-]+)$`).FindAllStringSubmatch(text, -1) {
 		chroots = append(chroots, m[1])
 	}
